@@ -1,0 +1,45 @@
+import { Sequelize } from 'sequelize'
+import type { Env } from '../server/env.ts'
+import type { Logger } from '../server/lib/logger.ts'
+import { resolveClusterDir, startEmbedded, type EmbeddedHandle } from './embedded.ts'
+import { defineModels, type Models } from './index.ts'
+
+export interface Database {
+  sequelize: Sequelize
+  models: Models
+  url: string
+  close(): Promise<void>
+}
+
+export function connect(url: string, log?: Logger): { sequelize: Sequelize; models: Models } {
+  const sequelize = new Sequelize(url, {
+    dialect: 'postgres',
+    logging: log && log.isLevelEnabled('trace') ? (sql: string) => log.trace({ sql }) : false,
+    pool: { max: Number(process.env.DB_POOL_MAX ?? 10), min: 0, idle: 10_000 },
+    dialectOptions: { application_name: 'datahub' },
+  })
+  return { sequelize, models: defineModels(sequelize) }
+}
+
+/** DATABASE_URL when set; otherwise an embedded PostgreSQL kept under DATA_DIR. */
+export async function openDatabase(env: Env, log: Logger): Promise<Database> {
+  let embedded: EmbeddedHandle | undefined
+  let url = env.DATABASE_URL
+  if (!url) {
+    const dir = resolveClusterDir(env.DATA_DIR, 'pg', log)
+    log.info({ dir, port: env.EMBEDDED_PG_PORT }, 'starting embedded PostgreSQL')
+    embedded = await startEmbedded({ dir, port: env.EMBEDDED_PG_PORT, database: 'datahub', log })
+    url = embedded.url
+  }
+  const { sequelize, models } = connect(url, log)
+  await sequelize.authenticate()
+  return {
+    sequelize,
+    models,
+    url,
+    async close() {
+      await sequelize.close()
+      if (embedded) await embedded.stop()
+    },
+  }
+}

@@ -1,0 +1,109 @@
+import { DataTypes, Sequelize, type Model, type ModelStatic } from 'sequelize'
+
+// Attributes are camelCase in code and snake_case in the tables (underscored).
+type Row = Record<string, any>
+export type M = ModelStatic<Model<Row, Row>>
+
+export interface Models {
+  User: M
+  Agent: M
+  Settings: M
+  Package: M
+  Order: M
+  Payment: M
+  AfaRegistration: M
+  AdminMessage: M
+  AdminMessageRecipient: M
+  AuditLog: M
+  Commission: M
+  UssdWhitelist: M
+  UssdSession: M
+  AuthToken: M
+  SmsOutbox: M
+}
+
+const { INTEGER, BIGINT, TEXT, STRING, BOOLEAN, DATE, JSONB } = DataTypes
+const STATUS = STRING
+
+export function defineModels(sequelize: Sequelize): Models {
+  const opts = (tableName: string, extra: Row = {}) => ({ tableName, underscored: true, ...extra })
+  const id = { type: INTEGER, primaryKey: true, autoIncrement: true }
+
+  const User = sequelize.define('User', {
+    id, email: TEXT, phone: STRING(12), name: TEXT, passwordHash: TEXT, role: STRING,
+  }, opts('users', { defaultScope: { attributes: { exclude: ['passwordHash'] } } }))
+
+  const Agent = sequelize.define('Agent', {
+    id, userId: INTEGER, name: TEXT, phone: STRING(12), approved: BOOLEAN, approvedAt: DATE,
+    paymentStatus: STATUS, paymentTransactionId: TEXT, pinHash: TEXT, pinFailedAttempts: INTEGER, pinLockedUntil: DATE,
+  }, opts('agents', { defaultScope: { attributes: { exclude: ['pinHash'] } } }))
+
+  const Settings = sequelize.define('Settings', { id: { type: INTEGER, primaryKey: true }, data: JSONB }, opts('settings', { createdAt: false }))
+
+  const Package = sequelize.define('Package', {
+    id, network: STRING, name: TEXT, sizeMb: INTEGER, priceUserPesewas: INTEGER, priceAgentPesewas: INTEGER, active: BOOLEAN,
+  }, opts('packages'))
+
+  const Order = sequelize.define('Order', {
+    id, userId: INTEGER, agentId: INTEGER, packageId: INTEGER, packageName: TEXT, recipientNumber: STRING(12), network: STRING,
+    dataSizeMb: INTEGER, amountPesewas: INTEGER, paymentStatus: STATUS, paymentTransactionId: TEXT, paymentPhoneNumber: STRING(12),
+    channel: STRING, delivered: BOOLEAN, deliveredAt: DATE, exported: BOOLEAN, exportedAt: DATE,
+  }, opts('orders'))
+
+  const Payment = sequelize.define('Payment', {
+    id, transactionId: TEXT, purpose: STRING, gateway: STRING, method: STRING, extTransactionId: TEXT, status: STATUS,
+    amountPesewas: INTEGER, payerPhone: STRING(12), payerNetwork: STRING, email: TEXT, message: TEXT, orderId: INTEGER,
+    afaRegistrationId: INTEGER, agentId: INTEGER, userId: INTEGER, details: JSONB, settledAt: DATE, lastCheckedAt: DATE,
+  }, opts('payments'))
+
+  const AfaRegistration = sequelize.define('AfaRegistration', {
+    id, fullName: TEXT, ghCard: TEXT, phone: STRING(12), email: TEXT, amountPesewas: INTEGER, paymentStatus: STATUS,
+    paymentTransactionId: TEXT, completed: BOOLEAN, completedAt: DATE,
+  }, opts('afa_registrations'))
+
+  const AdminMessage = sequelize.define('AdminMessage', { id, title: TEXT, message: TEXT, priority: STRING, senderId: INTEGER }, opts('admin_messages'))
+  const AdminMessageRecipient = sequelize.define('AdminMessageRecipient', {
+    id, messageId: INTEGER, userId: INTEGER, isRead: BOOLEAN, readAt: DATE,
+  }, opts('admin_message_recipients', { updatedAt: false }))
+
+  const AuditLog = sequelize.define('AuditLog', {
+    id: { type: BIGINT, primaryKey: true, autoIncrement: true }, timestamp: DATE, userId: INTEGER, action: STRING, resource: STRING,
+    resourceId: TEXT, severity: STRING, ipAddress: TEXT, details: JSONB,
+  }, opts('audit_logs', { timestamps: false }))
+
+  const Commission = sequelize.define('Commission', {
+    id, orderId: INTEGER, agentId: INTEGER, network: STRING, originalAmountPesewas: INTEGER, commissionAmountPesewas: INTEGER,
+    commissionType: STRING, paymentStatus: STRING, archived: BOOLEAN, archivedAt: DATE, archiveNotes: TEXT,
+  }, opts('commissions', { updatedAt: false }))
+
+  const UssdWhitelist = sequelize.define('UssdWhitelist', {
+    id, phoneNumber: STRING(12), isActive: BOOLEAN, addedAt: DATE,
+  }, opts('ussd_whitelist', { createdAt: 'addedAt' }))
+
+  const UssdSession = sequelize.define('UssdSession', {
+    sessionId: { type: TEXT, primaryKey: true }, phone: STRING(15), state: JSONB, expiresAt: DATE,
+  }, opts('ussd_sessions', { createdAt: false }))
+
+  const AuthToken = sequelize.define('AuthToken', {
+    id, userId: INTEGER, kind: STRING, tokenHash: TEXT, expiresAt: DATE, revokedAt: DATE,
+  }, opts('auth_tokens', { updatedAt: false }))
+
+  const SmsOutbox = sequelize.define('SmsOutbox', { id, toPhone: STRING(15), message: TEXT, status: STRING }, opts('sms_outbox', { updatedAt: false }))
+
+  User.hasOne(Agent, { as: 'agent', foreignKey: 'userId' })
+  Agent.belongsTo(User, { as: 'user', foreignKey: 'userId' })
+  Order.belongsTo(User, { as: 'user', foreignKey: 'userId' })
+  Order.belongsTo(Agent, { as: 'agent', foreignKey: 'agentId' })
+  Order.belongsTo(Package, { as: 'package', foreignKey: 'packageId' })
+  Payment.belongsTo(Order, { as: 'order', foreignKey: 'orderId' })
+  Payment.belongsTo(Agent, { as: 'agent', foreignKey: 'agentId' })
+  Payment.belongsTo(AfaRegistration, { as: 'afaRegistration', foreignKey: 'afaRegistrationId' })
+  AdminMessage.hasMany(AdminMessageRecipient, { as: 'recipients', foreignKey: 'messageId' })
+  AdminMessageRecipient.belongsTo(AdminMessage, { as: 'message', foreignKey: 'messageId' })
+  AdminMessageRecipient.belongsTo(User, { as: 'user', foreignKey: 'userId' })
+  AuditLog.belongsTo(User, { as: 'user', foreignKey: 'userId' })
+  Commission.belongsTo(Order, { as: 'order', foreignKey: 'orderId' })
+  Commission.belongsTo(Agent, { as: 'agent', foreignKey: 'agentId' })
+
+  return { User, Agent, Settings, Package, Order, Payment, AfaRegistration, AdminMessage, AdminMessageRecipient, AuditLog, Commission, UssdWhitelist, UssdSession, AuthToken, SmsOutbox }
+}

@@ -1,0 +1,5 @@
+import { Placeholder } from '../../../renderer/ui/Placeholder.tsx'
+
+export default function Page() {
+  return <Placeholder title="Place Order" subtitle="" />
+}

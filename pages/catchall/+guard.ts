@@ -1,0 +1,6 @@
+import { redirect } from 'vike/abort'
+
+// Unknown paths here go to / (spec section 2, Route table).
+export const guard = () => {
+  throw redirect('/')
+}

@@ -1,0 +1,11 @@
+import { hydrateRoot } from 'react-dom/client'
+import type { OnRenderClientAsync } from 'vike/types'
+import { setCsrfToken } from './api.ts'
+import { Root } from './Root.tsx'
+
+export const onRenderClient: OnRenderClientAsync = async (pageContext) => {
+  const { Page } = pageContext
+  setCsrfToken(pageContext.csrfToken)
+  hydrateRoot(document.getElementById('root')!, <Root pageContext={pageContext}>{Page ? <Page /> : null}</Root>)
+  document.documentElement.dataset.hydrated = 'true'
+}

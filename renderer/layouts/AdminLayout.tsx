@@ -1,0 +1,32 @@
+import type { ReactNode } from 'react'
+import { PortalLayout } from './PortalLayout.tsx'
+
+export const ADMIN_LINKS = [
+  { href: '/admin/overview', label: 'Overview' },
+  { href: '/admin/orders', label: 'Orders' },
+  { href: '/admin/agents', label: 'Agents' },
+  { href: '/admin/afa', label: 'AFA' },
+  { href: '/admin/users', label: 'Users' },
+  { href: '/admin/packages', label: 'Packages' },
+  { href: '/admin/commissions', label: 'Commissions' },
+  { href: '/admin/ussd-whitelist', label: 'USSD Whitelist' },
+  { href: '/admin/commission-analytics', label: 'Commission Analytics' },
+  { href: '/admin/agent-performance', label: 'Agent Performance' },
+  { href: '/admin/settings', label: 'Settings' },
+  { href: '/admin/audit-logs', label: 'Audit Logs' },
+  { href: '/admin/messaging', label: 'Send Message' },
+  { href: '/admin/messaging/history', label: 'Message History' },
+]
+
+const CRUMBS = {
+  '/admin/overview': 'Overview',
+  '/admin/orders': 'Orders',
+  '/admin/agents': 'Agents',
+  '/admin/afa': 'AFA',
+  '/admin/packages': 'Packages',
+  '/admin/settings': 'Settings',
+}
+
+export function AdminLayout({ children }: { children: ReactNode }) {
+  return <PortalLayout title="Admin Panel" links={ADMIN_LINKS} crumbs={CRUMBS}>{children}</PortalLayout>
+}

@@ -1,0 +1,94 @@
+import { useEffect, useState, type ReactNode } from 'react'
+import { signOut } from '../ui/SessionTimeout.tsx'
+import { ThemeToggle } from '../ui/ThemeToggle.tsx'
+import { usePageContext } from '../usePageContext.tsx'
+
+export interface NavLink { href: string; label: string }
+
+export const SIDEBAR_COOKIE = 'sidebar_state'
+const SEVEN_DAYS = 7 * 24 * 3600
+
+function cookieOpen(header: unknown): boolean {
+  const m = /(?:^|;\s*)sidebar_state=(true|false)/.exec(String(header ?? ''))
+  return m ? m[1] === 'true' : true
+}
+
+/** Sidebar shell shared by the admin and agent portals (spec: cookie 7 days, Ctrl/Cmd+B, 768 px). */
+export function PortalLayout({ title, links, crumbs, children }: { title: string; links: NavLink[]; crumbs: Record<string, string>; children: ReactNode }) {
+  const { urlPathname, settings, headersOriginal, user } = usePageContext() as ReturnType<typeof usePageContext> & { headersOriginal?: Record<string, unknown> }
+  const [open, setOpen] = useState(() =>
+    typeof document === 'undefined' ? cookieOpen(headersOriginal?.cookie) : cookieOpen(document.cookie),
+  )
+  const [mobileOpen, setMobileOpen] = useState(false)
+
+  useEffect(() => {
+    document.cookie = `${SIDEBAR_COOKIE}=${open}; path=/; max-age=${SEVEN_DAYS}; samesite=lax`
+  }, [open])
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'b') {
+        e.preventDefault()
+        if (window.matchMedia('(max-width: 768px)').matches) setMobileOpen((v) => !v)
+        else setOpen((v) => !v)
+      }
+      if (e.key === 'Escape') setMobileOpen(false)
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
+
+  const crumb = crumbs[urlPathname]
+  return (
+    <>
+      <a className="skip-link" href="#main">Skip to content</a>
+      {settings.platformOpen === false ? (
+        <div className="maintenance-banner" role="alert">MAINTENANCE MODE ACTIVE - Platform is closed to users</div>
+      ) : null}
+      <div className={`app-shell${open ? '' : ' is-collapsed'}${mobileOpen ? ' is-mobile-open' : ''}`}>
+        <aside className="app-sidebar" id="portal-sidebar" aria-label={title}>
+          <p className="title is-5 mb-4">{title}</p>
+          <nav className="menu">
+            <ul className="menu-list">
+              {links.map((l) => (
+                <li key={l.href}>
+                  <a href={l.href} className={urlPathname === l.href ? 'is-active' : undefined} aria-current={urlPathname === l.href ? 'page' : undefined}>
+                    {l.label}
+                  </a>
+                </li>
+              ))}
+              <li>
+                <button className="button is-text is-fullwidth is-justify-content-flex-start px-3" onClick={() => signOut()}>Logout</button>
+              </li>
+            </ul>
+          </nav>
+        </aside>
+        <div className="app-content">
+          <div className="level is-mobile mb-3">
+            <div className="level-left">
+              <button
+                className="button is-small"
+                aria-controls="portal-sidebar"
+                aria-expanded={open}
+                title="Toggle sidebar (Ctrl+B)"
+                onClick={() => (window.matchMedia('(max-width: 768px)').matches ? setMobileOpen(!mobileOpen) : setOpen(!open))}
+              >
+                ☰<span className="is-sr-only">Toggle sidebar</span>
+              </button>
+              <nav className="breadcrumb ml-3 mb-0" aria-label="breadcrumbs">
+                <ul>
+                  <li><a href="/">Home</a></li>
+                  {crumb ? <li className="is-active"><a href={urlPathname} aria-current="page">{crumb}</a></li> : null}
+                </ul>
+              </nav>
+            </div>
+            <div className="level-right">
+              <span className="is-size-7 mr-2 is-hidden-mobile">{user?.email}</span>
+              <ThemeToggle />
+            </div>
+          </div>
+          <main id="main">{children}</main>
+        </div>
+      </div>
+    </>
+  )
+}

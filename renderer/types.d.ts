@@ -1,0 +1,23 @@
+import type React from 'react'
+import type { Actor } from '../server/services/context.ts'
+import type { Services } from '../server/services/index.ts'
+import type { PublicSettings, Settings } from '../server/services/settings.ts'
+
+declare global {
+  namespace Vike {
+    interface PageContext {
+      user: Actor | null
+      settings: PublicSettings & Partial<Settings>
+      csrfToken: string | null
+      /** Server only: the domain layer, handed over by the request handler. */
+      services?: Services
+      title?: string
+      Page: () => React.ReactNode
+    }
+    interface Config {
+      title?: string
+    }
+  }
+}
+
+export {}

@@ -1,0 +1,7 @@
+/** wa.me wants the international number without '+'; a local 0XXXXXXXXX becomes 233XXXXXXXXX. */
+export function whatsappLink(number?: string | null): string | null {
+  const digits = String(number ?? '').replace(/\D/g, '')
+  if (!digits) return null
+  const intl = digits.length === 10 && digits.startsWith('0') ? `233${digits.slice(1)}` : digits
+  return `https://wa.me/${intl}`
+}

@@ -1,0 +1,28 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express'
+import { AppError } from '../../lib/errors.ts'
+
+export const apiNotFound: RequestHandler = (_req, res) => {
+  res.status(404).json({ error: 'Not found' })
+}
+
+/** One place answers errors: `{ error }` with the right status; internals never leave the server. */
+export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  if (res.headersSent) {
+    req.log?.error({ err }, 'error after response started')
+    res.end()
+    return
+  }
+  if (err instanceof AppError) {
+    res.status(err.status).json({ error: err.message, message: err.message, ...(err.extra ?? {}) })
+    return
+  }
+  // body-parser and friends mark client mistakes (bad JSON, too large) with a 4xx status.
+  const status = Number(err?.status ?? err?.statusCode)
+  if (status >= 400 && status < 500) {
+    const message = err.type === 'entity.parse.failed' ? 'Malformed JSON body' : err.type === 'entity.too.large' ? 'Request body too large' : 'Bad request'
+    res.status(status).json({ error: message })
+    return
+  }
+  req.log?.error({ err }, 'unhandled error')
+  res.status(500).json({ error: 'Something went wrong. Please try again.' })
+}

@@ -1,0 +1,112 @@
+import fs from 'node:fs'
+import type { Server } from 'node:http'
+import path from 'node:path'
+import { openDatabase, type Database } from '../models/db.ts'
+import { migrate } from '../models/migrate.ts'
+import { seedDefaults } from '../models/seed.ts'
+import { createApp } from './app.ts'
+import { loadEnv, type Env } from './env.ts'
+import { ROOT, staticAssets, vikeHandler } from './http/pages.ts'
+import { randomToken } from './lib/crypto.ts'
+import { createLogger, type Logger } from './lib/logger.ts'
+import { createServices, type Services } from './services/index.ts'
+
+export interface Running {
+  url: string
+  port: number
+  services: Services
+  db: Database
+  stop(): Promise<void>
+}
+
+function sessionSecret(env: Env): string {
+  if (env.SESSION_SECRET) return env.SESSION_SECRET
+  const file = path.join(env.DATA_DIR, 'session-secret')
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(env.DATA_DIR, { recursive: true })
+    fs.writeFileSync(file, randomToken(48), { mode: 0o600 })
+  }
+  return fs.readFileSync(file, 'utf8').trim()
+}
+
+async function pageLayer(env: Env, services: Services, dev: boolean) {
+  if (dev) {
+    const { createServer } = await import('vite')
+    const vite = await createServer({ root: ROOT, server: { middlewareMode: true }, appType: 'custom' })
+    return { assets: [vite.middlewares], render: vikeHandler(services), close: () => vite.close() }
+  }
+  return { assets: staticAssets(), render: vikeHandler(services), close: async () => {} }
+}
+
+/** env -> database -> migrate -> seed -> pages -> listen; returns a handle that stops it all gracefully. */
+export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: Database } = {}): Promise<Running> {
+  const env = opts.env ?? loadEnv()
+  const log = opts.log ?? createLogger(env.LOG_LEVEL)
+  const db = opts.db ?? (await openDatabase(env, log))
+  await migrate(db.sequelize, log)
+  const services = createServices({ sequelize: db.sequelize, models: db.models, env, log })
+  await seedDefaults(db.models, services, { adminEmail: env.ADMIN_EMAIL, adminPassword: env.ADMIN_PASSWORD, log })
+  const pages = await pageLayer(env, services, opts.dev ?? false)
+  const extras = await import('./extras.ts')
+  const app = createApp({ env, log, services, sessionSecret: sessionSecret(env), pages, extra: (a) => extras.mountExtras(a, services) })
+  const stopJobs = env.JOBS_ENABLED ? await extras.startJobs(services) : async () => {}
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(env.PORT, env.HOST, () => resolve(s))
+    s.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' ? new Error(`Port ${env.PORT} is taken. Set PORT to a free port.`) : err),
+    )
+  })
+  const port = (server.address() as { port: number }).port
+  const url = `http://localhost:${port}`
+  log.info({ url }, 'Data Hub is listening')
+
+  let stopping: Promise<void> | undefined
+  const stop = () =>
+    (stopping ??= (async () => {
+      log.info('shutting down')
+      await stopJobs()
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
+        server.closeIdleConnections()
+      })
+      await pages.close()
+      if (!opts.db) await db.close()
+      else await db.sequelize.close().catch(() => {})
+      log.info('stopped')
+    })())
+  return { url, port, services, db, stop }
+}
+
+/** The command line: `node server/index.ts [--dev]`, and `npm start` through scripts/start.ts. */
+export function main(dev = process.argv.includes('--dev')) {
+  let env: Env
+  try {
+    env = loadEnv(process.env, dev ? { NODE_ENV: 'development' } as Partial<Env> : {})
+  } catch (err) {
+    console.error((err as Error).message)
+    process.exit(1)
+  }
+  const log = createLogger(env.LOG_LEVEL)
+  boot({ env, log, dev }).then(
+    (running) => {
+      const onSignal = (sig: string) => {
+        log.info({ sig }, 'signal received')
+        running.stop().then(() => process.exit(0), (err) => {
+          log.error({ err }, 'shutdown failed')
+          process.exit(1)
+        })
+      }
+      process.once('SIGTERM', onSignal)
+      process.once('SIGINT', onSignal)
+    },
+    (err) => {
+      log.fatal({ err: { message: err.message } }, 'start-up failed')
+      console.error(`\n${err.message}\n`)
+      process.exit(1)
+    },
+  )
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) main()

@@ -1,0 +1,21 @@
+import type { Transaction } from 'sequelize'
+import type { Logger } from '../lib/logger.ts'
+
+export type Role = 'PUBLIC' | 'AGENT' | 'ADMIN'
+
+/** The signed-in person as services see them: no req/res, just facts. */
+export interface Actor {
+  id: number
+  email: string
+  role: Role
+  name: string | null
+  phone: string | null
+  agent: { id: number; name: string; phone: string; approved: boolean; paymentStatus: string | null } | null
+}
+
+export interface Ctx {
+  user?: Actor | null
+  ip?: string | null
+  log?: Logger
+  transaction?: Transaction
+}

@@ -1,0 +1,35 @@
+import { QueryTypes, type Sequelize } from 'sequelize'
+
+export type RateLimitService = ReturnType<typeof createRateLimitService>
+
+/** Fixed-window counters in PostgreSQL, so every app instance sees the same count. */
+export function createRateLimitService({ sequelize }: { sequelize: Sequelize }) {
+  return {
+    async hit(key: string, windowSeconds: number): Promise<number> {
+      const [row] = await sequelize.query<{ count: number }>(
+        `INSERT INTO rate_limits (key, count, window_start) VALUES (:key, 1, now())
+         ON CONFLICT (key) DO UPDATE SET
+           count = CASE WHEN rate_limits.window_start < now() - make_interval(secs => :w) THEN 1 ELSE rate_limits.count + 1 END,
+           window_start = CASE WHEN rate_limits.window_start < now() - make_interval(secs => :w) THEN now() ELSE rate_limits.window_start END
+         RETURNING count`,
+        { replacements: { key, w: windowSeconds }, type: QueryTypes.SELECT },
+      )
+      return Number(row!.count)
+    },
+    async count(key: string, windowSeconds: number): Promise<number> {
+      const [row] = await sequelize.query<{ count: number }>(
+        'SELECT count FROM rate_limits WHERE key = :key AND window_start >= now() - make_interval(secs => :w)',
+        { replacements: { key, w: windowSeconds }, type: QueryTypes.SELECT },
+      )
+      return row ? Number(row.count) : 0
+    },
+    async reset(key: string): Promise<void> {
+      await sequelize.query('DELETE FROM rate_limits WHERE key = :key', { replacements: { key } })
+    },
+    /** Housekeeping for the jobs: drops windows that ended long ago. */
+    async purgeOlderThan(seconds: number): Promise<number> {
+      const [, meta] = await sequelize.query('DELETE FROM rate_limits WHERE window_start < now() - make_interval(secs => :s)', { replacements: { s: seconds } })
+      return (meta as { rowCount?: number })?.rowCount ?? 0
+    },
+  }
+}

@@ -1,0 +1,72 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { QueryTypes } from 'sequelize'
+import { connect, type Database } from '../../models/db.ts'
+import { freePort, resolveClusterDir, startEmbedded, type EmbeddedHandle } from '../../models/embedded.ts'
+import { seedDefaults } from '../../models/seed.ts'
+import { loadEnv, type Env } from '../../server/env.ts'
+import { boot, type Running } from '../../server/index.ts'
+import { createLogger } from '../../server/lib/logger.ts'
+
+export const ADMIN = { email: 'admin@test.local', password: 'admin-pass-123' }
+
+let running: Running | undefined
+let embedded: EmbeddedHandle | undefined
+let clusterDir: string | undefined
+let envUsed: Env | undefined
+
+/** Extra environment for the test app (fake gateway URLs and the like), set before the first start. */
+export const testEnvOverrides: Partial<Env> = {}
+
+/**
+ * One app per test process, on its own throw-away PostgreSQL cluster (or TEST_DATABASE_URL), so
+ * several test runs can go at once. Started by the root hook; tests call app().
+ */
+export async function startTestApp(): Promise<Running> {
+  if (running) return running
+  const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent')
+  let url = process.env.TEST_DATABASE_URL
+  if (!url) {
+    const base = path.resolve('.data/test-runs')
+    fs.mkdirSync(base, { recursive: true })
+    clusterDir = resolveClusterDir(base, `run-${process.pid}-${Date.now()}`)
+    embedded = await startEmbedded({ dir: clusterDir, port: await freePort(), database: 'datahub_test', persistent: false })
+    url = embedded.url
+  }
+  const env = loadEnv(
+    { ...process.env, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: url, DATA_DIR: path.join(os.tmpdir(), 'datahub-test'), JOBS_ENABLED: '0', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, SESSION_SECRET: 'test-session-secret-that-is-long-enough-000' },
+    testEnvOverrides,
+  )
+  envUsed = env
+  const { sequelize, models } = connect(url)
+  const db: Database = { sequelize, models, url, close: async () => sequelize.close() }
+  running = await boot({ env, log, db, dev: false })
+  return running
+}
+
+export async function stopTestApp(): Promise<void> {
+  await running?.stop()
+  running = undefined
+  await embedded?.stop()
+  if (clusterDir) fs.rmSync(clusterDir, { recursive: true, force: true })
+}
+
+export function app(): Running {
+  if (!running) throw new Error('test app not started (the root hook starts it)')
+  return running
+}
+
+export const testEnv = (): Env => envUsed!
+
+/** Empties every table, then seeds the defaults again (settings, sample packages, the admin). */
+export async function resetDb(): Promise<void> {
+  const { services, db } = app()
+  const tables = await db.sequelize.query<{ tablename: string }>(
+    "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations'",
+    { type: QueryTypes.SELECT },
+  )
+  await db.sequelize.query(`TRUNCATE ${tables.map((t) => `"${t.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`)
+  services.settings.invalidate()
+  await seedDefaults(db.models, services, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, log: createLogger('silent') })
+}
