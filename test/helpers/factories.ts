@@ -1,0 +1,71 @@
+import { hashSecret } from '../../server/lib/crypto.ts'
+import { app } from './server.ts'
+
+// Factories with overrides (after Outline's): each returns the created row as a plain object.
+let seq = 0
+const next = () => ++seq
+type Over = Record<string, any>
+
+export async function createUser(over: Over = {}) {
+  const n = next()
+  const password = over.password ?? 'password-123'
+  const row = await app().db.models.User.create({
+    email: over.email ?? `user${n}-${Date.now()}@test.local`,
+    passwordHash: await hashSecret(password),
+    role: over.role ?? 'PUBLIC',
+    name: over.name ?? `User ${n}`,
+    phone: over.phone ?? null,
+  })
+  return { ...(row.get({ plain: true }) as Over), password }
+}
+
+/** An agent user with its agent profile; approved and paid unless told otherwise. */
+export async function createAgent(over: Over = {}) {
+  const n = next()
+  const phone = over.phone ?? `024${String(1000000 + n).slice(-7)}`
+  const user = await createUser({ role: 'AGENT', phone, name: over.name ?? `Agent ${n}`, email: over.email, password: over.password })
+  const agent = await app().db.models.Agent.create({
+    userId: user.id,
+    name: over.name ?? `Agent ${n}`,
+    phone,
+    approved: over.approved ?? true,
+    paymentStatus: over.paymentStatus === undefined ? 'SUCCESS' : over.paymentStatus,
+    paymentTransactionId: over.paymentTransactionId ?? null,
+  })
+  return { user, agent: agent.get({ plain: true }) as Over, password: user.password as string }
+}
+
+export async function createPackage(over: Over = {}) {
+  const row = await app().db.models.Package.create({
+    network: over.network ?? 'MTN',
+    name: over.name ?? null,
+    sizeMb: over.sizeMb ?? 1024,
+    priceUserPesewas: over.priceUserPesewas ?? 500,
+    priceAgentPesewas: over.priceAgentPesewas === undefined ? 450 : over.priceAgentPesewas,
+    active: over.active ?? true,
+  })
+  return row.get({ plain: true }) as Over
+}
+
+export async function createOrder(over: Over = {}) {
+  const n = next()
+  const row = await app().db.models.Order.create({
+    userId: over.userId ?? null,
+    agentId: over.agentId ?? null,
+    packageId: over.packageId ?? null,
+    packageName: over.packageName ?? '1GB daily',
+    recipientNumber: over.recipientNumber ?? '0241234567',
+    network: over.network ?? 'MTN',
+    dataSizeMb: over.dataSizeMb ?? 1024,
+    amountPesewas: over.amountPesewas ?? 500,
+    paymentStatus: over.paymentStatus ?? 'PENDING',
+    paymentTransactionId: over.paymentTransactionId ?? `${Date.now()}${n}`,
+    paymentPhoneNumber: over.paymentPhoneNumber ?? null,
+    channel: over.channel ?? 'web',
+    delivered: over.delivered ?? false,
+    exported: over.exported ?? false,
+    exportedAt: over.exportedAt ?? null,
+    createdAt: over.createdAt ?? new Date(),
+  })
+  return row.get({ plain: true }) as Over
+}
