@@ -78,7 +78,7 @@ const MONEY_FIELDS = ['agentRegistrationFee', 'afaRegistrationFee', 'commissionF
 const text = (max: number) => Joi.string().allow('').max(max).trim()
 const money = Joi.number().min(0).max(100000).precision(2)
 export const settingsSchema = Joi.object<Settings>({
-  siteName: text(80).min(1),
+  siteName: Joi.string().trim().min(1).max(80).messages({ 'string.empty': 'Site name is required' }),
   logoUrl: Joi.string().allow('').max(500).uri({ allowRelative: true }),
   welcomeMessage: text(500),
   buySuccessMessage: text(300),
