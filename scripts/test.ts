@@ -16,7 +16,7 @@ const patterns = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '-
 if (!process.env.SKIP_BUILD || !fs.existsSync('dist/server/entry.mjs')) {
   fs.mkdirSync('.data', { recursive: true })
   // Several runs may share this folder; one build at a time, and old hashed assets stay for running servers.
-  const r = spawnSync('flock', ['.data/build.lock', process.execPath, 'node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
+  const r = spawnSync('flock', ['.data/build.lock', process.execPath, 'node_modules/vite/bin/vite.js', 'build'], {
     stdio: 'inherit',
     env: { ...process.env, VITE_KEEP_OUTDIR: '1', NODE_ENV: 'production' },
   })
