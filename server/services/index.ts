@@ -6,6 +6,10 @@ import { createAuditService } from './audit.ts'
 import { createAuthService } from './auth.ts'
 import { createRateLimitService } from './rate-limit.ts'
 import { createSettingsService } from './settings.ts'
+import { createAdminMessagesService } from './admin-messages.ts'
+import { createPackagesAdminService } from './packages-admin.ts'
+import { createUsersAdminService } from './users-admin.ts'
+import { createWhitelistService } from './whitelist.ts'
 
 export interface Deps {
   sequelize: Sequelize
@@ -24,7 +28,12 @@ export function createServices(deps: Deps) {
   const rateLimit = createRateLimitService({ sequelize })
   const settings = createSettingsService({ models, audit })
   const auth = createAuthService({ models, audit, rateLimit })
-  return { deps, audit, rateLimit, settings, auth }
+  // H5b back office: users and roles, packages, USSD whitelist, admin messages.
+  const usersAdmin = createUsersAdminService({ sequelize, models, audit })
+  const packagesAdmin = createPackagesAdminService({ sequelize, models, audit })
+  const whitelist = createWhitelistService({ sequelize, models, audit, settings })
+  const adminMessages = createAdminMessagesService({ sequelize, models, audit })
+  return { deps, audit, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages }
 }
 
 export type Services = ReturnType<typeof createServices>

@@ -3,12 +3,20 @@ import type { Services } from '../../services/index.ts'
 import { apiNotFound } from '../middleware/errors.ts'
 import { authRouter } from './auth.ts'
 import { settingsRouter } from './settings.ts'
+import { adminMessagesRouter } from './admin-messages.ts'
+import { adminUsersRouter } from './admin-users.ts'
+import { packagesAdminRouter } from './packages-admin.ts'
+import { whitelistRouter } from './whitelist.ts'
 
 /** Every /api resource, one router each. Add a line here for a new resource. */
 export function apiRouter(services: Services) {
   const api = Router()
   api.use('/auth', authRouter(services))
   api.use('/settings', settingsRouter(services))
+  api.use('/admin', adminUsersRouter(services))
+  api.use('/packages', packagesAdminRouter(services))
+  api.use('/ussd-whitelist', whitelistRouter(services))
+  api.use('/admin-messages', adminMessagesRouter(services))
   api.use(apiNotFound)
   return api
 }

@@ -1,0 +1,19 @@
+import { Router } from 'express'
+import type { Services } from '../../services/index.ts'
+import { ctxOf } from '../ctx.ts'
+import { requireAdmin } from '../middleware/auth.ts'
+
+/** Mounted at /api/admin, shared with other admin routers: each route guards itself so unknown paths fall through. */
+export function adminUsersRouter(services: Services) {
+  const r = Router()
+  r.get('/users', requireAdmin, async (req, res) => {
+    res.json(await services.usersAdmin.list(req.query))
+  })
+  r.patch('/users/:id/role', requireAdmin, async (req, res) => {
+    res.json(await services.usersAdmin.setRole(req.params.id, req.body, ctxOf(req)))
+  })
+  r.get('/agents', requireAdmin, async (_req, res) => {
+    res.json(await services.usersAdmin.listAgents())
+  })
+  return r
+}
