@@ -4,6 +4,8 @@ import type { Env } from '../env.ts'
 import type { Logger } from '../lib/logger.ts'
 import { createAuditService } from './audit.ts'
 import { createAuthService } from './auth.ts'
+import { createAuditLogsService } from './audit-logs.ts'
+import { createCommissionReportsService } from './commission-reports.ts'
 import { createRateLimitService } from './rate-limit.ts'
 import { createSettingsService } from './settings.ts'
 import { createAdminMessagesService } from './admin-messages.ts'
@@ -33,7 +35,10 @@ export function createServices(deps: Deps) {
   const packagesAdmin = createPackagesAdminService({ sequelize, models, audit })
   const whitelist = createWhitelistService({ sequelize, models, audit, settings })
   const adminMessages = createAdminMessagesService({ sequelize, models, audit })
-  return { deps, audit, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages }
+  // H6 back office insight: audit trail queries and exports, commission reports and archive.
+  const auditLogs = createAuditLogsService({ sequelize, audit })
+  const commissionReports = createCommissionReportsService({ sequelize, audit })
+  return { deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages }
 }
 
 export type Services = ReturnType<typeof createServices>

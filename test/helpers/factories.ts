@@ -69,3 +69,48 @@ export async function createOrder(over: Over = {}) {
   })
   return row.get({ plain: true }) as Over
 }
+
+/**
+ * A commission for an order (creates a SUCCESS order when none is given). `createdAt` is set in SQL,
+ * since Sequelize stamps its own time on create.
+ */
+export async function createCommission(over: Over = {}) {
+  const order = over.orderId
+    ? { id: over.orderId, agentId: over.agentId ?? null, network: over.network ?? 'MTN', amountPesewas: over.originalAmountPesewas ?? 500 }
+    : await createOrder({ agentId: over.agentId ?? null, userId: over.userId ?? null, network: over.network, amountPesewas: over.originalAmountPesewas ?? 500, paymentStatus: 'SUCCESS', createdAt: over.createdAt })
+  const row = await app().db.models.Commission.create({
+    orderId: order.id,
+    agentId: over.agentId ?? order.agentId ?? null,
+    network: over.network ?? order.network ?? 'MTN',
+    originalAmountPesewas: over.originalAmountPesewas ?? order.amountPesewas ?? 500,
+    commissionAmountPesewas: over.commissionAmountPesewas ?? Math.round((over.originalAmountPesewas ?? order.amountPesewas ?? 500) / 10),
+    commissionType: over.commissionType ?? 'PERCENTAGE',
+    paymentStatus: over.paymentStatus ?? 'PENDING',
+    archived: over.archived ?? false,
+    archivedAt: over.archived ? new Date() : null,
+    archiveNotes: over.archiveNotes ?? null,
+  })
+  const id = row.get('id') as number
+  if (over.createdAt) {
+    await app().db.sequelize.query('UPDATE commissions SET created_at = :at WHERE id = :id', { replacements: { at: over.createdAt, id } })
+    await app().db.sequelize.query('UPDATE orders SET created_at = :at WHERE id = :id', { replacements: { at: over.createdAt, id: order.id } })
+  }
+  return { ...(row.get({ plain: true }) as Over), createdAt: over.createdAt ?? row.get('createdAt'), order }
+}
+
+/** An AFA registration (paid unless told otherwise). */
+export async function createAfaRegistration(over: Over = {}) {
+  const n = next()
+  const row = await app().db.models.AfaRegistration.create({
+    fullName: over.fullName ?? `Applicant ${n}`,
+    ghCard: over.ghCard ?? `GHA-${String(100000000 + n)}-1`,
+    phone: over.phone ?? `020${String(1000000 + n).slice(-7)}`,
+    email: over.email ?? `afa${n}@test.local`,
+    amountPesewas: over.amountPesewas ?? 1000,
+    paymentStatus: over.paymentStatus === undefined ? 'SUCCESS' : over.paymentStatus,
+    paymentTransactionId: over.paymentTransactionId ?? `afa${Date.now()}${n}`,
+    completed: over.completed ?? false,
+    createdAt: over.createdAt ?? new Date(),
+  })
+  return row.get({ plain: true }) as Over
+}

@@ -1,0 +1,16 @@
+import { Router } from 'express'
+import type { Services } from '../../services/index.ts'
+import { requireAdmin } from '../middleware/auth.ts'
+
+/** /api/commissions: the current (not archived) commissions and their summary. */
+export function commissionsRouter(services: Services) {
+  const r = Router()
+  r.use(requireAdmin)
+  r.get('/summary', async (req, res) => {
+    res.json(await services.commissionReports.summary(req.query))
+  })
+  r.get('/', async (req, res) => {
+    res.json(await services.commissionReports.list(req.query))
+  })
+  return r
+}
