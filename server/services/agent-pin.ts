@@ -1,0 +1,23 @@
+import crypto from 'node:crypto'
+
+/** A PIN anyone would try first: one digit repeated, a run up or down, a repeated pair, a keypad column, a year. */
+export function isGuessablePin(pin: string): boolean {
+  if (!/^\d{4}$/.test(pin)) return true
+  const d = [...pin].map(Number)
+  if (d.every((x) => x === d[0])) return true
+  const steps = [d[1]! - d[0]!, d[2]! - d[1]!, d[3]! - d[2]!]
+  if (steps.every((s) => s === 1) || steps.every((s) => s === -1)) return true
+  if (pin.slice(0, 2) === pin.slice(2)) return true // 1212
+  if (d[0] === d[1] && d[2] === d[3]) return true // 1122
+  if (d[0] === d[3] && d[1] === d[2]) return true // 1221
+  if (/^(19|20)\d\d$/.test(pin)) return true // birth years
+  return ['2580', '0852', '1004', '6969', '1010', '0007', '4321', '1357', '2468', '1379', '7777'].includes(pin)
+}
+
+/** A uniformly random 4-digit PIN, drawn again until it is not a guessable one. */
+export function randomPin(): string {
+  for (;;) {
+    const pin = String(crypto.randomInt(0, 10_000)).padStart(4, '0')
+    if (!isGuessablePin(pin)) return pin
+  }
+}

@@ -1,0 +1,287 @@
+import { expect } from 'chai'
+import { QueryTypes } from 'sequelize'
+import { isGuessablePin } from '../../server/services/agent-pin.ts'
+import { createAgent, createOrder, createUser } from '../helpers/factories.ts'
+import { adminClient, Client } from '../helpers/http.ts'
+import { app, resetDb } from '../helpers/server.ts'
+
+async function agentClient(over: Record<string, any> = {}) {
+  const a = await createAgent(over)
+  const c = new Client()
+  const res = await c.login(a.user.email, a.password)
+  expect(res.status).to.equal(200)
+  return { ...a, c }
+}
+
+async function setFee(ghs: number) {
+  const admin = await adminClient()
+  const res = await admin.put('/api/settings', { agentRegistrationFee: ghs })
+  expect(res.status).to.equal(200)
+}
+
+describe('agents API: registration', () => {
+  beforeEach(resetDb)
+
+  const good = { name: 'Kofi Data Ventures', phone: '0241234567', email: '  Kofi@Example.COM ', password: 'secret1' }
+
+  it('creates an AGENT user and an unapproved agent profile without payment, and the agent can sign in', async () => {
+    await setFee(50)
+    const res = await new Client().post('/api/agents/register', good)
+    expect(res.status).to.equal(201)
+    expect(res.body.agent).to.include({ name: 'Kofi Data Ventures', phone: '0241234567', email: 'kofi@example.com', approved: false, paymentStatus: null })
+    const user = await app().db.models.User.findOne({ where: { email: 'kofi@example.com' } })
+    expect(user!.get('role')).to.equal('AGENT')
+    const c = new Client()
+    const login = await c.login('kofi@example.com', 'secret1')
+    expect(login.status).to.equal(200)
+    expect(login.body.role).to.equal('AGENT')
+  })
+
+  it('satisfies the fee step at once when the fee is 0', async () => {
+    const res = await new Client().post('/api/agents/register', good)
+    expect(res.status).to.equal(201)
+    expect(res.body.agent).to.include({ approved: false, paymentStatus: 'SUCCESS', paymentTransactionId: null })
+  })
+
+  it('answers a used email with a clear 409, whatever its case', async () => {
+    await createUser({ email: 'kofi@example.com' })
+    const res = await new Client().post('/api/agents/register', { ...good, email: 'KOFI@example.com' })
+    expect(res.status).to.equal(409)
+    expect(res.body.error).to.match(/email already exists/i)
+  })
+
+  it('refuses a phone another agent uses, in either spelling', async () => {
+    await createAgent({ phone: '0241234567' })
+    const res = await new Client().post('/api/agents/register', { ...good, phone: '233241234567' })
+    expect(res.status).to.equal(409)
+    expect(res.body.error).to.match(/phone number already exists/)
+  })
+
+  it('validates every field with the spec texts and creates nothing', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...good, name: '   ' }, 'Enter your business/full name'],
+      [{ ...good, name: undefined }, 'Enter your business/full name'],
+      [{ ...good, phone: '02412' }, 'Enter a valid phone number'],
+      [{ ...good, phone: '0241234567890' }, 'Enter a valid phone number'],
+      [{ ...good, phone: '024-123-4567' }, 'Enter a valid phone number'],
+      [{ ...good, email: 'not-an-email' }, 'Enter a valid email'],
+      [{ ...good, password: '12345' }, 'Password must be at least 6 characters'],
+      [{ ...good, password: 123456 }, 'Password must be at least 6 characters'],
+    ]
+    for (const [body, error] of cases) {
+      const res = await new Client().post('/api/agents/register', body)
+      expect(res.status, JSON.stringify(body)).to.equal(400)
+      expect(res.body.error).to.equal(error)
+    }
+    expect(await app().db.models.Agent.count()).to.equal(0)
+  })
+})
+
+describe('agents API: profile, list and approval', () => {
+  beforeEach(resetDb)
+
+  it('gives an agent its own profile and refuses another agent\'s', async () => {
+    const a = await agentClient({ name: 'Agent A' })
+    const b = await createAgent({ name: 'Agent B' })
+    const own = await a.c.get(`/api/agents/${a.agent.id}`)
+    expect(own.status).to.equal(200)
+    expect(own.body).to.include({ id: a.agent.id, name: 'Agent A', email: a.user.email, approved: true, paymentStatus: 'SUCCESS' })
+    expect(own.body).to.not.have.property('pinHash')
+    const other = await a.c.get(`/api/agents/${b.agent.id}`)
+    expect(other.status).to.equal(404)
+    expect(JSON.stringify(other.body)).to.not.include('Agent B')
+    expect((await a.c.get(`/api/agents/${b.agent.id}/payment/status`)).status).to.equal(404)
+    expect((await a.c.post(`/api/agents/${b.agent.id}/payment/request`, { phone_number: '0241234567', network: 'MTN' })).status).to.equal(404)
+    expect((await a.c.get('/api/agents/abc')).status).to.equal(400)
+    expect((await new Client().get(`/api/agents/${a.agent.id}`)).status).to.equal(401)
+  })
+
+  it('lets admins read any agent and list them all; others may not list', async () => {
+    const a = await agentClient({ name: 'Agent A' })
+    await createAgent({ name: 'Agent B', approved: false, paymentStatus: null })
+    const admin = await adminClient()
+    expect((await admin.get(`/api/agents/${a.agent.id}`)).body.name).to.equal('Agent A')
+    const list = await admin.get('/api/agents')
+    expect(list.status).to.equal(200)
+    expect(list.body.map((x: any) => x.name).sort()).to.deep.equal(['Agent A', 'Agent B'])
+    expect(list.body[0]).to.have.keys(['id', 'userId', 'name', 'phone', 'email', 'approved', 'approvedAt', 'paymentStatus', 'paymentTransactionId', 'hasPin', 'createdAt', 'user'])
+    expect((await a.c.get('/api/agents')).status).to.equal(403)
+    expect((await new Client().get('/api/agents')).status).to.equal(401)
+  })
+
+  it('approves only agents whose fee payment is SUCCESS, audited AGENT_APPROVED, and unapproves them', async () => {
+    const paid = await createAgent({ approved: false, paymentStatus: 'SUCCESS' })
+    const unpaid = await createAgent({ approved: false, paymentStatus: 'PENDING' })
+    const never = await createAgent({ approved: false, paymentStatus: null })
+    const admin = await adminClient()
+    for (const x of [unpaid, never]) {
+      const res = await admin.patch(`/api/agents/${x.agent.id}/approve`)
+      expect(res.status).to.equal(409)
+      expect(res.body.error).to.match(/registration payment is successful/)
+    }
+    const ok = await admin.patch(`/api/agents/${paid.agent.id}/approve`)
+    expect(ok.status).to.equal(200)
+    expect(ok.body.agent).to.include({ approved: true })
+    // Approving twice records one entry.
+    await admin.patch(`/api/agents/${paid.agent.id}/approve`)
+    const logs = await app().db.models.AuditLog.findAll({ where: { action: 'AGENT_APPROVED' } })
+    expect(logs).to.have.length(1)
+    expect(logs[0]!.get('resourceId')).to.equal(String(paid.agent.id))
+    const off = await admin.patch(`/api/agents/${paid.agent.id}/unapprove`)
+    expect(off.body.agent.approved).to.equal(false)
+    expect((await admin.patch('/api/agents/999999/approve')).status).to.equal(404)
+  })
+
+  it('refuses approval to anyone but admins', async () => {
+    const a = await agentClient({ approved: false })
+    expect((await a.c.patch(`/api/agents/${a.agent.id}/approve`)).status).to.equal(403)
+    const buyer = await createUser()
+    const c = new Client()
+    await c.login(buyer.email, buyer.password)
+    expect((await c.patch(`/api/agents/${a.agent.id}/approve`)).status).to.equal(403)
+    expect((await new Client().patch(`/api/agents/${a.agent.id}/approve`)).status).to.equal(401)
+    const row = await app().db.models.Agent.findByPk(a.agent.id)
+    expect(row!.get('approved')).to.equal(false)
+  })
+})
+
+describe('agents API: USSD PIN', () => {
+  beforeEach(resetDb)
+
+  it('returns a new random 4-digit PIN once, stores only its hash, and verifyPin accepts it', async () => {
+    const a = await agentClient()
+    const res = await a.c.post('/api/agents/me/pin/reset')
+    expect(res.status).to.equal(200)
+    expect(res.headers.get('cache-control')).to.equal('no-store')
+    const pin = res.body.pin as string
+    expect(pin).to.match(/^\d{4}$/)
+    expect(isGuessablePin(pin)).to.equal(false)
+    const [row] = await app().db.sequelize.query<{ pin_hash: string }>('SELECT pin_hash FROM agents WHERE id = :id', { replacements: { id: a.agent.id }, type: QueryTypes.SELECT })
+    expect(row!.pin_hash).to.match(/^\$argon2id\$/)
+    expect(row!.pin_hash).to.not.include(pin)
+    const audit = await app().db.sequelize.query('SELECT details::text AS d FROM audit_logs', { type: QueryTypes.SELECT })
+    for (const r of audit as { d: string }[]) expect(r.d).to.not.include(pin)
+    expect(await app().services.agents.verifyPin(a.agent.id, pin)).to.equal(true)
+    const wrong = pin === '9999' ? '8888' : String((Number(pin) + 1) % 10000).padStart(4, '0')
+    expect(await app().services.agents.verifyPin(a.agent.id, wrong)).to.equal(false)
+    // A second reset replaces the first PIN.
+    const again = await a.c.post('/api/agents/me/pin/reset')
+    if (again.body.pin !== pin) expect(await app().services.agents.verifyPin(a.agent.id, pin)).to.equal(false)
+    expect(await app().services.agents.verifyPin(a.agent.id, again.body.pin)).to.equal(true)
+    expect((await a.c.get(`/api/agents/${a.agent.id}`)).body.hasPin).to.equal(true)
+  })
+
+  it('locks the PIN per agent after 5 failures, even for the right PIN', async () => {
+    const a = await agentClient()
+    const { pin } = (await a.c.post('/api/agents/me/pin/reset')).body
+    const wrong = pin === '9999' ? '8888' : String((Number(pin) + 1) % 10000).padStart(4, '0')
+    for (let i = 0; i < 5; i++) expect(await app().services.agents.verifyPin(a.agent.id, wrong)).to.equal(false)
+    expect(await app().services.agents.verifyPin(a.agent.id, pin)).to.equal(false)
+    expect((await app().services.agents.pinState(a.agent.id)).locked).to.equal(true)
+    // A reset unlocks it.
+    const fresh = (await a.c.post('/api/agents/me/pin/reset')).body.pin
+    expect(await app().services.agents.verifyPin(a.agent.id, fresh)).to.equal(true)
+  })
+
+  it('never hands out guessable PINs', () => {
+    for (const p of ['0000', '1111', '1234', '4321', '1212', '2580', '1122', '1990', '2024', '6789', '9876']) expect(isGuessablePin(p), p).to.equal(true)
+    for (const p of ['4829', '7153', '0391']) expect(isGuessablePin(p), p).to.equal(false)
+  })
+
+  it('resets only for agents; verifyPin is false without a PIN', async () => {
+    expect((await (await adminClient()).post('/api/agents/me/pin/reset')).status).to.equal(403)
+    expect((await new Client().post('/api/agents/me/pin/reset')).status).to.equal(401)
+    const a = await createAgent()
+    expect(await app().services.agents.verifyPin(a.agent.id, '4829')).to.equal(false)
+    expect(await app().services.agents.verifyPin(999999, '4829')).to.equal(false)
+  })
+})
+
+describe('agents API: own orders (GET /api/orders for agents)', () => {
+  beforeEach(resetDb)
+
+  it('lists only the agent\'s own orders, with filters, counts and includeExported', async () => {
+    const a = await agentClient()
+    const b = await createAgent()
+    await createOrder({ agentId: a.agent.id, userId: a.user.id, recipientNumber: '0241111111', network: 'MTN', paymentStatus: 'SUCCESS', delivered: true, amountPesewas: 450 })
+    await createOrder({ agentId: a.agent.id, userId: a.user.id, recipientNumber: '0202222222', network: 'TELECEL', paymentStatus: 'PENDING' })
+    await createOrder({ agentId: a.agent.id, userId: a.user.id, recipientNumber: '0263333333', network: 'AIRTELTIGO', paymentStatus: 'FAILED', exported: true })
+    await createOrder({ agentId: b.agent.id, userId: b.user.id, recipientNumber: '0244444444', network: 'MTN', paymentStatus: 'SUCCESS' })
+
+    const all = await a.c.get('/api/orders?includeExported=true')
+    expect(all.status).to.equal(200)
+    expect(all.body.orders.map((o: any) => o.recipientNumber).sort()).to.deep.equal(['0202222222', '0241111111', '0263333333'])
+    expect(all.body.pagination).to.include({ total: 3, page: 1 })
+    expect(all.body.totalAll).to.equal(3)
+    const delivered = all.body.orders.find((o: any) => o.recipientNumber === '0241111111')
+    expect(delivered).to.include({ displayStatus: 'DELIVERED', paymentStatus: 'SUCCESS', amount: 4.5, dataSizeMB: 1024 })
+
+    expect((await a.c.get('/api/orders')).body.pagination.total).to.equal(2)
+    expect((await a.c.get('/api/orders?includeExported=true&status=DELIVERED')).body.orders).to.have.length(1)
+    expect((await a.c.get('/api/orders?includeExported=true&status=SUCCESS')).body.orders).to.have.length(0)
+    expect((await a.c.get('/api/orders?includeExported=true&network=telecel')).body.orders[0].recipientNumber).to.equal('0202222222')
+    const search = await a.c.get('/api/orders?includeExported=true&search=233263333333')
+    expect(search.body.orders.map((o: any) => o.recipientNumber)).to.deep.equal(['0263333333'])
+    expect(search.body.totalAll).to.equal(3)
+    expect((await a.c.get('/api/orders?includeExported=true&search=airtel')).body.orders).to.have.length(1)
+    expect((await a.c.get('/api/orders?status=BOGUS')).status).to.equal(400)
+  })
+
+  it('refuses the orders table to unapproved or unpaid agents and to non-agents', async () => {
+    for (const over of [{ approved: false }, { paymentStatus: 'PENDING' }, { approved: false, paymentStatus: null }]) {
+      const a = await agentClient(over)
+      const res = await a.c.get('/api/orders?includeExported=true')
+      expect(res.status, JSON.stringify(over)).to.equal(403)
+    }
+    expect((await new Client().get('/api/orders')).status).to.equal(401)
+  })
+})
+
+describe('agents API: inbox (/api/admin-messages)', () => {
+  beforeEach(resetDb)
+
+  async function message(userIds: number[], title: string) {
+    const { AdminMessage, AdminMessageRecipient } = app().db.models
+    const m = await AdminMessage.create({ title, message: `${title} body`, priority: 'HIGH' })
+    for (const userId of userIds) await AdminMessageRecipient.create({ messageId: m.get('id'), userId, isRead: false })
+    return m.get('id') as number
+  }
+
+  it('lists own messages, counts unread, marks read once and never goes below 0', async () => {
+    const a = await agentClient()
+    const b = await agentClient()
+    const m1 = await message([a.user.id, b.user.id], 'Price update')
+    await message([a.user.id], 'Welcome')
+    const mB = await message([b.user.id], 'Only for B')
+
+    const list = await a.c.get('/api/admin-messages/my-messages')
+    expect(list.status).to.equal(200)
+    expect(list.body.map((x: any) => x.message.title)).to.deep.equal(['Welcome', 'Price update'])
+    expect(list.body[0]).to.have.keys(['id', 'messageId', 'isRead', 'readAt', 'message'])
+    expect(list.body[0].message).to.include({ priority: 'HIGH', message: 'Welcome body' })
+    expect((await a.c.get('/api/admin-messages/unread-count')).body).to.deep.equal({ unreadCount: 2 })
+
+    const read = await a.c.patch(`/api/admin-messages/${m1}/read`)
+    expect(read.status).to.equal(200)
+    expect(read.body.unreadCount).to.equal(1)
+    expect((await a.c.patch(`/api/admin-messages/${m1}/read`)).body.unreadCount).to.equal(1)
+    // B's copy of the same message is untouched.
+    expect((await b.c.get('/api/admin-messages/unread-count')).body.unreadCount).to.equal(2)
+
+    // A cannot read or mark B's message.
+    expect((await a.c.patch(`/api/admin-messages/${mB}/read`)).status).to.equal(404)
+    expect((await b.c.get('/api/admin-messages/my-messages')).body.map((x: any) => x.message.title)).to.include('Only for B')
+    expect((await a.c.get('/api/admin-messages/my-messages')).body.map((x: any) => x.message.title)).to.not.include('Only for B')
+    expect((await a.c.patch('/api/admin-messages/x/read')).status).to.equal(400)
+  })
+
+  it('keeps messages from unapproved or unpaid agents and from non-agents', async () => {
+    const a = await agentClient({ approved: false })
+    await message([a.user.id], 'Hidden')
+    expect((await a.c.get('/api/admin-messages/my-messages')).status).to.equal(403)
+    expect((await a.c.get('/api/admin-messages/unread-count')).status).to.equal(403)
+    const admin = await adminClient()
+    expect((await admin.get('/api/admin-messages/my-messages')).status).to.equal(403)
+    expect((await new Client().get('/api/admin-messages/unread-count')).status).to.equal(401)
+  })
+})
