@@ -8,6 +8,9 @@ import { createAuditLogsService } from './audit-logs.ts'
 import { createCommissionReportsService } from './commission-reports.ts'
 import { createRateLimitService } from './rate-limit.ts'
 import { createSettingsService } from './settings.ts'
+import { createAgentsService, type FeePayments } from './agents.ts'
+import { createInboxService } from './inbox.ts'
+import { createAgentOrdersService } from './agent-orders.ts'
 import { createAdminMessagesService } from './admin-messages.ts'
 import { createPackagesAdminService } from './packages-admin.ts'
 import { createUsersAdminService } from './users-admin.ts'
@@ -38,7 +41,12 @@ export function createServices(deps: Deps) {
   // H6 back office insight: audit trail queries and exports, commission reports and archive.
   const auditLogs = createAuditLogsService({ sequelize, audit })
   const commissionReports = createCommissionReportsService({ sequelize, audit })
-  return { deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages }
+  // H4 agent programme: registration, fee payment (through payments, looked up when used), approval, PIN; the inbox.
+  const late: { payments?: FeePayments } = {}
+  const agents = createAgentsService({ sequelize, models, audit, auth, settings, rateLimit, payments: () => late.payments })
+  const inbox = createInboxService({ sequelize, models })
+  const agentOrders = createAgentOrdersService({ sequelize, models })
+  return { deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

@@ -3,6 +3,9 @@ import type { Services } from '../../services/index.ts'
 import { apiNotFound } from '../middleware/errors.ts'
 import { authRouter } from './auth.ts'
 import { settingsRouter } from './settings.ts'
+import { agentsRouter } from './agents.ts'
+import { inboxRouter } from './inbox.ts'
+import { ordersAgentRouter } from './orders-agent.ts'
 import { auditLogsRouter } from './audit-logs.ts'
 import { commissionsRouter } from './commissions.ts'
 import { commissionAnalyticsRouter } from './commission-analytics.ts'
@@ -23,6 +26,10 @@ export function apiRouter(services: Services) {
   api.use('/admin', auditLogsRouter(services))
   api.use('/commissions', commissionsRouter(services))
   api.use('/commission-analytics', commissionAnalyticsRouter(services))
+  api.use('/agents', agentsRouter(services))
+  api.use('/admin-messages', inboxRouter(services))
+  // Keep LAST for /orders: the agents' own list answers whatever the public and admin routers pass on.
+  api.use('/orders', ordersAgentRouter(services))
   api.use(apiNotFound)
   return api
 }
