@@ -1,7 +1,7 @@
 import type { Config } from 'vike/types'
 
 export default {
-  passToClient: ['user', 'settings', 'csrfToken'],
+  passToClient: ['user', 'settings', 'csrfToken', 'urlPathname'],
   meta: {
     title: { env: { server: true, client: true } },
   },

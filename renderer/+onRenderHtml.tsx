@@ -20,6 +20,7 @@ export const onRenderHtml: OnRenderHtmlAsync = async (pageContext) => {
     <meta name="color-scheme" content="light dark" />
     <meta name="description" content="Buy MTN, Telecel and AirtelTigo data bundles in Ghana with mobile money or card." />
     <title>${title}</title>
+    <link rel="icon" href="data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 viewBox=%220 0 16 16%22%3E%3Crect width=%2216%22 height=%2216%22 rx=%223%22 fill=%22%23ffd700%22/%3E%3C/svg%3E" />
     <script nonce="${nonce}">${dangerouslySkipEscape(THEME_SCRIPT)}</script>
   </head>
   <body>

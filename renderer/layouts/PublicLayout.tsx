@@ -21,8 +21,9 @@ function Header() {
               {settings.logoUrl ? <img src={settings.logoUrl} alt="" width={28} height={28} className="mr-2" /> : <span aria-hidden="true" className="mr-2">📶</span>}
               <span data-testid="site-name">{settings.siteName || 'Data Hub'}</span>
             </a>
+            <div className="navbar-item ml-auto px-1"><ThemeToggle /></div>
             <button
-              className={`navbar-burger${open ? ' is-active' : ''}`}
+              className={`navbar-burger ml-0${open ? ' is-active' : ''}`}
               aria-label="Menu"
               aria-expanded={open}
               aria-controls="main-menu"
@@ -44,7 +45,6 @@ function Header() {
               {role === 'AGENT' && !approvedAgent ? (
                 <span className="navbar-item"><span className="tag is-warning">Awaiting approval</span></span>
               ) : null}
-              <div className="navbar-item"><ThemeToggle /></div>
               <div className="navbar-item">
                 {user ? (
                   <button className="button is-light" onClick={() => signOut()}>Sign Out</button>
