@@ -8,6 +8,9 @@ import { createAuditLogsService } from './audit-logs.ts'
 import { createCommissionReportsService } from './commission-reports.ts'
 import { createRateLimitService } from './rate-limit.ts'
 import { createSettingsService } from './settings.ts'
+import { createAdminStatsService } from './admin-stats.ts'
+import { createOrdersAdminService } from './orders-admin.ts'
+import { createAfaAdminService } from './afa-admin.ts'
 import { createAgentsService, type FeePayments } from './agents.ts'
 import { createInboxService } from './inbox.ts'
 import { createAgentOrdersService } from './agent-orders.ts'
@@ -46,7 +49,11 @@ export function createServices(deps: Deps) {
   const agents = createAgentsService({ sequelize, models, audit, auth, settings, rateLimit, payments: () => late.payments })
   const inbox = createInboxService({ sequelize, models })
   const agentOrders = createAgentOrdersService({ sequelize, models })
-  return { deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  // H5a back office operations: overview figures, orders list/delivery/export, AFA registrations.
+  const adminStats = createAdminStatsService({ sequelize, settings })
+  const ordersAdmin = createOrdersAdminService({ sequelize, audit })
+  const afaAdmin = createAfaAdminService({ sequelize, audit })
+  return { adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

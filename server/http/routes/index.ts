@@ -3,6 +3,9 @@ import type { Services } from '../../services/index.ts'
 import { apiNotFound } from '../middleware/errors.ts'
 import { authRouter } from './auth.ts'
 import { settingsRouter } from './settings.ts'
+import { adminStatsRouter } from './admin-stats.ts'
+import { ordersAdminRouter } from './orders-admin.ts'
+import { afaAdminRouter } from './afa-admin.ts'
 import { agentsRouter } from './agents.ts'
 import { inboxRouter } from './inbox.ts'
 import { ordersAgentRouter } from './orders-agent.ts'
@@ -28,6 +31,10 @@ export function apiRouter(services: Services) {
   api.use('/commission-analytics', commissionAnalyticsRouter(services))
   api.use('/agents', agentsRouter(services))
   api.use('/admin-messages', inboxRouter(services))
+  api.use('/admin', adminStatsRouter(services))
+  // H5a: after the public orders/afa routers (H3), before the agents' own list.
+  api.use('/orders', ordersAdminRouter(services))
+  api.use('/afa', afaAdminRouter(services))
   // Keep LAST for /orders: the agents' own list answers whatever the public and admin routers pass on.
   api.use('/orders', ordersAgentRouter(services))
   api.use(apiNotFound)

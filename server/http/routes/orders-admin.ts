@@ -1,0 +1,66 @@
+import { Router, type Response } from 'express'
+import { CsvStream } from '../../lib/csv.ts'
+import { badRequest } from '../../lib/errors.ts'
+import { ORDER_CSV_COLUMNS } from '../../services/orders-admin.ts'
+import type { Services } from '../../services/index.ts'
+import { ctxOf } from '../ctx.ts'
+import { requireAdmin } from '../middleware/auth.ts'
+
+export const exportFileName = (now = new Date()) => `orders_export_${now.toISOString().slice(0, 10)}.csv`
+
+export function csvHeaders(res: Response, filename: string) {
+  res.status(200)
+  res.setHeader('Content-Type', 'text/csv; charset=utf-8')
+  res.setHeader('Content-Disposition', `attachment; filename="${filename}"`)
+  res.setHeader('Cache-Control', 'no-store')
+  res.setHeader('X-Content-Type-Options', 'nosniff')
+}
+
+/**
+ * Admin side of /api/orders. Mounted after the public router (which answers ?phoneNumber=) and
+ * before the agents' own list: GET passes on to the next router unless the caller is an admin.
+ */
+export function ordersAdminRouter(services: Services) {
+  const r = Router()
+  const id = (raw: string | string[] | undefined) => {
+    const n = Number(raw)
+    if (!/^\d{1,10}$/.test(String(raw)) || !Number.isSafeInteger(n)) throw badRequest('Invalid order id')
+    return n
+  }
+
+  r.get('/', async (req, res, next) => {
+    if (req.user?.role !== 'ADMIN') return next()
+    res.json(await services.ordersAdmin.list(req.query as Record<string, unknown>, ctxOf(req)))
+  })
+
+  r.patch('/:id/delivered', requireAdmin, async (req, res) => {
+    const order = await services.ordersAdmin.markDelivered(id(req.params.id), ctxOf(req))
+    res.json({ message: 'Order marked as delivered', order })
+  })
+
+  r.post('/export', requireAdmin, async (req, res) => {
+    const csv = new CsvStream(res, ORDER_CSV_COLUMNS)
+    try {
+      await services.ordersAdmin.exportPending(
+        {
+          start: (count) => {
+            csvHeaders(res, exportFileName())
+            res.setHeader('X-Export-Count', String(count))
+          },
+          write: (rows) => csv.writeRows(rows),
+        },
+        ctxOf(req),
+      )
+      res.end()
+    } catch (err) {
+      // Headers already gone: the only honest signal left is a broken download (the export rolled back).
+      if (res.headersSent) {
+        req.log?.error({ err }, 'orders export failed midway; rolled back')
+        res.destroy()
+        return
+      }
+      throw err
+    }
+  })
+  return r
+}

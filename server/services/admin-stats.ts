@@ -1,0 +1,106 @@
+import Joi from 'joi'
+import { QueryTypes, type Sequelize } from 'sequelize'
+import { badRequest } from '../lib/errors.ts'
+import { toGhs } from '../lib/money.ts'
+import type { Ctx } from './context.ts'
+import { PAYMENT_STATUSES } from './orders-admin.ts'
+import type { SettingsService } from './settings.ts'
+
+export const RANGES = { today: 1, '7d': 7, '30d': 30 } as const
+export type Range = keyof typeof RANGES
+
+const rangeSchema = Joi.string().valid(...Object.keys(RANGES)).default('7d')
+const DAY_MS = 86_400_000
+
+/** Day keys 'YYYY-MM-DD' (Ghana keeps UTC all year, so UTC days are local days). */
+const dayKey = (d: Date) => d.toISOString().slice(0, 10)
+
+export type AdminStatsService = ReturnType<typeof createAdminStatsService>
+
+export function createAdminStatsService({ sequelize, settings }: { sequelize: Sequelize; settings: Pick<SettingsService, 'get'> }) {
+  return {
+    /** All-time figures (spec: userCount, agentCount, orderCount, totalAgentRevenue, agentRegistrationFee, agentPaymentBreakdown). */
+    async stats(_ctx: Ctx = {}) {
+      const [[totals], breakdown, s] = await Promise.all([
+        sequelize.query<{ users: string; agents: string; orders: string; agent_revenue: string }>(
+          `SELECT (SELECT count(*) FROM users) AS users,
+                  (SELECT count(*) FROM agents) AS agents,
+                  (SELECT count(*) FROM orders) AS orders,
+                  -- Registration fees actually received: the settled payment behind each paid agent.
+                  (SELECT COALESCE(sum(p.amount_pesewas), 0) FROM agents a JOIN payments p ON p.transaction_id = a.payment_transaction_id
+                    WHERE a.payment_status = 'SUCCESS' AND p.status = 'SUCCESS') AS agent_revenue`,
+          { type: QueryTypes.SELECT },
+        ),
+        sequelize.query<{ status: string | null; n: string }>('SELECT payment_status AS status, count(*) AS n FROM agents GROUP BY 1', { type: QueryTypes.SELECT }),
+        settings.get(),
+      ])
+      const agentPaymentBreakdown: Record<string, number> = { SUCCESS: 0, PENDING: 0, IN_PROGRESS: 0, FAILED: 0, EXPIRED: 0, NONE: 0 }
+      for (const r of breakdown) agentPaymentBreakdown[r.status ?? 'NONE'] = Number(r.n)
+      return {
+        userCount: Number(totals!.users),
+        agentCount: Number(totals!.agents),
+        orderCount: Number(totals!.orders),
+        totalAgentRevenue: toGhs(Number(totals!.agent_revenue)),
+        agentRegistrationFee: Number(s.agentRegistrationFee ?? 0),
+        agentPaymentBreakdown,
+        successfulRegistrations: agentPaymentBreakdown.SUCCESS!,
+        pendingRegistrations: agentPaymentBreakdown.PENDING! + agentPaymentBreakdown.IN_PROGRESS! + agentPaymentBreakdown.NONE!,
+        failedRegistrations: agentPaymentBreakdown.FAILED! + agentPaymentBreakdown.EXPIRED!,
+      }
+    },
+
+    /**
+     * Orders over today / the last 7 / the last 30 days (today included), from ONE grouped scan:
+     * per day, status and network, read from a covering index; everything else is summed here.
+     */
+    async analytics(rangeInput: unknown, _ctx: Ctx = {}, now = new Date()) {
+      const { value: range, error } = rangeSchema.validate(rangeInput ?? undefined)
+      if (error) throw badRequest('range must be one of today, 7d, 30d')
+      const days = RANGES[range as Range]
+      const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
+      const since = new Date(todayStart - (days - 1) * DAY_MS)
+      const rows = await sequelize.query<{ day: string; status: string; network: string; n: string; amount: string }>(
+        `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, payment_status AS status, network,
+                count(*) AS n, COALESCE(sum(amount_pesewas), 0) AS amount
+         FROM orders WHERE created_at >= :since GROUP BY 1, 2, 3`,
+        { replacements: { since }, type: QueryTypes.SELECT },
+      )
+      const byDay = new Map<string, { count: number; revenue: number }>()
+      for (let i = 0; i < days; i++) byDay.set(dayKey(new Date(since.getTime() + i * DAY_MS)), { count: 0, revenue: 0 })
+      const paymentStatusBreakdown: Record<string, number> = Object.fromEntries(PAYMENT_STATUSES.map((s) => [s, 0]))
+      const networkBreakdown: Record<string, number> = { MTN: 0, TELECEL: 0, AIRTELTIGO: 0 }
+      let total = 0
+      let revenue = 0
+      for (const r of rows) {
+        const n = Number(r.n)
+        const d = byDay.get(r.day) ?? { count: 0, revenue: 0 }
+        d.count += n
+        total += n
+        paymentStatusBreakdown[r.status] = (paymentStatusBreakdown[r.status] ?? 0) + n
+        networkBreakdown[r.network] = (networkBreakdown[r.network] ?? 0) + n
+        if (r.status === 'SUCCESS') {
+          d.revenue += Number(r.amount)
+          revenue += Number(r.amount)
+        }
+        byDay.set(r.day, d)
+      }
+      const successCount = paymentStatusBreakdown.SUCCESS ?? 0
+      return {
+        range,
+        since: since.toISOString(),
+        totalOrders: total,
+        ordersByDay: [...byDay].map(([date, d]) => ({ date, count: d.count })),
+        revenueByDay: [...byDay].map(([date, d]) => ({ date, amount: toGhs(d.revenue) })),
+        successRate: total ? Math.round((successCount / total) * 1000) / 10 : 0,
+        pendingCount: (paymentStatusBreakdown.PENDING ?? 0) + (paymentStatusBreakdown.IN_PROGRESS ?? 0),
+        totalRevenue: toGhs(revenue),
+        averageOrderValue: successCount ? toGhs(Math.round(revenue / successCount)) : 0,
+        paymentStatusBreakdown,
+        successCount,
+        failedCount: paymentStatusBreakdown.FAILED ?? 0,
+        expiredCount: paymentStatusBreakdown.EXPIRED ?? 0,
+        networkBreakdown,
+      }
+    },
+  }
+}

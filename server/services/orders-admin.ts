@@ -1,0 +1,290 @@
+import Joi from 'joi'
+import { QueryTypes, type Sequelize } from 'sequelize'
+import type { CsvColumn } from '../lib/csv.ts'
+import { badRequest, conflict, notFound } from '../lib/errors.ts'
+import { toGhs } from '../lib/money.ts'
+import { phoneVariants } from '../lib/phone.ts'
+import type { AuditService } from './audit.ts'
+import type { Ctx } from './context.ts'
+
+export const NETWORK_LABELS = { MTN: 'MTN', TELECEL: 'Telecel', AIRTELTIGO: 'AirtelTigo' } as const
+export const PAYMENT_STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED'] as const
+
+export interface Pagination { page: number; limit: number; total: number; totalPages: number; hasNext: boolean; hasPrev: boolean }
+
+export function paginationOf(page: number, limit: number, total: number): Pagination {
+  const totalPages = Math.max(1, Math.ceil(total / limit))
+  return { page, limit, total, totalPages, hasNext: page < totalPages, hasPrev: page > 1 }
+}
+
+/** '%term%' with LIKE's own wildcards taken literally. */
+export const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+/** Both spellings of a (partial) number: a term starting 0 also matches 233..., and the other way. */
+export function phoneLikes(digits: string): string[] {
+  const out = new Set([digits, ...phoneVariants(digits)])
+  if (digits.startsWith('0') && digits.length > 1) out.add(`233${digits.slice(1)}`)
+  if (digits.startsWith('233') && digits.length > 3) out.add(`0${digits.slice(3)}`)
+  return [...out].filter((d) => d.length > 0).map(likePattern)
+}
+
+export const listQuerySchema = Joi.object({
+  page: Joi.number().integer().min(1).max(1_000_000).default(1),
+  limit: Joi.number().integer().min(1).max(100).default(20),
+  includeExported: Joi.boolean().truthy('1').falsy('0').default(false),
+  network: Joi.string().uppercase().valid('MTN', 'TELECEL', 'AIRTELTIGO', 'ALL').empty(''),
+  paymentStatus: Joi.string().uppercase().valid(...PAYMENT_STATUSES, 'ALL').empty(''),
+  orderType: Joi.string().lowercase().valid('agent', 'direct', 'all').empty(''),
+  search: Joi.string().trim().max(100).allow(''),
+}).unknown(true) // the shared GET /api/orders carries other routers' parameters too
+
+export interface OrderListQuery {
+  page: number
+  limit: number
+  includeExported: boolean
+  network?: string
+  paymentStatus?: string
+  orderType?: 'agent' | 'direct' | 'all'
+  search?: string
+}
+
+interface OrderRow {
+  id: number
+  user_id: number | null
+  user_email: string | null
+  agent_id: number | null
+  agent_name: string | null
+  agent_phone: string | null
+  agent_approved: boolean | null
+  package_name: string | null
+  recipient_number: string
+  network: string
+  data_size_mb: number
+  amount_pesewas: number | null
+  payment_status: string
+  payment_transaction_id: string | null
+  payment_phone_number: string | null
+  channel: string
+  delivered: boolean
+  delivered_at: Date | null
+  exported: boolean
+  exported_at: Date | null
+  created_at: Date
+  updated_at: Date
+}
+
+export const sizeLabel = (mb: number) => (mb >= 1024 ? `${(mb / 1024).toFixed(1)}GB` : `${mb}MB`)
+
+/** An order as the admin API speaks it (spec section 3: amount in GHS, user with optional agent). */
+export function presentOrder(r: OrderRow) {
+  const agent = r.agent_id ? { id: r.agent_id, name: r.agent_name, phone: r.agent_phone, approved: !!r.agent_approved } : null
+  return {
+    id: r.id,
+    recipientNumber: r.recipient_number,
+    network: r.network,
+    dataSizeMB: r.data_size_mb,
+    packageName: r.package_name,
+    amount: toGhs(r.amount_pesewas),
+    paymentStatus: r.payment_status,
+    paymentTransactionId: r.payment_transaction_id,
+    paymentPhoneNumber: r.payment_phone_number,
+    channel: r.channel,
+    delivered: r.delivered,
+    deliveredAt: r.delivered_at,
+    exported: r.exported,
+    exportedAt: r.exported_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    orderType: agent ? 'agent' : 'direct',
+    user: r.user_id || agent ? { id: r.user_id, email: r.user_email, agent } : null,
+  }
+}
+export type AdminOrder = ReturnType<typeof presentOrder>
+
+const SELECT_ORDER = `
+  SELECT o.id, o.user_id, u.email AS user_email, o.agent_id, a.name AS agent_name, a.phone AS agent_phone, a.approved AS agent_approved,
+         o.package_name, o.recipient_number, o.network, o.data_size_mb, o.amount_pesewas, o.payment_status,
+         o.payment_transaction_id, o.payment_phone_number, o.channel, o.delivered, o.delivered_at, o.exported, o.exported_at,
+         o.created_at, o.updated_at
+  FROM orders o
+  LEFT JOIN agents a ON a.id = o.agent_id
+  LEFT JOIN users u ON u.id = o.user_id`
+
+/** The export file's columns: what the person delivering the bundles needs, numbers kept as text. */
+export const ORDER_CSV_COLUMNS: CsvColumn<OrderRow>[] = [
+  { header: 'Order ID', kind: 'int', value: (r) => r.id },
+  { header: 'Recipient Number', kind: 'phone', value: (r) => r.recipient_number },
+  { header: 'Network', value: (r) => NETWORK_LABELS[r.network as keyof typeof NETWORK_LABELS] ?? r.network },
+  { header: 'Data Size', value: (r) => sizeLabel(r.data_size_mb) },
+  { header: 'Data Size (MB)', kind: 'int', value: (r) => r.data_size_mb },
+  { header: 'Amount (GHS)', kind: 'money', value: (r) => (r.amount_pesewas === null ? null : r.amount_pesewas / 100) },
+  { header: 'Order Type', value: (r) => (r.agent_id ? 'Agent' : 'Direct Customer') },
+  { header: 'Agent Name', value: (r) => r.agent_name },
+  { header: 'Agent Phone', kind: 'phone', value: (r) => r.agent_phone },
+  { header: 'Payment Status', value: (r) => r.payment_status },
+  { header: 'Transaction ID', kind: 'phone', value: (r) => r.payment_transaction_id },
+  { header: 'Payment Phone', kind: 'phone', value: (r) => r.payment_phone_number },
+  { header: 'Created At (UTC)', kind: 'datetime', value: (r) => r.created_at },
+  { header: 'Exported At (UTC)', kind: 'datetime', value: (r) => r.exported_at },
+]
+
+/** What "pending" means for the export: paid, not yet delivered, still in the active list. */
+const EXPORTABLE = `NOT exported AND NOT delivered AND payment_status = 'SUCCESS'`
+const EXPORT_BATCH = 5000
+
+export interface ExportSink {
+  /** Called once, when rows exist, before the first batch (the HTTP layer sends its headers here). */
+  start(count: number): void | Promise<void>
+  /** One batch of rows; rejecting (receiver gone, disk full) rolls everything back. */
+  write(rows: OrderRow[]): Promise<void>
+}
+
+export type OrdersAdminService = ReturnType<typeof createOrdersAdminService>
+
+export function createOrdersAdminService({ sequelize, audit }: { sequelize: Sequelize; audit: AuditService }) {
+  /** Agents whose name or phone holds the term: a few ids, so the orders side can use its agent index. */
+  async function agentIdsMatching(term: string, digits: string | null): Promise<number[]> {
+    const rows = await sequelize.query<{ id: number }>(
+      digits
+        ? `SELECT id FROM agents WHERE phone LIKE ANY(ARRAY[:likes]) OR name ILIKE :like LIMIT 1001`
+        : `SELECT id FROM agents WHERE name ILIKE :like LIMIT 1001`,
+      { replacements: { like: likePattern(term), likes: digits ? phoneLikes(digits) : [''] }, type: QueryTypes.SELECT },
+    )
+    return rows.map((r) => r.id)
+  }
+
+  /**
+   * Spec: the search covers recipient number, network, data size, agent name, agent phone, payment
+   * status and transaction id. Arms that cannot match the term are left out, so each remaining arm
+   * can use an index (trigram for substrings, b-tree for the rest).
+   */
+  async function searchClause(raw: string, params: Record<string, unknown>): Promise<string> {
+    const term = raw.trim()
+    const arms: string[] = []
+    const compact = term.replace(/[\s-]/g, '')
+    const digits = /^\d+$/.test(compact) ? compact : null
+    params.searchLike = likePattern(term)
+    if (digits) {
+      params.phoneLikes = phoneLikes(digits)
+      arms.push('o.recipient_number LIKE ANY(ARRAY[:phoneLikes])')
+      params.searchLike = likePattern(digits)
+      if (digits.length <= 6) {
+        const n = Number(digits)
+        params.sizes = [n, n * 1024]
+        arms.push('o.data_size_mb IN (:sizes)')
+      }
+    }
+    arms.push('o.payment_transaction_id ILIKE :searchLike')
+    const size = /^(\d+(?:\.\d+)?)\s*(gb|mb)$/i.exec(term)
+    if (size) {
+      params.sizeMb = Math.round(Number(size[1]) * (size[2]!.toLowerCase() === 'gb' ? 1024 : 1))
+      arms.push('o.data_size_mb = :sizeMb')
+    }
+    if (!digits) {
+      const up = term.toUpperCase()
+      const networks = Object.entries(NETWORK_LABELS).filter(([k, label]) => k.includes(up) || label.toUpperCase().includes(up)).map(([k]) => k)
+      if (networks.length) {
+        params.searchNetworks = networks
+        arms.push('o.network IN (:searchNetworks)')
+      }
+      const statuses = PAYMENT_STATUSES.filter((s) => s.includes(up.replace(/\s+/g, '_')) || s.replace('_', ' ').includes(up))
+      if (statuses.length) {
+        params.searchStatuses = statuses
+        arms.push('o.payment_status IN (:searchStatuses)')
+      }
+    }
+    const agentIds = await agentIdsMatching(term, digits)
+    if (agentIds.length) {
+      params.searchAgents = agentIds
+      arms.push('o.agent_id IN (:searchAgents)')
+    }
+    return `(${arms.join(' OR ')})`
+  }
+
+  return {
+    listQuerySchema,
+
+    async list(input: Record<string, unknown>, _ctx: Ctx = {}) {
+      const { value: q, error } = listQuerySchema.validate(input, { convert: true })
+      if (error) throw badRequest(error.message)
+      const query = q as OrderListQuery
+      const params: Record<string, unknown> = {}
+      const where = [query.includeExported ? 'o.exported' : 'NOT o.exported']
+      if (query.network && query.network !== 'ALL') {
+        params.network = query.network
+        where.push('o.network = :network')
+      }
+      if (query.paymentStatus && query.paymentStatus !== 'ALL') {
+        params.paymentStatus = query.paymentStatus
+        where.push('o.payment_status = :paymentStatus')
+      }
+      if (query.orderType === 'agent') where.push('o.agent_id IS NOT NULL')
+      if (query.orderType === 'direct') where.push('o.agent_id IS NULL')
+      if (query.search) where.push(await searchClause(query.search, params))
+      const order = query.includeExported ? 'o.exported_at DESC, o.id DESC' : 'o.created_at DESC, o.id DESC'
+      const whereSql = where.join(' AND ')
+      // The page and its total are independent: two connections, one round trip of latency.
+      const [rows, counted] = await Promise.all([
+        sequelize.query<OrderRow>(`${SELECT_ORDER} WHERE ${whereSql} ORDER BY ${order} LIMIT :limit OFFSET :offset`, {
+          replacements: { ...params, limit: query.limit, offset: (query.page - 1) * query.limit },
+          type: QueryTypes.SELECT,
+        }),
+        sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM orders o WHERE ${whereSql}`, { replacements: params, type: QueryTypes.SELECT }),
+      ])
+      const total = Number(counted[0]?.n ?? 0)
+      return { orders: rows.map(presentOrder), pagination: paginationOf(query.page, query.limit, total) }
+    },
+
+    /** One way: a paid order is marked delivered (again is a no-op); unpaid ones never are. */
+    async markDelivered(id: number, ctx: Ctx = {}) {
+      if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw badRequest('Invalid order id')
+      const [row] = await sequelize.query<{ payment_status: string; delivered: boolean }>(
+        'SELECT payment_status, delivered FROM orders WHERE id = :id',
+        { replacements: { id }, type: QueryTypes.SELECT },
+      )
+      if (!row) throw notFound('Order not found')
+      if (row.payment_status !== 'SUCCESS') throw conflict('Only paid orders can be marked delivered')
+      if (!row.delivered) {
+        await sequelize.query(
+          `UPDATE orders SET delivered = true, delivered_at = now(), updated_at = now() WHERE id = :id AND NOT delivered`,
+          { replacements: { id } },
+        )
+        await audit.record({ action: 'ORDER_DELIVERED', resource: 'ORDER', resourceId: id, severity: 'LOW' }, ctx)
+      }
+      const [fresh] = await sequelize.query<OrderRow>(`${SELECT_ORDER} WHERE o.id = :id`, { replacements: { id }, type: QueryTypes.SELECT })
+      return presentOrder(fresh!)
+    },
+
+    /**
+     * The paid, undelivered, active orders, marked delivered+exported and streamed out in ONE
+     * transaction: the rows are stamped first (row locks keep a second export from taking them too),
+     * then read back through a cursor in batches. If anything fails before COMMIT, including the
+     * receiver going away, the transaction rolls back and no order is marked.
+     */
+    async exportPending(sink: ExportSink, ctx: Ctx = {}): Promise<number> {
+      return sequelize.transaction(async (t) => {
+        const [{ stamp }] = (await sequelize.query<{ stamp: Date }>('SELECT clock_timestamp() AS stamp', { type: QueryTypes.SELECT, transaction: t })) as [{ stamp: Date }]
+        const [, meta] = await sequelize.query(
+          `UPDATE orders SET exported = true, exported_at = :stamp, delivered = true, delivered_at = :stamp, updated_at = :stamp WHERE ${EXPORTABLE}`,
+          { replacements: { stamp }, transaction: t },
+        )
+        const count = Number((meta as { rowCount?: number })?.rowCount ?? 0)
+        if (count === 0) throw notFound('No orders available for export')
+        await audit.record({ action: 'ORDERS_EXPORTED', resource: 'ORDER', severity: 'MEDIUM', details: { count } }, { ...ctx, transaction: t })
+        await sequelize.query(
+          `DECLARE orders_export NO SCROLL CURSOR FOR ${SELECT_ORDER}
+           WHERE o.exported AND o.exported_at = :stamp ORDER BY o.exported_at, o.id`,
+          { replacements: { stamp }, transaction: t },
+        )
+        await sink.start(count)
+        for (;;) {
+          const rows = await sequelize.query<OrderRow>(`FETCH ${EXPORT_BATCH} FROM orders_export`, { type: QueryTypes.SELECT, transaction: t })
+          if (rows.length === 0) break
+          await sink.write(rows)
+        }
+        await sequelize.query('CLOSE orders_export', { transaction: t })
+        return count
+      })
+    },
+  }
+}
