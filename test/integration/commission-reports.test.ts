@@ -1,0 +1,295 @@
+import { expect } from 'chai'
+import { QueryTypes } from 'sequelize'
+import { parseCsv } from '../../server/lib/csv.ts'
+import { createAgent, createCommission, createOrder, createUser } from '../helpers/factories.ts'
+import { Client, adminClient } from '../helpers/http.ts'
+import { app, resetDb } from '../helpers/server.ts'
+
+const sql = <T extends object = any>(q: string, replacements: Record<string, unknown> = {}) =>
+  app().db.sequelize.query<T>(q, { type: QueryTypes.SELECT, replacements })
+
+/**
+ * Hand-computed fixture (pesewas): agent Ama and agent Kofi, one direct buyer.
+ *  c1 Ama  MTN        1000 -> 100  2026-03-02 (Mon)
+ *  c2 Ama  TELECEL    2000 -> 200  2026-03-08 (Sun)
+ *  c3 Kofi MTN         500 ->  50  2026-03-09 (Mon)
+ *  c4 -    AIRTELTIGO  800 ->  80  2026-04-01 (Wed)
+ *  c5 Kofi MTN        1500 -> 150  2026-04-01 23:30
+ * plus Ama's SUCCESS order of 700 with no commission (commission was off), and orders that never paid.
+ */
+async function fixture() {
+  const ama = await createAgent({ name: 'Ama Sales' })
+  const kofi = await createAgent({ name: 'Kofi Data' })
+  const buyer = await createUser()
+  const c = [
+    await createCommission({ agentId: ama.agent.id, userId: ama.user.id, network: 'MTN', originalAmountPesewas: 1000, commissionAmountPesewas: 100, createdAt: new Date('2026-03-02T10:00:00Z') }),
+    await createCommission({ agentId: ama.agent.id, userId: ama.user.id, network: 'TELECEL', originalAmountPesewas: 2000, commissionAmountPesewas: 200, createdAt: new Date('2026-03-08T12:00:00Z') }),
+    await createCommission({ agentId: kofi.agent.id, userId: kofi.user.id, network: 'MTN', originalAmountPesewas: 500, commissionAmountPesewas: 50, createdAt: new Date('2026-03-09T08:00:00Z') }),
+    await createCommission({ userId: buyer.id, network: 'AIRTELTIGO', originalAmountPesewas: 800, commissionAmountPesewas: 80, createdAt: new Date('2026-04-01T09:00:00Z') }),
+    await createCommission({ agentId: kofi.agent.id, userId: kofi.user.id, network: 'MTN', originalAmountPesewas: 1500, commissionAmountPesewas: 150, createdAt: new Date('2026-04-01T23:30:00Z') }),
+  ]
+  await createOrder({ agentId: ama.agent.id, userId: ama.user.id, network: 'MTN', amountPesewas: 700, paymentStatus: 'SUCCESS' })
+  await createOrder({ agentId: kofi.agent.id, userId: kofi.user.id, network: 'MTN', amountPesewas: 9999, paymentStatus: 'FAILED' })
+  await createOrder({ agentId: ama.agent.id, userId: ama.user.id, network: 'TELECEL', amountPesewas: 4444, paymentStatus: 'PENDING' })
+  return { ama, kofi, buyer, c, ids: c.map((x) => x.id as number) }
+}
+
+describe('commission reports: access', () => {
+  beforeEach(resetDb)
+
+  it('refuses visitors (401), agents and customers (403) on every commission endpoint and changes nothing', async () => {
+    const { c } = await fixture()
+    const { user, password } = await createAgent()
+    const agent = new Client()
+    await agent.login(user.email, password)
+    const cust = await createUser()
+    const customer = new Client()
+    await customer.login(cust.email, cust.password)
+    const calls: Array<[string, string, unknown?]> = [
+      ['GET', '/api/commissions/summary'],
+      ['GET', '/api/commissions?page=1&limit=20'],
+      ['POST', '/api/commission-analytics/archive', { commissionIds: [c[0]!.id], notes: 'x' }],
+      ['POST', '/api/commission-analytics/archive-all', { notes: 'x' }],
+      ['GET', '/api/commission-analytics/summary'],
+      ['GET', '/api/commission-analytics/analytics?groupBy=day'],
+      ['GET', '/api/commission-analytics/agent-leaderboard?limit=10'],
+      ['GET', '/api/commission-analytics/network-analytics'],
+      ['GET', '/api/commission-analytics/archived?page=1&limit=20'],
+      ['GET', '/api/commission-analytics/export/csv'],
+      ['GET', '/api/commission-analytics/export/current-csv'],
+      ['GET', '/api/commission-analytics/export/analytics-csv?groupBy=network'],
+      ['GET', '/api/commission-analytics/export/leaderboard-csv'],
+    ]
+    for (const [method, path, body] of calls) {
+      expect((await new Client().request(method, path, body)).status, `visitor ${path}`).to.equal(401)
+      expect((await agent.request(method, path, body)).status, `agent ${path}`).to.equal(403)
+      expect((await customer.request(method, path, body)).status, `customer ${path}`).to.equal(403)
+    }
+    const [{ n }] = await sql<{ n: string }>('SELECT count(*) AS n FROM commissions WHERE archived')
+    expect(Number(n)).to.equal(0)
+  })
+})
+
+describe('commission reports: figures', () => {
+  beforeEach(resetDb)
+
+  it('groups by day, week, month, agent and network exactly as computed by hand', async () => {
+    const { ama, kofi } = await fixture()
+    const admin = await adminClient()
+    const get = async (groupBy: string) => {
+      const r = await admin.get(`/api/commission-analytics/analytics?groupBy=${groupBy}`)
+      expect(r.status, groupBy).to.equal(200)
+      expect(r.body.totalStats, groupBy).to.deep.equal({ totalCommission: 5.8, totalRevenue: 58, totalOrders: 5, averageCommission: 1.16 })
+      return r.body.groupByData.map((g: any) => [g.key, g.label, g.totalOrders, g.totalRevenue, g.totalCommission])
+    }
+    expect(await get('day')).to.deep.equal([
+      ['2026-03-02', '2026-03-02', 1, 10, 1],
+      ['2026-03-08', '2026-03-08', 1, 20, 2],
+      ['2026-03-09', '2026-03-09', 1, 5, 0.5],
+      ['2026-04-01', '2026-04-01', 2, 23, 2.3],
+    ])
+    expect(await get('week')).to.deep.equal([
+      ['2026-03-02', 'Week of 2026-03-02', 2, 30, 3],
+      ['2026-03-09', 'Week of 2026-03-09', 1, 5, 0.5],
+      ['2026-03-30', 'Week of 2026-03-30', 2, 23, 2.3],
+    ])
+    expect(await get('month')).to.deep.equal([
+      ['2026-03', '2026-03', 3, 35, 3.5],
+      ['2026-04', '2026-04', 2, 23, 2.3],
+    ])
+    expect(await get('agent')).to.deep.equal([
+      [String(ama.agent.id), 'Ama Sales', 2, 30, 3],
+      [String(kofi.agent.id), 'Kofi Data', 2, 20, 2],
+      ['direct', 'Direct Customer', 1, 8, 0.8],
+    ])
+    expect(await get('network')).to.deep.equal([
+      ['MTN', 'MTN', 3, 30, 3],
+      ['TELECEL', 'TELECEL', 1, 20, 2],
+      ['AIRTELTIGO', 'AIRTELTIGO', 1, 8, 0.8],
+    ])
+    const march = await admin.get('/api/commission-analytics/analytics?groupBy=network&startDate=2026-03-01&endDate=2026-03-31')
+    expect(march.body.totalStats).to.deep.equal({ totalCommission: 3.5, totalRevenue: 35, totalOrders: 3, averageCommission: 1.17 })
+    const bad = await admin.get('/api/commission-analytics/analytics?groupBy=year')
+    expect(bad.status).to.equal(400)
+    expect(bad.body.error).to.equal('groupBy must be one of day, week, month, agent, network')
+  })
+
+  it('ranks agents by revenue of their SUCCESS orders, which equals the SQL sum of those orders', async () => {
+    const { ama, kofi } = await fixture()
+    const admin = await adminClient()
+    const r = await admin.get('/api/commission-analytics/agent-leaderboard?limit=10')
+    expect(r.status).to.equal(200)
+    expect(r.body.totalAgents).to.equal(2)
+    expect(r.body.leaderboard).to.deep.equal([
+      { rank: 1, agentId: ama.agent.id, agentName: 'Ama Sales', agentPhone: ama.agent.phone, totalRevenue: 37, totalOrders: 3, totalCommission: 3 },
+      { rank: 2, agentId: kofi.agent.id, agentName: 'Kofi Data', agentPhone: kofi.agent.phone, totalRevenue: 20, totalOrders: 2, totalCommission: 2 },
+    ])
+    expect(r.body.stats).to.deep.equal({ highestRevenue: 37, lowestRevenue: 20, averageRevenue: 28.5, mostOrders: 3, totalRevenue: 57, totalOrders: 5, totalCommission: 5 })
+    for (const e of r.body.leaderboard) {
+      const [{ s }] = await sql<{ s: string }>(`SELECT sum(amount_pesewas) AS s FROM orders WHERE agent_id = :a AND payment_status = 'SUCCESS'`, { a: e.agentId })
+      expect(e.totalRevenue).to.equal(Number(s) / 100)
+    }
+    const top1 = await admin.get('/api/commission-analytics/agent-leaderboard?limit=1')
+    expect(top1.body.leaderboard).to.have.length(1)
+    expect(top1.body.stats.totalRevenue, 'statistics cover every agent, not the page').to.equal(57)
+    const telecel = await admin.get('/api/commission-analytics/agent-leaderboard?network=TELECEL')
+    expect(telecel.body.leaderboard.map((e: any) => [e.agentName, e.totalRevenue])).to.deep.equal([['Ama Sales', 20]])
+    expect((await admin.get('/api/commission-analytics/agent-leaderboard?limit=500')).status).to.equal(400)
+  })
+
+  it('gives every network its SUCCESS orders, revenue and commission', async () => {
+    await fixture()
+    const r = await (await adminClient()).get('/api/commission-analytics/network-analytics')
+    expect(r.body.networks).to.deep.equal([
+      { network: 'MTN', totalOrders: 4, totalRevenue: 37, totalCommission: 3 },
+      { network: 'TELECEL', totalOrders: 1, totalRevenue: 20, totalCommission: 2 },
+      { network: 'AIRTELTIGO', totalOrders: 1, totalRevenue: 8, totalCommission: 0.8 },
+    ])
+  })
+
+  it('summarises and lists current commissions with date filters, newest first', async () => {
+    const { ama, buyer } = await fixture()
+    const admin = await adminClient()
+    const s = await admin.get('/api/commissions/summary?startDate=2026-03-01&endDate=2026-03-31')
+    expect(s.status).to.equal(200)
+    expect(s.body).to.include({ totalCommission: 3.5, totalCount: 3, totalRevenue: 35 })
+    expect(s.body.commissionByDate).to.deep.equal([
+      { date: '2026-03-02', amount: 1, count: 1 },
+      { date: '2026-03-08', amount: 2, count: 1 },
+      { date: '2026-03-09', amount: 0.5, count: 1 },
+    ])
+    expect(s.body.recentCommissions.map((c: any) => c.commissionAmount)).to.deep.equal([0.5, 2, 1])
+    const all = await admin.get('/api/commissions/summary')
+    expect(all.body.totalCommission).to.equal(5.8)
+
+    const p1 = await admin.get('/api/commissions?page=1&limit=2')
+    expect(p1.body).to.include({ total: 5, totalPages: 3, page: 1 })
+    expect(p1.body.commissions.map((c: any) => c.originalAmount)).to.deep.equal([15, 8])
+    const direct = p1.body.commissions[1]
+    expect(direct.order.user).to.deep.include({ id: buyer.id, agent: null })
+    const p3 = await admin.get('/api/commissions?page=3&limit=2')
+    const first = p3.body.commissions[0]
+    expect(first).to.include({ originalAmount: 10, commissionAmount: 1, network: 'MTN', archived: false, agentName: 'Ama Sales' })
+    expect(first.order.user.agent).to.deep.equal({ id: ama.agent.id, name: 'Ama Sales', phone: ama.agent.phone })
+    const april = await admin.get('/api/commissions?startDate=2026-04-01&endDate=2026-04-01')
+    expect(april.body.total).to.equal(2)
+    expect((await admin.get('/api/commissions?startDate=2026-04-02&endDate=2026-04-01')).status).to.equal(400)
+  })
+})
+
+describe('commission reports: archive', () => {
+  beforeEach(resetDb)
+
+  const summary = async (admin: Client) => (await admin.get('/api/commission-analytics/summary')).body
+
+  it('archives the selected commissions once: a repeat changes nothing, and current + archived = total throughout', async () => {
+    const { ids } = await fixture()
+    const admin = await adminClient()
+    const before = await summary(admin)
+    expect(before).to.deep.include({ current: { totalAmount: 5.8, totalCount: 5 }, archived: { totalAmount: 0, totalCount: 0 }, combined: { totalAmount: 5.8, totalCount: 5 } })
+
+    const first = await admin.post('/api/commission-analytics/archive', { commissionIds: [ids[0], ids[1]], notes: 'March payout' })
+    expect(first.status).to.equal(200)
+    expect(first.body.archivedCount).to.equal(2)
+    const rowsAfterFirst = await sql('SELECT id, archived, archived_at, archive_notes FROM commissions ORDER BY id')
+    const again = await admin.post('/api/commission-analytics/archive', { commissionIds: [ids[0], ids[1]], notes: 'Other note' })
+    expect(again.body.archivedCount).to.equal(0)
+    expect(await sql('SELECT id, archived, archived_at, archive_notes FROM commissions ORDER BY id')).to.deep.equal(rowsAfterFirst)
+
+    const after = await summary(admin)
+    expect(after).to.deep.include({ current: { totalAmount: 2.8, totalCount: 3 }, archived: { totalAmount: 3, totalCount: 2 }, combined: { totalAmount: 5.8, totalCount: 5 } })
+    expect(after.current.totalAmount + after.archived.totalAmount).to.be.closeTo(after.combined.totalAmount, 1e-9)
+
+    const archived = await admin.get('/api/commission-analytics/archived?page=1&limit=20')
+    expect(archived.body).to.include({ total: 2, page: 1, totalPages: 1 })
+    expect(archived.body.commissions.map((c: any) => [c.id, c.archiveNotes, c.agentName])).to.have.deep.members([[ids[0], 'March payout', 'Ama Sales'], [ids[1], 'March payout', 'Ama Sales']])
+    expect(archived.body.commissions[0].archivedAt).to.be.a('string')
+    const current = await admin.get('/api/commissions')
+    expect(current.body.total).to.equal(3)
+    expect(current.body.commissions.map((c: any) => c.id)).not.to.include.members([ids[0], ids[1]])
+    // The grouped analytics still count archived commissions in the totals.
+    expect((await admin.get('/api/commission-analytics/analytics?groupBy=month')).body.totalStats.totalCommission).to.equal(5.8)
+    expect((await admin.get('/api/commission-analytics/analytics?groupBy=month&scope=current')).body.totalStats.totalCommission).to.equal(2.8)
+  })
+
+  it('archive-all moves each commission once, even when two requests race, and a repeat moves none', async () => {
+    await fixture()
+    const admin = await adminClient()
+    await admin.post('/api/commission-analytics/archive', { commissionIds: [(await sql('SELECT min(id) AS id FROM commissions'))[0].id] })
+    const [a, b] = await Promise.all([
+      admin.post('/api/commission-analytics/archive-all', { notes: 'Year end' }),
+      admin.post('/api/commission-analytics/archive-all', { notes: 'Year end' }),
+    ])
+    expect(a.status).to.equal(200)
+    expect(b.status).to.equal(200)
+    expect(a.body.archivedCount + b.body.archivedCount).to.equal(4)
+    const snapshot = await sql('SELECT id, archived, archived_at, archive_notes FROM commissions ORDER BY id')
+    const again = await admin.post('/api/commission-analytics/archive-all', { notes: 'Year end' })
+    expect(again.body.archivedCount).to.equal(0)
+    expect(await sql('SELECT id, archived, archived_at, archive_notes FROM commissions ORDER BY id')).to.deep.equal(snapshot)
+    const s = await summary(admin)
+    expect(s).to.deep.include({ current: { totalAmount: 0, totalCount: 0 }, archived: { totalAmount: 5.8, totalCount: 5 }, combined: { totalAmount: 5.8, totalCount: 5 } })
+    // The first commission kept its own (default) note; the others got 'Year end'.
+    const notes = (await sql<{ archive_notes: string }>('SELECT archive_notes FROM commissions ORDER BY id')).map((r) => r.archive_notes)
+    expect(notes[0]).to.match(/^Archived on \d{2}\/\d{2}\/\d{4}$/)
+    expect(notes.slice(1)).to.deep.equal(['Year end', 'Year end', 'Year end', 'Year end'])
+    const audit = await app().db.models.AuditLog.count({ where: { action: 'COMMISSIONS_ARCHIVED' } })
+    expect(audit).to.equal(4)
+  })
+
+  it('refuses an empty or malformed selection with the spec message', async () => {
+    await fixture()
+    const admin = await adminClient()
+    for (const body of [{}, { commissionIds: [] }, { commissionIds: ['x'] }, { commissionIds: [1, 1] }, { commissionIds: [1], notes: 'n'.repeat(501) }]) {
+      const r = await admin.post('/api/commission-analytics/archive', body)
+      expect(r.status, JSON.stringify(body).slice(0, 60)).to.equal(400)
+    }
+    expect((await admin.post('/api/commission-analytics/archive', { commissionIds: [] })).body.error).to.equal('Please select commissions to archive')
+    expect((await admin.post('/api/commission-analytics/archive', { commissionIds: [999999] })).body.archivedCount).to.equal(0)
+    expect((await summary(admin)).archived.totalCount).to.equal(0)
+  })
+})
+
+describe('commission reports: exports', () => {
+  beforeEach(resetDb)
+
+  it('exports current and archived commissions, analytics and the leaderboard as CSV that parses back', async () => {
+    const { ids, kofi } = await fixture()
+    const admin = await adminClient()
+    await admin.post('/api/commission-analytics/archive', { commissionIds: [ids[0], ids[3]], notes: 'Paid, "cash"' })
+
+    const cur = await admin.get('/api/commission-analytics/export/current-csv')
+    expect(cur.status).to.equal(200)
+    expect(cur.headers.get('content-disposition')).to.match(/current_commissions_\d{4}-\d{2}-\d{2}\.csv/)
+    const curRows = parseCsv(cur.text)
+    expect(curRows[0]).to.deep.equal(['Commission ID', 'Order ID', 'Agent', 'Agent Phone', 'Recipient', 'Network', 'Order Amount (GHS)', 'Commission (GHS)', 'Payment Status', 'Created At'])
+    expect(curRows.slice(1).map((r) => Number(r[0]))).to.deep.equal([ids[1], ids[2], ids[4]])
+    expect(curRows[2]!.slice(2, 4)).to.deep.equal(['Kofi Data', `\t${kofi.agent.phone}`])
+    expect(curRows[2]!.slice(5, 8)).to.deep.equal(['MTN', '5.00', '0.50'])
+
+    const arc = parseCsv((await admin.get('/api/commission-analytics/export/csv')).text)
+    expect(arc).to.have.length(3)
+    expect(arc.slice(1).map((r) => [Number(r[0]), r[2], r[6], r[10]])).to.deep.equal([[ids[0], 'Ama Sales', '1.00', 'Paid, "cash"'], [ids[3], 'Direct Customer', '0.80', 'Paid, "cash"']])
+
+    const an = parseCsv((await admin.get('/api/commission-analytics/export/analytics-csv?groupBy=network')).text)
+    expect(an).to.deep.equal([
+      ['Group', 'Orders', 'Revenue (GHS)', 'Commission (GHS)', 'Average Commission (GHS)'],
+      ['MTN', '3', '30.00', '3.00', '1.00'],
+      ['TELECEL', '1', '20.00', '2.00', '2.00'],
+      ['AIRTELTIGO', '1', '8.00', '0.80', '0.80'],
+      ['Total', '5', '58.00', '5.80', '1.16'],
+    ])
+    const lb = parseCsv((await admin.get('/api/commission-analytics/export/leaderboard-csv?limit=10')).text)
+    expect(lb.map((r) => [r[0], r[2], r[4], r[5], r[6]])).to.deep.equal([
+      ['Rank', 'Agent', 'Orders', 'Revenue (GHS)', 'Commission (GHS)'],
+      ['1', 'Ama Sales', '3', '37.00', '3.00'],
+      ['2', 'Kofi Data', '2', '20.00', '2.00'],
+    ])
+    expect(await app().db.models.AuditLog.count({ where: { action: 'COMMISSIONS_EXPORTED' } })).to.equal(4)
+  })
+
+  it('exports just a header when there is nothing to export', async () => {
+    const r = await (await adminClient()).get('/api/commission-analytics/export/csv')
+    expect(parseCsv(r.text)).to.have.length(1)
+  })
+})
