@@ -271,11 +271,11 @@ export function createAgentsService(deps: {
       const card = s.paymentGateway === GATEWAY_CARD
       const { value, error } = feeRequestSchema.validate(input ?? {})
       if (error) throw badRequest(error.details[0]!.message)
-      if (!card) {
+      const fee = toPesewas(s.agentRegistrationFee || 0)
+      if (!card && fee > 0) {
         if (!value.phone_number) throw badRequest('Please enter a valid phone number')
         if (!value.network) throw badRequest('Please select a mobile network')
       }
-      const fee = toPesewas(s.agentRegistrationFee || 0)
       const transactionId = newTransactionId()
 
       const outcome = await sequelize.transaction(async (transaction) => {

@@ -1,9 +1,14 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import { isGuessablePin } from '../../server/services/agent-pin.ts'
-import { createAgent, createOrder, createUser } from '../helpers/factories.ts'
+import * as factories from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
+
+// Loosely typed on purpose: the factories return plain rows.
+const createAgent = (over?: Record<string, any>): Promise<any> => factories.createAgent(over)
+const createUser = (over?: Record<string, any>): Promise<any> => factories.createUser(over)
+const createOrder = (over?: Record<string, any>): Promise<any> => factories.createOrder(over)
 
 async function agentClient(over: Record<string, any> = {}) {
   const a = await createAgent(over)
@@ -283,5 +288,86 @@ describe('agents API: inbox (/api/admin-messages)', () => {
     const admin = await adminClient()
     expect((await admin.get('/api/admin-messages/my-messages')).status).to.equal(403)
     expect((await new Client().get('/api/admin-messages/unread-count')).status).to.equal(401)
+  })
+})
+
+describe('agents API: registration fee payment (simulator gateway)', () => {
+  beforeEach(resetDb)
+
+  async function registeredAgent() {
+    const c = new Client()
+    const reg = await c.post('/api/agents/register', { name: 'Ama Resale', phone: '0551234567', email: 'ama@example.com', password: 'secret1' })
+    expect(reg.status).to.equal(201)
+    await c.login('ama@example.com', 'secret1')
+    return { c, id: reg.body.agent.id as number }
+  }
+
+  it('charges the fee from settings, settles once on approval, and answers SUCCESS on both status calls', async () => {
+    await setFee(25)
+    const { c, id } = await registeredAgent()
+    const missing = await c.post(`/api/agents/${id}/payment/request`, { network: 'MTN' })
+    expect(missing.status).to.equal(400)
+    expect(missing.body.error).to.equal('Please enter a valid phone number')
+
+    // A client-sent amount never decides.
+    const res = await c.post(`/api/agents/${id}/payment/request`, { amount: 0.01, phone_number: '0551234567', network: 'mtn' })
+    expect(res.status).to.equal(200)
+    expect(res.body).to.include({ paymentStatus: 'PENDING', amount: 25, gateway: 'ussd' })
+    expect(res.body.transactionId).to.match(/^\d{15}$/)
+    expect(res.body.agent).to.include({ paymentStatus: 'PENDING', paymentTransactionId: res.body.transactionId })
+    const payment = await app().db.models.Payment.findOne({ where: { transactionId: res.body.transactionId } })
+    expect(payment!.get('amountPesewas')).to.equal(2500)
+    expect(payment!.get('purpose')).to.equal('agent_fee')
+
+    // A second click while the prompt is fresh starts no second charge.
+    const again = await c.post(`/api/agents/${id}/payment/request`, { phone_number: '0551234567', network: 'MTN' })
+    expect(again.status).to.equal(409)
+
+    await app().services.simulator.approve(res.body.transactionId)
+    const st = await c.get(`/api/agents/${id}/payment/status`)
+    expect(st.status).to.equal(200)
+    expect(st.body.paymentStatus).to.equal('SUCCESS')
+    const mine = await c.post('/api/agents/payment/status')
+    expect(mine.body.agent.paymentStatus).to.equal('SUCCESS')
+    expect((await c.post(`/api/agents/${id}/payment/request`, { phone_number: '0551234567', network: 'MTN' })).status).to.equal(409)
+    expect(await app().db.models.AuditLog.count({ where: { action: 'PAYMENT_SUCCESS' } })).to.equal(1)
+
+    // Now the admin may approve.
+    const admin = await adminClient()
+    expect((await admin.patch(`/api/agents/${id}/approve`)).status).to.equal(200)
+    expect((await admin.get(`/api/agents/${id}/payment/status`)).body.agent).to.include({ approved: true, paymentStatus: 'SUCCESS' })
+  })
+
+  it('marks a declined fee FAILED and retries with a new transaction id', async () => {
+    await setFee(25)
+    const { c, id } = await registeredAgent()
+    const first = await c.post(`/api/agents/${id}/payment/request`, { phone_number: '0551234567', network: 'TELECEL' })
+    await app().services.simulator.decline(first.body.transactionId)
+    const st = await c.post('/api/agents/payment/status')
+    expect(st.body.paymentStatus).to.equal('FAILED')
+    const retry = await c.post(`/api/agents/${id}/payment/request`, { phone_number: '0551234567', network: 'TELECEL' })
+    expect(retry.status).to.equal(200)
+    expect(retry.body.transactionId).to.not.equal(first.body.transactionId)
+    expect(retry.body.agent.paymentStatus).to.equal('PENDING')
+    // The old failure arriving late does not touch the new attempt.
+    await app().services.payments.refresh(first.body.transactionId)
+    expect((await c.post('/api/agents/payment/status')).body.paymentStatus).to.equal('PENDING')
+  })
+
+  it('satisfies the fee at once, with no gateway, when the fee is 0 at payment time', async () => {
+    await setFee(25)
+    const { c, id } = await registeredAgent()
+    await setFee(0)
+    const res = await c.post(`/api/agents/${id}/payment/request`, {})
+    expect(res.status).to.equal(200)
+    expect(res.body).to.include({ paymentStatus: 'SUCCESS', gateway: 'none' })
+    expect(await app().db.models.Payment.count()).to.equal(0)
+  })
+
+  it('refuses fee requests from admins or for someone else', async () => {
+    await setFee(25)
+    const { id } = await registeredAgent()
+    expect((await (await adminClient()).post(`/api/agents/${id}/payment/request`, { phone_number: '0551234567', network: 'MTN' })).status).to.equal(403)
+    expect((await new Client().post('/api/agents/payment/status')).status).to.equal(401)
   })
 })
