@@ -1,5 +1,80 @@
-import { Placeholder } from '../../../renderer/ui/Placeholder.tsx'
+import { useState } from 'react'
+import { formatCedis } from '../../../server/lib/money.ts'
+import type { AdminPackage } from '../../../server/services/packages-admin.ts'
+import { usePageContext } from '../../../renderer/usePageContext.tsx'
+import { PackageForm } from './PackageForm.tsx'
+import { formatSize } from './size.ts'
+
+const LABEL: Record<string, string> = { MTN: 'MTN', TELECEL: 'Telecel', AIRTELTIGO: 'AirtelTigo' }
+const ORDER = ['MTN', 'TELECEL', 'AIRTELTIGO']
+const sortPackages = (list: AdminPackage[]) =>
+  [...list].sort((a, b) => ORDER.indexOf(a.network) - ORDER.indexOf(b.network) || a.sizeMB - b.sizeMB || a.id - b.id)
 
 export default function Page() {
-  return <Placeholder title="Packages" subtitle="" />
+  const initial = (usePageContext() as unknown as { data?: { packages: AdminPackage[] } }).data?.packages ?? []
+  const [packages, setPackages] = useState(() => sortPackages(initial))
+  // null: form closed; 'new': creating; a package: editing it.
+  const [form, setForm] = useState<AdminPackage | 'new' | null>(null)
+
+  function saved(p: AdminPackage) {
+    setPackages((list) => sortPackages([...list.filter((x) => x.id !== p.id), p]))
+    setForm(null)
+  }
+
+  return (
+    <section>
+      <div className="level is-mobile">
+        <div className="level-left">
+          <div>
+            <h1 className="title">Packages</h1>
+            <p className="subtitle is-6">Data bundles, prices and availability</p>
+          </div>
+        </div>
+        <div className="level-right">
+          <button className="button is-primary" onClick={() => setForm('new')} disabled={form === 'new'}>Add Package</button>
+        </div>
+      </div>
+
+      {form ? (
+        <PackageForm key={form === 'new' ? 'new' : form.id} editing={form === 'new' ? null : form} onSaved={saved} onCancel={() => setForm(null)} />
+      ) : null}
+
+      <div className="box p-0">
+        <div className="table-container">
+          <table className="table is-fullwidth is-hoverable">
+            <thead>
+              <tr>
+                <th>Network</th>
+                <th>Size</th>
+                <th>Regular Price</th>
+                <th>Agent Price</th>
+                <th>Status</th>
+                <th><span className="is-sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {packages.length === 0 ? (
+                <tr><td colSpan={6} className="has-text-centered py-5">No packages yet. Use Add Package to create one.</td></tr>
+              ) : (
+                packages.map((p) => (
+                  <tr key={p.id} data-package-id={p.id}>
+                    <td><span className="network-badge">{LABEL[p.network] ?? p.network}</span></td>
+                    <td>{formatSize(p.sizeMB)}{p.name ? <div className="is-size-7 has-text-grey">{p.name}</div> : null}</td>
+                    <td>{formatCedis(p.priceUser)}</td>
+                    <td>{p.priceAgent === null ? <span className="has-text-grey">-</span> : formatCedis(p.priceAgent)}</td>
+                    <td>{p.active ? <span className="tag is-success is-light">Active</span> : <span className="tag">Inactive</span>}</td>
+                    <td>
+                      <button className="button is-small" aria-label={`Edit ${LABEL[p.network]} ${formatSize(p.sizeMB)}`} onClick={() => { setForm(p); window.scrollTo({ top: 0, behavior: 'smooth' }) }}>
+                        Edit
+                      </button>
+                    </td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+      </div>
+    </section>
+  )
 }

@@ -1,5 +1,126 @@
-import { Placeholder } from '../../../renderer/ui/Placeholder.tsx'
+import { useState, type FormEvent } from 'react'
+import { api, ApiError } from '../../../renderer/api.ts'
+import { useToast } from '../../../renderer/ui/Toasts.tsx'
+import { usePageContext } from '../../../renderer/usePageContext.tsx'
+import { Area, Choice, Num, Switch, Text, type Values } from './fields.tsx'
+
+const TABS = ['General', 'Payments', 'Commission', 'Messaging', 'Notifications', 'Schedule'] as const
+type Tab = (typeof TABS)[number]
+const NUMBERS = ['agentRegistrationFee', 'afaRegistrationFee', 'commissionPercentage', 'commissionFixedAmount']
+
+const toValues = (s: Record<string, unknown>): Values =>
+  Object.fromEntries(Object.entries(s).map(([k, v]) => [k, typeof v === 'boolean' ? v : v === null || v === undefined ? '' : String(v)]))
+
+/** The client-side check of spec section 5; the server checks again. */
+function problem(v: Values): string | null {
+  for (const k of NUMBERS) {
+    const n = Number(v[k])
+    if (String(v[k]).trim() === '' || !Number.isFinite(n) || n < 0) return 'Fees and commission amounts must be 0 or more'
+  }
+  const pct = Number(v.commissionPercentage)
+  if (pct > 100) return 'Commission percentage must be between 0 and 100'
+  if (!String(v.siteName).trim()) return 'Site name is required'
+  return null
+}
 
 export default function Page() {
-  return <Placeholder title="Settings" subtitle="" />
+  const { settings } = usePageContext()
+  const toast = useToast()
+  const [tab, setTab] = useState<Tab>('General')
+  const [values, setValues] = useState<Values>(() => toValues(settings as unknown as Record<string, unknown>))
+  const [busy, setBusy] = useState(false)
+  const set = (name: string, v: string | boolean) => setValues((x) => ({ ...x, [name]: v }))
+  const f = { values, set }
+
+  async function save(e: FormEvent) {
+    e.preventDefault()
+    const err = problem(values)
+    if (err) {
+      toast(err, 'error')
+      return
+    }
+    const body: Record<string, unknown> = { ...values }
+    for (const k of NUMBERS) body[k] = Number(values[k])
+    setBusy(true)
+    try {
+      const saved = await api<Record<string, unknown>>('/api/settings', { method: 'PUT', body })
+      const wasOpen = settings.platformOpen !== false
+      setValues(toValues(saved))
+      toast('Settings saved', 'success')
+      // The maintenance banner and the layout read settings at render: show the new state.
+      if ((saved.platformOpen !== false) !== wasOpen) setTimeout(() => location.reload(), 1200)
+    } catch (error) {
+      toast(error instanceof ApiError && error.message ? error.message : 'Failed to save settings', 'error')
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const panel = (t: Tab) => ({ role: 'tabpanel', id: `panel-${t}`, 'aria-labelledby': `tab-${t}`, hidden: tab !== t })
+
+  return (
+    <section>
+      <h1 className="title">Settings</h1>
+      <p className="subtitle is-6">Branding, payments, commission, messages and the maintenance switch</p>
+      <form className="box" onSubmit={save} noValidate>
+        <div className="tabs is-scrollable mb-4">
+          <ul role="tablist">
+            {TABS.map((t) => (
+              <li key={t} className={tab === t ? 'is-active' : undefined}>
+                <a role="tab" id={`tab-${t}`} aria-selected={tab === t} aria-controls={`panel-${t}`} href={`#panel-${t}`} onClick={(e) => { e.preventDefault(); setTab(t) }}>{t}</a>
+              </li>
+            ))}
+          </ul>
+        </div>
+
+        <div {...panel('General')}>
+          <div className={`notification ${values.platformOpen ? 'is-success' : 'is-warning'} is-light`}>
+            <Switch name="platformOpen" label="Platform open" {...f} help="Turn off for maintenance: visitors and agents see 'Platform Under Maintenance'; admins keep access." />
+          </div>
+          <Text name="siteName" label="Site Name" {...f} />
+          <Text name="logoUrl" label="Logo URL" type="url" placeholder="https://..." {...f} />
+          <Area name="welcomeMessage" label="Welcome Message" {...f} />
+          <Area name="buySuccessMessage" label="Buy Success Message" rows={2} {...f} />
+          <Area name="agentSuccessMessage" label="Agent Success Message" rows={2} {...f} />
+          <Text name="whatsappNumber" label="WhatsApp Number" type="tel" placeholder="0241234567" {...f} help="Digits only." />
+          <Text name="whatsappChannelLink" label="WhatsApp Channel Link" type="url" placeholder="https://whatsapp.com/channel/..." {...f} />
+          <Switch name="ussdWhitelistEnabled" label="USSD whitelist enabled" {...f} help="When on, only whitelisted numbers can use the USSD menu." />
+        </div>
+
+        <div {...panel('Payments')}>
+          <Choice name="paymentGateway" label="Payment Gateway" {...f} options={[{ value: 'ussd', label: 'Mobile money (USSD prompt)' }, { value: 'paystack', label: 'Card redirect (Paystack)' }]} />
+          <Num name="agentRegistrationFee" label="Agent Registration Fee (GH₵)" min={0} step={0.01} {...f} />
+          <Num name="afaRegistrationFee" label="AFA Registration Fee (GH₵)" min={0} step={0.01} {...f} help="The AFA fee banner shows only when the fee is above 0." />
+        </div>
+
+        <div {...panel('Commission')}>
+          <Switch name="commissionEnabled" label="Commission enabled" {...f} />
+          <Choice name="commissionType" label="Commission Type" {...f} options={[{ value: 'PERCENTAGE', label: 'Percentage' }, { value: 'FIXED', label: 'Fixed amount' }]} />
+          <Num name="commissionPercentage" label="Commission Percentage (%)" min={0} max={100} step={0.1} {...f} help="0 to 100; used when the type is Percentage." />
+          <Num name="commissionFixedAmount" label="Commission Fixed Amount (GH₵)" min={0} step={0.01} {...f} help="Used when the type is Fixed amount." />
+        </div>
+
+        <div {...panel('Messaging')}>
+          <Switch name="visitorMessageEnabled" label="Show visitor message" {...f} help="Shown once per browser session on the home page." />
+          <Text name="visitorMessageTitle" label="Visitor Message Title" {...f} />
+          <Area name="visitorMessageContent" label="Visitor Message Content" rows={4} {...f} />
+          <Choice name="visitorMessageType" label="Visitor Message Type" {...f} options={['INFO', 'SUCCESS', 'WARNING', 'ERROR'].map((v) => ({ value: v, label: v }))} />
+        </div>
+
+        <div {...panel('Notifications')}>
+          <Area name="smsOrderCreatedUser" label="SMS on order created (customer)" {...f} help="Variables: {dataSize}, {network}, {recipientNumber}" />
+          <Area name="smsOrderCreatedAgent" label="SMS on order created (agent)" {...f} help="Variables: {dataSize}, {network}, {recipientNumber}" />
+        </div>
+
+        <div {...panel('Schedule')}>
+          <Switch name="workingHoursEnabled" label="Show working hours banner" {...f} />
+          <Area name="workingHoursText" label="Working Hours Text" rows={2} {...f} help="Scrolls across the top of public pages when enabled." />
+        </div>
+
+        <div className="buttons mt-5">
+          <button type="submit" className={`button is-primary${busy ? ' is-loading' : ''}`} disabled={busy}>Save Settings</button>
+        </div>
+      </form>
+    </section>
+  )
 }
