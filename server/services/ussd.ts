@@ -1,0 +1,158 @@
+import { Op, QueryTypes, type Sequelize } from 'sequelize'
+import type { Models } from '../../models/index.ts'
+import { createSessionStore } from '../../ussd/session-store.ts'
+import { verifySecret } from '../lib/crypto.ts'
+import { normalizePhone, phoneVariants } from '../lib/phone.ts'
+import type { AuditService } from './audit.ts'
+import type { Ctx } from './context.ts'
+import type { SettingsService } from './settings.ts'
+
+export const PIN_MAX_FAILURES = 5
+export const PIN_LOCK_MINUTES = 30
+
+export interface UssdAgent {
+  id: number
+  userId: number
+  name: string
+  phone: string
+}
+
+export type AccessRefusal = 'not_whitelisted' | 'not_agent' | 'not_approved' | 'not_paid' | 'no_pin' | 'locked'
+export type AccessResult = { ok: true; agent: UssdAgent } | { ok: false; reason: AccessRefusal; minutesLeft?: number }
+
+export type PinResult =
+  | { ok: true }
+  | { ok: false; locked: true; minutesLeft: number }
+  | { ok: false; locked: false; attemptsLeft: number }
+
+export interface UssdOrderRow {
+  id: number
+  network: string
+  dataSizeMb: number
+  recipientNumber: string
+  amountPesewas: number
+  paymentStatus: string
+  paymentTransactionId: string | null
+  delivered: boolean
+  createdAt: Date
+}
+
+type Deps = { sequelize: Sequelize; models: Models; settings: SettingsService; audit: AuditService }
+
+export type UssdService = ReturnType<typeof createUssdService>
+
+/**
+ * The USSD channel's own rules: who may dial in (whitelist, agent by phone, approved and paid), the
+ * PIN with its per-agent lock, and the agent's orders as the menu shows them. Ordering and payment go
+ * through the same services as the web.
+ */
+export function createUssdService({ sequelize, models, settings, audit }: Deps) {
+  const sessions = createSessionStore(sequelize)
+
+  const minutesUntil = (d: Date | string) => Math.max(1, Math.ceil((new Date(d).getTime() - Date.now()) / 60_000))
+
+  async function isWhitelisted(phone: string): Promise<boolean> {
+    const rows = await sequelize.query(
+      'SELECT 1 FROM ussd_whitelist WHERE is_active AND phone_number IN (:phones) LIMIT 1',
+      { replacements: { phones: phoneVariants(phone) }, type: QueryTypes.SELECT },
+    )
+    return rows.length > 0
+  }
+
+  return {
+    sessions,
+
+    /** Whitelist (when enabled) -> an agent with this phone -> approved -> paid -> has a PIN -> not locked. */
+    async checkAccess(phone: string): Promise<AccessResult> {
+      const s = await settings.get()
+      if (s.ussdWhitelistEnabled && !(await isWhitelisted(phone))) return { ok: false, reason: 'not_whitelisted' }
+      // Several profiles could share a number; the one that can use the channel wins.
+      const [a] = await sequelize.query<any>(
+        `SELECT a.id, a.user_id, a.name, a.phone, a.approved, a.payment_status, a.pin_hash IS NOT NULL AS has_pin,
+                CASE WHEN a.pin_locked_until > now() THEN a.pin_locked_until END AS locked_until
+           FROM agents a JOIN users u ON u.id = a.user_id
+          WHERE a.phone IN (:phones)
+          ORDER BY a.approved DESC, (a.payment_status = 'SUCCESS') DESC, a.id
+          LIMIT 1`,
+        { replacements: { phones: phoneVariants(phone) }, type: QueryTypes.SELECT },
+      )
+      if (!a) return { ok: false, reason: 'not_agent' }
+      if (a.payment_status !== 'SUCCESS') return { ok: false, reason: 'not_paid' }
+      if (!a.approved) return { ok: false, reason: 'not_approved' }
+      if (!a.has_pin) return { ok: false, reason: 'no_pin' }
+      if (a.locked_until) return { ok: false, reason: 'locked', minutesLeft: minutesUntil(a.locked_until) }
+      return { ok: true, agent: { id: a.id, userId: a.user_id, name: a.name, phone: normalizePhone(a.phone) } }
+    },
+
+    /**
+     * Checks a PIN against the agent's hash. Each attempt is counted BEFORE the hash is compared, in
+     * one UPDATE, so parallel sessions cannot get more than 5 guesses per lock period; the 5th
+     * attempt sets the lock, which a correct PIN lifts again. Same columns and rules as
+     * services.agents.verifyPin (counter back to 0 once locked), which is not race-proof in this way.
+     * The PIN itself is never stored or logged.
+     */
+    async verifyPin(agentId: number, pin: string, ctx: Ctx = {}): Promise<PinResult> {
+      const [row] = await sequelize.query<{ attempts: number; locked_until: Date | null; pin_hash: string | null }>(
+        `WITH next AS (
+           SELECT id, CASE WHEN pin_locked_until IS NOT NULL AND pin_locked_until <= now() THEN 1
+                           ELSE pin_failed_attempts + 1 END AS attempts
+             FROM agents WHERE id = :id AND (pin_locked_until IS NULL OR pin_locked_until <= now())
+             FOR UPDATE)
+         UPDATE agents a SET pin_failed_attempts = CASE WHEN next.attempts >= :max THEN 0 ELSE next.attempts END,
+                pin_locked_until = CASE WHEN next.attempts >= :max THEN now() + make_interval(mins => :mins) END
+           FROM next WHERE a.id = next.id
+         RETURNING next.attempts AS attempts, a.pin_locked_until AS locked_until, a.pin_hash`,
+        { replacements: { id: agentId, max: PIN_MAX_FAILURES, mins: PIN_LOCK_MINUTES }, type: QueryTypes.SELECT },
+      )
+      if (!row) {
+        const agent = await models.Agent.findByPk(agentId, { attributes: ['pinLockedUntil'] })
+        const until = agent?.get('pinLockedUntil') as Date | null
+        return { ok: false, locked: true, minutesLeft: until ? minutesUntil(until) : PIN_LOCK_MINUTES }
+      }
+      if (/^\d{4}$/.test(pin) && (await verifySecret(pin, row.pin_hash))) {
+        await sequelize.query('UPDATE agents SET pin_failed_attempts = 0, pin_locked_until = NULL WHERE id = :id', { replacements: { id: agentId } })
+        return { ok: true }
+      }
+      const attempts = Number(row.attempts)
+      const locked = attempts >= PIN_MAX_FAILURES
+      await audit.record(
+        {
+          action: locked ? 'USSD_PIN_LOCKED' : 'USSD_PIN_FAILED',
+          resource: 'AGENT',
+          resourceId: agentId,
+          severity: locked ? 'HIGH' : 'MEDIUM',
+          details: { channel: 'ussd', failedAttempts: attempts, ...(locked ? { lockedMinutes: PIN_LOCK_MINUTES } : {}) },
+        },
+        ctx,
+      )
+      if (locked) {
+        ctx.log?.warn({ agentId }, 'USSD PIN locked after repeated failures')
+        return { ok: false, locked: true, minutesLeft: PIN_LOCK_MINUTES }
+      }
+      return { ok: false, locked: false, attemptsLeft: PIN_MAX_FAILURES - attempts }
+    },
+
+    /** The agent's newest orders (the menu shows 5). */
+    async recentOrders(agent: UssdAgent, limit = 5): Promise<UssdOrderRow[]> {
+      const rows = await models.Order.findAll({
+        where: { [Op.or]: [{ agentId: agent.id }, { userId: agent.userId }] },
+        order: [['createdAt', 'DESC'], ['id', 'DESC']],
+        limit,
+      })
+      return rows.map((r) => r.get({ plain: true }) as UssdOrderRow)
+    },
+
+    /** The agent's newest order whose transaction id ends with these digits (none of anyone else's). */
+    async findOrderByTxSuffix(agent: UssdAgent, digits: string): Promise<UssdOrderRow | null> {
+      if (!/^\d{1,20}$/.test(digits)) return null
+      const [row] = await sequelize.query<{ id: number }>(
+        `SELECT id FROM orders WHERE (agent_id = :agentId OR user_id = :userId) AND payment_transaction_id LIKE :suffix
+          ORDER BY created_at DESC, id DESC LIMIT 1`,
+        { replacements: { agentId: agent.id, userId: agent.userId, suffix: `%${digits}` }, type: QueryTypes.SELECT },
+      )
+      if (!row) return null
+      const order = await models.Order.findByPk(row.id)
+      return order ? (order.get({ plain: true }) as UssdOrderRow) : null
+    },
+  }
+}

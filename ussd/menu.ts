@@ -1,0 +1,285 @@
+import type { Actor, Ctx } from '../server/services/context.ts'
+import type { Services } from '../server/services/index.ts'
+import type { UssdAgent } from '../server/services/ussd.ts'
+import { payerNetworkOf } from './networks.ts'
+import type { MenuPackage, MenuPorts } from './ports.ts'
+import { NAV, NETWORK_LABELS, NETWORK_ORDER, SCREEN_MAX, ascii, bodyFits, formatSize, ghs, screen, statusLabel } from './text.ts'
+
+export type Screen = 'pin' | 'main' | 'network' | 'packages' | 'recipient' | 'recipientInput' | 'confirm' | 'orders' | 'statusInput' | 'statusResult'
+
+/** What a dial remembers between hops (stored as JSON in ussd_sessions). Never the PIN. */
+export interface DialState {
+  v: 1
+  /** Characters of a cumulative gateway's `text` already handled. */
+  consumed: number
+  agent: UssdAgent
+  /** The gateway's network field, for the mobile-money prompt. */
+  gatewayNetwork: string | null
+  authed: boolean
+  screen: Screen
+  stack: Screen[]
+  network?: string
+  page?: number
+  packageId?: number
+  recipient?: string
+  orderId?: number
+}
+
+export type Outcome = { go: Screen } | { note: string } | { end: string } | { stay: true }
+
+export interface MenuEnv {
+  services: Services
+  ports: MenuPorts
+  ctx: Ctx
+}
+
+const MAX_ITEMS_PER_PAGE = 7
+const PAGE_NAV = '8 Prev 9 Next'
+export const MAX_INPUT = 40
+
+async function siteName(env: MenuEnv) {
+  return ascii((await env.services.settings.get()).siteName || 'Data Hub').slice(0, 30)
+}
+
+/** Splits the bundles into pages that each fit a screen with its header and navigation. */
+export function paginate(pkgs: MenuPackage[], header: string): MenuPackage[][] {
+  const pages: MenuPackage[][] = []
+  let current: MenuPackage[] = []
+  // Sized for the longest title ('... (9/9)') and both paging links.
+  const body = (items: MenuPackage[]) => [`${header} (9/9)`, ...items.map((p, i) => `${i + 1}. ${pkgLine(p)}`), PAGE_NAV, NAV].join('\n')
+  for (const p of pkgs) {
+    if (current.length >= MAX_ITEMS_PER_PAGE || (current.length > 0 && !bodyFits(body([...current, p])))) {
+      pages.push(current)
+      current = []
+    }
+    current.push(p)
+  }
+  if (current.length) pages.push(current)
+  return pages
+}
+
+const pkgLine = (p: MenuPackage) => `${formatSize(p.sizeMb)} ${ghs(p.pricePesewas)}`
+const netShort: Record<string, string> = { MTN: 'MTN', TELECEL: 'TEL', AIRTELTIGO: 'AT' }
+const statusShort: Record<string, string> = { PENDING: 'Pending', IN_PROGRESS: 'Paying', SUCCESS: 'Paid', FAILED: 'Failed', EXPIRED: 'Expired' }
+
+async function actorOf(env: MenuEnv, state: DialState): Promise<Actor> {
+  const actor = await env.services.auth.loadActor(state.agent.userId)
+  if (!actor) throw new Error('agent user vanished')
+  return actor
+}
+
+async function packagesOf(env: MenuEnv, state: DialState) {
+  const list = await env.ports.listPackages(state.network!, await actorOf(env, state))
+  const header = `${NETWORK_LABELS[state.network!] ?? state.network} bundles:`
+  return { header, pages: paginate(list, header), list }
+}
+
+async function chosenPackage(env: MenuEnv, state: DialState): Promise<MenuPackage | null> {
+  if (!state.network || !state.packageId) return null
+  const list = await env.ports.listPackages(state.network, await actorOf(env, state))
+  return list.find((p) => p.id === state.packageId) ?? null
+}
+
+/** Each screen: how it looks, and what an answer does. '0' (back) and '00' (main menu) are handled before. */
+export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?: string | null): Promise<string>; input(env: MenuEnv, s: DialState, v: string): Promise<Outcome> }> = {
+  pin: {
+    async render(env, _s, note) {
+      return screen([`Welcome to ${await siteName(env)}`, 'Enter your 4-digit agent PIN:'], note)
+    },
+    async input(env, s, v) {
+      if (!/^\d{4}$/.test(v)) return { note: 'PIN must be 4 digits.' }
+      const r = await env.services.ussd.verifyPin(s.agent.id, v, { ...env.ctx, user: null })
+      if (r.ok) {
+        s.authed = true
+        s.stack = []
+        s.screen = 'main'
+        return { stay: true }
+      }
+      if (r.locked) return { end: `Wrong PIN. USSD is locked for ${r.minutesLeft} minutes after too many wrong PINs.` }
+      return { note: `Wrong PIN. ${r.attemptsLeft} ${r.attemptsLeft === 1 ? 'try' : 'tries'} left.` }
+    },
+  },
+
+  main: {
+    async render(env, _s, note) {
+      return screen([await siteName(env), '1. Buy data', '2. My last 5 orders', '3. Order status', '0. Exit'], note)
+    },
+    async input(env, s, v) {
+      if (v === '1') {
+        if ((await env.services.settings.get()).platformOpen === false) return { note: 'Purchases are temporarily disabled.' }
+        return { go: 'network' }
+      }
+      if (v === '2') return { go: 'orders' }
+      if (v === '3') return { go: 'statusInput' }
+      if (v === '0') return { end: `Thank you for using ${await siteName(env)}.` }
+      return { note: 'Invalid choice.' }
+    },
+  },
+
+  network: {
+    async render(_env, _s, note) {
+      return screen(['Buy data: choose network', ...NETWORK_ORDER.map((n, i) => `${i + 1}. ${NETWORK_LABELS[n]}`), NAV], note)
+    },
+    async input(_env, s, v) {
+      const n = NETWORK_ORDER[Number(v) - 1]
+      if (!/^[1-3]$/.test(v) || !n) return { note: 'Invalid choice.' }
+      s.network = n
+      s.page = 0
+      delete s.packageId
+      return { go: 'packages' }
+    },
+  },
+
+  packages: {
+    async render(env, s, note) {
+      const { header, pages } = await packagesOf(env, s)
+      if (!pages.length) return screen([`No ${NETWORK_LABELS[s.network!]} bundles available now.`, NAV], note)
+      const page = Math.min(s.page ?? 0, pages.length - 1)
+      const nav = [page > 0 ? '8 Prev' : '', page < pages.length - 1 ? '9 Next' : ''].filter(Boolean).join(' ')
+      const title = pages.length > 1 ? `${header} (${page + 1}/${pages.length})` : header
+      return screen([title, ...pages[page]!.map((p, i) => `${i + 1}. ${pkgLine(p)}`), nav, NAV], note)
+    },
+    async input(env, s, v) {
+      const { pages } = await packagesOf(env, s)
+      const page = Math.min(s.page ?? 0, Math.max(0, pages.length - 1))
+      if (v === '9' && page < pages.length - 1) return (s.page = page + 1), { stay: true }
+      if (v === '8' && page > 0) return (s.page = page - 1), { stay: true }
+      const pick = /^[1-7]$/.test(v) ? pages[page]?.[Number(v) - 1] : undefined
+      if (!pick) return { note: 'Invalid choice.' }
+      s.packageId = pick.id
+      return { go: 'recipient' }
+    },
+  },
+
+  recipient: {
+    async render(_env, s, note) {
+      return screen(['Send the data to:', `1. My number (${s.agent.phone})`, '2. Another number', NAV], note)
+    },
+    async input(_env, s, v) {
+      if (v === '1') {
+        s.recipient = s.agent.phone
+        return { go: 'confirm' }
+      }
+      if (v === '2') return { go: 'recipientInput' }
+      return { note: 'Invalid choice.' }
+    },
+  },
+
+  recipientInput: {
+    async render(_env, _s, note) {
+      return screen(['Enter the recipient number (digits only):', NAV], note)
+    },
+    async input(_env, s, v) {
+      if (!/^\d{9,12}$/.test(v)) return { note: 'Enter 9 to 12 digits.' }
+      s.recipient = v
+      return { go: 'confirm' }
+    },
+  },
+
+  confirm: {
+    async render(env, s, note) {
+      const p = await chosenPackage(env, s)
+      if (!p) return screen(['That bundle is no longer available.', NAV], note)
+      return screen(['Confirm purchase', `${formatSize(p.sizeMb)} ${NETWORK_LABELS[p.network]} data`, `To: ${s.recipient}`, `Price: ${ghs(p.pricePesewas)}`, '1. Confirm and pay', NAV], note)
+    },
+    async input(env, s, v) {
+      if (v !== '1') return { note: 'Invalid choice.' }
+      const p = await chosenPackage(env, s)
+      if (!p || !s.recipient) return { note: 'That bundle is no longer available.' }
+      const user = await actorOf(env, s)
+      const payer = s.agent.phone
+      const placed = await env.ports.placeOrder(
+        { packageId: p.id, recipientNumber: s.recipient, payerPhone: payer, payerNetwork: payerNetworkOf(s.gatewayNetwork, payer) },
+        { ...env.ctx, user },
+      )
+      const ref = placed.transactionId.slice(-8)
+      if (placed.paymentStatus === 'FAILED') {
+        return { end: `Order ${ref} created, but the payment request failed${placed.message ? `: ${ascii(placed.message).slice(0, 60)}` : ''}. Please try again later.` }
+      }
+      return { end: `Order placed: ${formatSize(p.sizeMb)} ${NETWORK_LABELS[p.network]} to ${s.recipient}. A payment prompt for ${ghs(placed.amountPesewas)} is coming to ${payer}. Approve it to pay. Ref ${ref}` }
+    },
+  },
+
+  orders: {
+    async render(env, s, note) {
+      const orders = await env.services.ussd.recentOrders(s.agent, 5)
+      if (!orders.length) return screen(['You have no orders yet.', NAV], note)
+      const lines = orders.map((o) => `${formatSize(o.dataSizeMb)} ${netShort[o.network] ?? o.network} ..${String(o.recipientNumber).slice(-4)} ${statusShort[o.paymentStatus] ?? o.paymentStatus}`)
+      return screen(['Your last orders:', ...lines, NAV], note)
+    },
+    async input() {
+      return { note: 'Invalid choice.' }
+    },
+  },
+
+  statusInput: {
+    async render(_env, _s, note) {
+      return screen(['Order status', 'Enter the last 4 or more digits of the transaction ID:', NAV], note)
+    },
+    async input(env, s, v) {
+      if (!/^\d+$/.test(v)) return { note: 'Digits only, please.' }
+      if (v.length < 4) return { note: 'Enter at least 4 digits.' }
+      const order = await env.services.ussd.findOrderByTxSuffix(s.agent, v)
+      if (!order) return { note: 'No order found with those digits.' }
+      s.orderId = order.id
+      return { go: 'statusResult' }
+    },
+  },
+
+  statusResult: {
+    async render(env, s, note) {
+      const models = env.services.deps.models
+      let order = s.orderId ? await models.Order.findByPk(s.orderId) : null
+      const tx = order?.get('paymentTransactionId') as string | null
+      if (order && tx && ['PENDING', 'IN_PROGRESS'].includes(order.get('paymentStatus') as string)) {
+        // Asks the gateway (no faster than it allows), so a missed webhook does not leave it Pending.
+        try {
+          await env.ports.refreshStatus(tx, { ...env.ctx, user: await actorOf(env, s) })
+          order = await models.Order.findByPk(s.orderId!)
+        } catch (err) {
+          env.ctx.log?.warn({ err: (err as Error).message }, 'USSD status refresh failed')
+        }
+      }
+      if (!order) return screen(['Order not found.', NAV], note)
+      const o = order.get({ plain: true }) as any
+      return screen([
+        `Order ..${String(o.paymentTransactionId ?? '').slice(-8)}`,
+        `${formatSize(o.dataSizeMb)} ${NETWORK_LABELS[o.network] ?? o.network} to ${o.recipientNumber}`,
+        `Amount: ${ghs(o.amountPesewas)}`,
+        `Payment: ${statusLabel(o.paymentStatus)}`,
+        `Delivered: ${o.delivered ? 'Yes' : 'No'}`,
+        NAV,
+      ], note)
+    },
+    async input() {
+      return { note: 'Invalid choice.' }
+    },
+  },
+}
+
+/** Applies one answer to the dial: global navigation first, then the screen's own rule. */
+export async function step(env: MenuEnv, s: DialState, input: string): Promise<{ end: boolean; text: string }> {
+  let note: string | null = null
+  if (input.length > MAX_INPUT) note = 'Input too long.'
+  else if (!s.authed) {
+    const out = await SCREENS.pin.input(env, s, input)
+    if ('end' in out) return { end: true, text: out.end }
+    if ('note' in out) note = out.note
+  } else if (input === '00') {
+    s.stack = []
+    s.screen = 'main'
+  } else if (input === '0' && s.screen !== 'main') {
+    s.screen = s.stack.pop() ?? 'main'
+  } else {
+    const out = await SCREENS[s.screen].input(env, s, input)
+    if ('end' in out) return { end: true, text: out.end }
+    if ('note' in out) note = out.note
+    if ('go' in out) {
+      s.stack.push(s.screen)
+      s.screen = out.go
+    }
+  }
+  return { end: false, text: await SCREENS[s.screen].render(env, s, note) }
+}
+
+export const SCREEN_LIMIT = SCREEN_MAX

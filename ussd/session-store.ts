@@ -1,0 +1,45 @@
+import { QueryTypes, type Sequelize } from 'sequelize'
+
+/** Sessions idle out after 3 minutes, a little longer than telcos keep a dial open. */
+export const SESSION_IDLE_SECONDS = 180
+
+export interface StoredSession<S> {
+  sessionId: string
+  phone: string
+  state: S
+  expired: boolean
+}
+
+/**
+ * USSD dial state in PostgreSQL (table ussd_sessions), keyed by the gateway's session id, so any app
+ * instance can answer any hop. Callers must never put the PIN in `state`.
+ */
+export function createSessionStore(sequelize: Sequelize) {
+  return {
+    async get<S>(sessionId: string): Promise<StoredSession<S> | null> {
+      const [row] = await sequelize.query<{ session_id: string; phone: string; state: S; expired: boolean }>(
+        'SELECT session_id, phone, state, expires_at <= now() AS expired FROM ussd_sessions WHERE session_id = :id',
+        { replacements: { id: sessionId }, type: QueryTypes.SELECT },
+      )
+      return row ? { sessionId: row.session_id, phone: row.phone, state: row.state, expired: row.expired } : null
+    },
+    async save<S>(sessionId: string, phone: string, state: S): Promise<void> {
+      await sequelize.query(
+        `INSERT INTO ussd_sessions (session_id, phone, state, updated_at, expires_at)
+         VALUES (:id, :phone, CAST(:state AS jsonb), now(), now() + make_interval(secs => :ttl))
+         ON CONFLICT (session_id) DO UPDATE SET state = EXCLUDED.state, updated_at = now(), expires_at = EXCLUDED.expires_at`,
+        { replacements: { id: sessionId, phone, state: JSON.stringify(state), ttl: SESSION_IDLE_SECONDS } },
+      )
+    },
+    async remove(sessionId: string): Promise<void> {
+      await sequelize.query('DELETE FROM ussd_sessions WHERE session_id = :id', { replacements: { id: sessionId } })
+    },
+    /** Housekeeping (jobs): drops sessions idle past their expiry; returns how many. */
+    async purgeExpired(): Promise<number> {
+      const [, meta] = await sequelize.query('DELETE FROM ussd_sessions WHERE expires_at <= now()')
+      return (meta as { rowCount?: number })?.rowCount ?? 0
+    },
+  }
+}
+
+export type SessionStore = ReturnType<typeof createSessionStore>
