@@ -1,0 +1,50 @@
+import autocannon from 'autocannon'
+import { spawn, type ChildProcess } from 'node:child_process'
+import path from 'node:path'
+
+export const ROOT = path.resolve(import.meta.dirname, '..')
+export const BENCH_ENV = {
+  NODE_ENV: 'production',
+  DATA_DIR: path.join(ROOT, '.data/bench'),
+  EMBEDDED_PG_PORT: '54330',
+  LOG_LEVEL: 'warn',
+  JOBS_ENABLED: '0',
+  ADMIN_EMAIL: 'bench-admin@datahub.local',
+  ADMIN_PASSWORD: 'bench-admin-password',
+}
+export const BENCH_DB_URL = `postgres://datahub:datahub-local@127.0.0.1:${BENCH_ENV.EMBEDDED_PG_PORT}/datahub`
+
+/** Starts a node script as a child on Node 24 and resolves once it answers `url`. */
+export async function startChild(script: string, env: Record<string, string>, url: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] })
+  const until = Date.now() + 90_000
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`)
+    try {
+      if ((await fetch(url)).ok) return child
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  child.kill('SIGTERM')
+  throw new Error(`${script} did not answer ${url}`)
+}
+
+export function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve()
+    child.once('exit', () => resolve())
+    child.kill('SIGTERM')
+  })
+}
+
+export interface Figures { reqs: number; p50: number; p99: number; errors: number; non2xx: number }
+
+export async function load(url: string, opts: { seconds?: number; connections?: number; headers?: Record<string, string> } = {}): Promise<Figures> {
+  const r = await autocannon({ url, duration: opts.seconds ?? 10, connections: opts.connections ?? 20, headers: opts.headers })
+  return { reqs: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx }
+}
+
+export const fmt = (f: Figures) =>
+  `${f.reqs.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms${f.errors || f.non2xx ? `   (errors ${f.errors}, non-2xx ${f.non2xx})` : ''}`
