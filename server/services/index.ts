@@ -8,6 +8,7 @@ import { createAuditLogsService } from './audit-logs.ts'
 import { createCommissionReportsService } from './commission-reports.ts'
 import { createRateLimitService } from './rate-limit.ts'
 import { createSettingsService } from './settings.ts'
+import { createUssdService } from './ussd.ts'
 import { createAdminStatsService } from './admin-stats.ts'
 import { createOrdersAdminService } from './orders-admin.ts'
 import { createAfaAdminService } from './afa-admin.ts'
@@ -53,7 +54,9 @@ export function createServices(deps: Deps) {
   const adminStats = createAdminStatsService({ sequelize, settings })
   const ordersAdmin = createOrdersAdminService({ sequelize, audit })
   const afaAdmin = createAfaAdminService({ sequelize, audit })
-  return { adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  // H7 USSD channel: dial-in access, PIN lock, session store (the menu itself lives in ussd/).
+  const ussd = createUssdService({ sequelize, models, settings, audit })
+  return { ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

@@ -265,9 +265,9 @@ describe('USSD channel (Africa\'s Talking format)', () => {
     })
 
     it('lists the agent\'s last 5 orders and finds one by the last digits of its transaction id', async () => {
-      const { agent, user, phone } = await signedIn('0241120007')
+      const { agent, phone } = await signedIn('0241120007')
       for (let i = 0; i < 7; i++) {
-        await createOrder({ agentId: agent.id, userId: user.id, recipientNumber: `055000000${i}`, paymentTransactionId: `90000000000000${i}`, createdAt: new Date(Date.now() - (10 - i) * 60_000), paymentStatus: i === 6 ? 'SUCCESS' : 'FAILED' })
+        await createOrder({ agentId: agent.id, userId: agent.userId, recipientNumber: `055000000${i}`, paymentTransactionId: `90000000000000${i}`, createdAt: new Date(Date.now() - (10 - i) * 60_000), paymentStatus: i === 6 ? 'SUCCESS' : 'FAILED' })
       }
       await createOrder({ recipientNumber: '0201111111', paymentTransactionId: '777777771234' }) // someone else's
       let hop = await phone.send('2')
