@@ -105,15 +105,18 @@ export async function startEmbedded(opts: { dir: string; port: number; database:
     },
     onError: (e) => lines.push(String(e)),
   })
-  if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) {
-    fs.mkdirSync(path.dirname(dir), { recursive: true })
-    await pg.initialise().catch((err: Error) => {
-      throw new Error(`Could not create the embedded PostgreSQL cluster in ${dir}: ${err.message}`)
-    })
-  }
   clearStaleServer(dir, log)
   if (!(await portFree(port))) {
     throw new Error(`Port ${port} for the embedded PostgreSQL is taken. Set EMBEDDED_PG_PORT to a free port, or DATABASE_URL to use another server.`)
+  }
+  if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) {
+    try {
+      fs.mkdirSync(path.dirname(dir), { recursive: true })
+      if (fs.existsSync(dir) && !fs.statSync(dir).isDirectory()) throw new Error('it is not a folder')
+      await pg.initialise()
+    } catch (err) {
+      throw new Error(`Could not create the embedded PostgreSQL cluster in ${dir}: ${(err as Error).message}. Set DATA_DIR to a writable folder, or DATABASE_URL to use another server.`)
+    }
   }
   try {
     await pg.start()
