@@ -26,16 +26,10 @@ export interface ReconcileResult {
  */
 export async function reconcilePayments({ services, log }: JobDeps, opts: Partial<typeof RECONCILE_DEFAULTS> = {}): Promise<Locked<ReconcileResult>> {
   const o = { ...RECONCILE_DEFAULTS, ...opts }
-  const payments = (services as any).payments as
-    | { refresh(transactionId: string): Promise<unknown>; expireStale(minutes: number): Promise<unknown> }
-    | undefined
+  const { payments } = services
   const { sequelize } = services.deps
   return withAdvisoryLock(sequelize, LOCKS.reconcile, async () => {
     const result: ReconcileResult = { checked: 0, failed: 0, expired: 0 }
-    if (!payments?.refresh) {
-      log.debug('reconcile: no payments service yet')
-      return result
-    }
     const rows = await sequelize.query<{ transaction_id: string }>(
       `SELECT transaction_id FROM payments
         WHERE status IN ('PENDING','IN_PROGRESS')
@@ -56,8 +50,9 @@ export async function reconcilePayments({ services, log }: JobDeps, opts: Partia
       }
     }
     await Promise.all(Array.from({ length: Math.min(o.concurrency, queue.length) }, worker))
-    const expired = await payments.expireStale(o.expireAfterMinutes)
-    result.expired = typeof expired === 'number' ? expired : Number((expired as any)?.count ?? (expired as any)?.expired ?? 0) || 0
+    // Checks each stale one a last time (it may have been paid), then expires what is still open.
+    const stale = await payments.expireStale(o.expireAfterMinutes)
+    result.expired = stale.expired
     if (result.checked || result.failed || result.expired) log.info(result, 'reconcile run')
     return result
   })

@@ -4,6 +4,7 @@ import { normalizePhone } from '../server/lib/phone.ts'
 import type { Services } from '../server/services/index.ts'
 import type { AccessRefusal } from '../server/services/ussd.ts'
 import type { GatewayRequest, UssdReply } from './adapters/types.ts'
+import { payerNetworkOf } from './networks.ts'
 import { SCREENS, step, type DialState, type MenuEnv } from './menu.ts'
 import { menuPorts, type MenuPorts } from './ports.ts'
 import { ascii, fit } from './text.ts'
@@ -64,7 +65,7 @@ export function createUssdEngine(services: Services, ports: MenuPorts = menuPort
       // A code dialled with answers in it (*123*1#) arrives as text on the first hop: ignored.
       consumed: req.text?.length ?? 0,
       agent: access.agent,
-      gatewayNetwork: req.network,
+      payerNetwork: payerNetworkOf(req.network, access.agent.phone),
       authed: false,
       screen: 'pin',
       stack: [],

@@ -1,11 +1,10 @@
 import type { Actor, Ctx } from '../server/services/context.ts'
 import type { Services } from '../server/services/index.ts'
 import type { UssdAgent } from '../server/services/ussd.ts'
-import { payerNetworkOf } from './networks.ts'
 import type { MenuPackage, MenuPorts } from './ports.ts'
 import { NAV, NETWORK_LABELS, NETWORK_ORDER, SCREEN_MAX, ascii, bodyFits, formatSize, ghs, screen, statusLabel } from './text.ts'
 
-export type Screen = 'pin' | 'main' | 'network' | 'packages' | 'recipient' | 'recipientInput' | 'confirm' | 'orders' | 'statusInput' | 'statusResult'
+export type Screen = 'pin' | 'main' | 'network' | 'packages' | 'recipient' | 'recipientInput' | 'payNetwork' | 'confirm' | 'orders' | 'statusInput' | 'statusResult'
 
 /** What a dial remembers between hops (stored as JSON in ussd_sessions). Never the PIN. */
 export interface DialState {
@@ -13,8 +12,8 @@ export interface DialState {
   /** Characters of a cumulative gateway's `text` already handled. */
   consumed: number
   agent: UssdAgent
-  /** The gateway's network field, for the mobile-money prompt. */
-  gatewayNetwork: string | null
+  /** The caller's mobile-money network (from the gateway or the number; asked when unknown). */
+  payerNetwork: string | null
   authed: boolean
   screen: Screen
   stack: Screen[]
@@ -158,7 +157,7 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
     async input(_env, s, v) {
       if (v === '1') {
         s.recipient = s.agent.phone
-        return { go: 'confirm' }
+        return { go: s.payerNetwork ? 'confirm' : 'payNetwork' }
       }
       if (v === '2') return { go: 'recipientInput' }
       return { note: 'Invalid choice.' }
@@ -172,6 +171,18 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
     async input(_env, s, v) {
       if (!/^\d{9,12}$/.test(v)) return { note: 'Enter 9 to 12 digits.' }
       s.recipient = v
+      return { go: s.payerNetwork ? 'confirm' : 'payNetwork' }
+    },
+  },
+
+  payNetwork: {
+    async render(_env, _s, note) {
+      return screen(['Your mobile money network:', ...NETWORK_ORDER.map((n, i) => `${i + 1}. ${NETWORK_LABELS[n]}`), NAV], note)
+    },
+    async input(_env, s, v) {
+      const n = NETWORK_ORDER[Number(v) - 1]
+      if (!/^[1-3]$/.test(v) || !n) return { note: 'Invalid choice.' }
+      s.payerNetwork = n
       return { go: 'confirm' }
     },
   },
@@ -189,7 +200,7 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
       const user = await actorOf(env, s)
       const payer = s.agent.phone
       const placed = await env.ports.placeOrder(
-        { packageId: p.id, recipientNumber: s.recipient, payerPhone: payer, payerNetwork: payerNetworkOf(s.gatewayNetwork, payer) },
+        { packageId: p.id, recipientNumber: s.recipient, payerPhone: payer, payerNetwork: s.payerNetwork },
         { ...env.ctx, user },
       )
       const ref = placed.transactionId.slice(-8)
