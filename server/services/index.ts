@@ -9,16 +9,23 @@ import { createCommissionReportsService } from './commission-reports.ts'
 import { createRateLimitService } from './rate-limit.ts'
 import { createSettingsService } from './settings.ts'
 import { createUssdService } from './ussd.ts'
-import { createAdminStatsService } from './admin-stats.ts'
-import { createOrdersAdminService } from './orders-admin.ts'
-import { createAfaAdminService } from './afa-admin.ts'
-import { createAgentsService, type FeePayments } from './agents.ts'
-import { createInboxService } from './inbox.ts'
-import { createAgentOrdersService } from './agent-orders.ts'
 import { createAdminMessagesService } from './admin-messages.ts'
 import { createPackagesAdminService } from './packages-admin.ts'
 import { createUsersAdminService } from './users-admin.ts'
 import { createWhitelistService } from './whitelist.ts'
+import { createAgentsService, type FeePayments } from './agents.ts'
+import { createInboxService } from './inbox.ts'
+import { createAgentOrdersService } from './agent-orders.ts'
+import { createAdminStatsService } from './admin-stats.ts'
+import { createOrdersAdminService } from './orders-admin.ts'
+import { createAfaAdminService } from './afa-admin.ts'
+import { createPackagesService } from './packages.ts'
+import { createSmsService } from './sms.ts'
+import { createCommissionsService } from './commissions.ts'
+import { createPaymentsService } from './payments/index.ts'
+import { createSimulatorControl } from './payments/simulator.ts'
+import { createOrdersService } from './orders.ts'
+import { createAfaService } from './afa.ts'
 
 export interface Deps {
   sequelize: Sequelize
@@ -42,21 +49,30 @@ export function createServices(deps: Deps) {
   const packagesAdmin = createPackagesAdminService({ sequelize, models, audit })
   const whitelist = createWhitelistService({ sequelize, models, audit, settings })
   const adminMessages = createAdminMessagesService({ sequelize, models, audit })
-  // H6 back office insight: audit trail queries and exports, commission reports and archive.
-  const auditLogs = createAuditLogsService({ sequelize, audit })
-  const commissionReports = createCommissionReportsService({ sequelize, audit })
   // H4 agent programme: registration, fee payment (through payments, looked up when used), approval, PIN; the inbox.
   const late: { payments?: FeePayments } = {}
   const agents = createAgentsService({ sequelize, models, audit, auth, settings, rateLimit, payments: () => late.payments })
   const inbox = createInboxService({ sequelize, models })
   const agentOrders = createAgentOrdersService({ sequelize, models })
+  // H6 back office insight: audit trail queries and exports, commission reports and archive.
+  const auditLogs = createAuditLogsService({ sequelize, audit })
+  const commissionReports = createCommissionReportsService({ sequelize, audit })
   // H5a back office operations: overview figures, orders list/delivery/export, AFA registrations.
   const adminStats = createAdminStatsService({ sequelize, settings })
   const ordersAdmin = createOrdersAdminService({ sequelize, audit })
   const afaAdmin = createAfaAdminService({ sequelize, audit })
   // H7 USSD channel: dial-in access, PIN lock, session store (the menu itself lives in ussd/).
   const ussd = createUssdService({ sequelize, models, settings, audit })
-  return { ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  // H3 storefront and payments: packages, orders, the payment providers (Paystack or the simulator), AFA, SMS outbox.
+  const packages = createPackagesService({ models })
+  const sms = createSmsService({ models, log: deps.log })
+  const commissions = createCommissionsService({ sequelize })
+  const payments = createPaymentsService({ ...deps, settings, audit, commissions, sms })
+  late.payments = payments
+  const simulator = createSimulatorControl({ sequelize, env: deps.env, payments, active: payments.isSimulator })
+  const orders = createOrdersService({ sequelize, models, settings, audit, packages, payments })
+  const afa = createAfaService({ sequelize, settings, payments })
+  return { packages, sms, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

@@ -3,12 +3,6 @@ import type { Services } from '../../services/index.ts'
 import { apiNotFound } from '../middleware/errors.ts'
 import { authRouter } from './auth.ts'
 import { settingsRouter } from './settings.ts'
-import { adminStatsRouter } from './admin-stats.ts'
-import { ordersAdminRouter } from './orders-admin.ts'
-import { afaAdminRouter } from './afa-admin.ts'
-import { agentsRouter } from './agents.ts'
-import { inboxRouter } from './inbox.ts'
-import { ordersAgentRouter } from './orders-agent.ts'
 import { auditLogsRouter } from './audit-logs.ts'
 import { commissionsRouter } from './commissions.ts'
 import { commissionAnalyticsRouter } from './commission-analytics.ts'
@@ -16,6 +10,18 @@ import { adminMessagesRouter } from './admin-messages.ts'
 import { adminUsersRouter } from './admin-users.ts'
 import { packagesAdminRouter } from './packages-admin.ts'
 import { whitelistRouter } from './whitelist.ts'
+import { agentsRouter } from './agents.ts'
+import { inboxRouter } from './inbox.ts'
+import { ordersAgentRouter } from './orders-agent.ts'
+import { adminStatsRouter } from './admin-stats.ts'
+import { ordersAdminRouter } from './orders-admin.ts'
+import { afaAdminRouter } from './afa-admin.ts'
+import { packagesRouter } from './packages.ts'
+import { ordersRouter } from './orders.ts'
+import { paymentRouter } from './payment.ts'
+import { webhooksRouter } from './webhooks.ts'
+import { afaRouter } from './afa.ts'
+import { simulatorRouter } from './simulator.ts'
 
 /** Every /api resource, one router each. Add a line here for a new resource. */
 export function apiRouter(services: Services) {
@@ -32,6 +38,13 @@ export function apiRouter(services: Services) {
   api.use('/agents', agentsRouter(services))
   api.use('/admin-messages', inboxRouter(services))
   api.use('/admin', adminStatsRouter(services))
+  // H3 storefront and payments (public orders/afa first: they pass on what they do not handle).
+  api.use('/packages', packagesRouter(services))
+  api.use('/orders', ordersRouter(services))
+  api.use('/afa', afaRouter(services))
+  api.use('/payment', paymentRouter(services))
+  api.use('/webhooks', webhooksRouter(services))
+  api.use('/simulator', simulatorRouter(services))
   // H5a: after the public orders/afa routers (H3), before the agents' own list.
   api.use('/orders', ordersAdminRouter(services))
   api.use('/afa', afaAdminRouter(services))

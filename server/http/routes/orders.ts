@@ -1,0 +1,60 @@
+import { Router, type Request } from 'express'
+import type { Services } from '../../services/index.ts'
+import { ctxOf } from '../ctx.ts'
+
+/** Where a card checkout brings the payer back: this site's /payment-callback. */
+export function callbackUrlOf(req: Request, env: { PUBLIC_URL?: string }): string {
+  const base = env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : `${req.protocol}://${req.get('host')}`
+  return `${base}/payment-callback`
+}
+
+/** The payer fields as the spec's client names them (phone_number, network) or as ours does. */
+export function payerOf(body: Record<string, any>) {
+  return {
+    payerPhone: body.payerPhone ?? body.phone_number ?? null,
+    payerNetwork: body.payerNetwork ?? (body.phone_number !== undefined ? body.network : null) ?? null,
+    email: body.email ?? null,
+  }
+}
+
+/**
+ * Public orders: place one (POST /), look up by phone (GET /?phoneNumber=), Complete Order (PATCH /:id).
+ * GET without phoneNumber passes on to the admin and agent routers mounted after this one.
+ */
+export function ordersRouter(services: Services) {
+  const r = Router()
+  const { env } = services.deps
+
+  r.get('/', async (req, res, next) => {
+    if (req.query.phoneNumber === undefined) return next()
+    res.json(await services.orders.lookupByPhone(Array.isArray(req.query.phoneNumber) ? '' : req.query.phoneNumber))
+  })
+
+  r.post('/', async (req, res) => {
+    const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, any>
+    const input = {
+      packageId: body.packageId,
+      network: body.network,
+      dataSizeMB: body.dataSizeMB,
+      recipientNumber: body.recipientNumber,
+      transactionId: body.transactionId ?? body.paymentTransactionId,
+      channel: 'web' as const,
+      callbackUrl: callbackUrlOf(req, env),
+    }
+    const payer = { payerPhone: body.payerPhone ?? null, payerNetwork: body.payerNetwork ?? null, email: body.email ?? null }
+    // With payer details the payment is requested at once; without, the spec's two-step client pays next.
+    if (payer.payerPhone || payer.email || body.requestPayment === true) {
+      const { order, payment } = await services.orders.placeOrder({ ...input, ...payer }, ctxOf(req))
+      res.status(201).json({ id: order.id, order, payment, ...payment })
+      return
+    }
+    const order = await services.orders.createOrder(input, ctxOf(req))
+    res.status(201).json({ id: order.id, order })
+  })
+
+  r.patch('/:id', async (req, res) => {
+    res.json(await services.orders.finalize(req.params.id, req.body, ctxOf(req)))
+  })
+
+  return r
+}

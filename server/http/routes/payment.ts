@@ -1,0 +1,46 @@
+import { Router } from 'express'
+import { badRequest } from '../../lib/errors.ts'
+import type { Services } from '../../services/index.ts'
+import { ctxOf } from '../ctx.ts'
+import { callbackUrlOf, payerOf } from './orders.ts'
+
+/** POST /api/payment/request and GET /api/payment/status/:transactionId. Client amounts are never read. */
+export function paymentRouter(services: Services) {
+  const r = Router()
+  const { env } = services.deps
+
+  r.post('/request', async (req, res) => {
+    const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, any>
+    const ctx = ctxOf(req)
+    const payer = payerOf(body)
+    const callbackUrl = callbackUrlOf(req, env)
+    const type = String(body.type ?? 'data')
+    if (type === 'afa_registration' || type === 'afa') {
+      res.json(await services.afa.requestPayment({ ...body, ...payer, callbackUrl }, ctx))
+      return
+    }
+    if (type !== 'data') throw badRequest('Unknown payment type')
+    const tid = body.transactionId ?? body.paymentTransactionId
+    if (tid !== undefined && tid !== null && tid !== '') {
+      if (!/^\d{1,15}$/.test(String(tid))) throw badRequest('Transaction ID must be a whole number of up to 15 digits')
+      const forOrder = await services.orders.requestPaymentForOrder({ transactionId: String(tid), ...payer, callbackUrl }, ctx)
+      if (forOrder) {
+        res.json(forOrder)
+        return
+      }
+    }
+    if (body.packageId === undefined) throw badRequest('No order found for this transaction. Please start the purchase again.')
+    // No order yet: one call places it at the server's price.
+    const { order, payment } = await services.orders.placeOrder(
+      { packageId: body.packageId, recipientNumber: body.recipientNumber, transactionId: tid, channel: 'web', callbackUrl, ...payer },
+      ctx,
+    )
+    res.json({ ...payment, orderId: order.id, order })
+  })
+
+  r.get('/status/:transactionId', async (req, res) => {
+    res.json(await services.payments.status(req.params.transactionId, ctxOf(req)))
+  })
+
+  return r
+}

@@ -1,0 +1,26 @@
+import { Router, type RequestHandler } from 'express'
+import { notFound } from '../../lib/errors.ts'
+import type { Services } from '../../services/index.ts'
+
+/**
+ * The payment simulator's calls (docs/payments.md): the phone page's prompt list, the checkout's
+ * details, and approve/decline by reference for people, tests and scripts. All 404 once Paystack is configured.
+ */
+export function simulatorRouter(services: Services) {
+  const r = Router()
+  const active: RequestHandler = (_req, _res, next) => next(services.simulator.active ? undefined : notFound())
+  r.use(active)
+  r.get('/prompts', async (req, res) => {
+    res.json({ prompts: await services.simulator.prompts(req.query.phone), ttlSeconds: services.simulator.ttlSeconds })
+  })
+  r.get('/payments/:reference', async (req, res) => {
+    res.json(await services.simulator.checkout(req.params.reference))
+  })
+  r.post('/payments/:reference/approve', async (req, res) => {
+    res.json(await services.simulator.approve(req.params.reference))
+  })
+  r.post('/payments/:reference/decline', async (req, res) => {
+    res.json(await services.simulator.decline(req.params.reference))
+  })
+  return r
+}

@@ -1,0 +1,21 @@
+import { Router } from 'express'
+import type { Services } from '../../services/index.ts'
+import { ctxOf } from '../ctx.ts'
+
+/**
+ * Paystack: GET ?trxref=&reference= verifies after the checkout redirect; POST is the signed webhook
+ * (x-paystack-signature over the raw body). No session cookie rides on these, so CSRF does not apply.
+ */
+export function webhooksRouter(services: Services) {
+  const r = Router()
+  r.get('/paystack', async (req, res) => {
+    const q = req.query
+    const reference = typeof q.reference === 'string' && q.reference ? q.reference : typeof q.trxref === 'string' ? q.trxref : undefined
+    res.json(await services.payments.verifyCallback(reference, ctxOf(req)))
+  })
+  r.post('/paystack', async (req, res) => {
+    const result = await services.payments.paystackWebhook(req.rawBody, req.headers['x-paystack-signature'], req.body, { ip: req.ip ?? null, log: req.log })
+    res.json(result)
+  })
+  return r
+}

@@ -1,0 +1,286 @@
+import Joi from 'joi'
+import { QueryTypes, UniqueConstraintError, type Sequelize } from 'sequelize'
+import type { Models } from '../../models/index.ts'
+import { badRequest, conflict, forbidden, notFound } from '../lib/errors.ts'
+import { toGhs } from '../lib/money.ts'
+import { phoneVariants } from '../lib/phone.ts'
+import type { AuditService } from './audit.ts'
+import type { Actor, Ctx } from './context.ts'
+import type { PackageRow, PackagesService } from './packages.ts'
+import { newTransactionId, transactionIdSchema, type PaymentsService, type PaymentView } from './payments/index.ts'
+import { NETWORKS, type SettingsService } from './settings.ts'
+
+export const PURCHASES_DISABLED = 'Purchases are temporarily disabled'
+export const FINALIZE_NEEDS_SUCCESS = 'Payment must be successful before finalizing order'
+
+export interface PlaceOrderInput {
+  packageId?: number
+  /** The spec's client names the package by network and size instead of id. */
+  network?: string
+  dataSizeMB?: number
+  recipientNumber: string
+  payerPhone?: string | null
+  payerNetwork?: string | null
+  email?: string | null
+  transactionId?: string | number | null
+  channel?: 'web' | 'ussd'
+  callbackUrl?: string | null
+}
+
+const orderSchema = Joi.object<PlaceOrderInput>({
+  packageId: Joi.number().integer().min(1).max(2_147_483_647).messages({ '*': 'Please select a package' }),
+  network: Joi.string().trim().uppercase().valid(...NETWORKS).messages({ '*': 'Network must be MTN, TELECEL or AIRTELTIGO' }),
+  dataSizeMB: Joi.number().integer().min(1).max(10_000_000).messages({ '*': 'Please select a package' }),
+  recipientNumber: Joi.string().trim().required().pattern(/^\d{1,12}$/).messages({
+    'any.required': 'Enter recipient number',
+    'string.empty': 'Enter recipient number',
+    'string.base': 'Enter recipient number',
+    'string.pattern.base': 'Recipient number must be digits only (at most 12)',
+  }),
+  payerPhone: Joi.string().allow('', null),
+  payerNetwork: Joi.string().allow('', null),
+  email: Joi.string().allow('', null).max(254),
+  transactionId: transactionIdSchema,
+  channel: Joi.string().valid('web', 'ussd').default('web'),
+  callbackUrl: Joi.string().uri().allow(null),
+}).options({ stripUnknown: true })
+
+export interface OrderView {
+  id: number
+  recipientNumber: string
+  network: string
+  dataSizeMB: number
+  amount: number | null
+  paymentStatus: string
+  paymentTransactionId: string | null
+  paymentPhoneNumber: string | null
+  packageName: string | null
+  delivered: boolean
+  channel: string
+  createdAt: string
+  updatedAt: string
+}
+
+export function presentOrder(o: any): OrderView {
+  const get = (camel: string, snake: string) => (o[camel] !== undefined ? o[camel] : o[snake])
+  return {
+    id: o.id,
+    recipientNumber: get('recipientNumber', 'recipient_number'),
+    network: o.network,
+    dataSizeMB: get('dataSizeMb', 'data_size_mb'),
+    amount: toGhs(get('amountPesewas', 'amount_pesewas')),
+    paymentStatus: String(get('paymentStatus', 'payment_status')).toUpperCase(),
+    paymentTransactionId: get('paymentTransactionId', 'payment_transaction_id') ?? null,
+    paymentPhoneNumber: get('paymentPhoneNumber', 'payment_phone_number') ?? null,
+    packageName: get('packageName', 'package_name') ?? null,
+    delivered: !!o.delivered,
+    channel: o.channel,
+    createdAt: new Date(get('createdAt', 'created_at')).toISOString(),
+    updatedAt: new Date(get('updatedAt', 'updated_at')).toISOString(),
+  }
+}
+
+const STATUS_INFO: Record<string, string> = {
+  PENDING: 'The payment has not been confirmed yet. Approve the prompt on your phone, then try again.',
+  IN_PROGRESS: 'The payment is still in progress. Complete it on your phone, then try again.',
+  FAILED: 'The payment failed. You can retry the payment.',
+  EXPIRED: 'The payment expired before it was completed. Please place a new order.',
+}
+
+export type OrdersService = ReturnType<typeof createOrdersService>
+
+export function createOrdersService(deps: {
+  sequelize: Sequelize
+  models: Models
+  settings: SettingsService
+  audit: AuditService
+  packages: PackagesService
+  payments: PaymentsService
+}) {
+  const { sequelize, models, settings, audit, packages, payments } = deps
+
+  function validate(raw: unknown): PlaceOrderInput {
+    const body = (raw ?? {}) as Record<string, unknown>
+    const noPackage = body.packageId === undefined && (body.network === undefined || body.dataSizeMB === undefined)
+    const noRecipient = body.recipientNumber === undefined || String(body.recipientNumber).trim() === ''
+    if (noPackage && noRecipient) throw badRequest('Please select package and enter recipient number')
+    if (noPackage) throw badRequest('Please select a package')
+    const { value, error } = orderSchema.validate(raw)
+    if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
+    return value
+  }
+
+  /** Only approved agents whose fee is paid may buy as agents. */
+  function assertMayBuy(actor: Actor | null | undefined) {
+    if (actor?.role === 'AGENT' && !(actor.agent?.approved && actor.agent.paymentStatus === 'SUCCESS')) {
+      throw forbidden('Your agent account must be paid and approved before you can place orders')
+    }
+  }
+
+  async function assertOpen() {
+    if (!(await settings.get()).platformOpen) throw forbidden(PURCHASES_DISABLED)
+  }
+
+  async function resolvePackage(input: PlaceOrderInput): Promise<PackageRow> {
+    const pkg = input.packageId !== undefined
+      ? await packages.getActive(input.packageId)
+      : await packages.findActiveBySize(input.network!, input.dataSizeMB!)
+    if (!pkg) throw badRequest('Please select a package')
+    if (input.packageId !== undefined && input.network && input.network !== pkg.network) throw badRequest('Please select a package')
+    return pkg
+  }
+
+  async function assertFreshTransactionId(tid: string) {
+    const [used] = await sequelize.query<{ n: number }>(
+      `SELECT 1 AS n FROM orders WHERE payment_transaction_id = :tid UNION ALL SELECT 1 FROM payments WHERE transaction_id = :tid LIMIT 1`,
+      { replacements: { tid }, type: QueryTypes.SELECT },
+    )
+    if (used) throw conflict('Transaction ID already used. Please try again.')
+  }
+
+  /** The PENDING order at the server's price, with its ORDER_CREATED audit entry, in one transaction. */
+  async function insertOrder(pkg: PackageRow, input: PlaceOrderInput, tid: string, payerPhone: string | null, ctx: Ctx) {
+    const actor = ctx.user ?? null
+    const amountPesewas = packages.priceFor(pkg, actor)
+    try {
+      return await sequelize.transaction(async (transaction) => {
+        const row = await models.Order.create(
+          {
+            userId: actor?.id ?? null,
+            agentId: actor?.role === 'AGENT' ? (actor.agent?.id ?? null) : null,
+            packageId: pkg.id,
+            packageName: packages.present(pkg).name,
+            recipientNumber: input.recipientNumber,
+            network: pkg.network,
+            dataSizeMb: pkg.sizeMb,
+            amountPesewas,
+            paymentStatus: 'PENDING',
+            paymentTransactionId: tid,
+            paymentPhoneNumber: payerPhone,
+            channel: input.channel ?? 'web',
+          },
+          { transaction },
+        )
+        const order = row.get({ plain: true }) as any
+        await audit.record(
+          {
+            action: 'ORDER_CREATED',
+            resource: 'ORDER',
+            resourceId: order.id,
+            details: { transactionId: tid, network: pkg.network, dataSizeMB: pkg.sizeMb, amount: toGhs(amountPesewas), recipientNumber: input.recipientNumber, channel: order.channel },
+          },
+          { ...ctx, transaction },
+        )
+        return order
+      })
+    } catch (err) {
+      if (err instanceof UniqueConstraintError) throw conflict('Transaction ID already used. Please try again.')
+      throw err
+    }
+  }
+
+  function assertMayTouch(order: any, ctx: Ctx) {
+    if (order.userId && ctx.user?.role !== 'ADMIN' && ctx.user?.id !== order.userId) throw notFound('Order not found')
+  }
+
+  return {
+    presentOrder,
+
+    /** Creates the PENDING order at the server's price and asks for the payment (mobile money or card per settings). */
+    async placeOrder(raw: PlaceOrderInput, ctx: Ctx = {}): Promise<{ order: OrderView; payment: PaymentView }> {
+      const input = validate(raw)
+      await assertOpen()
+      assertMayBuy(ctx.user)
+      const pkg = await resolvePackage(input)
+      const method = input.channel === 'ussd' ? 'momo' : await payments.methodFor({})
+      const payer = payments.payerFor(method, input, ctx)
+      const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
+      await assertFreshTransactionId(tid)
+      const order = await insertOrder(pkg, input, tid, payer.phone, ctx)
+      const payment = await payments.request(
+        { purpose: 'data', amountPesewas: order.amountPesewas, transactionId: tid, payerPhone: input.payerPhone, payerNetwork: input.payerNetwork, email: input.email, orderId: order.id, userId: ctx.user?.id ?? null, method, callbackUrl: input.callbackUrl },
+        ctx,
+      )
+      const fresh = await models.Order.findByPk(order.id)
+      return { order: presentOrder(fresh!.get({ plain: true })), payment }
+    },
+
+    /** The spec's two-step client: the order first (POST /api/orders), the payment next (POST /api/payment/request). */
+    async createOrder(raw: PlaceOrderInput, ctx: Ctx = {}): Promise<OrderView> {
+      const input = validate(raw)
+      await assertOpen()
+      assertMayBuy(ctx.user)
+      const pkg = await resolvePackage(input)
+      const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
+      await assertFreshTransactionId(tid)
+      return presentOrder(await insertOrder(pkg, input, tid, null, ctx))
+    },
+
+    /** Payment for an order made by createOrder; the amount is the order's, never the client's. */
+    async requestPaymentForOrder(input: { transactionId: string; payerPhone?: string | null; payerNetwork?: string | null; email?: string | null; callbackUrl?: string | null }, ctx: Ctx = {}) {
+      await assertOpen()
+      const row = await models.Order.findOne({ where: { paymentTransactionId: String(input.transactionId) } })
+      if (!row) return null
+      const order = row.get({ plain: true }) as any
+      assertMayTouch(order, ctx)
+      if (order.paymentStatus !== 'PENDING') throw conflict('This order is no longer awaiting payment. Please start a new order.')
+      const method = await payments.methodFor({})
+      const payer = payments.payerFor(method, input, ctx)
+      if (payer.phone) await row.update({ paymentPhoneNumber: payer.phone })
+      return payments.request(
+        { purpose: 'data', amountPesewas: order.amountPesewas, transactionId: order.paymentTransactionId, payerPhone: input.payerPhone, payerNetwork: input.payerNetwork, email: input.email, orderId: order.id, userId: order.userId, method, callbackUrl: input.callbackUrl },
+        ctx,
+      )
+    },
+
+    /** Orders whose recipient or paying phone is this number (either spelling), newest first. */
+    async lookupByPhone(phone: unknown): Promise<OrderView[]> {
+      const digits = String(phone ?? '').trim()
+      if (!digits) throw badRequest('Please enter a phone number')
+      if (!/^\d{1,12}$/.test(digits)) throw badRequest('Phone number must be digits only (at most 12)')
+      const variants = phoneVariants(digits)
+      const rows = await sequelize.query<any>(
+        `SELECT * FROM orders WHERE recipient_number IN (:v) OR payment_phone_number IN (:v) ORDER BY created_at DESC, id DESC LIMIT 100`,
+        { replacements: { v: variants }, type: QueryTypes.SELECT },
+      )
+      return rows.map(presentOrder)
+    },
+
+    /**
+     * "Complete Order": the client may only ask; the gateway decides. An open payment is checked with
+     * the gateway first (settled the one exactly-once way), then the order's status is reported.
+     */
+    async finalize(id: unknown, body: unknown, ctx: Ctx = {}) {
+      const orderId = Number(id)
+      if (!Number.isSafeInteger(orderId) || orderId <= 0 || orderId > 2_147_483_647) throw badRequest('Invalid order id')
+      const wanted = String((body as Record<string, unknown> | null)?.paymentStatus ?? '').toUpperCase()
+      if (wanted !== 'SUCCESS') throw badRequest('paymentStatus must be SUCCESS')
+      let row = await models.Order.findByPk(orderId)
+      if (!row) throw notFound('No order ID found. Please try the payment process again.')
+      assertMayTouch(row.get({ plain: true }), ctx)
+      const tid = row.get('paymentTransactionId') as string | null
+      if (tid && !['SUCCESS', 'FAILED', 'EXPIRED'].includes(row.get('paymentStatus') as string)) {
+        await payments.refresh(tid)
+        row = (await models.Order.findByPk(orderId))!
+      }
+      const order = row.get({ plain: true }) as any
+      const s = await settings.get()
+      if (order.paymentStatus === 'SUCCESS') {
+        return {
+          message: order.agentId ? s.agentSuccessMessage : s.buySuccessMessage,
+          currentStatus: 'SUCCESS',
+          info: 'Payment confirmed. Your data will be delivered shortly.',
+          order: presentOrder(order),
+        }
+      }
+      return { message: FINALIZE_NEEDS_SUCCESS, currentStatus: order.paymentStatus, info: STATUS_INFO[order.paymentStatus] ?? '', order: presentOrder(order) }
+    },
+
+    async get(id: number, ctx: Ctx = {}): Promise<OrderView> {
+      const row = await models.Order.findByPk(id)
+      if (!row) throw notFound('Order not found')
+      assertMayTouch(row.get({ plain: true }), ctx)
+      return presentOrder(row.get({ plain: true }))
+    },
+  }
+}

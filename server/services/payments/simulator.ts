@@ -1,0 +1,138 @@
+import { QueryTypes, type Sequelize } from 'sequelize'
+import { conflict, notFound } from '../../lib/errors.ts'
+import { toGhs } from '../../lib/money.ts'
+import { phoneVariants } from '../../lib/phone.ts'
+import type { Env } from '../../env.ts'
+import type { CardStart, GatewayResult, MomoStart, PaymentProvider, PaymentRow, StartResult } from './provider.ts'
+
+export const SIM_PROMPT_MESSAGE = 'USSD prompt sent! Check your phone and complete payment.'
+
+/**
+ * The built-in gateway for installs without provider keys. Its "gateway side" is the payer's answer,
+ * kept in payments.details.simulator ({ decision: 'APPROVED' | 'DECLINED', at }) by the simulator's
+ * phone and checkout pages (or the documented HTTP calls); status checks read it like Paystack's verify.
+ */
+export function createSimulatorProvider(env: Env): PaymentProvider {
+  const ttlMs = env.SIMULATOR_PROMPT_TTL_SECONDS * 1000
+  const base = env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : ''
+  const extId = (reference: string) => `SIM-${reference}`
+  return {
+    name: 'simulator',
+    label: 'Payment Simulator',
+    minCheckIntervalMs: () => 0,
+    async startMomo(p: MomoStart): Promise<StartResult> {
+      return { status: 'PENDING', message: SIM_PROMPT_MESSAGE, extId: extId(p.reference) }
+    },
+    async startCard(p: CardStart): Promise<StartResult> {
+      return {
+        status: 'PENDING',
+        message: 'Complete the payment on the checkout page.',
+        extId: extId(p.reference),
+        authorizationUrl: `${base}/simulator/checkout?reference=${encodeURIComponent(p.reference)}`,
+      }
+    },
+    async check(p: PaymentRow): Promise<GatewayResult> {
+      const decision = p.details?.simulator?.decision
+      const id = p.ext_transaction_id ?? extId(p.transaction_id)
+      if (decision === 'APPROVED') return { status: 'SUCCESS', message: 'Payment approved', extId: id, amountPesewas: p.amount_pesewas, currency: 'GHS' }
+      if (decision === 'DECLINED') {
+        return { status: 'FAILED', message: p.method === 'card' ? 'Payment cancelled at checkout' : 'Payment declined on the phone', extId: id }
+      }
+      if (new Date(p.created_at).getTime() + ttlMs < Date.now()) return { status: 'EXPIRED', message: 'Payment prompt expired', extId: id }
+      return { status: 'PENDING', message: p.method === 'card' ? 'Waiting for checkout to complete' : SIM_PROMPT_MESSAGE, extId: id }
+    },
+  }
+}
+
+export const simulatorTtlSeconds = (env: Env) => env.SIMULATOR_PROMPT_TTL_SECONDS
+
+// ---- The simulator's controls: its phone and checkout pages, and the documented HTTP calls, use these.
+
+
+interface Refresher {
+  refresh(transactionId: string): Promise<{ paymentStatus: string; message: string } | null>
+}
+
+export type SimulatorControl = ReturnType<typeof createSimulatorControl>
+
+export function createSimulatorControl(deps: { sequelize: Sequelize; env: Env; payments: Refresher; active: boolean }) {
+  const { sequelize, env } = deps
+  const ttl = env.SIMULATOR_PROMPT_TTL_SECONDS
+  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
+  const ensureActive = () => {
+    if (!deps.active) throw notFound()
+  }
+  const ref = (reference: unknown) => {
+    const r = String(reference ?? '').trim()
+    if (!/^[A-Za-z0-9_.=-]{1,64}$/.test(r)) throw notFound('No simulated payment with this reference')
+    return r
+  }
+
+  /** Records the payer's answer (once), then lets the payments service settle it as it would a gateway's. */
+  async function answer(reference: unknown, decision: 'APPROVED' | 'DECLINED') {
+    ensureActive()
+    const r = ref(reference)
+    const rows = await q<{ transaction_id: string }>(
+      `UPDATE payments SET details = jsonb_set(details, '{simulator}', jsonb_build_object('decision', CAST(:decision AS text), 'at', now())), updated_at = now()
+       WHERE transaction_id = :r AND gateway = 'simulator' AND status IN ('PENDING','IN_PROGRESS')
+         AND NOT (details ? 'simulator') AND created_at > now() - make_interval(secs => :ttl)
+       RETURNING transaction_id`,
+      { r, decision, ttl },
+    )
+    if (!rows.length) {
+      const [p] = await q<{ status: string; answered: boolean }>(
+        `SELECT status, (details ? 'simulator') AS answered FROM payments WHERE transaction_id = :r AND gateway = 'simulator'`,
+        { r },
+      )
+      if (!p) throw notFound('No simulated payment with this reference')
+      await deps.payments.refresh(r)
+      if (p.answered || !['PENDING', 'IN_PROGRESS'].includes(p.status)) throw conflict('This payment has already been answered')
+      throw conflict('This payment prompt has expired')
+    }
+    const after = await deps.payments.refresh(r)
+    return { reference: r, decision, paymentStatus: after?.paymentStatus ?? 'PENDING', message: after?.message ?? '' }
+  }
+
+  return {
+    active: deps.active,
+    ttlSeconds: ttl,
+    approve: (reference: unknown) => answer(reference, 'APPROVED'),
+    decline: (reference: unknown) => answer(reference, 'DECLINED'),
+
+    /** Unanswered mobile-money prompts waiting on this phone, newest first. */
+    async prompts(phone: unknown) {
+      ensureActive()
+      const digits = String(phone ?? '').replace(/\D/g, '')
+      if (digits.length < 9 || digits.length > 12) return []
+      const rows = await q<any>(
+        `SELECT transaction_id, amount_pesewas, payer_phone, payer_network, purpose, created_at FROM payments
+         WHERE gateway = 'simulator' AND method = 'momo' AND status IN ('PENDING','IN_PROGRESS') AND payer_phone IN (:phones)
+           AND NOT (details ? 'simulator') AND created_at > now() - make_interval(secs => :ttl)
+         ORDER BY created_at DESC LIMIT 20`,
+        { phones: phoneVariants(digits), ttl },
+      )
+      return rows.map((p) => ({
+        reference: p.transaction_id as string,
+        amount: toGhs(p.amount_pesewas),
+        phone: p.payer_phone as string,
+        network: p.payer_network as string,
+        purpose: p.purpose as string,
+        createdAt: new Date(p.created_at).toISOString(),
+        expiresAt: new Date(new Date(p.created_at).getTime() + ttl * 1000).toISOString(),
+      }))
+    },
+
+    /** What the simulated card checkout shows for a reference. */
+    async checkout(reference: unknown) {
+      ensureActive()
+      const r = ref(reference)
+      const [p] = await q<any>(
+        `SELECT transaction_id, amount_pesewas, email, purpose, status, method, (details ? 'simulator') AS answered FROM payments
+         WHERE transaction_id = :r AND gateway = 'simulator'`,
+        { r },
+      )
+      if (!p) throw notFound('No simulated payment with this reference')
+      return { reference: p.transaction_id as string, amount: toGhs(p.amount_pesewas), email: p.email as string | null, purpose: p.purpose as string, status: p.status as string, answered: !!p.answered }
+    },
+  }
+}
