@@ -110,4 +110,28 @@ describe('browser: the shell', function () {
     await page.reload()
     expect(await page.$('.app-shell.is-collapsed')).to.not.equal(null)
   })
+
+  it('warns before the idle session ends, counts down, and extends it', async () => {
+    const page = await newPage(browser, { width: 1280 })
+    // Shift the page's clock forward on demand: 26 idle minutes pass in an instant.
+    await page.evaluateOnNewDocument(() => {
+      const real = Date.now.bind(Date)
+      ;(window as any).__shift = 0
+      Date.now = () => real() + (window as any).__shift
+    })
+    await login(page, ADMIN.email, ADMIN.password)
+    await hydrated(page)
+    expect(await page.$('#session-timeout-title')).to.equal(null)
+    await page.evaluate(() => ((window as any).__shift = 26 * 60 * 1000))
+    await page.waitForSelector('#session-timeout-title')
+    const text = await bodyText(page)
+    expect(text).to.match(/signed out in [34]:\d\d/)
+    const [extend] = await page.$$('xpath/.//button[contains(., "Extend Session")]')
+    expect(await page.$$('xpath/.//button[contains(., "Logout Now")]')).to.have.length(1)
+    await extend!.click()
+    await page.waitForSelector('[data-toast="success"]')
+    expect(await bodyText(page)).to.include('Session extended successfully')
+    expect(await page.$('#session-timeout-title')).to.equal(null)
+  })
 })
+
