@@ -34,8 +34,9 @@ export async function reconcilePayments({ services, log }: JobDeps, opts: Partia
       `SELECT transaction_id FROM payments
         WHERE status IN ('PENDING','IN_PROGRESS')
           AND created_at < now() - make_interval(secs => :older)
+          AND created_at >= now() - make_interval(mins => :expire)
         ORDER BY created_at LIMIT :batch`,
-      { replacements: { older: o.olderThanSeconds, batch: o.batch }, type: QueryTypes.SELECT },
+      { replacements: { older: o.olderThanSeconds, expire: o.expireAfterMinutes, batch: o.batch }, type: QueryTypes.SELECT },
     )
     const queue = rows.map((r) => r.transaction_id)
     const worker = async () => {
@@ -50,7 +51,8 @@ export async function reconcilePayments({ services, log }: JobDeps, opts: Partia
       }
     }
     await Promise.all(Array.from({ length: Math.min(o.concurrency, queue.length) }, worker))
-    // Checks each stale one a last time (it may have been paid), then expires what is still open.
+    // Older ones are left to expireStale: it asks the gateway a last time (it may have been paid) and
+    // expires what is still open. Asking here too would use up the gateway's pace and block that.
     const stale = await payments.expireStale(o.expireAfterMinutes)
     result.expired = stale.expired
     if (result.checked || result.failed || result.expired) log.info(result, 'reconcile run')

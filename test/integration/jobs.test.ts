@@ -1,0 +1,225 @@
+import { expect } from 'chai'
+import { QueryTypes } from 'sequelize'
+import { connect, type Database } from '../../models/db.ts'
+import { housekeeping } from '../../jobs/housekeeping.ts'
+import { runJob, startJobs } from '../../jobs/index.ts'
+import { LOCKS, withAdvisoryLock } from '../../jobs/lock.ts'
+import { reconcilePayments } from '../../jobs/reconcile.ts'
+import type { Env } from '../../server/env.ts'
+import { boot, type Running } from '../../server/index.ts'
+import { createLogger } from '../../server/lib/logger.ts'
+import { createPackage } from '../helpers/factories.ts'
+import { startFakePaystack, type FakePaystack } from '../helpers/fake-paystack.ts'
+import { app, resetDb, testEnv } from '../helpers/server.ts'
+import { ussdAgent } from '../helpers/ussd.ts'
+
+const log = createLogger('silent')
+
+/** A second app instance on the same database, as behind a load balancer. */
+async function secondInstance(env: Partial<Env> = {}): Promise<Running> {
+  const url = app().db.url
+  const { sequelize, models } = connect(url)
+  const db: Database = { sequelize, models, url, close: async () => sequelize.close() }
+  return boot({ env: { ...testEnv(), ...env }, log, db, dev: false })
+}
+
+const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) =>
+  app().db.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
+
+/** Makes a payment look as if it was requested `seconds` ago (and last asked about then). */
+async function age(transactionId: string, seconds: number) {
+  await app().db.sequelize.query(
+    `UPDATE payments SET created_at = now() - make_interval(secs => :s), last_checked_at = now() - make_interval(secs => :s) WHERE transaction_id = :t`,
+    { replacements: { s: seconds, t: transactionId } },
+  )
+}
+
+async function paymentStatus(transactionId: string) {
+  const [row] = await q<{ status: string; order_status: string | null }>(
+    'SELECT p.status, o.payment_status AS order_status FROM payments p LEFT JOIN orders o ON o.id = p.order_id WHERE p.transaction_id = :t',
+    { t: transactionId },
+  )
+  return row!
+}
+
+describe('jobs', () => {
+  beforeEach(resetDb)
+
+  describe('reconcile against a Paystack-speaking gateway (no webhook ever sent)', () => {
+    let fake: FakePaystack
+    let other: Running
+    before(async function () {
+      this.timeout(60_000)
+      fake = await startFakePaystack('sk_test_reconcile')
+      other = await secondInstance({ PAYSTACK_SECRET_KEY: fake.secret, PAYSTACK_BASE_URL: fake.url })
+    })
+    after(async () => {
+      await other?.stop()
+      await fake?.close()
+    })
+
+    async function momoOrder(recipientNumber = '0551234567') {
+      const pkg = await createPackage({ network: 'MTN', priceUserPesewas: 500, priceAgentPesewas: 450 })
+      const { order, payment } = await other.services.orders.placeOrder(
+        { packageId: pkg.id, recipientNumber, payerPhone: '0241234567', payerNetwork: 'MTN', channel: 'ussd' },
+        {},
+      )
+      expect(payment.provider).to.equal('paystack')
+      return order.paymentTransactionId!
+    }
+
+    it('leaves a payment younger than a minute alone, then settles it from the gateway\'s answer, once', async () => {
+      const tx = await momoOrder()
+      fake.complete(tx, 'success') // the payer approved; the webhook is lost
+
+      let run = await reconcilePayments({ services: other.services, log })
+      expect(run).to.deep.equal({ ran: true, result: { checked: 0, failed: 0, expired: 0 } })
+      expect((await paymentStatus(tx)).status).to.not.equal('SUCCESS')
+
+      await age(tx, 90)
+      run = await reconcilePayments({ services: other.services, log })
+      expect(run).to.deep.equal({ ran: true, result: { checked: 1, failed: 0, expired: 0 } })
+      expect(await paymentStatus(tx)).to.deep.equal({ status: 'SUCCESS', order_status: 'SUCCESS' })
+      expect(fake.requests.filter((r) => r.method === 'GET' && r.path === `/charge/${tx}`)).to.have.length(1)
+
+      await age(tx, 120)
+      run = await reconcilePayments({ services: other.services, log })
+      expect(run).to.deep.equal({ ran: true, result: { checked: 0, failed: 0, expired: 0 } })
+      expect(await app().db.models.AuditLog.count({ where: { action: 'PAYMENT_SUCCESS', resourceId: tx } })).to.equal(1)
+    })
+
+    it('expires payments still open after 30 minutes, and only those', async () => {
+      const stale = await momoOrder('0551111111')
+      const fresh = await momoOrder('0552222222')
+      await age(stale, 31 * 60)
+      await age(fresh, 29 * 60)
+      const run = await reconcilePayments({ services: other.services, log })
+      expect(run.ran).to.equal(true)
+      expect(run.ran && run.result.expired).to.equal(1)
+      expect(await paymentStatus(stale)).to.deep.equal({ status: 'EXPIRED', order_status: 'EXPIRED' })
+      expect((await paymentStatus(fresh)).status).to.be.oneOf(['PENDING', 'IN_PROGRESS'])
+    })
+
+    it('expires nothing that the gateway reports paid at the last check', async () => {
+      const tx = await momoOrder('0553333333')
+      fake.complete(tx, 'success')
+      await age(tx, 45 * 60)
+      const run = await reconcilePayments({ services: other.services, log })
+      expect(run.ran && run.result.expired).to.equal(0)
+      expect((await paymentStatus(tx)).status).to.equal('SUCCESS')
+    })
+
+    it('logs a gateway failure and tries again at the next run', async () => {
+      const tx = await momoOrder('0554444444')
+      await age(tx, 120)
+      await fake.close()
+      try {
+        const run = await reconcilePayments({ services: other.services, log })
+        expect(run.ran).to.equal(true)
+        expect((await paymentStatus(tx)).status).to.be.oneOf(['PENDING', 'IN_PROGRESS'])
+      } finally {
+        fake = await startFakePaystack('sk_test_reconcile')
+        // The restarted fake has a new port and no memory: point a fresh instance at it for the rest.
+        await other.stop()
+        other = await secondInstance({ PAYSTACK_SECRET_KEY: fake.secret, PAYSTACK_BASE_URL: fake.url })
+      }
+    })
+  })
+
+  describe('several instances on one database', () => {
+    let other: Running
+    before(async function () {
+      this.timeout(60_000)
+      other = await secondInstance()
+    })
+    after(() => other?.stop())
+
+    it('runs a job on one instance only while another holds its advisory lock', async () => {
+      let release!: () => void
+      const held = new Promise<void>((r) => (release = r))
+      let entered!: () => void
+      const inside = new Promise<void>((r) => (entered = r))
+      const holder = withAdvisoryLock(other.services.deps.sequelize, LOCKS.reconcile, async () => {
+        entered()
+        await held
+        return 'held'
+      })
+      await inside
+      const skipped = await reconcilePayments({ services: app().services, log })
+      expect(skipped).to.deep.equal({ ran: false })
+      release()
+      expect(await holder).to.deep.equal({ ran: true, result: 'held' })
+      expect((await reconcilePayments({ services: app().services, log })).ran).to.equal(true)
+    })
+
+    it('two instances running the reconcile at once settle a payment exactly once', async () => {
+      const pkg = await createPackage({ network: 'MTN', priceUserPesewas: 500, priceAgentPesewas: 450 })
+      const { user } = await ussdAgent({ phone: '0241140001' })
+      const actor = (await app().services.auth.loadActor(user.id))!
+      const txs: string[] = []
+      for (let i = 0; i < 5; i++) {
+        const { order } = await app().services.orders.placeOrder(
+          { packageId: pkg.id, recipientNumber: `05500000${i}0`, payerPhone: '0241140001', payerNetwork: 'MTN', channel: 'ussd' },
+          { user: actor },
+        )
+        txs.push(order.paymentTransactionId!)
+      }
+      // The payer approved every prompt on the simulator's side, and no status check or webhook followed.
+      await app().db.sequelize.query(
+        `UPDATE payments SET details = jsonb_set(details, '{simulator}', jsonb_build_object('decision', 'APPROVED', 'at', now())) WHERE transaction_id IN (:txs)`,
+        { replacements: { txs } },
+      )
+      for (const tx of txs) await age(tx, 90)
+
+      const runs = await Promise.all([
+        reconcilePayments({ services: app().services, log }),
+        reconcilePayments({ services: other.services, log }),
+        reconcilePayments({ services: app().services, log }),
+        reconcilePayments({ services: other.services, log }),
+      ])
+      expect(runs.some((r) => r.ran)).to.equal(true)
+      const checked = runs.reduce((n, r) => n + (r.ran ? r.result.checked : 0), 0)
+      expect(checked).to.equal(5)
+
+      for (const tx of txs) expect(await paymentStatus(tx)).to.deep.equal({ status: 'SUCCESS', order_status: 'SUCCESS' })
+      const [audits] = await q<{ n: string }>(`SELECT count(*) AS n FROM audit_logs WHERE action = 'PAYMENT_SUCCESS' AND resource_id IN (:txs)`, { txs })
+      const [commissions] = await q<{ n: string; orders: string }>(
+        'SELECT count(*) AS n, count(DISTINCT c.order_id) AS orders FROM commissions c JOIN orders o ON o.id = c.order_id WHERE o.payment_transaction_id IN (:txs)',
+        { txs },
+      )
+      // One PAYMENT_SUCCESS entry and one commission per payment, however many runs raced.
+      expect(Number(audits!.n)).to.equal(5)
+      expect(Number(commissions!.n)).to.equal(5)
+      expect(Number(commissions!.orders)).to.equal(5)
+    })
+  })
+
+  describe('housekeeping and the scheduler', () => {
+    it('deletes idle-expired USSD sessions and stale rate-limit counters, and keeps live ones', async () => {
+      const { sequelize } = app().db
+      await sequelize.query(`INSERT INTO ussd_sessions (session_id, phone, state, expires_at) VALUES
+        ('old', '0241000000', '{}', now() - interval '1 second'), ('live', '0241000001', '{}', now() + interval '2 minutes')`)
+      await sequelize.query(`INSERT INTO rate_limits (key, count, window_start) VALUES ('stale', 3, now() - interval '2 days'), ('fresh', 1, now())`)
+      const run = await housekeeping({ services: app().services, log })
+      expect(run).to.deep.equal({ ran: true, result: { ussdSessions: 1, rateLimits: 1 } })
+      expect((await q<{ session_id: string }>('SELECT session_id FROM ussd_sessions')).map((r) => r.session_id)).to.deep.equal(['live'])
+      expect((await q<{ key: string }>('SELECT key FROM rate_limits')).map((r) => r.key)).to.deep.equal(['fresh'])
+    })
+
+    it('a failing run is logged and never thrown; the scheduler starts and stops cleanly', async () => {
+      const lines: string[] = []
+      const captured = createLogger('error')
+      const spy = Object.assign(Object.create(captured), {
+        child: () => ({ error: (o: unknown, m: string) => lines.push(`${m} ${JSON.stringify(o)}`) }),
+      })
+      await runJob('broken', { services: app().services, log: spy }, async () => {
+        throw new Error('database went away')
+      })
+      expect(lines).to.have.length(1)
+      expect(lines[0]).to.contain('job run failed; retrying at the next tick')
+
+      const stop = startJobs({ services: app().services, log })
+      await stop()
+    })
+  })
+})
