@@ -154,8 +154,8 @@ describe('jobs', () => {
 
     it('two instances running the reconcile at once settle a payment exactly once', async () => {
       const pkg = await createPackage({ network: 'MTN', priceUserPesewas: 500, priceAgentPesewas: 450 })
-      const { user } = await ussdAgent({ phone: '0241140001' })
-      const actor = (await app().services.auth.loadActor(user.id))!
+      const { agent } = await ussdAgent({ phone: '0241140001' })
+      const actor = (await app().services.auth.loadActor(agent.userId))!
       const txs: string[] = []
       for (let i = 0; i < 5; i++) {
         const { order } = await app().services.orders.placeOrder(

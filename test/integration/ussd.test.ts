@@ -290,7 +290,7 @@ describe('USSD channel (Africa\'s Talking format)', () => {
 
     it('a whitelisted, approved agent buys 1GB MTN for another number at the agent price; it shows in My Orders and succeeds when the payer approves', async () => {
       const pkg = await createPackage({ network: 'MTN', sizeMb: 1024, priceUserPesewas: 500, priceAgentPesewas: 450 })
-      const { agent, user, pin } = await ussdAgent({ phone: '0241130001', email: 'ussd.agent@test.local', password: 'agent-pass-1' })
+      const { agent, pin } = await ussdAgent({ phone: '0241130001', email: 'ussd.agent@test.local', password: 'agent-pass-1' })
       await app().services.settings.update({ ussdWhitelistEnabled: true }, {})
       await app().db.models.UssdWhitelist.create({ phoneNumber: '0241130001', isActive: true })
 
@@ -310,7 +310,7 @@ describe('USSD channel (Africa\'s Talking format)', () => {
       expect(await app().db.models.UssdSession.count()).to.equal(0)
 
       const order = (await app().db.models.Order.findOne({ where: { agentId: agent.id } }))!.get({ plain: true }) as any
-      expect(order).to.include({ packageId: pkg.id, recipientNumber: '0551234567', network: 'MTN', amountPesewas: 450, paymentStatus: 'PENDING', channel: 'ussd', userId: user.id })
+      expect(order).to.include({ packageId: pkg.id, recipientNumber: '0551234567', network: 'MTN', amountPesewas: 450, paymentStatus: 'PENDING', channel: 'ussd', userId: agent.userId })
       expect(done.text.endsWith(order.paymentTransactionId.slice(-8))).to.equal(true)
       const payment = (await app().db.models.Payment.findOne({ where: { transactionId: order.paymentTransactionId } }))!.get({ plain: true }) as any
       expect(payment).to.include({ status: 'PENDING', method: 'momo', payerPhone: '0241130001', payerNetwork: 'MTN', amountPesewas: 450, purpose: 'data' })
