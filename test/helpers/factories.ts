@@ -16,7 +16,7 @@ export async function createUser(over: Over = {}) {
     name: over.name ?? `User ${n}`,
     phone: over.phone ?? null,
   })
-  return { ...(row.get({ plain: true }) as Over), password } as Over & { password: string }
+  return { ...(row.get({ plain: true }) as Over), password } as Over & { id: number; email: string; role: string; password: string }
 }
 
 /** An agent user with its agent profile; approved and paid unless told otherwise. */
