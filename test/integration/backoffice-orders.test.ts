@@ -5,8 +5,8 @@ import { createAfaRegistration, createAgent, createOrder, createUser } from '../
 import { Client, adminClient } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
-const sql = <T = any>(q: string, replacements: Record<string, unknown> = {}) =>
-  app().db.sequelize.query<T>(q, { replacements, type: QueryTypes.SELECT }) as Promise<T[]>
+const sql = <T extends object = any>(q: string, replacements: Record<string, unknown> = {}) =>
+  app().db.sequelize.query<T>(q, { replacements, type: QueryTypes.SELECT }) as unknown as Promise<T[]>
 
 async function loggedIn(user: { email: string; password: string }) {
   const c = new Client()

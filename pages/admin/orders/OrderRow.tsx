@@ -1,0 +1,48 @@
+import type { AdminOrder } from '../../../server/services/orders-admin.ts'
+import { formatCedis, formatDate, NETWORK_LABEL, sizeLabel, statusOf } from '../_ops/format.ts'
+
+export function AgentCell({ order }: { order: AdminOrder }) {
+  const agent = order.user?.agent
+  if (!agent) return <span className="has-text-grey">Direct Customer</span>
+  return (
+    <div>
+      <div className="has-text-weight-semibold">{agent.name}</div>
+      <div className="is-size-7">{agent.phone}</div>
+      {agent.approved ? null : <div className="is-size-7 has-text-danger">Not Approved</div>}
+    </div>
+  )
+}
+
+export function OrderRow({ order, history, busy, onDelivered }: { order: AdminOrder; history: boolean; busy: boolean; onDelivered: (o: AdminOrder) => void }) {
+  const status = statusOf(order.paymentStatus)
+  const paid = order.paymentStatus === 'SUCCESS'
+  return (
+    <tr data-order-id={order.id}>
+      <td className="is-monospace">{order.recipientNumber}</td>
+      <td>{NETWORK_LABEL[order.network] ?? order.network}</td>
+      <td>{sizeLabel(order.dataSizeMB)}</td>
+      <td>{order.amount === null || order.amount === undefined ? '-' : formatCedis(order.amount)}</td>
+      <td className="is-wrap"><AgentCell order={order} /></td>
+      <td><span className={`tag ${status.cls}`}>{status.label}</span></td>
+      <td className="is-monospace is-size-7">{order.paymentTransactionId || 'N/A'}</td>
+      <td>{formatDate(history ? order.exportedAt : order.createdAt)}</td>
+      {history ? null : (
+        <>
+          <td>{order.delivered ? <span className="tag is-success is-light">Yes</span> : <span className="tag is-light">No</span>}</td>
+          <td>
+            <label className="checkbox" title={paid ? undefined : 'Only paid orders can be marked delivered'}>
+              <input
+                type="checkbox"
+                checked={order.delivered}
+                disabled={order.delivered || !paid || busy}
+                onChange={() => onDelivered(order)}
+                aria-label={`Mark delivered: order to ${order.recipientNumber}`}
+              />{' '}
+              {busy ? 'Saving...' : 'Mark delivered'}
+            </label>
+          </td>
+        </>
+      )}
+    </tr>
+  )
+}

@@ -1,0 +1,14 @@
+import type { PageContextServer } from 'vike/types'
+import type { AdminStatsService } from '../../../server/services/admin-stats.ts'
+
+export type Stats = Awaited<ReturnType<AdminStatsService['stats']>>
+export type Analytics = Awaited<ReturnType<AdminStatsService['analytics']>>
+export interface OverviewData { stats: Stats | null; analytics: Analytics | null }
+
+// Figures for the default range (7 days) come with the page; the charts themselves load in the browser.
+export async function data(pageContext: PageContextServer): Promise<OverviewData> {
+  const s = pageContext.services
+  if (pageContext.user?.role !== 'ADMIN' || !s) return { stats: null, analytics: null }
+  const [stats, analytics] = await Promise.all([s.adminStats.stats(), s.adminStats.analytics('7d')])
+  return { stats, analytics }
+}

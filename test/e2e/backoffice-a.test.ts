@@ -1,0 +1,144 @@
+import { expect } from 'chai'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { Browser, Page } from 'puppeteer-core'
+import { QueryTypes } from 'sequelize'
+import { parseCsv } from '../../server/lib/csv.ts'
+import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { createAfaRegistration, createAgent, createOrder } from '../helpers/factories.ts'
+import { ADMIN, app, resetDb } from '../helpers/server.ts'
+
+const sql = <T extends object = any>(q: string, replacements: Record<string, unknown> = {}) =>
+  app().db.sequelize.query<T>(q, { replacements, type: QueryTypes.SELECT }) as unknown as Promise<T[]>
+
+const waitText = (page: Page, text: string) => page.waitForFunction((t) => document.body.innerText.includes(t), {}, text)
+const rowCount = (page: Page, n: number) => page.waitForFunction((k) => document.querySelectorAll('tr[data-order-id]').length === k && !document.querySelector('[aria-busy="true"]'), {}, n)
+
+async function clickButton(page: Page, text: string) {
+  await page.waitForFunction((t) => [...document.querySelectorAll('button')].some((b) => b.innerText.trim() === t && !b.disabled), {}, text)
+  await page.evaluate((t) => [...document.querySelectorAll('button')].find((b) => b.innerText.trim() === t)!.click(), text)
+}
+
+describe('browser: back office A (orders, export, AFA, overview)', function () {
+  this.timeout(120_000)
+  let browser: Browser
+  before(async function () {
+    browser = await useBrowser(this)
+  })
+  after(closeBrowser)
+  beforeEach(resetDb)
+
+  it('an admin filters orders, marks one delivered, exports the CSV and finds them in the history', async () => {
+    const { user, agent } = await createAgent({ name: 'Kofi Bundles', phone: '0245550000', approved: false })
+    const mtnAgent = await createOrder({ network: 'MTN', paymentStatus: 'SUCCESS', recipientNumber: '0241112222', userId: user.id, agentId: agent.id, amountPesewas: 450 })
+    const mtnDirect = await createOrder({ network: 'MTN', paymentStatus: 'SUCCESS', recipientNumber: '0543334444' })
+    const telecel = await createOrder({ network: 'TELECEL', paymentStatus: 'SUCCESS', recipientNumber: '0205556666', dataSizeMb: 2048 })
+    const unpaid = await createOrder({ network: 'AIRTELTIGO', paymentStatus: 'PENDING', recipientNumber: '0267778888' })
+
+    const page = await newPage(browser, { width: 360 })
+    await login(page, ADMIN.email, ADMIN.password)
+    await page.goto(url('/admin/orders'))
+    await hydrated(page)
+    const text = await bodyText(page)
+    for (const t of ['Active Orders', 'Show Exported History', 'Export & Clear Orders', 'Export All Orders', 'Total: 4 orders', 'Page 1 of 1', 'Direct Customer', 'Kofi Bundles', 'Not Approved', 'GH₵4.50']) {
+      expect(text, t).to.include(t)
+    }
+    expect(await page.$eval('#f-search', (e) => (e as HTMLInputElement).placeholder)).to.equal('Search orders, numbers, agents, status...')
+    // The unpaid order cannot be marked delivered.
+    expect(await page.$eval(`tr[data-order-id="${unpaid.id}"] input[type=checkbox]`, (e) => (e as HTMLInputElement).disabled)).to.equal(true)
+
+    // Filter by network: only the Telecel order is left; mark it delivered.
+    await page.select('#f-network', 'TELECEL')
+    await rowCount(page, 1)
+    await waitText(page, 'Network: Telecel')
+    await page.click(`tr[data-order-id="${telecel.id}"] input[type=checkbox]`)
+    await page.waitForFunction((id) => (document.querySelector(`tr[data-order-id="${id}"] input[type=checkbox]`) as HTMLInputElement)?.checked, {}, telecel.id)
+    expect((await sql('SELECT delivered FROM orders WHERE id = :id', { id: telecel.id }))[0].delivered).to.equal(true)
+
+    // A search with no hit shows the filtered empty message; Clear brings the list back.
+    await page.select('#f-network', 'ALL')
+    await rowCount(page, 4)
+    await page.type('#f-search', 'zzz-nothing')
+    await waitText(page, 'No orders match the current filters.')
+    await waitText(page, '0 results found')
+    await clickButton(page, 'Clear')
+    await rowCount(page, 4)
+
+    // Export: the browser downloads the CSV (CDP download behaviour), which is parsed here.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'datahub-dl-'))
+    const cdp = await page.createCDPSession()
+    await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir, browserContextId: (page.browserContext() as unknown as { id?: string }).id, eventsEnabled: true })
+    await clickButton(page, 'Export All Orders')
+    await page.waitForFunction(() => [...document.querySelectorAll('.toast-area .notification')].some((n) => n.textContent?.includes('Orders exported successfully!')))
+    const file = `orders_export_${new Date().toISOString().slice(0, 10)}.csv`
+    for (let i = 0; i < 200 && !fs.existsSync(path.join(dir, file)); i++) await new Promise((r) => setTimeout(r, 50))
+    const [header, ...rows] = parseCsv(fs.readFileSync(path.join(dir, file), 'utf8'))
+    expect(header!.slice(0, 3)).to.deep.equal(['Order ID', 'Recipient Number', 'Network'])
+    expect(rows.map((r) => Number(r[0])).sort()).to.deep.equal([mtnAgent.id, mtnDirect.id].sort())
+    expect(rows.map((r) => r[1]).sort()).to.deep.equal(['\t0241112222', '\t0543334444'])
+    fs.rmSync(dir, { recursive: true, force: true })
+
+    // The exported orders left the active list (the hand-delivered and the unpaid one stay) ...
+    await rowCount(page, 2)
+    // ... and are in the history.
+    await clickButton(page, 'Show Exported History')
+    await waitText(page, 'Exported Orders History')
+    await rowCount(page, 2)
+    const history = await bodyText(page)
+    expect(history).to.include('Exported At')
+    expect(history).to.include('Exported: 2 orders')
+    expect(history).not.to.include('Export All Orders')
+    await clickButton(page, 'Show Active Orders')
+    await waitText(page, 'Active Orders')
+
+    // Nothing left to export: the info toast.
+    await sql("UPDATE orders SET payment_status = 'FAILED' WHERE id = :id", { id: unpaid.id })
+    await clickButton(page, 'Export All Orders')
+    await page.waitForFunction(() => [...document.querySelectorAll('.toast-area .notification')].some((n) => n.textContent?.includes('No orders available for export')))
+    await page.browserContext().close()
+  })
+
+  it('marks an AFA registration completed, and the overview draws its charts only after hydration', async () => {
+    const afa = await createAfaRegistration({ fullName: 'Abena Owusu', phone: '0249990000' })
+    await createOrder({ paymentStatus: 'SUCCESS', amountPesewas: 1200, network: 'TELECEL' })
+    await createOrder({ paymentStatus: 'FAILED', network: 'MTN' })
+
+    const page = await newPage(browser, { width: 1024 })
+    await login(page, ADMIN.email, ADMIN.password)
+    await page.goto(url('/admin/afa'))
+    await hydrated(page)
+    await waitText(page, 'Abena Owusu')
+    expect(await bodyText(page)).to.include('Mark completed')
+    await page.click(`tr[data-afa-id="${afa.id}"] input[type=checkbox]`)
+    await page.waitForFunction((id) => {
+      const box = document.querySelector(`tr[data-afa-id="${id}"] input[type=checkbox]`) as HTMLInputElement
+      return box?.checked && box.disabled
+    }, {}, afa.id)
+    expect((await sql('SELECT completed FROM afa_registrations WHERE id = :id', { id: afa.id }))[0].completed).to.equal(true)
+
+    // The server render carries placeholders and no chart code; the public home page neither.
+    const ssr = await page.evaluate(async () => (await fetch('/admin/overview', { headers: { Accept: 'text/html' } })).text())
+    expect(ssr).to.include('data-charts="pending"')
+    expect(ssr).to.include('Loading chart...')
+    expect(ssr).not.to.match(/apexcharts/i)
+    const home = await page.evaluate(async () => (await fetch('/', { headers: { Accept: 'text/html' } })).text())
+    expect(home).not.to.match(/apexcharts/i)
+
+    await page.goto(url('/admin/overview'))
+    await hydrated(page)
+    await page.waitForFunction(() => document.querySelectorAll('.apexcharts-canvas').length === 4)
+    const heights = await page.$$eval('.apexcharts-canvas', (els) => els.map((e) => Math.round(e.getBoundingClientRect().height)))
+    expect(heights.every((h) => h >= 280 && h <= 320), String(heights)).to.equal(true)
+    // textContent: the card headings are upper-cased by CSS only.
+    const text = await page.evaluate(() => document.body.textContent ?? '')
+    for (const t of ['Total users', 'Registered agents', 'Total orders', 'Pending orders', 'Success rate', 'Data revenue (GHS)', 'Agent revenue (GHS)', 'Data payment analytics', 'Agent registration analytics', 'Network distribution', '50.0%', 'GH₵12.00']) {
+      expect(text, t).to.include(t)
+    }
+    // Switching the range reloads the figures.
+    await clickButton(page, '30 days')
+    await page.waitForFunction(() => document.querySelector('button[aria-pressed="true"]')?.textContent === '30 days' && !document.querySelector('.is-loading'))
+    expect(await page.$eval('[data-network="TELECEL"] .stat-value', (e) => e.textContent)).to.equal('1')
+    await page.browserContext().close()
+  })
+})
