@@ -130,15 +130,20 @@ export function pickPublic(s: Settings): PublicSettings {
   return Object.fromEntries(PUBLIC_FIELDS.map((k) => [k, s[k]])) as PublicSettings
 }
 
+const CACHE_TTL_MS = 5000
+
 export type SettingsService = ReturnType<typeof createSettingsService>
 
 export function createSettingsService({ models, audit }: { models: Models; audit: AuditService }) {
   let cache: Settings | undefined
+  let loadedAt = 0
 
+  // Several app instances share one database: a write made by another instance is seen within the TTL.
   async function get(): Promise<Settings> {
-    if (cache) return cache
+    if (cache && Date.now() - loadedAt < CACHE_TTL_MS) return cache
     const row = await models.Settings.findByPk(1)
     cache = fromRow((row?.get('data') as Record<string, unknown>) ?? {})
+    loadedAt = Date.now()
     return cache
   }
 
@@ -148,7 +153,7 @@ export function createSettingsService({ models, audit }: { models: Models; audit
       return pickPublic(await get())
     },
     getPublicSync: pickPublic,
-    /** Several app instances share one database: a write elsewhere is seen after this is called. */
+    /** Forgets the cached copy (tests, or a caller that just wrote the row itself). */
     invalidate() {
       cache = undefined
     },
@@ -160,6 +165,7 @@ export function createSettingsService({ models, audit }: { models: Models; audit
       const changed = Object.keys(value).filter((k) => JSON.stringify((before as any)[k]) !== JSON.stringify((next as any)[k]))
       await models.Settings.upsert({ id: 1, data: toRow(next) }, { transaction: ctx.transaction })
       cache = next
+      loadedAt = Date.now()
       await audit.record({ action: 'SETTINGS_UPDATED', resource: 'SETTINGS', resourceId: '1', severity: 'MEDIUM', details: { changed } }, ctx)
       return next
     },
