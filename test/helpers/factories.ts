@@ -95,7 +95,7 @@ export async function createCommission(over: Over = {}) {
     await app().db.sequelize.query('UPDATE commissions SET created_at = :at WHERE id = :id', { replacements: { at: over.createdAt, id } })
     await app().db.sequelize.query('UPDATE orders SET created_at = :at WHERE id = :id', { replacements: { at: over.createdAt, id: order.id } })
   }
-  return { ...(row.get({ plain: true }) as Over), createdAt: over.createdAt ?? row.get('createdAt'), order }
+  return { ...(row.get({ plain: true }) as Over), createdAt: over.createdAt ?? row.get('createdAt'), order } as Over
 }
 
 /** An AFA registration (paid unless told otherwise). */
