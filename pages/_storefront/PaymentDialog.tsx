@@ -1,0 +1,101 @@
+import { useEffect, useRef, type ReactNode } from 'react'
+import { formatCedis, statusClass } from './format.ts'
+import { READY, STATUS_TEXT, type PaymentState } from './payment-texts.ts'
+
+export type Busy = 'request' | 'check' | 'complete' | null
+
+interface Props {
+  open: boolean
+  amount: number | null
+  /** What is being paid for, e.g. '1.0GB MTN for 0241234567'. */
+  summary: ReactNode
+  payment: PaymentState | null
+  busy: Busy
+  /** The dialog's own Proceed is disabled e.g. when mobile money has no payer phone. */
+  canProceed: boolean
+  successText?: string
+  completeLabel?: string
+  /** Payer fields or redirect instructions, shown before the request. */
+  children?: ReactNode
+  onProceed(): void
+  onCheck(): void
+  onComplete(): void
+  onRetry(): void
+  onClose(): void
+}
+
+/** 'Complete Payment' until a request exists, then 'Payment Status' (spec sections 2 and 4). */
+export function PaymentDialog(p: Props) {
+  const closeRef = useRef<HTMLButtonElement>(null)
+  useEffect(() => {
+    if (!p.open) return
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !p.busy) p.onClose()
+    }
+    document.addEventListener('keydown', onKey)
+    closeRef.current?.focus()
+    return () => document.removeEventListener('keydown', onKey)
+  }, [p.open, p.busy, p.onClose])
+
+  if (!p.open) return null
+  const status = p.payment?.paymentStatus ?? null
+  const title = p.payment ? 'Payment Status' : 'Complete Payment'
+  const statusText = !status ? READY : status === 'SUCCESS' && p.successText ? p.successText : (STATUS_TEXT[status] ?? p.payment?.message ?? '')
+  const open = status === 'PENDING' || status === 'IN_PROGRESS'
+  return (
+    <div className="modal is-active" role="dialog" aria-modal="true" aria-labelledby="payment-dialog-title" data-testid="payment-dialog">
+      <div className="modal-background" onClick={() => !p.busy && p.onClose()} />
+      <div className="modal-card">
+        <header className="modal-card-head">
+          <h2 className="modal-card-title" id="payment-dialog-title">{title}</h2>
+          <button ref={closeRef} className="delete" aria-label="Close" onClick={p.onClose} disabled={!!p.busy} />
+        </header>
+        <section className="modal-card-body sf-stack">
+          <div className="sf-between">
+            <span>Amount</span>
+            <strong className="is-size-4" data-testid="payment-amount">{formatCedis(p.amount)}</strong>
+          </div>
+          <div className="sf-muted">{p.summary}</div>
+          {!p.payment ? p.children : null}
+          <div className="sf-status-panel" role="status" aria-live="polite" data-testid="payment-status-panel">
+            {p.payment ? (
+              <div className="sf-between sf-gap-bottom">
+                <span className="sf-mono" title={p.payment.transactionId}>…{p.payment.transactionId.slice(-8)}</span>
+                <span className={`tag ${statusClass(status)}`} data-testid="payment-status">{status}</span>
+              </div>
+            ) : null}
+            <p data-testid="payment-status-text">{statusText}</p>
+            {p.payment?.message && p.payment.message !== statusText ? <p className="sf-muted">{p.payment.message}</p> : null}
+            {p.payment ? (
+              <dl className="sf-gap-top sf-muted">
+                <dt>Transaction ID</dt>
+                <dd className="sf-mono">{p.payment.transactionId}</dd>
+                <dt>External ID</dt>
+                <dd className="sf-mono">{p.payment.extTransactionId || 'N/A'}</dd>
+              </dl>
+            ) : null}
+          </div>
+        </section>
+        <footer className="modal-card-foot sf-row" style={{ justifyContent: 'flex-end' }}>
+          <button className="button" onClick={p.onClose} disabled={!!p.busy}>{p.payment ? 'Close' : 'Cancel'}</button>
+          {!p.payment ? (
+            <button className={`button is-primary${p.busy === 'request' ? ' is-loading' : ''}`} onClick={p.onProceed} disabled={!p.canProceed || !!p.busy}>
+              Proceed to Payment
+            </button>
+          ) : null}
+          {open ? (
+            <button className={`button is-info${p.busy === 'check' ? ' is-loading' : ''}`} onClick={p.onCheck} disabled={!!p.busy}>I Have Paid</button>
+          ) : null}
+          {status === 'SUCCESS' ? (
+            <button className={`button is-success${p.busy === 'complete' ? ' is-loading' : ''}`} onClick={p.onComplete} disabled={!!p.busy}>
+              {p.completeLabel ?? 'Complete Order'}
+            </button>
+          ) : null}
+          {status === 'FAILED' || status === 'EXPIRED' ? (
+            <button className="button is-warning" onClick={p.onRetry} disabled={!!p.busy}>Retry Payment</button>
+          ) : null}
+        </footer>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,29 @@
+import type { PageContextServer } from 'vike/types'
+
+export interface StorePackage {
+  id: number
+  network: string
+  name: string
+  sizeMB: number
+  priceUser: number | null
+  priceAgent: number | null
+}
+
+export interface BuyData {
+  packages: StorePackage[]
+  providerLabel: string
+}
+
+// Active packages of every network, rendered on the server; switching network needs no request.
+export async function data(pageContext: PageContextServer): Promise<BuyData> {
+  const services = pageContext.services
+  if (!services) return { packages: [], providerLabel: 'Paystack' }
+  const rows = await services.packages.listActive()
+  return {
+    packages: rows.map((p) => {
+      const v = services.packages.present(p)
+      return { id: v.id, network: v.network, name: v.name, sizeMB: v.sizeMB, priceUser: v.priceUser, priceAgent: v.priceAgent }
+    }),
+    providerLabel: services.payments.providerName === 'paystack' ? 'Paystack' : services.payments.providerLabel,
+  }
+}

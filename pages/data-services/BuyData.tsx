@@ -1,0 +1,247 @@
+import { useCallback, useEffect, useMemo, useState } from 'react'
+import { api, ApiError } from '../../renderer/api.ts'
+import { useToast } from '../../renderer/ui/Toasts.tsx'
+import { usePageContext } from '../../renderer/usePageContext.tsx'
+import { digitsOnly, EMAIL_RE, formatCedis, formatSize, NETWORK_LABEL, NETWORKS } from '../_storefront/format.ts'
+import { PayerFields } from '../_storefront/PayerFields.tsx'
+import { PaymentDialog, type Busy } from '../_storefront/PaymentDialog.tsx'
+import {
+  CHECK_FAILED, CHECK_FAILED_TOAST, CHECK_PENDING_TOAST, CHECK_SUCCESS_TOAST, NO_TRANSACTION, PAYMENT_REQUEST_FAILED, newTransactionId, type PaymentState,
+} from '../_storefront/payment-texts.ts'
+import { addRecent, loadRecent } from '../_storefront/recent.ts'
+import type { BuyData as Data, StorePackage } from './+data.ts'
+import { PackagePicker } from './PackagePicker.tsx'
+
+interface PatchOutcome { message?: string; currentStatus?: string; info?: string }
+
+export function BuyData({ data }: { data: Data }) {
+  const toast = useToast()
+  const { settings, user } = usePageContext()
+  const closed = settings.platformOpen === false
+  const card = settings.paymentGateway === 'paystack'
+  const isAgent = user?.role === 'AGENT'
+  const agentPricing = isAgent && !!user?.agent?.approved
+  const [network, setNetwork] = useState<string>('MTN')
+  const [packageId, setPackageId] = useState<number | null>(null)
+  const [recipient, setRecipient] = useState('')
+  const [recent, setRecent] = useState<string[]>([])
+  const [email, setEmail] = useState('')
+  const [payerPhone, setPayerPhone] = useState('')
+  const [payerNetwork, setPayerNetwork] = useState('MTN')
+  const [error, setError] = useState<string | null>(null)
+  const [dialog, setDialog] = useState(false)
+  const [payment, setPayment] = useState<PaymentState | null>(null)
+  const [orderId, setOrderId] = useState<number | null>(null)
+  const [busy, setBusy] = useState<Busy>(null)
+
+  useEffect(() => setRecent(loadRecent()), [])
+
+  const packages = useMemo(() => data.packages.filter((p) => p.network === network), [data.packages, network])
+  const pkg: StorePackage | undefined = packages.find((p) => p.id === packageId)
+  const price = pkg ? (agentPricing && pkg.priceAgent !== null ? pkg.priceAgent : pkg.priceUser) : null
+
+  function chooseNetwork(n: string) {
+    setNetwork(n)
+    setPackageId(null)
+  }
+
+  function resetForm() {
+    setPackageId(null)
+    setRecipient('')
+    setEmail('')
+    setPayment(null)
+    setOrderId(null)
+    setDialog(false)
+  }
+
+  function openDialog() {
+    setError(null)
+    if (!pkg && !recipient.trim()) return setError('Please select package and enter recipient number')
+    if (!pkg) return setError('Please select a package')
+    if (!recipient.trim()) return setError('Enter recipient number')
+    if (closed) return setError('Purchases are temporarily disabled')
+    if (card && !isAgent && !EMAIL_RE.test(email.trim().toLowerCase())) return setError(`Please enter a valid email address for ${data.providerLabel} payment`)
+    setPayment(null)
+    setOrderId(null)
+    setDialog(true)
+  }
+
+  async function proceed() {
+    if (!pkg) return
+    if (!card && payerPhone.length < 9) {
+      toast('Please enter a valid phone number', 'error')
+      return
+    }
+    setBusy('request')
+    try {
+      const res = await api<{ id: number; payment: PaymentState & { gateway: string; authorizationUrl: string | null; providerLabel: string } }>('/api/orders', {
+        body: {
+          packageId: pkg.id,
+          recipientNumber: recipient.trim(),
+          transactionId: newTransactionId(),
+          ...(card ? { email: isAgent ? undefined : email.trim().toLowerCase(), requestPayment: true } : { payerPhone, payerNetwork }),
+        },
+        fallbackError: PAYMENT_REQUEST_FAILED,
+      })
+      setOrderId(res.id)
+      setPayment(res.payment)
+      if (res.payment.gateway === 'paystack' && res.payment.paymentStatus !== 'FAILED') {
+        if (!res.payment.authorizationUrl) {
+          toast(`${res.payment.providerLabel} authorization URL not received`, 'error')
+          return
+        }
+        toast(`Redirecting to ${res.payment.providerLabel}...`, 'info')
+        window.location.href = res.payment.authorizationUrl
+        return
+      }
+      if (res.payment.paymentStatus === 'FAILED') toast(res.payment.message || PAYMENT_REQUEST_FAILED, 'error')
+    } catch (err) {
+      toast(err instanceof ApiError ? err.message : PAYMENT_REQUEST_FAILED, 'error')
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  const check = useCallback(async () => {
+    if (!payment?.transactionId) {
+      toast(NO_TRANSACTION, 'error')
+      return
+    }
+    setBusy('check')
+    try {
+      const res = await api<PaymentState>(`/api/payment/status/${encodeURIComponent(payment.transactionId)}`)
+      const status = String(res.paymentStatus).toUpperCase()
+      setPayment((p) => (p ? { ...p, ...res, paymentStatus: status } : p))
+      if (status === 'SUCCESS') toast(CHECK_SUCCESS_TOAST, 'success')
+      else if (status === 'FAILED') toast(CHECK_FAILED_TOAST, 'error')
+      else toast(res.message || CHECK_PENDING_TOAST, 'info')
+    } catch (err) {
+      const body = err instanceof ApiError ? err.body : {}
+      toast(body?.message || body?.details || CHECK_FAILED, 'error')
+    } finally {
+      setBusy(null)
+    }
+  }, [payment, toast])
+
+  async function complete() {
+    if (payment?.paymentStatus !== 'SUCCESS') {
+      toast('Payment must be successful before finalizing order', 'error')
+      return
+    }
+    if (!orderId) {
+      toast('No order ID found. Please try the payment process again.', 'error')
+      return
+    }
+    setBusy('complete')
+    try {
+      const res = await api<PatchOutcome>(`/api/orders/${orderId}`, { method: 'PATCH', body: { paymentStatus: 'SUCCESS' }, fallbackError: 'Failed to finalize order' })
+      const status = res.currentStatus
+      const text = [res.message, res.info].filter(Boolean).join(' ')
+      if (!status || status === 'SUCCESS') {
+        toast(res.message || settings.buySuccessMessage, 'success', 8000)
+        setRecent(addRecent(recipient.trim()))
+        resetForm()
+      } else if (status === 'EXPIRED') {
+        toast(text, 'error')
+        setDialog(false)
+        setPayment(null)
+      } else {
+        toast(text, status === 'FAILED' ? 'error' : 'info')
+        setPayment((p) => (p ? { ...p, paymentStatus: status } : p))
+      }
+    } catch (err) {
+      toast(err instanceof ApiError ? err.message : 'Failed to finalize order', 'error')
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  const canSubmit = !!pkg && !!recipient.trim() && !closed && !busy
+  return (
+    <div className="columns">
+      <div className="column is-7">
+        <form className="box sf-stack" onSubmit={(e) => { e.preventDefault(); openDialog() }} noValidate aria-describedby={error ? 'buy-error' : undefined}>
+          {error ? <div className="notification is-danger" id="buy-error" role="alert">{error}</div> : null}
+          {isAgent && !(user?.agent?.approved && user.agent.paymentStatus === 'SUCCESS') ? (
+            <div className="notification is-warning">Your agent account must be paid and approved before you can place orders.</div>
+          ) : null}
+          <fieldset>
+            <legend className="label">Network</legend>
+            <div className="sf-network-picker" role="group" aria-label="Network">
+              {NETWORKS.map((n) => (
+                <button key={n} type="button" className={`button${network === n ? ' is-primary' : ''}`} aria-pressed={network === n} onClick={() => chooseNetwork(n)}>
+                  {NETWORK_LABEL[n]}
+                </button>
+              ))}
+            </div>
+          </fieldset>
+          <fieldset>
+            <legend className="label">Package</legend>
+            <PackagePicker packages={packages} selected={packageId} onSelect={setPackageId} agentPricing={agentPricing} />
+          </fieldset>
+          <div className="field">
+            <label className="label" htmlFor="recipient">Recipient number</label>
+            <div className="control">
+              <input id="recipient" className="input" inputMode="numeric" autoComplete="tel" placeholder="0241234567" value={recipient} onChange={(e) => setRecipient(digitsOnly(e.target.value))} />
+            </div>
+            {recent.length ? (
+              <div className="sf-row sf-gap-top" aria-label="Recent recipients">
+                <span className="sf-muted">Recent</span>
+                {recent.map((n) => (
+                  <button key={n} type="button" className="button is-small is-light sf-chip" onClick={() => setRecipient(n)}>{n}</button>
+                ))}
+              </div>
+            ) : null}
+          </div>
+          {card && !isAgent ? (
+            <div className="field">
+              <label className="label" htmlFor="email">Payment email</label>
+              <div className="control">
+                <input id="email" className="input" type="email" autoComplete="email" placeholder="you@example.com" value={email} onChange={(e) => setEmail(e.target.value)} />
+              </div>
+              <p className="help">Needed for the {data.providerLabel} card checkout.</p>
+            </div>
+          ) : null}
+          {!card ? <PayerFields idPrefix="buy" phone={payerPhone} network={payerNetwork} onPhone={setPayerPhone} onNetwork={setPayerNetwork} /> : null}
+          <button type="submit" className="button is-primary is-fullwidth is-medium" disabled={!canSubmit}>
+            {closed ? 'Platform Closed' : 'Proceed to Payment'}
+          </button>
+        </form>
+      </div>
+      <div className="column is-5">
+        <aside className="box" aria-label="Order summary">
+          <h2 className="title is-5">Summary</h2>
+          <dl className="sf-summary">
+            <dt>Network</dt><dd>{NETWORK_LABEL[network]}</dd>
+            <dt>Package</dt><dd>{pkg ? `${formatSize(pkg.sizeMB)} · ${pkg.name}` : '-'}</dd>
+            <dt>Recipient</dt><dd>{recipient || '-'}</dd>
+            <dt>Payment</dt><dd>{card ? 'Card / checkout' : 'Mobile money'}</dd>
+            <dt>Total</dt><dd className="is-size-5">{formatCedis(price)}</dd>
+          </dl>
+        </aside>
+      </div>
+      <PaymentDialog
+        open={dialog}
+        amount={price}
+        summary={pkg ? `${formatSize(pkg.sizeMB)} ${NETWORK_LABEL[pkg.network]} for ${recipient}` : ''}
+        payment={payment}
+        busy={busy}
+        canProceed={card || payerPhone.length >= 9}
+        onProceed={proceed}
+        onCheck={check}
+        onComplete={complete}
+        onRetry={() => { setDialog(false); setPayment(null); setOrderId(null) }}
+        onClose={() => { setDialog(false); if (payment?.paymentStatus !== 'PENDING' && payment?.paymentStatus !== 'IN_PROGRESS') setPayment(null) }}
+      >
+        {card ? (
+          <p className="notification is-info is-light">You will be taken to the {data.providerLabel} checkout to pay by card, then brought back here.</p>
+        ) : (
+          <>
+            <p className="notification is-info is-light">A mobile-money prompt will be sent to the payment phone. Approve it with your PIN, then click I Have Paid.</p>
+            <PayerFields idPrefix="dialog" phone={payerPhone} network={payerNetwork} onPhone={setPayerPhone} onNetwork={setPayerNetwork} />
+          </>
+        )}
+      </PaymentDialog>
+    </div>
+  )
+}
