@@ -39,13 +39,13 @@ const ghs = (pesewas: unknown) => toGhs(toInt(pesewas)) ?? 0
 const avg = (totalPesewas: unknown, count: unknown) => (toInt(count) ? ghs(Math.round(toInt(totalPesewas) / toInt(count))) : 0)
 export const defaultArchiveNote = (now = new Date()) => `Archived on ${now.toLocaleDateString('en-GH', { timeZone: 'Africa/Accra' })}`
 
-/** Group key per groupBy, in SQL over commissions `c`. */
-const GROUP_KEY: Record<GroupBy, string> = {
-  day: `to_char(date_trunc('day', c.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD')`,
-  week: `to_char(date_trunc('week', c.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD')`,
-  month: `to_char(date_trunc('month', c.created_at AT TIME ZONE 'UTC'), 'YYYY-MM')`,
-  agent: `COALESCE(c.agent_id::text, 'direct')`,
-  network: 'c.network',
+/** Group key per groupBy over commissions `c` (raw values; formatted once per group, not per row). */
+const GROUP_KEY: Record<GroupBy, { raw: string; text: string }> = {
+  day: { raw: `date_trunc('day', c.created_at AT TIME ZONE 'UTC')`, text: `to_char(k, 'YYYY-MM-DD')` },
+  week: { raw: `date_trunc('week', c.created_at AT TIME ZONE 'UTC')`, text: `to_char(k, 'YYYY-MM-DD')` },
+  month: { raw: `date_trunc('month', c.created_at AT TIME ZONE 'UTC')`, text: `to_char(k, 'YYYY-MM')` },
+  agent: { raw: 'c.agent_id', text: `COALESCE(k::text, 'direct')` },
+  network: { raw: 'c.network', text: 'k' },
 }
 
 function commissionView(r: any) {
@@ -126,10 +126,12 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
     const byAgent = v.groupBy === 'agent'
     // One scan: the groups and the grand total (the empty grouping set) together.
     const rows = await q(
-      `SELECT ${key} AS key, ${byAgent ? 'max(a.name)' : 'NULL'} AS agent_name, GROUPING(${key}) AS is_total,
-         sum(c.commission_amount_pesewas) AS commission, sum(c.original_amount_pesewas) AS revenue, count(*) AS n
-       FROM commissions c ${byAgent ? 'LEFT JOIN agents a ON a.id = c.agent_id' : ''} ${sql}
-       GROUP BY GROUPING SETS ((${key}), ())`,
+      `SELECT ${key.text} AS key, g.is_total, g.commission, g.revenue, g.n${byAgent ? ', a.name AS agent_name' : ''}
+       FROM (SELECT ${key.raw} AS k, GROUPING(${key.raw}) AS is_total,
+                    sum(c.commission_amount_pesewas) AS commission, sum(c.original_amount_pesewas) AS revenue, count(*) AS n
+             FROM commissions c ${sql}
+             GROUP BY GROUPING SETS ((${key.raw}), ())) g
+       ${byAgent ? 'LEFT JOIN agents a ON a.id = g.k' : ''}`,
       repl,
     )
     const total = rows.find((r) => toInt(r.is_total) === 1)

@@ -93,6 +93,36 @@ describe('audit logs: entries written where things happen', () => {
     expect(list.body.logs).to.have.length(1)
     expect(list.body.logs[0].details).to.deep.equal({ password: '[redacted]', nested: { pin: '[redacted]', token: '[redacted]' }, ok: 'kept' })
   })
+  it('a purchase leaves one ORDER_CREATED (buyer, buyer IP) and one PAYMENT_SUCCESS, however often it is confirmed, with no secret', async () => {
+    const { user, password, agent } = await createAgent({ name: 'Audit Agent' })
+    const buyer = new Client()
+    await buyer.login(user.email, password)
+    const pkg = (await models().Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
+    const placed = await buyer.request('POST', '/api/orders', { packageId: pkg, recipientNumber: '0201112222', payerPhone: '0241234567', payerNetwork: 'MTN' }, { 'X-Forwarded-For': '41.66.99.1' })
+    expect(placed.status).to.equal(201)
+    const tid = placed.body.payment.transactionId as string
+    for (let i = 0; i < 2; i++) await new Client().post(`/api/simulator/payments/${tid}/approve`)
+    for (let i = 0; i < 2; i++) await buyer.patch(`/api/orders/${placed.body.id}`, { paymentStatus: 'SUCCESS' })
+    await buyer.get(`/api/payment/status/${tid}`)
+
+    const admin = await adminClient()
+    const created = (await admin.get(`/api/admin/audit-logs?action=ORDER_CREATED&resourceId=${placed.body.id}`)).body.logs
+    expect(created).to.have.length(1)
+    expect(created[0]).to.include({ resource: 'ORDER', userId: user.id, ipAddress: '41.66.99.1' })
+    expect(created[0].user).to.deep.equal({ email: user.email, role: 'AGENT' })
+    const paid = (await admin.get(`/api/admin/audit-logs?action=PAYMENT_SUCCESS&resourceId=${tid}`)).body.logs
+    expect(paid).to.have.length(1)
+    expect(paid[0]).to.include({ resource: 'PAYMENT', userId: user.id })
+    expect((await admin.get(`/api/admin/audit-logs?userId=${user.id}`)).body.logs.map((l: any) => l.action).sort()).to.deep.equal(['LOGIN', 'ORDER_CREATED', 'PAYMENT_SUCCESS'])
+    const all = await admin.post('/api/admin/audit-logs/export', { format: 'json' })
+    expect(all.text).not.to.match(SECRETS)
+    expect(all.text).not.to.include(password)
+
+    // The purchase shows up in the reports, reconciled with the order.
+    const board = (await admin.get('/api/commission-analytics/agent-leaderboard')).body.leaderboard
+    expect(board).to.deep.equal([{ rank: 1, agentId: agent.id, agentName: 'Audit Agent', agentPhone: agent.phone, totalRevenue: placed.body.order.amount, totalOrders: 1, totalCommission: Math.round(placed.body.order.amount * 10) / 100 }])
+    expect((await admin.get('/api/commission-analytics/summary')).body.combined.totalCount).to.equal(1)
+  })
 })
 
 describe('audit logs: list and filters', () => {
