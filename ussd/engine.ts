@@ -51,7 +51,9 @@ export interface UssdEngine {
   handle(req: GatewayRequest, meta: { ip?: string | null; log?: Logger }): Promise<UssdReply>
 }
 
-export function createUssdEngine(services: Services, ports: MenuPorts = menuPorts(services)): UssdEngine {
+export function createUssdEngine(services: Services, ports?: MenuPorts): UssdEngine {
+  // Tests change bundles between dials in one process: no list cache there.
+  ports ??= menuPorts(services, services.deps.env.NODE_ENV === 'test' ? { cacheMs: 0 } : {})
   const store = services.ussd.sessions
 
   async function start(req: GatewayRequest, phone: string, env: MenuEnv): Promise<UssdReply> {

@@ -61,21 +61,28 @@ const pkgLine = (p: MenuPackage) => `${formatSize(p.sizeMb)} ${ghs(p.pricePesewa
 const netShort: Record<string, string> = { MTN: 'MTN', TELECEL: 'TEL', AIRTELTIGO: 'AT' }
 const statusShort: Record<string, string> = { PENDING: 'Pending', IN_PROGRESS: 'Paying', SUCCESS: 'Paid', FAILED: 'Failed', EXPIRED: 'Expired' }
 
+/** The signed-in agent as the order and payment services see them, read fresh (rules are checked again there). */
 async function actorOf(env: MenuEnv, state: DialState): Promise<Actor> {
   const actor = await env.services.auth.loadActor(state.agent.userId)
   if (!actor) throw new Error('agent user vanished')
   return actor
 }
 
+/** For showing prices only: the dial-in checks found this agent approved and paid. */
+function pricingActor(state: DialState): Actor {
+  const a = state.agent
+  return { id: a.userId, email: '', role: 'AGENT', name: a.name, phone: a.phone, agent: { id: a.id, name: a.name, phone: a.phone, approved: true, paymentStatus: 'SUCCESS' } }
+}
+
 async function packagesOf(env: MenuEnv, state: DialState) {
-  const list = await env.ports.listPackages(state.network!, await actorOf(env, state))
+  const list = await env.ports.listPackages(state.network!, pricingActor(state))
   const header = `${NETWORK_LABELS[state.network!] ?? state.network} bundles:`
   return { header, pages: paginate(list, header), list }
 }
 
 async function chosenPackage(env: MenuEnv, state: DialState): Promise<MenuPackage | null> {
   if (!state.network || !state.packageId) return null
-  const list = await env.ports.listPackages(state.network, await actorOf(env, state))
+  const list = await env.ports.listPackages(state.network, pricingActor(state), true)
   return list.find((p) => p.id === state.packageId) ?? null
 }
 

@@ -1,6 +1,7 @@
 import type { Actor, Ctx } from '../server/services/context.ts'
 import type { Services } from '../server/services/index.ts'
 import { toPesewas } from '../server/lib/money.ts'
+import type { PackageRow } from '../server/services/packages.ts'
 
 export interface MenuPackage {
   id: number
@@ -18,16 +19,32 @@ export interface PlacedOrder {
 
 /** What the menu needs from the domain layer: the same services the web uses. */
 export interface MenuPorts {
-  listPackages(network: string, actor: Actor): Promise<MenuPackage[]>
+  listPackages(network: string, actor: Actor, fresh?: boolean): Promise<MenuPackage[]>
   placeOrder(input: { packageId: number; recipientNumber: string; payerPhone: string; payerNetwork: string | null }, ctx: Ctx): Promise<PlacedOrder>
   /** Asks the gateway about an open payment (at the gateway's pace) and settles it. */
   refreshStatus(transactionId: string, ctx: Ctx): Promise<void>
 }
 
-export function menuPorts(services: Services): MenuPorts {
+/**
+ * The bundle list is read on most hops; a few seconds' cache spares the database under load. The
+ * confirm screen reads it fresh, and the order's price is always the server's at placeOrder.
+ */
+export const PACKAGE_CACHE_MS = 5000
+
+export function menuPorts(services: Services, opts: { cacheMs?: number } = {}): MenuPorts {
+  const ttl = opts.cacheMs ?? PACKAGE_CACHE_MS
+  const cache = new Map<string, { at: number; list: Promise<PackageRow[]> }>()
+  function active(network: string, fresh: boolean) {
+    const hit = cache.get(network)
+    if (!fresh && hit && Date.now() - hit.at < ttl) return hit.list
+    const list = services.packages.listActive({ network })
+    cache.set(network, { at: Date.now(), list })
+    list.catch(() => cache.delete(network))
+    return list
+  }
   return {
-    async listPackages(network, actor) {
-      const list = await services.packages.listActive({ network })
+    async listPackages(network, actor, fresh = false) {
+      const list = await active(network, fresh)
       return list.map((p) => ({ id: p.id, network: p.network, sizeMb: p.sizeMb, pricePesewas: services.packages.priceFor(p, actor) }))
     },
     async placeOrder(input, ctx) {

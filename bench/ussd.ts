@@ -1,0 +1,124 @@
+// USSD hop latency: N concurrent dialogues through the real endpoint (Africa's Talking format).
+//
+//   node_modules/.bin/node bench/ussd.ts [--dialogues=100] [--rounds=3] [--buy=1] [--think=0]
+//
+// Each of N simulated agents dials, enters the PIN, picks network, bundle and recipient, and
+// (with --buy=1) confirms, which creates the order and asks the payment simulator for the prompt.
+// --think=ms waits between hops like a person reading the screen (0 = back to back, the worst case).
+// Own embedded database under .data/bench-ussd. Prints figures; asserts nothing. Results go in
+// docs/benchmarks-ussd.md by hand.
+import os from 'node:os'
+import path from 'node:path'
+import { loadEnv } from '../server/env.ts'
+import { boot } from '../server/index.ts'
+import { hashSecret } from '../server/lib/crypto.ts'
+import { createLogger } from '../server/lib/logger.ts'
+
+const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def)
+const N = arg('dialogues', 100)
+const ROUNDS = arg('rounds', 3)
+const BUY = arg('buy', 1) === 1
+const THINK = arg('think', 0)
+const PIN = '4826'
+
+const ROOT = path.resolve(import.meta.dirname, '..')
+const env = loadEnv(
+  { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', DATA_DIR: path.join(ROOT, '.data/bench-ussd'), EMBEDDED_PG_PORT: '54341', JOBS_ENABLED: '0', LOG_LEVEL: 'error', ADMIN_EMAIL: 'bench-ussd@datahub.local', ADMIN_PASSWORD: 'bench-ussd-password' },
+)
+const log = createLogger('error')
+const running = await boot({ env, log })
+const { models, sequelize } = running.db
+const endpoint = `${running.url}/ussd/africastalking`
+
+// A fresh cast: N approved, paid agents with one PIN hash (hashing once keeps set-up quick), 6 MTN bundles.
+await sequelize.query("TRUNCATE ussd_sessions, payments, orders, commissions, audit_logs, sms_outbox RESTART IDENTITY CASCADE")
+await sequelize.query("DELETE FROM users WHERE email LIKE 'bench-ussd-agent-%'")
+const pinHash = await hashSecret(PIN)
+const phones: string[] = []
+for (let i = 0; i < N; i++) {
+  const phone = `024${String(7_000_000 + i).padStart(7, '0')}`
+  const user = await models.User.create({ email: `bench-ussd-agent-${i}@datahub.local`, passwordHash: pinHash, role: 'AGENT', name: `Bench Agent ${i}`, phone })
+  await models.Agent.create({ userId: user.get('id'), name: `Bench Agent ${i}`, phone, approved: true, paymentStatus: 'SUCCESS', pinHash })
+  phones.push(phone)
+}
+await models.Package.destroy({ where: {} })
+for (const gb of [1, 2, 3, 5, 10, 20]) await models.Package.create({ network: 'MTN', sizeMb: gb * 1024, priceUserPesewas: gb * 500, priceAgentPesewas: gb * 450, active: true })
+await running.services.settings.update({ ussdWhitelistEnabled: false, platformOpen: true }, {})
+
+type Kind = 'dial' | 'pin' | 'menu' | 'order'
+const times: Record<Kind, number[]> = { dial: [], pin: [], menu: [], order: [] }
+let errors = 0
+
+async function hop(sessionId: string, phone: string, inputs: string[], kind: Kind): Promise<string> {
+  const t = performance.now()
+  const res = await fetch(endpoint, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ sessionId, serviceCode: '*920*44#', phoneNumber: `+233${phone.slice(1)}`, networkCode: '62001', text: inputs.join('*') }).toString(),
+  })
+  const body = await res.text()
+  times[kind].push(performance.now() - t)
+  if (res.status !== 200 || !/^(CON|END) /.test(body) || body.startsWith('END Service')) {
+    if (errors++ < 3) console.error(`unexpected reply (${kind}): ${res.status} ${body.slice(0, 120)}`)
+  }
+  if (THINK) await new Promise((r) => setTimeout(r, THINK))
+  return body
+}
+
+async function dialogue(i: number, round: number) {
+  const phone = phones[i]!
+  const sid = `bench-${round}-${i}-${Date.now()}`
+  const inputs: string[] = []
+  const step = async (input: string, kind: Kind) => {
+    inputs.push(input)
+    return hop(sid, phone, inputs, kind)
+  }
+  await hop(sid, phone, inputs, 'dial')
+  await step(PIN, 'pin')
+  await step('1', 'menu') // Buy data
+  await step('1', 'menu') // MTN
+  await step(String(1 + (i % 5)), 'menu') // a bundle on the first page
+  await step('2', 'menu') // another number
+  await step(`055${String(1_000_000 + i).slice(-7)}`, 'menu') // recipient
+  if (BUY) {
+    const end = await step('1', 'order')
+    if (!end.startsWith('END Order placed') && errors++ < 3) console.error(`order not placed: ${end.slice(0, 120)}`)
+  } else {
+    await step('00', 'menu')
+    await step('2', 'menu') // last orders
+    await step('0', 'menu')
+  }
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]! : NaN
+}
+const row = (name: string, xs: number[]) =>
+  `${name.padEnd(24)} n ${String(xs.length).padStart(5)}   p50 ${pct(xs, 50).toFixed(1).padStart(7)} ms   p99 ${pct(xs, 99).toFixed(1).padStart(7)} ms   max ${Math.max(...xs).toFixed(1).padStart(7)} ms`
+
+// Warm-up: one dialogue, not counted.
+await dialogue(0, -1)
+for (const k of Object.keys(times) as Kind[]) times[k] = []
+
+console.log(`USSD benchmark: ${N} concurrent dialogues x ${ROUNDS} rounds, buy=${BUY}, think=${THINK} ms, node ${process.version}, ${os.cpus().length} CPUs, pool max ${process.env.DB_POOL_MAX ?? 10}, ${new Date().toISOString()}`)
+const started = performance.now()
+for (let r = 0; r < ROUNDS; r++) await Promise.all(Array.from({ length: N }, (_, i) => dialogue(i, r)))
+const seconds = (performance.now() - started) / 1000
+const all = [...times.dial, ...times.pin, ...times.menu, ...times.order]
+const notPin = [...times.dial, ...times.menu, ...times.order]
+
+console.log('')
+console.log(row('all hops', all))
+console.log(row('all hops except PIN', notPin))
+console.log(row('  dial (access checks)', times.dial))
+console.log(row('  PIN (argon2id verify)', times.pin))
+console.log(row('  menu screens', times.menu))
+if (BUY) console.log(row('  confirm (order+payment)', times.order))
+console.log('')
+console.log(`${(all.length / seconds).toFixed(0)} hops/s, ${((N * ROUNDS) / seconds).toFixed(1)} dialogues/s, errors ${errors}`)
+const orders = await models.Order.count({ where: { channel: 'ussd' } })
+console.log(`orders created: ${orders}`)
+
+await running.stop()
+process.exit(0)
