@@ -1,5 +1,31 @@
-import { Placeholder } from '../../../renderer/ui/Placeholder.tsx'
+import { usePageContext } from '../../../renderer/usePageContext.tsx'
+import type { AgentBase } from '../_shared/agent-data.ts'
+import { Gate } from '../_shared/Gate.tsx'
+import { isActive } from '../_shared/onboarding.ts'
+import { useAgent } from '../_shared/useAgent.ts'
+import { OrdersTable } from './OrdersTable.tsx'
 
 export default function Page() {
-  return <Placeholder title="My Orders" subtitle="Track and manage your data orders" />
+  const pc = usePageContext() as ReturnType<typeof usePageContext> & { data: AgentBase }
+  const { agent } = useAgent(pc.data.agent)
+  const active = isActive(agent)
+  return (
+    <section>
+      <div className="is-flex is-flex-wrap-wrap is-justify-content-space-between is-align-items-flex-start mb-4" style={{ gap: '.75rem' }}>
+        <div>
+          <h1 className="title">My Orders</h1>
+          <p className="subtitle is-6">Track and manage your data orders</p>
+        </div>
+        <div>
+          {active ? (
+            <a className="button is-primary" href="/agent/place-order">Place New Order</a>
+          ) : (
+            <button className="button is-primary" disabled title="Available once your account is approved and paid">Place New Order</button>
+          )}
+        </div>
+      </div>
+      <Gate agent={agent} />
+      {active ? <OrdersTable /> : null}
+    </section>
+  )
 }

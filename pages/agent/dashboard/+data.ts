@@ -1,0 +1,27 @@
+import type { PageContextServer } from 'vike/types'
+import type { AgentOrdersService } from '../../../server/services/agent-orders.ts'
+import type { InboxItem } from '../../../server/services/inbox.ts'
+import { loadAgentBase, type AgentBase } from '../_shared/agent-data.ts'
+import { isActive } from '../_shared/onboarding.ts'
+
+export type Summary = Awaited<ReturnType<AgentOrdersService['summary']>>
+export interface DashboardData extends AgentBase {
+  summary: Summary | null
+  messages: InboxItem[] | null
+  unreadCount: number
+}
+
+export async function data(pageContext: PageContextServer): Promise<DashboardData> {
+  const base = await loadAgentBase(pageContext)
+  const out: DashboardData = { ...base, summary: null, messages: null, unreadCount: 0 }
+  const { services, user } = pageContext
+  // Orders figures and messages exist only for approved, paid agents (the services check it again).
+  if (!services || !user || !isActive(base.agent)) return out
+  const ctx = { user }
+  const [summary, messages, unread] = await Promise.all([
+    services.agentOrders.summary(ctx),
+    services.inbox.myMessages(ctx, { limit: 20 }),
+    services.inbox.unreadCount(ctx),
+  ])
+  return { ...out, summary, messages, unreadCount: unread.unreadCount }
+}
