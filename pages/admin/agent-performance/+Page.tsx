@@ -8,7 +8,12 @@ import { StatCard } from '../_insight/StatCard.tsx'
 import '../_insight/insight.css'
 import type { LeaderboardData } from './+data.ts'
 
-const MEDALS = ['🥇', '🥈', '🥉']
+const MEDAL_NAMES = ['Gold', 'Silver', 'Bronze']
+
+/** Gold, silver and bronze discs with the rank (drawn in CSS: emoji fonts are not everywhere). */
+function Medal({ rank }: { rank: number }) {
+  return <span className={`medal medal-${rank}`} role="img" aria-label={`${MEDAL_NAMES[rank - 1]} medal, rank ${rank}`} title={`${MEDAL_NAMES[rank - 1]} medal`}>{rank}</span>
+}
 const TOP_N = [10, 20, 50, 100]
 
 export default function Page() {
@@ -113,7 +118,7 @@ export default function Page() {
           {rows.slice(0, 3).map((e, i) => (
             <div className="column is-one-third-tablet" key={e.agentId}>
               <div className="box has-text-centered" data-performer={i + 1}>
-                <p className="medal" aria-label={`Rank ${i + 1}`}>{MEDALS[i]}</p>
+                <Medal rank={i + 1} />
                 <p className="title is-6 mt-2 mb-1">{e.agentName}</p>
                 <p className="is-size-7 has-text-grey mb-2">{e.agentPhone}</p>
                 <p className="stat-value">{formatCedis(e.totalRevenue)}</p>
@@ -136,7 +141,7 @@ export default function Page() {
                 <tr><td colSpan={5} className="has-text-centered has-text-grey py-5">{loading ? 'Loading agents…' : 'No agent sales for these filters.'}</td></tr>
               ) : rows.map((e) => (
                 <tr key={e.agentId} className={loading ? 'is-loading-row' : undefined}>
-                  <td>{e.rank <= 3 ? <span className="medal" aria-label={`Rank ${e.rank}`}>{MEDALS[e.rank - 1]}</span> : `#${e.rank}`}</td>
+                  <td>{e.rank <= 3 ? <Medal rank={e.rank} /> : `#${e.rank}`}</td>
                   <td><strong>{e.agentName}</strong><br /><span className="is-size-7 has-text-grey">{e.agentPhone}</span></td>
                   <td className="has-text-right">{e.totalOrders.toLocaleString('en-GH')}</td>
                   <td>

@@ -221,7 +221,7 @@ export default function Page() {
                     <>
                       <span>{l.user.email}</span>
                       <br />
-                      <span className="tag is-small is-light">{l.user.role}</span>
+                      <span className="tag is-small">{l.user.role}</span>
                     </>
                   ) : <span className="has-text-grey">Unknown</span>}
                 </td>
