@@ -86,6 +86,35 @@ describe('audit logs: entries written where things happen', () => {
     expect(JSON.stringify(log)).not.to.match(SECRETS)
   })
 
+  it('agent registration (USER_CREATED), approval (AGENT_APPROVED) and logout (LOGOUT) are each recorded once with the acting user and IP', async () => {
+    const visitor = new Client()
+    const reg = await visitor.request('POST', '/api/agents/register', { name: 'Audit Registrant', phone: '0245557777', email: 'registrant@test.local', password: 'secret-pass-9' }, { 'X-Forwarded-For': '41.66.5.5' })
+    expect(reg.status, reg.text).to.be.oneOf([200, 201])
+    const newUser = (await models().User.findOne({ where: { email: 'registrant@test.local' } }))!.get({ plain: true }) as any
+    const admin = await adminClient()
+    const created = (await admin.get(`/api/admin/audit-logs?action=USER_CREATED&resourceId=${newUser.id}`)).body.logs
+    expect(created).to.have.length(1)
+    expect(created[0]).to.include({ ipAddress: '41.66.5.5' })
+
+    const { agent } = await createAgent({ approved: false })
+    const ok = await admin.request('PATCH', `/api/agents/${agent.id}/approve`, {}, { 'X-Forwarded-For': '41.66.6.6' })
+    expect(ok.status, ok.text).to.equal(200)
+    const approved = (await admin.get(`/api/admin/audit-logs?action=AGENT_APPROVED&resourceId=${agent.id}`)).body.logs
+    expect(approved).to.have.length(1)
+    expect(approved[0]).to.include({ resource: 'AGENT', userId: await adminId(), ipAddress: '41.66.6.6' })
+
+    const u = await createUser()
+    const c = new Client()
+    await c.login(u.email, u.password)
+    await c.request('POST', '/api/auth/logout', {}, { 'X-Forwarded-For': '41.66.8.8' })
+    const out = (await admin.get(`/api/admin/audit-logs?action=LOGOUT&userId=${u.id}`)).body.logs
+    expect(out).to.have.length(1)
+    expect(out[0]).to.include({ ipAddress: '41.66.8.8', resourceId: String(u.id) })
+    const everything = (await admin.post('/api/admin/audit-logs/export', { format: 'json' })).text
+    expect(everything).not.to.include('secret-pass-9')
+    expect(everything).not.to.match(SECRETS)
+  })
+
   it('scrubs secrets even when a caller passes them in details', async () => {
     await app().services.audit.record({ action: 'LOGIN', resource: 'USER', details: { password: 'hunter2', nested: { pin: '1234', token: 'abc' }, ok: 'kept' } }, { ip: '1.2.3.4' })
     const admin = await adminClient()
