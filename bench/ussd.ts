@@ -1,10 +1,11 @@
 // USSD hop latency: N concurrent dialogues through the real endpoint (Africa's Talking format).
 //
-//   node_modules/.bin/node bench/ussd.ts [--dialogues=100] [--rounds=3] [--buy=1] [--think=0]
+//   node_modules/.bin/node bench/ussd.ts [--dialogues=100] [--rounds=3] [--buy=1] [--think=0] [--spread=0]
 //
 // Each of N simulated agents dials, enters the PIN, picks network, bundle and recipient, and
 // (with --buy=1) confirms, which creates the order and asks the payment simulator for the prompt.
-// --think=ms waits between hops like a person reading the screen (0 = back to back, the worst case).
+// --think=ms waits between hops like a person reading the screen (0 = back to back, the worst case);
+// --spread=ms starts the N dialogues at random moments within that window instead of all at once.
 // Own embedded database under .data/bench-ussd. Prints figures; asserts nothing. Results go in
 // docs/benchmarks-ussd.md by hand.
 import os from 'node:os'
@@ -19,6 +20,7 @@ const N = arg('dialogues', 100)
 const ROUNDS = arg('rounds', 3)
 const BUY = arg('buy', 1) === 1
 const THINK = arg('think', 0)
+const SPREAD = arg('spread', 0)
 const PIN = '4826'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
@@ -66,6 +68,7 @@ async function hop(sessionId: string, phone: string, inputs: string[], kind: Kin
 }
 
 async function dialogue(i: number, round: number) {
+  if (SPREAD && round === 0) await new Promise((r) => setTimeout(r, Math.random() * SPREAD))
   const phone = phones[i]!
   const sid = `bench-${round}-${i}-${Date.now()}`
   const inputs: string[] = []
@@ -101,7 +104,7 @@ const row = (name: string, xs: number[]) =>
 await dialogue(0, -1)
 for (const k of Object.keys(times) as Kind[]) times[k] = []
 
-console.log(`USSD benchmark: ${N} concurrent dialogues x ${ROUNDS} rounds, buy=${BUY}, think=${THINK} ms, node ${process.version}, ${os.cpus().length} CPUs, pool max ${process.env.DB_POOL_MAX ?? 10}, ${new Date().toISOString()}`)
+console.log(`USSD benchmark: ${N} concurrent dialogues x ${ROUNDS} rounds, buy=${BUY}, think=${THINK} ms, spread=${SPREAD} ms, node ${process.version}, ${os.cpus().length} CPUs, pool max ${process.env.DB_POOL_MAX ?? 10}, ${new Date().toISOString()}`)
 const started = performance.now()
 for (let r = 0; r < ROUNDS; r++) await Promise.all(Array.from({ length: N }, (_, i) => dialogue(i, r)))
 const seconds = (performance.now() - started) / 1000

@@ -79,7 +79,7 @@ export function createUssdEngine(services: Services, ports?: MenuPorts): UssdEng
   return {
     async handle(req, meta) {
       const phone = normalizePhone(req.phone)
-      const env: MenuEnv = { services, ports, ctx: { ip: meta.ip ?? null, log: meta.log, user: null } }
+      const env: MenuEnv = { services, ports, sessionId: req.sessionId, ctx: { ip: meta.ip ?? null, log: meta.log, user: null } }
       const existing = req.newSession ? null : await store.get<DialState>(req.sessionId)
       if (!existing) {
         // A last-input gateway continuing a dial we no longer know: it idled out and was purged.

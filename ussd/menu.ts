@@ -30,6 +30,7 @@ export interface MenuEnv {
   services: Services
   ports: MenuPorts
   ctx: Ctx
+  sessionId: string
 }
 
 const MAX_ITEMS_PER_PAGE = 7
@@ -204,6 +205,8 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
       if (v !== '1') return { note: 'Invalid choice.' }
       const p = await chosenPackage(env, s)
       if (!p || !s.recipient) return { note: 'That bundle is no longer available.' }
+      // A gateway retry of this very hop must not place a second order.
+      if (!(await env.services.ussd.sessions.claim(env.sessionId, 'order'))) return { end: 'Your order is already being placed. Wait for the payment prompt.' }
       const user = await actorOf(env, s)
       const payer = s.agent.phone
       const placed = await env.ports.placeOrder(

@@ -31,6 +31,18 @@ export function createSessionStore(sequelize: Sequelize) {
         { replacements: { id: sessionId, phone, state: JSON.stringify(state), ttl: SESSION_IDLE_SECONDS } },
       )
     },
+    /**
+     * Marks a one-time step (placing the order) as taken, once: a gateway retry arriving while the
+     * first request is still working finds it taken and does not act twice.
+     */
+    async claim(sessionId: string, step: string): Promise<boolean> {
+      const rows = await sequelize.query(
+        `UPDATE ussd_sessions SET state = jsonb_set(state, '{claimed}', COALESCE(state->'claimed', '[]'::jsonb) || to_jsonb(CAST(:step AS text)))
+          WHERE session_id = :id AND NOT COALESCE(state->'claimed', '[]'::jsonb) ? :step RETURNING 1`,
+        { replacements: { id: sessionId, step }, type: QueryTypes.SELECT },
+      )
+      return rows.length > 0
+    },
     async remove(sessionId: string): Promise<void> {
       await sequelize.query('DELETE FROM ussd_sessions WHERE session_id = :id', { replacements: { id: sessionId } })
     },

@@ -335,6 +335,19 @@ describe('USSD channel (Africa\'s Talking format)', () => {
       expect(status.text).to.contain('Payment: Successful')
     })
 
+    it('places one order when the gateway retries the confirming hop while the first is still working', async () => {
+      await createPackage({ network: 'MTN', sizeMb: 1024, priceUserPesewas: 500, priceAgentPesewas: 450 })
+      const { agent, pin } = await ussdAgent({ phone: '0241130003' })
+      const phone = new AtPhone('+233241130003')
+      await phone.dial()
+      for (const input of [pin, '1', '1', '1', '1']) await phone.send(input)
+      phone.inputs.push('1')
+      const [a, b] = await Promise.all([phone.hop(), phone.hop()])
+      expect([a.end, b.end]).to.deep.equal([true, true])
+      expect([a.text, b.text].filter((t) => t.startsWith('Order placed'))).to.have.length(1)
+      expect(await app().db.models.Order.count({ where: { agentId: agent.id } })).to.equal(1)
+    })
+
     it('uses the caller\'s own number as recipient, asks the mobile money network when it cannot tell, and stops with the rule\'s text when purchases are closed', async () => {
       await createPackage({ network: 'TELECEL', sizeMb: 2048, priceUserPesewas: 900, priceAgentPesewas: 800 })
       const { agent, pin } = await ussdAgent({ phone: '0301130002' })
