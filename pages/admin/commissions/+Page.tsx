@@ -111,7 +111,7 @@ export default function Page() {
         <div className="level-right">
           <div className="buttons">
             <button className="button is-warning is-light" onClick={askSelected} disabled={busy}>Archive Selected{selected.size ? ` (${selected.size})` : ''}</button>
-            <button className="button is-warning" onClick={() => setModal('all')} disabled={busy || !list?.total}>Archive All</button>
+            <button className="button is-warning" onClick={() => setModal('all')} disabled={busy}>Archive All</button>
           </div>
         </div>
       </div>
