@@ -123,6 +123,14 @@ describe('browser: the agent journey', function () {
     await page.type('#orders-search', '0201234')
     await page.waitForSelector('[data-testid=order-row]')
 
+    // Packages: regular price struck through, the agent price, and what the agent saves.
+    await goto(page, '/agent/packages')
+    text = await bodyText(page)
+    for (const t of ['Package Pricing', 'Regular Price', 'Your Price', 'You Save', 'Save up to GH₵2.00', 'Agent Benefits']) expect(text, t).to.include(t)
+    await clickButton(page, 'TELECEL')
+    await page.waitForFunction(() => !document.querySelector('[data-testid=network-card-MTN]'))
+    expect(await fitsPhone(page)).to.equal(true)
+
     // Profile: reset and copy the PIN; it works for USSD and is not stored in clear.
     await goto(page, '/agent/profile')
     text = await bodyText(page)
@@ -158,7 +166,7 @@ describe('browser: the agent journey', function () {
     }
     await goto(page, '/agent/dashboard')
     await page.waitForFunction(() => document.querySelector('[data-testid=unread-count]')?.textContent === '2')
-    await tap(page, '[data-testid=message-item]')
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/read') && r.status() === 200), tap(page, '[data-testid=message-item]')])
     await page.waitForFunction(() => document.querySelector('[data-testid=unread-count]')?.textContent === '1')
     await waitText(page, 'New MTN prices: details')
     expect(await fitsPhone(page)).to.equal(true)

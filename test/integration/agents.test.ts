@@ -371,3 +371,34 @@ describe('agents API: registration fee payment (simulator gateway)', () => {
     expect((await new Client().post('/api/agents/payment/status')).status).to.equal(401)
   })
 })
+
+describe('agents API: ordering is gated on approval and a SUCCESS fee', () => {
+  beforeEach(resetDb)
+
+  it('refuses an unapproved or unpaid agent\'s order, whatever the client sends, and creates nothing', async () => {
+    const pkg: any = await factories.createPackage({ network: 'MTN', priceUserPesewas: 1000, priceAgentPesewas: 700 })
+    for (const over of [{ approved: false }, { paymentStatus: 'PENDING' }, { approved: true, paymentStatus: 'FAILED' }, { approved: false, paymentStatus: null }]) {
+      const a = await agentClient(over)
+      const forged = { packageId: pkg.id, recipientNumber: '0241234567', payerPhone: '0241234567', payerNetwork: 'MTN', amount: 0, paymentStatus: 'SUCCESS', approved: true, agentApproved: true }
+      const res = await a.c.post('/api/orders', forged)
+      expect(res.status, JSON.stringify(over)).to.equal(403)
+      const two = await a.c.post('/api/orders', { packageId: pkg.id, recipientNumber: '0241234567', paymentStatus: 'SUCCESS' })
+      expect(two.status, JSON.stringify(over)).to.equal(403)
+      const pay = await a.c.post('/api/payment/request', { ...forged, type: 'data' })
+      expect(pay.status, JSON.stringify(over)).to.equal(403)
+    }
+    expect(await app().db.models.Order.count()).to.equal(0)
+    expect(await app().db.models.Payment.count()).to.equal(0)
+  })
+
+  it('charges an approved, paid agent the agent price, and the order shows in its own list only', async () => {
+    const pkg: any = await factories.createPackage({ network: 'MTN', priceUserPesewas: 1000, priceAgentPesewas: 700 })
+    const a = await agentClient()
+    const b = await agentClient()
+    const res = await a.c.post('/api/orders', { packageId: pkg.id, recipientNumber: '0241234567', payerPhone: '0241234567', payerNetwork: 'MTN', amount: 0.01 })
+    expect(res.status).to.equal(201)
+    expect(res.body.order.amount).to.equal(7)
+    expect((await a.c.get('/api/orders?includeExported=true')).body.orders.map((o: any) => o.id)).to.deep.equal([res.body.id])
+    expect((await b.c.get('/api/orders?includeExported=true')).body.orders).to.have.length(0)
+  })
+})
