@@ -43,9 +43,9 @@ export default function Page() {
   }
 
   const stat = (label: string, value: number) => (
-    <div className="column">
-      <div className="box has-text-centered">
-        <p className="heading">{label}</p>
+    <div className="column is-4">
+      <div className="box has-text-centered px-2">
+        <p className="is-size-7 has-text-weight-semibold">{label}</p>
         <p className="stat-value" data-stat={label}>{loading ? '…' : value}</p>
       </div>
     </div>
@@ -53,14 +53,14 @@ export default function Page() {
 
   return (
     <section>
-      <div className="level is-mobile is-flex-wrap-wrap">
-        <div className="level-left">
+      <div className="is-flex is-flex-wrap-wrap is-justify-content-space-between is-align-items-center mb-4" style={{ gap: '.75rem' }}>
+        <div>
           <div>
             <h1 className="title">Send Message</h1>
             <p className="subtitle is-6">Write to your agents; they read it in their portal</p>
           </div>
         </div>
-        <div className="level-right buttons">
+        <div className="buttons mb-0">
           <a className="button" href="/admin/messaging/history">Message History</a>
           <button className="button is-primary" aria-expanded={open} aria-controls="new-message" onClick={() => setOpen(!open)}>
             {open ? 'Close' : 'New Message'}

@@ -23,16 +23,12 @@ export default function Page() {
 
   return (
     <section>
-      <div className="level is-mobile">
-        <div className="level-left">
-          <div>
-            <h1 className="title">Packages</h1>
-            <p className="subtitle is-6">Data bundles, prices and availability</p>
-          </div>
+      <div className="is-flex is-flex-wrap-wrap is-justify-content-space-between is-align-items-center mb-4" style={{ gap: '.75rem' }}>
+        <div>
+          <h1 className="title">Packages</h1>
+          <p className="subtitle is-6">Data bundles, prices and availability</p>
         </div>
-        <div className="level-right">
-          <button className="button is-primary" onClick={() => setForm('new')} disabled={form === 'new'}>Add Package</button>
-        </div>
+        <button className="button is-primary" onClick={() => setForm('new')} disabled={form === 'new'}>Add Package</button>
       </div>
 
       {form ? (
@@ -40,7 +36,7 @@ export default function Page() {
       ) : null}
 
       <div className="box p-0">
-        <div className="table-container">
+        <div className="table-container" style={{ position: 'relative' }}>
           <table className="table is-fullwidth is-hoverable">
             <thead>
               <tr>
@@ -59,9 +55,9 @@ export default function Page() {
                 packages.map((p) => (
                   <tr key={p.id} data-package-id={p.id}>
                     <td><span className="network-badge">{LABEL[p.network] ?? p.network}</span></td>
-                    <td>{formatSize(p.sizeMB)}{p.name ? <div className="is-size-7 has-text-grey">{p.name}</div> : null}</td>
-                    <td>{formatCedis(p.priceUser)}</td>
-                    <td>{p.priceAgent === null ? <span className="has-text-grey">-</span> : formatCedis(p.priceAgent)}</td>
+                    <td><span style={{ whiteSpace: 'nowrap' }}>{formatSize(p.sizeMB)}</span>{p.name ? <div className="is-size-7 has-text-grey">{p.name}</div> : null}</td>
+                    <td style={{ whiteSpace: 'nowrap' }}>{formatCedis(p.priceUser)}</td>
+                    <td style={{ whiteSpace: 'nowrap' }}>{p.priceAgent === null ? <span className="has-text-grey">-</span> : formatCedis(p.priceAgent)}</td>
                     <td>{p.active ? <span className="tag is-success is-light">Active</span> : <span className="tag">Inactive</span>}</td>
                     <td>
                       <button className="button is-small" aria-label={`Edit ${LABEL[p.network]} ${formatSize(p.sizeMB)}`} onClick={() => { setForm(p); window.scrollTo({ top: 0, behavior: 'smooth' }) }}>

@@ -28,7 +28,7 @@ function SkeletonRows() {
       {Array.from({ length: 5 }, (_, i) => (
         <tr key={i} aria-hidden="true" data-skeleton>
           {[60, 30, 50, 30, 10].map((w, j) => (
-            <td key={j}><span className="dh-skeleton" style={{ width: `${w + 20}%` }} /></td>
+            <td key={j} className={j === 3 ? 'is-hidden-mobile' : undefined}><span className="dh-skeleton" style={{ width: `${w + 20}%` }} /></td>
           ))}
         </tr>
       ))}
@@ -131,14 +131,14 @@ export default function Page() {
       </form>
 
       <div className="box p-0">
-        <div className="table-container">
+        <div className="table-container" style={{ position: 'relative' }}>
           <table className="table is-fullwidth is-hoverable">
             <thead>
               <tr>
                 <th>User</th>
                 <th>Role</th>
                 <th>Agent Details</th>
-                <th>Joined</th>
+                <th className="is-hidden-mobile">Joined</th>
                 <th><span className="is-sr-only">Actions</span></th>
               </tr>
             </thead>
@@ -172,7 +172,7 @@ export default function Page() {
                         <span className="has-text-grey">-</span>
                       )}
                     </td>
-                    <td className="is-size-7">{new Date(u.createdAt).toLocaleDateString('en-GH', { year: 'numeric', month: 'short', day: 'numeric' })}</td>
+                    <td className="is-size-7 is-hidden-mobile">{new Date(u.createdAt).toLocaleDateString('en-GH', { year: 'numeric', month: 'short', day: 'numeric' })}</td>
                     <td>
                       {u.id === me?.id ? null : <RoleMenu email={u.email} role={u.role} busy={busyId === u.id} onPick={(role) => void changeRole(u, role)} />}
                     </td>

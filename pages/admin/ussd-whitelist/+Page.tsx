@@ -151,10 +151,10 @@ export default function Page() {
           </div>
         </div>
 
-        <div className="table-container">
+        <div className="table-container" style={{ position: 'relative' }}>
           <table className="table is-fullwidth is-hoverable">
             <thead>
-              <tr><th>Phone Number</th><th>Status</th><th>Added</th><th><span className="is-sr-only">Actions</span></th></tr>
+              <tr><th>Phone Number</th><th>Status</th><th className="is-hidden-mobile">Added</th><th><span className="is-sr-only">Actions</span></th></tr>
             </thead>
             <tbody aria-busy={loading}>
               {loading ? (
@@ -168,9 +168,9 @@ export default function Page() {
               ) : (
                 shown.map((e) => (
                   <tr key={e.id} data-phone={e.phoneNumber}>
-                    <td className="is-monospace">{e.phoneNumber}</td>
+                    <td style={{ whiteSpace: 'nowrap', fontFamily: 'ui-monospace, monospace' }}>{e.phoneNumber}</td>
                     <td>{e.isActive ? <span className="tag is-success">Active</span> : <span className="tag">Inactive</span>}</td>
-                    <td className="is-size-7">{new Date(e.addedAt).toLocaleString('en-GH', { dateStyle: 'medium', timeStyle: 'short' })}</td>
+                    <td className="is-size-7 is-hidden-mobile">{new Date(e.addedAt).toLocaleString('en-GH', { dateStyle: 'medium', timeStyle: 'short' })}</td>
                     <td>
                       <div className="buttons are-small is-flex-wrap-nowrap">
                         <button className="button" aria-label={`Edit ${e.phoneNumber}`} onClick={() => setEditing(e)}>Edit</button>

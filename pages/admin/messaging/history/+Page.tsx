@@ -49,14 +49,14 @@ export default function Page() {
 
   return (
     <section>
-      <div className="level is-mobile is-flex-wrap-wrap">
-        <div className="level-left">
+      <div className="is-flex is-flex-wrap-wrap is-justify-content-space-between is-align-items-center mb-4" style={{ gap: '.75rem' }}>
+        <div>
           <div>
             <h1 className="title">Message History</h1>
             <p className="subtitle is-6">Messages sent to agents and who has read them</p>
           </div>
         </div>
-        <div className="level-right">
+        <div>
           <a className="button is-primary" href="/admin/messaging">Send Message</a>
         </div>
       </div>
