@@ -9,7 +9,7 @@ type Tab = 'buy' | 'orders'
 
 export default function Page() {
   const pc = usePageContext() as ReturnType<typeof usePageContext> & { data: Data }
-  const [tab, setTab] = useState<Tab>(pc.urlParsed?.search?.tab === 'orders' ? 'orders' : 'buy')
+  const [tab, setTab] = useState<Tab>(pc.data.tab)
   const tabLink = (id: Tab, label: string) => (
     <li className={tab === id ? 'is-active' : ''} role="presentation">
       <a role="tab" id={`tab-${id}`} aria-selected={tab === id} aria-controls={`panel-${id}`} href={id === 'orders' ? '?tab=orders' : '?'} onClick={(e) => { e.preventDefault(); setTab(id) }}>

@@ -12,12 +12,15 @@ export interface StorePackage {
 export interface BuyData {
   packages: StorePackage[]
   providerLabel: string
+  /** ?tab=orders opens My Orders (the home page's My Orders card links there). */
+  tab: 'buy' | 'orders'
 }
 
 // Active packages of every network, rendered on the server; switching network needs no request.
 export async function data(pageContext: PageContextServer): Promise<BuyData> {
   const services = pageContext.services
-  if (!services) return { packages: [], providerLabel: 'Paystack' }
+  const tab = pageContext.urlParsed.search.tab === 'orders' ? 'orders' : 'buy'
+  if (!services) return { packages: [], providerLabel: 'Paystack', tab }
   const rows = await services.packages.listActive()
   return {
     packages: rows.map((p) => {
@@ -25,5 +28,6 @@ export async function data(pageContext: PageContextServer): Promise<BuyData> {
       return { id: v.id, network: v.network, name: v.name, sizeMB: v.sizeMB, priceUser: v.priceUser, priceAgent: v.priceAgent }
     }),
     providerLabel: services.payments.providerName === 'paystack' ? 'Paystack' : services.payments.providerLabel,
+    tab,
   }
 }

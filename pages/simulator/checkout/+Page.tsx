@@ -10,8 +10,8 @@ interface Checkout { reference: string; amount: number; email: string | null; pu
 /** A stand-in for the card gateway's hosted checkout: pay or cancel, then back to /payment-callback. */
 export default function Page() {
   const toast = useToast()
-  const pc = usePageContext() as ReturnType<typeof usePageContext> & { data: { siteName: string } }
-  const reference = String(pc.urlParsed?.search?.reference ?? '')
+  const pc = usePageContext() as ReturnType<typeof usePageContext> & { data: { siteName: string; reference: string } }
+  const reference = pc.data.reference
   const [info, setInfo] = useState<Checkout | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState<'approve' | 'decline' | null>(null)

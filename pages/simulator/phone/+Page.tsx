@@ -12,8 +12,8 @@ const PURPOSE: Record<string, string> = { data: 'Data bundle', afa: 'AFA registr
 /** Plays the payer's phone: mobile-money prompts sent to this number wait here for Approve or Decline. */
 export default function Page() {
   const toast = useToast()
-  const pc = usePageContext() as ReturnType<typeof usePageContext> & { data: { siteName: string; ttlSeconds: number } }
-  const [phone, setPhone] = useState(() => digitsOnly(String(pc.urlParsed?.search?.phone ?? '')))
+  const pc = usePageContext() as ReturnType<typeof usePageContext> & { data: { siteName: string; ttlSeconds: number; phone: string } }
+  const [phone, setPhone] = useState(pc.data.phone)
   const [watching, setWatching] = useState(() => (phone.length >= 9 ? phone : ''))
   const [prompts, setPrompts] = useState<Prompt[] | null>(null)
   const [busy, setBusy] = useState<string | null>(null)

@@ -118,7 +118,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
     log.warn(
       '\n  ************************************************************************\n' +
         '  *  PAYMENT SIMULATOR ACTIVE: no PAYSTACK_SECRET_KEY is configured.      *\n' +
-        '  *  No real money moves. Approve or decline payments at /simulator.      *\n' +
+        '  *  No real money moves. Approve or decline at /simulator/phone.        *\n' +
         '  ************************************************************************',
     )
   } else if (provider.name === 'paystack') log.info({ baseUrl: env.PAYSTACK_BASE_URL }, 'payments: Paystack')

@@ -1,0 +1,191 @@
+import { expect } from 'chai'
+import type { Browser, Page } from 'puppeteer-core'
+import { bodyText, closeBrowser, hydrated, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { Client } from '../helpers/http.ts'
+import { app, resetDb } from '../helpers/server.ts'
+
+// Visitor journeys on a fresh install: no payment keys, so the built-in simulator plays the gateway.
+async function clickButton(page: Page, text: string, scope = '') {
+  const [el] = await page.$$(`xpath/.${scope}//button[contains(normalize-space(.), "${text}")]`)
+  if (!el) throw new Error(`no button "${text}"`)
+  await el.click()
+}
+const waitText = (page: Page, text: string) => page.waitForFunction((t) => document.body.innerText.includes(t), {}, text)
+const mtn1gb = async () => (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
+const DIALOG = '//*[@data-testid="payment-dialog"]'
+
+async function startPurchase(page: Page, opts: { recipient: string; payer?: string; email?: string }) {
+  await page.goto(url('/data-services'))
+  await hydrated(page)
+  await page.click(`[data-testid="package-${await mtn1gb()}"]`)
+  await page.type('#recipient', opts.recipient)
+  if (opts.payer) await page.type('#buy-payer-phone', opts.payer)
+  if (opts.email) await page.type('#email', opts.email)
+  await page.click('form button[type="submit"]')
+  await page.waitForSelector('[data-testid="payment-dialog"]')
+  expect(await page.$eval('#payment-dialog-title', (e) => e.textContent)).to.equal('Complete Payment')
+  expect(await page.$eval('[data-testid="payment-amount"]', (e) => e.textContent)).to.equal('GH₵5.00')
+}
+
+describe('browser: storefront and payments (simulator)', function () {
+  this.timeout(90_000)
+  let browser: Browser
+  before(async function () {
+    browser = await useBrowser(this)
+  })
+  after(closeBrowser)
+  beforeEach(resetDb)
+
+  it('a visitor buys 1GB MTN by mobile money, approves on the simulated phone, and finds the order under My Orders', async () => {
+    const page = await newPage(browser)
+    await startPurchase(page, { recipient: '0201112222', payer: '0241234567' })
+    await clickButton(page, 'Proceed to Payment', DIALOG)
+    await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'PENDING')
+    expect(await page.$eval('#payment-dialog-title', (e) => e.textContent)).to.equal('Payment Status')
+    expect(await page.$eval('[data-testid="payment-status-text"]', (e) => e.textContent)).to.equal('USSD prompt sent! Check your phone and complete payment.')
+
+    // The payer's phone, in another tab.
+    const phone = await newPage(browser)
+    await phone.goto(url('/simulator/phone?phone=0241234567'))
+    await hydrated(phone)
+    await phone.waitForSelector('[data-testid="sim-prompt"]')
+    expect(await bodyText(phone)).to.include('Pay GH₵5.00')
+    await clickButton(phone, 'Approve')
+    await phone.waitForSelector('[data-testid="no-prompts"]')
+
+    await clickButton(page, 'I Have Paid')
+    await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'SUCCESS')
+    await waitText(page, 'Payment successful! Click "Complete Order" to finalize.')
+    expect(await page.$eval('[data-testid="payment-status-text"]', (e) => e.textContent)).to.equal('Payment successful! Your data will be delivered shortly.')
+    await clickButton(page, 'Complete Order')
+    await waitText(page, 'Order placed successfully! Your data will be delivered shortly.')
+    await page.waitForFunction(() => !document.querySelector('[data-testid="payment-dialog"]'))
+    expect(await page.$eval('#recipient', (e) => (e as HTMLInputElement).value)).to.equal('')
+    expect(JSON.parse((await page.evaluate(() => localStorage.getItem('rdh_recent_recipients')))!)).to.deep.equal(['0201112222'])
+    await clickButton(page, '0201112222', '//*[@aria-label="Recent recipients"]')
+    expect(await page.$eval('#recipient', (e) => (e as HTMLInputElement).value)).to.equal('0201112222')
+
+    const [tab] = await page.$$('xpath///a[@role="tab" and contains(., "My Orders")]')
+    await tab!.click()
+    await page.type('#lookup-phone', '0201112222')
+    await page.keyboard.press('Enter')
+    await page.waitForSelector('[data-testid="order-card"]')
+    const card = await page.$eval('[data-testid="order-card"]', (e) => (e as HTMLElement).innerText)
+    expect(card).to.include('SUCCESS').and.include('GH₵5.00').and.include('1GB daily').and.include('0241234567')
+    const order = (await app().db.models.Order.findOne({ raw: true })) as any
+    expect(order).to.include({ paymentStatus: 'SUCCESS', amountPesewas: 500 })
+
+    await page.$eval('#lookup-phone', (e) => ((e as HTMLInputElement).value = ''))
+    await page.click('#lookup-phone', { count: 3 })
+    await page.keyboard.press('Backspace')
+    await page.type('#lookup-phone', '0500000000')
+    await clickButton(page, 'Look Up')
+    await page.waitForSelector('[data-testid="orders-empty"]')
+    expect(await bodyText(page)).to.include('No Orders Found')
+  })
+
+  it('a declined payment shows "Payment failed. You can retry the payment." and Retry keeps the form', async () => {
+    const page = await newPage(browser)
+    await startPurchase(page, { recipient: '0201113333', payer: '0241230000' })
+    await clickButton(page, 'Proceed to Payment', DIALOG)
+    await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'PENDING')
+    const phone = await newPage(browser)
+    await phone.goto(url('/simulator/phone?phone=0241230000'))
+    await hydrated(phone)
+    await phone.waitForSelector('[data-testid="sim-prompt"]')
+    await clickButton(phone, 'Decline')
+    await phone.waitForSelector('[data-testid="no-prompts"]')
+    await clickButton(page, 'I Have Paid')
+    await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'FAILED')
+    expect(await page.$eval('[data-testid="payment-status-text"]', (e) => e.textContent)).to.equal('Payment failed. You can retry the payment.')
+    await clickButton(page, 'Retry Payment')
+    await page.waitForFunction(() => !document.querySelector('[data-testid="payment-dialog"]'))
+    expect(await page.$eval('#recipient', (e) => (e as HTMLInputElement).value)).to.equal('0201113333')
+  })
+
+  it('a card-redirect purchase goes through the simulated checkout to /payment-callback and back to /buy', async () => {
+    await app().services.settings.update({ paymentGateway: 'paystack' }, {})
+    const page = await newPage(browser)
+    await startPurchase(page, { recipient: '0201114444', email: 'esi@example.com' })
+    await Promise.all([page.waitForNavigation(), clickButton(page, 'Proceed to Payment', DIALOG)])
+    expect(new URL(page.url()).pathname).to.equal('/simulator/checkout')
+    await hydrated(page)
+    await page.waitForSelector('[data-testid="checkout-amount"]')
+    await Promise.all([page.waitForNavigation(), clickButton(page, 'Pay GH₵5.00')])
+    const back = new URL(page.url())
+    expect(back.pathname).to.equal('/payment-callback')
+    expect(back.searchParams.get('reference')).to.equal(back.searchParams.get('trxref'))
+    await waitText(page, 'Payment Successful')
+    await page.waitForNavigation({ timeout: 10_000 })
+    expect(new URL(page.url()).pathname).to.equal('/data-services')
+    expect((await app().db.models.Order.findOne({ raw: true }) as any).paymentStatus).to.equal('SUCCESS')
+  })
+
+  it('a cancelled card checkout lands on the failure screen with Try Again and Go Home', async () => {
+    await app().services.settings.update({ paymentGateway: 'paystack' }, {})
+    const page = await newPage(browser)
+    await startPurchase(page, { recipient: '0201115555', email: 'esi@example.com' })
+    await Promise.all([page.waitForNavigation(), clickButton(page, 'Proceed to Payment', DIALOG)])
+    await hydrated(page)
+    await page.waitForSelector('[data-testid="checkout-amount"]')
+    await Promise.all([page.waitForNavigation(), clickButton(page, 'Cancel payment')])
+    await page.waitForSelector('[data-testid="callback-error"]')
+    const text = await bodyText(page)
+    expect(text).to.include('Payment Failed').and.include('Try Again').and.include('Go Home')
+    expect(await page.$eval('xpath///a[contains(., "Try Again")]', (a) => (a as HTMLAnchorElement).getAttribute('href'))).to.equal('/buy')
+  })
+
+  it('registers for AFA end to end: fee banner, payment, Complete Registration, back home', async () => {
+    await app().services.settings.update({ afaRegistrationFee: 10 }, {})
+    const page = await newPage(browser)
+    await page.goto(url('/afa'))
+    await hydrated(page)
+    expect(await page.$eval('[data-testid="afa-fee"]', (e) => (e as HTMLElement).innerText)).to.include('GH₵10.00')
+    await page.click('button[type="submit"]')
+    await waitText(page, 'Please fill all fields')
+    await page.type('#afa-name', 'Ama Mensah')
+    await page.type('#afa-card', 'GHA-123456789-0')
+    await page.type('#afa-phone', '0241112222')
+    await page.type('#afa-payer-phone', '0241112222')
+    await page.click('button[type="submit"]')
+    await page.waitForSelector('[data-testid="payment-dialog"]')
+    await clickButton(page, 'Proceed to Payment', DIALOG)
+    await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'PENDING')
+    const tid = (await app().db.models.Payment.findOne({ raw: true }) as any).transactionId
+    // The documented HTTP call (docs/payments.md) approves it, as a script would.
+    expect((await new Client().post(`/api/simulator/payments/${tid}/approve`)).status).to.equal(200)
+    await clickButton(page, 'I Have Paid')
+    await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'SUCCESS')
+    expect(await page.$eval('[data-testid="payment-status-text"]', (e) => e.textContent)).to.equal('Payment successful! Your AFA registration is being processed.')
+    await clickButton(page, 'Complete Registration')
+    await waitText(page, 'AFA registration completed successfully! We will process your application shortly.')
+    expect(await page.$eval('#afa-name', (e) => (e as HTMLInputElement).value)).to.equal('')
+    await page.waitForNavigation({ timeout: 10_000 })
+    expect(new URL(page.url()).pathname).to.equal('/')
+    const reg = (await app().db.models.AfaRegistration.findOne({ raw: true })) as any
+    expect(reg).to.include({ fullName: 'Ama Mensah', ghCard: 'GHA-123456789-0', paymentStatus: 'SUCCESS', amountPesewas: 1000 })
+  })
+
+  it('home shows its sections and the visitor message once per session; a closed platform disables purchases', async () => {
+    await app().services.settings.update({ visitorMessageEnabled: true, visitorMessageTitle: 'Holiday hours', visitorMessageContent: 'We deliver until 8pm.', visitorMessageType: 'WARNING' }, {})
+    const page = await newPage(browser)
+    await page.goto(url('/'))
+    await hydrated(page)
+    const text = await bodyText(page)
+    for (const t of ['Buy Data Now', 'Become an Agent', 'Lightning Fast', 'Best Prices', 'Bank-Grade Security', 'How It Works', '10,000+', '99.9%', 'My Orders']) expect(text).to.include(t)
+    await page.waitForSelector('[data-testid="visitor-message"]')
+    await page.keyboard.press('Escape')
+    await page.waitForFunction(() => !document.querySelector('[data-testid="visitor-message"]'))
+    await page.reload()
+    await hydrated(page)
+    expect(await page.$('[data-testid="visitor-message"]')).to.equal(null)
+    await app().services.settings.update({ visitorMessageTitle: 'New hours' }, {})
+    await page.reload()
+    await hydrated(page)
+    await page.waitForSelector('[data-testid="visitor-message"]')
+
+    await app().services.settings.update({ platformOpen: false }, {})
+    const res = await new Client().post('/api/orders', { packageId: await mtn1gb(), recipientNumber: '0201112222', payerPhone: '0241234567', payerNetwork: 'MTN' })
+    expect(res.body.error).to.equal('Purchases are temporarily disabled')
+  })
+})
