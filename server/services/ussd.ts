@@ -1,3 +1,4 @@
+import os from 'node:os'
 import { Op, QueryTypes, type Sequelize } from 'sequelize'
 import type { Models } from '../../models/index.ts'
 import { createSessionStore } from '../../ussd/session-store.ts'
@@ -37,6 +38,29 @@ export interface UssdOrderRow {
   createdAt: Date
 }
 
+/**
+ * argon2id runs on libuv's threadpool (4 threads) at ~30 ms of CPU each: a burst of PIN entries would
+ * take every core and stall every other hop. At most this many run at once; the rest wait their turn.
+ */
+export const PIN_VERIFY_CONCURRENCY = Math.max(1, os.availableParallelism() - 1)
+
+function limiter(max: number) {
+  let active = 0
+  const waiting: (() => void)[] = []
+  return async function run<T>(fn: () => Promise<T>): Promise<T> {
+    // A finishing run hands its slot straight to the next in line.
+    if (active < max) active++
+    else await new Promise<void>((resolve) => waiting.push(resolve))
+    try {
+      return await fn()
+    } finally {
+      const next = waiting.shift()
+      if (next) next()
+      else active--
+    }
+  }
+}
+
 type Deps = { sequelize: Sequelize; models: Models; settings: SettingsService; audit: AuditService }
 
 export type UssdService = ReturnType<typeof createUssdService>
@@ -48,6 +72,7 @@ export type UssdService = ReturnType<typeof createUssdService>
  */
 export function createUssdService({ sequelize, models, settings, audit }: Deps) {
   const sessions = createSessionStore(sequelize)
+  const pinSlot = limiter(PIN_VERIFY_CONCURRENCY)
 
   const minutesUntil = (d: Date | string) => Math.max(1, Math.ceil((new Date(d).getTime() - Date.now()) / 60_000))
 
@@ -109,7 +134,7 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
         const until = agent?.get('pinLockedUntil') as Date | null
         return { ok: false, locked: true, minutesLeft: until ? minutesUntil(until) : PIN_LOCK_MINUTES }
       }
-      if (/^\d{4}$/.test(pin) && (await verifySecret(pin, row.pin_hash))) {
+      if (/^\d{4}$/.test(pin) && (await pinSlot(() => verifySecret(pin, row.pin_hash)))) {
         await sequelize.query('UPDATE agents SET pin_failed_attempts = 0, pin_locked_until = NULL WHERE id = :id', { replacements: { id: agentId } })
         return { ok: true }
       }
