@@ -1,6 +1,6 @@
 import Joi from 'joi'
 import crypto from 'node:crypto'
-import { Op, UniqueConstraintError, type Sequelize } from 'sequelize'
+import { Op, QueryTypes, UniqueConstraintError, type Sequelize } from 'sequelize'
 import type { Models } from '../../models/index.ts'
 import { dummyHash, hashSecret, verifySecret } from '../lib/crypto.ts'
 import { AppError, badRequest, conflict, forbidden, notFound, tooMany, unauthorized } from '../lib/errors.ts'
@@ -338,32 +338,33 @@ export function createAgentsService(deps: {
     },
 
     /**
-     * For the USSD channel: true only for the agent's current PIN. Failures count per agent (not per
-     * session); after PIN_MAX_FAILURES the PIN is locked for PIN_LOCK_MINUTES and every try answers false.
+     * For the USSD channel: true only for the agent's current PIN. Each try is counted BEFORE the hash
+     * is compared, in one UPDATE under a row lock, so parallel sessions get at most PIN_MAX_FAILURES
+     * guesses per lock period; the last one sets the lock (PIN_LOCK_MINUTES), which a correct PIN lifts.
+     * Failures count per agent, not per session. Same columns and rules as services.ussd.verifyPin.
      */
     async verifyPin(agentId: number, pin: string): Promise<boolean> {
-      const a = await models.Agent.unscoped().findByPk(agentId)
-      const hash = a?.get('pinHash') as string | null | undefined
-      const lockedUntil = a?.get('pinLockedUntil') as Date | null | undefined
-      if (!a || !hash) {
+      const [row] = await sequelize.query<{ pin_hash: string }>(
+        `WITH next AS (
+           SELECT id, CASE WHEN pin_locked_until IS NOT NULL AND pin_locked_until <= now() THEN 1
+                           ELSE pin_failed_attempts + 1 END AS attempts
+             FROM agents WHERE id = :id AND pin_hash IS NOT NULL AND (pin_locked_until IS NULL OR pin_locked_until <= now())
+             FOR UPDATE)
+         UPDATE agents a SET pin_failed_attempts = CASE WHEN next.attempts >= :max THEN 0 ELSE next.attempts END,
+                pin_locked_until = CASE WHEN next.attempts >= :max THEN now() + make_interval(mins => :mins) END,
+                updated_at = now()
+           FROM next WHERE a.id = next.id
+         RETURNING a.pin_hash`,
+        { replacements: { id: Number(agentId) || 0, max: PIN_MAX_FAILURES, mins: PIN_LOCK_MINUTES }, type: QueryTypes.SELECT },
+      )
+      if (!row) {
+        // Unknown agent, no PIN or locked: the same work as a real check, so timing tells nothing.
         await verifySecret(String(pin ?? ''), await dummyHash())
         return false
       }
-      if (lockedUntil && new Date(lockedUntil).getTime() > Date.now()) return false
-      const ok = /^\d{4}$/.test(String(pin ?? '')) && (await verifySecret(String(pin), hash))
-      if (ok) {
-        if (a.get('pinFailedAttempts')) await models.Agent.update({ pinFailedAttempts: 0, pinLockedUntil: null }, { where: { id: agentId } })
-        return true
-      }
-      await sequelize.query(
-        `UPDATE agents SET
-           pin_locked_until = CASE WHEN pin_failed_attempts + 1 >= :max THEN now() + make_interval(mins => :mins) ELSE pin_locked_until END,
-           pin_failed_attempts = CASE WHEN pin_failed_attempts + 1 >= :max THEN 0 ELSE pin_failed_attempts + 1 END,
-           updated_at = now()
-         WHERE id = :id`,
-        { replacements: { id: agentId, max: PIN_MAX_FAILURES, mins: PIN_LOCK_MINUTES } },
-      )
-      return false
+      const ok = /^\d{4}$/.test(String(pin ?? '')) && (await verifySecret(String(pin), row.pin_hash))
+      if (ok) await models.Agent.update({ pinFailedAttempts: 0, pinLockedUntil: null }, { where: { id: agentId } })
+      return ok
     },
 
     /** Whether the agent has a PIN and whether it is locked (for the USSD menu's wording). */

@@ -86,6 +86,9 @@ describe('browser: the agent journey', function () {
     await goto(page, '/agent/dashboard')
     await waitText(page, 'Account Fully Active')
     expect(await page.$$eval('.app-sidebar a', (as) => as.map((a) => a.textContent))).to.not.include('Payment')
+    // The Payment page is for unapproved or unpaid agents only.
+    await page.goto(url('/agent/payment'))
+    expect(new URL(page.url()).pathname).to.equal('/agent/dashboard')
 
     // Place an order at the agent price.
     await goto(page, '/agent/place-order')

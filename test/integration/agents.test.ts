@@ -402,3 +402,43 @@ describe('agents API: ordering is gated on approval and a SUCCESS fee', () => {
     expect((await b.c.get('/api/orders?includeExported=true')).body.orders).to.have.length(0)
   })
 })
+
+describe('agents API: PIN guesses in parallel', () => {
+  beforeEach(resetDb)
+
+  it('counts every parallel guess, so 20 at once still lock after 5', async () => {
+    const a = await agentClient()
+    const { pin } = (await a.c.post('/api/agents/me/pin/reset')).body
+    const wrong = pin === '9999' ? '8888' : String((Number(pin) + 1) % 10000).padStart(4, '0')
+    const results = await Promise.all(Array.from({ length: 20 }, () => app().services.agents.verifyPin(a.agent.id, wrong)))
+    expect(results.every((r) => r === false)).to.equal(true)
+    expect((await app().services.agents.pinState(a.agent.id)).locked).to.equal(true)
+    expect(await app().services.agents.verifyPin(a.agent.id, pin)).to.equal(false)
+  })
+})
+
+describe('agent pages: server-side gates', () => {
+  beforeEach(resetDb)
+
+  it('keeps /agent/payment for unapproved or unpaid agents, behind the login and role guard', async () => {
+    const loc = (r: { headers: Headers }) => r.headers.get('location')
+    expect(loc(await new Client().get('/agent/payment', { Accept: 'text/html' }))).to.equal('/login')
+    const buyer = await createUser()
+    const pc = new Client()
+    await pc.login(buyer.email, buyer.password)
+    expect(loc(await pc.get('/agent/payment', { Accept: 'text/html' }))).to.equal('/')
+    const active = await agentClient()
+    expect(loc(await active.c.get('/agent/payment', { Accept: 'text/html' }))).to.equal('/agent/dashboard')
+    const waiting = await agentClient({ approved: false, paymentStatus: null })
+    const page = await waiting.c.get('/agent/payment', { Accept: 'text/html' })
+    expect(page.status).to.equal(200)
+    expect(page.text).to.include('Complete Registration Payment').and.include('Not Started')
+  })
+
+  it('renders the registration page for visitors with the fee banner', async () => {
+    await setFee(35)
+    const page = await new Client().get('/agent/register', { Accept: 'text/html' })
+    expect(page.status).to.equal(200)
+    expect(page.text).to.include('Become an Agent').and.include('35.00').and.include('What Happens Next?')
+  })
+})
