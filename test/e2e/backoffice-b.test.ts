@@ -1,4 +1,7 @@
 import { expect } from 'chai'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import type { Browser, Page } from 'puppeteer-core'
 import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
 import { Client } from '../helpers/http.ts'
@@ -164,6 +167,20 @@ describe('browser: back office B (users, packages, settings, whitelist, messagin
     expect(styles).to.deep.equal(['error'])
     await page.waitForSelector('tr[data-phone="0551234567"]')
     expect((await page.$$('tr[data-phone]')).length).to.equal(2)
+
+    // CSV mode: the first column of each line, header skipped.
+    await dismissToasts(page)
+    await clickText(page, 'button', 'Bulk Import')
+    await page.click('input[name="bulk-mode"]:not(:checked)')
+    await clickText(page, '.modal button', 'Import')
+    await waitToast(page, 'Please select a CSV file')
+    const csv = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wl-')), 'numbers.csv')
+    fs.writeFileSync(csv, 'phone,name\n"233201112233",Ama\n0241234567,Kofi\n')
+    const input = (await page.$('#bulk-file'))!
+    await (input as import('puppeteer-core').ElementHandle<HTMLInputElement>).uploadFile(csv)
+    await clickText(page, '.modal button', 'Import')
+    await waitToast(page, 'Bulk import completed! Added: 1, Skipped: 1, Errors: 0')
+    await page.waitForSelector('tr[data-phone="0201112233"]')
 
     await page.type('#whitelist-search', '233551')
     await page.waitForFunction(() => document.querySelectorAll('tr[data-phone]').length === 1)

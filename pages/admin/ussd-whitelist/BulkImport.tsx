@@ -3,6 +3,8 @@ import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { numbersFromCsv, numbersFromText } from './parse.ts'
 
+const CHUNK = 2000
+
 interface Results { added: number; skipped: number; errors: Array<{ phoneNumber: string; error: string }> }
 
 /** Bulk Import modal: numbers from text (newline, comma, semicolon) or the first column of a CSV file. */
@@ -31,7 +33,14 @@ export function BulkImport({ onClose, onDone }: { onClose: () => void; onDone: (
     if (!numbers.length) return toast('No valid phone numbers found', 'error')
     setBusy(true)
     try {
-      const { results } = await api<{ results: Results }>('/api/ussd-whitelist/bulk-import', { body: { phoneNumbers: numbers } })
+      // The API takes JSON bodies up to 100 kB: big lists go in slices, and the counts add up.
+      const results: Results = { added: 0, skipped: 0, errors: [] }
+      for (let i = 0; i < numbers.length; i += CHUNK) {
+        const part = await api<{ results: Results }>('/api/ussd-whitelist/bulk-import', { body: { phoneNumbers: numbers.slice(i, i + CHUNK) } })
+        results.added += part.results.added
+        results.skipped += part.results.skipped
+        results.errors.push(...part.results.errors)
+      }
       const errors = results.errors.length
       toast(`Bulk import completed! Added: ${results.added}, Skipped: ${results.skipped}, Errors: ${errors}`, errors ? 'error' : 'success')
       onDone()
