@@ -85,7 +85,7 @@ export function BuyData({ data }: { data: Data }) {
       })
       setOrderId(res.id)
       setPayment(res.payment)
-      if (res.payment.gateway === 'paystack' && res.payment.paymentStatus !== 'FAILED') {
+      if (res.payment.gateway === 'paystack' && res.payment.paymentStatus !== 'FAILED' && res.payment.paymentStatus !== 'SUCCESS') {
         if (!res.payment.authorizationUrl) {
           toast(`${res.payment.providerLabel} authorization URL not received`, 'error')
           return

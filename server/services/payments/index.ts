@@ -115,11 +115,13 @@ export function createPaymentsService(deps: PaymentsDeps) {
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
 
   if (provider.name === 'simulator' && env.NODE_ENV !== 'test') {
-    log.warn(
+    log.warn({ provider: 'simulator' }, 'PAYMENT SIMULATOR ACTIVE: no PAYSTACK_SECRET_KEY configured; no real money moves')
+    // Also straight to stderr, unformatted, so nobody mistakes a demo install for a live shop.
+    console.warn(
       '\n  ************************************************************************\n' +
         '  *  PAYMENT SIMULATOR ACTIVE: no PAYSTACK_SECRET_KEY is configured.      *\n' +
         '  *  No real money moves. Approve or decline at /simulator/phone.        *\n' +
-        '  ************************************************************************',
+        '  ************************************************************************\n',
     )
   } else if (provider.name === 'paystack') log.info({ baseUrl: env.PAYSTACK_BASE_URL }, 'payments: Paystack')
 

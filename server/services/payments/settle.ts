@@ -145,7 +145,13 @@ export function createSettlement(deps: SettleDeps) {
     }
     const before = await load(transactionId)
     if (!before) return { settled: false, row: null }
-    if (isFinal(before.status)) return { settled: false, row: before }
+    if (isFinal(before.status)) {
+      if (result.status === 'SUCCESS' && before.status !== 'SUCCESS') {
+        // Money arrived after we had given up on it: nothing changes automatically, but someone must look.
+        log.error({ transactionId, status: before.status, purpose: before.purpose }, 'gateway reports success for a payment already closed: manual review needed')
+      }
+      return { settled: false, row: before }
+    }
     let status = result.status
     let message = result.message
     if (status === 'SUCCESS') {
