@@ -172,7 +172,14 @@ export function createAgentsService(deps: {
     let message: string | null = null
     let extTransactionId: string | null = null
     if (txn && a.paymentStatus !== 'SUCCESS') {
-      const res = await payments().status(txn, ctx)
+      let res: Awaited<ReturnType<FeePayments['status']>>
+      try {
+        res = await payments().status(txn, ctx)
+      } catch (err) {
+        // An attempt the gateway never saw (refused before it started) has nothing to ask about.
+        if (err instanceof AppError && err.status === 404) return { paymentStatus: a.paymentStatus ?? null, transactionId: txn, message: null, extTransactionId: null, agent: present(a) }
+        throw err
+      }
       message = res.message ?? null
       extTransactionId = res.extTransactionId ?? null
       const st = String(res.paymentStatus ?? '').toUpperCase()

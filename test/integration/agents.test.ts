@@ -98,6 +98,10 @@ describe('agents API: profile, list and approval', () => {
     expect((await a.c.get(`/api/agents/${b.agent.id}/payment/status`)).status).to.equal(404)
     expect((await a.c.post(`/api/agents/${b.agent.id}/payment/request`, { phone_number: '0241234567', network: 'MTN' })).status).to.equal(404)
     expect((await a.c.get('/api/agents/abc')).status).to.equal(400)
+    const me = await a.c.get('/api/agents/me')
+    expect(me.status).to.equal(200)
+    expect(me.body.id).to.equal(a.agent.id)
+    expect((await (await adminClient()).get('/api/agents/me')).status).to.equal(403)
     expect((await new Client().get(`/api/agents/${a.agent.id}`)).status).to.equal(401)
   })
 
