@@ -59,7 +59,7 @@ describe('browser: back office B (users, packages, settings, whitelist, messagin
   after(closeBrowser)
   beforeEach(resetDb)
 
-  it('admin edits a package price at 360 px; the new price is what the package API serves', async () => {
+  it('admin edits a package price at 360 px; a visitor sees the new price on /data-services', async () => {
     const page = await adminPage(browser, '/admin/packages')
     const pkg = (await models().Package.findOne({ where: { network: 'MTN', sizeMb: 1024 }, raw: true })) as any
     await page.click(`tr[data-package-id="${pkg.id}"] button`)
@@ -86,6 +86,11 @@ describe('browser: back office B (users, packages, settings, whitelist, messagin
 
     const served = await new Client().get('/api/packages?network=MTN')
     expect(served.body.find((p: any) => p.id === pkg.id)).to.deep.include({ priceUser: 6.5 })
+    // The storefront (MTN is its default network) shows a visitor the new price.
+    const visitor = await newPage(browser)
+    await visitor.goto(url('/data-services'))
+    await hydrated(visitor)
+    expect(await visitor.$eval(`[data-testid="package-${pkg.id}"]`, (e) => (e as HTMLElement).innerText)).to.include('GH₵6.50')
   })
 
   it('admin filters users, changes another user role from the row menu; no menu on the own row', async () => {
