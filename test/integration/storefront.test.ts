@@ -136,6 +136,14 @@ describe('storefront API: placing orders', () => {
     expect(await count('orders')).to.equal(1)
   })
 
+  it('limits orders per client address (each one can send a payment prompt to a phone)', async () => {
+    await app().db.sequelize.query(`INSERT INTO rate_limits (key, count, window_start) VALUES ('order-create:ip:127.0.0.1', 40, now()), ('order-create:ip:::ffff:127.0.0.1', 40, now())`)
+    const res = await buy()
+    expect(res.status).to.equal(429)
+    expect(res.body.error).to.match(/Too many/)
+    expect(await count('orders')).to.equal(0)
+  })
+
   it('with the card-redirect gateway needs a valid email and returns the checkout URL', async () => {
     await setSettings({ paymentGateway: 'paystack' })
     const bad = await buy({ payerPhone: undefined, payerNetwork: undefined, email: 'not-an-email' })

@@ -1,6 +1,20 @@
-import { Router, type Request } from 'express'
+import { Router, type Request, type RequestHandler } from 'express'
+import { tooMany } from '../../lib/errors.ts'
 import type { Services } from '../../services/index.ts'
 import { ctxOf } from '../ctx.ts'
+
+// Per client address, across all instances: each order can send a payment prompt to someone's phone,
+// and the lookup answers for any number, so neither may be used in bulk.
+const WINDOW_SECONDS = 600
+export const ORDER_LIMIT = 40
+export const LOOKUP_LIMIT = 120
+
+export function perIpLimit(services: Services, name: string, max: number): RequestHandler {
+  return async (req, _res, next) => {
+    const count = await services.rateLimit.hit(`${name}:ip:${req.ip ?? 'unknown'}`, WINDOW_SECONDS)
+    next(count > max ? tooMany() : undefined)
+  }
+}
 
 /** Where a card checkout brings the payer back: this site's /payment-callback. */
 export function callbackUrlOf(req: Request, env: { PUBLIC_URL?: string }): string {
@@ -25,12 +39,13 @@ export function ordersRouter(services: Services) {
   const r = Router()
   const { env } = services.deps
 
-  r.get('/', async (req, res, next) => {
-    if (req.query.phoneNumber === undefined) return next()
+  // Without ?phoneNumber= the request leaves this router for the admin and agent lists mounted after it.
+  const onlyLookups: RequestHandler = (req, _res, next) => next(req.query.phoneNumber === undefined ? 'router' : undefined)
+  r.get('/', onlyLookups, perIpLimit(services, 'order-lookup', LOOKUP_LIMIT), async (req, res) => {
     res.json(await services.orders.lookupByPhone(Array.isArray(req.query.phoneNumber) ? '' : req.query.phoneNumber))
   })
 
-  r.post('/', async (req, res) => {
+  r.post('/', perIpLimit(services, 'order-create', ORDER_LIMIT), async (req, res) => {
     const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, any>
     const input = {
       packageId: body.packageId,
