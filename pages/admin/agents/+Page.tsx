@@ -94,7 +94,7 @@ export default function Page() {
                 return (
                   <tr key={a.id} data-testid="agent-row">
                     <td>{a.name}</td>
-                    <td className="is-monospace">{a.phone}</td>
+                    <td className="is-monospace" style={{ whiteSpace: 'nowrap', wordBreak: 'normal' }}>{a.phone}</td>
                     <td>{a.email}</td>
                     <td><span className={`tag ${statusClass(a.paymentStatus)}`}>{paymentLabel(a.paymentStatus)}</span></td>
                     <td className="is-monospace">{a.paymentTransactionId ?? 'N/A'}</td>

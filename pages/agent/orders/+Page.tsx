@@ -11,7 +11,7 @@ export default function Page() {
   const active = isActive(agent)
   return (
     <section>
-      <div className="is-flex is-flex-wrap-wrap is-justify-content-space-between is-align-items-flex-start mb-4" style={{ gap: '.75rem' }}>
+      <div className="is-flex is-flex-wrap-wrap is-justify-content-space-between is-align-items-flex-start mb-5" style={{ gap: '.75rem' }}>
         <div>
           <h1 className="title">My Orders</h1>
           <p className="subtitle is-6">Track and manage your data orders</p>

@@ -103,7 +103,7 @@ export function OrdersTable() {
             <tbody>
               {data?.orders.map((o) => (
                 <tr key={o.id} data-testid="order-row">
-                  <td className="is-monospace">{o.recipientNumber}</td>
+                  <td className="is-monospace" style={{ whiteSpace: 'nowrap', wordBreak: 'normal' }}>{o.recipientNumber}</td>
                   <td>{NETWORK_LABEL[o.network] ?? o.network}</td>
                   <td>{formatSize(o.dataSizeMB)}</td>
                   <td>{formatCedis(o.amount)}</td>
