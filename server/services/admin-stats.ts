@@ -17,23 +17,69 @@ const dayKey = (d: Date) => d.toISOString().slice(0, 10)
 
 export type AdminStatsService = ReturnType<typeof createAdminStatsService>
 
+type DayRow = { day: string; status: string; network: string; n: string; amount: string }
+
+/**
+ * Days before yesterday hardly change (payments settle or expire within hours), so their per-day
+ * sums are kept for a few minutes per instance; yesterday and today are always read live. This is
+ * what keeps the 30-day view to one small scan at a million orders. Each instance holds its own
+ * copy: a figure for an older day can be up to CLOSED_TTL_MS behind.
+ */
+const CLOSED_TTL_MS = 10 * 60_000
+const STATS_TTL_MS = 30_000
+
 export function createAdminStatsService({ sequelize, settings }: { sequelize: Sequelize; settings: Pick<SettingsService, 'get'> }) {
+  const closed = new Map<string, { at: number; rows: DayRow[] }>()
+  let statsCache: { at: number; value: Awaited<ReturnType<typeof readStats>> } | null = null
+
+  const grouped = (where: string, replacements: Record<string, unknown>) =>
+    sequelize.query<DayRow>(
+      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, payment_status AS status, network,
+              count(*) AS n, COALESCE(sum(amount_pesewas), 0) AS amount
+       FROM orders WHERE ${where} GROUP BY 1, 2, 3`,
+      { replacements, type: QueryTypes.SELECT },
+    )
+
+  async function closedDays(since: Date, until: Date): Promise<DayRow[]> {
+    if (since >= until) return []
+    const key = `${since.toISOString()}|${until.toISOString()}`
+    const hit = closed.get(key)
+    if (hit && Date.now() - hit.at < CLOSED_TTL_MS) return hit.rows
+    const rows = await grouped('created_at >= :since AND created_at < :until', { since, until })
+    if (closed.size > 20) closed.clear()
+    closed.set(key, { at: Date.now(), rows })
+    return rows
+  }
+
+  async function readStats() {
+    const [[totals], breakdown] = await Promise.all([
+      sequelize.query<{ users: string; agents: string; orders: string; agent_revenue: string }>(
+        `SELECT (SELECT count(*) FROM users) AS users,
+                (SELECT count(*) FROM agents) AS agents,
+                (SELECT count(*) FROM orders) AS orders,
+                -- Registration fees actually received: the settled payment behind each paid agent.
+                (SELECT COALESCE(sum(p.amount_pesewas), 0) FROM agents a JOIN payments p ON p.transaction_id = a.payment_transaction_id
+                  WHERE a.payment_status = 'SUCCESS' AND p.status = 'SUCCESS') AS agent_revenue`,
+        { type: QueryTypes.SELECT },
+      ),
+      sequelize.query<{ status: string | null; n: string }>('SELECT payment_status AS status, count(*) AS n FROM agents GROUP BY 1', { type: QueryTypes.SELECT }),
+    ])
+    return { totals: totals!, breakdown }
+  }
+
   return {
+    /** Forget cached figures (after an admin action that changes them, and in tests). */
+    invalidate() {
+      closed.clear()
+      statsCache = null
+    },
+
     /** All-time figures (spec: userCount, agentCount, orderCount, totalAgentRevenue, agentRegistrationFee, agentPaymentBreakdown). */
     async stats(_ctx: Ctx = {}) {
-      const [[totals], breakdown, s] = await Promise.all([
-        sequelize.query<{ users: string; agents: string; orders: string; agent_revenue: string }>(
-          `SELECT (SELECT count(*) FROM users) AS users,
-                  (SELECT count(*) FROM agents) AS agents,
-                  (SELECT count(*) FROM orders) AS orders,
-                  -- Registration fees actually received: the settled payment behind each paid agent.
-                  (SELECT COALESCE(sum(p.amount_pesewas), 0) FROM agents a JOIN payments p ON p.transaction_id = a.payment_transaction_id
-                    WHERE a.payment_status = 'SUCCESS' AND p.status = 'SUCCESS') AS agent_revenue`,
-          { type: QueryTypes.SELECT },
-        ),
-        sequelize.query<{ status: string | null; n: string }>('SELECT payment_status AS status, count(*) AS n FROM agents GROUP BY 1', { type: QueryTypes.SELECT }),
-        settings.get(),
-      ])
+      // All-time totals move slowly and count(*) over a million orders is not free: 30 s per instance.
+      if (!statsCache || Date.now() - statsCache.at > STATS_TTL_MS) statsCache = { at: Date.now(), value: await readStats() }
+      const { totals, breakdown } = statsCache.value
+      const s = await settings.get()
       const agentPaymentBreakdown: Record<string, number> = { SUCCESS: 0, PENDING: 0, IN_PROGRESS: 0, FAILED: 0, EXPIRED: 0, NONE: 0 }
       for (const r of breakdown) agentPaymentBreakdown[r.status ?? 'NONE'] = Number(r.n)
       return {
@@ -59,12 +105,9 @@ export function createAdminStatsService({ sequelize, settings }: { sequelize: Se
       const days = RANGES[range as Range]
       const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
       const since = new Date(todayStart - (days - 1) * DAY_MS)
-      const rows = await sequelize.query<{ day: string; status: string; network: string; n: string; amount: string }>(
-        `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, payment_status AS status, network,
-                count(*) AS n, COALESCE(sum(amount_pesewas), 0) AS amount
-         FROM orders WHERE created_at >= :since GROUP BY 1, 2, 3`,
-        { replacements: { since }, type: QueryTypes.SELECT },
-      )
+      const liveFrom = new Date(Math.max(since.getTime(), todayStart - DAY_MS))
+      const [old, live] = await Promise.all([closedDays(since, liveFrom), grouped('created_at >= :liveFrom', { liveFrom })])
+      const rows = [...old, ...live]
       const byDay = new Map<string, { count: number; revenue: number }>()
       for (let i = 0; i < days; i++) byDay.set(dayKey(new Date(since.getTime() + i * DAY_MS)), { count: 0, revenue: 0 })
       const paymentStatusBreakdown: Record<string, number> = Object.fromEntries(PAYMENT_STATUSES.map((s) => [s, 0]))

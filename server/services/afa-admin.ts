@@ -5,7 +5,7 @@ import { badRequest, conflict, notFound } from '../lib/errors.ts'
 import { toGhs } from '../lib/money.ts'
 import type { AuditService } from './audit.ts'
 import type { Ctx } from './context.ts'
-import { likePattern, paginationOf, phoneLikes } from './orders-admin.ts'
+import { cappedCount, likePattern, paginationOf, phoneLikes } from './orders-admin.ts'
 
 interface AfaRow {
   id: number
@@ -83,9 +83,9 @@ export function createAfaAdminService({ sequelize, audit }: { sequelize: Sequeli
           replacements: params,
           type: QueryTypes.SELECT,
         }),
-        sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM afa_registrations WHERE ${where}`, { replacements: params, type: QueryTypes.SELECT }),
+        cappedCount(sequelize, `FROM afa_registrations WHERE ${where}`, params),
       ])
-      return { registrations: rows.map(presentAfa), pagination: paginationOf(page, limit, Number(counted[0]?.n ?? 0)) }
+      return { registrations: rows.map(presentAfa), pagination: paginationOf(page, limit, counted.total, counted.exact) }
     },
 
     /** One way only. A registration whose payment is known and not SUCCESS cannot be completed. */

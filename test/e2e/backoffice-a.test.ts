@@ -27,7 +27,10 @@ describe('browser: back office A (orders, export, AFA, overview)', function () {
     browser = await useBrowser(this)
   })
   after(closeBrowser)
-  beforeEach(resetDb)
+  beforeEach(async () => {
+    await resetDb()
+    app().services.adminStats.invalidate() // overview figures are cached per instance
+  })
 
   it('an admin filters orders, marks one delivered, exports the CSV and finds them in the history', async () => {
     const { user, agent } = await createAgent({ name: 'Kofi Bundles', phone: '0245550000', approved: false })

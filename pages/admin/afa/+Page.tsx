@@ -100,7 +100,7 @@ export default function Page() {
       <div className="box">
         <label className="label is-small" htmlFor="afa-search">Search</label>
         <input id="afa-search" className="input is-small" type="search" placeholder="Search by full name, GH Card number or phone" value={searchInput} onChange={(e) => setSearchInput(e.target.value)} />
-        <p className="help">{countText(total)} registration{total === 1 ? '' : 's'}</p>
+        <p className="help">{pagination && !pagination.exact ? 'about ' : ''}{countText(total)} registration{total === 1 ? '' : 's'}</p>
       </div>
 
       {loading ? (

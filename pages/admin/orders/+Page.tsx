@@ -114,6 +114,8 @@ export default function Page() {
   const history = filters.history
   const total = pagination?.total ?? 0
   const totalPages = pagination?.totalPages ?? 1
+  // Past 10,000 matches the server returns an estimate rather than counting every row.
+  const about = pagination && !pagination.exact ? 'about ' : ''
   const active: string[] = []
   if (filters.network !== 'ALL') active.push(`Network: ${NETWORK_LABEL[filters.network]}`)
   if (filters.paymentStatus !== 'ALL') active.push(`Status: ${filters.paymentStatus}`)
@@ -190,13 +192,13 @@ export default function Page() {
             <button type="button" className="button is-small" disabled={!searchInput && !filters.search} onClick={() => { setSearchInput(''); change({ search: '' }) }}>Clear</button>
           </div>
         </form>
-        {filters.search.trim() ? <p className="help" aria-live="polite">{countText(total)} result{total === 1 ? '' : 's'} found</p> : null}
+        {filters.search.trim() ? <p className="help" aria-live="polite">{about}{countText(total)} result{total === 1 ? '' : 's'} found</p> : null}
       </div>
 
       <div className="notification is-light py-2 px-3 ops-summary" aria-live="polite">
-        <span><strong>{history ? 'Exported' : 'Total'}:</strong> {countText(total)} orders</span>
+        <span><strong>{history ? 'Exported' : 'Total'}:</strong> {about}{countText(total)} orders</span>
         {filtered ? <span><strong>Filters:</strong> {active.join(', ')}</span> : null}
-        <span>Page {pagination?.page ?? page} of {totalPages}</span>
+        <span>Page {pagination?.page ?? page} of {about}{countText(totalPages)}</span>
       </div>
 
       {loading ? (

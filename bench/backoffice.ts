@@ -1,0 +1,151 @@
+// Back-office figures at volume: p50/p95 per endpoint and export throughput with memory.
+//
+//   node_modules/.bin/node scripts/seed-volume.ts     # once: ~1M orders, 10k agents, 100k AFA
+//   node_modules/.bin/node bench/backoffice.ts [--runs=60] [--export=200000]
+//
+// Uses its own database (scripts/seed-volume.ts: DATA_DIR .data/bench-backoffice), never dev data.
+// Prints figures only; it asserts nothing. Results go in docs/benchmarks-backoffice.md by hand.
+import { QueryTypes } from 'sequelize'
+import { BENCH_ADMIN, openBenchDb } from '../scripts/seed-volume.ts'
+import { boot } from '../server/index.ts'
+
+const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def)
+const RUNS = arg('runs', 60)
+const EXPORT_ROWS = arg('export', 200_000)
+
+const { env, log, db } = await openBenchDb()
+const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) => db.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT }) as unknown as Promise<T[]>
+const [{ n: orderCount }] = await q<{ n: string }>('SELECT count(*) AS n FROM orders')
+if (Number(orderCount) < 1000) {
+  console.error('The bench database is (nearly) empty: run `node_modules/.bin/node scripts/seed-volume.ts` first.')
+  process.exit(1)
+}
+const running = await boot({ env, log, db })
+const base = running.url
+
+// Sign in like the browser: session cookie + CSRF token.
+const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(BENCH_ADMIN) })
+if (!login.ok) throw new Error(`admin login failed: ${login.status} ${await login.text()}`)
+const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+const csrf = ((await login.json()) as { csrfToken: string }).csrfToken
+const headers = { Cookie: cookie, 'x-csrf-token': csrf, Accept: 'application/json' }
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+const results: Array<{ name: string; p50: number; p95: number; max: number; note: string }> = []
+
+async function measure(name: string, paths: string[] | (() => string), note = '') {
+  const pick = typeof paths === 'function' ? paths : (i: number) => paths[i % paths.length]!
+  for (let i = 0; i < 5; i++) await (await fetch(base + pick(i), { headers })).arrayBuffer() // warm-up
+  const times: number[] = []
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now()
+    const res = await fetch(base + pick(i), { headers })
+    await res.arrayBuffer()
+    times.push(performance.now() - t)
+    if (!res.ok) throw new Error(`${name}: ${res.status} for ${pick(i)}`)
+  }
+  times.sort((a, b) => a - b)
+  const row = { name, p50: pct(times, 50), p95: pct(times, 95), max: times.at(-1)!, note }
+  results.push(row)
+  console.log(`${name.padEnd(46)} p50 ${row.p50.toFixed(1).padStart(7)} ms   p95 ${row.p95.toFixed(1).padStart(7)} ms   max ${row.max.toFixed(1).padStart(7)} ms  ${note}`)
+}
+
+const sizes = await q<Record<string, string>>(
+  `SELECT (SELECT count(*) FROM orders) AS orders, (SELECT count(*) FROM orders WHERE NOT exported) AS active,
+          (SELECT count(*) FROM agents) AS agents, (SELECT count(*) FROM afa_registrations) AS afa`,
+)
+console.log('data:', sizes[0])
+console.log(`runs per endpoint: ${RUNS} (sequential, after 5 warm-up requests)\n`)
+
+// Realistic search terms taken from the data itself.
+const samples = await q<{ recipient_number: string; payment_transaction_id: string }>('SELECT recipient_number, payment_transaction_id FROM orders TABLESAMPLE SYSTEM (0.1) LIMIT 40')
+const agentNames = await q<{ name: string; phone: string }>('SELECT name, phone FROM agents TABLESAMPLE SYSTEM (5) LIMIT 20')
+const afaSamples = await q<{ full_name: string; phone: string; gh_card: string }>('SELECT full_name, phone, gh_card FROM afa_registrations TABLESAMPLE SYSTEM (1) LIMIT 20')
+const enc = encodeURIComponent
+const searches = [
+  ...samples.slice(0, 20).map((s) => s.recipient_number.slice(-7)),
+  ...samples.slice(20, 30).map((s) => s.recipient_number),
+  ...samples.slice(30, 40).map((s) => s.payment_transaction_id.slice(-9)),
+  ...agentNames.slice(0, 10).map((a) => a.name),
+  ...agentNames.slice(10, 20).map((a) => a.phone),
+  'mtn', 'failed', 'telecel', '3GB', 'in progress',
+]
+const pages = (n: number) => Array.from({ length: n }, (_, i) => i + 1)
+
+await measure('orders: active page 1 (limit 20)', ['/api/orders?page=1&limit=20'])
+await measure('orders: active pages 1-50 (limit 20)', pages(50).map((p) => `/api/orders?page=${p}&limit=20`))
+await measure('orders: active, limit 100', ['/api/orders?page=1&limit=100'])
+await measure('orders: history page 1', ['/api/orders?page=1&limit=20&includeExported=true'])
+await measure('orders: history pages 1-50', pages(50).map((p) => `/api/orders?page=${p}&limit=20&includeExported=true`))
+await measure('orders: filters (network+status+type)', [
+  '/api/orders?network=MTN&paymentStatus=FAILED',
+  '/api/orders?network=TELECEL&orderType=agent',
+  '/api/orders?paymentStatus=PENDING&orderType=direct',
+  '/api/orders?includeExported=true&network=AIRTELTIGO&orderType=agent',
+  '/api/orders?includeExported=true&network=MTN',
+])
+await measure('orders: search active (mixed terms)', searches.map((s) => `/api/orders?page=1&limit=20&search=${enc(s)}`), `${searches.length} terms`)
+await measure('orders: search history (mixed terms)', searches.map((s) => `/api/orders?page=1&limit=20&includeExported=true&search=${enc(s)}`), `${searches.length} terms`)
+await measure('admin: stats', ['/api/admin/stats'])
+await measure('admin: analytics today', ['/api/admin/analytics?range=today'])
+await measure('admin: analytics 7d', ['/api/admin/analytics?range=7d'])
+await measure('admin: analytics 30d', ['/api/admin/analytics?range=30d'])
+await measure('afa: page 1 and pages 1-50', pages(50).map((p) => `/api/afa?page=${p}&limit=20`))
+await measure('afa: search (name, phone, card)', afaSamples.flatMap((a) => [a.full_name, a.phone.slice(-6), a.gh_card.slice(4, 13)]).map((s) => `/api/afa?search=${enc(s)}`))
+
+// Export: make EXPORT_ROWS paid orders pending again (setup, not timed), then stream them out.
+async function exportRun(rows: number) {
+  await db.sequelize.query(
+    `UPDATE orders SET exported = false, exported_at = NULL, delivered = false, delivered_at = NULL
+     WHERE id IN (SELECT id FROM orders WHERE exported AND payment_status = 'SUCCESS' ORDER BY id DESC LIMIT :rows)`,
+    { replacements: { rows } },
+  )
+  await db.sequelize.query('VACUUM ANALYZE orders')
+  const [{ n }] = await q<{ n: string }>(`SELECT count(*) AS n FROM orders WHERE NOT exported AND NOT delivered AND payment_status = 'SUCCESS'`)
+  global.gc?.()
+  const before = process.memoryUsage()
+  let peakRss = before.rss
+  let peakHeap = before.heapUsed
+  const sampler = setInterval(() => {
+    const m = process.memoryUsage()
+    peakRss = Math.max(peakRss, m.rss)
+    peakHeap = Math.max(peakHeap, m.heapUsed)
+  }, 50)
+  const t = performance.now()
+  const res = await fetch(`${base}/api/orders/export`, { method: 'POST', headers })
+  let bytes = 0
+  let lines = 0
+  const reader = res.body!.getReader()
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    bytes += value.length
+    for (let i = 0; i < value.length; i++) if (value[i] === 10) lines++
+  }
+  const secs = (performance.now() - t) / 1000
+  clearInterval(sampler)
+  const mb = (b: number) => (b / 1048576).toFixed(0)
+  const rowsOut = lines - 1
+  console.log(
+    `export ${Number(n).toLocaleString('en')} orders: ${res.status}, ${rowsOut.toLocaleString('en')} rows, ${(bytes / 1048576).toFixed(1)} MB in ${secs.toFixed(2)} s = ` +
+      `${Math.round(rowsOut / secs).toLocaleString('en')} rows/s; RSS ${mb(before.rss)} -> peak ${mb(peakRss)} MB, heap ${mb(before.heapUsed)} -> peak ${mb(peakHeap)} MB`,
+  )
+  return { rows: rowsOut, secs, rss: [before.rss, peakRss], heap: [before.heapUsed, peakHeap] }
+}
+
+console.log('')
+await exportRun(Math.round(EXPORT_ROWS / 4))
+await exportRun(EXPORT_ROWS)
+
+// AFA export: every registration.
+{
+  const t = performance.now()
+  const res = await fetch(`${base}/api/afa/export`, { method: 'POST', headers })
+  const text = await res.text()
+  const secs = (performance.now() - t) / 1000
+  const rows = text.split('\n').length - 2
+  console.log(`afa export: ${rows.toLocaleString('en')} rows in ${secs.toFixed(2)} s = ${Math.round(rows / secs).toLocaleString('en')} rows/s`)
+}
+
+await running.stop()
+await db.close()
