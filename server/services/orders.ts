@@ -197,10 +197,17 @@ export function createOrdersService(deps: {
       const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
       await assertFreshTransactionId(tid)
       const order = await insertOrder(pkg, input, tid, payer.phone, ctx)
-      const payment = await payments.request(
-        { purpose: 'data', amountPesewas: order.amountPesewas, transactionId: tid, payerPhone: input.payerPhone, payerNetwork: input.payerNetwork, email: input.email, orderId: order.id, userId: ctx.user?.id ?? null, method, callbackUrl: input.callbackUrl },
-        ctx,
-      )
+      let payment: PaymentView
+      try {
+        payment = await payments.request(
+          { purpose: 'data', amountPesewas: order.amountPesewas, transactionId: tid, payerPhone: input.payerPhone, payerNetwork: input.payerNetwork, email: input.email, orderId: order.id, userId: ctx.user?.id ?? null, method, callbackUrl: input.callbackUrl },
+          ctx,
+        )
+      } catch (err) {
+        // No payment exists for it, so no gateway will ever settle it: close the order now.
+        await models.Order.update({ paymentStatus: 'FAILED' }, { where: { id: order.id, paymentStatus: 'PENDING' } })
+        throw err
+      }
       const fresh = await models.Order.findByPk(order.id)
       return { order: presentOrder(fresh!.get({ plain: true })), payment }
     },
@@ -270,10 +277,10 @@ export function createOrdersService(deps: {
           message: order.agentId ? s.agentSuccessMessage : s.buySuccessMessage,
           currentStatus: 'SUCCESS',
           info: 'Payment confirmed. Your data will be delivered shortly.',
-          order: presentOrder(order),
         }
       }
-      return { message: FINALIZE_NEEDS_SUCCESS, currentStatus: order.paymentStatus, info: STATUS_INFO[order.paymentStatus] ?? '', order: presentOrder(order) }
+      // Only the status: order ids are sequential, so the answer must not carry the order's phone numbers.
+      return { message: FINALIZE_NEEDS_SUCCESS, currentStatus: order.paymentStatus, info: STATUS_INFO[order.paymentStatus] ?? '' }
     },
 
     async get(id: number, ctx: Ctx = {}): Promise<OrderView> {

@@ -184,6 +184,7 @@ describe('storefront API: payment status, Complete Order and the simulator', () 
     expect(early.status).to.equal(200)
     expect(early.body).to.include({ message: 'Payment must be successful before finalizing order', currentStatus: 'PENDING' })
     expect(early.body.info).to.be.a('string').and.not.equal('')
+    expect(JSON.stringify(early.body)).to.not.include('0201112222')
     expect((await app().db.models.Order.findByPk(body.id))!.get('paymentStatus')).to.equal('PENDING')
 
     const st1 = await new Client().get(`/api/payment/status/${tid}`)

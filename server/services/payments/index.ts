@@ -193,7 +193,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
           details: input.afa ? { afa: input.afa } : {},
           lastCheckedAt: new Date(),
         },
-        { transaction: ctx.transaction },
+        // Deliberately outside any caller transaction: webhooks and checks on other connections must see the row.
       )
     } catch (err) {
       if (err instanceof UniqueConstraintError) throw conflict('Transaction ID already used. Please try again.')
