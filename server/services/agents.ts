@@ -292,8 +292,10 @@ export function createAgentsService(deps: {
         const current = a.get('paymentTransactionId') as string | null
         if (current && PENDING.includes(a.get('paymentStatus') as string)) {
           const p = await models.Payment.findOne({ where: { transactionId: current }, transaction })
-          const age = p ? (Date.now() - new Date(p.get('createdAt') as Date).getTime()) / 1000 : Infinity
-          if (p && PENDING.includes(p.get('status') as string) && age < FEE_REQUEST_COOLDOWN_SECONDS) {
+          // No payment row yet: another click claimed it a moment ago and is still talking to the gateway.
+          const since = p ? (p.get('createdAt') as Date) : (a.get('updatedAt') as Date)
+          const age = (Date.now() - new Date(since).getTime()) / 1000
+          if ((!p || PENDING.includes(p.get('status') as string)) && age < FEE_REQUEST_COOLDOWN_SECONDS) {
             throw conflict('A payment request is already waiting for approval. Complete it on your phone, then tap I Have Paid.')
           }
         }

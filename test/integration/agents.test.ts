@@ -446,3 +446,22 @@ describe('agent pages: server-side gates', () => {
     expect(page.text).to.include('Become an Agent').and.include('35.00').and.include('What Happens Next?')
   })
 })
+
+describe('agents API: fee races', () => {
+  beforeEach(resetDb)
+
+  it('starts one charge for parallel pay clicks and settles the fee once for parallel status checks', async () => {
+    await setFee(15)
+    const a = await agentClient({ approved: false, paymentStatus: null })
+    const clicks = await Promise.all(Array.from({ length: 5 }, () => a.c.post(`/api/agents/${a.agent.id}/payment/request`, { phone_number: '0241234567', network: 'MTN' })))
+    expect(clicks.filter((r) => r.status === 200)).to.have.length(1)
+    expect(clicks.filter((r) => r.status === 409)).to.have.length(4)
+    expect(await app().db.models.Payment.count()).to.equal(1)
+    const txn = clicks.find((r) => r.status === 200)!.body.transactionId
+    await app().services.simulator.approve(txn)
+    const checks = await Promise.all(Array.from({ length: 10 }, () => a.c.post('/api/agents/payment/status')))
+    expect(checks.every((r) => r.status === 200 && r.body.paymentStatus === 'SUCCESS')).to.equal(true)
+    expect(await app().db.models.AuditLog.count({ where: { action: 'PAYMENT_SUCCESS', resource: 'PAYMENT' } })).to.be.at.most(1)
+    expect(await app().db.models.AuditLog.count({ where: { action: 'PAYMENT_SUCCESS' } })).to.equal(1)
+  })
+})
