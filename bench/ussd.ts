@@ -6,14 +6,13 @@
 // (with --buy=1) confirms, which creates the order and asks the payment simulator for the prompt.
 // --think=ms waits between hops like a person reading the screen (0 = back to back, the worst case);
 // --spread=ms starts the N dialogues at random moments within that window instead of all at once.
-// Own embedded database under .data/bench-ussd. Prints figures; asserts nothing. Results go in
-// docs/benchmarks-ussd.md by hand.
+// Own server process and embedded database under .data/bench-ussd (needs `npm run build` once).
+// Prints figures; asserts nothing. Results go in docs/benchmarks-ussd.md by hand.
 import os from 'node:os'
 import path from 'node:path'
-import { loadEnv } from '../server/env.ts'
-import { boot } from '../server/index.ts'
+import { connect } from '../models/db.ts'
 import { hashSecret } from '../server/lib/crypto.ts'
-import { createLogger } from '../server/lib/logger.ts'
+import { ROOT, startChild, stopChild } from './lib.ts'
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def)
 const N = arg('dialogues', 100)
@@ -22,19 +21,23 @@ const BUY = arg('buy', 1) === 1
 const THINK = arg('think', 0)
 const SPREAD = arg('spread', 0)
 const PIN = '4826'
+const PORT = '3141'
+const PG_PORT = '54341'
 
-const ROOT = path.resolve(import.meta.dirname, '..')
-const env = loadEnv(
-  { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', DATA_DIR: path.join(ROOT, '.data/bench-ussd'), EMBEDDED_PG_PORT: '54341', JOBS_ENABLED: '0', LOG_LEVEL: 'error', ADMIN_EMAIL: 'bench-ussd@datahub.local', ADMIN_PASSWORD: 'bench-ussd-password' },
+// The server runs in its own process (production build, own embedded database), so the client's
+// 100 sockets do not share its event loop; this process sets up data over a database connection.
+const server = await startChild(
+  'server/index.ts',
+  { NODE_ENV: 'production', PORT, HOST: '127.0.0.1', DATA_DIR: path.join(ROOT, '.data/bench-ussd'), EMBEDDED_PG_PORT: PG_PORT, JOBS_ENABLED: '0', LOG_LEVEL: 'error', ADMIN_EMAIL: 'bench-ussd@datahub.local', ADMIN_PASSWORD: 'bench-ussd-password' },
+  `http://127.0.0.1:${PORT}/readyz`,
 )
-const log = createLogger('error')
-const running = await boot({ env, log })
-const { models, sequelize } = running.db
-const endpoint = `${running.url}/ussd/africastalking`
+const { sequelize, models } = connect(`postgres://datahub:datahub-local@127.0.0.1:${PG_PORT}/datahub`)
+const endpoint = `http://127.0.0.1:${PORT}/ussd/africastalking`
 
 // A fresh cast: N approved, paid agents with one PIN hash (hashing once keeps set-up quick), 6 MTN bundles.
-await sequelize.query("TRUNCATE ussd_sessions, payments, orders, commissions, audit_logs, sms_outbox RESTART IDENTITY CASCADE")
+await sequelize.query('TRUNCATE ussd_sessions, payments, orders, commissions, audit_logs, sms_outbox RESTART IDENTITY CASCADE')
 await sequelize.query("DELETE FROM users WHERE email LIKE 'bench-ussd-agent-%'")
+await sequelize.query(`UPDATE settings SET data = data || '{"ussdWhitelistEnabled": false, "platformOpen": true}'::jsonb`)
 const pinHash = await hashSecret(PIN)
 const phones: string[] = []
 for (let i = 0; i < N; i++) {
@@ -45,7 +48,6 @@ for (let i = 0; i < N; i++) {
 }
 await models.Package.destroy({ where: {} })
 for (const gb of [1, 2, 3, 5, 10, 20]) await models.Package.create({ network: 'MTN', sizeMb: gb * 1024, priceUserPesewas: gb * 500, priceAgentPesewas: gb * 450, active: true })
-await running.services.settings.update({ ussdWhitelistEnabled: false, platformOpen: true }, {})
 
 type Kind = 'dial' | 'pin' | 'menu' | 'order'
 const times: Record<Kind, number[]> = { dial: [], pin: [], menu: [], order: [] }
@@ -123,5 +125,6 @@ console.log(`${(all.length / seconds).toFixed(0)} hops/s, ${((N * ROUNDS) / seco
 const orders = await models.Order.count({ where: { channel: 'ussd' } })
 console.log(`orders created: ${orders}`)
 
-await running.stop()
+await sequelize.close()
+await stopChild(server)
 process.exit(0)
