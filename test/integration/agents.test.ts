@@ -465,3 +465,20 @@ describe('agents API: fee races', () => {
     expect(await app().db.models.AuditLog.count({ where: { action: 'PAYMENT_SUCCESS' } })).to.equal(1)
   })
 })
+
+describe('agents API: fee by card redirect', () => {
+  beforeEach(resetDb)
+
+  it('needs no phone, pays with the account email and answers the checkout URL', async () => {
+    const admin = await adminClient()
+    expect((await admin.put('/api/settings', { agentRegistrationFee: 30, paymentGateway: 'paystack' })).status).to.equal(200)
+    const a = await agentClient({ approved: false, paymentStatus: null })
+    const res = await a.c.post(`/api/agents/${a.agent.id}/payment/request`, { amount: 1 })
+    expect(res.status).to.equal(200)
+    expect(res.body).to.include({ gateway: 'paystack', paymentStatus: 'PENDING', amount: 30 })
+    expect(res.body.authorizationUrl).to.be.a('string').and.include(res.body.transactionId)
+    const p = await app().db.models.Payment.findOne({ where: { transactionId: res.body.transactionId } })
+    expect(p!.get('email')).to.equal(a.user.email)
+    expect(p!.get('method')).to.equal('card')
+  })
+})
