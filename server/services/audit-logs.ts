@@ -32,6 +32,8 @@ export const exportSchema = Joi.object({
   ...filterKeys,
 })
 
+export const EXACT_COUNT_LIMIT = 10_000
+
 export type AuditFilters = { [K in keyof typeof filterKeys]?: any }
 
 export interface AuditLogView {
@@ -99,15 +101,28 @@ export type AuditLogsService = ReturnType<typeof createAuditLogsService>
 export function createAuditLogsService({ sequelize, audit }: { sequelize: Sequelize; audit: AuditService }) {
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { type: QueryTypes.SELECT, replacements })
 
+  /**
+   * Exact up to EXACT_COUNT_LIMIT matches; beyond that the planner's estimate (counting millions of
+   * rows on every page view would cost more than the page itself), flagged as estimated.
+   */
+  async function total(sql: string, repl: Record<string, unknown>) {
+    const [c] = await q<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 FROM audit_logs l ${sql} LIMIT ${EXACT_COUNT_LIMIT + 1}) x`, repl)
+    const n = toInt(c?.n)
+    if (n <= EXACT_COUNT_LIMIT) return { total: n, estimated: false }
+    const [plan] = await q<any>(`EXPLAIN (FORMAT JSON) SELECT 1 FROM audit_logs l ${sql}`, repl)
+    const rows = Number(plan?.['QUERY PLAN']?.[0]?.Plan?.['Plan Rows'] ?? 0)
+    return { total: Math.max(Math.round(rows), EXACT_COUNT_LIMIT + 1), estimated: true }
+  }
+
   return {
     async list(input: unknown) {
       const f = validate<AuditFilters & { page: number; limit: number }>(listSchema, input)
       const { sql, repl } = whereOf(f)
-      const [rows, [count]] = await Promise.all([
+      const [rows, count] = await Promise.all([
         q<any>(`${SELECT} ${sql} ORDER BY l.timestamp DESC, l.id DESC LIMIT :limit OFFSET :offset`, { ...repl, limit: f.limit, offset: (f.page - 1) * f.limit }),
-        q<{ n: string }>(`SELECT count(*) AS n FROM audit_logs l ${sql}`, repl),
+        total(sql, repl),
       ])
-      return { logs: rows.map(view), pagination: pageInfo(f.page, f.limit, toInt(count?.n)) }
+      return { logs: rows.map(view), pagination: { ...pageInfo(f.page, f.limit, count.total), estimated: count.estimated } }
     },
 
     /** The actions present in the log (spec list first), found by skipping along the action index. */
@@ -131,15 +146,19 @@ export function createAuditLogsService({ sequelize, audit }: { sequelize: Sequel
       const filters: AuditFilters = { ...nested, ...Object.fromEntries(Object.entries(top).filter(([, x]) => x !== undefined && x !== '')) }
       const { sql, repl } = whereOf(filters)
       await audit.record({ action: 'AUDIT_LOGS_EXPORTED', resource: 'SYSTEM', severity: 'MEDIUM', details: { format, filters } }, ctx)
-      // Keyset on id (not timestamp: JS dates drop PostgreSQL's microseconds), so huge exports stay cheap per batch.
+      // Newest first like the list, keyset on (timestamp, id); the timestamp travels as text so
+      // PostgreSQL's microseconds survive the round trip (a JS Date would drop them).
       async function* rows(batch = 2000): AsyncGenerator<AuditLogView> {
-        let afterId: string | null = null
+        let after: { ts: string; id: string } | null = null
         for (;;) {
-          const cond = afterId ? `${sql ? `${sql} AND` : 'WHERE'} l.id < :afterId` : sql
-          const page: any[] = await q<any>(`${SELECT} ${cond} ORDER BY l.id DESC LIMIT :batch`, { ...repl, batch, afterId })
+          const cond = after ? `${sql ? `${sql} AND` : 'WHERE'} (l.timestamp, l.id) < (:afterTs::timestamptz, :afterId)` : sql
+          const page: any[] = await q<any>(`${SELECT.replace('SELECT ', 'SELECT l.timestamp::text AS ts_key, ')} ${cond} ORDER BY l.timestamp DESC, l.id DESC LIMIT :batch`, {
+            ...repl, batch, afterTs: after?.ts ?? null, afterId: after?.id ?? null,
+          })
           for (const r of page) yield view(r)
           if (page.length < batch) return
-          afterId = String(page[page.length - 1].id)
+          const last = page[page.length - 1]
+          after = { ts: last.ts_key, id: String(last.id) }
         }
       }
       return { format, filters, rows }

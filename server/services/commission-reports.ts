@@ -3,7 +3,7 @@ import { QueryTypes, type Sequelize } from 'sequelize'
 import { toGhs } from '../lib/money.ts'
 import type { AuditService } from './audit.ts'
 import type { Ctx } from './context.ts'
-import { dateParam, pageInfo, rangeSql, toInt, toRange, validate } from './report-range.ts'
+import { dateParam, dayRangeSql, pageInfo, rangeSql, toInt, toRange, validate, whereSql, wholeDays, type Range } from './report-range.ts'
 import { NETWORKS } from './settings.ts'
 
 // Reports over commissions (written by services.commissions when an order is paid) and orders.
@@ -40,12 +40,28 @@ const avg = (totalPesewas: unknown, count: unknown) => (toInt(count) ? ghs(Math.
 export const defaultArchiveNote = (now = new Date()) => `Archived on ${now.toLocaleDateString('en-GH', { timeZone: 'Africa/Accra' })}`
 
 /** Group key per groupBy over commissions `c` (raw values; formatted once per group, not per row). */
-const GROUP_KEY: Record<GroupBy, { raw: string; text: string }> = {
-  day: { raw: `date_trunc('day', c.created_at AT TIME ZONE 'UTC')`, text: `to_char(k, 'YYYY-MM-DD')` },
-  week: { raw: `date_trunc('week', c.created_at AT TIME ZONE 'UTC')`, text: `to_char(k, 'YYYY-MM-DD')` },
-  month: { raw: `date_trunc('month', c.created_at AT TIME ZONE 'UTC')`, text: `to_char(k, 'YYYY-MM')` },
-  agent: { raw: 'c.agent_id', text: `COALESCE(k::text, 'direct')` },
-  network: { raw: 'c.network', text: 'k' },
+const GROUP_KEY: Record<GroupBy, { raw: string; rollup: string; text: string }> = {
+  day: { raw: `date_trunc('day', c.created_at AT TIME ZONE 'UTC')`, rollup: 'c.day', text: `to_char(k, 'YYYY-MM-DD')` },
+  week: { raw: `date_trunc('week', c.created_at AT TIME ZONE 'UTC')`, rollup: `date_trunc('week', c.day)`, text: `to_char(k, 'YYYY-MM-DD')` },
+  month: { raw: `date_trunc('month', c.created_at AT TIME ZONE 'UTC')`, rollup: `date_trunc('month', c.day)`, text: `to_char(k, 'YYYY-MM')` },
+  agent: { raw: 'c.agent_id', rollup: 'NULLIF(c.agent_id, 0)', text: `COALESCE(k::text, 'direct')` },
+  network: { raw: 'c.network', rollup: 'c.network', text: 'k' },
+}
+
+/**
+ * Where commission figures come from: the per-day / per-agent running totals (migration 061) when the
+ * range is whole days, else the commissions table itself. Both give the same sums (tests compare them).
+ */
+function commissionSource(range: Range, scope: 'all' | 'current' | 'archived', byAgent = false) {
+  const where: string[] = []
+  const repl: Record<string, unknown> = {}
+  if (scope !== 'all') where.push(`c.archived = ${scope === 'archived'}`)
+  if (wholeDays(range) && !(byAgent && (range.from || range.to))) {
+    if (!byAgent) dayRangeSql('c.day', range, where, repl)
+    return { rollup: true, from: byAgent ? 'commission_by_agent c' : 'commission_daily c', c: 'c.commission', r: 'c.revenue', n: 'c.n', where: whereSql(where), repl }
+  }
+  rangeSql('c.created_at', range, where, repl)
+  return { rollup: false, from: 'commissions c', c: 'c.commission_amount_pesewas', r: 'c.original_amount_pesewas', n: '1', where: whereSql(where), repl }
 }
 
 function commissionView(r: any) {
@@ -121,18 +137,20 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
 
   async function analytics(input: unknown) {
     const v = validate<{ groupBy: GroupBy; scope: 'all' | 'current' | 'archived'; startDate?: string; endDate?: string }>(schemas.analytics, input)
-    const { sql, repl } = commissionWhere(v, v.scope)
-    const key = GROUP_KEY[v.groupBy]
     const byAgent = v.groupBy === 'agent'
-    // One scan: the groups and the grand total (the empty grouping set) together.
+    const src = commissionSource(toRange(v.startDate, v.endDate), v.scope, byAgent)
+    const key = GROUP_KEY[v.groupBy]
+    const raw = src.rollup ? key.rollup : key.raw
+    // One pass: the groups and the grand total (the empty grouping set) together.
     const rows = await q(
       `SELECT ${key.text} AS key, g.is_total, g.commission, g.revenue, g.n${byAgent ? ', a.name AS agent_name' : ''}
-       FROM (SELECT ${key.raw} AS k, GROUPING(${key.raw}) AS is_total,
-                    sum(c.commission_amount_pesewas) AS commission, sum(c.original_amount_pesewas) AS revenue, count(*) AS n
-             FROM commissions c ${sql}
-             GROUP BY GROUPING SETS ((${key.raw}), ())) g
-       ${byAgent ? 'LEFT JOIN agents a ON a.id = g.k' : ''}`,
-      repl,
+       FROM (SELECT ${raw} AS k, GROUPING(${raw}) AS is_total,
+                    sum(${src.c}) AS commission, sum(${src.r}) AS revenue, sum(${src.n}) AS n
+             FROM ${src.from} ${src.where}
+             GROUP BY GROUPING SETS ((${raw}), ())) g
+       ${byAgent ? 'LEFT JOIN agents a ON a.id = g.k' : ''}
+       WHERE g.n <> 0 OR g.is_total = 1`,
+      src.repl,
     )
     const total = rows.find((r) => toInt(r.is_total) === 1)
     const groups = rows.filter((r) => toInt(r.is_total) === 0).map((r) => ({
@@ -163,19 +181,24 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
   async function leaderboard(input: unknown) {
     const v = validate<{ limit: number; network?: string; startDate?: string; endDate?: string }>(schemas.leaderboard, input)
     const range = toRange(v.startDate, v.endDate)
-    const ow: string[] = [`o.payment_status = 'SUCCESS'`, 'o.agent_id IS NOT NULL']
-    const cw: string[] = ['c.agent_id IS NOT NULL']
-    const repl: Record<string, unknown> = { limit: v.limit }
-    rangeSql('o.created_at', range, ow, repl, 'o')
-    rangeSql('c.created_at', range, cw, repl, 'c')
-    if (v.network) {
-      ow.push('o.network = :network')
-      cw.push('c.network = :network')
-      repl.network = v.network
+    const repl: Record<string, unknown> = { limit: v.limit, network: v.network || null }
+    const net = (col: string) => (v.network ? ` AND ${col} = :network` : '')
+    let o: string
+    let c: string
+    if (!range.from && !range.to) {
+      // All time: the per-agent running totals (migration 061).
+      o = `SELECT agent_id, sum(revenue) AS revenue, sum(n) AS n FROM order_revenue_by_agent WHERE agent_id <> 0${net('network')} GROUP BY agent_id HAVING sum(n) > 0`
+      c = `SELECT agent_id, sum(commission) AS commission FROM commission_by_agent WHERE agent_id <> 0${net('network')} GROUP BY agent_id`
+    } else {
+      const ow: string[] = [`o.payment_status = 'SUCCESS'`, 'o.agent_id IS NOT NULL']
+      const cw: string[] = ['c.agent_id IS NOT NULL']
+      rangeSql('o.created_at', range, ow, repl, 'o')
+      rangeSql('c.created_at', range, cw, repl, 'c')
+      o = `SELECT o.agent_id, sum(o.amount_pesewas) AS revenue, count(*) AS n FROM orders o WHERE ${ow.join(' AND ')}${net('o.network')} GROUP BY o.agent_id`
+      c = `SELECT c.agent_id, sum(c.commission_amount_pesewas) AS commission FROM commissions c WHERE ${cw.join(' AND ')}${net('c.network')} GROUP BY c.agent_id`
     }
     const [row] = await q(
-      `WITH o AS (SELECT o.agent_id, sum(o.amount_pesewas) AS revenue, count(*) AS n FROM orders o WHERE ${ow.join(' AND ')} GROUP BY o.agent_id),
-            c AS (SELECT c.agent_id, sum(c.commission_amount_pesewas) AS commission FROM commissions c WHERE ${cw.join(' AND ')} GROUP BY c.agent_id),
+      `WITH o AS (${o}), c AS (${c}),
             t AS (SELECT o.agent_id, o.revenue, o.n, COALESCE(c.commission, 0) AS commission FROM o LEFT JOIN c USING (agent_id))
        SELECT (SELECT json_build_object('agents', count(*), 'highest', max(revenue), 'lowest', min(revenue), 'average', avg(revenue),
                  'mostOrders', max(n), 'revenue', sum(revenue), 'orders', sum(n), 'commission', sum(commission)) FROM t) AS stats,
@@ -213,12 +236,16 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
     /** Commissions page cards: current (not archived) commissions in the range; by-date over the range or the last 30 days. */
     async summary(input: unknown) {
       const v = validate<{ startDate?: string; endDate?: string }>(schemas.summary, input)
+      const range = toRange(v.startDate, v.endDate)
+      const src = commissionSource(range, 'current')
+      const days = v.startDate || v.endDate ? src : commissionSource(toRange(new Date(Date.now() - 30 * 86400_000).toISOString().slice(0, 10), null), 'current')
+      const dayKey = days.rollup ? 'c.day' : `date_trunc('day', c.created_at AT TIME ZONE 'UTC')`
       const { sql, repl } = commissionWhere(v, 'current')
-      const byDate = v.startDate || v.endDate ? { sql, repl } : commissionWhere({ startDate: new Date(Date.now() - 30 * 86400_000).toISOString().slice(0, 10) }, 'current')
-      const [[t], days, recent] = await Promise.all([
-        q(`SELECT sum(c.commission_amount_pesewas) AS commission, sum(c.original_amount_pesewas) AS revenue, count(*) AS n FROM commissions c ${sql}`, repl),
-        q(`SELECT to_char(date_trunc('day', c.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS date, sum(c.commission_amount_pesewas) AS commission, count(*) AS n
-           FROM commissions c ${byDate.sql} GROUP BY 1 ORDER BY 1`, byDate.repl),
+      const [[t], byDay, recent] = await Promise.all([
+        q(`SELECT sum(${src.c}) AS commission, sum(${src.r}) AS revenue, sum(${src.n}) AS n FROM ${src.from} ${src.where}`, src.repl),
+        q(`SELECT to_char(k, 'YYYY-MM-DD') AS date, commission, n FROM (
+             SELECT ${dayKey} AS k, sum(${days.c}) AS commission, sum(${days.n}) AS n FROM ${days.from} ${days.where} GROUP BY 1) d
+           WHERE n <> 0 ORDER BY k`, days.repl),
         page(sql, repl, 'c.created_at DESC, c.id DESC', 5, 0),
       ])
       return {
@@ -226,18 +253,19 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
         totalRevenue: ghs(t.revenue),
         totalCount: toInt(t.n),
         averageCommission: avg(t.commission, t.n),
-        commissionByDate: days.map((d) => ({ date: d.date, amount: ghs(d.commission), count: toInt(d.n) })),
+        commissionByDate: byDay.map((d) => ({ date: d.date, amount: ghs(d.commission), count: toInt(d.n) })),
         recentCommissions: recent,
       }
     },
 
-    /** Current (not archived) commissions, newest first. */
+    /** Current (not archived) commissions, newest first; the total comes from the running totals when it can. */
     async list(input: unknown) {
       const v = validate<{ page: number; limit: number; startDate?: string; endDate?: string }>(schemas.list, input)
       const { sql, repl } = commissionWhere(v, 'current')
+      const src = commissionSource(toRange(v.startDate, v.endDate), 'current')
       const [commissions, [c]] = await Promise.all([
         page(sql, repl, 'c.created_at DESC, c.id DESC', v.limit, (v.page - 1) * v.limit),
-        q(`SELECT count(*) AS n FROM commissions c ${sql}`, repl),
+        q(`SELECT sum(${src.n}) AS n FROM ${src.from} ${src.where}`, src.repl),
       ])
       const p = pageInfo(v.page, v.limit, toInt(c.n))
       return { commissions, total: p.total, totalPages: p.totalPages, page: p.page, limit: p.limit, pagination: p }
@@ -253,13 +281,13 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
       return archiveWhere('', {}, v.notes, ctx, 'all')
     },
 
-    /** Current, archived and combined totals in one scan: they reconcile by construction. */
+    /** Current, archived and combined totals from one read of the running totals: they reconcile by construction. */
     async analyticsSummary() {
       const [r] = await q(
-        `SELECT sum(commission_amount_pesewas) FILTER (WHERE NOT archived) AS cur, count(*) FILTER (WHERE NOT archived) AS cur_n,
-                sum(commission_amount_pesewas) FILTER (WHERE archived) AS arc, count(*) FILTER (WHERE archived) AS arc_n,
-                sum(commission_amount_pesewas) AS tot, count(*) AS tot_n
-         FROM commissions`,
+        `SELECT sum(commission) FILTER (WHERE NOT archived) AS cur, sum(n) FILTER (WHERE NOT archived) AS cur_n,
+                sum(commission) FILTER (WHERE archived) AS arc, sum(n) FILTER (WHERE archived) AS arc_n,
+                sum(commission) AS tot, sum(n) AS tot_n
+         FROM commission_daily`,
       )
       const pair = (a: unknown, n: unknown) => ({ totalAmount: ghs(a), totalCount: toInt(n) })
       return { current: pair(r.cur, r.cur_n), archived: pair(r.arc, r.arc_n), combined: pair(r.tot, r.tot_n), averageCommission: avg(r.tot, r.tot_n) }
@@ -271,14 +299,21 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
     async networkAnalytics(input: unknown) {
       const v = validate<{ startDate?: string; endDate?: string }>(schemas.networks, input)
       const range = toRange(v.startDate, v.endDate)
-      const ow: string[] = [`o.payment_status = 'SUCCESS'`]
-      const cw: string[] = ['true']
-      const repl: Record<string, unknown> = {}
-      rangeSql('o.created_at', range, ow, repl, 'o')
-      rangeSql('c.created_at', range, cw, repl, 'c')
+      const src = commissionSource(range, 'all')
+      let orderSql: string
+      const repl: Record<string, unknown> = { ...src.repl }
+      if (src.rollup) {
+        const where: string[] = []
+        dayRangeSql('o.day', range, where, repl, 'od')
+        orderSql = `SELECT o.network, sum(o.revenue) AS revenue, sum(o.n) AS n FROM order_revenue_daily o ${whereSql(where)} GROUP BY o.network`
+      } else {
+        const where: string[] = [`o.payment_status = 'SUCCESS'`]
+        rangeSql('o.created_at', range, where, repl, 'o')
+        orderSql = `SELECT o.network, sum(o.amount_pesewas) AS revenue, count(*) AS n FROM orders o ${whereSql(where)} GROUP BY o.network`
+      }
       const [orders, commissions] = await Promise.all([
-        q(`SELECT o.network, sum(o.amount_pesewas) AS revenue, count(*) AS n FROM orders o WHERE ${ow.join(' AND ')} GROUP BY o.network`, repl),
-        q(`SELECT c.network, sum(c.commission_amount_pesewas) AS commission FROM commissions c WHERE ${cw.join(' AND ')} GROUP BY c.network`, repl),
+        q(orderSql, repl),
+        q(`SELECT c.network, sum(${src.c}) AS commission FROM ${src.from} ${src.where} GROUP BY c.network`, src.repl),
       ])
       const networks = NETWORKS.map((network) => {
         const o = orders.find((r) => r.network === network)
@@ -293,7 +328,7 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
       const v = validate<{ page: number; limit: number }>(schemas.archived, input)
       const [commissions, [c]] = await Promise.all([
         page('WHERE c.archived = true', {}, 'c.archived_at DESC, c.id DESC', v.limit, (v.page - 1) * v.limit),
-        q(`SELECT count(*) AS n FROM commissions c WHERE c.archived = true`),
+        q(`SELECT sum(n) AS n FROM commission_daily WHERE archived`),
       ])
       const p = pageInfo(v.page, v.limit, toInt(c.n))
       return { commissions, total: p.total, page: p.page, totalPages: p.totalPages, limit: p.limit }

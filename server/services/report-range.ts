@@ -59,3 +59,23 @@ export function pageInfo(page: number, limit: number, total: number) {
 }
 
 export const toInt = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v))
+
+const midnight = (d: Date | null) => !d || (d.getUTCHours() === 0 && d.getUTCMinutes() === 0 && d.getUTCSeconds() === 0 && d.getUTCMilliseconds() === 0)
+
+/** True when the range is whole days (or open), so the per-day running totals can answer it exactly. */
+export const wholeDays = (range: Range) => midnight(range.from) && midnight(range.to)
+
+/** Appends a whole-day range over a DATE column (`to` is exclusive). */
+export function dayRangeSql(column: string, range: Range, where: string[], repl: Record<string, unknown>, prefix = 'd') {
+  const iso = (d: Date) => d.toISOString().slice(0, 10)
+  if (range.from) {
+    where.push(`${column} >= :${prefix}From::date`)
+    repl[`${prefix}From`] = iso(range.from)
+  }
+  if (range.to) {
+    where.push(`${column} < :${prefix}To::date`)
+    repl[`${prefix}To`] = iso(range.to)
+  }
+}
+
+export const whereSql = (where: string[]) => (where.length ? `WHERE ${where.join(' AND ')}` : '')

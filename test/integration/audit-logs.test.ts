@@ -180,12 +180,29 @@ describe('audit logs: list and filters', () => {
     expect(await ids('startDate=2026-03-03T00:00:00Z&endDate=2026-03-03T12:00:00Z')).to.deep.equal(['PAYMENT_FAILED'])
 
     const p = await admin.get(`/api/admin/audit-logs?${window}&limit=3&page=2`)
-    expect(p.body.pagination).to.deep.equal({ page: 2, limit: 3, total: 4, totalPages: 2, hasNext: false, hasPrev: true })
+    expect(p.body.pagination).to.deep.equal({ page: 2, limit: 3, total: 4, totalPages: 2, hasNext: false, hasPrev: true, estimated: false })
     expect(p.body.logs.map((l: any) => l.action)).to.deep.equal(['LOGIN'])
     const first = await admin.get(`/api/admin/audit-logs?${window}`)
     expect(first.body.pagination.limit).to.equal(50)
     const unknownUser = first.body.logs.find((l: any) => l.action === 'PAYMENT_FAILED')
     expect(unknownUser.user).to.equal(null)
+  })
+
+  it('counts exactly up to 10,000 matches and flags an estimate beyond', async () => {
+    const uid = await adminId()
+    await app().db.sequelize.query(
+      `INSERT INTO audit_logs (timestamp, user_id, action, resource, severity, ip_address, details)
+       SELECT now() - (g || ' seconds')::interval, :uid, CASE WHEN g <= 30 THEN 'PAYMENT_FAILED' ELSE 'ORDER_CREATED' END, 'ORDER', 'LOW', '41.66.0.1', '{}'
+       FROM generate_series(1, 10050) g`,
+      { replacements: { uid } },
+    )
+    await app().db.sequelize.query('ANALYZE audit_logs')
+    const admin = await adminClient()
+    const big = (await admin.get('/api/admin/audit-logs?action=ORDER_CREATED')).body.pagination
+    expect(big.estimated).to.equal(true)
+    expect(big.total).to.be.greaterThan(10_000)
+    const small = (await admin.get('/api/admin/audit-logs?action=PAYMENT_FAILED')).body.pagination
+    expect(small).to.include({ total: 30, estimated: false, totalPages: 1 })
   })
 
   it('refuses bad filters with 400 and a message', async () => {
@@ -242,11 +259,11 @@ describe('audit logs: export', () => {
     expect(JSON.parse(empty.text)).to.deep.equal([])
   })
 
-  it('streams a large export completely in batches', async () => {
+  it('streams a large export completely in batches, rows sharing a timestamp included once', async () => {
     const uid = await adminId()
     await app().db.sequelize.query(
       `INSERT INTO audit_logs (timestamp, user_id, action, resource, severity, ip_address, details)
-       SELECT now() - (g || ' seconds')::interval, :uid, 'ORDER_CREATED', 'ORDER', 'LOW', '41.66.0.1', jsonb_build_object('n', g) FROM generate_series(1, 4500) g`,
+       SELECT now() - ((g / 3) || ' seconds')::interval, :uid, 'ORDER_CREATED', 'ORDER', 'LOW', '41.66.0.1', jsonb_build_object('n', g) FROM generate_series(1, 4500) g`,
       { replacements: { uid } },
     )
     const r = await (await adminClient()).post('/api/admin/audit-logs/export', { format: 'csv', filters: { action: 'ORDER_CREATED' } })

@@ -177,6 +177,54 @@ describe('commission reports: figures', () => {
   })
 })
 
+describe('commission reports: running totals', () => {
+  beforeEach(resetDb)
+
+  it('the per-day and per-agent running totals equal the base tables after inserts, archiving, edits and deletes', async () => {
+    const { ids, ama, kofi } = await fixture()
+    const admin = await adminClient()
+    await admin.post('/api/commission-analytics/archive', { commissionIds: [ids[1], ids[4]] })
+    const orderOf = async (cid: number) => (await sql<{ order_id: number }>('SELECT order_id FROM commissions WHERE id = :cid', { cid }))[0]!.order_id
+    // A refund-like change, a moved order, a deleted order (its commission goes with it), an agent reassigned.
+    await sql(`UPDATE orders SET payment_status = 'FAILED' WHERE id = :id RETURNING id`, { id: await orderOf(ids[2]!) })
+    await sql(`UPDATE orders SET amount_pesewas = amount_pesewas + 250, created_at = '2026-02-27T10:00:00Z' WHERE id = :id RETURNING id`, { id: await orderOf(ids[0]!) })
+    await sql('DELETE FROM orders WHERE id = :id RETURNING id', { id: await orderOf(ids[3]!) })
+    await sql('UPDATE commissions SET agent_id = :a, network = :n WHERE id = :id RETURNING id', { a: kofi.agent.id, n: 'AIRTELTIGO', id: ids[0] })
+    await createOrder({ agentId: ama.agent.id, network: 'TELECEL', amountPesewas: 1234, paymentStatus: 'SUCCESS' })
+
+    // Bare dates (or none) read the running totals; odd timestamps force the base tables.
+    const exact = 'startDate=2000-01-01T00:00:00.001Z&endDate=2100-01-01T00:00:00.001Z'
+    const same = async (path: string, lastMonthOnly = false) => {
+      const a = await admin.get(`${path}${path.includes('?') ? '&' : '?'}startDate=2000-01-01&endDate=2099-12-31`)
+      const b = await admin.get(`${path}${path.includes('?') ? '&' : '?'}${exact}`)
+      const c = await admin.get(path)
+      expect(a.status, path).to.equal(200)
+      expect(a.body, path).to.deep.equal(b.body)
+      // Without dates the summary's by-date list covers the last 30 days only; its totals are all-time.
+      if (lastMonthOnly) expect({ ...c.body, commissionByDate: [] }, path).to.deep.equal({ ...b.body, commissionByDate: [] })
+      else expect(c.body, path).to.deep.equal(b.body)
+      return b.body
+    }
+    for (const groupBy of ['day', 'week', 'month', 'agent', 'network']) {
+      for (const scope of ['all', 'current', 'archived']) await same(`/api/commission-analytics/analytics?groupBy=${groupBy}&scope=${scope}`)
+    }
+    const board = await same('/api/commission-analytics/agent-leaderboard?limit=10')
+    await same('/api/commission-analytics/agent-leaderboard?limit=10&network=TELECEL')
+    await same('/api/commission-analytics/network-analytics')
+    const summary = await same('/api/commissions/summary', true)
+    expect((await admin.get('/api/commissions')).body.total).to.equal(summary.totalCount)
+
+    const [base] = await sql(`SELECT sum(commission_amount_pesewas) FILTER (WHERE NOT archived) AS cur, sum(commission_amount_pesewas) FILTER (WHERE archived) AS arc, count(*) AS n FROM commissions`)
+    const s = (await admin.get('/api/commission-analytics/summary')).body
+    expect([s.current.totalAmount, s.archived.totalAmount, s.combined.totalCount]).to.deep.equal([Number(base.cur) / 100, Number(base.arc) / 100, Number(base.n)])
+    for (const e of board.leaderboard) {
+      const [{ r }] = await sql(`SELECT sum(amount_pesewas) AS r FROM orders WHERE agent_id = :a AND payment_status = 'SUCCESS'`, { a: e.agentId })
+      expect(e.totalRevenue).to.equal(Number(r) / 100)
+    }
+    expect(board.leaderboard.map((e: any) => e.agentName)).to.deep.equal(['Ama Sales', 'Kofi Data'])
+  })
+})
+
 describe('commission reports: archive', () => {
   beforeEach(resetDb)
 

@@ -192,7 +192,7 @@ export default function Page() {
       </form>
 
       <p className="is-size-7 mb-2" aria-live="polite">
-        {pagination ? `Showing ${from} to ${to} of ${pagination.total} entries` : ''}{pagination && pagination.totalPages > 1 ? ` · Page ${pagination.page} of ${pagination.totalPages}` : ''}
+        {pagination ? `Showing ${from} to ${to} of ${pagination.estimated ? 'about ' : ''}${pagination.total.toLocaleString('en-GH')} entries` : ''}{pagination && pagination.totalPages > 1 ? ` · Page ${pagination.page} of ${pagination.totalPages}` : ''}
       </p>
 
       <div className="table-container">

@@ -3,7 +3,7 @@ import type { AuditLogView } from '../../../server/services/audit-logs.ts'
 
 export interface AuditLogsData {
   logs: AuditLogView[]
-  pagination: { page: number; limit: number; total: number; totalPages: number; hasNext: boolean; hasPrev: boolean } | null
+  pagination: { page: number; limit: number; total: number; totalPages: number; hasNext: boolean; hasPrev: boolean; estimated: boolean } | null
   actions: string[]
 }
 
