@@ -126,6 +126,11 @@ describe('browser: the agent journey', function () {
     await page.type('#orders-search', '0201234')
     await page.waitForSelector('[data-testid=order-row]')
 
+    // The number ordered for is now a recent chip that fills the recipient.
+    await goto(page, '/agent/place-order')
+    await clickButton(page, '0201234567')
+    expect(await page.$eval('#po-recipient', (e) => (e as HTMLInputElement).value)).to.equal('0201234567')
+
     // Packages: regular price struck through, the agent price, and what the agent saves.
     await goto(page, '/agent/packages')
     text = await bodyText(page)
