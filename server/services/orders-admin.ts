@@ -18,11 +18,11 @@ export function paginationOf(page: number, limit: number, total: number, exact =
 }
 
 /**
- * Totals are counted exactly up to this many rows; beyond it the planner's estimate is returned
+ * Totals are counted exactly up to this many rows (100 pages of 20); beyond it the planner's estimate is returned
  * (pagination.exact = false, shown as 'about N'). An exact count(*) over most of a million-row
  * table costs 0.3-0.5 s on every page turn, and nobody pages through 500 pages of 20 anyway.
  */
-export const COUNT_CAP = 10_000
+export const COUNT_CAP = 2_000
 
 export async function cappedCount(sequelize: Sequelize, fromWhere: string, replacements: Record<string, unknown>): Promise<{ total: number; exact: boolean }> {
   const [row] = await sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 ${fromWhere} LIMIT ${COUNT_CAP + 1}) capped`, { replacements, type: QueryTypes.SELECT })

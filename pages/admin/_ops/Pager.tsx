@@ -1,3 +1,5 @@
+import { useState } from 'react'
+
 /** Spec section 9: every page when 7 or fewer, else first, last and the neighbours with ellipses. */
 export function pageItems(page: number, totalPages: number): Array<number | 'gap'> {
   if (totalPages <= 7) return Array.from({ length: totalPages }, (_, i) => i + 1)
@@ -18,8 +20,10 @@ export const clampPage = (raw: unknown, totalPages: number) => {
 }
 
 export function Pager({ page, totalPages, onPage, label }: { page: number; totalPages: number; onPage: (p: number) => void; label: string }) {
+  const [goTo, setGoTo] = useState('')
   if (totalPages <= 1) return null
   return (
+    <>
     <nav className="pagination is-centered is-small mt-4" role="navigation" aria-label={label}>
       <button className="pagination-previous" disabled={page <= 1} onClick={() => onPage(clampPage(page - 1, totalPages))}>Previous</button>
       <button className="pagination-next" disabled={page >= totalPages} onClick={() => onPage(clampPage(page + 1, totalPages))}>Next</button>
@@ -35,5 +39,15 @@ export function Pager({ page, totalPages, onPage, label }: { page: number; total
         )}
       </ul>
     </nav>
+    {totalPages > 7 ? (
+      <form className="field has-addons is-justify-content-center mt-2" onSubmit={(e) => { e.preventDefault(); onPage(clampPage(goTo, totalPages)); setGoTo('') }}>
+        <div className="control">
+          <label className="is-sr-only" htmlFor={`${label.replace(/\W+/g, "-")}-goto`}>Go to page</label>
+          <input id={`${label.replace(/\W+/g, "-")}-goto`} className="input is-small" style={{ width: '6rem' }} inputMode="numeric" placeholder="Page" value={goTo} onChange={(e) => setGoTo(e.target.value)} />
+        </div>
+        <div className="control"><button type="submit" className="button is-small">Go</button></div>
+      </form>
+    ) : null}
+    </>
   )
 }

@@ -114,7 +114,7 @@ export default function Page() {
   const history = filters.history
   const total = pagination?.total ?? 0
   const totalPages = pagination?.totalPages ?? 1
-  // Past 10,000 matches the server returns an estimate rather than counting every row.
+  // Past 2,000 matches the server returns an estimate rather than counting every row.
   const about = pagination && !pagination.exact ? 'about ' : ''
   const active: string[] = []
   if (filters.network !== 'ALL') active.push(`Network: ${NETWORK_LABEL[filters.network]}`)
