@@ -10,6 +10,10 @@ async function clickButton(page: Page, text: string, scope = '') {
   if (!el) throw new Error(`no button "${text}"`)
   await el.click()
 }
+async function dismissToasts(page: Page) {
+  for (const close of await page.$$('.toast-area .delete')) await close.click().catch(() => {})
+  await page.waitForFunction(() => !document.querySelector('.toast-area .notification'))
+}
 const waitText = (page: Page, text: string) => page.waitForFunction((t) => document.body.innerText.includes(t), {}, text)
 const mtn1gb = async () => (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
 const DIALOG = '//*[@data-testid="payment-dialog"]'
@@ -62,6 +66,8 @@ describe('browser: storefront and payments (simulator)', function () {
     await page.waitForFunction(() => !document.querySelector('[data-testid="payment-dialog"]'))
     expect(await page.$eval('#recipient', (e) => (e as HTMLInputElement).value)).to.equal('')
     expect(JSON.parse((await page.evaluate(() => localStorage.getItem('rdh_recent_recipients')))!)).to.deep.equal(['0201112222'])
+    // On a phone the toasts sit over the top of the page; dismiss them as a person would.
+    await dismissToasts(page)
     await clickButton(page, '0201112222', '//*[@aria-label="Recent recipients"]')
     expect(await page.$eval('#recipient', (e) => (e as HTMLInputElement).value)).to.equal('0201112222')
 
@@ -183,6 +189,20 @@ describe('browser: storefront and payments (simulator)', function () {
     await page.reload()
     await hydrated(page)
     await page.waitForSelector('[data-testid="visitor-message"]')
+
+    // Phone width and dark theme: nothing wider than the screen, package cards on the dark surface.
+    const dark = await newPage(browser)
+    await dark.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }])
+    for (const path of ['/', '/data-services', '/data-services?tab=orders', '/afa', '/payment-callback']) {
+      await dark.goto(url(path))
+      await hydrated(dark)
+      expect(await dark.evaluate(() => document.documentElement.dataset.theme)).to.equal('dark')
+      expect(await dark.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), path).to.equal(true)
+    }
+    await dark.goto(url('/data-services'))
+    const bg = await dark.$eval('.sf-package', (e) => getComputedStyle(e).backgroundColor)
+    const [r, g, b] = bg.match(/\d+/g)!.map(Number)
+    expect(r! + g! + b!, bg).to.be.below(200)
 
     await app().services.settings.update({ platformOpen: false }, {})
     const res = await new Client().post('/api/orders', { packageId: await mtn1gb(), recipientNumber: '0201112222', payerPhone: '0241234567', payerNetwork: 'MTN' })
