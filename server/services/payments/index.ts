@@ -113,6 +113,8 @@ export function createPaymentsService(deps: PaymentsDeps) {
   const settlement = createSettlement(deps)
   const { settle, load } = settlement
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
+  // The shop's own domain when known, so the gateway's customer records read as ours.
+  const momoEmailDomain = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).hostname : 'customers.datahub.invalid'
 
   if (provider.name === 'simulator' && env.NODE_ENV !== 'test') {
     log.warn({ provider: 'simulator' }, 'PAYMENT SIMULATOR ACTIVE: no PAYSTACK_SECRET_KEY configured; no real money moves')
@@ -159,7 +161,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       if (!(NETWORKS as readonly string[]).includes(network)) throw badRequest('Please select a payment network (MTN, TELECEL or AIRTELTIGO)')
       const local = normalizePhone(phone)
       // Paystack's charge API needs an e-mail; a visitor paying by phone may not have given one.
-      const email = EMAIL_RE.test(typedEmail) ? typedEmail : (ctx.user?.email ?? `momo-${local}@customers.datahub.invalid`)
+      const email = EMAIL_RE.test(typedEmail) ? typedEmail : (ctx.user?.email ?? `momo-${local}@${momoEmailDomain}`)
       return { method, phone: local, network: network as 'MTN' | 'TELECEL' | 'AIRTELTIGO', email }
     }
     const email = typedEmail || String(ctx.user?.email ?? '').toLowerCase()
