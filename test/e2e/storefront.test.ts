@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import type { Browser, Page } from 'puppeteer-core'
-import { bodyText, closeBrowser, hydrated, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import * as factories from '../helpers/factories.ts'
 import { Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
@@ -170,6 +171,19 @@ describe('browser: storefront and payments (simulator)', function () {
     expect(new URL(page.url()).pathname).to.equal('/')
     const reg = (await app().db.models.AfaRegistration.findOne({ raw: true })) as any
     expect(reg).to.include({ fullName: 'Ama Mensah', ghCard: 'GHA-123456789-0', paymentStatus: 'SUCCESS', amountPesewas: 1000 })
+  })
+
+  it('an approved agent sees the agent price with what they save, and no payment email for card checkout', async () => {
+    await app().services.settings.update({ paymentGateway: 'paystack' }, {})
+    const pkg = await factories.createPackage({ network: 'MTN', sizeMb: 2048, priceUserPesewas: 900, priceAgentPesewas: 850, name: '2GB special' })
+    const a: any = await factories.createAgent()
+    const page = await newPage(browser, { width: 1024 })
+    await login(page, a.user.email, a.password)
+    await page.goto(url('/data-services'))
+    await hydrated(page)
+    const card = await page.$eval(`[data-testid="package-${pkg.id}"]`, (e) => (e as HTMLElement).innerText)
+    expect(card).to.include('GH₵8.50').and.include('Save GH₵0.50')
+    expect(await page.$('#email')).to.equal(null)
   })
 
   it('home shows its sections and the visitor message once per session; a closed platform disables purchases', async () => {
