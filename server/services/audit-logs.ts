@@ -148,7 +148,7 @@ export function createAuditLogsService({ sequelize, audit }: { sequelize: Sequel
       await audit.record({ action: 'AUDIT_LOGS_EXPORTED', resource: 'SYSTEM', severity: 'MEDIUM', details: { format, filters } }, ctx)
       // Newest first like the list, keyset on (timestamp, id); the timestamp travels as text so
       // PostgreSQL's microseconds survive the round trip (a JS Date would drop them).
-      async function* rows(batch = 2000): AsyncGenerator<AuditLogView> {
+      async function* rows(batch = 5000): AsyncGenerator<AuditLogView> {
         let after: { ts: string; id: string } | null = null
         for (;;) {
           const cond = after ? `${sql ? `${sql} AND` : 'WHERE'} (l.timestamp, l.id) < (:afterTs::timestamptz, :afterId)` : sql
