@@ -33,6 +33,7 @@ export function BuyData({ data }: { data: Data }) {
   const [payment, setPayment] = useState<PaymentState | null>(null)
   const [orderId, setOrderId] = useState<number | null>(null)
   const [busy, setBusy] = useState<Busy>(null)
+  const [paidFor, setPaidFor] = useState<string | null>(null)
 
   useEffect(() => setRecent(loadRecent()), [])
 
@@ -61,8 +62,12 @@ export function BuyData({ data }: { data: Data }) {
     if (!recipient.trim()) return setError('Enter recipient number')
     if (closed) return setError('Purchases are temporarily disabled')
     if (card && !isAgent && !EMAIL_RE.test(email.trim().toLowerCase())) return setError(`Please enter a valid email address for ${data.providerLabel} payment`)
-    setPayment(null)
-    setOrderId(null)
+    // A prompt still waiting for this same purchase is shown again rather than replaced by a second charge.
+    const waiting = payment && (payment.paymentStatus === 'PENDING' || payment.paymentStatus === 'IN_PROGRESS')
+    if (!(waiting && paidFor === `${pkg.id}:${recipient.trim()}`)) {
+      setPayment(null)
+      setOrderId(null)
+    }
     setDialog(true)
   }
 
@@ -85,6 +90,7 @@ export function BuyData({ data }: { data: Data }) {
       })
       setOrderId(res.id)
       setPayment(res.payment)
+      setPaidFor(`${pkg.id}:${recipient.trim()}`)
       if (res.payment.gateway === 'paystack' && res.payment.paymentStatus !== 'FAILED' && res.payment.paymentStatus !== 'SUCCESS') {
         if (!res.payment.authorizationUrl) {
           toast(`${res.payment.providerLabel} authorization URL not received`, 'error')
