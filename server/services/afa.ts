@@ -68,7 +68,7 @@ export function createAfaService({ sequelize, settings, payments }: { sequelize:
     /** POST /api/afa: recorded only against a payment the gateway confirmed; the client's paymentStatus is ignored. */
     async register(raw: unknown, ctx: Ctx = {}): Promise<{ id: number }> {
       await assertOpen()
-      const body = (raw ?? {}) as Record<string, unknown>
+      const body = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>
       const { value, error } = Joi.object({
         ...form,
         fullName: form.fullName.required(),

@@ -346,6 +346,36 @@ describe('storefront API: order lookup by phone', () => {
   })
 })
 
+describe('storefront API: hostile input on the payment and AFA calls', () => {
+  beforeEach(resetDb)
+
+  it('answers 4xx with a clear error and changes nothing', async () => {
+    const cases: [string, string, unknown, RegExp][] = [
+      ['POST', '/api/payment/request', [], /No order found/],
+      ['POST', '/api/payment/request', { type: { $ne: 1 } }, /Unknown payment type/],
+      ['POST', '/api/payment/request', { transactionId: { $gt: 0 }, phone_number: '0241234567', network: 'MTN' }, /up to 15 digits/],
+      ['POST', '/api/payment/request', { transactionId: '1'.repeat(16) }, /up to 15 digits/],
+      ['POST', '/api/payment/request', { packageId: 1, recipientNumber: '0'.repeat(5000), phone_number: '0241234567', network: 'MTN' }, /digits only/],
+      ['POST', '/api/payment/request', { type: 'afa_registration', fullName: 'A'.repeat(500), ghCard: 'X', phone: '0241112222', phone_number: '0241112222', network: 'MTN' }, /fullName/],
+      ['POST', '/api/payment/request', { type: 'afa_registration', fullName: 'Ama', ghCard: '<script>', phone: '0241112222', phone_number: '0241112222', network: 'MTN' }, /letters, digits and dashes/],
+      ['POST', '/api/afa', [], /Please fill all fields/],
+      ['POST', '/api/afa', { fullName: ['x'], ghCard: 'GHA-1', phone: '0241112222', paymentTransactionId: '1' }, /fullName/],
+      ['POST', '/api/afa', { fullName: 'Ama', ghCard: 'GHA-1', phone: '0241112222', paymentTransactionId: "1' OR 1=1" }, /fails to match|Payment must be successful/],
+      ['GET', '/api/payment/status/' + 'x'.repeat(200), undefined, /Invalid transaction ID/],
+      ['GET', '/api/webhooks/paystack?reference[$ne]=1', undefined, /reference/i],
+      ['PATCH', '/api/orders/99999999999999999999', { paymentStatus: 'SUCCESS' }, /Invalid order id/],
+    ]
+    for (const [method, path, body, msg] of cases) {
+      const res = await new Client().request(method, path, body)
+      expect(res.status, `${method} ${path} ${JSON.stringify(body)}`).to.be.within(400, 499)
+      expect(res.body.error, `${method} ${path}`).to.match(msg)
+    }
+    expect(await count('orders')).to.equal(0)
+    expect(await count('payments')).to.equal(0)
+    expect(await count('afa_registrations')).to.equal(0)
+  })
+})
+
 describe('storefront API: AFA registration', () => {
   beforeEach(resetDb)
 
