@@ -147,6 +147,28 @@ describe('USSD channel (Africa\'s Talking format)', () => {
         server.close()
       }
     })
+
+    it('refuses callers from addresses outside USSD_ALLOWED_IPS', async () => {
+      const { ussdRouter } = await import('../../ussd/router.ts')
+      const express = (await import('express')).default
+      const a = express()
+      a.use(express.urlencoded({ extended: false }))
+      a.use((req, _res, next) => ((req as any).log = app().services.deps.log, next()))
+      a.use('/ussd', ussdRouter(app().services, { env: { ...app().services.deps.env, USSD_ALLOWED_IPS: '196.201.214.0/24' }, log: app().services.deps.log }))
+      const server = a.listen(0, '127.0.0.1')
+      await new Promise((r) => server.once('listening', r))
+      try {
+        const res = await fetch(`http://127.0.0.1:${(server.address() as any).port}/ussd/africastalking`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ sessionId: 'x2', phoneNumber: '+233241110009', text: '' }).toString(),
+        })
+        expect(res.status).to.equal(403)
+        expect(await res.text()).to.equal('END Not allowed.')
+      } finally {
+        server.close()
+      }
+    })
   })
 
   describe('menu', () => {
