@@ -84,7 +84,8 @@ export default function Page() {
         <h1 className="title">USSD Simulator</h1>
         <p className="subtitle is-6">
           Plays an agent&apos;s phone against the real USSD endpoint (Africa&apos;s Talking format: every answer so far is sent
-          again, joined by <code>*</code>). Approve the mobile-money prompt afterwards in the payment simulator.
+          again, joined by <code>*</code>). After a purchase, approve the mobile-money prompt on the payment
+          simulator&apos;s phone.
         </p>
 
         <form className="box" onSubmit={dial} aria-label="Dial">
@@ -122,6 +123,13 @@ export default function Page() {
               style={{ whiteSpace: 'pre-wrap', fontFamily: 'monospace', borderRadius: 8, minHeight: '8rem', overflowWrap: 'anywhere' }}>
               {screen.text}
             </div>
+            {screen.end && /payment prompt/i.test(screen.text) ? (
+              <p className="mb-3">
+                <a className="button is-small is-link is-light" href={`/simulator/phone?phone=${encodeURIComponent(phone.replace(/^\+?233/, '0'))}`} target="_blank" rel="noopener noreferrer">
+                  Open the payer&apos;s phone (payment simulator)
+                </a>
+              </p>
+            ) : null}
             <p className="is-size-7 mb-3">
               {screen.end ? <span className="tag is-light mr-2">Session ended</span> : <span className="tag is-info is-light mr-2">Waiting for input</span>}
               {screen.raw.length}/{SCREEN_LIMIT} characters

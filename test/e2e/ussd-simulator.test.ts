@@ -67,5 +67,16 @@ describe('browser: the USSD simulator', function () {
     expect(order?.get('channel')).to.equal('ussd')
     expect(order?.get('amountPesewas')).to.equal(450)
     expect(await screenText(admin)).to.match(/Ref \d{8}/)
+
+    // The END screen links to the payer's phone on the payment simulator: approving there settles the order.
+    const href = await admin.$eval('a[href^="/simulator/phone"]', (a) => a.getAttribute('href'))
+    expect(href).to.equal('/simulator/phone?phone=0241150001')
+    await admin.goto(url(href!))
+    await hydrated(admin)
+    await admin.waitForFunction(() => [...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Approve'))
+    await admin.evaluate(() => ([...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Approve') as HTMLElement).click())
+    const until = Date.now() + 10_000
+    while ((await order!.reload()).get('paymentStatus') !== 'SUCCESS' && Date.now() < until) await new Promise((r) => setTimeout(r, 200))
+    expect(order!.get('paymentStatus')).to.equal('SUCCESS')
   })
 })
