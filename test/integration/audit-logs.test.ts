@@ -53,6 +53,24 @@ describe('audit logs: access', () => {
     }
     expect(await models().AuditLog.count()).to.equal(before)
   })
+  it('the database itself refuses edits and deletes of audit rows; a deleted user only unlinks', async () => {
+    const u = await createUser()
+    await app().services.audit.record({ action: 'LOGIN', resource: 'USER', resourceId: u.id, userId: u.id }, { ip: '41.66.3.3' })
+    const db = app().db.sequelize
+    for (const q of [`UPDATE audit_logs SET action = 'NOTHING'`, `UPDATE audit_logs SET details = '{}'::jsonb`, 'DELETE FROM audit_logs']) {
+      let err: unknown = null
+      try {
+        await db.query(q)
+      } catch (e) {
+        err = e
+      }
+      expect(String(err), q).to.match(/audit logs cannot be (edited|deleted)/)
+    }
+    await db.query('DELETE FROM users WHERE id = :id', { replacements: { id: u.id } })
+    const rows = await models().AuditLog.findAll({ where: { resourceId: String(u.id), action: 'LOGIN' }, raw: true }) as any[]
+    expect(rows).to.have.length(1)
+    expect(rows[0]).to.include({ userId: null, ipAddress: '41.66.3.3' })
+  })
 })
 
 describe('audit logs: entries written where things happen', () => {
