@@ -136,6 +136,10 @@ await measure('audit: resourceId filter', (i) => `/api/admin/audit-logs?resource
 await measure('audit: date range (7 days)', () => `/api/admin/audit-logs?startDate=${day(7)}&endDate=${day(0)}`)
 await measure('audit: action + severity + 30 days', () => `/api/admin/audit-logs?action=PAYMENT_FAILED&severity=MEDIUM&startDate=${day(30)}&endDate=${day(0)}`)
 await measure('audit: export 1 day CSV (filtered)', () => ({ path: '/api/admin/audit-logs/export', method: 'POST', body: { format: 'csv', filters: { startDate: day(1), endDate: day(0) } } }), 5)
+{
+  const [{ n }] = await q<{ n: string }>(`SELECT count(*) AS n FROM audit_logs WHERE timestamp >= :from::date AND timestamp < :to::date + 1`, { from: day(1), to: day(0) })
+  if (!ONLY || 'audit: export'.includes(ONLY)) console.log(`  (the 1-day audit export holds ${Number(n).toLocaleString('en')} rows)`)
+}
 await measure('audit: export 1 day JSON (filtered)', () => ({ path: '/api/admin/audit-logs/export', method: 'POST', body: { format: 'json', filters: { startDate: day(1), endDate: day(0) } } }), 5)
 
 // Commissions.
