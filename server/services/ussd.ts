@@ -117,7 +117,7 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
      * The PIN itself is never stored or logged.
      */
     async verifyPin(agentId: number, pin: string, ctx: Ctx = {}): Promise<PinResult> {
-      const [row] = await sequelize.query<{ attempts: number; locked_until: Date | null; pin_hash: string | null }>(
+      const [row] = await sequelize.query<{ attempts: number; locked_until: Date | null; pin_hash: string | null; user_id: number }>(
         `WITH next AS (
            SELECT id, CASE WHEN pin_locked_until IS NOT NULL AND pin_locked_until <= now() THEN 1
                            ELSE pin_failed_attempts + 1 END AS attempts
@@ -126,7 +126,7 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
          UPDATE agents a SET pin_failed_attempts = CASE WHEN next.attempts >= :max THEN 0 ELSE next.attempts END,
                 pin_locked_until = CASE WHEN next.attempts >= :max THEN now() + make_interval(mins => :mins) END
            FROM next WHERE a.id = next.id
-         RETURNING next.attempts AS attempts, a.pin_locked_until AS locked_until, a.pin_hash`,
+         RETURNING next.attempts AS attempts, a.pin_locked_until AS locked_until, a.pin_hash, a.user_id`,
         { replacements: { id: agentId, max: PIN_MAX_FAILURES, mins: PIN_LOCK_MINUTES }, type: QueryTypes.SELECT },
       )
       if (!row) {
@@ -145,6 +145,7 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
           action: locked ? 'USSD_PIN_LOCKED' : 'USSD_PIN_FAILED',
           resource: 'AGENT',
           resourceId: agentId,
+          userId: row.user_id,
           severity: locked ? 'HIGH' : 'MEDIUM',
           details: { channel: 'ussd', failedAttempts: attempts, ...(locked ? { lockedMinutes: PIN_LOCK_MINUTES } : {}) },
         },

@@ -95,7 +95,11 @@ describe('USSD channel (Africa\'s Talking format)', () => {
       expect(await auditCount('USSD_PIN_FAILED')).to.equal(4)
       expect(await auditCount('USSD_PIN_LOCKED')).to.equal(1)
       const logs = await app().db.models.AuditLog.findAll({ where: { action: ['USSD_PIN_FAILED', 'USSD_PIN_LOCKED'] } })
-      for (const l of logs) expect(JSON.stringify(l.get('details'))).not.to.match(/1111|2222|3333|4444|5555/)
+      for (const l of logs) {
+        expect(JSON.stringify(l.get('details'))).not.to.match(/1111|2222|3333|4444|5555/)
+        expect(l.get('userId')).to.equal(agent.userId)
+        expect(l.get('resourceId')).to.equal(String(agent.id))
+      }
 
       // The lock ends: the right PIN gets in and the counter starts again.
       await app().db.models.Agent.update({ pinLockedUntil: new Date(Date.now() - 1000) }, { where: { id: agent.id } })
