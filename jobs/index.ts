@@ -18,17 +18,29 @@ export async function runJob(name: string, deps: JobDeps, fn: (deps: JobDeps) =>
   }
 }
 
-/** Schedules every job on this instance (each run still takes its advisory lock); returns a stopper. */
-export function startJobs(deps: JobDeps): () => Promise<void> {
+export type StopJobs = (() => Promise<void>) & { tasks: ScheduledTask[] }
+
+/** Schedules every job on this instance (each run still takes its advisory lock); returns a stopper (with the tasks). */
+export function startJobs(deps: JobDeps): StopJobs {
+  // node-cron's own notices (missed or overlapping ticks) go to our logger, not the console.
+  const cronLog = deps.log.child({ component: 'node-cron' })
+  const logger = {
+    info: (m: string) => cronLog.debug(m),
+    warn: (m: string) => cronLog.warn(m),
+    error: (m: string | Error, err?: Error) => cronLog.error({ err: err ?? m }, String(m)),
+    debug: (m: string | Error) => cronLog.debug(String(m)),
+  }
+  const opts = { noOverlap: true, logger }
   const tasks: ScheduledTask[] = [
-    cron.schedule(SCHEDULES.reconcile, () => runJob('reconcile', deps, reconcilePayments), { name: 'reconcile-payments', noOverlap: true }),
-    cron.schedule(SCHEDULES.housekeeping, () => runJob('housekeeping', deps, housekeeping), { name: 'housekeeping', noOverlap: true }),
+    cron.schedule(SCHEDULES.reconcile, () => runJob('reconcile', deps, reconcilePayments), { ...opts, name: 'reconcile-payments' }),
+    cron.schedule(SCHEDULES.housekeeping, () => runJob('housekeeping', deps, housekeeping), { ...opts, name: 'housekeeping' }),
   ]
   deps.log.info({ jobs: tasks.map((t) => t.name) }, 'jobs scheduled')
-  return async () => {
+  const stop = async () => {
     for (const t of tasks) {
       await t.stop()
       await t.destroy()
     }
   }
+  return Object.assign(stop, { tasks })
 }

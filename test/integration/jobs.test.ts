@@ -218,7 +218,16 @@ describe('jobs', () => {
       expect(lines).to.have.length(1)
       expect(lines[0]).to.contain('job run failed; retrying at the next tick')
 
+      // The scheduled task runs the real reconcile: a tick settles a payment left without a webhook.
+      const pkg = await createPackage({ network: 'MTN', priceUserPesewas: 500, priceAgentPesewas: 450 })
+      const { order } = await app().services.orders.placeOrder({ packageId: pkg.id, recipientNumber: '0557777777', payerPhone: '0247777777', payerNetwork: 'MTN', channel: 'ussd' }, {})
+      const tx = order.paymentTransactionId!
+      await app().db.sequelize.query(`UPDATE payments SET details = jsonb_set(details, '{simulator}', '{"decision":"APPROVED"}'::jsonb) WHERE transaction_id = :tx`, { replacements: { tx } })
+      await age(tx, 90)
       const stop = startJobs({ services: app().services, log })
+      expect(stop.tasks.map((t) => [t.name, t.getPattern()])).to.deep.equal([['reconcile-payments', '* * * * *'], ['housekeeping', '*/5 * * * *']])
+      await stop.tasks[0]!.execute()
+      expect((await paymentStatus(tx)).status).to.equal('SUCCESS')
       await stop()
     })
   })
