@@ -2,7 +2,7 @@ import type { Actor, Ctx } from '../server/services/context.ts'
 import type { Services } from '../server/services/index.ts'
 import type { UssdAgent } from '../server/services/ussd.ts'
 import type { MenuPackage, MenuPorts } from './ports.ts'
-import { NAV, NETWORK_LABELS, NETWORK_ORDER, SCREEN_MAX, ascii, bodyFits, formatSize, ghs, screen, statusLabel } from './text.ts'
+import { NAV, NETWORK_LABELS, NETWORK_ORDER, ascii, bodyFits, formatSize, ghs, screen, statusLabel } from './text.ts'
 
 export type Screen = 'pin' | 'main' | 'network' | 'packages' | 'recipient' | 'recipientInput' | 'payNetwork' | 'confirm' | 'orders' | 'statusInput' | 'statusResult'
 
@@ -303,4 +303,3 @@ export async function step(env: MenuEnv, s: DialState, input: string): Promise<{
   return { end: false, text: await SCREENS[s.screen].render(env, s, note) }
 }
 
-export const SCREEN_LIMIT = SCREEN_MAX
