@@ -35,7 +35,8 @@ function requestLogger(log: Logger): RequestHandler {
     res.on('finish', () => {
       if (req.path.startsWith('/assets/')) return
       const ms = Number(process.hrtime.bigint() - start) / 1e6
-      req.log.debug({ method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request')
+      // The path only: query strings can carry secrets (a gateway's ?secret=, payment references).
+      req.log.debug({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request')
     })
     next()
   }

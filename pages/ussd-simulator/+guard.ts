@@ -1,12 +1,12 @@
 import { redirect } from 'vike/abort'
 import type { GuardAsync } from 'vike/types'
-import { homeFor, redirectFor } from '../../renderer/access.ts'
+import { homeFor } from '../../renderer/access.ts'
+import { guard as globalGuard } from '../+guard.ts'
 
-// The global rules first (this guard replaces pages/+guard.ts here), then: development, or admins.
+// A page's +guard replaces the global one, so that one runs first; then: development, or admins.
 export const guard: GuardAsync = async (pageContext) => {
+  await globalGuard(pageContext)
   const { user } = pageContext
-  const to = redirectFor(pageContext.urlPathname, user, pageContext.settings?.platformOpen !== false)
-  if (to && to !== pageContext.urlPathname) throw redirect(to)
   const dev = pageContext.services?.deps.env.NODE_ENV === 'development'
   if (!dev && user?.role !== 'ADMIN') throw redirect(user ? homeFor(user.role) : '/login')
 }

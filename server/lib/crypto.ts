@@ -9,11 +9,18 @@ const argon2 = promisify((crypto as unknown as { argon2: (...a: unknown[]) => vo
 
 const PARAMS = { memory: 19456, passes: 2, parallelism: 1, tagLength: 32 }
 
-export async function hashSecret(secret: string): Promise<string> {
+export async function hashSecret(secret: string, params = PARAMS): Promise<string> {
   const nonce = crypto.randomBytes(16)
-  const tag = await argon2('argon2id', { message: secret, nonce, ...PARAMS })
-  return `$argon2id$v=19$m=${PARAMS.memory},t=${PARAMS.passes},p=${PARAMS.parallelism}$${nonce.toString('base64url')}$${tag.toString('base64url')}`
+  const tag = await argon2('argon2id', { message: secret, nonce, ...params })
+  return `$argon2id$v=19$m=${params.memory},t=${params.passes},p=${params.parallelism}$${nonce.toString('base64url')}$${tag.toString('base64url')}`
 }
+
+/**
+ * A 4-digit PIN has 10,000 values: no hash setting makes an offline search slow, and online guesses
+ * are stopped by the per-agent lock. Lighter settings keep each USSD PIN hop fast under load.
+ */
+const PIN_PARAMS = { memory: 4096, passes: 1, parallelism: 1, tagLength: 32 }
+export const hashPin = (pin: string) => hashSecret(pin, PIN_PARAMS)
 
 export async function verifySecret(secret: string, stored: string | null | undefined): Promise<boolean> {
   if (!stored) return false

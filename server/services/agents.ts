@@ -2,7 +2,7 @@ import Joi from 'joi'
 import crypto from 'node:crypto'
 import { Op, QueryTypes, UniqueConstraintError, type Sequelize } from 'sequelize'
 import type { Models } from '../../models/index.ts'
-import { dummyHash, hashSecret, verifySecret } from '../lib/crypto.ts'
+import { hashPin } from '../lib/crypto.ts'
 import { AppError, badRequest, conflict, forbidden, notFound, tooMany, unauthorized } from '../lib/errors.ts'
 import { toGhs, toPesewas } from '../lib/money.ts'
 import { normalizePhone, phoneVariants } from '../lib/phone.ts'
@@ -13,8 +13,6 @@ import type { Actor, Ctx } from './context.ts'
 import type { RateLimitService } from './rate-limit.ts'
 import { GATEWAY_CARD, NETWORKS, type SettingsService } from './settings.ts'
 
-export const PIN_MAX_FAILURES = 5
-export const PIN_LOCK_MINUTES = 15
 /** A fee request younger than this that is still pending blocks a second one (double clicks, two tabs). */
 export const FEE_REQUEST_COOLDOWN_SECONDS = 60
 const REGISTRATIONS_PER_IP_PER_HOUR = 30
@@ -337,51 +335,16 @@ export function createAgentsService(deps: {
       return feePaymentStatus(myAgentId(ctx), ctx)
     },
 
-    /** A new random PIN for the signed-in agent: returned once, stored only as an argon2id hash. */
+    /**
+     * A new random PIN for the signed-in agent: returned once, stored only as an argon2id hash.
+     * Checking it (with the per-agent lock) is services.ussd.verifyPin, the one place PINs are verified.
+     */
     async resetPin(ctx: Ctx): Promise<{ pin: string }> {
       const agentId = myAgentId(ctx)
       const pin = randomPin()
-      await models.Agent.update({ pinHash: await hashSecret(pin), pinFailedAttempts: 0, pinLockedUntil: null }, { where: { id: agentId } })
+      await models.Agent.update({ pinHash: await hashPin(pin), pinFailedAttempts: 0, pinLockedUntil: null }, { where: { id: agentId } })
       await audit.record({ action: 'AGENT_PIN_RESET', resource: 'AGENT', resourceId: agentId, severity: 'MEDIUM' }, ctx)
       return { pin }
-    },
-
-    /**
-     * For the USSD channel: true only for the agent's current PIN. Each try is counted BEFORE the hash
-     * is compared, in one UPDATE under a row lock, so parallel sessions get at most PIN_MAX_FAILURES
-     * guesses per lock period; the last one sets the lock (PIN_LOCK_MINUTES), which a correct PIN lifts.
-     * Failures count per agent, not per session. Same columns and rules as services.ussd.verifyPin.
-     */
-    async verifyPin(agentId: number, pin: string): Promise<boolean> {
-      const [row] = await sequelize.query<{ pin_hash: string }>(
-        `WITH next AS (
-           SELECT id, CASE WHEN pin_locked_until IS NOT NULL AND pin_locked_until <= now() THEN 1
-                           ELSE pin_failed_attempts + 1 END AS attempts
-             FROM agents WHERE id = :id AND pin_hash IS NOT NULL AND (pin_locked_until IS NULL OR pin_locked_until <= now())
-             FOR UPDATE)
-         UPDATE agents a SET pin_failed_attempts = CASE WHEN next.attempts >= :max THEN 0 ELSE next.attempts END,
-                pin_locked_until = CASE WHEN next.attempts >= :max THEN now() + make_interval(mins => :mins) END,
-                updated_at = now()
-           FROM next WHERE a.id = next.id
-         RETURNING a.pin_hash`,
-        { replacements: { id: Number(agentId) || 0, max: PIN_MAX_FAILURES, mins: PIN_LOCK_MINUTES }, type: QueryTypes.SELECT },
-      )
-      if (!row) {
-        // Unknown agent, no PIN or locked: the same work as a real check, so timing tells nothing.
-        await verifySecret(String(pin ?? ''), await dummyHash())
-        return false
-      }
-      const ok = /^\d{4}$/.test(String(pin ?? '')) && (await verifySecret(String(pin), row.pin_hash))
-      if (ok) await models.Agent.update({ pinFailedAttempts: 0, pinLockedUntil: null }, { where: { id: agentId } })
-      return ok
-    },
-
-    /** Whether the agent has a PIN and whether it is locked (for the USSD menu's wording). */
-    async pinState(agentId: number): Promise<{ hasPin: boolean; locked: boolean; lockedUntil: Date | null; failedAttempts: number }> {
-      const a = await models.Agent.unscoped().findByPk(agentId)
-      const lockedUntil = (a?.get('pinLockedUntil') as Date | null) ?? null
-      const locked = !!lockedUntil && new Date(lockedUntil).getTime() > Date.now()
-      return { hasPin: !!a?.get('pinHash'), locked, lockedUntil: locked ? lockedUntil : null, failedAttempts: Number(a?.get('pinFailedAttempts') ?? 0) }
     },
 
     feePesewas,

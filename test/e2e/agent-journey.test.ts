@@ -147,7 +147,7 @@ describe('browser: the agent journey', function () {
     await tap(page, '[data-testid=reset-pin]')
     await page.waitForFunction(() => /^\d{4}$/.test(document.querySelector('[data-testid=pin-value]')?.textContent ?? ''))
     const pin = await page.$eval('[data-testid=pin-value]', (e) => e.textContent!)
-    expect(await app().services.agents.verifyPin(agentId, pin)).to.equal(true)
+    expect((await app().services.ussd.verifyPin(agentId, pin)).ok).to.equal(true)
     await tap(page, '[data-testid=copy-pin]')
     await waitText(page, 'PIN copied to clipboard')
     expect(await page.evaluate(() => navigator.clipboard.readText())).to.equal(pin)

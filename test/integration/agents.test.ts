@@ -24,6 +24,12 @@ async function setFee(ghs: number) {
   expect(res.status).to.equal(200)
 }
 
+/** Whether the agent's USSD PIN is locked now (columns shared by the PIN check and the reset). */
+async function pinLocked(agentId: number): Promise<boolean> {
+  const [row] = await app().db.sequelize.query<{ locked: boolean }>('SELECT pin_locked_until > now() AS locked FROM agents WHERE id = :id', { replacements: { id: agentId }, type: QueryTypes.SELECT })
+  return !!row?.locked
+}
+
 describe('agents API: registration', () => {
   beforeEach(resetDb)
 
@@ -170,13 +176,13 @@ describe('agents API: USSD PIN', () => {
     expect(row!.pin_hash).to.not.include(pin)
     const audit = await app().db.sequelize.query('SELECT details::text AS d FROM audit_logs', { type: QueryTypes.SELECT })
     for (const r of audit as { d: string }[]) expect(r.d).to.not.include(pin)
-    expect(await app().services.agents.verifyPin(a.agent.id, pin)).to.equal(true)
+    expect((await app().services.ussd.verifyPin(a.agent.id, pin)).ok).to.equal(true)
     const wrong = pin === '9999' ? '8888' : String((Number(pin) + 1) % 10000).padStart(4, '0')
-    expect(await app().services.agents.verifyPin(a.agent.id, wrong)).to.equal(false)
+    expect((await app().services.ussd.verifyPin(a.agent.id, wrong)).ok).to.equal(false)
     // A second reset replaces the first PIN.
     const again = await a.c.post('/api/agents/me/pin/reset')
-    if (again.body.pin !== pin) expect(await app().services.agents.verifyPin(a.agent.id, pin)).to.equal(false)
-    expect(await app().services.agents.verifyPin(a.agent.id, again.body.pin)).to.equal(true)
+    if (again.body.pin !== pin) expect((await app().services.ussd.verifyPin(a.agent.id, pin)).ok).to.equal(false)
+    expect((await app().services.ussd.verifyPin(a.agent.id, again.body.pin)).ok).to.equal(true)
     expect((await a.c.get(`/api/agents/${a.agent.id}`)).body.hasPin).to.equal(true)
   })
 
@@ -184,12 +190,12 @@ describe('agents API: USSD PIN', () => {
     const a = await agentClient()
     const { pin } = (await a.c.post('/api/agents/me/pin/reset')).body
     const wrong = pin === '9999' ? '8888' : String((Number(pin) + 1) % 10000).padStart(4, '0')
-    for (let i = 0; i < 5; i++) expect(await app().services.agents.verifyPin(a.agent.id, wrong)).to.equal(false)
-    expect(await app().services.agents.verifyPin(a.agent.id, pin)).to.equal(false)
-    expect((await app().services.agents.pinState(a.agent.id)).locked).to.equal(true)
+    for (let i = 0; i < 5; i++) expect((await app().services.ussd.verifyPin(a.agent.id, wrong)).ok).to.equal(false)
+    expect((await app().services.ussd.verifyPin(a.agent.id, pin)).ok).to.equal(false)
+    expect(await pinLocked(a.agent.id)).to.equal(true)
     // A reset unlocks it.
     const fresh = (await a.c.post('/api/agents/me/pin/reset')).body.pin
-    expect(await app().services.agents.verifyPin(a.agent.id, fresh)).to.equal(true)
+    expect((await app().services.ussd.verifyPin(a.agent.id, fresh)).ok).to.equal(true)
   })
 
   it('never hands out guessable PINs', () => {
@@ -201,8 +207,8 @@ describe('agents API: USSD PIN', () => {
     expect((await (await adminClient()).post('/api/agents/me/pin/reset')).status).to.equal(403)
     expect((await new Client().post('/api/agents/me/pin/reset')).status).to.equal(401)
     const a = await createAgent()
-    expect(await app().services.agents.verifyPin(a.agent.id, '4829')).to.equal(false)
-    expect(await app().services.agents.verifyPin(999999, '4829')).to.equal(false)
+    expect((await app().services.ussd.verifyPin(a.agent.id, '4829')).ok).to.equal(false)
+    expect((await app().services.ussd.verifyPin(999999, '4829')).ok).to.equal(false)
   })
 })
 
@@ -414,10 +420,10 @@ describe('agents API: PIN guesses in parallel', () => {
     const a = await agentClient()
     const { pin } = (await a.c.post('/api/agents/me/pin/reset')).body
     const wrong = pin === '9999' ? '8888' : String((Number(pin) + 1) % 10000).padStart(4, '0')
-    const results = await Promise.all(Array.from({ length: 20 }, () => app().services.agents.verifyPin(a.agent.id, wrong)))
+    const results = await Promise.all(Array.from({ length: 20 }, async () => (await app().services.ussd.verifyPin(a.agent.id, wrong)).ok))
     expect(results.every((r) => r === false)).to.equal(true)
-    expect((await app().services.agents.pinState(a.agent.id)).locked).to.equal(true)
-    expect(await app().services.agents.verifyPin(a.agent.id, pin)).to.equal(false)
+    expect(await pinLocked(a.agent.id)).to.equal(true)
+    expect((await app().services.ussd.verifyPin(a.agent.id, pin)).ok).to.equal(false)
   })
 })
 
