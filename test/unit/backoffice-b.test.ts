@@ -1,19 +1,9 @@
 import { expect } from 'chai'
-import { pageItems } from '../../pages/admin/users/pagination.ts'
 import { matchesPhone, numbersFromCsv, numbersFromText, pageWindow } from '../../pages/admin/ussd-whitelist/parse.ts'
 import { formatSize, gbToMb } from '../../pages/admin/packages/size.ts'
 import { parseWhitelistPhone } from '../../server/services/whitelist.ts'
 
 describe('back office B helpers', () => {
-  it('numbers pages: all when 7 or fewer, else first, last and neighbours with ellipses', () => {
-    expect(pageItems(1, 1)).to.deep.equal([1])
-    expect(pageItems(4, 7)).to.deep.equal([1, 2, 3, 4, 5, 6, 7])
-    expect(pageItems(1, 20)).to.deep.equal([1, 2, 'ellipsis', 20])
-    expect(pageItems(10, 20)).to.deep.equal([1, 'ellipsis', 9, 10, 11, 'ellipsis', 20])
-    expect(pageItems(3, 20)).to.deep.equal([1, 2, 3, 4, 'ellipsis', 20])
-    expect(pageItems(20, 20)).to.deep.equal([1, 'ellipsis', 19, 20])
-  })
-
   it('shows at most 5 whitelist page buttons around the current page', () => {
     expect(pageWindow(1, 3)).to.deep.equal([1, 2, 3])
     expect(pageWindow(1, 12)).to.deep.equal([1, 2, 3, 4, 5])

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { pageItems } from '../../pages/admin/_insight/page-items.ts'
+import { pageItems } from '../../renderer/ui/page-items.ts'
 import { defaultArchiveNote } from '../../server/services/commission-reports.ts'
 import { toRange } from '../../server/services/report-range.ts'
 

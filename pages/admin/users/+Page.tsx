@@ -3,7 +3,7 @@ import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import type { AdminUser, Pagination } from '../../../server/services/users-admin.ts'
-import { Pager } from './Pager.tsx'
+import { Pager } from '../../../renderer/ui/Pager.tsx'
 import { RoleMenu } from './RoleMenu.tsx'
 import './users.css'
 
@@ -187,7 +187,7 @@ export default function Page() {
       {pagination && total > 0 ? (
         <div className="mt-4">
           <p className="has-text-centered is-size-7 mb-2" data-showing>Showing {from} to {to} of {total} results</p>
-          {pagination.totalPages > 1 ? <Pager page={pagination.page} totalPages={pagination.totalPages} onPage={setPage} disabled={loading} /> : null}
+          {pagination.totalPages > 1 ? <Pager page={pagination.page} totalPages={pagination.totalPages} onPage={setPage} disabled={loading} label="Users pages" /> : null}
         </div>
       ) : null}
     </section>

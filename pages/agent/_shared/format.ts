@@ -1,30 +1,5 @@
 /** Display helpers shared by the agent portal pages (and the admin agents page). */
-export const NETWORKS = ['MTN', 'TELECEL', 'AIRTELTIGO'] as const
-export const NETWORK_LABEL: Record<string, string> = { MTN: 'MTN', TELECEL: 'Telecel', AIRTELTIGO: 'AirtelTigo' }
-
-/** 1 GB = 1024 MB; 1024 MB or more shows as GB with 1 decimal (spec section 9). */
-export function formatSize(mb: number | null | undefined): string {
-  const n = Number(mb ?? 0)
-  return n >= 1024 ? `${(n / 1024).toFixed(1)}GB` : `${n}MB`
-}
-
-// Ghana's own zone: the server and the browser render the same text, so hydration matches.
-const dateFmt = new Intl.DateTimeFormat('en-GH', { timeZone: 'Africa/Accra', day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' })
-const dayFmt = new Intl.DateTimeFormat('en-GH', { timeZone: 'Africa/Accra', day: '2-digit', month: 'short', year: 'numeric' })
-export const formatDate = (iso: string | null | undefined) => (iso ? dateFmt.format(new Date(iso)) : '-')
-export const formatDay = (iso: string | null | undefined) => (iso ? dayFmt.format(new Date(iso)) : '-')
-
-/** Badge colours: SUCCESS green, PENDING yellow, FAILED red, DELIVERED blue (spec section 4). */
-export function statusClass(status: string | null | undefined): string {
-  switch (String(status ?? '').toUpperCase()) {
-    case 'SUCCESS': return 'is-success'
-    case 'PENDING': return 'is-warning'
-    case 'IN_PROGRESS': return 'is-info'
-    case 'FAILED': return 'is-danger'
-    case 'DELIVERED': return 'is-link'
-    default: return 'is-light'
-  }
-}
+export { NETWORKS, NETWORK_LABEL, formatSize, formatDate, formatDay, statusClass, digitsOnly } from '../../../renderer/format.ts'
 
 /** Admin-style labels for payment statuses. */
 export function paymentLabel(status: string | null | undefined): string {
@@ -62,4 +37,3 @@ export async function copyText(text: string): Promise<boolean> {
   }
 }
 
-export const digitsOnly = (v: string, max = 12) => v.replace(/\D/g, '').slice(0, max)
