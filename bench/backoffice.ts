@@ -18,6 +18,7 @@ const q = <T extends object>(sql: string, replacements: Record<string, unknown> 
 const [{ n: orderCount }] = await q<{ n: string }>('SELECT count(*) AS n FROM orders')
 if (Number(orderCount) < 1000) {
   console.error('The bench database is (nearly) empty: run `node_modules/.bin/node scripts/seed-volume.ts` first.')
+  await db.close()
   process.exit(1)
 }
 const running = await boot({ env, log, db })

@@ -118,6 +118,9 @@ export async function seedVolume(db: Database, opts: { orders: number; agents: n
        WHERE i.tablename = 'orders' AND NOT x.indisunique`,
       { type: QueryTypes.SELECT },
     )
+    // Row triggers (issue 6's revenue roll-ups, migration 061) would run once per paid order; they
+    // are switched off for the bulk insert and their tables rebuilt from the orders afterwards.
+    await q('ALTER TABLE orders DISABLE TRIGGER USER')
     if (opts.orders - have > 100_000) await step(`drop ${indexes.length} secondary indexes`, () => Promise.all(indexes.map((i) => q(`DROP INDEX ${i.name}`))))
     await step(`orders (${(opts.orders - have).toLocaleString('en')})`, async () => {
       const [agentRange] = await db.sequelize.query<{ lo: number; hi: number }>('SELECT min(id) AS lo, max(id) AS hi FROM agents', { type: QueryTypes.SELECT })
@@ -141,17 +144,36 @@ export async function seedVolume(db: Database, opts: { orders: number; agents: n
                   (100000000000000 + :offset + g)::text AS txid,
                   st.status, st.created_at,
                   st.status = 'SUCCESS' AND st.created_at < now() - interval '1 day' AS exported,
-                  random() AS r3, random() AS ra
+                  random() AS r3,
+                  CASE WHEN random() < 0.3 THEN :lo + floor(random() * (:hi - :lo + 1))::int END AS agent_pick
            FROM generate_series(1, :n) g
            CROSS JOIN LATERAL (
              SELECT now() - (random() ^ 1.3) * interval '90 days' AS created_at,
                     CASE WHEN x < 0.80 THEN 'SUCCESS' WHEN x < 0.88 THEN 'FAILED' WHEN x < 0.93 THEN 'EXPIRED' WHEN x < 0.98 THEN 'PENDING' ELSE 'IN_PROGRESS' END AS status
              FROM (SELECT random() + g * 0 AS x) z
            ) st
+           OFFSET 0 -- keeps the subquery whole: each random() is drawn once per row, and the join below is a plain hash join
          ) s
-         LEFT JOIN agents a ON s.ra < 0.3 AND a.id = :lo + floor(s.ra / 0.3 * (:hi - :lo + 1))::int`,
+         LEFT JOIN agents a ON a.id = s.agent_pick`,
         { n: opts.orders - have, offset: have, lo: agentRange!.lo ?? 1, hi: agentRange!.hi ?? 1 },
       )
+    })
+    await q('ALTER TABLE orders ENABLE TRIGGER USER')
+    await step('rebuild revenue roll-ups (if present)', async () => {
+      const [r] = await db.sequelize.query<{ daily: string | null; agent: string | null }>(
+        "SELECT to_regclass('order_revenue_daily')::text AS daily, to_regclass('order_revenue_by_agent')::text AS agent",
+        { type: QueryTypes.SELECT },
+      )
+      if (r?.daily) {
+        await q('DELETE FROM order_revenue_daily')
+        await q(`INSERT INTO order_revenue_daily (day, network, revenue, n)
+                 SELECT (created_at AT TIME ZONE 'UTC')::date, network, sum(amount_pesewas), count(*) FROM orders WHERE payment_status = 'SUCCESS' GROUP BY 1, 2`)
+      }
+      if (r?.agent) {
+        await q('DELETE FROM order_revenue_by_agent')
+        await q(`INSERT INTO order_revenue_by_agent (agent_id, network, revenue, n)
+                 SELECT COALESCE(agent_id, 0), network, sum(amount_pesewas), count(*) FROM orders WHERE payment_status = 'SUCCESS' GROUP BY 1, 2`)
+      }
     })
     if (opts.orders - have > 100_000) {
       await step('recreate secondary indexes', async () => {

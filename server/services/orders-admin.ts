@@ -237,7 +237,9 @@ export function createOrdersAdminService({ sequelize, audit }: { sequelize: Sequ
       if (query.orderType === 'agent') where.push('o.agent_id IS NOT NULL')
       if (query.orderType === 'direct') where.push('o.agent_id IS NULL')
       if (query.search) where.push(await searchClause(query.search, params))
-      const order = query.includeExported ? 'o.exported_at DESC, o.id DESC' : 'o.created_at DESC, o.id DESC'
+      // Both lists walk orders_created_idx newest first (migration 051 explains why there is no
+      // index on exported/exported_at); the history shows each order's export time.
+      const order = 'o.created_at DESC, o.id DESC'
       const whereSql = where.join(' AND ')
       // The page and its total are independent: two connections, one round trip of latency.
       const [rows, counted] = await Promise.all([
@@ -273,7 +275,7 @@ export function createOrdersAdminService({ sequelize, audit }: { sequelize: Sequ
     /**
      * The paid, undelivered, active orders, marked delivered+exported and streamed out in ONE
      * transaction: the rows are stamped first (row locks keep a second export from taking them too),
-     * then read back through a cursor in batches. If anything fails before COMMIT, including the
+     * then read back, oldest first, through a cursor in batches. If anything fails before COMMIT, including the
      * receiver going away, the transaction rolls back and no order is marked.
      */
     async exportPending(sink: ExportSink, ctx: Ctx = {}): Promise<number> {
@@ -288,7 +290,7 @@ export function createOrdersAdminService({ sequelize, audit }: { sequelize: Sequ
         await audit.record({ action: 'ORDERS_EXPORTED', resource: 'ORDER', severity: 'MEDIUM', details: { count } }, { ...ctx, transaction: t })
         await sequelize.query(
           `DECLARE orders_export NO SCROLL CURSOR FOR ${SELECT_ORDER}
-           WHERE o.exported AND o.exported_at = :stamp ORDER BY o.exported_at, o.id`,
+           WHERE o.exported AND o.exported_at = :stamp ORDER BY o.created_at, o.id`,
           { replacements: { stamp }, transaction: t },
         )
         await sink.start(count)

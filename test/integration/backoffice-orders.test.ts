@@ -185,7 +185,7 @@ describe('back office A: orders export', () => {
     const unpaid = await createOrder({ paymentStatus: 'PENDING' })
     const failed = await createOrder({ paymentStatus: 'FAILED' })
     const handDelivered = await createOrder({ paymentStatus: 'SUCCESS', delivered: true })
-    const old = await createOrder({ paymentStatus: 'SUCCESS', delivered: true, exported: true, exportedAt: new Date(Date.now() - 86_400_000) })
+    const old = await createOrder({ paymentStatus: 'SUCCESS', delivered: true, exported: true, exportedAt: new Date(Date.now() - 86_400_000), createdAt: new Date(Date.now() - 2 * 86_400_000) })
 
     const res = await admin.post('/api/orders/export')
     expect(res.status).to.equal(200)
@@ -215,7 +215,7 @@ describe('back office A: orders export', () => {
     expect(history.body.orders.map((o: any) => o.id)).to.have.members([...pending.map((p) => p.id), old.id])
     const exported = history.body.orders.filter((o: any) => o.id !== old.id)
     expect(exported.every((o: any) => o.delivered && o.exported && o.exportedAt)).to.equal(true)
-    // The newest export first in the history.
+    // Newest orders first in the history too.
     expect(history.body.orders.at(-1).id).to.equal(old.id)
 
     const again = await admin.post('/api/orders/export')
