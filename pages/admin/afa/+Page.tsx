@@ -90,7 +90,7 @@ export default function Page() {
 
   const total = pagination?.total ?? 0
   return (
-    <section className="section px-0 pt-2">
+    <section className="ops-page">
       <div className="level is-mobile mb-3" style={{ flexWrap: 'wrap', gap: '.5rem' }}>
         <div className="level-left"><h1 className="title is-4">AFA Registrations</h1></div>
         <div className="level-right">

@@ -124,7 +124,7 @@ export default function Page() {
   const filtered = active.length > 0
 
   return (
-    <section className="section px-0 pt-2">
+    <section className="ops-page">
       <div className="level is-mobile mb-3" style={{ flexWrap: 'wrap', gap: '.5rem' }}>
         <div className="level-left"><h1 className="title is-4">{history ? 'Exported Orders History' : 'Active Orders'}</h1></div>
         <div className="level-right buttons mb-0">
@@ -195,7 +195,7 @@ export default function Page() {
         {filters.search.trim() ? <p className="help" aria-live="polite">{about}{countText(total)} result{total === 1 ? '' : 's'} found</p> : null}
       </div>
 
-      <div className="notification is-light py-2 px-3 ops-summary" aria-live="polite">
+      <div className="box ops-summary py-3" aria-live="polite">
         <span><strong>{history ? 'Exported' : 'Total'}:</strong> {about}{countText(total)} orders</span>
         {filtered ? <span><strong>Filters:</strong> {active.join(', ')}</span> : null}
         <span>Page {pagination?.page ?? page} of {about}{countText(totalPages)}</span>

@@ -55,7 +55,7 @@ export default function Page() {
 
   const rangeLabel = RANGES.find((r) => r.value === range)!.label.toLowerCase()
   return (
-    <section className="section px-0 pt-2">
+    <section className="ops-page">
       <div className="level is-mobile mb-4" style={{ flexWrap: 'wrap', gap: '.5rem' }}>
         <div className="level-left"><h1 className="title is-4">Overview</h1></div>
         <div className="level-right">
