@@ -237,8 +237,8 @@ export function createOrdersAdminService({ sequelize, audit }: { sequelize: Sequ
       if (query.orderType === 'agent') where.push('o.agent_id IS NOT NULL')
       if (query.orderType === 'direct') where.push('o.agent_id IS NULL')
       if (query.search) where.push(await searchClause(query.search, params))
-      // Both lists walk orders_created_idx newest first (migration 051 explains why there is no
-      // index on exported/exported_at); the history shows each order's export time.
+      // Newest orders first: the active list walks orders_created_idx, the history the partial
+      // orders_history_idx (migrations 051/052 say why); the history shows each export time.
       const order = 'o.created_at DESC, o.id DESC'
       const whereSql = where.join(' AND ')
       // The page and its total are independent: two connections, one round trip of latency.
