@@ -1,6 +1,6 @@
 // USSD hop latency: N concurrent dialogues through the real endpoint (Africa's Talking format).
 //
-//   node_modules/.bin/node bench/ussd.ts [--dialogues=100] [--rounds=3] [--buy=1] [--think=0] [--spread=0] [--light-pin=0]
+//   node_modules/.bin/node bench/ussd.ts [--dialogues=100] [--rounds=3] [--buy=1] [--think=0] [--spread=0] [--password-pin=0]
 //
 // Each of N simulated agents dials, enters the PIN, picks network, bundle and recipient, and
 // (with --buy=1) confirms, which creates the order and asks the payment simulator for the prompt.
@@ -11,9 +11,7 @@
 import os from 'node:os'
 import path from 'node:path'
 import { connect } from '../models/db.ts'
-import crypto from 'node:crypto'
-import { promisify } from 'node:util'
-import { hashSecret } from '../server/lib/crypto.ts'
+import { hashPin, hashSecret } from '../server/lib/crypto.ts'
 import { ROOT, startChild, stopChild } from './lib.ts'
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def)
@@ -22,9 +20,9 @@ const ROUNDS = arg('rounds', 3)
 const BUY = arg('buy', 1) === 1
 const THINK = arg('think', 0)
 const SPREAD = arg('spread', 0)
-// --light-pin=1: PIN hashes made with argon2id m=4 MiB, t=1 instead of hashSecret's defaults, to
-// show what lighter PIN parameters would give (verification reads the parameters from the hash).
-const LIGHT_PIN = arg('light-pin', 0) === 1
+// --password-pin=1: PIN hashes made with the password settings (hashSecret) instead of the PIN
+// settings (hashPin, what a PIN reset stores), to compare (verification reads them from the hash).
+const PASSWORD_PIN = arg('password-pin', 0) === 1
 const PIN = '4826'
 const PORT = '3141'
 const PG_PORT = '54341'
@@ -44,13 +42,7 @@ const endpoint = `http://127.0.0.1:${PORT}/ussd/africastalking`
 await sequelize.query('TRUNCATE ussd_sessions, payments, orders, commissions, audit_logs, sms_outbox RESTART IDENTITY CASCADE')
 await sequelize.query("DELETE FROM users WHERE email LIKE 'bench-ussd-agent-%'")
 await sequelize.query(`UPDATE settings SET data = data || '{"ussdWhitelistEnabled": false, "platformOpen": true}'::jsonb`)
-async function lightHash(secret: string): Promise<string> {
-  const argon2 = promisify((crypto as unknown as { argon2: (...a: unknown[]) => void }).argon2) as (a: string, p: Record<string, unknown>) => Promise<Buffer>
-  const nonce = crypto.randomBytes(16)
-  const tag = await argon2('argon2id', { message: secret, nonce, memory: 4096, passes: 1, parallelism: 1, tagLength: 32 })
-  return `$argon2id$v=19$m=4096,t=1,p=1$${nonce.toString('base64url')}$${tag.toString('base64url')}`
-}
-const pinHash = LIGHT_PIN ? await lightHash(PIN) : await hashSecret(PIN)
+const pinHash = PASSWORD_PIN ? await hashSecret(PIN) : await hashPin(PIN)
 const phones: string[] = []
 for (let i = 0; i < N; i++) {
   const phone = `024${String(7_000_000 + i).padStart(7, '0')}`
@@ -118,7 +110,7 @@ const row = (name: string, xs: number[]) =>
 await dialogue(0, -1)
 for (const k of Object.keys(times) as Kind[]) times[k] = []
 
-console.log(`USSD benchmark: ${N} concurrent dialogues x ${ROUNDS} rounds, buy=${BUY}, think=${THINK} ms, spread=${SPREAD} ms, PIN hash ${LIGHT_PIN ? 'm=4MiB,t=1' : 'default'}, node ${process.version}, ${os.cpus().length} CPUs, pool max ${process.env.DB_POOL_MAX ?? 10}, ${new Date().toISOString()}`)
+console.log(`USSD benchmark: ${N} concurrent dialogues x ${ROUNDS} rounds, buy=${BUY}, think=${THINK} ms, spread=${SPREAD} ms, PIN hash ${PASSWORD_PIN ? 'password settings' : 'hashPin (m=4MiB,t=1)'}, node ${process.version}, ${os.cpus().length} CPUs, pool max ${process.env.DB_POOL_MAX ?? 10}, ${new Date().toISOString()}`)
 const started = performance.now()
 // Each agent dials again as soon as its previous dialogue ends: no barrier between rounds.
 await Promise.all(Array.from({ length: N }, async (_, i) => {

@@ -52,10 +52,11 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
   const stopJobs = env.JOBS_ENABLED ? await extras.startJobs(services) : async () => {}
 
   const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(env.PORT, env.HOST, () => resolve(s))
-    s.once('error', (err: NodeJS.ErrnoException) =>
-      reject(err.code === 'EADDRINUSE' ? new Error(`Port ${env.PORT} is taken. Set PORT to a free port.`) : err),
-    )
+    // Express 5 hands a listen error to this callback as well.
+    const s = app.listen(env.PORT, env.HOST, (err?: NodeJS.ErrnoException) => {
+      if (!err) return resolve(s)
+      reject(err.code === 'EADDRINUSE' ? new Error(`Port ${env.PORT} is taken. Set PORT to a free port.`) : err)
+    })
   })
   const port = (server.address() as { port: number }).port
   const url = `http://localhost:${port}`
