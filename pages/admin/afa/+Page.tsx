@@ -7,6 +7,7 @@ import { countText, formatDate, statusOf } from '../_ops/format.ts'
 import '../_ops/ops.css'
 import { Pager } from '../_ops/Pager.tsx'
 import type { AfaData } from './+data.ts'
+import { useReloadEffect } from '../../../renderer/ui/useReloadEffect.ts'
 
 const LIMIT = 20
 
@@ -23,7 +24,6 @@ export default function Page() {
   const [loading, setLoading] = useState(!initial?.pagination)
   const [processing, setProcessing] = useState<Set<number>>(new Set())
   const [exporting, setExporting] = useState(false)
-  const first = useRef(!!initial?.pagination)
   const seq = useRef(0)
 
   const load = useCallback(async (p: number, q: string) => {
@@ -43,13 +43,7 @@ export default function Page() {
     }
   }, [])
 
-  useEffect(() => {
-    if (first.current) {
-      first.current = false
-      return
-    }
-    void load(page, search)
-  }, [page, search, load])
+  useReloadEffect(() => load(page, search), [page, search, load], !!initial?.pagination)
 
   useEffect(() => {
     const q = searchInput.trim()

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useRef, useState } from 'react'
 import { api, download } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
@@ -7,6 +7,7 @@ import { formatCedis, NETWORK_LABEL, query, todayIso } from '../_insight/format.
 import { StatCard } from '../_insight/StatCard.tsx'
 import '../_insight/insight.css'
 import type { LeaderboardData } from './+data.ts'
+import { useReloadEffect } from '../../../renderer/ui/useReloadEffect.ts'
 
 const MEDAL_NAMES = ['Gold', 'Silver', 'Bronze']
 
@@ -23,7 +24,6 @@ export default function Page() {
   const [data, setData] = useState<LeaderboardData | null>(initial)
   const [loading, setLoading] = useState(!initial)
   const [exporting, setExporting] = useState(false)
-  const first = useRef(!!initial)
   const seq = useRef(0)
 
   const load = useCallback(async () => {
@@ -39,13 +39,7 @@ export default function Page() {
     }
   }, [filters, toast])
 
-  useEffect(() => {
-    if (first.current) {
-      first.current = false
-      return
-    }
-    void load()
-  }, [load])
+  useReloadEffect(() => load(), [load], !!initial)
 
   async function exportCsv() {
     setExporting(true)

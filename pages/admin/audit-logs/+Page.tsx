@@ -9,6 +9,7 @@ import { Pager } from '../../../renderer/ui/Pager.tsx'
 import '../_insight/insight.css'
 import type { AuditLogsData } from './+data.ts'
 import { DetailsModal } from './DetailsModal.tsx'
+import { useReloadEffect } from '../../../renderer/ui/useReloadEffect.ts'
 
 const RESOURCES = ['USER', 'AGENT', 'ORDER', 'PAYMENT', 'SETTINGS', 'SYSTEM']
 const SEVERITIES = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']
@@ -41,7 +42,6 @@ export default function Page() {
   const [loading, setLoading] = useState(!initial?.pagination)
   const [exporting, setExporting] = useState<'csv' | 'json' | null>(null)
   const [open, setOpen] = useState<AuditLogView | null>(null)
-  const first = useRef(!!initial?.pagination)
   const closeDetails = useCallback(() => setOpen(null), [])
   const seq = useRef(0)
 
@@ -60,14 +60,7 @@ export default function Page() {
     }
   }, [page, limit, filters, toast])
 
-  useEffect(() => {
-    // The server already rendered the first page.
-    if (first.current) {
-      first.current = false
-      return
-    }
-    void load()
-  }, [load])
+  useReloadEffect(() => load(), [load], !!initial?.pagination)
 
   useEffect(() => {
     if (userIdDraft === filters.userId) return

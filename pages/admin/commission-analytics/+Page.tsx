@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useRef, useState } from 'react'
 import { api } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
@@ -11,6 +11,7 @@ import { StatCard } from '../_insight/StatCard.tsx'
 import '../_insight/insight.css'
 import type { AnalyticsData } from './+data.ts'
 import { ExportMenu } from './ExportMenu.tsx'
+import { useReloadEffect } from '../../../renderer/ui/useReloadEffect.ts'
 
 const GROUPS = [['day', 'Day'], ['week', 'Week'], ['month', 'Month'], ['agent', 'Agent'], ['network', 'Network']] as const
 const SCOPES = [['all', 'Current and archived'], ['current', 'Current only'], ['archived', 'Archived only']] as const
@@ -29,8 +30,6 @@ export default function Page() {
   const [loading, setLoading] = useState(!initial)
   const [archiving, setArchiving] = useState(false)
   const [modal, setModal] = useState(false)
-  const firstFilters = useRef(!!initial)
-  const firstArchived = useRef(!!initial)
   const seq = useRef(0)
 
   const loadSummary = useCallback(() =>
@@ -52,21 +51,9 @@ export default function Page() {
   const loadArchived = useCallback(() =>
     api<D['archived']>(`/api/commission-analytics/archived?page=${archivedPage}&limit=20`).then(setArchived).catch(() => toast('Failed to load archived commissions', 'error')), [archivedPage, toast])
 
-  useEffect(() => {
-    if (firstFilters.current) {
-      firstFilters.current = false
-      return
-    }
-    void loadFiltered()
-  }, [loadFiltered])
+  useReloadEffect(() => loadFiltered(), [loadFiltered], !!initial)
 
-  useEffect(() => {
-    if (firstArchived.current) {
-      firstArchived.current = false
-      return
-    }
-    void loadArchived()
-  }, [loadArchived])
+  useReloadEffect(() => loadArchived(), [loadArchived], !!initial)
 
   async function archiveAll(notes: string) {
     setArchiving(true)

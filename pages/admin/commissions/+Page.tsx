@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useRef, useState } from 'react'
 import { api } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
@@ -10,6 +10,7 @@ import { Pager } from '../../../renderer/ui/Pager.tsx'
 import { StatCard } from '../_insight/StatCard.tsx'
 import '../_insight/insight.css'
 import type { CommissionsData } from './+data.ts'
+import { useReloadEffect } from '../../../renderer/ui/useReloadEffect.ts'
 
 const LIMIT = 20
 type Summary = NonNullable<CommissionsData['summary']>
@@ -26,7 +27,6 @@ export default function Page() {
   const [selected, setSelected] = useState<Set<number>>(new Set())
   const [modal, setModal] = useState<'selected' | 'all' | null>(null)
   const [busy, setBusy] = useState(false)
-  const first = useRef(!!initial?.list)
   const seq = useRef(0)
 
   const load = useCallback(async () => {
@@ -44,13 +44,7 @@ export default function Page() {
     if (mine === seq.current) setLoading(false)
   }, [range, page, toast])
 
-  useEffect(() => {
-    if (first.current) {
-      first.current = false
-      return
-    }
-    void load()
-  }, [load])
+  useReloadEffect(() => load(), [load], !!initial?.list)
 
   const rows = list?.commissions ?? []
   const allOnPage = rows.length > 0 && rows.every((c) => selected.has(c.id))

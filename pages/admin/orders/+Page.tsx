@@ -8,6 +8,7 @@ import '../_ops/ops.css'
 import { Pager } from '../_ops/Pager.tsx'
 import type { OrdersData } from './+data.ts'
 import { OrderRow } from './OrderRow.tsx'
+import { useReloadEffect } from '../../../renderer/ui/useReloadEffect.ts'
 
 const STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED']
 const TYPES = [
@@ -41,7 +42,6 @@ export default function Page() {
   const [loading, setLoading] = useState(!initial?.pagination)
   const [exporting, setExporting] = useState(false)
   const [busy, setBusy] = useState<Set<number>>(new Set())
-  const first = useRef(!!initial?.pagination)
   const seq = useRef(0)
 
   const load = useCallback(async (f: Filters, p: number) => {
@@ -59,13 +59,7 @@ export default function Page() {
     }
   }, [toast])
 
-  useEffect(() => {
-    if (first.current) {
-      first.current = false
-      return
-    }
-    void load(filters, page)
-  }, [filters, page, load])
+  useReloadEffect(() => load(filters, page), [filters, page, load], !!initial?.pagination)
 
   // The search runs on the server over the whole table, shortly after typing stops.
   useEffect(() => {
