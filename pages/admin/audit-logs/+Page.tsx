@@ -10,6 +10,7 @@ import '../_insight/insight.css'
 import type { AuditLogsData } from './+data.ts'
 import { DetailsModal } from './DetailsModal.tsx'
 import { useReloadEffect } from '../../../renderer/ui/useReloadEffect.ts'
+import { SelectField } from '../../../renderer/ui/SelectField.tsx'
 
 const RESOURCES = ['USER', 'AGENT', 'ORDER', 'PAYMENT', 'SETTINGS', 'SYSTEM']
 const SEVERITIES = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']
@@ -127,43 +128,13 @@ export default function Page() {
             </div>
           </div>
           <div className="column is-half-mobile is-2-desktop">
-            <div className="field">
-              <label className="label is-small" htmlFor="audit-action">Action</label>
-              <div className="control">
-                <div className="select is-small is-fullwidth">
-                  <select id="audit-action" value={filters.action} onChange={(e) => change({ action: e.target.value })}>
-                    <option value="">All Actions</option>
-                    {actions.map((a) => <option key={a} value={a}>{a}</option>)}
-                  </select>
-                </div>
-              </div>
-            </div>
+            <SelectField id="audit-action" label="Action" value={filters.action} onChange={(v) => change({ action: v })} options={[{ value: '', label: 'All Actions' }, ...actions]} />
           </div>
           <div className="column is-half-mobile is-2-desktop">
-            <div className="field">
-              <label className="label is-small" htmlFor="audit-resource">Resource</label>
-              <div className="control">
-                <div className="select is-small is-fullwidth">
-                  <select id="audit-resource" value={filters.resource} onChange={(e) => change({ resource: e.target.value })}>
-                    <option value="">All Resources</option>
-                    {RESOURCES.map((r) => <option key={r} value={r}>{r}</option>)}
-                  </select>
-                </div>
-              </div>
-            </div>
+            <SelectField id="audit-resource" label="Resource" value={filters.resource} onChange={(v) => change({ resource: v })} options={[{ value: '', label: 'All Resources' }, ...RESOURCES]} />
           </div>
           <div className="column is-half-mobile is-2-desktop">
-            <div className="field">
-              <label className="label is-small" htmlFor="audit-severity">Severity</label>
-              <div className="control">
-                <div className="select is-small is-fullwidth">
-                  <select id="audit-severity" value={filters.severity} onChange={(e) => change({ severity: e.target.value })}>
-                    <option value="">All Severities</option>
-                    {SEVERITIES.map((s) => <option key={s} value={s}>{s}</option>)}
-                  </select>
-                </div>
-              </div>
-            </div>
+            <SelectField id="audit-severity" label="Severity" value={filters.severity} onChange={(v) => change({ severity: v })} options={[{ value: '', label: 'All Severities' }, ...SEVERITIES]} />
           </div>
           <DateRange idPrefix="audit" startDate={filters.startDate} endDate={filters.endDate} onChange={(r) => change(r)} />
         </div>

@@ -12,6 +12,7 @@ import '../_insight/insight.css'
 import type { AnalyticsData } from './+data.ts'
 import { ExportMenu } from './ExportMenu.tsx'
 import { useReloadEffect } from '../../../renderer/ui/useReloadEffect.ts'
+import { SelectField } from '../../../renderer/ui/SelectField.tsx'
 
 const GROUPS = [['day', 'Day'], ['week', 'Week'], ['month', 'Month'], ['agent', 'Agent'], ['network', 'Network']] as const
 const SCOPES = [['all', 'Current and archived'], ['current', 'Current only'], ['archived', 'Archived only']] as const
@@ -111,24 +112,10 @@ export default function Page() {
         <div className="columns is-mobile is-multiline">
           <DateRange idPrefix="analytics" startDate={filters.startDate} endDate={filters.endDate} onChange={(r) => setFilters((f) => ({ ...f, ...r }))} />
           <div className="column is-half-mobile">
-            <div className="field">
-              <label className="label is-small" htmlFor="analytics-group">Group By</label>
-              <div className="select is-small is-fullwidth">
-                <select id="analytics-group" value={filters.groupBy} onChange={(e) => setFilters((f) => ({ ...f, groupBy: e.target.value }))}>
-                  {GROUPS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
-                </select>
-              </div>
-            </div>
+            <SelectField id="analytics-group" label="Group By" value={filters.groupBy} onChange={(v) => setFilters((f) => ({ ...f, groupBy: v }))} options={GROUPS.map(([value, label]) => ({ value, label }))} />
           </div>
           <div className="column is-half-mobile">
-            <div className="field">
-              <label className="label is-small" htmlFor="analytics-scope">Commissions</label>
-              <div className="select is-small is-fullwidth">
-                <select id="analytics-scope" value={filters.scope} onChange={(e) => setFilters((f) => ({ ...f, scope: e.target.value }))}>
-                  {SCOPES.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
-                </select>
-              </div>
-            </div>
+            <SelectField id="analytics-scope" label="Commissions" value={filters.scope} onChange={(v) => setFilters((f) => ({ ...f, scope: v }))} options={SCOPES.map(([value, label]) => ({ value, label }))} />
           </div>
         </div>
       </form>

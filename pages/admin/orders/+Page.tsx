@@ -9,6 +9,7 @@ import { Pager } from '../_ops/Pager.tsx'
 import type { OrdersData } from './+data.ts'
 import { OrderRow } from './OrderRow.tsx'
 import { useReloadEffect } from '../../../renderer/ui/useReloadEffect.ts'
+import { SelectField } from '../../../renderer/ui/SelectField.tsx'
 
 const STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED']
 const TYPES = [
@@ -143,38 +144,16 @@ export default function Page() {
       <div className="box">
         <div className="columns is-multiline is-variable is-2">
           <div className="column is-6-tablet is-3-desktop">
-            <label className="label is-small" htmlFor="f-network">Network</label>
-            <div className="select is-fullwidth is-small">
-              <select id="f-network" value={filters.network} onChange={(e) => change({ network: e.target.value })}>
-                <option value="ALL">All</option>
-                {Object.keys(NETWORK_LABEL).map((n) => <option key={n} value={n}>{n}</option>)}
-              </select>
-            </div>
+            <SelectField id="f-network" label="Network" value={filters.network} onChange={(v) => change({ network: v })} options={[{ value: 'ALL', label: 'All' }, ...Object.keys(NETWORK_LABEL)]} />
           </div>
           <div className="column is-6-tablet is-3-desktop">
-            <label className="label is-small" htmlFor="f-status">Payment status</label>
-            <div className="select is-fullwidth is-small">
-              <select id="f-status" value={filters.paymentStatus} onChange={(e) => change({ paymentStatus: e.target.value })}>
-                <option value="ALL">All</option>
-                {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
-              </select>
-            </div>
+            <SelectField id="f-status" label="Payment status" value={filters.paymentStatus} onChange={(v) => change({ paymentStatus: v })} options={[{ value: 'ALL', label: 'All' }, ...STATUSES]} />
           </div>
           <div className="column is-6-tablet is-3-desktop">
-            <label className="label is-small" htmlFor="f-type">Order type</label>
-            <div className="select is-fullwidth is-small">
-              <select id="f-type" value={filters.orderType} onChange={(e) => change({ orderType: e.target.value })}>
-                {TYPES.map((t) => <option key={t.value} value={t.value}>{t.label}</option>)}
-              </select>
-            </div>
+            <SelectField id="f-type" label="Order type" value={filters.orderType} onChange={(v) => change({ orderType: v })} options={TYPES} />
           </div>
           <div className="column is-6-tablet is-3-desktop">
-            <label className="label is-small" htmlFor="f-size">Per page</label>
-            <div className="select is-fullwidth is-small">
-              <select id="f-size" value={filters.limit} onChange={(e) => change({ limit: Number(e.target.value) })}>
-                {SIZES.map((s) => <option key={s} value={s}>{s}</option>)}
-              </select>
-            </div>
+            <SelectField id="f-size" label="Per page" value={filters.limit} onChange={(v) => change({ limit: Number(v) })} options={SIZES} />
           </div>
         </div>
         <form className="field has-addons mb-1" role="search" onSubmit={(e) => { e.preventDefault(); change({ search: searchInput }) }}>
