@@ -1,6 +1,7 @@
 import { useEffect, useRef, type ReactNode } from 'react'
 import { formatCedis, statusClass } from './format.ts'
 import { READY, STATUS_TEXT, type PaymentState } from './payment-texts.ts'
+import { useEscape } from '../../renderer/ui/useEscape.ts'
 
 export type Busy = 'request' | 'check' | 'complete' | null
 
@@ -28,14 +29,9 @@ interface Props {
 export function PaymentDialog(p: Props) {
   const closeRef = useRef<HTMLButtonElement>(null)
   useEffect(() => {
-    if (!p.open) return
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !p.busy) p.onClose()
-    }
-    document.addEventListener('keydown', onKey)
-    closeRef.current?.focus()
-    return () => document.removeEventListener('keydown', onKey)
-  }, [p.open, p.busy, p.onClose])
+    if (p.open) closeRef.current?.focus()
+  }, [p.open])
+  useEscape(p.onClose, p.open && !p.busy)
 
   if (!p.open) return null
   const status = p.payment?.paymentStatus ?? null

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { usePageContext } from '../../renderer/usePageContext.tsx'
+import { useEscape } from '../../renderer/ui/useEscape.ts'
 
 const CLOSED_KEY = 'visitorMessageClosed'
 const SIG_KEY = 'visitorMessageSig'
@@ -30,12 +31,7 @@ export function VisitorMessage() {
     }
   }, [enabled, title, content])
 
-  useEffect(() => {
-    if (!open) return
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close()
-    document.addEventListener('keydown', onKey)
-    return () => document.removeEventListener('keydown', onKey)
-  })
+  useEscape(close, open)
 
   function close() {
     setOpen(false)

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
+import { useEscape } from '../../../renderer/ui/useEscape.ts'
 
 export const defaultArchiveNote = () => `Archived on ${new Date().toLocaleDateString('en-GH', { timeZone: 'Africa/Accra' })}`
 
@@ -13,12 +14,8 @@ export function ArchiveModal({ title, message, confirmLabel, busy, onConfirm, on
 }) {
   const [notes, setNotes] = useState(defaultArchiveNote)
   const ref = useRef<HTMLTextAreaElement>(null)
-  useEffect(() => {
-    ref.current?.focus()
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && !busy && onCancel()
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  }, [busy, onCancel])
+  useEffect(() => ref.current?.focus(), [])
+  useEscape(onCancel, !busy)
   return (
     <div className="modal is-active" role="dialog" aria-modal="true" aria-labelledby="archive-title">
       <div className="modal-background" onClick={() => !busy && onCancel()} />

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react'
 import type { AuditLogView } from '../../../server/services/audit-logs.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { formatDateTime } from '../_insight/format.ts'
+import { useEscape } from '../../../renderer/ui/useEscape.ts'
 
 const LONG = 50
 
@@ -16,12 +17,8 @@ function Value({ value }: { value: unknown }) {
 export function DetailsModal({ log, onClose }: { log: AuditLogView; onClose: () => void }) {
   const toast = useToast()
   const closeRef = useRef<HTMLButtonElement>(null)
-  useEffect(() => {
-    closeRef.current?.focus()
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose()
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  }, [onClose])
+  useEffect(() => closeRef.current?.focus(), [])
+  useEscape(onClose)
 
   async function copy() {
     try {

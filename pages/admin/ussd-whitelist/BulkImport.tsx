@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { numbersFromCsv, numbersFromText } from './parse.ts'
+import { useEscape } from '../../../renderer/ui/useEscape.ts'
 
 const CHUNK = 2000
 
@@ -15,11 +16,7 @@ export function BulkImport({ onClose, onDone }: { onClose: () => void; onDone: (
   const [file, setFile] = useState<File | null>(null)
   const [busy, setBusy] = useState(false)
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && !busy && onClose()
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  }, [busy, onClose])
+  useEscape(onClose, !busy)
 
   async function submit() {
     let numbers: string[]

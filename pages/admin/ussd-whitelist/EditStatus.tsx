@@ -1,18 +1,15 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import type { WhitelistEntry } from '../../../server/services/whitelist.ts'
+import { useEscape } from '../../../renderer/ui/useEscape.ts'
 
 /** Edit-status modal: Active or Inactive. */
 export function EditStatus({ entry, onClose, onSaved }: { entry: WhitelistEntry; onClose: () => void; onSaved: (e: WhitelistEntry) => void }) {
   const toast = useToast()
   const [active, setActive] = useState(entry.isActive)
   const [busy, setBusy] = useState(false)
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && !busy && onClose()
-    window.addEventListener('keydown', onKey)
-    return () => window.removeEventListener('keydown', onKey)
-  }, [busy, onClose])
+  useEscape(onClose, !busy)
 
   async function save() {
     setBusy(true)
