@@ -249,20 +249,18 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
 
   statusResult: {
     async render(env, s, note) {
-      const models = env.services.deps.models
-      let order = s.orderId ? await models.Order.findByPk(s.orderId) : null
-      const tx = order?.get('paymentTransactionId') as string | null
-      if (order && tx && ['PENDING', 'IN_PROGRESS'].includes(order.get('paymentStatus') as string)) {
+      let o = s.orderId ? await env.services.ussd.agentOrder(s.agent!, s.orderId) : null
+      const tx = o?.paymentTransactionId
+      if (o && tx && ['PENDING', 'IN_PROGRESS'].includes(o.paymentStatus)) {
         // Asks the gateway (no faster than it allows), so a missed webhook does not leave it Pending.
         try {
           await env.ports.refreshStatus(tx, { ...env.ctx, user: await actorOf(env, s) })
-          order = await models.Order.findByPk(s.orderId!)
+          o = await env.services.ussd.agentOrder(s.agent!, s.orderId!)
         } catch (err) {
           env.ctx.log?.warn({ err: (err as Error).message }, 'USSD status refresh failed')
         }
       }
-      if (!order) return screen(['Order not found.', NAV], note)
-      const o = order.get({ plain: true }) as any
+      if (!o) return screen(['Order not found.', NAV], note)
       return screen([
         `Order ..${String(o.paymentTransactionId ?? '').slice(-8)}`,
         `${formatSize(o.dataSizeMb)} ${NETWORK_LABELS[o.network] ?? o.network} to ${o.recipientNumber}`,

@@ -84,6 +84,12 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
     return rows.length > 0
   }
 
+  /** One of the agent's own orders by id (never anyone else's). */
+  async function agentOrder(agent: UssdAgent, orderId: number): Promise<UssdOrderRow | null> {
+    const order = await models.Order.findOne({ where: { id: orderId, [Op.or]: [{ agentId: agent.id }, { userId: agent.userId }] } })
+    return order ? (order.get({ plain: true }) as UssdOrderRow) : null
+  }
+
   return {
     sessions,
 
@@ -176,9 +182,9 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
           ORDER BY created_at DESC, id DESC LIMIT 1`,
         { replacements: { agentId: agent.id, userId: agent.userId, suffix: `%${digits}` }, type: QueryTypes.SELECT },
       )
-      if (!row) return null
-      const order = await models.Order.findByPk(row.id)
-      return order ? (order.get({ plain: true }) as UssdOrderRow) : null
+      return row ? agentOrder(agent, row.id) : null
     },
+
+    agentOrder,
   }
 }
