@@ -1,6 +1,7 @@
-import cron, { type ScheduledTask } from 'node-cron'
+import type { Queue } from '../server/services/queue/index.ts'
 import { housekeeping } from './housekeeping.ts'
 import { reconcilePayments } from './reconcile.ts'
+import { claimTick } from './ticks.ts'
 import type { JobDeps } from './types.ts'
 
 export const SCHEDULES = {
@@ -18,29 +19,27 @@ export async function runJob(name: string, deps: JobDeps, fn: (deps: JobDeps) =>
   }
 }
 
-export type StopJobs = (() => Promise<void>) & { tasks: ScheduledTask[] }
+const SCHEDULED: Record<keyof typeof SCHEDULES, (deps: JobDeps) => Promise<unknown>> = {
+  reconcile: reconcilePayments,
+  housekeeping,
+}
 
-/** Schedules every job on this instance (each run still takes its advisory lock); returns a stopper (with the tasks). */
-export function startJobs(deps: JobDeps): StopJobs {
-  // node-cron's own notices (missed or overlapping ticks) go to our logger, not the console.
-  const cronLog = deps.log.child({ component: 'node-cron' })
-  const logger = {
-    info: (m: string) => cronLog.debug(m),
-    warn: (m: string) => cronLog.warn(m),
-    error: (m: string | Error, err?: Error) => cronLog.error({ err: err ?? m }, String(m)),
-    debug: (m: string | Error) => cronLog.debug(String(m)),
+/**
+ * The scheduled jobs run on the job queue's crontab (ADR 0011): graphile-worker enqueues each tick
+ * once for the whole cluster, and `claimTick` records (job, tick) in job_runs so a tick that still
+ * reached a worker twice (a late instance, a retried job) runs once. A failed run is not retried:
+ * the next tick does the same work.
+ */
+export function registerScheduledJobs(queue: Queue, deps: JobDeps): void {
+  for (const [name, fn] of Object.entries(SCHEDULED)) {
+    queue.register<{ _cron?: { ts: string } }>(name, async (payload, job) => {
+      const tick = payload?._cron?.ts
+      if (tick && !(await claimTick(deps.services.deps.sequelize, name, tick))) {
+        job.log.info({ tick }, 'tick already run by another worker; skipped')
+        return
+      }
+      await runJob(name, { ...deps, log: job.log }, fn)
+    })
+    queue.schedule({ pattern: SCHEDULES[name as keyof typeof SCHEDULES], task: name, queueName: `cron-${name}`, maxAttempts: 1 })
   }
-  const opts = { noOverlap: true, logger }
-  const tasks: ScheduledTask[] = [
-    cron.schedule(SCHEDULES.reconcile, () => runJob('reconcile', deps, reconcilePayments), { ...opts, name: 'reconcile-payments' }),
-    cron.schedule(SCHEDULES.housekeeping, () => runJob('housekeeping', deps, housekeeping), { ...opts, name: 'housekeeping' }),
-  ]
-  deps.log.info({ jobs: tasks.map((t) => t.name) }, 'jobs scheduled')
-  const stop = async () => {
-    for (const t of tasks) {
-      await t.stop()
-      await t.destroy()
-    }
-  }
-  return Object.assign(stop, { tasks })
 }

@@ -1,12 +1,12 @@
 import type { Express } from 'express'
 import type { Services } from './services/index.ts'
-import { startJobs as scheduleJobs } from '../jobs/index.ts'
+import { registerScheduledJobs } from '../jobs/index.ts'
 import { ussdRouter } from '../ussd/router.ts'
 import { ussdSimulatorRouter } from '../ussd/simulator-router.ts'
 
 /**
  * Channels outside /api that the server mounts before the pages (payment webhooks and the
- * simulator, the USSD gateway), and the scheduled jobs. Each later feature adds itself here.
+ * simulator, the USSD gateway), and the job queue's tasks. Each later feature adds itself here.
  */
 export function mountExtras(app: Express, services: Services): void {
   const { env, log } = services.deps
@@ -15,7 +15,8 @@ export function mountExtras(app: Express, services: Services): void {
   app.use('/api/ussd-simulator', ussdSimulatorRouter(env))
 }
 
-export async function startJobs(services: Services): Promise<() => Promise<void>> {
-  // H7: payment reconciliation and housekeeping (node-cron; each run under an advisory lock).
-  return scheduleJobs({ services, log: services.deps.log })
+/** Every task the job queue runs (each receives its services); registered on every instance. */
+export function registerTasks(services: Services): void {
+  // Scheduled: payment reconciliation and housekeeping (graphile-worker crontab, once per tick).
+  registerScheduledJobs(services.queue, { services, log: services.deps.log })
 }

@@ -44,12 +44,14 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
   const log = opts.log ?? createLogger(env.LOG_LEVEL)
   const db = opts.db ?? (await openDatabase(env, log))
   await migrate(db.sequelize, log)
-  const services = createServices({ sequelize: db.sequelize, models: db.models, env, log })
+  const services = createServices({ sequelize: db.sequelize, models: db.models, env, log, url: db.url })
+  await services.queue.migrate()
   await seedDefaults(db.models, services, { adminEmail: env.ADMIN_EMAIL, adminPassword: env.ADMIN_PASSWORD, log })
   const pages = await pageLayer(env, services, opts.dev ?? false)
   const extras = await import('./extras.ts')
   const app = createApp({ env, log, services, sessionSecret: sessionSecret(env), pages, extra: (a) => extras.mountExtras(a, services) })
-  const stopJobs = env.JOBS_ENABLED ? await extras.startJobs(services) : async () => {}
+  extras.registerTasks(services)
+  if (env.JOBS_ENABLED) await services.queue.start()
 
   const server: Server = await new Promise((resolve, reject) => {
     // Express 5 hands a listen error to this callback as well.
@@ -66,7 +68,7 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
   const stop = () =>
     (stopping ??= (async () => {
       log.info('shutting down')
-      await stopJobs()
+      await services.queue.stop()
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
         // Idle keep-alive sockets would hold close() open; in-flight requests still finish.

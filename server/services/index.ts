@@ -26,12 +26,15 @@ import { createPaymentsService } from './payments/index.ts'
 import { createSimulatorControl } from './payments/simulator.ts'
 import { createOrdersService } from './orders.ts'
 import { createAfaService } from './afa.ts'
+import { createQueue } from './queue/index.ts'
 
 export interface Deps {
   sequelize: Sequelize
   models: Models
   env: Env
   log: Logger
+  /** The database URL, for the job queue's own pool (LISTEN/NOTIFY); scripts without workers may omit it. */
+  url?: string
 }
 
 /**
@@ -41,6 +44,8 @@ export interface Deps {
 export function createServices(deps: Deps) {
   const { sequelize, models } = deps
   const audit = createAuditService({ models })
+  // The one durable job queue: other services enqueue into it inside their transactions.
+  const queue = createQueue({ sequelize, url: deps.url ?? '', log: deps.log })
   const rateLimit = createRateLimitService({ sequelize })
   const settings = createSettingsService({ models, audit })
   const auth = createAuthService({ models, audit, rateLimit })
@@ -72,7 +77,7 @@ export function createServices(deps: Deps) {
   const simulator = createSimulatorControl({ sequelize, env: deps.env, payments, active: payments.isSimulator })
   const orders = createOrdersService({ sequelize, models, settings, audit, packages, payments })
   const afa = createAfaService({ sequelize, settings, payments })
-  return { packages, sms, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  return { queue, packages, sms, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

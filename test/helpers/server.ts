@@ -67,6 +67,7 @@ export async function resetDb(): Promise<void> {
     { type: QueryTypes.SELECT },
   )
   await db.sequelize.query(`TRUNCATE ${tables.map((t) => `"${t.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`)
+  await db.sequelize.query('TRUNCATE graphile_worker._private_jobs, graphile_worker._private_job_queues, graphile_worker._private_known_crontabs CASCADE')
   services.settings.invalidate()
   await seedDefaults(db.models, services, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, log: createLogger('silent') })
 }

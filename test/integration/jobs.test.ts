@@ -2,7 +2,8 @@ import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import { connect, type Database } from '../../models/db.ts'
 import { housekeeping } from '../../jobs/housekeeping.ts'
-import { runJob, startJobs } from '../../jobs/index.ts'
+import { runJob, SCHEDULES } from '../../jobs/index.ts'
+import { tickRuns } from '../../jobs/ticks.ts'
 import { LOCKS, withAdvisoryLock } from '../../jobs/lock.ts'
 import { reconcilePayments } from '../../jobs/reconcile.ts'
 import type { Env } from '../../server/env.ts'
@@ -201,12 +202,12 @@ describe('jobs', () => {
         ('old', '0241000000', '{}', now() - interval '1 second'), ('live', '0241000001', '{}', now() + interval '2 minutes')`)
       await sequelize.query(`INSERT INTO rate_limits (key, count, window_start) VALUES ('stale', 3, now() - interval '2 days'), ('fresh', 1, now())`)
       const run = await housekeeping({ services: app().services, log })
-      expect(run).to.deep.equal({ ran: true, result: { ussdSessions: 1, rateLimits: 1 } })
+      expect(run).to.deep.equal({ ran: true, result: { ussdSessions: 1, rateLimits: 1, jobRuns: 0 } })
       expect((await q<{ session_id: string }>('SELECT session_id FROM ussd_sessions')).map((r) => r.session_id)).to.deep.equal(['live'])
       expect((await q<{ key: string }>('SELECT key FROM rate_limits')).map((r) => r.key)).to.deep.equal(['fresh'])
     })
 
-    it('a failing run is logged and never thrown; the scheduler starts and stops cleanly', async () => {
+    it('a failing run is logged and never thrown', async () => {
       const lines: string[] = []
       const captured = createLogger('error')
       const spy = Object.assign(Object.create(captured), {
@@ -217,18 +218,62 @@ describe('jobs', () => {
       })
       expect(lines).to.have.length(1)
       expect(lines[0]).to.contain('job run failed; retrying at the next tick')
+    })
+  })
 
-      // The scheduled task runs the real reconcile: a tick settles a payment left without a webhook.
+  describe('scheduled jobs on the job queue', () => {
+    async function unsettledPayment() {
       const pkg = await createPackage({ network: 'MTN', priceUserPesewas: 500, priceAgentPesewas: 450 })
       const { order } = await app().services.orders.placeOrder({ packageId: pkg.id, recipientNumber: '0557777777', payerPhone: '0247777777', payerNetwork: 'MTN', channel: 'ussd' }, {})
       const tx = order.paymentTransactionId!
       await app().db.sequelize.query(`UPDATE payments SET details = jsonb_set(details, '{simulator}', '{"decision":"APPROVED"}'::jsonb) WHERE transaction_id = :tx`, { replacements: { tx } })
       await age(tx, 90)
-      const stop = startJobs({ services: app().services, log })
-      expect(stop.tasks.map((t) => [t.name, t.getPattern()])).to.deep.equal([['reconcile-payments', '* * * * *'], ['housekeeping', '*/5 * * * *']])
-      await stop.tasks[0]!.execute()
+      return tx
+    }
+
+    it('a queued reconcile tick runs the real job: it settles a payment left without a webhook', async () => {
+      const tx = await unsettledPayment()
+      const { queue } = app().services
+      expect(queue.tasks()).to.include.members(Object.keys(SCHEDULES))
+      await queue.enqueue('reconcile', { _cron: { ts: '2026-11-23T10:00:00.000Z' } })
+      await queue.drain()
       expect((await paymentStatus(tx)).status).to.equal('SUCCESS')
-      await stop()
+      expect(await queue.depth()).to.include({ ready: 0, failed: 0 })
+    })
+
+    it('a tick that reaches workers twice (a late instance, a retried job) runs once', async () => {
+      const tx = await unsettledPayment()
+      const { queue } = app().services
+      const tick = { _cron: { ts: '2026-11-23T10:01:00.000Z' } }
+      await queue.enqueue('reconcile', tick)
+      await queue.drain()
+      expect((await paymentStatus(tx)).status).to.equal('SUCCESS')
+      // Planted: another payment left open, and the same tick delivered again. It must not run.
+      const tx2 = await unsettledPayment()
+      await queue.enqueue('reconcile', tick)
+      await queue.drain()
+      expect((await paymentStatus(tx2)).status).to.not.equal('SUCCESS')
+      expect(await tickRuns(app().db.sequelize, 'reconcile')).to.deep.equal([{ tick: '2026-11-23 10:01:00+00', duplicates: 1 }])
+    })
+
+    it('two instances running workers through a minute boundary: each job is enqueued and run once for that tick', async function () {
+      this.timeout(90_000)
+      const a = await secondInstance({ JOBS_ENABLED: true })
+      // The second instance reaches the tick late: it starts its workers 0.6 s after the minute.
+      const untilTick = 60_000 - (Date.now() % 60_000)
+      const b = await secondInstance({ JOBS_ENABLED: false })
+      try {
+        await new Promise((r) => setTimeout(r, untilTick + 600))
+        await b.services.queue.start()
+        await new Promise((r) => setTimeout(r, 3_000))
+        const tick = new Date(Math.floor(Date.now() / 60_000) * 60_000)
+        const ticks = await tickRuns(app().db.sequelize, 'reconcile')
+        const current = ticks.filter((t) => new Date(t.tick).getTime() === tick.getTime())
+        expect(current, JSON.stringify(ticks)).to.deep.equal([{ tick: current[0]?.tick, duplicates: 0 }])
+      } finally {
+        await a.stop()
+        await b.stop()
+      }
     })
   })
 })

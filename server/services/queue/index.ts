@@ -1,0 +1,169 @@
+import { run, runMigrations, runOnce, type Runner, type Task, type TaskList } from 'graphile-worker'
+import pg from 'pg'
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Logger } from '../../lib/logger.ts'
+import { graphileLogger } from './logger.ts'
+
+/** What a task handler receives: its payload and a logger; handlers get their services when registered. */
+export type TaskHandler<P = any> = (payload: P, job: { id: string; attempts: number; maxAttempts: number; log: Logger }) => Promise<void>
+
+export interface EnqueueOptions {
+  /** Enqueue inside this transaction: the job exists exactly when the change that caused it commits. */
+  transaction?: Transaction
+  /** One pending job per key: enqueuing again with the same key replaces the payload, never duplicates. */
+  jobKey?: string
+  /** 'preserve_run_at' keeps a pending job's time; 'unsafe_dedupe' leaves a pending job untouched. */
+  jobKeyMode?: 'replace' | 'preserve_run_at' | 'unsafe_dedupe'
+  runAt?: Date
+  maxAttempts?: number
+  /** Jobs in one named queue run one at a time, in order. */
+  queueName?: string
+  priority?: number
+}
+
+export interface CronEntry {
+  /** Standard 5-field cron pattern (UTC). */
+  pattern: string
+  task: string
+  /** Named queue, so a long run never overlaps the next tick's. */
+  queueName?: string
+  maxAttempts?: number
+}
+
+export interface QueueDeps {
+  sequelize: Sequelize
+  /** The database URL: the workers keep their own small pool (LISTEN needs a dedicated connection). */
+  url: string
+  log: Logger
+}
+
+export const QUEUE_SCHEMA = 'graphile_worker'
+
+/**
+ * The one durable job queue (graphile-worker on our PostgreSQL; ADR 0011). Work is enqueued with
+ * `graphile_worker.add_job` in the caller's transaction, so a crash never loses it and a rollback
+ * never leaves a stray job. Every instance may run workers; PostgreSQL hands each job to one of
+ * them (SKIP LOCKED). Scheduled jobs use graphile-worker's crontab, which records each tick in
+ * `_private_known_crontabs`, so a tick is enqueued once however many instances reach it.
+ */
+export function createQueue(deps: QueueDeps) {
+  const { sequelize, url, log } = deps
+  const handlers = new Map<string, TaskHandler>()
+  const crons: CronEntry[] = []
+  let pool: pg.Pool | undefined
+  let runner: Runner | undefined
+
+  function taskList(): TaskList {
+    const list: TaskList = {}
+    for (const [name, handler] of handlers) {
+      const task: Task = async (payload, helpers) => {
+        await handler(payload, {
+          id: helpers.job.id,
+          attempts: helpers.job.attempts,
+          maxAttempts: helpers.job.max_attempts,
+          log: log.child({ task: name, jobId: helpers.job.id }),
+        })
+      }
+      list[name] = task
+    }
+    return list
+  }
+
+  const crontab = () => crons.map((c) => {
+    const opts = [c.queueName && `queue=${c.queueName}`, c.maxAttempts && `max=${c.maxAttempts}`].filter(Boolean).join('&')
+    return `${c.pattern} ${c.task}${opts ? ` ?${opts}` : ''}`
+  }).join('\n')
+
+  function ownPool(): pg.Pool {
+    if (pool) return pool
+    pool = new pg.Pool({ connectionString: url, max: Number(process.env.QUEUE_POOL_MAX ?? 4), application_name: 'datahub-queue' })
+    // An idle connection dropped by the server (restart, shutdown) must not crash the process.
+    pool.on('error', (err) => log.warn({ err: err.message }, 'job queue: idle database connection lost'))
+    return pool
+  }
+
+  return {
+    /** Registers what runs a task; call before start(). */
+    register<P>(task: string, handler: TaskHandler<P>): void {
+      handlers.set(task, handler as TaskHandler)
+    },
+
+    schedule(entry: CronEntry): void {
+      crons.push(entry)
+    },
+
+    tasks: () => [...handlers.keys()],
+
+    /** Creates or upgrades the queue's own schema (at boot, after our migrations; concurrent-safe). */
+    async migrate(): Promise<void> {
+      await runMigrations({ pgPool: ownPool(), logger: graphileLogger(log) })
+    },
+
+    async enqueue(task: string, payload: object, opts: EnqueueOptions = {}): Promise<string> {
+      const [row] = await sequelize.query<{ id: string }>(
+        `SELECT (graphile_worker.add_job(:task, :payload::json, queue_name => :queueName, run_at => :runAt::timestamptz,
+                  max_attempts => :maxAttempts, job_key => :jobKey, priority => :priority, job_key_mode => :jobKeyMode)).id::text AS id`,
+        {
+          replacements: {
+            task,
+            payload: JSON.stringify(payload),
+            queueName: opts.queueName ?? null,
+            runAt: opts.runAt?.toISOString() ?? null,
+            maxAttempts: opts.maxAttempts ?? null,
+            jobKey: opts.jobKey ?? null,
+            priority: opts.priority ?? null,
+            jobKeyMode: opts.jobKey ? (opts.jobKeyMode ?? 'replace') : null,
+          },
+          type: QueryTypes.SELECT,
+          transaction: opts.transaction,
+        },
+      )
+      return row!.id
+    },
+
+    /** Starts this instance's workers (and its cron scheduler). */
+    async start(opts: { concurrency?: number; pollInterval?: number } = {}): Promise<void> {
+      if (runner) return
+      runner = await run({
+        pgPool: ownPool(),
+        concurrency: opts.concurrency ?? Number(process.env.QUEUE_CONCURRENCY ?? 8),
+        pollInterval: opts.pollInterval ?? 1000,
+        noHandleSignals: true,
+        logger: graphileLogger(log),
+        taskList: taskList(),
+        crontab: crontab(),
+      })
+      log.info({ tasks: [...handlers.keys()], crons: crons.map((c) => `${c.pattern} ${c.task}`) }, 'job queue workers started')
+    },
+
+    /** Runs every job that is due now, then returns (tests, scripts). */
+    async drain(): Promise<void> {
+      await runOnce({ pgPool: ownPool(), logger: graphileLogger(log), taskList: taskList(), noHandleSignals: true } as never)
+    },
+
+    /** Counts of jobs by state, for the admin and metrics. */
+    async depth(): Promise<{ ready: number; scheduled: number; locked: number; failed: number }> {
+      const [row] = await sequelize.query<{ ready: string; scheduled: string; locked: string; failed: string }>(
+        `SELECT count(*) FILTER (WHERE locked_at IS NULL AND run_at <= now() AND attempts < max_attempts) AS ready,
+                count(*) FILTER (WHERE locked_at IS NULL AND run_at > now() AND attempts < max_attempts) AS scheduled,
+                count(*) FILTER (WHERE locked_at IS NOT NULL) AS locked,
+                count(*) FILTER (WHERE attempts >= max_attempts) AS failed
+           FROM graphile_worker.jobs`,
+        { type: QueryTypes.SELECT },
+      )
+      return { ready: Number(row!.ready), scheduled: Number(row!.scheduled), locked: Number(row!.locked), failed: Number(row!.failed) }
+    },
+
+    /** Stops taking jobs, lets running ones finish, closes the pool. */
+    async stop(): Promise<void> {
+      const r = runner
+      runner = undefined
+      if (r) await r.stop()
+      const p = pool
+      pool = undefined
+      if (p) await p.end()
+    },
+  }
+}
+
+export type Queue = ReturnType<typeof createQueue>
