@@ -79,6 +79,7 @@ export function createQueue(deps: QueueDeps) {
     pool = new pg.Pool({ connectionString: url, max: Number(process.env.QUEUE_POOL_MAX ?? 4), application_name: 'datahub-queue' })
     // An idle connection dropped by the server (restart, shutdown) must not crash the process.
     pool.on('error', (err) => log.warn({ err: err.message }, 'job queue: idle database connection lost'))
+    pool.on('connect', (client) => client.on('error', (err) => log.warn({ err: err.message }, 'job queue: database connection lost')))
     return pool
   }
 
