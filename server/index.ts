@@ -44,11 +44,13 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
   const log = opts.log ?? createLogger(env.LOG_LEVEL)
   const db = opts.db ?? (await openDatabase(env, log))
   await migrate(db.sequelize, log)
-  const services = createServices({ sequelize: db.sequelize, models: db.models, env, log })
+  const secret = sessionSecret(env)
+  // Services that key an HMAC (reset codes) use the same secret every instance shares.
+  const services = createServices({ sequelize: db.sequelize, models: db.models, env: { ...env, SESSION_SECRET: secret }, log })
   await seedDefaults(db.models, services, { adminEmail: env.ADMIN_EMAIL, adminPassword: env.ADMIN_PASSWORD, log })
   const pages = await pageLayer(env, services, opts.dev ?? false)
   const extras = await import('./extras.ts')
-  const app = createApp({ env, log, services, sessionSecret: sessionSecret(env), pages, extra: (a) => extras.mountExtras(a, services) })
+  const app = createApp({ env, log, services, sessionSecret: secret, pages, extra: (a) => extras.mountExtras(a, services) })
   const stopJobs = env.JOBS_ENABLED ? await extras.startJobs(services) : async () => {}
 
   const server: Server = await new Promise((resolve, reject) => {
@@ -73,6 +75,7 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
         server.closeIdleConnections()
       })
       await pages.close()
+      await services.recovery.settled()
       if (!opts.db) await db.close()
       else await db.sequelize.close().catch(() => {})
       log.info('stopped')
