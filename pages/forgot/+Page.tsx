@@ -4,7 +4,7 @@ import { whatsappLink } from '../../renderer/ui/links.ts'
 import { usePageContext } from '../../renderer/usePageContext.tsx'
 import type { ForgotData } from './+data.ts'
 
-export const RESET_ID_KEY = 'rdh_reset_identifier'
+const RESET_ID_KEY = 'rdh_reset_identifier'
 
 export default function Page() {
   const pc = usePageContext() as ReturnType<typeof usePageContext> & { data: ForgotData }
