@@ -72,6 +72,23 @@ describe('sessions end when they should', function () {
     expect((await me.post('/api/auth/logout-everywhere')).status).to.equal(200)
     await app().db.sequelize.query('INSERT INTO session (sid, sess, expire) VALUES (:sid, :sess, :expire)', { replacements: { sid, sess: JSON.stringify(row!.sess), expire: row!.expire } })
     expect((await stale.get('/api/auth/me')).status).to.equal(401)
+    // The browser with the ended session signs in again normally.
+    expect((await stale.login(user.email, password)).status).to.equal(200)
+    expect((await stale.get('/api/auth/me')).status).to.equal(200)
+  })
+
+  it('a browser whose session was ended can sign in again on its old cookie', async () => {
+    const { user, password } = await createAgent()
+    const other = new Client()
+    await other.login(user.email, password)
+    const me = new Client()
+    await me.login(user.email, password)
+    expect((await me.post('/api/auth/logout-everywhere')).status).to.equal(200)
+    const again = await other.post('/api/auth/login', { email: user.email, password })
+    expect(again.status).to.equal(200)
+    other.csrf = again.body.csrfToken
+    expect((await other.get('/api/auth/me')).status).to.equal(200)
+    expect((await other.post('/api/auth/logout-everywhere')).status).to.equal(200)
   })
 
   it('an admin sending a password reset ends the account\'s sessions at once, and never answers a code', async () => {

@@ -22,8 +22,11 @@ export function identify(services: Services): RequestHandler {
           req.user = actor
           req.authVia = 'session'
         } else {
-          // Signed in under an older epoch: the user's sessions were ended since (ADR 0018).
-          await new Promise<void>((resolve) => req.session.destroy(() => resolve()))
+          // Gone, or signed in under an older epoch: the user's sessions were ended since (ADR 0018).
+          // The session object stays (a sign-in on this request regenerates it), signed out.
+          delete req.session.userId
+          delete req.session.epoch
+          delete req.session.csrfToken
         }
       }
       next()
