@@ -88,6 +88,17 @@ describe('browser: account recovery', function () {
     await old.goto(url('/agent/profile'))
     expect(new URL(old.url()).pathname).to.equal('/login')
 
+    // "Log out everywhere else" on the profile signs the old browser out again after it signs back in.
+    await login(old, user.email, 'New-secret-42')
+    await goto(page, '/agent/profile')
+    await page.waitForSelector('[data-logout-everywhere]')
+    await tap(page, '[data-logout-everywhere]')
+    await waitText(page, 'Signed out everywhere else')
+    await old.goto(url('/agent/orders'))
+    expect(new URL(old.url()).pathname).to.equal('/login')
+    await page.reload()
+    expect(new URL(page.url()).pathname).to.equal('/agent/profile')
+
     // The SMS notice went out too, and no page ever showed the password.
     expect(await bodyText(admin)).to.not.include('New-secret-42')
     await goto(admin, '/admin/sms-outbox')

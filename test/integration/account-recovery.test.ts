@@ -183,6 +183,15 @@ describe('account recovery (issue 19)', function () {
     expect((await reset({ identifier: user.email, code, newPassword: 'fresh-pass-1', confirmPassword: 'fresh-pass-1' })).body.error).to.equal(INVALID_CODE)
   })
 
+  it('the right code sent twice at once works once', async () => {
+    const { user } = await createAgent({ phone: '0241110013' })
+    await forgot(user.email)
+    const code = (await latestResetCode('0241110013'))!
+    const both = await Promise.all(['first-pass-1', 'second-pass-2'].map((p) => reset({ identifier: user.email, code, newPassword: p, confirmPassword: p })))
+    expect(both.map((r) => r.status).sort()).to.deep.equal([200, 400])
+    expect(await app().db.models.AuditLog.count({ where: { action: 'PASSWORD_RESET' } })).to.equal(1)
+  })
+
   it('admin "Send password reset": admin only, audited, code to the account\'s phone, never in the answer', async () => {
     const { user } = await createAgent({ phone: '0241110011' })
     const plain = await createUser({ email: 'nophone@example.com' })
