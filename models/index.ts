@@ -30,7 +30,7 @@ export function defineModels(sequelize: Sequelize): Models {
   const id = { type: INTEGER, primaryKey: true, autoIncrement: true }
 
   const User = sequelize.define('User', {
-    id, email: TEXT, phone: STRING(12), name: TEXT, passwordHash: TEXT, role: STRING,
+    id, email: TEXT, phone: STRING(12), name: TEXT, passwordHash: TEXT, role: STRING, sessionEpoch: INTEGER,
   }, opts('users', { defaultScope: { attributes: { exclude: ['passwordHash'] } } }))
 
   const Agent = sequelize.define('Agent', {
@@ -85,10 +85,10 @@ export function defineModels(sequelize: Sequelize): Models {
   }, opts('ussd_sessions', { createdAt: false }))
 
   const AuthToken = sequelize.define('AuthToken', {
-    id, userId: INTEGER, kind: STRING, tokenHash: TEXT, expiresAt: DATE, revokedAt: DATE,
+    id, userId: INTEGER, kind: STRING, tokenHash: TEXT, expiresAt: DATE, revokedAt: DATE, familyId: DataTypes.UUID, rotatedAt: DATE,
   }, opts('auth_tokens', { updatedAt: false }))
 
-  const SmsOutbox = sequelize.define('SmsOutbox', { id, toPhone: STRING(15), message: TEXT, status: STRING }, opts('sms_outbox', { updatedAt: false }))
+  const SmsOutbox = sequelize.define('SmsOutbox', { id, toPhone: STRING(15), message: TEXT, status: STRING, sensitive: BOOLEAN }, opts('sms_outbox', { updatedAt: false }))
 
   User.hasOne(Agent, { as: 'agent', foreignKey: 'userId' })
   Agent.belongsTo(User, { as: 'user', foreignKey: 'userId' })

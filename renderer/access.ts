@@ -8,9 +8,9 @@ export const homeFor = (role?: RoleName | null) => (role === 'ADMIN' ? '/admin/o
 
 const isAgentPortal = (path: string) => path.startsWith('/agent/') && path !== '/agent/register'
 
-/** Admin pages and the login page stay open while the platform is closed; the rest show maintenance. */
+/** Admin pages, the login page and password recovery stay open while the platform is closed; the rest show maintenance. */
 export function isMaintenanceExempt(path: string, _role?: RoleName | null): boolean {
-  return path === '/login' || path === '/admin' || path.startsWith('/admin/')
+  return path === '/login' || path === '/forgot' || path === '/reset' || path === '/admin' || path.startsWith('/admin/')
 }
 
 /** Where to send this request instead, or null when it may proceed. */

@@ -22,6 +22,13 @@ export interface Env {
   USSD_SHARED_SECRET?: string
   USSD_ALLOWED_IPS?: string
   SIMULATOR_PROMPT_TTL_SECONDS: number
+  /** Email as a second way for reset codes, only when SMTP_HOST is set (nodemailer). */
+  SMTP_HOST?: string
+  SMTP_PORT: number
+  SMTP_SECURE: boolean
+  SMTP_USER?: string
+  SMTP_PASS?: string
+  SMTP_FROM: string
 }
 
 const schema = Joi.object<Env>({
@@ -45,6 +52,12 @@ const schema = Joi.object<Env>({
   USSD_SHARED_SECRET: Joi.string().empty(''),
   USSD_ALLOWED_IPS: Joi.string().empty(''),
   SIMULATOR_PROMPT_TTL_SECONDS: Joi.number().integer().min(10).default(600),
+  SMTP_HOST: Joi.string().hostname().empty(''),
+  SMTP_PORT: Joi.number().integer().min(1).max(65535).default(587),
+  SMTP_SECURE: Joi.boolean().truthy('1').falsy('0').default(false),
+  SMTP_USER: Joi.string().empty(''),
+  SMTP_PASS: Joi.string().empty(''),
+  SMTP_FROM: Joi.string().default('Data Hub <no-reply@datahub.local>'),
 })
   .unknown(true)
 

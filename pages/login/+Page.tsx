@@ -82,7 +82,7 @@ export default function Page() {
             <label className="checkbox">
               <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Remember me
             </label>
-            <a href="#forgot" onClick={(e) => e.preventDefault()} aria-disabled="true" title="Contact support to reset your password">Forgot your password?</a>
+            <a href="/forgot">Forgot your password?</a>
           </div>
           <button className={`button is-primary is-fullwidth${busy ? ' is-loading' : ''}`} type="submit" disabled={busy}>Sign In</button>
           <p className="mt-4 has-text-centered">New here? <a href="/agent/register">Become an Agent</a></p>

@@ -16,6 +16,7 @@ export const ADMIN_LINKS = [
   { href: '/admin/audit-logs', label: 'Audit Logs' },
   { href: '/admin/messaging', label: 'Send Message' },
   { href: '/admin/messaging/history', label: 'Message History' },
+  { href: '/admin/sms-outbox', label: 'SMS Outbox' },
   { href: '/ussd-simulator', label: 'USSD Simulator' },
 ]
 

@@ -6,6 +6,8 @@ declare global {
     interface Request {
       user?: Actor | null
       authVia?: 'session' | 'bearer'
+      /** The bearer token's family (one sign-in), when the request came with a token. */
+      tokenFamily?: string | null
       log: Logger
       id: string
       rawBody?: Buffer
@@ -17,6 +19,8 @@ declare module 'express-session' {
   interface SessionData {
     userId?: number
     csrfToken?: string
+    /** The user's session epoch at sign-in; an older one than the user's current means the session was ended. */
+    epoch?: number
   }
 }
 

@@ -1,11 +1,13 @@
 import Joi from 'joi'
-import { Op } from 'sequelize'
+import crypto from 'node:crypto'
+import { Op, type Sequelize } from 'sequelize'
 import type { Models } from '../../models/index.ts'
 import { dummyHash, hashSecret, randomToken, sha256, verifySecret } from '../lib/crypto.ts'
 import { AppError, badRequest, tooMany, unauthorized } from '../lib/errors.ts'
 import type { AuditService } from './audit.ts'
 import type { Actor, Ctx, Role } from './context.ts'
 import type { RateLimitService } from './rate-limit.ts'
+import type { EndedSessions, SessionsService } from './sessions.ts'
 
 export const ACCESS_TTL_SECONDS = 3600
 export const REFRESH_TTL_SECONDS = 30 * 24 * 3600
@@ -36,7 +38,9 @@ export interface IssuedTokens {
 
 export type AuthService = ReturnType<typeof createAuthService>
 
-export function createAuthService({ models, audit, rateLimit }: { models: Models; audit: AuditService; rateLimit: RateLimitService }) {
+export const SESSION_EXPIRED = 'Session expired. Please log in again.'
+
+export function createAuthService({ sequelize, models, audit, rateLimit, sessions }: { sequelize: Sequelize; models: Models; audit: AuditService; rateLimit: RateLimitService; sessions: SessionsService }) {
   async function loadActor(userId: number): Promise<Actor | null> {
     const user = await models.User.findByPk(userId, { include: [{ model: models.Agent, as: 'agent' }] })
     if (!user) return null
@@ -50,12 +54,14 @@ export function createAuthService({ models, audit, rateLimit }: { models: Models
       agent: u.agent
         ? { id: u.agent.id, name: u.agent.name, phone: u.agent.phone, approved: !!u.agent.approved, paymentStatus: u.agent.paymentStatus ?? null }
         : null,
+      sessionEpoch: Number(u.sessionEpoch ?? 0),
     }
   }
 
-  async function issue(userId: number, kind: 'access' | 'refresh', ttl: number) {
+  /** Tokens of one sign-in share a family: reusing a rotated refresh token ends the whole family. */
+  async function issue(userId: number, kind: 'access' | 'refresh', ttl: number, familyId: string, transaction?: Ctx['transaction']) {
     const token = randomToken()
-    await models.AuthToken.create({ userId, kind, tokenHash: sha256(token), expiresAt: new Date(Date.now() + ttl * 1000) })
+    await models.AuthToken.create({ userId, kind, familyId, tokenHash: sha256(token), expiresAt: new Date(Date.now() + ttl * 1000) }, { transaction })
     return token
   }
 
@@ -90,20 +96,51 @@ export function createAuthService({ models, audit, rateLimit }: { models: Models
       }
       await rateLimit.reset(accountKey)
       const actor = (await loadActor(user.get('id') as number))!
+      const family = crypto.randomUUID()
       const tokens = {
-        accessToken: await issue(actor.id, 'access', ACCESS_TTL_SECONDS),
-        refreshToken: await issue(actor.id, 'refresh', REFRESH_TTL_SECONDS),
+        accessToken: await issue(actor.id, 'access', ACCESS_TTL_SECONDS, family),
+        refreshToken: await issue(actor.id, 'refresh', REFRESH_TTL_SECONDS, family),
         expiresIn: ACCESS_TTL_SECONDS,
       }
       await audit.record({ action: 'LOGIN', resource: 'USER', resourceId: actor.id, userId: actor.id, details: { email: actor.email } }, ctx)
       return { actor, tokens }
     },
 
-    async refresh(refreshToken: unknown): Promise<{ accessToken: string; expiresIn: number }> {
+    /**
+     * Rotation: a refresh token works once and is answered with a new pair of the same family. A token
+     * already rotated coming back means two holders (one of them a thief): the whole family ends.
+     */
+    async refresh(refreshToken: unknown, ctx: Ctx = {}): Promise<{ accessToken: string; refreshToken: string; expiresIn: number }> {
       if (typeof refreshToken !== 'string' || !refreshToken) throw badRequest('refreshToken is required')
-      const row = await findToken(refreshToken, 'refresh')
-      if (!row) throw unauthorized('Session expired. Please log in again.')
-      return { accessToken: await issue(row.get('userId') as number, 'access', ACCESS_TTL_SECONDS), expiresIn: ACCESS_TTL_SECONDS }
+      if (refreshToken.length > 200) throw unauthorized(SESSION_EXPIRED)
+      const outcome = await sequelize.transaction(async (transaction) => {
+        const row = await models.AuthToken.findOne({ where: { tokenHash: sha256(refreshToken), kind: 'refresh' }, lock: transaction.LOCK.UPDATE, transaction })
+        if (!row) return null
+        const userId = row.get('userId') as number
+        const familyId = (row.get('familyId') as string | null) ?? crypto.randomUUID()
+        if (row.get('rotatedAt')) {
+          await models.AuthToken.update({ revokedAt: new Date() }, { where: { familyId, revokedAt: null }, transaction })
+          await audit.record({ action: 'REFRESH_TOKEN_REUSED', resource: 'USER', resourceId: userId, userId, severity: 'HIGH', details: { family: familyId } }, { ...ctx, transaction })
+          return null
+        }
+        if (row.get('revokedAt') || (row.get('expiresAt') as Date) <= new Date()) return null
+        await row.update({ rotatedAt: new Date(), revokedAt: new Date() }, { transaction })
+        return {
+          accessToken: await issue(userId, 'access', ACCESS_TTL_SECONDS, familyId, transaction),
+          refreshToken: await issue(userId, 'refresh', REFRESH_TTL_SECONDS, familyId, transaction),
+          expiresIn: ACCESS_TTL_SECONDS,
+        }
+      })
+      if (!outcome) throw unauthorized(SESSION_EXPIRED)
+      return outcome
+    },
+
+    /** The actor behind a bearer access token, and the token family (so "other sessions" can spare it). */
+    async fromAccessToken(token: string): Promise<{ actor: Actor; familyId: string | null } | null> {
+      const row = await findToken(token, 'access')
+      if (!row) return null
+      const actor = await loadActor(row.get('userId') as number)
+      return actor ? { actor, familyId: (row.get('familyId') as string | null) ?? null } : null
     },
 
     async actorFromAccessToken(token: string): Promise<Actor | null> {
@@ -111,8 +148,10 @@ export function createAuthService({ models, audit, rateLimit }: { models: Models
       return row ? loadActor(row.get('userId') as number) : null
     },
 
-    async revokeAll(userId: number): Promise<void> {
-      await models.AuthToken.update({ revokedAt: new Date() }, { where: { userId, revokedAt: null } })
+    /** "Log out everywhere": every other cookie session and token family of this user ends. */
+    async logoutEverywhere(ctx: Ctx): Promise<EndedSessions> {
+      if (!ctx.user) throw unauthorized()
+      return sessions.endAll(ctx.user.id, { reason: 'LOGOUT_EVERYWHERE', keepCurrent: true }, ctx)
     },
 
     async logout(ctx: Ctx): Promise<void> {
@@ -121,7 +160,7 @@ export function createAuthService({ models, audit, rateLimit }: { models: Models
       await audit.record({ action: 'LOGOUT', resource: 'USER', resourceId: ctx.user.id }, ctx)
     },
 
-    async changePassword(input: unknown, ctx: Ctx): Promise<void> {
+    async changePassword(input: unknown, ctx: Ctx): Promise<EndedSessions> {
       if (!ctx.user) throw unauthorized()
       const { value, error } = changePasswordSchema.validate(input)
       if (error) throw badRequest(error.details[0]!.message)
@@ -129,9 +168,14 @@ export function createAuthService({ models, audit, rateLimit }: { models: Models
       if (!user || !(await verifySecret(value.currentPassword, user.get('passwordHash') as string))) {
         throw new AppError(400, 'Current password is incorrect')
       }
-      await user.update({ passwordHash: await hashSecret(value.newPassword) })
-      await models.AuthToken.update({ revokedAt: new Date() }, { where: { userId: ctx.user.id, revokedAt: null } })
-      await audit.record({ action: 'PASSWORD_CHANGED', resource: 'USER', resourceId: ctx.user.id, severity: 'MEDIUM' }, ctx)
+      const passwordHash = await hashSecret(value.newPassword)
+      return sequelize.transaction(async (transaction) => {
+        await user.update({ passwordHash }, { transaction })
+        const tctx = { ...ctx, transaction }
+        await audit.record({ action: 'PASSWORD_CHANGED', resource: 'USER', resourceId: ctx.user!.id, severity: 'MEDIUM' }, tctx)
+        // Every other session of this user ends; the one that changed the password stays.
+        return sessions.endAll(ctx.user!.id, { reason: 'PASSWORD_CHANGED', keepCurrent: true }, tctx)
+      })
     },
 
     async createUser(input: { email: string; password: string; role: Role; name?: string | null; phone?: string | null }, ctx: Ctx = {}) {

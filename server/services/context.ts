@@ -11,6 +11,8 @@ export interface Actor {
   name: string | null
   phone: string | null
   agent: { id: number; name: string; phone: string; approved: boolean; paymentStatus: string | null } | null
+  /** Bumped whenever the user's sessions are ended; a cookie session signed in under an older one is refused. */
+  sessionEpoch?: number
 }
 
 export interface Ctx {
@@ -18,4 +20,7 @@ export interface Ctx {
   ip?: string | null
   log?: Logger
   transaction?: Transaction
+  /** The cookie session or bearer token family the request came in on (so "end the other sessions" can spare it). */
+  sessionId?: string | null
+  tokenFamily?: string | null
 }

@@ -7,6 +7,8 @@ import { createAuthService } from './auth.ts'
 import { createAuditLogsService } from './audit-logs.ts'
 import { createCommissionReportsService } from './commission-reports.ts'
 import { createRateLimitService } from './rate-limit.ts'
+import { createSessionsService } from './sessions.ts'
+import { createRecoveryService } from './recovery/index.ts'
 import { createSettingsService } from './settings.ts'
 import { createUssdService } from './ussd.ts'
 import { createAdminMessagesService } from './admin-messages.ts'
@@ -21,6 +23,7 @@ import { createOrdersAdminService } from './orders-admin.ts'
 import { createAfaAdminService } from './afa-admin.ts'
 import { createPackagesService } from './packages.ts'
 import { createSmsService } from './sms.ts'
+import { createSmsOutboxService } from './sms-outbox.ts'
 import { createCommissionsService } from './commissions.ts'
 import { createPaymentsService } from './payments/index.ts'
 import { createSimulatorControl } from './payments/simulator.ts'
@@ -48,7 +51,8 @@ export function createServices(deps: Deps) {
   const queue = createQueue({ sequelize, url: deps.url ?? '', log: deps.log })
   const rateLimit = createRateLimitService({ sequelize })
   const settings = createSettingsService({ models, audit })
-  const auth = createAuthService({ models, audit, rateLimit })
+  const sessions = createSessionsService({ sequelize, audit })
+  const auth = createAuthService({ sequelize, models, audit, rateLimit, sessions })
   // H5b back office: users and roles, packages, USSD whitelist, admin messages.
   const usersAdmin = createUsersAdminService({ sequelize, models, audit })
   const packagesAdmin = createPackagesAdminService({ sequelize, models, audit })
@@ -71,13 +75,16 @@ export function createServices(deps: Deps) {
   // H3 storefront and payments: packages, orders, the payment providers (Paystack or the simulator), AFA, SMS outbox.
   const packages = createPackagesService({ models })
   const sms = createSmsService({ models, log: deps.log })
+  // H19 account recovery: reset codes by SMS (outbox) and email, limits in PostgreSQL, sessions end on reset.
+  const recovery = createRecoveryService({ ...deps, settings, audit, sms, sessions })
+  const smsOutbox = createSmsOutboxService({ sequelize, sms })
   const commissions = createCommissionsService({ sequelize })
   const payments = createPaymentsService({ ...deps, settings, audit, commissions, sms })
   late.payments = payments
   const simulator = createSimulatorControl({ sequelize, env: deps.env, payments, active: payments.isSimulator })
   const orders = createOrdersService({ sequelize, models, settings, audit, packages, payments })
   const afa = createAfaService({ sequelize, settings, payments })
-  return { queue, packages, sms, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  return { queue, sessions, recovery, smsOutbox, packages, sms, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

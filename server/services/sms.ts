@@ -4,8 +4,14 @@ import type { Logger } from '../lib/logger.ts'
 import { normalizePhone } from '../lib/phone.ts'
 
 /** Where text messages go. The default keeps them in sms_outbox and the log; a real provider plugs in here later. */
+export interface SmsOptions {
+  transaction?: Transaction
+  /** The text carries a one-time code: never logged, and hidden in the admin outbox once a real provider sends. */
+  sensitive?: boolean
+}
+
 export interface SmsSender {
-  send(to: string, message: string, opts?: { transaction?: Transaction }): Promise<void>
+  send(to: string, message: string, opts?: SmsOptions): Promise<void>
 }
 
 export function createOutboxSender({ models, log }: { models: Models; log: Logger }): SmsSender {
@@ -13,8 +19,8 @@ export function createOutboxSender({ models, log }: { models: Models; log: Logge
     async send(to, message, opts = {}) {
       const phone = normalizePhone(to)
       if (!phone) return
-      await models.SmsOutbox.create({ toPhone: phone, message: message.slice(0, 640), status: 'QUEUED' }, { transaction: opts.transaction })
-      log.info({ to: phone, message }, 'sms queued (outbox)')
+      await models.SmsOutbox.create({ toPhone: phone, message: message.slice(0, 640), status: 'QUEUED', sensitive: !!opts.sensitive }, { transaction: opts.transaction })
+      log.info(opts.sensitive ? { to: phone, sensitive: true } : { to: phone, message }, 'sms queued (outbox)')
     },
   }
 }
@@ -35,6 +41,8 @@ export function createSmsService(deps: { models: Models; log: Logger; sender?: S
   const sender = deps.sender ?? createOutboxSender(deps)
   return {
     sender,
-    send: (to: string, message: string, opts?: { transaction?: Transaction }) => sender.send(to, message, opts),
+    /** True while no real provider sends the outbox (a fresh machine): the outbox page is then the phone. */
+    simulated: !deps.sender,
+    send: (to: string, message: string, opts?: SmsOptions) => sender.send(to, message, opts),
   }
 }

@@ -26,4 +26,10 @@ describe('route access (renderer/access.ts)', () => {
     expect(redirectFor('/admin/overview', admin, false)).to.equal(null)
     expect(redirectFor('/', null, false)).to.equal(null)
   })
+  it('keeps password recovery open while the platform is closed (an admin may need it to get in)', () => {
+    for (const p of ['/forgot', '/reset']) {
+      expect(redirectFor(p, null, false)).to.equal(null)
+      expect(redirectFor(p, null, true)).to.equal(null)
+    }
+  })
 })

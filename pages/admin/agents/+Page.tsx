@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import type { AgentView } from '../../../server/services/agents.ts'
+import { SendPasswordReset } from '../_recovery/SendPasswordReset.tsx'
 import { paymentLabel, statusClass } from '../../agent/_shared/format.ts'
 
 type Filter = 'all' | 'pending' | 'approved'
@@ -110,6 +111,7 @@ export default function Page() {
                         />{' '}
                         {busy === a.id ? 'Saving...' : 'Approved'}
                       </label>
+                      <div className="mt-2"><SendPasswordReset userId={a.userId} label={a.name} /></div>
                     </td>
                   </tr>
                 )

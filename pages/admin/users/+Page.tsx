@@ -5,6 +5,7 @@ import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import type { AdminUser, Pagination } from '../../../server/services/users-admin.ts'
 import { Pager } from '../../../renderer/ui/Pager.tsx'
 import { RoleMenu } from './RoleMenu.tsx'
+import { SendPasswordReset } from '../_recovery/SendPasswordReset.tsx'
 import './users.css'
 
 const LIMIT = 20
@@ -174,7 +175,12 @@ export default function Page() {
                     </td>
                     <td className="is-size-7 is-hidden-mobile">{new Date(u.createdAt).toLocaleDateString('en-GH', { year: 'numeric', month: 'short', day: 'numeric' })}</td>
                     <td>
-                      {u.id === me?.id ? null : <RoleMenu email={u.email} role={u.role} busy={busyId === u.id} onPick={(role) => void changeRole(u, role)} />}
+                      {u.id === me?.id ? null : (
+                        <div className="is-flex is-align-items-center is-flex-wrap-wrap" style={{ gap: '0.25rem' }}>
+                          <RoleMenu email={u.email} role={u.role} busy={busyId === u.id} onPick={(role) => void changeRole(u, role)} />
+                          <SendPasswordReset userId={u.id} label={u.email} />
+                        </div>
+                      )}
                     </td>
                   </tr>
                 ))

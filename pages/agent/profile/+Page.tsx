@@ -5,6 +5,7 @@ import { formatDay, paymentLabel, statusClass } from '../_shared/format.ts'
 import { useAgent } from '../_shared/useAgent.ts'
 import { ChangePassword } from './ChangePassword.tsx'
 import { PinCard } from './PinCard.tsx'
+import { SessionsCard } from './SessionsCard.tsx'
 
 const AGENT_RELOAD_MS = 30_000
 
@@ -51,6 +52,7 @@ export default function Page() {
         <div className="column">
           <ChangePassword />
           <PinCard hasPin={!!agent?.hasPin} onReset={() => void refresh()} />
+          <SessionsCard />
         </div>
       </div>
     </section>

@@ -10,12 +10,24 @@ export function identify(services: Services): RequestHandler {
       req.user = null
       const header = req.headers.authorization
       if (header?.startsWith('Bearer ')) {
-        req.user = await services.auth.actorFromAccessToken(header.slice(7).trim())
-        if (req.user) req.authVia = 'bearer'
+        const found = await services.auth.fromAccessToken(header.slice(7).trim())
+        if (found) {
+          req.user = found.actor
+          req.tokenFamily = found.familyId
+          req.authVia = 'bearer'
+        }
       } else if (req.session?.userId) {
-        req.user = await services.auth.loadActor(req.session.userId)
-        if (req.user) req.authVia = 'session'
-        else delete req.session.userId
+        const actor = await services.auth.loadActor(req.session.userId)
+        if (actor && (req.session.epoch ?? 0) >= (actor.sessionEpoch ?? 0)) {
+          req.user = actor
+          req.authVia = 'session'
+        } else {
+          // Gone, or signed in under an older epoch: the user's sessions were ended since (ADR 0018).
+          // The session object stays (a sign-in on this request regenerates it), signed out.
+          delete req.session.userId
+          delete req.session.epoch
+          delete req.session.csrfToken
+        }
       }
       next()
     } catch (err) {

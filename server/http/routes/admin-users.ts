@@ -12,6 +12,13 @@ export function adminUsersRouter(services: Services) {
   r.patch('/users/:id/role', requireAdmin, async (req, res) => {
     res.json(await services.usersAdmin.setRole(req.params.id, req.body, ctxOf(req)))
   })
+  r.post('/users/:id/password-reset', requireAdmin, async (req, res) => {
+    res.json(await services.recovery.adminSend(req.params.id, ctxOf(req)))
+  })
+  r.get('/sms-outbox', requireAdmin, async (req, res) => {
+    res.set('Cache-Control', 'no-store')
+    res.json(await services.smsOutbox.list(req.query))
+  })
   r.get('/agents', requireAdmin, async (_req, res) => {
     res.json(await services.usersAdmin.listAgents())
   })

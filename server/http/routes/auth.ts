@@ -2,7 +2,7 @@ import { Router } from 'express'
 import type { Services } from '../../services/index.ts'
 import { requireUser } from '../middleware/auth.ts'
 import { ensureCsrfToken } from '../middleware/csrf.ts'
-import { ctxOf } from '../ctx.ts'
+import { ctxOf, keepCurrentSession } from '../ctx.ts'
 
 export function authRouter(services: Services) {
   const r = Router()
@@ -12,6 +12,7 @@ export function authRouter(services: Services) {
     // A new session id at sign-in (no fixation), then the cookie signs the browser in too.
     await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err) : resolve())))
     req.session.userId = actor.id
+    req.session.epoch = actor.sessionEpoch ?? 0
     const csrfToken = ensureCsrfToken(req.session)
     res.json({ ...tokens, role: actor.role, email: actor.email, csrfToken })
   })
@@ -22,7 +23,7 @@ export function authRouter(services: Services) {
       res.json({ accessToken: null, expiresIn: 1800 })
       return
     }
-    res.json(await services.auth.refresh(req.body?.refreshToken))
+    res.json(await services.auth.refresh(req.body?.refreshToken, ctxOf(req)))
   })
 
   r.get('/me', requireUser, (req, res) => {
@@ -34,8 +35,26 @@ export function authRouter(services: Services) {
   })
 
   r.post('/change-password', requireUser, async (req, res) => {
-    await services.auth.changePassword(req.body, ctxOf(req))
+    const ended = await services.auth.changePassword(req.body, ctxOf(req))
+    keepCurrentSession(req, ended.epoch)
     res.json({ message: 'Password changed successfully' })
+  })
+
+  r.post('/logout-everywhere', requireUser, async (req, res) => {
+    const ended = await services.auth.logoutEverywhere(ctxOf(req))
+    keepCurrentSession(req, ended.epoch)
+    res.json({ message: 'Signed out everywhere else', sessions: ended.sessions + ended.tokens })
+  })
+
+  // Account recovery (issue 19): one answer for every identifier; codes and passwords are never echoed.
+  r.post('/forgot', async (req, res) => {
+    res.set('Cache-Control', 'no-store')
+    res.json(await services.recovery.request(req.body, ctxOf(req)))
+  })
+
+  r.post('/reset', async (req, res) => {
+    res.set('Cache-Control', 'no-store')
+    res.json(await services.recovery.reset(req.body, ctxOf(req)))
   })
 
   r.post('/logout', async (req, res) => {

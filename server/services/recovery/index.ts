@@ -1,0 +1,226 @@
+import Joi from 'joi'
+import { QueryTypes, type Sequelize } from 'sequelize'
+import type { Models } from '../../../models/index.ts'
+import type { Env } from '../../env.ts'
+import { hashSecret } from '../../lib/crypto.ts'
+import { AppError, badRequest, conflict, notFound, tooMany } from '../../lib/errors.ts'
+import type { Logger } from '../../lib/logger.ts'
+import type { AuditService } from '../audit.ts'
+import type { Ctx } from '../context.ts'
+import type { SessionsService } from '../sessions.ts'
+import type { SettingsService } from '../settings.ts'
+import type { SmsService } from '../sms.ts'
+import { findAccount, findAccountById, identifierKey, parseIdentifier, type RecoveryAccount } from './accounts.ts'
+import { CODE_TTL_SECONDS, MAX_CODE_ATTEMPTS, codeHash, newCode, sameHash } from './codes.ts'
+import { createRecoveryLimiter } from './limits.ts'
+import { createMailer, type Mailer } from './mail.ts'
+
+export const SENT_MESSAGE = 'If an account exists, we have sent a code.'
+export const INVALID_CODE = 'Invalid or expired code. Check it, or request a new one.'
+export const RESET_DONE = 'Your password was changed. Log in with your new password.'
+export const BY_SUPPORT = 'Password reset is done by support. Please contact support to reset your password.'
+export const TOO_MANY_REQUESTS = 'Too many reset requests. Please wait a few minutes and try again.'
+export const TOO_MANY_TRIES = 'Too many code entries. Please wait a few minutes and try again.'
+
+const identifierField = Joi.string().trim().max(254).required().messages({
+  'any.required': 'Enter your phone number or email',
+  'string.empty': 'Enter your phone number or email',
+  'string.max': 'Enter a valid phone number or email',
+})
+
+const requestSchema = Joi.object({ identifier: identifierField }).options({ stripUnknown: true })
+
+/** The same password rules as registration and change-password, plus the confirm field. */
+const resetSchema = Joi.object({
+  identifier: identifierField,
+  code: Joi.string().trim().pattern(/^\d{6}$/).required().messages({
+    'any.required': 'Enter the 6-digit code',
+    'string.empty': 'Enter the 6-digit code',
+    'string.pattern.base': 'The code is 6 digits',
+  }),
+  newPassword: Joi.string().min(6).max(200).required().messages({
+    'any.required': 'All password fields are required',
+    'string.empty': 'All password fields are required',
+    'string.min': 'Password must be at least 6 characters',
+    'string.max': 'Password must be at most 200 characters',
+  }),
+  confirmPassword: Joi.string().required().valid(Joi.ref('newPassword')).messages({
+    'any.required': 'All password fields are required',
+    'string.empty': 'All password fields are required',
+    'any.only': 'New passwords do not match',
+  }),
+}).options({ stripUnknown: true })
+
+export type RecoveryService = ReturnType<typeof createRecoveryService>
+
+interface Deps {
+  sequelize: Sequelize
+  models: Models
+  env: Env
+  log: Logger
+  settings: SettingsService
+  audit: AuditService
+  sms: SmsService
+  sessions: SessionsService
+  mailer?: Mailer | null
+}
+
+/**
+ * Account recovery (issue 19, ADR 0018): a 6-digit code by SMS (the outbox) and by email when SMTP is
+ * set, then a new password. Codes and passwords never reach a log, an audit entry or an answer.
+ */
+export function createRecoveryService(deps: Deps) {
+  const { sequelize, env, log, settings, audit, sms, sessions } = deps
+  const mailer = deps.mailer === undefined ? createMailer(env) : deps.mailer
+  const limiter = createRecoveryLimiter({ sequelize, sweep: env.NODE_ENV !== 'test' })
+  const secret = env.SESSION_SECRET ?? 'datahub-recovery-codes'
+  const pending = new Set<Promise<void>>()
+
+  /** In production a code needs a way to reach the person: a real SMS provider or SMTP. */
+  const available = () => env.NODE_ENV !== 'production' || !sms.simulated || !!mailer
+  if (!available()) log.warn('No SMS provider and no SMTP configured: self-service password reset is off; /forgot tells people to contact support.')
+
+  async function siteName() {
+    return (await settings.get()).siteName || 'Data Hub'
+  }
+
+  async function supportContact() {
+    const s = await settings.get()
+    return s.whatsappNumber ? s.whatsappNumber : 'support'
+  }
+
+  /** Replaces any earlier code with a new one and sends it, in one transaction with its outbox row and audit entry. */
+  async function issueCode(account: RecoveryAccount, by: 'self' | 'admin', ctx: Ctx): Promise<{ sms: boolean; email: boolean }> {
+    const code = newCode()
+    const name = await siteName()
+    const viaSms = !!account.phone
+    await sequelize.transaction(async (transaction) => {
+      await sequelize.query(
+        `INSERT INTO password_reset_codes (user_id, code_hash, attempts, expires_at, created_at)
+         VALUES (:userId, :hash, 0, now() + make_interval(secs => :ttl), now())
+         ON CONFLICT (user_id) DO UPDATE SET code_hash = EXCLUDED.code_hash, attempts = 0, expires_at = EXCLUDED.expires_at, created_at = now()`,
+        { replacements: { userId: account.id, hash: codeHash(secret, account.id, code), ttl: CODE_TTL_SECONDS }, transaction },
+      )
+      if (viaSms) {
+        await sms.send(account.phone!, `${name} password reset code: ${code}. It expires in 10 minutes. Never share it; we will never ask for it.`, { transaction, sensitive: true })
+      }
+      await audit.record(
+        { action: 'PASSWORD_RESET_REQUESTED', resource: 'USER', resourceId: account.id, severity: by === 'admin' ? 'HIGH' : 'MEDIUM', details: { by, sms: viaSms, email: !!mailer } },
+        { ...ctx, transaction },
+      )
+    })
+    let email = false
+    if (mailer) {
+      try {
+        await mailer.send(account.email, `${name} password reset code`, `Your ${name} password reset code is ${code}.\nIt expires in 10 minutes. If you did not ask for it, ignore this email; your password stays as it is.`)
+        email = true
+      } catch (err) {
+        ctx.log?.warn({ err: { message: (err as Error).message }, userId: account.id }, 'reset email not sent')
+      }
+    }
+    return { sms: viaSms, email }
+  }
+
+  /** The work behind a self-service request, after the answer has gone (same answer, same time). */
+  async function deliver(raw: string, ctx: Ctx): Promise<void> {
+    const id = parseIdentifier(raw)
+    if (!id) return
+    const account = await findAccount(sequelize, id)
+    if (!account) return
+    if (!account.phone && !mailer) return
+    if (!(await limiter.take('codesPerAccount', String(account.id)))) {
+      ctx.log?.info({ userId: account.id }, 'reset code not sent: account limit reached')
+      return
+    }
+    await issueCode(account, 'self', ctx)
+  }
+
+  function background(work: Promise<void>, ctx: Ctx) {
+    const p = work.catch((err) => ctx.log?.error({ err: { message: (err as Error).message } }, 'password reset delivery failed'))
+    pending.add(p)
+    void p.finally(() => pending.delete(p))
+  }
+
+  return {
+    available,
+    supportContact,
+
+    /** POST /api/auth/forgot: limits first (keyed by address and identifier, never by account), then one answer for all. */
+    async request(input: unknown, ctx: Ctx): Promise<{ message: string }> {
+      if (!available()) throw new AppError(503, BY_SUPPORT)
+      const { value, error } = requestSchema.validate(input ?? {})
+      if (error) throw badRequest(error.details[0]!.message)
+      const id = parseIdentifier(value.identifier)
+      if (!id) throw badRequest('Enter a valid phone number or email')
+      if (!(await limiter.take('requestPerIp', ctx.ip ?? 'unknown'))) throw tooMany(TOO_MANY_REQUESTS)
+      if (!(await limiter.take('requestPerIdentifier', identifierKey(id)))) throw tooMany(TOO_MANY_REQUESTS)
+      // Looking the account up, writing the code and sending happen after the answer, so the time
+      // taken says nothing about whether an account exists. The SMS itself is durable in the outbox.
+      const bg: Ctx = { ip: ctx.ip, log: ctx.log }
+      setImmediate(() => background(deliver(value.identifier, bg), bg))
+      return { message: SENT_MESSAGE }
+    },
+
+    /** POST /api/auth/reset: code + new password. Every session and token of the account ends on success. */
+    async reset(input: unknown, ctx: Ctx): Promise<{ message: string }> {
+      if (!available()) throw new AppError(503, BY_SUPPORT)
+      const { value, error } = resetSchema.validate(input ?? {})
+      if (error) throw badRequest(error.details[0]!.message)
+      const id = parseIdentifier(value.identifier)
+      if (!id) throw badRequest('Enter a valid phone number or email')
+      if (!(await limiter.take('resetPerIp', ctx.ip ?? 'unknown'))) throw tooMany(TOO_MANY_TRIES)
+      const account = await findAccount(sequelize, id)
+      if (!account) throw badRequest(INVALID_CODE)
+      const passwordHash = await sequelize.transaction(async (transaction) => {
+        const [row] = await sequelize.query<{ code_hash: string; attempts: number; live: boolean }>(
+          'SELECT code_hash, attempts, expires_at > now() AS live FROM password_reset_codes WHERE user_id = :userId FOR UPDATE',
+          { replacements: { userId: account.id }, type: QueryTypes.SELECT, transaction },
+        )
+        if (!row || !row.live || row.attempts >= MAX_CODE_ATTEMPTS) return null
+        if (!sameHash(row.code_hash, codeHash(secret, account.id, value.code))) {
+          // The 5th wrong try ends the code: the row goes, and only a new request makes another.
+          if (row.attempts + 1 >= MAX_CODE_ATTEMPTS) {
+            await sequelize.query('DELETE FROM password_reset_codes WHERE user_id = :userId', { replacements: { userId: account.id }, transaction })
+          } else {
+            await sequelize.query('UPDATE password_reset_codes SET attempts = attempts + 1 WHERE user_id = :userId', { replacements: { userId: account.id }, transaction })
+          }
+          return null
+        }
+        // Single use: the code goes in the same transaction that changes the password.
+        await sequelize.query('DELETE FROM password_reset_codes WHERE user_id = :userId', { replacements: { userId: account.id }, transaction })
+        const hash = await hashSecret(value.newPassword)
+        await sequelize.query('UPDATE users SET password_hash = :hash, updated_at = now() WHERE id = :userId', { replacements: { hash, userId: account.id }, transaction })
+        const tctx: Ctx = { ip: ctx.ip, log: ctx.log, transaction }
+        await audit.record({ action: 'PASSWORD_RESET', resource: 'USER', resourceId: account.id, userId: account.id, severity: 'HIGH', details: { sms: !!account.phone } }, tctx)
+        await sessions.endAll(account.id, { reason: 'PASSWORD_RESET' }, { ...tctx, user: null })
+        if (account.phone) {
+          await sms.send(account.phone, `Your ${await siteName()} password was changed. Not you? Call ${await supportContact()}`, { transaction })
+        }
+        return hash
+      })
+      if (!passwordHash) throw badRequest(INVALID_CODE)
+      return { message: RESET_DONE }
+    },
+
+    /** An admin sends a reset code to the account's own phone/email; the admin never sees or sets a password. */
+    async adminSend(userId: unknown, ctx: Ctx): Promise<{ message: string }> {
+      const uid = Number(userId)
+      if (!Number.isInteger(uid) || uid < 1) throw badRequest('Invalid user id')
+      if (!available()) throw new AppError(503, BY_SUPPORT)
+      const account = await findAccountById(sequelize, uid)
+      if (!account) throw notFound('User not found')
+      if (!account.phone && !mailer) throw conflict('This account has no phone number to send a code to.')
+      const sent = await issueCode(account, 'admin', ctx)
+      await audit.record({ action: 'ADMIN_PASSWORD_RESET_SENT', resource: 'USER', resourceId: uid, severity: 'HIGH', details: { email: account.email, sms: sent.sms, emailSent: sent.email } }, ctx)
+      // An admin resetting an account ends its sessions at once (issue 15 item 3): if it was taken over, the taker is out now.
+      await sessions.endAll(uid, { reason: 'ADMIN_PASSWORD_RESET', keepCurrent: true }, ctx)
+      const where = sent.sms && sent.email ? "the account's phone and email" : sent.sms ? "the account's phone" : "the account's email"
+      return { message: `Password reset code sent to ${where}.` }
+    },
+
+    /** Resolves when background deliveries started so far have finished (tests, graceful stop). */
+    async settled(): Promise<void> {
+      while (pending.size) await Promise.all([...pending])
+    },
+  }
+}
