@@ -1,6 +1,7 @@
 import type { Express } from 'express'
 import type { Services } from './services/index.ts'
 import { registerScheduledJobs } from '../jobs/index.ts'
+import { RECOVERY_TASK } from './services/recovery/index.ts'
 import { ussdRouter } from '../ussd/router.ts'
 import { ussdSimulatorRouter } from '../ussd/simulator-router.ts'
 
@@ -19,4 +20,6 @@ export function mountExtras(app: Express, services: Services): void {
 export function registerTasks(services: Services): void {
   // Scheduled: payment reconciliation and housekeeping (graphile-worker crontab, once per tick).
   registerScheduledJobs(services.queue, { services, log: services.deps.log })
+  // Account recovery: find the account and send the code after /forgot has answered.
+  services.queue.register(RECOVERY_TASK, (payload: { identifier: string; ip?: string | null }) => services.recovery.deliverQueued(payload))
 }

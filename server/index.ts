@@ -77,7 +77,6 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
         server.closeIdleConnections()
       })
       await pages.close()
-      await services.recovery.settled()
       if (!opts.db) await db.close()
       else await db.sequelize.close().catch(() => {})
       log.info('stopped')

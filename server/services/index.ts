@@ -76,7 +76,7 @@ export function createServices(deps: Deps) {
   const packages = createPackagesService({ models })
   const sms = createSmsService({ models, log: deps.log })
   // H19 account recovery: reset codes by SMS (outbox) and email, limits in PostgreSQL, sessions end on reset.
-  const recovery = createRecoveryService({ ...deps, settings, audit, sms, sessions })
+  const recovery = createRecoveryService({ ...deps, settings, audit, sms, sessions, queue })
   const smsOutbox = createSmsOutboxService({ sequelize, sms })
   const commissions = createCommissionsService({ sequelize })
   const payments = createPaymentsService({ ...deps, settings, audit, commissions, sms })

@@ -6,6 +6,7 @@ import { hashSecret } from '../../lib/crypto.ts'
 import { AppError, badRequest, conflict, notFound, tooMany } from '../../lib/errors.ts'
 import type { Logger } from '../../lib/logger.ts'
 import type { AuditService } from '../audit.ts'
+import type { Queue } from '../queue/index.ts'
 import type { Ctx } from '../context.ts'
 import type { SessionsService } from '../sessions.ts'
 import type { SettingsService } from '../settings.ts'
@@ -62,19 +63,22 @@ interface Deps {
   audit: AuditService
   sms: SmsService
   sessions: SessionsService
+  queue: Queue
   mailer?: Mailer | null
 }
+
+/** The job that looks the account up and sends the code, after the answer has gone. */
+export const RECOVERY_TASK = 'recovery-deliver'
 
 /**
  * Account recovery (issue 19, ADR 0018): a 6-digit code by SMS (the outbox) and by email when SMTP is
  * set, then a new password. Codes and passwords never reach a log, an audit entry or an answer.
  */
 export function createRecoveryService(deps: Deps) {
-  const { sequelize, env, log, settings, audit, sms, sessions } = deps
+  const { sequelize, env, log, settings, audit, sms, sessions, queue } = deps
   const mailer = deps.mailer === undefined ? createMailer(env) : deps.mailer
   const limiter = createRecoveryLimiter({ sequelize, sweep: env.NODE_ENV !== 'test' })
   const secret = env.SESSION_SECRET ?? 'datahub-recovery-codes'
-  const pending = new Set<Promise<void>>()
 
   /** In production a code needs a way to reach the person: a real SMS provider or SMTP. */
   const available = () => env.NODE_ENV !== 'production' || !sms.simulated || !!mailer
@@ -135,12 +139,6 @@ export function createRecoveryService(deps: Deps) {
     await issueCode(account, 'self', ctx)
   }
 
-  function background(work: Promise<void>, ctx: Ctx) {
-    const p = work.catch((err) => ctx.log?.error({ err: { message: (err as Error).message } }, 'password reset delivery failed'))
-    pending.add(p)
-    void p.finally(() => pending.delete(p))
-  }
-
   return {
     available,
     supportContact,
@@ -154,10 +152,9 @@ export function createRecoveryService(deps: Deps) {
       if (!id) throw badRequest('Enter a valid phone number or email')
       if (!(await limiter.take('requestPerIp', ctx.ip ?? 'unknown'))) throw tooMany(TOO_MANY_REQUESTS)
       if (!(await limiter.take('requestPerIdentifier', identifierKey(id)))) throw tooMany(TOO_MANY_REQUESTS)
-      // Looking the account up, writing the code and sending happen after the answer, so the time
-      // taken says nothing about whether an account exists. The SMS itself is durable in the outbox.
-      const bg: Ctx = { ip: ctx.ip, log: ctx.log }
-      setImmediate(() => background(deliver(value.identifier, bg), bg))
+      // Looking the account up, writing the code and sending happen in a queued job, so the time taken
+      // (one insert, whoever asks) says nothing about whether an account exists, and a crash loses nothing.
+      await queue.enqueue(RECOVERY_TASK, { identifier: value.identifier, ip: ctx.ip ?? null }, { maxAttempts: 3 })
       return { message: SENT_MESSAGE }
     },
 
@@ -218,9 +215,14 @@ export function createRecoveryService(deps: Deps) {
       return { message: `Password reset code sent to ${where}.` }
     },
 
-    /** Resolves when background deliveries started so far have finished (tests, graceful stop). */
+    /** The queued half of request(): the job handler. */
+    async deliverQueued(payload: { identifier: string; ip?: string | null }): Promise<void> {
+      await deliver(payload.identifier, { ip: payload.ip ?? null, log })
+    },
+
+    /** Runs the deliveries queued so far (tests; in service the workers do it). */
     async settled(): Promise<void> {
-      while (pending.size) await Promise.all([...pending])
+      await queue.drain()
     },
   }
 }
