@@ -28,7 +28,7 @@ export async function openDatabase(env: Env, log: Logger): Promise<Database> {
   if (!url) {
     const dir = resolveClusterDir(env.DATA_DIR, 'pg', log)
     log.info({ dir, port: env.EMBEDDED_PG_PORT }, 'starting embedded PostgreSQL')
-    embedded = await startEmbedded({ dir, port: env.EMBEDDED_PG_PORT, database: 'datahub', log })
+    embedded = await startEmbedded({ dir, port: env.EMBEDDED_PG_PORT, database: 'datahub', log, durable: env.NODE_ENV !== 'test' })
     url = embedded.url
   }
   const { sequelize, models } = connect(url, log)

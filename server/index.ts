@@ -5,6 +5,7 @@ import { openDatabase, type Database } from '../models/db.ts'
 import { migrate } from '../models/migrate.ts'
 import { seedDefaults } from '../models/seed.ts'
 import { createApp } from './app.ts'
+import { createMetrics } from './http/metrics.ts'
 import { loadEnv, type Env } from './env.ts'
 import { ROOT, staticAssets, vikeHandler } from './http/pages.ts'
 import { randomToken } from './lib/crypto.ts'
@@ -46,9 +47,12 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
   await migrate(db.sequelize, log)
   const services = createServices({ sequelize: db.sequelize, models: db.models, env, log })
   await seedDefaults(db.models, services, { adminEmail: env.ADMIN_EMAIL, adminPassword: env.ADMIN_PASSWORD, log })
+  const stopSettingsListener = await services.settings.listen(log)
   const pages = await pageLayer(env, services, opts.dev ?? false)
   const extras = await import('./extras.ts')
-  const app = createApp({ env, log, services, sessionSecret: sessionSecret(env), pages, extra: (a) => extras.mountExtras(a, services) })
+  const lifecycle = { draining: false }
+  const metrics = createMetrics(services.opsMetrics)
+  const app = createApp({ env, log, services, sessionSecret: sessionSecret(env), pages, metrics, lifecycle, extra: (a) => extras.mountExtras(a, services) })
   const stopJobs = env.JOBS_ENABLED ? await extras.startJobs(services) : async () => {}
 
   const server: Server = await new Promise((resolve, reject) => {
@@ -62,16 +66,28 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
   const url = `http://localhost:${port}`
   log.info({ url }, 'Data Hub is listening')
 
+  // Stop in order: report not ready (the balancer stops sending), stop accepting, answer what is in
+  // flight (a request whose body is still arriving included), then jobs, pages and the pool.
   let stopping: Promise<void> | undefined
   const stop = () =>
     (stopping ??= (async () => {
-      log.info('shutting down')
-      await stopJobs()
+      log.info({ drainMs: env.SHUTDOWN_DRAIN_MS }, 'shutting down')
+      lifecycle.draining = true
+      if (env.SHUTDOWN_DRAIN_MS > 0) await new Promise((r) => setTimeout(r, env.SHUTDOWN_DRAIN_MS))
       await new Promise<void>((resolve) => {
-        server.close(() => resolve())
+        const cut = setTimeout(() => {
+          log.warn('requests still running at the shutdown timeout; closing their connections')
+          server.closeAllConnections()
+        }, env.SHUTDOWN_TIMEOUT_MS)
+        server.close(() => {
+          clearTimeout(cut)
+          resolve()
+        })
         // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
         server.closeIdleConnections()
       })
+      await stopJobs()
+      await stopSettingsListener()
       await pages.close()
       if (!opts.db) await db.close()
       else await db.sequelize.close().catch(() => {})
@@ -94,6 +110,11 @@ export function main(dev = process.argv.includes('--dev')) {
     (running) => {
       const onSignal = (sig: string) => {
         log.info({ sig }, 'signal received')
+        // Should the stop itself hang, the process still ends (the balancer has long moved on).
+        setTimeout(() => {
+          log.error('shutdown took too long; exiting')
+          process.exit(1)
+        }, env.SHUTDOWN_DRAIN_MS + env.SHUTDOWN_TIMEOUT_MS + 15_000).unref()
         running.stop().then(() => process.exit(0), (err) => {
           log.error({ err }, 'shutdown failed')
           process.exit(1)

@@ -1,3 +1,4 @@
+import { createOpsMetrics } from './ops-metrics.ts'
 import type { Sequelize } from 'sequelize'
 import type { Models } from '../../models/index.ts'
 import type { Env } from '../env.ts'
@@ -42,7 +43,7 @@ export function createServices(deps: Deps) {
   const { sequelize, models } = deps
   const audit = createAuditService({ models })
   const rateLimit = createRateLimitService({ sequelize })
-  const settings = createSettingsService({ models, audit })
+  const settings = createSettingsService({ models, audit, sequelize })
   const auth = createAuthService({ models, audit, rateLimit })
   // H5b back office: users and roles, packages, USSD whitelist, admin messages.
   const usersAdmin = createUsersAdminService({ sequelize, models, audit })
@@ -72,7 +73,8 @@ export function createServices(deps: Deps) {
   const simulator = createSimulatorControl({ sequelize, env: deps.env, payments, active: payments.isSimulator })
   const orders = createOrdersService({ sequelize, models, settings, audit, packages, payments })
   const afa = createAfaService({ sequelize, settings, payments })
-  return { packages, sms, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  const opsMetrics = createOpsMetrics({ sequelize })
+  return { opsMetrics, packages, sms, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>
