@@ -110,6 +110,20 @@ function pidAlive(pid: number): boolean {
   }
 }
 
+/**
+ * The URL of a cluster already being served from `dir` (the shop is running), so that operator
+ * commands use it instead of starting it a second time (or stopping it as a crash's leftover).
+ */
+export function runningEmbeddedUrl(dir: string, database: string): string | undefined {
+  const pidFile = path.join(dir, 'postmaster.pid')
+  if (!fs.existsSync(pidFile)) return undefined
+  const lines = fs.readFileSync(pidFile, 'utf8').split('\n')
+  const pid = Number(lines[0])
+  const port = Number(lines[3])
+  if (!pid || !port || !pidAlive(pid)) return undefined
+  return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`
+}
+
 /** A server left behind by a crash holds the lock file; stop it (or clear a dead one's lock). */
 function clearStaleServer(dir: string, log?: Logger) {
   const pidFile = path.join(dir, 'postmaster.pid')

@@ -63,7 +63,7 @@ const schema = Joi.object<Env>({
   .unknown(true)
 
 /** Reads and checks the environment once at start-up; lists every problem, not just the first. */
-export function loadEnv(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Env> = {}): Env {
+export function loadEnv(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Env> = {}, opts: { server?: boolean } = {}): Env {
   const { value, error } = schema.validate(source, { abortEarly: false, convert: true })
   if (error) {
     const lines = error.details.map((d) => `  - ${d.message}`).join('\n')
@@ -72,7 +72,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env, overrides: Part
   const env = { ...value, ...overrides } as Env
   // Every instance must sign cookies with the same secret, so it is set by the operator, never
   // generated per machine (npm start on a single machine fills it from DATA_DIR before this check).
-  if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
+  // Operator commands (opts.server false) sign nothing and do not need it.
+  if ((opts.server ?? true) && env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
     throw new Error('Invalid environment:\n  - SESSION_SECRET is required in production (at least 32 characters, the same on every instance)')
   }
   return env
