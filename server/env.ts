@@ -62,6 +62,9 @@ const schema = Joi.object<Env>({
 })
   .unknown(true)
 
+/** Every setting the shop reads (.env.example lists each). */
+export const ENV_KEYS = Object.keys(schema.describe().keys ?? {})
+
 /** Reads and checks the environment once at start-up; lists every problem, not just the first. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Env> = {}, opts: { server?: boolean } = {}): Env {
   const { value, error } = schema.validate(source, { abortEarly: false, convert: true })

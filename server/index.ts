@@ -106,6 +106,11 @@ export function main(dev = process.argv.includes('--dev')) {
     process.exit(1)
   }
   const log = createLogger(env.LOG_LEVEL)
+  if (!dev && !fs.existsSync(path.join(ROOT, 'dist/server/entry.mjs'))) {
+    // The serving machine never builds: the build is made beforehand (npm start builds for you).
+    console.error('No build found (dist/). Run `npm run build` first, then start again.')
+    process.exit(1)
+  }
   boot({ env, log, dev }).then(
     (running) => {
       const onSignal = (sig: string) => {

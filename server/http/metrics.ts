@@ -39,7 +39,7 @@ export function createMetrics(ops: OpsMetrics) {
 
   /** The route pattern, never the raw path: labels must stay few (no ids, no references). */
   function routeOf(req: Request): string {
-    if (req.route?.path) return `${req.baseUrl}${String(req.route.path)}`
+    if (req.route?.path) return `${req.baseUrl}${String(req.route.path)}`.replace(/(.)\/$/, '$1')
     if (req.path.startsWith('/assets/')) return '/assets'
     if (req.path.startsWith('/api/')) return 'api-unmatched'
     return 'page'
