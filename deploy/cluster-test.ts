@@ -40,7 +40,7 @@ function startApp(i: number) {
     env: {
       PATH: process.env.PATH, NODE_ENV: 'production', PORT: String(a.port), HOST: '127.0.0.1', DATABASE_URL: dbUrl,
       SESSION_SECRET: SECRET, TRUST_PROXY: '1', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'info', SHUTDOWN_DRAIN_MS: process.env.SHUTDOWN_DRAIN_MS ?? '3000', DB_POOL_MAX: '10',
+      LOG_LEVEL: 'info', SHUTDOWN_DRAIN_MS: process.env.SHUTDOWN_DRAIN_MS ?? '5000', DB_POOL_MAX: '10',
     },
     stdio: ['ignore', out, out],
   })
@@ -215,7 +215,7 @@ async function main() {
       say(`instance ${i + 1} exited with ${code}; starting it again`)
       startApp(i)
       await ready(a.port)
-      await sleep(2000) // HAProxy's rise 2 at 500 ms, then a little traffic before the next one
+      await sleep(3000) // HAProxy's rise 2 at 1 s, then a little traffic before the next one
     }
     await sleep(SETTLE_SECONDS * 1000)
     stopTraffic = true

@@ -55,7 +55,7 @@ const schema = Joi.object<Env>({
   USSD_ALLOWED_IPS: Joi.string().empty(''),
   SIMULATOR_PROMPT_TTL_SECONDS: Joi.number().integer().min(10).default(600),
   TRUST_PROXY: Joi.string().trim().pattern(/^(\d+|true|false|[\w.:/,\s]+)$/).default('loopback'),
-  SHUTDOWN_DRAIN_MS: Joi.number().integer().min(0).max(60_000).when('NODE_ENV', { is: 'test', then: Joi.number().default(0), otherwise: Joi.number().default(3000) }),
+  SHUTDOWN_DRAIN_MS: Joi.number().integer().min(0).max(60_000).when('NODE_ENV', { is: 'production', then: Joi.number().default(5000), otherwise: Joi.number().default(0) }),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(1000).max(300_000).default(25_000),
   METRICS_TOKEN: Joi.string().min(16).empty(''),
   METRICS_ALLOW_IPS: Joi.string().empty('').default('127.0.0.1,::1'),

@@ -111,22 +111,31 @@ export function main(dev = process.argv.includes('--dev')) {
     console.error('No build found (dist/). Run `npm run build` first, then start again.')
     process.exit(1)
   }
+  // Signals are taken from the start: one arriving while booting stops the shop once it is up.
+  let running: Running | undefined
+  let signalled: string | undefined
+  const stopNow = (r: Running, sig: string) => {
+    log.info({ sig }, 'signal received')
+    // Should the stop itself hang, the process still ends (the balancer has long moved on).
+    setTimeout(() => {
+      log.error('shutdown took too long; exiting')
+      process.exit(1)
+    }, env.SHUTDOWN_DRAIN_MS + env.SHUTDOWN_TIMEOUT_MS + 15_000).unref()
+    r.stop().then(() => process.exit(0), (err) => {
+      log.error({ err }, 'shutdown failed')
+      process.exit(1)
+    })
+  }
+  const onSignal = (sig: string) => {
+    if (running) stopNow(running, sig)
+    else signalled = sig
+  }
+  process.once('SIGTERM', onSignal)
+  process.once('SIGINT', onSignal)
   boot({ env, log, dev }).then(
-    (running) => {
-      const onSignal = (sig: string) => {
-        log.info({ sig }, 'signal received')
-        // Should the stop itself hang, the process still ends (the balancer has long moved on).
-        setTimeout(() => {
-          log.error('shutdown took too long; exiting')
-          process.exit(1)
-        }, env.SHUTDOWN_DRAIN_MS + env.SHUTDOWN_TIMEOUT_MS + 15_000).unref()
-        running.stop().then(() => process.exit(0), (err) => {
-          log.error({ err }, 'shutdown failed')
-          process.exit(1)
-        })
-      }
-      process.once('SIGTERM', onSignal)
-      process.once('SIGINT', onSignal)
+    (r) => {
+      running = r
+      if (signalled) stopNow(r, signalled)
     },
     (err) => {
       log.fatal({ err: { message: err.message } }, 'start-up failed')
