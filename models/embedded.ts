@@ -13,6 +13,9 @@ export interface EmbeddedHandle {
 const USER = 'datahub'
 const PASSWORD = 'datahub-local'
 
+/** Where versions before decision 0017 relocated an unreachable cluster (keyed by the path's last 30 bytes). */
+const LEGACY_ROOT = '/var/tmp/datahub-pg'
+
 /** The first folder on the way to `dir` that the `postgres` user cannot enter (no search bit for others), if any. */
 function blockedParent(dir: string): string | undefined {
   const parents: string[] = []
@@ -36,8 +39,16 @@ function blockedParent(dir: string): string | undefined {
  * which must be able to walk down to it: the data folder itself is ours to open (o+x, not o+r);
  * a parent above it is not, and then we refuse with the two ways out instead of moving the data.
  */
-export function resolveClusterDir(dataDir: string, name: string, _log?: Logger): string {
+export function resolveClusterDir(dataDir: string, name: string, _log?: Logger, legacyRoot = LEGACY_ROOT): string {
   const wanted = path.resolve(dataDir, name)
+  const legacy = path.join(legacyRoot, Buffer.from(wanted).toString('base64url').slice(-40))
+  if (fs.existsSync(path.join(legacy, 'PG_VERSION')) && !fs.existsSync(path.join(wanted, 'PG_VERSION'))) {
+    // Versions before 0017 moved the cluster there; starting empty here would hide the shop's orders.
+    throw new ClusterDirError(
+      `An earlier version kept this shop's database in ${legacy} (outside the data folder, where the system may clean it). ` +
+        `Stop the shop, check it is this shop's, move it with: mv ${legacy} ${wanted} (and chown -R postgres: it, when run as root), then start again.`,
+    )
+  }
   if (os.userInfo().uid !== 0) return wanted
   const root = path.resolve(dataDir)
   const blocked = blockedParent(wanted)
