@@ -1,7 +1,7 @@
 import { Sequelize } from 'sequelize'
 import type { Env } from '../server/env.ts'
 import type { Logger } from '../server/lib/logger.ts'
-import { resolveClusterDir, startEmbedded, type EmbeddedHandle } from './embedded.ts'
+import { resolveClusterDir, runningEmbeddedUrl, startEmbedded, type EmbeddedHandle } from './embedded.ts'
 import { defineModels, type Models } from './index.ts'
 
 export interface Database {
@@ -21,14 +21,30 @@ export function connect(url: string, log?: Logger): { sequelize: Sequelize; mode
   return { sequelize, models: defineModels(sequelize) }
 }
 
-/** DATABASE_URL when set; otherwise an embedded PostgreSQL kept under DATA_DIR. */
-export async function openDatabase(env: Env, log: Logger): Promise<Database> {
+/** Where the database is: what `npm run db:where` prints (no password). */
+export function databaseLocation(env: Env): string {
+  if (env.DATABASE_URL) {
+    const u = new URL(env.DATABASE_URL)
+    if (u.password) u.password = '***'
+    return `external PostgreSQL: ${u.toString()}`
+  }
+  const dir = resolveClusterDir(env.DATA_DIR, 'pg')
+  const running = runningEmbeddedUrl(dir, 'datahub')
+  return `embedded PostgreSQL cluster: ${dir} (port ${running ? new URL(running).port : env.EMBEDDED_PG_PORT}, ${running ? 'running' : 'not running'})`
+}
+
+/**
+ * DATABASE_URL when set; otherwise an embedded PostgreSQL kept under DATA_DIR. With `attach`
+ * (operator commands), a cluster the running shop already serves is used as it is.
+ */
+export async function openDatabase(env: Env, log: Logger, opts: { attach?: boolean } = {}): Promise<Database> {
   let embedded: EmbeddedHandle | undefined
   let url = env.DATABASE_URL
+  if (!url && opts.attach) url = runningEmbeddedUrl(resolveClusterDir(env.DATA_DIR, 'pg', log), 'datahub')
   if (!url) {
     const dir = resolveClusterDir(env.DATA_DIR, 'pg', log)
     log.info({ dir, port: env.EMBEDDED_PG_PORT }, 'starting embedded PostgreSQL')
-    embedded = await startEmbedded({ dir, port: env.EMBEDDED_PG_PORT, database: 'datahub', log })
+    embedded = await startEmbedded({ dir, port: env.EMBEDDED_PG_PORT, database: 'datahub', log, durable: env.NODE_ENV !== 'test' })
     url = embedded.url
   }
   const { sequelize, models } = connect(url, log)

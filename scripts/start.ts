@@ -1,5 +1,8 @@
-// `npm start`: builds the pages when the build is missing or older than the sources, then serves it.
+// `npm start`: the one-machine start. Builds the pages when the build is missing or older than the
+// sources, keeps a generated session secret in DATA_DIR when SESSION_SECRET is not set, then serves.
+// Several instances, or a serving machine that must never build: `npm run build`, then `npm run start:prod`.
 import { spawnSync } from 'node:child_process'
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 
@@ -24,5 +27,14 @@ if (stale) {
   if (r.status !== 0) process.exit(r.status ?? 1)
 }
 process.env.NODE_ENV ??= 'production'
+if (!process.env.SESSION_SECRET) {
+  const dataDir = path.resolve(process.env.DATA_DIR || '.data')
+  const file = path.join(dataDir, 'session-secret')
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(dataDir, { recursive: true })
+    fs.writeFileSync(file, crypto.randomBytes(48).toString('base64url'), { mode: 0o600 })
+  }
+  process.env.SESSION_SECRET = fs.readFileSync(file, 'utf8').trim()
+}
 const { main } = await import('../server/index.ts')
 main(false)

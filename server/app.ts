@@ -3,10 +3,11 @@ import express, { type Express, type RequestHandler } from 'express'
 import session from 'express-session'
 import helmet from 'helmet'
 import crypto from 'node:crypto'
-import type { Env } from './env.ts'
+import { trustProxySetting, type Env } from './env.ts'
 import { identify } from './http/middleware/auth.ts'
 import { csrfProtection } from './http/middleware/csrf.ts'
 import { errorHandler } from './http/middleware/errors.ts'
+import { metricsHandler, type Metrics } from './http/metrics.ts'
 import { apiRouter } from './http/routes/index.ts'
 import type { Logger } from './lib/logger.ts'
 import type { Services } from './services/index.ts'
@@ -23,6 +24,10 @@ export interface AppOptions {
   pages?: { assets?: RequestHandler[]; render: RequestHandler }
   /** Extra routers mounted before the pages (webhooks, USSD, simulator). */
   extra?: (app: Express) => void
+  /** Prometheus registry for /metrics; absent, there is no /metrics. */
+  metrics?: Metrics
+  /** Set while the instance drains before stopping: /readyz answers 503 and connections are not kept alive. */
+  lifecycle?: { draining: boolean }
 }
 
 function requestLogger(log: Logger): RequestHandler {
@@ -48,8 +53,15 @@ export function createApp(opts: AppOptions): Express {
   const app = express()
   const prod = env.NODE_ENV === 'production'
   app.disable('x-powered-by')
-  app.set('trust proxy', 'loopback')
+  // Behind a balancer the client address, rate limits and secure cookies come from X-Forwarded-*.
+  app.set('trust proxy', trustProxySetting(env.TRUST_PROXY))
   app.use(requestLogger(log))
+  if (opts.metrics) app.use(opts.metrics.middleware)
+  app.use((_req, res, next) => {
+    // A draining instance asks each client to reconnect (through the balancer, to another instance).
+    if (opts.lifecycle?.draining) res.setHeader('Connection', 'close')
+    next()
+  })
 
   app.use((_req, res, next) => {
     res.locals.cspNonce = crypto.randomBytes(16).toString('base64url')
@@ -79,6 +91,7 @@ export function createApp(opts: AppOptions): Express {
     res.json({ status: 'ok' })
   })
   app.get('/readyz', async (_req, res) => {
+    if (opts.lifecycle?.draining) return void res.status(503).json({ status: 'draining' })
     try {
       await services.deps.sequelize.query('SELECT 1')
       res.json({ status: 'ready' })
@@ -86,6 +99,8 @@ export function createApp(opts: AppOptions): Express {
       res.status(503).json({ status: 'unavailable', error: 'Database unreachable' })
     }
   })
+
+  if (opts.metrics) app.get('/metrics', metricsHandler(opts.metrics, env))
 
   for (const h of opts.pages?.assets ?? []) app.use(h)
 

@@ -29,6 +29,15 @@ export interface Env {
   SMTP_USER?: string
   SMTP_PASS?: string
   SMTP_FROM: string
+  /** Express 'trust proxy': a hop count (1 behind one balancer), or addresses/subnets, comma-separated. */
+  TRUST_PROXY: string
+  /** How long /readyz answers 503 before the listener closes, so the balancer stops sending first. */
+  SHUTDOWN_DRAIN_MS: number
+  /** Requests still running this long after the listener closed are cut, and the process ends. */
+  SHUTDOWN_TIMEOUT_MS: number
+  /** /metrics answers a request bearing this token, or from METRICS_ALLOW_IPS; otherwise 404. */
+  METRICS_TOKEN?: string
+  METRICS_ALLOW_IPS: string
 }
 
 const schema = Joi.object<Env>({
@@ -58,18 +67,37 @@ const schema = Joi.object<Env>({
   SMTP_USER: Joi.string().empty(''),
   SMTP_PASS: Joi.string().empty(''),
   SMTP_FROM: Joi.string().default('Data Hub <no-reply@datahub.local>'),
+  TRUST_PROXY: Joi.string().trim().pattern(/^(\d+|true|false|[\w.:/,\s]+)$/).default('loopback'),
+  SHUTDOWN_DRAIN_MS: Joi.number().integer().min(0).max(60_000).when('NODE_ENV', { is: 'production', then: Joi.number().default(5000), otherwise: Joi.number().default(0) }),
+  SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(1000).max(300_000).default(25_000),
+  METRICS_TOKEN: Joi.string().min(16).empty(''),
+  METRICS_ALLOW_IPS: Joi.string().empty('').default('127.0.0.1,::1'),
 })
   .unknown(true)
 
+/** Every setting the shop reads (.env.example lists each). */
+export const ENV_KEYS = Object.keys(schema.describe().keys ?? {})
+
 /** Reads and checks the environment once at start-up; lists every problem, not just the first. */
-export function loadEnv(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Env> = {}): Env {
+export function loadEnv(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Env> = {}, opts: { server?: boolean } = {}): Env {
   const { value, error } = schema.validate(source, { abortEarly: false, convert: true })
   if (error) {
     const lines = error.details.map((d) => `  - ${d.message}`).join('\n')
     throw new Error(`Invalid environment:\n${lines}`)
   }
-  if (value.NODE_ENV === 'production' && value.ADMIN_PASSWORD === undefined && value.ADMIN_EMAIL) {
-    // Allowed: a generated password is printed once. Nothing else to check here.
+  const env = { ...value, ...overrides } as Env
+  // Every instance must sign cookies with the same secret, so it is set by the operator, never
+  // generated per machine (npm start on a single machine fills it from DATA_DIR before this check).
+  // Operator commands (opts.server false) sign nothing and do not need it.
+  if ((opts.server ?? true) && env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
+    throw new Error('Invalid environment:\n  - SESSION_SECRET is required in production (at least 32 characters, the same on every instance)')
   }
-  return { ...value, ...overrides } as Env
+  return env
+}
+
+/** TRUST_PROXY as Express's 'trust proxy' setting wants it. */
+export function trustProxySetting(v: string): number | boolean | string {
+  if (/^\d+$/.test(v)) return Number(v)
+  if (v === 'true' || v === 'false') return v === 'true'
+  return v
 }

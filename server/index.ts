@@ -5,6 +5,7 @@ import { openDatabase, type Database } from '../models/db.ts'
 import { migrate } from '../models/migrate.ts'
 import { seedDefaults } from '../models/seed.ts'
 import { createApp } from './app.ts'
+import { createMetrics } from './http/metrics.ts'
 import { loadEnv, type Env } from './env.ts'
 import { ROOT, staticAssets, vikeHandler } from './http/pages.ts'
 import { randomToken } from './lib/crypto.ts'
@@ -49,9 +50,12 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
   const services = createServices({ sequelize: db.sequelize, models: db.models, env: { ...env, SESSION_SECRET: secret }, log, url: db.url })
   await services.queue.migrate()
   await seedDefaults(db.models, services, { adminEmail: env.ADMIN_EMAIL, adminPassword: env.ADMIN_PASSWORD, log })
+  const stopSettingsListener = await services.settings.listen(log)
   const pages = await pageLayer(env, services, opts.dev ?? false)
   const extras = await import('./extras.ts')
-  const app = createApp({ env, log, services, sessionSecret: secret, pages, extra: (a) => extras.mountExtras(a, services) })
+  const lifecycle = { draining: false }
+  const metrics = createMetrics(services.opsMetrics)
+  const app = createApp({ env, log, services, sessionSecret: secret, pages, metrics, lifecycle, extra: (a) => extras.mountExtras(a, services) })
   extras.registerTasks(services)
   if (env.JOBS_ENABLED) await services.queue.start()
 
@@ -66,16 +70,28 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
   const url = `http://localhost:${port}`
   log.info({ url }, 'Data Hub is listening')
 
+  // Stop in order: report not ready (the balancer stops sending), stop accepting, answer what is in
+  // flight (a request whose body is still arriving included), then jobs, pages and the pool.
   let stopping: Promise<void> | undefined
   const stop = () =>
     (stopping ??= (async () => {
-      log.info('shutting down')
-      await services.queue.stop()
+      log.info({ drainMs: env.SHUTDOWN_DRAIN_MS }, 'shutting down')
+      lifecycle.draining = true
+      if (env.SHUTDOWN_DRAIN_MS > 0) await new Promise((r) => setTimeout(r, env.SHUTDOWN_DRAIN_MS))
       await new Promise<void>((resolve) => {
-        server.close(() => resolve())
+        const cut = setTimeout(() => {
+          log.warn('requests still running at the shutdown timeout; closing their connections')
+          server.closeAllConnections()
+        }, env.SHUTDOWN_TIMEOUT_MS)
+        server.close(() => {
+          clearTimeout(cut)
+          resolve()
+        })
         // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
         server.closeIdleConnections()
       })
+      await services.queue.stop()
+      await stopSettingsListener()
       await pages.close()
       if (!opts.db) await db.close()
       else await db.sequelize.close().catch(() => {})
@@ -94,17 +110,36 @@ export function main(dev = process.argv.includes('--dev')) {
     process.exit(1)
   }
   const log = createLogger(env.LOG_LEVEL)
+  if (!dev && !fs.existsSync(path.join(ROOT, 'dist/server/entry.mjs'))) {
+    // The serving machine never builds: the build is made beforehand (npm start builds for you).
+    console.error('No build found (dist/). Run `npm run build` first, then start again.')
+    process.exit(1)
+  }
+  // Signals are taken from the start: one arriving while booting stops the shop once it is up.
+  let running: Running | undefined
+  let signalled: string | undefined
+  const stopNow = (r: Running, sig: string) => {
+    log.info({ sig }, 'signal received')
+    // Should the stop itself hang, the process still ends (the balancer has long moved on).
+    setTimeout(() => {
+      log.error('shutdown took too long; exiting')
+      process.exit(1)
+    }, env.SHUTDOWN_DRAIN_MS + env.SHUTDOWN_TIMEOUT_MS + 15_000).unref()
+    r.stop().then(() => process.exit(0), (err) => {
+      log.error({ err }, 'shutdown failed')
+      process.exit(1)
+    })
+  }
+  const onSignal = (sig: string) => {
+    if (running) stopNow(running, sig)
+    else signalled = sig
+  }
+  process.once('SIGTERM', onSignal)
+  process.once('SIGINT', onSignal)
   boot({ env, log, dev }).then(
-    (running) => {
-      const onSignal = (sig: string) => {
-        log.info({ sig }, 'signal received')
-        running.stop().then(() => process.exit(0), (err) => {
-          log.error({ err }, 'shutdown failed')
-          process.exit(1)
-        })
-      }
-      process.once('SIGTERM', onSignal)
-      process.once('SIGINT', onSignal)
+    (r) => {
+      running = r
+      if (signalled) stopNow(r, signalled)
     },
     (err) => {
       log.fatal({ err: { message: err.message } }, 'start-up failed')

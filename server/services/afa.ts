@@ -22,7 +22,7 @@ export type AfaService = ReturnType<typeof createAfaService>
 
 export function createAfaService({ sequelize, settings, payments }: { sequelize: Sequelize; settings: SettingsService; payments: PaymentsService }) {
   async function assertOpen() {
-    if (!(await settings.get()).platformOpen) throw forbidden(AFA_CLOSED)
+    if (!(await settings.getFresh()).platformOpen) throw forbidden(AFA_CLOSED)
   }
 
   return {
@@ -46,7 +46,7 @@ export function createAfaService({ sequelize, settings, payments }: { sequelize:
         if (!email) throw badRequest(FILL_ALL)
         if (!EMAIL_RE.test(email)) throw badRequest('Please enter a valid email address for payment')
       } else if (!String(raw.payerPhone ?? '').trim()) throw badRequest('Please enter payment phone number')
-      const fee = toPesewas((await settings.get()).afaRegistrationFee)
+      const fee = toPesewas((await settings.getFresh()).afaRegistrationFee)
       return payments.request(
         {
           purpose: 'afa',

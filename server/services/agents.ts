@@ -156,7 +156,7 @@ export function createAgentsService(deps: {
   }
 
   async function feePesewas(): Promise<number> {
-    return toPesewas((await settings.get()).agentRegistrationFee || 0)
+    return toPesewas((await settings.getFresh()).agentRegistrationFee || 0)
   }
 
   async function view(agentId: number) {
@@ -272,7 +272,7 @@ export function createAgentsService(deps: {
     async requestFeePayment(agentIdRaw: unknown, input: unknown, ctx: Ctx) {
       const agentId = parseId(agentIdRaw)
       if (myAgentId(ctx) !== agentId) throw notFound('Agent not found')
-      const s = await settings.get()
+      const s = await settings.getFresh()
       const card = s.paymentGateway === GATEWAY_CARD
       const { value, error } = feeRequestSchema.validate(input ?? {})
       if (error) throw badRequest(error.details[0]!.message)

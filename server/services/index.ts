@@ -1,3 +1,4 @@
+import { createOpsMetrics } from './ops-metrics.ts'
 import type { Sequelize } from 'sequelize'
 import type { Models } from '../../models/index.ts'
 import type { Env } from '../env.ts'
@@ -50,7 +51,7 @@ export function createServices(deps: Deps) {
   // The one durable job queue: other services enqueue into it inside their transactions.
   const queue = createQueue({ sequelize, url: deps.url ?? '', log: deps.log })
   const rateLimit = createRateLimitService({ sequelize })
-  const settings = createSettingsService({ models, audit })
+  const settings = createSettingsService({ models, audit, sequelize })
   const sessions = createSessionsService({ sequelize, audit })
   const auth = createAuthService({ sequelize, models, audit, rateLimit, sessions })
   // H5b back office: users and roles, packages, USSD whitelist, admin messages.
@@ -84,7 +85,8 @@ export function createServices(deps: Deps) {
   const simulator = createSimulatorControl({ sequelize, env: deps.env, payments, active: payments.isSimulator })
   const orders = createOrdersService({ sequelize, models, settings, audit, packages, payments })
   const afa = createAfaService({ sequelize, settings, payments })
-  return { queue, sessions, recovery, smsOutbox, packages, sms, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  const opsMetrics = createOpsMetrics({ sequelize })
+  return { queue, opsMetrics, sessions, recovery, smsOutbox, packages, sms, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

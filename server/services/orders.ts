@@ -118,7 +118,7 @@ export function createOrdersService(deps: {
   }
 
   async function assertOpen() {
-    if (!(await settings.get()).platformOpen) throw forbidden(PURCHASES_DISABLED)
+    if (!(await settings.getFresh()).platformOpen) throw forbidden(PURCHASES_DISABLED)
   }
 
   async function resolvePackage(input: PlaceOrderInput): Promise<PackageRow> {

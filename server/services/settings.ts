@@ -1,4 +1,6 @@
 import Joi from 'joi'
+import pg from 'pg'
+import type { Sequelize } from 'sequelize'
 import type { Models } from '../../models/index.ts'
 import { badRequest } from '../lib/errors.ts'
 import { toGhs, toPesewas } from '../lib/money.ts'
@@ -131,41 +133,91 @@ export function pickPublic(s: Settings): PublicSettings {
 }
 
 const CACHE_TTL_MS = 5000
+/** Every instance LISTENs here; a save NOTIFYs at commit, and each instance drops its copy. */
+export const SETTINGS_CHANNEL = 'datahub_settings'
 
 export type SettingsService = ReturnType<typeof createSettingsService>
 
-export function createSettingsService({ models, audit }: { models: Models; audit: AuditService }) {
+export function createSettingsService({ models, audit, sequelize }: { models: Models; audit: AuditService; sequelize?: Sequelize }) {
   let cache: Settings | undefined
   let loadedAt = 0
+  let generation = 0
 
-  // Several app instances share one database: a write made by another instance is seen within the TTL.
+  async function load(): Promise<Settings> {
+    const gen = generation
+    const row = await models.Settings.findByPk(1)
+    const fresh = fromRow((row?.get('data') as Record<string, unknown>) ?? {})
+    // A NOTIFY that arrived while this read was running may describe a newer row: do not keep this one.
+    if (gen === generation) {
+      cache = fresh
+      loadedAt = Date.now()
+    }
+    return fresh
+  }
+
+  // Several app instances share one database: a save on one reaches the others by NOTIFY at once;
+  // the TTL is the fallback should the listening connection be down.
   async function get(): Promise<Settings> {
     if (cache && Date.now() - loadedAt < CACHE_TTL_MS) return cache
-    const row = await models.Settings.findByPk(1)
-    cache = fromRow((row?.get('data') as Record<string, unknown>) ?? {})
-    loadedAt = Date.now()
-    return cache
+    return load()
+  }
+
+  function invalidate() {
+    generation++
+    cache = undefined
+  }
+
+  /** Listens for saves made by any instance; returns a stop function. Reconnects when the connection drops. */
+  async function listen(log?: { warn: (o: object, m: string) => void }): Promise<() => Promise<void>> {
+    if (!sequelize) return async () => {}
+    const c = sequelize.config
+    let client: pg.Client | undefined
+    let stopped = false
+    let retry: NodeJS.Timeout | undefined
+    const open = async () => {
+      const next = new pg.Client({ host: c.host, port: Number(c.port), user: c.username, password: c.password ?? undefined, database: c.database, application_name: 'datahub-settings-listener' })
+      next.on('notification', () => invalidate())
+      next.on('error', (err) => {
+        log?.warn({ err: { message: err.message } }, 'settings listener lost its connection; retrying')
+        invalidate()
+        next.end().catch(() => {})
+        if (!stopped) retry = setTimeout(() => open().catch(() => {}), 1000)
+      })
+      await next.connect()
+      await next.query(`LISTEN ${SETTINGS_CHANNEL}`)
+      // Anything saved while we were not listening is read afresh.
+      invalidate()
+      client = next
+    }
+    await open()
+    return async () => {
+      stopped = true
+      clearTimeout(retry)
+      await client?.end().catch(() => {})
+    }
   }
 
   return {
     get,
+    /** For money and access decisions (platform open, fees, gateway): always the row as saved now. */
+    getFresh: load,
+    listen,
     async getPublic(): Promise<PublicSettings> {
       return pickPublic(await get())
     },
     getPublicSync: pickPublic,
     /** Forgets the cached copy (tests, or a caller that just wrote the row itself). */
-    invalidate() {
-      cache = undefined
-    },
+    invalidate,
     async update(input: unknown, ctx: Ctx): Promise<Settings> {
       const { value, error } = settingsSchema.validate(input, { abortEarly: true, convert: true })
       if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
-      const before = await get()
+      const before = await load()
       const next = { ...before, ...value } as Settings
       const changed = Object.keys(value).filter((k) => JSON.stringify((before as any)[k]) !== JSON.stringify((next as any)[k]))
       await models.Settings.upsert({ id: 1, data: toRow(next) }, { transaction: ctx.transaction })
-      cache = next
-      loadedAt = Date.now()
+      // Delivered to every listening instance when this transaction commits (at once without one).
+      if (sequelize) await sequelize.query(`SELECT pg_notify('${SETTINGS_CHANNEL}', '1')`, { transaction: ctx.transaction })
+      invalidate()
       await audit.record({ action: 'SETTINGS_UPDATED', resource: 'SETTINGS', resourceId: '1', severity: 'MEDIUM', details: { changed } }, ctx)
       return next
     },

@@ -95,7 +95,7 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
 
     /** Whitelist (when enabled) -> an agent with this phone -> approved -> paid -> has a PIN -> not locked. */
     async checkAccess(phone: string): Promise<AccessResult> {
-      const s = await settings.get()
+      const s = await settings.getFresh()
       if (s.ussdWhitelistEnabled && !(await isWhitelisted(phone))) return { ok: false, reason: 'not_whitelisted' }
       // Several profiles could share a number; the one that can use the channel wins.
       const [a] = await sequelize.query<any>(

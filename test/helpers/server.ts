@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { QueryTypes } from 'sequelize'
 import { connect, type Database } from '../../models/db.ts'
-import { freePort, resolveClusterDir, startEmbedded, type EmbeddedHandle } from '../../models/embedded.ts'
+import { ClusterDirError, freePort, resolveClusterDir, startEmbedded, type EmbeddedHandle } from '../../models/embedded.ts'
 import { seedDefaults } from '../../models/seed.ts'
 import { loadEnv, type Env } from '../../server/env.ts'
 import { boot, type Running } from '../../server/index.ts'
@@ -20,6 +20,23 @@ let envUsed: Env | undefined
 export const testEnvOverrides: Partial<Env> = {}
 
 /**
+ * A throw-away cluster folder under .data/test-runs; should the checkout sit where the postgres
+ * user cannot enter (a clone under /root), a fresh temporary folder instead: tests only, never the shop.
+ */
+export function testClusterDir(name: string): string {
+  const base = path.resolve('.data/test-runs')
+  fs.mkdirSync(base, { recursive: true })
+  try {
+    return resolveClusterDir(base, name)
+  } catch (err) {
+    if (!(err instanceof ClusterDirError)) throw err
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'datahub-test-'))
+    fs.chmodSync(tmp, 0o755)
+    return path.join(tmp, name)
+  }
+}
+
+/**
  * One app per test process, on its own throw-away PostgreSQL cluster (or TEST_DATABASE_URL), so
  * several test runs can go at once. Started by the root hook; tests call app().
  */
@@ -28,10 +45,8 @@ export async function startTestApp(): Promise<Running> {
   const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent')
   let url = process.env.TEST_DATABASE_URL
   if (!url) {
-    const base = path.resolve('.data/test-runs')
-    fs.mkdirSync(base, { recursive: true })
-    clusterDir = resolveClusterDir(base, `run-${process.pid}-${Date.now()}`)
-    embedded = await startEmbedded({ dir: clusterDir, port: await freePort(), database: 'datahub_test', persistent: false })
+    clusterDir = testClusterDir(`run-${process.pid}-${Date.now()}`)
+    embedded = await startEmbedded({ dir: clusterDir, port: await freePort(), database: 'datahub_test', persistent: false, durable: false })
     url = embedded.url
   }
   const env = loadEnv(

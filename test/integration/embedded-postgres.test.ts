@@ -4,7 +4,8 @@ import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import pg from 'pg'
-import { freePort, resolveClusterDir, startEmbedded } from '../../models/embedded.ts'
+import { freePort, startEmbedded } from '../../models/embedded.ts'
+import { testClusterDir } from '../helpers/server.ts'
 
 const base = path.resolve('.data/test-runs')
 
@@ -22,7 +23,7 @@ describe('embedded PostgreSQL', function () {
   this.timeout(90_000)
   const dirs: string[] = []
   const dir = (name: string) => {
-    const d = resolveClusterDir(base, `${name}-${process.pid}-${Date.now()}`)
+    const d = testClusterDir(`${name}-${process.pid}-${Date.now()}`)
     dirs.push(d)
     return d
   }

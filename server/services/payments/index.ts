@@ -144,7 +144,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
 
   async function methodFor(input: { method?: Method }): Promise<Method> {
     if (input.method) return input.method
-    const s = await deps.settings.get()
+    const s = await deps.settings.getFresh()
     return s.paymentGateway === GATEWAY_CARD ? 'card' : 'momo'
   }
 
