@@ -1,19 +1,27 @@
 import { expect } from 'chai'
-import { spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { Client } from '../helpers/http.ts'
 import { createOrder } from '../helpers/factories.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
-/** `node scripts/ops.ts ...` as npm runs it, against the test database. */
-function ops(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [path.resolve('scripts/ops.ts'), ...args], {
-    env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: app().db.url, LOG_LEVEL: 'warn', ...env },
-    encoding: 'utf8',
-    timeout: 60_000,
+/**
+ * `node scripts/ops.ts ...` as npm runs it, against the test database. Asynchronous, so the app in
+ * this process keeps serving (a blocked event loop lets the server time out the client's keep-alive socket).
+ */
+function ops(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.resolve('scripts/ops.ts'), ...args], {
+      env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: app().db.url, LOG_LEVEL: 'warn', ...env },
+      timeout: 60_000,
+    })
+    let out = ''
+    child.stdout.on('data', (d) => (out += d))
+    child.stderr.on('data', (d) => (out += d))
+    child.on('error', reject)
+    child.on('close', (status) => resolve({ status, out }))
   })
-  return { status: r.status, out: `${r.stdout}${r.stderr}` }
 }
 
 describe('operator commands', function () {
@@ -27,15 +35,15 @@ describe('operator commands', function () {
     const orders = []
     for (let i = 0; i < 25; i++) orders.push(await createOrder({ amountPesewas: 100 + i, paymentStatus: i % 3 ? 'SUCCESS' : 'PENDING' }))
     const file = path.join(dir, 'shop.json.gz')
-    const b = ops(['backup', file])
+    const b = await ops(['backup', file])
     expect(b.status, b.out).to.equal(0)
     expect(b.out).to.match(/Backup written: .*shop\.json\.gz \(\d+ tables, \d+ rows\)/)
 
     await resetDb() // the wipe: every table emptied, defaults seeded again
     expect(await app().db.models.Order.count()).to.equal(0)
 
-    expect(ops(['restore', file]).out).to.include('--yes') // refuses without confirmation
-    const r = ops(['restore', file, '--yes'])
+    expect((await ops(['restore', file])).out).to.include('--yes') // refuses without confirmation
+    const r = await ops(['restore', file, '--yes'])
     expect(r.status, r.out).to.equal(0)
     app().services.settings.invalidate()
     const back = await app().db.models.Order.findAll({ order: [['id', 'ASC']], raw: true }) as any[]
@@ -47,27 +55,27 @@ describe('operator commands', function () {
   })
 
   it('admin:create makes an admin who can sign in; admin:reset-password replaces the password and signs them out', async () => {
-    const created = ops(['admin:create', 'ops-admin@test.local'], { DATAHUB_PASSWORD: 'first-pass-123' })
+    const created = await ops(['admin:create', 'ops-admin@test.local'], { DATAHUB_PASSWORD: 'first-pass-123' })
     expect(created.status, created.out).to.equal(0)
     const c = new Client()
     expect((await c.login('ops-admin@test.local', 'first-pass-123')).status).to.equal(200)
     expect((await c.get('/api/auth/me')).body.user.role).to.equal('ADMIN')
 
-    const reset = ops(['admin:reset-password', 'ops-admin@test.local'])
+    const reset = await ops(['admin:reset-password', 'ops-admin@test.local'])
     expect(reset.status, reset.out).to.equal(0)
     const pw = /New password: (\S+)/.exec(reset.out)![1]!
     expect((await c.get('/api/auth/me')).status).to.equal(401) // the old session is gone
     expect((await new Client().login('ops-admin@test.local', 'first-pass-123')).status).to.equal(401)
     expect((await new Client().login('ops-admin@test.local', pw)).status).to.equal(200)
 
-    expect(ops(['admin:create', 'ops-admin@test.local']).out).to.include('already exists')
-    expect(ops(['admin:reset-password', 'nobody@test.local']).out).to.include('No user with the email nobody@test.local')
+    expect((await ops(['admin:create', 'ops-admin@test.local'])).out).to.include('already exists')
+    expect((await ops(['admin:reset-password', 'nobody@test.local'])).out).to.include('No user with the email nobody@test.local')
   })
 
-  it('db:where says where the database is, without its password', () => {
-    const r = ops(['where'])
+  it('db:where says where the database is, without its password', async () => {
+    const r = await ops(['where'])
     expect(r.out).to.match(/^external PostgreSQL: postgres:\/\/datahub:\*\*\*@127\.0\.0\.1:\d+\/datahub_test/)
-    const e = ops(['where'], { DATABASE_URL: '', DATA_DIR: path.join(dir, 'shop') })
+    const e = await ops(['where'], { DATABASE_URL: '', DATA_DIR: path.join(dir, 'shop') })
     expect(e.out).to.include(`embedded PostgreSQL cluster: ${path.join(dir, 'shop', 'pg')}`)
   })
 })
