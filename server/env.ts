@@ -22,6 +22,21 @@ export interface Env {
   USSD_SHARED_SECRET?: string
   USSD_ALLOWED_IPS?: string
   SIMULATOR_PROMPT_TTL_SECONDS: number
+  /** Issue 11: SkyTech GH data vendor (https://skytechgh.com); without keys the delivery simulator is used. */
+  SKYTECH_API_KEY?: string
+  SKYTECH_API_SECRET?: string
+  SKYTECH_BASE_URL: string
+  /** First retry wait; each later one doubles. */
+  DELIVERY_RETRY_BASE_MS: number
+  DELIVERY_VENDOR_TIMEOUT_MS: number
+  /** An order QUEUED/PROCESSING untouched this long (its worker died) is put back on the queue. */
+  DELIVERY_STALE_SECONDS: number
+  /** How long the simulator vendor takes to deliver. */
+  DELIVERY_SIMULATOR_DELAY_MS: number
+  /** SMS provider: 'log' (default) or 'arkesel' (default when ARKESEL_API_KEY is set). */
+  SMS_PROVIDER?: 'log' | 'arkesel'
+  ARKESEL_API_KEY?: string
+  ARKESEL_BASE_URL: string
 }
 
 const schema = Joi.object<Env>({
@@ -45,6 +60,16 @@ const schema = Joi.object<Env>({
   USSD_SHARED_SECRET: Joi.string().empty(''),
   USSD_ALLOWED_IPS: Joi.string().empty(''),
   SIMULATOR_PROMPT_TTL_SECONDS: Joi.number().integer().min(10).default(600),
+  SKYTECH_API_KEY: Joi.string().empty(''),
+  SKYTECH_API_SECRET: Joi.string().empty(''),
+  SKYTECH_BASE_URL: Joi.string().uri().default('https://skytechgh.com'),
+  DELIVERY_RETRY_BASE_MS: Joi.number().integer().min(0).default(5000),
+  DELIVERY_VENDOR_TIMEOUT_MS: Joi.number().integer().min(100).default(15000),
+  DELIVERY_STALE_SECONDS: Joi.number().integer().min(1).default(120),
+  DELIVERY_SIMULATOR_DELAY_MS: Joi.number().integer().min(0).default(1500),
+  SMS_PROVIDER: Joi.string().valid('log', 'arkesel').empty(''),
+  ARKESEL_API_KEY: Joi.string().empty(''),
+  ARKESEL_BASE_URL: Joi.string().uri().default('https://sms.arkesel.com'),
 })
   .unknown(true)
 

@@ -1,6 +1,8 @@
 import type { Express } from 'express'
 import type { Services } from './services/index.ts'
 import { registerScheduledJobs } from '../jobs/index.ts'
+import { DELIVERY_CHECK_TASK, DELIVERY_TASK } from './services/delivery/index.ts'
+import { SMS_TASK } from './services/sms/index.ts'
 import { ussdRouter } from '../ussd/router.ts'
 import { ussdSimulatorRouter } from '../ussd/simulator-router.ts'
 
@@ -19,4 +21,8 @@ export function mountExtras(app: Express, services: Services): void {
 export function registerTasks(services: Services): void {
   // Scheduled: payment reconciliation and housekeeping (graphile-worker crontab, once per tick).
   registerScheduledJobs(services.queue, { services, log: services.deps.log })
+  // H11: a paid order to its vendor, a later confirmation, an SMS to its provider (ADR 0012).
+  services.queue.register<{ orderId: number }>(DELIVERY_TASK, (p) => services.delivery.runSend(Number(p.orderId)))
+  services.queue.register<{ orderId: number }>(DELIVERY_CHECK_TASK, async (p) => void (await services.delivery.check(Number(p.orderId))))
+  services.queue.register<{ id: number }>(SMS_TASK, async (p) => void (await services.sms.dispatch(Number(p.id))))
 }
