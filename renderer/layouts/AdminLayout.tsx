@@ -16,6 +16,8 @@ export const ADMIN_LINKS = [
   { href: '/admin/audit-logs', label: 'Audit Logs' },
   { href: '/admin/messaging', label: 'Send Message' },
   { href: '/admin/messaging/history', label: 'Message History' },
+  { href: '/admin/sms', label: 'SMS Messages' },
+  { href: '/admin/delivery-simulator', label: 'Delivery Simulator' },
   { href: '/ussd-simulator', label: 'USSD Simulator' },
 ]
 

@@ -50,6 +50,8 @@ export function createServices(deps: Deps) {
   const rateLimit = createRateLimitService({ sequelize })
   const settings = createSettingsService({ models, audit })
   const auth = createAuthService({ models, audit, rateLimit })
+  // Text messages: outbox row + dispatch job in the caller's transaction (H11).
+  const sms = createSmsService({ sequelize, models, queue, settings, env: deps.env, log: deps.log })
   // H5b back office: users and roles, packages, USSD whitelist, admin messages.
   const usersAdmin = createUsersAdminService({ sequelize, models, audit })
   const packagesAdmin = createPackagesAdminService({ sequelize, models, audit })
@@ -57,7 +59,7 @@ export function createServices(deps: Deps) {
   const adminMessages = createAdminMessagesService({ sequelize, models, audit })
   // H4 agent programme: registration, fee payment (through payments, looked up when used), approval, PIN; the inbox.
   const late: { payments?: FeePayments } = {}
-  const agents = createAgentsService({ sequelize, models, audit, auth, settings, rateLimit, payments: () => late.payments })
+  const agents = createAgentsService({ sequelize, models, audit, auth, settings, rateLimit, sms, payments: () => late.payments })
   const inbox = createInboxService({ sequelize, models })
   const agentOrders = createAgentOrdersService({ sequelize, models })
   // H6 back office insight: audit trail queries and exports, commission reports and archive.
@@ -71,7 +73,6 @@ export function createServices(deps: Deps) {
   const ussd = createUssdService({ sequelize, models, settings, audit })
   // H3 storefront and payments: packages, orders, the payment providers (Paystack or the simulator), AFA, SMS outbox.
   const packages = createPackagesService({ models })
-  const sms = createSmsService({ sequelize, models, queue, settings, env: deps.env, log: deps.log })
   // H11 delivery: vendors behind one interface, queued by settlement in its transaction.
   const delivery = createDeliveryService({ sequelize, audit, settings, sms, queue, env: deps.env, log: deps.log })
   const commissions = createCommissionsService({ sequelize })
