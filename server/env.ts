@@ -33,6 +33,8 @@ export interface Env {
   DELIVERY_STALE_SECONDS: number
   /** How long the simulator vendor takes to deliver. */
   DELIVERY_SIMULATOR_DELAY_MS: number
+  /** After a vendor accepts without confirming, ask it again after this long. */
+  DELIVERY_CHECK_AFTER_MS: number
   /** SMS provider: 'log' (default) or 'arkesel' (default when ARKESEL_API_KEY is set). */
   SMS_PROVIDER?: 'log' | 'arkesel'
   ARKESEL_API_KEY?: string
@@ -67,6 +69,7 @@ const schema = Joi.object<Env>({
   DELIVERY_VENDOR_TIMEOUT_MS: Joi.number().integer().min(100).default(15000),
   DELIVERY_STALE_SECONDS: Joi.number().integer().min(1).default(120),
   DELIVERY_SIMULATOR_DELAY_MS: Joi.number().integer().min(0).default(1500),
+  DELIVERY_CHECK_AFTER_MS: Joi.number().integer().min(0).default(5000),
   SMS_PROVIDER: Joi.string().valid('log', 'arkesel').empty(''),
   ARKESEL_API_KEY: Joi.string().empty(''),
   ARKESEL_BASE_URL: Joi.string().uri().default('https://sms.arkesel.com'),

@@ -17,8 +17,7 @@ export { DELIVERY_STATUSES, type DeliveryStatus } from './state.ts'
 
 export const DELIVERY_TASK = 'delivery.send'
 export const DELIVERY_CHECK_TASK = 'delivery.check'
-/** A vendor that accepted but confirms later is asked again after this long (and by the sync job). */
-export const CHECK_AFTER_MS = 5_000
+export const DELIVERY_SWEEP_TASK = 'delivery.sweep'
 
 export interface DeliveryDeps {
   sequelize: Sequelize
@@ -95,7 +94,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
       } else {
         await sequelize.transaction(async (t) => {
           await setDeliveryStatus(orderId, 'PROCESSING', { reference: result.reference, error: null }, { transaction: t })
-          await queue.enqueue(DELIVERY_CHECK_TASK, { orderId }, { transaction: t, jobKey: `delivery-check:${orderId}`, runAt: new Date(Date.now() + CHECK_AFTER_MS) })
+          await queue.enqueue(DELIVERY_CHECK_TASK, { orderId }, { transaction: t, jobKey: `delivery-check:${orderId}`, runAt: new Date(Date.now() + env.DELIVERY_CHECK_AFTER_MS) })
         })
       }
     } catch (err) {
@@ -112,7 +111,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
     const st = await vendor.status(order.delivery_reference)
     if (st.status === 'DELIVERED') return setDeliveryStatus(orderId, 'DELIVERED', { error: null, via })
     if (st.status === 'FAILED') return setDeliveryStatus(orderId, 'FAILED', { error: st.message ?? 'Vendor reports the delivery failed', via })
-    await queue.enqueue(DELIVERY_CHECK_TASK, { orderId }, { jobKey: `delivery-check:${orderId}`, runAt: new Date(Date.now() + CHECK_AFTER_MS * 6) })
+    await queue.enqueue(DELIVERY_CHECK_TASK, { orderId }, { jobKey: `delivery-check:${orderId}`, runAt: new Date(Date.now() + Math.max(env.DELIVERY_CHECK_AFTER_MS * 2, 1000)) })
     return order
   }
 
