@@ -39,6 +39,8 @@ export interface Env {
   SMS_PROVIDER?: 'log' | 'arkesel'
   ARKESEL_API_KEY?: string
   ARKESEL_BASE_URL: string
+  /** First wait before an SMS is tried again; each later one doubles. */
+  SMS_RETRY_BASE_MS: number
 }
 
 const schema = Joi.object<Env>({
@@ -73,6 +75,7 @@ const schema = Joi.object<Env>({
   SMS_PROVIDER: Joi.string().valid('log', 'arkesel').empty(''),
   ARKESEL_API_KEY: Joi.string().empty(''),
   ARKESEL_BASE_URL: Joi.string().uri().default('https://sms.arkesel.com'),
+  SMS_RETRY_BASE_MS: Joi.number().integer().min(0).default(10000),
 })
   .unknown(true)
 

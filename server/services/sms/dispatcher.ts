@@ -7,9 +7,8 @@ import type { SettingsService } from '../settings.ts'
 import { paginationOf } from '../orders-admin.ts'
 import { SmsError, type SmsProvider } from './provider.ts'
 
-/** Tries per message before FAILED; waits 10 s, 20 s, 40 s, 80 s between them. */
+/** Tries per message before FAILED; waits SMS_RETRY_BASE_MS (10 s), then twice as long each time. */
 export const SMS_MAX_ATTEMPTS = 5
-const SMS_RETRY_BASE_MS = 10_000
 /** A QUEUED row nobody enqueued (written by other code), or a SENDING one whose worker died. */
 const SWEEP_AFTER_SECONDS = 30
 
@@ -32,7 +31,7 @@ const listSchema = Joi.object({
   status: Joi.string().uppercase().valid('ALL', 'QUEUED', 'SENDING', 'SENT', 'FAILED').default('ALL'),
 }).options({ stripUnknown: true })
 
-export function createSmsDispatcher(deps: { sequelize: Sequelize; queue: Queue; settings: SettingsService; provider: SmsProvider; log: Logger }) {
+export function createSmsDispatcher(deps: { sequelize: Sequelize; queue: Queue; settings: SettingsService; provider: SmsProvider; log: Logger; retryBaseMs: number }) {
   const { sequelize, queue, provider, log } = deps
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
 
@@ -59,7 +58,7 @@ export function createSmsDispatcher(deps: { sequelize: Sequelize; queue: Queue; 
       }
       await sequelize.transaction(async (t) => {
         await sequelize.query(`UPDATE sms_outbox SET status = 'QUEUED', error = :error, updated_at = now() WHERE id = :id`, { replacements: { id, error }, transaction: t })
-        const runAt = new Date(Date.now() + SMS_RETRY_BASE_MS * 2 ** (row.attempts - 1))
+        const runAt = new Date(Date.now() + deps.retryBaseMs * 2 ** (row.attempts - 1))
         await queue.enqueue('sms.send', { id }, { transaction: t, jobKey: `sms:${id}`, runAt })
       })
       return 'RETRY'

@@ -41,7 +41,7 @@ export type SmsService = ReturnType<typeof createSmsService>
  */
 export function createSmsService(deps: { sequelize: Sequelize; models: Models; queue: Queue; settings: SettingsService; env: Env; log: Logger; provider?: SmsProvider }) {
   const provider = deps.provider ?? chooseSmsProvider(deps.env, deps.log)
-  const dispatcher = createSmsDispatcher({ ...deps, provider })
+  const dispatcher = createSmsDispatcher({ ...deps, provider, retryBaseMs: deps.env.SMS_RETRY_BASE_MS })
 
   async function send(to: string, message: string, opts: { transaction?: Transaction } = {}): Promise<number | null> {
     const phone = normalizePhone(to)

@@ -1,6 +1,9 @@
 import axios from 'axios'
 import { SmsError, type SmsProvider } from '../provider.ts'
 
+/** Arkesel's examples write numbers internationally without '+': 0241234567 -> 233241234567. */
+const international = (phone: string) => (/^0\d{9}$/.test(phone) ? `233${phone.slice(1)}` : phone)
+
 /**
  * Arkesel SMS API v2 (https://developers.arkesel.com): POST /api/v2/sms/send with header `api-key`
  * and JSON {sender, message, recipients: ['233...']}; success is
@@ -13,7 +16,7 @@ export function createArkeselProvider(cfg: { baseUrl: string; apiKey: string; ti
     async send({ to, message, sender }) {
       let res
       try {
-        res = await http.post('/api/v2/sms/send', { sender, message, recipients: [to] }, { headers: { 'api-key': cfg.apiKey, Accept: 'application/json' } })
+        res = await http.post('/api/v2/sms/send', { sender, message, recipients: [international(to)] }, { headers: { 'api-key': cfg.apiKey, Accept: 'application/json' } })
       } catch (err) {
         throw new SmsError(`Arkesel unreachable: ${(err as Error).message}`, true)
       }
