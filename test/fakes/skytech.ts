@@ -35,6 +35,8 @@ export interface FakeSkytech {
   completeAfterMs: number | null
   balance: number
   complete(ref: string, status?: 'completed' | 'failed'): void
+  /** Forgets every order, key and count (between tests). */
+  reset(): void
   requests: { method: string; path: string; signatureOk: boolean }[]
   close(): Promise<void>
 }
@@ -128,6 +130,15 @@ export async function startFakeSkytech(opts: { key?: string; secret?: string } =
     complete(ref, status = 'completed') {
       const o = orders.get(ref)
       if (o) o.status = status
+    },
+    reset() {
+      orders.clear()
+      byKey.clear()
+      callsPerKey.clear()
+      requests.length = 0
+      failing = 0
+      fake.delayMs = 0
+      fake.completeAfterMs = 0
     },
     async close() {
       for (const r of hanging) r.destroy()

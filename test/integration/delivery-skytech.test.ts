@@ -33,11 +33,7 @@ describe('delivery through SkyTech GH (fake vendor)', function () {
   beforeEach(async () => {
     await resetDb()
     sky.services.settings.invalidate()
-    fake.orders.clear()
-    fake.callsPerKey.clear()
-    fake.failNext(0)
-    fake.completeAfterMs = 0
-    fake.delayMs = 0
+    fake.reset()
   })
   const drain = () => sky.services.queue.drain()
 
