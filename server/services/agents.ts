@@ -264,7 +264,7 @@ export function createAgentsService(deps: {
           severity: 'MEDIUM',
           details: { approved, agentName: a.get('name'), agentPhone: a.get('phone') },
         }, { ...ctx, transaction })
-        const template = approved ? (await settings.get()).smsAgentApproved : ''
+        const template = approved ? (await settings.get({ transaction })).smsAgentApproved : ''
         if (template && deps.sms) await deps.sms.send(String(a.get('phone')), template, { transaction })
         return true
       })

@@ -1,4 +1,5 @@
 import Joi from 'joi'
+import type { Transaction } from 'sequelize'
 import type { Models } from '../../models/index.ts'
 import { badRequest } from '../lib/errors.ts'
 import { toGhs, toPesewas } from '../lib/money.ts'
@@ -177,9 +178,11 @@ export function createSettingsService({ models, audit }: { models: Models; audit
   let loadedAt = 0
 
   // Several app instances share one database: a write made by another instance is seen within the TTL.
-  async function get(): Promise<Settings> {
+  // Callers inside a transaction pass it: a read on a second connection while every pooled
+  // connection is held by such a transaction (a burst of settlements) would wait forever.
+  async function get(opts: { transaction?: Transaction } = {}): Promise<Settings> {
     if (cache && Date.now() - loadedAt < CACHE_TTL_MS) return cache
-    const row = await models.Settings.findByPk(1)
+    const row = await models.Settings.findByPk(1, { transaction: opts.transaction })
     cache = fromRow((row?.get('data') as Record<string, unknown>) ?? {})
     loadedAt = Date.now()
     return cache

@@ -65,7 +65,7 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
   const hooks: StatusHook[] = []
 
   async function notify(order: DeliveryRow, to: DeliveryStatus, t: Transaction) {
-    const s = await deps.settings.get()
+    const s = await deps.settings.get({ transaction: t })
     const template = to === 'DELIVERED' ? s.smsDelivered : to === 'FAILED' ? s.smsDeliveryFailed : ''
     if (!template) return
     const vars = { dataSize: formatDataSize(order.data_size_mb), network: order.network, recipientNumber: order.recipient_number }

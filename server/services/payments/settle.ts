@@ -63,7 +63,7 @@ export function createSettlement(deps: SettleDeps) {
 
   async function effects(p: PaymentRow, ctx: Ctx & { transaction: Transaction }) {
     const t = ctx.transaction
-    const settings = await deps.settings.get()
+    const settings = await deps.settings.get({ transaction: t })
     const success = p.status === 'SUCCESS'
     const details: Record<string, unknown> = {
       transactionId: p.transaction_id,
