@@ -65,6 +65,7 @@ const send = vendor.send.bind(vendor)
 }
 
 const settledAt = new Map<number, number>()
+const cpu0 = process.cpuUsage()
 const started = performance.now()
 let next = 0
 await Promise.all(
@@ -83,6 +84,7 @@ for (;;) {
   await new Promise((r) => setTimeout(r, 20))
 }
 const done = performance.now()
+const cpu = process.cpuUsage(cpu0)
 
 const lat = pending.map((p) => calledAt.get(p.order_id)! - settledAt.get(p.order_id)!).sort((a, b) => a - b)
 const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))]!.toFixed(0)
@@ -92,6 +94,7 @@ console.log(`fulfilment: ${N} orders, worker concurrency ${CONCURRENCY}, ${SETTL
 console.log(`  settlement:        ${(N / ((settledAll - started) / 1000)).toFixed(0)} payments/s (all settled in ${((settledAll - started) / 1000).toFixed(2)} s)`)
 console.log(`  delivered:         ${(N / ((done - started) / 1000)).toFixed(0)} orders/s (first settlement to last DELIVERED: ${((done - started) / 1000).toFixed(2)} s)`)
 console.log(`  success -> vendor: p50 ${pct(50)} ms   p95 ${pct(95)} ms   p99 ${pct(99)} ms   max ${lat[lat.length - 1]!.toFixed(0)} ms`)
+console.log(`  this process used ${((cpu.user + cpu.system) / 1000 / N).toFixed(1)} ms CPU per order over ${((done - started) / 1000).toFixed(1)} s wall (${(((cpu.user + cpu.system) / 1000 / (done - started)) * 100).toFixed(0)}% of one core); load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)}`)
 console.log(`  sms: ${sms!.sent} of ${sms!.total} sent by the end; orders delivered twice: ${dup!.n}`)
 await running.stop()
 process.exit(0)
