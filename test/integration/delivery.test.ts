@@ -154,6 +154,23 @@ describe('delivery (simulator vendor)', () => {
     expect(await audits('ORDER_DELIVERED', id)).to.have.length(1)
   })
 
+  it('races: a double-clicked Retry delivery queues once; two confirmations give one ORDER_DELIVERED', async () => {
+    app().services.delivery.simulatorControl({ mode: 'fail', count: 5 })
+    await setSettings({ deliveryRetryLimit: 1 })
+    const { id } = await buyAndPay()
+    await drain()
+    const admin = await adminClient()
+    const [a, b] = await Promise.all([admin.post(`/api/orders/${id}/retry-delivery`), admin.post(`/api/orders/${id}/retry-delivery`)])
+    expect([a.status, b.status].sort()).to.deep.equal([200, 409])
+    expect(await audits('DELIVERY_RETRIED', id)).to.have.length(1)
+    const set = app().services.delivery.setDeliveryStatus
+    const results = await Promise.all([set(id, 'DELIVERED', { reference: 'X1' }), set(id, 'DELIVERED', { reference: 'X2' }), set(id, 'DELIVERED', { reference: 'X3' })])
+    expect(results.filter(Boolean)).to.have.length(1)
+    expect(await audits('ORDER_DELIVERED', id)).to.have.length(1)
+    const sms = await q<any>(`SELECT * FROM sms_outbox WHERE message LIKE '%has been delivered%'`)
+    expect(sms).to.have.length(1)
+  })
+
   it('unpaid orders are never delivered, nor retried', async () => {
     const o = await createOrder({ paymentStatus: 'PENDING' })
     const admin = await adminClient()
