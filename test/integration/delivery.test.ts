@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import { createDeliveryService } from '../../server/services/delivery/index.ts'
-import { createOrder } from '../helpers/factories.ts'
+import { createAgent, createOrder } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb, testEnv } from '../helpers/server.ts'
 
@@ -169,6 +169,27 @@ describe('delivery (simulator vendor)', () => {
     expect(await audits('ORDER_DELIVERED', id)).to.have.length(1)
     const sms = await q<any>(`SELECT * FROM sms_outbox WHERE message LIKE '%has been delivered%'`)
     expect(sms).to.have.length(1)
+  })
+
+  it('agents see delivery on their orders list and dashboard; the delivered SMS goes to the agent; approving an agent sends the approved SMS', async () => {
+    const a = await createAgent()
+    const c = new Client()
+    expect((await c.login(a.user.email, a.password)).status).to.equal(200)
+    const placed = await c.post('/api/orders', { packageId: await mtn1gb(), recipientNumber: '0209998888', payerPhone: '0241234567', payerNetwork: 'MTN' })
+    expect(placed.status).to.equal(201)
+    await new Client().post(`/api/simulator/payments/${placed.body.payment.transactionId}/approve`)
+    await drain()
+    const list = await c.get('/api/orders')
+    expect(list.body.orders[0]).to.include({ deliveryStatus: 'DELIVERED', displayStatus: 'DELIVERED', deliveryAttempts: 1, deliveryError: null })
+    expect(list.body.orders[0].deliveryReference).to.match(/^SIM-/)
+    const sms = await q<any>(`SELECT to_phone FROM sms_outbox WHERE message LIKE '%has been delivered%'`)
+    expect(sms.map((r) => r.to_phone)).to.deep.equal([a.agent.phone])
+
+    const pending = await createAgent({ approved: false })
+    const admin = await adminClient()
+    expect((await admin.patch(`/api/agents/${pending.agent.id}/approve`)).status).to.equal(200)
+    const approved = await q<any>(`SELECT to_phone, message FROM sms_outbox WHERE message LIKE '%has been approved%'`)
+    expect(approved).to.deep.equal([{ to_phone: pending.agent.phone, message: 'Your Data Hub agent account has been approved. You can now place orders.' }])
   })
 
   it('unpaid orders are never delivered, nor retried', async () => {
