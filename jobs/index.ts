@@ -1,4 +1,5 @@
 import type { Queue } from '../server/services/queue/index.ts'
+import { deliverySync } from './delivery.ts'
 import { housekeeping } from './housekeeping.ts'
 import { reconcilePayments } from './reconcile.ts'
 import { claimTick } from './ticks.ts'
@@ -7,6 +8,7 @@ import type { JobDeps } from './types.ts'
 export const SCHEDULES = {
   reconcile: '* * * * *',
   housekeeping: '*/5 * * * *',
+  deliverySync: '* * * * *',
 } as const
 
 /** A failing run is logged and the next tick tries again; nothing a job throws reaches the process. */
@@ -22,6 +24,7 @@ export async function runJob(name: string, deps: JobDeps, fn: (deps: JobDeps) =>
 const SCHEDULED: Record<keyof typeof SCHEDULES, (deps: JobDeps) => Promise<unknown>> = {
   reconcile: reconcilePayments,
   housekeeping,
+  deliverySync,
 }
 
 /**

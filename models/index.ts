@@ -48,6 +48,7 @@ export function defineModels(sequelize: Sequelize): Models {
     id, userId: INTEGER, agentId: INTEGER, packageId: INTEGER, packageName: TEXT, recipientNumber: STRING(12), network: STRING,
     dataSizeMb: INTEGER, amountPesewas: INTEGER, paymentStatus: STATUS, paymentTransactionId: TEXT, paymentPhoneNumber: STRING(12),
     channel: STRING, delivered: BOOLEAN, deliveredAt: DATE, exported: BOOLEAN, exportedAt: DATE,
+    deliveryStatus: STRING, deliveryVendor: STRING, deliveryReference: TEXT, deliveryAttempts: INTEGER, deliveryError: TEXT,
   }, opts('orders'))
 
   const Payment = sequelize.define('Payment', {
@@ -88,7 +89,9 @@ export function defineModels(sequelize: Sequelize): Models {
     id, userId: INTEGER, kind: STRING, tokenHash: TEXT, expiresAt: DATE, revokedAt: DATE, familyId: DataTypes.UUID, rotatedAt: DATE,
   }, opts('auth_tokens', { updatedAt: false }))
 
-  const SmsOutbox = sequelize.define('SmsOutbox', { id, toPhone: STRING(15), message: TEXT, status: STRING, sensitive: BOOLEAN }, opts('sms_outbox', { updatedAt: false }))
+  const SmsOutbox = sequelize.define('SmsOutbox', {
+    id, toPhone: STRING(15), message: TEXT, status: STRING, provider: STRING, providerMessageId: TEXT, attempts: INTEGER, error: TEXT, sentAt: DATE, sensitive: BOOLEAN,
+  }, opts('sms_outbox'))
 
   User.hasOne(Agent, { as: 'agent', foreignKey: 'userId' })
   Agent.belongsTo(User, { as: 'user', foreignKey: 'userId' })

@@ -128,11 +128,12 @@ export async function seedVolume(db: Database, opts: { orders: number; agents: n
       // hours after they came in; the last day's are still active, as are unpaid ones of any age.
       await q(
         `INSERT INTO orders (user_id, agent_id, package_id, package_name, recipient_number, network, data_size_mb, amount_pesewas,
-                             payment_status, payment_transaction_id, payment_phone_number, channel, delivered, delivered_at, exported, exported_at, created_at, updated_at)
+                             payment_status, payment_transaction_id, payment_phone_number, channel, delivered, delivered_at, exported, exported_at, delivery_status, created_at, updated_at)
          SELECT a.user_id, a.id, NULL, s.name, s.recipient, s.network, s.size_mb, s.amount, s.status, s.txid, s.recipient,
                 CASE WHEN s.r3 < 0.1 THEN 'ussd' ELSE 'web' END,
                 s.exported, CASE WHEN s.exported THEN s.created_at + interval '3 hours' END,
                 s.exported, CASE WHEN s.exported THEN s.created_at + interval '3 hours' END,
+                CASE WHEN s.exported THEN 'MANUAL' ELSE 'NOT_STARTED' END,
                 s.created_at, s.created_at
          FROM (
            SELECT g,

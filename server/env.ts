@@ -38,6 +38,25 @@ export interface Env {
   /** /metrics answers a request bearing this token, or from METRICS_ALLOW_IPS; otherwise 404. */
   METRICS_TOKEN?: string
   METRICS_ALLOW_IPS: string
+  /** Issue 11: SkyTech GH data vendor (https://skytechgh.com); without keys the delivery simulator is used. */
+  SKYTECH_API_KEY?: string
+  SKYTECH_API_SECRET?: string
+  SKYTECH_BASE_URL: string
+  /** First retry wait; each later one doubles. */
+  DELIVERY_RETRY_BASE_MS: number
+  DELIVERY_VENDOR_TIMEOUT_MS: number
+  /** An order QUEUED/PROCESSING untouched this long (its worker died) is put back on the queue. */
+  DELIVERY_STALE_SECONDS: number
+  /** How long the simulator vendor takes to deliver. */
+  DELIVERY_SIMULATOR_DELAY_MS: number
+  /** After a vendor accepts without confirming, ask it again after this long. */
+  DELIVERY_CHECK_AFTER_MS: number
+  /** SMS provider: 'log' (default) or 'arkesel' (default when ARKESEL_API_KEY is set). */
+  SMS_PROVIDER?: 'log' | 'arkesel'
+  ARKESEL_API_KEY?: string
+  ARKESEL_BASE_URL: string
+  /** First wait before an SMS is tried again; each later one doubles. */
+  SMS_RETRY_BASE_MS: number
 }
 
 const schema = Joi.object<Env>({
@@ -72,6 +91,18 @@ const schema = Joi.object<Env>({
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(1000).max(300_000).default(25_000),
   METRICS_TOKEN: Joi.string().min(16).empty(''),
   METRICS_ALLOW_IPS: Joi.string().empty('').default('127.0.0.1,::1'),
+  SKYTECH_API_KEY: Joi.string().empty(''),
+  SKYTECH_API_SECRET: Joi.string().empty(''),
+  SKYTECH_BASE_URL: Joi.string().uri().default('https://skytechgh.com'),
+  DELIVERY_RETRY_BASE_MS: Joi.number().integer().min(0).default(5000),
+  DELIVERY_VENDOR_TIMEOUT_MS: Joi.number().integer().min(100).default(15000),
+  DELIVERY_STALE_SECONDS: Joi.number().integer().min(1).default(120),
+  DELIVERY_SIMULATOR_DELAY_MS: Joi.number().integer().min(0).default(1500),
+  DELIVERY_CHECK_AFTER_MS: Joi.number().integer().min(0).default(5000),
+  SMS_PROVIDER: Joi.string().valid('log', 'arkesel').empty(''),
+  ARKESEL_API_KEY: Joi.string().empty(''),
+  ARKESEL_BASE_URL: Joi.string().uri().default('https://sms.arkesel.com'),
+  SMS_RETRY_BASE_MS: Joi.number().integer().min(0).default(10000),
 })
   .unknown(true)
 

@@ -2,6 +2,8 @@ import type { Express } from 'express'
 import type { Services } from './services/index.ts'
 import { registerScheduledJobs } from '../jobs/index.ts'
 import { RECOVERY_TASK } from './services/recovery/index.ts'
+import { DELIVERY_CHECK_TASK, DELIVERY_SWEEP_TASK, DELIVERY_TASK } from './services/delivery/index.ts'
+import { SMS_TASK } from './services/sms/index.ts'
 import { ussdRouter } from '../ussd/router.ts'
 import { ussdSimulatorRouter } from '../ussd/simulator-router.ts'
 
@@ -22,4 +24,15 @@ export function registerTasks(services: Services): void {
   registerScheduledJobs(services.queue, { services, log: services.deps.log })
   // Account recovery: find the account and send the code after /forgot has answered.
   services.queue.register(RECOVERY_TASK, (payload: { identifier: string; ip?: string | null }) => services.recovery.deliverQueued(payload))
+  // H11: a paid order to its vendor, a later confirmation, an SMS to its provider (ADR 0012).
+  services.queue.register<{ orderId: number }>(DELIVERY_TASK, (p) => services.delivery.runSend(Number(p.orderId)))
+  services.queue.register<{ orderId: number }>(DELIVERY_CHECK_TASK, async (p) => void (await services.delivery.check(Number(p.orderId))))
+  services.queue.register<{ id: number }>(SMS_TASK, async (p) => void (await services.sms.dispatch(Number(p.id))))
+  services.queue.register(DELIVERY_SWEEP_TASK, async () => void (await services.delivery.sync()))
+  // After a crash, deliveries a dead worker held are taken up again once they count as stale,
+  // without waiting for the minute tick: one sweep job per start (keyed, so starts never pile up).
+  const { env, log } = services.deps
+  services.queue
+    .enqueue(DELIVERY_SWEEP_TASK, {}, { jobKey: 'delivery-sweep-after-start', runAt: new Date(Date.now() + env.DELIVERY_STALE_SECONDS * 1000 + 500) })
+    .catch((err) => log.warn({ err: (err as Error).message }, 'could not schedule the start-up delivery sweep'))
 }

@@ -2,6 +2,7 @@ import type { Actor, Ctx } from '../server/services/context.ts'
 import type { Services } from '../server/services/index.ts'
 import type { UssdAgent } from '../server/services/ussd.ts'
 import type { MenuPackage, MenuPorts } from './ports.ts'
+import { DELIVERY_LABELS } from '../server/services/delivery/present.ts'
 import { NAV, NETWORK_LABELS, NETWORK_ORDER, ascii, bodyFits, formatSize, ghs, screen, statusLabel } from './text.ts'
 
 export type Screen = 'pin' | 'main' | 'network' | 'packages' | 'recipient' | 'recipientInput' | 'payNetwork' | 'confirm' | 'orders' | 'statusInput' | 'statusResult'
@@ -266,7 +267,7 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
         `${formatSize(o.dataSizeMb)} ${NETWORK_LABELS[o.network] ?? o.network} to ${o.recipientNumber}`,
         `Amount: ${ghs(o.amountPesewas)}`,
         `Payment: ${statusLabel(o.paymentStatus)}`,
-        `Delivered: ${o.delivered ? 'Yes' : 'No'}`,
+        `Delivery: ${o.paymentStatus === 'SUCCESS' ? (DELIVERY_LABELS[o.deliveryStatus] ?? 'Awaiting delivery') : 'After payment'}`,
         NAV,
       ], note)
     },

@@ -3,6 +3,7 @@ import { api } from '../../renderer/api.ts'
 import { useToast } from '../../renderer/ui/Toasts.tsx'
 import { digitsOnly, formatCedis, formatDate, formatSize, NETWORK_LABEL, statusClass } from '../_storefront/format.ts'
 import type { OrderView } from '../../server/services/orders.ts'
+import { DeliveryBadge } from '../../renderer/ui/DeliveryBadge.tsx'
 
 /** Look up orders by phone (Enter or 'Look Up'); cards per order; 'No Orders Found' when none. */
 export function MyOrders() {
@@ -62,6 +63,8 @@ export function MyOrders() {
                   <dt>Recipient</dt><dd>{o.recipientNumber}</dd>
                   <dt>Payment phone</dt><dd>{o.paymentPhoneNumber || 'N/A'}</dd>
                   <dt>Transaction ID</dt><dd className="sf-mono">{o.paymentTransactionId || 'N/A'}</dd>
+                  <dt>Delivery</dt><dd><DeliveryBadge status={o.deliveryStatus} paid={o.paymentStatus === 'SUCCESS'} /></dd>
+                  {o.deliveryReference ? <><dt>Delivery reference</dt><dd className="sf-mono" data-testid="delivery-reference">{o.deliveryReference}</dd></> : null}
                 </dl>
               </div>
             </article>

@@ -16,7 +16,8 @@ export const ADMIN_LINKS = [
   { href: '/admin/audit-logs', label: 'Audit Logs' },
   { href: '/admin/messaging', label: 'Send Message' },
   { href: '/admin/messaging/history', label: 'Message History' },
-  { href: '/admin/sms-outbox', label: 'SMS Outbox' },
+  { href: '/admin/sms', label: 'SMS Messages' },
+  { href: '/admin/delivery-simulator', label: 'Delivery Simulator' },
   { href: '/ussd-simulator', label: 'USSD Simulator' },
 ]
 

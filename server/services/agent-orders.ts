@@ -5,6 +5,7 @@ import { badRequest } from '../lib/errors.ts'
 import { toGhs } from '../lib/money.ts'
 import { requireActiveAgent } from './agents.ts'
 import type { Ctx } from './context.ts'
+import { deliveryFields } from './delivery/present.ts'
 import { NETWORKS } from './settings.ts'
 
 export const AGENT_ORDER_STATUSES = ['ALL', 'PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED', 'DELIVERED'] as const
@@ -31,6 +32,10 @@ export interface AgentOrder {
   paymentTransactionId: string | null
   paymentPhoneNumber: string | null
   delivered: boolean
+  deliveryStatus: string
+  deliveryReference: string | null
+  deliveryAttempts: number
+  deliveryError: string | null
   exported: boolean
   channel: string
   createdAt: string
@@ -51,6 +56,7 @@ function present(o: Record<string, any>): AgentOrder {
     paymentTransactionId: o.paymentTransactionId ?? null,
     paymentPhoneNumber: o.paymentPhoneNumber ?? null,
     delivered: !!o.delivered,
+    ...deliveryFields(o, 'public'),
     exported: !!o.exported,
     channel: o.channel ?? 'web',
     createdAt: new Date(o.createdAt).toISOString(),

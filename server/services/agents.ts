@@ -12,6 +12,7 @@ import type { AuthService } from './auth.ts'
 import type { Actor, Ctx } from './context.ts'
 import type { RateLimitService } from './rate-limit.ts'
 import { GATEWAY_CARD, NETWORKS, type SettingsService } from './settings.ts'
+import type { SmsService } from './sms/index.ts'
 
 /** A fee request younger than this that is still pending blocks a second one (double clicks, two tabs). */
 export const FEE_REQUEST_COOLDOWN_SECONDS = 60
@@ -124,6 +125,8 @@ export function createAgentsService(deps: {
   auth: AuthService
   settings: SettingsService
   rateLimit: RateLimitService
+  /** The 'agent approved' SMS (settings.smsAgentApproved), written in the approval's transaction. */
+  sms?: Pick<SmsService, 'send'>
   payments: () => FeePayments | undefined
 }) {
   const { sequelize, models, audit, auth, settings, rateLimit } = deps
@@ -261,6 +264,8 @@ export function createAgentsService(deps: {
           severity: 'MEDIUM',
           details: { approved, agentName: a.get('name'), agentPhone: a.get('phone') },
         }, { ...ctx, transaction })
+        const template = approved ? (await settings.get({ transaction })).smsAgentApproved : ''
+        if (template && deps.sms) await deps.sms.send(String(a.get('phone')), template, { transaction })
         return true
       })
       const out = await view(agentId)

@@ -23,14 +23,14 @@ import { createAdminStatsService } from './admin-stats.ts'
 import { createOrdersAdminService } from './orders-admin.ts'
 import { createAfaAdminService } from './afa-admin.ts'
 import { createPackagesService } from './packages.ts'
-import { createSmsService } from './sms.ts'
-import { createSmsOutboxService } from './sms-outbox.ts'
+import { createSmsService } from './sms/index.ts'
 import { createCommissionsService } from './commissions.ts'
 import { createPaymentsService } from './payments/index.ts'
 import { createSimulatorControl } from './payments/simulator.ts'
 import { createOrdersService } from './orders.ts'
 import { createAfaService } from './afa.ts'
 import { createQueue } from './queue/index.ts'
+import { createDeliveryService } from './delivery/index.ts'
 
 export interface Deps {
   sequelize: Sequelize
@@ -54,6 +54,8 @@ export function createServices(deps: Deps) {
   const settings = createSettingsService({ models, audit, sequelize })
   const sessions = createSessionsService({ sequelize, audit })
   const auth = createAuthService({ sequelize, models, audit, rateLimit, sessions })
+  // Text messages: outbox row + dispatch job in the caller's transaction (H11).
+  const sms = createSmsService({ sequelize, models, queue, settings, env: deps.env, log: deps.log })
   // H5b back office: users and roles, packages, USSD whitelist, admin messages.
   const usersAdmin = createUsersAdminService({ sequelize, models, audit })
   const packagesAdmin = createPackagesAdminService({ sequelize, models, audit })
@@ -61,7 +63,7 @@ export function createServices(deps: Deps) {
   const adminMessages = createAdminMessagesService({ sequelize, models, audit })
   // H4 agent programme: registration, fee payment (through payments, looked up when used), approval, PIN; the inbox.
   const late: { payments?: FeePayments } = {}
-  const agents = createAgentsService({ sequelize, models, audit, auth, settings, rateLimit, payments: () => late.payments })
+  const agents = createAgentsService({ sequelize, models, audit, auth, settings, rateLimit, sms, payments: () => late.payments })
   const inbox = createInboxService({ sequelize, models })
   const agentOrders = createAgentOrdersService({ sequelize, models })
   // H6 back office insight: audit trail queries and exports, commission reports and archive.
@@ -69,24 +71,24 @@ export function createServices(deps: Deps) {
   const commissionReports = createCommissionReportsService({ sequelize, audit })
   // H5a back office operations: overview figures, orders list/delivery/export, AFA registrations.
   const adminStats = createAdminStatsService({ sequelize, settings })
-  const ordersAdmin = createOrdersAdminService({ sequelize, audit })
+  const ordersAdmin = createOrdersAdminService({ sequelize, audit, delivery: () => delivery })
   const afaAdmin = createAfaAdminService({ sequelize, audit })
   // H7 USSD channel: dial-in access, PIN lock, session store (the menu itself lives in ussd/).
   const ussd = createUssdService({ sequelize, models, settings, audit })
   // H3 storefront and payments: packages, orders, the payment providers (Paystack or the simulator), AFA, SMS outbox.
   const packages = createPackagesService({ models })
-  const sms = createSmsService({ models, log: deps.log })
   // H19 account recovery: reset codes by SMS (outbox) and email, limits in PostgreSQL, sessions end on reset.
   const recovery = createRecoveryService({ ...deps, settings, audit, sms, sessions, queue })
-  const smsOutbox = createSmsOutboxService({ sequelize, sms })
+  // H11 delivery: vendors behind one interface, queued by settlement in its transaction.
+  const delivery = createDeliveryService({ sequelize, audit, settings, sms, queue, env: deps.env, log: deps.log })
   const commissions = createCommissionsService({ sequelize })
-  const payments = createPaymentsService({ ...deps, settings, audit, commissions, sms })
+  const payments = createPaymentsService({ ...deps, settings, audit, commissions, sms, delivery })
   late.payments = payments
   const simulator = createSimulatorControl({ sequelize, env: deps.env, payments, active: payments.isSimulator })
   const orders = createOrdersService({ sequelize, models, settings, audit, packages, payments })
   const afa = createAfaService({ sequelize, settings, payments })
   const opsMetrics = createOpsMetrics({ sequelize })
-  return { queue, opsMetrics, sessions, recovery, smsOutbox, packages, sms, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  return { queue, opsMetrics, sessions, recovery, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

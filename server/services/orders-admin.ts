@@ -6,6 +6,8 @@ import { toGhs } from '../lib/money.ts'
 import { phoneVariants } from '../lib/phone.ts'
 import type { AuditService } from './audit.ts'
 import type { Ctx } from './context.ts'
+import type { DeliveryService } from './delivery/index.ts'
+import { DELIVERY_STATUSES } from './delivery/state.ts'
 
 export const NETWORK_LABELS = { MTN: 'MTN', TELECEL: 'Telecel', AIRTELTIGO: 'AirtelTigo' } as const
 export const PAYMENT_STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED'] as const
@@ -52,6 +54,7 @@ export const listQuerySchema = Joi.object({
   paymentStatus: Joi.string().uppercase().valid(...PAYMENT_STATUSES, 'ALL').empty(''),
   orderType: Joi.string().lowercase().valid('agent', 'direct', 'all').empty(''),
   search: Joi.string().trim().max(100).allow(''),
+  deliveryStatus: Joi.string().uppercase().valid(...DELIVERY_STATUSES, 'ALL').empty(''),
 }).unknown(true) // the shared GET /api/orders carries other routers' parameters too
 
 export interface OrderListQuery {
@@ -62,6 +65,7 @@ export interface OrderListQuery {
   paymentStatus?: string
   orderType?: 'agent' | 'direct' | 'all'
   search?: string
+  deliveryStatus?: string
 }
 
 interface OrderRow {
@@ -85,6 +89,11 @@ interface OrderRow {
   delivered_at: Date | null
   exported: boolean
   exported_at: Date | null
+  delivery_status: string
+  delivery_vendor: string | null
+  delivery_reference: string | null
+  delivery_attempts: number
+  delivery_error: string | null
   created_at: Date
   updated_at: Date
 }
@@ -109,6 +118,11 @@ export function presentOrder(r: OrderRow) {
     deliveredAt: r.delivered_at,
     exported: r.exported,
     exportedAt: r.exported_at,
+    deliveryStatus: r.delivery_status,
+    deliveryVendor: r.delivery_vendor,
+    deliveryReference: r.delivery_reference,
+    deliveryAttempts: r.delivery_attempts,
+    deliveryError: r.delivery_error,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     orderType: agent ? 'agent' : 'direct',
@@ -121,7 +135,7 @@ const SELECT_ORDER = `
   SELECT o.id, o.user_id, u.email AS user_email, o.agent_id, a.name AS agent_name, a.phone AS agent_phone, a.approved AS agent_approved,
          o.package_name, o.recipient_number, o.network, o.data_size_mb, o.amount_pesewas, o.payment_status,
          o.payment_transaction_id, o.payment_phone_number, o.channel, o.delivered, o.delivered_at, o.exported, o.exported_at,
-         o.created_at, o.updated_at
+         o.delivery_status, o.delivery_vendor, o.delivery_reference, o.delivery_attempts, o.delivery_error, o.created_at, o.updated_at
   FROM orders o
   LEFT JOIN agents a ON a.id = o.agent_id
   LEFT JOIN users u ON u.id = o.user_id`
@@ -144,8 +158,11 @@ export const ORDER_CSV_COLUMNS: CsvColumn<OrderRow>[] = [
   { header: 'Exported At (UTC)', kind: 'datetime', value: (r) => r.exported_at },
 ]
 
-/** What "pending" means for the export: paid, not yet delivered, still in the active list. */
-const EXPORTABLE = `NOT exported AND NOT delivered AND payment_status = 'SUCCESS'`
+/**
+ * What "pending" means for the export: paid, not yet delivered, still in the active list, and not
+ * being delivered automatically (issue 11): never sent (manual mode) or failed at the vendor.
+ */
+const EXPORTABLE = `NOT exported AND NOT delivered AND payment_status = 'SUCCESS' AND delivery_status IN ('NOT_STARTED','FAILED')`
 const EXPORT_BATCH = 5000
 
 export interface ExportSink {
@@ -157,7 +174,7 @@ export interface ExportSink {
 
 export type OrdersAdminService = ReturnType<typeof createOrdersAdminService>
 
-export function createOrdersAdminService({ sequelize, audit }: { sequelize: Sequelize; audit: AuditService }) {
+export function createOrdersAdminService({ sequelize, audit, delivery }: { sequelize: Sequelize; audit: AuditService; delivery: () => Pick<DeliveryService, 'markManual' | 'retry'> }) {
   /** Agents whose name or phone holds the term: a few ids, so the orders side can use its agent index. */
   async function agentIdsMatching(term: string, digits: string | null): Promise<number[]> {
     const rows = await sequelize.query<{ id: number }>(
@@ -234,6 +251,10 @@ export function createOrdersAdminService({ sequelize, audit }: { sequelize: Sequ
         params.paymentStatus = query.paymentStatus
         where.push('o.payment_status = :paymentStatus')
       }
+      if (query.deliveryStatus && query.deliveryStatus !== 'ALL') {
+        params.deliveryStatus = query.deliveryStatus
+        where.push('o.delivery_status = :deliveryStatus')
+      }
       if (query.orderType === 'agent') where.push('o.agent_id IS NOT NULL')
       if (query.orderType === 'direct') where.push('o.agent_id IS NULL')
       if (query.search) where.push(await searchClause(query.search, params))
@@ -261,13 +282,16 @@ export function createOrdersAdminService({ sequelize, audit }: { sequelize: Sequ
       )
       if (!row) throw notFound('Order not found')
       if (row.payment_status !== 'SUCCESS') throw conflict('Only paid orders can be marked delivered')
-      if (!row.delivered) {
-        await sequelize.query(
-          `UPDATE orders SET delivered = true, delivered_at = now(), updated_at = now() WHERE id = :id AND NOT delivered`,
-          { replacements: { id } },
-        )
-        await audit.record({ action: 'ORDER_DELIVERED', resource: 'ORDER', resourceId: id, severity: 'LOW' }, ctx)
-      }
+      // MANUAL through the one status function (its audit entry is ORDER_DELIVERED).
+      if (!row.delivered) await delivery().markManual(id, ctx)
+      const [fresh] = await sequelize.query<OrderRow>(`${SELECT_ORDER} WHERE o.id = :id`, { replacements: { id }, type: QueryTypes.SELECT })
+      return presentOrder(fresh!)
+    },
+
+    /** 'Retry delivery': back to the vendor (FAILED, or never sent in manual mode). */
+    async retryDelivery(id: number, ctx: Ctx = {}) {
+      if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw badRequest('Invalid order id')
+      await delivery().retry(id, ctx)
       const [fresh] = await sequelize.query<OrderRow>(`${SELECT_ORDER} WHERE o.id = :id`, { replacements: { id }, type: QueryTypes.SELECT })
       return presentOrder(fresh!)
     },
@@ -286,7 +310,8 @@ export function createOrdersAdminService({ sequelize, audit }: { sequelize: Sequ
         await sequelize.query('CREATE TEMP TABLE orders_export_batch (id integer PRIMARY KEY) ON COMMIT DROP', { transaction: t })
         const [, meta] = await sequelize.query(
           `WITH marked AS (
-             UPDATE orders SET exported = true, exported_at = :stamp, delivered = true, delivered_at = :stamp, updated_at = :stamp
+             UPDATE orders SET exported = true, exported_at = :stamp, delivered = true, delivered_at = :stamp, updated_at = :stamp,
+               delivery_status = 'MANUAL', delivery_error = NULL
              WHERE ${EXPORTABLE} RETURNING id)
            INSERT INTO orders_export_batch (id) SELECT id FROM marked`,
           { replacements: { stamp }, transaction: t },

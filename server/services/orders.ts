@@ -5,6 +5,7 @@ import { badRequest, conflict, forbidden, notFound } from '../lib/errors.ts'
 import { toGhs } from '../lib/money.ts'
 import { phoneVariants } from '../lib/phone.ts'
 import type { AuditService } from './audit.ts'
+import { deliveryFields } from './delivery/present.ts'
 import type { Actor, Ctx } from './context.ts'
 import type { PackageRow, PackagesService } from './packages.ts'
 import { newTransactionId, transactionIdSchema, type PaymentsService, type PaymentView } from './payments/index.ts'
@@ -56,6 +57,10 @@ export interface OrderView {
   paymentPhoneNumber: string | null
   packageName: string | null
   delivered: boolean
+  deliveryStatus: string
+  deliveryReference: string | null
+  deliveryAttempts: number
+  deliveryError: string | null
   channel: string
   createdAt: string
   updatedAt: string
@@ -74,6 +79,7 @@ export function presentOrder(o: any): OrderView {
     paymentPhoneNumber: get('paymentPhoneNumber', 'payment_phone_number') ?? null,
     packageName: get('packageName', 'package_name') ?? null,
     delivered: !!o.delivered,
+    ...deliveryFields(o, 'public'),
     channel: o.channel,
     createdAt: new Date(get('createdAt', 'created_at')).toISOString(),
     updatedAt: new Date(get('updatedAt', 'updated_at')).toISOString(),

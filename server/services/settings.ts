@@ -1,6 +1,7 @@
 import Joi from 'joi'
 import pg from 'pg'
 import type { Sequelize } from 'sequelize'
+import type { Transaction } from 'sequelize'
 import type { Models } from '../../models/index.ts'
 import { badRequest } from '../lib/errors.ts'
 import { toGhs, toPesewas } from '../lib/money.ts'
@@ -38,7 +39,24 @@ export interface Settings {
   commissionPercentage: number
   commissionFixedAmount: number
   ussdWhitelistEnabled: boolean
+  /** Issue 11: 'automatic' sends each paid order to its vendor; 'manual' leaves it to the CSV export as before. */
+  deliveryMode: 'automatic' | 'manual'
+  /** Vendor per network: 'auto' = the real vendor when its keys are configured, else the simulator. */
+  deliveryVendorMtn: DeliveryVendorChoice
+  deliveryVendorTelecel: DeliveryVendorChoice
+  deliveryVendorAirteltigo: DeliveryVendorChoice
+  /** Vendor calls per order before it is FAILED (each retry waits twice as long as the one before). */
+  deliveryRetryLimit: number
+  /** GHS: the overview warns when a vendor's balance is below this. */
+  deliveryLowBalanceThreshold: number
+  smsSenderId: string
+  smsDelivered: string
+  smsDeliveryFailed: string
+  smsAgentApproved: string
 }
+
+export const DELIVERY_VENDOR_CHOICES = ['auto', 'simulator', 'skytech'] as const
+export type DeliveryVendorChoice = (typeof DELIVERY_VENDOR_CHOICES)[number]
 
 export const DEFAULT_SETTINGS: Settings = {
   siteName: 'Data Hub',
@@ -65,6 +83,16 @@ export const DEFAULT_SETTINGS: Settings = {
   commissionPercentage: 10,
   commissionFixedAmount: 0,
   ussdWhitelistEnabled: false,
+  deliveryMode: 'automatic',
+  deliveryVendorMtn: 'auto',
+  deliveryVendorTelecel: 'auto',
+  deliveryVendorAirteltigo: 'auto',
+  deliveryRetryLimit: 5,
+  deliveryLowBalanceThreshold: 50,
+  smsSenderId: 'DataHub',
+  smsDelivered: 'Your {dataSize} {network} data to {recipientNumber} has been delivered.',
+  smsDeliveryFailed: 'We could not deliver your {dataSize} {network} data to {recipientNumber} yet. We are on it.',
+  smsAgentApproved: 'Your Data Hub agent account has been approved. You can now place orders.',
 }
 
 /** Fields everyone may read; the rest (templates, commission, whitelist switch) are for admins. */
@@ -75,7 +103,7 @@ export const PUBLIC_FIELDS = [
 ] as const satisfies readonly (keyof Settings)[]
 export type PublicSettings = Pick<Settings, (typeof PUBLIC_FIELDS)[number]>
 
-const MONEY_FIELDS = ['agentRegistrationFee', 'afaRegistrationFee', 'commissionFixedAmount'] as const
+const MONEY_FIELDS = ['agentRegistrationFee', 'afaRegistrationFee', 'commissionFixedAmount', 'deliveryLowBalanceThreshold'] as const
 
 const text = (max: number) => Joi.string().allow('').max(max).trim()
 const money = Joi.number().min(0).max(100000).precision(2)
@@ -104,6 +132,17 @@ export const settingsSchema = Joi.object<Settings>({
   commissionPercentage: Joi.number().min(0).max(100),
   commissionFixedAmount: money,
   ussdWhitelistEnabled: Joi.boolean(),
+  deliveryMode: Joi.string().valid('automatic', 'manual'),
+  deliveryVendorMtn: Joi.string().valid(...DELIVERY_VENDOR_CHOICES),
+  deliveryVendorTelecel: Joi.string().valid(...DELIVERY_VENDOR_CHOICES),
+  deliveryVendorAirteltigo: Joi.string().valid(...DELIVERY_VENDOR_CHOICES),
+  deliveryRetryLimit: Joi.number().integer().min(1).max(20).messages({ '*': 'Retry limit must be a whole number from 1 to 20' }),
+  deliveryLowBalanceThreshold: money,
+  // Sender IDs are at most 11 letters or digits (telco rule, Arkesel and the others enforce it).
+  smsSenderId: Joi.string().trim().pattern(/^[A-Za-z0-9 ]{1,11}$/).messages({ '*': 'Sender ID must be 1 to 11 letters or digits' }),
+  smsDelivered: text(320),
+  smsDeliveryFailed: text(320),
+  smsAgentApproved: text(320),
 })
   // The admin page sends the whole object it loaded; unknown keys (id, timestamps) are dropped.
   .options({ stripUnknown: true })
@@ -143,9 +182,11 @@ export function createSettingsService({ models, audit, sequelize }: { models: Mo
   let loadedAt = 0
   let generation = 0
 
-  async function load(): Promise<Settings> {
+  // Callers inside a transaction pass it: a read on a second connection while every pooled
+  // connection is held by such a transaction (a burst of settlements) would wait forever.
+  async function load(opts: { transaction?: Transaction } = {}): Promise<Settings> {
     const gen = generation
-    const row = await models.Settings.findByPk(1)
+    const row = await models.Settings.findByPk(1, { transaction: opts.transaction })
     const fresh = fromRow((row?.get('data') as Record<string, unknown>) ?? {})
     // A NOTIFY that arrived while this read was running may describe a newer row: do not keep this one.
     if (gen === generation) {
@@ -157,9 +198,9 @@ export function createSettingsService({ models, audit, sequelize }: { models: Mo
 
   // Several app instances share one database: a save on one reaches the others by NOTIFY at once;
   // the TTL is the fallback should the listening connection be down.
-  async function get(): Promise<Settings> {
+  async function get(opts: { transaction?: Transaction } = {}): Promise<Settings> {
     if (cache && Date.now() - loadedAt < CACHE_TTL_MS) return cache
-    return load()
+    return load(opts)
   }
 
   function invalidate() {
@@ -200,7 +241,8 @@ export function createSettingsService({ models, audit, sequelize }: { models: Mo
   return {
     get,
     /** For money and access decisions (platform open, fees, gateway): always the row as saved now. */
-    getFresh: load,
+    /** Always read from the database: money and access decisions never act on a stale copy. */
+    getFresh: (opts: { transaction?: Transaction } = {}) => load(opts),
     listen,
     async getPublic(): Promise<PublicSettings> {
       return pickPublic(await get())

@@ -35,6 +35,7 @@ export interface UssdOrderRow {
   paymentStatus: string
   paymentTransactionId: string | null
   delivered: boolean
+  deliveryStatus: string
   createdAt: Date
 }
 

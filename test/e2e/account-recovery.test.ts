@@ -16,7 +16,7 @@ async function goto(page: Page, path: string) {
 /** The admin's SMS outbox page stands in for the phone on a fresh machine: the newest code for a number. */
 async function codeFromOutboxPage(admin: Page, phone: string): Promise<string> {
   await app().services.recovery.settled()
-  await goto(admin, '/admin/sms-outbox')
+  await goto(admin, '/admin/sms')
   await admin.waitForSelector(`[data-outbox-row="${phone}"] [data-outbox-message]`)
   const text = await admin.$eval(`[data-outbox-row="${phone}"] [data-outbox-message]`, (e) => (e as HTMLElement).innerText)
   const code = /reset code: (\d{6})/.exec(text)?.[1]
@@ -101,7 +101,7 @@ describe('browser: account recovery', function () {
 
     // The SMS notice went out too, and no page ever showed the password.
     expect(await bodyText(admin)).to.not.include('New-secret-42')
-    await goto(admin, '/admin/sms-outbox')
+    await goto(admin, '/admin/sms')
     await waitText(admin, 'password was changed. Not you? Call support')
   })
 

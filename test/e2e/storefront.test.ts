@@ -4,33 +4,9 @@ import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } fro
 import * as factories from '../helpers/factories.ts'
 import { Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
+import { clickButton, DIALOG, dismissToasts, mtn1gb, startPurchase, waitText } from '../helpers/storefront.ts'
 
 // Visitor journeys on a fresh install: no payment keys, so the built-in simulator plays the gateway.
-async function clickButton(page: Page, text: string, scope = '') {
-  const [el] = await page.$$(`xpath/.${scope}//button[contains(normalize-space(.), "${text}")]`)
-  if (!el) throw new Error(`no button "${text}"`)
-  await el.click()
-}
-async function dismissToasts(page: Page) {
-  for (const close of await page.$$('.toast-area .delete')) await close.click().catch(() => {})
-  await page.waitForFunction(() => !document.querySelector('.toast-area .notification'))
-}
-const waitText = (page: Page, text: string) => page.waitForFunction((t) => document.body.innerText.includes(t), {}, text)
-const mtn1gb = async () => (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
-const DIALOG = '//*[@data-testid="payment-dialog"]'
-
-async function startPurchase(page: Page, opts: { recipient: string; payer?: string; email?: string }) {
-  await page.goto(url('/data-services'))
-  await hydrated(page)
-  await page.click(`[data-testid="package-${await mtn1gb()}"]`)
-  await page.type('#recipient', opts.recipient)
-  if (opts.payer) await page.type('#buy-payer-phone', opts.payer)
-  if (opts.email) await page.type('#email', opts.email)
-  await page.click('form button[type="submit"]')
-  await page.waitForSelector('[data-testid="payment-dialog"]')
-  expect(await page.$eval('#payment-dialog-title', (e) => e.textContent)).to.equal('Complete Payment')
-  expect(await page.$eval('[data-testid="payment-amount"]', (e) => e.textContent)).to.equal('GH₵5.00')
-}
 
 describe('browser: storefront and payments (simulator)', function () {
   this.timeout(90_000)

@@ -63,6 +63,7 @@ export async function createOrder(over: Over = {}) {
     paymentPhoneNumber: over.paymentPhoneNumber ?? null,
     channel: over.channel ?? 'web',
     delivered: over.delivered ?? false,
+    deliveryStatus: over.deliveryStatus ?? (over.delivered ? 'MANUAL' : 'NOT_STARTED'),
     exported: over.exported ?? false,
     exportedAt: over.exportedAt ?? null,
     createdAt: over.createdAt ?? new Date(),

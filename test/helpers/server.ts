@@ -50,7 +50,7 @@ export async function startTestApp(): Promise<Running> {
     url = embedded.url
   }
   const env = loadEnv(
-    { ...process.env, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: url, DATA_DIR: path.join(os.tmpdir(), 'datahub-test'), JOBS_ENABLED: '0', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, SESSION_SECRET: 'test-session-secret-that-is-long-enough-000' },
+    { ...process.env, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: url, DATA_DIR: path.join(os.tmpdir(), 'datahub-test'), JOBS_ENABLED: '0', DELIVERY_SIMULATOR_DELAY_MS: '0', DELIVERY_RETRY_BASE_MS: '0', SMS_RETRY_BASE_MS: '0', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, SESSION_SECRET: 'test-session-secret-that-is-long-enough-000' },
     testEnvOverrides,
   )
   envUsed = env

@@ -308,7 +308,7 @@ describe('USSD channel (Africa\'s Talking format)', () => {
       hop = await phone.send('1234')
       expect(hop.text).to.match(/^No order found with those digits\./)
       hop = await phone.send('0006')
-      expect(hop.text).to.equal('Order ..00000006\n1.0GB MTN to 0550000006\nAmount: GHS 5.00\nPayment: Successful\nDelivered: No\n0 Back 00 Menu')
+      expect(hop.text).to.equal('Order ..00000006\n1.0GB MTN to 0550000006\nAmount: GHS 5.00\nPayment: Successful\nDelivery: Awaiting delivery\n0 Back 00 Menu')
     })
   })
   describe('purchase', () => {

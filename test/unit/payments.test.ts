@@ -4,7 +4,7 @@ import { commissionFor } from '../../server/services/commissions.ts'
 import { priceFor } from '../../server/services/packages.ts'
 import { newTransactionId } from '../../server/services/payments/index.ts'
 import { mapPaystackStatus, parsePaystackEvent, verifyPaystackSignature } from '../../server/services/payments/paystack.ts'
-import { fillTemplate, formatDataSize } from '../../server/services/sms.ts'
+import { fillTemplate, formatDataSize } from '../../server/services/sms/index.ts'
 
 describe('payments: pure rules', () => {
   it('maps Paystack statuses: only success is SUCCESS; abandoned stays open', () => {

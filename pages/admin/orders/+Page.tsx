@@ -19,14 +19,25 @@ const TYPES = [
 ]
 const SIZES = [10, 20, 50, 100]
 
-interface Filters { history: boolean; network: string; paymentStatus: string; orderType: string; limit: number; search: string }
-const DEFAULTS: Filters = { history: false, network: 'ALL', paymentStatus: 'ALL', orderType: 'all', limit: 20, search: '' }
+const DELIVERY = [
+  { value: 'ALL', label: 'All' },
+  { value: 'NOT_STARTED', label: 'Not started' },
+  { value: 'QUEUED', label: 'Queued' },
+  { value: 'PROCESSING', label: 'Processing' },
+  { value: 'DELIVERED', label: 'Delivered' },
+  { value: 'MANUAL', label: 'Delivered (manual)' },
+  { value: 'FAILED', label: 'Failed' },
+]
+
+interface Filters { history: boolean; network: string; paymentStatus: string; deliveryStatus: string; orderType: string; limit: number; search: string }
+const DEFAULTS: Filters = { history: false, network: 'ALL', paymentStatus: 'ALL', deliveryStatus: 'ALL', orderType: 'all', limit: 20, search: '' }
 
 function query(f: Filters, page: number) {
   const p = new URLSearchParams({ page: String(page), limit: String(f.limit) })
   if (f.history) p.set('includeExported', 'true')
   if (f.network !== 'ALL') p.set('network', f.network)
   if (f.paymentStatus !== 'ALL') p.set('paymentStatus', f.paymentStatus)
+  if (f.deliveryStatus !== 'ALL') p.set('deliveryStatus', f.deliveryStatus)
   if (f.orderType !== 'all') p.set('orderType', f.orderType)
   if (f.search.trim()) p.set('search', f.search.trim())
   return p.toString()
@@ -35,7 +46,7 @@ function query(f: Filters, page: number) {
 export default function Page() {
   const initial = (usePageContext() as unknown as { data?: OrdersData }).data
   const toast = useToast()
-  const [filters, setFilters] = useState<Filters>(DEFAULTS)
+  const [filters, setFilters] = useState<Filters>({ ...DEFAULTS, deliveryStatus: initial?.deliveryStatus ?? 'ALL' })
   const [searchInput, setSearchInput] = useState('')
   const [page, setPage] = useState(1)
   const [orders, setOrders] = useState<AdminOrder[]>(initial?.orders ?? [])
@@ -91,6 +102,23 @@ export default function Page() {
     }
   }
 
+  async function retryDelivery(order: AdminOrder) {
+    setBusy((b) => new Set(b).add(order.id))
+    try {
+      const res = await api<{ order: AdminOrder }>(`/api/orders/${order.id}/retry-delivery`, { method: 'POST' })
+      setOrders((list) => list.map((o) => (o.id === order.id ? res.order : o)))
+      toast('Delivery queued again', 'success')
+    } catch (err) {
+      toast(err instanceof ApiError ? err.message : 'Failed to retry delivery', 'error')
+    } finally {
+      setBusy((b) => {
+        const n = new Set(b)
+        n.delete(order.id)
+        return n
+      })
+    }
+  }
+
   async function exportAll() {
     setExporting(true)
     try {
@@ -114,6 +142,7 @@ export default function Page() {
   const active: string[] = []
   if (filters.network !== 'ALL') active.push(`Network: ${NETWORK_LABEL[filters.network]}`)
   if (filters.paymentStatus !== 'ALL') active.push(`Status: ${filters.paymentStatus}`)
+  if (filters.deliveryStatus !== 'ALL') active.push(`Delivery: ${DELIVERY.find((d) => d.value === filters.deliveryStatus)!.label}`)
   if (filters.orderType !== 'all') active.push(TYPES.find((t) => t.value === filters.orderType)!.label)
   if (filters.search.trim()) active.push(`Search: "${filters.search.trim()}"`)
   const filtered = active.length > 0
@@ -137,7 +166,7 @@ export default function Page() {
       {history ? null : (
         <div className="notification is-info is-light">
           <strong>Export &amp; Clear Orders:</strong> 'Export All Orders' downloads a CSV of the pending orders (paid and not yet delivered),
-          marks them as delivered and moves them to the exported history.
+          marks them as delivered and moves them to the exported history. Orders being delivered automatically are left out.
         </div>
       )}
 
@@ -148,6 +177,9 @@ export default function Page() {
           </div>
           <div className="column is-6-tablet is-3-desktop">
             <SelectField id="f-status" label="Payment status" value={filters.paymentStatus} onChange={(v) => change({ paymentStatus: v })} options={[{ value: 'ALL', label: 'All' }, ...STATUSES]} />
+          </div>
+          <div className="column is-6-tablet is-3-desktop">
+            <SelectField id="f-delivery" label="Delivery" value={filters.deliveryStatus} onChange={(v) => change({ deliveryStatus: v })} options={DELIVERY} />
           </div>
           <div className="column is-6-tablet is-3-desktop">
             <SelectField id="f-type" label="Order type" value={filters.orderType} onChange={(v) => change({ orderType: v })} options={TYPES} />
@@ -198,11 +230,11 @@ export default function Page() {
               <tr>
                 <th>Recipient</th><th>Network</th><th>Size</th><th>Amount</th><th>Agent</th><th>Payment Status</th><th>Transaction ID</th>
                 <th>{history ? 'Exported At' : 'Date'}</th>
-                {history ? null : <><th>Delivered</th><th>Actions</th></>}
+                {history ? null : <><th>Delivery</th><th>Actions</th></>}
               </tr>
             </thead>
             <tbody>
-              {orders.map((o) => <OrderRow key={o.id} order={o} history={history} busy={busy.has(o.id)} onDelivered={markDelivered} />)}
+              {orders.map((o) => <OrderRow key={o.id} order={o} history={history} busy={busy.has(o.id)} onDelivered={markDelivered} onRetry={retryDelivery} />)}
             </tbody>
           </table>
         </div>

@@ -1,10 +1,15 @@
 import type { PageContextServer } from 'vike/types'
 import type { AdminOrder, Pagination } from '../../../server/services/orders-admin.ts'
 
-export interface OrdersData { orders: AdminOrder[]; pagination: Pagination | null }
+export interface OrdersData { orders: AdminOrder[]; pagination: Pagination | null; deliveryStatus?: string }
+
+const DELIVERY = ['NOT_STARTED', 'QUEUED', 'PROCESSING', 'DELIVERED', 'FAILED', 'MANUAL']
 
 // The first page of active orders, rendered on the server; filters and paging then call the API.
 export async function data(pageContext: PageContextServer): Promise<OrdersData> {
   if (pageContext.user?.role !== 'ADMIN' || !pageContext.services) return { orders: [], pagination: null }
-  return pageContext.services.ordersAdmin.list({ page: 1, limit: 20 })
+  // The overview's 'Needs attention' link opens the list filtered: ?deliveryStatus=FAILED.
+  const wanted = String(pageContext.urlParsed?.search?.deliveryStatus ?? '').toUpperCase()
+  const deliveryStatus = DELIVERY.includes(wanted) ? wanted : undefined
+  return { ...(await pageContext.services.ordersAdmin.list({ page: 1, limit: 20, deliveryStatus })), deliveryStatus }
 }

@@ -1,4 +1,5 @@
 import type { AdminOrder } from '../../../server/services/orders-admin.ts'
+import { DeliveryBadge } from '../../../renderer/ui/DeliveryBadge.tsx'
 import { formatCedis, formatDate, NETWORK_LABEL, sizeLabel, statusOf } from '../_ops/format.ts'
 
 export function AgentCell({ order }: { order: AdminOrder }) {
@@ -13,7 +14,20 @@ export function AgentCell({ order }: { order: AdminOrder }) {
   )
 }
 
-export function OrderRow({ order, history, busy, onDelivered }: { order: AdminOrder; history: boolean; busy: boolean; onDelivered: (o: AdminOrder) => void }) {
+/** Delivery badge, vendor reference, attempts and the last error (issue 11). */
+export function DeliveryCell({ order }: { order: AdminOrder }) {
+  return (
+    <div data-testid="delivery-cell">
+      <DeliveryBadge status={order.deliveryStatus} paid={order.paymentStatus === 'SUCCESS'} admin />
+      {order.deliveryReference ? <div className="is-size-7 is-monospace" title={order.deliveryVendor ?? undefined}>{order.deliveryReference}</div> : null}
+      {order.deliveryAttempts ? <div className="is-size-7">{order.deliveryAttempts} attempt{order.deliveryAttempts === 1 ? '' : 's'}</div> : null}
+      {order.deliveryError ? <div className="is-size-7 has-text-danger">{order.deliveryError}</div> : null}
+    </div>
+  )
+}
+
+export function OrderRow({ order, history, busy, onDelivered, onRetry }: { order: AdminOrder; history: boolean; busy: boolean; onDelivered: (o: AdminOrder) => void; onRetry: (o: AdminOrder) => void }) {
+  const retryable = order.paymentStatus === 'SUCCESS' && (order.deliveryStatus === 'FAILED' || order.deliveryStatus === 'NOT_STARTED')
   const status = statusOf(order.paymentStatus)
   const paid = order.paymentStatus === 'SUCCESS'
   return (
@@ -28,8 +42,13 @@ export function OrderRow({ order, history, busy, onDelivered }: { order: AdminOr
       <td>{formatDate(history ? order.exportedAt : order.createdAt)}</td>
       {history ? null : (
         <>
-          <td>{order.delivered ? <span className="tag is-success is-light">Yes</span> : <span className="tag is-light">No</span>}</td>
+          <td className="is-wrap"><DeliveryCell order={order} /></td>
           <td>
+            {retryable ? (
+              <button type="button" className={`button is-small is-warning mb-1${busy ? ' is-loading' : ''}`} disabled={busy} onClick={() => onRetry(order)} aria-label={`Retry delivery: order to ${order.recipientNumber}`}>
+                Retry delivery
+              </button>
+            ) : null}
             <label className="checkbox" title={paid ? undefined : 'Only paid orders can be marked delivered'}>
               <input
                 type="checkbox"

@@ -6,6 +6,7 @@ import { countText, formatCedis, NETWORK_LABEL } from '../_ops/format.ts'
 import '../_ops/ops.css'
 import type { Analytics, OverviewData, Stats } from './+data.ts'
 import { Charts } from './Charts.tsx'
+import { DeliveryPanel } from './DeliveryPanel.tsx'
 
 const RANGES = [
   { value: 'today', label: 'Today' },
@@ -113,6 +114,7 @@ export default function Page() {
             </div>
           </div>
 
+          <DeliveryPanel />
           <Charts analytics={analytics} stats={stats} />
 
           <div className="box">

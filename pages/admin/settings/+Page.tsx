@@ -4,9 +4,14 @@ import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { Area, Choice, Num, Switch, Text, type Values } from './fields.tsx'
 
-const TABS = ['General', 'Payments', 'Commission', 'Messaging', 'Notifications', 'Schedule'] as const
+const TABS = ['General', 'Payments', 'Delivery', 'Commission', 'Messaging', 'Notifications', 'Schedule'] as const
 type Tab = (typeof TABS)[number]
-const NUMBERS = ['agentRegistrationFee', 'afaRegistrationFee', 'commissionPercentage', 'commissionFixedAmount']
+const NUMBERS = ['agentRegistrationFee', 'afaRegistrationFee', 'commissionPercentage', 'commissionFixedAmount', 'deliveryRetryLimit', 'deliveryLowBalanceThreshold']
+const VENDORS = [
+  { value: 'auto', label: 'Automatic (SkyTech GH when configured, else the simulator)' },
+  { value: 'simulator', label: 'Simulator (no real delivery)' },
+  { value: 'skytech', label: 'SkyTech GH' },
+]
 
 const toValues = (s: Record<string, unknown>): Values =>
   Object.fromEntries(Object.entries(s).map(([k, v]) => [k, typeof v === 'boolean' ? v : v === null || v === undefined ? '' : String(v)]))
@@ -19,6 +24,8 @@ function problem(v: Values): string | null {
   }
   const pct = Number(v.commissionPercentage)
   if (pct > 100) return 'Commission percentage must be between 0 and 100'
+  const retries = Number(v.deliveryRetryLimit)
+  if (!Number.isInteger(retries) || retries < 1 || retries > 20) return 'Retry limit must be a whole number from 1 to 20'
   if (!String(v.siteName).trim()) return 'Site name is required'
   return null
 }
@@ -93,6 +100,16 @@ export default function Page() {
           <Num name="afaRegistrationFee" label="AFA Registration Fee (GH₵)" min={0} step={0.01} {...f} help="The AFA fee banner shows only when the fee is above 0." />
         </div>
 
+        <div {...panel('Delivery')}>
+          <Choice name="deliveryMode" label="Delivery mode" {...f} options={[{ value: 'automatic', label: 'Automatic: send each paid order to the data vendor' }, { value: 'manual', label: 'Manual: deliver from the CSV export' }]}
+            help="Manual works as before: paid orders wait for 'Export All Orders' or 'Mark delivered'." />
+          <Choice name="deliveryVendorMtn" label="Vendor for MTN" {...f} options={VENDORS} />
+          <Choice name="deliveryVendorTelecel" label="Vendor for Telecel" {...f} options={VENDORS} />
+          <Choice name="deliveryVendorAirteltigo" label="Vendor for AirtelTigo" {...f} options={VENDORS} />
+          <Num name="deliveryRetryLimit" label="Retry limit" min={1} max={20} step={1} {...f} help="Vendor attempts per order before it is marked failed; each wait doubles." />
+          <Num name="deliveryLowBalanceThreshold" label="Low balance warning below (GH₵)" min={0} step={0.01} {...f} help="The overview warns when a vendor's balance falls below this." />
+        </div>
+
         <div {...panel('Commission')}>
           <Switch name="commissionEnabled" label="Commission enabled" {...f} />
           <Choice name="commissionType" label="Commission Type" {...f} options={[{ value: 'PERCENTAGE', label: 'Percentage' }, { value: 'FIXED', label: 'Fixed amount' }]} />
@@ -110,6 +127,10 @@ export default function Page() {
         <div {...panel('Notifications')}>
           <Area name="smsOrderCreatedUser" label="SMS on order created (customer)" {...f} help="Variables: {dataSize}, {network}, {recipientNumber}" />
           <Area name="smsOrderCreatedAgent" label="SMS on order created (agent)" {...f} help="Variables: {dataSize}, {network}, {recipientNumber}" />
+          <Area name="smsDelivered" label="SMS on delivered" {...f} help="Variables: {dataSize}, {network}, {recipientNumber}. Sent to the agent for agent orders." />
+          <Area name="smsDeliveryFailed" label="SMS on delivery failed" {...f} help="Variables: {dataSize}, {network}, {recipientNumber}" />
+          <Area name="smsAgentApproved" label="SMS on agent approved" {...f} />
+          <Text name="smsSenderId" label="SMS Sender ID" {...f} help="At most 11 letters or digits, as registered with the SMS provider." />
         </div>
 
         <div {...panel('Schedule')}>

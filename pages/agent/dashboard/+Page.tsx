@@ -1,3 +1,4 @@
+import { DeliveryBadge } from '../../../renderer/ui/DeliveryBadge.tsx'
 import { formatCedis } from '../../../server/lib/money.ts'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { formatDate, formatSize, NETWORK_LABEL, NETWORKS, statusClass } from '../_shared/format.ts'
@@ -97,6 +98,7 @@ export default function Page() {
                       {formatCedis(o.amount)}
                       <br />
                       <span className={`tag ${statusClass(o.displayStatus)}`}>{o.displayStatus}</span>
+                      {o.paymentStatus === 'SUCCESS' && !o.delivered ? <> <DeliveryBadge status={o.deliveryStatus} /></> : null}
                     </span>
                   </li>
                 ))}

@@ -1,3 +1,4 @@
+import { DeliveryBadge } from '../../../renderer/ui/DeliveryBadge.tsx'
 import { useEffect, useState } from 'react'
 import { api } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
@@ -108,7 +109,7 @@ export function OrdersTable() {
                   <td>{formatSize(o.dataSizeMB)}</td>
                   <td>{formatCedis(o.amount)}</td>
                   <td><span className={`tag ${statusClass(o.displayStatus)}`}>{o.displayStatus}</span></td>
-                  <td>{o.delivered ? <span className="tag is-link">Delivered</span> : <span className="tag is-light">Pending</span>}</td>
+                  <td><DeliveryBadge status={o.deliveryStatus} paid={o.paymentStatus === 'SUCCESS'} /></td>
                   <td>{formatDate(o.createdAt)}</td>
                 </tr>
               ))}

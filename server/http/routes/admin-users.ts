@@ -15,10 +15,6 @@ export function adminUsersRouter(services: Services) {
   r.post('/users/:id/password-reset', requireAdmin, async (req, res) => {
     res.json(await services.recovery.adminSend(req.params.id, ctxOf(req)))
   })
-  r.get('/sms-outbox', requireAdmin, async (req, res) => {
-    res.set('Cache-Control', 'no-store')
-    res.json(await services.smsOutbox.list(req.query))
-  })
   r.get('/agents', requireAdmin, async (_req, res) => {
     res.json(await services.usersAdmin.listAgents())
   })

@@ -38,6 +38,11 @@ export function ordersAdminRouter(services: Services) {
     res.json({ message: 'Order marked as delivered', order })
   })
 
+  r.post('/:id/retry-delivery', requireAdmin, async (req, res) => {
+    const order = await services.ordersAdmin.retryDelivery(id(req.params.id), ctxOf(req))
+    res.json({ message: 'Delivery queued again', order })
+  })
+
   r.post('/export', requireAdmin, async (req, res) => {
     const csv = new CsvStream(res, ORDER_CSV_COLUMNS)
     try {

@@ -17,5 +17,14 @@ export function webhooksRouter(services: Services) {
     const result = await services.payments.paystackWebhook(req.rawBody, req.headers['x-paystack-signature'], req.body, { ip: req.ip ?? null, log: req.log })
     res.json(result)
   })
+  // Data vendors that confirm later call back with their order reference; the body is only a hint:
+  // the order's status is asked from the vendor itself (SkyTech publishes no callback signature).
+  r.post('/delivery/:vendor', async (req, res) => {
+    const vendor = String(req.params.vendor)
+    if (!services.delivery.vendors.get(vendor)) return void res.status(404).json({ error: 'Unknown vendor', message: 'Unknown vendor' })
+    const body = (req.body ?? {}) as Record<string, unknown>
+    const result = await services.delivery.callback(vendor, body.ref ?? body.reference)
+    res.json(result ? { received: true, ...result } : { received: true, known: false })
+  })
   return r
 }

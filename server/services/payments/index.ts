@@ -11,7 +11,8 @@ import type { AuditService } from '../audit.ts'
 import type { CommissionsService } from '../commissions.ts'
 import type { Ctx } from '../context.ts'
 import { GATEWAY_CARD, NETWORKS, type SettingsService } from '../settings.ts'
-import type { SmsService } from '../sms.ts'
+import type { SmsService } from '../sms/index.ts'
+import type { DeliveryService } from '../delivery/index.ts'
 import { createPaystackProvider, parsePaystackEvent, verifyPaystackSignature } from './paystack.ts'
 import { GatewayError, isFinal, type GatewayResult, type Method, type PaymentProvider, type PaymentRow, type StartResult } from './provider.ts'
 import { createSettlement } from './settle.ts'
@@ -96,6 +97,8 @@ export interface PaymentsDeps {
   audit: AuditService
   commissions: CommissionsService
   sms: SmsService
+  /** Queues the delivery of a paid data order in the settlement's transaction. */
+  delivery?: Pick<DeliveryService, 'onPaid'>
   /** Tests may hand in a provider; otherwise it is chosen from the environment. */
   provider?: PaymentProvider
 }

@@ -5,7 +5,8 @@ import type { AuditService } from '../audit.ts'
 import type { CommissionsService } from '../commissions.ts'
 import type { Ctx } from '../context.ts'
 import type { SettingsService } from '../settings.ts'
-import { fillTemplate, formatDataSize, type SmsService } from '../sms.ts'
+import { fillTemplate, formatDataSize, type SmsService } from '../sms/index.ts'
+import type { DeliveryService } from '../delivery/index.ts'
 import { isFinal, type GatewayResult, type PaymentRow } from './provider.ts'
 
 export interface SettleDeps {
@@ -14,6 +15,7 @@ export interface SettleDeps {
   audit: AuditService
   commissions: CommissionsService
   sms: SmsService
+  delivery?: Pick<DeliveryService, 'onPaid'>
   log: Logger
 }
 
@@ -61,7 +63,8 @@ export function createSettlement(deps: SettleDeps) {
 
   async function effects(p: PaymentRow, ctx: Ctx & { transaction: Transaction }) {
     const t = ctx.transaction
-    const settings = await deps.settings.getFresh()
+    // Fresh (never a stale cached copy: money decisions), read on this transaction's connection.
+    const settings = await deps.settings.getFresh({ transaction: t })
     const success = p.status === 'SUCCESS'
     const details: Record<string, unknown> = {
       transactionId: p.transaction_id,
@@ -83,6 +86,8 @@ export function createSettlement(deps: SettleDeps) {
       details.orderId = p.order_id
       if (order && success) {
         details.commissionRecorded = await deps.commissions.recordForOrder(order, settings, t)
+        // Same transaction: the delivery job exists exactly when the payment is SUCCESS (ADR 0012).
+        if (deps.delivery) details.deliveryQueued = await deps.delivery.onPaid(order.id, settings, t)
         const vars = { dataSize: formatDataSize(order.data_size_mb), network: order.network, recipientNumber: order.recipient_number }
         if (order.agent_id) {
           const [agent] = await q<{ phone: string }>('SELECT phone FROM agents WHERE id = :id', { id: order.agent_id }, t)

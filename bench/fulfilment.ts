@@ -1,0 +1,100 @@
+// Fulfilment throughput: N paid orders through the job queue to the simulator vendor.
+//
+//   node_modules/.bin/node bench/fulfilment.ts [--orders=1000] [--concurrency=8] [--settlers=16] [--vendor-delay=0]
+//
+// One app instance in this process (production build, workers on, own embedded PostgreSQL under
+// .data/bench-fulfilment on port 54380). It inserts N pending orders with their payments, then
+// settles them through the real exactly-once settlement (--settlers at a time), which queues each
+// delivery in its transaction; the instance's workers (--concurrency) hand them to the simulator
+// vendor (--vendor-delay ms per call). Measured: orders/s from the first settlement to the last
+// DELIVERED, and payment success (settlement committed) -> vendor call latency.
+// Prints figures; asserts nothing. Results go in docs/benchmarks-fulfilment.md by hand.
+import path from 'node:path'
+import { QueryTypes } from 'sequelize'
+import { loadEnv } from '../server/env.ts'
+import { boot } from '../server/index.ts'
+import { createLogger } from '../server/lib/logger.ts'
+
+const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def)
+const N = arg('orders', 1000)
+const CONCURRENCY = arg('concurrency', 8)
+const SETTLERS = arg('settlers', 16)
+const VENDOR_DELAY = arg('vendor-delay', 0)
+
+const env = loadEnv({
+  ...process.env,
+  NODE_ENV: 'production',
+  PORT: '3211',
+  HOST: '127.0.0.1',
+  DATA_DIR: path.resolve('.data/bench-fulfilment'),
+  EMBEDDED_PG_PORT: '54380',
+  JOBS_ENABLED: '1',
+  LOG_LEVEL: 'error',
+  QUEUE_CONCURRENCY: String(CONCURRENCY),
+  QUEUE_POOL_MAX: String(CONCURRENCY + 2),
+  DELIVERY_SIMULATOR_DELAY_MS: String(VENDOR_DELAY),
+  ADMIN_EMAIL: 'bench-fulfilment@datahub.local',
+  ADMIN_PASSWORD: 'bench-fulfilment-password',
+  SESSION_SECRET: 'bench-fulfilment-session-secret-0000000000',
+})
+process.env.QUEUE_CONCURRENCY = String(CONCURRENCY)
+process.env.QUEUE_POOL_MAX = String(CONCURRENCY + 2)
+const running = await boot({ env, log: createLogger('error') })
+const { sequelize } = running.db
+const { services } = running
+const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
+
+await sequelize.query('TRUNCATE orders, payments, commissions, sms_outbox, audit_logs RESTART IDENTITY CASCADE')
+await sequelize.query('DELETE FROM graphile_worker._private_jobs')
+await sequelize.query(`
+  WITH o AS (
+    INSERT INTO orders (recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id, payment_phone_number, package_name)
+    SELECT '024' || lpad(g::text, 7, '0'), 'MTN', 1024, 500, 'PENDING', 'bench' || g, '0241234567', '1GB daily' FROM generate_series(1, :n) g
+    RETURNING id, payment_transaction_id)
+  INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, payer_phone, order_id)
+  SELECT payment_transaction_id, 'data', 'simulator', 'momo', 'PENDING', 500, '0241234567', id FROM o`, { replacements: { n: N } })
+const pending = await q<{ transaction_id: string; order_id: number }>('SELECT transaction_id, order_id FROM payments ORDER BY id')
+
+// The moment each order reaches the vendor: the simulator's send, wrapped.
+const calledAt = new Map<number, number>()
+const vendor = services.delivery.vendors.simulator.vendor
+const send = vendor.send.bind(vendor)
+;(vendor as { send: typeof vendor.send }).send = (order, key) => {
+  if (!calledAt.has(order.id)) calledAt.set(order.id, performance.now())
+  return send(order, key)
+}
+
+const settledAt = new Map<number, number>()
+const cpu0 = process.cpuUsage()
+const started = performance.now()
+let next = 0
+await Promise.all(
+  Array.from({ length: SETTLERS }, async () => {
+    while (next < pending.length) {
+      const p = pending[next++]!
+      await services.payments.settle(p.transaction_id, { status: 'SUCCESS', message: 'Approved', amountPesewas: 500, currency: 'GHS' })
+      settledAt.set(p.order_id, performance.now())
+    }
+  }),
+)
+const settledAll = performance.now()
+for (;;) {
+  const [row] = await q<{ n: string }>(`SELECT count(*) AS n FROM orders WHERE delivery_status = 'DELIVERED'`)
+  if (Number(row!.n) >= N) break
+  await new Promise((r) => setTimeout(r, 20))
+}
+const done = performance.now()
+const cpu = process.cpuUsage(cpu0)
+
+const lat = pending.map((p) => calledAt.get(p.order_id)! - settledAt.get(p.order_id)!).sort((a, b) => a - b)
+const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))]!.toFixed(0)
+const [sms] = await q<{ sent: string; total: string }>(`SELECT count(*) FILTER (WHERE status = 'SENT') AS sent, count(*) AS total FROM sms_outbox`)
+const [dup] = await q<{ n: string }>(`SELECT count(*) AS n FROM (SELECT resource_id FROM audit_logs WHERE action = 'ORDER_DELIVERED' GROUP BY 1 HAVING count(*) > 1) d`)
+console.log(`fulfilment: ${N} orders, worker concurrency ${CONCURRENCY}, ${SETTLERS} settling at once, simulator delay ${VENDOR_DELAY} ms`)
+console.log(`  settlement:        ${(N / ((settledAll - started) / 1000)).toFixed(0)} payments/s (all settled in ${((settledAll - started) / 1000).toFixed(2)} s)`)
+console.log(`  delivered:         ${(N / ((done - started) / 1000)).toFixed(0)} orders/s (first settlement to last DELIVERED: ${((done - started) / 1000).toFixed(2)} s)`)
+console.log(`  success -> vendor: p50 ${pct(50)} ms   p95 ${pct(95)} ms   p99 ${pct(99)} ms   max ${lat[lat.length - 1]!.toFixed(0)} ms`)
+console.log(`  this process used ${((cpu.user + cpu.system) / 1000 / N).toFixed(1)} ms CPU per order over ${((done - started) / 1000).toFixed(1)} s wall (${(((cpu.user + cpu.system) / 1000 / (done - started)) * 100).toFixed(0)}% of one core); load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)}`)
+console.log(`  sms: ${sms!.sent} of ${sms!.total} sent by the end; orders delivered twice: ${dup!.n}`)
+await running.stop()
+process.exit(0)

@@ -1,0 +1,226 @@
+import Joi from 'joi'
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Env } from '../../env.ts'
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
+import type { Logger } from '../../lib/logger.ts'
+import type { AuditService } from '../audit.ts'
+import type { Ctx } from '../context.ts'
+import type { Queue } from '../queue/index.ts'
+import type { Settings, SettingsService } from '../settings.ts'
+import type { SmsService } from '../sms/index.ts'
+import { createDeliveryState, type DeliveryRow } from './state.ts'
+import { idempotencyKeyFor, VendorError } from './vendor.ts'
+import { SIMULATOR_MODES } from './vendors/simulator.ts'
+import { createVendors } from './vendors/index.ts'
+
+export { DELIVERY_STATUSES, type DeliveryStatus } from './state.ts'
+
+export const DELIVERY_TASK = 'delivery.send'
+export const DELIVERY_CHECK_TASK = 'delivery.check'
+export const DELIVERY_SWEEP_TASK = 'delivery.sweep'
+
+export interface DeliveryDeps {
+  sequelize: Sequelize
+  audit: AuditService
+  settings: SettingsService
+  sms: SmsService
+  queue: Queue
+  env: Env
+  log: Logger
+}
+
+const simulatorSchema = Joi.object({
+  mode: Joi.string().valid(...SIMULATOR_MODES).required().messages({ '*': `mode must be one of ${SIMULATOR_MODES.join(', ')}` }),
+  count: Joi.number().integer().min(1).max(1000).default(1),
+  lateMs: Joi.number().integer().min(0).max(600_000),
+}).options({ stripUnknown: true })
+
+export type DeliveryService = ReturnType<typeof createDeliveryService>
+
+/**
+ * Automatic fulfilment (issue 11, ADR 0012): a paid order is queued for its vendor in the
+ * settlement's transaction; a worker claims it, calls the vendor with a key derived from the order,
+ * and records the outcome. Failures wait twice as long each time, up to the retry limit in settings,
+ * then the order is FAILED with the reason. Every status change goes through state.setDeliveryStatus.
+ */
+export function createDeliveryService(deps: DeliveryDeps) {
+  const { sequelize, queue, env, log } = deps
+  const state = createDeliveryState(deps)
+  const vendors = createVendors(env)
+  const { setDeliveryStatus } = state
+  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
+    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+  const balanceCache = new Map<string, { at: number; value: number | null; error?: string }>()
+
+  const enqueueSend = (orderId: number, opts: { transaction?: Transaction; runAt?: Date } = {}) =>
+    queue.enqueue(DELIVERY_TASK, { orderId }, { ...opts, jobKey: `delivery:${orderId}` })
+
+  const load = async (orderId: number) => (await q<DeliveryRow>('SELECT * FROM orders WHERE id = :id', { id: orderId }))[0] ?? null
+
+  /** Next wait: base, 2x, 4x... (DELIVERY_RETRY_BASE_MS). */
+  const backoffMs = (attempts: number) => env.DELIVERY_RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1)
+
+  async function failOrRetry(order: DeliveryRow, err: unknown, settings: Settings) {
+    const retryable = err instanceof VendorError ? err.retryable : true
+    const error = (err as Error).message || 'Vendor call failed'
+    if (!retryable || order.delivery_attempts >= settings.deliveryRetryLimit) {
+      await setDeliveryStatus(order.id, 'FAILED', { error, via: 'worker' })
+      log.warn({ orderId: order.id, attempts: order.delivery_attempts, error }, 'delivery failed for good')
+      return
+    }
+    await sequelize.transaction(async (t) => {
+      const row = await setDeliveryStatus(order.id, 'QUEUED', { error }, { transaction: t })
+      if (row) await enqueueSend(order.id, { transaction: t, runAt: new Date(Date.now() + backoffMs(order.delivery_attempts)) })
+    })
+    log.info({ orderId: order.id, attempts: order.delivery_attempts, error }, 'delivery attempt failed; will retry')
+  }
+
+  /** The queue's task: one vendor call for one order (idempotent: a repeated job changes nothing). */
+  async function runSend(orderId: number): Promise<void> {
+    const before = await load(orderId)
+    if (!before || !['QUEUED', 'PROCESSING'].includes(before.delivery_status)) return
+    // Accepted earlier, confirmation pending: ask, never send again.
+    if (before.delivery_reference) return void (await check(orderId))
+    const settings = await deps.settings.get()
+    const vendorName = before.delivery_vendor ?? vendors.nameFor(before.network, settings)
+    const order = await setDeliveryStatus(orderId, 'PROCESSING', { vendor: vendorName, attempts: 'increment' })
+    if (!order) return
+    const vendor = vendors.get(vendorName)
+    if (!vendor) return void (await failOrRetry(order, new VendorError(`Vendor '${vendorName}' is not configured on this server`, false), settings))
+    try {
+      const result = await vendor.send({ id: order.id, network: order.network, recipientNumber: order.recipient_number, dataSizeMb: order.data_size_mb }, idempotencyKeyFor(order))
+      if (result.status === 'DELIVERED') {
+        await setDeliveryStatus(orderId, 'DELIVERED', { reference: result.reference, error: null, via: vendorName })
+      } else {
+        await sequelize.transaction(async (t) => {
+          await setDeliveryStatus(orderId, 'PROCESSING', { reference: result.reference, error: null }, { transaction: t })
+          await queue.enqueue(DELIVERY_CHECK_TASK, { orderId }, { transaction: t, jobKey: `delivery-check:${orderId}`, runAt: new Date(Date.now() + env.DELIVERY_CHECK_AFTER_MS) })
+        })
+      }
+    } catch (err) {
+      await failOrRetry(order, err, settings)
+    }
+  }
+
+  /** Asks the vendor about an accepted order (callback, delayed check, sync job). */
+  async function check(orderId: number, via = 'status-sync'): Promise<DeliveryRow | null> {
+    const order = await load(orderId)
+    if (!order || order.delivery_status !== 'PROCESSING' || !order.delivery_reference || !order.delivery_vendor) return order
+    const vendor = vendors.get(order.delivery_vendor)
+    if (!vendor) return order
+    const st = await vendor.status(order.delivery_reference)
+    if (st.status === 'DELIVERED') return setDeliveryStatus(orderId, 'DELIVERED', { error: null, via })
+    if (st.status === 'FAILED') return setDeliveryStatus(orderId, 'FAILED', { error: st.message ?? 'Vendor reports the delivery failed', via })
+    await queue.enqueue(DELIVERY_CHECK_TASK, { orderId }, { jobKey: `delivery-check:${orderId}`, runAt: new Date(Date.now() + Math.max(env.DELIVERY_CHECK_AFTER_MS * 2, 1000)) })
+    return order
+  }
+
+  return {
+    state,
+    vendors,
+    setDeliveryStatus,
+    runSend,
+    check,
+
+    /** Settlement calls this in its transaction for a paid data order: queued unless delivery is manual. */
+    async onPaid(orderId: number, settings: Settings, t: Transaction): Promise<boolean> {
+      if (settings.deliveryMode === 'manual') return false
+      const row = await setDeliveryStatus(orderId, 'QUEUED', { attempts: 'reset', error: null }, { transaction: t })
+      if (row) await enqueueSend(orderId, { transaction: t })
+      return !!row
+    },
+
+    /** 'Retry delivery' (admin): a FAILED order, or a paid one never sent (manual mode), goes to its vendor again. */
+    async retry(orderId: number, ctx: Ctx = {}): Promise<DeliveryRow> {
+      const order = await load(orderId)
+      if (!order) throw notFound('Order not found')
+      if (order.payment_status !== 'SUCCESS') throw conflict('Only paid orders can be delivered')
+      if (!['FAILED', 'NOT_STARTED'].includes(order.delivery_status)) throw conflict('This order is already delivered or on its way')
+      return sequelize.transaction(async (t) => {
+        // The vendor is chosen again: the settings may have changed since it failed.
+        const row = await setDeliveryStatus(orderId, 'QUEUED', { attempts: 'reset', error: null, vendor: null, via: 'admin' }, { ...ctx, transaction: t })
+        if (!row) throw conflict('This order is already delivered or on its way')
+        await enqueueSend(orderId, { transaction: t })
+        await deps.audit.record({ action: 'DELIVERY_RETRIED', resource: 'ORDER', resourceId: orderId, severity: 'MEDIUM', details: { previous: order.delivery_status, error: order.delivery_error } }, { ...ctx, transaction: t })
+        return row
+      })
+    },
+
+    /** 'Mark delivered' (admin): MANUAL, audited as ORDER_DELIVERED. */
+    async markManual(orderId: number, ctx: Ctx = {}): Promise<DeliveryRow | null> {
+      return setDeliveryStatus(orderId, 'MANUAL', { via: 'admin' }, ctx)
+    },
+
+    /**
+     * The scheduled sweep: confirms orders accepted but not yet confirmed, and puts back on the queue
+     * orders whose worker died mid-call (QUEUED/PROCESSING untouched for DELIVERY_STALE_SECONDS).
+     */
+    async sync(): Promise<{ requeued: number; checked: number }> {
+      const stale = await q<{ id: number; delivery_reference: string | null }>(
+        `SELECT id, delivery_reference FROM orders WHERE delivery_status IN ('QUEUED','PROCESSING')
+           AND updated_at < now() - make_interval(secs => :s) ORDER BY updated_at LIMIT 500`,
+        { s: env.DELIVERY_STALE_SECONDS },
+      )
+      let requeued = 0
+      let checked = 0
+      for (const o of stale) {
+        if (o.delivery_reference) {
+          checked++
+          await check(o.id).catch((err) => log.warn({ orderId: o.id, err: (err as Error).message }, 'delivery status sync failed'))
+        } else {
+          requeued++
+          await queue.enqueue(DELIVERY_TASK, { orderId: o.id }, { jobKey: `delivery:${o.id}`, jobKeyMode: 'preserve_run_at' })
+        }
+      }
+      if (stale.length) log.info({ requeued, checked }, 'delivery sync')
+      return { requeued, checked }
+    },
+
+    /** A vendor's callback: never trusted by itself; the order's status is asked from the vendor. */
+    async callback(vendorName: string, reference: unknown): Promise<{ orderId: number; deliveryStatus: string } | null> {
+      if (typeof reference !== 'string' || !reference || reference.length > 120) throw badRequest('ref is required')
+      const [order] = await q<{ id: number }>('SELECT id FROM orders WHERE delivery_vendor = :v AND delivery_reference = :ref', { v: vendorName, ref: reference })
+      if (!order) return null
+      const row = await check(order.id, `${vendorName}-callback`)
+      return { orderId: order.id, deliveryStatus: row?.delivery_status ?? 'UNKNOWN' }
+    },
+
+    /** Overview: failed deliveries ('Needs attention') and each vendor's balance against the threshold. */
+    async overview() {
+      const s = await deps.settings.get()
+      const [[failed], inflight] = await Promise.all([
+        q<{ n: string }>(`SELECT count(*) AS n FROM orders WHERE delivery_status = 'FAILED'`, {}),
+        q<{ n: string }>(`SELECT count(*) AS n FROM orders WHERE delivery_status IN ('QUEUED','PROCESSING')`, {}),
+      ])
+      const names = [...new Set(['MTN', 'TELECEL', 'AIRTELTIGO'].map((n) => vendors.nameFor(n, s)))]
+      const balances = await Promise.all(
+        names.map(async (name) => {
+          const hit = balanceCache.get(name)
+          let entry = hit && Date.now() - hit.at < 60_000 ? hit : undefined
+          if (!entry) {
+            const vendor = vendors.get(name)
+            try {
+              entry = { at: Date.now(), value: vendor ? await vendor.balance() : null, error: vendor ? undefined : 'Not configured' }
+            } catch (err) {
+              entry = { at: Date.now(), value: null, error: (err as Error).message }
+            }
+            balanceCache.set(name, entry)
+          }
+          const low = entry.value !== null && entry.value < s.deliveryLowBalanceThreshold
+          return { vendor: name, balance: entry.value, low, error: entry.error ?? null }
+        }),
+      )
+      return { mode: s.deliveryMode, needsAttention: Number(failed?.n ?? 0), inFlight: Number(inflight[0]?.n ?? 0), lowBalanceThreshold: s.deliveryLowBalanceThreshold, balances }
+    },
+
+    simulatorState: () => vendors.simulator.state(),
+
+    /** The simulator vendor's control: development, or an admin anywhere. */
+    simulatorControl(input: unknown, ctx: Ctx = {}) {
+      if (env.NODE_ENV === 'production' && ctx.user?.role !== 'ADMIN') throw forbidden('The delivery simulator control is for admins')
+      const { value, error } = simulatorSchema.validate(input ?? {})
+      if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
+      return vendors.simulator.control(value)
+    },
+  }
+}

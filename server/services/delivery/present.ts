@@ -1,0 +1,25 @@
+/** What buyers and agents read for each delivery status (cards, tables, USSD). */
+export const DELIVERY_LABELS: Record<string, string> = {
+  NOT_STARTED: 'Awaiting delivery',
+  QUEUED: 'Delivering',
+  PROCESSING: 'Delivering',
+  DELIVERED: 'Delivered',
+  MANUAL: 'Delivered',
+  FAILED: 'Delivery failed',
+}
+
+/** Buyers and agents see that a delivery failed, never the vendor's own words (balance, account issues). */
+export const PUBLIC_DELIVERY_ERROR = 'Delivery failed. Our team has been alerted and will deliver it.'
+
+/** The delivery fields every order the API returns carries (issue 11). */
+export function deliveryFields(o: Record<string, any>, audience: 'admin' | 'public') {
+  const get = (camel: string, snake: string) => (o[camel] !== undefined ? o[camel] : o[snake])
+  const status = String(get('deliveryStatus', 'delivery_status') ?? 'NOT_STARTED')
+  const error = get('deliveryError', 'delivery_error') ?? null
+  return {
+    deliveryStatus: status,
+    deliveryReference: get('deliveryReference', 'delivery_reference') ?? null,
+    deliveryAttempts: Number(get('deliveryAttempts', 'delivery_attempts') ?? 0),
+    deliveryError: audience === 'admin' ? error : status === 'FAILED' ? PUBLIC_DELIVERY_ERROR : null,
+  }
+}

@@ -1,0 +1,131 @@
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { AuditService } from '../audit.ts'
+import type { Ctx } from '../context.ts'
+import type { SettingsService } from '../settings.ts'
+import { fillTemplate, formatDataSize, type SmsService } from '../sms/index.ts'
+
+export const DELIVERY_STATUSES = ['NOT_STARTED', 'QUEUED', 'PROCESSING', 'DELIVERED', 'FAILED', 'MANUAL'] as const
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
+
+/** Where each status may be reached from; anything else is a no-op (a late or repeated job changes nothing). */
+export const ALLOWED_FROM: Record<DeliveryStatus, DeliveryStatus[]> = {
+  NOT_STARTED: [],
+  // settlement (NOT_STARTED), 'Retry delivery' (FAILED, or NOT_STARTED in manual mode), a retry waiting its turn (PROCESSING)
+  QUEUED: ['NOT_STARTED', 'FAILED', 'PROCESSING'],
+  // a worker claims it; PROCESSING again when a dead worker's job is picked up
+  PROCESSING: ['QUEUED', 'PROCESSING'],
+  DELIVERED: ['QUEUED', 'PROCESSING'],
+  FAILED: ['QUEUED', 'PROCESSING'],
+  // exported or ticked by hand: the admin's word wins over anything still on its way
+  MANUAL: ['NOT_STARTED', 'QUEUED', 'PROCESSING', 'FAILED'],
+}
+
+export interface DeliveryRow {
+  id: number
+  user_id: number | null
+  agent_id: number | null
+  recipient_number: string
+  payment_phone_number: string | null
+  network: string
+  data_size_mb: number
+  payment_status: string
+  payment_transaction_id: string | null
+  delivery_status: DeliveryStatus
+  delivery_vendor: string | null
+  delivery_reference: string | null
+  delivery_attempts: number
+  delivery_error: string | null
+  delivered: boolean
+  delivered_at: Date | null
+}
+
+export interface StatusDetails {
+  vendor?: string | null
+  reference?: string | null
+  /** The reason of the last failed attempt; null clears it. */
+  error?: string | null
+  /** +1 when a worker claims the order for a vendor call; 'reset' on 'Retry delivery'. */
+  attempts?: 'increment' | 'reset'
+  /** Who or what caused it, for the audit entry (vendor callback, status sync, export...). */
+  via?: string
+}
+
+export type StatusHook = (change: { order: DeliveryRow; from: DeliveryStatus; to: DeliveryStatus; details: StatusDetails }, t: Transaction) => Promise<void>
+
+/**
+ * THE one way a delivery status changes (ADR 0012). A conditional UPDATE moves the order only from
+ * an allowed status (ALLOWED_FROM) and only when paid, so two workers, a callback and an admin racing
+ * each other give one change; `delivered` follows (true exactly for DELIVERED and MANUAL). In the
+ * same transaction it writes the audit entry (ORDER_DELIVERED, DELIVERY_FAILED), the buyer's SMS,
+ * and runs the hooks (refunds on FAILED, agent webhooks: the lead wires them with onChange).
+ * Returns the changed row, or null when nothing changed.
+ */
+export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditService; settings: SettingsService; sms: SmsService }) {
+  const { sequelize } = deps
+  const hooks: StatusHook[] = []
+
+  async function notify(order: DeliveryRow, to: DeliveryStatus, t: Transaction) {
+    const s = await deps.settings.get({ transaction: t })
+    const template = to === 'DELIVERED' ? s.smsDelivered : to === 'FAILED' ? s.smsDeliveryFailed : ''
+    if (!template) return
+    const vars = { dataSize: formatDataSize(order.data_size_mb), network: order.network, recipientNumber: order.recipient_number }
+    let phone = order.payment_phone_number || order.recipient_number
+    if (order.agent_id) {
+      const [agent] = await sequelize.query<{ phone: string }>('SELECT phone FROM agents WHERE id = :id', { replacements: { id: order.agent_id }, type: QueryTypes.SELECT, transaction: t })
+      if (agent) phone = agent.phone
+    }
+    await deps.sms.send(phone, fillTemplate(template, vars), { transaction: t })
+  }
+
+  async function apply(orderId: number, next: DeliveryStatus, details: StatusDetails, ctx: Ctx & { transaction: Transaction }): Promise<DeliveryRow | null> {
+    const t = ctx.transaction
+    const sets = ['delivery_status = :next', 'updated_at = now()']
+    const r: Record<string, unknown> = { id: orderId, next, from: ALLOWED_FROM[next] }
+    if (details.vendor !== undefined) (sets.push('delivery_vendor = :vendor'), (r.vendor = details.vendor))
+    if (details.reference !== undefined) (sets.push('delivery_reference = :reference'), (r.reference = details.reference))
+    if (details.error !== undefined) (sets.push('delivery_error = :error'), (r.error = details.error?.slice(0, 500) ?? null))
+    if (details.attempts === 'increment') sets.push('delivery_attempts = delivery_attempts + 1')
+    if (details.attempts === 'reset') sets.push('delivery_attempts = 0')
+    if (next === 'DELIVERED' || next === 'MANUAL') sets.push('delivered = true', 'delivered_at = COALESCE(delivered_at, now())')
+    else sets.push('delivered = false', 'delivered_at = NULL')
+    // The old status comes back through a self-join on the row as it was before this UPDATE.
+    const [row] = await sequelize.query<DeliveryRow & { old_status: DeliveryStatus }>(
+      `UPDATE orders o SET ${sets.join(', ')}
+       FROM (SELECT id, delivery_status AS old_status FROM orders WHERE id = :id FOR UPDATE) before
+       WHERE o.id = :id AND before.id = o.id AND o.payment_status = 'SUCCESS' AND o.delivery_status IN (:from)
+       RETURNING o.*, before.old_status`,
+      { replacements: r, type: QueryTypes.SELECT, transaction: t },
+    )
+    if (!row) return null
+    const from = row.old_status
+    if (next === 'DELIVERED' || next === 'MANUAL' || next === 'FAILED') {
+      await deps.audit.record(
+        {
+          action: next === 'FAILED' ? 'DELIVERY_FAILED' : 'ORDER_DELIVERED',
+          resource: 'ORDER',
+          resourceId: orderId,
+          severity: next === 'FAILED' ? 'HIGH' : 'LOW',
+          details: { deliveryStatus: next, previous: from, vendor: row.delivery_vendor, reference: row.delivery_reference, attempts: row.delivery_attempts, error: next === 'FAILED' ? row.delivery_error : undefined, via: details.via },
+        },
+        ctx,
+      )
+    }
+    if ((next === 'DELIVERED' || next === 'FAILED') && from !== next) await notify(row, next, t)
+    for (const hook of hooks) await hook({ order: row, from, to: next, details }, t)
+    return row
+  }
+
+  return {
+    /** Changes an order's delivery status (in ctx.transaction when given, else in its own). */
+    async setDeliveryStatus(orderId: number, next: DeliveryStatus, details: StatusDetails = {}, ctx: Ctx = {}): Promise<DeliveryRow | null> {
+      if (ctx.transaction) return apply(orderId, next, details, ctx as Ctx & { transaction: Transaction })
+      return sequelize.transaction((transaction) => apply(orderId, next, details, { ...ctx, transaction }))
+    },
+    /** Runs in the transaction of every change (refund on FAILED, agent webhook on DELIVERED...). */
+    onChange(hook: StatusHook) {
+      hooks.push(hook)
+    },
+  }
+}
+
+export type DeliveryState = ReturnType<typeof createDeliveryState>

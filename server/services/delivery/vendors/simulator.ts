@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto'
+import { VendorError, type DeliveryOrder, type DeliveryVendor, type SendResult, type StatusResult } from '../vendor.ts'
+
+export const SIMULATOR_MODES = ['deliver', 'fail', 'timeout', 'late'] as const
+export type SimulatorMode = (typeof SIMULATOR_MODES)[number]
+
+export interface SimulatorState {
+  /** How the next `remaining` deliveries behave; after them the simulator delivers again. */
+  mode: SimulatorMode
+  remaining: number
+  /** For 'late': how long after the call the delivery is confirmed. */
+  lateMs: number
+  calls: number
+  delivered: number
+}
+
+/**
+ * The built-in vendor for a fresh install: delivers after a short delay. Its control (admin page,
+ * POST /api/delivery/simulator) makes the next deliveries fail, time out or confirm late, so every
+ * path can be seen without a vendor account. State lives in this process (a development tool).
+ * Idempotent like a real vendor: the same key gets the same reference, never a second bundle.
+ */
+export function createSimulatorVendor(opts: { delayMs: number; timeoutMs: number }) {
+  const byKey = new Map<string, { reference: string; confirmAt: number; failed?: string }>()
+  const byRef = new Map<string, { confirmAt: number; failed?: string }>()
+  const state: SimulatorState = { mode: 'deliver', remaining: 0, lateMs: 20_000, calls: 0, delivered: 0 }
+  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+  function nextMode(): SimulatorMode {
+    if (state.remaining <= 0) return 'deliver'
+    state.remaining--
+    return state.mode
+  }
+
+  const vendor: DeliveryVendor = {
+    name: 'simulator',
+    async send(_order: DeliveryOrder, key: string): Promise<SendResult> {
+      state.calls++
+      const seen = byKey.get(key)
+      if (seen) return { status: Date.now() >= seen.confirmAt ? 'DELIVERED' : 'PENDING', reference: seen.reference }
+      const mode = nextMode()
+      if (opts.delayMs) await wait(opts.delayMs)
+      if (mode === 'fail') throw new VendorError('Simulator: vendor answered 500 (simulated failure)', true)
+      if (mode === 'timeout') {
+        await wait(Math.min(opts.timeoutMs, 2000))
+        throw new VendorError('Simulator: vendor did not answer in time (simulated timeout)', true)
+      }
+      const reference = `SIM-${randomUUID().slice(0, 8).toUpperCase()}`
+      const confirmAt = mode === 'late' ? Date.now() + state.lateMs : 0
+      byKey.set(key, { reference, confirmAt })
+      byRef.set(reference, { confirmAt })
+      state.delivered++
+      return { status: mode === 'late' ? 'PENDING' : 'DELIVERED', reference, message: mode === 'late' ? 'Accepted; confirmation follows' : 'Delivered' }
+    },
+    async status(reference: string): Promise<StatusResult> {
+      const r = byRef.get(reference)
+      // A reference this process never issued (restarted simulator): treat it as delivered, it was accepted.
+      if (!r) return { status: 'DELIVERED', message: 'Unknown to this simulator run' }
+      return Date.now() >= r.confirmAt ? { status: 'DELIVERED' } : { status: 'PENDING' }
+    },
+    async balance() {
+      return 1000
+    },
+  }
+
+  return {
+    vendor,
+    state: () => ({ ...state }),
+    control(input: { mode: SimulatorMode; count?: number; lateMs?: number }) {
+      state.mode = input.mode
+      state.remaining = input.mode === 'deliver' ? 0 : (input.count ?? 1)
+      if (input.lateMs !== undefined) state.lateMs = input.lateMs
+      return { ...state }
+    },
+  }
+}
+
+export type SimulatorVendor = ReturnType<typeof createSimulatorVendor>

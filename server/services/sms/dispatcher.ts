@@ -1,0 +1,119 @@
+import Joi from 'joi'
+import { QueryTypes, type Sequelize } from 'sequelize'
+import type { Logger } from '../../lib/logger.ts'
+import { badRequest } from '../../lib/errors.ts'
+import { normalizePhone } from '../../lib/phone.ts'
+import type { Queue } from '../queue/index.ts'
+import type { SettingsService } from '../settings.ts'
+import { paginationOf } from '../orders-admin.ts'
+import { SmsError, type SmsProvider } from './provider.ts'
+
+/** Tries per message before FAILED; waits SMS_RETRY_BASE_MS (10 s), then twice as long each time. */
+export const SMS_MAX_ATTEMPTS = 5
+/** A QUEUED row nobody enqueued (written by other code), or a SENDING one whose worker died. */
+const SWEEP_AFTER_SECONDS = 30
+
+interface OutboxRow {
+  id: number
+  to_phone: string
+  message: string
+  sensitive: boolean | null
+  status: string
+  provider: string | null
+  provider_message_id: string | null
+  attempts: number
+  error: string | null
+  sent_at: Date | null
+  created_at: Date
+}
+
+const listSchema = Joi.object({
+  page: Joi.number().integer().min(1).max(100000).default(1),
+  limit: Joi.number().integer().min(1).max(100).default(20),
+  status: Joi.string().uppercase().valid('ALL', 'QUEUED', 'SENDING', 'SENT', 'FAILED').default('ALL'),
+  phone: Joi.string().trim().pattern(/^\d{1,12}$/).allow('').default('').messages({ 'string.pattern.base': 'Phone must be digits only' }),
+}).options({ stripUnknown: true })
+
+export const HIDDEN_CODE = '(one-time code hidden: sent by the SMS provider)'
+
+export function createSmsDispatcher(deps: { sequelize: Sequelize; queue: Queue; settings: SettingsService; provider: SmsProvider; log: Logger; retryBaseMs: number }) {
+  const { sequelize, queue, provider, log } = deps
+  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
+
+  /** Sends one outbox row; a row already SENT or FAILED is left alone (a job may run twice). */
+  async function dispatch(id: number): Promise<'SENT' | 'FAILED' | 'RETRY' | 'SKIPPED'> {
+    const [row] = await q<OutboxRow>(
+      `UPDATE sms_outbox SET status = 'SENDING', attempts = attempts + 1, provider = :provider, updated_at = now()
+       WHERE id = :id AND status IN ('QUEUED','SENDING') RETURNING *`,
+      { id, provider: provider.name },
+    )
+    if (!row) return 'SKIPPED'
+    const sender = (await deps.settings.get()).smsSenderId || 'DataHub'
+    try {
+      const { messageId } = await provider.send({ to: row.to_phone, message: row.message, sender, sensitive: !!row.sensitive })
+      await q(`UPDATE sms_outbox SET status = 'SENT', provider_message_id = :mid, error = NULL, sent_at = now(), updated_at = now() WHERE id = :id RETURNING id`, { id, mid: messageId })
+      return 'SENT'
+    } catch (err) {
+      const retryable = err instanceof SmsError ? err.retryable : true
+      const error = (err as Error).message.slice(0, 300)
+      if (!retryable || row.attempts >= SMS_MAX_ATTEMPTS) {
+        await q(`UPDATE sms_outbox SET status = 'FAILED', error = :error, updated_at = now() WHERE id = :id RETURNING id`, { id, error })
+        log.warn({ smsId: id, error }, 'sms failed for good')
+        return 'FAILED'
+      }
+      await sequelize.transaction(async (t) => {
+        await sequelize.query(`UPDATE sms_outbox SET status = 'QUEUED', error = :error, updated_at = now() WHERE id = :id`, { replacements: { id, error }, transaction: t })
+        const runAt = new Date(Date.now() + deps.retryBaseMs * 2 ** (row.attempts - 1))
+        await queue.enqueue('sms.send', { id }, { transaction: t, jobKey: `sms:${id}`, runAt })
+      })
+      return 'RETRY'
+    }
+  }
+
+  return {
+    dispatch,
+
+    /** Puts forgotten rows back on the queue (a scheduled job, every minute). */
+    async sweep(): Promise<number> {
+      const rows = await q<{ id: number }>(
+        `SELECT id FROM sms_outbox WHERE status IN ('QUEUED','SENDING') AND updated_at < now() - make_interval(secs => :s) ORDER BY created_at LIMIT 500`,
+        { s: SWEEP_AFTER_SECONDS },
+      )
+      for (const r of rows) await queue.enqueue('sms.send', { id: r.id }, { jobKey: `sms:${r.id}`, jobKeyMode: 'preserve_run_at' })
+      return rows.length
+    },
+
+    /** The admin's list of messages, newest first. */
+    async list(input: unknown) {
+      const { value, error } = listSchema.validate(input ?? {})
+      if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
+      const phone = value.phone ? normalizePhone(value.phone) ?? value.phone : ''
+      const where = [value.status === 'ALL' ? 'TRUE' : 'status = :status', phone ? 'to_phone = :phone' : 'TRUE'].join(' AND ')
+      // On a fresh machine nobody else receives these, so the page shows codes; once a real provider
+      // sends, a text carrying a one-time code is hidden, so no admin can take over an account with it.
+      const simulated = provider.name === 'log'
+      const [rows, [count]] = await Promise.all([
+        q<OutboxRow>(`SELECT * FROM sms_outbox WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset`, { status: value.status, phone, limit: value.limit, offset: (value.page - 1) * value.limit }),
+        q<{ n: string }>(`SELECT count(*) AS n FROM sms_outbox WHERE ${where}`, { status: value.status, phone }),
+      ])
+      return {
+        provider: provider.name,
+        simulated,
+        messages: rows.map((r) => ({
+          id: r.id,
+          to: r.to_phone,
+          message: r.sensitive && !simulated ? HIDDEN_CODE : r.message,
+          sensitive: !!r.sensitive,
+          status: r.status,
+          provider: r.provider,
+          providerMessageId: r.provider_message_id,
+          attempts: r.attempts,
+          error: r.error,
+          sentAt: r.sent_at,
+          createdAt: r.created_at,
+        })),
+        pagination: paginationOf(value.page, value.limit, Number(count?.n ?? 0)),
+      }
+    },
+  }
+}

@@ -1,0 +1,69 @@
+import type { Sequelize, Transaction } from 'sequelize'
+import type { Models } from '../../../models/index.ts'
+import type { Env } from '../../env.ts'
+import type { Logger } from '../../lib/logger.ts'
+import { normalizePhone } from '../../lib/phone.ts'
+import type { Queue } from '../queue/index.ts'
+import type { SettingsService } from '../settings.ts'
+import { createSmsDispatcher } from './dispatcher.ts'
+import type { SmsProvider } from './provider.ts'
+import { createArkeselProvider } from './providers/arkesel.ts'
+import { createLogProvider } from './providers/log.ts'
+
+export const SMS_TASK = 'sms.send'
+
+export interface SmsOptions {
+  transaction?: Transaction
+  /** The text carries a one-time code: never logged, and hidden on the admin SMS page once a real provider sends. */
+  sensitive?: boolean
+}
+
+/** 1024 MB and up read as GB with one decimal, below that as MB (spec section 9). */
+export function formatDataSize(mb: number): string {
+  return mb >= 1024 ? `${(mb / 1024).toFixed(1)}GB` : `${mb}MB`
+}
+
+/** Fills {dataSize}, {network}, {recipientNumber} in a settings template. */
+export function fillTemplate(template: string, vars: { dataSize: string; network: string; recipientNumber: string }): string {
+  return template.replace(/\{(dataSize|network|recipientNumber)\}/g, (_m, k: keyof typeof vars) => vars[k])
+}
+
+/** ARKESEL_API_KEY set (or SMS_PROVIDER=arkesel) -> Arkesel; otherwise the log provider. */
+export function chooseSmsProvider(env: Env, log: Logger): SmsProvider {
+  const wanted = env.SMS_PROVIDER ?? (env.ARKESEL_API_KEY ? 'arkesel' : 'log')
+  if (wanted === 'arkesel') {
+    if (!env.ARKESEL_API_KEY) throw new Error('SMS_PROVIDER=arkesel needs ARKESEL_API_KEY')
+    return createArkeselProvider({ baseUrl: env.ARKESEL_BASE_URL, apiKey: env.ARKESEL_API_KEY })
+  }
+  return createLogProvider(log)
+}
+
+export type SmsService = ReturnType<typeof createSmsService>
+
+/**
+ * Text messages: `send` writes the sms_outbox row and enqueues its dispatch in the caller's
+ * transaction (the message exists exactly when the change that caused it commits); the dispatcher
+ * sends it through the provider. A sweep also dispatches any QUEUED row, whatever wrote it.
+ */
+export function createSmsService(deps: { sequelize: Sequelize; models: Models; queue: Queue; settings: SettingsService; env: Env; log: Logger; provider?: SmsProvider }) {
+  const provider = deps.provider ?? chooseSmsProvider(deps.env, deps.log)
+  const dispatcher = createSmsDispatcher({ ...deps, provider, retryBaseMs: deps.env.SMS_RETRY_BASE_MS })
+
+  async function send(to: string, message: string, opts: SmsOptions = {}): Promise<number | null> {
+    const phone = normalizePhone(to)
+    if (!phone || !message.trim()) return null
+    const row = await deps.models.SmsOutbox.create({ toPhone: phone, message: message.slice(0, 640), status: 'QUEUED', sensitive: !!opts.sensitive }, { transaction: opts.transaction })
+    const id = row.get('id') as number
+    deps.log.debug(opts.sensitive ? { to: phone, id, sensitive: true } : { to: phone, id, message }, 'sms queued (outbox)')
+    await deps.queue.enqueue(SMS_TASK, { id }, { transaction: opts.transaction, jobKey: `sms:${id}` })
+    return id
+  }
+
+  return {
+    provider,
+    /** True while no real provider sends (the log provider, a fresh machine): the admin SMS page is then the phone. */
+    simulated: provider.name === 'log',
+    send,
+    ...dispatcher,
+  }
+}

@@ -1,0 +1,209 @@
+import { expect } from 'chai'
+import { QueryTypes } from 'sequelize'
+import { createDeliveryService } from '../../server/services/delivery/index.ts'
+import { createAgent, createOrder } from '../helpers/factories.ts'
+import { adminClient, Client } from '../helpers/http.ts'
+import { app, resetDb, testEnv } from '../helpers/server.ts'
+
+// Issue 11 with the built-in simulator vendor (no vendor keys in the test app, no delay).
+const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) =>
+  app().db.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
+const mtn1gb = async () => (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
+const setSettings = (s: Record<string, unknown>) => app().services.settings.update(s, {})
+const drain = () => app().services.queue.drain()
+
+/** A visitor buys 1GB MTN for 0201112222 and approves on the simulator phone. */
+async function buyAndPay(recipientNumber = '0201112222') {
+  const placed = await new Client().post('/api/orders', { packageId: await mtn1gb(), recipientNumber, payerPhone: '0241234567', payerNetwork: 'MTN' })
+  expect(placed.status).to.equal(201)
+  const tid = placed.body.payment.transactionId as string
+  expect((await new Client().post(`/api/simulator/payments/${tid}/approve`)).status).to.equal(200)
+  return { id: placed.body.order.id as number, tid }
+}
+
+async function orderOf(id: number) {
+  const [o] = await q<any>('SELECT * FROM orders WHERE id = :id', { id })
+  return o
+}
+
+const audits = (action: string, id: number) => q<any>(`SELECT * FROM audit_logs WHERE action = :action AND resource_id = :id`, { action, id: String(id) })
+
+describe('delivery (simulator vendor)', () => {
+  beforeEach(async () => {
+    await resetDb()
+    app().services.delivery.simulatorControl({ mode: 'deliver' })
+  })
+
+  it('settlement queues the delivery in its transaction; the worker delivers; lookup, agent and admin views say so', async () => {
+    const { id } = await buyAndPay()
+    let o = await orderOf(id)
+    expect(o.delivery_status).to.equal('QUEUED')
+    const jobs = await q<{ n: string }>(`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'delivery.send'`)
+    expect(Number(jobs[0]!.n)).to.equal(1)
+    await drain()
+    o = await orderOf(id)
+    expect(o).to.include({ delivery_status: 'DELIVERED', delivered: true, delivery_vendor: 'simulator', delivery_attempts: 1 })
+    expect(o.delivery_reference).to.match(/^SIM-/)
+    expect(o.delivered_at).to.be.instanceOf(Date)
+
+    const lookup = await new Client().get('/api/orders?phoneNumber=0201112222')
+    expect(lookup.body.orders?.[0] ?? lookup.body[0]).to.include({ deliveryStatus: 'DELIVERED', deliveryReference: o.delivery_reference, deliveryAttempts: 1, deliveryError: null, delivered: true })
+
+    const admin = await adminClient()
+    const list = await admin.get('/api/orders?deliveryStatus=DELIVERED')
+    expect(list.body.orders.map((r: any) => r.id)).to.deep.equal([id])
+    expect(list.body.orders[0]).to.include({ deliveryStatus: 'DELIVERED', deliveryReference: o.delivery_reference, deliveryAttempts: 1 })
+    expect((await admin.get('/api/orders?deliveryStatus=FAILED')).body.orders).to.have.length(0)
+    expect((await admin.get('/api/orders?deliveryStatus=bogus')).status).to.equal(400)
+
+    expect(await audits('ORDER_DELIVERED', id)).to.have.length(1)
+    // The 'delivered' SMS is written and dispatched (log provider) with its message id.
+    const sms = await q<any>(`SELECT * FROM sms_outbox ORDER BY id`)
+    expect(sms.map((m) => m.status)).to.deep.equal(['SENT', 'SENT'])
+    expect(sms[1].message).to.equal('Your 1.0GB MTN data to 0201112222 has been delivered.')
+    expect(sms[1].provider).to.equal('log')
+    expect(sms[1].provider_message_id).to.match(/^log-/)
+
+    // A job run again changes nothing (idempotent handler).
+    await app().services.delivery.runSend(id)
+    expect((await orderOf(id)).delivery_attempts).to.equal(1)
+  })
+
+  it('vendor failing: retries up to the limit, then FAILED with the reason and one DELIVERY_FAILED; Retry delivery then delivers', async () => {
+    await setSettings({ deliveryRetryLimit: 3 })
+    app().services.delivery.simulatorControl({ mode: 'fail', count: 3 })
+    const { id } = await buyAndPay()
+    await drain()
+    let o = await orderOf(id)
+    expect(o).to.include({ delivery_status: 'FAILED', delivered: false, delivery_attempts: 3 })
+    expect(o.delivery_error).to.match(/simulated failure/)
+    expect(await audits('DELIVERY_FAILED', id)).to.have.length(1)
+    const admin = await adminClient()
+    const overview = await admin.get('/api/delivery/overview')
+    expect(overview.body.needsAttention).to.equal(1)
+    const listed = await admin.get('/api/orders?deliveryStatus=FAILED')
+    expect(listed.body.orders[0]).to.include({ id, deliveryStatus: 'FAILED', deliveryAttempts: 3 })
+    expect(listed.body.orders[0].deliveryError).to.match(/simulated failure/)
+    // Buyers see that it failed, not the vendor's words.
+    const lookup = await new Client().get('/api/orders?phoneNumber=0201112222')
+    expect((lookup.body.orders ?? lookup.body)[0].deliveryError).to.match(/^Delivery failed\./)
+
+    const retry = await admin.post(`/api/orders/${id}/retry-delivery`)
+    expect(retry.status).to.equal(200)
+    expect(retry.body.order).to.include({ deliveryStatus: 'QUEUED', deliveryAttempts: 0 })
+    expect((await admin.post(`/api/orders/${id}/retry-delivery`)).status).to.equal(409)
+    await drain()
+    o = await orderOf(id)
+    expect(o).to.include({ delivery_status: 'DELIVERED', delivered: true, delivery_error: null })
+    expect((await admin.get('/api/delivery/overview')).body.needsAttention).to.equal(0)
+  })
+
+  it('backs off exponentially between attempts (DELIVERY_RETRY_BASE_MS, doubling)', async () => {
+    const { services, db } = app()
+    const slow = createDeliveryService({ sequelize: db.sequelize, audit: services.audit, settings: services.settings, sms: services.sms, queue: services.queue, env: { ...testEnv(), DELIVERY_RETRY_BASE_MS: 60_000 }, log: services.deps.log })
+    slow.simulatorControl({ mode: 'fail', count: 5 })
+    const { id } = await buyAndPay()
+    const runAt = async () => {
+      const [j] = await q<{ run_at: Date }>(`SELECT run_at FROM graphile_worker.jobs WHERE key = :k`, { k: `delivery:${id}` })
+      return (j!.run_at.getTime() - Date.now()) / 1000
+    }
+    await slow.runSend(id)
+    expect(await runAt()).to.be.within(55, 61)
+    await slow.runSend(id)
+    expect(await runAt()).to.be.within(115, 121)
+    await slow.runSend(id)
+    expect(await runAt()).to.be.within(235, 241)
+    expect(await orderOf(id)).to.include({ delivery_status: 'QUEUED', delivery_attempts: 3 })
+  })
+
+  it('confirm late: accepted with a reference, delivered when the vendor confirms (status check)', async () => {
+    app().services.delivery.simulatorControl({ mode: 'late', count: 1, lateMs: 0 })
+    const { id } = await buyAndPay()
+    await app().services.delivery.runSend(id)
+    let o = await orderOf(id)
+    expect(o.delivery_status).to.equal('PROCESSING')
+    expect(o.delivery_reference).to.match(/^SIM-/)
+    await app().services.delivery.check(id)
+    o = await orderOf(id)
+    expect(o.delivery_status).to.equal('DELIVERED')
+  })
+
+  it('manual mode: no vendor call, the order stays NOT_STARTED and the export takes it as before', async () => {
+    await setSettings({ deliveryMode: 'manual' })
+    const before = app().services.delivery.simulatorState().calls
+    const { id } = await buyAndPay()
+    await drain()
+    expect(app().services.delivery.simulatorState().calls).to.equal(before)
+    expect(await orderOf(id)).to.include({ delivery_status: 'NOT_STARTED', delivered: false })
+    const admin = await adminClient()
+    const csv = await admin.post('/api/orders/export')
+    expect(csv.status).to.equal(200)
+    expect(csv.headers.get('x-export-count')).to.equal('1')
+    expect(await orderOf(id)).to.include({ delivery_status: 'MANUAL', delivered: true, exported: true })
+  })
+
+  it('the export leaves orders being delivered automatically alone; Mark delivered sets MANUAL once', async () => {
+    const { id } = await buyAndPay() // QUEUED, not yet run
+    const admin = await adminClient()
+    expect((await admin.post('/api/orders/export')).status).to.equal(404)
+    const marked = await admin.patch(`/api/orders/${id}/delivered`)
+    expect(marked.status).to.equal(200)
+    expect(marked.body.order).to.include({ delivered: true, deliveryStatus: 'MANUAL' })
+    await drain() // the queued job finds it delivered by hand: no vendor call
+    expect(await orderOf(id)).to.include({ delivery_status: 'MANUAL', delivery_attempts: 0 })
+    expect(await audits('ORDER_DELIVERED', id)).to.have.length(1)
+  })
+
+  it('races: a double-clicked Retry delivery queues once; two confirmations give one ORDER_DELIVERED', async () => {
+    app().services.delivery.simulatorControl({ mode: 'fail', count: 5 })
+    await setSettings({ deliveryRetryLimit: 1 })
+    const { id } = await buyAndPay()
+    await drain()
+    const admin = await adminClient()
+    const [a, b] = await Promise.all([admin.post(`/api/orders/${id}/retry-delivery`), admin.post(`/api/orders/${id}/retry-delivery`)])
+    expect([a.status, b.status].sort()).to.deep.equal([200, 409])
+    expect(await audits('DELIVERY_RETRIED', id)).to.have.length(1)
+    const set = app().services.delivery.setDeliveryStatus
+    const results = await Promise.all([set(id, 'DELIVERED', { reference: 'X1' }), set(id, 'DELIVERED', { reference: 'X2' }), set(id, 'DELIVERED', { reference: 'X3' })])
+    expect(results.filter(Boolean)).to.have.length(1)
+    expect(await audits('ORDER_DELIVERED', id)).to.have.length(1)
+    const sms = await q<any>(`SELECT * FROM sms_outbox WHERE message LIKE '%has been delivered%'`)
+    expect(sms).to.have.length(1)
+  })
+
+  it('agents see delivery on their orders list and dashboard; the delivered SMS goes to the agent; approving an agent sends the approved SMS', async () => {
+    const a = await createAgent()
+    const c = new Client()
+    expect((await c.login(a.user.email, a.password)).status).to.equal(200)
+    const placed = await c.post('/api/orders', { packageId: await mtn1gb(), recipientNumber: '0209998888', payerPhone: '0241234567', payerNetwork: 'MTN' })
+    expect(placed.status).to.equal(201)
+    await new Client().post(`/api/simulator/payments/${placed.body.payment.transactionId}/approve`)
+    await drain()
+    const list = await c.get('/api/orders')
+    expect(list.body.orders[0]).to.include({ deliveryStatus: 'DELIVERED', displayStatus: 'DELIVERED', deliveryAttempts: 1, deliveryError: null })
+    expect(list.body.orders[0].deliveryReference).to.match(/^SIM-/)
+    const sms = await q<any>(`SELECT to_phone FROM sms_outbox WHERE message LIKE '%has been delivered%'`)
+    expect(sms.map((r) => r.to_phone)).to.deep.equal([a.agent.phone])
+
+    const pending = await createAgent({ approved: false })
+    const admin = await adminClient()
+    expect((await admin.patch(`/api/agents/${pending.agent.id}/approve`)).status).to.equal(200)
+    const approved = await q<any>(`SELECT to_phone, message FROM sms_outbox WHERE message LIKE '%has been approved%'`)
+    expect(approved).to.deep.equal([{ to_phone: pending.agent.phone, message: 'Your Data Hub agent account has been approved. You can now place orders.' }])
+  })
+
+  it('unpaid orders are never delivered, nor retried', async () => {
+    const o = await createOrder({ paymentStatus: 'PENDING' })
+    const admin = await adminClient()
+    expect((await admin.post(`/api/orders/${o.id}/retry-delivery`)).status).to.equal(409)
+    expect(await app().services.delivery.setDeliveryStatus(o.id as number, 'QUEUED')).to.equal(null)
+  })
+
+  it('the simulator control answers bad input with 400 and shows its state', async () => {
+    const c = new Client()
+    expect((await c.post('/api/delivery/simulator', { mode: 'explode' })).status).to.equal(400)
+    const ok = await c.post('/api/delivery/simulator', { mode: 'timeout', count: 2 })
+    expect(ok.body.simulator).to.include({ mode: 'timeout', remaining: 2 })
+    expect((await c.get('/api/delivery/simulator')).body.simulator).to.include({ mode: 'timeout' })
+  })
+})

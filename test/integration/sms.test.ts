@@ -1,0 +1,96 @@
+import { expect } from 'chai'
+import { QueryTypes } from 'sequelize'
+import { connect } from '../../models/db.ts'
+import { boot, type Running } from '../../server/index.ts'
+import { createLogger } from '../../server/lib/logger.ts'
+import { startFakeArkesel, type FakeArkesel } from '../fakes/arkesel.ts'
+import { adminClient, Client } from '../helpers/http.ts'
+import { app, resetDb, testEnv } from '../helpers/server.ts'
+
+const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) =>
+  app().db.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
+const rows = () => q<any>('SELECT * FROM sms_outbox ORDER BY id')
+
+describe('SMS dispatcher', function () {
+  this.timeout(30_000)
+  beforeEach(resetDb)
+
+  it('log provider (default): every outbox row is sent through the queue and marked SENT with an id', async () => {
+    const id = await app().services.sms.send('0241234567', 'Hello from the test')
+    expect((await rows())[0]).to.include({ id, status: 'QUEUED', to_phone: '0241234567' })
+    await app().services.queue.drain()
+    const [r] = await rows()
+    expect(r).to.include({ status: 'SENT', provider: 'log', attempts: 1 })
+    expect(r.provider_message_id).to.match(/^log-/)
+    expect(r.sent_at).to.be.instanceOf(Date)
+    // A job run twice does nothing more.
+    expect(await app().services.sms.dispatch(id!)).to.equal('SKIPPED')
+  })
+
+  it('rows written by other code (no job) are swept up and sent', async () => {
+    await app().db.sequelize.query(`INSERT INTO sms_outbox (to_phone, message, status, created_at, updated_at) VALUES ('0241234567', 'Your code is 123456', 'QUEUED', now() - interval '5 minutes', now() - interval '5 minutes')`)
+    expect(await app().services.sms.sweep()).to.equal(1)
+    await app().services.queue.drain()
+    expect((await rows())[0]).to.include({ status: 'SENT' })
+  })
+
+  it('admin page API lists the messages with status; admins only; bad filter is a 400', async () => {
+    await app().services.sms.send('0241234567', 'One')
+    await app().services.queue.drain()
+    await app().services.sms.send('0241234568', 'Two')
+    const admin = await adminClient()
+    const list = await admin.get('/api/delivery/sms')
+    expect(list.status).to.equal(200)
+    expect(list.body.messages.map((m: any) => [m.message, m.status])).to.deep.equal([['Two', 'QUEUED'], ['One', 'SENT']])
+    expect(list.body.pagination.total).to.equal(2)
+    expect((await admin.get('/api/delivery/sms?status=SENT')).body.messages).to.have.length(1)
+    expect((await admin.get('/api/delivery/sms?status=NOPE')).status).to.equal(400)
+    expect((await new Client().get('/api/delivery/sms')).status).to.equal(401)
+  })
+
+  describe('Arkesel SMS v2 (fake)', () => {
+    let fake: FakeArkesel
+    let ark: Running
+    before(async () => {
+      fake = await startFakeArkesel()
+      const { sequelize, models } = connect(app().db.url)
+      ark = await boot({ env: { ...testEnv(), PORT: 0, ARKESEL_API_KEY: fake.apiKey, ARKESEL_BASE_URL: fake.url }, log: createLogger('silent'), db: { sequelize, models, url: app().db.url, close: () => sequelize.close() } })
+    })
+    after(async () => {
+      await ark?.stop()
+      await fake?.close()
+    })
+    beforeEach(() => {
+      fake.sent.length = 0
+      fake.failNext(0)
+      ark.services.settings.invalidate()
+    })
+
+    it('sends with the sender ID from settings and records Arkesel\'s message id', async () => {
+      await ark.services.settings.update({ smsSenderId: 'MyShop' }, {})
+      await ark.services.sms.send('233241234567', 'Your data is on its way')
+      await ark.services.queue.drain()
+      expect(fake.sent).to.have.length(1)
+      expect(fake.sent[0]).to.include({ sender: 'MyShop', message: 'Your data is on its way', recipient: '233241234567' })
+      expect((await rows())[0]).to.include({ status: 'SENT', provider: 'arkesel', provider_message_id: fake.sent[0]!.id })
+    })
+
+    it('retries on 500 until sent; a refusal (4xx) is FAILED at once with the reason', async () => {
+      fake.failNext(2, 500)
+      await ark.services.sms.send('0241234567', 'Retry me')
+      await ark.services.queue.drain()
+      expect((await rows())[0]).to.include({ status: 'SENT', attempts: 3 })
+      fake.failNext(1, 402)
+      const id = await ark.services.sms.send('0241234567', 'No credit')
+      await ark.services.queue.drain()
+      expect((await q<any>('SELECT * FROM sms_outbox WHERE id = :id', { id }))[0]).to.include({ status: 'FAILED', attempts: 1, error: 'Arkesel: Insufficient balance' })
+    })
+
+    it('gives up after 5 tries on a gateway that stays down', async () => {
+      fake.failNext(10, 503)
+      const id = await ark.services.sms.send('0241234567', 'Down')
+      await ark.services.queue.drain()
+      expect((await q<any>('SELECT * FROM sms_outbox WHERE id = :id', { id }))[0]).to.include({ status: 'FAILED', attempts: 5 })
+    })
+  })
+})
