@@ -1,6 +1,8 @@
 import type { Express } from 'express'
 import type { Services } from './services/index.ts'
 import { registerScheduledJobs } from '../jobs/index.ts'
+import { REFUND_TASK } from './services/payments/refund.ts'
+import { START_TASK } from './services/payments/start.ts'
 import { ussdRouter } from '../ussd/router.ts'
 import { ussdSimulatorRouter } from '../ussd/simulator-router.ts'
 
@@ -19,4 +21,7 @@ export function mountExtras(app: Express, services: Services): void {
 export function registerTasks(services: Services): void {
   // Scheduled: payment reconciliation and housekeeping (graphile-worker crontab, once per tick).
   registerScheduledJobs(services.queue, { services, log: services.deps.log })
+  // Payments (ADR 0013): the money call of a decided refund, and a charge started off the USSD hop.
+  services.queue.register<{ refundId: number }>(REFUND_TASK, async ({ refundId }) => services.payments.refunds.run(refundId))
+  services.queue.register<{ transactionId: string }>(START_TASK, async ({ transactionId }) => services.payments.startCharge(transactionId))
 }

@@ -72,7 +72,7 @@ export function createServices(deps: Deps) {
   const packages = createPackagesService({ models })
   const sms = createSmsService({ models, log: deps.log })
   const commissions = createCommissionsService({ sequelize })
-  const payments = createPaymentsService({ ...deps, settings, audit, commissions, sms })
+  const payments = createPaymentsService({ ...deps, settings, audit, commissions, sms, queue })
   late.payments = payments
   const simulator = createSimulatorControl({ sequelize, env: deps.env, payments, active: payments.isSimulator })
   const orders = createOrdersService({ sequelize, models, settings, audit, packages, payments })

@@ -36,6 +36,8 @@ export interface Settings {
   commissionPercentage: number
   commissionFixedAmount: number
   ussdWhitelistEnabled: boolean
+  /** Refund the payer automatically when a delivery fails for good (issue 12). */
+  refundOnDeliveryFailure: boolean
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -63,6 +65,7 @@ export const DEFAULT_SETTINGS: Settings = {
   commissionPercentage: 10,
   commissionFixedAmount: 0,
   ussdWhitelistEnabled: false,
+  refundOnDeliveryFailure: false,
 }
 
 /** Fields everyone may read; the rest (templates, commission, whitelist switch) are for admins. */
@@ -102,6 +105,7 @@ export const settingsSchema = Joi.object<Settings>({
   commissionPercentage: Joi.number().min(0).max(100),
   commissionFixedAmount: money,
   ussdWhitelistEnabled: Joi.boolean(),
+  refundOnDeliveryFailure: Joi.boolean(),
 })
   // The admin page sends the whole object it loaded; unknown keys (id, timestamps) are dropped.
   .options({ stripUnknown: true })

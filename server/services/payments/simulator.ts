@@ -3,16 +3,26 @@ import { conflict, notFound } from '../../lib/errors.ts'
 import { toGhs } from '../../lib/money.ts'
 import { phoneVariants } from '../../lib/phone.ts'
 import type { Env } from '../../env.ts'
-import type { CardStart, GatewayResult, MomoStart, PaymentProvider, PaymentRow, StartResult } from './provider.ts'
+import type { CardStart, GatewayResult, MomoStart, PaymentProvider, PaymentRow, RefundAnswer, StartResult } from './provider.ts'
 
 export const SIM_PROMPT_MESSAGE = 'USSD prompt sent! Check your phone and complete payment.'
+export const SIM_VOUCHER_MESSAGE = 'Dial *110# on your Telecel phone to generate a voucher, then enter the voucher code here.'
+
+/**
+ * Simulator modes, chosen by the last digits of the payer's phone (docs/payments.md):
+ * ...0001 the charge start "times out" (the prompt still reaches the phone); ...0002 refunds fail.
+ * Telecel payers are always asked for a voucher first, as Paystack does.
+ */
+export const SIM_MODES = { startTimesOut: '0001', refundFails: '0002' } as const
+const mode = (phone: string | null | undefined, m: keyof typeof SIM_MODES) => !!phone && phone.endsWith(SIM_MODES[m])
 
 /**
  * The built-in gateway for installs without provider keys. Its "gateway side" is the payer's answer,
  * kept in payments.details.simulator ({ decision: 'APPROVED' | 'DECLINED', at }) by the simulator's
  * phone and checkout pages (or the documented HTTP calls); status checks read it like Paystack's verify.
  */
-export function createSimulatorProvider(env: Env): PaymentProvider {
+export function createSimulatorProvider(env: Env, lookupPhone: (reference: string) => Promise<(string | null)[]> = async () => []): PaymentProvider {
+  const refundPhone = lookupPhone
   const ttlMs = env.SIMULATOR_PROMPT_TTL_SECONDS * 1000
   const base = env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : ''
   const extId = (reference: string) => `SIM-${reference}`
@@ -20,8 +30,27 @@ export function createSimulatorProvider(env: Env): PaymentProvider {
     name: 'simulator',
     label: 'Payment Simulator',
     minCheckIntervalMs: () => 0,
+    expireAfterMs: () => ttlMs,
     async startMomo(p: MomoStart): Promise<StartResult> {
+      if (p.network === 'TELECEL') return { status: 'IN_PROGRESS', message: SIM_VOUCHER_MESSAGE, extId: extId(p.reference), needs: 'otp' }
+      if (mode(p.phone, 'startTimesOut')) return { status: 'PENDING', message: 'Waiting for approval: check your phone and approve the payment.', unclear: true, note: 'Simulator: charge start timed out' }
       return { status: 'PENDING', message: SIM_PROMPT_MESSAGE, extId: extId(p.reference) }
+    },
+    async submitCode(p: PaymentRow, _kind, code: string): Promise<StartResult> {
+      // Any 6 digits but 000000 is a valid voucher.
+      if (!/^\d{6}$/.test(code) || code === '000000') return { status: 'IN_PROGRESS', message: 'Invalid voucher. Dial *110# to generate a new one and try again.', needs: 'otp', rejected: true }
+      return { status: 'IN_PROGRESS', message: SIM_PROMPT_MESSAGE, extId: extId(p.transaction_id), needs: null }
+    },
+    async refund(c): Promise<RefundAnswer> {
+      const [p] = await refundPhone(c.reference)
+      if (mode(p, 'refundFails')) return { status: 'FAILED', message: 'Simulator: refund refused' }
+      return { status: 'PROCESSED', extRefundId: `SIMR-${c.reference}`, message: 'Refund processed' }
+    },
+    async findRefund() {
+      return null
+    },
+    async listTransactions() {
+      return []
     },
     async startCard(p: CardStart): Promise<StartResult> {
       return {
