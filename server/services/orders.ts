@@ -200,7 +200,7 @@ export function createOrdersService(deps: {
       let payment: PaymentView
       try {
         payment = await payments.request(
-          { purpose: 'data', amountPesewas: order.amountPesewas, transactionId: tid, payerPhone: input.payerPhone, payerNetwork: input.payerNetwork, email: input.email, orderId: order.id, userId: ctx.user?.id ?? null, method, callbackUrl: input.callbackUrl },
+          { purpose: 'data', amountPesewas: order.amountPesewas, transactionId: tid, payerPhone: input.payerPhone, payerNetwork: input.payerNetwork, email: input.email, orderId: order.id, userId: ctx.user?.id ?? null, method, callbackUrl: input.callbackUrl, background: input.channel === 'ussd' },
           ctx,
         )
       } catch (err) {
