@@ -43,6 +43,8 @@ export interface PaymentRequestInput {
   emailMessage?: string
   /** Start the charge in a queued job and answer at once (USSD: the telco drops a slow hop). */
   background?: boolean
+  /** A voucher the payer gave up front (USSD): sent when the gateway asks for one, then forgotten. */
+  voucher?: string | null
 }
 
 export interface PaymentView {
@@ -95,6 +97,7 @@ const requestSchema = Joi.object<PaymentRequestInput>({
   afa: Joi.object().allow(null).unknown(true),
   emailMessage: Joi.string(),
   background: Joi.boolean(),
+  voucher: Joi.string().pattern(/^\d{4,8}$/).allow(null),
 }).options({ stripUnknown: true })
 
 export interface PaymentsDeps {
@@ -219,7 +222,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
           afaRegistrationId: input.afaRegistrationId ?? null,
           agentId: input.agentId ?? null,
           userId: input.userId ?? ctx.user?.id ?? null,
-          details: { ...(input.afa ? { afa: input.afa } : {}), ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}) },
+          details: { ...(input.afa ? { afa: input.afa } : {}), ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}), ...(input.voucher ? { voucher: input.voucher } : {}) },
           lastCheckedAt: new Date(),
         },
         // Deliberately outside any caller transaction: webhooks and checks on other connections must see the row.

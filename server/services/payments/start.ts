@@ -68,6 +68,12 @@ export function createStarter(deps: StartDeps) {
       start = { status: 'PENDING', message: WAITING_MESSAGE, unclear: true, note: err.message }
     }
     await apply(row, start, ctx)
+    // A voucher typed up front (USSD, same dial) answers the gateway's request for one at once.
+    const voucher = row.details?.voucher as string | undefined
+    if (voucher) {
+      if (start.needs === 'otp') await submitCode(row.transaction_id, voucher, ctx).catch((err) => log.warn({ err: { message: (err as Error).message }, transactionId }, 'voucher not accepted'))
+      await q(`UPDATE payments SET details = details - 'voucher' WHERE transaction_id = :tid RETURNING id`, { tid: row.transaction_id })
+    }
   }
 
   /** USSD: the charge starts in a queued job, so the hop answers at once. */
