@@ -1,12 +1,15 @@
 import type { Queue } from '../server/services/queue/index.ts'
 import { housekeeping } from './housekeeping.ts'
 import { reconcilePayments } from './reconcile.ts'
+import { reconcileYesterday } from './reconcile-daily.ts'
 import { claimTick } from './ticks.ts'
 import type { JobDeps } from './types.ts'
 
 export const SCHEDULES = {
   reconcile: '* * * * *',
   housekeeping: '*/5 * * * *',
+  // 01:10 UTC: yesterday's transactions are all at the gateway by then.
+  reconcileDaily: '10 1 * * *',
 } as const
 
 /** A failing run is logged and the next tick tries again; nothing a job throws reaches the process. */
@@ -22,6 +25,7 @@ export async function runJob(name: string, deps: JobDeps, fn: (deps: JobDeps) =>
 const SCHEDULED: Record<keyof typeof SCHEDULES, (deps: JobDeps) => Promise<unknown>> = {
   reconcile: reconcilePayments,
   housekeeping,
+  reconcileDaily: (deps) => reconcileYesterday(deps),
 }
 
 /**

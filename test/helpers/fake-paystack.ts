@@ -38,7 +38,9 @@ export interface FakePaystack {
   url: string
   secret: string
   txns: Map<string, FakeTxn>
-  requests: { method: string; path: string; body: any; auth: string | undefined }[]
+  requests: { method: string; path: string; query: URLSearchParams; body: any; auth: string | undefined }[]
+  /** The most the list endpoint returns per page, whatever perPage asks (Paystack caps it too). */
+  maxPerPage: number
   refunds: FakeRefund[]
   complete(reference: string, status: 'success' | 'failed' | 'reversed', opts?: { amount?: number; currency?: string | null }): void
   webhook(reference: string, opts?: { amount?: number; currency?: string | null }): { body: string; signature: string }
@@ -63,7 +65,7 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
   const otpProviders = new Set<string>()
   let nextId = 4_000_000_000
   let trouble: Trouble | null = null
-  const state = { refundMode: 'processed' as FakePaystack['refundMode'] }
+  const state = { refundMode: 'processed' as FakePaystack['refundMode'], maxPerPage: 100 }
 
   const dataOf = (t: FakeTxn) => ({
     id: t.id,
@@ -93,7 +95,7 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
         body = null
       }
       const path = new URL(req.url ?? '/', 'http://x').pathname
-      requests.push({ method: req.method ?? '', path, body, auth: req.headers.authorization })
+      requests.push({ method: req.method ?? '', path, query: new URL(req.url ?? '/', 'http://x').searchParams, body, auth: req.headers.authorization })
       const send = (status: number, payload: unknown) => {
         res.writeHead(status, { 'Content-Type': 'application/json' })
         res.end(JSON.stringify(payload))
@@ -179,7 +181,7 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
         const sp = new URL(req.url ?? '/', 'http://x').searchParams
         const from = sp.get('from') ? new Date(sp.get('from')!) : new Date(0)
         const to = sp.get('to') ? new Date(sp.get('to')!) : new Date(8.64e15)
-        const perPage = Math.min(Number(sp.get('perPage') ?? 50), 100)
+        const perPage = Math.min(Number(sp.get('perPage') ?? 50), state.maxPerPage)
         const page = Math.max(1, Number(sp.get('page') ?? 1))
         const all = [...txns.values()].filter((t) => t.createdAt >= from && t.createdAt < to).sort((a, b) => a.id - b.id)
         const slice = all.slice((page - 1) * perPage, page * perPage)
@@ -210,6 +212,12 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
     },
     set refundMode(m) {
       state.refundMode = m
+    },
+    get maxPerPage() {
+      return state.maxPerPage
+    },
+    set maxPerPage(n) {
+      state.maxPerPage = n
     },
     trouble(t) {
       trouble = t

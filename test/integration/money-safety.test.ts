@@ -68,6 +68,7 @@ describe('money safety with Paystack (fake Paystack server)', function () {
     fake.refundMode = 'processed'
     fake.otpProviders.clear()
     fake.trouble(null)
+    fake.maxPerPage = 100
   })
   afterEach(() => {
     // Every charge Paystack received carried an e-mail a strict check accepts (issue 18).
@@ -343,6 +344,53 @@ describe('money safety with Paystack (fake Paystack server)', function () {
       await allowCheck(p!.transaction_id)
       await ps.services.payments.refresh(p!.transaction_id)
       expect((await payment(p!.transaction_id)).status).to.equal('SUCCESS')
+    })
+  })
+
+  describe('daily reconciliation', () => {
+    it('finds each planted mismatch, and nothing on clean data; runs are kept', async () => {
+      const today = new Date()
+      // Clean: one paid (webhook), one declined, one still waiting.
+      await paid()
+      const declined = await order()
+      fake.complete(declined.payment.transactionId, 'failed')
+      await allowCheck(declined.payment.transactionId)
+      await ps.services.payments.refresh(declined.payment.transactionId)
+      await order()
+      const clean = await ps.services.payments.reconcileDay(today)
+      expect(clean).to.include({ mismatches: 0, gatewayCount: 3, localCount: 3 })
+      expect(await count(`payment_issues WHERE kind = 'recon_mismatch'`)).to.equal(0)
+
+      // Planted: paid there but EXPIRED here (no webhook came), SUCCESS here but abandoned there,
+      // amounts that differ, and a payment the shop never issued.
+      const lost = await order()
+      const lostTid = lost.payment.transactionId
+      await sql(`UPDATE payments SET status = 'EXPIRED', settled_at = now() WHERE transaction_id = :tid RETURNING id`, { tid: lostTid })
+      fake.complete(lostTid, 'success')
+      const ghost = await order()
+      await sql(`UPDATE payments SET status = 'SUCCESS', settled_at = now() WHERE transaction_id = :tid RETURNING id`, { tid: ghost.payment.transactionId })
+      const differ = await paid()
+      fake.complete(differ.tid, 'success', { amount: 450 })
+      fake.plant({ reference: 'STRANGER-1', amount: 700 })
+
+      fake.maxPerPage = 2
+      fake.requests.length = 0
+      const run = await ps.services.payments.reconcileDay(today)
+      expect(run.mismatches).to.equal(4)
+      // Paystack's list is read page by page: 7 transactions, 2 a page.
+      expect(fake.requests.filter((r) => r.path === '/transaction').map((r) => r.query.get('page'))).to.deep.equal(['1', '2', '3', '4'])
+      expect(run.gatewayCount).to.equal(7)
+      const issues = await sql<{ key: string; transaction_id: string }>(`SELECT key, transaction_id FROM payment_issues WHERE kind = 'recon_mismatch' ORDER BY key`)
+      const day = today.toISOString().slice(0, 10)
+      expect(issues.map((i) => i.key).sort()).to.deep.equal(
+        [`${day}:amount:${differ.tid}`, `${day}:not_paid_there:${ghost.payment.transactionId}`, `${day}:not_success_here:${lostTid}`, `${day}:unknown:STRANGER-1`].sort(),
+      )
+      // Paid there but not here: settled through the one path (late money).
+      expect((await payment(lostTid)).status).to.equal('SUCCESS')
+      expect(await count(`orders WHERE id = :id AND payment_status = 'SUCCESS'`, { id: lost.id })).to.equal(1)
+      const res = await (await admin()).get('/api/admin/payments/attention')
+      expect(res.body.items.filter((i: any) => i.kind === 'recon_mismatch')).to.have.length(4)
+      expect(res.body.runs.map((r: any) => [r.status, r.mismatches])).to.deep.equal([['DONE', 4], ['DONE', 0]])
     })
   })
 

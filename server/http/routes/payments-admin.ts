@@ -8,7 +8,7 @@ export function paymentsAdminRouter(services: Services) {
   const r = Router()
   const { payments } = services
   r.get('/payments/attention', requireAdmin, async (_req, res) => {
-    res.json({ items: await payments.attention.list(), count: await payments.attention.count() })
+    res.json({ items: await payments.attention.list(), count: await payments.attention.count(), runs: await payments.reconciliationRuns(10) })
   })
   r.post('/payments/attention/:type/:id/resolve', requireAdmin, async (req, res) => {
     await payments.attention.resolve(req.params.type, req.params.id, ctxOf(req))

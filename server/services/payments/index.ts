@@ -21,6 +21,7 @@ import { createRefunds } from './refund.ts'
 import { createSettlement } from './settle.ts'
 import { createSimulatorProvider } from './simulator.ts'
 import { createStarter } from './start.ts'
+import { createDailyReconciliation } from './reconcile-daily.ts'
 
 export interface PaymentRequestInput {
   purpose: 'data' | 'afa' | 'agent_fee'
@@ -119,7 +120,18 @@ export function chooseProvider(env: Env, sequelize?: Sequelize): PaymentProvider
   if (env.PAYSTACK_SECRET_KEY) return createPaystackProvider(env)
   const phoneOf = async (reference: string) =>
     sequelize ? (await sequelize.query<{ payer_phone: string | null }>('SELECT payer_phone FROM payments WHERE transaction_id = :r', { replacements: { r: reference }, type: QueryTypes.SELECT })).map((r) => r.payer_phone) : []
-  return createSimulatorProvider(env, phoneOf)
+  // The simulator's "gateway side" is the payer's answer kept on our own rows: its list is read from them.
+  const list = async (from: Date, to: Date) =>
+    sequelize
+      ? (
+          await sequelize.query<{ reference: string; status: string; amount: number }>(
+            `SELECT transaction_id AS reference, CASE details->'simulator'->>'decision' WHEN 'APPROVED' THEN 'success' WHEN 'DECLINED' THEN 'failed' ELSE 'pending' END AS status, amount_pesewas AS amount
+               FROM payments WHERE gateway = 'simulator' AND created_at >= :from AND created_at < :to`,
+            { replacements: { from, to }, type: QueryTypes.SELECT },
+          )
+        ).map((r) => ({ reference: r.reference, status: r.status, amountPesewas: r.amount, currency: 'GHS' }))
+      : []
+  return createSimulatorProvider(env, phoneOf, list)
 }
 
 /** The visitor's stand-in e-mail domain for Paystack: PAYER_EMAIL_DOMAIN, else the shop's host when it is a domain name. */
@@ -142,6 +154,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
   const starter = createStarter({ sequelize, queue: deps.queue, log, provider, settlement, publicUrl: env.PUBLIC_URL })
   const { checkGateway } = starter
   const events = createEvents({ sequelize, audit: deps.audit, attention, refunds, log, settle })
+  const daily = createDailyReconciliation({ sequelize, provider, attention, events, settlement, log })
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
   const momoEmailDomain = payerEmailDomain(env)
 
@@ -306,6 +319,9 @@ export function createPaymentsService(deps: PaymentsDeps) {
     },
 
     startCharge: starter.startCharge,
+    /** The daily reconciliation with the gateway's own list (one UTC day), and its kept runs. */
+    reconcileDay: daily.run,
+    reconciliationRuns: daily.runs,
     attention,
     refunds,
     events,

@@ -3,7 +3,7 @@ import { conflict, notFound } from '../../lib/errors.ts'
 import { toGhs } from '../../lib/money.ts'
 import { phoneVariants } from '../../lib/phone.ts'
 import type { Env } from '../../env.ts'
-import type { CardStart, GatewayResult, MomoStart, PaymentProvider, PaymentRow, RefundAnswer, StartResult } from './provider.ts'
+import type { CardStart, GatewayResult, GatewayTxn, MomoStart, PaymentProvider, PaymentRow, RefundAnswer, StartResult } from './provider.ts'
 
 export const SIM_PROMPT_MESSAGE = 'USSD prompt sent! Check your phone and complete payment.'
 export const SIM_VOUCHER_MESSAGE = 'Dial *110# on your Telecel phone to generate a voucher, then enter the voucher code here.'
@@ -21,7 +21,11 @@ const mode = (phone: string | null | undefined, m: keyof typeof SIM_MODES) => !!
  * kept in payments.details.simulator ({ decision: 'APPROVED' | 'DECLINED', at }) by the simulator's
  * phone and checkout pages (or the documented HTTP calls); status checks read it like Paystack's verify.
  */
-export function createSimulatorProvider(env: Env, lookupPhone: (reference: string) => Promise<(string | null)[]> = async () => []): PaymentProvider {
+export function createSimulatorProvider(
+  env: Env,
+  lookupPhone: (reference: string) => Promise<(string | null)[]> = async () => [],
+  list: (from: Date, to: Date) => Promise<GatewayTxn[]> = async () => [],
+): PaymentProvider {
   const refundPhone = lookupPhone
   const ttlMs = env.SIMULATOR_PROMPT_TTL_SECONDS * 1000
   const base = env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : ''
@@ -49,9 +53,7 @@ export function createSimulatorProvider(env: Env, lookupPhone: (reference: strin
     async findRefund() {
       return null
     },
-    async listTransactions() {
-      return []
-    },
+    listTransactions: list,
     async startCard(p: CardStart): Promise<StartResult> {
       return {
         status: 'PENDING',
