@@ -106,7 +106,7 @@ export function createSimulatorControl(deps: { sequelize: Sequelize; env: Env; p
     const rows = await q<{ transaction_id: string }>(
       `UPDATE payments SET details = jsonb_set(details, '{simulator}', jsonb_build_object('decision', CAST(:decision AS text), 'at', now())), updated_at = now()
        WHERE transaction_id = :r AND gateway = 'simulator' AND status IN ('PENDING','IN_PROGRESS')
-         AND NOT (details ? 'simulator') AND created_at > now() - make_interval(secs => :ttl)
+         AND NOT (details ? 'simulator') AND COALESCE(details->>'needs', '') = '' AND created_at > now() - make_interval(secs => :ttl)
        RETURNING transaction_id`,
       { r, decision, ttl },
     )
@@ -138,7 +138,7 @@ export function createSimulatorControl(deps: { sequelize: Sequelize; env: Env; p
       const rows = await q<any>(
         `SELECT transaction_id, amount_pesewas, payer_phone, payer_network, purpose, created_at FROM payments
          WHERE gateway = 'simulator' AND method = 'momo' AND status IN ('PENDING','IN_PROGRESS') AND payer_phone IN (:phones)
-           AND NOT (details ? 'simulator') AND created_at > now() - make_interval(secs => :ttl)
+           AND NOT (details ? 'simulator') AND COALESCE(details->>'needs', '') = '' AND created_at > now() - make_interval(secs => :ttl)
          ORDER BY created_at DESC LIMIT 20`,
         { phones: phoneVariants(digits), ttl },
       )
