@@ -1,5 +1,6 @@
 import type { AdminOrder } from '../../../server/services/orders-admin.ts'
 import { formatCedis, formatDate, NETWORK_LABEL, sizeLabel, statusOf } from '../_ops/format.ts'
+import { RefundButton } from './RefundButton.tsx'
 
 export function AgentCell({ order }: { order: AdminOrder }) {
   const agent = order.user?.agent
@@ -13,7 +14,7 @@ export function AgentCell({ order }: { order: AdminOrder }) {
   )
 }
 
-export function OrderRow({ order, history, busy, onDelivered }: { order: AdminOrder; history: boolean; busy: boolean; onDelivered: (o: AdminOrder) => void }) {
+export function OrderRow({ order, history, busy, onDelivered, onRefunded }: { order: AdminOrder; history: boolean; busy: boolean; onDelivered: (o: AdminOrder) => void; onRefunded?: (o: AdminOrder) => void }) {
   const status = statusOf(order.paymentStatus)
   const paid = order.paymentStatus === 'SUCCESS'
   return (
@@ -40,6 +41,7 @@ export function OrderRow({ order, history, busy, onDelivered }: { order: AdminOr
               />{' '}
               {busy ? 'Saving...' : 'Mark delivered'}
             </label>
+            {onRefunded ? <RefundButton order={order} onRefunded={onRefunded} /> : null}
           </td>
         </>
       )}
