@@ -10,10 +10,11 @@ export const SIM_VOUCHER_MESSAGE = 'Dial *110# on your Telecel phone to generate
 
 /**
  * Simulator modes, chosen by the last digits of the payer's phone (docs/payments.md):
- * ...0001 the charge start "times out" (the prompt still reaches the phone); ...0002 refunds fail.
+ * ...0001 the charge start "times out" (the prompt still reaches the phone); ...0002 refunds fail;
+ * ...0003 the prompt stays on the phone after it expired, so the payer can approve late.
  * Telecel payers are always asked for a voucher first, as Paystack does.
  */
-export const SIM_MODES = { startTimesOut: '0001', refundFails: '0002' } as const
+export const SIM_MODES = { startTimesOut: '0001', refundFails: '0002', approveAfterExpiry: '0003' } as const
 const mode = (phone: string | null | undefined, m: keyof typeof SIM_MODES) => !!phone && phone.endsWith(SIM_MODES[m])
 
 /**
@@ -105,10 +106,10 @@ export function createSimulatorControl(deps: { sequelize: Sequelize; env: Env; p
     const r = ref(reference)
     const rows = await q<{ transaction_id: string }>(
       `UPDATE payments SET details = jsonb_set(details, '{simulator}', jsonb_build_object('decision', CAST(:decision AS text), 'at', now())), updated_at = now()
-       WHERE transaction_id = :r AND gateway = 'simulator' AND status IN ('PENDING','IN_PROGRESS')
-         AND NOT (details ? 'simulator') AND COALESCE(details->>'needs', '') = '' AND created_at > now() - make_interval(secs => :ttl)
+       WHERE transaction_id = :r AND gateway = 'simulator' AND NOT (details ? 'simulator') AND COALESCE(details->>'needs', '') = ''
+         AND ((status IN ('PENDING','IN_PROGRESS') AND created_at > now() - make_interval(secs => :ttl)) OR (status = 'EXPIRED' AND payer_phone LIKE '%' || :lateMode AND settled_at > now() - interval '1 hour'))
        RETURNING transaction_id`,
-      { r, decision, ttl },
+      { r, decision, ttl, lateMode: SIM_MODES.approveAfterExpiry },
     )
     if (!rows.length) {
       const [p] = await q<{ status: string; answered: boolean }>(
@@ -137,10 +138,11 @@ export function createSimulatorControl(deps: { sequelize: Sequelize; env: Env; p
       if (digits.length < 9 || digits.length > 12) return []
       const rows = await q<any>(
         `SELECT transaction_id, amount_pesewas, payer_phone, payer_network, purpose, created_at FROM payments
-         WHERE gateway = 'simulator' AND method = 'momo' AND status IN ('PENDING','IN_PROGRESS') AND payer_phone IN (:phones)
-           AND NOT (details ? 'simulator') AND COALESCE(details->>'needs', '') = '' AND created_at > now() - make_interval(secs => :ttl)
+         WHERE gateway = 'simulator' AND method = 'momo' AND payer_phone IN (:phones)
+           AND NOT (details ? 'simulator') AND COALESCE(details->>'needs', '') = ''
+           AND ((status IN ('PENDING','IN_PROGRESS') AND created_at > now() - make_interval(secs => :ttl)) OR (status = 'EXPIRED' AND payer_phone LIKE '%' || :lateMode AND settled_at > now() - interval '1 hour'))
          ORDER BY created_at DESC LIMIT 20`,
-        { phones: phoneVariants(digits), ttl },
+        { phones: phoneVariants(digits), ttl, lateMode: SIM_MODES.approveAfterExpiry },
       )
       return rows.map((p) => ({
         reference: p.transaction_id as string,
