@@ -347,6 +347,34 @@ describe('money safety with Paystack (fake Paystack server)', function () {
     })
   })
 
+  describe('the reconcile job is fair (issue 15 item 7)', () => {
+    it('pages through every pending payment, least recently checked first: 200 stuck ones never starve the rest', async () => {
+      // 200 stuck payments the gateway never answers, all older than the one that was paid.
+      await sql(
+        `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, payer_phone, payer_network, email, details, created_at, last_checked_at)
+         SELECT 'STUCK' || lpad(g::text, 4, '0'), 'data', 'paystack', 'momo', 'PENDING', 500, '0241234567', 'MTN', 'a@example.com', '{}', now() - interval '3 minutes' - g * interval '1 second', NULL
+           FROM generate_series(1, 200) g RETURNING id`,
+      )
+      for (let g = 1; g <= 200; g++) fake.plant({ reference: `STUCK${String(g).padStart(4, '0')}`, amount: 500, status: 'pay_offline' })
+      const o = await order()
+      const tid = o.payment.transactionId
+      await sql(`UPDATE payments SET created_at = now() - interval '90 seconds', last_checked_at = now() - interval '1 minute' WHERE transaction_id = :tid RETURNING id`, { tid })
+      fake.complete(tid, 'success')
+      fake.requests.length = 0
+      const { reconcilePayments } = await import('../../jobs/reconcile.ts')
+      const run = await reconcilePayments({ services: ps.services, log: createLogger('silent') }, { batch: 50 })
+      expect(run.ran && run.result.checked).to.equal(1)
+      expect((await payment(tid)).status).to.equal('SUCCESS')
+      // Every open payment was asked once, the never-checked ones first.
+      const asked = fake.requests.filter((r) => r.path.startsWith('/transaction/verify/')).map((r) => r.path.slice('/transaction/verify/'.length))
+      expect(asked).to.have.length(201)
+      expect(new Set(asked).size).to.equal(201)
+      expect(asked.indexOf(tid)).to.be.greaterThan(150)
+      // The next run (once Paystack's 10 s have passed) starts again with the least recently checked.
+      expect(await count(`payments WHERE status = 'PENDING' AND last_checked_at IS NULL`)).to.equal(0)
+    })
+  })
+
   describe('daily reconciliation', () => {
     it('finds each planted mismatch, and nothing on clean data; runs are kept', async () => {
       const today = new Date()

@@ -93,6 +93,8 @@ export interface PaymentProvider {
 }
 
 export interface RefundCall {
+  /** Our refund's id: a provider without its own idempotency (the agent wallet) keys on it. */
+  refundId: number
   reference: string
   extId: string | null
   amountPesewas: number

@@ -130,7 +130,7 @@ export function createRefunds(deps: RefundDeps) {
     if (r.attempts > 1 && handler.findRefund) answer = await handler.findRefund(r.transaction_id)
     if (!answer || answer.status === 'UNCLEAR') {
       const [p] = await q<{ ext_transaction_id: string | null }>('SELECT ext_transaction_id FROM payments WHERE id = :id', { id: r.payment_id })
-      answer = await handler.refund({ reference: r.transaction_id, extId: p?.ext_transaction_id ?? null, amountPesewas: r.amount_pesewas, reason: r.reason })
+      answer = await handler.refund({ refundId: r.id, reference: r.transaction_id, extId: p?.ext_transaction_id ?? null, amountPesewas: r.amount_pesewas, reason: r.reason })
     }
     if (answer.status === 'UNCLEAR') throw new Error(`refund ${r.id}: no clear answer (${answer.message}); asked again`)
     if (answer.status === 'SENT') {
