@@ -9,6 +9,8 @@ export const RECONCILE_DEFAULTS = {
   batch: 200,
   /** Pages per run at most, so one run ends; the next run starts again with the least recently checked. */
   maxPages: 50,
+  /** Expired this recently: asked again (once a minute at most), so a late approval without a webhook is still found. */
+  lateWindowMinutes: 30,
   concurrency: 4,
 }
 
@@ -24,7 +26,8 @@ export interface ReconcileResult {
  * gateway's pace across instances by claiming last_checked_at); those past the gateway's window for
  * the payer become EXPIRED. Fair (issue 15 item 7): it pages through all of them, least recently
  * checked first, with a keyset cursor over (last_checked_at, id) as read, so 200 stuck payments
- * never starve the rest. One instance at a time (advisory lock); a payment that fails to refresh
+ * never starve the rest. Payments expired in the last 30 minutes are asked again (late approvals
+ * without a webhook are settled or refunded). One instance at a time (advisory lock); a payment that fails to refresh
  * is logged and tried again next run.
  */
 export async function reconcilePayments({ services, log }: JobDeps, opts: Partial<typeof RECONCILE_DEFAULTS> = {}): Promise<Locked<ReconcileResult>> {
@@ -61,6 +64,23 @@ export async function reconcilePayments({ services, log }: JobDeps, opts: Partia
       }
       await Promise.all(Array.from({ length: Math.min(o.concurrency, queue.length) }, worker))
       if (rows.length < o.batch) break
+    }
+    // Late money is never dropped: recently expired payments are asked again now and then.
+    const late = await sequelize.query<{ transaction_id: string }>(
+      `SELECT transaction_id FROM payments
+        WHERE status = 'EXPIRED' AND settled_at > now() - make_interval(mins => :mins)
+          AND (last_checked_at IS NULL OR last_checked_at < now() - interval '1 minute')
+        ORDER BY last_checked_at NULLS FIRST, id LIMIT :batch`,
+      { replacements: { mins: o.lateWindowMinutes, batch: o.batch }, type: QueryTypes.SELECT },
+    )
+    for (const { transaction_id: tx } of late) {
+      try {
+        const after = await payments.refresh(tx)
+        if (after && after.paymentStatus !== 'EXPIRED') result.checked++
+      } catch (err) {
+        result.failed++
+        log.warn({ transactionId: tx, err: (err as Error).message }, 'reconcile: late check failed; retried next run')
+      }
     }
     if (result.checked || result.failed || result.expired) log.info(result, 'reconcile run')
     return result

@@ -66,6 +66,8 @@ describe('jobs', () => {
         {},
       )
       expect(payment.provider).to.equal('paystack')
+      // USSD orders start their charge in a queued job (ADR 0013): run it, as a worker would.
+      await other.services.queue.drain()
       return order.paymentTransactionId!
     }
 

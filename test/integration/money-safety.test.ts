@@ -64,6 +64,7 @@ describe('money safety with Paystack (fake Paystack server)', function () {
     await resetDb()
     ps.services.settings.invalidate()
     fake.requests.length = 0
+    fake.txns.clear()
     fake.refunds.length = 0
     fake.refundMode = 'processed'
     fake.otpProviders.clear()
@@ -234,6 +235,21 @@ describe('money safety with Paystack (fake Paystack server)', function () {
       expect(await count('commissions WHERE order_id = :id', { id: o.id })).to.equal(1)
       const items = (await (await admin()).get('/api/admin/payments/attention')).body.items
       expect(items.find((i: any) => i.kind === 'late_success')).to.include({ transactionId: tid, actionTaken: 'Settled automatically: the purchase proceeds' })
+    })
+
+    it('approval after expiry with no webhook at all: the reconcile job asks again and settles it', async () => {
+      const o = await order()
+      const tid = o.payment.transactionId
+      await sql(`UPDATE payments SET created_at = now() - interval '10 minutes', last_checked_at = now() - interval '1 minute' WHERE transaction_id = :tid RETURNING id`, { tid })
+      const { reconcilePayments } = await import('../../jobs/reconcile.ts')
+      await reconcilePayments({ services: ps.services, log: createLogger('silent') })
+      expect((await payment(tid)).status).to.equal('EXPIRED')
+      fake.complete(tid, 'success')
+      await allowCheck(tid)
+      await reconcilePayments({ services: ps.services, log: createLogger('silent') })
+      expect((await payment(tid)).status).to.equal('SUCCESS')
+      expect(await count(`orders WHERE id = :id AND payment_status = 'SUCCESS'`, { id: o.id })).to.equal(1)
+      expect(await count(`payment_issues WHERE kind = 'late_success' AND transaction_id = :tid`, { tid })).to.equal(1)
     })
 
     it('a late success that cannot be honoured (the order was already paid another way) is refunded automatically', async () => {
