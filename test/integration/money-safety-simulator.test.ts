@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
-import { Client } from '../helpers/http.ts'
+import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
 // Issue 12 item 9: each money-safety case can be seen on a fresh machine (the simulator; docs/payments.md).
@@ -61,5 +61,34 @@ describe('simulator modes', () => {
     const r = await new Client().post(`/api/payment/${o.payment.transactionId}/code`, { code: '654321' })
     expect(r.body.needsCode).to.equal(null)
     expect(await app().services.simulator.prompts('0501234567')).to.have.length(1)
+  })
+
+  it('the new calls answer bad input and strangers with 4xx and a clear message, never 500', async () => {
+    const visitor = new Client()
+    expect((await visitor.get('/api/admin/payments/attention')).status).to.equal(401)
+    expect((await visitor.post('/api/admin/orders/1/refund', { reason: 'x' })).status).to.equal(401)
+    const admin = await adminClient()
+    for (const [path, body, status, error] of [
+      ['/api/admin/orders/abc/refund', { reason: 'x' }, 400, /Invalid order/],
+      ['/api/admin/orders/999999/refund', { reason: 'x' }, 404, /Order not found/],
+      ['/api/admin/refunds/0/retry', {}, 400, /Invalid refund/],
+      ['/api/admin/refunds/12345/retry', {}, 409, /Only a failed refund/],
+      ['/api/admin/payments/attention/nonsense/1/resolve', {}, 400, /Invalid item|Only issues/],
+      ['/api/admin/payments/attention/issue/77/resolve', {}, 404, /not found/],
+    ] as const) {
+      const r = await admin.post(path, body)
+      expect(r.status, path).to.equal(status)
+      expect(String(r.body.error ?? r.body.message), path).to.match(error)
+    }
+    const o = await order('0241234567')
+    const pending = await admin.post(`/api/admin/orders/${o.id}/refund`, { reason: 'x' })
+    expect(pending.status).to.equal(409)
+    expect(pending.body.error).to.equal('Only a paid order can be refunded')
+    expect((await visitor.post('/api/payment/123456789012345/code', { code: '123456' })).status).to.equal(404)
+    expect((await visitor.post('/api/payment/bad%20id/code', { code: '123456' })).status).to.equal(400)
+    expect((await visitor.post(`/api/payment/${o.payment.transactionId}/code`, { code: '<script>' })).status).to.equal(400)
+    const notWaiting = await visitor.post(`/api/payment/${o.payment.transactionId}/code`, { code: '123456' })
+    expect(notWaiting.status).to.equal(409)
+    expect(notWaiting.body.error).to.equal('This payment is not waiting for a code')
   })
 })
