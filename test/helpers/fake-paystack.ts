@@ -51,7 +51,7 @@ export interface FakePaystack {
   /** Networks (Paystack provider codes) whose charges ask for a voucher first (send_otp). */
   otpProviders: Set<string>
   /** How the next refunds end: 'processed' at once, 'pending' (webhook later) or refused. */
-  refundMode: 'processed' | 'pending' | 'refuse'
+  refundMode: 'processed' | 'pending' | 'refuse' | 'lost'
   /** A transaction that exists only at the gateway (for reconciliation tests). */
   plant(t: Partial<FakeTxn> & { reference: string; amount: number }): void
   sign(body: string): string
@@ -168,8 +168,13 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
         if (done >= paid) return send(400, { status: false, message: 'Transaction has been fully reversed' })
         if (!Number.isInteger(amount) || amount <= 0 || amount > paid - done) return send(400, { status: false, message: 'Refund amount cannot be greater than transaction amount' })
         if (state.refundMode === 'refuse') return send(400, { status: false, message: 'Refund could not be processed' })
-        const r: FakeRefund = { id: nextId++, reference: t.reference, amount, status: state.refundMode === 'processed' ? 'processed' : 'pending' }
+        const r: FakeRefund = { id: nextId++, reference: t.reference, amount, status: state.refundMode === 'pending' ? 'pending' : 'processed' }
         refunds.push(r)
+        // 'lost': the refund is made but the answer never comes back (a crash or timeout on our side).
+        if (state.refundMode === 'lost') {
+          r.status = 'processed'
+          return void setTimeout(() => req.socket.destroy(), 5_000).unref()
+        }
         return send(200, { status: true, message: 'Refund has been queued for processing', data: { id: r.id, transaction: { id: t.id, reference: t.reference, amount: paid }, amount, currency: 'GHS', status: r.status } })
       }
       if (req.method === 'GET' && path === '/refund') {

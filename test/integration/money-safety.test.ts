@@ -179,6 +179,22 @@ describe('money safety with Paystack (fake Paystack server)', function () {
       expect(before.totalRevenue - after.totalRevenue).to.equal(5)
     })
 
+    it('a refund whose answer is lost (timeout after Paystack made it) is found on retry, never sent twice', async () => {
+      const { tid } = await paid()
+      fake.refundMode = 'lost'
+      await ps.services.payments.refund(tid, 'Out of stock')
+      await ps.services.queue.drain() // POST /refund times out: outcome unknown, the job fails and is retried
+      expect((await payment(tid)).status).to.equal('REFUND_PENDING')
+      expect(fake.refunds).to.have.length(1)
+      fake.refundMode = 'processed'
+      await sql(`UPDATE graphile_worker._private_jobs SET run_at = now() RETURNING id`)
+      await ps.services.queue.drain()
+      expect(fake.requests.filter((r) => r.method === 'GET' && r.path === '/refund')).to.have.length(1)
+      expect(fake.requests.filter((r) => r.method === 'POST' && r.path === '/refund')).to.have.length(1)
+      expect(fake.refunds).to.have.length(1)
+      expect((await payment(tid)).status).to.equal('REFUNDED')
+    })
+
     it('a delivered order cannot be refunded; the shop setting decides the refund on a failed delivery', async () => {
       const { id, tid } = await paid()
       expect(await ps.services.payments.onDeliveryFailed(id, 'Delivery failed')).to.equal(null)
