@@ -2,6 +2,7 @@ import type { Queue } from '../server/services/queue/index.ts'
 import { deliverySync } from './delivery.ts'
 import { housekeeping } from './housekeeping.ts'
 import { reconcilePayments } from './reconcile.ts'
+import { reconcileYesterday } from './reconcile-daily.ts'
 import { claimTick } from './ticks.ts'
 import type { JobDeps } from './types.ts'
 
@@ -9,6 +10,8 @@ export const SCHEDULES = {
   reconcile: '* * * * *',
   housekeeping: '*/5 * * * *',
   deliverySync: '* * * * *',
+  // 01:10 UTC: yesterday's transactions are all at the gateway by then.
+  reconcileDaily: '10 1 * * *',
 } as const
 
 /** A failing run is logged and the next tick tries again; nothing a job throws reaches the process. */
@@ -25,6 +28,7 @@ const SCHEDULED: Record<keyof typeof SCHEDULES, (deps: JobDeps) => Promise<unkno
   reconcile: reconcilePayments,
   housekeeping,
   deliverySync,
+  reconcileDaily: (deps) => reconcileYesterday(deps),
 }
 
 /**

@@ -18,6 +18,10 @@ export interface Env {
   PAYSTACK_MOMO_TELECEL: string
   PAYSTACK_MOMO_AIRTELTIGO: string
   PUBLIC_URL?: string
+  /** Domain of the e-mail the shop gives Paystack for visitors paying by phone (momo-<phone>@domain). */
+  PAYER_EMAIL_DOMAIN?: string
+  /** How long one call to Paystack may take before its outcome counts as unknown. */
+  PAYSTACK_TIMEOUT_MS: number
   JOBS_ENABLED: boolean
   USSD_SHARED_SECRET?: string
   USSD_ALLOWED_IPS?: string
@@ -76,6 +80,8 @@ const schema = Joi.object<Env>({
   PAYSTACK_MOMO_TELECEL: Joi.string().default('vod'),
   PAYSTACK_MOMO_AIRTELTIGO: Joi.string().default('atl'),
   PUBLIC_URL: Joi.string().uri().empty(''),
+  PAYER_EMAIL_DOMAIN: Joi.string().trim().lowercase().empty(''),
+  PAYSTACK_TIMEOUT_MS: Joi.number().integer().min(100).max(120_000).default(15_000),
   JOBS_ENABLED: Joi.boolean().truthy('1').falsy('0').default(true),
   USSD_SHARED_SECRET: Joi.string().empty(''),
   USSD_ALLOWED_IPS: Joi.string().empty(''),
@@ -123,6 +129,11 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env, overrides: Part
   if ((opts.server ?? true) && env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
     throw new Error('Invalid environment:\n  - SESSION_SECRET is required in production (at least 32 characters, the same on every instance)')
   }
+  if (value.NODE_ENV === 'production' && value.PAYSTACK_SECRET_KEY) {
+    // Paystack refuses a charge without a real e-mail: a shop that would fail every visitor's charge does not start.
+    const problem = payerEmailDomainProblem(value.PAYER_EMAIL_DOMAIN)
+    if (problem) throw new Error(`Invalid environment:\n  - PAYER_EMAIL_DOMAIN ${problem}`)
+  }
   return env
 }
 
@@ -131,4 +142,13 @@ export function trustProxySetting(v: string): number | boolean | string {
   if (/^\d+$/.test(v)) return Number(v)
   if (v === 'true' || v === 'false') return v === 'true'
   return v
+}
+
+const DOMAIN_RE = /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/
+
+/** Why a value cannot be the payer e-mail domain (null when it can): a DNS name with a letter TLD, not an IP or localhost. */
+export function payerEmailDomainProblem(domain: string | undefined): string | null {
+  if (!domain) return 'is required in production with Paystack (e.g. customers.example.com): visitors paying by phone need a valid e-mail for Paystack'
+  if (!DOMAIN_RE.test(domain)) return `must be a domain name such as customers.example.com, not "${domain}"`
+  return null
 }

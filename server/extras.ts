@@ -4,6 +4,8 @@ import { registerScheduledJobs } from '../jobs/index.ts'
 import { RECOVERY_TASK } from './services/recovery/index.ts'
 import { DELIVERY_CHECK_TASK, DELIVERY_SWEEP_TASK, DELIVERY_TASK } from './services/delivery/index.ts'
 import { SMS_TASK } from './services/sms/index.ts'
+import { REFUND_TASK } from './services/payments/refund.ts'
+import { START_TASK } from './services/payments/start.ts'
 import { ussdRouter } from '../ussd/router.ts'
 import { ussdSimulatorRouter } from '../ussd/simulator-router.ts'
 
@@ -35,4 +37,7 @@ export function registerTasks(services: Services): void {
   services.queue
     .enqueue(DELIVERY_SWEEP_TASK, {}, { jobKey: 'delivery-sweep-after-start', runAt: new Date(Date.now() + env.DELIVERY_STALE_SECONDS * 1000 + 500) })
     .catch((err) => log.warn({ err: (err as Error).message }, 'could not schedule the start-up delivery sweep'))
+  // Payments (ADR 0013): the money call of a decided refund, and a charge started off the USSD hop.
+  services.queue.register<{ refundId: number }>(REFUND_TASK, async ({ refundId }) => services.payments.refunds.run(refundId))
+  services.queue.register<{ transactionId: string }>(START_TASK, async ({ transactionId }) => services.payments.startCharge(transactionId))
 }

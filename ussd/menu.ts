@@ -1,11 +1,12 @@
 import type { Actor, Ctx } from '../server/services/context.ts'
+import { PURCHASES_DISABLED } from '../server/services/orders.ts'
 import type { Services } from '../server/services/index.ts'
 import type { UssdAgent } from '../server/services/ussd.ts'
 import type { MenuPackage, MenuPorts } from './ports.ts'
 import { DELIVERY_LABELS } from '../server/services/delivery/present.ts'
 import { NAV, NETWORK_LABELS, NETWORK_ORDER, ascii, bodyFits, formatSize, ghs, screen, statusLabel } from './text.ts'
 
-export type Screen = 'pin' | 'main' | 'network' | 'packages' | 'recipient' | 'recipientInput' | 'payNetwork' | 'confirm' | 'orders' | 'statusInput' | 'statusResult'
+export type Screen = 'pin' | 'main' | 'network' | 'packages' | 'recipient' | 'recipientInput' | 'payNetwork' | 'confirm' | 'voucher' | 'orders' | 'statusInput' | 'statusResult'
 
 /** What a dial remembers between hops (stored as JSON in ussd_sessions). Never the PIN. */
 export interface DialState {
@@ -32,6 +33,25 @@ export interface MenuEnv {
   ports: MenuPorts
   ctx: Ctx
   sessionId: string
+}
+
+/**
+ * Places the order of this dial and answers at once: the charge starts in a queued job (the telco
+ * drops a hop that does not answer within seconds), so the payer is told a prompt is coming.
+ */
+async function placeFromDial(env: MenuEnv, s: DialState, voucher: string | null): Promise<Outcome> {
+  const p = await chosenPackage(env, s)
+  if (!p || !s.recipient) return { note: 'That bundle is no longer available.' }
+  // A gateway retry of this very hop must not place a second order.
+  if (!(await env.services.ussd.sessions.claim(env.sessionId, 'order'))) return { end: 'Your order is already being placed. Wait for the payment prompt.' }
+  const user = await actorOf(env, s)
+  const payer = s.agent.phone
+  const placed = await env.ports.placeOrder({ packageId: p.id, recipientNumber: s.recipient, payerPhone: payer, payerNetwork: s.payerNetwork, voucher }, { ...env.ctx, user })
+  const ref = placed.transactionId.slice(-8)
+  if (placed.paymentStatus === 'FAILED') {
+    return { end: `Order ${ref} created, but the payment request failed${placed.message ? `: ${ascii(placed.message).slice(0, 60)}` : ''}. Please try again later.` }
+  }
+  return { end: `Order placed: ${formatSize(p.sizeMb)} ${NETWORK_LABELS[p.network]} to ${s.recipient}. A payment prompt for ${ghs(placed.amountPesewas)} is coming to ${payer}. Approve it to pay. Ref ${ref}` }
 }
 
 const MAX_ITEMS_PER_PAGE = 7
@@ -204,21 +224,23 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
     },
     async input(env, s, v) {
       if (v !== '1') return { note: 'Invalid choice.' }
-      const p = await chosenPackage(env, s)
-      if (!p || !s.recipient) return { note: 'That bundle is no longer available.' }
-      // A gateway retry of this very hop must not place a second order.
-      if (!(await env.services.ussd.sessions.claim(env.sessionId, 'order'))) return { end: 'Your order is already being placed. Wait for the payment prompt.' }
-      const user = await actorOf(env, s)
-      const payer = s.agent.phone
-      const placed = await env.ports.placeOrder(
-        { packageId: p.id, recipientNumber: s.recipient, payerPhone: payer, payerNetwork: s.payerNetwork },
-        { ...env.ctx, user },
-      )
-      const ref = placed.transactionId.slice(-8)
-      if (placed.paymentStatus === 'FAILED') {
-        return { end: `Order ${ref} created, but the payment request failed${placed.message ? `: ${ascii(placed.message).slice(0, 60)}` : ''}. Please try again later.` }
+      // Telecel Cash asks for a voucher (Paystack send_otp): asked here, in the same dial.
+      if (s.payerNetwork === 'TELECEL') {
+        // Closed shops say so before the payer goes to fetch a voucher.
+        if (!(await env.services.settings.get()).platformOpen) return { end: PURCHASES_DISABLED }
+        return { go: 'voucher' }
       }
-      return { end: `Order placed: ${formatSize(p.sizeMb)} ${NETWORK_LABELS[p.network]} to ${s.recipient}. A payment prompt for ${ghs(placed.amountPesewas)} is coming to ${payer}. Approve it to pay. Ref ${ref}` }
+      return placeFromDial(env, s, null)
+    },
+  },
+
+  voucher: {
+    async render(_env, _s, note) {
+      return screen(['Telecel Cash needs a voucher.', 'Dial *110#, choose Generate Voucher, then enter the 6-digit voucher:', NAV], note)
+    },
+    async input(env, s, v) {
+      if (!/^\d{6}$/.test(v)) return { note: 'Enter the 6-digit voucher.' }
+      return placeFromDial(env, s, v)
     },
   },
 

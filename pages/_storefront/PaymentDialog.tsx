@@ -1,4 +1,5 @@
-import { useEffect, useRef, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { CodeField } from './CodeField.tsx'
 import { formatCedis, statusClass } from './format.ts'
 import { READY, STATUS_TEXT, type PaymentState } from './payment-texts.ts'
 import { useEscape } from '../../renderer/ui/useEscape.ts'
@@ -32,8 +33,12 @@ export function PaymentDialog(p: Props) {
     if (p.open) closeRef.current?.focus()
   }, [p.open])
   useEscape(p.onClose, p.open && !p.busy)
+  // The answer to a voucher/OTP, kept here so every dialog (buy, AFA, agent order) gets the field alone.
+  const [codeAnswer, setCodeAnswer] = useState<{ tid: string; needsCode: string | null; message: string } | null>(null)
 
   if (!p.open) return null
+  const answered = codeAnswer && codeAnswer.tid === p.payment?.transactionId ? codeAnswer : null
+  const needs = (answered ? answered.needsCode : p.payment?.needsCode) as 'otp' | 'pin' | 'phone' | null | undefined
   const status = p.payment?.paymentStatus ?? null
   const title = p.payment ? 'Payment Status' : 'Complete Payment'
   const statusText = !status ? READY : status === 'SUCCESS' && p.successText ? p.successText : (STATUS_TEXT[status] ?? p.payment?.message ?? '')
@@ -61,7 +66,16 @@ export function PaymentDialog(p: Props) {
               </div>
             ) : null}
             <p data-testid="payment-status-text">{statusText}</p>
-            {p.payment?.message && p.payment.message !== statusText ? <p className="sf-muted">{p.payment.message}</p> : null}
+            {p.payment?.message && p.payment.message !== statusText && !(open && needs) && !answered ? <p className="sf-muted">{p.payment.message}</p> : null}
+            {answered && !needs && answered.message ? <p className="sf-muted" data-testid="payment-code-answer">{answered.message}</p> : null}
+            {p.payment && open && needs ? (
+              <CodeField
+                transactionId={p.payment.transactionId}
+                needs={needs}
+                instruction={(answered ? null : p.payment.message) || (p.payment.message ?? 'Enter the code you received to continue.')}
+                onAnswer={(next) => setCodeAnswer({ tid: p.payment!.transactionId, needsCode: next.needsCode, message: next.message })}
+              />
+            ) : null}
             {p.payment ? (
               <dl className="sf-gap-top sf-muted">
                 <dt>Transaction ID</dt>

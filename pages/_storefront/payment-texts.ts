@@ -6,6 +6,10 @@ export const STATUS_TEXT: Record<string, string> = {
   SUCCESS: 'Payment successful! Your data will be delivered shortly.',
   FAILED: 'Payment failed. You can retry the payment.',
   EXPIRED: 'Payment expired. Please start again.',
+  REFUND_PENDING: 'Your money is being refunded.',
+  REFUNDED: 'Your money has been refunded.',
+  REFUND_FAILED: 'Your refund is delayed; the shop has been told and will contact you.',
+  REVERSED: 'This payment was reversed.',
 }
 export const AFA_SUCCESS_TEXT = 'Payment successful! Your AFA registration is being processed.'
 export const CHECK_SUCCESS_TOAST = 'Payment successful! Click "Complete Order" to finalize.'
@@ -23,6 +27,8 @@ export interface PaymentState {
   gateway?: string
   authorizationUrl?: string | null
   providerLabel?: string
+  /** The gateway asks the payer for a code (Telecel voucher, OTP) before it can charge. */
+  needsCode?: 'otp' | 'pin' | 'phone' | null
 }
 
 /** A random integer of up to 15 digits, as the spec's client makes transaction ids. */

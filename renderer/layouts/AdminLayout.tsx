@@ -4,6 +4,7 @@ import { PortalLayout } from './PortalLayout.tsx'
 export const ADMIN_LINKS = [
   { href: '/admin/overview', label: 'Overview' },
   { href: '/admin/orders', label: 'Orders' },
+  { href: '/admin/payments', label: 'Payments needing attention' },
   { href: '/admin/agents', label: 'Agents' },
   { href: '/admin/afa', label: 'AFA' },
   { href: '/admin/users', label: 'Users' },

@@ -82,7 +82,12 @@ export function createServices(deps: Deps) {
   // H11 delivery: vendors behind one interface, queued by settlement in its transaction.
   const delivery = createDeliveryService({ sequelize, audit, settings, sms, queue, env: deps.env, log: deps.log })
   const commissions = createCommissionsService({ sequelize })
-  const payments = createPaymentsService({ ...deps, settings, audit, commissions, sms, delivery })
+  const payments = createPaymentsService({ ...deps, settings, audit, commissions, sms, delivery, queue })
+  // A delivery that failed for good gives the money back when the shop says so (wallet orders always),
+  // decided in the same transaction as the FAILED status (ADR 0012, 0013).
+  delivery.state.onChange(async ({ order, to, details }, transaction) => {
+    if (to === 'FAILED') await payments.onDeliveryFailed(order.id, `Delivery failed: ${details?.error ?? 'the vendor could not deliver'}`.slice(0, 500), { transaction })
+  })
   late.payments = payments
   const simulator = createSimulatorControl({ sequelize, env: deps.env, payments, active: payments.isSimulator })
   const orders = createOrdersService({ sequelize, models, settings, audit, packages, payments })

@@ -26,6 +26,8 @@ export interface PlaceOrderInput {
   transactionId?: string | number | null
   channel?: 'web' | 'ussd'
   callbackUrl?: string | null
+  /** A Telecel Cash voucher typed in the same USSD dial, sent when the gateway asks for it. */
+  voucher?: string | null
 }
 
 const orderSchema = Joi.object<PlaceOrderInput>({
@@ -44,6 +46,7 @@ const orderSchema = Joi.object<PlaceOrderInput>({
   transactionId: transactionIdSchema,
   channel: Joi.string().valid('web', 'ussd').default('web'),
   callbackUrl: Joi.string().uri().allow(null),
+  voucher: Joi.string().pattern(/^\d{4,8}$/).allow(null).messages({ '*': 'Enter the voucher digits' }),
 }).options({ stripUnknown: true })
 
 export interface OrderView {
@@ -206,7 +209,7 @@ export function createOrdersService(deps: {
       let payment: PaymentView
       try {
         payment = await payments.request(
-          { purpose: 'data', amountPesewas: order.amountPesewas, transactionId: tid, payerPhone: input.payerPhone, payerNetwork: input.payerNetwork, email: input.email, orderId: order.id, userId: ctx.user?.id ?? null, method, callbackUrl: input.callbackUrl },
+          { purpose: 'data', amountPesewas: order.amountPesewas, transactionId: tid, payerPhone: input.payerPhone, payerNetwork: input.payerNetwork, email: input.email, orderId: order.id, userId: ctx.user?.id ?? null, method, callbackUrl: input.callbackUrl, background: input.channel === 'ussd', voucher: input.voucher ?? null },
           ctx,
         )
       } catch (err) {

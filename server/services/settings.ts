@@ -53,6 +53,8 @@ export interface Settings {
   smsDelivered: string
   smsDeliveryFailed: string
   smsAgentApproved: string
+  /** Refund the payer automatically when a delivery fails for good (issue 12). */
+  refundOnDeliveryFailure: boolean
 }
 
 export const DELIVERY_VENDOR_CHOICES = ['auto', 'simulator', 'skytech'] as const
@@ -93,6 +95,7 @@ export const DEFAULT_SETTINGS: Settings = {
   smsDelivered: 'Your {dataSize} {network} data to {recipientNumber} has been delivered.',
   smsDeliveryFailed: 'We could not deliver your {dataSize} {network} data to {recipientNumber} yet. We are on it.',
   smsAgentApproved: 'Your Data Hub agent account has been approved. You can now place orders.',
+  refundOnDeliveryFailure: false,
 }
 
 /** Fields everyone may read; the rest (templates, commission, whitelist switch) are for admins. */
@@ -143,6 +146,7 @@ export const settingsSchema = Joi.object<Settings>({
   smsDelivered: text(320),
   smsDeliveryFailed: text(320),
   smsAgentApproved: text(320),
+  refundOnDeliveryFailure: Joi.boolean(),
 })
   // The admin page sends the whole object it loaded; unknown keys (id, timestamps) are dropped.
   .options({ stripUnknown: true })

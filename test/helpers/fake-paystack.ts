@@ -5,9 +5,19 @@ import type { AddressInfo } from 'node:net'
 /**
  * A local stand-in for api.paystack.co speaking its documented requests and responses:
  * POST /transaction/initialize, GET /transaction/verify/:reference, POST /charge (mobile money),
- * GET /charge/:reference. Tests decide each payment's fate with complete(), and build signed
- * webhooks with webhook().
+ * GET /charge/:reference, POST /charge/submit_otp, POST /refund, GET /refund, GET /transaction
+ * (from/to, paged). Tests decide each payment's fate with complete(), make the next charge misbehave
+ * with trouble() (timeout, 429, 5xx, non-JSON, reset, duplicate reference), and build signed
+ * events with webhook() / event().
  */
+export type Trouble = { kind: '429' | '502' | 'nonjson' | 'reset' | 'silence' | 'slow'; ms?: number; create?: boolean }
+
+export interface FakeRefund {
+  id: number
+  reference: string
+  amount: number
+  status: 'pending' | 'processed' | 'failed'
+}
 export interface FakeTxn {
   id: number
   reference: string
@@ -17,17 +27,33 @@ export interface FakeTxn {
   channel: 'card' | 'mobile_money'
   provider?: string
   phone?: string
-  status: 'abandoned' | 'pay_offline' | 'success' | 'failed' | 'pending'
+  status: 'abandoned' | 'pay_offline' | 'success' | 'failed' | 'pending' | 'send_otp' | 'reversed'
   paidAmount?: number
+  /** undefined: as charged; null: the answer carries no currency. */
+  paidCurrency?: string | null
+  createdAt: Date
 }
 
 export interface FakePaystack {
   url: string
   secret: string
   txns: Map<string, FakeTxn>
-  requests: { method: string; path: string; body: any; auth: string | undefined }[]
-  complete(reference: string, status: 'success' | 'failed', opts?: { amount?: number }): void
-  webhook(reference: string, opts?: { amount?: number }): { body: string; signature: string }
+  requests: { method: string; path: string; query: URLSearchParams; body: any; auth: string | undefined }[]
+  /** The most the list endpoint returns per page, whatever perPage asks (Paystack caps it too). */
+  maxPerPage: number
+  refunds: FakeRefund[]
+  complete(reference: string, status: 'success' | 'failed' | 'reversed', opts?: { amount?: number; currency?: string | null }): void
+  webhook(reference: string, opts?: { amount?: number; currency?: string | null }): { body: string; signature: string }
+  /** Any signed event: { event, data }. */
+  event(event: string, data: unknown): { body: string; signature: string }
+  /** The next POST /charge misbehaves this way (create: the charge still reaches "Paystack"). */
+  trouble(t: Trouble | null): void
+  /** Networks (Paystack provider codes) whose charges ask for a voucher first (send_otp). */
+  otpProviders: Set<string>
+  /** How the next refunds end: 'processed' at once, 'pending' (webhook later) or refused. */
+  refundMode: 'processed' | 'pending' | 'refuse' | 'lost'
+  /** A transaction that exists only at the gateway (for reconciliation tests). */
+  plant(t: Partial<FakeTxn> & { reference: string; amount: number }): void
   sign(body: string): string
   close(): Promise<void>
 }
@@ -35,7 +61,11 @@ export interface FakePaystack {
 export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePaystack> {
   const txns = new Map<string, FakeTxn>()
   const requests: FakePaystack['requests'] = []
+  const refunds: FakeRefund[] = []
+  const otpProviders = new Set<string>()
   let nextId = 4_000_000_000
+  let trouble: Trouble | null = null
+  const state = { refundMode: 'processed' as FakePaystack['refundMode'], maxPerPage: 100 }
 
   const dataOf = (t: FakeTxn) => ({
     id: t.id,
@@ -43,10 +73,12 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
     status: t.status,
     reference: t.reference,
     amount: t.status === 'success' ? (t.paidAmount ?? t.amount) : t.amount,
-    currency: t.currency,
+    ...(t.status === 'success' && t.paidCurrency !== undefined ? (t.paidCurrency === null ? {} : { currency: t.paidCurrency }) : { currency: t.currency }),
     channel: t.channel,
     gateway_response: t.status === 'success' ? 'Approved' : t.status === 'failed' ? 'Declined' : 'The transaction was not completed',
-    display_text: t.status === 'pay_offline' ? 'Please complete authorization process on your mobile phone' : undefined,
+    display_text:
+      t.status === 'pay_offline' ? 'Please complete authorization process on your mobile phone' : t.status === 'send_otp' ? 'Please dial *110# to generate a voucher code. Then input the voucher' : undefined,
+    created_at: t.createdAt.toISOString(),
     paid_at: t.status === 'success' ? new Date().toISOString() : null,
     customer: { email: t.email },
   })
@@ -63,7 +95,7 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
         body = null
       }
       const path = new URL(req.url ?? '/', 'http://x').pathname
-      requests.push({ method: req.method ?? '', path, body, auth: req.headers.authorization })
+      requests.push({ method: req.method ?? '', path, query: new URL(req.url ?? '/', 'http://x').searchParams, body, auth: req.headers.authorization })
       const send = (status: number, payload: unknown) => {
         res.writeHead(status, { 'Content-Type': 'application/json' })
         res.end(JSON.stringify(payload))
@@ -75,7 +107,7 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
         const reference = String(body.reference ?? crypto.randomUUID())
         if (txns.has(reference)) return send(400, { status: false, message: 'Duplicate Transaction Reference' })
         const access = crypto.randomBytes(6).toString('hex')
-        txns.set(reference, { id: nextId++, reference, amount: Number(body.amount), currency: body.currency ?? 'GHS', email: body.email, channel: 'card', status: 'abandoned' })
+        txns.set(reference, { id: nextId++, reference, amount: Number(body.amount), currency: body.currency ?? 'GHS', email: body.email, channel: 'card', status: 'abandoned', createdAt: new Date() })
         return send(200, { status: true, message: 'Authorization URL created', data: { authorization_url: `https://checkout.paystack.com/${access}`, access_code: access, reference } })
       }
       let m = /^\/transaction\/verify\/([^/]+)$/.exec(path)
@@ -91,9 +123,74 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
         }
         const reference = String(body.reference)
         if (txns.has(reference)) return send(400, { status: false, message: 'Duplicate Transaction Reference' })
-        const t: FakeTxn = { id: nextId++, reference, amount: Number(body.amount), currency: body.currency ?? 'GHS', email: body.email, channel: 'mobile_money', provider: mm.provider, phone: mm.phone, status: 'pay_offline' }
+        if (!/^[^\s@]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i.test(String(body.email))) return send(400, { status: false, message: 'Invalid Email Address Passed' })
+        if (mm.phone === '0000000000') return send(400, { status: false, message: 'Charge attempted', data: { status: 'failed', message: 'Invalid phone number' } })
+        const t: FakeTxn = {
+          id: nextId++, reference, amount: Number(body.amount), currency: body.currency ?? 'GHS', email: body.email, channel: 'mobile_money', provider: mm.provider, phone: mm.phone,
+          status: otpProviders.has(mm.provider) ? 'send_otp' : 'pay_offline', createdAt: new Date(),
+        }
+        const tr = trouble
+        trouble = null
+        if (tr) {
+          if (tr.create !== false) txns.set(reference, t)
+          if (tr.kind === '429') return send(429, { status: false, message: 'Too Many Requests' })
+          if (tr.kind === '502') {
+            res.writeHead(502, { 'Content-Type': 'text/html' })
+            return res.end('<html><body>502 Bad Gateway</body></html>')
+          }
+          if (tr.kind === 'nonjson') {
+            res.writeHead(200, { 'Content-Type': 'text/html' })
+            return res.end('<html>upstream error</html>')
+          }
+          if (tr.kind === 'reset') return req.socket.destroy()
+          if (tr.kind === 'silence') return void setTimeout(() => req.socket.destroy(), tr.ms ?? 20_000).unref()
+          if (tr.kind === 'slow') return void setTimeout(() => send(200, { status: true, message: 'Charge attempted', data: dataOf(t) }), tr.ms ?? 20_000).unref()
+        }
         txns.set(reference, t)
         return send(200, { status: true, message: 'Charge attempted', data: dataOf(t) })
+      }
+      if (req.method === 'POST' && path === '/charge/submit_otp') {
+        const t = txns.get(String(body?.reference ?? ''))
+        if (!t) return send(400, { status: false, message: 'Charge not found' })
+        if (t.status !== 'send_otp') return send(400, { status: false, message: 'Charge is not awaiting an OTP' })
+        if (!/^\d{6}$/.test(String(body?.otp ?? '')) || body.otp === '000000') return send(400, { status: false, message: 'Invalid voucher code' })
+        t.status = 'pay_offline'
+        return send(200, { status: true, message: 'Charge attempted', data: dataOf(t) })
+      }
+      if (req.method === 'POST' && path === '/refund') {
+        const key = String(body?.transaction ?? '')
+        const t = txns.get(key) ?? [...txns.values()].find((x) => String(x.id) === key)
+        if (!t) return send(400, { status: false, message: 'Transaction not found' })
+        if (t.status !== 'success') return send(400, { status: false, message: 'Cannot refund a transaction that was not successful' })
+        const paid = t.paidAmount ?? t.amount
+        const done = refunds.filter((r) => r.reference === t.reference && r.status !== 'failed').reduce((a, r) => a + r.amount, 0)
+        const amount = body.amount === undefined ? paid - done : Number(body.amount)
+        if (done >= paid) return send(400, { status: false, message: 'Transaction has been fully reversed' })
+        if (!Number.isInteger(amount) || amount <= 0 || amount > paid - done) return send(400, { status: false, message: 'Refund amount cannot be greater than transaction amount' })
+        if (state.refundMode === 'refuse') return send(400, { status: false, message: 'Refund could not be processed' })
+        const r: FakeRefund = { id: nextId++, reference: t.reference, amount, status: state.refundMode === 'pending' ? 'pending' : 'processed' }
+        refunds.push(r)
+        // 'lost': the refund is made but the answer never comes back (a crash or timeout on our side).
+        if (state.refundMode === 'lost') {
+          r.status = 'processed'
+          return void setTimeout(() => req.socket.destroy(), 5_000).unref()
+        }
+        return send(200, { status: true, message: 'Refund has been queued for processing', data: { id: r.id, transaction: { id: t.id, reference: t.reference, amount: paid }, amount, currency: 'GHS', status: r.status } })
+      }
+      if (req.method === 'GET' && path === '/refund') {
+        const ref = new URL(req.url ?? '/', 'http://x').searchParams.get('reference')
+        const list = refunds.filter((r) => !ref || r.reference === ref)
+        return send(200, { status: true, message: 'Refunds retrieved', data: list.map((r) => ({ id: r.id, amount: r.amount, status: r.status, transaction: { reference: r.reference } })) })
+      }
+      if (req.method === 'GET' && path === '/transaction') {
+        const sp = new URL(req.url ?? '/', 'http://x').searchParams
+        const from = sp.get('from') ? new Date(sp.get('from')!) : new Date(0)
+        const to = sp.get('to') ? new Date(sp.get('to')!) : new Date(8.64e15)
+        const perPage = Math.min(Number(sp.get('perPage') ?? 50), state.maxPerPage)
+        const page = Math.max(1, Number(sp.get('page') ?? 1))
+        const all = [...txns.values()].filter((t) => t.createdAt >= from && t.createdAt < to).sort((a, b) => a.id - b.id)
+        const slice = all.slice((page - 1) * perPage, page * perPage)
+        return send(200, { status: true, message: 'Transactions retrieved', data: slice.map(dataOf), meta: { total: all.length, perPage, page, pageCount: Math.max(1, Math.ceil(all.length / perPage)) } })
       }
       m = /^\/charge\/([^/]+)$/.exec(path)
       if (req.method === 'GET' && m) {
@@ -113,16 +210,44 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
     secret,
     txns,
     requests,
+    refunds,
+    otpProviders,
+    get refundMode() {
+      return state.refundMode
+    },
+    set refundMode(m) {
+      state.refundMode = m
+    },
+    get maxPerPage() {
+      return state.maxPerPage
+    },
+    set maxPerPage(n) {
+      state.maxPerPage = n
+    },
+    trouble(t) {
+      trouble = t
+    },
+    plant(p) {
+      txns.set(p.reference, { id: nextId++, currency: 'GHS', email: 'x@example.com', channel: 'mobile_money', status: 'success', createdAt: new Date(), ...p })
+    },
     complete(reference, status, opts = {}) {
       const t = txns.get(reference)
       if (!t) throw new Error(`fake paystack: no transaction ${reference}`)
       t.status = status
       if (opts.amount !== undefined) t.paidAmount = opts.amount
+      if (opts.currency !== undefined) t.paidCurrency = opts.currency
     },
     webhook(reference, opts = {}) {
       const t = txns.get(reference)
       if (!t) throw new Error(`fake paystack: no transaction ${reference}`)
-      const body = JSON.stringify({ event: 'charge.success', data: { ...dataOf({ ...t, status: 'success' }), amount: opts.amount ?? t.paidAmount ?? t.amount } })
+      const body = JSON.stringify({
+        event: 'charge.success',
+        data: { ...dataOf({ ...t, status: 'success', ...(opts.currency !== undefined ? { paidCurrency: opts.currency } : {}) }), amount: opts.amount ?? t.paidAmount ?? t.amount },
+      })
+      return { body, signature: sign(body) }
+    },
+    event(event, data) {
+      const body = JSON.stringify({ event, data })
       return { body, signature: sign(body) }
     },
     sign,

@@ -351,11 +351,12 @@ describe('agents API: registration fee payment (simulator gateway)', () => {
   it('marks a declined fee FAILED and retries with a new transaction id', async () => {
     await setFee(25)
     const { c, id } = await registeredAgent()
-    const first = await c.post(`/api/agents/${id}/payment/request`, { phone_number: '0551234567', network: 'TELECEL' })
+    // MTN: a Telecel payer would first be asked for a voucher (ADR 0013).
+    const first = await c.post(`/api/agents/${id}/payment/request`, { phone_number: '0551234567', network: 'MTN' })
     await app().services.simulator.decline(first.body.transactionId)
     const st = await c.post('/api/agents/payment/status')
     expect(st.body.paymentStatus).to.equal('FAILED')
-    const retry = await c.post(`/api/agents/${id}/payment/request`, { phone_number: '0551234567', network: 'TELECEL' })
+    const retry = await c.post(`/api/agents/${id}/payment/request`, { phone_number: '0551234567', network: 'MTN' })
     expect(retry.status).to.equal(200)
     expect(retry.body.transactionId).to.not.equal(first.body.transactionId)
     expect(retry.body.agent.paymentStatus).to.equal('PENDING')

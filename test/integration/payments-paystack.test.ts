@@ -52,7 +52,7 @@ describe('payments with Paystack (fake Paystack server)', function () {
     expect((await client().get('/simulator/phone')).status).to.equal(404)
   })
 
-  it('mobile money: charge with the provider code and pesewas, status by the charge endpoint, no faster than allowed', async () => {
+  it('mobile money: charge with the provider code and pesewas, status by transaction/verify, no faster than allowed', async () => {
     const res = await client().post('/api/orders', { packageId: await mtn1gb(), recipientNumber: '0201112222', payerPhone: '0551234567', payerNetwork: 'TELECEL', amount: 0.01 })
     expect(res.status).to.equal(201)
     const tid = res.body.payment.transactionId
@@ -66,11 +66,11 @@ describe('payments with Paystack (fake Paystack server)', function () {
     // Asked again at once: Paystack wants 10 s between checks, so the gateway is not called.
     const soon = await client().get(`/api/payment/status/${tid}`)
     expect(soon.body.paymentStatus).to.equal('IN_PROGRESS')
-    expect(fake.requests.filter((r) => r.path === `/charge/${tid}`)).to.have.length(0)
+    expect(fake.requests.filter((r) => r.path === `/transaction/verify/${tid}`)).to.have.length(0)
     await allowCheck(tid)
     const later = await client().get(`/api/payment/status/${tid}`)
     expect(later.body.paymentStatus).to.equal('SUCCESS')
-    expect(fake.requests.filter((r) => r.path === `/charge/${tid}`)).to.have.length(1)
+    expect(fake.requests.filter((r) => r.path === `/transaction/verify/${tid}`)).to.have.length(1)
     const done = await client().patch(`/api/orders/${res.body.id}`, { paymentStatus: 'SUCCESS' })
     expect(done.body.currentStatus).to.equal('SUCCESS')
   })

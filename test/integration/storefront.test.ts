@@ -165,7 +165,7 @@ describe('storefront API: placing orders', () => {
     const pay = await new Client().post('/api/payment/request', { amount: 0.01, recipientNumber: '0201112222', dataSizeMB: 1024, transactionId: '55501', phone_number: '0241234567', network: 'MTN' })
     expect(pay.status).to.equal(200)
     expect(pay.body).to.include({ transactionId: '55501', paymentStatus: 'PENDING', gateway: 'ussd', amount: 5 })
-    expect(pay.body).to.have.all.keys('transactionId', 'paymentStatus', 'extTransactionId', 'message', 'gateway', 'authorizationUrl', 'provider', 'providerLabel', 'amount', 'purpose')
+    expect(pay.body).to.have.all.keys('transactionId', 'paymentStatus', 'extTransactionId', 'message', 'gateway', 'authorizationUrl', 'provider', 'providerLabel', 'amount', 'purpose', 'needsCode')
     const twice = await new Client().post('/api/payment/request', { transactionId: '55501', phone_number: '0241234567', network: 'MTN' })
     expect(twice.status).to.equal(409)
     const unknown = await new Client().post('/api/payment/request', { transactionId: '99999', phone_number: '0241234567', network: 'MTN' })

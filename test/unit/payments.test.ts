@@ -29,11 +29,17 @@ describe('payments: pure rules', () => {
     expect(verifyPaystackSignature('sk', body, ['a'])).to.equal(false)
   })
 
-  it('reads only charge.success events with a reference', () => {
-    expect(parsePaystackEvent({ event: 'charge.success', data: { reference: '12', status: 'success', amount: 500, currency: 'GHS' } })!.result).to.include({ status: 'SUCCESS', amountPesewas: 500 })
-    expect(parsePaystackEvent({ event: 'transfer.success', data: { reference: '12' } })).to.equal(null)
-    expect(parsePaystackEvent({ event: 'charge.success', data: {} })).to.equal(null)
+  it('reads every event with its type, reference and a key that is the same when it is sent again', () => {
+    const e = parsePaystackEvent({ event: 'charge.success', data: { id: 7, reference: '12', status: 'success', amount: 500, currency: 'GHS' } })!
+    expect(e).to.include({ event: 'charge.success', reference: '12', key: 'charge.success:7:success' })
+    expect(parsePaystackEvent({ event: 'transfer.success', data: { reference: '12' } })).to.include({ event: 'transfer.success', reference: '12' })
+    expect(parsePaystackEvent({ event: 'refund.processed', data: { id: 3, status: 'processed', transaction_reference: '99' } })).to.include({ reference: '99' })
+    expect(parsePaystackEvent({ event: 'charge.dispute.create', data: { id: 5, transaction: { reference: '98' } } })).to.include({ reference: '98' })
+    const a = parsePaystackEvent({ event: 'x.y', data: {} }, Buffer.from('a'))!
+    const b = parsePaystackEvent({ event: 'x.y', data: {} }, Buffer.from('a'))!
+    expect(a.key).to.equal(b.key)
     expect(parsePaystackEvent('nonsense')).to.equal(null)
+    expect(parsePaystackEvent({ data: {} })).to.equal(null)
   })
 
   it('prices: approved agents pay priceAgent when set, everyone else priceUser', () => {

@@ -234,7 +234,7 @@ export default function Page() {
               </tr>
             </thead>
             <tbody>
-              {orders.map((o) => <OrderRow key={o.id} order={o} history={history} busy={busy.has(o.id)} onDelivered={markDelivered} onRetry={retryDelivery} />)}
+              {orders.map((o) => <OrderRow key={o.id} order={o} history={history} busy={busy.has(o.id)} onDelivered={markDelivered} onRetry={retryDelivery} onRefunded={(r) => setOrders((list) => list.map((x) => (x.id === r.id ? r : x)))} />)}
             </tbody>
           </table>
         </div>

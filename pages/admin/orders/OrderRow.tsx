@@ -1,6 +1,7 @@
 import type { AdminOrder } from '../../../server/services/orders-admin.ts'
 import { DeliveryBadge } from '../../../renderer/ui/DeliveryBadge.tsx'
 import { formatCedis, formatDate, NETWORK_LABEL, sizeLabel, statusOf } from '../_ops/format.ts'
+import { RefundButton } from './RefundButton.tsx'
 
 export function AgentCell({ order }: { order: AdminOrder }) {
   const agent = order.user?.agent
@@ -26,7 +27,7 @@ export function DeliveryCell({ order }: { order: AdminOrder }) {
   )
 }
 
-export function OrderRow({ order, history, busy, onDelivered, onRetry }: { order: AdminOrder; history: boolean; busy: boolean; onDelivered: (o: AdminOrder) => void; onRetry: (o: AdminOrder) => void }) {
+export function OrderRow({ order, history, busy, onDelivered, onRetry, onRefunded }: { order: AdminOrder; history: boolean; busy: boolean; onDelivered: (o: AdminOrder) => void; onRetry: (o: AdminOrder) => void; onRefunded?: (o: AdminOrder) => void }) {
   const retryable = order.paymentStatus === 'SUCCESS' && (order.deliveryStatus === 'FAILED' || order.deliveryStatus === 'NOT_STARTED')
   const status = statusOf(order.paymentStatus)
   const paid = order.paymentStatus === 'SUCCESS'
@@ -59,6 +60,7 @@ export function OrderRow({ order, history, busy, onDelivered, onRetry }: { order
               />{' '}
               {busy ? 'Saving...' : 'Mark delivered'}
             </label>
+            {onRefunded ? <RefundButton order={order} onRefunded={onRefunded} /> : null}
           </td>
         </>
       )}

@@ -71,6 +71,12 @@ export default function Page() {
         </div>
       </div>
 
+      {initial?.attentionCount ? (
+        <div className="notification is-warning is-light" data-testid="attention-banner">
+          <a href="/admin/payments">{initial.attentionCount} payment{initial.attentionCount === 1 ? ' needs' : 's need'} attention</a>
+        </div>
+      ) : null}
+
       {!stats || !analytics ? (
         <div className="notification is-warning">Statistics are not available right now.</div>
       ) : (

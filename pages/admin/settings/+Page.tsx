@@ -98,6 +98,7 @@ export default function Page() {
           <Choice name="paymentGateway" label="Payment Gateway" {...f} options={[{ value: 'ussd', label: 'Mobile money (USSD prompt)' }, { value: 'paystack', label: 'Card redirect (Paystack)' }]} />
           <Num name="agentRegistrationFee" label="Agent Registration Fee (GH₵)" min={0} step={0.01} {...f} />
           <Num name="afaRegistrationFee" label="AFA Registration Fee (GH₵)" min={0} step={0.01} {...f} help="The AFA fee banner shows only when the fee is above 0." />
+          <Switch name="refundOnDeliveryFailure" label="Refund automatically when a delivery fails for good" {...f} help="The payer gets their money back and the agent's commission is reversed; listed on Payments needing attention." />
         </div>
 
         <div {...panel('Delivery')}>

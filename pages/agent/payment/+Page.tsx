@@ -5,6 +5,7 @@ import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import type { AgentBase } from '../_shared/agent-data.ts'
 import { copyText, digitsOnly, NETWORK_LABEL, NETWORKS, statusClass } from '../_shared/format.ts'
 import { feeStatusLabel } from '../_shared/onboarding.ts'
+import { CodeField } from '../../_storefront/CodeField.tsx'
 import { useAgent, useFeeCheck } from '../_shared/useAgent.ts'
 
 const OPEN = ['PENDING', 'IN_PROGRESS']
@@ -18,6 +19,7 @@ export default function Page() {
   const [network, setNetwork] = useState('MTN')
   const [paying, setPaying] = useState(false)
   const [message, setMessage] = useState<string | null>(null)
+  const [needsCode, setNeedsCode] = useState<'otp' | 'pin' | 'phone' | null>(null)
   const { check, checking } = useFeeCheck(setAgent)
 
   const status = agent?.paymentStatus ? agent.paymentStatus.toUpperCase() : null
@@ -42,6 +44,7 @@ export default function Page() {
       })
       setAgent(r.agent)
       setMessage(r.message || null)
+      setNeedsCode(r.needsCode ?? null)
       if (r.paymentStatus === 'SUCCESS') toast('Payment successful! Your account is now active.', 'success', 6000)
       else if (method === 'card' && r.gateway !== 'none') {
         const provider = r.providerLabel || 'Paystack'
@@ -150,6 +153,17 @@ export default function Page() {
             ) : null}
             <button className="button is-light" onClick={() => void copyTxn()}>Copy Transaction ID</button>
           </div>
+          {status && OPEN.includes(status) && needsCode && txn ? (
+            <CodeField
+              transactionId={txn}
+              needs={needsCode}
+              instruction={message || 'Enter the code you received to continue.'}
+              onAnswer={(next) => {
+                setNeedsCode((next.needsCode as 'otp' | null) ?? null)
+                setMessage(next.message || null)
+              }}
+            />
+          ) : null}
           {status && OPEN.includes(status) ? (
             <div className="content mt-3">
               <p className="has-text-weight-bold mb-1">How to complete your payment</p>

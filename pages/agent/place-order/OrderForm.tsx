@@ -58,7 +58,7 @@ export function OrderForm({ agent, packages, method }: { agent: AgentView | null
         : { packageId: pkg.id, recipientNumber: recipient, requestPayment: true }
       const r = await api<any>('/api/orders', { body, fallbackError: 'Payment request failed' })
       setOrderId(r.id)
-      setPayment({ transactionId: r.transactionId, paymentStatus: r.paymentStatus, message: r.message, extTransactionId: r.extTransactionId ?? null } as PaymentState)
+      setPayment({ transactionId: r.transactionId, paymentStatus: r.paymentStatus, message: r.message, extTransactionId: r.extTransactionId ?? null, needsCode: r.needsCode ?? null } as PaymentState)
       if (method === 'card' && r.paymentStatus !== 'FAILED') {
         const provider = r.providerLabel || 'Paystack'
         if (r.authorizationUrl) {
@@ -78,7 +78,7 @@ export function OrderForm({ agent, packages, method }: { agent: AgentView | null
     setBusy('check')
     try {
       const r = await api<any>(`/api/payment/status/${payment.transactionId}`)
-      setPayment({ ...payment, paymentStatus: r.paymentStatus, message: r.message, extTransactionId: r.extTransactionId ?? payment.extTransactionId })
+      setPayment({ ...payment, paymentStatus: r.paymentStatus, message: r.message, extTransactionId: r.extTransactionId ?? payment.extTransactionId, needsCode: r.needsCode ?? null })
       if (r.paymentStatus === 'SUCCESS') toast(CHECK_SUCCESS_TOAST, 'success')
       else if (r.paymentStatus === 'FAILED') toast(CHECK_FAILED_TOAST, 'error')
       else toast(r.message || CHECK_PENDING_TOAST, 'info')

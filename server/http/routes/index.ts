@@ -14,6 +14,7 @@ import { agentsRouter } from './agents.ts'
 import { inboxRouter } from './inbox.ts'
 import { ordersAgentRouter } from './orders-agent.ts'
 import { adminStatsRouter } from './admin-stats.ts'
+import { paymentsAdminRouter } from './payments-admin.ts'
 import { ordersAdminRouter } from './orders-admin.ts'
 import { afaAdminRouter } from './afa-admin.ts'
 import { packagesRouter } from './packages.ts'
@@ -39,6 +40,7 @@ export function apiRouter(services: Services) {
   api.use('/agents', agentsRouter(services))
   api.use('/admin-messages', inboxRouter(services))
   api.use('/admin', adminStatsRouter(services))
+  api.use('/admin', paymentsAdminRouter(services))
   // H3 storefront and payments (public orders/afa first: they pass on what they do not handle).
   api.use('/packages', packagesRouter(services))
   api.use('/orders', ordersRouter(services))

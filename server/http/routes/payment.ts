@@ -38,6 +38,12 @@ export function paymentRouter(services: Services) {
     res.json({ ...payment, orderId: order.id, order })
   })
 
+  // The payer's voucher / OTP when the gateway asks for one (Telecel: "dial *110# to generate a voucher").
+  r.post('/:transactionId/code', perIpLimit(services, 'payment-code', ORDER_LIMIT), async (req, res) => {
+    const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>
+    res.json(await services.payments.submitCode(String(req.params.transactionId), body.code, ctxOf(req)))
+  })
+
   r.get('/status/:transactionId', async (req, res) => {
     res.json(await services.payments.status(req.params.transactionId, ctxOf(req)))
   })

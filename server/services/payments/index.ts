@@ -13,10 +13,16 @@ import type { Ctx } from '../context.ts'
 import { GATEWAY_CARD, NETWORKS, type SettingsService } from '../settings.ts'
 import type { SmsService } from '../sms/index.ts'
 import type { DeliveryService } from '../delivery/index.ts'
+import type { Queue } from '../queue/index.ts'
+import { createAttention } from './attention.ts'
+import { createEvents } from './events.ts'
 import { createPaystackProvider, parsePaystackEvent, verifyPaystackSignature } from './paystack.ts'
-import { GatewayError, isFinal, type GatewayResult, type Method, type PaymentProvider, type PaymentRow, type StartResult } from './provider.ts'
+import { type Method, type PaymentProvider, type PaymentRow } from './provider.ts'
+import { createRefunds } from './refund.ts'
 import { createSettlement } from './settle.ts'
 import { createSimulatorProvider } from './simulator.ts'
+import { createStarter } from './start.ts'
+import { createDailyReconciliation } from './reconcile-daily.ts'
 
 export interface PaymentRequestInput {
   purpose: 'data' | 'afa' | 'agent_fee'
@@ -37,6 +43,10 @@ export interface PaymentRequestInput {
   afa?: { fullName: string; ghCard: string; phone: string; email?: string | null } | null
   /** Overrides the card e-mail error text (the AFA page has its own). */
   emailMessage?: string
+  /** Start the charge in a queued job and answer at once (USSD: the telco drops a slow hop). */
+  background?: boolean
+  /** A voucher the payer gave up front (USSD): sent when the gateway asks for one, then forgotten. */
+  voucher?: string | null
 }
 
 export interface PaymentView {
@@ -50,6 +60,8 @@ export interface PaymentView {
   authorizationUrl: string | null
   amount: number | null
   purpose: string
+  /** The gateway asks the payer for a code (Telecel voucher, OTP, PIN); message says how to get it. */
+  needsCode: 'otp' | 'pin' | 'phone' | null
 }
 
 export const TRANSACTION_ID_RE = /^\d{1,15}$/
@@ -86,6 +98,8 @@ const requestSchema = Joi.object<PaymentRequestInput>({
   callbackUrl: Joi.string().uri().allow(null),
   afa: Joi.object().allow(null).unknown(true),
   emailMessage: Joi.string(),
+  background: Joi.boolean(),
+  voucher: Joi.string().pattern(/^\d{4,8}$/).allow(null),
 }).options({ stripUnknown: true })
 
 export interface PaymentsDeps {
@@ -99,25 +113,53 @@ export interface PaymentsDeps {
   sms: SmsService
   /** Queues the delivery of a paid data order in the settlement's transaction. */
   delivery?: Pick<DeliveryService, 'onPaid'>
+  queue: Queue
   /** Tests may hand in a provider; otherwise it is chosen from the environment. */
   provider?: PaymentProvider
 }
 
 /** PAYSTACK_SECRET_KEY set -> Paystack; otherwise the built-in simulator. */
-export function chooseProvider(env: Env): PaymentProvider {
-  return env.PAYSTACK_SECRET_KEY ? createPaystackProvider(env) : createSimulatorProvider(env)
+export function chooseProvider(env: Env, sequelize?: Sequelize): PaymentProvider {
+  if (env.PAYSTACK_SECRET_KEY) return createPaystackProvider(env)
+  const phoneOf = async (reference: string) =>
+    sequelize ? (await sequelize.query<{ payer_phone: string | null }>('SELECT payer_phone FROM payments WHERE transaction_id = :r', { replacements: { r: reference }, type: QueryTypes.SELECT })).map((r) => r.payer_phone) : []
+  // The simulator's "gateway side" is the payer's answer kept on our own rows: its list is read from them.
+  const list = async (from: Date, to: Date) =>
+    sequelize
+      ? (
+          await sequelize.query<{ reference: string; status: string; amount: number }>(
+            `SELECT transaction_id AS reference, CASE details->'simulator'->>'decision' WHEN 'APPROVED' THEN 'success' WHEN 'DECLINED' THEN 'failed' ELSE 'pending' END AS status, amount_pesewas AS amount
+               FROM payments WHERE gateway = 'simulator' AND created_at >= :from AND created_at < :to`,
+            { replacements: { from, to }, type: QueryTypes.SELECT },
+          )
+        ).map((r) => ({ reference: r.reference, status: r.status, amountPesewas: r.amount, currency: 'GHS' }))
+      : []
+  return createSimulatorProvider(env, phoneOf, list)
+}
+
+/** The visitor's stand-in e-mail domain for Paystack: PAYER_EMAIL_DOMAIN, else the shop's host when it is a domain name. */
+export function payerEmailDomain(env: Env): string {
+  if (env.PAYER_EMAIL_DOMAIN) return env.PAYER_EMAIL_DOMAIN
+  const host = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).hostname : ''
+  return /^([a-z0-9-]+\.)+[a-z]{2,63}$/i.test(host) ? host : 'customers.datahub.invalid'
 }
 
 export type PaymentsService = ReturnType<typeof createPaymentsService>
 
 export function createPaymentsService(deps: PaymentsDeps) {
   const { sequelize, models, env, log } = deps
-  const provider = deps.provider ?? chooseProvider(env)
-  const settlement = createSettlement(deps)
+  const provider = deps.provider ?? chooseProvider(env, sequelize)
+  const attention = createAttention({ sequelize })
+  const refunds = createRefunds({ sequelize, queue: deps.queue, audit: deps.audit, settings: deps.settings, attention, log })
+  refunds.registerHandler(provider.name, provider)
+  const settlement = createSettlement({ ...deps, refunds, attention })
   const { settle, load } = settlement
+  const starter = createStarter({ sequelize, queue: deps.queue, log, provider, settlement, publicUrl: env.PUBLIC_URL })
+  const { checkGateway } = starter
+  const events = createEvents({ sequelize, audit: deps.audit, attention, refunds, log, settle })
+  const daily = createDailyReconciliation({ sequelize, provider, attention, events, settlement, log })
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
-  // The shop's own domain when known, so the gateway's customer records read as ours.
-  const momoEmailDomain = env.PUBLIC_URL ? new URL(env.PUBLIC_URL).hostname : 'customers.datahub.invalid'
+  const momoEmailDomain = payerEmailDomain(env)
 
   if (provider.name === 'simulator' && env.NODE_ENV !== 'test') {
     log.warn({ provider: 'simulator' }, 'PAYMENT SIMULATOR ACTIVE: no PAYSTACK_SECRET_KEY configured; no real money moves')
@@ -142,6 +184,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       authorizationUrl: (p.details?.authorizationUrl as string | undefined) ?? null,
       amount: toGhs(p.amount_pesewas),
       purpose: p.purpose,
+      needsCode: (p.status === 'PENDING' || p.status === 'IN_PROGRESS') && p.details?.needs ? (p.details.needs as 'otp') : null,
     }
   }
 
@@ -195,7 +238,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
           afaRegistrationId: input.afaRegistrationId ?? null,
           agentId: input.agentId ?? null,
           userId: input.userId ?? ctx.user?.id ?? null,
-          details: input.afa ? { afa: input.afa } : {},
+          details: { ...(input.afa ? { afa: input.afa } : {}), ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}), ...(input.voucher ? { voucher: input.voucher } : {}) },
           lastCheckedAt: new Date(),
         },
         // Deliberately outside any caller transaction: webhooks and checks on other connections must see the row.
@@ -218,57 +261,9 @@ export function createPaymentsService(deps: PaymentsDeps) {
       return present((await load(transactionId))!)
     }
 
-    let start: StartResult
-    try {
-      start =
-        method === 'card'
-          ? await provider.startCard({ reference: transactionId, amountPesewas: input.amountPesewas, email: payer.email, callbackUrl: input.callbackUrl ?? (env.PUBLIC_URL ? `${env.PUBLIC_URL.replace(/\/+$/, '')}/payment-callback` : null) })
-          : await provider.startMomo({ reference: transactionId, amountPesewas: input.amountPesewas, phone: payer.phone!, network: payer.network!, email: payer.email })
-    } catch (err) {
-      if (!(err instanceof GatewayError)) throw err
-      log.error({ err: { message: err.message }, transactionId }, 'payment request failed at the gateway')
-      start = { status: 'FAILED', message: err.gatewayMessage }
-    }
-    await q(
-      `UPDATE payments SET ext_transaction_id = COALESCE(:ext, ext_transaction_id), message = :message,
-         details = details || jsonb_build_object('authorizationUrl', CAST(:url AS text)), updated_at = now()
-       WHERE transaction_id = :tid RETURNING id`,
-      { tid: transactionId, ext: start.extId ?? null, message: start.message || null, url: start.authorizationUrl ?? null },
-    )
-    if (start.status === 'FAILED' || (method === 'card' && !start.authorizationUrl)) {
-      await settle(transactionId, { status: 'FAILED', message: start.message || `${provider.label} authorization URL not received` }, ctx)
-    } else if (start.status === 'IN_PROGRESS') {
-      await settlement.progress(transactionId, start)
-    }
+    if (input.background) await starter.startLater(transactionId)
+    else await starter.startCharge(transactionId, ctx)
     return present((await load(transactionId))!)
-  }
-
-  /**
-   * Asks the gateway about an open payment and settles on its answer. A conditional UPDATE on
-   * last_checked_at claims the question, so all instances together ask no faster than the gateway allows.
-   */
-  async function checkGateway(transactionId: string): Promise<{ row: PaymentRow | null; asked: boolean }> {
-    const row = await load(transactionId)
-    if (!row || isFinal(row.status)) return { row, asked: false }
-    if (row.gateway !== provider.name) return { row, asked: false }
-    const secs = provider.minCheckIntervalMs(row.method) / 1000
-    const [claimed] = await q<PaymentRow>(
-      `UPDATE payments SET last_checked_at = now()
-       WHERE transaction_id = :tid AND status IN ('PENDING','IN_PROGRESS')
-         AND (last_checked_at IS NULL OR last_checked_at <= now() - make_interval(secs => :secs))
-       RETURNING *`,
-      { tid: transactionId, secs },
-    )
-    if (!claimed) return { row, asked: false }
-    let result: GatewayResult
-    try {
-      result = await provider.check(claimed)
-    } catch (err) {
-      log.warn({ err: { message: (err as Error).message }, transactionId }, 'payment status check failed')
-      return { row, asked: false }
-    }
-    const out = await settle(transactionId, result, {})
-    return { row: out.row ?? (await load(transactionId)), asked: true }
   }
 
   function checkReference(transactionId: unknown): string {
@@ -303,7 +298,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       assertMayRead(existing, ctx)
       const { row } = await checkGateway(tid)
       const p = row ?? existing
-      return { paymentStatus: p.status, message: p.message ?? '', extTransactionId: p.ext_transaction_id, transactionId: p.transaction_id, purpose: p.purpose, orderId: p.order_id }
+      return { paymentStatus: p.status, message: p.message ?? '', extTransactionId: p.ext_transaction_id, transactionId: p.transaction_id, purpose: p.purpose, orderId: p.order_id, needsCode: present(p).needsCode }
     },
 
     /** For the reconcile job: gateway check and settlement, no ownership rules. */
@@ -312,29 +307,32 @@ export function createPaymentsService(deps: PaymentsDeps) {
       return row ? present(row) : null
     },
 
-    /** Open payments older than this are checked once more, and expired when the gateway still has no answer. */
-    async expireStale(olderThanMinutes: number): Promise<{ checked: number; settled: number; expired: number }> {
-      const minutes = Math.max(1, Math.floor(Number(olderThanMinutes) || 0))
-      const stale = await q<{ transaction_id: string }>(
-        `SELECT transaction_id FROM payments WHERE status IN ('PENDING','IN_PROGRESS') AND created_at < now() - make_interval(mins => :m)
-         ORDER BY created_at LIMIT 500`,
-        { m: minutes },
-      )
-      let settled = 0
-      let expired = 0
-      for (const { transaction_id: tid } of stale) {
-        const { row, asked } = await checkGateway(tid)
-        if (row && isFinal(row.status)) {
-          settled++
-          continue
-        }
-        // Throttled this round: ask again next run rather than expire a payment that may just have gone through.
-        if (!asked && row?.gateway === provider.name) continue
-        const out = await settle(tid, { status: 'EXPIRED', message: 'Payment expired' })
-        if (out.settled) expired++
-      }
-      return { checked: stale.length, settled, expired }
+    /** Open payments past their gateway's window are checked once more, and expired when still unanswered. */
+    expireStale: starter.expireStale,
+    /** For the reconcile job: ask, settle, or expire one open payment. */
+    reconcileOne: (transactionId: string) => starter.reconcileOne(checkReference(transactionId)),
+
+    /** POST /api/payment/:transactionId/code: the payer's voucher or OTP. */
+    async submitCode(transactionId: string, code: unknown, ctx: Ctx = {}) {
+      const tid = checkReference(transactionId)
+      const existing = await load(tid)
+      if (!existing) throw notFound('Transaction not found')
+      assertMayRead(existing, ctx)
+      return present(await starter.submitCode(tid, code, ctx))
     },
+
+    startCharge: starter.startCharge,
+    /** The daily reconciliation with the gateway's own list (one UTC day), and its kept runs. */
+    reconcileDay: daily.run,
+    reconciliationRuns: daily.runs,
+    attention,
+    refunds,
+    events,
+    /** services.payments.refund(transactionId, reason): gives back what is left of a settled payment, exactly once. */
+    refund: refunds.refund,
+    /** For delivery's FAILED transition and the admin's Refund action. */
+    refundOrder: refunds.refundOrder,
+    onDeliveryFailed: refunds.onDeliveryFailed,
 
     /** GET /api/webhooks/paystack?reference=: the payer is back from the checkout; verify and report. */
     async verifyCallback(reference: unknown, ctx: Ctx = {}) {
@@ -351,7 +349,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       }
       void ctx
       return {
-        status: p.status === 'SUCCESS' ? 'success' : p.status === 'FAILED' || p.status === 'EXPIRED' ? 'failed' : 'pending',
+        status: p.status === 'SUCCESS' ? 'success' : p.status === 'PENDING' || p.status === 'IN_PROGRESS' ? 'pending' : 'failed',
         paymentStatus: p.status,
         message: p.status === 'SUCCESS' ? 'Payment completed successfully!' : p.message || (p.status === 'FAILED' ? 'There was an issue with your payment.' : 'Payment is still pending'),
         transactionId: p.transaction_id,
@@ -366,11 +364,9 @@ export function createPaymentsService(deps: PaymentsDeps) {
     async paystackWebhook(rawBody: Buffer | undefined, signature: unknown, body: unknown, ctx: Ctx = {}) {
       if (provider.name !== 'paystack' || !env.PAYSTACK_SECRET_KEY) throw notFound()
       if (!verifyPaystackSignature(env.PAYSTACK_SECRET_KEY, rawBody, signature)) throw unauthorized('Invalid signature')
-      const event = parsePaystackEvent(body)
+      const event = parsePaystackEvent(body, rawBody)
       if (!event) return { received: true }
-      const p = await load(event.reference)
-      if (!p || p.gateway !== 'paystack') return { received: true }
-      await settle(event.reference, event.result, ctx)
+      await events.paystack(event, ctx)
       return { received: true }
     },
   }

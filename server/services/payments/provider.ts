@@ -1,16 +1,23 @@
 /** What every payment provider (the real gateway or the built-in simulator) offers the payments service. */
-export const PAYMENT_STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED'] as const
+export const PAYMENT_STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED', 'REFUND_PENDING', 'REFUNDED', 'REFUND_FAILED', 'REVERSED'] as const
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
 export const OPEN_STATUSES: readonly PaymentStatus[] = ['PENDING', 'IN_PROGRESS']
-export const isFinal = (s: string) => s === 'SUCCESS' || s === 'FAILED' || s === 'EXPIRED'
+/** Anything but PENDING / IN_PROGRESS: the settlement has happened (refunds and reversals come after it). */
+export const isFinal = (s: string) => s !== 'PENDING' && s !== 'IN_PROGRESS'
+/** What the gateway may answer about a payment: an outcome, or still open. */
+export type GatewayStatus = 'PENDING' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILED' | 'EXPIRED'
 
 export type Method = 'momo' | 'card'
 export type ProviderName = 'simulator' | 'paystack'
 
 /** The gateway's word on a payment. Only this ever moves a payment to SUCCESS. */
 export interface GatewayResult {
-  status: PaymentStatus
+  status: GatewayStatus
   message: string
+  /** The gateway wants a code from the payer (Paystack send_otp / send_pin / send_phone). */
+  needs?: 'otp' | 'pin' | 'phone' | null
+  /** The answer was not the gateway's word (timeout, 5xx, 429, not JSON, duplicate reference): stays open. */
+  unclear?: boolean
   extId?: string | null
   /** What the gateway says was paid, in pesewas; checked against what we asked for. */
   amountPesewas?: number | null
@@ -19,6 +26,10 @@ export interface GatewayResult {
 
 export interface StartResult extends GatewayResult {
   authorizationUrl?: string | null
+  /** Why the outcome is unknown (kept on the payment for the admin). */
+  note?: string
+  /** A code the gateway did not accept: the payer may type it again. */
+  rejected?: boolean
 }
 
 /** A payment row as providers read it (snake_case, straight from PostgreSQL). */
@@ -69,6 +80,39 @@ export interface PaymentProvider {
   startMomo(p: MomoStart): Promise<StartResult>
   startCard(p: CardStart): Promise<StartResult>
   check(p: PaymentRow): Promise<GatewayResult>
+  /** Sends the payer's voucher / OTP / PIN for a charge that asked for one. */
+  submitCode(p: PaymentRow, kind: 'otp' | 'pin' | 'phone', code: string): Promise<StartResult>
+  /** Gives money back (all or part of a settled payment). */
+  refund(r: RefundCall): Promise<RefundAnswer>
+  /** A refund already made at the gateway for this reference (after a crash mid-call), or null. */
+  findRefund(reference: string): Promise<RefundAnswer | null>
+  /** The gateway's transactions created in [from, to), every page. */
+  listTransactions(from: Date, to: Date): Promise<GatewayTxn[]>
+  /** How long an open payment of this method may wait for the payer before it expires. */
+  expireAfterMs(method: Method): number
+}
+
+export interface RefundCall {
+  /** Our refund's id: a provider without its own idempotency (the agent wallet) keys on it. */
+  refundId: number
+  reference: string
+  extId: string | null
+  amountPesewas: number
+  reason: string
+}
+
+/** PROCESSED: money is back; SENT: accepted, the outcome comes later (webhook); FAILED: refused; UNCLEAR: ask again. */
+export interface RefundAnswer {
+  status: 'PROCESSED' | 'SENT' | 'FAILED' | 'UNCLEAR'
+  extRefundId?: string | null
+  message: string
+}
+
+export interface GatewayTxn {
+  reference: string
+  status: string
+  amountPesewas: number
+  currency: string | null
 }
 
 /** Thrown by providers when the gateway cannot be reached or answers nonsense; the payment is not settled by it. */

@@ -7,10 +7,14 @@ import type { Ctx } from '../context.ts'
 import type { SettingsService } from '../settings.ts'
 import { fillTemplate, formatDataSize, type SmsService } from '../sms/index.ts'
 import type { DeliveryService } from '../delivery/index.ts'
+import type { Attention } from './attention.ts'
 import { isFinal, type GatewayResult, type PaymentRow } from './provider.ts'
+import type { Refunds } from './refund.ts'
 
 export interface SettleDeps {
   sequelize: Sequelize
+  refunds: Refunds
+  attention: Attention
   settings: SettingsService
   audit: AuditService
   commissions: CommissionsService
@@ -50,10 +54,11 @@ export function createSettlement(deps: SettleDeps) {
          status = CASE WHEN :status = 'IN_PROGRESS' THEN 'IN_PROGRESS' ELSE status END,
          message = COALESCE(:message, message),
          ext_transaction_id = COALESCE(:ext, ext_transaction_id),
+         details = CASE WHEN :setNeeds THEN details || jsonb_build_object('needs', CAST(:needs AS text)) ELSE details END,
          updated_at = now()
        WHERE transaction_id = :tid AND status IN ('PENDING','IN_PROGRESS')
        RETURNING order_id, status`,
-      { tid: transactionId, status: result.status, message: result.message || null, ext: result.extId ?? null },
+      { tid: transactionId, status: result.status, message: result.message || null, ext: result.extId ?? null, setNeeds: result.needs !== undefined, needs: result.needs ?? null },
     )
     const row = rows[0]
     if (row?.order_id && row.status === 'IN_PROGRESS') {
@@ -61,8 +66,12 @@ export function createSettlement(deps: SettleDeps) {
     }
   }
 
-  async function effects(p: PaymentRow, ctx: Ctx & { transaction: Transaction }) {
+  /** The purchase's effects; returns false when a success cannot be honoured (the money then goes back). */
+  async function effects(p: PaymentRow, ctx: Ctx & { transaction: Transaction }, late = false): Promise<boolean> {
     const t = ctx.transaction
+    let honoured = true
+    // A late success may still honour an order that had been closed as FAILED/EXPIRED (ADR 0013).
+    const openStates = late ? `('PENDING','IN_PROGRESS','FAILED','EXPIRED')` : `('PENDING','IN_PROGRESS')`
     // Fresh (never a stale cached copy: money decisions), read on this transaction's connection.
     const settings = await deps.settings.getFresh({ transaction: t })
     const success = p.status === 'SUCCESS'
@@ -79,11 +88,12 @@ export function createSettlement(deps: SettleDeps) {
 
     if (p.purpose === 'data' && p.order_id) {
       const [order] = await q<any>(
-        `UPDATE orders SET payment_status = :status, updated_at = now() WHERE id = :id AND payment_status IN ('PENDING','IN_PROGRESS') RETURNING *`,
+        `UPDATE orders SET payment_status = :status, updated_at = now() WHERE id = :id AND payment_status IN ${openStates} RETURNING *`,
         { id: p.order_id, status: p.status },
         t,
       )
       details.orderId = p.order_id
+      if (!order && success) honoured = false
       if (order && success) {
         details.commissionRecorded = await deps.commissions.recordForOrder(order, settings, t)
         // Same transaction: the delivery job exists exactly when the payment is SUCCESS (ADR 0012).
@@ -101,7 +111,7 @@ export function createSettlement(deps: SettleDeps) {
     if (p.purpose === 'agent_fee' && p.agent_id) {
       details.agentId = p.agent_id
       // A paid agent is never downgraded by an older attempt; a failure only counts for the attempt on record.
-      await q(
+      const agentRows = await q(
         success
           ? `UPDATE agents SET payment_status = 'SUCCESS', payment_transaction_id = :tid, updated_at = now()
              WHERE id = :id AND payment_status IS DISTINCT FROM 'SUCCESS' RETURNING id`
@@ -110,6 +120,8 @@ export function createSettlement(deps: SettleDeps) {
         { id: p.agent_id, tid: p.transaction_id, status: p.status },
         t,
       )
+      // Already paid by another attempt: this money is not needed.
+      if (success && !agentRows.length) honoured = false
     }
 
     if (p.purpose === 'afa') {
@@ -135,12 +147,24 @@ export function createSettlement(deps: SettleDeps) {
         action: success ? 'PAYMENT_SUCCESS' : 'PAYMENT_FAILED',
         resource: 'PAYMENT',
         resourceId: p.transaction_id,
-        severity: success ? 'LOW' : 'MEDIUM',
+        severity: success ? (late ? 'HIGH' : 'LOW') : 'MEDIUM',
         userId: p.user_id,
-        details,
+        details: { ...details, ...(late ? { late: true, honoured } : {}) },
       },
       { ...ctx, transaction: t },
     )
+    return honoured
+  }
+
+  /** Verify before value: amount and currency must both be there and cover the price (issue 18). */
+  function verdict(due: number, result: GatewayResult): { ok: boolean; why?: string; paid: number | null; currency: string | null; excess: number } {
+    const paid = typeof result.amountPesewas === 'number' && Number.isInteger(result.amountPesewas) && result.amountPesewas >= 0 ? result.amountPesewas : null
+    const currency = result.currency ? String(result.currency).toUpperCase() : null
+    if (paid === null) return { ok: false, why: 'The gateway did not say how much was paid', paid, currency, excess: 0 }
+    if (!currency) return { ok: false, why: 'The gateway did not say in which currency it was paid', paid, currency, excess: 0 }
+    if (currency !== 'GHS') return { ok: false, why: `Paid in ${currency}, not GHS`, paid, currency, excess: 0 }
+    if (paid < due) return { ok: false, why: `Paid GHS ${(paid / 100).toFixed(2)}, less than the GHS ${(due / 100).toFixed(2)} due`, paid, currency, excess: 0 }
+    return { ok: true, paid, currency, excess: paid - due }
   }
 
   async function settle(transactionId: string, result: GatewayResult, ctx: Ctx = {}): Promise<SettleOutcome> {
@@ -150,38 +174,56 @@ export function createSettlement(deps: SettleDeps) {
     }
     const before = await load(transactionId)
     if (!before) return { settled: false, row: null }
-    if (isFinal(before.status)) {
-      if (result.status === 'SUCCESS' && before.status !== 'SUCCESS') {
-        // Money arrived after we had given up on it: nothing changes automatically, but someone must look.
-        log.error({ transactionId, status: before.status, purpose: before.purpose }, 'gateway reports success for a payment already closed: manual review needed')
-      }
-      return { settled: false, row: before }
-    }
+    // Money that arrives after we gave up (EXPIRED, or FAILED without the gateway's word) is never dropped.
+    const late = (before.status === 'EXPIRED' || before.status === 'FAILED') && result.status === 'SUCCESS'
+    if (isFinal(before.status) && !late) return { settled: false, row: before }
     let status = result.status
     let message = result.message
-    if (status === 'SUCCESS') {
-      const paid = result.amountPesewas
-      const currencyOk = !result.currency || result.currency.toUpperCase() === 'GHS'
-      if (paid === null || paid === undefined || paid < before.amount_pesewas || !currencyOk) {
-        log.error({ transactionId, due: before.amount_pesewas, paid, currency: result.currency }, 'gateway reported success with a wrong amount: payment failed')
+    let v: ReturnType<typeof verdict> | null = null
+    if (status === 'SUCCESS' && before.amount_pesewas > 0) {
+      v = verdict(before.amount_pesewas, result)
+      if (!v.ok) {
+        log.error({ transactionId, due: before.amount_pesewas, paid: v.paid, currency: v.currency }, 'gateway reported success with a wrong amount or currency: refunding')
         status = 'FAILED'
-        message = 'Amount paid does not match the amount due'
+        message = `${v.why}: the money is being refunded`
       }
     }
+    const from = late ? ['EXPIRED', 'FAILED'] : ['PENDING', 'IN_PROGRESS']
     return sequelize.transaction(async (t) => {
       const rows = await q<PaymentRow>(
         `UPDATE payments SET status = :status, message = :message, ext_transaction_id = COALESCE(:ext, ext_transaction_id),
+           details = CASE WHEN CAST(:paid AS int) IS NULL THEN details ELSE details || jsonb_build_object('paid', jsonb_build_object('amountPesewas', CAST(:paid AS int), 'currency', CAST(:currency AS text))) END,
            settled_at = now(), updated_at = now()
-         WHERE transaction_id = :tid AND status IN ('PENDING','IN_PROGRESS')
+         WHERE transaction_id = :tid AND status IN (:from)
          RETURNING *`,
-        { tid: transactionId, status, message: message || null, ext: result.extId ?? null },
+        { tid: transactionId, status, message: message || null, ext: result.extId ?? null, paid: v?.paid ?? null, currency: v?.currency ?? null, from },
         t,
       )
       const row = rows[0]
       if (!row) return { settled: false, row: await load(transactionId, t) }
-      await effects(row, { ...ctx, transaction: t })
-      log.info({ transactionId, status, purpose: row.purpose }, 'payment settled')
-      return { settled: true, row }
+      const tctx = { ...ctx, transaction: t }
+      if (v && !v.ok) {
+        // Nothing is delivered; what came in goes back, once (the refund row is unique per payment).
+        if (!late) await effects(row, tctx)
+        if (v.paid !== 0) await deps.refunds.issueInTx(t, row, { kind: 'full', amountPesewas: v.paid ?? undefined, reason: v.why! }, tctx)
+        await deps.attention.note({ kind: 'wrong_amount', key: transactionId, transactionId, summary: v.why!, actionTaken: v.paid === 0 ? 'Payment failed; nothing to refund' : 'Payment failed and the money that came in is being refunded automatically', details: { due: toGhs(before.amount_pesewas), paid: v.paid === null ? null : toGhs(v.paid), currency: v.currency } }, t)
+        return { settled: true, row: (await load(transactionId, t)) ?? row }
+      }
+      const honoured = await effects(row, tctx, late)
+      if (!honoured && status === 'SUCCESS') {
+        await deps.refunds.issueInTx(t, row, { kind: 'full', reason: late ? 'Paid after the payment had closed and the purchase could not be honoured' : 'Paid for something already paid' }, tctx)
+      } else if (v && v.excess > 0) {
+        await deps.refunds.issueInTx(t, row, { kind: 'excess', amountPesewas: v.excess, reason: `Overpaid by GHS ${(v.excess / 100).toFixed(2)}` }, tctx)
+        await deps.attention.note({ kind: 'overpaid', key: transactionId, transactionId, summary: `Overpaid by GHS ${(v.excess / 100).toFixed(2)}`, actionTaken: 'Settled; the difference is being refunded automatically' }, t)
+      }
+      if (late) {
+        await deps.attention.note(
+          { kind: 'late_success', key: transactionId, transactionId, summary: `Payment succeeded after it was ${before.status}`, actionTaken: honoured ? 'Settled automatically: the purchase proceeds' : 'Refunded automatically: the purchase could not be honoured', details: { previousStatus: before.status, purpose: before.purpose } },
+          t,
+        )
+      }
+      log.info({ transactionId, status, purpose: row.purpose, late }, 'payment settled')
+      return { settled: true, row: (await load(transactionId, t)) ?? row }
     })
   }
 

@@ -3,16 +3,31 @@ import { conflict, notFound } from '../../lib/errors.ts'
 import { toGhs } from '../../lib/money.ts'
 import { phoneVariants } from '../../lib/phone.ts'
 import type { Env } from '../../env.ts'
-import type { CardStart, GatewayResult, MomoStart, PaymentProvider, PaymentRow, StartResult } from './provider.ts'
+import type { CardStart, GatewayResult, GatewayTxn, MomoStart, PaymentProvider, PaymentRow, RefundAnswer, StartResult } from './provider.ts'
 
 export const SIM_PROMPT_MESSAGE = 'USSD prompt sent! Check your phone and complete payment.'
+export const SIM_VOUCHER_MESSAGE = 'Dial *110# on your Telecel phone to generate a voucher, then enter the voucher code here.'
+
+/**
+ * Simulator modes, chosen by the last digits of the payer's phone (docs/payments.md):
+ * ...0001 the charge start "times out" (the prompt still reaches the phone); ...0002 refunds fail;
+ * ...0003 the prompt stays on the phone after it expired, so the payer can approve late.
+ * Telecel payers are always asked for a voucher first, as Paystack does.
+ */
+export const SIM_MODES = { startTimesOut: '0001', refundFails: '0002', approveAfterExpiry: '0003' } as const
+const mode = (phone: string | null | undefined, m: keyof typeof SIM_MODES) => !!phone && phone.endsWith(SIM_MODES[m])
 
 /**
  * The built-in gateway for installs without provider keys. Its "gateway side" is the payer's answer,
  * kept in payments.details.simulator ({ decision: 'APPROVED' | 'DECLINED', at }) by the simulator's
  * phone and checkout pages (or the documented HTTP calls); status checks read it like Paystack's verify.
  */
-export function createSimulatorProvider(env: Env): PaymentProvider {
+export function createSimulatorProvider(
+  env: Env,
+  lookupPhone: (reference: string) => Promise<(string | null)[]> = async () => [],
+  list: (from: Date, to: Date) => Promise<GatewayTxn[]> = async () => [],
+): PaymentProvider {
+  const refundPhone = lookupPhone
   const ttlMs = env.SIMULATOR_PROMPT_TTL_SECONDS * 1000
   const base = env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : ''
   const extId = (reference: string) => `SIM-${reference}`
@@ -20,9 +35,26 @@ export function createSimulatorProvider(env: Env): PaymentProvider {
     name: 'simulator',
     label: 'Payment Simulator',
     minCheckIntervalMs: () => 0,
+    expireAfterMs: () => ttlMs,
     async startMomo(p: MomoStart): Promise<StartResult> {
+      if (p.network === 'TELECEL') return { status: 'IN_PROGRESS', message: SIM_VOUCHER_MESSAGE, extId: extId(p.reference), needs: 'otp' }
+      if (mode(p.phone, 'startTimesOut')) return { status: 'PENDING', message: 'Waiting for approval: check your phone and approve the payment.', unclear: true, note: 'Simulator: charge start timed out' }
       return { status: 'PENDING', message: SIM_PROMPT_MESSAGE, extId: extId(p.reference) }
     },
+    async submitCode(p: PaymentRow, _kind, code: string): Promise<StartResult> {
+      // Any 6 digits but 000000 is a valid voucher.
+      if (!/^\d{6}$/.test(code) || code === '000000') return { status: 'IN_PROGRESS', message: 'Invalid voucher. Dial *110# to generate a new one and try again.', needs: 'otp', rejected: true }
+      return { status: 'IN_PROGRESS', message: SIM_PROMPT_MESSAGE, extId: extId(p.transaction_id), needs: null }
+    },
+    async refund(c): Promise<RefundAnswer> {
+      const [p] = await refundPhone(c.reference)
+      if (mode(p, 'refundFails')) return { status: 'FAILED', message: 'Simulator: refund refused' }
+      return { status: 'PROCESSED', extRefundId: `SIMR-${c.reference}`, message: 'Refund processed' }
+    },
+    async findRefund() {
+      return null
+    },
+    listTransactions: list,
     async startCard(p: CardStart): Promise<StartResult> {
       return {
         status: 'PENDING',
@@ -74,10 +106,10 @@ export function createSimulatorControl(deps: { sequelize: Sequelize; env: Env; p
     const r = ref(reference)
     const rows = await q<{ transaction_id: string }>(
       `UPDATE payments SET details = jsonb_set(details, '{simulator}', jsonb_build_object('decision', CAST(:decision AS text), 'at', now())), updated_at = now()
-       WHERE transaction_id = :r AND gateway = 'simulator' AND status IN ('PENDING','IN_PROGRESS')
-         AND NOT (details ? 'simulator') AND created_at > now() - make_interval(secs => :ttl)
+       WHERE transaction_id = :r AND gateway = 'simulator' AND NOT (details ? 'simulator') AND COALESCE(details->>'needs', '') = ''
+         AND ((status IN ('PENDING','IN_PROGRESS') AND created_at > now() - make_interval(secs => :ttl)) OR (status = 'EXPIRED' AND payer_phone LIKE '%' || :lateMode AND settled_at > now() - interval '1 hour'))
        RETURNING transaction_id`,
-      { r, decision, ttl },
+      { r, decision, ttl, lateMode: SIM_MODES.approveAfterExpiry },
     )
     if (!rows.length) {
       const [p] = await q<{ status: string; answered: boolean }>(
@@ -106,10 +138,11 @@ export function createSimulatorControl(deps: { sequelize: Sequelize; env: Env; p
       if (digits.length < 9 || digits.length > 12) return []
       const rows = await q<any>(
         `SELECT transaction_id, amount_pesewas, payer_phone, payer_network, purpose, created_at FROM payments
-         WHERE gateway = 'simulator' AND method = 'momo' AND status IN ('PENDING','IN_PROGRESS') AND payer_phone IN (:phones)
-           AND NOT (details ? 'simulator') AND created_at > now() - make_interval(secs => :ttl)
+         WHERE gateway = 'simulator' AND method = 'momo' AND payer_phone IN (:phones)
+           AND NOT (details ? 'simulator') AND COALESCE(details->>'needs', '') = ''
+           AND ((status IN ('PENDING','IN_PROGRESS') AND created_at > now() - make_interval(secs => :ttl)) OR (status = 'EXPIRED' AND payer_phone LIKE '%' || :lateMode AND settled_at > now() - interval '1 hour'))
          ORDER BY created_at DESC LIMIT 20`,
-        { phones: phoneVariants(digits), ttl },
+        { phones: phoneVariants(digits), ttl, lateMode: SIM_MODES.approveAfterExpiry },
       )
       return rows.map((p) => ({
         reference: p.transaction_id as string,

@@ -1,0 +1,27 @@
+import { Router } from 'express'
+import type { Services } from '../../services/index.ts'
+import { ctxOf } from '../ctx.ts'
+import { requireAdmin } from '../middleware/auth.ts'
+
+/** Admin: payments needing attention, refunds (issue 12). Mounted under /api/admin. */
+export function paymentsAdminRouter(services: Services) {
+  const r = Router()
+  const { payments } = services
+  r.get('/payments/attention', requireAdmin, async (_req, res) => {
+    res.json({ items: await payments.attention.list(), count: await payments.attention.count(), runs: await payments.reconciliationRuns(10) })
+  })
+  r.post('/payments/attention/:type/:id/resolve', requireAdmin, async (req, res) => {
+    await payments.attention.resolve(req.params.type, req.params.id, ctxOf(req))
+    res.json({ ok: true })
+  })
+  r.post('/refunds/:id/retry', requireAdmin, async (req, res) => {
+    await payments.refunds.retry(req.params.id, ctxOf(req))
+    res.json({ ok: true })
+  })
+  r.post('/orders/:id/refund', requireAdmin, async (req, res) => {
+    const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>
+    const refund = await payments.refundOrder(req.params.id, body.reason, ctxOf(req))
+    res.status(201).json({ refundId: refund.id, transactionId: refund.transaction_id, amount: refund.amount_pesewas / 100, status: 'REFUND_PENDING' })
+  })
+  return r
+}

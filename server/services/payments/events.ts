@@ -1,0 +1,96 @@
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Logger } from '../../lib/logger.ts'
+import { toGhs } from '../../lib/money.ts'
+import type { AuditService } from '../audit.ts'
+import type { Ctx } from '../context.ts'
+import type { Attention } from './attention.ts'
+import { resultOf, type PaystackEvent } from './paystack.ts'
+import type { PaymentRow } from './provider.ts'
+import type { Refunds } from './refund.ts'
+import type { SettleOutcome } from './settle.ts'
+
+export interface EventDeps {
+  sequelize: Sequelize
+  audit: AuditService
+  attention: Attention
+  refunds: Refunds
+  log: Logger
+  settle(transactionId: string, result: ReturnType<typeof resultOf>, ctx?: Ctx): Promise<SettleOutcome>
+}
+
+/**
+ * Every signed gateway event is kept once (gateway_events, unique by its key) before anything else
+ * happens; events we do not handle, or for references we never issued, stay unhandled and show on
+ * the attention page with their payload (issue 18).
+ */
+export function createEvents(deps: EventDeps) {
+  const { sequelize } = deps
+  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
+    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+
+  async function store(gateway: string, e: PaystackEvent): Promise<{ id: number; first: boolean }> {
+    const [row] = await q<{ id: number; first: boolean }>(
+      `INSERT INTO gateway_events (gateway, event_key, event, reference, payload) VALUES (:gateway, :key, :event, :ref, CAST(:payload AS jsonb))
+       ON CONFLICT (gateway, event_key) DO UPDATE SET received_count = gateway_events.received_count + 1
+       RETURNING id, (xmax = 0) AS first`,
+      { gateway, key: e.key, event: e.event, ref: e.reference, payload: JSON.stringify({ event: e.event, data: e.data }) },
+    )
+    return row!
+  }
+
+  const mark = (id: number, handled: boolean, note: string) =>
+    q(`UPDATE gateway_events SET handled = :handled, note = :note WHERE id = :id RETURNING id`, { id, handled, note })
+
+  /** A reversal or dispute of a settled payment: marked, commission reversed, listed for the admin. */
+  async function reverse(reference: string, kind: 'reversal' | 'dispute', why: string, ctx: Ctx = {}): Promise<boolean> {
+    return sequelize.transaction(async (t) => {
+      const [p] = await q<PaymentRow>(
+        `UPDATE payments SET status = 'REVERSED', message = :why, updated_at = now() WHERE transaction_id = :ref AND status IN ('SUCCESS','REFUND_FAILED') RETURNING *`,
+        { ref: reference, why: why.slice(0, 300) },
+        t,
+      )
+      const details: Record<string, unknown> = { transactionId: reference, kind, why }
+      if (p?.order_id) {
+        const [o] = await q(`UPDATE orders SET payment_status = 'REVERSED', updated_at = now() WHERE id = :id AND payment_status = 'SUCCESS' RETURNING id`, { id: p.order_id }, t)
+        if (o) {
+          const [c] = await q<{ commission_amount_pesewas: number }>('DELETE FROM commissions WHERE order_id = :id RETURNING commission_amount_pesewas', { id: p.order_id }, t)
+          details.commissionReversed = c ? toGhs(c.commission_amount_pesewas) : 0
+        }
+        details.orderId = p.order_id
+      }
+      if (p) await deps.audit.record({ action: 'PAYMENT_REVERSED', resource: 'PAYMENT', resourceId: reference, severity: 'HIGH', details }, { ...ctx, transaction: t })
+      await deps.attention.note(
+        { kind, key: reference, transactionId: reference, summary: why, actionTaken: p ? 'Payment marked reversed; order and commission reversed' : 'No settled payment to reverse; check it at the gateway' },
+        t,
+      )
+      return !!p
+    })
+  }
+
+  async function paystack(e: PaystackEvent, ctx: Ctx = {}): Promise<void> {
+    const stored = await store('paystack', e)
+    const ref = e.reference
+    const known = ref ? (await q<{ gateway: string }>('SELECT gateway FROM payments WHERE transaction_id = :ref', { ref }))[0] : undefined
+    if (e.event === 'charge.success') {
+      if (!ref || !known || known.gateway !== 'paystack') return void (await mark(stored.id, false, 'A payment for a reference this shop never issued'))
+      await deps.settle(ref, resultOf(e.data, 'Payment successful'), ctx)
+      return void (await mark(stored.id, true, 'Settled'))
+    }
+    if (e.event.startsWith('refund.')) {
+      const handled = ref ? await deps.refunds.onGatewayEvent(ref, String(e.data?.status ?? e.event.slice(7)), e.data?.id != null ? String(e.data.id) : null, String(e.data?.merchant_note ?? e.data?.customer_note ?? e.event)) : false
+      return void (await mark(stored.id, handled, handled ? 'Refund updated' : 'A refund this shop did not ask for'))
+    }
+    if (e.event.startsWith('charge.dispute.')) {
+      if (e.event === 'charge.dispute.create' && ref) {
+        await reverse(ref, 'dispute', `The payer disputed this payment (${String(e.data?.category ?? 'dispute')})`, ctx)
+      }
+      // Kept on the page with its payload: a dispute needs an admin's answer at the gateway.
+      return void (await mark(stored.id, false, known ? 'Dispute: payment marked reversed; answer it on the Paystack dashboard' : 'Dispute for a reference this shop never issued'))
+    }
+    await mark(stored.id, false, 'An event type this shop does not handle')
+  }
+
+  return { paystack, reverse, store }
+}
+
+export type Events = ReturnType<typeof createEvents>

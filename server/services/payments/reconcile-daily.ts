@@ -1,0 +1,118 @@
+import { QueryTypes, type Sequelize } from 'sequelize'
+import type { Logger } from '../../lib/logger.ts'
+import type { Attention } from './attention.ts'
+import type { Events } from './events.ts'
+import type { GatewayTxn, PaymentProvider } from './provider.ts'
+import type { createSettlement } from './settle.ts'
+
+export interface DailyDeps {
+  sequelize: Sequelize
+  provider: PaymentProvider
+  attention: Attention
+  events: Events
+  settlement: ReturnType<typeof createSettlement>
+  log: Logger
+}
+
+export interface DailyResult {
+  runId: number
+  day: string
+  gatewayCount: number
+  localCount: number
+  mismatches: number
+}
+
+const SETTLED_HERE = ['SUCCESS', 'REFUND_PENDING', 'REFUNDED', 'REFUND_FAILED', 'REVERSED']
+const ghs = (p: number) => (p / 100).toFixed(2)
+
+/**
+ * Daily reconciliation (issue 12 item 8): the gateway's transactions of one UTC day (Paystack
+ * GET /transaction with from/to, every page) against our payments. Paid there but not here is
+ * settled through the one settlement path (late money is never dropped); paid here but not there,
+ * and amounts that differ, are listed on the attention page. Each run is kept.
+ */
+export function createDailyReconciliation(deps: DailyDeps) {
+  const { sequelize, provider, log } = deps
+  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
+
+  async function run(dayInput: Date | string): Promise<DailyResult> {
+    const from = new Date(typeof dayInput === 'string' ? `${dayInput.slice(0, 10)}T00:00:00Z` : Date.UTC(dayInput.getUTCFullYear(), dayInput.getUTCMonth(), dayInput.getUTCDate()))
+    if (Number.isNaN(from.getTime())) throw new Error('invalid day')
+    const to = new Date(from.getTime() + 86_400_000)
+    const day = from.toISOString().slice(0, 10)
+    const [runRow] = await q<{ id: number }>(`INSERT INTO reconciliation_runs (day, gateway) VALUES (:day, :gateway) RETURNING id`, { day, gateway: provider.name })
+    const runId = runRow!.id
+    try {
+      const theirs = await provider.listTransactions(from, to)
+      const byRef = new Map<string, GatewayTxn>(theirs.map((t) => [t.reference, t]))
+      const ours = await q<{ transaction_id: string; status: string; amount_pesewas: number; paid: number | null }>(
+        `SELECT transaction_id, status, amount_pesewas, CAST(details->'paid'->>'amountPesewas' AS int) AS paid FROM payments
+          WHERE gateway = :gateway AND ((created_at >= :from AND created_at < :to) OR transaction_id IN (:refs))`,
+        { gateway: provider.name, from, to, refs: theirs.length ? [...byRef.keys()] : [''] },
+      )
+      const mine = new Map(ours.map((p) => [p.transaction_id, p]))
+      let mismatches = 0
+      const flag = async (key: string, tid: string, summary: string, actionTaken: string, details: Record<string, unknown>) => {
+        mismatches++
+        await deps.attention.note({ kind: 'recon_mismatch', key: `${day}:${key}:${tid}`, transactionId: tid, summary, actionTaken, details: { day, runId, ...details } })
+      }
+      for (const t of theirs) {
+        const p = mine.get(t.reference)
+        const paidThere = t.status === 'success'
+        if (t.status === 'reversed' && p && SETTLED_HERE.includes(p.status) && p.status !== 'REVERSED' && p.status !== 'REFUNDED') {
+          await deps.events.reverse(t.reference, 'reversal', 'The gateway reports this payment reversed')
+          await flag('reversed', t.reference, 'Reversed at the gateway, settled here', 'Payment marked reversed; order and commission reversed', { gatewayStatus: t.status })
+          continue
+        }
+        if (!paidThere) continue
+        if (!p) {
+          await flag('unknown', t.reference, `Paid at the gateway (GHS ${ghs(t.amountPesewas)}) for a reference this shop does not have`, 'Nothing changed: check it at the gateway', { gatewayAmount: t.amountPesewas / 100 })
+          continue
+        }
+        if (!SETTLED_HERE.includes(p.status)) {
+          const out = await deps.settlement.settle(t.reference, { status: 'SUCCESS', message: 'Payment confirmed by reconciliation', amountPesewas: t.amountPesewas, currency: t.currency })
+          const now = out.row?.status ?? p.status
+          await flag('not_success_here', t.reference, `Paid at the gateway but ${p.status} here`, `Settled through reconciliation: now ${now}`, { localStatus: p.status, gatewayAmount: t.amountPesewas / 100 })
+          continue
+        }
+        const ourPaid = p.paid ?? p.amount_pesewas
+        if (ourPaid !== t.amountPesewas) {
+          await flag('amount', t.reference, `Amounts differ: GHS ${ghs(t.amountPesewas)} at the gateway, GHS ${ghs(ourPaid)} here`, 'Nothing changed: check the payment at the gateway', { gatewayAmount: t.amountPesewas / 100, localAmount: ourPaid / 100 })
+        }
+      }
+      for (const p of ours) {
+        if (p.status !== 'SUCCESS') continue
+        const t = byRef.get(p.transaction_id)
+        if (!t || (t.status !== 'success' && t.status !== 'reversed')) {
+          await flag('not_paid_there', p.transaction_id, `SUCCESS here but ${t ? t.status : 'absent'} at the gateway`, 'Nothing changed: check the payment at the gateway before delivering more', { gatewayStatus: t?.status ?? null })
+        }
+      }
+      await q(
+        `UPDATE reconciliation_runs SET status = 'DONE', gateway_count = :g, local_count = :l, mismatches = :m, finished_at = now() WHERE id = :id RETURNING id`,
+        { id: runId, g: theirs.length, l: ours.length, m: mismatches },
+      )
+      log.info({ day, runId, gateway: theirs.length, local: ours.length, mismatches }, 'daily reconciliation')
+      return { runId, day, gatewayCount: theirs.length, localCount: ours.length, mismatches }
+    } catch (err) {
+      await q(`UPDATE reconciliation_runs SET status = 'FAILED', message = :m, finished_at = now() WHERE id = :id RETURNING id`, { id: runId, m: (err as Error).message.slice(0, 300) })
+      throw err
+    }
+  }
+
+  async function runs(limit = 30) {
+    const rows = await q<any>(`SELECT * FROM reconciliation_runs ORDER BY started_at DESC LIMIT :limit`, { limit })
+    return rows.map((r) => ({
+      id: r.id,
+      day: typeof r.day === 'string' ? r.day : new Date(r.day).toISOString().slice(0, 10),
+      gateway: r.gateway,
+      status: r.status,
+      gatewayCount: r.gateway_count,
+      localCount: r.local_count,
+      mismatches: r.mismatches,
+      message: r.message,
+      startedAt: new Date(r.started_at).toISOString(),
+    }))
+  }
+
+  return { run, runs }
+}

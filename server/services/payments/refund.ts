@@ -1,0 +1,251 @@
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import { badRequest, conflict, notFound } from '../../lib/errors.ts'
+import type { Logger } from '../../lib/logger.ts'
+import { toGhs } from '../../lib/money.ts'
+import type { AuditService } from '../audit.ts'
+import type { Ctx } from '../context.ts'
+import type { Queue } from '../queue/index.ts'
+import type { SettingsService } from '../settings.ts'
+import type { Attention } from './attention.ts'
+import type { PaymentRow, RefundAnswer, RefundCall } from './provider.ts'
+
+export const REFUND_TASK = 'payments.refund'
+
+/** Gives money back through one provider (the gateway, the simulator, the agent wallet...). */
+export interface RefundHandler {
+  refund(c: RefundCall): Promise<RefundAnswer>
+  /** After a crash mid-call: the refund the provider already made for this reference, if any. */
+  findRefund?(reference: string): Promise<RefundAnswer | null>
+}
+
+export interface RefundRow {
+  id: number
+  payment_id: number
+  transaction_id: string
+  kind: 'full' | 'excess'
+  gateway: string
+  amount_pesewas: number
+  reason: string
+  status: 'PENDING' | 'SENDING' | 'SENT' | 'PROCESSED' | 'FAILED'
+  ext_refund_id: string | null
+  message: string | null
+  attempts: number
+}
+
+export interface RefundDeps {
+  sequelize: Sequelize
+  queue: Queue
+  audit: AuditService
+  settings: SettingsService
+  attention: Attention
+  log: Logger
+}
+
+/**
+ * Refunds exactly once, like settlement (ADR 0013): the refund row is written in the transaction
+ * that decides it, with its audit entry, the order's new status and the commission reversal;
+ * UNIQUE (transaction_id, kind) lets only one decision win. The money call happens after the commit,
+ * in a queued job keyed by the refund id, and a retried job first asks the provider whether the
+ * refund already exists, so a crash mid-call never gives money back twice.
+ */
+export function createRefunds(deps: RefundDeps) {
+  const { sequelize, log } = deps
+  const handlers = new Map<string, RefundHandler>()
+  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
+    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+
+  /** What is left to give back of a payment: what came in minus refunds already decided. */
+  async function refundable(p: PaymentRow, t?: Transaction): Promise<number> {
+    const paid = Number(p.details?.paid?.amountPesewas ?? p.amount_pesewas)
+    const [r] = await q<{ s: string | null }>(`SELECT sum(amount_pesewas) AS s FROM refunds WHERE payment_id = :id AND status <> 'FAILED'`, { id: p.id }, t)
+    return Math.max(0, paid - Number(r?.s ?? 0))
+  }
+
+  /**
+   * Decides a refund inside the caller's transaction. Returns the refund row, or null when this
+   * payment already has one of this kind (the loser of a race does nothing).
+   */
+  async function issueInTx(t: Transaction, p: PaymentRow, input: { kind: 'full' | 'excess'; amountPesewas?: number; reason: string }, ctx: Ctx = {}): Promise<RefundRow | null> {
+    const left = await refundable(p, t)
+    const amount = Math.min(input.amountPesewas ?? left, left)
+    if (amount <= 0) return null
+    const [r] = await q<RefundRow>(
+      `INSERT INTO refunds (payment_id, transaction_id, kind, gateway, amount_pesewas, reason, requested_by)
+       VALUES (:pid, :tid, :kind, :gateway, :amount, :reason, :by)
+       ON CONFLICT (transaction_id, kind) DO NOTHING RETURNING *`,
+      { pid: p.id, tid: p.transaction_id, kind: input.kind, gateway: p.gateway, amount, reason: input.reason.slice(0, 500), by: ctx.user?.id ?? null },
+      t,
+    )
+    if (!r) return null
+    const details: Record<string, unknown> = { refundId: r.id, transactionId: p.transaction_id, kind: r.kind, amount: toGhs(amount), reason: r.reason, gateway: p.gateway }
+    if (input.kind === 'full') {
+      await q(`UPDATE payments SET status = 'REFUND_PENDING', updated_at = now() WHERE id = :id RETURNING id`, { id: p.id }, t)
+      if (p.order_id) {
+        const [order] = await q<{ id: number }>(`UPDATE orders SET payment_status = 'REFUNDED', updated_at = now() WHERE id = :id AND payment_status = 'SUCCESS' RETURNING id`, { id: p.order_id }, t)
+        details.orderId = p.order_id
+        if (order) {
+          // The agent earns nothing on money given back.
+          const [c] = await q<{ commission_amount_pesewas: number }>('DELETE FROM commissions WHERE order_id = :id RETURNING commission_amount_pesewas', { id: p.order_id }, t)
+          details.commissionReversed = c ? toGhs(c.commission_amount_pesewas) : 0
+        }
+      }
+    }
+    await deps.queue.enqueue(REFUND_TASK, { refundId: r.id }, { transaction: t, jobKey: `refund:${r.id}`, maxAttempts: 25 })
+    await deps.audit.record({ action: 'REFUND_ISSUED', resource: 'PAYMENT', resourceId: p.transaction_id, severity: 'HIGH', details }, { ...ctx, transaction: t })
+    return r
+  }
+
+  /** Records the provider's final word on a refund once; the payment follows for a full refund. */
+  async function finish(refundId: number, outcome: 'PROCESSED' | 'FAILED', message: string, extRefundId?: string | null): Promise<boolean> {
+    return sequelize.transaction(async (t) => {
+      const [r] = await q<RefundRow>(
+        `UPDATE refunds SET status = :s, message = :m, ext_refund_id = COALESCE(:ext, ext_refund_id), updated_at = now()
+         WHERE id = :id AND status IN ('PENDING','SENDING','SENT') RETURNING *`,
+        { id: refundId, s: outcome, m: message.slice(0, 300), ext: extRefundId ?? null },
+        t,
+      )
+      if (!r) return false
+      if (r.kind === 'full') {
+        await q(`UPDATE payments SET status = :s, updated_at = now() WHERE id = :id AND status IN ('REFUND_PENDING','REFUND_FAILED') RETURNING id`, { id: r.payment_id, s: outcome === 'PROCESSED' ? 'REFUNDED' : 'REFUND_FAILED' }, t)
+      }
+      await deps.audit.record(
+        { action: outcome === 'PROCESSED' ? 'REFUND_PROCESSED' : 'REFUND_FAILED', resource: 'PAYMENT', resourceId: r.transaction_id, severity: outcome === 'PROCESSED' ? 'MEDIUM' : 'HIGH', details: { refundId: r.id, amount: toGhs(r.amount_pesewas), message } },
+        { transaction: t },
+      )
+      return true
+    })
+  }
+
+  /** The queued job: one money call per refund, whatever crashes or retries happen around it. */
+  async function run(refundId: number): Promise<void> {
+    const [r] = await q<RefundRow>(
+      `UPDATE refunds SET status = 'SENDING', attempts = attempts + 1, updated_at = now() WHERE id = :id AND status IN ('PENDING','SENDING') RETURNING *`,
+      { id: refundId },
+    )
+    if (!r) return
+    const handler = handlers.get(r.gateway)
+    if (!handler) throw new Error(`no refund handler for ${r.gateway}`)
+    let answer: RefundAnswer | null = null
+    // A second attempt may follow a call that went through before a crash: ask first, then send.
+    if (r.attempts > 1 && handler.findRefund) answer = await handler.findRefund(r.transaction_id)
+    if (!answer || answer.status === 'UNCLEAR') {
+      const [p] = await q<{ ext_transaction_id: string | null }>('SELECT ext_transaction_id FROM payments WHERE id = :id', { id: r.payment_id })
+      answer = await handler.refund({ refundId: r.id, reference: r.transaction_id, extId: p?.ext_transaction_id ?? null, amountPesewas: r.amount_pesewas, reason: r.reason })
+    }
+    if (answer.status === 'UNCLEAR') throw new Error(`refund ${r.id}: no clear answer (${answer.message}); asked again`)
+    if (answer.status === 'SENT') {
+      await q(`UPDATE refunds SET status = 'SENT', ext_refund_id = COALESCE(:ext, ext_refund_id), message = :m, updated_at = now() WHERE id = :id AND status = 'SENDING' RETURNING id`, { id: r.id, ext: answer.extRefundId ?? null, m: answer.message })
+      return
+    }
+    await finish(r.id, answer.status, answer.message, answer.extRefundId)
+    log.info({ refundId: r.id, status: answer.status }, 'refund answered')
+  }
+
+  async function loadPayment(transactionId: string, t?: Transaction): Promise<PaymentRow | null> {
+    const [p] = await q<PaymentRow>('SELECT * FROM payments WHERE transaction_id = :tid FOR UPDATE', { tid: transactionId }, t)
+    return p ?? null
+  }
+
+  /** services.payments.refund: gives back what is left of a settled payment (admin or automatic). */
+  async function refund(transactionId: string, reason: unknown, ctx: Ctx = {}): Promise<RefundRow> {
+    const why = String(reason ?? '').trim()
+    if (!why) throw badRequest('Please give a reason for the refund')
+    if (why.length > 500) throw badRequest('Reason must be at most 500 characters')
+    // Inside a caller's transaction (a delivery status change) it decides there, never on a second connection.
+    const inTx = <T>(fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : sequelize.transaction(fn))
+    return inTx(async (t) => {
+      const p = await loadPayment(transactionId, t)
+      if (!p) throw notFound('Payment not found')
+      if (p.status !== 'SUCCESS') throw conflict(p.status === 'REFUND_PENDING' || p.status === 'REFUNDED' ? 'This payment has already been refunded' : 'Only a successful payment can be refunded')
+      const r = await issueInTx(t, p, { kind: 'full', reason: why }, ctx)
+      if (!r) throw conflict('This payment has already been refunded')
+      return r
+    })
+  }
+
+  /** The admin's Refund on a paid order that was not delivered (and delivery's final failure). */
+  async function refundOrder(orderId: unknown, reason: unknown, ctx: Ctx = {}): Promise<RefundRow> {
+    const id = Number(orderId)
+    if (!Number.isInteger(id) || id <= 0) throw badRequest('Invalid order')
+    const [o] = await q<{ payment_transaction_id: string | null; delivered: boolean; payment_status: string; delivery_status: string }>(
+      'SELECT payment_transaction_id, delivered, payment_status, delivery_status FROM orders WHERE id = :id',
+      { id },
+      ctx.transaction,
+    )
+    if (!o) throw notFound('Order not found')
+    if (o.delivered) throw conflict('This order has been delivered and cannot be refunded')
+    // While the vendor may still deliver it, refunding could give both the data and the money back.
+    if (o.delivery_status === 'QUEUED' || o.delivery_status === 'PROCESSING') throw conflict('This order is being delivered; refund it if the delivery fails')
+    if (o.payment_status === 'REFUNDED') throw conflict('This order has already been refunded')
+    if (o.payment_status !== 'SUCCESS' || !o.payment_transaction_id) throw conflict('Only a paid order can be refunded')
+    return refund(o.payment_transaction_id, reason, ctx)
+  }
+
+  /**
+   * Delivery failed for good: refunds when the shop's setting says so; an order paid from an agent's
+   * wallet always goes back to the wallet (issue 13). Otherwise nothing: the admin decides.
+   */
+  async function onDeliveryFailed(orderId: number, reason: string, ctx: Ctx = {}): Promise<RefundRow | null> {
+    const [pay] = await q<{ gateway: string }>('SELECT p.gateway FROM orders o JOIN payments p ON p.transaction_id = o.payment_transaction_id WHERE o.id = :id', { id: orderId }, ctx.transaction)
+    const s = await deps.settings.getFresh({ transaction: ctx.transaction })
+    if (!s.refundOnDeliveryFailure && pay?.gateway !== 'wallet') return null
+    try {
+      return await refundOrder(orderId, reason || 'Delivery failed', ctx)
+    } catch (err) {
+      if ((err as { status?: number }).status === 409) return null
+      throw err
+    }
+  }
+
+  /** An admin retries a refund the provider refused. */
+  async function retry(refundId: unknown, ctx: Ctx = {}): Promise<void> {
+    const id = Number(refundId)
+    if (!Number.isInteger(id) || id <= 0) throw badRequest('Invalid refund')
+    await sequelize.transaction(async (t) => {
+      const [r] = await q<RefundRow>(`UPDATE refunds SET status = 'PENDING', attempts = 0, updated_at = now() WHERE id = :id AND status = 'FAILED' RETURNING *`, { id }, t)
+      if (!r) throw conflict('Only a failed refund can be retried')
+      if (r.kind === 'full') await q(`UPDATE payments SET status = 'REFUND_PENDING', updated_at = now() WHERE id = :id AND status = 'REFUND_FAILED' RETURNING id`, { id: r.payment_id }, t)
+      await deps.queue.enqueue(REFUND_TASK, { refundId: r.id }, { transaction: t, jobKey: `refund:${r.id}`, maxAttempts: 25 })
+      await deps.audit.record({ action: 'REFUND_RETRIED', resource: 'PAYMENT', resourceId: r.transaction_id, severity: 'HIGH', details: { refundId: r.id } }, { ...ctx, transaction: t })
+    })
+  }
+
+  /** A gateway refund event (Paystack refund.processed / refund.failed): finishes our refund for that reference. */
+  async function onGatewayEvent(reference: string, status: string, extRefundId: string | null, message: string): Promise<boolean> {
+    const outcome = status === 'processed' ? 'PROCESSED' : status === 'failed' ? 'FAILED' : null
+    const rows = await q<RefundRow>(
+      `SELECT * FROM refunds WHERE (ext_refund_id = :ext OR transaction_id = :ref) AND status IN ('PENDING','SENDING','SENT') ORDER BY (ext_refund_id = :ext) DESC NULLS LAST, id LIMIT 1`,
+      { ext: extRefundId ?? '', ref: reference },
+    )
+    const r = rows[0]
+    if (!r) {
+      const [known] = await q('SELECT id FROM refunds WHERE transaction_id = :ref LIMIT 1', { ref: reference })
+      return !!known
+    }
+    if (!outcome) {
+      await q(`UPDATE refunds SET ext_refund_id = COALESCE(ext_refund_id, :ext), updated_at = now() WHERE id = :id RETURNING id`, { id: r.id, ext: extRefundId })
+      return true
+    }
+    await finish(r.id, outcome, message, extRefundId)
+    return true
+  }
+
+  return {
+    handlers,
+    /** The agent wallet (issue 13) registers its own: refunds.registerHandler('wallet', { refund }). */
+    registerHandler(gateway: string, h: RefundHandler) {
+      handlers.set(gateway, h)
+    },
+    refundable,
+    issueInTx,
+    run,
+    finish,
+    refund,
+    refundOrder,
+    onDeliveryFailed,
+    retry,
+    onGatewayEvent,
+  }
+}
+
+export type Refunds = ReturnType<typeof createRefunds>

@@ -1,0 +1,183 @@
+import { QueryTypes, type Sequelize } from 'sequelize'
+import { badRequest, conflict, notFound } from '../../lib/errors.ts'
+import type { Logger } from '../../lib/logger.ts'
+import type { Ctx } from '../context.ts'
+import type { Queue } from '../queue/index.ts'
+import { WAITING_MESSAGE } from './paystack.ts'
+import { GatewayError, isFinal, type GatewayResult, type PaymentProvider, type PaymentRow, type StartResult } from './provider.ts'
+import type { createSettlement } from './settle.ts'
+
+export const START_TASK = 'payments.start'
+
+interface StartDeps {
+  sequelize: Sequelize
+  queue: Queue
+  log: Logger
+  provider: PaymentProvider
+  settlement: ReturnType<typeof createSettlement>
+  publicUrl?: string
+}
+
+/**
+ * Starting a charge, asking the gateway about it, and the payer's voucher. An answer that is not
+ * the gateway's word (timeout, 5xx, 429, non-JSON, duplicate reference) never fails a payment: it
+ * stays pending with a note and is asked again (ADR 0013).
+ */
+export function createStarter(deps: StartDeps) {
+  const { sequelize, log, provider, settlement } = deps
+  const { settle, load } = settlement
+  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
+
+  /** Applies what the gateway said at the start of a charge (or to a code). */
+  async function apply(row: PaymentRow, start: StartResult, ctx: Ctx): Promise<void> {
+    await q(
+      `UPDATE payments SET ext_transaction_id = COALESCE(:ext, ext_transaction_id), message = COALESCE(:message, message),
+         details = details || jsonb_build_object('authorizationUrl', CAST(:url AS text))
+                   || CASE WHEN CAST(:note AS text) IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('unclear', CAST(:note AS text)) END,
+         updated_at = now()
+       WHERE transaction_id = :tid RETURNING id`,
+      { tid: row.transaction_id, ext: start.extId ?? null, message: start.message || null, url: start.authorizationUrl ?? row.details?.authorizationUrl ?? null, note: start.unclear ? (start.note ?? 'No clear answer from the gateway') : null },
+    )
+    if (start.unclear) {
+      log.warn({ transactionId: row.transaction_id, note: start.note }, 'charge start without a clear answer: payment stays pending and is asked again')
+      return
+    }
+    if (start.status === 'FAILED' || (row.method === 'card' && !start.authorizationUrl)) {
+      await settle(row.transaction_id, { status: 'FAILED', message: start.message || `${provider.label} authorization URL not received` }, ctx)
+    } else if (!isFinal(start.status)) {
+      await settlement.progress(row.transaction_id, start)
+    }
+  }
+
+  /** Calls the gateway for a payment written as PENDING; a second call for the same payment does nothing. */
+  async function startCharge(transactionId: string, ctx: Ctx = {}): Promise<void> {
+    const [row] = await q<PaymentRow>(
+      `UPDATE payments SET details = details || jsonb_build_object('startedAt', now()), updated_at = now()
+       WHERE transaction_id = :tid AND status = 'PENDING' AND NOT (details ? 'startedAt') RETURNING *`,
+      { tid: transactionId },
+    )
+    if (!row) return
+    let start: StartResult
+    try {
+      start =
+        row.method === 'card'
+          ? await provider.startCard({ reference: row.transaction_id, amountPesewas: row.amount_pesewas, email: row.email!, callbackUrl: (row.details?.callbackUrl as string | undefined) ?? (deps.publicUrl ? `${deps.publicUrl.replace(/\/+$/, '')}/payment-callback` : null) })
+          : await provider.startMomo({ reference: row.transaction_id, amountPesewas: row.amount_pesewas, phone: row.payer_phone!, network: row.payer_network as 'MTN', email: row.email! })
+    } catch (err) {
+      if (!(err instanceof GatewayError)) throw err
+      start = { status: 'PENDING', message: WAITING_MESSAGE, unclear: true, note: err.message }
+    }
+    await apply(row, start, ctx)
+    // A voucher typed up front (USSD, same dial) answers the gateway's request for one at once.
+    const voucher = row.details?.voucher as string | undefined
+    if (voucher) {
+      if (start.needs === 'otp') await submitCode(row.transaction_id, voucher, ctx).catch((err) => log.warn({ err: { message: (err as Error).message }, transactionId }, 'voucher not accepted'))
+      await q(`UPDATE payments SET details = details - 'voucher' WHERE transaction_id = :tid RETURNING id`, { tid: row.transaction_id })
+    }
+  }
+
+  /** USSD: the charge starts in a queued job, so the hop answers at once. */
+  async function startLater(transactionId: string): Promise<void> {
+    await deps.queue.enqueue(START_TASK, { transactionId }, { jobKey: `start:${transactionId}`, maxAttempts: 3 })
+  }
+
+  /**
+   * Asks the gateway about a payment and settles on its answer. A conditional UPDATE on
+   * last_checked_at claims the question, so all instances together ask no faster than the gateway
+   * allows. Recently EXPIRED/FAILED payments are asked too: late money is never dropped.
+   */
+  async function checkGateway(transactionId: string): Promise<{ row: PaymentRow | null; asked: boolean }> {
+    const row = await load(transactionId)
+    if (!row || row.gateway !== provider.name) return { row, asked: false }
+    const lateWindow = row.status === 'EXPIRED'
+    if (isFinal(row.status) && !lateWindow) return { row, asked: false }
+    const secs = provider.minCheckIntervalMs(row.method) / 1000
+    const [claimed] = await q<PaymentRow>(
+      `UPDATE payments SET last_checked_at = now()
+       WHERE transaction_id = :tid AND (status IN ('PENDING','IN_PROGRESS') OR (status = 'EXPIRED' AND settled_at > now() - interval '1 day'))
+         AND (last_checked_at IS NULL OR last_checked_at <= now() - make_interval(secs => :secs))
+       RETURNING *`,
+      { tid: transactionId, secs },
+    )
+    if (!claimed) return { row, asked: false }
+    let result: GatewayResult
+    try {
+      result = await provider.check(claimed)
+    } catch (err) {
+      log.warn({ err: { message: (err as Error).message }, transactionId }, 'payment status check failed')
+      return { row, asked: false }
+    }
+    if (isFinal(claimed.status) && result.status !== 'SUCCESS') return { row: claimed, asked: true }
+    const out = await settle(transactionId, result, {})
+    return { row: out.row ?? (await load(transactionId)), asked: true }
+  }
+
+  /** The payer's voucher / OTP for a charge that asked for one (Paystack send_otp; Telecel vouchers). */
+  async function submitCode(transactionId: string, code: unknown, ctx: Ctx = {}): Promise<PaymentRow> {
+    const text = String(code ?? '').trim()
+    if (!/^[0-9A-Za-z]{3,12}$/.test(text)) throw badRequest('Please enter the code you received')
+    const row = await load(transactionId)
+    if (!row) throw notFound('Transaction not found')
+    const needs = row.details?.needs as 'otp' | 'pin' | 'phone' | null | undefined
+    if (isFinal(row.status) || !needs) throw conflict('This payment is not waiting for a code')
+    let r: StartResult
+    try {
+      r = await provider.submitCode(row, needs, text)
+    } catch (err) {
+      if (!(err instanceof GatewayError)) throw err
+      r = { status: 'PENDING', message: WAITING_MESSAGE, unclear: true, note: err.message }
+    }
+    if (r.rejected) {
+      await q(`UPDATE payments SET message = :m, updated_at = now() WHERE transaction_id = :tid AND status IN ('PENDING','IN_PROGRESS') RETURNING id`, { tid: transactionId, m: r.message })
+    } else if (r.unclear) {
+      await settlement.progress(transactionId, { status: 'IN_PROGRESS', message: WAITING_MESSAGE, needs: null })
+    } else if (r.status === 'FAILED') {
+      await settle(transactionId, r, ctx)
+    } else {
+      await settlement.progress(transactionId, { ...r, needs: r.needs ?? null, status: 'IN_PROGRESS' })
+    }
+    return (await load(transactionId))!
+  }
+
+  /** Has this open payment outlived its gateway's window for the payer? */
+  function pastWindow(row: Pick<PaymentRow, 'method' | 'created_at'>, overrideSecs: number | null): boolean {
+    const ms = overrideSecs !== null ? overrideSecs * 1000 : provider.expireAfterMs(row.method)
+    return new Date(row.created_at).getTime() + ms < Date.now()
+  }
+
+  /**
+   * One open payment: asked at the gateway's pace and settled on its word; past the payer's window
+   * and still unanswered, EXPIRED (late money is still settled or refunded when it comes).
+   */
+  async function reconcileOne(transactionId: string, overrideSecs: number | null = null): Promise<'settled' | 'expired' | 'open'> {
+    const { row, asked } = await checkGateway(transactionId)
+    if (!row) return 'open'
+    if (isFinal(row.status)) return asked ? 'settled' : 'open'
+    if (!pastWindow(row, overrideSecs)) return 'open'
+    // Throttled this round: ask again next run rather than expire a payment that may just have gone through.
+    if (!asked && row.gateway === provider.name) return 'open'
+    const out = await settle(transactionId, { status: 'EXPIRED', message: 'Payment expired' })
+    return out.settled ? 'expired' : 'open'
+  }
+
+  /** Open payments past their gateway's window are asked once more, and expired when still unanswered. */
+  async function expireStale(olderThanMinutes?: number): Promise<{ checked: number; settled: number; expired: number }> {
+    const override = olderThanMinutes ? Math.max(1, Math.floor(olderThanMinutes)) * 60 : null
+    const stale = await q<{ transaction_id: string }>(
+      `SELECT transaction_id FROM payments WHERE status IN ('PENDING','IN_PROGRESS')
+         AND created_at < now() - make_interval(secs => CASE WHEN method = 'momo' THEN :momo ELSE :card END)
+       ORDER BY last_checked_at NULLS FIRST, id LIMIT 500`,
+      { momo: override ?? provider.expireAfterMs('momo') / 1000, card: override ?? provider.expireAfterMs('card') / 1000 },
+    )
+    let settled = 0
+    let expired = 0
+    for (const { transaction_id: tid } of stale) {
+      const r = await reconcileOne(tid, override)
+      if (r === 'settled') settled++
+      if (r === 'expired') expired++
+    }
+    return { checked: stale.length, settled, expired }
+  }
+
+  return { apply, startCharge, startLater, checkGateway, submitCode, expireStale, reconcileOne }
+}
