@@ -22,6 +22,8 @@ export interface Env {
   USSD_SHARED_SECRET?: string
   USSD_ALLOWED_IPS?: string
   SIMULATOR_PROMPT_TTL_SECONDS: number
+  /** 'simulator' on purpose: the only way to run the payment simulator in production on a real database. */
+  PAYMENT_PROVIDER?: 'paystack' | 'simulator'
 }
 
 const schema = Joi.object<Env>({
@@ -45,6 +47,7 @@ const schema = Joi.object<Env>({
   USSD_SHARED_SECRET: Joi.string().empty(''),
   USSD_ALLOWED_IPS: Joi.string().empty(''),
   SIMULATOR_PROMPT_TTL_SECONDS: Joi.number().integer().min(10).default(600),
+  PAYMENT_PROVIDER: Joi.string().lowercase().valid('paystack', 'simulator').empty(''),
 })
   .unknown(true)
 
@@ -55,8 +58,23 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env, overrides: Part
     const lines = error.details.map((d) => `  - ${d.message}`).join('\n')
     throw new Error(`Invalid environment:\n${lines}`)
   }
-  if (value.NODE_ENV === 'production' && value.ADMIN_PASSWORD === undefined && value.ADMIN_EMAIL) {
-    // Allowed: a generated password is printed once. Nothing else to check here.
-  }
-  return { ...value, ...overrides } as Env
+  const env = { ...value, ...overrides } as Env
+  const refusal = paymentModeRefusal(env)
+  if (refusal) throw new Error(`Invalid environment:\n  - ${refusal}`)
+  return env
+}
+
+/**
+ * Issue 15: the simulator approves any payment for whoever asks, so a production start on a real
+ * database (DATABASE_URL) must have a gateway, or say PAYMENT_PROVIDER=simulator on purpose.
+ * The embedded-database demo (`npm start` on a fresh machine) keeps the simulator.
+ */
+export function paymentModeRefusal(env: Pick<Env, 'NODE_ENV' | 'DATABASE_URL' | 'PAYSTACK_SECRET_KEY' | 'PAYMENT_PROVIDER'>): string | null {
+  if (env.PAYMENT_PROVIDER === 'paystack' && !env.PAYSTACK_SECRET_KEY) return 'PAYMENT_PROVIDER=paystack needs PAYSTACK_SECRET_KEY'
+  if (env.NODE_ENV !== 'production' || !env.DATABASE_URL) return null
+  if (env.PAYSTACK_SECRET_KEY || env.PAYMENT_PROVIDER === 'simulator') return null
+  return (
+    'No payment gateway is configured (PAYSTACK_SECRET_KEY) for a production database: refusing to start, ' +
+    'because the payment simulator would hand out data for free. Set PAYSTACK_SECRET_KEY, or PAYMENT_PROVIDER=simulator for a demo on purpose.'
+  )
 }

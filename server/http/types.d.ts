@@ -17,6 +17,8 @@ declare module 'express-session' {
   interface SessionData {
     userId?: number
     csrfToken?: string
+    /** Transaction ids of the payments this browser started (newest last, at most 20). */
+    startedPayments?: string[]
   }
 }
 

@@ -13,9 +13,21 @@ export interface Actor {
   agent: { id: number; name: string; phone: string; approved: boolean; paymentStatus: string | null } | null
 }
 
+/**
+ * The browser a request came from, as far as payments care (issue 15): the payments it started are
+ * remembered in its session, so a transaction id alone never opens someone else's payment.
+ */
+export interface Browser {
+  owns(transactionId: string): boolean
+  remember(transactionId: string): void
+  /** Newest first. */
+  started(): string[]
+}
+
 export interface Ctx {
   user?: Actor | null
   ip?: string | null
   log?: Logger
   transaction?: Transaction
+  browser?: Browser
 }

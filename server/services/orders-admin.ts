@@ -85,6 +85,7 @@ interface OrderRow {
   delivered_at: Date | null
   exported: boolean
   exported_at: Date | null
+  simulated: boolean
   created_at: Date
   updated_at: Date
 }
@@ -109,6 +110,7 @@ export function presentOrder(r: OrderRow) {
     deliveredAt: r.delivered_at,
     exported: r.exported,
     exportedAt: r.exported_at,
+    simulated: !!r.simulated,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     orderType: agent ? 'agent' : 'direct',
@@ -121,7 +123,7 @@ const SELECT_ORDER = `
   SELECT o.id, o.user_id, u.email AS user_email, o.agent_id, a.name AS agent_name, a.phone AS agent_phone, a.approved AS agent_approved,
          o.package_name, o.recipient_number, o.network, o.data_size_mb, o.amount_pesewas, o.payment_status,
          o.payment_transaction_id, o.payment_phone_number, o.channel, o.delivered, o.delivered_at, o.exported, o.exported_at,
-         o.created_at, o.updated_at
+         o.simulated, o.created_at, o.updated_at
   FROM orders o
   LEFT JOIN agents a ON a.id = o.agent_id
   LEFT JOIN users u ON u.id = o.user_id`
@@ -142,6 +144,8 @@ export const ORDER_CSV_COLUMNS: CsvColumn<OrderRow>[] = [
   { header: 'Payment Phone', kind: 'phone', value: (r) => r.payment_phone_number },
   { header: 'Created At (UTC)', kind: 'datetime', value: (r) => r.created_at },
   { header: 'Exported At (UTC)', kind: 'datetime', value: (r) => r.exported_at },
+  // Simulator sales: no real money moved, so nobody should deliver them by hand (issue 15).
+  { header: 'Simulated Payment', value: (r) => (r.simulated ? 'YES - do not deliver' : 'no') },
 ]
 
 /** What "pending" means for the export: paid, not yet delivered, still in the active list. */

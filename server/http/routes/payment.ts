@@ -39,7 +39,7 @@ export function paymentRouter(services: Services) {
   })
 
   r.get('/status/:transactionId', async (req, res) => {
-    res.json(await services.payments.status(req.params.transactionId, ctxOf(req)))
+    res.json(await services.payments.status(req.params.transactionId, ctxOf(req), req.query.phone))
   })
 
   return r
