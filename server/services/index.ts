@@ -24,6 +24,8 @@ import { createSmsService } from './sms.ts'
 import { createCommissionsService } from './commissions.ts'
 import { createPaymentsService } from './payments/index.ts'
 import { createSimulatorControl } from './payments/simulator.ts'
+import { createLimitsService } from './limits.ts'
+import { createLoginThrottle } from './login-throttle.ts'
 import { createOrdersService } from './orders.ts'
 import { createAfaService } from './afa.ts'
 
@@ -43,7 +45,8 @@ export function createServices(deps: Deps) {
   const audit = createAuditService({ models })
   const rateLimit = createRateLimitService({ sequelize })
   const settings = createSettingsService({ models, audit })
-  const auth = createAuthService({ models, audit, rateLimit })
+  const limits = createLimitsService({ sequelize })
+  const auth = createAuthService({ models, audit, throttle: createLoginThrottle({ sequelize }) })
   // H5b back office: users and roles, packages, USSD whitelist, admin messages.
   const usersAdmin = createUsersAdminService({ sequelize, models, audit })
   const packagesAdmin = createPackagesAdminService({ sequelize, models, audit })
@@ -51,7 +54,7 @@ export function createServices(deps: Deps) {
   const adminMessages = createAdminMessagesService({ sequelize, models, audit })
   // H4 agent programme: registration, fee payment (through payments, looked up when used), approval, PIN; the inbox.
   const late: { payments?: FeePayments } = {}
-  const agents = createAgentsService({ sequelize, models, audit, auth, settings, rateLimit, payments: () => late.payments })
+  const agents = createAgentsService({ sequelize, models, audit, auth, settings, limits, payments: () => late.payments })
   const inbox = createInboxService({ sequelize, models })
   const agentOrders = createAgentOrdersService({ sequelize, models })
   // H6 back office insight: audit trail queries and exports, commission reports and archive.
@@ -72,7 +75,7 @@ export function createServices(deps: Deps) {
   const simulator = createSimulatorControl({ sequelize, env: deps.env, payments, active: payments.isSimulator })
   const orders = createOrdersService({ sequelize, models, settings, audit, packages, payments })
   const afa = createAfaService({ sequelize, settings, payments })
-  return { packages, sms, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  return { packages, sms, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

@@ -2,14 +2,14 @@ import { Router } from 'express'
 import { badRequest } from '../../lib/errors.ts'
 import type { Services } from '../../services/index.ts'
 import { ctxOf } from '../ctx.ts'
-import { callbackUrlOf, ORDER_LIMIT, payerOf, perIpLimit } from './orders.ts'
+import { callbackUrlOf, orderLimit, payerOf } from './orders.ts'
 
 /** POST /api/payment/request and GET /api/payment/status/:transactionId. Client amounts are never read. */
 export function paymentRouter(services: Services) {
   const r = Router()
   const { env } = services.deps
 
-  r.post('/request', perIpLimit(services, 'payment-request', ORDER_LIMIT), async (req, res) => {
+  r.post('/request', orderLimit(services), async (req, res) => {
     const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, any>
     const ctx = ctxOf(req)
     const payer = payerOf(body)
