@@ -142,6 +142,8 @@ export function createOrdersService(deps: {
   async function insertOrder(pkg: PackageRow, input: PlaceOrderInput, tid: string, payerPhone: string | null, ctx: Ctx) {
     const actor = ctx.user ?? null
     const amountPesewas = packages.priceFor(pkg, actor)
+    // A package priced 0 (from before issue 15's rule) would be "paid" at once with nothing: never sold.
+    if (!(amountPesewas >= 1)) throw badRequest('This package is not available for purchase')
     try {
       return await sequelize.transaction(async (transaction) => {
         const row = await models.Order.create(
