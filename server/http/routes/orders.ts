@@ -13,7 +13,9 @@ const bodyOf = (req: Request) => (req.body && typeof req.body === 'object' ? req
 export function orderLimit(services: Services): RequestHandler {
   return async (req, _res, next) => {
     const body = bodyOf(req)
-    const phone = phoneKey(body.payerPhone ?? body.phone_number) ?? phoneKey(body.recipientNumber)
+    // A signed-in buyer (an agent pays from one phone for many customers) is limited per account; a
+    // visitor per phone that the prompt rings (or the recipient when no payer is given yet).
+    const phone = req.user ? null : (phoneKey(body.payerPhone ?? body.phone_number) ?? phoneKey(body.recipientNumber))
     await services.limits.take({ orderPerIp: req.ip ?? 'unknown', orderPerPhone: phone, orderPerAccount: req.user?.id ?? null })
     next()
   }
