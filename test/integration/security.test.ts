@@ -48,6 +48,15 @@ describe('issue 15 security', () => {
       expect(csv.text).to.include('YES - do not deliver')
     })
 
+    it("every page shows 'Demo: payments are simulated' while the simulator takes payments", async () => {
+      const admin = await adminClient()
+      for (const [c, path] of [[new Client(), '/'], [new Client(), '/login'], [new Client(), '/afa'], [new Client(), '/agent/register'], [admin, '/admin/orders']] as const) {
+        const r = await c.get(path, { Accept: 'text/html' })
+        expect(r.status, path).to.equal(200)
+        expect(r.text, path).to.include('Demo: payments are simulated')
+      }
+    })
+
     it("the simulator phone lists only this browser's prompts (or a typed number's), and checkout is the starter's", async () => {
       const shopper = new Client()
       const { body } = await buy(shopper)
