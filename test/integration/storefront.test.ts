@@ -120,6 +120,8 @@ describe('storefront API: placing orders', () => {
       ['{"packageId":', 400, /Malformed JSON/],
     ]
     for (const [body, status, msg] of cases) {
+      // Each case is a fresh visitor: the per-phone order limit (tested on its own) must not interfere.
+      await app().db.sequelize.query('DELETE FROM rate_limiter_flexible')
       const res = await new Client().post('/api/orders', body)
       expect(res.status, JSON.stringify(body)).to.equal(status)
       expect(res.body.error, JSON.stringify(body)).to.match(msg)

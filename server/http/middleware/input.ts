@@ -12,7 +12,9 @@ export const NUL_IN_INPUT = 'Text must not contain NUL (\\u0000) characters.'
  */
 export const requireKnownBody: RequestHandler = (req, _res, next) => {
   if (!BODY_METHODS.has(req.method)) return next()
-  if (req.is(['application/json', 'application/*+json', 'application/x-www-form-urlencoded']) === false) {
+  // An empty body (Content-Length: 0, as fetch sends for a bare POST) has no type to check.
+  const empty = req.headers['content-length'] === '0' || (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)
+  if (!empty && req.is(['application/json', 'application/*+json', 'application/x-www-form-urlencoded']) === false) {
     return next(new AppError(415, UNSUPPORTED_BODY))
   }
   if (req.body === undefined || req.body === null) req.body = {}
