@@ -368,7 +368,7 @@ describe('back office A: AFA registrations', () => {
     expect(res.status).to.equal(200)
     expect(res.headers.get('content-disposition')).to.equal('attachment; filename="afa_registrations.csv"')
     const [header, ...data] = parseCsv(res.text)
-    expect(header).to.deep.equal(['ID', 'Full Name', 'GH Card Number', 'Phone Number', 'Email', 'Amount (GHS)', 'Payment Status', 'Transaction ID', 'Completed', 'Submitted (UTC)', 'Completed At (UTC)'])
+    expect(header).to.deep.equal(['ID', 'Full Name', 'GH Card Number', 'Phone Number', 'Email', 'Amount (GHS)', 'Payment Status', 'Transaction ID', 'Completed', 'Submitted (UTC)', 'Completed At (UTC)', 'Simulated Payment'])
     expect(data).to.have.length(2)
     expect(data[0]![1]).to.equal('\t=HYPERLINK("x")') // formula neutralised
     expect(data[0]![3]).to.equal('\t0201234567')

@@ -46,6 +46,16 @@ describe('issue 15 security', () => {
       const csv = await admin.post('/api/orders/export')
       expect(csv.text).to.include('Simulated Payment')
       expect(csv.text).to.include('YES - do not deliver')
+      // An AFA fee taken by the simulator: the registration says so in the admin list and export.
+      const afa = await shopper.post('/api/payment/request', { type: 'afa_registration', fullName: 'Ama Mensah', ghCard: 'GHA-123456789-0', phone: '0241234567', phone_number: '0241234567', network: 'MTN' })
+      expect(afa.status).to.equal(200)
+      await app().services.settings.update({ afaRegistrationFee: 10 }, {})
+      const paidAfa = await shopper.post('/api/payment/request', { type: 'afa_registration', fullName: 'Kofi Boat', ghCard: 'GHA-123456789-1', phone: '0241234568', phone_number: '0241234568', network: 'MTN' })
+      await shopper.post(`/api/simulator/payments/${paidAfa.body.transactionId}/approve`)
+      const regs = (await admin.get('/api/afa')).body.registrations
+      expect(regs.find((r: any) => r.fullName === 'Kofi Boat')).to.include({ simulated: true })
+      expect(regs.find((r: any) => r.fullName === 'Ama Mensah')).to.include({ simulated: false })
+      expect((await admin.post('/api/afa/export')).text).to.include('YES - do not register')
     })
 
     it("every page shows 'Demo: payments are simulated' while the simulator takes payments", async () => {
