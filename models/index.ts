@@ -47,14 +47,14 @@ export function defineModels(sequelize: Sequelize): Models {
   const Order = sequelize.define('Order', {
     id, userId: INTEGER, agentId: INTEGER, packageId: INTEGER, packageName: TEXT, recipientNumber: STRING(12), network: STRING,
     dataSizeMb: INTEGER, amountPesewas: INTEGER, paymentStatus: STATUS, paymentTransactionId: TEXT, paymentPhoneNumber: STRING(12),
-    channel: STRING, delivered: BOOLEAN, deliveredAt: DATE, exported: BOOLEAN, exportedAt: DATE,
+    channel: STRING, delivered: BOOLEAN, deliveredAt: DATE, exported: BOOLEAN, exportedAt: DATE, simulated: BOOLEAN,
     deliveryStatus: STRING, deliveryVendor: STRING, deliveryReference: TEXT, deliveryAttempts: INTEGER, deliveryError: TEXT,
   }, opts('orders'))
 
   const Payment = sequelize.define('Payment', {
     id, transactionId: TEXT, purpose: STRING, gateway: STRING, method: STRING, extTransactionId: TEXT, status: STATUS,
     amountPesewas: INTEGER, payerPhone: STRING(12), payerNetwork: STRING, email: TEXT, message: TEXT, orderId: INTEGER,
-    afaRegistrationId: INTEGER, agentId: INTEGER, userId: INTEGER, details: JSONB, settledAt: DATE, lastCheckedAt: DATE,
+    afaRegistrationId: INTEGER, agentId: INTEGER, userId: INTEGER, details: JSONB, settledAt: DATE, lastCheckedAt: DATE, simulated: BOOLEAN,
   }, opts('payments'))
 
   const AfaRegistration = sequelize.define('AfaRegistration', {

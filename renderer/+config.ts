@@ -1,7 +1,7 @@
 import type { Config } from 'vike/types'
 
 export default {
-  passToClient: ['user', 'settings', 'csrfToken', 'urlPathname'],
+  passToClient: ['user', 'settings', 'csrfToken', 'urlPathname', 'simulatedPayments'],
   meta: {
     title: { env: { server: true, client: true } },
   },

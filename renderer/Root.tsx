@@ -11,6 +11,18 @@ import { SessionTimeout } from './ui/SessionTimeout.tsx'
 import { ToastProvider } from './ui/Toasts.tsx'
 import { PageContextProvider } from './usePageContext.tsx'
 
+export const DEMO_BANNER_TEXT = 'Demo: payments are simulated'
+
+/** No real money moves while the payment simulator takes the payments: nobody may mistake this for a live shop. */
+function DemoBanner() {
+  return (
+    // Fixed yellow on dark text: readable in light and dark mode alike, like the maintenance banner.
+    <div className="demo-banner" role="status" data-testid="demo-banner" style={{ background: '#ffdd57', color: '#3b3000', fontWeight: 700, textAlign: 'center', padding: '.25rem .75rem' }}>
+      {DEMO_BANNER_TEXT}
+    </div>
+  )
+}
+
 /** Picks the layout for the path: the maintenance screen, the admin or agent portal, or the public shell. */
 export function Root({ pageContext, children }: { pageContext: PageContext; children: ReactNode }) {
   const path = pageContext.urlPathname
@@ -24,6 +36,7 @@ export function Root({ pageContext, children }: { pageContext: PageContext; chil
     <PageContextProvider pageContext={pageContext}>
       <ToastProvider>
         <NavProgress />
+        {pageContext.simulatedPayments ? <DemoBanner /> : null}
         {body}
         {pageContext.user ? <SessionTimeout /> : null}
       </ToastProvider>

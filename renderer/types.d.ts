@@ -9,6 +9,8 @@ declare global {
       user: Actor | null
       settings: PublicSettings & Partial<Settings>
       csrfToken: string | null
+      /** The payment simulator takes the payments: every page says so (issue 15). */
+      simulatedPayments?: boolean
       /** Server only: the domain layer, handed over by the request handler. */
       services?: Services
       title?: string

@@ -8,6 +8,7 @@ import { identify } from './http/middleware/auth.ts'
 import { csrfProtection } from './http/middleware/csrf.ts'
 import { errorHandler } from './http/middleware/errors.ts'
 import { metricsHandler, type Metrics } from './http/metrics.ts'
+import { rejectNul, requireKnownBody } from './http/middleware/input.ts'
 import { apiRouter } from './http/routes/index.ts'
 import type { Logger } from './lib/logger.ts'
 import type { Services } from './services/index.ts'
@@ -135,6 +136,8 @@ export function createApp(opts: AppOptions): Express {
     }),
   )
   app.use(express.urlencoded({ extended: false, limit: '20kb' }))
+  app.use(rejectNul)
+  app.use('/api', requireKnownBody)
   app.use(identify(services))
   app.use('/api', csrfProtection)
   opts.extra?.(app)

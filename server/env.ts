@@ -61,6 +61,8 @@ export interface Env {
   ARKESEL_BASE_URL: string
   /** First wait before an SMS is tried again; each later one doubles. */
   SMS_RETRY_BASE_MS: number
+  /** 'simulator' on purpose: the only way to run the payment simulator in production on a real database. */
+  PAYMENT_PROVIDER?: 'paystack' | 'simulator'
 }
 
 const schema = Joi.object<Env>({
@@ -109,6 +111,7 @@ const schema = Joi.object<Env>({
   ARKESEL_API_KEY: Joi.string().empty(''),
   ARKESEL_BASE_URL: Joi.string().uri().default('https://sms.arkesel.com'),
   SMS_RETRY_BASE_MS: Joi.number().integer().min(0).default(10000),
+  PAYMENT_PROVIDER: Joi.string().lowercase().valid('paystack', 'simulator').empty(''),
 })
   .unknown(true)
 
@@ -134,6 +137,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env, overrides: Part
     const problem = payerEmailDomainProblem(value.PAYER_EMAIL_DOMAIN)
     if (problem) throw new Error(`Invalid environment:\n  - PAYER_EMAIL_DOMAIN ${problem}`)
   }
+  const refusal = paymentModeRefusal(env)
+  if (refusal) throw new Error(`Invalid environment:\n  - ${refusal}`)
   return env
 }
 
@@ -151,4 +156,19 @@ export function payerEmailDomainProblem(domain: string | undefined): string | nu
   if (!domain) return 'is required in production with Paystack (e.g. customers.example.com): visitors paying by phone need a valid e-mail for Paystack'
   if (!DOMAIN_RE.test(domain)) return `must be a domain name such as customers.example.com, not "${domain}"`
   return null
+}
+
+/**
+ * Issue 15: the simulator approves any payment for whoever asks, so a production start on a real
+ * database (DATABASE_URL) must have a gateway, or say PAYMENT_PROVIDER=simulator on purpose.
+ * The embedded-database demo (`npm start` on a fresh machine) keeps the simulator.
+ */
+export function paymentModeRefusal(env: Pick<Env, 'NODE_ENV' | 'DATABASE_URL' | 'PAYSTACK_SECRET_KEY' | 'PAYMENT_PROVIDER'>): string | null {
+  if (env.PAYMENT_PROVIDER === 'paystack' && !env.PAYSTACK_SECRET_KEY) return 'PAYMENT_PROVIDER=paystack needs PAYSTACK_SECRET_KEY'
+  if (env.NODE_ENV !== 'production' || !env.DATABASE_URL) return null
+  if (env.PAYSTACK_SECRET_KEY || env.PAYMENT_PROVIDER === 'simulator') return null
+  return (
+    'No payment gateway is configured (PAYSTACK_SECRET_KEY) for a production database: refusing to start, ' +
+    'because the payment simulator would hand out data for free. Set PAYSTACK_SECRET_KEY, or PAYMENT_PROVIDER=simulator for a demo on purpose.'
+  )
 }

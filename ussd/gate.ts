@@ -38,30 +38,33 @@ function sentSecret(req: Request): string | null {
   return typeof q === 'string' ? q : null
 }
 
+const LOOPBACK = ['127.0.0.1', '::1']
+
 /**
- * Optional protection for the gateway endpoint: USSD_SHARED_SECRET (header x-ussd-secret or
- * ?secret=) and/or USSD_ALLOWED_IPS (comma-separated). Both unset = open, the development default.
+ * Who may speak for the telco (issue 15, docs/ussd.md): a request passes with the shared secret
+ * (USSD_SHARED_SECRET, header x-ussd-secret or ?secret=) OR from an allowlisted address
+ * (USSD_ALLOWED_IPS, comma-separated, IPv4 ranges allowed). In production with neither set, only
+ * loopback passes (a gateway proxied on the same host); elsewhere with neither set it is open (development).
+ * Every refusal is logged with the address.
  */
 export function ussdGate(env: Env, log: Logger, refuse: (req: Request, res: Parameters<RequestHandler>[1]) => void): RequestHandler {
   const secret = env.USSD_SHARED_SECRET ?? null
   const ips = (env.USSD_ALLOWED_IPS ?? '').split(',').map((s) => s.trim()).filter(Boolean)
-  if (env.NODE_ENV === 'production' && !secret && !ips.length) {
-    log.warn('USSD endpoint is open: set USSD_SHARED_SECRET or USSD_ALLOWED_IPS in production')
+  const prod = env.NODE_ENV === 'production'
+  const open = !prod && !secret && !ips.length
+  const allowed = secret || ips.length ? ips : prod ? LOOPBACK : []
+  if (prod && !secret && !ips.length) {
+    log.warn('USSD endpoint accepts loopback only: set USSD_SHARED_SECRET or USSD_ALLOWED_IPS for the gateway (docs/ussd.md)')
   }
   return (req, res, next) => {
     const sim = req.headers[SIMULATOR_HEADER]
     if (typeof sim === 'string' && safeEqual(sim, SIMULATOR_TOKEN)) return next()
-    if (secret) {
-      const sent = sentSecret(req)
-      if (!sent || !safeEqual(sent, secret)) {
-        req.log?.warn({ ip: req.ip }, 'USSD request refused: bad or missing shared secret')
-        return refuse(req, res)
-      }
-    }
-    if (ips.length && !ipAllowed(req.ip ?? '', ips)) {
-      req.log?.warn({ ip: req.ip }, 'USSD request refused: address not allowed')
-      return refuse(req, res)
-    }
-    next()
+    if (open) return next()
+    const sent = sentSecret(req)
+    if (secret && sent && safeEqual(sent, secret)) return next()
+    if (allowed.length && ipAllowed(req.ip ?? '', allowed)) return next()
+    const why = sent ? 'bad shared secret' : secret ? 'no shared secret and address not allowed' : 'address not allowed'
+    ;(req.log ?? log).warn({ ip: req.ip, gateway: req.params?.gateway }, `USSD request refused: ${why}`)
+    return refuse(req, res)
   }
 }

@@ -59,8 +59,9 @@ export function menuPorts(services: Services, opts: { cacheMs?: number } = {}): 
         message: payment.message ?? null,
       }
     },
-    async refreshStatus(transactionId, ctx) {
-      await services.payments.status(transactionId, ctx)
+    async refreshStatus(transactionId) {
+      // The menu has already scoped the order to the dialling agent; this only asks the gateway.
+      await services.payments.refresh(transactionId)
     },
   }
 }

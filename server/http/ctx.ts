@@ -1,5 +1,21 @@
 import type { Request } from 'express'
-import type { Ctx } from '../services/context.ts'
+import type { Browser, Ctx } from '../services/context.ts'
+
+/** How many of its own payments a browser can come back to (status, checkout, simulator phone). */
+export const REMEMBERED_PAYMENTS = 20
+
+/** The session's list of payments this browser started; the session is only written when one is added. */
+export function browserOf(req: Request): Browser {
+  const list = () => (Array.isArray(req.session?.startedPayments) ? req.session.startedPayments : [])
+  return {
+    owns: (tid) => list().includes(tid),
+    remember: (tid) => {
+      if (!req.session) return
+      req.session.startedPayments = [...list().filter((t) => t !== tid), tid].slice(-REMEMBERED_PAYMENTS)
+    },
+    started: () => [...list()].reverse(),
+  }
+}
 
 /** The plain context services take, read off the request. */
 export const ctxOf = (req: Request): Ctx => ({
@@ -8,6 +24,7 @@ export const ctxOf = (req: Request): Ctx => ({
   log: req.log,
   sessionId: req.authVia === 'session' ? req.sessionID : null,
   tokenFamily: req.authVia === 'bearer' ? (req.tokenFamily ?? null) : null,
+  browser: browserOf(req),
 })
 
 /** After "end the other sessions", the one the request came in on carries the new epoch and stays valid. */

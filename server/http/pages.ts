@@ -35,6 +35,7 @@ export function vikeHandler(services: Services): RequestHandler {
       user,
       settings: user?.role === 'ADMIN' ? settings : services.settings.getPublicSync(settings),
       csrfToken,
+      simulatedPayments: services.payments.isSimulator,
     })
     if (pageContext.errorWhileRendering) req.log.error({ err: pageContext.errorWhileRendering }, 'page render failed')
     const { httpResponse } = pageContext

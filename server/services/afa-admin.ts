@@ -19,6 +19,7 @@ interface AfaRow {
   completed: boolean
   completed_at: Date | null
   created_at: Date
+  simulated: boolean
 }
 
 export function presentAfa(r: AfaRow) {
@@ -34,6 +35,7 @@ export function presentAfa(r: AfaRow) {
     completed: r.completed,
     completedAt: r.completed_at,
     createdAt: r.created_at,
+    simulated: !!r.simulated,
   }
 }
 export type AdminAfa = ReturnType<typeof presentAfa>
@@ -50,6 +52,8 @@ export const AFA_CSV_COLUMNS: CsvColumn<AfaRow>[] = [
   { header: 'Completed', kind: 'bool', value: (r) => r.completed },
   { header: 'Submitted (UTC)', kind: 'datetime', value: (r) => r.created_at },
   { header: 'Completed At (UTC)', kind: 'datetime', value: (r) => r.completed_at },
+  // Paid through the payment simulator: no real money moved, so nobody should register it (issue 15).
+  { header: 'Simulated Payment', value: (r) => (r.simulated ? 'YES - do not register' : 'no') },
 ]
 
 const listSchema = Joi.object({
@@ -58,7 +62,8 @@ const listSchema = Joi.object({
   search: Joi.string().trim().max(100).allow(''),
 })
 
-const COLS = 'id, full_name, gh_card, phone, email, amount_pesewas, payment_status, payment_transaction_id, completed, completed_at, created_at'
+const COLS = `id, full_name, gh_card, phone, email, amount_pesewas, payment_status, payment_transaction_id, completed, completed_at, created_at,
+  EXISTS (SELECT 1 FROM payments p WHERE p.transaction_id = afa_registrations.payment_transaction_id AND p.simulated) AS simulated`
 const BATCH = 5000
 
 export type AfaAdminService = ReturnType<typeof createAfaAdminService>

@@ -3,20 +3,19 @@ import crypto from 'node:crypto'
 import { Op, QueryTypes, UniqueConstraintError, type Sequelize } from 'sequelize'
 import type { Models } from '../../models/index.ts'
 import { hashPin } from '../lib/crypto.ts'
-import { AppError, badRequest, conflict, forbidden, notFound, tooMany, unauthorized } from '../lib/errors.ts'
+import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '../lib/errors.ts'
 import { toGhs, toPesewas } from '../lib/money.ts'
 import { normalizePhone, phoneVariants } from '../lib/phone.ts'
 import { randomPin } from './agent-pin.ts'
 import type { AuditService } from './audit.ts'
 import type { AuthService } from './auth.ts'
 import type { Actor, Ctx } from './context.ts'
-import type { RateLimitService } from './rate-limit.ts'
+import type { LimitsService } from './limits.ts'
 import { GATEWAY_CARD, NETWORKS, type SettingsService } from './settings.ts'
 import type { SmsService } from './sms/index.ts'
 
 /** A fee request younger than this that is still pending blocks a second one (double clicks, two tabs). */
 export const FEE_REQUEST_COOLDOWN_SECONDS = 60
-const REGISTRATIONS_PER_IP_PER_HOUR = 30
 
 const PENDING = ['PENDING', 'IN_PROGRESS']
 
@@ -124,12 +123,12 @@ export function createAgentsService(deps: {
   audit: AuditService
   auth: AuthService
   settings: SettingsService
-  rateLimit: RateLimitService
+  limits: LimitsService
   /** The 'agent approved' SMS (settings.smsAgentApproved), written in the approval's transaction. */
   sms?: Pick<SmsService, 'send'>
   payments: () => FeePayments | undefined
 }) {
-  const { sequelize, models, audit, auth, settings, rateLimit } = deps
+  const { sequelize, models, audit, auth, settings, limits } = deps
 
   function payments(): FeePayments {
     const p = deps.payments()
@@ -200,10 +199,12 @@ export function createAgentsService(deps: {
     async register(input: unknown, ctx: Ctx): Promise<{ agent: AgentView; message: string }> {
       const { value, error } = registerSchema.validate(input)
       if (error) throw badRequest(error.details[0]!.message)
-      if ((await rateLimit.hit(`agent-register:ip:${ctx.ip ?? 'unknown'}`, 3600)) > REGISTRATIONS_PER_IP_PER_HOUR) {
-        throw tooMany('Too many registrations from this network. Please try again later.')
-      }
       const phone = normalizePhone(value.phone)
+      // Generous per address (one carrier's NAT may carry many people), tight per phone and per e-mail.
+      await limits.take(
+        { registerPerIp: ctx.ip ?? 'unknown', registerPerPhone: phone, registerPerEmail: String(value.email).toLowerCase() },
+        'Too many registrations. Please try again later.',
+      )
       if (await models.User.findOne({ where: sequelize.where(sequelize.fn('lower', sequelize.col('email')), value.email) })) {
         throw conflict('An account with this email already exists. Please sign in instead.')
       }

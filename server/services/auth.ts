@@ -3,17 +3,14 @@ import crypto from 'node:crypto'
 import { Op, type Sequelize } from 'sequelize'
 import type { Models } from '../../models/index.ts'
 import { dummyHash, hashSecret, randomToken, sha256, verifySecret } from '../lib/crypto.ts'
-import { AppError, badRequest, tooMany, unauthorized } from '../lib/errors.ts'
+import { AppError, badRequest, unauthorized } from '../lib/errors.ts'
 import type { AuditService } from './audit.ts'
 import type { Actor, Ctx, Role } from './context.ts'
-import type { RateLimitService } from './rate-limit.ts'
 import type { EndedSessions, SessionsService } from './sessions.ts'
+import { ACCOUNT_ALERT_FAILURES, type LoginThrottle } from './login-throttle.ts'
 
 export const ACCESS_TTL_SECONDS = 3600
 export const REFRESH_TTL_SECONDS = 30 * 24 * 3600
-export const LOGIN_WINDOW_SECONDS = 15 * 60
-export const MAX_FAILURES_PER_ACCOUNT = 10
-export const MAX_FAILURES_PER_IP = 50
 export const INVALID_LOGIN = 'Invalid email or password'
 
 export const loginSchema = Joi.object({
@@ -40,7 +37,7 @@ export type AuthService = ReturnType<typeof createAuthService>
 
 export const SESSION_EXPIRED = 'Session expired. Please log in again.'
 
-export function createAuthService({ sequelize, models, audit, rateLimit, sessions }: { sequelize: Sequelize; models: Models; audit: AuditService; rateLimit: RateLimitService; sessions: SessionsService }) {
+export function createAuthService({ sequelize, models, audit, sessions, throttle }: { sequelize: Sequelize; models: Models; audit: AuditService; sessions: SessionsService; throttle: LoginThrottle }) {
   async function loadActor(userId: number): Promise<Actor | null> {
     const user = await models.User.findByPk(userId, { include: [{ model: models.Agent, as: 'agent' }] })
     if (!user) return null
@@ -78,23 +75,30 @@ export function createAuthService({ sequelize, models, audit, rateLimit, session
     async login(input: unknown, ctx: Ctx): Promise<{ actor: Actor; tokens: IssuedTokens }> {
       const { value, error } = loginSchema.validate(input)
       if (error) throw badRequest(error.details[0]!.message)
-      const accountKey = `login:acct:${value.email}`
-      const ipKey = `login:ip:${ctx.ip ?? 'unknown'}`
-      if (
-        (await rateLimit.count(accountKey, LOGIN_WINDOW_SECONDS)) >= MAX_FAILURES_PER_ACCOUNT ||
-        (await rateLimit.count(ipKey, LOGIN_WINDOW_SECONDS)) >= MAX_FAILURES_PER_IP
-      ) {
-        throw tooMany('Too many failed sign-in attempts. Please wait 15 minutes and try again.')
-      }
+      await throttle.check(value.email, ctx.ip)
       const user = await models.User.unscoped().findOne({ where: { email: value.email } })
       // Hash even when the account does not exist, so timing does not tell which emails are registered.
       const ok = await verifySecret(value.password, user ? (user.get('passwordHash') as string) : await dummyHash())
       if (!user || !ok) {
-        await rateLimit.hit(accountKey, LOGIN_WINDOW_SECONDS)
-        await rateLimit.hit(ipKey, LOGIN_WINDOW_SECONDS)
+        const { blockedSeconds, accountFailures } = await throttle.failed(value.email, ctx.ip)
+        if (user && (blockedSeconds !== null || accountFailures === ACCOUNT_ALERT_FAILURES)) {
+          // The owner reads it in the audit log: which address, how long it waits, how often the account failed.
+          const userId = user.get('id') as number
+          await audit.record(
+            {
+              action: blockedSeconds !== null ? 'LOGIN_THROTTLED' : 'LOGIN_FAILURES_ALERT',
+              resource: 'USER',
+              resourceId: userId,
+              userId,
+              severity: accountFailures >= ACCOUNT_ALERT_FAILURES ? 'HIGH' : 'MEDIUM',
+              details: { email: value.email, fromAddress: ctx.ip ?? null, waitSeconds: blockedSeconds, failuresOnAccount15m: accountFailures },
+            },
+            ctx,
+          )
+        }
         throw unauthorized(INVALID_LOGIN)
       }
-      await rateLimit.reset(accountKey)
+      await throttle.succeeded(value.email, ctx.ip)
       const actor = (await loadActor(user.get('id') as number))!
       const family = crypto.randomUUID()
       const tokens = {

@@ -9,9 +9,13 @@ export interface CommissionOrder {
   amount_pesewas: number
 }
 
-/** Percentage of the order amount (rounded to the pesewa) or the fixed amount, per settings. */
+/**
+ * Percentage of the order amount (rounded to the pesewa) or the fixed amount, per settings. A FIXED
+ * commission never exceeds the order's profit (issue 15): the shop records no cost price, so the most
+ * an order can yield is what was paid for it, and the commission is capped there.
+ */
 export function commissionFor(amountPesewas: number, s: Pick<Settings, 'commissionType' | 'commissionPercentage' | 'commissionFixedAmount'>): number {
-  if (s.commissionType === 'FIXED') return toPesewas(s.commissionFixedAmount)
+  if (s.commissionType === 'FIXED') return Math.max(0, Math.min(toPesewas(s.commissionFixedAmount), Math.round(amountPesewas)))
   return Math.round((amountPesewas * Number(s.commissionPercentage)) / 100)
 }
 

@@ -15,6 +15,17 @@ export interface Actor {
   sessionEpoch?: number
 }
 
+/**
+ * The browser a request came from, as far as payments care (issue 15): the payments it started are
+ * remembered in its session, so a transaction id alone never opens someone else's payment.
+ */
+export interface Browser {
+  owns(transactionId: string): boolean
+  remember(transactionId: string): void
+  /** Newest first. */
+  started(): string[]
+}
+
 export interface Ctx {
   user?: Actor | null
   ip?: string | null
@@ -23,4 +34,5 @@ export interface Ctx {
   /** The cookie session or bearer token family the request came in on (so "end the other sessions" can spare it). */
   sessionId?: string | null
   tokenFamily?: string | null
+  browser?: Browser
 }

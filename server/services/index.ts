@@ -27,6 +27,8 @@ import { createSmsService } from './sms/index.ts'
 import { createCommissionsService } from './commissions.ts'
 import { createPaymentsService } from './payments/index.ts'
 import { createSimulatorControl } from './payments/simulator.ts'
+import { createLimitsService } from './limits.ts'
+import { createLoginThrottle } from './login-throttle.ts'
 import { createOrdersService } from './orders.ts'
 import { createAfaService } from './afa.ts'
 import { createQueue } from './queue/index.ts'
@@ -52,8 +54,9 @@ export function createServices(deps: Deps) {
   const queue = createQueue({ sequelize, url: deps.url ?? '', log: deps.log })
   const rateLimit = createRateLimitService({ sequelize })
   const settings = createSettingsService({ models, audit, sequelize })
+  const limits = createLimitsService({ sequelize })
   const sessions = createSessionsService({ sequelize, audit })
-  const auth = createAuthService({ sequelize, models, audit, rateLimit, sessions })
+  const auth = createAuthService({ sequelize, models, audit, sessions, throttle: createLoginThrottle({ sequelize }) })
   // Text messages: outbox row + dispatch job in the caller's transaction (H11).
   const sms = createSmsService({ sequelize, models, queue, settings, env: deps.env, log: deps.log })
   // H5b back office: users and roles, packages, USSD whitelist, admin messages.
@@ -63,7 +66,7 @@ export function createServices(deps: Deps) {
   const adminMessages = createAdminMessagesService({ sequelize, models, audit })
   // H4 agent programme: registration, fee payment (through payments, looked up when used), approval, PIN; the inbox.
   const late: { payments?: FeePayments } = {}
-  const agents = createAgentsService({ sequelize, models, audit, auth, settings, rateLimit, sms, payments: () => late.payments })
+  const agents = createAgentsService({ sequelize, models, audit, auth, settings, limits, sms, payments: () => late.payments })
   const inbox = createInboxService({ sequelize, models })
   const agentOrders = createAgentOrdersService({ sequelize, models })
   // H6 back office insight: audit trail queries and exports, commission reports and archive.
@@ -93,7 +96,7 @@ export function createServices(deps: Deps) {
   const orders = createOrdersService({ sequelize, models, settings, audit, packages, payments })
   const afa = createAfaService({ sequelize, settings, payments })
   const opsMetrics = createOpsMetrics({ sequelize })
-  return { queue, opsMetrics, sessions, recovery, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  return { queue, opsMetrics, sessions, recovery, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

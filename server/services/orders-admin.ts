@@ -94,6 +94,7 @@ interface OrderRow {
   delivery_reference: string | null
   delivery_attempts: number
   delivery_error: string | null
+  simulated: boolean
   created_at: Date
   updated_at: Date
 }
@@ -123,6 +124,7 @@ export function presentOrder(r: OrderRow) {
     deliveryReference: r.delivery_reference,
     deliveryAttempts: r.delivery_attempts,
     deliveryError: r.delivery_error,
+    simulated: !!r.simulated,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     orderType: agent ? 'agent' : 'direct',
@@ -135,7 +137,7 @@ const SELECT_ORDER = `
   SELECT o.id, o.user_id, u.email AS user_email, o.agent_id, a.name AS agent_name, a.phone AS agent_phone, a.approved AS agent_approved,
          o.package_name, o.recipient_number, o.network, o.data_size_mb, o.amount_pesewas, o.payment_status,
          o.payment_transaction_id, o.payment_phone_number, o.channel, o.delivered, o.delivered_at, o.exported, o.exported_at,
-         o.delivery_status, o.delivery_vendor, o.delivery_reference, o.delivery_attempts, o.delivery_error, o.created_at, o.updated_at
+         o.delivery_status, o.delivery_vendor, o.delivery_reference, o.delivery_attempts, o.delivery_error, o.simulated, o.created_at, o.updated_at
   FROM orders o
   LEFT JOIN agents a ON a.id = o.agent_id
   LEFT JOIN users u ON u.id = o.user_id`
@@ -156,6 +158,8 @@ export const ORDER_CSV_COLUMNS: CsvColumn<OrderRow>[] = [
   { header: 'Payment Phone', kind: 'phone', value: (r) => r.payment_phone_number },
   { header: 'Created At (UTC)', kind: 'datetime', value: (r) => r.created_at },
   { header: 'Exported At (UTC)', kind: 'datetime', value: (r) => r.exported_at },
+  // Simulator sales: no real money moved, so nobody should deliver them by hand (issue 15).
+  { header: 'Simulated Payment', value: (r) => (r.simulated ? 'YES - do not deliver' : 'no') },
 ]
 
 /**

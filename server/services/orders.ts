@@ -151,6 +151,8 @@ export function createOrdersService(deps: {
   async function insertOrder(pkg: PackageRow, input: PlaceOrderInput, tid: string, payerPhone: string | null, ctx: Ctx) {
     const actor = ctx.user ?? null
     const amountPesewas = packages.priceFor(pkg, actor)
+    // A package priced 0 (from before issue 15's rule) would be "paid" at once with nothing: never sold.
+    if (!(amountPesewas >= 1)) throw badRequest('This package is not available for purchase')
     try {
       return await sequelize.transaction(async (transaction) => {
         const row = await models.Order.create(
@@ -229,7 +231,10 @@ export function createOrdersService(deps: {
       const pkg = await resolvePackage(input)
       const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
       await assertFreshTransactionId(tid)
-      return presentOrder(await insertOrder(pkg, input, tid, null, ctx))
+      const created = await insertOrder(pkg, input, tid, null, ctx)
+      // The payment step that follows (POST /api/payment/request) is this browser's alone.
+      ctx.browser?.remember(tid)
+      return presentOrder(created)
     },
 
     /** Payment for an order made by createOrder; the amount is the order's, never the client's. */
@@ -239,6 +244,8 @@ export function createOrdersService(deps: {
       if (!row) return null
       const order = row.get({ plain: true }) as any
       assertMayTouch(order, ctx)
+      // A visitor's order is paid from the browser that placed it: its transaction id alone is not enough.
+      if (!order.userId && ctx.browser && !ctx.browser.owns(order.paymentTransactionId)) throw notFound('Order not found')
       if (order.paymentStatus !== 'PENDING') throw conflict('This order is no longer awaiting payment. Please start a new order.')
       const method = await payments.methodFor({})
       const payer = payments.payerFor(method, input, ctx)
@@ -249,14 +256,17 @@ export function createOrdersService(deps: {
       )
     },
 
-    /** Orders whose recipient or paying phone is this number (either spelling), newest first. */
+    /** Orders whose recipient (or, for a visitor's purchase, paying phone) is this number (either spelling), newest first. */
     async lookupByPhone(phone: unknown): Promise<OrderView[]> {
       const digits = String(phone ?? '').trim()
       if (!digits) throw badRequest('Please enter a phone number')
       if (!/^\d{1,12}$/.test(digits)) throw badRequest('Phone number must be digits only (at most 12)')
       const variants = phoneVariants(digits)
       const rows = await sequelize.query<any>(
-        `SELECT * FROM orders WHERE recipient_number IN (:v) OR payment_phone_number IN (:v) ORDER BY created_at DESC, id DESC LIMIT 100`,
+        // An agent's orders match only their recipient: the agent's own number must not list every customer
+        // the agent bought for (issue 15). A visitor's purchase matches either number.
+        `SELECT * FROM orders WHERE recipient_number IN (:v) OR (agent_id IS NULL AND payment_phone_number IN (:v))
+         ORDER BY created_at DESC, id DESC LIMIT 100`,
         { replacements: { v: variants }, type: QueryTypes.SELECT },
       )
       return rows.map(presentOrder)

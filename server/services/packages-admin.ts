@@ -25,7 +25,10 @@ export interface AdminPackage {
   updatedAt: string
 }
 
-const price = Joi.number().min(0).max(100000).precision(2)
+// Issue 15: a price is at least 1 pesewa after rounding (0.004 is not a price), and the agent price is
+// never above the user price (checked on the whole object below).
+const price = Joi.number().max(100000).custom((v: number, h) => (Math.round(v * 100) >= 1 ? Math.round(v * 100) / 100 : h.error('price.zero')))
+  .messages({ 'price.zero': '{#label} must be at least 0.01 GHS' })
 export const packageSchema = Joi.object({
   id: Joi.number().integer().min(1),
   network: Joi.string().trim().uppercase().valid(...NETWORKS).required(),
@@ -72,6 +75,9 @@ export function createPackagesAdminService({ sequelize, models, audit }: { seque
       const { value, error } = packageSchema.validate(input ?? {})
       // The spec's one message for the form; the field-level reason goes along for API clients.
       if (error) throw badRequest(FILL, { details: error.details[0]!.message.replace(/"/g, '') })
+      if (value.priceAgent !== null && value.priceAgent !== undefined && toPesewas(value.priceAgent) > toPesewas(value.priceUser)) {
+        throw badRequest('Agent price cannot be above the user price', { details: 'priceAgent must not exceed priceUser' })
+      }
       const fields = {
         network: value.network,
         sizeMb: value.sizeMB,

@@ -29,7 +29,9 @@ export function createRateLimitService({ sequelize }: { sequelize: Sequelize }) 
     /** Housekeeping for the jobs: drops windows that ended long ago. */
     async purgeOlderThan(seconds: number): Promise<number> {
       const [, meta] = await sequelize.query('DELETE FROM rate_limits WHERE window_start < now() - make_interval(secs => :s)', { replacements: { s: seconds } })
-      return (meta as { rowCount?: number })?.rowCount ?? 0
+      // rate-limiter-flexible's rows (services/limits.ts) carry their own expiry in epoch milliseconds.
+      const [, flex] = await sequelize.query('DELETE FROM rate_limiter_flexible WHERE expire < :now', { replacements: { now: Date.now() } })
+      return ((meta as { rowCount?: number })?.rowCount ?? 0) + ((flex as { rowCount?: number })?.rowCount ?? 0)
     },
   }
 }

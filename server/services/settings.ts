@@ -109,7 +109,11 @@ export type PublicSettings = Pick<Settings, (typeof PUBLIC_FIELDS)[number]>
 const MONEY_FIELDS = ['agentRegistrationFee', 'afaRegistrationFee', 'commissionFixedAmount', 'deliveryLowBalanceThreshold'] as const
 
 const text = (max: number) => Joi.string().allow('').max(max).trim()
-const money = Joi.number().min(0).max(100000).precision(2)
+// 0 means free; a positive amount that rounds to 0 pesewas would silently make it free, so it is refused (issue 15).
+const money = Joi.number().min(0).max(100000).custom((v: number, h) => {
+  const pesewas = Math.round(v * 100)
+  return v > 0 && pesewas === 0 ? h.error('money.zero') : pesewas / 100
+}).messages({ 'money.zero': '{#label} must be 0 or at least 0.01 GHS' })
 export const settingsSchema = Joi.object<Settings>({
   siteName: Joi.string().trim().min(1).max(80).messages({ 'string.empty': 'Site name is required' }),
   logoUrl: Joi.string().allow('').max(500).uri({ allowRelative: true }),

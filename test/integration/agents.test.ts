@@ -271,9 +271,11 @@ describe('agents API: inbox (/api/admin-messages)', () => {
 
     const list = await a.c.get('/api/admin-messages/my-messages')
     expect(list.status).to.equal(200)
-    expect(list.body.map((x: any) => x.message.title)).to.deep.equal(['Welcome', 'Price update'])
-    expect(list.body[0]).to.have.keys(['id', 'messageId', 'isRead', 'readAt', 'message'])
-    expect(list.body[0].message).to.include({ priority: 'HIGH', message: 'Welcome body' })
+    // Issue 15 (item 9): spec section 7 answers { messages: [...] }, not a bare array.
+    expect(list.body).to.have.keys(['messages'])
+    expect(list.body.messages.map((x: any) => x.message.title)).to.deep.equal(['Welcome', 'Price update'])
+    expect(list.body.messages[0]).to.have.keys(['id', 'messageId', 'isRead', 'readAt', 'message'])
+    expect(list.body.messages[0].message).to.include({ priority: 'HIGH', message: 'Welcome body' })
     expect((await a.c.get('/api/admin-messages/unread-count')).body).to.deep.equal({ unreadCount: 2 })
 
     const read = await a.c.patch(`/api/admin-messages/${m1}/read`)
@@ -285,8 +287,8 @@ describe('agents API: inbox (/api/admin-messages)', () => {
 
     // A cannot read or mark B's message.
     expect((await a.c.patch(`/api/admin-messages/${mB}/read`)).status).to.equal(404)
-    expect((await b.c.get('/api/admin-messages/my-messages')).body.map((x: any) => x.message.title)).to.include('Only for B')
-    expect((await a.c.get('/api/admin-messages/my-messages')).body.map((x: any) => x.message.title)).to.not.include('Only for B')
+    expect((await b.c.get('/api/admin-messages/my-messages')).body.messages.map((x: any) => x.message.title)).to.include('Only for B')
+    expect((await a.c.get('/api/admin-messages/my-messages')).body.messages.map((x: any) => x.message.title)).to.not.include('Only for B')
     expect((await a.c.patch('/api/admin-messages/x/read')).status).to.equal(400)
   })
 

@@ -168,6 +168,9 @@ describe('back office B: packages', () => {
       { network: 'MTN', sizeMB: 1024, priceUser: 'five' },
       { network: 'MTN', sizeMB: 1024.5, priceUser: 5 },
       { id: pkg.id, network: 'MTN', sizeMB: 1024, priceUser: -3 },
+      // Issue 15: a price of 0 (or one that rounds to 0 pesewas) would sell data for nothing.
+      { network: 'MTN', sizeMB: 1024, priceUser: 0 },
+      { network: 'MTN', sizeMB: 1024, priceUser: 0.004 },
     ]
     for (const body of bad) {
       const res = await admin.post('/api/packages', body)
@@ -176,8 +179,8 @@ describe('back office B: packages', () => {
     }
     expect(await models().Package.count()).to.equal(10)
     expect((await models().Package.findByPk(pkg.id))!.get('priceUserPesewas')).to.equal(500)
-    // 0.1 GB is the smallest allowed size (102 MB after rounding), and 0 is an allowed price.
-    const small = await admin.post('/api/packages', { network: 'MTN', sizeMB: 102, priceUser: 0 })
+    // 0.1 GB is the smallest allowed size (102 MB after rounding); 0.01 is the smallest price.
+    const small = await admin.post('/api/packages', { network: 'MTN', sizeMB: 102, priceUser: 0.01 })
     expect(small.status).to.equal(201)
     expect(small.body.package).to.include({ sizeMB: 102, name: '102MB', priceAgent: null })
   })

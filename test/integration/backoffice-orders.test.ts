@@ -196,7 +196,7 @@ describe('back office A: orders export', () => {
 
     const rows = parseCsv(res.text)
     const [header, ...data] = rows
-    expect(header).to.deep.equal(['Order ID', 'Recipient Number', 'Network', 'Data Size', 'Data Size (MB)', 'Amount (GHS)', 'Order Type', 'Agent Name', 'Agent Phone', 'Payment Status', 'Transaction ID', 'Payment Phone', 'Created At (UTC)', 'Exported At (UTC)'])
+    expect(header).to.deep.equal(['Order ID', 'Recipient Number', 'Network', 'Data Size', 'Data Size (MB)', 'Amount (GHS)', 'Order Type', 'Agent Name', 'Agent Phone', 'Payment Status', 'Transaction ID', 'Payment Phone', 'Created At (UTC)', 'Exported At (UTC)', 'Simulated Payment'])
     expect(data).to.have.length(pending.length)
     expect(data.map((r) => Number(r[0])).sort((x, y) => x - y)).to.deep.equal(pending.map((p) => p.id).sort((x, y) => x - y))
     const first = data.find((r) => Number(r[0]) === pending[0]!.id)!
@@ -369,7 +369,7 @@ describe('back office A: AFA registrations', () => {
     expect(res.status).to.equal(200)
     expect(res.headers.get('content-disposition')).to.equal('attachment; filename="afa_registrations.csv"')
     const [header, ...data] = parseCsv(res.text)
-    expect(header).to.deep.equal(['ID', 'Full Name', 'GH Card Number', 'Phone Number', 'Email', 'Amount (GHS)', 'Payment Status', 'Transaction ID', 'Completed', 'Submitted (UTC)', 'Completed At (UTC)'])
+    expect(header).to.deep.equal(['ID', 'Full Name', 'GH Card Number', 'Phone Number', 'Email', 'Amount (GHS)', 'Payment Status', 'Transaction ID', 'Completed', 'Submitted (UTC)', 'Completed At (UTC)', 'Simulated Payment'])
     expect(data).to.have.length(2)
     expect(data[0]![1]).to.equal('\t=HYPERLINK("x")') // formula neutralised
     expect(data[0]![3]).to.equal('\t0201234567')

@@ -12,7 +12,9 @@ describe('payments with Paystack (fake Paystack server)', function () {
   this.timeout(30_000)
   let fake: FakePaystack
   let ps: Running
-  const client = () => new Client(ps.url)
+  // One browser per test: a payment is followed by the browser that started it (issue 15).
+  let browser: Client
+  const client = () => browser
   const count = async (sql: string, replacements: Record<string, unknown> = {}) =>
     Number((await app().db.sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM ${sql}`, { replacements, type: QueryTypes.SELECT }))[0]!.n)
   const setSettings = async (s: Record<string, unknown>) => {
@@ -40,6 +42,7 @@ describe('payments with Paystack (fake Paystack server)', function () {
     await fake?.close()
   })
   beforeEach(async () => {
+    browser = new Client(ps.url)
     await resetDb()
     ps.services.settings.invalidate()
     fake.requests.length = 0

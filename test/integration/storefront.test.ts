@@ -17,8 +17,9 @@ const approve = (tid: string) => new Client().post(`/api/simulator/payments/${ti
 const decline = (tid: string) => new Client().post(`/api/simulator/payments/${tid}/decline`)
 const momo = { payerPhone: '0241234567', payerNetwork: 'MTN' }
 
+/** Places an order from `client` (a browser); the answer carries that client, the only one that may follow the payment. */
 async function buy(over: Record<string, unknown> = {}, client = new Client()) {
-  return client.post('/api/orders', { packageId: await mtn1gb(), recipientNumber: '0201112222', ...momo, ...over })
+  return Object.assign(await client.post('/api/orders', { packageId: await mtn1gb(), recipientNumber: '0201112222', ...momo, ...over }), { client })
 }
 
 describe('storefront API: packages', () => {
@@ -119,6 +120,8 @@ describe('storefront API: placing orders', () => {
       ['{"packageId":', 400, /Malformed JSON/],
     ]
     for (const [body, status, msg] of cases) {
+      // Each case is a fresh visitor: the per-phone order limit (tested on its own) must not interfere.
+      await app().db.sequelize.query('DELETE FROM rate_limiter_flexible')
       const res = await new Client().post('/api/orders', body)
       expect(res.status, JSON.stringify(body)).to.equal(status)
       expect(res.body.error, JSON.stringify(body)).to.match(msg)
@@ -136,12 +139,13 @@ describe('storefront API: placing orders', () => {
     expect(await count('orders')).to.equal(1)
   })
 
-  it('limits orders per client address (each one can send a payment prompt to a phone)', async () => {
-    await app().db.sequelize.query(`INSERT INTO rate_limits (key, count, window_start) VALUES ('order-create:ip:127.0.0.1', 40, now()), ('order-create:ip:::ffff:127.0.0.1', 40, now())`)
-    const res = await buy()
+  it('limits orders per payer phone (each one sends a payment prompt to that phone)', async () => {
+    for (let i = 0; i < 10; i++) expect((await buy({ recipientNumber: `02011100${String(i).padStart(2, '0')}` })).status).to.equal(201)
+    const res = await buy({ recipientNumber: '0201119999' })
     expect(res.status).to.equal(429)
     expect(res.body.error).to.match(/Too many/)
-    expect(await count('orders')).to.equal(0)
+    expect(Number(res.headers.get('retry-after'))).to.be.above(0)
+    expect(await count('orders')).to.equal(10)
   })
 
   it('with the card-redirect gateway needs a valid email and returns the checkout URL', async () => {
@@ -158,15 +162,19 @@ describe('storefront API: placing orders', () => {
   })
 
   it("supports the spec's two-step client: POST /api/orders, then POST /api/payment/request for its transaction id", async () => {
-    const created = await new Client().post('/api/orders', { recipientNumber: '0201112222', network: 'MTN', dataSizeMB: 1024, paymentStatus: 'PENDING', paymentTransactionId: '55501', amount: 0.01 })
+    const browser = new Client()
+    const created = await browser.post('/api/orders', { recipientNumber: '0201112222', network: 'MTN', dataSizeMB: 1024, paymentStatus: 'PENDING', paymentTransactionId: '55501', amount: 0.01 })
     expect(created.status).to.equal(201)
     expect(created.body.id).to.be.a('number')
     expect(created.body.order).to.include({ amount: 5, paymentStatus: 'PENDING' })
-    const pay = await new Client().post('/api/payment/request', { amount: 0.01, recipientNumber: '0201112222', dataSizeMB: 1024, transactionId: '55501', phone_number: '0241234567', network: 'MTN' })
+    // Issue 15: another browser knowing only the transaction id cannot take over the payment step.
+    const stranger = await new Client().post('/api/payment/request', { transactionId: '55501', phone_number: '0241234567', network: 'MTN' })
+    expect(stranger.status).to.equal(404)
+    const pay = await browser.post('/api/payment/request', { amount: 0.01, recipientNumber: '0201112222', dataSizeMB: 1024, transactionId: '55501', phone_number: '0241234567', network: 'MTN' })
     expect(pay.status).to.equal(200)
     expect(pay.body).to.include({ transactionId: '55501', paymentStatus: 'PENDING', gateway: 'ussd', amount: 5 })
     expect(pay.body).to.have.all.keys('transactionId', 'paymentStatus', 'extTransactionId', 'message', 'gateway', 'authorizationUrl', 'provider', 'providerLabel', 'amount', 'purpose', 'needsCode')
-    const twice = await new Client().post('/api/payment/request', { transactionId: '55501', phone_number: '0241234567', network: 'MTN' })
+    const twice = await browser.post('/api/payment/request', { transactionId: '55501', phone_number: '0241234567', network: 'MTN' })
     expect(twice.status).to.equal(409)
     const unknown = await new Client().post('/api/payment/request', { transactionId: '99999', phone_number: '0241234567', network: 'MTN' })
     expect(unknown.status).to.equal(400)
@@ -178,7 +186,7 @@ describe('storefront API: payment status, Complete Order and the simulator', () 
   beforeEach(resetDb)
 
   it('PATCH before the gateway confirms is not SUCCESS and says so; after approval it is, once', async () => {
-    const { body } = await buy()
+    const { body, client: shopper } = await buy()
     const tid = body.payment.transactionId
     const early = await new Client().patch(`/api/orders/${body.id}`, { paymentStatus: 'SUCCESS' })
     expect(early.status).to.equal(200)
@@ -187,12 +195,12 @@ describe('storefront API: payment status, Complete Order and the simulator', () 
     expect(JSON.stringify(early.body)).to.not.include('0201112222')
     expect((await app().db.models.Order.findByPk(body.id))!.get('paymentStatus')).to.equal('PENDING')
 
-    const st1 = await new Client().get(`/api/payment/status/${tid}`)
+    const st1 = await shopper.get(`/api/payment/status/${tid}`)
     expect(st1.body).to.include({ paymentStatus: 'PENDING' })
     const ok = await approve(tid)
     expect(ok.status).to.equal(200)
     expect(ok.body).to.include({ paymentStatus: 'SUCCESS' })
-    const st2 = await new Client().get(`/api/payment/status/${tid}`)
+    const st2 = await shopper.get(`/api/payment/status/${tid}`)
     expect(st2.body).to.include({ paymentStatus: 'SUCCESS', extTransactionId: `SIM-${tid}` })
 
     const done = await new Client().patch(`/api/orders/${body.id}`, { paymentStatus: 'SUCCESS' })
@@ -209,11 +217,11 @@ describe('storefront API: payment status, Complete Order and the simulator', () 
   })
 
   it('a declined prompt fails the order, audits PAYMENT_FAILED, and records no commission', async () => {
-    const { body } = await buy()
+    const { body, client: shopper } = await buy()
     const tid = body.payment.transactionId
     const res = await decline(tid)
     expect(res.body.paymentStatus).to.equal('FAILED')
-    const st = await new Client().get(`/api/payment/status/${tid}`)
+    const st = await shopper.get(`/api/payment/status/${tid}`)
     expect(st.body.paymentStatus).to.equal('FAILED')
     const patch = await new Client().patch(`/api/orders/${body.id}`, { paymentStatus: 'SUCCESS' })
     expect(patch.body).to.include({ currentStatus: 'FAILED', message: 'Payment must be successful before finalizing order' })
@@ -268,7 +276,7 @@ describe('storefront API: payment status, Complete Order and the simulator', () 
   })
 
   it('lists pending prompts by phone (either spelling) and expires unanswered ones', async () => {
-    const { body } = await buy()
+    const { body, client: shopper } = await buy()
     const tid = body.payment.transactionId
     const prompts = await new Client().get('/api/simulator/prompts?phone=233241234567')
     expect(prompts.body.prompts.map((p: any) => p.reference)).to.deep.equal([tid])
@@ -278,7 +286,7 @@ describe('storefront API: payment status, Complete Order and the simulator', () 
     const late = await approve(tid)
     expect(late.status).to.equal(409)
     expect(late.body.error).to.match(/expired/)
-    expect((await new Client().get(`/api/payment/status/${tid}`)).body.paymentStatus).to.equal('EXPIRED')
+    expect((await shopper.get(`/api/payment/status/${tid}`)).body.paymentStatus).to.equal('EXPIRED')
     expect((await app().db.models.Order.findByPk(body.id))!.get('paymentStatus')).to.equal('EXPIRED')
     expect((await new Client().post('/api/simulator/payments/000/approve')).status).to.equal(404)
   })
@@ -294,12 +302,12 @@ describe('storefront API: payment status, Complete Order and the simulator', () 
   })
 
   it('the verification callback reports success with the destination type; the Paystack webhook is 404 without Paystack', async () => {
-    const { body } = await buy()
+    const { body, client: shopper } = await buy()
     const tid = body.payment.transactionId
-    const pending = await new Client().get(`/api/webhooks/paystack?trxref=${tid}&reference=${tid}`)
+    const pending = await shopper.get(`/api/webhooks/paystack?trxref=${tid}&reference=${tid}`)
     expect(pending.body).to.include({ status: 'pending', orderId: body.id, type: 'data' })
     await approve(tid)
-    const done = await new Client().get(`/api/webhooks/paystack?trxref=${tid}&reference=${tid}`)
+    const done = await shopper.get(`/api/webhooks/paystack?trxref=${tid}&reference=${tid}`)
     expect(done.body).to.include({ status: 'success', message: 'Payment completed successfully!', orderId: body.id, type: 'data', afaId: null })
     expect((await new Client().get('/api/webhooks/paystack')).status).to.equal(400)
     expect((await new Client().get('/api/webhooks/paystack?reference=31337')).status).to.equal(404)
@@ -307,11 +315,11 @@ describe('storefront API: payment status, Complete Order and the simulator', () 
   })
 
   it('20 duplicate approvals, status checks and Complete Orders at once settle once', async () => {
-    const { body } = await buy()
+    const { body, client: shopper } = await buy()
     const tid = body.payment.transactionId
     await app().db.sequelize.query(`UPDATE payments SET details = jsonb_set(details, '{simulator}', '{"decision":"APPROVED"}') WHERE transaction_id = :tid`, { replacements: { tid } })
     const calls = Array.from({ length: 20 }, (_, i) =>
-      i % 2 ? new Client().get(`/api/payment/status/${tid}`) : new Client().patch(`/api/orders/${body.id}`, { paymentStatus: 'SUCCESS' }),
+      i % 2 ? shopper.get(`/api/payment/status/${tid}`) : new Client().patch(`/api/orders/${body.id}`, { paymentStatus: 'SUCCESS' }),
     )
     const results = await Promise.all(calls)
     for (const r of results) expect(r.status).to.equal(200)

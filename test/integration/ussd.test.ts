@@ -131,7 +131,7 @@ describe('USSD channel (Africa\'s Talking format)', () => {
       const a = express()
       a.use(express.urlencoded({ extended: false }))
       a.use((req, _res, next) => ((req as any).log = app().services.deps.log, next()))
-      a.use('/ussd', ussdRouter(app().services, { env: { ...app().services.deps.env, USSD_SHARED_SECRET: 's3cret-value', USSD_ALLOWED_IPS: '10.0.0.0/8,127.0.0.1' }, log: app().services.deps.log }))
+      a.use('/ussd', ussdRouter(app().services, { env: { ...app().services.deps.env, USSD_SHARED_SECRET: 's3cret-value', USSD_ALLOWED_IPS: '10.0.0.0/8' }, log: app().services.deps.log }))
       const server = a.listen(0, '127.0.0.1')
       await new Promise((r) => server.once('listening', r))
       const base = `http://127.0.0.1:${(server.address() as any).port}/ussd/africastalking`
@@ -171,6 +171,51 @@ describe('USSD channel (Africa\'s Talking format)', () => {
         expect(await res.text()).to.equal('END Not allowed.')
       } finally {
         server.close()
+      }
+    })
+    // Issue 15 repro: in production with neither secret nor allowlist, anyone who could reach the
+    // endpoint claimed any number. Now only loopback passes; a remote caller gets 403 and a log line.
+    it('issue 15: in production without secret or allowlist only loopback passes; secret OR allowlisted address passes', async () => {
+      const { ussdRouter } = await import('../../ussd/router.ts')
+      const express = (await import('express')).default
+      const lines: string[] = []
+      const base = app().services.deps.log
+      const log = Object.assign(Object.create(base), { warn: (o: unknown, m?: string) => lines.push(`${JSON.stringify(o)} ${m ?? ''}`), child: () => log })
+      async function serve(extra: Record<string, unknown>) {
+        const a = express()
+        a.set('trust proxy', 'loopback')
+        a.use(express.urlencoded({ extended: false }))
+        a.use((req, _res, next) => ((req as any).log = log, next()))
+        a.use('/ussd', ussdRouter(app().services, { env: { ...app().services.deps.env, NODE_ENV: 'production', USSD_SHARED_SECRET: undefined, USSD_ALLOWED_IPS: undefined, ...extra }, log }))
+        const server = a.listen(0, '127.0.0.1')
+        await new Promise((r) => server.once('listening', r))
+        const url = `http://127.0.0.1:${(server.address() as any).port}/ussd/africastalking`
+        const post = (from: string | null, q = '') =>
+          fetch(url + q, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(from ? { 'X-Forwarded-For': from } : {}) },
+            body: new URLSearchParams({ sessionId: `s${Math.random()}`, phoneNumber: '+233241110010', serviceCode: '*920#', text: '' }).toString(),
+          })
+        return { post, close: () => server.close() }
+      }
+      const bare = await serve({})
+      try {
+        const remote = await bare.post('41.66.1.2')
+        expect(remote.status).to.equal(403)
+        expect(await remote.text()).to.equal('END Not allowed.')
+        expect(lines.some((l) => l.includes('41.66.1.2') && l.includes('USSD request refused'))).to.equal(true)
+        expect((await bare.post(null)).status).to.equal(200)
+      } finally {
+        bare.close()
+      }
+      const either = await serve({ USSD_SHARED_SECRET: 'at-secret-123', USSD_ALLOWED_IPS: '196.201.214.0/24' })
+      try {
+        expect((await either.post('41.66.1.2')).status).to.equal(403)
+        expect((await either.post('41.66.1.2', '?secret=at-secret-123')).status).to.equal(200)
+        expect((await either.post('196.201.214.7')).status).to.equal(200)
+        expect((await either.post(null)).status).to.equal(403)
+      } finally {
+        either.close()
       }
     })
   })

@@ -119,7 +119,10 @@ export default function Page() {
                     <td className="is-monospace">{r.ghCard}</td>
                     <td className="is-monospace">{r.phone}</td>
                     <td>{formatDate(r.createdAt)}</td>
-                    <td>{r.paymentStatus ? <span className={`tag ${status.cls}`}>{status.label}</span> : 'N/A'}</td>
+                    <td>
+                      {r.paymentStatus ? <span className={`tag ${status.cls}`}>{status.label}</span> : 'N/A'}
+                      {r.simulated ? <span className="tag is-warning is-light ml-1" title="Paid through the payment simulator: no real money moved">Simulated</span> : null}
+                    </td>
                     <td>{r.completed ? <span className="tag is-success is-light">Yes</span> : <span className="tag is-light">No</span>}</td>
                     <td>
                       <label className="checkbox">

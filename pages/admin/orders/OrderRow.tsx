@@ -38,7 +38,10 @@ export function OrderRow({ order, history, busy, onDelivered, onRetry, onRefunde
       <td>{sizeLabel(order.dataSizeMB)}</td>
       <td>{order.amount === null || order.amount === undefined ? '-' : formatCedis(order.amount)}</td>
       <td className="is-wrap"><AgentCell order={order} /></td>
-      <td><span className={`tag ${status.cls}`}>{status.label}</span></td>
+      <td>
+        <span className={`tag ${status.cls}`}>{status.label}</span>
+        {order.simulated ? <span className="tag is-warning is-light ml-1" title="Paid through the payment simulator: no real money moved" data-testid="simulated-tag">Simulated</span> : null}
+      </td>
       <td className="is-monospace is-size-7">{order.paymentTransactionId || 'N/A'}</td>
       <td>{formatDate(history ? order.exportedAt : order.createdAt)}</td>
       {history ? null : (

@@ -31,8 +31,9 @@ export function PackageForm({ editing, onSaved, onCancel }: { editing: AdminPack
     const agent = d.priceAgent.trim() === '' ? null : Number(d.priceAgent)
     const valid =
       d.network && d.sizeGb.trim() !== '' && Number.isFinite(gb) && gb >= 0.1 &&
-      d.priceUser.trim() !== '' && Number.isFinite(user) && user >= 0 &&
-      (agent === null || (Number.isFinite(agent) && agent >= 0))
+      // A price is at least 0.01 and the agent price never above the user price (issue 15; the server checks again).
+      d.priceUser.trim() !== '' && Number.isFinite(user) && user >= 0.01 &&
+      (agent === null || (Number.isFinite(agent) && agent >= 0.01 && agent <= user))
     if (!valid) {
       toast('Fill all fields correctly', 'error')
       return
@@ -77,13 +78,13 @@ export function PackageForm({ editing, onSaved, onCancel }: { editing: AdminPack
         <div className="column is-half-tablet">
           <div className="field">
             <label className="label" htmlFor="pkg-price-user">Regular Price (GH₵)</label>
-            <input id="pkg-price-user" className="input" type="number" inputMode="decimal" min={0} step={0.01} required value={d.priceUser} onChange={(e) => set({ priceUser: e.target.value })} />
+            <input id="pkg-price-user" className="input" type="number" inputMode="decimal" min={0.01} step={0.01} required value={d.priceUser} onChange={(e) => set({ priceUser: e.target.value })} />
           </div>
         </div>
         <div className="column is-half-tablet">
           <div className="field">
             <label className="label" htmlFor="pkg-price-agent">Agent Price (GH₵)</label>
-            <input id="pkg-price-agent" className="input" type="number" inputMode="decimal" min={0} step={0.01} placeholder="Optional" value={d.priceAgent} onChange={(e) => set({ priceAgent: e.target.value })} />
+            <input id="pkg-price-agent" className="input" type="number" inputMode="decimal" min={0.01} step={0.01} placeholder="Optional" value={d.priceAgent} onChange={(e) => set({ priceAgent: e.target.value })} />
             <p className="help">Leave empty to charge agents the regular price.</p>
           </div>
         </div>

@@ -18,17 +18,16 @@ export default function Page() {
   const [prompts, setPrompts] = useState<Prompt[] | null>(null)
   const [busy, setBusy] = useState<string | null>(null)
 
+  // Without a number typed in, the phone shows the prompts of the payments this browser started.
   const load = useCallback(async () => {
-    if (!watching) return
     try {
-      setPrompts((await api<{ prompts: Prompt[] }>(`/api/simulator/prompts?phone=${watching}`)).prompts)
+      setPrompts((await api<{ prompts: Prompt[] }>(watching ? `/api/simulator/prompts?phone=${watching}` : '/api/simulator/prompts')).prompts)
     } catch {
       setPrompts([])
     }
   }, [watching])
 
   useEffect(() => {
-    if (!watching) return
     void load()
     const t = setInterval(load, POLL_MS)
     return () => clearInterval(t)
@@ -63,7 +62,7 @@ export default function Page() {
     <section className="sf-section">
       <div className="container sf-stack" style={{ maxWidth: 560 }}>
         <div className="notification is-warning is-light">
-          <strong>Payment simulator.</strong> No real money moves. This page plays the payer's phone: mobile-money prompts sent to the number below appear here.
+          <strong>Payment simulator.</strong> No real money moves. This page plays the payer's phone: prompts of the payments started in this browser appear here, or those sent to a number you open below.
         </div>
         <form className="box" onSubmit={watch}>
           <label className="label" htmlFor="sim-phone">Phone number</label>
@@ -74,9 +73,9 @@ export default function Page() {
             <div className="control"><button className="button is-primary" type="submit">Open phone</button></div>
           </div>
         </form>
-        {watching ? (
-          <div className="sf-phone" aria-label={`Phone ${watching}`}>
-            <p className="has-text-centered sf-muted sf-gap-bottom">📱 {watching}</p>
+        {(
+          <div className="sf-phone" aria-label={watching ? `Phone ${watching}` : 'Payments started in this browser'}>
+            <p className="has-text-centered sf-muted sf-gap-bottom">📱 {watching || 'Payments started in this browser'}</p>
             {prompts === null ? (
               <p className="has-text-centered sf-muted">Loading...</p>
             ) : prompts.length === 0 ? (
@@ -98,7 +97,7 @@ export default function Page() {
               </div>
             )}
           </div>
-        ) : null}
+        )}
       </div>
     </section>
   )

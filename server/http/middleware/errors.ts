@@ -13,6 +13,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     return
   }
   if (err instanceof AppError) {
+    if (err.status === 429 && typeof err.extra?.retryAfter === 'number') res.setHeader('Retry-After', String(err.extra.retryAfter))
     res.status(err.status).json({ error: err.message, message: err.message, ...(err.extra ?? {}) })
     return
   }

@@ -9,7 +9,8 @@ export function inboxRouter(services: Services) {
   const agentOnly = requireRole('AGENT')
 
   r.get('/my-messages', agentOnly, async (req, res) => {
-    res.json(await services.inbox.myMessages(ctxOf(req), { limit: Number(req.query.limit) || undefined }))
+    // Spec section 7: `messages[]` inside an object (issue 15; it was a bare array).
+    res.json({ messages: await services.inbox.myMessages(ctxOf(req), { limit: Number(req.query.limit) || undefined }) })
   })
 
   r.get('/unread-count', agentOnly, async (req, res) => {

@@ -1,18 +1,30 @@
 import { Router, type Request, type RequestHandler } from 'express'
-import { tooMany } from '../../lib/errors.ts'
+import { normalizePhone } from '../../lib/phone.ts'
 import type { Services } from '../../services/index.ts'
 import { ctxOf } from '../ctx.ts'
 
-// Per client address, across all instances: each order can send a payment prompt to someone's phone,
-// and the lookup answers for any number, so neither may be used in bulk.
-const WINDOW_SECONDS = 600
-export const ORDER_LIMIT = 40
-export const LOOKUP_LIMIT = 120
+const phoneKey = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? normalizePhone(String(v)) || null : null)
+const bodyOf = (req: Request) => (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, any>
 
-export function perIpLimit(services: Services, name: string, max: number): RequestHandler {
+/**
+ * Each order can send a payment prompt to someone's phone, and the lookup answers for any number, so
+ * neither may be used in bulk (issue 15): generous per address (carrier NAT), tight per phone and account.
+ */
+export function orderLimit(services: Services): RequestHandler {
   return async (req, _res, next) => {
-    const count = await services.rateLimit.hit(`${name}:ip:${req.ip ?? 'unknown'}`, WINDOW_SECONDS)
-    next(count > max ? tooMany() : undefined)
+    const body = bodyOf(req)
+    // A signed-in buyer (an agent pays from one phone for many customers) is limited per account; a
+    // visitor per phone that the prompt rings (or the recipient when no payer is given yet).
+    const phone = req.user ? null : (phoneKey(body.payerPhone ?? body.phone_number) ?? phoneKey(body.recipientNumber))
+    await services.limits.take({ orderPerIp: req.ip ?? 'unknown', orderPerPhone: phone, orderPerAccount: req.user?.id ?? null })
+    next()
+  }
+}
+
+export function lookupLimit(services: Services): RequestHandler {
+  return async (req, _res, next) => {
+    await services.limits.take({ lookupPerIp: req.ip ?? 'unknown', lookupPerPhone: phoneKey(req.query.phoneNumber) })
+    next()
   }
 }
 
@@ -41,11 +53,11 @@ export function ordersRouter(services: Services) {
 
   // Without ?phoneNumber= the request leaves this router for the admin and agent lists mounted after it.
   const onlyLookups: RequestHandler = (req, _res, next) => next(req.query.phoneNumber === undefined ? 'router' : undefined)
-  r.get('/', onlyLookups, perIpLimit(services, 'order-lookup', LOOKUP_LIMIT), async (req, res) => {
+  r.get('/', onlyLookups, lookupLimit(services), async (req, res) => {
     res.json(await services.orders.lookupByPhone(Array.isArray(req.query.phoneNumber) ? '' : req.query.phoneNumber))
   })
 
-  r.post('/', perIpLimit(services, 'order-create', ORDER_LIMIT), async (req, res) => {
+  r.post('/', orderLimit(services), async (req, res) => {
     const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, any>
     const input = {
       packageId: body.packageId,

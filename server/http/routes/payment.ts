@@ -2,14 +2,14 @@ import { Router } from 'express'
 import { badRequest } from '../../lib/errors.ts'
 import type { Services } from '../../services/index.ts'
 import { ctxOf } from '../ctx.ts'
-import { callbackUrlOf, ORDER_LIMIT, payerOf, perIpLimit } from './orders.ts'
+import { callbackUrlOf, orderLimit, payerOf } from './orders.ts'
 
 /** POST /api/payment/request and GET /api/payment/status/:transactionId. Client amounts are never read. */
 export function paymentRouter(services: Services) {
   const r = Router()
   const { env } = services.deps
 
-  r.post('/request', perIpLimit(services, 'payment-request', ORDER_LIMIT), async (req, res) => {
+  r.post('/request', orderLimit(services), async (req, res) => {
     const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, any>
     const ctx = ctxOf(req)
     const payer = payerOf(body)
@@ -39,13 +39,13 @@ export function paymentRouter(services: Services) {
   })
 
   // The payer's voucher / OTP when the gateway asks for one (Telecel: "dial *110# to generate a voucher").
-  r.post('/:transactionId/code', perIpLimit(services, 'payment-code', ORDER_LIMIT), async (req, res) => {
+  r.post('/:transactionId/code', orderLimit(services), async (req, res) => {
     const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>
     res.json(await services.payments.submitCode(String(req.params.transactionId), body.code, ctxOf(req)))
   })
 
   r.get('/status/:transactionId', async (req, res) => {
-    res.json(await services.payments.status(req.params.transactionId, ctxOf(req)))
+    res.json(await services.payments.status(req.params.transactionId, ctxOf(req), req.query.phone))
   })
 
   return r

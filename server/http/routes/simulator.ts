@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express'
 import { notFound } from '../../lib/errors.ts'
 import type { Services } from '../../services/index.ts'
+import { ctxOf } from '../ctx.ts'
 
 /**
  * The payment simulator's calls (docs/payments.md): the phone page's prompt list, the checkout's
@@ -11,10 +12,10 @@ export function simulatorRouter(services: Services) {
   const active: RequestHandler = (_req, _res, next) => next(services.simulator.active ? undefined : notFound())
   r.use(active)
   r.get('/prompts', async (req, res) => {
-    res.json({ prompts: await services.simulator.prompts(req.query.phone), ttlSeconds: services.simulator.ttlSeconds })
+    res.json({ prompts: await services.simulator.prompts(req.query.phone, ctxOf(req)), ttlSeconds: services.simulator.ttlSeconds })
   })
   r.get('/payments/:reference', async (req, res) => {
-    res.json(await services.simulator.checkout(req.params.reference))
+    res.json(await services.simulator.checkout(req.params.reference, ctxOf(req), req.query.phone))
   })
   r.post('/payments/:reference/approve', async (req, res) => {
     res.json(await services.simulator.approve(req.params.reference))

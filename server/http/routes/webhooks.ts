@@ -11,7 +11,7 @@ export function webhooksRouter(services: Services) {
   r.get('/paystack', async (req, res) => {
     const q = req.query
     const reference = typeof q.reference === 'string' && q.reference ? q.reference : typeof q.trxref === 'string' ? q.trxref : undefined
-    res.json(await services.payments.verifyCallback(reference, ctxOf(req)))
+    res.json(await services.payments.verifyCallback(reference, ctxOf(req), q.phone))
   })
   r.post('/paystack', async (req, res) => {
     const result = await services.payments.paystackWebhook(req.rawBody, req.headers['x-paystack-signature'], req.body, { ip: req.ip ?? null, log: req.log })

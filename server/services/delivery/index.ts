@@ -82,7 +82,8 @@ export function createDeliveryService(deps: DeliveryDeps) {
     // Accepted earlier, confirmation pending: ask, never send again.
     if (before.delivery_reference) return void (await check(orderId))
     const settings = await deps.settings.get()
-    const vendorName = before.delivery_vendor ?? vendors.nameFor(before.network, settings)
+    // Simulated money never buys real data: such an order only ever goes to the simulator vendor.
+    const vendorName = before.simulated ? 'simulator' : (before.delivery_vendor ?? vendors.nameFor(before.network, settings))
     const order = await setDeliveryStatus(orderId, 'PROCESSING', { vendor: vendorName, attempts: 'increment' })
     if (!order) return
     const vendor = vendors.get(vendorName)

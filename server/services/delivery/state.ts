@@ -37,6 +37,8 @@ export interface DeliveryRow {
   delivery_error: string | null
   delivered: boolean
   delivered_at: Date | null
+  /** Paid through the payment simulator (issue 15): never sent to a real vendor. */
+  simulated?: boolean
 }
 
 export interface StatusDetails {

@@ -6,7 +6,7 @@ import type { Env } from '../../env.ts'
 import { badRequest, conflict, notFound, unauthorized } from '../../lib/errors.ts'
 import type { Logger } from '../../lib/logger.ts'
 import { toGhs } from '../../lib/money.ts'
-import { normalizePhone } from '../../lib/phone.ts'
+import { normalizePhone, phoneVariants } from '../../lib/phone.ts'
 import type { AuditService } from '../audit.ts'
 import type { CommissionsService } from '../commissions.ts'
 import type { Ctx } from '../context.ts'
@@ -118,9 +118,9 @@ export interface PaymentsDeps {
   provider?: PaymentProvider
 }
 
-/** PAYSTACK_SECRET_KEY set -> Paystack; otherwise the built-in simulator. */
+/** PAYMENT_PROVIDER=simulator forces the simulator; else PAYSTACK_SECRET_KEY set -> Paystack; otherwise the built-in simulator. */
 export function chooseProvider(env: Env, sequelize?: Sequelize): PaymentProvider {
-  if (env.PAYSTACK_SECRET_KEY) return createPaystackProvider(env)
+  if (env.PAYSTACK_SECRET_KEY && env.PAYMENT_PROVIDER !== 'simulator') return createPaystackProvider(env)
   const phoneOf = async (reference: string) =>
     sequelize ? (await sequelize.query<{ payer_phone: string | null }>('SELECT payer_phone FROM payments WHERE transaction_id = :r', { replacements: { r: reference }, type: QueryTypes.SELECT })).map((r) => r.payer_phone) : []
   // The simulator's "gateway side" is the payer's answer kept on our own rows: its list is read from them.
@@ -240,12 +240,19 @@ export function createPaymentsService(deps: PaymentsDeps) {
           userId: input.userId ?? ctx.user?.id ?? null,
           details: { ...(input.afa ? { afa: input.afa } : {}), ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}), ...(input.voucher ? { voucher: input.voucher } : {}) },
           lastCheckedAt: new Date(),
+          simulated: !free && provider.name === 'simulator',
         },
         // Deliberately outside any caller transaction: webhooks and checks on other connections must see the row.
       )
     } catch (err) {
       if (err instanceof UniqueConstraintError) throw conflict('Transaction ID already used. Please try again.')
       throw err
+    }
+    // This browser may come back to it (status, checkout, the simulator's phone); nobody else by its id alone.
+    ctx.browser?.remember(transactionId)
+    if (!free && provider.name === 'simulator' && input.orderId) {
+      // The order is marked too: admin tables, exports and delivery must know no real money moved.
+      await q('UPDATE orders SET simulated = true, updated_at = now() WHERE id = :id RETURNING id', { id: input.orderId })
     }
     if (input.purpose === 'agent_fee' && input.agentId) {
       await q(
@@ -272,9 +279,19 @@ export function createPaymentsService(deps: PaymentsDeps) {
     return tid
   }
 
-  /** Payments made by a signed-in person are theirs (and admins'); a visitor's payment is reached by its unguessable id. */
-  function assertMayRead(p: PaymentRow, ctx: Ctx) {
-    if (p.user_id && ctx.user?.role !== 'ADMIN' && ctx.user?.id !== p.user_id) throw notFound('Transaction not found')
+  /**
+   * Who may read a payment (issue 15): admins; the signed-in person who made it; the browser that
+   * started it; or whoever also gives the paying phone number. A transaction id alone opens nothing.
+   */
+  function mayRead(p: PaymentRow, ctx: Ctx, phone?: unknown): boolean {
+    if (ctx.user?.role === 'ADMIN') return true
+    if (p.user_id) return ctx.user?.id === p.user_id || !!ctx.browser?.owns(p.transaction_id)
+    if (ctx.browser?.owns(p.transaction_id)) return true
+    const digits = typeof phone === 'string' ? phone.replace(/\D/g, '') : ''
+    return !!p.payer_phone && /^\d{9,12}$/.test(digits) && phoneVariants(digits).includes(p.payer_phone)
+  }
+  function assertMayRead(p: PaymentRow, ctx: Ctx, phone?: unknown, message = 'Transaction not found') {
+    if (!mayRead(p, ctx, phone)) throw notFound(message)
   }
 
   return {
@@ -284,6 +301,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
     isSimulator: provider.name === 'simulator',
     newTransactionId,
     present,
+    mayRead,
     methodFor,
     payerFor,
     request,
@@ -291,11 +309,11 @@ export function createPaymentsService(deps: PaymentsDeps) {
     load,
 
     /** The status for the payer: asks the gateway (at its pace) while open, settles the same single way. */
-    async status(transactionId: string, ctx: Ctx = {}) {
+    async status(transactionId: string, ctx: Ctx = {}, phone?: unknown) {
       const tid = checkReference(transactionId)
       const existing = await load(tid)
       if (!existing) throw notFound('Transaction not found')
-      assertMayRead(existing, ctx)
+      assertMayRead(existing, ctx, phone)
       const { row } = await checkGateway(tid)
       const p = row ?? existing
       return { paymentStatus: p.status, message: p.message ?? '', extTransactionId: p.ext_transaction_id, transactionId: p.transaction_id, purpose: p.purpose, orderId: p.order_id, needsCode: present(p).needsCode }
@@ -335,11 +353,12 @@ export function createPaymentsService(deps: PaymentsDeps) {
     onDeliveryFailed: refunds.onDeliveryFailed,
 
     /** GET /api/webhooks/paystack?reference=: the payer is back from the checkout; verify and report. */
-    async verifyCallback(reference: unknown, ctx: Ctx = {}) {
+    async verifyCallback(reference: unknown, ctx: Ctx = {}, phone?: unknown) {
       if (reference === undefined || reference === null || reference === '') throw badRequest('No payment reference provided')
       const tid = checkReference(reference)
       const existing = await load(tid)
       if (!existing) throw notFound('Payment not found')
+      assertMayRead(existing, ctx, phone, 'Payment not found')
       const { row } = await checkGateway(tid)
       const p = row ?? existing
       let type: 'data' | 'agent_order' | 'agent' | 'afa' = p.purpose === 'afa' ? 'afa' : p.purpose === 'agent_fee' ? 'agent' : 'data'
@@ -347,7 +366,6 @@ export function createPaymentsService(deps: PaymentsDeps) {
         const [o] = await q<{ agent_id: number | null }>('SELECT agent_id FROM orders WHERE id = :id', { id: p.order_id })
         if (o?.agent_id) type = 'agent_order'
       }
-      void ctx
       return {
         status: p.status === 'SUCCESS' ? 'success' : p.status === 'PENDING' || p.status === 'IN_PROGRESS' ? 'pending' : 'failed',
         paymentStatus: p.status,

@@ -54,6 +54,8 @@ export interface PaymentRow {
   settled_at: Date | null
   last_checked_at: Date | null
   created_at: Date
+  /** Taken by the payment simulator: no real money moved (migration 140). */
+  simulated?: boolean
 }
 
 export interface MomoStart {

@@ -84,6 +84,7 @@ export function createSettlement(deps: SettleDeps) {
       extTransactionId: p.ext_transaction_id,
       status: p.status,
       message: p.message,
+      ...(p.simulated ? { simulated: true } : {}),
     }
 
     if (p.purpose === 'data' && p.order_id) {

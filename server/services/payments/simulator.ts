@@ -3,6 +3,7 @@ import { conflict, notFound } from '../../lib/errors.ts'
 import { toGhs } from '../../lib/money.ts'
 import { phoneVariants } from '../../lib/phone.ts'
 import type { Env } from '../../env.ts'
+import type { Ctx } from '../context.ts'
 import type { CardStart, GatewayResult, GatewayTxn, MomoStart, PaymentProvider, PaymentRow, RefundAnswer, StartResult } from './provider.ts'
 
 export const SIM_PROMPT_MESSAGE = 'USSD prompt sent! Check your phone and complete payment.'
@@ -83,6 +84,7 @@ export const simulatorTtlSeconds = (env: Env) => env.SIMULATOR_PROMPT_TTL_SECOND
 
 interface Refresher {
   refresh(transactionId: string): Promise<{ paymentStatus: string; message: string } | null>
+  mayRead(p: PaymentRow, ctx: Ctx, phone?: unknown): boolean
 }
 
 export type SimulatorControl = ReturnType<typeof createSimulatorControl>
@@ -131,18 +133,25 @@ export function createSimulatorControl(deps: { sequelize: Sequelize; env: Env; p
     approve: (reference: unknown) => answer(reference, 'APPROVED'),
     decline: (reference: unknown) => answer(reference, 'DECLINED'),
 
-    /** Unanswered mobile-money prompts waiting on this phone, newest first. */
-    async prompts(phone: unknown) {
+    /**
+     * Unanswered mobile-money prompts, newest first: those waiting on a number typed in, or with no
+     * number, those of the payments this browser started. Never everyone's (issue 15).
+     */
+    async prompts(phone: unknown, ctx: Ctx = {}) {
       ensureActive()
-      const digits = String(phone ?? '').replace(/\D/g, '')
-      if (digits.length < 9 || digits.length > 12) return []
+      const typed = phone !== undefined && phone !== null && phone !== ''
+      const digits = typed ? String(phone).replace(/\D/g, '') : ''
+      if (typed && (digits.length < 9 || digits.length > 12)) return []
+      const mine = typed ? [] : (ctx.browser?.started() ?? [])
+      if (!typed && !mine.length) return []
       const rows = await q<any>(
         `SELECT transaction_id, amount_pesewas, payer_phone, payer_network, purpose, created_at FROM payments
-         WHERE gateway = 'simulator' AND method = 'momo' AND payer_phone IN (:phones)
+         WHERE gateway = 'simulator' AND method = 'momo'
+           AND ${typed ? 'payer_phone IN (:phones)' : 'transaction_id IN (:mine)'}
            AND NOT (details ? 'simulator') AND COALESCE(details->>'needs', '') = ''
            AND ((status IN ('PENDING','IN_PROGRESS') AND created_at > now() - make_interval(secs => :ttl)) OR (status = 'EXPIRED' AND payer_phone LIKE '%' || :lateMode AND settled_at > now() - interval '1 hour'))
          ORDER BY created_at DESC LIMIT 20`,
-        { phones: phoneVariants(digits), ttl, lateMode: SIM_MODES.approveAfterExpiry },
+        { phones: typed ? phoneVariants(digits) : [''], mine: mine.length ? mine : [''], ttl, lateMode: SIM_MODES.approveAfterExpiry },
       )
       return rows.map((p) => ({
         reference: p.transaction_id as string,
@@ -156,15 +165,16 @@ export function createSimulatorControl(deps: { sequelize: Sequelize; env: Env; p
     },
 
     /** What the simulated card checkout shows for a reference. */
-    async checkout(reference: unknown) {
+    async checkout(reference: unknown, ctx: Ctx = {}, phone?: unknown) {
       ensureActive()
       const r = ref(reference)
       const [p] = await q<any>(
-        `SELECT transaction_id, amount_pesewas, email, purpose, status, method, (details ? 'simulator') AS answered FROM payments
+        `SELECT transaction_id, amount_pesewas, email, purpose, status, method, user_id, payer_phone, (details ? 'simulator') AS answered FROM payments
          WHERE transaction_id = :r AND gateway = 'simulator'`,
         { r },
       )
-      if (!p) throw notFound('No simulated payment with this reference')
+      // Only the browser that started it (or its owner, or whoever knows the payer's phone) sees a checkout.
+      if (!p || !deps.payments.mayRead(p, ctx, phone)) throw notFound('No simulated payment with this reference')
       return { reference: p.transaction_id as string, amount: toGhs(p.amount_pesewas), email: p.email as string | null, purpose: p.purpose as string, status: p.status as string, answered: !!p.answered }
     },
   }

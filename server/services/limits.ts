@@ -1,0 +1,79 @@
+import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible'
+import crypto from 'node:crypto'
+import type { Sequelize } from 'sequelize'
+import { AppError } from '../lib/errors.ts'
+
+/**
+ * Request limits shared by every app instance: rate-limiter-flexible's PostgreSQL store on the app's
+ * own Sequelize pool (table rate_limiter_flexible, migration 140). Decision record 0016 explains the
+ * numbers: an address may be one mobile carrier's NAT for thousands of customers, so per-address
+ * limits are generous, and the tight limits sit on what one person owns (a phone number, an account).
+ */
+export const LIMITS = {
+  // Placing orders and asking for payment prompts (each prompt rings someone's phone).
+  orderPerIp: { points: 600, duration: 600 },
+  orderPerPhone: { points: 10, duration: 600 },
+  orderPerAccount: { points: 60, duration: 600 },
+  // The public order lookup answers for any number.
+  lookupPerIp: { points: 1200, duration: 600 },
+  lookupPerPhone: { points: 30, duration: 600 },
+  // Agent registration.
+  registerPerIp: { points: 100, duration: 3600 },
+  registerPerPhone: { points: 3, duration: 3600 },
+  registerPerEmail: { points: 3, duration: 3600 },
+} as const
+
+export type LimitName = keyof typeof LIMITS
+
+export const TOO_MANY = 'Too many requests. Please wait a few minutes and try again.'
+
+/** Keys may hold e-mails and addresses; hashing keeps them short (the store's key is 255 chars) and out of plain sight. */
+export const limitKey = (...parts: Array<string | number | null | undefined>) =>
+  crypto.createHash('sha256').update(parts.map((p) => String(p ?? '')).join('\u0001')).digest('base64url')
+
+export function tooManyFor(res: RateLimiterRes | null, message = TOO_MANY): AppError {
+  const retryAfter = res ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : 60
+  return new AppError(429, message, { retryAfter })
+}
+
+export function pgLimiter(sequelize: Sequelize, keyPrefix: string, points: number, duration: number) {
+  return new RateLimiterPostgres({
+    storeClient: sequelize,
+    storeType: 'sequelize',
+    tableName: 'rate_limiter_flexible',
+    tableCreated: true, // migration 140
+    clearExpiredByTimeout: false, // housekeeping deletes expired rows (rate-limit.ts), no in-process timer
+    keyPrefix,
+    points,
+    duration,
+  })
+}
+
+export type LimitsService = ReturnType<typeof createLimitsService>
+
+export function createLimitsService({ sequelize }: { sequelize: Sequelize }) {
+  const limiters = Object.fromEntries(
+    Object.entries(LIMITS).map(([name, { points, duration }]) => [name, pgLimiter(sequelize, `lim_${name}`, points, duration)]),
+  ) as Record<LimitName, RateLimiterPostgres>
+
+  return {
+    /**
+     * Takes one point from each named bucket whose key is present (a missing phone or account is
+     * skipped); the first exhausted bucket answers 429 with its wait. Every bucket is charged, so a
+     * refused request still counts against the others.
+     */
+    async take(buckets: Partial<Record<LimitName, string | number | null | undefined>>, message = TOO_MANY): Promise<void> {
+      let refused: RateLimiterRes | null | undefined
+      for (const [name, key] of Object.entries(buckets) as Array<[LimitName, string | number | null | undefined]>) {
+        if (key === null || key === undefined || key === '') continue
+        try {
+          await limiters[name].consume(limitKey(key))
+        } catch (err) {
+          if (!(err instanceof RateLimiterRes)) throw err
+          refused ??= err
+        }
+      }
+      if (refused !== undefined) throw tooManyFor(refused, message)
+    },
+  }
+}
