@@ -27,6 +27,7 @@ import { createSimulatorControl } from './payments/simulator.ts'
 import { createOrdersService } from './orders.ts'
 import { createAfaService } from './afa.ts'
 import { createQueue } from './queue/index.ts'
+import { createWalletService } from './wallet/index.ts'
 
 export interface Deps {
   sequelize: Sequelize
@@ -75,9 +76,11 @@ export function createServices(deps: Deps) {
   const payments = createPaymentsService({ ...deps, settings, audit, commissions, sms })
   late.payments = payments
   const simulator = createSimulatorControl({ sequelize, env: deps.env, payments, active: payments.isSimulator })
-  const orders = createOrdersService({ sequelize, models, settings, audit, packages, payments })
+  // H13 agent wallet: ledger, top-ups (a payment purpose), wallet-paid orders settled the same single way.
+  const wallet = createWalletService({ sequelize, models, settings, audit, payments })
+  const orders = createOrdersService({ sequelize, models, settings, audit, packages, payments, wallet })
   const afa = createAfaService({ sequelize, settings, payments })
-  return { queue, packages, sms, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  return { queue, wallet, packages, sms, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

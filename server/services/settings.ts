@@ -36,6 +36,9 @@ export interface Settings {
   commissionPercentage: number
   commissionFixedAmount: number
   ussdWhitelistEnabled: boolean
+  /** Agent wallet top-up limits (GHS), issue 13. */
+  walletTopupMin: number
+  walletTopupMax: number
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -63,6 +66,8 @@ export const DEFAULT_SETTINGS: Settings = {
   commissionPercentage: 10,
   commissionFixedAmount: 0,
   ussdWhitelistEnabled: false,
+  walletTopupMin: 1,
+  walletTopupMax: 5000,
 }
 
 /** Fields everyone may read; the rest (templates, commission, whitelist switch) are for admins. */
@@ -73,7 +78,7 @@ export const PUBLIC_FIELDS = [
 ] as const satisfies readonly (keyof Settings)[]
 export type PublicSettings = Pick<Settings, (typeof PUBLIC_FIELDS)[number]>
 
-const MONEY_FIELDS = ['agentRegistrationFee', 'afaRegistrationFee', 'commissionFixedAmount'] as const
+const MONEY_FIELDS = ['agentRegistrationFee', 'afaRegistrationFee', 'commissionFixedAmount', 'walletTopupMin', 'walletTopupMax'] as const
 
 const text = (max: number) => Joi.string().allow('').max(max).trim()
 const money = Joi.number().min(0).max(100000).precision(2)
@@ -102,6 +107,8 @@ export const settingsSchema = Joi.object<Settings>({
   commissionPercentage: Joi.number().min(0).max(100),
   commissionFixedAmount: money,
   ussdWhitelistEnabled: Joi.boolean(),
+  walletTopupMin: Joi.number().min(0.01).max(100000).precision(2),
+  walletTopupMax: Joi.number().min(0.01).max(100000).precision(2),
 })
   // The admin page sends the whole object it loaded; unknown keys (id, timestamps) are dropped.
   .options({ stripUnknown: true })

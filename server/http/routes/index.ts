@@ -22,6 +22,7 @@ import { paymentRouter } from './payment.ts'
 import { webhooksRouter } from './webhooks.ts'
 import { afaRouter } from './afa.ts'
 import { simulatorRouter } from './simulator.ts'
+import { walletRouter } from './wallet.ts'
 
 /** Every /api resource, one router each. Add a line here for a new resource. */
 export function apiRouter(services: Services) {
@@ -45,6 +46,8 @@ export function apiRouter(services: Services) {
   api.use('/payment', paymentRouter(services))
   api.use('/webhooks', webhooksRouter(services))
   api.use('/simulator', simulatorRouter(services))
+  // H13: the agent wallet.
+  api.use('/wallet', walletRouter(services))
   // H5a: after the public orders/afa routers (H3), before the agents' own list.
   api.use('/orders', ordersAdminRouter(services))
   api.use('/afa', afaAdminRouter(services))

@@ -14,11 +14,11 @@ import { GATEWAY_CARD, NETWORKS, type SettingsService } from '../settings.ts'
 import type { SmsService } from '../sms.ts'
 import { createPaystackProvider, parsePaystackEvent, verifyPaystackSignature } from './paystack.ts'
 import { GatewayError, isFinal, type GatewayResult, type Method, type PaymentProvider, type PaymentRow, type StartResult } from './provider.ts'
-import { createSettlement } from './settle.ts'
+import { createSettlement, type SettleDeps } from './settle.ts'
 import { createSimulatorProvider } from './simulator.ts'
 
 export interface PaymentRequestInput {
-  purpose: 'data' | 'afa' | 'agent_fee'
+  purpose: 'data' | 'afa' | 'agent_fee' | 'wallet_topup'
   amountPesewas: number
   transactionId?: string | number | null
   payerPhone?: string | null
@@ -71,7 +71,7 @@ export const transactionIdSchema = Joi.any()
   .messages({ 'any.invalid': 'Transaction ID must be a whole number of up to 15 digits' })
 
 const requestSchema = Joi.object<PaymentRequestInput>({
-  purpose: Joi.string().valid('data', 'afa', 'agent_fee').required(),
+  purpose: Joi.string().valid('data', 'afa', 'agent_fee', 'wallet_topup').required(),
   amountPesewas: Joi.number().integer().min(0).max(100_000_000).required(),
   transactionId: transactionIdSchema,
   payerPhone: Joi.string().allow('', null),
@@ -98,6 +98,8 @@ export interface PaymentsDeps {
   sms: SmsService
   /** Tests may hand in a provider; otherwise it is chosen from the environment. */
   provider?: PaymentProvider
+  /** Told of order status changes inside the settlement transaction (agent webhooks); filled in after creation. */
+  hooks?: SettleDeps['hooks']
 }
 
 /** PAYSTACK_SECRET_KEY set -> Paystack; otherwise the built-in simulator. */
@@ -247,7 +249,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
   async function checkGateway(transactionId: string): Promise<{ row: PaymentRow | null; asked: boolean }> {
     const row = await load(transactionId)
     if (!row || isFinal(row.status)) return { row, asked: false }
-    if (row.gateway !== provider.name) return { row, asked: false }
+    if (row.gateway !== provider.name || row.method === 'wallet') return { row, asked: false }
     const secs = provider.minCheckIntervalMs(row.method) / 1000
     const [claimed] = await q<PaymentRow>(
       `UPDATE payments SET last_checked_at = now()
@@ -341,7 +343,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       if (!existing) throw notFound('Payment not found')
       const { row } = await checkGateway(tid)
       const p = row ?? existing
-      let type: 'data' | 'agent_order' | 'agent' | 'afa' = p.purpose === 'afa' ? 'afa' : p.purpose === 'agent_fee' ? 'agent' : 'data'
+      let type: 'data' | 'agent_order' | 'agent' | 'afa' | 'wallet_topup' = p.purpose === 'afa' ? 'afa' : p.purpose === 'agent_fee' ? 'agent' : p.purpose === 'wallet_topup' ? 'wallet_topup' : 'data'
       if (p.purpose === 'data' && p.order_id) {
         const [o] = await q<{ agent_id: number | null }>('SELECT agent_id FROM orders WHERE id = :id', { id: p.order_id })
         if (o?.agent_id) type = 'agent_order'

@@ -6,6 +6,7 @@ import type { CommissionsService } from '../commissions.ts'
 import type { Ctx } from '../context.ts'
 import type { SettingsService } from '../settings.ts'
 import { fillTemplate, formatDataSize, type SmsService } from '../sms.ts'
+import { post as postWalletEntry } from '../wallet/ledger.ts'
 import { isFinal, type GatewayResult, type PaymentRow } from './provider.ts'
 
 export interface SettleDeps {
@@ -15,6 +16,11 @@ export interface SettleDeps {
   commissions: CommissionsService
   sms: SmsService
   log: Logger
+  /**
+   * Told, inside the settlement's transaction, that an order's payment status changed (the reseller
+   * API's agent webhooks enqueue their job here). Bound late: the webhooks service is made after payments.
+   */
+  hooks?: { orderStatusChanged?: (orderId: number, ctx: { transaction: Transaction }) => Promise<void> }
 }
 
 export interface SettleOutcome {
@@ -59,9 +65,8 @@ export function createSettlement(deps: SettleDeps) {
     }
   }
 
-  async function effects(p: PaymentRow, ctx: Ctx & { transaction: Transaction }) {
+  async function effects(p: PaymentRow, ctx: Ctx & { transaction: Transaction }, settings: Awaited<ReturnType<SettingsService['get']>>) {
     const t = ctx.transaction
-    const settings = await deps.settings.get()
     const success = p.status === 'SUCCESS'
     const details: Record<string, unknown> = {
       transactionId: p.transaction_id,
@@ -90,6 +95,21 @@ export function createSettlement(deps: SettleDeps) {
         } else if (settings.smsOrderCreatedUser) {
           await deps.sms.send(order.payment_phone_number || order.recipient_number, fillTemplate(settings.smsOrderCreatedUser, vars), { transaction: t })
         }
+      }
+      if (order?.agent_id) await deps.hooks?.orderStatusChanged?.(order.id, { transaction: t })
+    }
+
+    if (p.purpose === 'wallet_topup' && p.agent_id) {
+      details.agentId = p.agent_id
+      if (success && p.amount_pesewas > 0) {
+        // One credit per top-up payment: settlement runs once, and the ledger's unique index fences it again.
+        const { entry, balancePesewas } = await postWalletEntry(
+          sequelize,
+          { agentId: p.agent_id, type: 'TOPUP', amountPesewas: p.amount_pesewas, reason: `Top-up by ${p.method === 'card' ? 'card' : 'mobile money'}`, actorUserId: p.user_id, paymentTransactionId: p.transaction_id },
+          t,
+        )
+        details.walletCredited = !!entry
+        details.walletBalance = toGhs(balancePesewas)
       }
     }
 
@@ -143,7 +163,7 @@ export function createSettlement(deps: SettleDeps) {
       await progress(transactionId, result)
       return { settled: false, row: await load(transactionId) }
     }
-    const before = await load(transactionId)
+    const before = await load(transactionId, ctx.transaction)
     if (!before) return { settled: false, row: null }
     if (isFinal(before.status)) {
       if (result.status === 'SUCCESS' && before.status !== 'SUCCESS') {
@@ -163,7 +183,11 @@ export function createSettlement(deps: SettleDeps) {
         message = 'Amount paid does not match the amount due'
       }
     }
-    return sequelize.transaction(async (t) => {
+    // Read before the transaction: a cache miss inside it would need a second connection from the pool.
+    const settings = await deps.settings.get()
+    // A caller that already holds a transaction (a wallet-paid order) settles inside it.
+    const within = <T>(fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : sequelize.transaction(fn))
+    return within(async (t) => {
       const rows = await q<PaymentRow>(
         `UPDATE payments SET status = :status, message = :message, ext_transaction_id = COALESCE(:ext, ext_transaction_id),
            settled_at = now(), updated_at = now()
@@ -174,7 +198,7 @@ export function createSettlement(deps: SettleDeps) {
       )
       const row = rows[0]
       if (!row) return { settled: false, row: await load(transactionId, t) }
-      await effects(row, { ...ctx, transaction: t })
+      await effects(row, { ...ctx, transaction: t }, settings)
       log.info({ transactionId, status, purpose: row.purpose }, 'payment settled')
       return { settled: true, row }
     })
