@@ -3,9 +3,10 @@ import { QueryTypes } from 'sequelize'
 import { createAgent, createPackage } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
+import { AtPhone, ussdAgent } from '../helpers/ussd.ts'
 
 // Issue 13: the agent wallet ledger, top-ups through the payments service, wallet-paid orders.
-const sql = async <T = any>(text: string, replacements: Record<string, unknown> = {}) =>
+const sql = async <T extends object = any>(text: string, replacements: Record<string, unknown> = {}) =>
   app().db.sequelize.query<T>(text, { replacements, type: QueryTypes.SELECT }) as Promise<T[]>
 const count = async (from: string, r: Record<string, unknown> = {}) => Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM ${from}`, r))[0]!.n)
 const approve = (tid: string) => new Client().post(`/api/simulator/payments/${tid}/approve`)
@@ -181,5 +182,32 @@ describe('wallet: ledger, concurrency, top-up, wallet orders', () => {
     expect(lines[0]).to.equal('Date,Type,Amount (GHS),Balance after (GHS),Reason,Order,Transaction ID')
     expect(lines).to.have.length(2)
     expect(lines[1]).to.include(',ORDER,-4.50,5.50,')
+  })
+
+  it('USSD: PIN, buy, Wallet ends the dial with the order confirmed and paid; a low balance says so', async () => {
+    await app().db.models.Package.destroy({ where: {} })
+    await createPackage({ network: 'MTN', sizeMb: 1024, priceUserPesewas: 500, priceAgentPesewas: 450 })
+    const { agent, pin } = await ussdAgent({ phone: '0241140001' })
+    await credit(agent.id, 5)
+    const phone = new AtPhone('+233241140001')
+    await phone.dial()
+    for (const input of [pin, '1', '1', '1', '2']) await phone.send(input)
+    const confirm = await phone.send('0551234567')
+    expect(confirm.text).to.equal('Confirm purchase\n1.0GB MTN data\nTo: 0551234567\nPrice: GHS 4.50\n1. Mobile money\n2. Wallet (GHS 5.00)\n0 Back 00 Menu')
+    const done = await phone.send('2')
+    expect(done.end, done.body).to.equal(true)
+    const [order] = await sql<any>('SELECT * FROM orders WHERE agent_id = :id', { id: agent.id })
+    expect(order).to.include({ payment_status: 'SUCCESS', channel: 'ussd', amount_pesewas: 450, recipient_number: '0551234567' })
+    expect(done.text).to.equal(`Order #${order.id} confirmed: 1.0GB MTN to 0551234567, paid from wallet. Balance GHS 0.50. Ref ${order.payment_transaction_id.slice(-8)}`)
+    expect(done.body.length).to.be.at.most(182)
+    expect(await balance(agent.id)).to.equal(50)
+
+    const again = new AtPhone('+233241140001')
+    await again.dial()
+    for (const input of [pin, '1', '1', '1', '1']) await again.send(input)
+    const low = await again.send('2')
+    expect(low.con).to.equal(true)
+    expect(low.text).to.match(/^Wallet balance too low\.\nConfirm purchase/)
+    expect(await count('orders')).to.equal(1)
   })
 })
