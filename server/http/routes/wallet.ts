@@ -50,6 +50,10 @@ export function walletRouter(services: Services) {
     res.json(await services.wallet.liability())
   })
 
+  r.get('/balances', requireAdmin, async (_req, res) => {
+    res.json(await services.wallet.allBalances())
+  })
+
   r.get('/agents/:id', requireAdmin, async (req, res) => {
     res.json(await services.wallet.agentStatement(agentIdOf(req.params.id), query(req.query)))
   })

@@ -194,11 +194,10 @@ export function createWalletService(deps: { sequelize: Sequelize; models: Models
       })
     },
 
-    /** Balances for the admin agents list. */
-    async balances(agentIds: number[]): Promise<Map<number, number>> {
-      if (!agentIds.length) return new Map()
-      const rows = await q<{ agent_id: number; balance_pesewas: string }>('SELECT agent_id, balance_pesewas FROM wallets WHERE agent_id IN (:ids)', { ids: agentIds })
-      return new Map(rows.map((r) => [r.agent_id, Number(r.balance_pesewas)]))
+    /** Admin agents list: every wallet's balance in GHS, by agent id. */
+    async allBalances(): Promise<Record<string, number>> {
+      const rows = await q<{ agent_id: number; balance_pesewas: string }>('SELECT agent_id, balance_pesewas FROM wallets', {})
+      return Object.fromEntries(rows.map((r) => [String(r.agent_id), toGhs(Number(r.balance_pesewas))!]))
     },
 
     /** What the shop owes agents in total (admin overview). */
