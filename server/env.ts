@@ -22,6 +22,8 @@ export interface Env {
   USSD_SHARED_SECRET?: string
   USSD_ALLOWED_IPS?: string
   SIMULATOR_PROMPT_TTL_SECONDS: number
+  /** Reseller API (issue 13): requests per minute per API key. */
+  API_RATE_LIMIT_PER_MINUTE: number
 }
 
 const schema = Joi.object<Env>({
@@ -45,6 +47,7 @@ const schema = Joi.object<Env>({
   USSD_SHARED_SECRET: Joi.string().empty(''),
   USSD_ALLOWED_IPS: Joi.string().empty(''),
   SIMULATOR_PROMPT_TTL_SECONDS: Joi.number().integer().min(10).default(600),
+  API_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(100000).default(120),
 })
   .unknown(true)
 

@@ -19,4 +19,6 @@ export function mountExtras(app: Express, services: Services): void {
 export function registerTasks(services: Services): void {
   // Scheduled: payment reconciliation and housekeeping (graphile-worker crontab, once per tick).
   registerScheduledJobs(services.queue, { services, log: services.deps.log })
+  // H13: signed webhooks to agents' software, retried with backoff.
+  services.resellerApi.registerTasks(services.queue)
 }

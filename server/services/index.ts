@@ -28,6 +28,8 @@ import { createOrdersService } from './orders.ts'
 import { createAfaService } from './afa.ts'
 import { createQueue } from './queue/index.ts'
 import { createWalletService } from './wallet/index.ts'
+import { createResellerApi } from './reseller-api/index.ts'
+import type { SettleDeps } from './payments/settle.ts'
 
 export interface Deps {
   sequelize: Sequelize
@@ -73,14 +75,20 @@ export function createServices(deps: Deps) {
   const packages = createPackagesService({ models })
   const sms = createSmsService({ models, log: deps.log })
   const commissions = createCommissionsService({ sequelize })
-  const payments = createPaymentsService({ ...deps, settings, audit, commissions, sms })
+  // Settlement tells these of order status changes inside its transaction (agent webhooks, bound below).
+  const paymentHooks: NonNullable<SettleDeps['hooks']> = {}
+  const payments = createPaymentsService({ ...deps, settings, audit, commissions, sms, hooks: paymentHooks })
   late.payments = payments
   const simulator = createSimulatorControl({ sequelize, env: deps.env, payments, active: payments.isSimulator })
   // H13 agent wallet: ledger, top-ups (a payment purpose), wallet-paid orders settled the same single way.
   const wallet = createWalletService({ sequelize, models, settings, audit, payments })
   const orders = createOrdersService({ sequelize, models, settings, audit, packages, payments, wallet })
+  // H13 reseller API: keys, /api/v1 orders with idempotency, signed agent webhooks through the queue.
+  const resellerApi = createResellerApi({ sequelize, env: deps.env, log: deps.log, audit, auth, packages, orders, wallet, queue })
+  const agentWebhooks = resellerApi.webhooks
+  paymentHooks.orderStatusChanged = (orderId, ctx) => agentWebhooks.onOrderStatusChange(orderId, ctx).then(() => undefined)
   const afa = createAfaService({ sequelize, settings, payments })
-  return { queue, wallet, packages, sms, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  return { queue, wallet, resellerApi, agentWebhooks, packages, sms, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

@@ -49,6 +49,11 @@ const orderSchema = Joi.object<PlaceOrderInput>({
   payFrom: Joi.string().valid('wallet', 'gateway').default('gateway').messages({ '*': 'payFrom must be wallet or gateway' }),
 }).options({ stripUnknown: true })
 
+export interface PlaceOptions {
+  /** Runs inside a wallet order's transaction once it is paid (the reseller API records its Idempotency-Key there). */
+  andThen?: (orderId: number, transaction: Transaction) => Promise<void>
+}
+
 export interface OrderView {
   id: number
   recipientNumber: string
@@ -197,13 +202,14 @@ export function createOrdersService(deps: {
    * Wallet orders: the order, its wallet payment, the debit and settlement to SUCCESS in one
    * transaction; a balance that does not cover it rolls the order back too (402, nothing written).
    */
-  async function placeWalletOrder(pkg: PackageRow, input: PlaceOrderInput, ctx: Ctx): Promise<{ order: OrderView; payment: PaymentView }> {
+  async function placeWalletOrder(pkg: PackageRow, input: PlaceOrderInput, ctx: Ctx, opts: PlaceOptions = {}): Promise<{ order: OrderView; payment: PaymentView }> {
     if (ctx.user?.role !== 'AGENT' || !ctx.user.agent) throw forbidden('Only agents can pay from a wallet')
     const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
     await assertFreshTransactionId(tid)
-    const order = await insertOrder(pkg, input, tid, null, ctx, (o, transaction) =>
-      wallet.payOrder({ id: o.id, agentId: o.agentId, userId: o.userId, amountPesewas: o.amountPesewas, paymentTransactionId: tid }, { ...ctx, transaction }),
-    )
+    const order = await insertOrder(pkg, input, tid, null, ctx, async (o, transaction) => {
+      await wallet.payOrder({ id: o.id, agentId: o.agentId, userId: o.userId, amountPesewas: o.amountPesewas, paymentTransactionId: tid }, { ...ctx, transaction })
+      await opts.andThen?.(o.id, transaction)
+    })
     const fresh = await models.Order.findByPk(order.id, { transaction: ctx.transaction })
     const payment = await payments.load(tid, ctx.transaction)
     return { order: presentOrder(fresh!.get({ plain: true })), payment: payments.present(payment!) }
@@ -213,12 +219,12 @@ export function createOrdersService(deps: {
     presentOrder,
 
     /** Creates the PENDING order at the server's price and asks for the payment (mobile money or card per settings). */
-    async placeOrder(raw: PlaceOrderInput, ctx: Ctx = {}): Promise<{ order: OrderView; payment: PaymentView }> {
+    async placeOrder(raw: PlaceOrderInput, ctx: Ctx = {}, opts: PlaceOptions = {}): Promise<{ order: OrderView; payment: PaymentView }> {
       const input = validate(raw)
       await assertOpen()
       assertMayBuy(ctx.user)
       const pkg = await resolvePackage(input)
-      if (input.payFrom === 'wallet') return placeWalletOrder(pkg, input, ctx)
+      if (input.payFrom === 'wallet') return placeWalletOrder(pkg, input, ctx, opts)
       const method = input.channel === 'ussd' ? 'momo' : await payments.methodFor({})
       const payer = payments.payerFor(method, input, ctx)
       const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
