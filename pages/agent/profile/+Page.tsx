@@ -5,6 +5,8 @@ import { formatDay, paymentLabel, statusClass } from '../_shared/format.ts'
 import { useAgent } from '../_shared/useAgent.ts'
 import { ChangePassword } from './ChangePassword.tsx'
 import { PinCard } from './PinCard.tsx'
+import { ApiAccess } from './ApiAccess.tsx'
+import { isActive } from '../_shared/onboarding.ts'
 
 const AGENT_RELOAD_MS = 30_000
 
@@ -51,6 +53,7 @@ export default function Page() {
         <div className="column">
           <ChangePassword />
           <PinCard hasPin={!!agent?.hasPin} onReset={() => void refresh()} />
+          {isActive(agent) ? <ApiAccess /> : null}
         </div>
       </div>
     </section>
