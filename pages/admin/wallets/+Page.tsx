@@ -4,12 +4,12 @@ import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { formatCedis } from '../../../server/lib/money.ts'
 import { Statement } from '../../agent/wallet/Statement.tsx'
+import type { AdminWalletData } from './+data.ts'
 
 /** Admin: one agent's wallet: balance, statement, and a credit or debit with a required reason. */
 export default function Page() {
-  const pc = usePageContext()
+  const { agentId } = (usePageContext() as unknown as { data: AdminWalletData }).data
   const toast = useToast()
-  const agentId = Number(pc.urlParsed?.search?.agentId ?? 0)
   const [info, setInfo] = useState<{ agent: { id: number; name: string; phone: string }; balance: number } | null>(null)
   const [missing, setMissing] = useState(false)
   const [amount, setAmount] = useState('')
