@@ -169,6 +169,7 @@ export function createSettingsService({ models, audit }: { models: Models; audit
       if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
       const before = await get()
       const next = { ...before, ...value } as Settings
+      if (next.walletTopupMin > next.walletTopupMax) throw badRequest('Minimum wallet top-up cannot be more than the maximum')
       const changed = Object.keys(value).filter((k) => JSON.stringify((before as any)[k]) !== JSON.stringify((next as any)[k]))
       await models.Settings.upsert({ id: 1, data: toRow(next) }, { transaction: ctx.transaction })
       cache = next

@@ -115,6 +115,9 @@ describe('wallet: ledger, concurrency, top-up, wallet orders', () => {
   it('top-up limits come from settings; only active agents may top up', async () => {
     const admin = await adminClient()
     expect((await admin.put('/api/settings', { walletTopupMin: 5, walletTopupMax: 50 })).status).to.equal(200)
+    const crossed = await admin.put('/api/settings', { walletTopupMin: 60 })
+    expect(crossed.status).to.equal(400)
+    expect(crossed.body.error).to.equal('Minimum wallet top-up cannot be more than the maximum')
     const { c } = await agentClient()
     const low = await c.post('/api/wallet/topup', { amount: 4.99, payerPhone: '0241234567', payerNetwork: 'MTN' })
     expect(low.status).to.equal(400)

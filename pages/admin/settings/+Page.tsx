@@ -6,7 +6,7 @@ import { Area, Choice, Num, Switch, Text, type Values } from './fields.tsx'
 
 const TABS = ['General', 'Payments', 'Commission', 'Messaging', 'Notifications', 'Schedule'] as const
 type Tab = (typeof TABS)[number]
-const NUMBERS = ['agentRegistrationFee', 'afaRegistrationFee', 'commissionPercentage', 'commissionFixedAmount']
+const NUMBERS = ['agentRegistrationFee', 'afaRegistrationFee', 'commissionPercentage', 'commissionFixedAmount', 'walletTopupMin', 'walletTopupMax']
 
 const toValues = (s: Record<string, unknown>): Values =>
   Object.fromEntries(Object.entries(s).map(([k, v]) => [k, typeof v === 'boolean' ? v : v === null || v === undefined ? '' : String(v)]))
@@ -91,6 +91,8 @@ export default function Page() {
           <Choice name="paymentGateway" label="Payment Gateway" {...f} options={[{ value: 'ussd', label: 'Mobile money (USSD prompt)' }, { value: 'paystack', label: 'Card redirect (Paystack)' }]} />
           <Num name="agentRegistrationFee" label="Agent Registration Fee (GH₵)" min={0} step={0.01} {...f} />
           <Num name="afaRegistrationFee" label="AFA Registration Fee (GH₵)" min={0} step={0.01} {...f} help="The AFA fee banner shows only when the fee is above 0." />
+          <Num name="walletTopupMin" label="Minimum Wallet Top-up (GH₵)" min={0.01} step={0.01} {...f} />
+          <Num name="walletTopupMax" label="Maximum Wallet Top-up (GH₵)" min={0.01} step={0.01} {...f} help="Agents top up their wallet within these limits." />
         </div>
 
         <div {...panel('Commission')}>
