@@ -206,8 +206,10 @@ export function createOrdersService(deps: {
     if (ctx.user?.role !== 'AGENT' || !ctx.user.agent) throw forbidden('Only agents can pay from a wallet')
     const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
     await assertFreshTransactionId(tid)
+    // Read before the transaction opens: nothing inside it may wait for a second pool connection.
+    const current = await settings.get()
     const order = await insertOrder(pkg, input, tid, null, ctx, async (o, transaction) => {
-      await wallet.payOrder({ id: o.id, agentId: o.agentId, userId: o.userId, amountPesewas: o.amountPesewas, paymentTransactionId: tid }, { ...ctx, transaction })
+      await wallet.payOrder({ id: o.id, agentId: o.agentId, userId: o.userId, amountPesewas: o.amountPesewas, paymentTransactionId: tid }, { ...ctx, transaction }, current)
       await opts.andThen?.(o.id, transaction)
     })
     const fresh = await models.Order.findByPk(order.id, { transaction: ctx.transaction })

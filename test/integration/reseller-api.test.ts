@@ -102,6 +102,21 @@ describe('reseller API /api/v1', () => {
     expect(await count('idempotency_keys WHERE key = :k', { k: 'order-004' })).to.equal(0)
   })
 
+  it('50 concurrent API orders against a wallet that covers 30: exactly 30 succeed, the balance ends at 0 and equals the ledger', async function () {
+    this.timeout(60_000)
+    const pkg = await createPackage({ priceAgentPesewas: 450 })
+    const { api, agent } = await reseller({}, 30 * 4.5)
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => order(api, { packageId: pkg.id, recipientNumber: '0241234567' }, `burst-${i}`)))
+    expect(answers.filter((r) => r.status === 201)).to.have.length(30)
+    expect(answers.filter((r) => r.status === 402)).to.have.length(20)
+    expect((await api.get('/api/v1/balance')).body.balance).to.equal(0)
+    const [row] = await app().db.sequelize.query<{ s: string; low: string }>('SELECT sum(amount_pesewas) AS s, min(balance_after_pesewas) AS low FROM wallet_entries WHERE agent_id = :id', { replacements: { id: agent.id }, type: QueryTypes.SELECT })
+    expect(Number(row!.s)).to.equal(0)
+    expect(Number(row!.low)).to.equal(0)
+    expect(await count('orders WHERE agent_id = :id', { id: agent.id })).to.equal(30)
+    expect(await count('idempotency_keys')).to.equal(30)
+  })
+
   it('orders are the caller\'s own: another agent\'s order is 404; packages carry agent prices', async () => {
     const pkg = await createPackage({ priceAgentPesewas: 450, priceUserPesewas: 500 })
     const one = await reseller({}, 10)
@@ -195,7 +210,8 @@ describe('reseller API /api/v1', () => {
       const event = JSON.parse(last.body)
       expect(event).to.include({ type: 'order.updated' })
       expect(event.data.order).to.include({ id: placed.body.order.id, paymentStatus: 'SUCCESS' })
-      expect(await count('graphile_worker._private_jobs')).to.equal(0)
+      // Delivered: the webhook job is gone.
+      expect(await count(`graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'agent-webhook')`)).to.equal(0)
     })
 
     it('agentWebhooks.onOrderStatusChange enqueues for an agent with a URL (inside the caller\'s transaction) and nothing otherwise', async () => {

@@ -4,7 +4,7 @@ import { toGhs } from '../../lib/money.ts'
 import type { AuditService } from '../audit.ts'
 import type { CommissionsService } from '../commissions.ts'
 import type { Ctx } from '../context.ts'
-import type { SettingsService } from '../settings.ts'
+import type { Settings, SettingsService } from '../settings.ts'
 import { fillTemplate, formatDataSize, type SmsService } from '../sms.ts'
 import { post as postWalletEntry } from '../wallet/ledger.ts'
 import { isFinal, type GatewayResult, type PaymentRow } from './provider.ts'
@@ -65,7 +65,7 @@ export function createSettlement(deps: SettleDeps) {
     }
   }
 
-  async function effects(p: PaymentRow, ctx: Ctx & { transaction: Transaction }, settings: Awaited<ReturnType<SettingsService['get']>>) {
+  async function effects(p: PaymentRow, ctx: Ctx & { transaction: Transaction }, settings: Settings) {
     const t = ctx.transaction
     const success = p.status === 'SUCCESS'
     const details: Record<string, unknown> = {
@@ -158,7 +158,11 @@ export function createSettlement(deps: SettleDeps) {
     )
   }
 
-  async function settle(transactionId: string, result: GatewayResult, ctx: Ctx = {}): Promise<SettleOutcome> {
+  /**
+   * `opts.settings`: a caller settling inside its own transaction passes settings it read before
+   * opening it, so settlement never needs a second pool connection while that transaction holds one.
+   */
+  async function settle(transactionId: string, result: GatewayResult, ctx: Ctx = {}, opts: { settings?: Settings } = {}): Promise<SettleOutcome> {
     if (!isFinal(result.status)) {
       await progress(transactionId, result)
       return { settled: false, row: await load(transactionId) }
@@ -184,7 +188,7 @@ export function createSettlement(deps: SettleDeps) {
       }
     }
     // Read before the transaction: a cache miss inside it would need a second connection from the pool.
-    const settings = await deps.settings.get()
+    const settings = opts.settings ?? (await deps.settings.get())
     // A caller that already holds a transaction (a wallet-paid order) settles inside it.
     const within = <T>(fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : sequelize.transaction(fn))
     return within(async (t) => {

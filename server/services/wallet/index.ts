@@ -7,7 +7,7 @@ import { requireActiveAgent } from '../agents.ts'
 import type { AuditService } from '../audit.ts'
 import type { Ctx } from '../context.ts'
 import type { PaymentsService, PaymentView } from '../payments/index.ts'
-import type { SettingsService } from '../settings.ts'
+import type { Settings, SettingsService } from '../settings.ts'
 import { balanceOf, ENTRY_TYPES, post, toEntry, type EntryRow, type EntryType } from './ledger.ts'
 import { payOrderFromWallet, type WalletOrder } from './pay.ts'
 
@@ -150,7 +150,7 @@ export function createWalletService(deps: { sequelize: Sequelize; models: Models
     },
 
     /** Used by orders.placeOrder inside the order's transaction. */
-    payOrder: (order: WalletOrder, ctx: Ctx & { transaction: Transaction }) => payOrderFromWallet(deps, order, ctx),
+    payOrder: (order: WalletOrder, ctx: Ctx & { transaction: Transaction }, settings: Settings) => payOrderFromWallet(deps, order, ctx, settings),
 
     /**
      * Credits a wallet-paid order back, once (unique ledger entry per order and type): for refunds and

@@ -2,6 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize'
 import type { Models } from '../../../models/index.ts'
 import type { Ctx } from '../context.ts'
 import type { PaymentsService } from '../payments/index.ts'
+import type { Settings } from '../settings.ts'
 import { post } from './ledger.ts'
 
 export interface WalletOrder {
@@ -23,6 +24,7 @@ export async function payOrderFromWallet(
   deps: { sequelize: Sequelize; models: Models; payments: PaymentsService },
   order: WalletOrder,
   ctx: Ctx & { transaction: Transaction },
+  settings: Settings,
 ): Promise<void> {
   const { sequelize, models, payments } = deps
   if (!order.agentId) throw new Error('wallet payment needs an agent order')
@@ -50,6 +52,6 @@ export async function payOrderFromWallet(
   if (order.amountPesewas > 0) {
     await post(sequelize, { agentId: order.agentId, type: 'ORDER', amountPesewas: -order.amountPesewas, reason: `Order #${order.id}`, actorUserId: ctx.user?.id ?? null, paymentTransactionId: tid, orderId: order.id }, t)
   }
-  const out = await payments.settle(tid, { status: 'SUCCESS', message: 'Paid from wallet', amountPesewas: order.amountPesewas, currency: 'GHS' }, ctx)
+  const out = await payments.settle(tid, { status: 'SUCCESS', message: 'Paid from wallet', amountPesewas: order.amountPesewas, currency: 'GHS' }, ctx, { settings })
   if (!out.settled) throw new Error('wallet payment did not settle')
 }
