@@ -63,6 +63,8 @@ export interface Env {
   SMS_RETRY_BASE_MS: number
   /** 'simulator' on purpose: the only way to run the payment simulator in production on a real database. */
   PAYMENT_PROVIDER?: 'paystack' | 'simulator'
+  /** Reseller API (issue 13): requests per minute per API key. */
+  API_RATE_LIMIT_PER_MINUTE: number
 }
 
 const schema = Joi.object<Env>({
@@ -112,6 +114,7 @@ const schema = Joi.object<Env>({
   ARKESEL_BASE_URL: Joi.string().uri().default('https://sms.arkesel.com'),
   SMS_RETRY_BASE_MS: Joi.number().integer().min(0).default(10000),
   PAYMENT_PROVIDER: Joi.string().lowercase().valid('paystack', 'simulator').empty(''),
+  API_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(100000).default(120),
 })
   .unknown(true)
 

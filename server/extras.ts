@@ -40,4 +40,6 @@ export function registerTasks(services: Services): void {
   // Payments (ADR 0013): the money call of a decided refund, and a charge started off the USSD hop.
   services.queue.register<{ refundId: number }>(REFUND_TASK, async ({ refundId }) => services.payments.refunds.run(refundId))
   services.queue.register<{ transactionId: string }>(START_TASK, async ({ transactionId }) => services.payments.startCharge(transactionId))
+  // H13: signed webhooks to agents' software, retried with backoff.
+  services.resellerApi.registerTasks(services.queue)
 }

@@ -108,6 +108,21 @@ async function chosenPackage(env: MenuEnv, state: DialState): Promise<MenuPackag
   return list.find((p) => p.id === state.packageId) ?? null
 }
 
+/** Wallet purchase (issue 13): paid at once, so the dial ends with the order confirmed. */
+async function payFromWallet(env: MenuEnv, s: DialState, p: MenuPackage): Promise<Outcome> {
+  if ((await env.services.wallet.balancePesewas(s.agent.id)) < p.pricePesewas) return { note: 'Wallet balance too low.' }
+  if (!(await env.services.ussd.sessions.claim(env.sessionId, 'order'))) return { end: 'Your order is already being placed.' }
+  try {
+    const placed = await env.ports.placeOrder({ packageId: p.id, recipientNumber: s.recipient!, payerPhone: s.agent.phone, payerNetwork: null, payFrom: 'wallet' }, { ...env.ctx, user: await actorOf(env, s) })
+    const left = await env.services.wallet.balancePesewas(s.agent.id)
+    return { end: `Order #${placed.orderId} confirmed: ${formatSize(p.sizeMb)} ${NETWORK_LABELS[p.network]} to ${s.recipient}, paid from wallet. Balance ${ghs(left)}. Ref ${placed.transactionId.slice(-8)}` }
+  } catch (err) {
+    // A race with another purchase took the balance first: nothing was written.
+    if ((err as { status?: number }).status === 402) return { end: 'Wallet balance too low. Top up in the agent portal and dial again.' }
+    throw err
+  }
+}
+
 /** Each screen: how it looks, and what an answer does. '0' (back) and '00' (main menu) are handled before. */
 export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?: string | null): Promise<string>; input(env: MenuEnv, s: DialState, v: string): Promise<Outcome> }> = {
   pin: {
@@ -220,10 +235,16 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
     async render(env, s, note) {
       const p = await chosenPackage(env, s)
       if (!p) return screen(['That bundle is no longer available.', NAV], note)
-      return screen(['Confirm purchase', `${formatSize(p.sizeMb)} ${NETWORK_LABELS[p.network]} data`, `To: ${s.recipient}`, `Price: ${ghs(p.pricePesewas)}`, '1. Confirm and pay', NAV], note)
+      const balance = await env.services.wallet.balancePesewas(s.agent.id)
+      return screen(['Confirm purchase', `${formatSize(p.sizeMb)} ${NETWORK_LABELS[p.network]} data`, `To: ${s.recipient}`, `Price: ${ghs(p.pricePesewas)}`, '1. Mobile money', `2. Wallet (${ghs(balance)})`, NAV], note)
     },
     async input(env, s, v) {
-      if (v !== '1') return { note: 'Invalid choice.' }
+      if (v !== '1' && v !== '2') return { note: 'Invalid choice.' }
+      if (v === '2') {
+        const p = await chosenPackage(env, s)
+        if (!p || !s.recipient) return { note: 'That bundle is no longer available.' }
+        return payFromWallet(env, s, p)
+      }
       // Telecel Cash asks for a voucher (Paystack send_otp): asked here, in the same dial.
       if (s.payerNetwork === 'TELECEL') {
         // Closed shops say so before the payer goes to fetch a voucher.

@@ -11,6 +11,7 @@ export interface MenuPackage {
 }
 
 export interface PlacedOrder {
+  orderId: number
   transactionId: string
   amountPesewas: number
   paymentStatus: string
@@ -20,7 +21,7 @@ export interface PlacedOrder {
 /** What the menu needs from the domain layer: the same services the web uses. */
 export interface MenuPorts {
   listPackages(network: string, actor: Actor, fresh?: boolean): Promise<MenuPackage[]>
-  placeOrder(input: { packageId: number; recipientNumber: string; payerPhone: string; payerNetwork: string | null; voucher?: string | null }, ctx: Ctx): Promise<PlacedOrder>
+  placeOrder(input: { packageId: number; recipientNumber: string; payerPhone: string; payerNetwork: string | null; voucher?: string | null; payFrom?: 'wallet' }, ctx: Ctx): Promise<PlacedOrder>
   /** Asks the gateway about an open payment (at the gateway's pace) and settles it. */
   refreshStatus(transactionId: string, ctx: Ctx): Promise<void>
 }
@@ -49,10 +50,11 @@ export function menuPorts(services: Services, opts: { cacheMs?: number } = {}): 
     },
     async placeOrder(input, ctx) {
       const { order, payment } = await services.orders.placeOrder(
-        { packageId: input.packageId, recipientNumber: input.recipientNumber, payerPhone: input.payerPhone, payerNetwork: input.payerNetwork, voucher: input.voucher ?? null, channel: 'ussd' },
+        { packageId: input.packageId, recipientNumber: input.recipientNumber, payerPhone: input.payerPhone, payerNetwork: input.payerNetwork, voucher: input.voucher ?? null, channel: 'ussd', payFrom: input.payFrom },
         ctx,
       )
       return {
+        orderId: order.id,
         transactionId: payment.transactionId ?? order.paymentTransactionId ?? '',
         amountPesewas: toPesewas(order.amount ?? payment.amount ?? 0),
         paymentStatus: String(payment.paymentStatus ?? order.paymentStatus).toUpperCase(),

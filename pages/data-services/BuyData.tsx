@@ -11,6 +11,7 @@ import {
 import { addRecent, loadRecent } from '../_storefront/recent.ts'
 import type { BuyData as Data, StorePackage } from './+data.ts'
 import { PackagePicker } from './PackagePicker.tsx'
+import { WalletPay } from './WalletPay.tsx'
 
 interface PatchOutcome { message?: string; currentStatus?: string; info?: string }
 
@@ -212,6 +213,9 @@ export function BuyData({ data }: { data: Data }) {
           <button type="submit" className="button is-primary is-fullwidth is-medium" disabled={!canSubmit}>
             {closed ? 'Platform Closed' : 'Proceed to Payment'}
           </button>
+          {isAgent && user?.agent?.approved && user.agent.paymentStatus === 'SUCCESS' ? (
+            <WalletPay packageId={pkg?.id ?? null} recipient={recipient} price={price} disabled={closed || !recipient.trim()} onPaid={(m) => { toast(`${m} ${settings.agentSuccessMessage}`, 'success', 8000); resetForm() }} />
+          ) : null}
         </form>
       </div>
       <div className="column is-5">

@@ -26,6 +26,7 @@ const CRUMBS = {
   '/admin/overview': 'Overview',
   '/admin/orders': 'Orders',
   '/admin/agents': 'Agents',
+  '/admin/wallets': 'Agent wallet',
   '/admin/afa': 'AFA',
   '/admin/packages': 'Packages',
   '/admin/settings': 'Settings',

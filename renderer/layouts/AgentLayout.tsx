@@ -6,6 +6,7 @@ const CRUMBS = {
   '/agent/dashboard': 'Dashboard',
   '/agent/orders': 'My Orders',
   '/agent/place-order': 'Place Order',
+  '/agent/wallet': 'Wallet',
   '/agent/packages': 'Packages',
   '/agent/profile': 'Profile',
   '/agent/payment': 'Payment',
@@ -18,6 +19,7 @@ export function AgentLayout({ children }: { children: ReactNode }) {
     { href: '/agent/dashboard', label: 'Dashboard' },
     { href: '/agent/orders', label: 'My Orders' },
     { href: '/agent/place-order', label: 'Place Order' },
+    { href: '/agent/wallet', label: 'Wallet' },
     { href: '/agent/packages', label: 'Packages' },
     { href: '/agent/profile', label: 'Profile' },
   ]

@@ -33,6 +33,10 @@ import { createOrdersService } from './orders.ts'
 import { createAfaService } from './afa.ts'
 import { createQueue } from './queue/index.ts'
 import { createDeliveryService } from './delivery/index.ts'
+import { createWalletService } from './wallet/index.ts'
+import { walletRefundHandler } from './wallet/refund-handler.ts'
+import { createResellerApi } from './reseller-api/index.ts'
+import type { SettleDeps } from './payments/settle.ts'
 
 export interface Deps {
   sequelize: Sequelize
@@ -85,7 +89,9 @@ export function createServices(deps: Deps) {
   // H11 delivery: vendors behind one interface, queued by settlement in its transaction.
   const delivery = createDeliveryService({ sequelize, audit, settings, sms, queue, env: deps.env, log: deps.log })
   const commissions = createCommissionsService({ sequelize })
-  const payments = createPaymentsService({ ...deps, settings, audit, commissions, sms, delivery, queue })
+  // Settlement tells these of order status changes inside its transaction (agent webhooks, bound below).
+  const paymentHooks: NonNullable<SettleDeps['hooks']> = {}
+  const payments = createPaymentsService({ ...deps, settings, audit, commissions, sms, delivery, queue, hooks: paymentHooks })
   // A delivery that failed for good gives the money back when the shop says so (wallet orders always),
   // decided in the same transaction as the FAILED status (ADR 0012, 0013).
   delivery.state.onChange(async ({ order, to, details }, transaction) => {
@@ -93,10 +99,22 @@ export function createServices(deps: Deps) {
   })
   late.payments = payments
   const simulator = createSimulatorControl({ sequelize, env: deps.env, payments, active: payments.isSimulator })
-  const orders = createOrdersService({ sequelize, models, settings, audit, packages, payments })
+  // H13 agent wallet: ledger, top-ups (a payment purpose), wallet-paid orders settled the same single way.
+  const wallet = createWalletService({ sequelize, models, settings, audit, payments })
+  const orders = createOrdersService({ sequelize, models, settings, audit, packages, payments, wallet })
+  // H13 reseller API: keys, /api/v1 orders with idempotency, signed agent webhooks through the queue.
+  const resellerApi = createResellerApi({ sequelize, env: deps.env, log: deps.log, audit, auth, packages, orders, wallet, queue })
+  const agentWebhooks = resellerApi.webhooks
+  paymentHooks.orderStatusChanged = (orderId, ctx) => agentWebhooks.onOrderStatusChange(orderId, ctx).then(() => undefined)
+  // Each delivery status change of an agent's order reaches the agent's software, in the change's transaction.
+  delivery.state.onChange(async ({ order }, transaction) => {
+    if (order.agent_id) await agentWebhooks.onOrderStatusChange(order.id, { transaction })
+  })
+  // A refund of a wallet-paid order goes back to the wallet (issue 13), through the one refund path.
+  payments.refunds.registerHandler('wallet', walletRefundHandler(sequelize, wallet))
   const afa = createAfaService({ sequelize, settings, payments })
   const opsMetrics = createOpsMetrics({ sequelize })
-  return { queue, opsMetrics, sessions, recovery, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  return { queue, opsMetrics, sessions, recovery, wallet, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

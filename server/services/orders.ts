@@ -1,5 +1,5 @@
 import Joi from 'joi'
-import { QueryTypes, UniqueConstraintError, type Sequelize } from 'sequelize'
+import { QueryTypes, UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize'
 import type { Models } from '../../models/index.ts'
 import { badRequest, conflict, forbidden, notFound } from '../lib/errors.ts'
 import { toGhs } from '../lib/money.ts'
@@ -10,6 +10,7 @@ import type { Actor, Ctx } from './context.ts'
 import type { PackageRow, PackagesService } from './packages.ts'
 import { newTransactionId, transactionIdSchema, type PaymentsService, type PaymentView } from './payments/index.ts'
 import { NETWORKS, type SettingsService } from './settings.ts'
+import type { WalletService } from './wallet/index.ts'
 
 export const PURCHASES_DISABLED = 'Purchases are temporarily disabled'
 export const FINALIZE_NEEDS_SUCCESS = 'Payment must be successful before finalizing order'
@@ -24,10 +25,12 @@ export interface PlaceOrderInput {
   payerNetwork?: string | null
   email?: string | null
   transactionId?: string | number | null
-  channel?: 'web' | 'ussd'
+  channel?: 'web' | 'ussd' | 'api'
   callbackUrl?: string | null
   /** A Telecel Cash voucher typed in the same USSD dial, sent when the gateway asks for it. */
   voucher?: string | null
+  /** 'wallet': an agent pays at once from its wallet (issue 13); otherwise the gateway flow of settings. */
+  payFrom?: 'wallet' | 'gateway'
 }
 
 const orderSchema = Joi.object<PlaceOrderInput>({
@@ -44,10 +47,16 @@ const orderSchema = Joi.object<PlaceOrderInput>({
   payerNetwork: Joi.string().allow('', null),
   email: Joi.string().allow('', null).max(254),
   transactionId: transactionIdSchema,
-  channel: Joi.string().valid('web', 'ussd').default('web'),
+  channel: Joi.string().valid('web', 'ussd', 'api').default('web'),
   callbackUrl: Joi.string().uri().allow(null),
   voucher: Joi.string().pattern(/^\d{4,8}$/).allow(null).messages({ '*': 'Enter the voucher digits' }),
+  payFrom: Joi.string().valid('wallet', 'gateway').default('gateway').messages({ '*': 'payFrom must be wallet or gateway' }),
 }).options({ stripUnknown: true })
+
+export interface PlaceOptions {
+  /** Runs inside a wallet order's transaction once it is paid (the reseller API records its Idempotency-Key there). */
+  andThen?: (orderId: number, transaction: Transaction) => Promise<void>
+}
 
 export interface OrderView {
   id: number
@@ -105,8 +114,9 @@ export function createOrdersService(deps: {
   audit: AuditService
   packages: PackagesService
   payments: PaymentsService
+  wallet: WalletService
 }) {
-  const { sequelize, models, settings, audit, packages, payments } = deps
+  const { sequelize, models, settings, audit, packages, payments, wallet } = deps
 
   function validate(raw: unknown): PlaceOrderInput {
     const body = (raw ?? {}) as Record<string, unknown>
@@ -147,14 +157,18 @@ export function createOrdersService(deps: {
     if (used) throw conflict('Transaction ID already used. Please try again.')
   }
 
-  /** The PENDING order at the server's price, with its ORDER_CREATED audit entry, in one transaction. */
-  async function insertOrder(pkg: PackageRow, input: PlaceOrderInput, tid: string, payerPhone: string | null, ctx: Ctx) {
+  /**
+   * The PENDING order at the server's price, with its ORDER_CREATED audit entry, in one transaction
+   * (the caller's, when it holds one); `andThen` runs in it too (paying from the wallet).
+   */
+  async function insertOrder(pkg: PackageRow, input: PlaceOrderInput, tid: string, payerPhone: string | null, ctx: Ctx, andThen?: (order: any, transaction: Transaction) => Promise<void>) {
     const actor = ctx.user ?? null
     const amountPesewas = packages.priceFor(pkg, actor)
     // A package priced 0 (from before issue 15's rule) would be "paid" at once with nothing: never sold.
     if (!(amountPesewas >= 1)) throw badRequest('This package is not available for purchase')
+    const within = <T>(fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : sequelize.transaction(fn))
     try {
-      return await sequelize.transaction(async (transaction) => {
+      return await within(async (transaction) => {
         const row = await models.Order.create(
           {
             userId: actor?.id ?? null,
@@ -182,6 +196,7 @@ export function createOrdersService(deps: {
           },
           { ...ctx, transaction },
         )
+        await andThen?.(order, transaction)
         return order
       })
     } catch (err) {
@@ -194,15 +209,35 @@ export function createOrdersService(deps: {
     if (order.userId && ctx.user?.role !== 'ADMIN' && ctx.user?.id !== order.userId) throw notFound('Order not found')
   }
 
+  /**
+   * Wallet orders: the order, its wallet payment, the debit and settlement to SUCCESS in one
+   * transaction; a balance that does not cover it rolls the order back too (402, nothing written).
+   */
+  async function placeWalletOrder(pkg: PackageRow, input: PlaceOrderInput, ctx: Ctx, opts: PlaceOptions = {}): Promise<{ order: OrderView; payment: PaymentView }> {
+    if (ctx.user?.role !== 'AGENT' || !ctx.user.agent) throw forbidden('Only agents can pay from a wallet')
+    const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
+    await assertFreshTransactionId(tid)
+    // Read before the transaction opens: nothing inside it may wait for a second pool connection.
+    const current = await settings.get()
+    const order = await insertOrder(pkg, input, tid, null, ctx, async (o, transaction) => {
+      await wallet.payOrder({ id: o.id, agentId: o.agentId, userId: o.userId, amountPesewas: o.amountPesewas, paymentTransactionId: tid }, { ...ctx, transaction }, current)
+      await opts.andThen?.(o.id, transaction)
+    })
+    const fresh = await models.Order.findByPk(order.id, { transaction: ctx.transaction })
+    const payment = await payments.load(tid, ctx.transaction)
+    return { order: presentOrder(fresh!.get({ plain: true })), payment: payments.present(payment!) }
+  }
+
   return {
     presentOrder,
 
     /** Creates the PENDING order at the server's price and asks for the payment (mobile money or card per settings). */
-    async placeOrder(raw: PlaceOrderInput, ctx: Ctx = {}): Promise<{ order: OrderView; payment: PaymentView }> {
+    async placeOrder(raw: PlaceOrderInput, ctx: Ctx = {}, opts: PlaceOptions = {}): Promise<{ order: OrderView; payment: PaymentView }> {
       const input = validate(raw)
       await assertOpen()
       assertMayBuy(ctx.user)
       const pkg = await resolvePackage(input)
+      if (input.payFrom === 'wallet') return placeWalletOrder(pkg, input, ctx, opts)
       const method = input.channel === 'ussd' ? 'momo' : await payments.methodFor({})
       const payer = payments.payerFor(method, input, ctx)
       const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()

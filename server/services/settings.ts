@@ -55,6 +55,9 @@ export interface Settings {
   smsAgentApproved: string
   /** Refund the payer automatically when a delivery fails for good (issue 12). */
   refundOnDeliveryFailure: boolean
+  /** Agent wallet top-up limits (GHS), issue 13. */
+  walletTopupMin: number
+  walletTopupMax: number
 }
 
 export const DELIVERY_VENDOR_CHOICES = ['auto', 'simulator', 'skytech'] as const
@@ -96,6 +99,8 @@ export const DEFAULT_SETTINGS: Settings = {
   smsDeliveryFailed: 'We could not deliver your {dataSize} {network} data to {recipientNumber} yet. We are on it.',
   smsAgentApproved: 'Your Data Hub agent account has been approved. You can now place orders.',
   refundOnDeliveryFailure: false,
+  walletTopupMin: 1,
+  walletTopupMax: 5000,
 }
 
 /** Fields everyone may read; the rest (templates, commission, whitelist switch) are for admins. */
@@ -106,7 +111,7 @@ export const PUBLIC_FIELDS = [
 ] as const satisfies readonly (keyof Settings)[]
 export type PublicSettings = Pick<Settings, (typeof PUBLIC_FIELDS)[number]>
 
-const MONEY_FIELDS = ['agentRegistrationFee', 'afaRegistrationFee', 'commissionFixedAmount', 'deliveryLowBalanceThreshold'] as const
+const MONEY_FIELDS = ['agentRegistrationFee', 'afaRegistrationFee', 'commissionFixedAmount', 'deliveryLowBalanceThreshold', 'walletTopupMin', 'walletTopupMax'] as const
 
 const text = (max: number) => Joi.string().allow('').max(max).trim()
 // 0 means free; a positive amount that rounds to 0 pesewas would silently make it free, so it is refused (issue 15).
@@ -151,6 +156,8 @@ export const settingsSchema = Joi.object<Settings>({
   smsDeliveryFailed: text(320),
   smsAgentApproved: text(320),
   refundOnDeliveryFailure: Joi.boolean(),
+  walletTopupMin: Joi.number().min(0.01).max(100000).precision(2),
+  walletTopupMax: Joi.number().min(0.01).max(100000).precision(2),
 })
   // The admin page sends the whole object it loaded; unknown keys (id, timestamps) are dropped.
   .options({ stripUnknown: true })
@@ -263,6 +270,7 @@ export function createSettingsService({ models, audit, sequelize }: { models: Mo
       if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
       const before = await load()
       const next = { ...before, ...value } as Settings
+      if (next.walletTopupMin > next.walletTopupMax) throw badRequest('Minimum wallet top-up cannot be more than the maximum')
       const changed = Object.keys(value).filter((k) => JSON.stringify((before as any)[k]) !== JSON.stringify((next as any)[k]))
       await models.Settings.upsert({ id: 1, data: toRow(next) }, { transaction: ctx.transaction })
       // Delivered to every listening instance when this transaction commits (at once without one).

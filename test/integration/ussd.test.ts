@@ -311,7 +311,7 @@ describe('USSD channel (Africa\'s Talking format)', () => {
       hop = await phone.send('1234567890123')
       expect(hop.text).to.match(/^Enter 9 to 12 digits\./)
       hop = await phone.send('0551234567')
-      expect(hop.text).to.equal('Confirm purchase\n1.0GB MTN data\nTo: 0551234567\nPrice: GHS 4.50\n1. Confirm and pay\n0 Back 00 Menu')
+      expect(hop.text).to.equal('Confirm purchase\n1.0GB MTN data\nTo: 0551234567\nPrice: GHS 4.50\n1. Mobile money\n2. Wallet (GHS 0.00)\n0 Back 00 Menu')
     })
 
     it('answers a repeated request (same text) with the same screen, and a malformed body with 400', async () => {
@@ -373,7 +373,7 @@ describe('USSD channel (Africa\'s Talking format)', () => {
       await phone.send('1') // 1.0GB
       await phone.send('2') // another number
       const confirm = await phone.send('0551234567')
-      expect(confirm.text).to.equal('Confirm purchase\n1.0GB MTN data\nTo: 0551234567\nPrice: GHS 4.50\n1. Confirm and pay\n0 Back 00 Menu')
+      expect(confirm.text).to.equal('Confirm purchase\n1.0GB MTN data\nTo: 0551234567\nPrice: GHS 4.50\n1. Mobile money\n2. Wallet (GHS 0.00)\n0 Back 00 Menu')
       const done = await phone.send('1')
       expect(done.end, done.body).to.equal(true)
       expect(done.text).to.match(/^Order placed: 1\.0GB MTN to 0551234567\. A payment prompt for GHS 4\.50 is coming to 0241130001\. Approve it to pay\. Ref \d{8}$/)

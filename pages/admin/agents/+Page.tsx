@@ -4,6 +4,7 @@ import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import type { AgentView } from '../../../server/services/agents.ts'
 import { SendPasswordReset } from '../_recovery/SendPasswordReset.tsx'
 import { paymentLabel, statusClass } from '../../agent/_shared/format.ts'
+import { formatCedis } from '../../../server/lib/money.ts'
 
 type Filter = 'all' | 'pending' | 'approved'
 
@@ -22,6 +23,7 @@ export default function Page() {
   const [search, setSearch] = useState('')
   const [filter, setFilter] = useState<Filter>('all')
   const [busy, setBusy] = useState<number | null>(null)
+  const [balances, setBalances] = useState<Record<string, number>>({})
 
   useEffect(() => {
     api<AgentView[]>('/api/agents')
@@ -30,6 +32,7 @@ export default function Page() {
         setAgents([])
         toast(err instanceof ApiError && err.message ? err.message : 'Failed to load agents', 'error')
       })
+    api<Record<string, number>>('/api/wallet/balances').then(setBalances).catch(() => setBalances({}))
   }, [toast])
 
   async function toggle(a: AgentView) {
@@ -87,7 +90,7 @@ export default function Page() {
         <div className="table-container box p-0">
           <table className="table is-fullwidth is-striped is-hoverable">
             <thead>
-              <tr><th>Name</th><th>Phone</th><th>Email</th><th>Payment Status</th><th>Transaction ID</th><th>Approved</th><th>Actions</th></tr>
+              <tr><th>Name</th><th>Phone</th><th>Email</th><th>Payment Status</th><th>Transaction ID</th><th>Approved</th><th>Wallet</th><th>Actions</th></tr>
             </thead>
             <tbody>
               {shown.map((a) => {
@@ -100,6 +103,7 @@ export default function Page() {
                     <td><span className={`tag ${statusClass(a.paymentStatus)}`}>{paymentLabel(a.paymentStatus)}</span></td>
                     <td className="is-monospace">{a.paymentTransactionId ?? 'N/A'}</td>
                     <td>{a.approved ? <span className="tag is-success">Yes</span> : <span className="tag is-light">No</span>}</td>
+                    <td style={{ whiteSpace: 'nowrap' }}><a href={`/admin/wallets?agentId=${a.id}`} aria-label={`Wallet of ${a.name}`} data-testid="agent-wallet">{formatCedis(balances[String(a.id)] ?? 0)}</a></td>
                     <td>
                       <label className="checkbox" title={paid ? undefined : 'Approval needs a successful registration payment'}>
                         <input

@@ -89,6 +89,7 @@ export default function Page() {
             <Stat label="Success rate" value={`${analytics.successRate.toFixed(1)}%`} note={rangeLabel} />
             <Stat label="Data revenue (GHS)" value={formatCedis(analytics.totalRevenue)} note={rangeLabel} />
             <Stat label="Agent revenue (GHS)" value={formatCedis(stats.totalAgentRevenue)} note="registration fees, all time" />
+            {initial?.walletLiability ? <Stat label="Wallet liability (GHS)" value={formatCedis(initial.walletLiability.total)} note={`owed to agents in ${countText(initial.walletLiability.wallets)} wallets`} /> : null}
           </div>
 
           <div className="columns">

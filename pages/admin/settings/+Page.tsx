@@ -6,7 +6,7 @@ import { Area, Choice, Num, Switch, Text, type Values } from './fields.tsx'
 
 const TABS = ['General', 'Payments', 'Delivery', 'Commission', 'Messaging', 'Notifications', 'Schedule'] as const
 type Tab = (typeof TABS)[number]
-const NUMBERS = ['agentRegistrationFee', 'afaRegistrationFee', 'commissionPercentage', 'commissionFixedAmount', 'deliveryRetryLimit', 'deliveryLowBalanceThreshold']
+const NUMBERS = ['agentRegistrationFee', 'afaRegistrationFee', 'commissionPercentage', 'commissionFixedAmount', 'deliveryRetryLimit', 'deliveryLowBalanceThreshold', 'walletTopupMin', 'walletTopupMax']
 const VENDORS = [
   { value: 'auto', label: 'Automatic (SkyTech GH when configured, else the simulator)' },
   { value: 'simulator', label: 'Simulator (no real delivery)' },
@@ -98,6 +98,8 @@ export default function Page() {
           <Choice name="paymentGateway" label="Payment Gateway" {...f} options={[{ value: 'ussd', label: 'Mobile money (USSD prompt)' }, { value: 'paystack', label: 'Card redirect (Paystack)' }]} />
           <Num name="agentRegistrationFee" label="Agent Registration Fee (GH₵)" min={0} step={0.01} {...f} />
           <Num name="afaRegistrationFee" label="AFA Registration Fee (GH₵)" min={0} step={0.01} {...f} help="The AFA fee banner shows only when the fee is above 0." />
+          <Num name="walletTopupMin" label="Minimum Wallet Top-up (GH₵)" min={0.01} step={0.01} {...f} />
+          <Num name="walletTopupMax" label="Maximum Wallet Top-up (GH₵)" min={0.01} step={0.01} {...f} help="Agents top up their wallet within these limits." />
           <Switch name="refundOnDeliveryFailure" label="Refund automatically when a delivery fails for good" {...f} help="The payer gets their money back and the agent's commission is reversed; listed on Payments needing attention." />
         </div>
 

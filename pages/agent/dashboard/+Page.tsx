@@ -41,6 +41,17 @@ export default function Page() {
         <Stat label="Pending" value={s?.pending ?? 0} tone="has-text-warning" />
         <Stat label="Failed" value={s?.failed ?? 0} tone="has-text-danger" />
       </div>
+      {d.walletBalance !== null ? (
+        <div className="box level is-mobile" data-testid="dashboard-wallet">
+          <div className="level-left">
+            <div>
+              <p className="heading">Wallet balance</p>
+              <p className="stat-value">{formatCedis(d.walletBalance)}</p>
+            </div>
+          </div>
+          <div className="level-right"><a className="button is-primary is-light" href="/agent/wallet">Top up</a></div>
+        </div>
+      ) : null}
 
       <div className="box">
         <h2 className="title is-5">Quick Actions</h2>

@@ -9,19 +9,21 @@ export interface DashboardData extends AgentBase {
   summary: Summary | null
   messages: InboxItem[] | null
   unreadCount: number
+  walletBalance: number | null
 }
 
 export async function data(pageContext: PageContextServer): Promise<DashboardData> {
   const base = await loadAgentBase(pageContext)
-  const out: DashboardData = { ...base, summary: null, messages: null, unreadCount: 0 }
+  const out: DashboardData = { ...base, summary: null, messages: null, unreadCount: 0, walletBalance: null }
   const { services, user } = pageContext
   // Orders figures and messages exist only for approved, paid agents (the services check it again).
   if (!services || !user || !isActive(base.agent)) return out
   const ctx = { user }
-  const [summary, messages, unread] = await Promise.all([
+  const [summary, messages, unread, wallet] = await Promise.all([
     services.agentOrders.summary(ctx),
     services.inbox.myMessages(ctx, { limit: 20 }),
     services.inbox.unreadCount(ctx),
+    services.wallet.mine(ctx),
   ])
-  return { ...out, summary, messages, unreadCount: unread.unreadCount }
+  return { ...out, summary, messages, unreadCount: unread.unreadCount, walletBalance: wallet.balance }
 }

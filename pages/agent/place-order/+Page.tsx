@@ -8,7 +8,7 @@ import { OrderForm } from './OrderForm.tsx'
 
 export default function Page() {
   const pc = usePageContext() as ReturnType<typeof usePageContext> & { data: PlaceOrderData }
-  const { agent, packages, method } = pc.data
+  const { agent, packages, method, walletBalance } = pc.data
   const toast = useToast()
   useEffect(() => {
     if (packages === null) toast('Failed to load packages', 'error')
@@ -18,7 +18,7 @@ export default function Page() {
       <h1 className="title">Place Order</h1>
       <p className="subtitle is-6">Buy data for your customers at your agent price.</p>
       <Gate agent={agent} />
-      {isActive(agent) ? <OrderForm agent={agent} packages={packages ?? []} method={method} /> : null}
+      {isActive(agent) ? <OrderForm agent={agent} packages={packages ?? []} method={method} walletBalance={walletBalance} /> : null}
     </section>
   )
 }

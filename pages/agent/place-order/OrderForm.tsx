@@ -22,7 +22,7 @@ function requestFailure(err: unknown, toast: ReturnType<typeof useToast>, fallba
   else toast(fallback, 'error')
 }
 
-export function OrderForm({ agent, packages, method }: { agent: AgentView | null; packages: OrderPackage[]; method: 'card' | 'momo' }) {
+export function OrderForm({ agent, packages, method, walletBalance }: { agent: AgentView | null; packages: OrderPackage[]; method: 'card' | 'momo'; walletBalance: number | null }) {
   const { settings } = usePageContext()
   const toast = useToast()
   const closed = settings.platformOpen === false
@@ -36,6 +36,7 @@ export function OrderForm({ agent, packages, method }: { agent: AgentView | null
   const [payerPhone, setPayerPhone] = useState(() => digitsOnly(agent?.phone ?? ''))
   const [payerNetwork, setPayerNetwork] = useState<string>('MTN')
   const [busy, setBusy] = useState<Busy>(null)
+  const [walletBusy, setWalletBusy] = useState(false)
 
   useEffect(() => setRecent(loadRecent()), [])
   const list = packages.filter((p) => p.network === network).sort((a, b) => a.sizeMB - b.sizeMB)
@@ -70,6 +71,21 @@ export function OrderForm({ agent, packages, method }: { agent: AgentView | null
       requestFailure(err, toast, 'Payment request failed')
     } finally {
       setBusy(null)
+    }
+  }
+
+  /** Issue 13: paid at once from the wallet; the server checks the balance again under a lock. */
+  async function payFromWallet() {
+    if (!pkg || !recipient.trim()) return toast('Please select package and enter recipient number', 'error')
+    setWalletBusy(true)
+    try {
+      await api<any>('/api/orders', { body: { packageId: pkg.id, recipientNumber: recipient, payFrom: 'wallet' }, fallbackError: 'Wallet payment failed' })
+      toast(settings.agentSuccessMessage, 'success', 8000)
+      setRecent(addRecent(recipient))
+      location.href = '/agent/orders'
+    } catch (err) {
+      requestFailure(err, toast, 'Wallet payment failed')
+      setWalletBusy(false)
     }
   }
 
@@ -154,6 +170,17 @@ export function OrderForm({ agent, packages, method }: { agent: AgentView | null
           {pkg.regular > pkg.price ? <span className="ml-2 is-size-7 has-text-success">(save {formatCedis(Math.round((pkg.regular - pkg.price) * 100) / 100)})</span> : null}
         </p>
       ) : null}
+      {walletBalance !== null && !closed ? (
+        <button
+          className={`button is-success is-fullwidth mb-2${walletBusy ? ' is-loading' : ''}`}
+          disabled={!ready || walletBusy || (pkg !== null && walletBalance < pkg.price)}
+          onClick={() => void payFromWallet()}
+          data-testid="pay-wallet"
+        >
+          Pay from wallet (balance {formatCedis(walletBalance)})
+        </button>
+      ) : null}
+      {walletBalance !== null && pkg && walletBalance < pkg.price ? <p className="help mb-2">Your wallet balance does not cover this bundle. <a href="/agent/wallet">Top up</a> or pay by mobile money.</p> : null}
       <button className="button is-primary is-fullwidth" disabled={!ready} onClick={() => setOpen(true)} data-testid="proceed">
         {closed ? 'Platform Closed' : 'Proceed to Payment'}
       </button>

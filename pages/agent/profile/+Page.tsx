@@ -6,6 +6,8 @@ import { useAgent } from '../_shared/useAgent.ts'
 import { ChangePassword } from './ChangePassword.tsx'
 import { PinCard } from './PinCard.tsx'
 import { SessionsCard } from './SessionsCard.tsx'
+import { ApiAccess } from './ApiAccess.tsx'
+import { isActive } from '../_shared/onboarding.ts'
 
 const AGENT_RELOAD_MS = 30_000
 
@@ -53,6 +55,7 @@ export default function Page() {
           <ChangePassword />
           <PinCard hasPin={!!agent?.hasPin} onReset={() => void refresh()} />
           <SessionsCard />
+          {isActive(agent) ? <ApiAccess /> : null}
         </div>
       </div>
     </section>

@@ -24,10 +24,15 @@ import { webhooksRouter } from './webhooks.ts'
 import { afaRouter } from './afa.ts'
 import { simulatorRouter } from './simulator.ts'
 import { deliveryRouter } from './delivery.ts'
+import { walletRouter } from './wallet.ts'
+import { apiV1Router } from './api-v1/index.ts'
+import { resellerRouter } from './reseller.ts'
 
 /** Every /api resource, one router each. Add a line here for a new resource. */
 export function apiRouter(services: Services) {
   const api = Router()
+  // H13: the reseller API, authenticated by API key (its own 404s, errors in the same shape).
+  api.use('/v1', apiV1Router(services))
   api.use('/auth', authRouter(services))
   api.use('/settings', settingsRouter(services))
   api.use('/admin', adminUsersRouter(services))
@@ -49,6 +54,9 @@ export function apiRouter(services: Services) {
   api.use('/webhooks', webhooksRouter(services))
   api.use('/simulator', simulatorRouter(services))
   api.use('/delivery', deliveryRouter(services))
+  // H13: the agent wallet.
+  api.use('/wallet', walletRouter(services))
+  api.use('/reseller', resellerRouter(services))
   // H5a: after the public orders/afa routers (H3), before the agents' own list.
   api.use('/orders', ordersAdminRouter(services))
   api.use('/afa', afaAdminRouter(services))

@@ -69,6 +69,12 @@ export function ordersRouter(services: Services) {
       callbackUrl: callbackUrlOf(req, env),
     }
     const payer = { payerPhone: body.payerPhone ?? null, payerNetwork: body.payerNetwork ?? null, email: body.email ?? null }
+    // An agent paying from its wallet: paid at once, no gateway (issue 13).
+    if (body.payFrom === 'wallet') {
+      const { order, payment } = await services.orders.placeOrder({ ...input, payFrom: 'wallet' }, ctxOf(req))
+      res.status(201).json({ id: order.id, order, payment, ...payment })
+      return
+    }
     // With payer details the payment is requested at once; without, the spec's two-step client pays next.
     if (payer.payerPhone || payer.email || body.requestPayment === true) {
       const { order, payment } = await services.orders.placeOrder({ ...input, ...payer }, ctxOf(req))

@@ -19,13 +19,13 @@ import { createEvents } from './events.ts'
 import { createPaystackProvider, parsePaystackEvent, verifyPaystackSignature } from './paystack.ts'
 import { type Method, type PaymentProvider, type PaymentRow } from './provider.ts'
 import { createRefunds } from './refund.ts'
-import { createSettlement } from './settle.ts'
+import { createSettlement, type SettleDeps } from './settle.ts'
 import { createSimulatorProvider } from './simulator.ts'
 import { createStarter } from './start.ts'
 import { createDailyReconciliation } from './reconcile-daily.ts'
 
 export interface PaymentRequestInput {
-  purpose: 'data' | 'afa' | 'agent_fee'
+  purpose: 'data' | 'afa' | 'agent_fee' | 'wallet_topup'
   amountPesewas: number
   transactionId?: string | number | null
   payerPhone?: string | null
@@ -84,7 +84,7 @@ export const transactionIdSchema = Joi.any()
   .messages({ 'any.invalid': 'Transaction ID must be a whole number of up to 15 digits' })
 
 const requestSchema = Joi.object<PaymentRequestInput>({
-  purpose: Joi.string().valid('data', 'afa', 'agent_fee').required(),
+  purpose: Joi.string().valid('data', 'afa', 'agent_fee', 'wallet_topup').required(),
   amountPesewas: Joi.number().integer().min(0).max(100_000_000).required(),
   transactionId: transactionIdSchema,
   payerPhone: Joi.string().allow('', null),
@@ -116,6 +116,8 @@ export interface PaymentsDeps {
   queue: Queue
   /** Tests may hand in a provider; otherwise it is chosen from the environment. */
   provider?: PaymentProvider
+  /** Told of order status changes inside the settlement transaction (agent webhooks); filled in after creation. */
+  hooks?: SettleDeps['hooks']
 }
 
 /** PAYMENT_PROVIDER=simulator forces the simulator; else PAYSTACK_SECRET_KEY set -> Paystack; otherwise the built-in simulator. */
@@ -361,7 +363,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       assertMayRead(existing, ctx, phone, 'Payment not found')
       const { row } = await checkGateway(tid)
       const p = row ?? existing
-      let type: 'data' | 'agent_order' | 'agent' | 'afa' = p.purpose === 'afa' ? 'afa' : p.purpose === 'agent_fee' ? 'agent' : 'data'
+      let type: 'data' | 'agent_order' | 'agent' | 'afa' | 'wallet_topup' = p.purpose === 'afa' ? 'afa' : p.purpose === 'agent_fee' ? 'agent' : p.purpose === 'wallet_topup' ? 'wallet_topup' : 'data'
       if (p.purpose === 'data' && p.order_id) {
         const [o] = await q<{ agent_id: number | null }>('SELECT agent_id FROM orders WHERE id = :id', { id: p.order_id })
         if (o?.agent_id) type = 'agent_order'

@@ -8,6 +8,8 @@ export const isFinal = (s: string) => s !== 'PENDING' && s !== 'IN_PROGRESS'
 export type GatewayStatus = 'PENDING' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILED' | 'EXPIRED'
 
 export type Method = 'momo' | 'card'
+/** How a payment row was paid: a gateway flow, or the agent's own wallet (issue 13). */
+export type PaymentMethod = Method | 'wallet'
 export type ProviderName = 'simulator' | 'paystack'
 
 /** The gateway's word on a payment. Only this ever moves a payment to SUCCESS. */
@@ -36,9 +38,9 @@ export interface StartResult extends GatewayResult {
 export interface PaymentRow {
   id: number
   transaction_id: string
-  purpose: 'data' | 'afa' | 'agent_fee'
+  purpose: 'data' | 'afa' | 'agent_fee' | 'wallet_topup'
   gateway: string
-  method: Method
+  method: PaymentMethod
   ext_transaction_id: string | null
   status: PaymentStatus
   amount_pesewas: number

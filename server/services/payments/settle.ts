@@ -4,9 +4,10 @@ import { toGhs } from '../../lib/money.ts'
 import type { AuditService } from '../audit.ts'
 import type { CommissionsService } from '../commissions.ts'
 import type { Ctx } from '../context.ts'
-import type { SettingsService } from '../settings.ts'
+import type { Settings, SettingsService } from '../settings.ts'
 import { fillTemplate, formatDataSize, type SmsService } from '../sms/index.ts'
 import type { DeliveryService } from '../delivery/index.ts'
+import { post as postWalletEntry } from '../wallet/ledger.ts'
 import type { Attention } from './attention.ts'
 import { isFinal, type GatewayResult, type PaymentRow } from './provider.ts'
 import type { Refunds } from './refund.ts'
@@ -21,6 +22,11 @@ export interface SettleDeps {
   sms: SmsService
   delivery?: Pick<DeliveryService, 'onPaid'>
   log: Logger
+  /**
+   * Told, inside the settlement's transaction, that an order's payment status changed (the reseller
+   * API's agent webhooks enqueue their job here). Bound late: the webhooks service is made after payments.
+   */
+  hooks?: { orderStatusChanged?: (orderId: number, ctx: { transaction: Transaction }) => Promise<void> }
 }
 
 export interface SettleOutcome {
@@ -67,13 +73,11 @@ export function createSettlement(deps: SettleDeps) {
   }
 
   /** The purchase's effects; returns false when a success cannot be honoured (the money then goes back). */
-  async function effects(p: PaymentRow, ctx: Ctx & { transaction: Transaction }, late = false): Promise<boolean> {
+  async function effects(p: PaymentRow, ctx: Ctx & { transaction: Transaction }, settings: Settings, late = false): Promise<boolean> {
     const t = ctx.transaction
     let honoured = true
     // A late success may still honour an order that had been closed as FAILED/EXPIRED (ADR 0013).
     const openStates = late ? `('PENDING','IN_PROGRESS','FAILED','EXPIRED')` : `('PENDING','IN_PROGRESS')`
-    // Fresh (never a stale cached copy: money decisions), read on this transaction's connection.
-    const settings = await deps.settings.getFresh({ transaction: t })
     const success = p.status === 'SUCCESS'
     const details: Record<string, unknown> = {
       transactionId: p.transaction_id,
@@ -106,6 +110,21 @@ export function createSettlement(deps: SettleDeps) {
         } else if (settings.smsOrderCreatedUser) {
           await deps.sms.send(order.payment_phone_number || order.recipient_number, fillTemplate(settings.smsOrderCreatedUser, vars), { transaction: t })
         }
+      }
+      if (order?.agent_id) await deps.hooks?.orderStatusChanged?.(order.id, { transaction: t })
+    }
+
+    if (p.purpose === 'wallet_topup' && p.agent_id) {
+      details.agentId = p.agent_id
+      if (success && p.amount_pesewas > 0) {
+        // One credit per top-up payment: settlement runs once, and the ledger's unique index fences it again.
+        const { entry, balancePesewas } = await postWalletEntry(
+          sequelize,
+          { agentId: p.agent_id, type: 'TOPUP', amountPesewas: p.amount_pesewas, reason: `Top-up by ${p.method === 'card' ? 'card' : 'mobile money'}`, actorUserId: p.user_id, paymentTransactionId: p.transaction_id },
+          t,
+        )
+        details.walletCredited = !!entry
+        details.walletBalance = toGhs(balancePesewas)
       }
     }
 
@@ -168,12 +187,16 @@ export function createSettlement(deps: SettleDeps) {
     return { ok: true, paid, currency, excess: paid - due }
   }
 
-  async function settle(transactionId: string, result: GatewayResult, ctx: Ctx = {}): Promise<SettleOutcome> {
+  /**
+   * `opts.settings`: a caller settling inside its own transaction passes settings it read before
+   * opening it, so settlement never needs a second pool connection while that transaction holds one.
+   */
+  async function settle(transactionId: string, result: GatewayResult, ctx: Ctx = {}, opts: { settings?: Settings } = {}): Promise<SettleOutcome> {
     if (!isFinal(result.status)) {
       await progress(transactionId, result)
       return { settled: false, row: await load(transactionId) }
     }
-    const before = await load(transactionId)
+    const before = await load(transactionId, ctx.transaction)
     if (!before) return { settled: false, row: null }
     // Money that arrives after we gave up (EXPIRED, or FAILED without the gateway's word) is never dropped.
     const late = (before.status === 'EXPIRED' || before.status === 'FAILED') && result.status === 'SUCCESS'
@@ -190,7 +213,9 @@ export function createSettlement(deps: SettleDeps) {
       }
     }
     const from = late ? ['EXPIRED', 'FAILED'] : ['PENDING', 'IN_PROGRESS']
-    return sequelize.transaction(async (t) => {
+    // A caller that already holds a transaction (a wallet-paid order) settles inside it.
+    const within = <T>(fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : sequelize.transaction(fn))
+    return within(async (t) => {
       const rows = await q<PaymentRow>(
         `UPDATE payments SET status = :status, message = :message, ext_transaction_id = COALESCE(:ext, ext_transaction_id),
            details = CASE WHEN CAST(:paid AS int) IS NULL THEN details ELSE details || jsonb_build_object('paid', jsonb_build_object('amountPesewas', CAST(:paid AS int), 'currency', CAST(:currency AS text))) END,
@@ -203,14 +228,17 @@ export function createSettlement(deps: SettleDeps) {
       const row = rows[0]
       if (!row) return { settled: false, row: await load(transactionId, t) }
       const tctx = { ...ctx, transaction: t }
+      // Fresh (never a stale cached copy: money decisions), read on this transaction's own connection,
+      // unless the caller read them before opening its transaction (a wallet order).
+      const settings = opts.settings ?? (await deps.settings.getFresh({ transaction: t }))
       if (v && !v.ok) {
         // Nothing is delivered; what came in goes back, once (the refund row is unique per payment).
-        if (!late) await effects(row, tctx)
+        if (!late) await effects(row, tctx, settings)
         if (v.paid !== 0) await deps.refunds.issueInTx(t, row, { kind: 'full', amountPesewas: v.paid ?? undefined, reason: v.why! }, tctx)
         await deps.attention.note({ kind: 'wrong_amount', key: transactionId, transactionId, summary: v.why!, actionTaken: v.paid === 0 ? 'Payment failed; nothing to refund' : 'Payment failed and the money that came in is being refunded automatically', details: { due: toGhs(before.amount_pesewas), paid: v.paid === null ? null : toGhs(v.paid), currency: v.currency } }, t)
         return { settled: true, row: (await load(transactionId, t)) ?? row }
       }
-      const honoured = await effects(row, tctx, late)
+      const honoured = await effects(row, tctx, settings, late)
       if (!honoured && status === 'SUCCESS') {
         await deps.refunds.issueInTx(t, row, { kind: 'full', reason: late ? 'Paid after the payment had closed and the purchase could not be honoured' : 'Paid for something already paid' }, tctx)
       } else if (v && v.excess > 0) {

@@ -88,7 +88,8 @@ export function createStarter(deps: StartDeps) {
    */
   async function checkGateway(transactionId: string): Promise<{ row: PaymentRow | null; asked: boolean }> {
     const row = await load(transactionId)
-    if (!row || row.gateway !== provider.name) return { row, asked: false }
+    // A wallet payment (or one from another provider) is never asked of this gateway.
+    if (!row || row.gateway !== provider.name || row.method === 'wallet') return { row, asked: false }
     const lateWindow = row.status === 'EXPIRED'
     if (isFinal(row.status) && !lateWindow) return { row, asked: false }
     const secs = provider.minCheckIntervalMs(row.method) / 1000
@@ -141,6 +142,7 @@ export function createStarter(deps: StartDeps) {
 
   /** Has this open payment outlived its gateway's window for the payer? */
   function pastWindow(row: Pick<PaymentRow, 'method' | 'created_at'>, overrideSecs: number | null): boolean {
+    if (row.method === 'wallet') return false // paid at once, never waiting on a payer
     const ms = overrideSecs !== null ? overrideSecs * 1000 : provider.expireAfterMs(row.method)
     return new Date(row.created_at).getTime() + ms < Date.now()
   }

@@ -1,0 +1,62 @@
+import { Router, type RequestHandler, type Response } from 'express'
+import { AppError } from '../../../lib/errors.ts'
+import type { Services } from '../../../services/index.ts'
+import type { ApiCaller } from '../../../services/reseller-api/index.ts'
+import { openApiDocument } from './openapi.ts'
+
+const callerOf = (res: Response) => res.locals.apiCaller as ApiCaller
+
+/**
+ * The reseller API, `/api/v1` (issue 13, ADR 0014): API-key auth, a per-key rate limit, agent prices,
+ * the wallet balance, wallet-paid orders with Idempotency-Key. Every route is described in
+ * openapi.ts, and a test calls each one against the document.
+ */
+export function apiV1Router(services: Services) {
+  const r = Router()
+  const api = services.resellerApi
+
+  r.get('/openapi.json', (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=300')
+    res.json(openApiDocument)
+  })
+
+  const authenticate: RequestHandler = async (req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store')
+    const caller = await api.authenticate(req.headers.authorization)
+    const rate = await api.hit(caller.keyId)
+    res.setHeader('X-RateLimit-Limit', String(rate.limit))
+    res.setHeader('X-RateLimit-Remaining', String(rate.remaining))
+    res.setHeader('X-RateLimit-Reset', String(rate.resetSeconds))
+    if (rate.limited) {
+      res.setHeader('Retry-After', String(rate.resetSeconds))
+      throw new AppError(429, `Rate limit of ${rate.limit} requests per minute exceeded. Retry after ${rate.resetSeconds} seconds.`)
+    }
+    res.locals.apiCaller = caller
+    next()
+  }
+  r.use(authenticate)
+
+  r.get('/packages', async (_req, res) => {
+    res.json(await api.listPackages(callerOf(res)))
+  })
+
+  r.get('/balance', async (_req, res) => {
+    res.json(await api.balance(callerOf(res)))
+  })
+
+  r.post('/orders', async (req, res) => {
+    const key = req.get('Idempotency-Key')
+    const out = await api.createOrder(callerOf(res), key, req.body)
+    if (out.replayed) res.setHeader('Idempotent-Replayed', 'true')
+    res.status(201).json({ order: out.order })
+  })
+
+  r.get('/orders/:id', async (req, res) => {
+    res.json({ order: await api.getOrder(callerOf(res), req.params.id) })
+  })
+
+  r.use((_req, res) => {
+    res.status(404).json({ error: 'Not found' })
+  })
+  return r
+}

@@ -1,0 +1,171 @@
+import Joi from 'joi'
+import { QueryTypes, type Sequelize } from 'sequelize'
+import type { Env } from '../../env.ts'
+import { AppError, badRequest, forbidden, notFound, unauthorized } from '../../lib/errors.ts'
+import { sha256 } from '../../lib/crypto.ts'
+import type { Logger } from '../../lib/logger.ts'
+import { toGhs } from '../../lib/money.ts'
+import { isActiveAgent } from '../agents.ts'
+import type { AuditService } from '../audit.ts'
+import type { AuthService } from '../auth.ts'
+import type { Actor } from '../context.ts'
+import type { OrdersService } from '../orders.ts'
+import type { PackagesService } from '../packages.ts'
+import type { Queue } from '../queue/index.ts'
+import type { WalletService } from '../wallet/index.ts'
+import { createApiKeys } from './keys.ts'
+import { presentApiOrder, type ApiOrder } from './present.ts'
+import { createAgentWebhooks, WEBHOOK_TASK, type WebhookPayload } from './webhooks.ts'
+
+export const IDEMPOTENCY_KEY_RE = /^[A-Za-z0-9_.:-]{1,255}$/
+export const BAD_KEY = 'Invalid or revoked API key'
+
+const orderSchema = Joi.object({
+  packageId: Joi.number().integer().min(1).max(2_147_483_647),
+  network: Joi.string().trim().uppercase(),
+  dataSizeMB: Joi.number().integer().min(1),
+  recipientNumber: Joi.any(),
+}).unknown(false).messages({ 'object.unknown': '{#label} is not a field of an order' })
+
+/** Thrown inside the order's transaction when another request already holds this Idempotency-Key: rolls this attempt back. */
+class KeyTaken extends Error {}
+
+export interface ApiCaller {
+  actor: Actor
+  agentId: number
+  keyId: number
+}
+
+export type ResellerApi = ReturnType<typeof createResellerApi>
+
+/** The reseller API (issue 13, ADR 0014): keys, per-key rate limit, agent prices, wallet orders with idempotency, webhooks. */
+export function createResellerApi(deps: {
+  sequelize: Sequelize
+  env: Env
+  log: Logger
+  audit: AuditService
+  auth: AuthService
+  packages: PackagesService
+  orders: OrdersService
+  wallet: WalletService
+  queue: Queue
+}) {
+  const { sequelize, packages, orders, wallet } = deps
+  const keys = createApiKeys(deps)
+  const webhooks = createAgentWebhooks(deps)
+  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
+
+  async function findKeyUse(agentId: number, key: string) {
+    const [row] = await q<{ request_hash: string; order_id: number | null }>('SELECT request_hash, order_id FROM idempotency_keys WHERE agent_id = :agentId AND key = :key', { agentId, key })
+    return row ?? null
+  }
+
+  async function orderOf(agentId: number, id: number): Promise<ApiOrder> {
+    const [row] = await q<Record<string, any>>('SELECT * FROM orders WHERE id = :id AND agent_id = :agentId', { id, agentId })
+    // Another agent's order reads exactly like a missing one.
+    if (!row) throw notFound('Order not found')
+    return presentApiOrder(row)
+  }
+
+  function replay(use: { request_hash: string; order_id: number | null }, hash: string) {
+    if (use.request_hash !== hash) throw new AppError(422, 'This Idempotency-Key was already used with a different request')
+    if (!use.order_id) throw new AppError(409, 'A request with this Idempotency-Key is still being processed')
+    return use.order_id
+  }
+
+  return {
+    keys,
+    webhooks,
+
+    /** Who is calling: 401 for a missing, unknown or revoked key; 403 when the agent may not trade (unapproved, unpaid). */
+    async authenticate(header: string | undefined): Promise<ApiCaller> {
+      const raw = header?.startsWith('Bearer ') ? header.slice(7).trim() : ''
+      if (!raw) throw unauthorized('API key required: send Authorization: Bearer <key>')
+      const found = await keys.authenticate(raw)
+      if (!found) throw unauthorized(BAD_KEY)
+      const actor = await deps.auth.loadActor(found.userId)
+      if (!actor || actor.role !== 'AGENT' || !actor.agent) throw unauthorized(BAD_KEY)
+      if (!isActiveAgent(actor)) throw forbidden('Your agent account must be paid and approved to use the API')
+      return { actor, agentId: found.agentId, keyId: found.keyId }
+    },
+
+    /**
+     * Fixed one-minute window per key in PostgreSQL (shared by every instance): the count and the
+     * seconds until the window ends, for X-RateLimit-* and Retry-After.
+     */
+    async hit(keyId: number): Promise<{ limit: number; remaining: number; resetSeconds: number; limited: boolean }> {
+      const limit = deps.env.API_RATE_LIMIT_PER_MINUTE
+      const [row] = await q<{ count: number; reset: number }>(
+        `INSERT INTO rate_limits (key, count, window_start) VALUES (:key, 1, now())
+         ON CONFLICT (key) DO UPDATE SET
+           count = CASE WHEN rate_limits.window_start <= now() - interval '60 seconds' THEN 1 ELSE rate_limits.count + 1 END,
+           window_start = CASE WHEN rate_limits.window_start <= now() - interval '60 seconds' THEN now() ELSE rate_limits.window_start END
+         RETURNING count, CEIL(EXTRACT(EPOCH FROM (window_start + interval '60 seconds' - now())))::int AS reset`,
+        { key: `api-key:${keyId}` },
+      )
+      const count = Number(row!.count)
+      return { limit, remaining: Math.max(0, limit - count), resetSeconds: Math.max(1, Number(row!.reset)), limited: count > limit }
+    },
+
+    async listPackages(caller: ApiCaller) {
+      const rows = await packages.listActive()
+      return {
+        packages: rows.map((p) => ({ id: p.id, network: p.network, name: packages.present(p).name, dataSizeMB: p.sizeMb, price: toGhs(packages.priceFor(p, caller.actor))! })),
+        currency: 'GHS' as const,
+      }
+    },
+
+    async balance(caller: ApiCaller) {
+      return { balance: toGhs(await wallet.balancePesewas(caller.agentId))!, currency: 'GHS' as const }
+    },
+
+    getOrder: (caller: ApiCaller, idRaw: unknown) => {
+      const id = Number(idRaw)
+      if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) throw notFound('Order not found')
+      return orderOf(caller.agentId, id)
+    },
+
+    /**
+     * A wallet-paid order, once per Idempotency-Key: the key is recorded in the order's own
+     * transaction, so the key exists exactly when the order does. A concurrent request with the same
+     * key waits on the key's row, rolls its own attempt back and answers with the first one's order.
+     */
+    async createOrder(caller: ApiCaller, idempotencyKey: string | undefined, body: unknown): Promise<{ order: ApiOrder; replayed: boolean }> {
+      if (!idempotencyKey) throw badRequest('Idempotency-Key header is required')
+      if (!IDEMPOTENCY_KEY_RE.test(idempotencyKey)) throw badRequest('Idempotency-Key must be 1 to 255 letters, digits or _.:-')
+      const { value, error } = orderSchema.validate(body && typeof body === 'object' ? body : {})
+      if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
+      const hash = sha256(JSON.stringify(Object.keys(value).sort().map((k) => [k, (value as Record<string, unknown>)[k]])))
+      const seen = await findKeyUse(caller.agentId, idempotencyKey)
+      if (seen) return { order: await orderOf(caller.agentId, replay(seen, hash)), replayed: true }
+      try {
+        const { order } = await orders.placeOrder(
+          { ...(value as object), recipientNumber: value.recipientNumber, channel: 'api', payFrom: 'wallet' } as never,
+          { user: caller.actor },
+          {
+            andThen: async (orderId, transaction) => {
+              const [mine] = await sequelize.query<{ key: string }>(
+                `INSERT INTO idempotency_keys (agent_id, key, request_hash, order_id) VALUES (:agentId, :key, :hash, :orderId)
+                 ON CONFLICT (agent_id, key) DO NOTHING RETURNING key`,
+                { replacements: { agentId: caller.agentId, key: idempotencyKey, hash, orderId }, type: QueryTypes.SELECT, transaction },
+              )
+              if (!mine) throw new KeyTaken()
+            },
+          },
+        )
+        return { order: await orderOf(caller.agentId, order.id), replayed: false }
+      } catch (err) {
+        if (!(err instanceof KeyTaken)) throw err
+        const use = await findKeyUse(caller.agentId, idempotencyKey)
+        return { order: await orderOf(caller.agentId, replay(use!, hash)), replayed: true }
+      }
+    },
+
+    /** Registered with the job queue in server/extras.ts. */
+    registerTasks(queue: Queue) {
+      queue.register<{ agentId: number; payload: WebhookPayload }>(WEBHOOK_TASK, async (payload, job) => {
+        await webhooks.deliver(payload, job.attempts)
+      })
+    },
+  }
+}

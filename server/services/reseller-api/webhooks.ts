@@ -1,0 +1,119 @@
+import axios from 'axios'
+import crypto from 'node:crypto'
+import Joi from 'joi'
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Env } from '../../env.ts'
+import { badRequest } from '../../lib/errors.ts'
+import type { Logger } from '../../lib/logger.ts'
+import { randomToken } from '../../lib/crypto.ts'
+import { requireActiveAgent } from '../agents.ts'
+import type { AuditService } from '../audit.ts'
+import type { Ctx } from '../context.ts'
+import type { Queue } from '../queue/index.ts'
+import { presentApiOrder, type ApiOrder } from './present.ts'
+
+export const WEBHOOK_TASK = 'agent-webhook'
+/** graphile-worker retries with exponential backoff (about 2 s, 7 s, 20 s ... up to ~1 day over 12 tries). */
+export const WEBHOOK_MAX_ATTEMPTS = 12
+export const SIGNATURE_HEADER = 'X-DataHub-Signature'
+const TIMEOUT_MS = 10_000
+
+export interface WebhookPayload {
+  id: string
+  type: 'order.updated'
+  createdAt: string
+  data: { order: ApiOrder }
+}
+
+/**
+ * `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the agent's secret>`: the time in the
+ * signed text lets receivers refuse old replays (Stripe's scheme, so agents' libraries know it).
+ */
+export function signWebhook(secret: string, body: string, at = Math.floor(Date.now() / 1000)): string {
+  const mac = crypto.createHmac('sha256', secret).update(`${at}.${body}`).digest('hex')
+  return `t=${at},v1=${mac}`
+}
+
+/** What an agent's software does with a delivery: recompute and compare in constant time, and check the age. */
+export function verifyWebhook(secret: string, body: string, header: string, toleranceSeconds = 300, now = Math.floor(Date.now() / 1000)): boolean {
+  const parts = Object.fromEntries(String(header ?? '').split(',').map((p) => p.split('=', 2) as [string, string]))
+  const at = Number(parts.t)
+  if (!Number.isInteger(at) || !parts.v1 || Math.abs(now - at) > toleranceSeconds) return false
+  const expected = Buffer.from(crypto.createHmac('sha256', secret).update(`${at}.${body}`).digest('hex'))
+  const got = Buffer.from(parts.v1)
+  return got.length === expected.length && crypto.timingSafeEqual(got, expected)
+}
+
+export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log: Logger; queue: Queue; audit: AuditService }) {
+  const { sequelize, env, log, queue, audit } = deps
+  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
+    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+  // Production webhooks go to https only; development and tests may use plain http (a local receiver).
+  const urlSchema = Joi.string().trim().max(500).uri({ scheme: env.NODE_ENV === 'production' ? ['https'] : ['https', 'http'] }).allow('', null)
+    .messages({ '*': env.NODE_ENV === 'production' ? 'Webhook URL must be an https:// address' : 'Webhook URL must be an http(s):// address' })
+
+  return {
+    async settings(ctx: Ctx): Promise<{ url: string | null; secret: string | null }> {
+      const agent = requireActiveAgent(ctx, 'Webhooks')
+      const [row] = await q<{ webhook_url: string | null; webhook_secret: string | null }>('SELECT webhook_url, webhook_secret FROM agents WHERE id = :id', { id: agent.id })
+      return { url: row?.webhook_url ?? null, secret: row?.webhook_secret ?? null }
+    },
+
+    /** Sets (or clears) the URL; the signing secret is made on first use and kept, unless `rotate` asks for a new one. */
+    async update(raw: unknown, ctx: Ctx): Promise<{ url: string | null; secret: string | null }> {
+      const agent = requireActiveAgent(ctx, 'Webhooks')
+      const body = (raw ?? {}) as { url?: unknown; rotateSecret?: unknown }
+      const { value, error } = urlSchema.validate(body.url ?? null)
+      if (error) throw badRequest(error.details[0]!.message)
+      const url = value ? String(value) : null
+      return sequelize.transaction(async (t) => {
+        const [row] = await q<{ webhook_url: string | null; webhook_secret: string | null }>(
+          `UPDATE agents SET webhook_url = :url,
+             webhook_secret = CASE WHEN :rotate OR webhook_secret IS NULL THEN :secret ELSE webhook_secret END, updated_at = now()
+           WHERE id = :id RETURNING webhook_url, webhook_secret`,
+          { id: agent.id, url, rotate: body.rotateSecret === true, secret: `whsec_${randomToken(32)}` },
+          t,
+        )
+        await audit.record({ action: 'WEBHOOK_UPDATED', resource: 'AGENT', resourceId: agent.id, severity: 'MEDIUM', details: { url, rotated: body.rotateSecret === true } }, { ...ctx, transaction: t })
+        return { url: row!.webhook_url, secret: row!.webhook_secret }
+      })
+    },
+
+    /**
+     * Called inside the transaction that changed an order's payment or delivery status: enqueues one
+     * signed webhook for the order's agent when they have set a URL. The order as it is now (in this
+     * transaction) is the payload, so each change is reported with the state it produced.
+     */
+    async onOrderStatusChange(orderId: number, opts: { transaction?: Transaction } = {}): Promise<string | null> {
+      const [row] = await q<Record<string, any>>(
+        `SELECT o.*, a.webhook_url FROM orders o JOIN agents a ON a.id = o.agent_id WHERE o.id = :id`,
+        { id: orderId },
+        opts.transaction,
+      )
+      if (!row?.webhook_url) return null
+      const payload: WebhookPayload = { id: `evt_${crypto.randomUUID()}`, type: 'order.updated', createdAt: new Date().toISOString(), data: { order: presentApiOrder(row) } }
+      return queue.enqueue(WEBHOOK_TASK, { agentId: row.agent_id, payload }, { transaction: opts.transaction, maxAttempts: WEBHOOK_MAX_ATTEMPTS })
+    },
+
+    /** The job: POST the event to the agent's current URL, signed with the current secret; any non-2xx answer throws, so the queue retries. */
+    async deliver(job: { agentId: number; payload: WebhookPayload }, attempt = 1): Promise<'sent' | 'skipped'> {
+      const [agent] = await q<{ webhook_url: string | null; webhook_secret: string | null }>('SELECT webhook_url, webhook_secret FROM agents WHERE id = :id', { id: job.agentId })
+      if (!agent?.webhook_url || !agent.webhook_secret) return 'skipped'
+      const body = JSON.stringify(job.payload)
+      const res = await axios.post(agent.webhook_url, body, {
+        headers: { 'Content-Type': 'application/json', 'User-Agent': 'DataHub-Webhooks/1', [SIGNATURE_HEADER]: signWebhook(agent.webhook_secret, body), 'X-DataHub-Event': job.payload.type, 'X-DataHub-Delivery': job.payload.id, 'X-DataHub-Attempt': String(attempt) },
+        timeout: TIMEOUT_MS,
+        maxRedirects: 0,
+        validateStatus: () => true,
+        transformRequest: [(d: unknown) => d],
+      })
+      if (res.status < 200 || res.status >= 300) {
+        log.warn({ agentId: job.agentId, event: job.payload.id, status: res.status, attempt }, 'agent webhook refused; the queue will retry')
+        throw new Error(`agent webhook answered ${res.status}`)
+      }
+      return 'sent'
+    },
+  }
+}
+
+export type AgentWebhooks = ReturnType<typeof createAgentWebhooks>

@@ -1,0 +1,296 @@
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import { expect } from 'chai'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { QueryTypes } from 'sequelize'
+import { verifyWebhook } from '../../server/services/reseller-api/webhooks.ts'
+import { openApiDocument } from '../../server/http/routes/api-v1/openapi.ts'
+import { createAgent, createPackage } from '../helpers/factories.ts'
+import { adminClient, Client, type Res } from '../helpers/http.ts'
+import { app, resetDb } from '../helpers/server.ts'
+
+// Issue 13: the reseller API (/api/v1), its keys, idempotency, rate limit, webhooks and OpenAPI document.
+const count = async (from: string, r: Record<string, unknown> = {}) =>
+  Number(((await app().db.sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM ${from}`, { replacements: r, type: QueryTypes.SELECT }))[0]!).n)
+
+async function reseller(over: Record<string, unknown> = {}, credit = 0) {
+  const a = await createAgent(over)
+  const portal = new Client()
+  await portal.login(a.user.email, a.password)
+  const created = await portal.post('/api/reseller/keys', { name: 'My shop' })
+  expect(created.status, created.text).to.equal(201)
+  if (credit) {
+    const admin = await adminClient()
+    expect((await admin.post(`/api/wallet/agents/${a.agent.id}/adjust`, { amount: credit, direction: 'CREDIT', reason: 'Test float' })).status).to.equal(200)
+  }
+  const api = new Client()
+  api.bearer = created.body.key
+  return { ...a, portal, api, key: created.body.key as string, keyId: created.body.id as number }
+}
+
+const order = (api: Client, body: unknown, key?: string) => api.post('/api/v1/orders', body, key ? { 'Idempotency-Key': key } : {})
+
+describe('reseller API /api/v1', () => {
+  beforeEach(resetDb)
+
+  it('API keys: shown once, stored hashed, listed with name and times; a wrong or revoked key is 401, an unapproved agent 403', async () => {
+    const { agent, portal, api, key, keyId } = await reseller()
+    expect(key).to.match(/^dh_live_[\w-]{43}$/)
+    const [row] = await app().db.sequelize.query<any>('SELECT * FROM api_keys', { type: QueryTypes.SELECT })
+    expect(row.key_hash).to.not.include(key.slice(8))
+    expect(JSON.stringify(row)).to.not.include(key)
+    const list = await portal.get('/api/reseller/keys')
+    expect(list.body.keys).to.have.length(1)
+    expect(list.body.keys[0]).to.include({ id: keyId, name: 'My shop' })
+    expect(list.body.keys[0]).to.not.have.property('key')
+    expect(list.body.keys[0].createdAt).to.be.a('string')
+    expect(list.body.keys[0].lastUsedAt).to.equal(null)
+
+    expect((await api.get('/api/v1/balance')).status).to.equal(200)
+    expect((await portal.get('/api/reseller/keys')).body.keys[0].lastUsedAt).to.be.a('string')
+
+    const wrong = new Client()
+    wrong.bearer = `${key.slice(0, -2)}xx`
+    expect((await wrong.get('/api/v1/balance')).status).to.equal(401)
+    expect((await new Client().get('/api/v1/balance')).status).to.equal(401)
+    // A session is not an API key.
+    expect((await portal.get('/api/v1/balance')).status).to.equal(401)
+
+    await app().db.models.Agent.update({ approved: false }, { where: { id: agent.id } })
+    const unapproved = await api.get('/api/v1/packages')
+    expect(unapproved.status).to.equal(403)
+    await app().db.models.Agent.update({ approved: true }, { where: { id: agent.id } })
+
+    expect((await portal.delete(`/api/reseller/keys/${keyId}`)).status).to.equal(200)
+    expect((await api.get('/api/v1/balance')).status).to.equal(401)
+    expect((await portal.delete(`/api/reseller/keys/${keyId}`)).status).to.equal(404)
+    expect(await count(`audit_logs WHERE action IN ('API_KEY_CREATED','API_KEY_REVOKED')`)).to.equal(2)
+
+    // An unapproved agent cannot make keys either.
+    const un = await createAgent({ approved: false })
+    const c = new Client()
+    await c.login(un.user.email, un.password)
+    expect((await c.post('/api/reseller/keys', { name: 'x' })).status).to.equal(403)
+  })
+
+  it('the same Idempotency-Key gives one order, also when sent at once; a different body is 422; no key is 400', async () => {
+    const pkg = await createPackage({ priceAgentPesewas: 450 })
+    const { api, agent } = await reseller({}, 20)
+    expect((await order(api, { packageId: pkg.id, recipientNumber: '0241234567' })).status).to.equal(400)
+    const first = await order(api, { packageId: pkg.id, recipientNumber: '0241234567' }, 'order-001')
+    expect(first.status, first.text).to.equal(201)
+    expect(first.body.order).to.include({ paymentStatus: 'SUCCESS', amount: 4.5, recipientNumber: '0241234567', channel: 'api', deliveryStatus: 'PENDING' })
+    const again = await order(api, { packageId: pkg.id, recipientNumber: '0241234567' }, 'order-001')
+    expect(again.status).to.equal(201)
+    expect(again.headers.get('idempotent-replayed')).to.equal('true')
+    expect(again.body.order.id).to.equal(first.body.order.id)
+    const burst = await Promise.all(Array.from({ length: 6 }, () => order(api, { network: 'mtn', dataSizeMB: 1024, recipientNumber: '0201112222' }, 'order-002')))
+    expect(burst.map((r) => r.status)).to.deep.equal([201, 201, 201, 201, 201, 201])
+    expect(new Set(burst.map((r) => r.body.order.id)).size).to.equal(1)
+    expect(await count('orders WHERE agent_id = :id', { id: agent.id })).to.equal(2)
+    expect((await api.get('/api/v1/balance')).body).to.deep.equal({ balance: Math.round((20 - 4.5 - burst[0]!.body.order.amount) * 100) / 100, currency: 'GHS' })
+    const changed = await order(api, { packageId: pkg.id, recipientNumber: '0249999999' }, 'order-001')
+    expect(changed.status).to.equal(422)
+    expect((await order(api, { packageId: pkg.id, recipientNumber: '0241234567', amount: 0.01 }, 'order-003')).status).to.equal(400)
+    expect((await order(api, { packageId: pkg.id, recipientNumber: '0241234567' }, 'bad key with spaces')).status).to.equal(400)
+    // An uncovered order is refused and leaves its key free for a retry after a top-up.
+    const big = await createPackage({ priceAgentPesewas: 5000 })
+    const poor = await order(api, { packageId: big.id, recipientNumber: '0241234567' }, 'order-004')
+    expect(poor.status).to.equal(402)
+    expect(await count('idempotency_keys WHERE key = :k', { k: 'order-004' })).to.equal(0)
+  })
+
+  it('50 concurrent API orders against a wallet that covers 30: exactly 30 succeed, the balance ends at 0 and equals the ledger', async function () {
+    this.timeout(60_000)
+    const pkg = await createPackage({ priceAgentPesewas: 450 })
+    const { api, agent } = await reseller({}, 30 * 4.5)
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => order(api, { packageId: pkg.id, recipientNumber: '0241234567' }, `burst-${i}`)))
+    expect(answers.filter((r) => r.status === 201)).to.have.length(30)
+    expect(answers.filter((r) => r.status === 402)).to.have.length(20)
+    expect((await api.get('/api/v1/balance')).body.balance).to.equal(0)
+    const [row] = await app().db.sequelize.query<{ s: string; low: string }>('SELECT sum(amount_pesewas) AS s, min(balance_after_pesewas) AS low FROM wallet_entries WHERE agent_id = :id', { replacements: { id: agent.id }, type: QueryTypes.SELECT })
+    expect(Number(row!.s)).to.equal(0)
+    expect(Number(row!.low)).to.equal(0)
+    expect(await count('orders WHERE agent_id = :id', { id: agent.id })).to.equal(30)
+    expect(await count('idempotency_keys')).to.equal(30)
+  })
+
+  it('orders are the caller\'s own: another agent\'s order is 404; packages carry agent prices', async () => {
+    const pkg = await createPackage({ priceAgentPesewas: 450, priceUserPesewas: 500 })
+    const one = await reseller({}, 10)
+    const two = await reseller({}, 10)
+    const mine = await order(one.api, { packageId: pkg.id, recipientNumber: '0241234567' }, 'k1')
+    const got = await one.api.get(`/api/v1/orders/${mine.body.order.id}`)
+    expect(got.status).to.equal(200)
+    expect(got.body.order).to.deep.equal(mine.body.order)
+    expect((await two.api.get(`/api/v1/orders/${mine.body.order.id}`)).status).to.equal(404)
+    expect((await two.api.get('/api/v1/orders/abc')).status).to.equal(404)
+    expect((await two.api.get('/api/v1/orders/99999999999')).status).to.equal(404)
+    const pkgs = await one.api.get('/api/v1/packages')
+    expect(pkgs.body.packages.find((p: any) => p.id === pkg.id)).to.include({ price: 4.5, network: 'MTN', dataSizeMB: 1024 })
+    expect((await one.api.get('/api/v1/nothing-here')).status).to.equal(404)
+  })
+
+  it('limits each key per minute with Retry-After', async () => {
+    const env = app().services.deps.env
+    const before = env.API_RATE_LIMIT_PER_MINUTE
+    env.API_RATE_LIMIT_PER_MINUTE = 3
+    try {
+      const { api } = await reseller()
+      const other = await reseller()
+      const answers = [] as Res[]
+      for (let i = 0; i < 4; i++) answers.push(await api.get('/api/v1/balance'))
+      expect(answers.map((r) => r.status)).to.deep.equal([200, 200, 200, 429])
+      expect(answers[0]!.headers.get('x-ratelimit-remaining')).to.equal('2')
+      const retry = Number(answers[3]!.headers.get('retry-after'))
+      expect(retry).to.be.within(1, 60)
+      expect(answers[3]!.body.error).to.match(/Rate limit of 3 requests per minute exceeded/)
+      // Per key: another agent's key is unaffected.
+      expect((await other.api.get('/api/v1/balance')).status).to.equal(200)
+      await app().db.sequelize.query(`UPDATE rate_limits SET window_start = now() - interval '61 seconds' WHERE key LIKE 'api-key:%'`)
+      expect((await api.get('/api/v1/balance')).status).to.equal(200)
+    } finally {
+      env.API_RATE_LIMIT_PER_MINUTE = before
+    }
+  })
+
+  describe('webhooks', () => {
+    let server: http.Server
+    let url: string
+    let received: { headers: http.IncomingHttpHeaders; body: string }[]
+    let failNext: number
+    before(async () => {
+      server = http.createServer((req, res) => {
+        let body = ''
+        req.on('data', (c) => (body += c))
+        req.on('end', () => {
+          received.push({ headers: req.headers, body })
+          if (failNext > 0) {
+            failNext--
+            res.writeHead(503).end('busy')
+          } else res.writeHead(200).end('ok')
+        })
+      })
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/datahub`
+    })
+    after(() => new Promise<void>((resolve) => server.close(() => resolve())))
+    beforeEach(() => {
+      received = []
+      failNext = 0
+    })
+
+    it('a settled order sends a signed webhook that verifies; a refusal is retried by the queue', async () => {
+      const pkg = await createPackage({ priceAgentPesewas: 450 })
+      const { api, portal } = await reseller({}, 10)
+      expect((await portal.put('/api/reseller/webhook', { url: 'ftp://example.com/x' })).status).to.equal(400)
+      const set = await portal.put('/api/reseller/webhook', { url })
+      expect(set.status).to.equal(200)
+      const secret = set.body.secret as string
+      expect(secret).to.match(/^whsec_/)
+      failNext = 1
+      const placed = await order(api, { packageId: pkg.id, recipientNumber: '0241234567' }, 'hook-1')
+      await app().services.queue.drain()
+      expect(received).to.have.length(1)
+      // Refused (503): the job is kept with a backoff; make it due now and run again.
+      const [job] = await app().db.sequelize.query<any>(`SELECT attempts, run_at > now() AS later, last_error FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'agent-webhook')`, { type: QueryTypes.SELECT })
+      expect(job).to.include({ attempts: 1, later: true })
+      await app().db.sequelize.query(`UPDATE graphile_worker._private_jobs SET run_at = now()`)
+      await app().services.queue.drain()
+      expect(received).to.have.length(2)
+      const last = received[1]!
+      expect(last.headers['content-type']).to.equal('application/json')
+      expect(last.headers['x-datahub-event']).to.equal('order.updated')
+      expect(last.headers['x-datahub-delivery']).to.equal(received[0]!.headers['x-datahub-delivery'])
+      expect(verifyWebhook(secret, last.body, String(last.headers['x-datahub-signature']))).to.equal(true)
+      expect(verifyWebhook(secret, last.body.replace('SUCCESS', 'FAILED'), String(last.headers['x-datahub-signature']))).to.equal(false)
+      expect(verifyWebhook('whsec_other', last.body, String(last.headers['x-datahub-signature']))).to.equal(false)
+      const event = JSON.parse(last.body)
+      expect(event).to.include({ type: 'order.updated' })
+      expect(event.data.order).to.include({ id: placed.body.order.id, paymentStatus: 'SUCCESS' })
+      // Delivered: the webhook job is gone.
+      expect(await count(`graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'agent-webhook')`)).to.equal(0)
+    })
+
+    it('agentWebhooks.onOrderStatusChange enqueues for an agent with a URL (inside the caller\'s transaction) and nothing otherwise', async () => {
+      const pkg = await createPackage({ priceAgentPesewas: 450 })
+      const { api, portal } = await reseller({}, 10)
+      const placed = await order(api, { packageId: pkg.id, recipientNumber: '0241234567' }, 'hook-2')
+      expect(await app().services.agentWebhooks.onOrderStatusChange(placed.body.order.id)).to.equal(null)
+      await portal.put('/api/reseller/webhook', { url })
+      // Rolled back with the caller's transaction: no job.
+      await app().db.sequelize.transaction(async (transaction) => {
+        expect(await app().services.agentWebhooks.onOrderStatusChange(placed.body.order.id, { transaction })).to.be.a('string')
+        await transaction.rollback()
+      }).catch(() => undefined)
+      expect(await count('graphile_worker._private_jobs')).to.equal(0)
+      await app().db.sequelize.transaction((transaction) => app().services.agentWebhooks.onOrderStatusChange(placed.body.order.id, { transaction }))
+      await app().services.queue.drain()
+      expect(received).to.have.length(1)
+      const secret = (await portal.get('/api/reseller/webhook')).body.secret
+      expect(verifyWebhook(secret, received[0]!.body, String(received[0]!.headers['x-datahub-signature']))).to.equal(true)
+    })
+  })
+
+  it('the OpenAPI 3.1 document validates, and every documented route answers as documented', async () => {
+    const served = await new Client().get('/api/v1/openapi.json')
+    expect(served.status).to.equal(200)
+    expect(served.body).to.deep.equal(JSON.parse(JSON.stringify(openApiDocument)))
+    const validator = new Validator()
+    const res = await validator.validate(JSON.parse(JSON.stringify(openApiDocument)))
+    expect(res.errors ?? null, JSON.stringify(res.errors)).to.equal(null)
+    expect(res.valid).to.equal(true)
+    expect(validator.version).to.equal('3.1')
+    const spec = validator.resolveRefs() as any
+
+    const ajv = new Ajv2020({ strict: false, allErrors: true })
+    ;(addFormats as unknown as (a: Ajv2020) => void)(ajv)
+    const checked = new Set<string>()
+    function expectDocumented(path: string, method: string, r: Res) {
+      const op = spec.paths[path][method]
+      const doc = op.responses[String(r.status)]
+      expect(doc, `${method.toUpperCase()} ${path} answered ${r.status}, which is not documented`).to.not.equal(undefined)
+      const schema = doc.content?.['application/json']?.schema
+      if (schema) {
+        const validate = ajv.compile(schema)
+        expect(validate(r.body), `${method} ${path} ${r.status}: ${JSON.stringify(validate.errors)}`).to.equal(true)
+      }
+      for (const h of Object.keys(doc.headers ?? {})) {
+        if (h !== 'Idempotent-Replayed') expect(r.headers.get(h), `${method} ${path} ${r.status} header ${h}`).to.not.equal(null)
+      }
+      checked.add(`${method} ${path} ${r.status}`)
+    }
+
+    const pkg = await createPackage({ priceAgentPesewas: 450 })
+    const { api, agent } = await reseller({}, 5)
+    const other = await reseller({}, 5)
+    expectDocumented('/packages', 'get', await api.get('/api/v1/packages'))
+    expectDocumented('/balance', 'get', await api.get('/api/v1/balance'))
+    expectDocumented('/balance', 'get', await new Client().get('/api/v1/balance'))
+    const created = await order(api, { packageId: pkg.id, recipientNumber: '0241234567' }, 'doc-1')
+    expectDocumented('/orders', 'post', created)
+    expectDocumented('/orders', 'post', await order(api, { packageId: pkg.id, recipientNumber: '0241234567' }, 'doc-1'))
+    expectDocumented('/orders', 'post', await order(api, { packageId: pkg.id, recipientNumber: '0241234567' }))
+    expectDocumented('/orders', 'post', await order(api, { packageId: pkg.id, recipientNumber: '0241234567' }, 'doc-2'))
+    expectDocumented('/orders', 'post', await order(api, { packageId: pkg.id, recipientNumber: '0200000000' }, 'doc-1'))
+    expectDocumented('/orders/{id}', 'get', await api.get(`/api/v1/orders/${created.body.order.id}`))
+    expectDocumented('/orders/{id}', 'get', await other.api.get(`/api/v1/orders/${created.body.order.id}`))
+    await app().db.models.Agent.update({ approved: false }, { where: { id: agent.id } })
+    expectDocumented('/packages', 'get', await api.get('/api/v1/packages'))
+    const env = app().services.deps.env
+    const before = env.API_RATE_LIMIT_PER_MINUTE
+    env.API_RATE_LIMIT_PER_MINUTE = 1
+    try {
+      await other.api.get('/api/v1/balance')
+      expectDocumented('/balance', 'get', await other.api.get('/api/v1/balance'))
+    } finally {
+      env.API_RATE_LIMIT_PER_MINUTE = before
+    }
+    // Every documented path and method was called.
+    const documented = Object.entries(spec.paths).flatMap(([p, ops]) => Object.keys(ops as object).map((m) => `${m} ${p}`))
+    for (const op of documented) expect([...checked].some((c) => c.startsWith(`${op} `)), `${op} was never called`).to.equal(true)
+    expect([...checked]).to.include.members(['post /orders 201', 'post /orders 400', 'post /orders 402', 'post /orders 422', 'get /orders/{id} 404', 'get /balance 401', 'get /packages 403', 'get /balance 429'])
+  })
+})
