@@ -41,6 +41,10 @@ describe('delivery through SkyTech GH (fake vendor)', function () {
     const pkg = (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id')
     const placed = await new Client(sky.url).post('/api/orders', { packageId: pkg, recipientNumber, payerPhone: '0241234567', payerNetwork: 'MTN' })
     expect(placed.status).to.equal(201)
+    // Paid as if through a real gateway: simulated money never reaches a real vendor (issue 15), and
+    // this file is about the vendor, not the gateway (money-safety tests cover Paystack).
+    await app().db.sequelize.query('UPDATE orders SET simulated = false WHERE id = :id', { replacements: { id: placed.body.order.id } })
+    await app().db.sequelize.query('UPDATE payments SET simulated = false WHERE transaction_id = :t', { replacements: { t: placed.body.payment.transactionId } })
     expect((await new Client(sky.url).post(`/api/simulator/payments/${placed.body.payment.transactionId}/approve`)).status).to.equal(200)
     return placed.body.order.id as number
   }
