@@ -8,7 +8,7 @@ import { createServices } from '../server/services/index.ts'
 import { BENCH_DB_URL } from './lib.ts'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
-const env = loadEnv({ ...process.env, NODE_ENV: 'production', DATABASE_URL: BENCH_DB_URL })
+const env = loadEnv({ ...process.env, NODE_ENV: 'production', DATABASE_URL: BENCH_DB_URL, SESSION_SECRET: 'bench-render-session-secret-000000000000', PAYMENT_PROVIDER: 'simulator' })
 const log = createLogger('warn')
 const { sequelize, models } = connect(BENCH_DB_URL)
 const services = createServices({ sequelize, models, env, log })

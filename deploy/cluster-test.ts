@@ -39,7 +39,7 @@ function startApp(i: number) {
     cwd: root,
     env: {
       PATH: process.env.PATH, NODE_ENV: 'production', PORT: String(a.port), HOST: '127.0.0.1', DATABASE_URL: dbUrl,
-      SESSION_SECRET: SECRET, TRUST_PROXY: '1', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password,
+      SESSION_SECRET: SECRET, PAYMENT_PROVIDER: 'simulator', TRUST_PROXY: '1', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: 'info', SHUTDOWN_DRAIN_MS: process.env.SHUTDOWN_DRAIN_MS ?? '5000', DB_POOL_MAX: '10',
     },
     stdio: ['ignore', out, out],

@@ -29,6 +29,7 @@ export async function openBenchDb() {
     ADMIN_EMAIL: BENCH_ADMIN.email,
     ADMIN_PASSWORD: BENCH_ADMIN.password,
     SESSION_SECRET: 'bench-session-secret-that-is-long-enough-0000',
+    PAYMENT_PROVIDER: 'simulator',
     JOBS_ENABLED: '0',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     PORT: '0',

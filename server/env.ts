@@ -129,19 +129,22 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new Error(`Invalid environment:\n${lines}`)
   }
   const env = { ...value, ...overrides } as Env
+  const problems: string[] = []
+  const server = opts.server ?? true
   // Every instance must sign cookies with the same secret, so it is set by the operator, never
   // generated per machine (npm start on a single machine fills it from DATA_DIR before this check).
-  // Operator commands (opts.server false) sign nothing and do not need it.
-  if ((opts.server ?? true) && env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
-    throw new Error('Invalid environment:\n  - SESSION_SECRET is required in production (at least 32 characters, the same on every instance)')
+  // Operator commands (opts.server false) sign nothing, take no payments and need neither check.
+  if (server && env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
+    problems.push('SESSION_SECRET is required in production (at least 32 characters, the same on every instance)')
   }
-  if (value.NODE_ENV === 'production' && value.PAYSTACK_SECRET_KEY) {
+  if (env.NODE_ENV === 'production' && env.PAYSTACK_SECRET_KEY) {
     // Paystack refuses a charge without a real e-mail: a shop that would fail every visitor's charge does not start.
-    const problem = payerEmailDomainProblem(value.PAYER_EMAIL_DOMAIN)
-    if (problem) throw new Error(`Invalid environment:\n  - PAYER_EMAIL_DOMAIN ${problem}`)
+    const problem = payerEmailDomainProblem(env.PAYER_EMAIL_DOMAIN)
+    if (problem) problems.push(`PAYER_EMAIL_DOMAIN ${problem}`)
   }
-  const refusal = paymentModeRefusal(env)
-  if (refusal) throw new Error(`Invalid environment:\n  - ${refusal}`)
+  const refusal = server ? paymentModeRefusal(env) : null
+  if (refusal) problems.push(refusal)
+  if (problems.length) throw new Error(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
   return env
 }
 

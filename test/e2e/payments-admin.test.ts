@@ -16,6 +16,8 @@ describe('browser: admin refund and payments needing attention (simulator)', fun
   beforeEach(resetDb)
 
   it('Refund on the orders page (reason required), listed when refused, retried from the attention page', async () => {
+    // Manual delivery: the paid order waits for the admin (an order being delivered is not refundable).
+    await app().services.settings.update({ deliveryMode: 'manual' }, {})
     const pkg = (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
     // Payer number ending 0002: the simulator refuses refunds (docs/payments.md).
     const placed = await new Client().post('/api/orders', { packageId: pkg, recipientNumber: '0201112222', payerPhone: '0241230002', payerNetwork: 'MTN' })

@@ -11,7 +11,7 @@ async function startInstance(port: number): Promise<{ child: ChildProcess; out: 
   const child = spawn(process.execPath, [path.resolve('server/index.ts')], {
     env: {
       ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: app().db.url,
-      SESSION_SECRET: 'graceful-stop-test-secret-0123456789', JOBS_ENABLED: '0', SHUTDOWN_DRAIN_MS: '800', LOG_LEVEL: 'info',
+      SESSION_SECRET: 'graceful-stop-test-secret-0123456789', PAYMENT_PROVIDER: 'simulator', JOBS_ENABLED: '0', SHUTDOWN_DRAIN_MS: '800', LOG_LEVEL: 'info',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

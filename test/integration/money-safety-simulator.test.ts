@@ -7,8 +7,11 @@ import { app, resetDb } from '../helpers/server.ts'
 describe('simulator modes', () => {
   beforeEach(resetDb)
   const mtn1gb = async () => (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
+  // The payer's browser: only it (or someone giving the paying phone) may act on its payment (issue 15).
+  let payer: Client
   const order = async (payerPhone: string, payerNetwork = 'MTN') => {
-    const res = await new Client().post('/api/orders', { packageId: await mtn1gb(), recipientNumber: '0201112222', payerPhone, payerNetwork })
+    payer = new Client()
+    const res = await payer.post('/api/orders', { packageId: await mtn1gb(), recipientNumber: '0201112222', payerPhone, payerNetwork })
     expect(res.status, res.text).to.equal(201)
     return res.body as { id: number; payment: any }
   }
@@ -58,7 +61,7 @@ describe('simulator modes', () => {
     const o = await order('0501234567', 'TELECEL')
     expect(o.payment).to.include({ paymentStatus: 'IN_PROGRESS', needsCode: 'otp' })
     expect(await app().services.simulator.prompts('0501234567')).to.deep.equal([])
-    const r = await new Client().post(`/api/payment/${o.payment.transactionId}/code`, { code: '654321' })
+    const r = await payer.post(`/api/payment/${o.payment.transactionId}/code`, { code: '654321' })
     expect(r.body.needsCode).to.equal(null)
     expect(await app().services.simulator.prompts('0501234567')).to.have.length(1)
   })
@@ -86,8 +89,9 @@ describe('simulator modes', () => {
     expect(pending.body.error).to.equal('Only a paid order can be refunded')
     expect((await visitor.post('/api/payment/123456789012345/code', { code: '123456' })).status).to.equal(404)
     expect((await visitor.post('/api/payment/bad%20id/code', { code: '123456' })).status).to.equal(400)
-    expect((await visitor.post(`/api/payment/${o.payment.transactionId}/code`, { code: '<script>' })).status).to.equal(400)
-    const notWaiting = await visitor.post(`/api/payment/${o.payment.transactionId}/code`, { code: '123456' })
+    expect((await visitor.post(`/api/payment/${o.payment.transactionId}/code`, { code: '123456' })).status).to.equal(404) // a stranger's browser
+    expect((await payer.post(`/api/payment/${o.payment.transactionId}/code`, { code: '<script>' })).status).to.equal(400)
+    const notWaiting = await payer.post(`/api/payment/${o.payment.transactionId}/code`, { code: '123456' })
     expect(notWaiting.status).to.equal(409)
     expect(notWaiting.body.error).to.equal('This payment is not waiting for a code')
   })

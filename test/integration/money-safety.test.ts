@@ -15,7 +15,9 @@ describe('money safety with Paystack (fake Paystack server)', function () {
   this.timeout(60_000)
   let fake: FakePaystack
   let ps: Running
-  const client = () => new Client(ps.url)
+  // The payer's browser: a payment's status and voucher open only for the browser that started it (issue 15).
+  let payerBrowser: Client | undefined
+  const client = () => (payerBrowser ??= new Client(ps.url))
   const sql = async <T extends object = any>(text: string, replacements: Record<string, unknown> = {}) =>
     app().db.sequelize.query<T>(text, { replacements, type: QueryTypes.SELECT })
   const count = async (from: string, replacements: Record<string, unknown> = {}) => Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM ${from}`, replacements))[0]!.n)
@@ -26,7 +28,7 @@ describe('money safety with Paystack (fake Paystack server)', function () {
   const allowCheck = (tid: string) => sql(`UPDATE payments SET last_checked_at = now() - interval '1 minute' WHERE transaction_id = :tid RETURNING id`, { tid })
   const payment = async (tid: string) => (await ps.services.payments.load(tid))!
   const admin = async () => {
-    const c = client()
+    const c = new Client(ps.url)
     expect((await c.login(ADMIN.email, ADMIN.password)).status).to.equal(200)
     return c
   }
@@ -61,6 +63,7 @@ describe('money safety with Paystack (fake Paystack server)', function () {
     await fake?.close()
   })
   beforeEach(async () => {
+    payerBrowser = undefined
     await resetDb()
     ps.services.settings.invalidate()
     fake.requests.length = 0
@@ -159,6 +162,8 @@ describe('money safety with Paystack (fake Paystack server)', function () {
   })
 
   describe('refunds', () => {
+    // Paid orders wait for the admin (manual delivery): an order the vendor may be delivering is never refunded.
+    beforeEach(() => ps.services.settings.update({ deliveryMode: 'manual' }, {}))
     it('admin refunds a paid, undelivered order: one refund of the paid amount despite 10 concurrent clicks; commission reversed; revenue drops', async () => {
       const { id, tid } = await paid()
       const a = await admin()

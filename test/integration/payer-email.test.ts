@@ -5,7 +5,7 @@ import { payerEmailDomain } from '../../server/services/payments/index.ts'
 
 // Issue 18: Paystack needs a real e-mail on every charge; visitors paying by phone get momo-<phone>@PAYER_EMAIL_DOMAIN.
 describe('payer e-mail domain', () => {
-  const base = { NODE_ENV: 'production', PAYSTACK_SECRET_KEY: 'sk_live_x', PUBLIC_URL: 'http://10.0.0.5' }
+  const base = { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32), PAYSTACK_SECRET_KEY: 'sk_live_x', PUBLIC_URL: 'http://10.0.0.5' }
 
   it('start-up in production with Paystack, an IP PUBLIC_URL and no PAYER_EMAIL_DOMAIN exits with a one-line reason', function () {
     this.timeout(30_000)
@@ -22,7 +22,7 @@ describe('payer e-mail domain', () => {
     }
     expect(loadEnv({ ...base, PAYER_EMAIL_DOMAIN: 'Customers.Example.com' } as NodeJS.ProcessEnv).PAYER_EMAIL_DOMAIN).to.equal('customers.example.com')
     // Without Paystack (the simulator) or outside production nothing is required.
-    expect(() => loadEnv({ NODE_ENV: 'production', PUBLIC_URL: 'http://10.0.0.5' } as NodeJS.ProcessEnv)).to.not.throw()
+    expect(() => loadEnv({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32), PUBLIC_URL: 'http://10.0.0.5' } as NodeJS.ProcessEnv)).to.not.throw()
     expect(payerEmailDomainProblem('customers.example.com')).to.equal(null)
   })
 

@@ -22,16 +22,18 @@ describe('issue 15 security', () => {
 
   describe('1. simulated payments', () => {
     it('refuses a production start on DATABASE_URL without a gateway unless PAYMENT_PROVIDER=simulator', () => {
-      const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db.example/datahub' }
+      const secret = { SESSION_SECRET: 's'.repeat(32) }
+      const base = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db.example/datahub', ...secret }
       expect(() => loadEnv(base)).to.throw(/No payment gateway is configured/)
       expect(loadEnv({ ...base, PAYMENT_PROVIDER: 'simulator' }).PAYMENT_PROVIDER).to.equal('simulator')
-      expect(() => loadEnv({ ...base, PAYSTACK_SECRET_KEY: 'sk_live_x' })).not.to.throw()
+      expect(() => loadEnv({ ...base, PAYSTACK_SECRET_KEY: 'sk_live_x', PAYER_EMAIL_DOMAIN: 'customers.example.com' })).not.to.throw()
       // The fresh-machine demo: production on the embedded database keeps the simulator.
-      expect(() => loadEnv({ NODE_ENV: 'production' })).not.to.throw()
+      expect(() => loadEnv({ NODE_ENV: 'production', ...secret })).not.to.throw()
       expect(() => loadEnv({ PAYMENT_PROVIDER: 'paystack' })).to.throw(/needs PAYSTACK_SECRET_KEY/)
     })
 
     it('marks simulator payments and their orders simulated: admin table, CSV export and audit say so', async () => {
+      await app().services.settings.update({ deliveryMode: 'manual' }, {}) // exported by hand, as in manual mode
       const shopper = new Client()
       const { body } = await buy(shopper)
       const tid = body.payment.transactionId

@@ -12,7 +12,8 @@ export function RefundButton({ order, onRefunded }: { order: AdminOrder; onRefun
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   useEscape(() => setOpen(false), open && !busy)
-  if (order.paymentStatus !== 'SUCCESS' || order.delivered) return null
+  // Not while the vendor may still deliver it (the server refuses that too).
+  if (order.paymentStatus !== 'SUCCESS' || order.delivered || order.deliveryStatus === 'QUEUED' || order.deliveryStatus === 'PROCESSING') return null
 
   async function submit(e: React.FormEvent) {
     e.preventDefault()

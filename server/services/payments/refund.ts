@@ -167,6 +167,7 @@ export function createRefunds(deps: RefundDeps) {
   async function refundOrder(orderId: unknown, reason: unknown, ctx: Ctx = {}): Promise<RefundRow> {
     const id = Number(orderId)
     if (!Number.isInteger(id) || id <= 0) throw badRequest('Invalid order')
+    if (!String(reason ?? '').trim()) throw badRequest('Please give a reason for the refund')
     const [o] = await q<{ payment_transaction_id: string | null; delivered: boolean; payment_status: string; delivery_status: string }>(
       'SELECT payment_transaction_id, delivered, payment_status, delivery_status FROM orders WHERE id = :id',
       { id },
