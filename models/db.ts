@@ -1,8 +1,15 @@
 import { Sequelize } from 'sequelize'
-import type { Env } from '../server/env.ts'
 import type { Logger } from '../server/lib/logger.ts'
 import { resolveClusterDir, runningEmbeddedUrl, startEmbedded, type EmbeddedHandle } from './embedded.ts'
 import { defineModels, type Models } from './index.ts'
+
+/** Where the database is, as the environment says (models know nothing else of the server's config). */
+export interface DatabaseConfig {
+  DATABASE_URL?: string
+  DATA_DIR: string
+  EMBEDDED_PG_PORT: number
+  NODE_ENV: string
+}
 
 export interface Database {
   sequelize: Sequelize
@@ -22,7 +29,7 @@ export function connect(url: string, log?: Logger): { sequelize: Sequelize; mode
 }
 
 /** Where the database is: what `npm run db:where` prints (no password). */
-export function databaseLocation(env: Env): string {
+export function databaseLocation(env: DatabaseConfig): string {
   if (env.DATABASE_URL) {
     const u = new URL(env.DATABASE_URL)
     if (u.password) u.password = '***'
@@ -37,7 +44,7 @@ export function databaseLocation(env: Env): string {
  * DATABASE_URL when set; otherwise an embedded PostgreSQL kept under DATA_DIR. With `attach`
  * (operator commands), a cluster the running shop already serves is used as it is.
  */
-export async function openDatabase(env: Env, log: Logger, opts: { attach?: boolean } = {}): Promise<Database> {
+export async function openDatabase(env: DatabaseConfig, log: Logger, opts: { attach?: boolean } = {}): Promise<Database> {
   let embedded: EmbeddedHandle | undefined
   let url = env.DATABASE_URL
   if (!url && opts.attach) url = runningEmbeddedUrl(resolveClusterDir(env.DATA_DIR, 'pg', log), 'datahub')

@@ -3,7 +3,7 @@ import type { Server } from 'node:http'
 import path from 'node:path'
 import { openDatabase, type Database } from '../models/db.ts'
 import { migrate } from '../models/migrate.ts'
-import { seedDefaults } from '../models/seed.ts'
+import { seedDefaults } from './services/seed.ts'
 import { createApp } from './app.ts'
 import { createMetrics } from './http/metrics.ts'
 import { loadEnv, type Env } from './env.ts'
@@ -52,11 +52,11 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
   await seedDefaults(db.models, services, { adminEmail: env.ADMIN_EMAIL, adminPassword: env.ADMIN_PASSWORD, log })
   const stopSettingsListener = await services.settings.listen(log)
   const pages = await pageLayer(env, services, opts.dev ?? false)
-  const extras = await import('./extras.ts')
+  const composition = await import('./composition.ts')
   const lifecycle = { draining: false }
   const metrics = createMetrics(services.opsMetrics)
-  const app = createApp({ env, log, services, sessionSecret: secret, pages, metrics, lifecycle, extra: (a) => extras.mountExtras(a, services) })
-  extras.registerTasks(services)
+  const app = createApp({ env, log, services, sessionSecret: secret, pages, metrics, lifecycle, extra: (a) => composition.mountChannels(a, services) })
+  composition.registerTasks(services)
   if (env.JOBS_ENABLED) await services.queue.start()
 
   const server: Server = await new Promise((resolve, reject) => {

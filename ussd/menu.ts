@@ -1,7 +1,7 @@
 import type { Actor, Ctx } from '../server/services/context.ts'
 import { PURCHASES_DISABLED } from '../server/services/orders.ts'
 import type { Services } from '../server/services/index.ts'
-import type { UssdAgent } from '../server/services/ussd.ts'
+import type { UssdAgent } from '../server/services/ussd/index.ts'
 import type { MenuPackage, MenuPorts } from './ports.ts'
 import { DELIVERY_LABELS } from '../server/services/delivery/present.ts'
 import { NAV, NETWORK_LABELS, NETWORK_ORDER, ascii, bodyFits, formatSize, ghs, screen, statusLabel } from './text.ts'

@@ -161,7 +161,7 @@ export function createResellerApi(deps: {
       }
     },
 
-    /** Registered with the job queue in server/extras.ts. */
+    /** Registered with the job queue in server/composition.ts. */
     registerTasks(queue: Queue) {
       queue.register<{ agentId: number; payload: WebhookPayload }>(WEBHOOK_TASK, async (payload, job) => {
         await webhooks.deliver(payload, job.attempts)

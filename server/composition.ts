@@ -13,7 +13,7 @@ import { ussdSimulatorRouter } from '../ussd/simulator-router.ts'
  * Channels outside /api that the server mounts before the pages (payment webhooks and the
  * simulator, the USSD gateway), and the job queue's tasks. Each later feature adds itself here.
  */
-export function mountExtras(app: Express, services: Services): void {
+export function mountChannels(app: Express, services: Services): void {
   const { env, log } = services.deps
   // H7: the telco's USSD gateway (POST /ussd/africastalking, /ussd/arkesel) and its simulator's phone.
   app.use('/ussd', ussdRouter(services, { env, log }))

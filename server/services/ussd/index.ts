@@ -1,12 +1,12 @@
 import os from 'node:os'
 import { Op, QueryTypes, type Sequelize } from 'sequelize'
-import type { Models } from '../../models/index.ts'
-import { createSessionStore } from '../../ussd/session-store.ts'
-import { verifySecret } from '../lib/crypto.ts'
-import { normalizePhone, phoneVariants } from '../lib/phone.ts'
-import type { AuditService } from './audit.ts'
-import type { Ctx } from './context.ts'
-import type { SettingsService } from './settings.ts'
+import type { Models } from '../../../models/index.ts'
+import { createSessionStore } from './session-store.ts'
+import { verifySecret } from '../../lib/crypto.ts'
+import { normalizePhone, phoneVariants } from '../../lib/phone.ts'
+import type { AuditService } from '../audit.ts'
+import type { Ctx } from '../context.ts'
+import type { SettingsService } from '../settings.ts'
 
 export const PIN_MAX_FAILURES = 5
 export const PIN_LOCK_MINUTES = 30

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto'
-import type { Logger } from '../server/lib/logger.ts'
-import { toPesewas } from '../server/lib/money.ts'
-import type { Services } from '../server/services/index.ts'
-import { DEFAULT_SETTINGS } from '../server/services/settings.ts'
-import type { Models } from './index.ts'
+import type { Logger } from '../lib/logger.ts'
+import { toPesewas } from '../lib/money.ts'
+import type { Services } from './index.ts'
+import { DEFAULT_SETTINGS } from './settings.ts'
+import type { Models } from '../../models/index.ts'
 
 // Spec section 9: 1GB daily, 3GB weekly, 10GB monthly per network.
 export const SAMPLE_PACKAGES = [
