@@ -5,6 +5,7 @@ import helmet from 'helmet'
 import crypto from 'node:crypto'
 import type { Env } from './env.ts'
 import { identify } from './http/middleware/auth.ts'
+import { compressResponses } from './http/middleware/compress.ts'
 import { csrfProtection } from './http/middleware/csrf.ts'
 import { errorHandler } from './http/middleware/errors.ts'
 import { apiRouter } from './http/routes/index.ts'
@@ -74,6 +75,8 @@ export function createApp(opts: AppOptions): Express {
       hsts: prod && !!env.PUBLIC_URL?.startsWith('https'),
     }),
   )
+
+  app.use(compressResponses())
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' })

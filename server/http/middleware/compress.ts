@@ -1,0 +1,20 @@
+import compression from 'compression'
+import type { RequestHandler } from 'express'
+import zlib from 'node:zlib'
+
+/**
+ * On-the-fly compression of HTML, JSON and CSV (built assets are precompressed, see staticAssets).
+ * Every write is flushed (Z_SYNC_FLUSH / BROTLI_OPERATION_FLUSH), so a streamed page still sends
+ * its head and each Suspense boundary as soon as React writes it, instead of when the body ends.
+ * Brotli at a low quality: it is done per request on a shared 2-core machine.
+ */
+export function compressResponses(): RequestHandler {
+  return compression({
+    threshold: 1024,
+    flush: zlib.constants.Z_SYNC_FLUSH,
+    brotli: {
+      flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 },
+    },
+  })
+}
