@@ -107,3 +107,20 @@ describe('compression: what a phone receives', () => {
     expect(JSON.parse(decode(r))).to.be.ok
   })
 })
+
+describe('compression: HEAD answers carry the headers of their GET', () => {
+  it('shows Content-Encoding on HEAD / and sends no body', async () => {
+    const res = await new Promise<http.IncomingMessage & { bytes: number }>((resolve, reject) => {
+      const req = http.request(app().url + '/', { method: 'HEAD', headers: { 'accept-encoding': 'br, gzip', 'user-agent': 'Mozilla/5.0' } }, (r) => {
+        let bytes = 0
+        r.on('data', (c: Buffer) => (bytes += c.length))
+        r.on('end', () => resolve(Object.assign(r, { bytes })))
+      })
+      req.on('error', reject)
+      req.end()
+    })
+    expect(res.statusCode).to.equal(200)
+    expect(res.headers['content-encoding']).to.equal('br')
+    expect(res.bytes).to.equal(0)
+  })
+})

@@ -9,7 +9,7 @@ import zlib from 'node:zlib'
  * Brotli at a low quality: it is done per request on a shared 2-core machine.
  */
 export function compressResponses(): RequestHandler {
-  return compression({
+  const compress = compression({
     threshold: 1024,
     flush: zlib.constants.Z_SYNC_FLUSH,
     brotli: {
@@ -17,4 +17,11 @@ export function compressResponses(): RequestHandler {
       params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 },
     },
   })
+  return (req, res, next) => {
+    // `compression` leaves HEAD answers unencoded, so a HEAD would not show the headers its GET
+    // gets. Node decided at the request's start that a HEAD answer has no body (it drops every
+    // write), so the rest of the app can treat it as the GET it mirrors.
+    if (req.method === 'HEAD') req.method = 'GET'
+    compress(req, res, next)
+  }
 }
