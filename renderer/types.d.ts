@@ -16,6 +16,7 @@ declare global {
     }
     interface Config {
       title?: string
+      description?: string
     }
   }
 }

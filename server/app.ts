@@ -9,6 +9,7 @@ import { compressResponses } from './http/middleware/compress.ts'
 import { csrfProtection } from './http/middleware/csrf.ts'
 import { errorHandler } from './http/middleware/errors.ts'
 import { apiRouter } from './http/routes/index.ts'
+import { siteMetaRouter } from './http/site-meta.ts'
 import type { Logger } from './lib/logger.ts'
 import type { Services } from './services/index.ts'
 
@@ -90,6 +91,7 @@ export function createApp(opts: AppOptions): Express {
     }
   })
 
+  app.use(siteMetaRouter(services))
   for (const h of opts.pages?.assets ?? []) app.use(h)
 
   const PgStore = connectPgSimple(session)
