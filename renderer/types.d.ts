@@ -17,6 +17,7 @@ declare global {
     interface Config {
       title?: string
       description?: string
+      styles?: 'public' | 'portal'
     }
   }
 }
