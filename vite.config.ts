@@ -1,11 +1,68 @@
+import purgeCss from '@fullhuman/postcss-purgecss'
+import type { AcceptedPlugin } from 'postcss'
 import react from '@vitejs/plugin-react'
 import vike from 'vike/plugin'
 import { defineConfig } from 'vite'
+import { compression, defineAlgorithm } from 'vite-plugin-compression2'
+import fs from 'node:fs'
+import zlib from 'node:zlib'
+import * as sass from 'sass'
 
-export default defineConfig({
-  plugins: [react(), vike()],
+// Lean CSS: at build, drop the Bulma rules and custom properties that no page or component names.
+// Class names built at run time must be spelled whole in the source (or listed in the safelist).
+// PurgeCSS weighs custom properties one stylesheet at a time: keep in the public CSS every Bulma
+// variable that the portal's stylesheet and the pages' own CSS files read, and those they are made of.
+function variablesReadElsewhere(): string[] {
+  const reads = (css: string) => [...css.matchAll(/var\((--[\w-]+)/g)].map((m) => m[1])
+  const texts = [sass.compile('renderer/styles/portal.scss', { loadPaths: ['node_modules'] }).css]
+  for (const dir of ['pages', 'renderer']) {
+    for (const f of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })) if (f.endsWith('.css')) texts.push(fs.readFileSync(`${dir}/${f}`, 'utf8'))
+  }
+  const publicCss = sass.compile('renderer/styles/public.scss', { loadPaths: ['node_modules'] }).css
+  const madeOf = new Map<string, string[]>()
+  for (const m of publicCss.matchAll(/(--[\w-]+)\s*:([^;}]*)/g)) madeOf.set(m[1], [...(madeOf.get(m[1]) ?? []), ...reads(m[2])])
+  const keep = new Set<string>()
+  const todo = texts.flatMap(reads)
+  for (let v = todo.pop(); v; v = todo.pop()) {
+    if (keep.has(v)) continue
+    keep.add(v)
+    todo.push(...(madeOf.get(v) ?? []))
+  }
+  return [...keep]
+}
+
+// (A CommonJS module whose types declare an ES default export.)
+const purgeCSSPlugin = ((purgeCss as unknown as { default?: unknown }).default ?? purgeCss) as (o: object) => AcceptedPlugin
+const purge = purgeCSSPlugin({
+  content: ['pages/**/*.{ts,tsx}', 'renderer/**/*.{ts,tsx}'],
+  safelist: {
+    standard: ['html', 'body', /^is-(dark|light)$/, /^medal-\d$/],
+    deep: [/data-theme/],
+    variables: variablesReadElsewhere(),
+  },
+  variables: true,
+  keyframes: true,
+  fontFace: true,
+})
+
+export default defineConfig(({ command }) => ({
+  plugins: [
+    react(),
+    vike(),
+    // What a phone receives: every text asset also as .br and .gz, served as-is by server/http/pages.ts
+    // (brotli at its best level once at build, instead of a fast level on every request).
+    compression({
+      include: /\.(js|mjs|css|svg|json|webmanifest|txt|xml)$/,
+      threshold: 512,
+      algorithms: [
+        defineAlgorithm('gzip', { level: 9 }),
+        defineAlgorithm('brotliCompress', { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+      ],
+      logLevel: 'silent',
+    }),
+  ],
   // Several test runs may build at once (under a lock); keeping old hashed files lets a server
   // started from an earlier build keep serving its assets.
   build: { emptyOutDir: process.env.VITE_KEEP_OUTDIR ? false : true },
-  css: { preprocessorOptions: {} },
-})
+  css: { preprocessorOptions: {}, postcss: { plugins: command === 'build' ? [purge] : [] } },
+}))

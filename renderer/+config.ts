@@ -4,6 +4,13 @@ export default {
   passToClient: ['user', 'settings', 'csrfToken', 'urlPathname', 'simulatedPayments'],
   meta: {
     title: { env: { server: true, client: true } },
+    /** The page's meta description (search results); the shop's own when a page has none. */
+    description: { env: { server: true } },
+    /**
+     * Which layout's stylesheet a page loads: a +styles.ts file imports it, so Vite links that CSS
+     * only for the pages under its folder (public pages never download the portals' CSS).
+     */
+    styles: { env: { server: true, client: true } },
   },
   // Every navigation is a server render: guards run on the server only and never drift from a client copy.
   clientRouting: false,

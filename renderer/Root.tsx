@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import type { PageContext } from 'vike/types'
-import './styles.scss'
+import './styles/public.scss'
 import { AdminLayout } from './layouts/AdminLayout.tsx'
 import { AgentLayout } from './layouts/AgentLayout.tsx'
 import { PublicLayout } from './layouts/PublicLayout.tsx'

@@ -18,6 +18,8 @@ declare global {
     }
     interface Config {
       title?: string
+      description?: string
+      styles?: 'public' | 'portal'
     }
   }
 }

@@ -5,11 +5,13 @@ import helmet from 'helmet'
 import crypto from 'node:crypto'
 import { trustProxySetting, type Env } from './env.ts'
 import { identify } from './http/middleware/auth.ts'
+import { compressResponses } from './http/middleware/compress.ts'
 import { csrfProtection } from './http/middleware/csrf.ts'
 import { errorHandler } from './http/middleware/errors.ts'
 import { metricsHandler, type Metrics } from './http/metrics.ts'
 import { rejectNul, requireKnownBody } from './http/middleware/input.ts'
 import { apiRouter } from './http/routes/index.ts'
+import { siteMetaRouter } from './http/site-meta.ts'
 import type { Logger } from './lib/logger.ts'
 import type { Services } from './services/index.ts'
 
@@ -88,6 +90,8 @@ export function createApp(opts: AppOptions): Express {
     }),
   )
 
+  app.use(compressResponses())
+
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' })
   })
@@ -103,6 +107,7 @@ export function createApp(opts: AppOptions): Express {
 
   if (opts.metrics) app.get('/metrics', metricsHandler(opts.metrics, env))
 
+  app.use(siteMetaRouter(services))
   for (const h of opts.pages?.assets ?? []) app.use(h)
 
   const PgStore = connectPgSimple(session)

@@ -1,3 +1,4 @@
+import { networkMismatchWarning, parseGhanaMobile } from '../../server/lib/phone.ts'
 import { digitsOnly, NETWORK_LABEL, NETWORKS } from './format.ts'
 
 /** Mobile-money payer: phone (can differ from the recipient) and its network. */
@@ -10,6 +11,9 @@ export function PayerFields(props: {
   phoneLabel?: string
 }) {
   const { idPrefix } = props
+  const parsed = props.phone ? parseGhanaMobile(props.phone) : null
+  const error = parsed && !parsed.ok && props.phone.length >= 10 ? parsed.error : null
+  const warning = parsed?.ok ? networkMismatchWarning(props.phone, props.network) : null
   return (
     <div className="columns is-mobile is-multiline">
       <div className="column is-7-tablet is-12-mobile">
@@ -27,7 +31,9 @@ export function PayerFields(props: {
               aria-describedby={`${idPrefix}-payer-help`}
             />
           </div>
-          <p className="help" id={`${idPrefix}-payer-help`}>Can be different from recipient. You will get a prompt on this phone.</p>
+          <p className={`help${error ? ' is-danger' : warning ? ' is-warning-text' : ''}`} id={`${idPrefix}-payer-help`} aria-live="polite">
+            {error ?? warning ?? 'Can be different from recipient. You will get a prompt on this phone.'}
+          </p>
         </div>
       </div>
       <div className="column is-5-tablet is-12-mobile">

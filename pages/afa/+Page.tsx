@@ -20,6 +20,8 @@ export default function Page() {
   const { settings } = pc
   const card = settings.paymentGateway === 'paystack'
   const fee = Number(settings.afaRegistrationFee ?? 0)
+  // A fee of 0 is free: no payment step, the form registers at once.
+  const free = !(fee > 0)
   const closed = settings.platformOpen === false
   const wa = whatsappLink(settings.whatsappNumber)
   const [fullName, setFullName] = useState('')
@@ -36,8 +38,9 @@ export default function Page() {
   function openDialog() {
     setError(null)
     if (closed) return setError('Platform is currently closed')
-    if (!fullName.trim() || !ghCard.trim() || !phone.trim() || (card ? !email.trim() : false)) return setError('Please fill all fields')
+    if (!fullName.trim() || !ghCard.trim() || !phone.trim() || (card && !free ? !email.trim() : false)) return setError('Please fill all fields')
     if (phone.length < 9) return setError('Please enter a valid phone number')
+    if (free) return void registerFree()
     if (card && !EMAIL_RE.test(email.trim().toLowerCase())) return setError('Please enter a valid email address for payment')
     if (!card && !payerPhone.trim()) return setError('Please enter payment phone number')
     setPayment(null)
@@ -97,28 +100,52 @@ export default function Page() {
     }
   }
 
+  /** No fee: the server settles a zero payment at once, then the registration is recorded against it. */
+  async function registerFree() {
+    setBusy('complete')
+    try {
+      const res = await api<PaymentState>('/api/payment/request', {
+        body: { type: 'afa_registration', fullName: fullName.trim(), ghCard: ghCard.trim(), phone, transactionId: newTransactionId(), ...(email.trim() ? { email: email.trim().toLowerCase() } : {}) },
+        fallbackError: 'Failed to create registration',
+      })
+      if (String(res.paymentStatus).toUpperCase() !== 'SUCCESS') {
+        setError(res.message || 'Failed to create registration')
+        return
+      }
+      await record(res.transactionId)
+    } catch (err) {
+      setError(err instanceof ApiError && err.message ? err.message : 'Failed to create registration')
+    } finally {
+      setBusy(null)
+    }
+  }
+
   async function complete() {
     if (payment?.paymentStatus !== 'SUCCESS') return toast('Payment must be successful before completing registration', 'error')
     setBusy('complete')
     try {
-      await api('/api/afa', {
-        body: { fullName: fullName.trim(), ghCard: ghCard.trim(), phone, email: email.trim().toLowerCase() || undefined, paymentStatus: 'SUCCESS', paymentTransactionId: payment.transactionId },
-        fallbackError: 'Failed to create registration',
-      })
-      toast(SUCCESS, 'success', 8000)
-      setFullName('')
-      setGhCard('')
-      setPhone('')
-      setEmail('')
-      setPayerPhone('')
-      setDialog(false)
-      setPayment(null)
-      setTimeout(() => { window.location.href = '/' }, 1500)
+      await record(payment.transactionId)
     } catch (err) {
       toast(err instanceof ApiError && err.message ? err.message : 'Failed to create registration', 'error')
     } finally {
       setBusy(null)
     }
+  }
+
+  async function record(transactionId: string) {
+    await api('/api/afa', {
+      body: { fullName: fullName.trim(), ghCard: ghCard.trim(), phone, email: email.trim().toLowerCase() || undefined, paymentStatus: 'SUCCESS', paymentTransactionId: transactionId },
+      fallbackError: 'Failed to create registration',
+    })
+    toast(SUCCESS, 'success', 8000)
+    setFullName('')
+    setGhCard('')
+    setPhone('')
+    setEmail('')
+    setPayerPhone('')
+    setDialog(false)
+    setPayment(null)
+    setTimeout(() => { window.location.href = '/' }, 1500)
   }
 
   return (
@@ -145,7 +172,7 @@ export default function Page() {
                 <label className="label" htmlFor="afa-phone">Phone number</label>
                 <div className="control"><input id="afa-phone" className="input" inputMode="numeric" autoComplete="tel" placeholder="0241234567" value={phone} onChange={(e) => setPhone(digitsOnly(e.target.value))} /></div>
               </div>
-              {card ? (
+              {free ? null : card ? (
                 <div className="field">
                   <label className="label" htmlFor="afa-email">Payment email</label>
                   <div className="control"><input id="afa-email" className="input" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} /></div>
@@ -153,7 +180,7 @@ export default function Page() {
               ) : (
                 <PayerFields idPrefix="afa" phone={payerPhone} network={payerNetwork} onPhone={setPayerPhone} onNetwork={setPayerNetwork} />
               )}
-              <button type="submit" className="button is-primary is-fullwidth is-medium" disabled={closed || !!busy}>
+              <button type="submit" className={`button is-primary is-fullwidth is-medium${busy === 'complete' && free ? ' is-loading' : ''}`} disabled={closed || !!busy}>
                 {closed ? 'Platform Closed' : 'Register'}
               </button>
             </form>
@@ -162,12 +189,10 @@ export default function Page() {
             <aside className="card">
               <div className="card-content sf-stack">
                 <h2 className="title is-5">Need help?</h2>
-                <p>AFA registration needs your full name as on your Ghana card, the card number and an active phone number. We process registrations after payment.</p>
+                <p>AFA registration needs your full name as on your Ghana card, the card number and an active phone number. {free ? 'Registration is free: we process it as soon as you submit the form.' : 'We process registrations after payment.'}</p>
                 {wa ? (
                   <a className="button is-success is-fullwidth" href={wa} target="_blank" rel="noopener noreferrer">Chat with support on WhatsApp</a>
-                ) : (
-                  <p className="sf-muted">Support contact details will be shown here when available.</p>
-                )}
+                ) : null}
               </div>
             </aside>
           </div>

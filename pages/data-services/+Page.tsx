@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { Tabs } from '../../renderer/ui/Tabs.tsx'
 import { usePageContext } from '../../renderer/usePageContext.tsx'
 import '../_storefront/storefront.css'
 import type { BuyData as Data } from './+data.ts'
@@ -10,23 +11,17 @@ type Tab = 'buy' | 'orders'
 export default function Page() {
   const pc = usePageContext() as ReturnType<typeof usePageContext> & { data: Data }
   const [tab, setTab] = useState<Tab>(pc.data.tab)
-  const tabLink = (id: Tab, label: string) => (
-    <li className={tab === id ? 'is-active' : ''} role="presentation">
-      <a role="tab" id={`tab-${id}`} aria-selected={tab === id} aria-controls={`panel-${id}`} href={id === 'orders' ? '?tab=orders' : '?'} onClick={(e) => { e.preventDefault(); setTab(id) }}>
-        {label}
-      </a>
-    </li>
-  )
   return (
     <section className="sf-section">
       <div className="container">
         <h1 className="title">Buy Data</h1>
-        <div className="tabs is-boxed" role="tablist" aria-label="Buy data or look up orders">
-          <ul>
-            {tabLink('buy', 'Buy Data')}
-            {tabLink('orders', 'My Orders')}
-          </ul>
-        </div>
+        <Tabs
+          className="is-boxed"
+          label="Buy data or look up orders"
+          current={tab}
+          onChange={setTab}
+          tabs={[{ id: 'buy', label: 'Buy Data', href: '?' }, { id: 'orders', label: 'My Orders', href: '?tab=orders' }]}
+        />
         <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
           {tab === 'buy' ? <BuyData data={pc.data} /> : <MyOrders />}
         </div>

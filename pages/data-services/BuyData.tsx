@@ -12,6 +12,7 @@ import { addRecent, loadRecent } from '../_storefront/recent.ts'
 import type { BuyData as Data, StorePackage } from './+data.ts'
 import { PackagePicker } from './PackagePicker.tsx'
 import { WalletPay } from './WalletPay.tsx'
+import { networkMismatchWarning, parseGhanaMobile } from '../../server/lib/phone.ts'
 
 interface PatchOutcome { message?: string; currentStatus?: string; info?: string }
 
@@ -25,6 +26,7 @@ export function BuyData({ data }: { data: Data }) {
   const [network, setNetwork] = useState<string>('MTN')
   const [packageId, setPackageId] = useState<number | null>(null)
   const [recipient, setRecipient] = useState('')
+  const [recipientTouched, setRecipientTouched] = useState(false)
   const [recent, setRecent] = useState<string[]>([])
   const [email, setEmail] = useState('')
   const [payerPhone, setPayerPhone] = useState('')
@@ -40,6 +42,10 @@ export function BuyData({ data }: { data: Data }) {
 
   const packages = useMemo(() => data.packages.filter((p) => p.network === network), [data.packages, network])
   const pkg: StorePackage | undefined = packages.find((p) => p.id === packageId)
+  const parsedRecipient = recipient.trim() ? parseGhanaMobile(recipient) : null
+  // Shown once the number is complete enough to judge (or the field was left), not at the first digit.
+  const recipientError = parsedRecipient && !parsedRecipient.ok && (recipientTouched || recipient.length >= 10) ? parsedRecipient.error : null
+  const recipientWarning = parsedRecipient?.ok ? networkMismatchWarning(recipient, network) : null
   const price = pkg ? (agentPricing && pkg.priceAgent !== null ? pkg.priceAgent : pkg.priceUser) : null
 
   function chooseNetwork(n: string) {
@@ -61,6 +67,10 @@ export function BuyData({ data }: { data: Data }) {
     if (!pkg && !recipient.trim()) return setError('Please select package and enter recipient number')
     if (!pkg) return setError('Please select a package')
     if (!recipient.trim()) return setError('Enter recipient number')
+    if (parsedRecipient && !parsedRecipient.ok) {
+      setRecipientTouched(true)
+      return setError(parsedRecipient.error)
+    }
     if (closed) return setError('Purchases are temporarily disabled')
     if (card && !isAgent && !EMAIL_RE.test(email.trim().toLowerCase())) return setError(`Please enter a valid email address for ${data.providerLabel} payment`)
     // A prompt still waiting for this same purchase is shown again rather than replaced by a second charge.
@@ -163,7 +173,19 @@ export function BuyData({ data }: { data: Data }) {
     }
   }
 
-  const canSubmit = !!pkg && !!recipient.trim() && !closed && !busy
+  // Why 'Proceed to Payment' cannot go on yet, said next to it (spec texts) rather than a silent disabled button.
+  const blocker = closed
+    ? 'Purchases are temporarily disabled'
+    : !pkg && !recipient.trim()
+      ? 'Please select package and enter recipient number'
+      : !pkg
+        ? 'Please select a package'
+        : !recipient.trim()
+          ? 'Enter recipient number'
+          : parsedRecipient && !parsedRecipient.ok
+            ? parsedRecipient.error
+            : null
+  const canSubmit = !blocker && !busy
   return (
     <div className="columns">
       <div className="column is-7">
@@ -189,8 +211,22 @@ export function BuyData({ data }: { data: Data }) {
           <div className="field">
             <label className="label" htmlFor="recipient">Recipient number</label>
             <div className="control">
-              <input id="recipient" className="input" inputMode="numeric" autoComplete="tel" placeholder="0241234567" value={recipient} onChange={(e) => setRecipient(digitsOnly(e.target.value))} />
+              <input
+                id="recipient"
+                className={`input${recipientError ? ' is-danger' : ''}`}
+                inputMode="numeric"
+                autoComplete="tel"
+                placeholder="0241234567"
+                value={recipient}
+                onChange={(e) => setRecipient(digitsOnly(e.target.value))}
+                onBlur={() => setRecipientTouched(true)}
+                aria-invalid={!!recipientError}
+                aria-describedby="recipient-help"
+              />
             </div>
+            <p className={`help${recipientError ? ' is-danger' : recipientWarning ? ' is-warning-text' : ''}`} id="recipient-help" aria-live="polite">
+              {recipientError ?? recipientWarning ?? 'A Ghanaian mobile number: 0241234567, 233241234567 or 241234567.'}
+            </p>
             {recent.length ? (
               <div className="sf-row sf-gap-top" aria-label="Recent recipients">
                 <span className="sf-muted">Recent</span>
@@ -210,12 +246,13 @@ export function BuyData({ data }: { data: Data }) {
             </div>
           ) : null}
           {!card ? <PayerFields idPrefix="buy" phone={payerPhone} network={payerNetwork} onPhone={setPayerPhone} onNetwork={setPayerNetwork} /> : null}
-          <button type="submit" className="button is-primary is-fullwidth is-medium" disabled={!canSubmit}>
+          <button type="submit" className="button is-primary is-fullwidth is-medium" disabled={!canSubmit} aria-describedby={blocker ? 'proceed-why' : undefined}>
             {closed ? 'Platform Closed' : 'Proceed to Payment'}
           </button>
           {isAgent && user?.agent?.approved && user.agent.paymentStatus === 'SUCCESS' ? (
             <WalletPay packageId={pkg?.id ?? null} recipient={recipient} price={price} disabled={closed || !recipient.trim()} onPaid={(m) => { toast(`${m} ${settings.agentSuccessMessage}`, 'success', 8000); resetForm() }} />
           ) : null}
+          {blocker ? <p className="help has-text-centered" id="proceed-why">{blocker}</p> : null}
         </form>
       </div>
       <div className="column is-5">
@@ -236,7 +273,7 @@ export function BuyData({ data }: { data: Data }) {
         summary={pkg ? `${formatSize(pkg.sizeMB)} ${NETWORK_LABEL[pkg.network]} for ${recipient}` : ''}
         payment={payment}
         busy={busy}
-        canProceed={card || payerPhone.length >= 9}
+        canProceed={card || parseGhanaMobile(payerPhone).ok}
         onProceed={proceed}
         onCheck={check}
         onComplete={complete}

@@ -49,7 +49,7 @@ export default function Page() {
           <p className="subtitle">{settings.welcomeMessage}</p>
           <div className="buttons">
             <a className="button is-light is-medium" href="/data-services">Buy Data Now</a>
-            <a className="button is-outlined is-light is-medium" href="/agent/register">Become an Agent</a>
+            <a className="button is-dark is-outlined is-medium" href="/agent/register">Become an Agent</a>
           </div>
           <div className="tags" aria-label="Supported networks">
             <span className="tag is-warning is-medium">MTN</span>
@@ -88,7 +88,7 @@ export default function Page() {
               <div key={c.title} className="card"><div className="card-content sf-stack">
                 <h3 className="title is-5">{c.title}</h3>
                 <p>{c.text}</p>
-                <a className="button is-primary is-outlined" href={c.href}>{c.button}</a>
+                <a className="button is-link is-light" href={c.href}>{c.button}</a>
               </div></div>
             ))}
           </div>

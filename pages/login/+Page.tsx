@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { api, ApiError } from '../../renderer/api.ts'
-import { useToast } from '../../renderer/ui/Toasts.tsx'
+import { flashToast, useToast } from '../../renderer/ui/Toasts.tsx'
 
 const REMEMBER_KEY = 'rdh_remember_email'
 
@@ -46,7 +46,7 @@ export default function Page() {
       } catch {
         /* storage unavailable */
       }
-      toast('Signed in', 'success')
+      flashToast('Signed in', 'success')
       const role = String(res.role).toLowerCase()
       location.href = role === 'admin' ? '/admin/overview' : role === 'agent' ? '/agent' : '/'
     } catch (err) {

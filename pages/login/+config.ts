@@ -1,3 +1,3 @@
 import type { Config } from 'vike/types'
 
-export default { title: 'Sign In' } satisfies Config
+export default { description: 'Sign in to your Data Hub account.', title: 'Sign In' } satisfies Config

@@ -1,4 +1,5 @@
-import express, { type RequestHandler } from 'express'
+import type { RequestHandler } from 'express'
+import expressStaticGzip from 'express-static-gzip'
 import path from 'node:path'
 import { renderPage } from 'vike/server'
 import type { Services } from '../services/index.ts'
@@ -6,14 +7,23 @@ import { ensureCsrfToken } from './middleware/csrf.ts'
 
 export const ROOT = path.resolve(import.meta.dirname, '../..')
 
-/** Built assets: hashed files under /assets are immutable, so they are cached for a year. */
+/**
+ * Built assets, sent as the .br or .gz file the build made beside each one (vite.config.ts) when
+ * the browser accepts it, with Content-Encoding and Vary: Accept-Encoding. Hashed files under
+ * /assets are immutable, so they are cached for a year.
+ */
 export function staticAssets(): RequestHandler[] {
   const client = path.join(ROOT, 'dist/client')
   return [
-    express.static(client, {
+    expressStaticGzip(client, {
+      enableBrotli: true,
+      orderPreference: ['br', 'gzip'],
       index: false,
-      setHeaders(res, file) {
-        if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable')
+      serveStatic: {
+        index: false,
+        setHeaders(res, file) {
+          if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable')
+        },
       },
     }),
   ]

@@ -41,12 +41,14 @@ export function createAfaService({ sequelize, settings, payments }: { sequelize:
         afa = { fullName: value.fullName, ghCard: value.ghCard.toUpperCase(), phone: value.phone, email: value.email || null }
       }
       const method = await payments.methodFor({})
-      if (method === 'card') {
+      // Fresh: the fee decides money (never a stale cached copy).
+      const fee = toPesewas((await settings.getFresh()).afaRegistrationFee)
+      // With a fee of 0 there is nothing to pay: no payer phone or checkout e-mail is asked for.
+      if (fee > 0 && method === 'card') {
         const email = String(raw.email ?? '').trim().toLowerCase()
         if (!email) throw badRequest(FILL_ALL)
         if (!EMAIL_RE.test(email)) throw badRequest('Please enter a valid email address for payment')
-      } else if (!String(raw.payerPhone ?? '').trim()) throw badRequest('Please enter payment phone number')
-      const fee = toPesewas((await settings.getFresh()).afaRegistrationFee)
+      } else if (fee > 0 && !String(raw.payerPhone ?? '').trim()) throw badRequest('Please enter payment phone number')
       return payments.request(
         {
           purpose: 'afa',

@@ -3,7 +3,7 @@ import { QueryTypes, UniqueConstraintError, type Sequelize, type Transaction } f
 import type { Models } from '../../models/index.ts'
 import { badRequest, conflict, forbidden, notFound } from '../lib/errors.ts'
 import { toGhs } from '../lib/money.ts'
-import { phoneVariants } from '../lib/phone.ts'
+import { parseGhanaMobile, phoneVariants } from '../lib/phone.ts'
 import type { AuditService } from './audit.ts'
 import { deliveryFields } from './delivery/present.ts'
 import type { Actor, Ctx } from './context.ts'
@@ -37,11 +37,14 @@ const orderSchema = Joi.object<PlaceOrderInput>({
   packageId: Joi.number().integer().min(1).max(2_147_483_647).messages({ '*': 'Please select a package' }),
   network: Joi.string().trim().uppercase().valid(...NETWORKS).messages({ '*': 'Network must be MTN, TELECEL or AIRTELTIGO' }),
   dataSizeMB: Joi.number().integer().min(1).max(10_000_000).messages({ '*': 'Please select a package' }),
-  recipientNumber: Joi.string().trim().required().pattern(/^\d{1,12}$/).messages({
+  // A number that can receive data; stored in its local form (0XXXXXXXXX) whatever way it was typed.
+  recipientNumber: Joi.string().trim().required().custom((v: string, h) => {
+    const p = parseGhanaMobile(v)
+    return p.ok ? p.local : h.message({ custom: p.error })
+  }).messages({
     'any.required': 'Enter recipient number',
     'string.empty': 'Enter recipient number',
     'string.base': 'Enter recipient number',
-    'string.pattern.base': 'Recipient number must be digits only (at most 12)',
   }),
   payerPhone: Joi.string().allow('', null),
   payerNetwork: Joi.string().allow('', null),
@@ -233,8 +236,9 @@ export function createOrdersService(deps: {
 
     /** Creates the PENDING order at the server's price and asks for the payment (mobile money or card per settings). */
     async placeOrder(raw: PlaceOrderInput, ctx: Ctx = {}, opts: PlaceOptions = {}): Promise<{ order: OrderView; payment: PaymentView }> {
-      const input = validate(raw)
+      // A closed shop says so first, whatever was typed.
       await assertOpen()
+      const input = validate(raw)
       assertMayBuy(ctx.user)
       const pkg = await resolvePackage(input)
       if (input.payFrom === 'wallet') return placeWalletOrder(pkg, input, ctx, opts)
@@ -260,8 +264,9 @@ export function createOrdersService(deps: {
 
     /** The spec's two-step client: the order first (POST /api/orders), the payment next (POST /api/payment/request). */
     async createOrder(raw: PlaceOrderInput, ctx: Ctx = {}): Promise<OrderView> {
-      const input = validate(raw)
+      // A closed shop says so first, whatever was typed.
       await assertOpen()
+      const input = validate(raw)
       assertMayBuy(ctx.user)
       const pkg = await resolvePackage(input)
       const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
@@ -293,10 +298,12 @@ export function createOrdersService(deps: {
 
     /** Orders whose recipient (or, for a visitor's purchase, paying phone) is this number (either spelling), newest first. */
     async lookupByPhone(phone: unknown): Promise<OrderView[]> {
-      const digits = String(phone ?? '').trim()
-      if (!digits) throw badRequest('Please enter a phone number')
-      if (!/^\d{1,12}$/.test(digits)) throw badRequest('Phone number must be digits only (at most 12)')
-      const variants = phoneVariants(digits)
+      const typed = String(phone ?? '').trim()
+      if (!typed) throw badRequest('Please enter a phone number')
+      // However it was typed (0..., 233..., +233 ..., the 9 digits, with spaces): the same number.
+      const parsed = parseGhanaMobile(typed)
+      if (!parsed.ok) throw badRequest(parsed.error)
+      const variants = phoneVariants(parsed.local)
       const rows = await sequelize.query<any>(
         // An agent's orders match only their recipient: the agent's own number must not list every customer
         // the agent bought for (issue 15). A visitor's purchase matches either number.

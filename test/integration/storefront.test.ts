@@ -108,8 +108,13 @@ describe('storefront API: placing orders', () => {
       [{ recipientNumber: '0201112222', ...momo }, 400, /^Please select a package$/],
       [{ packageId: id, ...momo }, 400, /^Enter recipient number$/],
       [{ packageId: id, recipientNumber: '   ', ...momo }, 400, /^Enter recipient number$/],
-      [{ packageId: id, recipientNumber: '02411abc22', ...momo }, 400, /digits only/],
-      [{ packageId: id, recipientNumber: '0241123456789', ...momo }, 400, /digits only/],
+      [{ packageId: id, recipientNumber: '02411abc22', ...momo }, 400, /^Enter a Ghanaian mobile number: 0 and 9 digits, like 0241234567$/],
+      [{ packageId: id, recipientNumber: '0241123456789', ...momo }, 400, /Ghanaian mobile number/],
+      // A number that cannot receive data: too short, a landline, an unknown prefix.
+      [{ packageId: id, recipientNumber: '0241', ...momo }, 400, /Ghanaian mobile number/],
+      [{ packageId: id, recipientNumber: '0302123456', ...momo }, 400, /Ghanaian mobile number/],
+      [{ packageId: id, recipientNumber: '0991234567', ...momo }, 400, /Ghanaian mobile number/],
+      [{ packageId: id, recipientNumber: '0201112222', payerPhone: '0302123456', payerNetwork: 'MTN' }, 400, /^Please enter a valid phone number$/],
       [{ packageId: id, recipientNumber: { $gt: '' }, ...momo }, 400, /recipient/i],
       [{ packageId: 999999, recipientNumber: '0201112222', ...momo }, 400, /^Please select a package$/],
       [{ packageId: "1; DROP TABLE orders", recipientNumber: '0201112222', ...momo }, 400, /^Please select a package$/],
@@ -342,7 +347,21 @@ describe('storefront API: order lookup by phone', () => {
     expect(res.body).to.have.length(2)
     expect(res.body[0]).to.include({ recipientNumber: '0555000111', paymentPhoneNumber: '0201112222', packageName: '1GB daily', network: 'MTN', amount: 5, paymentStatus: 'PENDING' })
     expect(res.body[0].paymentTransactionId).to.match(/^\d{15}$/)
-    expect((await new Client().get('/api/orders?phoneNumber=0999999999')).body).to.deep.equal([])
+    expect((await new Client().get('/api/orders?phoneNumber=0279999999')).body).to.deep.equal([])
+  })
+
+  it('finds an order however its number was typed, at purchase or at lookup', async () => {
+    // Bought with the 233 spelling; stored as the local number.
+    await buy({ recipientNumber: '233201112222' })
+    for (const typed of ['0201112222', '233201112222', '201112222', '+233 20 111 2222', '020-111-2222']) {
+      const res = await new Client().get(`/api/orders?phoneNumber=${encodeURIComponent(typed)}`)
+      expect(res.status, typed).to.equal(200)
+      expect(res.body, typed).to.have.length(1)
+      expect(res.body[0].recipientNumber, typed).to.equal('0201112222')
+    }
+    const bad = await new Client().get('/api/orders?phoneNumber=0241')
+    expect(bad.status).to.equal(400)
+    expect(bad.body.error).to.equal('Enter a Ghanaian mobile number: 0 and 9 digits, like 0241234567')
   })
 
   it('refuses a blank or non-digit phone', async () => {
@@ -363,7 +382,7 @@ describe('storefront API: hostile input on the payment and AFA calls', () => {
       ['POST', '/api/payment/request', { type: { $ne: 1 } }, /Unknown payment type/],
       ['POST', '/api/payment/request', { transactionId: { $gt: 0 }, phone_number: '0241234567', network: 'MTN' }, /up to 15 digits/],
       ['POST', '/api/payment/request', { transactionId: '1'.repeat(16) }, /up to 15 digits/],
-      ['POST', '/api/payment/request', { packageId: 1, recipientNumber: '0'.repeat(5000), phone_number: '0241234567', network: 'MTN' }, /digits only/],
+      ['POST', '/api/payment/request', { packageId: 1, recipientNumber: '0'.repeat(5000), phone_number: '0241234567', network: 'MTN' }, /Ghanaian mobile number|select a package/],
       ['POST', '/api/payment/request', { type: 'afa_registration', fullName: 'A'.repeat(500), ghCard: 'X', phone: '0241112222', phone_number: '0241112222', network: 'MTN' }, /fullName/],
       ['POST', '/api/payment/request', { type: 'afa_registration', fullName: 'Ama', ghCard: '<script>', phone: '0241112222', phone_number: '0241112222', network: 'MTN' }, /letters, digits and dashes/],
       ['POST', '/api/afa', [], /Please fill all fields/],
@@ -421,6 +440,8 @@ describe('storefront API: AFA registration', () => {
     const missing = await new Client().post('/api/payment/request', { type: 'afa_registration', fullName: 'Ama', phone: '0241112222', phone_number: '0241112222', network: 'MTN' })
     expect(missing.status).to.equal(400)
     expect(missing.body.error).to.equal('Please fill all fields')
+    // A fee to pay needs a payer (a fee of 0 needs none: free-fees.test.ts).
+    await setSettings({ afaRegistrationFee: 5 })
     const noPayer = await new Client().post('/api/payment/request', { type: 'afa_registration', ...form })
     expect(noPayer.body.error).to.equal('Please enter payment phone number')
     const { body } = await buy()

@@ -197,7 +197,7 @@ export default function Page() {
                 <td><span className={`tag ${SEVERITY_TAG[l.severity] ?? ''}`}>{l.severity}</span></td>
                 <td className="nowrap">{l.ipAddress ?? '-'}</td>
                 <td>
-                  <button className="button is-small is-link is-light" onClick={() => setOpen(l)} aria-label={`Details of ${l.action} at ${formatDateTime(l.timestamp)}`}>
+                  <button className="button is-small is-link is-light" onClick={() => setOpen(l)} aria-label={`View details of ${l.action} at ${formatDateTime(l.timestamp)}`}>
                     View
                   </button>
                 </td>

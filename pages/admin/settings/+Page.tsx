@@ -3,6 +3,7 @@ import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { Area, Choice, Num, Switch, Text, type Values } from './fields.tsx'
+import { Tabs } from '../../../renderer/ui/Tabs.tsx'
 
 const TABS = ['General', 'Payments', 'Delivery', 'Commission', 'Messaging', 'Notifications', 'Schedule'] as const
 type Tab = (typeof TABS)[number]
@@ -70,15 +71,7 @@ export default function Page() {
       <h1 className="title">Settings</h1>
       <p className="subtitle is-6">Branding, payments, commission, messages and the maintenance switch</p>
       <form className="box" onSubmit={save} noValidate>
-        <div className="tabs is-scrollable mb-4">
-          <ul role="tablist">
-            {TABS.map((t) => (
-              <li key={t} className={tab === t ? 'is-active' : undefined}>
-                <a role="tab" id={`tab-${t}`} aria-selected={tab === t} aria-controls={`panel-${t}`} href={`#panel-${t}`} onClick={(e) => { e.preventDefault(); setTab(t) }}>{t}</a>
-              </li>
-            ))}
-          </ul>
-        </div>
+        <Tabs className="is-scrollable mb-4" label="Settings sections" current={tab} onChange={setTab} tabs={TABS.map((t) => ({ id: t, label: t }))} />
 
         <div {...panel('General')}>
           <div className={`notification ${values.platformOpen ? 'is-success' : 'is-warning'} is-light`}>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { api, ApiError } from '../../../renderer/api.ts'
-import { useToast } from '../../../renderer/ui/Toasts.tsx'
+import { flashToast, useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { formatCedis } from '../../../server/lib/money.ts'
 import { PayerFields } from '../../_storefront/PayerFields.tsx'
@@ -114,7 +114,7 @@ export function OrderForm({ agent, packages, method, walletBalance }: { agent: A
       const r = await api<{ message: string; currentStatus?: string; info?: string }>(`/api/orders/${orderId}`, { method: 'PATCH', body: { paymentStatus: 'SUCCESS' }, fallbackError: 'Failed to finalize order' })
       const st = r.currentStatus
       if (!st || st === 'SUCCESS') {
-        toast(r.message || settings.agentSuccessMessage, 'success', 8000)
+        flashToast(r.message || settings.agentSuccessMessage, 'success', 8000)
         setRecent(addRecent(recipient))
         setRecipient('')
         setPackageId(null)

@@ -109,7 +109,7 @@ export default function Page() {
               <ol className="ml-4">
                 <li className="mb-2"><strong>Register</strong>: create your agent account with this form.</li>
                 <li className="mb-2"><strong>Log in</strong>: sign in with your email and password.</li>
-                <li className="mb-2"><strong>Pay in your portal</strong>: pay the registration fee from the Payment page.</li>
+                {fee > 0 ? <li className="mb-2"><strong>Pay in your portal</strong>: pay the registration fee from the Payment page.</li> : null}
                 <li><strong>Start selling</strong>: once an admin approves you (usually 24-48 hours), order data at agent prices.</li>
               </ol>
             </div>

@@ -1,3 +1,3 @@
 import type { Config } from 'vike/types'
 
-export default { title: 'Become an Agent' } satisfies Config
+export default { description: 'Become a Data Hub agent: sell data bundles at agent prices and earn commission.', title: 'Become an Agent' } satisfies Config

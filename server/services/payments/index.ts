@@ -6,7 +6,7 @@ import type { Env } from '../../env.ts'
 import { badRequest, conflict, notFound, unauthorized } from '../../lib/errors.ts'
 import type { Logger } from '../../lib/logger.ts'
 import { toGhs } from '../../lib/money.ts'
-import { normalizePhone, phoneVariants } from '../../lib/phone.ts'
+import { normalizePhone, parseGhanaMobile, phoneVariants } from '../../lib/phone.ts'
 import type { AuditService } from '../audit.ts'
 import type { CommissionsService } from '../commissions.ts'
 import type { Ctx } from '../context.ts'
@@ -203,8 +203,10 @@ export function createPaymentsService(deps: PaymentsDeps) {
   function payerFor(method: Method, input: Pick<PaymentRequestInput, 'payerPhone' | 'payerNetwork' | 'email' | 'emailMessage'>, ctx: Ctx) {
     const typedEmail = String(input.email ?? '').trim().toLowerCase()
     if (method === 'momo') {
-      const phone = String(input.payerPhone ?? '').trim()
-      if (!/^\d{9,12}$/.test(phone)) throw badRequest('Please enter a valid phone number')
+      // The prompt goes to this phone: a Ghanaian mobile number, however it was typed.
+      const parsed = parseGhanaMobile(input.payerPhone)
+      if (!parsed.ok) throw badRequest('Please enter a valid phone number')
+      const phone = parsed.local
       const network = String(input.payerNetwork ?? '').trim().toUpperCase()
       if (!(NETWORKS as readonly string[]).includes(network)) throw badRequest('Please select a payment network (MTN, TELECEL or AIRTELTIGO)')
       const local = normalizePhone(phone)
@@ -221,9 +223,12 @@ export function createPaymentsService(deps: PaymentsDeps) {
     const { value: input, error } = requestSchema.validate(raw)
     if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
     const method = await methodFor(input)
-    const payer = payerFor(method, input, ctx)
-    const transactionId = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
     const free = input.amountPesewas === 0
+    // A free fee collects nothing, so there is no payer phone or checkout e-mail to ask for.
+    const payer = free
+      ? { method, phone: null, network: null, email: String(input.email ?? '').trim().toLowerCase() || (ctx.user?.email ?? null) }
+      : payerFor(method, input, ctx)
+    const transactionId = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
     try {
       await models.Payment.create(
         {

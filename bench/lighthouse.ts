@@ -1,0 +1,91 @@
+// `npm run lighthouse`: Lighthouse (mobile profile: simulated 4x CPU slowdown, 1.6 Mbps, 150 ms RTT)
+// against the production build on the five public pages; prints the scores, FCP/LCP/TBT/CLS and
+// the bytes transferred. LH_URL=http://host:port runs against a server that is already up;
+// otherwise `npm start` is run here on LH_PORT (3100) with its own embedded PostgreSQL (LH_PG_PORT).
+// Reports are written to .data/lighthouse/. The figures go in docs/benchmarks-lighthouse.md.
+import lighthouse from 'lighthouse'
+import fs from 'node:fs'
+import path from 'node:path'
+import puppeteer from 'puppeteer-core'
+import { ROOT, startChild, stopChild } from './lib.ts'
+
+const PAGES = ['/', '/data-services', '/afa', '/agent/register', '/login']
+const RUNS = Number(process.env.LH_RUNS ?? 1)
+const port = process.env.LH_PORT ?? '3100'
+let base = process.env.LH_URL?.replace(/\/$/, '')
+const child = base
+  ? undefined
+  : await startChild(
+      path.join(ROOT, 'scripts/start.ts'),
+      {
+        NODE_ENV: 'production',
+        PORT: port,
+        HOST: '127.0.0.1',
+        DATA_DIR: path.join(ROOT, '.data/lighthouse-db'),
+        EMBEDDED_PG_PORT: process.env.LH_PG_PORT ?? '54331',
+        LOG_LEVEL: 'warn',
+        JOBS_ENABLED: '0',
+        SESSION_SECRET: 'lighthouse-session-secret-long-enough-000000',
+      },
+      `http://127.0.0.1:${port}/healthz`,
+    )
+base ??= `http://127.0.0.1:${port}`
+
+const browser = await puppeteer.launch({
+  executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-dev-shm-usage', '--remote-debugging-port=0'],
+})
+const debugPort = Number(new URL(browser.wsEndpoint()).port)
+const outDir = path.join(ROOT, '.data/lighthouse')
+fs.mkdirSync(outDir, { recursive: true })
+
+/** One Lighthouse run; a busy shared machine sometimes loses the trace (NO_NAVSTART), so retry. */
+async function audit(url: string) {
+  for (let attempt = 1; ; attempt++) {
+    const result = await lighthouse(url, { port: debugPort, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] })
+    if (!result) throw new Error(`no Lighthouse result for ${url}`)
+    if (!result.lhr.runtimeError) return result.lhr
+    if (attempt === 3) throw new Error(`${url}: ${result.lhr.runtimeError.message}`)
+    console.error(`  ${url}: ${result.lhr.runtimeError.code}, trying again`)
+  }
+}
+
+interface Row { page: string; perf: number; a11y: number; bp: number; seo: number; fcp: number; lcp: number; tbt: number; cls: number; kb: number }
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const rows: Row[] = []
+try {
+  for (const page of PAGES) {
+    const runs: Row[] = []
+    for (let i = 0; i < RUNS; i++) {
+      const lhr = await audit(base + page)
+      fs.writeFileSync(path.join(outDir, `${page === '/' ? 'home' : page.slice(1).replace(/\//g, '_')}.json`), JSON.stringify(lhr))
+      const score = (c: string) => Math.round((lhr.categories[c]?.score ?? 0) * 100)
+      const num = (a: string) => lhr.audits[a]?.numericValue ?? NaN
+      runs.push({
+        page, perf: score('performance'), a11y: score('accessibility'), bp: score('best-practices'), seo: score('seo'),
+        fcp: num('first-contentful-paint'), lcp: num('largest-contentful-paint'), tbt: num('total-blocking-time'),
+        cls: num('cumulative-layout-shift'), kb: num('total-byte-weight') / 1024,
+      })
+      // What failed, so a score under 100 says why.
+      for (const c of ['accessibility', 'best-practices', 'seo']) {
+        for (const ref of lhr.categories[c]?.auditRefs ?? []) {
+          const a = lhr.audits[ref.id]
+          if (ref.weight > 0 && a && a.score !== null && a.score < 1) console.error(`  ${page} ${c}: ${a.id} — ${a.title}`)
+        }
+      }
+    }
+    const pick = (k: keyof Row) => median(runs.map((r) => r[k] as number))
+    rows.push({ page, perf: pick('perf'), a11y: pick('a11y'), bp: pick('bp'), seo: pick('seo'), fcp: pick('fcp'), lcp: pick('lcp'), tbt: pick('tbt'), cls: pick('cls'), kb: pick('kb') })
+  }
+} finally {
+  await browser.close()
+  if (child) await stopChild(child)
+}
+
+console.log(`\nLighthouse ${RUNS > 1 ? `(median of ${RUNS} runs) ` : ''}mobile, ${base}`)
+console.log('| page | perf | a11y | best pr. | SEO | FCP | LCP | TBT | CLS | transferred |')
+console.log('| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |')
+for (const r of rows) {
+  console.log(`| ${r.page} | ${r.perf} | ${r.a11y} | ${r.bp} | ${r.seo} | ${(r.fcp / 1000).toFixed(1)} s | ${(r.lcp / 1000).toFixed(1)} s | ${Math.round(r.tbt)} ms | ${r.cls.toFixed(3)} | ${Math.round(r.kb)} KB |`)
+}

@@ -1,0 +1,126 @@
+import { expect } from 'chai'
+import http from 'node:http'
+import zlib from 'node:zlib'
+import { createPackage } from '../helpers/factories.ts'
+import { app, resetDb } from '../helpers/server.ts'
+
+interface Raw {
+  status: number
+  headers: http.IncomingHttpHeaders
+  body: Buffer
+  /** Decoded text as it stood when each raw chunk arrived (all but the last show what came early). */
+  decodedAtChunk: string[]
+}
+
+/** A GET that keeps the bytes as sent, and decodes them chunk by chunk as a browser would. */
+function rawGet(path: string, encoding: string, ua = 'Mozilla/5.0'): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(app().url + path, { headers: { 'accept-encoding': encoding, 'user-agent': ua } }, (res) => {
+      const enc = res.headers['content-encoding']
+      const decoder = enc === 'br' ? zlib.createBrotliDecompress() : enc === 'gzip' ? zlib.createGunzip() : null
+      const parts: Buffer[] = []
+      const decodedAtChunk: string[] = []
+      let decoded = ''
+      decoder?.on('data', (d: Buffer) => (decoded += d.toString('utf8')))
+      res.on('data', (c: Buffer) => {
+        parts.push(c)
+        if (!decoder) decoded += c.toString('utf8')
+        else decoder.write(c)
+        // Let the decoder run on what it has before noting the text so far.
+        setImmediate(() => decodedAtChunk.push(decoded))
+      })
+      res.on('end', () => {
+        decoder?.end()
+        setTimeout(() => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(parts), decodedAtChunk }), 20)
+      })
+    })
+    req.on('error', reject)
+  })
+}
+
+const decode = (r: Raw) =>
+  r.headers['content-encoding'] === 'br'
+    ? zlib.brotliDecompressSync(r.body).toString('utf8')
+    : r.headers['content-encoding'] === 'gzip'
+      ? zlib.gunzipSync(r.body).toString('utf8')
+      : r.body.toString('utf8')
+
+function assetUrls(html: string): { css: string[]; js: string[] } {
+  const css = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map((m) => m[1])
+  const js = [...html.matchAll(/<(?:script|link)[^>]+(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1])
+  return { css, js }
+}
+
+describe('compression: what a phone receives', () => {
+  beforeEach(resetDb)
+
+  it('sends the home page as brotli, and the head arrives before the body ends', async () => {
+    const r = await rawGet('/', 'br, gzip')
+    expect(r.status).to.equal(200)
+    expect(r.headers['content-encoding']).to.equal('br')
+    expect(String(r.headers.vary)).to.match(/accept-encoding/i)
+    const html = decode(r)
+    expect(html).to.include('</html>')
+    // Streaming survives compression: the text decoded before the last chunk already holds the head.
+    expect(r.decodedAtChunk.length).to.be.greaterThan(1)
+    const beforeLast = r.decodedAtChunk[r.decodedAtChunk.length - 2]
+    expect(beforeLast).to.include('</head>')
+    expect(beforeLast).not.to.include('</html>')
+  })
+
+  it('sends gzip to a client that accepts only gzip, and plain HTML to one that accepts none', async () => {
+    const gz = await rawGet('/data-services', 'gzip')
+    expect(gz.headers['content-encoding']).to.equal('gzip')
+    expect(decode(gz)).to.include('</html>')
+    const plain = await rawGet('/data-services', 'identity')
+    expect(plain.headers['content-encoding']).to.equal(undefined)
+    expect(plain.body.toString('utf8')).to.include('</html>')
+  })
+
+  it('serves the CSS and JS the page links as precompressed brotli or gzip files, byte for byte the same', async () => {
+    const page = decode(await rawGet('/', 'br'))
+    const { css, js } = assetUrls(page)
+    expect(css.length, 'stylesheets linked').to.be.greaterThan(0)
+    expect(js.length, 'scripts linked').to.be.greaterThan(0)
+    for (const url of [...css, ...js]) {
+      const plain = await rawGet(url, 'identity')
+      expect(plain.status, url).to.equal(200)
+      if (plain.body.length < 512) continue // too small to be worth a compressed copy
+      const br = await rawGet(url, 'gzip, deflate, br')
+      expect(br.headers['content-encoding'], url).to.equal('br')
+      expect(String(br.headers.vary), url).to.match(/accept-encoding/i)
+      expect(br.headers['cache-control'], url).to.include('immutable')
+      expect(br.body.length, url).to.be.lessThan(plain.body.length)
+      expect(decode(br), url).to.equal(plain.body.toString('utf8'))
+      const gz = await rawGet(url, 'gzip')
+      expect(gz.headers['content-encoding'], url).to.equal('gzip')
+      expect(decode(gz), url).to.equal(plain.body.toString('utf8'))
+    }
+  })
+
+  it('compresses JSON answers on the fly', async () => {
+    for (let i = 0; i < 15; i++) await createPackage({ name: `Bundle number ${i} with a long enough name`, sizeMb: 1000 + i })
+    const r = await rawGet('/api/packages', 'br')
+    expect(r.status).to.equal(200)
+    expect(r.headers['content-type']).to.include('application/json')
+    expect(r.headers['content-encoding']).to.equal('br')
+    expect(JSON.parse(decode(r))).to.be.ok
+  })
+})
+
+describe('compression: HEAD answers carry the headers of their GET', () => {
+  it('shows Content-Encoding on HEAD / and sends no body', async () => {
+    const res = await new Promise<http.IncomingMessage & { bytes: number }>((resolve, reject) => {
+      const req = http.request(app().url + '/', { method: 'HEAD', headers: { 'accept-encoding': 'br, gzip', 'user-agent': 'Mozilla/5.0' } }, (r) => {
+        let bytes = 0
+        r.on('data', (c: Buffer) => (bytes += c.length))
+        r.on('end', () => resolve(Object.assign(r, { bytes })))
+      })
+      req.on('error', reject)
+      req.end()
+    })
+    expect(res.statusCode).to.equal(200)
+    expect(res.headers['content-encoding']).to.equal('br')
+    expect(res.bytes).to.equal(0)
+  })
+})
