@@ -204,6 +204,10 @@ describe('wallet: ledger, concurrency, top-up, wallet orders', () => {
     expect(done.text).to.equal(`Order #${order.id} confirmed: 1.0GB MTN to 0551234567, paid from wallet. Balance GHS 0.50. Ref ${order.payment_transaction_id.slice(-8)}`)
     expect(done.body.length).to.be.at.most(182)
     expect(await balance(agent.id)).to.equal(50)
+    // And the bundle goes out by itself: the delivery job (queued in the payment's transaction) delivers it.
+    await app().services.queue.drain()
+    const [delivered] = await sql<any>('SELECT delivery_status, delivered FROM orders WHERE id = :id', { id: order.id })
+    expect(delivered).to.deep.equal({ delivery_status: 'DELIVERED', delivered: true })
 
     const again = new AtPhone('+233241140001')
     await again.dial()
