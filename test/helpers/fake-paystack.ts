@@ -124,7 +124,8 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
         const reference = String(body.reference)
         if (txns.has(reference)) return send(400, { status: false, message: 'Duplicate Transaction Reference' })
         if (!/^[^\s@]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i.test(String(body.email))) return send(400, { status: false, message: 'Invalid Email Address Passed' })
-        if (mm.phone === '0000000000') return send(400, { status: false, message: 'Charge attempted', data: { status: 'failed', message: 'Invalid phone number' } })
+        // A well-formed Ghanaian number the network does not know: Paystack's clear refusal.
+        if (mm.phone === '0240000000') return send(400, { status: false, message: 'Charge attempted', data: { status: 'failed', message: 'Invalid phone number' } })
         const t: FakeTxn = {
           id: nextId++, reference, amount: Number(body.amount), currency: body.currency ?? 'GHS', email: body.email, channel: 'mobile_money', provider: mm.provider, phone: mm.phone,
           status: otpProviders.has(mm.provider) ? 'send_otp' : 'pay_offline', createdAt: new Date(),

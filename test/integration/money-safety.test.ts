@@ -116,7 +116,7 @@ describe('money safety with Paystack (fake Paystack server)', function () {
     }
 
     it('a clear refusal (invalid number) still fails at once with the gateway\'s message', async () => {
-      const res = await client().post('/api/orders', { packageId: await mtn1gb(), recipientNumber: '0201112222', payerPhone: '0000000000', payerNetwork: 'MTN' })
+      const res = await client().post('/api/orders', { packageId: await mtn1gb(), recipientNumber: '0201112222', payerPhone: '0240000000', payerNetwork: 'MTN' })
       expect(res.status).to.equal(201)
       expect(res.body.payment.paymentStatus).to.equal('FAILED')
       expect(res.body.payment.message).to.equal('Invalid phone number')
