@@ -103,7 +103,7 @@ export default function Page() {
                     <td><span className={`tag ${statusClass(a.paymentStatus)}`}>{paymentLabel(a.paymentStatus)}</span></td>
                     <td className="is-monospace">{a.paymentTransactionId ?? 'N/A'}</td>
                     <td>{a.approved ? <span className="tag is-success">Yes</span> : <span className="tag is-light">No</span>}</td>
-                    <td style={{ whiteSpace: 'nowrap' }}><a href={`/admin/wallets?agentId=${a.id}`} aria-label={`Wallet of ${a.name}`} data-testid="agent-wallet">{formatCedis(balances[String(a.id)] ?? 0)}</a></td>
+                    <td style={{ whiteSpace: 'nowrap' }}><a href={`/admin/wallets?agentId=${a.id}`} aria-label={`${formatCedis(balances[String(a.id)] ?? 0)}: wallet of ${a.name}`} data-testid="agent-wallet">{formatCedis(balances[String(a.id)] ?? 0)}</a></td>
                     <td>
                       <label className="checkbox" title={paid ? undefined : 'Approval needs a successful registration payment'}>
                         <input
