@@ -51,6 +51,7 @@ export function createQueue(deps: QueueDeps) {
   const handlers = new Map<string, TaskHandler>()
   const crons: CronEntry[] = []
   let pool: pg.Pool | undefined
+  const concurrency = () => Number(process.env.QUEUE_CONCURRENCY ?? 8)
   let runner: Runner | undefined
 
   function taskList(): TaskList {
@@ -76,7 +77,8 @@ export function createQueue(deps: QueueDeps) {
 
   function ownPool(): pg.Pool {
     if (pool) return pool
-    pool = new pg.Pool({ connectionString: url, max: Number(process.env.QUEUE_POOL_MAX ?? 4), application_name: 'datahub-queue' })
+    // One connection per concurrent job plus graphile-worker's own (LISTEN), as it asks.
+    pool = new pg.Pool({ connectionString: url, max: Number(process.env.QUEUE_POOL_MAX ?? concurrency() + 2), application_name: 'datahub-queue' })
     // An idle connection dropped by the server (restart, shutdown) must not crash the process.
     pool.on('error', (err) => log.warn({ err: err.message }, 'job queue: idle database connection lost'))
     pool.on('connect', (client) => client.on('error', (err) => log.warn({ err: err.message }, 'job queue: database connection lost')))
@@ -127,7 +129,7 @@ export function createQueue(deps: QueueDeps) {
       if (runner) return
       runner = await run({
         pgPool: ownPool(),
-        concurrency: opts.concurrency ?? Number(process.env.QUEUE_CONCURRENCY ?? 8),
+        concurrency: opts.concurrency ?? concurrency(),
         pollInterval: opts.pollInterval ?? 1000,
         noHandleSignals: true,
         logger: graphileLogger(log),
