@@ -1,12 +1,13 @@
 import connectPgSimple from 'connect-pg-simple'
 import express, { type Express, type RequestHandler } from 'express'
 import session from 'express-session'
-import helmet from 'helmet'
-import crypto from 'node:crypto'
 import type { Env } from './env.ts'
 import { identify } from './http/middleware/auth.ts'
 import { csrfProtection } from './http/middleware/csrf.ts'
 import { errorHandler } from './http/middleware/errors.ts'
+import { lazySession } from './http/middleware/lazy-session.ts'
+import { requestLogger } from './http/middleware/request-log.ts'
+import { securityHeaders } from './http/middleware/security-headers.ts'
 import { apiRouter } from './http/routes/index.ts'
 import type { Logger } from './lib/logger.ts'
 import type { Services } from './services/index.ts'
@@ -25,23 +26,6 @@ export interface AppOptions {
   extra?: (app: Express) => void
 }
 
-function requestLogger(log: Logger): RequestHandler {
-  return (req, res, next) => {
-    const id = (req.headers['x-request-id'] as string | undefined)?.slice(0, 64) || crypto.randomUUID()
-    req.id = id
-    req.log = log.child({ reqId: id })
-    res.setHeader('x-request-id', id)
-    const start = process.hrtime.bigint()
-    res.on('finish', () => {
-      if (req.path.startsWith('/assets/')) return
-      const ms = Number(process.hrtime.bigint() - start) / 1e6
-      // The path only: query strings can carry secrets (a gateway's ?secret=, payment references).
-      req.log.debug({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request')
-    })
-    next()
-  }
-}
-
 /** The Express app, without listening: boot and tests both build it here. */
 export function createApp(opts: AppOptions): Express {
   const { env, log, services } = opts
@@ -51,29 +35,8 @@ export function createApp(opts: AppOptions): Express {
   app.set('trust proxy', 'loopback')
   app.use(requestLogger(log))
 
-  app.use((_req, res, next) => {
-    res.locals.cspNonce = crypto.randomBytes(16).toString('base64url')
-    next()
-  })
-  app.use(
-    helmet({
-      contentSecurityPolicy: env.NODE_ENV === 'development'
-        ? false // Vite's dev client injects inline scripts of its own.
-        : {
-            directives: {
-              'script-src': ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
-              'img-src': ["'self'", 'data:', 'https:'],
-              'style-src': ["'self'", "'unsafe-inline'"],
-              'connect-src': ["'self'"],
-              'form-action': ["'self'", 'https:'],
-              'upgrade-insecure-requests': prod && env.PUBLIC_URL?.startsWith('https') ? [] : null,
-            },
-          },
-      // Payment pages redirect to the gateway's checkout; keep the default same-origin opener policy.
-      crossOriginEmbedderPolicy: false,
-      hsts: prod && !!env.PUBLIC_URL?.startsWith('https'),
-    }),
-  )
+  // Fixed headers computed once; the page handler adds its per-request nonce CSP (issue 16).
+  app.use(securityHeaders(env).middleware)
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' })
@@ -92,7 +55,7 @@ export function createApp(opts: AppOptions): Express {
   const PgStore = connectPgSimple(session)
   const sequelize = services.deps.sequelize
   app.use(
-    session({
+    lazySession(session({
       name: SESSION_COOKIE,
       secret: opts.sessionSecret,
       resave: false,
@@ -107,7 +70,7 @@ export function createApp(opts: AppOptions): Express {
         ttl: IDLE_TIMEOUT_MS / 1000,
       }),
       cookie: { httpOnly: true, sameSite: 'lax', secure: prod ? 'auto' : false, maxAge: IDLE_TIMEOUT_MS },
-    }),
+    }), SESSION_COOKIE),
   )
 
   // Raw bytes are kept for webhook signatures (HMAC over the exact body).

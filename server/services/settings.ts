@@ -136,26 +136,52 @@ export type SettingsService = ReturnType<typeof createSettingsService>
 
 export function createSettingsService({ models, audit }: { models: Models; audit: AuditService }) {
   let cache: Settings | undefined
+  let cacheJson = ''
   let loadedAt = 0
+  let publicCopy: { of: Settings; value: PublicSettings } | undefined
+  // Moves whenever the settings may have changed; caches built from settings (the page cache) key on it.
+  let version = 1
+  const listeners = new Set<() => void>()
+  const changed = () => {
+    version++
+    for (const fn of listeners) fn()
+  }
+  const keep = (s: Settings) => {
+    const json = JSON.stringify(s)
+    if (json !== cacheJson) changed()
+    cache = s
+    cacheJson = json
+    loadedAt = Date.now()
+  }
 
   // Several app instances share one database: a write made by another instance is seen within the TTL.
   async function get(): Promise<Settings> {
     if (cache && Date.now() - loadedAt < CACHE_TTL_MS) return cache
     const row = await models.Settings.findByPk(1)
-    cache = fromRow((row?.get('data') as Record<string, unknown>) ?? {})
-    loadedAt = Date.now()
-    return cache
+    keep(fromRow((row?.get('data') as Record<string, unknown>) ?? {}))
+    return cache!
   }
 
   return {
     get,
     async getPublic(): Promise<PublicSettings> {
-      return pickPublic(await get())
+      const s = await get()
+      if (publicCopy?.of !== s) publicCopy = { of: s, value: pickPublic(s) }
+      return publicCopy.value
     },
     getPublicSync: pickPublic,
-    /** Forgets the cached copy (tests, or a caller that just wrote the row itself). */
+    /** A number that moves whenever the settings may have changed (read it after `get()`). */
+    version: () => version,
+    /** Called whenever the settings may have changed (a save here, a reload that differs, `invalidate`). */
+    onChange(fn: () => void): () => void {
+      listeners.add(fn)
+      return () => listeners.delete(fn)
+    },
+    /** Forgets the cached copy (tests, another instance's save, or a caller that just wrote the row itself). */
     invalidate() {
       cache = undefined
+      cacheJson = ''
+      changed()
     },
     async update(input: unknown, ctx: Ctx): Promise<Settings> {
       const { value, error } = settingsSchema.validate(input, { abortEarly: true, convert: true })
@@ -164,8 +190,7 @@ export function createSettingsService({ models, audit }: { models: Models; audit
       const next = { ...before, ...value } as Settings
       const changed = Object.keys(value).filter((k) => JSON.stringify((before as any)[k]) !== JSON.stringify((next as any)[k]))
       await models.Settings.upsert({ id: 1, data: toRow(next) }, { transaction: ctx.transaction })
-      cache = next
-      loadedAt = Date.now()
+      keep(next)
       await audit.record({ action: 'SETTINGS_UPDATED', resource: 'SETTINGS', resourceId: '1', severity: 'MEDIUM', details: { changed } }, ctx)
       return next
     },
