@@ -11,13 +11,16 @@ export const ROOT = path.resolve(import.meta.dirname, '../..')
 /** Built assets: hashed files under /assets are immutable, so they are cached for a year. */
 export function staticAssets(): RequestHandler[] {
   const client = path.join(ROOT, 'dist/client')
+  // Only a path that names a file can be one: API calls and pages skip the fs.stat (issue 16).
+  const fileLike = /\.[A-Za-z0-9]+$/
+  const onlyFiles = (h: RequestHandler): RequestHandler => (req, res, next) => (fileLike.test(req.path) ? h(req, res, next) : next())
   return [
-    express.static(client, {
+    onlyFiles(express.static(client, {
       index: false,
       setHeaders(res, file) {
         if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable')
       },
-    }),
+    })),
   ]
 }
 
