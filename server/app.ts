@@ -8,6 +8,7 @@ import { errorHandler } from './http/middleware/errors.ts'
 import { lazySession } from './http/middleware/lazy-session.ts'
 import { requestLogger } from './http/middleware/request-log.ts'
 import { securityHeaders } from './http/middleware/security-headers.ts'
+import { anonymousReads } from './http/routes/anonymous-reads.ts'
 import { apiRouter } from './http/routes/index.ts'
 import type { Logger } from './lib/logger.ts'
 import type { Services } from './services/index.ts'
@@ -33,10 +34,11 @@ export function createApp(opts: AppOptions): Express {
   const prod = env.NODE_ENV === 'production'
   app.disable('x-powered-by')
   app.set('trust proxy', 'loopback')
-  app.use(requestLogger(log))
+  app.use(requestLogger(app, log))
 
   // Fixed headers computed once; the page handler adds its per-request nonce CSP (issue 16).
   app.use(securityHeaders(env).middleware)
+  app.use(anonymousReads(services, SESSION_COOKIE))
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' })
