@@ -138,6 +138,20 @@ describe('light API requests (issue 16 item 1)', () => {
     expect(b.body.map((p: { name: string }) => p.name)).to.include.members(['Tagged One', 'Tagged Two'])
   })
 
+  it('answers a visitor, a filtered query and a signed-in admin each their own catalogue', async () => {
+    await createPackage({ name: 'On Sale', network: 'MTN' })
+    await createPackage({ name: 'Telecel One', network: 'TELECEL' })
+    await createPackage({ name: 'Withdrawn', active: false })
+    const names = (r: { body: { name: string }[] }) => r.body.map((p) => p.name)
+    expect(names(await new Client().get('/api/packages'))).to.include.members(['On Sale', 'Telecel One']).and.not.include('Withdrawn')
+    const telecel = await new Client().get('/api/packages?network=telecel')
+    expect(names(telecel)).to.include('Telecel One').and.not.include('On Sale')
+    expect(new Set(telecel.body.map((p: { network: string }) => p.network))).to.deep.equal(new Set(['TELECEL']))
+    expect((await new Client().get('/api/packages?network=VODA')).status).to.equal(400)
+    const admin = await adminClient()
+    expect(names(await admin.get('/api/packages'))).to.include('Withdrawn')
+  })
+
   it('still loads the session of a signed-in browser on a GET', async () => {
     const admin = await adminClient()
     const r = await admin.get('/api/settings')
