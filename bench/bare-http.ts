@@ -1,9 +1,12 @@
-// Baseline: a bare node:http server answering the same JSON as GET /api/settings.
+// Baseline: a bare node:http server answering the same JSON bytes as the API, per path
+// (BENCH_BODIES: {"/api/settings": "...", ...}; BENCH_BODY: one body for every path).
 import http from 'node:http'
 
-const body = process.env.BENCH_BODY ?? '{}'
+const bodies: Record<string, string> = process.env.BENCH_BODIES ? JSON.parse(process.env.BENCH_BODIES) : {}
+const fallback = process.env.BENCH_BODY ?? '{}'
 http
-  .createServer((_req, res) => {
+  .createServer((req, res) => {
+    const body = bodies[req.url ?? ''] ?? fallback
     res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) })
     res.end(body)
   })

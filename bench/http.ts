@@ -1,41 +1,106 @@
-// `npm run bench`: HTTP figures for / and GET /api/settings on the production build and the embedded
-// database, next to two baselines measured the same way in the same run. Prints figures; asserts nothing.
+// `npm run bench`: HTTP figures for the public pages (visitors and signed in) and the two hottest
+// JSON endpoints on the production build and the embedded database, next to baselines measured the
+// same way in the same run: a bare node:http server answering the same JSON bytes, and the
+// in-process render rate of the same page doing the same work (bench/render-rate.ts). Each ratio is
+// printed with both of its sides. Prints figures; asserts nothing.
+//   BENCH_SECONDS (10 per target, split into BENCH_ROUNDS slices, 5), BENCH_CONNECTIONS (20), BENCH_PORT (3100; +1 for the bare server), BENCH_PG_PORT (54330)
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
-import { BENCH_ENV, ROOT, fmt, load, startChild, stopChild } from './lib.ts'
+import { BENCH_ENV, ROOT, fmt, load, startChild, stopChild, type Figures } from './lib.ts'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20)
-const PORT = '3100'
-const BARE_PORT = '3101'
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5))
+const PORT = process.env.BENCH_PORT ?? '3100'
+const BARE_PORT = String(Number(PORT) + 1)
 
 if (!fs.existsSync(path.join(ROOT, 'dist/server/entry.mjs')) || process.env.BENCH_BUILD) {
   spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build'], { cwd: ROOT, stdio: 'inherit' })
 }
 
-console.log(`Data Hub HTTP benchmark: ${seconds}s per target, ${connections} connections, node ${process.version}, ${new Date().toISOString()}`)
+const loadavg = () => os.loadavg().map((l) => l.toFixed(1)).join(' ')
+console.log(`Data Hub HTTP benchmark: ${seconds}s per target in ${rounds} slices, ${connections} connections, node ${process.version}, ${new Date().toISOString()}, load ${loadavg()}`)
 const server = await startChild('server/index.ts', { ...BENCH_ENV, PORT }, `http://127.0.0.1:${PORT}/readyz`)
 const base = `http://127.0.0.1:${PORT}`
-const settingsBody = await (await fetch(`${base}/api/settings`)).text()
-const bare = await startChild('bench/bare-http.ts', { PORT: BARE_PORT, BENCH_BODY: settingsBody }, `http://127.0.0.1:${BARE_PORT}/`)
+
+// A signed-in browser: the admin's session cookie (pages render for them on every request).
+const login = await fetch(`${base}/api/auth/login`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ email: BENCH_ENV.ADMIN_EMAIL, password: BENCH_ENV.ADMIN_PASSWORD }),
+})
+const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!
+if (!login.ok || !cookie) throw new Error(`bench sign-in failed: ${login.status}`)
+
+// The bare server answers exactly the bytes the API answered, one body per path. (Fetched now: a
+// kept-alive socket left idle while the renders run would be closed under the next fetch.)
+const bodies = { '/api/settings': await (await fetch(`${base}/api/settings`)).text(), '/api/packages': await (await fetch(`${base}/api/packages`)).text() }
+
+// The in-process render rate of each page, on the same build and database, measured while the
+// server is idle: half before the HTTP rounds and half after, averaged (the load drifts).
+const renderRate = (url: string, secs: number) => {
+  const r = spawnSync(process.execPath, ['bench/render-rate.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...BENCH_ENV, BENCH_SECONDS: String(secs), BENCH_CONNECTIONS: String(connections), BENCH_URL: url },
+    encoding: 'utf8',
+  })
+  if (r.status !== 0) throw new Error(`render-rate ${url} failed: ${r.stderr}`)
+  return JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}').rendersPerSecond as number
+}
+const PAGES = ['/', '/data-services']
+const rendersBefore = PAGES.map((u) => renderRate(u, seconds / 2))
 
 const browserish = { 'user-agent': 'Mozilla/5.0', accept: 'text/html' }
-const page = await load(`${base}/`, { seconds, connections, headers: browserish })
-const api = await load(`${base}/api/settings`, { seconds, connections })
-const bareFig = await load(`http://127.0.0.1:${BARE_PORT}/`, { seconds, connections })
-await stopChild(bare)
+const bare = await startChild('bench/bare-http.ts', { PORT: BARE_PORT, BENCH_BODIES: JSON.stringify(bodies) }, `http://127.0.0.1:${BARE_PORT}/api/settings`)
+const bareBase = `http://127.0.0.1:${BARE_PORT}`
 
-// The in-process render rate is measured while the server is idle, on the same database.
-const r = spawnSync(process.execPath, ['bench/render-rate.ts'], { cwd: ROOT, env: { ...process.env, ...BENCH_ENV, BENCH_SECONDS: String(seconds) }, encoding: 'utf8' })
-const renders = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}').rendersPerSecond as number
+const targets: [string, string, Record<string, string>?][] = [
+  ['GET / (visitor)', `${base}/`, browserish],
+  ['GET /data-services (visitor)', `${base}/data-services`, browserish],
+  ['GET / (signed in)', `${base}/`, { ...browserish, cookie }],
+  ['GET /api/settings', `${base}/api/settings`],
+  ['bare node:http /api/settings JSON', `${bareBase}/api/settings`],
+  ['GET /api/packages', `${base}/api/packages`],
+  ['bare node:http /api/packages JSON', `${bareBase}/api/packages`],
+]
+// On a shared machine the load drifts within a run: every target is measured in ROUNDS slices,
+// round-robin, so the two sides of each ratio see the same conditions. req/s is the mean of the
+// slices, p50 their median, p99 the worst slice's.
+// Warm-up (not counted): JIT, first renders into the page cache, sockets.
+for (const [, url, headers] of targets) await load(url, { seconds: 1, connections, headers })
+const slices: Record<string, Figures[]> = {}
+for (let round = 0; round < rounds; round++) {
+  for (const [name, url, headers] of targets) (slices[name] ??= []).push(await load(url, { seconds: seconds / rounds, connections, headers }))
+}
+await stopChild(bare)
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const figures: Record<string, Figures> = {}
+for (const [name, fs] of Object.entries(slices)) {
+  figures[name] = {
+    reqs: fs.reduce((a, f) => a + f.reqs, 0) / fs.length,
+    p50: median(fs.map((f) => f.p50)),
+    p99: Math.max(...fs.map((f) => f.p99)),
+    errors: fs.reduce((a, f) => a + f.errors, 0),
+    non2xx: fs.reduce((a, f) => a + f.non2xx, 0),
+  }
+}
+
+const rendersAfter = PAGES.map((u) => renderRate(u, seconds / 2))
+const renders: Record<string, number> = Object.fromEntries(PAGES.map((u, i) => [u, (rendersBefore[i]! + rendersAfter[i]!) / 2]))
 await stopChild(server)
 
+const pad = (s: string) => s.padEnd(36)
 console.log('')
-console.log(`GET /               ${fmt(page)}`)
-console.log(`GET /api/settings   ${fmt(api)}`)
-console.log(`bare node:http JSON ${fmt(bareFig)}`)
-console.log(`in-process render   ${renders.toFixed(0).padStart(7)} renders/s (home page, no HTTP)`)
+for (const [name, f] of Object.entries(figures)) console.log(`${pad(name)}${fmt(f)}`)
+PAGES.forEach((url, i) => console.log(`${pad(`in-process render ${url}`)}${renders[url]!.toFixed(0).padStart(7)} renders/s (${connections} in flight, no HTTP; before ${rendersBefore[i]!.toFixed(0)}, after ${rendersAfter[i]!.toFixed(0)})`))
 console.log('')
-console.log(`ratio page / in-process render : ${(page.reqs / renders).toFixed(2)}`)
-console.log(`ratio API / bare node:http     : ${(api.reqs / bareFig.reqs).toFixed(2)}`)
+const ratio = (a: string, av: number, b: string, bv: number) =>
+  console.log(`ratio ${a} / ${b}: ${av.toFixed(0)} / ${bv.toFixed(0)} = ${(av / bv).toFixed(2)}`)
+ratio('GET / (visitor)', figures['GET / (visitor)']!.reqs, 'in-process render /', renders['/']!)
+ratio('GET /data-services (visitor)', figures['GET /data-services (visitor)']!.reqs, 'in-process render /data-services', renders['/data-services']!)
+ratio('GET / (signed in)', figures['GET / (signed in)']!.reqs, 'in-process render /', renders['/']!)
+ratio('GET /api/settings', figures['GET /api/settings']!.reqs, 'bare node:http', figures['bare node:http /api/settings JSON']!.reqs)
+ratio('GET /api/packages', figures['GET /api/packages']!.reqs, 'bare node:http', figures['bare node:http /api/packages JSON']!.reqs)
+console.log(`load average at the end: ${loadavg()}`)

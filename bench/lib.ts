@@ -3,10 +3,11 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 
 export const ROOT = path.resolve(import.meta.dirname, '..')
+// BENCH_PG_PORT / BENCH_PORT: another free port pair when several benches share the machine.
 export const BENCH_ENV = {
   NODE_ENV: 'production',
   DATA_DIR: path.join(ROOT, '.data/bench'),
-  EMBEDDED_PG_PORT: '54330',
+  EMBEDDED_PG_PORT: process.env.BENCH_PG_PORT ?? '54330',
   LOG_LEVEL: 'warn',
   JOBS_ENABLED: '0',
   ADMIN_EMAIL: 'bench-admin@datahub.local',

@@ -24,8 +24,9 @@ const SPREAD = arg('spread', 0)
 // settings (hashPin, what a PIN reset stores), to compare (verification reads them from the hash).
 const PASSWORD_PIN = arg('password-pin', 0) === 1
 const PIN = '4826'
-const PORT = '3141'
-const PG_PORT = '54341'
+// BENCH_PORT / BENCH_PG_PORT: another free port pair when several benches share the machine.
+const PORT = process.env.BENCH_PORT ?? '3141'
+const PG_PORT = process.env.BENCH_PG_PORT ?? '54341'
 
 // The server runs in its own process (production build, own embedded database), so the client's
 // 100 sockets do not share its event loop; this process sets up data over a database connection.

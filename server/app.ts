@@ -1,8 +1,6 @@
 import connectPgSimple from 'connect-pg-simple'
 import express, { type Express, type RequestHandler } from 'express'
 import session from 'express-session'
-import helmet from 'helmet'
-import crypto from 'node:crypto'
 import { trustProxySetting, type Env } from './env.ts'
 import { identify } from './http/middleware/auth.ts'
 import { compressResponses } from './http/middleware/compress.ts'
@@ -10,6 +8,10 @@ import { csrfProtection } from './http/middleware/csrf.ts'
 import { errorHandler } from './http/middleware/errors.ts'
 import { metricsHandler, type Metrics } from './http/metrics.ts'
 import { rejectNul, requireKnownBody } from './http/middleware/input.ts'
+import { lazySession } from './http/middleware/lazy-session.ts'
+import { requestLogger } from './http/middleware/request-log.ts'
+import { securityHeaders } from './http/middleware/security-headers.ts'
+import { anonymousReads } from './http/routes/anonymous-reads.ts'
 import { apiRouter } from './http/routes/index.ts'
 import { siteMetaRouter } from './http/site-meta.ts'
 import type { Logger } from './lib/logger.ts'
@@ -33,23 +35,6 @@ export interface AppOptions {
   lifecycle?: { draining: boolean }
 }
 
-function requestLogger(log: Logger): RequestHandler {
-  return (req, res, next) => {
-    const id = (req.headers['x-request-id'] as string | undefined)?.slice(0, 64) || crypto.randomUUID()
-    req.id = id
-    req.log = log.child({ reqId: id })
-    res.setHeader('x-request-id', id)
-    const start = process.hrtime.bigint()
-    res.on('finish', () => {
-      if (req.path.startsWith('/assets/')) return
-      const ms = Number(process.hrtime.bigint() - start) / 1e6
-      // The path only: query strings can carry secrets (a gateway's ?secret=, payment references).
-      req.log.debug({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request')
-    })
-    next()
-  }
-}
-
 /** The Express app, without listening: boot and tests both build it here. */
 export function createApp(opts: AppOptions): Express {
   const { env, log, services } = opts
@@ -58,7 +43,7 @@ export function createApp(opts: AppOptions): Express {
   app.disable('x-powered-by')
   // Behind a balancer the client address, rate limits and secure cookies come from X-Forwarded-*.
   app.set('trust proxy', trustProxySetting(env.TRUST_PROXY))
-  app.use(requestLogger(log))
+  app.use(requestLogger(app, log))
   if (opts.metrics) app.use(opts.metrics.middleware)
   app.use((_req, res, next) => {
     // A draining instance asks each client to reconnect (through the balancer, to another instance).
@@ -66,29 +51,9 @@ export function createApp(opts: AppOptions): Express {
     next()
   })
 
-  app.use((_req, res, next) => {
-    res.locals.cspNonce = crypto.randomBytes(16).toString('base64url')
-    next()
-  })
-  app.use(
-    helmet({
-      contentSecurityPolicy: env.NODE_ENV === 'development'
-        ? false // Vite's dev client injects inline scripts of its own.
-        : {
-            directives: {
-              'script-src': ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`],
-              'img-src': ["'self'", 'data:', 'https:'],
-              'style-src': ["'self'", "'unsafe-inline'"],
-              'connect-src': ["'self'"],
-              'form-action': ["'self'", 'https:'],
-              'upgrade-insecure-requests': prod && env.PUBLIC_URL?.startsWith('https') ? [] : null,
-            },
-          },
-      // Payment pages redirect to the gateway's checkout; keep the default same-origin opener policy.
-      crossOriginEmbedderPolicy: false,
-      hsts: prod && !!env.PUBLIC_URL?.startsWith('https'),
-    }),
-  )
+  // Fixed headers computed once; the page handler adds its per-request nonce CSP (issue 16).
+  app.use(securityHeaders(env).middleware)
+  app.use(anonymousReads(services, SESSION_COOKIE))
 
   app.use(compressResponses())
 
@@ -113,7 +78,7 @@ export function createApp(opts: AppOptions): Express {
   const PgStore = connectPgSimple(session)
   const sequelize = services.deps.sequelize
   app.use(
-    session({
+    lazySession(session({
       name: SESSION_COOKIE,
       secret: opts.sessionSecret,
       resave: false,
@@ -128,7 +93,7 @@ export function createApp(opts: AppOptions): Express {
         ttl: IDLE_TIMEOUT_MS / 1000,
       }),
       cookie: { httpOnly: true, sameSite: 'lax', secure: prod ? 'auto' : false, maxAge: IDLE_TIMEOUT_MS },
-    }),
+    }), SESSION_COOKIE),
   )
 
   // Raw bytes are kept for webhook signatures (HMAC over the exact body).

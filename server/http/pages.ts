@@ -4,6 +4,8 @@ import path from 'node:path'
 import { renderPage } from 'vike/server'
 import type { Services } from '../services/index.ts'
 import { ensureCsrfToken } from './middleware/csrf.ts'
+import { securityHeaders } from './middleware/security-headers.ts'
+import { CACHEABLE_PATHS, createPageCache } from './page-cache.ts'
 
 export const ROOT = path.resolve(import.meta.dirname, '../..')
 
@@ -14,8 +16,11 @@ export const ROOT = path.resolve(import.meta.dirname, '../..')
  */
 export function staticAssets(): RequestHandler[] {
   const client = path.join(ROOT, 'dist/client')
+  // Only a path that names a file can be one: API calls and pages skip the fs.stat (issue 16).
+  const fileLike = /\.[A-Za-z0-9]+$/
+  const onlyFiles = (h: RequestHandler): RequestHandler => (req, res, next) => (fileLike.test(req.path) ? h(req, res, next) : next())
   return [
-    expressStaticGzip(client, {
+    onlyFiles(expressStaticGzip(client, {
       enableBrotli: true,
       orderPreference: ['br', 'gzip'],
       index: false,
@@ -25,22 +30,33 @@ export function staticAssets(): RequestHandler[] {
           if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable')
         },
       },
-    }),
+    })),
   ]
 }
 
 /** Hands every other GET to Vike, with the services and the signed-in user on pageContext. */
 export function vikeHandler(services: Services): RequestHandler {
+  const security = securityHeaders(services.deps.env)
+  // Development renders with Vite's module graph (files change under it): no cache there.
+  const cache = services.deps.env.NODE_ENV === 'development' ? null : anonymousPageCache(services)
+
   return async (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next()
     const settings = await services.settings.get()
     const user = req.user ?? null
+    const nonce = security.applyHtml(res)
+    // A visitor (no user, no credentials) on a public page gets the page of this settings/packages version.
+    if (cache && !user && !req.headers.authorization && CACHEABLE_PATHS.has(req.path)) {
+      const { page, hit } = await cache.get(req.originalUrl)
+      res.setHeader('Cache-Control', 'no-store')
+      return cache.send(res, page, nonce, hit, req.method === 'HEAD')
+    }
     // Pages send the token back with API calls; the session is created for signed-in users only.
     const csrfToken = req.session?.userId ? ensureCsrfToken(req.session) : null
     const pageContext = await renderPage({
       urlOriginal: req.originalUrl,
       headersOriginal: req.headers,
-      cspNonce: res.locals.cspNonce,
+      cspNonce: nonce,
       services,
       user,
       settings: user?.role === 'ADMIN' ? settings : services.settings.getPublicSync(settings),
@@ -50,12 +66,33 @@ export function vikeHandler(services: Services): RequestHandler {
     if (pageContext.errorWhileRendering) req.log.error({ err: pageContext.errorWhileRendering }, 'page render failed')
     const { httpResponse } = pageContext
     if (!httpResponse) return next()
-    for (const [name, value] of httpResponse.headers) {
-      // helmet sets the CSP with this request's nonce already.
-      if (name.toLowerCase() !== 'content-security-policy') res.setHeader(name, value)
-    }
+    setVikeHeaders(res, httpResponse.headers)
     res.setHeader('Cache-Control', 'no-store')
     res.status(httpResponse.statusCode)
     httpResponse.pipe(res)
   }
+}
+
+/** Vike's headers, except its CSP: ours carries this response's nonce already. */
+function setVikeHeaders(res: { setHeader(n: string, v: string): unknown }, headers: [string, string][]) {
+  for (const [name, value] of headers) if (name.toLowerCase() !== 'content-security-policy') res.setHeader(name, value)
+}
+
+/** The page cache of visitors' pages, keyed by the settings and packages versions and dropped when either moves. */
+function anonymousPageCache(services: Services) {
+  const cache = createPageCache({
+    version: () => `${services.settings.version()}.${services.packages.version()}`,
+    async render(url, nonce) {
+      const settings = services.settings.getPublicSync(await services.settings.get())
+      const ctx = await renderPage({ urlOriginal: url, headersOriginal: { 'user-agent': 'Mozilla/5.0' }, cspNonce: nonce, services, user: null, settings, csrfToken: null })
+      if (ctx.errorWhileRendering) services.deps.log.error({ err: ctx.errorWhileRendering, url }, 'page render failed')
+      const r = ctx.httpResponse
+      if (!r) return { status: 404, headers: [], body: '' }
+      const headers = r.headers.filter(([n]) => n.toLowerCase() !== 'content-security-policy')
+      return { status: r.statusCode, headers, body: await r.getBody() }
+    },
+  })
+  services.settings.onChange(() => cache.clear())
+  services.packages.onChange(() => cache.clear())
+  return cache
 }

@@ -40,21 +40,69 @@ export const networkQuery = Joi.string().trim().uppercase().valid(...NETWORKS).m
 
 export type PackagesService = ReturnType<typeof createPackagesService>
 
+/**
+ * The active catalogue is read by every storefront request and page; it changes a few times a day.
+ * It is kept per instance for a few seconds (another instance's change is seen within that time)
+ * and dropped at once when this instance writes a package (issue 16).
+ */
+const ACTIVE_CACHE_MS = 5000
+const WRITE_HOOKS = ['afterCreate', 'afterUpdate', 'afterDestroy', 'afterUpsert', 'afterBulkCreate', 'afterBulkUpdate', 'afterBulkDestroy'] as const
+
 export function createPackagesService({ models }: { models: Models }) {
   const plain = (r: any) => r.get({ plain: true }) as PackageRow
+  let version = 1
+  const listeners = new Set<() => void>()
+  const active = new Map<string, { at: number; version: number; list: Promise<PackageRow[]> }>()
+  const changed = () => {
+    version++
+    active.clear()
+    for (const fn of listeners) fn()
+  }
+  // Every write to packages, from any service or script of this process, moves the version. A write
+  // inside a transaction moves it again at commit: a read between the two saw the old rows.
+  for (const hook of WRITE_HOOKS) {
+    models.Package.addHook(hook, 'packages-version', (...args: any[]) => {
+      changed()
+      const tx = args.find((a) => a && typeof a === 'object' && 'transaction' in a)?.transaction
+      tx?.afterCommit?.(changed)
+    })
+  }
+
+  async function queryActive(network?: string): Promise<PackageRow[]> {
+    const where: Record<string, unknown> = { active: true }
+    if (network !== undefined) where.network = network
+    const rows = await models.Package.findAll({ where, order: [['sizeMb', 'ASC'], ['priceUserPesewas', 'ASC'], ['id', 'ASC']] })
+    return rows.map(plain)
+  }
+
   return {
     priceFor,
     present: presentPackage,
-    /** Active packages by ascending size, optionally for one network. */
+    /** Moves on every package write in this instance; caches of what depends on the catalogue key on it. */
+    version: () => version,
+    /** Called after every package write in this instance (the page cache listens). */
+    onChange(fn: () => void): () => void {
+      listeners.add(fn)
+      return () => listeners.delete(fn)
+    },
+    /** Forgets the cached catalogue (another instance wrote it; tests). */
+    invalidate: changed,
+    /** Active packages by ascending size, optionally for one network (a few seconds' cache). Callers must not mutate the rows. */
     async listActive(opts: { network?: string } = {}): Promise<PackageRow[]> {
-      const where: Record<string, unknown> = { active: true }
+      let network: string | undefined
       if (opts.network !== undefined) {
         const { value, error } = networkQuery.validate(opts.network)
         if (error) throw badRequest(error.details[0]!.message)
-        where.network = value
+        network = value
       }
-      const rows = await models.Package.findAll({ where, order: [['sizeMb', 'ASC'], ['priceUserPesewas', 'ASC'], ['id', 'ASC']] })
-      return rows.map(plain)
+      const key = network ?? '*'
+      const hit = active.get(key)
+      if (hit && hit.version === version && Date.now() - hit.at < ACTIVE_CACHE_MS) return hit.list
+      const list = queryActive(network)
+      const entry = { at: Date.now(), version, list }
+      active.set(key, entry)
+      list.catch(() => active.get(key) === entry && active.delete(key))
+      return list
     },
     /** Every package, active or not (admins). */
     async listAll(opts: { network?: string } = {}): Promise<PackageRow[]> {

@@ -194,8 +194,24 @@ export type SettingsService = ReturnType<typeof createSettingsService>
 
 export function createSettingsService({ models, audit, sequelize }: { models: Models; audit: AuditService; sequelize?: Sequelize }) {
   let cache: Settings | undefined
+  let cacheJson = ''
   let loadedAt = 0
   let generation = 0
+  let publicCopy: { of: Settings; value: PublicSettings } | undefined
+  // Moves whenever the settings may have changed; caches built from settings (the page cache) key on it.
+  let version = 1
+  const listeners = new Set<() => void>()
+  const changed = () => {
+    version++
+    for (const fn of listeners) fn()
+  }
+  const keep = (s: Settings) => {
+    const json = JSON.stringify(s)
+    if (json !== cacheJson) changed()
+    cache = s
+    cacheJson = json
+    loadedAt = Date.now()
+  }
 
   // Callers inside a transaction pass it: a read on a second connection while every pooled
   // connection is held by such a transaction (a burst of settlements) would wait forever.
@@ -204,10 +220,7 @@ export function createSettingsService({ models, audit, sequelize }: { models: Mo
     const row = await models.Settings.findByPk(1, { transaction: opts.transaction })
     const fresh = fromRow((row?.get('data') as Record<string, unknown>) ?? {})
     // A NOTIFY that arrived while this read was running may describe a newer row: do not keep this one.
-    if (gen === generation) {
-      cache = fresh
-      loadedAt = Date.now()
-    }
+    if (gen === generation) keep(fresh)
     return fresh
   }
 
@@ -221,6 +234,8 @@ export function createSettingsService({ models, audit, sequelize }: { models: Mo
   function invalidate() {
     generation++
     cache = undefined
+    cacheJson = ''
+    changed()
   }
 
   /** Listens for saves made by any instance; returns a stop function. Reconnects when the connection drops. */
@@ -256,14 +271,22 @@ export function createSettingsService({ models, audit, sequelize }: { models: Mo
   return {
     get,
     /** For money and access decisions (platform open, fees, gateway): always the row as saved now. */
-    /** Always read from the database: money and access decisions never act on a stale copy. */
     getFresh: (opts: { transaction?: Transaction } = {}) => load(opts),
     listen,
     async getPublic(): Promise<PublicSettings> {
-      return pickPublic(await get())
+      const s = await get()
+      if (publicCopy?.of !== s) publicCopy = { of: s, value: pickPublic(s) }
+      return publicCopy.value
     },
     getPublicSync: pickPublic,
-    /** Forgets the cached copy (tests, or a caller that just wrote the row itself). */
+    /** A number that moves whenever the settings may have changed (read it after `get()`). */
+    version: () => version,
+    /** Called whenever the settings may have changed (a save here or elsewhere, a reload that differs, `invalidate`). */
+    onChange(fn: () => void): () => void {
+      listeners.add(fn)
+      return () => listeners.delete(fn)
+    },
+    /** Forgets the cached copy (tests, another instance's save, or a caller that just wrote the row itself). */
     invalidate,
     async update(input: unknown, ctx: Ctx): Promise<Settings> {
       const { value, error } = settingsSchema.validate(input, { abortEarly: true, convert: true })
