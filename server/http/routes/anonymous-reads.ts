@@ -15,8 +15,9 @@ export function anonymousReads(services: Services, sessionCookie: string): Reque
   const present = (rows: PackageRow[]) => rows.map(services.packages.present)
   return (req, res, next) => {
     if (req.method !== 'GET' || req.headers.authorization !== undefined || req.headers.cookie?.includes(mark)) return next()
+    if (req.url !== '/api/settings' && req.url !== '/api/packages') return next()
+    res.locals.route = req.url // the metrics' route label (no router matched it)
     if (req.url === '/api/settings') services.settings.getPublic().then((s) => sendCachedJson(res, s), next)
-    else if (req.url === '/api/packages') services.packages.listActive().then((rows) => sendCachedJson(res, rows, present), next)
-    else next()
+    else services.packages.listActive().then((rows) => sendCachedJson(res, rows, present), next)
   }
 }
