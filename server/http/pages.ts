@@ -84,7 +84,7 @@ function anonymousPageCache(services: Services) {
     version: () => `${services.settings.version()}.${services.packages.version()}`,
     async render(url, nonce) {
       const settings = services.settings.getPublicSync(await services.settings.get())
-      const ctx = await renderPage({ urlOriginal: url, headersOriginal: { 'user-agent': 'Mozilla/5.0' }, cspNonce: nonce, services, user: null, settings, csrfToken: null })
+      const ctx = await renderPage({ urlOriginal: url, headersOriginal: { 'user-agent': 'Mozilla/5.0' }, cspNonce: nonce, services, user: null, settings, csrfToken: null, simulatedPayments: services.payments.isSimulator })
       if (ctx.errorWhileRendering) services.deps.log.error({ err: ctx.errorWhileRendering, url }, 'page render failed')
       const r = ctx.httpResponse
       if (!r) return { status: 404, headers: [], body: '' }

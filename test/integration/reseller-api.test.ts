@@ -198,7 +198,8 @@ describe('reseller API /api/v1', () => {
       await app().services.queue.drain()
       expect(received).to.have.length(1)
       // Refused (503): the job is kept with a backoff; make it due now and run again.
-      const [job] = await app().db.sequelize.query<any>(`SELECT attempts, run_at > now() AS later, last_error FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'agent-webhook')`, { type: QueryTypes.SELECT })
+      // Put off by the queue's backoff: due after the failed attempt (not "after now": a slow machine may already be there).
+      const [job] = await app().db.sequelize.query<any>(`SELECT attempts, run_at > updated_at AS later, last_error FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'agent-webhook')`, { type: QueryTypes.SELECT })
       expect(job).to.include({ attempts: 1, later: true })
       await app().db.sequelize.query(`UPDATE graphile_worker._private_jobs SET run_at = now()`)
       await app().services.queue.drain()
