@@ -224,8 +224,7 @@ export default function Page() {
           )}
         </div>
       ) : (
-        {/* Wider than a small screen: a keyboard can scroll it once focused (axe scrollable-region-focusable). */}
-        <div className="table-container" tabIndex={0} role="region" aria-label="Orders table">
+        <div className="table-container" tabIndex={0} role="region" aria-label="Orders table" /* wider than the screen: keyboard-scrollable */>
           <table className="table is-fullwidth is-striped is-hoverable is-narrow ops-table">
             <thead>
               <tr>
