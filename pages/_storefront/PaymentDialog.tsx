@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { CodeField } from './CodeField.tsx'
 import { formatCedis, statusClass } from './format.ts'
-import { READY, STATUS_TEXT, type PaymentState } from './payment-texts.ts'
+import { CHECK_FAILED_TOAST, READY, STATUS_TEXT, statusLabel, type PaymentState } from './payment-texts.ts'
+import { usePaymentWatch } from './usePaymentWatch.ts'
 import { useEscape } from '../../renderer/ui/useEscape.ts'
+import { useToast } from '../../renderer/ui/Toasts.tsx'
 
 export type Busy = 'request' | 'check' | 'complete' | null
 
@@ -21,6 +23,8 @@ interface Props {
   children?: ReactNode
   onProceed(): void
   onCheck(): void
+  /** A newer state of the same payment, found by the dialog's own watch (the parent keeps it). */
+  onWatched(next: PaymentState): void
   onComplete(): void
   onRetry(): void
   onClose(): void
@@ -35,6 +39,18 @@ export function PaymentDialog(p: Props) {
   useEscape(p.onClose, p.open && !p.busy)
   // The answer to a voucher/OTP, kept here so every dialog (buy, AFA, agent order) gets the field alone.
   const [codeAnswer, setCodeAnswer] = useState<{ tid: string; needsCode: string | null; message: string } | null>(null)
+  const toast = useToast()
+  // The dialog watches a pending payment itself; 'I Have Paid' stays as the manual check.
+  const current = p.payment
+  const pending = current?.paymentStatus === 'PENDING' || current?.paymentStatus === 'IN_PROGRESS'
+  usePaymentWatch(current?.transactionId ?? null, p.open && pending && !p.busy, (res) => {
+    if (!current || res.transactionId !== current.transactionId) return
+    const next: PaymentState = { ...current, ...res, extTransactionId: res.extTransactionId ?? current.extTransactionId, needsCode: res.needsCode ?? null }
+    if (next.paymentStatus === current.paymentStatus && next.message === current.message && next.extTransactionId === current.extTransactionId && next.needsCode === (current.needsCode ?? null)) return
+    p.onWatched(next)
+    if (next.paymentStatus === 'SUCCESS') toast(`Payment successful! Click "${p.completeLabel ?? 'Complete Order'}" to finalize.`, 'success')
+    else if (next.paymentStatus === 'FAILED') toast(CHECK_FAILED_TOAST, 'error')
+  })
 
   if (!p.open) return null
   const answered = codeAnswer && codeAnswer.tid === p.payment?.transactionId ? codeAnswer : null
@@ -58,14 +74,17 @@ export function PaymentDialog(p: Props) {
           </div>
           <div className="sf-muted">{p.summary}</div>
           {!p.payment ? p.children : null}
-          <div className="sf-status-panel" role="status" aria-live="polite" data-testid="payment-status-panel">
-            {p.payment ? (
-              <div className="sf-between sf-gap-bottom">
-                <span className="sf-mono" title={p.payment.transactionId}>…{p.payment.transactionId.slice(-8)}</span>
-                <span className={`tag ${statusClass(status)}`} data-testid="payment-status">{status}</span>
-              </div>
-            ) : null}
-            <p data-testid="payment-status-text">{statusText}</p>
+          <div className="sf-status-panel" data-testid="payment-status-panel">
+            {/* Only the badge and its text are announced; the code field and ids below are not. */}
+            <div role="status" aria-live="polite" aria-atomic="true">
+              {p.payment ? (
+                <div className="sf-between sf-gap-bottom">
+                  <span className="sf-mono" title={p.payment.transactionId} aria-hidden="true">…{p.payment.transactionId.slice(-8)}</span>
+                  <span className={`tag ${statusClass(status)}`} data-testid="payment-status" data-status={status ?? ''}>{statusLabel(status)}</span>
+                </div>
+              ) : null}
+              <p data-testid="payment-status-text">{statusText}</p>
+            </div>
             {p.payment?.message && p.payment.message !== statusText && !(open && needs) && !answered ? <p className="sf-muted">{p.payment.message}</p> : null}
             {answered && !needs && answered.message ? <p className="sf-muted" data-testid="payment-code-answer">{answered.message}</p> : null}
             {p.payment && open && needs ? (
