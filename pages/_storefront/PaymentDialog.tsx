@@ -5,6 +5,7 @@ import { CHECK_FAILED_TOAST, READY, STATUS_TEXT, statusLabel, type PaymentState 
 import { usePaymentWatch } from './usePaymentWatch.ts'
 import { useEscape } from '../../renderer/ui/useEscape.ts'
 import { useToast } from '../../renderer/ui/Toasts.tsx'
+import { useFocusTrap } from '../../renderer/ui/useFocusTrap.ts'
 
 export type Busy = 'request' | 'check' | 'complete' | null
 
@@ -37,6 +38,16 @@ export function PaymentDialog(p: Props) {
     if (p.open) closeRef.current?.focus()
   }, [p.open])
   useEscape(p.onClose, p.open && !p.busy)
+  const trapRef = useFocusTrap(p.open)
+  const footRef = useRef<HTMLElement>(null)
+  // When the focused button goes away (Proceed after the request, I Have Paid once final), focus
+  // moves to the action that is there now instead of falling out of the dialog.
+  const shownStatus = p.payment?.paymentStatus ?? null
+  useEffect(() => {
+    if (!p.open || p.busy || trapRef.current?.contains(document.activeElement)) return
+    const buttons = [...(footRef.current?.querySelectorAll<HTMLButtonElement>('button:not([disabled])') ?? [])]
+    buttons[buttons.length - 1]?.focus()
+  }, [p.open, p.busy, shownStatus, trapRef])
   // The answer to a voucher/OTP, kept here so every dialog (buy, AFA, agent order) gets the field alone.
   const [codeAnswer, setCodeAnswer] = useState<{ tid: string; needsCode: string | null; message: string } | null>(null)
   const toast = useToast()
@@ -60,7 +71,7 @@ export function PaymentDialog(p: Props) {
   const statusText = !status ? READY : status === 'SUCCESS' && p.successText ? p.successText : (STATUS_TEXT[status] ?? p.payment?.message ?? '')
   const open = status === 'PENDING' || status === 'IN_PROGRESS'
   return (
-    <div className="modal is-active" role="dialog" aria-modal="true" aria-labelledby="payment-dialog-title" data-testid="payment-dialog">
+    <div ref={trapRef} className="modal is-active" role="dialog" aria-modal="true" aria-labelledby="payment-dialog-title" data-testid="payment-dialog">
       <div className="modal-background" onClick={() => !p.busy && p.onClose()} />
       <div className="modal-card">
         <header className="modal-card-head">
@@ -105,7 +116,7 @@ export function PaymentDialog(p: Props) {
             ) : null}
           </div>
         </section>
-        <footer className="modal-card-foot sf-row" style={{ justifyContent: 'flex-end' }}>
+        <footer ref={footRef} className="modal-card-foot sf-row" style={{ justifyContent: 'flex-end' }}>
           <button className="button" onClick={p.onClose} disabled={!!p.busy}>{p.payment ? 'Close' : 'Cancel'}</button>
           {!p.payment ? (
             <button className={`button is-primary${p.busy === 'request' ? ' is-loading' : ''}`} onClick={p.onProceed} disabled={!p.canProceed || !!p.busy}>
