@@ -209,6 +209,7 @@ export default function Page() {
         completeLabel="Complete Registration"
         onProceed={proceed}
         onCheck={check}
+        onWatched={(next) => setPayment((cur) => (cur?.transactionId === next.transactionId ? next : cur))}
         onComplete={complete}
         onRetry={() => { setDialog(false); setPayment(null) }}
         onClose={() => setDialog(false)}

@@ -276,6 +276,7 @@ export function BuyData({ data }: { data: Data }) {
         canProceed={card || parseGhanaMobile(payerPhone).ok}
         onProceed={proceed}
         onCheck={check}
+        onWatched={(next) => setPayment((cur) => (cur?.transactionId === next.transactionId ? next : cur))}
         onComplete={complete}
         onRetry={() => { setDialog(false); setPayment(null); setOrderId(null) }}
         onClose={() => { setDialog(false); if (payment?.paymentStatus !== 'PENDING' && payment?.paymentStatus !== 'IN_PROGRESS') setPayment(null) }}

@@ -12,7 +12,20 @@ export function PackagePicker(props: { packages: StorePackage[]; selected: numbe
         const checked = props.selected === p.id
         return (
           <label key={p.id} className={`sf-package${checked ? ' is-selected' : ''}`} data-testid={`package-${p.id}`}>
-            <input type="radio" name="package" value={p.id} checked={checked} onChange={() => props.onSelect(p.id)} />
+            <input
+              type="radio"
+              name="package"
+              value={p.id}
+              checked={checked}
+              onChange={() => props.onSelect(p.id)}
+              // Space and the arrow keys select natively; Enter selects too instead of submitting the form.
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') {
+                  e.preventDefault()
+                  props.onSelect(p.id)
+                }
+              }}
+            />
             <span className="sf-size">{formatSize(p.sizeMB)}</span>
             <span className="is-block sf-muted">{p.name}</span>
             {agentPrice !== null ? (

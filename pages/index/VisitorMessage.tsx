@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { usePageContext } from '../../renderer/usePageContext.tsx'
 import { useEscape } from '../../renderer/ui/useEscape.ts'
+import { useFocusTrap } from '../../renderer/ui/useFocusTrap.ts'
 
 const CLOSED_KEY = 'visitorMessageClosed'
 const SIG_KEY = 'visitorMessageSig'
@@ -32,6 +33,7 @@ export function VisitorMessage() {
   }, [enabled, title, content])
 
   useEscape(close, open)
+  const trapRef = useFocusTrap(enabled && open)
 
   function close() {
     setOpen(false)
@@ -45,7 +47,7 @@ export function VisitorMessage() {
   if (!enabled || !open) return null
   const type = String(settings.visitorMessageType ?? 'INFO').toUpperCase()
   return (
-    <div className="modal is-active" role="dialog" aria-modal="true" aria-labelledby="visitor-message-title" data-testid="visitor-message">
+    <div ref={trapRef} className="modal is-active" role="dialog" aria-modal="true" aria-labelledby="visitor-message-title" data-testid="visitor-message">
       <div className="modal-background" onClick={close} />
       <div className="modal-content">
         <article className={`message ${TYPE_CLASS[type] ?? 'is-info'}`}>

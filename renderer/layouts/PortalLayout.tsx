@@ -1,7 +1,8 @@
-import { useEffect, useState, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { signOut } from '../ui/SessionTimeout.tsx'
 import { ThemeToggle } from '../ui/ThemeToggle.tsx'
 import { usePageContext } from '../usePageContext.tsx'
+import { useTapOutside } from '../ui/useTapOutside.ts'
 
 export interface NavLink { href: string; label: string }
 
@@ -20,6 +21,18 @@ export function PortalLayout({ title, links, crumbs, children }: { title: string
     typeof document === 'undefined' ? cookieOpen(headersOriginal?.cookie) : cookieOpen(document.cookie),
   )
   const [mobileOpen, setMobileOpen] = useState(false)
+  // Below 768 px the toggle opens a drawer instead; aria-expanded follows whichever is in use.
+  const [mobile, setMobile] = useState(false)
+  useEffect(() => {
+    const mq = window.matchMedia('(max-width: 768px)')
+    const onChange = () => setMobile(mq.matches)
+    onChange()
+    mq.addEventListener('change', onChange)
+    return () => mq.removeEventListener('change', onChange)
+  }, [])
+  const sidebarRef = useRef<HTMLElement>(null)
+  const toggleRef = useRef<HTMLButtonElement>(null)
+  useTapOutside([sidebarRef, toggleRef], mobile && mobileOpen, () => setMobileOpen(false))
 
   useEffect(() => {
     document.cookie = `${SIDEBAR_COOKIE}=${open}; path=/; max-age=${SEVEN_DAYS}; samesite=lax`
@@ -45,7 +58,7 @@ export function PortalLayout({ title, links, crumbs, children }: { title: string
         <div className="maintenance-banner" role="alert">MAINTENANCE MODE ACTIVE - Platform is closed to users</div>
       ) : null}
       <div className={`app-shell${open ? '' : ' is-collapsed'}${mobileOpen ? ' is-mobile-open' : ''}`}>
-        <aside className="app-sidebar" id="portal-sidebar" aria-label={title}>
+        <aside ref={sidebarRef} className="app-sidebar" id="portal-sidebar" aria-label={title}>
           <p className="title is-5 mb-4">{title}</p>
           <nav className="menu">
             <ul className="menu-list">
@@ -66,9 +79,11 @@ export function PortalLayout({ title, links, crumbs, children }: { title: string
           <div className="level is-mobile mb-3">
             <div className="level-left">
               <button
+                ref={toggleRef}
                 className="button is-small"
                 aria-controls="portal-sidebar"
-                aria-expanded={open}
+                aria-expanded={mobile ? mobileOpen : open}
+                data-testid="sidebar-toggle"
                 title="Toggle sidebar (Ctrl+B)"
                 onClick={() => (window.matchMedia('(max-width: 768px)').matches ? setMobileOpen(!mobileOpen) : setOpen(!open))}
               >

@@ -1,12 +1,15 @@
-import { useState, type ReactNode } from 'react'
+import { useRef, useState, type ReactNode } from 'react'
 import { signOut } from '../ui/SessionTimeout.tsx'
 import { ThemeToggle } from '../ui/ThemeToggle.tsx'
 import { whatsappLink } from '../ui/links.ts'
 import { usePageContext } from '../usePageContext.tsx'
+import { useTapOutside } from '../ui/useTapOutside.ts'
 
 function Header() {
   const { settings, user, urlPathname } = usePageContext()
   const [open, setOpen] = useState(false)
+  const navRef = useRef<HTMLElement>(null)
+  useTapOutside([navRef], open, () => setOpen(false))
   const role = user?.role
   const approvedAgent = role === 'AGENT' && user?.agent?.approved
   const link = (href: string, label: string) => (
@@ -14,7 +17,7 @@ function Header() {
   )
   return (
     <header>
-      <nav className="navbar" aria-label="Main navigation">
+      <nav ref={navRef} className="navbar" aria-label="Main navigation">
         <div className="container">
           <div className="navbar-brand">
             <a className="navbar-item has-text-weight-bold" href="/">

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { api, onApiActivity } from '../api.ts'
 import { useToast } from './Toasts.tsx'
+import { useFocusTrap } from './useFocusTrap.ts'
 
 // Spec section 9: idle timeout 30 min, warning 300 s before, checked every second.
 const IDLE_MS = 30 * 60 * 1000
@@ -24,6 +25,7 @@ export function SessionTimeout() {
   const last = useRef(Date.now())
   const lastTouch = useRef(Date.now())
   const [remaining, setRemaining] = useState<number | null>(null)
+  const trapRef = useFocusTrap(remaining !== null)
 
   useEffect(() => {
     const bump = () => {
@@ -72,7 +74,7 @@ export function SessionTimeout() {
   const mm = Math.floor(remaining / 60)
   const ss = String(remaining % 60).padStart(2, '0')
   return (
-    <div className="modal is-active" role="alertdialog" aria-modal="true" aria-labelledby="session-timeout-title">
+    <div ref={trapRef} className="modal is-active" role="alertdialog" aria-modal="true" aria-labelledby="session-timeout-title">
       <div className="modal-background" />
       <div className="modal-card" style={{ maxWidth: 'calc(100vw - 2rem)' }}>
         <header className="modal-card-head">

@@ -2,13 +2,16 @@ import { expect } from 'chai'
 import { createRequire } from 'node:module'
 import type { Browser, Page } from 'puppeteer-core'
 import { closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
-import { ADMIN } from '../helpers/server.ts'
+import { createAgent, createCommission, createOrder } from '../helpers/factories.ts'
+import { ADMIN, resetDb } from '../helpers/server.ts'
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 const ADMIN_PAGES = [
   '/admin/overview', '/admin/orders', '/admin/agents', '/admin/afa', '/admin/users', '/admin/packages', '/admin/commissions', '/admin/ussd-whitelist',
   '/admin/commission-analytics', '/admin/agent-performance', '/admin/settings', '/admin/audit-logs', '/admin/messaging',
 ]
+const AGENT_PAGES = ['/agent/dashboard', '/agent/orders', '/agent/place-order', '/agent/packages', '/agent/wallet', '/agent/profile', '/agent/payment']
+const SIMULATOR_PAGES = ['/simulator/phone?phone=0241234567', '/simulator/checkout']
 const PUBLIC_PAGES = ['/', '/data-services', '/data-services?tab=orders', '/afa', '/agent/register', '/login']
 
 interface Violation { id: string; impact: string; help: string; nodes: { target: string[] }[] }
@@ -28,12 +31,49 @@ const describeViolations = (vs: Violation[]) => vs.map((v) => `${v.id} (${v.impa
 
 export { axe, describeViolations }
 
-describe('browser: accessibility (axe-core) of the public and admin pages, and 360 px layout', function () {
-  this.timeout(300_000)
+describe('browser: accessibility (axe-core) of every page, and 360 px layout', function () {
+  this.timeout(600_000)
   let browser: Browser
+  let agent: { email: string; password: string }
   before(async function () {
     browser = await useBrowser(this)
+    await resetDb()
+    // An approved agent with an order and a commission, so the agent and admin tables have rows.
+    const a = await createAgent({ phone: '0245550101', name: 'Ama Axe' })
+    agent = { email: a.user.email, password: a.password }
+    const order = await createOrder({ agentId: a.agent.id, userId: a.user.id, paymentStatus: 'SUCCESS', recipientNumber: '0201230000' })
+    await createCommission({ agentId: a.agent.id, orderId: order.id })
   })
+
+  /** axe over `pages` signed in as `who` (or not), at `width`, in `theme`. */
+  async function axeOver(pages: string[], theme: 'light' | 'dark', who: { email: string; password: string } | null, width?: number) {
+    const page = await newPage(browser, width ? { width } : {})
+    await page.setBypassCSP(true) // axe is injected as a script of the test's own
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: theme }])
+    if (who) await login(page, who.email, who.password)
+    const found: string[] = []
+    for (const p of pages) {
+      await page.goto(url(p))
+      await hydrated(page)
+      await page.waitForNetworkIdle({ idleTime: 300, timeout: 4000 }).catch(() => undefined)
+      expect(await page.evaluate(() => document.documentElement.dataset.theme), p).to.equal(theme)
+      const vs = await axe(page)
+      if (vs.length) found.push(`${p}:\n${describeViolations(vs)}`)
+    }
+    await page.browserContext().close()
+    return found
+  }
+
+  for (const theme of ['light', 'dark'] as const) {
+    it(`has no axe violations on any agent portal page in the ${theme} theme`, async () => {
+      const found = await axeOver(AGENT_PAGES, theme, agent, 1200)
+      expect(found, found.join('\n\n')).to.deep.equal([])
+    })
+    it(`has no axe violations on the simulator pages in the ${theme} theme`, async () => {
+      const found = await axeOver(SIMULATOR_PAGES, theme, null)
+      expect(found, found.join('\n\n')).to.deep.equal([])
+    })
+  }
   after(closeBrowser)
 
   for (const theme of ['light', 'dark'] as const) {
@@ -84,16 +124,57 @@ describe('browser: accessibility (axe-core) of the public and admin pages, and 3
     await page.browserContext().close()
   })
 
-  it('never scrolls sideways at 360 px on a public page', async () => {
+  /** Pages wider than the 360 px screen (the document scrolls sideways). */
+  async function wideAt360(pages: string[], who: { email: string; password: string } | null) {
     const page = await newPage(browser, { width: 360 })
+    if (who) await login(page, who.email, who.password)
     const wide: string[] = []
-    for (const p of PUBLIC_PAGES) {
+    for (const p of pages) {
       await page.goto(url(p))
       await hydrated(page)
-      const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }))
-      if (scroll > client) wide.push(`${p}: ${scroll}px wide`)
+      await page.waitForNetworkIdle({ idleTime: 300, timeout: 4000 }).catch(() => undefined)
+      const { scroll, client, culprit } = await page.evaluate(() => {
+        const client = document.documentElement.clientWidth
+        // The first element reaching past the screen's right edge, to say what to fix.
+        const el = [...document.body.querySelectorAll<HTMLElement>('*')].find((e) => e.getBoundingClientRect().right > client + 1 && !e.closest('.table-container'))
+        const culprit = el ? `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}` : ''
+        return { scroll: document.documentElement.scrollWidth, client, culprit }
+      })
+      if (scroll > client) wide.push(`${p}: ${scroll}px wide (${culprit})`)
     }
-    expect(wide).to.deep.equal([])
     await page.browserContext().close()
+    return wide
+  }
+
+  it('never scrolls sideways at 360 px on any page: public, agent, admin, simulator', async () => {
+    const wide = [
+      ...(await wideAt360([...PUBLIC_PAGES, ...SIMULATOR_PAGES], null)),
+      ...(await wideAt360(AGENT_PAGES, agent)),
+      ...(await wideAt360(ADMIN_PAGES, ADMIN)),
+    ]
+    expect(wide).to.deep.equal([])
+  })
+
+  it('shows wide tables as cards at 360 px: every cell of a row, status and date included, is on screen and labelled', async () => {
+    const offScreen: string[] = []
+    for (const [who, pages] of [[agent, ['/agent/orders', '/agent/wallet']], [ADMIN, ['/admin/orders', '/admin/agents', '/admin/commissions', '/admin/audit-logs']]] as const) {
+      const page = await newPage(browser, { width: 360 })
+      await login(page, who.email, who.password)
+      for (const p of pages) {
+        await page.goto(url(p))
+        await hydrated(page)
+        await page.waitForNetworkIdle({ idleTime: 300, timeout: 4000 }).catch(() => undefined)
+        const cells = await page.$$eval('table.is-stacked-mobile tbody tr:first-child td[data-label]', (tds) =>
+          tds.map((td) => ({ label: td.getAttribute('data-label'), right: td.getBoundingClientRect().right, shown: getComputedStyle(td, '::before').content })),
+        )
+        if (p !== '/agent/wallet' && cells.length === 0) offScreen.push(`${p}: no labelled row`)
+        for (const c of cells) {
+          if (c.right > 360) offScreen.push(`${p}: ${c.label} ends at ${Math.round(c.right)}px`)
+          if (c.shown !== `"${c.label}"`) offScreen.push(`${p}: ${c.label} shows no label`)
+        }
+      }
+      await page.browserContext().close()
+    }
+    expect(offScreen).to.deep.equal([])
   })
 })

@@ -102,13 +102,13 @@ describe('browser: the agent journey', function () {
     expect(await page.$eval('[data-testid=payment-amount]', (e) => e.textContent)).to.equal('GH₵8.00')
     expect(await page.$eval('#po-payer-phone', (e) => (e as HTMLInputElement).value)).to.equal('0244556677')
     await clickButton(page, 'Proceed to Payment', '[data-testid=payment-dialog]')
-    await page.waitForFunction(() => document.querySelector('[data-testid=payment-status]')?.textContent === 'PENDING')
+    await page.waitForFunction(() => document.querySelector('[data-testid=payment-status]')?.textContent === 'Pending')
     const order = await app().db.models.Order.findOne({ where: { recipientNumber: '0201234567' } })
     expect(order!.get('amountPesewas')).to.equal(800)
     expect(order!.get('agentId')).to.equal(agentId)
     await app().services.simulator.approve(order!.get('paymentTransactionId'))
     await clickButton(page, 'I Have Paid', '[data-testid=payment-dialog]')
-    await page.waitForFunction(() => document.querySelector('[data-testid=payment-status]')?.textContent === 'SUCCESS')
+    await page.waitForFunction(() => document.querySelector('[data-testid=payment-status]')?.textContent === 'Successful')
     await Promise.all([page.waitForNavigation(), clickButton(page, 'Complete Order', '[data-testid=payment-dialog]')])
 
     // My Orders: the order is there; filters narrow and empty the table.

@@ -4,7 +4,7 @@ import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } fro
 import * as factories from '../helpers/factories.ts'
 import { Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
-import { clickButton, DIALOG, dismissToasts, mtn1gb, startPurchase, waitText } from '../helpers/storefront.ts'
+import { approveOnSimulatorPhone, checkPaidIfPending, clickButton, DIALOG, dismissToasts, mtn1gb, startPurchase, waitText } from '../helpers/storefront.ts'
 
 // Visitor journeys on a fresh install: no payment keys, so the built-in simulator plays the gateway.
 
@@ -21,7 +21,7 @@ describe('browser: storefront and payments (simulator)', function () {
     const page = await newPage(browser)
     await startPurchase(page, { recipient: '0201112222', payer: '0241234567' })
     await clickButton(page, 'Proceed to Payment', DIALOG)
-    await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'PENDING')
+    await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'Pending')
     expect(await page.$eval('#payment-dialog-title', (e) => e.textContent)).to.equal('Payment Status')
     expect(await page.$eval('[data-testid="payment-status-text"]', (e) => e.textContent)).to.equal('USSD prompt sent! Check your phone and complete payment.')
 
@@ -34,8 +34,8 @@ describe('browser: storefront and payments (simulator)', function () {
     await clickButton(phone, 'Approve')
     await phone.waitForSelector('[data-testid="no-prompts"]')
 
-    await clickButton(page, 'I Have Paid')
-    await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'SUCCESS')
+    await checkPaidIfPending(page)
+    await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'Successful')
     await waitText(page, 'Payment successful! Click "Complete Order" to finalize.')
     expect(await page.$eval('[data-testid="payment-status-text"]', (e) => e.textContent)).to.equal('Payment successful! Your data will be delivered shortly.')
     await clickButton(page, 'Complete Order')
@@ -67,19 +67,43 @@ describe('browser: storefront and payments (simulator)', function () {
     expect(await bodyText(page)).to.include('No Orders Found')
   })
 
+  it('the open dialog watches the payment: approved on the phone in another page, it shows Successful and says so without a click', async () => {
+    const page = await newPage(browser)
+    await startPurchase(page, { recipient: '0201114444', payer: '0241235555' })
+    await clickButton(page, 'Proceed to Payment', DIALOG)
+    await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'Pending')
+    // The badge and its text sit in a polite live region, so the change is announced.
+    expect(await page.$eval('[data-testid="payment-status"]', (e) => e.closest('[role="status"]')?.getAttribute('aria-live'))).to.equal('polite')
+    const looks: string[] = []
+    page.on('request', (r) => { if (r.url().includes('/api/payment/status/')) looks.push(r.url()) })
+    await approveOnSimulatorPhone(browser, '0241235555')
+    // No click on this page: the dialog's own watch finds the approval.
+    await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'Successful', { timeout: 30_000 })
+    expect(await page.$eval('[data-testid="payment-status-text"]', (e) => e.textContent)).to.equal('Payment successful! Your data will be delivered shortly.')
+    await waitText(page, 'Payment successful! Click "Complete Order" to finalize.')
+    expect(looks.length).to.be.greaterThan(0)
+    expect(await page.$$('xpath/.//button[contains(., "I Have Paid")]')).to.have.length(0)
+    // Final: the watch stops asking.
+    const seen = looks.length
+    await new Promise((r) => setTimeout(r, 4000))
+    expect(looks.length).to.equal(seen)
+    await clickButton(page, 'Complete Order')
+    await waitText(page, 'Order placed successfully! Your data will be delivered shortly.')
+  })
+
   it('a declined payment shows "Payment failed. You can retry the payment." and Retry keeps the form', async () => {
     const page = await newPage(browser)
     await startPurchase(page, { recipient: '0201113333', payer: '0241230000' })
     await clickButton(page, 'Proceed to Payment', DIALOG)
-    await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'PENDING')
+    await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'Pending')
     const phone = await newPage(browser)
     await phone.goto(url('/simulator/phone?phone=0241230000'))
     await hydrated(phone)
     await phone.waitForSelector('[data-testid="sim-prompt"]')
     await clickButton(phone, 'Decline')
     await phone.waitForSelector('[data-testid="no-prompts"]')
-    await clickButton(page, 'I Have Paid')
-    await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'FAILED')
+    await checkPaidIfPending(page)
+    await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'Failed')
     expect(await page.$eval('[data-testid="payment-status-text"]', (e) => e.textContent)).to.equal('Payment failed. You can retry the payment.')
     await clickButton(page, 'Retry Payment')
     await page.waitForFunction(() => !document.querySelector('[data-testid="payment-dialog"]'))
@@ -133,12 +157,12 @@ describe('browser: storefront and payments (simulator)', function () {
     await page.click('button[type="submit"]')
     await page.waitForSelector('[data-testid="payment-dialog"]')
     await clickButton(page, 'Proceed to Payment', DIALOG)
-    await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'PENDING')
+    await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'Pending')
     const tid = (await app().db.models.Payment.findOne({ raw: true }) as any).transactionId
     // The documented HTTP call (docs/payments.md) approves it, as a script would.
     expect((await new Client().post(`/api/simulator/payments/${tid}/approve`)).status).to.equal(200)
     await clickButton(page, 'I Have Paid')
-    await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'SUCCESS')
+    await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'Successful')
     expect(await page.$eval('[data-testid="payment-status-text"]', (e) => e.textContent)).to.equal('Payment successful! Your AFA registration is being processed.')
     await clickButton(page, 'Complete Registration')
     await waitText(page, 'AFA registration completed successfully! We will process your application shortly.')

@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import type { Browser, Page } from 'puppeteer-core'
 import { closeBrowser, hydrated, newPage, url, useBrowser } from '../helpers/browser.ts'
 import { app, resetDb } from '../helpers/server.ts'
+import { checkPaidIfPending } from '../helpers/storefront.ts'
 
 // Issue 12 item 5: a Telecel payer is asked for a voucher (the simulator does as Paystack does), types it in the dialog, and pays.
 async function clickButton(page: Page, text: string, scope = '') {
@@ -56,8 +57,8 @@ describe('browser: Telecel voucher on the buy page (simulator)', function () {
     await clickButton(phone, 'Approve')
     await phone.waitForSelector('[data-testid="no-prompts"]')
 
-    await clickButton(page, 'I Have Paid')
-    await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'SUCCESS')
+    await checkPaidIfPending(page)
+    await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'Successful')
     const [p] = await app().db.sequelize.query<{ status: string; payer_network: string }>('SELECT status, payer_network FROM payments', { type: 'SELECT' as never })
     expect(p).to.deep.equal({ status: 'SUCCESS', payer_network: 'TELECEL' })
   })

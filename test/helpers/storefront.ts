@@ -10,6 +10,13 @@ export async function clickButton(page: Page, text: string, scope = '') {
   if (!el) throw new Error(`no button "${text}"`)
   await el.click()
 }
+/** 'I Have Paid', unless the dialog's own watch has already seen the payment end (the button is gone then). */
+export async function checkPaidIfPending(page: Page) {
+  await page.evaluate(() => {
+    const b = [...document.querySelectorAll('[data-testid="payment-dialog"] button')].find((e) => e.textContent?.includes('I Have Paid'))
+    ;(b as HTMLButtonElement | undefined)?.click()
+  })
+}
 export async function dismissToasts(page: Page) {
   for (const close of await page.$$('.toast-area .delete')) await close.click().catch(() => {})
   await page.waitForFunction(() => !document.querySelector('.toast-area .notification'))
@@ -47,10 +54,10 @@ export async function approveOnSimulatorPhone(browser: Browser, payer: string) {
 export async function buyAndComplete(browser: Browser, page: Page, opts: { recipient: string; payer: string }) {
   await startPurchase(page, opts)
   await clickButton(page, 'Proceed to Payment', DIALOG)
-  await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'PENDING')
+  await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'Pending')
   await approveOnSimulatorPhone(browser, opts.payer)
-  await clickButton(page, 'I Have Paid')
-  await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'SUCCESS')
+  await checkPaidIfPending(page)
+  await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'Successful')
   await clickButton(page, 'Complete Order')
   await waitText(page, 'Order placed successfully! Your data will be delivered shortly.')
   await page.waitForFunction(() => !document.querySelector('[data-testid="payment-dialog"]'))

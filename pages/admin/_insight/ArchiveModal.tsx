@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { useEscape } from '../../../renderer/ui/useEscape.ts'
+import { useFocusTrap } from '../../../renderer/ui/useFocusTrap.ts'
 
 export const defaultArchiveNote = () => `Archived on ${new Date().toLocaleDateString('en-GH', { timeZone: 'Africa/Accra' })}`
 
@@ -16,8 +17,9 @@ export function ArchiveModal({ title, message, confirmLabel, busy, onConfirm, on
   const ref = useRef<HTMLTextAreaElement>(null)
   useEffect(() => ref.current?.focus(), [])
   useEscape(onCancel, !busy)
+  const trapRef = useFocusTrap(true)
   return (
-    <div className="modal is-active" role="dialog" aria-modal="true" aria-labelledby="archive-title">
+    <div ref={trapRef} className="modal is-active" role="dialog" aria-modal="true" aria-labelledby="archive-title">
       <div className="modal-background" onClick={() => !busy && onCancel()} />
       <form className="modal-card" onSubmit={(e) => { e.preventDefault(); onConfirm(notes) }}>
         <header className="modal-card-head">

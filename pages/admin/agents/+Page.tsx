@@ -88,7 +88,7 @@ export default function Page() {
         <p className="box has-text-centered" data-testid="agents-empty">{agents.length ? 'No agents match your filters.' : 'No agents registered yet.'}</p>
       ) : (
         <div className="table-container box p-0">
-          <table className="table is-fullwidth is-striped is-hoverable">
+          <table className="table is-stacked-mobile is-fullwidth is-striped is-hoverable">
             <thead>
               <tr><th>Name</th><th>Phone</th><th>Email</th><th>Payment Status</th><th>Transaction ID</th><th>Approved</th><th>Wallet</th><th>Actions</th></tr>
             </thead>
@@ -97,14 +97,14 @@ export default function Page() {
                 const paid = a.paymentStatus === 'SUCCESS'
                 return (
                   <tr key={a.id} data-testid="agent-row">
-                    <td>{a.name}</td>
-                    <td className="is-monospace" style={{ whiteSpace: 'nowrap', wordBreak: 'normal' }}>{a.phone}</td>
-                    <td>{a.email}</td>
-                    <td><span className={`tag ${statusClass(a.paymentStatus)}`}>{paymentLabel(a.paymentStatus)}</span></td>
-                    <td className="is-monospace">{a.paymentTransactionId ?? 'N/A'}</td>
-                    <td>{a.approved ? <span className="tag is-success">Yes</span> : <span className="tag is-light">No</span>}</td>
-                    <td style={{ whiteSpace: 'nowrap' }}><a href={`/admin/wallets?agentId=${a.id}`} aria-label={`${formatCedis(balances[String(a.id)] ?? 0)}: wallet of ${a.name}`} data-testid="agent-wallet">{formatCedis(balances[String(a.id)] ?? 0)}</a></td>
-                    <td>
+                    <td data-label="Name">{a.name}</td>
+                    <td data-label="Phone" className="is-monospace" style={{ whiteSpace: 'nowrap', wordBreak: 'normal' }}>{a.phone}</td>
+                    <td data-label="Email">{a.email}</td>
+                    <td data-label="Payment Status"><span className={`tag ${statusClass(a.paymentStatus)}`}>{paymentLabel(a.paymentStatus)}</span></td>
+                    <td data-label="Transaction ID" className="is-monospace">{a.paymentTransactionId ?? 'N/A'}</td>
+                    <td data-label="Approved">{a.approved ? <span className="tag is-success">Yes</span> : <span className="tag is-light">No</span>}</td>
+                    <td data-label="Wallet" style={{ whiteSpace: 'nowrap' }}><a href={`/admin/wallets?agentId=${a.id}`} aria-label={`${formatCedis(balances[String(a.id)] ?? 0)}, wallet of ${a.name}`} data-testid="agent-wallet">{formatCedis(balances[String(a.id)] ?? 0)}</a></td>
+                    <td data-label="Actions">
                       <label className="checkbox" title={paid ? undefined : 'Approval needs a successful registration payment'}>
                         <input
                           type="checkbox"

@@ -160,7 +160,7 @@ export default function Page() {
       </p>
 
       <div className="table-container">
-        <table className="table is-fullwidth is-striped is-hoverable is-narrow insight-table" aria-busy={loading}>
+        <table className="table is-stacked-mobile is-fullwidth is-striped is-hoverable is-narrow insight-table" aria-busy={loading}>
           <thead>
             <tr>
               <th>Timestamp</th>
@@ -179,8 +179,8 @@ export default function Page() {
             ) : null}
             {logs.map((l) => (
               <tr key={l.id} data-log-id={l.id} className={loading ? 'is-loading-row' : undefined}>
-                <td className="nowrap">{formatDateTime(l.timestamp)}</td>
-                <td>
+                <td data-label="Timestamp" className="nowrap">{formatDateTime(l.timestamp)}</td>
+                <td data-label="User">
                   {l.user ? (
                     <>
                       <span>{l.user.email}</span>
@@ -189,14 +189,14 @@ export default function Page() {
                     </>
                   ) : <span className="has-text-grey">Unknown</span>}
                 </td>
-                <td><code>{l.action}</code></td>
-                <td>
+                <td data-label="Action"><code>{l.action}</code></td>
+                <td data-label="Resource">
                   {l.resource}
                   {l.resourceId ? <span className="has-text-grey" title={l.resourceId}> #{l.resourceId.slice(0, 8)}</span> : null}
                 </td>
-                <td><span className={`tag ${SEVERITY_TAG[l.severity] ?? ''}`}>{l.severity}</span></td>
-                <td className="nowrap">{l.ipAddress ?? '-'}</td>
-                <td>
+                <td data-label="Severity"><span className={`tag ${SEVERITY_TAG[l.severity] ?? ''}`}>{l.severity}</span></td>
+                <td data-label="IP Address" className="nowrap">{l.ipAddress ?? '-'}</td>
+                <td data-label="Details">
                   <button className="button is-small is-link is-light" onClick={() => setOpen(l)} aria-label={`View details of ${l.action} at ${formatDateTime(l.timestamp)}`}>
                     View
                   </button>

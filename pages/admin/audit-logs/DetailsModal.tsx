@@ -3,6 +3,7 @@ import type { AuditLogView } from '../../../server/services/audit-logs.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { formatDateTime } from '../_insight/format.ts'
 import { useEscape } from '../../../renderer/ui/useEscape.ts'
+import { useFocusTrap } from '../../../renderer/ui/useFocusTrap.ts'
 
 const LONG = 50
 
@@ -19,6 +20,7 @@ export function DetailsModal({ log, onClose }: { log: AuditLogView; onClose: () 
   const closeRef = useRef<HTMLButtonElement>(null)
   useEffect(() => closeRef.current?.focus(), [])
   useEscape(onClose)
+  const trapRef = useFocusTrap(true)
 
   async function copy() {
     try {
@@ -31,7 +33,7 @@ export function DetailsModal({ log, onClose }: { log: AuditLogView; onClose: () 
 
   const entries = Object.entries(log.details ?? {})
   return (
-    <div className="modal is-active" role="dialog" aria-modal="true" aria-labelledby="audit-details-title">
+    <div ref={trapRef} className="modal is-active" role="dialog" aria-modal="true" aria-labelledby="audit-details-title">
       <div className="modal-background" onClick={onClose} />
       <div className="modal-card">
         <header className="modal-card-head">

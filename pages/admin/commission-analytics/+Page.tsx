@@ -170,6 +170,7 @@ export default function Page() {
         <div className="column">
           <div className="box">
             <h2 className="title is-5">Network Performance</h2>
+            <div className="table-container">
             <table className="table is-fullwidth is-narrow">
               <thead><tr><th>Network</th><th className="has-text-right">Orders</th><th className="has-text-right">Revenue</th><th className="has-text-right">Commission</th></tr></thead>
               <tbody>
@@ -183,6 +184,7 @@ export default function Page() {
                 ))}
               </tbody>
             </table>
+            </div>
           </div>
         </div>
       </div>

@@ -132,7 +132,7 @@ export default function Page() {
         {selected.size ? ` · ${selected.size} selected` : ''}
       </p>
       <div className="table-container">
-        <table className="table is-fullwidth is-striped is-hoverable is-narrow insight-table" aria-busy={loading}>
+        <table className="table is-stacked-mobile is-fullwidth is-striped is-hoverable is-narrow insight-table" aria-busy={loading}>
           <thead>
             <tr>
               <th><label className="checkbox"><input type="checkbox" checked={allOnPage} onChange={togglePage} aria-label="Select all on this page" disabled={!rows.length} /></label></th>
@@ -153,13 +153,13 @@ export default function Page() {
             ) : null}
             {rows.map((c) => (
               <tr key={c.id} data-commission-id={c.id} className={loading ? 'is-loading-row' : undefined}>
-                <td><label className="checkbox"><input type="checkbox" checked={selected.has(c.id)} onChange={() => toggle(c.id)} aria-label={`Select commission ${c.id}`} /></label></td>
-                <td className="nowrap">{formatDateTime(c.createdAt)}</td>
-                <td><AgentCell c={c} /></td>
-                <td>{networkLabel(c.network)}</td>
-                <td className="has-text-right">{formatCedis(c.originalAmount)}</td>
-                <td className="has-text-right"><strong>{formatCedis(c.commissionAmount)}</strong></td>
-                <td><span className={`tag ${c.paymentStatus === 'PAID' ? 'is-success' : c.paymentStatus === 'PENDING' ? 'is-warning' : ''}`}>{c.paymentStatus}</span></td>
+                <td data-label="Select"><label className="checkbox"><input type="checkbox" checked={selected.has(c.id)} onChange={() => toggle(c.id)} aria-label={`Select commission ${c.id}`} /></label></td>
+                <td data-label="Date" className="nowrap">{formatDateTime(c.createdAt)}</td>
+                <td data-label="Agent"><AgentCell c={c} /></td>
+                <td data-label="Network">{networkLabel(c.network)}</td>
+                <td data-label="Order Amount" className="has-text-right">{formatCedis(c.originalAmount)}</td>
+                <td data-label="Commission" className="has-text-right"><strong>{formatCedis(c.commissionAmount)}</strong></td>
+                <td data-label="Status"><span className={`tag ${c.paymentStatus === 'PAID' ? 'is-success' : c.paymentStatus === 'PENDING' ? 'is-warning' : ''}`}>{c.paymentStatus}</span></td>
               </tr>
             ))}
           </tbody>

@@ -225,7 +225,7 @@ export default function Page() {
         </div>
       ) : (
         <div className="table-container" tabIndex={0} role="region" aria-label="Orders table" /* wider than the screen: keyboard-scrollable */>
-          <table className="table is-fullwidth is-striped is-hoverable is-narrow ops-table">
+          <table className="table is-stacked-mobile is-fullwidth is-striped is-hoverable is-narrow ops-table">
             <thead>
               <tr>
                 <th>Recipient</th><th>Network</th><th>Size</th><th>Amount</th><th>Agent</th><th>Payment Status</th><th>Transaction ID</th>

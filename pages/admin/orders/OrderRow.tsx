@@ -33,21 +33,21 @@ export function OrderRow({ order, history, busy, onDelivered, onRetry, onRefunde
   const paid = order.paymentStatus === 'SUCCESS'
   return (
     <tr data-order-id={order.id}>
-      <td className="is-monospace">{order.recipientNumber}</td>
-      <td>{NETWORK_LABEL[order.network] ?? order.network}</td>
-      <td>{sizeLabel(order.dataSizeMB)}</td>
-      <td>{order.amount === null || order.amount === undefined ? '-' : formatCedis(order.amount)}</td>
-      <td className="is-wrap"><AgentCell order={order} /></td>
-      <td>
+      <td data-label="Recipient" className="is-monospace">{order.recipientNumber}</td>
+      <td data-label="Network">{NETWORK_LABEL[order.network] ?? order.network}</td>
+      <td data-label="Size">{sizeLabel(order.dataSizeMB)}</td>
+      <td data-label="Amount">{order.amount === null || order.amount === undefined ? '-' : formatCedis(order.amount)}</td>
+      <td data-label="Agent" className="is-wrap"><AgentCell order={order} /></td>
+      <td data-label="Payment Status">
         <span className={`tag ${status.cls}`}>{status.label}</span>
         {order.simulated ? <span className="tag is-warning is-light ml-1" title="Paid through the payment simulator: no real money moved" data-testid="simulated-tag">Simulated</span> : null}
       </td>
-      <td className="is-monospace is-size-7">{order.paymentTransactionId || 'N/A'}</td>
-      <td>{formatDate(history ? order.exportedAt : order.createdAt)}</td>
+      <td data-label="Transaction ID" className="is-monospace is-size-7">{order.paymentTransactionId || 'N/A'}</td>
+      <td data-label={history ? 'Exported At' : 'Date'}>{formatDate(history ? order.exportedAt : order.createdAt)}</td>
       {history ? null : (
         <>
-          <td className="is-wrap"><DeliveryCell order={order} /></td>
-          <td>
+          <td data-label="Delivery" className="is-wrap"><DeliveryCell order={order} /></td>
+          <td data-label="Actions">
             {retryable ? (
               <button type="button" className={`button is-small is-warning mb-1${busy ? ' is-loading' : ''}`} disabled={busy} onClick={() => onRetry(order)} aria-label={`Retry delivery: order to ${order.recipientNumber}`}>
                 Retry delivery

@@ -3,6 +3,7 @@ import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { useEscape } from '../../../renderer/ui/useEscape.ts'
 import type { AdminOrder } from '../../../server/services/orders-admin.ts'
+import { useFocusTrap } from '../../../renderer/ui/useFocusTrap.ts'
 
 /** The admin's Refund on a paid order that was not delivered: a reason is required; the server refunds once (issue 12). */
 export function RefundButton({ order, onRefunded }: { order: AdminOrder; onRefunded: (o: AdminOrder) => void }) {
@@ -12,6 +13,7 @@ export function RefundButton({ order, onRefunded }: { order: AdminOrder; onRefun
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   useEscape(() => setOpen(false), open && !busy)
+  const trapRef = useFocusTrap(open)
   // Not while the vendor may still deliver it (the server refuses that too).
   if (order.paymentStatus !== 'SUCCESS' || order.delivered || order.deliveryStatus === 'QUEUED' || order.deliveryStatus === 'PROCESSING') return null
 
@@ -40,7 +42,7 @@ export function RefundButton({ order, onRefunded }: { order: AdminOrder; onRefun
     <>
       <button className="button is-small is-danger is-light ml-2" onClick={() => setOpen(true)} aria-label={`Refund order to ${order.recipientNumber}`} data-testid="refund-open">Refund</button>
       {open ? (
-        <div className="modal is-active" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`}>
+        <div ref={trapRef} className="modal is-active" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`}>
           <div className="modal-background" onClick={() => !busy && setOpen(false)} />
           <form className="modal-card" onSubmit={(e) => void submit(e)}>
             <header className="modal-card-head">

@@ -3,6 +3,7 @@ import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { numbersFromCsv, numbersFromText } from './parse.ts'
 import { useEscape } from '../../../renderer/ui/useEscape.ts'
+import { useFocusTrap } from '../../../renderer/ui/useFocusTrap.ts'
 
 const CHUNK = 2000
 
@@ -17,6 +18,7 @@ export function BulkImport({ onClose, onDone }: { onClose: () => void; onDone: (
   const [busy, setBusy] = useState(false)
 
   useEscape(onClose, !busy)
+  const trapRef = useFocusTrap(true)
 
   async function submit() {
     let numbers: string[]
@@ -49,7 +51,7 @@ export function BulkImport({ onClose, onDone }: { onClose: () => void; onDone: (
   }
 
   return (
-    <div className="modal is-active" role="dialog" aria-modal="true" aria-labelledby="bulk-title">
+    <div ref={trapRef} className="modal is-active" role="dialog" aria-modal="true" aria-labelledby="bulk-title">
       <div className="modal-background" onClick={() => !busy && onClose()} />
       <div className="modal-card">
         <header className="modal-card-head">

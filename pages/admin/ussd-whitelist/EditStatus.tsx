@@ -3,6 +3,7 @@ import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import type { WhitelistEntry } from '../../../server/services/whitelist.ts'
 import { useEscape } from '../../../renderer/ui/useEscape.ts'
+import { useFocusTrap } from '../../../renderer/ui/useFocusTrap.ts'
 
 /** Edit-status modal: Active or Inactive. */
 export function EditStatus({ entry, onClose, onSaved }: { entry: WhitelistEntry; onClose: () => void; onSaved: (e: WhitelistEntry) => void }) {
@@ -10,6 +11,7 @@ export function EditStatus({ entry, onClose, onSaved }: { entry: WhitelistEntry;
   const [active, setActive] = useState(entry.isActive)
   const [busy, setBusy] = useState(false)
   useEscape(onClose, !busy)
+  const trapRef = useFocusTrap(true)
 
   async function save() {
     setBusy(true)
@@ -24,7 +26,7 @@ export function EditStatus({ entry, onClose, onSaved }: { entry: WhitelistEntry;
   }
 
   return (
-    <div className="modal is-active" role="dialog" aria-modal="true" aria-labelledby="edit-title">
+    <div ref={trapRef} className="modal is-active" role="dialog" aria-modal="true" aria-labelledby="edit-title">
       <div className="modal-background" onClick={() => !busy && onClose()} />
       <div className="modal-card">
         <header className="modal-card-head">

@@ -97,20 +97,20 @@ export function OrdersTable() {
         <p className="has-text-centered py-5" data-testid="orders-empty">{filtersOn ? 'No orders match your filters.' : 'No orders yet. Start by placing your first order!'}</p>
       ) : (
         <div className="table-container" aria-busy={loading}>
-          <table className="table is-fullwidth is-striped is-hoverable">
+          <table className="table is-stacked-mobile is-fullwidth is-striped is-hoverable">
             <thead>
               <tr><th>Recipient</th><th>Network</th><th>Size</th><th>Amount</th><th>Payment Status</th><th>Delivery</th><th>Date</th></tr>
             </thead>
             <tbody>
               {data?.orders.map((o) => (
                 <tr key={o.id} data-testid="order-row">
-                  <td className="is-monospace" style={{ whiteSpace: 'nowrap', wordBreak: 'normal' }}>{o.recipientNumber}</td>
-                  <td>{NETWORK_LABEL[o.network] ?? o.network}</td>
-                  <td>{formatSize(o.dataSizeMB)}</td>
-                  <td>{formatCedis(o.amount)}</td>
-                  <td><span className={`tag ${statusClass(o.displayStatus)}`}>{o.displayStatus}</span></td>
-                  <td><DeliveryBadge status={o.deliveryStatus} paid={o.paymentStatus === 'SUCCESS'} /></td>
-                  <td>{formatDate(o.createdAt)}</td>
+                  <td data-label="Recipient" className="is-monospace" style={{ whiteSpace: 'nowrap', wordBreak: 'normal' }}>{o.recipientNumber}</td>
+                  <td data-label="Network">{NETWORK_LABEL[o.network] ?? o.network}</td>
+                  <td data-label="Size">{formatSize(o.dataSizeMB)}</td>
+                  <td data-label="Amount">{formatCedis(o.amount)}</td>
+                  <td data-label="Payment Status"><span className={`tag ${statusClass(o.displayStatus)}`}>{o.displayStatus}</span></td>
+                  <td data-label="Delivery"><DeliveryBadge status={o.deliveryStatus} paid={o.paymentStatus === 'SUCCESS'} /></td>
+                  <td data-label="Date">{formatDate(o.createdAt)}</td>
                 </tr>
               ))}
             </tbody>

@@ -194,6 +194,7 @@ export function OrderForm({ agent, packages, method, walletBalance }: { agent: A
         canProceed={method === 'card' || payerPhone.length >= 9}
         onProceed={() => void proceed()}
         onCheck={() => void check()}
+        onWatched={(next) => setPayment((cur) => (cur?.transactionId === next.transactionId ? next : cur))}
         onComplete={() => void complete()}
         onRetry={() => { resetPayment(); setOpen(false) }}
         onClose={() => setOpen(false)}

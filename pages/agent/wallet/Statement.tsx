@@ -62,18 +62,18 @@ export function Statement({ version, base = '/api/wallet/statement', csv = true 
       </div>
       {csv ? <a className="button is-small mb-3" href={`/api/wallet/statement.csv?${params.toString()}`} download data-testid="statement-csv">Download CSV</a> : null}
       <div className="table-container">
-        <table className="table is-fullwidth is-striped" aria-busy={loading} data-testid="statement">
+        <table className="table is-stacked-mobile is-fullwidth is-striped" aria-busy={loading} data-testid="statement">
           <thead>
             <tr><th>Date</th><th>Type</th><th>Details</th><th className="has-text-right">Amount</th><th className="has-text-right">Balance</th></tr>
           </thead>
           <tbody>
             {data?.entries.length ? data.entries.map((e) => (
               <tr key={e.id}>
-                <td>{formatDate(e.createdAt)}</td>
-                <td>{TYPE_LABEL[e.type] ?? e.type}</td>
-                <td>{e.reason}</td>
-                <td className={`has-text-right ${e.amount < 0 ? 'has-text-danger' : 'has-text-success'}`}>{e.amount > 0 ? '+' : ''}{formatCedis(e.amount)}</td>
-                <td className="has-text-right">{formatCedis(e.balanceAfter)}</td>
+                <td data-label="Date">{formatDate(e.createdAt)}</td>
+                <td data-label="Type">{TYPE_LABEL[e.type] ?? e.type}</td>
+                <td data-label="Details">{e.reason}</td>
+                <td data-label="Amount" className={`has-text-right ${e.amount < 0 ? 'has-text-danger' : 'has-text-success'}`}>{e.amount > 0 ? '+' : ''}{formatCedis(e.amount)}</td>
+                <td data-label="Balance" className="has-text-right">{formatCedis(e.balanceAfter)}</td>
               </tr>
             )) : (
               <tr><td colSpan={5} className="has-text-centered">{loading ? 'Loading...' : 'No entries for these filters.'}</td></tr>
