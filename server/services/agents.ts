@@ -10,7 +10,7 @@ import { randomPin } from './agent-pin.ts'
 import type { AuditService } from './audit.ts'
 import type { AuthService } from './auth.ts'
 import type { Actor, Ctx } from './context.ts'
-import type { LimitsService } from './limits.ts'
+import type { LimitsService } from './limits/index.ts'
 import { GATEWAY_CARD, NETWORKS, type SettingsService } from './settings.ts'
 import type { SmsService } from './sms/index.ts'
 

@@ -7,7 +7,7 @@ import { AppError, badRequest, unauthorized } from '../lib/errors.ts'
 import type { AuditService } from './audit.ts'
 import type { Actor, Ctx, Role } from './context.ts'
 import type { EndedSessions, SessionsService } from './sessions.ts'
-import { ACCOUNT_ALERT_FAILURES, type LoginThrottle } from './login-throttle.ts'
+import { ACCOUNT_ALERT_FAILURES, type LoginThrottle } from './limits/login-throttle.ts'
 
 export const ACCESS_TTL_SECONDS = 3600
 export const REFRESH_TTL_SECONDS = 30 * 24 * 3600

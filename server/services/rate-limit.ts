@@ -29,7 +29,7 @@ export function createRateLimitService({ sequelize }: { sequelize: Sequelize }) 
     /** Housekeeping for the jobs: drops windows that ended long ago. */
     async purgeOlderThan(seconds: number): Promise<number> {
       const [, meta] = await sequelize.query('DELETE FROM rate_limits WHERE window_start < now() - make_interval(secs => :s)', { replacements: { s: seconds } })
-      // rate-limiter-flexible's rows (services/limits.ts) carry their own expiry in epoch milliseconds.
+      // rate-limiter-flexible's rows (services/limits/) carry their own expiry in epoch milliseconds.
       const [, flex] = await sequelize.query('DELETE FROM rate_limiter_flexible WHERE expire < :now', { replacements: { now: Date.now() } })
       return ((meta as { rowCount?: number })?.rowCount ?? 0) + ((flex as { rowCount?: number })?.rowCount ?? 0)
     },

@@ -1,7 +1,7 @@
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible'
 import crypto from 'node:crypto'
 import type { Sequelize } from 'sequelize'
-import { AppError } from '../lib/errors.ts'
+import { AppError } from '../../lib/errors.ts'
 
 /**
  * Request limits shared by every app instance: rate-limiter-flexible's PostgreSQL store on the app's

@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize'
-import { limitKey, pgLimiter, tooManyFor } from './limits.ts'
+import { limitKey, pgLimiter, tooManyFor } from './index.ts'
 
 /**
  * Sign-in throttling (issue 15, decision 0016). Failures are counted per account AND address, so an
