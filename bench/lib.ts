@@ -12,6 +12,9 @@ export const BENCH_ENV = {
   JOBS_ENABLED: '0',
   ADMIN_EMAIL: 'bench-admin@datahub.local',
   ADMIN_PASSWORD: 'bench-admin-password',
+  // production refuses to start without one (server/env.ts)
+  SESSION_SECRET: 'bench-session-secret-long-enough-000000000',
+  PAYMENT_PROVIDER: 'simulator',
 }
 export const BENCH_DB_URL = `postgres://datahub:datahub-local@127.0.0.1:${BENCH_ENV.EMBEDDED_PG_PORT}/datahub`
 

@@ -28,6 +28,11 @@ export function walletRouter(services: Services) {
     res.json(await services.wallet.mine(ctxOf(req)))
   })
 
+  // Shop earnings (issue 20): available balance and the latest entries.
+  r.get('/earnings', agent, async (req, res) => {
+    res.json(await services.earnings.mine(ctxOf(req), Number(req.query.limit) || 50))
+  })
+
   r.get('/statement', agent, async (req, res) => {
     res.json(await services.wallet.statement(query(req.query), ctxOf(req)))
   })

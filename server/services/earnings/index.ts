@@ -1,0 +1,54 @@
+import { QueryTypes, type Sequelize } from 'sequelize'
+import { toGhs } from '../../lib/money.ts'
+import { requireActiveAgent } from '../agents.ts'
+import type { Ctx } from '../context.ts'
+import { earningsOf, postEarnings, toEarnings, type EarningsRow, type EarningsType } from './ledger.ts'
+
+export interface EarningsEntryView {
+  id: number
+  type: EarningsType
+  amount: number
+  balanceAfter: number
+  reason: string
+  orderId: number | null
+  payoutId: number | null
+  createdAt: string
+}
+
+export const presentEarnings = (e: EarningsRow): EarningsEntryView => ({
+  id: e.id,
+  type: e.type,
+  amount: toGhs(e.amountPesewas)!,
+  balanceAfter: toGhs(e.balanceAfterPesewas)!,
+  reason: e.reason,
+  orderId: e.orderId,
+  payoutId: e.payoutId,
+  createdAt: e.createdAt.toISOString(),
+})
+
+export type EarningsService = ReturnType<typeof createEarningsService>
+
+/** An agent's shop earnings (issue 20, ADR 0020): margins in, payouts out, one ledger. */
+export function createEarningsService(deps: { sequelize: Sequelize }) {
+  const { sequelize } = deps
+
+  async function entriesOf(agentId: number, limit = 50): Promise<EarningsEntryView[]> {
+    const rows = await sequelize.query<Record<string, any>>(
+      'SELECT * FROM earnings_entries WHERE agent_id = :agentId ORDER BY created_at DESC, id DESC LIMIT :limit',
+      { replacements: { agentId, limit }, type: QueryTypes.SELECT },
+    )
+    return rows.map((r) => presentEarnings(toEarnings(r)))
+  }
+
+  return {
+    post: (input: Parameters<typeof postEarnings>[1], t: Parameters<typeof postEarnings>[2]) => postEarnings(sequelize, input, t),
+    balancePesewas: (agentId: number, t?: Parameters<typeof earningsOf>[2]) => earningsOf(sequelize, agentId, t),
+    entriesOf,
+
+    /** The signed-in agent's available earnings (may be below zero after a refund) and latest entries. */
+    async mine(ctx: Ctx, limit = 50) {
+      const agent = requireActiveAgent(ctx, 'Shop earnings')
+      return { available: toGhs(await earningsOf(sequelize, agent.id))!, entries: await entriesOf(agent.id, Math.min(Math.max(1, limit), 200)) }
+    },
+  }
+}
