@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { AppError } from '../../lib/errors.ts'
+import { balanceColumnOf, moveLockedBalance } from '../wallet/locked-balance.ts'
 
 export const EARNINGS_TYPES = ['MARGIN', 'MARGIN_REVERSAL', 'PAYOUT', 'PAYOUT_RETURN', 'ADJUSTMENT'] as const
 export type EarningsType = (typeof EARNINGS_TYPES)[number]
@@ -47,50 +48,45 @@ export function toEarnings(r: Record<string, any>): EarningsRow {
 }
 
 /**
- * The one way an agent's earnings move, inside the caller's transaction (ADR 0020). It locks the
- * agent's wallets row (the same lock as wallet movements), so concurrent movements queue and each sees
- * the balance the previous one left. A PAYOUT takes only what is available and throws otherwise,
- * before anything is written; a MARGIN_REVERSAL may leave the balance below zero (a refund after
- * the margin was paid out), which later margins make up. A fenced entry that already exists (one
- * MARGIN and one MARGIN_REVERSAL per order, one PAYOUT and one PAYOUT_RETURN per payout) changes
- * nothing and answers `entry: null`, so callers can run twice (a webhook delivered three times).
+ * The one way an agent's earnings move, inside the caller's transaction (ADR 0020), through the same
+ * locked wallets row as wallet movements (`moveLockedBalance`). A PAYOUT takes only what is available
+ * and throws otherwise, before anything is written; a MARGIN_REVERSAL may leave the balance below
+ * zero (a refund after the margin was paid out), which later margins make up. A fenced entry that
+ * already exists (one MARGIN and one MARGIN_REVERSAL per order, one PAYOUT and one PAYOUT_RETURN per
+ * payout) changes nothing and answers `entry: null`, so callers can run twice (a webhook delivered
+ * three times).
  */
 export async function postEarnings(sequelize: Sequelize, input: EarningsInput, t: Transaction): Promise<{ entry: EarningsRow | null; balancePesewas: number }> {
-  if (!Number.isSafeInteger(input.amountPesewas) || input.amountPesewas === 0) throw new Error('earnings amount must be a non-zero integer of pesewas')
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction: t })
-  await sequelize.query('INSERT INTO wallets (agent_id) VALUES (:id) ON CONFLICT (agent_id) DO NOTHING', { replacements: { id: input.agentId }, transaction: t })
-  const [wallet] = await q<{ earnings_pesewas: string }>('SELECT earnings_pesewas FROM wallets WHERE agent_id = :id FOR UPDATE', { id: input.agentId })
-  const balance = Number(wallet!.earnings_pesewas)
-  const after = balance + input.amountPesewas
-  if (input.type === 'PAYOUT' && after < 0) throw insufficientEarnings(Math.max(0, balance))
-  const [row] = await q<Record<string, any>>(
-    `INSERT INTO earnings_entries (agent_id, type, amount_pesewas, balance_after_pesewas, reason, order_id, payout_id, actor_user_id)
-     VALUES (:agentId, :type, :amount, :after, :reason, :orderId, :payoutId, :actor)
-     ON CONFLICT DO NOTHING RETURNING *`,
-    {
-      agentId: input.agentId,
-      type: input.type,
-      amount: input.amountPesewas,
-      after,
-      reason: input.reason,
-      orderId: input.orderId ?? null,
-      payoutId: input.payoutId ?? null,
-      actor: input.actorUserId ?? null,
+  return moveLockedBalance(sequelize, t, {
+    agentId: input.agentId,
+    column: 'earnings_pesewas',
+    amountPesewas: input.amountPesewas,
+    refuse: (balance, after) => {
+      if (input.type === 'PAYOUT' && after < 0) throw insufficientEarnings(Math.max(0, balance))
     },
-  )
-  if (!row) return { entry: null, balancePesewas: balance }
-  await sequelize.query('UPDATE wallets SET earnings_pesewas = :after, updated_at = now() WHERE agent_id = :id', {
-    replacements: { id: input.agentId, after },
-    transaction: t,
+    insertEntry: async (after) => {
+      const [row] = await sequelize.query<Record<string, any>>(
+        `INSERT INTO earnings_entries (agent_id, type, amount_pesewas, balance_after_pesewas, reason, order_id, payout_id, actor_user_id)
+         VALUES (:agentId, :type, :amount, :after, :reason, :orderId, :payoutId, :actor)
+         ON CONFLICT DO NOTHING RETURNING *`,
+        {
+          replacements: {
+            agentId: input.agentId,
+            type: input.type,
+            amount: input.amountPesewas,
+            after,
+            reason: input.reason,
+            orderId: input.orderId ?? null,
+            payoutId: input.payoutId ?? null,
+            actor: input.actorUserId ?? null,
+          },
+          type: QueryTypes.SELECT,
+          transaction: t,
+        },
+      )
+      return row && toEarnings(row)
+    },
   })
-  return { entry: toEarnings(row), balancePesewas: after }
 }
 
-export async function earningsOf(sequelize: Sequelize, agentId: number, t?: Transaction): Promise<number> {
-  const [row] = await sequelize.query<{ earnings_pesewas: string }>('SELECT earnings_pesewas FROM wallets WHERE agent_id = :id', {
-    replacements: { id: agentId },
-    type: QueryTypes.SELECT,
-    transaction: t,
-  })
-  return row ? Number(row.earnings_pesewas) : 0
-}
+export const earningsOf = (sequelize: Sequelize, agentId: number, t?: Transaction): Promise<number> => balanceColumnOf(sequelize, agentId, 'earnings_pesewas', t)
