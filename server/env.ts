@@ -65,6 +65,8 @@ export interface Env {
   PAYMENT_PROVIDER?: 'paystack' | 'simulator'
   /** Reseller API (issue 13): requests per minute per API key. */
   API_RATE_LIMIT_PER_MINUTE: number
+  /** Agent webhooks may reach loopback and private networks (a local receiver); off in production. */
+  WEBHOOKS_ALLOW_PRIVATE: boolean
 }
 
 const schema = Joi.object<Env>({
@@ -115,6 +117,7 @@ const schema = Joi.object<Env>({
   SMS_RETRY_BASE_MS: Joi.number().integer().min(0).default(10000),
   PAYMENT_PROVIDER: Joi.string().lowercase().valid('paystack', 'simulator').empty(''),
   API_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(100000).default(120),
+  WEBHOOKS_ALLOW_PRIVATE: Joi.boolean().truthy('1').falsy('0').when('NODE_ENV', { is: 'production', then: Joi.boolean().default(false), otherwise: Joi.boolean().default(true) }),
 })
   .unknown(true)
 

@@ -6,6 +6,7 @@ import type { Env } from '../../env.ts'
 import { badRequest } from '../../lib/errors.ts'
 import type { Logger } from '../../lib/logger.ts'
 import { randomToken } from '../../lib/crypto.ts'
+import { assertPublicUrl, PrivateAddressError, publicOnlyAgents } from '../../lib/public-address.ts'
 import { requireActiveAgent } from '../agents.ts'
 import type { AuditService } from '../audit.ts'
 import type { Ctx } from '../context.ts'
@@ -66,6 +67,14 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
       const { value, error } = urlSchema.validate(body.url ?? null)
       if (error) throw badRequest(error.details[0]!.message)
       const url = value ? String(value) : null
+      if (url && !env.WEBHOOKS_ALLOW_PRIVATE) {
+        try {
+          assertPublicUrl(url)
+        } catch (err) {
+          if (err instanceof PrivateAddressError) throw badRequest('Webhook URL must be a public address, not a private or local one')
+          throw err
+        }
+      }
       return sequelize.transaction(async (t) => {
         const [row] = await q<{ webhook_url: string | null; webhook_secret: string | null }>(
           `UPDATE agents SET webhook_url = :url,
@@ -100,7 +109,10 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
       const [agent] = await q<{ webhook_url: string | null; webhook_secret: string | null }>('SELECT webhook_url, webhook_secret FROM agents WHERE id = :id', { id: job.agentId })
       if (!agent?.webhook_url || !agent.webhook_secret) return 'skipped'
       const body = JSON.stringify(job.payload)
+      // Checked again on every send: names are resolved when connecting, so a name that later points inward is refused too.
+      if (!env.WEBHOOKS_ALLOW_PRIVATE) assertPublicUrl(agent.webhook_url)
       const res = await axios.post(agent.webhook_url, body, {
+        ...(env.WEBHOOKS_ALLOW_PRIVATE ? {} : publicOnlyAgents()),
         headers: { 'Content-Type': 'application/json', 'User-Agent': 'DataHub-Webhooks/1', [SIGNATURE_HEADER]: signWebhook(agent.webhook_secret, body), 'X-DataHub-Event': job.payload.type, 'X-DataHub-Delivery': job.payload.id, 'X-DataHub-Attempt': String(attempt) },
         timeout: TIMEOUT_MS,
         maxRedirects: 0,
