@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import type { Browser, Page } from 'puppeteer-core'
 import { closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
 import { createAgent, createCommission, createOrder } from '../helpers/factories.ts'
-import { ADMIN, resetDb } from '../helpers/server.ts'
+import { ADMIN, app, resetDb } from '../helpers/server.ts'
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 const ADMIN_PAGES = [
@@ -43,6 +43,7 @@ describe('browser: accessibility (axe-core) of every page, and 360 px layout', f
     agent = { email: a.user.email, password: a.password }
     const order = await createOrder({ agentId: a.agent.id, userId: a.user.id, paymentStatus: 'SUCCESS', recipientNumber: '0201230000' })
     await createCommission({ agentId: a.agent.id, orderId: order.id })
+    await app().services.sms.send('0245550101', 'Your 1GB MTN bundle for 0201230000 was delivered.')
   })
 
   /** axe over `pages` signed in as `who` (or not), at `width`, in `theme`. */
@@ -157,7 +158,7 @@ describe('browser: accessibility (axe-core) of every page, and 360 px layout', f
 
   it('shows wide tables as cards at 360 px: every cell of a row, status and date included, is on screen and labelled', async () => {
     const offScreen: string[] = []
-    for (const [who, pages] of [[agent, ['/agent/orders', '/agent/wallet']], [ADMIN, ['/admin/orders', '/admin/agents', '/admin/commissions', '/admin/audit-logs']]] as const) {
+    for (const [who, pages] of [[agent, ['/agent/orders', '/agent/wallet']], [ADMIN, ['/admin/orders', '/admin/agents', '/admin/commissions', '/admin/audit-logs', '/admin/sms']]] as const) {
       const page = await newPage(browser, { width: 360 })
       await login(page, who.email, who.password)
       for (const p of pages) {

@@ -48,20 +48,20 @@ export default function Page() {
         <>
           <p className="mb-2" aria-live="polite">{countText(data.pagination.total)} message{data.pagination.total === 1 ? '' : 's'}</p>
           <div className="table-container" aria-busy={loading}>
-            <table className="table is-fullwidth is-striped is-narrow ops-table">
+            <table className="table is-stacked-mobile is-fullwidth is-striped is-narrow ops-table">
               <thead>
                 <tr><th>To</th><th>Message</th><th>Status</th><th>Provider message ID</th><th>Attempts</th><th>Created</th><th>Sent</th></tr>
               </thead>
               <tbody>
                 {data.messages.map((m) => (
                   <tr key={m.id} data-sms-id={m.id} data-outbox-row={m.to}>
-                    <td className="is-monospace">{m.to}</td>
-                    <td className="is-wrap"><span data-outbox-message>{m.message}</span>{m.error ? <div className="is-size-7 has-text-danger">{m.error}</div> : null}</td>
-                    <td><span className={`tag ${STATUS_CLASS[m.status] ?? 'is-light'}`} data-status={m.status}>{m.status}</span></td>
-                    <td className="is-monospace is-size-7">{m.providerMessageId ?? '-'}</td>
-                    <td>{m.attempts}</td>
-                    <td>{formatDate(m.createdAt)}</td>
-                    <td>{formatDate(m.sentAt)}</td>
+                    <td data-label="To" className="is-monospace">{m.to}</td>
+                    <td data-label="Message" className="is-wrap"><span data-outbox-message>{m.message}</span>{m.error ? <div className="is-size-7 has-text-danger">{m.error}</div> : null}</td>
+                    <td data-label="Status"><span className={`tag ${STATUS_CLASS[m.status] ?? 'is-light'}`} data-status={m.status}>{m.status}</span></td>
+                    <td data-label="Provider message ID" className="is-monospace is-size-7">{m.providerMessageId ?? '-'}</td>
+                    <td data-label="Attempts">{m.attempts}</td>
+                    <td data-label="Created">{formatDate(m.createdAt)}</td>
+                    <td data-label="Sent">{formatDate(m.sentAt)}</td>
                   </tr>
                 ))}
               </tbody>
