@@ -266,4 +266,43 @@ describe('agent shops', () => {
     const audit = await q(`SELECT action FROM audit_logs WHERE resource = 'SHOP' AND resource_id = :id ORDER BY id`, { id: String(id) })
     expect(audit.map((r) => r.action)).to.include.members(['SHOP_SUSPENDED', 'SHOP_UNSUSPENDED'])
   })
+
+  it('a plain GET of /shop/<slug> (no JavaScript, like WhatsApp) has the Open Graph title, prices and an image URL that answers a PNG', async () => {
+    const a = await agentWithShop('esi-data', { name: 'Esi & Sons <Data>' })
+    await a.c.put('/api/shops/mine/prices', { prices: [{ packageId: pkg.id, price: 5.2 }] })
+    const res = await fetch(`${app().url}/shop/esi-data`, { headers: { 'User-Agent': 'WhatsApp/2.23.20.0' }, redirect: 'manual' })
+    expect(res.status).to.equal(200)
+    const html = await res.text()
+    const prop = (name: string) => html.match(new RegExp(`<meta property="${name}" content="([^"]*)"`))?.[1]
+    expect(prop('og:title')).to.equal('Esi &amp; Sons &lt;Data&gt;')
+    expect(prop('og:description')).to.include('2.0GB MTN GH₵5.20')
+    expect(html).to.include('<meta name="twitter:card" content="summary_large_image"')
+    const image = prop('og:image')!
+    expect(image).to.match(/^http:\/\/.+\/shop\/esi-data\/og\.png$/)
+    const img = await fetch(image)
+    expect(img.status).to.equal(200)
+    expect(img.headers.get('content-type')).to.match(/^image\/png/)
+    const bytes = Buffer.from(await img.arrayBuffer())
+    expect(bytes.subarray(1, 4).toString('ascii')).to.equal('PNG')
+    expect(bytes.readUInt32BE(16)).to.equal(1200)
+    // the page itself renders the shop's bundle at its price, server-side
+    expect(html).to.include('GH₵5.20')
+    expect((await fetch(`${app().url}/shop/nobody-here/og.png`)).status).to.equal(404)
+    expect((await fetch(`${app().url}/shop/nobody-here`, { headers: { 'User-Agent': 'Mozilla/5.0' } })).status).to.equal(404)
+  })
+
+  it('an old shop link answers 301 to the new one; a suspended shop page says it is closed, with no buy form', async () => {
+    const a = await agentWithShop('yaw-bundles')
+    await a.c.put('/api/shops/mine', { slug: 'yaw-data', name: 'Yaw Data' })
+    const old = await fetch(`${app().url}/shop/yaw-bundles?tab=orders`, { redirect: 'manual', headers: { 'User-Agent': 'Mozilla/5.0' } })
+    expect(old.status).to.equal(301)
+    expect(old.headers.get('location')).to.match(/\/shop\/yaw-data\?tab=orders$/)
+    const admin = await adminClient()
+    await admin.post(`/api/admin/shops/${a.shop.id}/suspend`, { reason: 'Complaints' })
+    const res = await fetch(`${app().url}/shop/yaw-data`, { headers: { 'User-Agent': 'Mozilla/5.0' } })
+    expect(res.status).to.equal(200)
+    const html = await res.text()
+    expect(html).to.include('This shop is closed at the moment.')
+    expect(html).to.not.include('Proceed to Payment')
+  })
 })

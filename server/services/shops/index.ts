@@ -9,6 +9,7 @@ import type { EarningsService } from '../earnings/index.ts'
 import type { OrdersService, PlaceOrderInput } from '../orders.ts'
 import type { PackageRow, PackagesService } from '../packages.ts'
 import type { Settings, SettingsService } from '../settings.ts'
+import { shopCardPng } from './og-card.ts'
 import { ACCENT_PALETTE, ceilingOf, checkAccent, checkSlug, floorOf, sellingPrice } from './rules.ts'
 
 export const PRICE_CHANGED = 'The price of this bundle has changed. Please check the new price and confirm again.'
@@ -163,9 +164,39 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
     return entry
   }
 
+    /** What /shop/<slug> shows: the shop and its bundles, a redirect for an old slug, or null. */
+  async function publicView(rawSlug: unknown): Promise<{ redirect: string } | { shop: ShopView; packages: ShopPackage[] } | null> {
+    const found = await resolve(rawSlug)
+    if (!found || 'redirect' in found) return found
+    const shop = present(found.shop)
+    if (!shop.open) return { shop, packages: [] }
+    const lines = await priceLines(shop.id, await settings.get())
+    return { shop, packages: lines.filter((l) => l.listed && l.price !== null).map((l) => ({ id: l.packageId, network: l.network, name: l.name, sizeMB: l.sizeMB, price: l.price! })) }
+  }
+
+  /** A few of the shop's prices as text (link previews: og:description and the card). */
+  const priceTexts = (list: ShopPackage[], n = 3) => [...list].sort((a, b) => a.price - b.price).slice(0, n).map((p) => `${p.name} ${formatCedis(p.price)}`)
+  const cards = new Map<string, Buffer>()
+
   return {
     present,
     priceLines,
+    priceTexts,
+
+    /** The link-preview card (PNG) of a shop, or null for an unknown slug. Kept in memory per shop state. */
+    async ogImage(rawSlug: unknown): Promise<Buffer | null> {
+      const view = await publicView(rawSlug)
+      if (!view || 'redirect' in view) return null
+      const input = { name: view.shop.name, accent: view.shop.accent, siteName: (await settings.get()).siteName, lines: priceTexts(view.packages), closed: !view.shop.open }
+      const key = JSON.stringify(input)
+      let png = cards.get(key)
+      if (!png) {
+        png = shopCardPng(input)
+        if (cards.size >= 200) cards.delete(cards.keys().next().value!)
+        cards.set(key, png)
+      }
+      return png
+    },
 
     /** The signed-in agent's shop (null before it is created), its price lines, figures and the limits. */
     async mine(ctx: Ctx) {
@@ -268,15 +299,7 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
       return priceLines(shop.id, s)
     },
 
-    /** What /shop/<slug> shows: the shop and its bundles, a redirect for an old slug, or null. */
-    async publicView(rawSlug: unknown): Promise<{ redirect: string } | { shop: ShopView; packages: ShopPackage[] } | null> {
-      const found = await resolve(rawSlug)
-      if (!found || 'redirect' in found) return found
-      const shop = present(found.shop)
-      if (!shop.open) return { shop, packages: [] }
-      const lines = await priceLines(shop.id, await settings.get())
-      return { shop, packages: lines.filter((l) => l.listed && l.price !== null).map((l) => ({ id: l.packageId, network: l.network, name: l.name, sizeMB: l.sizeMB, price: l.price! })) }
-    },
+    publicView,
 
     /**
      * A visitor buys through the shop. The body carries the price the buyer confirmed: the order is
