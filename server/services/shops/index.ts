@@ -10,6 +10,7 @@ import type { OrdersService, PlaceOrderInput } from '../orders.ts'
 import type { PackageRow, PackagesService } from '../packages.ts'
 import type { Settings, SettingsService } from '../settings.ts'
 import { shopCardPng } from './og-card.ts'
+import { qrSvg } from './qr.ts'
 import { ACCENT_PALETTE, ceilingOf, checkAccent, checkSlug, floorOf, sellingPrice } from './rules.ts'
 
 export const PRICE_CHANGED = 'The price of this bundle has changed. Please check the new price and confirm again.'
@@ -182,6 +183,7 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
     present,
     priceLines,
     priceTexts,
+    qrSvg,
 
     /** The link-preview card (PNG) of a shop, or null for an unknown slug. Kept in memory per shop state. */
     async ogImage(rawSlug: unknown): Promise<Buffer | null> {
