@@ -39,7 +39,7 @@ export function ShopForm({ shop, palette, origin, onSaved }: { shop: ShopView | 
       <div className="field">
         <label className="label" htmlFor="shop-slug">Shop link</label>
         <div className="field has-addons mb-0">
-          <div className="control"><span className="button is-static" aria-hidden="true">{origin.replace(/^https?:\/\//, '')}/shop/</span></div>
+          <div className="control"><span className="button is-static shop-prefix" aria-hidden="true">{origin.replace(/^https?:\/\//, '')}/shop/</span></div>
           <div className="control is-expanded">
             <input id="shop-slug" className="input" required minLength={3} maxLength={30} autoComplete="off" spellCheck={false} value={slug} onChange={(e) => setSlug(e.target.value.toLowerCase())} aria-describedby="shop-slug-help" />
           </div>
