@@ -19,7 +19,7 @@ describe('shops: rules, link-preview card and QR code (issue 20)', () => {
     expect(checkSlug('abc')).to.equal('abc')
     expect(checkSlug('a'.repeat(30))).to.equal('a'.repeat(30))
     for (const bad of ['ab', 'a'.repeat(31), '-abc', 'abc-', 'a--b', 'a_b', 'ab c', 'abé', '']) expect(refused(() => checkSlug(bad)).status, bad).to.equal(400)
-    for (const word of ['admin', 'api', 'shop', 'datahub', 'support']) expect(refused(() => checkSlug(word)).message).to.include('reserved')
+    for (const word of ['admin', 'api', 'shop', 'datahub', 'support', 'mine']) expect(refused(() => checkSlug(word)).message).to.include('reserved')
   })
 
   it('accent colours: hex only, and white text on them must reach 4.5:1', () => {

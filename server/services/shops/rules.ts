@@ -8,7 +8,7 @@ export const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{1,28})[a-z0-9]$/
 export const RESERVED_SLUGS = new Set([
   'admin', 'administrator', 'agent', 'agents', 'api', 'app', 'afa', 'assets', 'buy', 'data-hub', 'datahub', 'data-services', 'dashboard',
   'edit', 'help', 'home', 'login', 'logout', 'my-orders', 'new', 'null', 'official', 'og', 'payment', 'payment-callback', 'payments',
-  'register', 'root', 'settings', 'shop', 'shops', 'simulator', 'static', 'support', 'system', 'undefined', 'ussd', 'www',
+  'mine', 'register', 'root', 'settings', 'shop', 'shops', 'simulator', 'static', 'support', 'system', 'undefined', 'ussd', 'www',
 ])
 
 export const SLUG_RULE = 'Shop link must be 3 to 30 characters: lowercase letters, digits and hyphens, starting and ending with a letter or digit'
