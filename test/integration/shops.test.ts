@@ -94,6 +94,11 @@ describe('agent shops', () => {
     expect(mine.entries.map((e) => [e.type, e.amount])).to.deep.equal([['MARGIN_REVERSAL', -0.7], ['MARGIN', 0.7]])
     expect(await q(`SELECT id FROM audit_logs WHERE action = 'SHOP_MARGIN_REVERSED' AND resource_id = :id`, { id: String(order.id) })).to.have.length(1)
 
+    // the agent's chart: today's margin net of the reversal, and the sale no longer counted (refunded)
+    const series = await a.c.get('/api/shops/mine/series?days=7')
+    expect(series.body.days).to.have.length(7)
+    expect(series.body.days.at(-1)).to.include({ sales: 0, margin: 0 })
+
     // the admin's list shows the shop's figures
     const admin = await adminClient()
     const list = await admin.get('/api/admin/shops')
@@ -162,8 +167,13 @@ describe('agent shops', () => {
     expect(stale.status).to.equal(409)
     expect(stale.body).to.include({ price: 5.4 })
 
-    // the admin lowers the ceiling to GH₵0.30 over the agent price: the saved GH₵5.40 sells at GH₵4.80
-    await app().services.settings.update({ shopMaxMarkupType: 'FIXED', shopMaxMarkupValue: 0.3 }, {})
+    // the admin lowers the ceiling to GH₵0.30 over the agent price (Settings, tab Shops): the saved GH₵5.40 sells at GH₵4.80
+    const admin = await adminClient()
+    expect((await admin.put('/api/settings', { shopMaxMarkupType: 'HALF' })).status).to.equal(400)
+    expect((await admin.put('/api/settings', { shopMaxMarkupValue: -1 })).status).to.equal(400)
+    const put = await admin.put('/api/settings', { shopMaxMarkupType: 'FIXED', shopMaxMarkupValue: 0.3 })
+    expect(put.status, put.text).to.equal(200)
+    app().services.settings.invalidate()
     const view = await new Client().get('/api/shops/kofi-data')
     expect(view.body.packages[0].price).to.equal(4.8)
     const old = await buy('kofi-data', pkg.id, 5.4)
