@@ -77,6 +77,7 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
 
   function openDialog() {
     setError(null)
+    setPriceNotice(null)
     if (!pkg && !recipient.trim()) return setError('Please select package and enter recipient number')
     if (!pkg) return setError('Please select a package')
     if (!recipient.trim()) return setError('Enter recipient number')
