@@ -6,9 +6,10 @@ import { digitsOnly, EMAIL_RE, formatCedis, formatSize, NETWORK_LABEL, NETWORKS 
 import { PayerFields } from '../_storefront/PayerFields.tsx'
 import { PaymentDialog, type Busy } from '../_storefront/PaymentDialog.tsx'
 import {
-  CHECK_FAILED, CHECK_FAILED_TOAST, CHECK_PENDING_TOAST, CHECK_SUCCESS_TOAST, NO_TRANSACTION, PAYMENT_REQUEST_FAILED, newTransactionId, type PaymentState,
+  CHECK_FAILED, CHECK_FAILED_TOAST, CHECK_PENDING_TOAST, CHECK_SUCCESS_TOAST, NO_TRANSACTION, PAYMENT_REQUEST_FAILED, SHOP_RETURN_KEY, newTransactionId, type PaymentState,
 } from '../_storefront/payment-texts.ts'
 import { addRecent, loadRecent } from '../_storefront/recent.ts'
+
 import type { BuyData as Data, StorePackage } from './+data.ts'
 import { PackagePicker } from './PackagePicker.tsx'
 import { WalletPay } from './WalletPay.tsx'
@@ -124,6 +125,9 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
           return
         }
         toast(`Redirecting to ${res.payment.providerLabel}...`, 'info')
+        // The checkout returns to /payment-callback, which sends a shop's buyer back to the shop.
+        if (shop) sessionStorage.setItem(SHOP_RETURN_KEY, `/shop/${shop.slug}`)
+        else sessionStorage.removeItem(SHOP_RETURN_KEY)
         window.location.href = res.payment.authorizationUrl
         return
       }

@@ -95,4 +95,36 @@ describe('browser: agent shop', function () {
     expect(order).to.include({ paymentStatus: 'SUCCESS', amountPesewas: 540, agentId: null })
     expect(Number(order.shopMarginPesewas)).to.equal(40)
   })
+
+  it("a card purchase in a shop goes through the checkout at the shop's price and comes back to the shop", async () => {
+    await app().services.settings.update({ paymentGateway: 'paystack' }, {})
+    try {
+      const a = await createAgent({ phone: '0245550303', name: 'Kwame Card' })
+      const pkgId = await mtn1gb()
+      const actor = await app().services.auth.loadActor(a.user.id)
+      await app().services.shops.saveMine({ slug: 'kwame-card', name: 'Kwame Card Shop' }, { user: actor })
+      await app().services.shops.setPrices({ prices: [{ packageId: pkgId, price: 5.25 }] }, { user: actor })
+      const page = await newPage(browser)
+      await page.goto(url('/shop/kwame-card'))
+      await hydrated(page)
+      await page.click(`[data-testid="package-${pkgId}"]`)
+      await page.type('#recipient', '0201116666')
+      await page.type('#email', 'kojo@example.com')
+      await page.click('form button[type="submit"]')
+      await page.waitForSelector('[data-testid="payment-dialog"]')
+      await Promise.all([page.waitForNavigation(), clickButton(page, 'Proceed to Payment', DIALOG)])
+      expect(new URL(page.url()).pathname).to.equal('/simulator/checkout')
+      await hydrated(page)
+      await page.waitForSelector('[data-testid="checkout-amount"]')
+      await Promise.all([page.waitForNavigation(), clickButton(page, 'Pay GH₵5.25')])
+      expect(new URL(page.url()).pathname).to.equal('/payment-callback')
+      await waitText(page, 'Payment Successful')
+      await page.waitForNavigation({ timeout: 10_000 })
+      expect(new URL(page.url()).pathname).to.equal('/shop/kwame-card')
+      const order = (await app().db.models.Order.findOne({ where: { recipientNumber: '0201116666' }, raw: true })) as any
+      expect(order).to.include({ paymentStatus: 'SUCCESS', amountPesewas: 525 })
+    } finally {
+      await app().services.settings.update({ paymentGateway: 'ussd' }, {})
+    }
+  })
 })
