@@ -49,6 +49,8 @@ export function defineModels(sequelize: Sequelize): Models {
     dataSizeMb: INTEGER, amountPesewas: INTEGER, paymentStatus: STATUS, paymentTransactionId: TEXT, paymentPhoneNumber: STRING(12),
     channel: STRING, delivered: BOOLEAN, deliveredAt: DATE, exported: BOOLEAN, exportedAt: DATE, simulated: BOOLEAN,
     deliveryStatus: STRING, deliveryVendor: STRING, deliveryReference: TEXT, deliveryAttempts: INTEGER, deliveryError: TEXT,
+    // Issue 20: a shop order's sale (migration 201).
+    shopId: INTEGER, shopAgentId: INTEGER, shopPricePesewas: INTEGER, shopAgentPricePesewas: INTEGER, shopMarginPesewas: INTEGER,
   }, opts('orders'))
 
   const Payment = sequelize.define('Payment', {

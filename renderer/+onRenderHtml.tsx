@@ -4,6 +4,15 @@ import type { OnRenderHtmlAsync } from 'vike/types'
 import { Root } from './Root.tsx'
 import { THEME_SCRIPT } from './theme.ts'
 
+/** A page's own link-preview facts (a +data hook returns them as `meta`): Open Graph and Twitter tags. */
+export interface PageMeta {
+  title: string
+  description: string
+  /** Absolute URL of a raster image (fetchers run no JavaScript). */
+  image: string
+  url: string
+}
+
 const DEFAULT_DESCRIPTION = 'Buy MTN, Telecel and AirtelTigo data bundles in Ghana with mobile money or card.'
 
 export const onRenderHtml: OnRenderHtmlAsync = async (pageContext) => {
@@ -12,9 +21,26 @@ export const onRenderHtml: OnRenderHtmlAsync = async (pageContext) => {
     userAgent: pageContext.headersOriginal ? String((pageContext.headersOriginal as Record<string, unknown>)['user-agent'] ?? '') : undefined,
   })
   const siteName = pageContext.settings?.siteName || 'Data Hub'
-  const title = pageContext.config.title ? `${pageContext.config.title} | ${siteName}` : siteName
+  const meta = ((pageContext.data as { meta?: PageMeta } | undefined)?.meta ?? null)
+  const pageTitle = meta?.title ?? pageContext.config.title
+  const title = pageTitle ? `${pageTitle} | ${siteName}` : siteName
   const nonce = pageContext.cspNonce ?? ''
-  const description = pageContext.config.description || DEFAULT_DESCRIPTION
+  const description = meta?.description || pageContext.config.description || DEFAULT_DESCRIPTION
+  const preview = meta
+    ? escapeInject`<meta property="og:type" content="website" />
+    <meta property="og:site_name" content="${siteName}" />
+    <meta property="og:title" content="${meta.title}" />
+    <meta property="og:description" content="${meta.description}" />
+    <meta property="og:url" content="${meta.url}" />
+    <meta property="og:image" content="${meta.image}" />
+    <meta property="og:image:type" content="image/png" />
+    <meta property="og:image:width" content="1200" />
+    <meta property="og:image:height" content="630" />
+    <meta name="twitter:card" content="summary_large_image" />
+    <meta name="twitter:title" content="${meta.title}" />
+    <meta name="twitter:description" content="${meta.description}" />
+    <meta name="twitter:image" content="${meta.image}" />`
+    : ''
   return escapeInject`<!DOCTYPE html>
 <html lang="en-GH">
   <head>
@@ -23,6 +49,7 @@ export const onRenderHtml: OnRenderHtmlAsync = async (pageContext) => {
     <meta name="color-scheme" content="light dark" />
     <meta name="description" content="${description}" />
     <title>${title}</title>
+    ${preview}
     <meta name="theme-color" content="#ffd700" media="(prefers-color-scheme: light)" />
     <meta name="theme-color" content="#14161a" media="(prefers-color-scheme: dark)" />
     <link rel="icon" href="/icons/icon.svg" type="image/svg+xml" />

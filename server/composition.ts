@@ -18,6 +18,13 @@ export function mountChannels(app: Express, services: Services): void {
   // H7: the telco's USSD gateway (POST /ussd/africastalking, /ussd/arkesel) and its simulator's phone.
   app.use('/ussd', ussdRouter(services, { env, log }))
   app.use('/api/ussd-simulator', ussdSimulatorRouter(env))
+  // Issue 20: a shop's link-preview card; fetchers (WhatsApp) run no JavaScript and want a raster image.
+  app.get('/shop/:slug/og.png', async (req, res) => {
+    const png = await services.shops.ogImage(req.params.slug)
+    if (!png) return void res.status(404).type('text/plain').send('Shop not found')
+    res.setHeader('Cache-Control', 'public, max-age=300')
+    res.type('image/png').send(png)
+  })
 }
 
 /** Every task the job queue runs (each receives its services); registered on every instance. */

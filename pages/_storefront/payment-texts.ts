@@ -41,3 +41,6 @@ export function newTransactionId(): string {
   const n = ((BigInt(a[0]!) << 32n) | BigInt(a[1]!)) % 900_000_000_000_000n + 100_000_000_000_000n
   return n.toString()
 }
+
+/** sessionStorage key: where /payment-callback sends a buyer whose card checkout began in an agent's shop (issue 20). */
+export const SHOP_RETURN_KEY = 'rdh_shop_return'

@@ -6,9 +6,10 @@ import { digitsOnly, EMAIL_RE, formatCedis, formatSize, NETWORK_LABEL, NETWORKS 
 import { PayerFields } from '../_storefront/PayerFields.tsx'
 import { PaymentDialog, type Busy } from '../_storefront/PaymentDialog.tsx'
 import {
-  CHECK_FAILED, CHECK_FAILED_TOAST, CHECK_PENDING_TOAST, CHECK_SUCCESS_TOAST, NO_TRANSACTION, PAYMENT_REQUEST_FAILED, newTransactionId, type PaymentState,
+  CHECK_FAILED, CHECK_FAILED_TOAST, CHECK_PENDING_TOAST, CHECK_SUCCESS_TOAST, NO_TRANSACTION, PAYMENT_REQUEST_FAILED, SHOP_RETURN_KEY, newTransactionId, type PaymentState,
 } from '../_storefront/payment-texts.ts'
 import { addRecent, loadRecent } from '../_storefront/recent.ts'
+
 import type { BuyData as Data, StorePackage } from './+data.ts'
 import { PackagePicker } from './PackagePicker.tsx'
 import { WalletPay } from './WalletPay.tsx'
@@ -16,12 +17,19 @@ import { networkMismatchWarning, parseGhanaMobile } from '../../server/lib/phone
 
 interface PatchOutcome { message?: string; currentStatus?: string; info?: string }
 
-export function BuyData({ data }: { data: Data }) {
+/**
+ * An agent's shop (issue 20) sells through this same form: its packages carry the shop's price as
+ * priceUser, the order goes to the shop's endpoint with the price shown, and a 409 brings the new
+ * price to confirm again. The buyer there is the shop's customer, whoever is signed in.
+ */
+export interface ShopMode { slug: string }
+
+export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
   const toast = useToast()
   const { settings, user } = usePageContext()
   const closed = settings.platformOpen === false
   const card = settings.paymentGateway === 'paystack'
-  const isAgent = user?.role === 'AGENT'
+  const isAgent = !shop && user?.role === 'AGENT'
   const agentPricing = isAgent && !!user?.agent?.approved
   const [network, setNetwork] = useState<string>('MTN')
   const [packageId, setPackageId] = useState<number | null>(null)
@@ -37,10 +45,16 @@ export function BuyData({ data }: { data: Data }) {
   const [orderId, setOrderId] = useState<number | null>(null)
   const [busy, setBusy] = useState<Busy>(null)
   const [paidFor, setPaidFor] = useState<string | null>(null)
+  // Shop prices the server said changed since the page was rendered (409): shown, then confirmed again.
+  const [repriced, setRepriced] = useState<Record<number, number>>({})
+  const [priceNotice, setPriceNotice] = useState<string | null>(null)
 
   useEffect(() => setRecent(loadRecent()), [])
 
-  const packages = useMemo(() => data.packages.filter((p) => p.network === network), [data.packages, network])
+  const packages = useMemo(
+    () => data.packages.filter((p) => p.network === network).map((p) => (repriced[p.id] !== undefined ? { ...p, priceUser: repriced[p.id]! } : p)),
+    [data.packages, network, repriced],
+  )
   const pkg: StorePackage | undefined = packages.find((p) => p.id === packageId)
   const parsedRecipient = recipient.trim() ? parseGhanaMobile(recipient) : null
   // Shown once the number is complete enough to judge (or the field was left), not at the first digit.
@@ -64,6 +78,7 @@ export function BuyData({ data }: { data: Data }) {
 
   function openDialog() {
     setError(null)
+    setPriceNotice(null)
     if (!pkg && !recipient.trim()) return setError('Please select package and enter recipient number')
     if (!pkg) return setError('Please select a package')
     if (!recipient.trim()) return setError('Enter recipient number')
@@ -89,10 +104,12 @@ export function BuyData({ data }: { data: Data }) {
       return
     }
     setBusy('request')
+    setPriceNotice(null)
     try {
-      const res = await api<{ id: number; payment: PaymentState & { gateway: string; authorizationUrl: string | null; providerLabel: string } }>('/api/orders', {
+      const res = await api<{ id: number; payment: PaymentState & { gateway: string; authorizationUrl: string | null; providerLabel: string } }>(shop ? `/api/shops/${encodeURIComponent(shop.slug)}/orders` : '/api/orders', {
         body: {
           packageId: pkg.id,
+          ...(shop ? { price } : {}),
           recipientNumber: recipient.trim(),
           transactionId: newTransactionId(),
           ...(card ? { email: isAgent ? undefined : email.trim().toLowerCase(), requestPayment: true } : { payerPhone, payerNetwork }),
@@ -108,11 +125,20 @@ export function BuyData({ data }: { data: Data }) {
           return
         }
         toast(`Redirecting to ${res.payment.providerLabel}...`, 'info')
+        // The checkout returns to /payment-callback, which sends a shop's buyer back to the shop.
+        if (shop) sessionStorage.setItem(SHOP_RETURN_KEY, `/shop/${shop.slug}`)
+        else sessionStorage.removeItem(SHOP_RETURN_KEY)
         window.location.href = res.payment.authorizationUrl
         return
       }
       if (res.payment.paymentStatus === 'FAILED') toast(res.payment.message || PAYMENT_REQUEST_FAILED, 'error')
     } catch (err) {
+      if (shop && err instanceof ApiError && err.status === 409 && typeof err.body?.price === 'number') {
+        // Nothing was charged: the new price is shown and the buyer confirms it (or not) with Proceed.
+        setRepriced((r) => ({ ...r, [pkg.id]: err.body.price }))
+        setPriceNotice(`The price of this bundle has changed to ${formatCedis(err.body.price)}. Nothing was charged. Check the new price and press Proceed to pay it.`)
+        return
+      }
       toast(err instanceof ApiError ? err.message : PAYMENT_REQUEST_FAILED, 'error')
     } finally {
       setBusy(null)
@@ -281,6 +307,7 @@ export function BuyData({ data }: { data: Data }) {
         onRetry={() => { setDialog(false); setPayment(null); setOrderId(null) }}
         onClose={() => { setDialog(false); if (payment?.paymentStatus !== 'PENDING' && payment?.paymentStatus !== 'IN_PROGRESS') setPayment(null) }}
       >
+        {priceNotice ? <p className="notification is-warning" role="alert" data-testid="price-changed">{priceNotice}</p> : null}
         {card ? (
           <p className="notification is-info is-light">You will be taken to the {data.providerLabel} checkout to pay by card, then brought back here.</p>
         ) : (

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { api, ApiError } from '../../renderer/api.ts'
 import { useToast } from '../../renderer/ui/Toasts.tsx'
 import '../_storefront/storefront.css'
+import { SHOP_RETURN_KEY } from '../_storefront/payment-texts.ts'
 
 interface Verification { status: string; message?: string; type?: 'data' | 'agent' | 'afa' | 'agent_order' | 'wallet_topup'; orderId?: number | null }
 
@@ -10,6 +11,15 @@ const SUCCESS_TO: Record<string, string> = { data: '/buy', agent: '/agent/dashbo
 const RETRY_TO: Record<string, string> = { data: '/buy', agent: '/agent/payment', afa: '/afa', agent_order: '/agent/place-order', wallet_topup: '/agent/wallet' }
 const PENDING_TRIES = 6
 const PENDING_WAIT_MS = 2500
+
+/** A card checkout started in an agent's shop (issue 20) comes back to that shop, not to /buy. */
+function shopReturn(type: string): string | null {
+  if (type !== 'data' || typeof sessionStorage === 'undefined') return null
+  const to = sessionStorage.getItem(SHOP_RETURN_KEY)
+  return to && /^\/shop\/[a-z0-9-]{3,30}$/.test(to) ? to : null
+}
+const successTo = (type: string) => shopReturn(type) ?? SUCCESS_TO[type] ?? '/'
+const retryTo = (type: string) => shopReturn(type) ?? RETRY_TO[type] ?? '/buy'
 
 type State = { kind: 'loading' } | { kind: 'success'; type: string } | { kind: 'error'; message: string; type: string }
 
@@ -37,7 +47,7 @@ export default function Page() {
           if (v.status === 'success') {
             setState({ kind: 'success', type: v.type ?? 'data' })
             toast('Payment completed successfully!', 'success')
-            setTimeout(() => { window.location.href = SUCCESS_TO[v.type ?? 'data'] ?? '/' }, 3000)
+            setTimeout(() => { window.location.href = successTo(v.type ?? 'data') }, 3000)
             return
           }
           if (v.status === 'failed' || i === PENDING_TRIES - 1) {
@@ -71,7 +81,7 @@ export default function Page() {
               <p className="is-size-1" aria-hidden="true">✅</p>
               <h1 className="title is-4">Payment Successful</h1>
               <p>Payment completed successfully! Redirecting you in 3 seconds...</p>
-              <a className="button is-primary" href={SUCCESS_TO[state.type] ?? '/'}>Continue</a>
+              <a className="button is-primary" href={successTo(state.type)}>Continue</a>
             </>
           ) : (
             <>
@@ -79,7 +89,7 @@ export default function Page() {
               <h1 className="title is-4">Payment Failed</h1>
               <p data-testid="callback-error">{state.message || 'There was an issue with your payment.'}</p>
               <div className="sf-row" style={{ justifyContent: 'center' }}>
-                <a className="button is-primary" href={RETRY_TO[state.type] ?? '/buy'}>Try Again</a>
+                <a className="button is-primary" href={retryTo(state.type)}>Try Again</a>
                 <a className="button" href="/">Go Home</a>
               </div>
             </>

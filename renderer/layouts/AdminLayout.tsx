@@ -19,6 +19,8 @@ export const ADMIN_LINKS = [
   { href: '/admin/messaging/history', label: 'Message History' },
   { href: '/admin/sms', label: 'SMS Messages' },
   { href: '/admin/delivery-simulator', label: 'Delivery Simulator' },
+  // Issue 20 (shops)
+  { href: '/admin/shops', label: 'Shops' },
   { href: '/ussd-simulator', label: 'USSD Simulator' },
 ]
 
@@ -30,6 +32,8 @@ const CRUMBS = {
   '/admin/afa': 'AFA',
   '/admin/packages': 'Packages',
   '/admin/settings': 'Settings',
+  // Issue 20 (shops)
+  '/admin/shops': 'Shops',
 }
 
 export function AdminLayout({ children }: { children: ReactNode }) {

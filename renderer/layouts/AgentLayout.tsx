@@ -7,6 +7,8 @@ const CRUMBS = {
   '/agent/orders': 'My Orders',
   '/agent/place-order': 'Place Order',
   '/agent/wallet': 'Wallet',
+  // Issue 20 (shops)
+  '/agent/shop': 'My Shop',
   '/agent/packages': 'Packages',
   '/agent/profile': 'Profile',
   '/agent/payment': 'Payment',
@@ -20,6 +22,8 @@ export function AgentLayout({ children }: { children: ReactNode }) {
     { href: '/agent/orders', label: 'My Orders' },
     { href: '/agent/place-order', label: 'Place Order' },
     { href: '/agent/wallet', label: 'Wallet' },
+    // Issue 20 (shops)
+    { href: '/agent/shop', label: 'My Shop' },
     { href: '/agent/packages', label: 'Packages' },
     { href: '/agent/profile', label: 'Profile' },
   ]

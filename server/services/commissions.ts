@@ -7,6 +7,8 @@ export interface CommissionOrder {
   agent_id: number | null
   network: string
   amount_pesewas: number
+  /** Issue 20: a shop order pays its agent the margin instead (ADR 0020: margin wins). */
+  shop_id?: number | null
 }
 
 /**
@@ -27,7 +29,7 @@ export function createCommissionsService({ sequelize }: { sequelize: Sequelize }
     commissionFor,
     /** Inside the settlement transaction; a second call for the same order records nothing. Returns true when recorded. */
     async recordForOrder(order: CommissionOrder, settings: Settings, transaction: Transaction): Promise<boolean> {
-      if (!settings.commissionEnabled) return false
+      if (!settings.commissionEnabled || order.shop_id) return false
       const rows = await sequelize.query(
         `INSERT INTO commissions (order_id, agent_id, network, original_amount_pesewas, commission_amount_pesewas, commission_type, payment_status)
          VALUES (:orderId, :agentId, :network, :amount, :commission, :type, 'PENDING')

@@ -35,6 +35,7 @@ import { createQueue } from './queue/index.ts'
 import { createDeliveryService } from './delivery/index.ts'
 import { createWalletService } from './wallet/index.ts'
 import { createEarningsService } from './earnings/index.ts'
+import { createShopsService } from './shops/index.ts'
 import { walletRefundHandler } from './wallet/refund-handler.ts'
 import { createResellerApi } from './reseller-api/index.ts'
 import type { SettleDeps } from './payments/settle.ts'
@@ -79,7 +80,7 @@ export function createServices(deps: Deps) {
   const commissionReports = createCommissionReportsService({ sequelize, audit })
   // H5a back office operations: overview figures, orders list/delivery/export, AFA registrations.
   const adminStats = createAdminStatsService({ sequelize, settings })
-  const ordersAdmin = createOrdersAdminService({ sequelize, audit, delivery: () => delivery })
+  const ordersAdmin = createOrdersAdminService({ sequelize, audit, delivery: () => delivery, onManualBatch: (table, t) => shops.creditMarginsOfBatch(table, t) })
   const afaAdmin = createAfaAdminService({ sequelize, audit })
   // H7 USSD channel: dial-in access, PIN lock, session store (the menu itself lives in ussd/).
   const ussd = createUssdService({ sequelize, models, settings, audit })
@@ -115,9 +116,16 @@ export function createServices(deps: Deps) {
   })
   // A refund of a wallet-paid order goes back to the wallet (issue 13), through the one refund path.
   payments.refunds.registerHandler('wallet', walletRefundHandler(sequelize, wallet))
+  // Issue 20 shops: an agent's shop and prices; its margin is credited on delivery and taken back on a refund or reversal,
+  // each in that change's transaction (ADR 0020).
+  const shops = createShopsService({ sequelize, audit, settings, packages, orders, earnings })
+  delivery.state.onChange(async ({ order, to }, transaction) => {
+    if (to === 'DELIVERED' || to === 'MANUAL') await shops.creditMargin(order, transaction)
+  })
+  paymentHooks.orderMoneyReturned = (orderId, why, ctx) => shops.reverseMargin(orderId, why, ctx).then(() => undefined)
   const afa = createAfaService({ sequelize, settings, payments })
   const opsMetrics = createOpsMetrics({ sequelize })
-  return { queue, opsMetrics, sessions, recovery, wallet, earnings, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  return { queue, opsMetrics, sessions, recovery, wallet, earnings, shops, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

@@ -1,5 +1,5 @@
 import Joi from 'joi'
-import { QueryTypes, type Sequelize } from 'sequelize'
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import type { CsvColumn } from '../lib/csv.ts'
 import { badRequest, conflict, notFound } from '../lib/errors.ts'
 import { toGhs } from '../lib/money.ts'
@@ -178,7 +178,13 @@ export interface ExportSink {
 
 export type OrdersAdminService = ReturnType<typeof createOrdersAdminService>
 
-export function createOrdersAdminService({ sequelize, audit, delivery }: { sequelize: Sequelize; audit: AuditService; delivery: () => Pick<DeliveryService, 'markManual' | 'retry'> }) {
+export function createOrdersAdminService({ sequelize, audit, delivery, onManualBatch }: {
+  sequelize: Sequelize
+  audit: AuditService
+  delivery: () => Pick<DeliveryService, 'markManual' | 'retry'>
+  /** The export sets MANUAL in bulk, past delivery's onChange hooks: told of the batch in the export's transaction (shop margins, issue 20). */
+  onManualBatch?: (table: string, t: Transaction) => Promise<void>
+}) {
   /** Agents whose name or phone holds the term: a few ids, so the orders side can use its agent index. */
   async function agentIdsMatching(term: string, digits: string | null): Promise<number[]> {
     const rows = await sequelize.query<{ id: number }>(
@@ -322,6 +328,7 @@ export function createOrdersAdminService({ sequelize, audit, delivery }: { seque
         )
         const count = Number((meta as { rowCount?: number } | undefined)?.rowCount ?? 0)
         if (count === 0) throw notFound('No orders available for export')
+        await onManualBatch?.('orders_export_batch', t)
         await sequelize.query('ANALYZE orders_export_batch', { transaction: t })
         await audit.record({ action: 'ORDERS_EXPORTED', resource: 'ORDER', severity: 'MEDIUM', details: { count } }, { ...ctx, transaction: t })
         await sequelize.query(

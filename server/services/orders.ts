@@ -59,6 +59,18 @@ const orderSchema = Joi.object<PlaceOrderInput>({
 export interface PlaceOptions {
   /** Runs inside a wallet order's transaction once it is paid (the reseller API records its Idempotency-Key there). */
   andThen?: (orderId: number, transaction: Transaction) => Promise<void>
+  /** A visitor's order through an agent's shop (issue 20): the price the buyer confirmed, fixed on the order. */
+  shop?: ShopQuote
+}
+
+/** What a shop sale records (ADR 0020): built and checked by services.shops, never from the client. */
+export interface ShopQuote {
+  shopId: number
+  agentId: number
+  pricePesewas: number
+  agentPricePesewas: number
+  /** Runs first in the order's transaction: throws when the price is no longer the one confirmed. */
+  recheck(t: Transaction): Promise<void>
 }
 
 export interface OrderView {
@@ -164,18 +176,21 @@ export function createOrdersService(deps: {
    * The PENDING order at the server's price, with its ORDER_CREATED audit entry, in one transaction
    * (the caller's, when it holds one); `andThen` runs in it too (paying from the wallet).
    */
-  async function insertOrder(pkg: PackageRow, input: PlaceOrderInput, tid: string, payerPhone: string | null, ctx: Ctx, andThen?: (order: any, transaction: Transaction) => Promise<void>) {
+  async function insertOrder(pkg: PackageRow, input: PlaceOrderInput, tid: string, payerPhone: string | null, ctx: Ctx, andThen?: (order: any, transaction: Transaction) => Promise<void>, shop?: ShopQuote) {
     const actor = ctx.user ?? null
-    const amountPesewas = packages.priceFor(pkg, actor)
+    // A shop order is the shop's sale at the price its buyer confirmed, never an agent's own order.
+    const amountPesewas = shop ? shop.pricePesewas : packages.priceFor(pkg, actor)
     // A package priced 0 (from before issue 15's rule) would be "paid" at once with nothing: never sold.
     if (!(amountPesewas >= 1)) throw badRequest('This package is not available for purchase')
     const within = <T>(fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : sequelize.transaction(fn))
     try {
       return await within(async (transaction) => {
+        await shop?.recheck(transaction)
         const row = await models.Order.create(
           {
             userId: actor?.id ?? null,
-            agentId: actor?.role === 'AGENT' ? (actor.agent?.id ?? null) : null,
+            agentId: !shop && actor?.role === 'AGENT' ? (actor.agent?.id ?? null) : null,
+            ...(shop ? { shopId: shop.shopId, shopAgentId: shop.agentId, shopPricePesewas: shop.pricePesewas, shopAgentPricePesewas: shop.agentPricePesewas, shopMarginPesewas: shop.pricePesewas - shop.agentPricePesewas } : {}),
             packageId: pkg.id,
             packageName: packages.present(pkg).name,
             recipientNumber: input.recipientNumber,
@@ -195,7 +210,10 @@ export function createOrdersService(deps: {
             action: 'ORDER_CREATED',
             resource: 'ORDER',
             resourceId: order.id,
-            details: { transactionId: tid, network: pkg.network, dataSizeMB: pkg.sizeMb, amount: toGhs(amountPesewas), recipientNumber: input.recipientNumber, channel: order.channel },
+            details: {
+              transactionId: tid, network: pkg.network, dataSizeMB: pkg.sizeMb, amount: toGhs(amountPesewas), recipientNumber: input.recipientNumber, channel: order.channel,
+              ...(shop ? { shopId: shop.shopId, agentPrice: toGhs(shop.agentPricePesewas), margin: toGhs(shop.pricePesewas - shop.agentPricePesewas) } : {}),
+            },
           },
           { ...ctx, transaction },
         )
@@ -239,14 +257,16 @@ export function createOrdersService(deps: {
       // A closed shop says so first, whatever was typed.
       await assertOpen()
       const input = validate(raw)
-      assertMayBuy(ctx.user)
+      // A shop's buyer is its customer, whoever is signed in; agent rules are for agents' own orders.
+      if (!opts.shop) assertMayBuy(ctx.user)
       const pkg = await resolvePackage(input)
+      if (opts.shop && input.payFrom === 'wallet') throw badRequest('Shop orders are paid by mobile money or card')
       if (input.payFrom === 'wallet') return placeWalletOrder(pkg, input, ctx, opts)
       const method = input.channel === 'ussd' ? 'momo' : await payments.methodFor({})
       const payer = payments.payerFor(method, input, ctx)
       const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
       await assertFreshTransactionId(tid)
-      const order = await insertOrder(pkg, input, tid, payer.phone, ctx)
+      const order = await insertOrder(pkg, input, tid, payer.phone, ctx, undefined, opts.shop)
       let payment: PaymentView
       try {
         payment = await payments.request(

@@ -58,6 +58,9 @@ export interface Settings {
   /** Agent wallet top-up limits (GHS), issue 13. */
   walletTopupMin: number
   walletTopupMax: number
+  /** Agent shops (issue 20): the most an agent may add to its agent price, in percent of it or in GHS. */
+  shopMaxMarkupType: 'PERCENT' | 'FIXED'
+  shopMaxMarkupValue: number
 }
 
 export const DELIVERY_VENDOR_CHOICES = ['auto', 'simulator', 'skytech'] as const
@@ -101,6 +104,8 @@ export const DEFAULT_SETTINGS: Settings = {
   refundOnDeliveryFailure: false,
   walletTopupMin: 1,
   walletTopupMax: 5000,
+  shopMaxMarkupType: 'PERCENT',
+  shopMaxMarkupValue: 20,
 }
 
 /** Fields everyone may read; the rest (templates, commission, whitelist switch) are for admins. */
@@ -158,6 +163,8 @@ export const settingsSchema = Joi.object<Settings>({
   refundOnDeliveryFailure: Joi.boolean(),
   walletTopupMin: Joi.number().min(0.01).max(100000).precision(2),
   walletTopupMax: Joi.number().min(0.01).max(100000).precision(2),
+  shopMaxMarkupType: Joi.string().valid('PERCENT', 'FIXED').messages({ '*': 'Maximum markup type must be PERCENT or FIXED' }),
+  shopMaxMarkupValue: Joi.number().min(0).max(100000).precision(2).messages({ '*': 'Maximum markup must be a number of 0 or more (at most 2 decimals)' }),
 })
   // The admin page sends the whole object it loaded; unknown keys (id, timestamps) are dropped.
   .options({ stripUnknown: true })
@@ -294,6 +301,7 @@ export function createSettingsService({ models, audit, sequelize }: { models: Mo
       const before = await load()
       const next = { ...before, ...value } as Settings
       if (next.walletTopupMin > next.walletTopupMax) throw badRequest('Minimum wallet top-up cannot be more than the maximum')
+      if (next.shopMaxMarkupType === 'PERCENT' && next.shopMaxMarkupValue > 1000) throw badRequest('Maximum markup in percent must be at most 1000')
       const changed = Object.keys(value).filter((k) => JSON.stringify((before as any)[k]) !== JSON.stringify((next as any)[k]))
       await models.Settings.upsert({ id: 1, data: toRow(next) }, { transaction: ctx.transaction })
       // Delivered to every listening instance when this transaction commits (at once without one).

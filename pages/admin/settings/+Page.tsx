@@ -5,9 +5,17 @@ import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { Area, Choice, Num, Switch, Text, type Values } from './fields.tsx'
 import { Tabs } from '../../../renderer/ui/Tabs.tsx'
 
-const TABS = ['General', 'Payments', 'Delivery', 'Commission', 'Messaging', 'Notifications', 'Schedule'] as const
+const TABS = [
+  'General', 'Payments', 'Delivery', 'Commission', 'Messaging', 'Notifications', 'Schedule',
+  // Issue 20 (shops)
+  'Shops',
+] as const
 type Tab = (typeof TABS)[number]
-const NUMBERS = ['agentRegistrationFee', 'afaRegistrationFee', 'commissionPercentage', 'commissionFixedAmount', 'deliveryRetryLimit', 'deliveryLowBalanceThreshold', 'walletTopupMin', 'walletTopupMax']
+const NUMBERS = [
+  'agentRegistrationFee', 'afaRegistrationFee', 'commissionPercentage', 'commissionFixedAmount', 'deliveryRetryLimit', 'deliveryLowBalanceThreshold', 'walletTopupMin', 'walletTopupMax',
+  // Issue 20 (shops)
+  'shopMaxMarkupValue',
+]
 const VENDORS = [
   { value: 'auto', label: 'Automatic (SkyTech GH when configured, else the simulator)' },
   { value: 'simulator', label: 'Simulator (no real delivery)' },
@@ -132,6 +140,13 @@ export default function Page() {
         <div {...panel('Schedule')}>
           <Switch name="workingHoursEnabled" label="Show working hours banner" {...f} />
           <Area name="workingHoursText" label="Working Hours Text" rows={2} {...f} help="Scrolls across the top of public pages when enabled." />
+        </div>
+
+        {/* Issue 20 (shops) */}
+        <div {...panel('Shops')}>
+          <Choice name="shopMaxMarkupType" label="Maximum shop markup type" {...f} options={[{ value: 'PERCENT', label: 'Percent of the agent price' }, { value: 'FIXED', label: 'Fixed amount in GH₵' }]} />
+          <Num name="shopMaxMarkupValue" label="Maximum shop markup" min={0} step={0.01} {...f}
+            help="The most an agent's shop may charge above the agent price (never below it). Prices saved earlier above a new maximum sell at the maximum." />
         </div>
 
         <div className="buttons mt-5">

@@ -39,6 +39,10 @@ export interface DeliveryRow {
   delivered_at: Date | null
   /** Paid through the payment simulator (issue 15): never sent to a real vendor. */
   simulated?: boolean
+  /** Issue 20: a shop order's sale (migration 201). */
+  shop_id?: number | null
+  shop_agent_id?: number | null
+  shop_margin_pesewas?: number | string | null
 }
 
 export interface StatusDetails {

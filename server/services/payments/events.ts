@@ -7,7 +7,7 @@ import type { Attention } from './attention.ts'
 import { resultOf, type PaystackEvent } from './paystack.ts'
 import type { PaymentRow } from './provider.ts'
 import type { Refunds } from './refund.ts'
-import type { SettleOutcome } from './settle.ts'
+import type { SettleDeps, SettleOutcome } from './settle.ts'
 
 export interface EventDeps {
   sequelize: Sequelize
@@ -15,6 +15,7 @@ export interface EventDeps {
   attention: Attention
   refunds: Refunds
   log: Logger
+  hooks?: SettleDeps['hooks']
   settle(transactionId: string, result: ReturnType<typeof resultOf>, ctx?: Ctx): Promise<SettleOutcome>
 }
 
@@ -55,6 +56,7 @@ export function createEvents(deps: EventDeps) {
         if (o) {
           const [c] = await q<{ commission_amount_pesewas: number }>('DELETE FROM commissions WHERE order_id = :id RETURNING commission_amount_pesewas', { id: p.order_id }, t)
           details.commissionReversed = c ? toGhs(c.commission_amount_pesewas) : 0
+          await deps.hooks?.orderMoneyReturned?.(p.order_id, 'reversal', { ...ctx, transaction: t })
         }
         details.orderId = p.order_id
       }

@@ -152,13 +152,13 @@ export function createPaymentsService(deps: PaymentsDeps) {
   const { sequelize, models, env, log } = deps
   const provider = deps.provider ?? chooseProvider(env, sequelize)
   const attention = createAttention({ sequelize })
-  const refunds = createRefunds({ sequelize, queue: deps.queue, audit: deps.audit, settings: deps.settings, attention, log })
+  const refunds = createRefunds({ sequelize, queue: deps.queue, audit: deps.audit, settings: deps.settings, attention, log, hooks: deps.hooks })
   refunds.registerHandler(provider.name, provider)
   const settlement = createSettlement({ ...deps, refunds, attention })
   const { settle, load } = settlement
   const starter = createStarter({ sequelize, queue: deps.queue, log, provider, settlement, publicUrl: env.PUBLIC_URL })
   const { checkGateway } = starter
-  const events = createEvents({ sequelize, audit: deps.audit, attention, refunds, log, settle })
+  const events = createEvents({ sequelize, audit: deps.audit, attention, refunds, log, settle, hooks: deps.hooks })
   const daily = createDailyReconciliation({ sequelize, provider, attention, events, settlement, log })
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
   const momoEmailDomain = payerEmailDomain(env)

@@ -7,6 +7,7 @@ import type { Ctx } from '../context.ts'
 import type { Queue } from '../queue/index.ts'
 import type { SettingsService } from '../settings.ts'
 import type { Attention } from './attention.ts'
+import type { SettleDeps } from './settle.ts'
 import type { PaymentRow, RefundAnswer, RefundCall } from './provider.ts'
 
 export const REFUND_TASK = 'payments.refund'
@@ -39,6 +40,7 @@ export interface RefundDeps {
   settings: SettingsService
   attention: Attention
   log: Logger
+  hooks?: SettleDeps['hooks']
 }
 
 /**
@@ -87,6 +89,7 @@ export function createRefunds(deps: RefundDeps) {
           // The agent earns nothing on money given back.
           const [c] = await q<{ commission_amount_pesewas: number }>('DELETE FROM commissions WHERE order_id = :id RETURNING commission_amount_pesewas', { id: p.order_id }, t)
           details.commissionReversed = c ? toGhs(c.commission_amount_pesewas) : 0
+          await deps.hooks?.orderMoneyReturned?.(p.order_id, 'refund', { ...ctx, transaction: t })
         }
       }
     }

@@ -26,7 +26,11 @@ export interface SettleDeps {
    * Told, inside the settlement's transaction, that an order's payment status changed (the reseller
    * API's agent webhooks enqueue their job here). Bound late: the webhooks service is made after payments.
    */
-  hooks?: { orderStatusChanged?: (orderId: number, ctx: { transaction: Transaction }) => Promise<void> }
+  hooks?: {
+    orderStatusChanged?: (orderId: number, ctx: { transaction: Transaction }) => Promise<void>
+    /** A paid order's money went back (refund) or was taken back (reversal, dispute), in that decision's transaction (shop margins, issue 20). */
+    orderMoneyReturned?: (orderId: number, why: 'refund' | 'reversal', ctx: Ctx & { transaction: Transaction }) => Promise<void>
+  }
 }
 
 export interface SettleOutcome {

@@ -1,0 +1,27 @@
+import type { PageContextServer } from 'vike/types'
+import type { ShopsService } from '../../../server/services/shops/index.ts'
+import { loadAgentBase, type AgentBase } from '../_shared/agent-data.ts'
+import { isActive } from '../_shared/onboarding.ts'
+
+export interface MyShopData extends AgentBase {
+  mine: Awaited<ReturnType<ShopsService['mine']>> | null
+  series: Awaited<ReturnType<ShopsService['series']>>
+  earnings: number | null
+  /** Where shop links start: PUBLIC_URL, else this request's host. */
+  origin: string
+  /** The shop link's QR code as SVG markup (server-made), when the shop exists. */
+  qrSvg?: string | null
+}
+
+// /agent/shop: the agent's own shop (issue 20 item 6).
+export async function data(pageContext: PageContextServer): Promise<MyShopData> {
+  const base = await loadAgentBase(pageContext)
+  const { services, user } = pageContext
+  const headers = (pageContext.headersOriginal ?? {}) as Record<string, string | undefined>
+  const origin = services?.deps.env.PUBLIC_URL ? services.deps.env.PUBLIC_URL.replace(/\/+$/, '') : `http://${headers.host ?? 'localhost'}`
+  if (!services || !user || !isActive(base.agent)) return { ...base, mine: null, series: [], earnings: null, origin }
+  const ctx = { user }
+  const [mine, series, earnings] = await Promise.all([services.shops.mine(ctx), services.shops.series(ctx, 30), services.earnings.mine(ctx, 1)])
+  const qrSvg = mine.shop ? services.shops.qrSvg(`${origin}/shop/${mine.shop.slug}`) : null
+  return { ...base, mine, series, earnings: earnings.available, origin, qrSvg }
+}

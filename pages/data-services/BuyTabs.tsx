@@ -1,0 +1,24 @@
+import { useState, type ReactNode } from 'react'
+import { Tabs } from '../../renderer/ui/Tabs.tsx'
+import { MyOrders } from './MyOrders.tsx'
+
+type Tab = 'buy' | 'orders'
+
+/** 'Buy Data' and 'My Orders' tabs: the public shop's and every agent shop's (issue 20). */
+export function BuyTabs({ initial, buy }: { initial: Tab; buy: ReactNode }) {
+  const [tab, setTab] = useState<Tab>(initial)
+  return (
+    <>
+      <Tabs
+        className="is-boxed"
+        label="Buy data or look up orders"
+        current={tab}
+        onChange={setTab}
+        tabs={[{ id: 'buy', label: 'Buy Data', href: '?' }, { id: 'orders', label: 'My Orders', href: '?tab=orders' }]}
+      />
+      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {tab === 'buy' ? buy : <MyOrders />}
+      </div>
+    </>
+  )
+}

@@ -1,0 +1,42 @@
+import { usePageContext } from '../../../renderer/usePageContext.tsx'
+import '../../_storefront/storefront.css'
+import { BuyData } from '../../data-services/BuyData.tsx'
+import { BuyTabs } from '../../data-services/BuyTabs.tsx'
+import { MyOrders } from '../../data-services/MyOrders.tsx'
+import type { ShopData } from './+data.ts'
+
+/** An agent's shop: the public buy flow and order lookup at the shop's prices, under the shop's own name and colour. */
+export default function Page() {
+  const pc = usePageContext() as ReturnType<typeof usePageContext> & { data: ShopData }
+  const { shop, whatsappUrl } = pc.data
+  return (
+    <>
+      {/* The accent passed the server's contrast check against white, so this band reads in light and dark mode. */}
+      <header className="shop-band" style={{ background: shop.accent, color: '#fff' }} data-testid="shop-band">
+        <div className="container">
+          <h1 className="title is-3" style={{ color: '#fff' }}>{shop.name}</h1>
+          {shop.description ? <p className="shop-description">{shop.description}</p> : null}
+          {whatsappUrl ? (
+            <a className="button is-small is-white is-outlined mt-3" href={whatsappUrl} target="_blank" rel="noopener noreferrer">
+              Chat with the shop on WhatsApp
+            </a>
+          ) : null}
+        </div>
+      </header>
+      <section className="sf-section">
+        <div className="container">
+          {!shop.open ? (
+            <div className="box has-text-centered" role="status" data-testid="shop-closed">
+              <h2 className="title is-4">This shop is closed at the moment.</h2>
+              <p className="mb-4">Nothing can be bought here for now. You can still look up an order, or buy at the main shop.</p>
+              <a className="button is-primary" href="/data-services">Go to the main shop</a>
+              <div className="sf-gap-top has-text-left"><MyOrders /></div>
+            </div>
+          ) : (
+            <BuyTabs initial={pc.data.tab} buy={<BuyData data={pc.data} shop={{ slug: shop.slug }} />} />
+          )}
+        </div>
+      </section>
+    </>
+  )
+}

@@ -1,0 +1,41 @@
+import { redirect, render } from 'vike/abort'
+import type { PageContextServer } from 'vike/types'
+import type { PageMeta } from '../../../renderer/+onRenderHtml.tsx'
+import type { ShopView } from '../../../server/services/shops/index.ts'
+import type { BuyData } from '../../data-services/+data.ts'
+import { whatsappLink } from '../../../renderer/ui/links.ts'
+
+export interface ShopData extends BuyData {
+  shop: ShopView
+  whatsappUrl: string | null
+  meta: PageMeta
+}
+
+// /shop/<slug>: the agent's shop (issue 20). An old slug answers 301 to the current one; an unknown one 404.
+export async function data(pageContext: PageContextServer): Promise<ShopData> {
+  const services = pageContext.services
+  if (!services) throw render(404)
+  const slug = pageContext.routeParams.slug
+  const view = await services.shops.publicView(slug)
+  if (!view) throw render(404, 'Shop not found')
+  if ('redirect' in view) throw redirect(`/shop/${view.redirect}${pageContext.urlParsed.searchOriginal ?? ''}`, 301)
+  const headers = (pageContext.headersOriginal ?? {}) as Record<string, string | undefined>
+  const base = services.deps.env.PUBLIC_URL ? services.deps.env.PUBLIC_URL.replace(/\/+$/, '') : `http://${headers.host ?? 'localhost'}`
+  const url = `${base}/shop/${view.shop.slug}`
+  const prices = services.shops.priceTexts(view.packages)
+  return {
+    shop: view.shop,
+    whatsappUrl: whatsappLink(view.shop.whatsapp),
+    packages: view.packages.map((p) => ({ id: p.id, network: p.network, name: p.name, sizeMB: p.sizeMB, priceUser: p.price, priceAgent: null })),
+    providerLabel: services.payments.providerName === 'paystack' ? 'Paystack' : services.payments.providerLabel,
+    tab: pageContext.urlParsed.search.tab === 'orders' ? 'orders' : 'buy',
+    meta: {
+      title: view.shop.name,
+      description: view.shop.open
+        ? `${prices.length ? `${prices.join(', ')}. ` : ''}${view.shop.description || 'Data bundles for MTN, Telecel and AirtelTigo'}. Pay with mobile money or card.`.slice(0, 300)
+        : 'This shop is closed at the moment.',
+      image: `${url}/og.png`,
+      url,
+    },
+  }
+}

@@ -1,0 +1,63 @@
+import { badRequest } from '../../lib/errors.ts'
+import type { Settings } from '../settings.ts'
+
+/** Issue 20: what a shop may be called, what colour it may wear, and what it may charge. Pure rules, no I/O. */
+
+export const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{1,28})[a-z0-9]$/
+/** Words a shop link may not be: our own routes and names people would mistake for the platform's. */
+export const RESERVED_SLUGS = new Set([
+  'admin', 'administrator', 'agent', 'agents', 'api', 'app', 'afa', 'assets', 'buy', 'data-hub', 'datahub', 'data-services', 'dashboard',
+  'edit', 'help', 'home', 'login', 'logout', 'my-orders', 'new', 'null', 'official', 'og', 'payment', 'payment-callback', 'payments',
+  'mine', 'register', 'root', 'settings', 'shop', 'shops', 'simulator', 'static', 'support', 'system', 'undefined', 'ussd', 'www',
+])
+
+export const SLUG_RULE = 'Shop link must be 3 to 30 characters: lowercase letters, digits and hyphens, starting and ending with a letter or digit'
+
+/** The slug as typed, trimmed and lower-cased; throws the rule's message when it does not fit. */
+export function checkSlug(raw: unknown): string {
+  const slug = String(raw ?? '').trim().toLowerCase()
+  if (!slug) throw badRequest('Enter a shop link')
+  if (!SLUG_RE.test(slug) || slug.includes('--')) throw badRequest(SLUG_RULE)
+  if (RESERVED_SLUGS.has(slug)) throw badRequest(`"${slug}" is reserved. Please choose another shop link`)
+  return slug
+}
+
+/** Relative luminance of #rrggbb (WCAG 2). */
+function luminance(hex: string): number {
+  const ch = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+  return 0.2126 * ch[0]! + 0.7152 * ch[1]! + 0.0722 * ch[2]!
+}
+
+/** WCAG contrast ratio between two #rrggbb colours. */
+export function contrastRatio(a: string, b: string): number {
+  const [x, y] = [luminance(a), luminance(b)].sort((m, n) => n - m)
+  return (x! + 0.05) / (y! + 0.05)
+}
+
+export const ACCENT_RE = /^#[0-9a-f]{6}$/
+export const MIN_ACCENT_CONTRAST = 4.5
+/** Suggested colours; each keeps white text readable (>= 4.5:1), so buttons read well in light and dark mode. */
+export const ACCENT_PALETTE = ['#00796b', '#1565c0', '#6a1b9a', '#c62828', '#ad1457', '#2e7d32', '#37474f', '#8a4b00'] as const
+
+/**
+ * The accent is used as the background of white text (buttons, the header band), in both colour
+ * schemes, so it must be a #rrggbb with at least 4.5:1 contrast against white.
+ */
+export function checkAccent(raw: unknown): string {
+  const hex = String(raw ?? '').trim().toLowerCase()
+  if (!ACCENT_RE.test(hex)) throw badRequest('Accent colour must be a hex colour like #00796b')
+  if (contrastRatio(hex, '#ffffff') < MIN_ACCENT_CONTRAST) throw badRequest('Choose a darker accent colour: white text on it must stay readable (contrast at least 4.5:1)')
+  return hex
+}
+
+/** What the agent pays for the bundle: the floor of its shop price. */
+export const floorOf = (pkg: { priceAgentPesewas: number | null; priceUserPesewas: number }): number => pkg.priceAgentPesewas ?? pkg.priceUserPesewas
+
+/** The most a shop may charge: the floor plus the admin's maximum markup (percent of the floor, rounded down, or GHS). */
+export function ceilingOf(floor: number, s: Pick<Settings, 'shopMaxMarkupType' | 'shopMaxMarkupValue'>): number {
+  const value = Math.max(0, Number(s.shopMaxMarkupValue) || 0)
+  return floor + (s.shopMaxMarkupType === 'FIXED' ? Math.round(value * 100) : Math.floor((floor * value) / 100))
+}
+
+/** The price a listed bundle sells at now: what the agent saved, held inside today's limits (admin limits may have moved since). */
+export const sellingPrice = (saved: number, floor: number, ceiling: number): number => Math.min(Math.max(saved, floor), ceiling)
