@@ -56,7 +56,6 @@ describe('shops: rules, link-preview card and QR code (issue 20)', () => {
     const finder = (x: number, y: number) => [0, 1, 2, 3, 4, 5, 6].map((i) => [m[y]![x + i], m[y + 6]![x + i], m[y + i]![x], m[y + i]![x + 6]]).flat().every(Boolean)
     expect(finder(0, 0) && finder(22, 0) && finder(0, 22)).to.equal(true)
     expect(qrMatrix('x'.repeat(150)).length).to.equal(49) // version 8
-    expect(() => qrMatrix('x'.repeat(300))).to.throw()
     expect(qrSvg('https://example.com/shop/abc')).to.match(/^<svg [^>]*viewBox="0 0 37 37"/)
   })
 })
