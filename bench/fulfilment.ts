@@ -1,33 +1,40 @@
 // Fulfilment throughput: N paid orders through the job queue to the simulator vendor.
 //
-//   node_modules/.bin/node bench/fulfilment.ts [--orders=1000] [--concurrency=8] [--settlers=16] [--vendor-delay=0]
+//   node_modules/.bin/node bench/fulfilment.ts [--orders=1000] [--concurrency=8] [--settlers=16] [--vendor-delay=0] [--statements]
 //
 // One app instance in this process (production build, workers on, own embedded PostgreSQL under
-// .data/bench-fulfilment on port 54380). It inserts N pending orders with their payments, then
+// .data/bench-fulfilment on port 54380; BENCH_DATA_DIR, BENCH_PG_PORT and BENCH_PORT move them so
+// several checkouts can run it side by side). --statements counts every statement the process
+// sends to PostgreSQL during the run (both pools) and prints them per order, most frequent first. It inserts N pending orders with their payments, then
 // settles them through the real exactly-once settlement (--settlers at a time), which queues each
 // delivery in its transaction; the instance's workers (--concurrency) hand them to the simulator
 // vendor (--vendor-delay ms per call). Measured: orders/s from the first settlement to the last
 // DELIVERED, and payment success (settlement committed) -> vendor call latency.
 // Prints figures; asserts nothing. Results go in docs/benchmarks-fulfilment.md by hand.
+import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
+import pg from 'pg'
 import { QueryTypes } from 'sequelize'
 import { loadEnv } from '../server/env.ts'
 import { boot } from '../server/index.ts'
 import { createLogger } from '../server/lib/logger.ts'
+import { resolveClusterDir } from '../models/embedded.ts'
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def)
 const N = arg('orders', 1000)
 const CONCURRENCY = arg('concurrency', 8)
 const SETTLERS = arg('settlers', 16)
 const VENDOR_DELAY = arg('vendor-delay', 0)
+const STATEMENTS = process.argv.includes('--statements')
 
 const env = loadEnv({
   ...process.env,
   NODE_ENV: 'production',
-  PORT: '3211',
+  PORT: process.env.BENCH_PORT ?? '3211',
   HOST: '127.0.0.1',
-  DATA_DIR: path.resolve('.data/bench-fulfilment'),
-  EMBEDDED_PG_PORT: '54380',
+  DATA_DIR: path.resolve(process.env.BENCH_DATA_DIR ?? '.data/bench-fulfilment'),
+  EMBEDDED_PG_PORT: process.env.BENCH_PG_PORT ?? '54380',
   JOBS_ENABLED: '1',
   LOG_LEVEL: 'error',
   QUEUE_CONCURRENCY: String(CONCURRENCY),
@@ -64,7 +71,50 @@ const send = vendor.send.bind(vendor)
   return send(order, key)
 }
 
+// Every statement either pool sends, by its text (Sequelize and graphile-worker both sit on pg.Client).
+const statements = new Map<string, number>()
+let counting = false
+if (STATEMENTS) {
+  const query = pg.Client.prototype.query as (...a: unknown[]) => unknown
+  ;(pg.Client.prototype as { query: unknown }).query = function (this: pg.Client, ...a: unknown[]) {
+    if (counting) {
+      const c = a[0] as string | { text?: string; name?: string }
+      // Sequelize inlines its values: fold literals so one statement shape counts once.
+      const text = (typeof c === 'string' ? c : (c?.text ?? c?.name ?? '?'))
+        .replace(/'(?:[^']|'')*'/g, "'?'").replace(/\b\d+\b/g, 'N').replace(/\s+/g, ' ').trim().slice(0, 120)
+      statements.set(text, (statements.get(text) ?? 0) + 1)
+    }
+    return query.apply(this, a)
+  }
+}
+
+// PostgreSQL's CPU (the postmaster and its backends, from /proc): the other half of the cost per order.
+const clusterDir = resolveClusterDir(env.DATA_DIR, 'pg')
+const pgCpuMs = (): number => {
+  try {
+    const tick = 100 // USER_HZ on Linux
+    const master = Number(fs.readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0])
+    let total = 0
+    for (const pid of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        // fields after the name: state ppid ... utime(12) stime(13) cutime(14) cstime(15)
+        if (Number(pid) === master) total += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])
+        else if (Number(f[1]) === master) total += Number(f[11]) + Number(f[12])
+      } catch {}
+    }
+    return (total * 1000) / tick
+  } catch {
+    return NaN
+  }
+}
+const load0 = os.loadavg()[0]!
+const pgCpu0 = pgCpuMs()
+
 const settledAt = new Map<number, number>()
+counting = true
 const cpu0 = process.cpuUsage()
 const started = performance.now()
 let next = 0
@@ -85,6 +135,8 @@ for (;;) {
 }
 const done = performance.now()
 const cpu = process.cpuUsage(cpu0)
+const pgCpu = pgCpuMs() - pgCpu0
+counting = false
 
 const lat = pending.map((p) => calledAt.get(p.order_id)! - settledAt.get(p.order_id)!).sort((a, b) => a - b)
 const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))]!.toFixed(0)
@@ -94,7 +146,13 @@ console.log(`fulfilment: ${N} orders, worker concurrency ${CONCURRENCY}, ${SETTL
 console.log(`  settlement:        ${(N / ((settledAll - started) / 1000)).toFixed(0)} payments/s (all settled in ${((settledAll - started) / 1000).toFixed(2)} s)`)
 console.log(`  delivered:         ${(N / ((done - started) / 1000)).toFixed(0)} orders/s (first settlement to last DELIVERED: ${((done - started) / 1000).toFixed(2)} s)`)
 console.log(`  success -> vendor: p50 ${pct(50)} ms   p95 ${pct(95)} ms   p99 ${pct(99)} ms   max ${lat[lat.length - 1]!.toFixed(0)} ms`)
-console.log(`  this process used ${((cpu.user + cpu.system) / 1000 / N).toFixed(1)} ms CPU per order over ${((done - started) / 1000).toFixed(1)} s wall (${(((cpu.user + cpu.system) / 1000 / (done - started)) * 100).toFixed(0)}% of one core); load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)}`)
+console.log(`  this process used ${((cpu.user + cpu.system) / 1000 / N).toFixed(1)} ms CPU per order over ${((done - started) / 1000).toFixed(1)} s wall (${(((cpu.user + cpu.system) / 1000 / (done - started)) * 100).toFixed(0)}% of one core); load average ${load0.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end`)
+console.log(`  PostgreSQL used ${(pgCpu / N).toFixed(1)} ms CPU per order (postmaster and backends)`)
 console.log(`  sms: ${sms!.sent} of ${sms!.total} sent by the end; orders delivered twice: ${dup!.n}`)
+if (STATEMENTS) {
+  const total = [...statements.values()].reduce((a, b) => a + b, 0)
+  console.log(`  statements sent: ${(total / N).toFixed(1)} per order (${total}; the bench's own progress polls included)`)
+  for (const [text, n] of [...statements].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`    ${(n / N).toFixed(2).padStart(6)}  ${text}`)
+}
 await running.stop()
 process.exit(0)
