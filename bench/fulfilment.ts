@@ -107,11 +107,14 @@ const others = await Promise.all(
     })
     await new Promise<void>((resolve, reject) => {
       child.on('message', (m) => m === 'ready' && resolve())
-      child.on('exit', (code) => reject(new Error(`second instance exited (${code})`)))
+      child.on('exit', (code) => reject(new Error(`second instance exited (${code}) before it was ready`)))
     })
     return { child, cpuMs: () => cpuMs }
   }),
-)
+).catch((err) => {
+  console.error((err as Error).message)
+  process.exit(1)
+})
 
 // Every statement either pool sends, by its text (Sequelize and graphile-worker both sit on pg.Client).
 const statements = new Map<string, number>()
