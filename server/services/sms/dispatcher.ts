@@ -59,7 +59,8 @@ export function createSmsDispatcher(deps: { sequelize: Sequelize; queue: Queue; 
     if (!rows.length) return outcome
     const sender = (await deps.settings.get()).smsSenderId || 'DataHub'
     const sent: { id: number; mid: string | null }[] = []
-    await Promise.all(
+    // Settled, not all: a text that went out is marked SENT even when recording another's failure throws.
+    const done = await Promise.allSettled(
       rows.map(async (row) => {
         try {
           const { messageId } = await provider.send({ to: row.to_phone, message: row.message, sender, sensitive: !!row.sensitive })
@@ -77,6 +78,8 @@ export function createSmsDispatcher(deps: { sequelize: Sequelize; queue: Queue; 
       )
       for (const r of sent) outcome.set(r.id, 'SENT')
     }
+    const broken = done.find((d) => d.status === 'rejected')
+    if (broken) throw broken.reason
     return outcome
   }
 
