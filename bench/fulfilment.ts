@@ -1,33 +1,46 @@
 // Fulfilment throughput: N paid orders through the job queue to the simulator vendor.
 //
-//   node_modules/.bin/node bench/fulfilment.ts [--orders=1000] [--concurrency=8] [--settlers=16] [--vendor-delay=0]
+//   node_modules/.bin/node bench/fulfilment.ts [--orders=1000] [--concurrency=8] [--settlers=16] [--vendor-delay=0] [--statements]
 //
 // One app instance in this process (production build, workers on, own embedded PostgreSQL under
-// .data/bench-fulfilment on port 54380). It inserts N pending orders with their payments, then
+// .data/bench-fulfilment on port 54380; BENCH_DATA_DIR, BENCH_PG_PORT and BENCH_PORT move them so
+// several checkouts can run it side by side). --statements counts every statement the process
+// sends to PostgreSQL during the run (both pools) and prints them per order, most frequent first. It inserts N pending orders with their payments, then
 // settles them through the real exactly-once settlement (--settlers at a time), which queues each
 // delivery in its transaction; the instance's workers (--concurrency) hand them to the simulator
 // vendor (--vendor-delay ms per call). Measured: orders/s from the first settlement to the last
 // DELIVERED, and payment success (settlement committed) -> vendor call latency.
 // Prints figures; asserts nothing. Results go in docs/benchmarks-fulfilment.md by hand.
+import fs from 'node:fs'
+import os from 'node:os'
+import { fork } from 'node:child_process'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import pg from 'pg'
 import { QueryTypes } from 'sequelize'
 import { loadEnv } from '../server/env.ts'
 import { boot } from '../server/index.ts'
 import { createLogger } from '../server/lib/logger.ts'
+import { resolveClusterDir } from '../models/embedded.ts'
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def)
 const N = arg('orders', 1000)
 const CONCURRENCY = arg('concurrency', 8)
 const SETTLERS = arg('settlers', 16)
 const VENDOR_DELAY = arg('vendor-delay', 0)
+const STATEMENTS = process.argv.includes('--statements')
+const INSTANCES = arg('instances', 1)
+// --instances=2: a second app instance in its own process (its own core), on the same database.
+const CHILD = process.env.BENCH_CHILD_DB_URL
+const now = () => performance.timeOrigin + performance.now()
 
 const env = loadEnv({
   ...process.env,
   NODE_ENV: 'production',
-  PORT: '3211',
+  PORT: String(Number(process.env.BENCH_PORT ?? 3211) + (CHILD ? 1 : 0)),
   HOST: '127.0.0.1',
-  DATA_DIR: path.resolve('.data/bench-fulfilment'),
-  EMBEDDED_PG_PORT: '54380',
+  DATA_DIR: path.resolve(process.env.BENCH_DATA_DIR ?? '.data/bench-fulfilment'),
+  EMBEDDED_PG_PORT: process.env.BENCH_PG_PORT ?? '54380',
   JOBS_ENABLED: '1',
   LOG_LEVEL: 'error',
   QUEUE_CONCURRENCY: String(CONCURRENCY),
@@ -36,12 +49,33 @@ const env = loadEnv({
   ADMIN_EMAIL: 'bench-fulfilment@datahub.local',
   ADMIN_PASSWORD: 'bench-fulfilment-password',
   SESSION_SECRET: 'bench-fulfilment-session-secret-0000000000',
+  ...(CHILD ? { DATABASE_URL: CHILD, PAYMENT_PROVIDER: 'simulator' } : {}),
 })
 process.env.QUEUE_CONCURRENCY = String(CONCURRENCY)
 process.env.QUEUE_POOL_MAX = String(CONCURRENCY + 2)
 const running = await boot({ env, log: createLogger('error') })
 const { sequelize } = running.db
 const { services } = running
+
+if (CHILD) {
+  // The second instance: its workers take jobs from the same queue; it reports each vendor call.
+  const vendor = services.delivery.vendors.simulator.vendor
+  const send = vendor.send.bind(vendor)
+  ;(vendor as { send: typeof vendor.send }).send = (order, key) => {
+    process.send!({ called: order.id, at: now() })
+    return send(order, key)
+  }
+  let cpu0 = process.cpuUsage()
+  process.on('message', async (m: string) => {
+    if (m === 'go') cpu0 = process.cpuUsage()
+    if (m !== 'stop') return
+    const cpu = process.cpuUsage(cpu0)
+    await running.stop()
+    process.send!({ cpuMs: (cpu.user + cpu.system) / 1000 }, () => process.exit(0))
+  })
+  process.send!('ready')
+  await new Promise(() => {})
+}
 const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
 
 await sequelize.query('TRUNCATE orders, payments, commissions, sms_outbox, audit_logs RESTART IDENTITY CASCADE')
@@ -55,16 +89,78 @@ await sequelize.query(`
   SELECT payment_transaction_id, 'data', 'simulator', 'momo', 'PENDING', 500, '0241234567', id FROM o`, { replacements: { n: N } })
 const pending = await q<{ transaction_id: string; order_id: number }>('SELECT transaction_id, order_id FROM payments ORDER BY id')
 
-// The moment each order reaches the vendor: the simulator's send, wrapped.
+// The moment each order reaches the vendor: the simulator's send, wrapped (in every instance).
 const calledAt = new Map<number, number>()
 const vendor = services.delivery.vendors.simulator.vendor
 const send = vendor.send.bind(vendor)
 ;(vendor as { send: typeof vendor.send }).send = (order, key) => {
-  if (!calledAt.has(order.id)) calledAt.set(order.id, performance.now())
+  if (!calledAt.has(order.id)) calledAt.set(order.id, now())
   return send(order, key)
 }
+const others = await Promise.all(
+  Array.from({ length: INSTANCES - 1 }, async () => {
+    const child = fork(fileURLToPath(import.meta.url), process.argv.slice(2), { env: { ...process.env, BENCH_CHILD_DB_URL: running.db.url } })
+    let cpuMs = 0
+    child.on('message', (m: { called?: number; at?: number; cpuMs?: number }) => {
+      if (m.called !== undefined && !calledAt.has(m.called)) calledAt.set(m.called, m.at!)
+      if (m.cpuMs !== undefined) cpuMs = m.cpuMs
+    })
+    await new Promise<void>((resolve, reject) => {
+      child.on('message', (m) => m === 'ready' && resolve())
+      child.on('exit', (code) => reject(new Error(`second instance exited (${code}) before it was ready`)))
+    })
+    return { child, cpuMs: () => cpuMs }
+  }),
+).catch((err) => {
+  console.error((err as Error).message)
+  process.exit(1)
+})
+
+// Every statement either pool sends, by its text (Sequelize and graphile-worker both sit on pg.Client).
+const statements = new Map<string, number>()
+let counting = false
+if (STATEMENTS) {
+  const query = pg.Client.prototype.query as (...a: unknown[]) => unknown
+  ;(pg.Client.prototype as { query: unknown }).query = function (this: pg.Client, ...a: unknown[]) {
+    if (counting) {
+      const c = a[0] as string | { text?: string; name?: string }
+      // Sequelize inlines its values: fold literals so one statement shape counts once.
+      const text = (typeof c === 'string' ? c : (c?.text ?? c?.name ?? '?'))
+        .replace(/'(?:[^']|'')*'/g, "'?'").replace(/\b\d+\b/g, 'N').replace(/\s+/g, ' ').trim().slice(0, 120)
+      statements.set(text, (statements.get(text) ?? 0) + 1)
+    }
+    return query.apply(this, a)
+  }
+}
+
+// PostgreSQL's CPU (the postmaster and its backends, from /proc): the other half of the cost per order.
+const clusterDir = resolveClusterDir(env.DATA_DIR, 'pg')
+const pgCpuMs = (): number => {
+  try {
+    const tick = 100 // USER_HZ on Linux
+    const master = Number(fs.readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0])
+    let total = 0
+    for (const pid of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        // fields after the name: state ppid ... utime(12) stime(13) cutime(14) cstime(15)
+        if (Number(pid) === master) total += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])
+        else if (Number(f[1]) === master) total += Number(f[11]) + Number(f[12])
+      } catch {}
+    }
+    return (total * 1000) / tick
+  } catch {
+    return NaN
+  }
+}
+const load0 = os.loadavg()[0]!
+const pgCpu0 = pgCpuMs()
 
 const settledAt = new Map<number, number>()
+counting = true
+for (const o of others) o.child.send('go')
 const cpu0 = process.cpuUsage()
 const started = performance.now()
 let next = 0
@@ -73,7 +169,7 @@ await Promise.all(
     while (next < pending.length) {
       const p = pending[next++]!
       await services.payments.settle(p.transaction_id, { status: 'SUCCESS', message: 'Approved', amountPesewas: 500, currency: 'GHS' })
-      settledAt.set(p.order_id, performance.now())
+      settledAt.set(p.order_id, now())
     }
   }),
 )
@@ -84,17 +180,42 @@ for (;;) {
   await new Promise((r) => setTimeout(r, 20))
 }
 const done = performance.now()
+// CPU is counted until the orders' texts are out too: all the work an order causes.
+const smsDeadline = performance.now() + 120_000
+for (;;) {
+  const [row] = await q<{ n: string }>(`SELECT count(*) AS n FROM sms_outbox WHERE status <> 'SENT'`)
+  if (Number(row!.n) === 0 || performance.now() > smsDeadline) break
+  await new Promise((r) => setTimeout(r, 50))
+}
+const allDone = performance.now()
 const cpu = process.cpuUsage(cpu0)
+const pgCpu = pgCpuMs() - pgCpu0
+counting = false
+const otherCpuMs = (
+  await Promise.all(others.map(async (o) => {
+    const exited = new Promise((r) => o.child.once('exit', r))
+    o.child.send('stop')
+    await exited
+    return o.cpuMs()
+  }))
+).reduce((a, b) => a + b, 0)
 
 const lat = pending.map((p) => calledAt.get(p.order_id)! - settledAt.get(p.order_id)!).sort((a, b) => a - b)
 const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))]!.toFixed(0)
 const [sms] = await q<{ sent: string; total: string }>(`SELECT count(*) FILTER (WHERE status = 'SENT') AS sent, count(*) AS total FROM sms_outbox`)
 const [dup] = await q<{ n: string }>(`SELECT count(*) AS n FROM (SELECT resource_id FROM audit_logs WHERE action = 'ORDER_DELIVERED' GROUP BY 1 HAVING count(*) > 1) d`)
-console.log(`fulfilment: ${N} orders, worker concurrency ${CONCURRENCY}, ${SETTLERS} settling at once, simulator delay ${VENDOR_DELAY} ms`)
+console.log(`fulfilment: ${N} orders, ${INSTANCES} instance(s) with worker concurrency ${CONCURRENCY} each, ${SETTLERS} settling at once, simulator delay ${VENDOR_DELAY} ms`)
 console.log(`  settlement:        ${(N / ((settledAll - started) / 1000)).toFixed(0)} payments/s (all settled in ${((settledAll - started) / 1000).toFixed(2)} s)`)
 console.log(`  delivered:         ${(N / ((done - started) / 1000)).toFixed(0)} orders/s (first settlement to last DELIVERED: ${((done - started) / 1000).toFixed(2)} s)`)
 console.log(`  success -> vendor: p50 ${pct(50)} ms   p95 ${pct(95)} ms   p99 ${pct(99)} ms   max ${lat[lat.length - 1]!.toFixed(0)} ms`)
-console.log(`  this process used ${((cpu.user + cpu.system) / 1000 / N).toFixed(1)} ms CPU per order over ${((done - started) / 1000).toFixed(1)} s wall (${(((cpu.user + cpu.system) / 1000 / (done - started)) * 100).toFixed(0)}% of one core); load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)}`)
-console.log(`  sms: ${sms!.sent} of ${sms!.total} sent by the end; orders delivered twice: ${dup!.n}`)
+console.log(`  this process used ${((cpu.user + cpu.system) / 1000 / N).toFixed(1)} ms CPU per order over ${((allDone - started) / 1000).toFixed(1)} s wall (${(((cpu.user + cpu.system) / 1000 / (allDone - started)) * 100).toFixed(0)}% of one core); load average ${load0.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end`)
+if (others.length) console.log(`  the other instance(s) used ${(otherCpuMs / N).toFixed(1)} ms CPU per order: ${((cpu.user + cpu.system) / 1000 / N + otherCpuMs / N).toFixed(1)} ms of app CPU per order in all`)
+console.log(`  PostgreSQL used ${(pgCpu / N).toFixed(1)} ms CPU per order (postmaster and backends)`)
+console.log(`  sms: ${sms!.sent} of ${sms!.total} sent, the last ${((allDone - done) / 1000).toFixed(1)} s after the last delivery (CPU above counted until then); orders delivered twice: ${dup!.n}`)
+if (STATEMENTS) {
+  const total = [...statements.values()].reduce((a, b) => a + b, 0)
+  console.log(`  statements sent: ${(total / N).toFixed(1)} per order (${total}; the bench's own progress polls included)`)
+  for (const [text, n] of [...statements].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`    ${(n / N).toFixed(2).padStart(6)}  ${text}`)
+}
 await running.stop()
 process.exit(0)

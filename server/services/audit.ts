@@ -1,3 +1,4 @@
+import { QueryTypes } from 'sequelize'
 import type { Models } from '../../models/index.ts'
 import type { Ctx } from './context.ts'
 
@@ -29,20 +30,27 @@ export function scrub(value: unknown, depth = 0): unknown {
 export type AuditService = ReturnType<typeof createAuditService>
 
 export function createAuditService({ models }: { models: Models }) {
+  const sequelize = models.AuditLog.sequelize!
   return {
+    /** One plain INSERT (no model instance): every settlement and delivery writes one. */
     async record(entry: AuditEntry, ctx: Ctx = {}): Promise<void> {
-      await models.AuditLog.create(
+      await sequelize.query(
+        `INSERT INTO audit_logs (timestamp, user_id, action, resource, resource_id, severity, ip_address, details)
+         VALUES (:timestamp, :userId, :action, :resource, :resourceId, :severity, :ip, CAST(:details AS jsonb))`,
         {
-          timestamp: new Date(),
-          userId: entry.userId !== undefined ? entry.userId : (ctx.user?.id ?? null),
-          action: entry.action,
-          resource: entry.resource,
-          resourceId: entry.resourceId === undefined || entry.resourceId === null ? null : String(entry.resourceId),
-          severity: entry.severity ?? 'LOW',
-          ipAddress: ctx.ip ?? null,
-          details: scrub(entry.details ?? {}),
+          replacements: {
+            timestamp: new Date(),
+            userId: entry.userId !== undefined ? entry.userId : (ctx.user?.id ?? null),
+            action: entry.action,
+            resource: entry.resource,
+            resourceId: entry.resourceId === undefined || entry.resourceId === null ? null : String(entry.resourceId),
+            severity: entry.severity ?? 'LOW',
+            ip: ctx.ip ?? null,
+            details: JSON.stringify(scrub(entry.details ?? {})),
+          },
+          type: QueryTypes.INSERT,
+          transaction: ctx.transaction,
         },
-        { transaction: ctx.transaction },
       )
     },
   }

@@ -69,6 +69,33 @@ describe('delivery (simulator vendor)', () => {
     expect((await orderOf(id)).delivery_attempts).to.equal(1)
   })
 
+  it('one job per paid order: the order-created text rides the delivery job, which sends it with the delivered one', async () => {
+    const { id } = await buyAndPay()
+    const jobs = await q<{ task_identifier: string; payload: any }>(`SELECT t.identifier AS task_identifier, j.payload FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id ORDER BY j.id`)
+    expect(jobs.filter((j) => j.task_identifier !== 'delivery.sweep').map((j) => j.task_identifier)).to.deep.equal(['delivery.send'])
+    const [created] = await q<any>(`SELECT * FROM sms_outbox ORDER BY id`)
+    expect(created).to.include({ status: 'QUEUED' })
+    expect(jobs.find((j) => j.task_identifier === 'delivery.send')!.payload).to.deep.equal({ orderId: id, sms: [created.id] })
+    await drain()
+    const sms = await q<any>(`SELECT * FROM sms_outbox ORDER BY id`)
+    expect(sms.map((m) => [m.status, m.attempts])).to.deep.equal([['SENT', 1], ['SENT', 1]])
+    expect(sms[0].message).to.match(/1\.0GB MTN/)
+    expect(Number((await q<{ n: string }>(`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'sms.send'`))[0]!.n)).to.equal(0)
+  })
+
+  it('a delivery job that dies before sending the texts: they are in the outbox and the sweep sends them', async () => {
+    const { id } = await buyAndPay()
+    // The worker died after the vendor call's commit, before its texts went out: simulated by
+    // running the job's work without its texts and ageing the rows past the sweep's wait.
+    await app().services.delivery.runSend(id)
+    await q(`UPDATE sms_outbox SET updated_at = now() - interval '5 minutes' WHERE status = 'QUEUED' RETURNING id`)
+    expect((await q<any>(`SELECT status FROM sms_outbox ORDER BY id`)).map((m) => m.status)).to.deep.equal(['QUEUED', 'SENT'])
+    expect(await app().services.sms.sweep()).to.equal(1)
+    await q(`DELETE FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'delivery.send') RETURNING id`)
+    await drain()
+    expect((await q<any>(`SELECT status, attempts FROM sms_outbox ORDER BY id`)).map((m) => [m.status, m.attempts])).to.deep.equal([['SENT', 1], ['SENT', 1]])
+  })
+
   it('vendor failing: retries up to the limit, then FAILED with the reason and one DELIVERY_FAILED; Retry delivery then delivers', async () => {
     await setSettings({ deliveryRetryLimit: 3 })
     app().services.delivery.simulatorControl({ mode: 'fail', count: 3 })
@@ -135,6 +162,8 @@ describe('delivery (simulator vendor)', () => {
     await drain()
     expect(app().services.delivery.simulatorState().calls).to.equal(before)
     expect(await orderOf(id)).to.include({ delivery_status: 'NOT_STARTED', delivered: false })
+    // No delivery job to carry it: the order-created text had its own.
+    expect((await q<any>(`SELECT status FROM sms_outbox`)).map((m) => m.status)).to.deep.equal(['SENT'])
     const admin = await adminClient()
     const csv = await admin.post('/api/orders/export')
     expect(csv.status).to.equal(200)

@@ -34,6 +34,27 @@ describe('SMS dispatcher', function () {
     expect((await rows())[0]).to.include({ status: 'SENT' })
   })
 
+  it('a row another dispatcher claimed moments ago is left to it (no second send); one whose worker died is taken over', async () => {
+    const id = (await app().services.sms.send('0241234567', 'Once only', { defer: true }))!
+    await q(`UPDATE sms_outbox SET status = 'SENDING', attempts = 1 WHERE id = :id RETURNING id`, { id })
+    expect(await app().services.sms.dispatch(id)).to.equal('SKIPPED')
+    expect((await rows())[0]).to.include({ status: 'SENDING', attempts: 1 })
+    await q(`UPDATE sms_outbox SET updated_at = now() - interval '5 minutes' WHERE id = :id RETURNING id`, { id })
+    expect(await app().services.sms.dispatch(id)).to.equal('SENT')
+    expect((await rows())[0]).to.include({ status: 'SENT', attempts: 2 })
+  })
+
+  it('several rows are sent with one claim: each SENT with its own message id, a repeat sends nothing', async () => {
+    const a = (await app().services.sms.send('0241234567', 'One', { defer: true }))!
+    const b = (await app().services.sms.send('0241234568', 'Two', { defer: true }))!
+    const out = await app().services.sms.dispatchMany([a, b])
+    expect([...out]).to.deep.equal([[a, 'SENT'], [b, 'SENT']])
+    const [ra, rb] = await rows()
+    expect(ra.provider_message_id).to.match(/^log-/)
+    expect(rb.provider_message_id).to.match(/^log-/).and.not.equal(ra.provider_message_id)
+    expect([...(await app().services.sms.dispatchMany([a, b]))].map(([, o]) => o)).to.deep.equal(['SKIPPED', 'SKIPPED'])
+  })
+
   it('admin page API lists the messages with status; admins only; bad filter is a 400', async () => {
     await app().services.sms.send('0241234567', 'One')
     await app().services.queue.drain()

@@ -52,19 +52,19 @@ export function createDeliveryService(deps: DeliveryDeps) {
     sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
   const balanceCache = new Map<string, { at: number; value: number | null; error?: string }>()
 
-  const enqueueSend = (orderId: number, opts: { transaction?: Transaction; runAt?: Date } = {}) =>
-    queue.enqueue(DELIVERY_TASK, { orderId }, { ...opts, jobKey: `delivery:${orderId}` })
+  const enqueueSend = (orderId: number, opts: { transaction?: Transaction; runAt?: Date; sms?: number[] } = {}) =>
+    queue.enqueue(DELIVERY_TASK, opts.sms?.length ? { orderId, sms: opts.sms } : { orderId }, { transaction: opts.transaction, runAt: opts.runAt, jobKey: `delivery:${orderId}` })
 
   const load = async (orderId: number) => (await q<DeliveryRow>('SELECT * FROM orders WHERE id = :id', { id: orderId }))[0] ?? null
 
   /** Next wait: base, 2x, 4x... (DELIVERY_RETRY_BASE_MS). */
   const backoffMs = (attempts: number) => env.DELIVERY_RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1)
 
-  async function failOrRetry(order: DeliveryRow, err: unknown, settings: Settings) {
+  async function failOrRetry(order: DeliveryRow, err: unknown, settings: Settings, smsOut?: number[]) {
     const retryable = err instanceof VendorError ? err.retryable : true
     const error = (err as Error).message || 'Vendor call failed'
     if (!retryable || order.delivery_attempts >= settings.deliveryRetryLimit) {
-      await setDeliveryStatus(order.id, 'FAILED', { error, via: 'worker' })
+      await setDeliveryStatus(order.id, 'FAILED', { error, via: 'worker', smsOut })
       log.warn({ orderId: order.id, attempts: order.delivery_attempts, error }, 'delivery failed for good')
       return
     }
@@ -75,8 +75,22 @@ export function createDeliveryService(deps: DeliveryDeps) {
     log.info({ orderId: order.id, attempts: order.delivery_attempts, error }, 'delivery attempt failed; will retry')
   }
 
-  /** The queue's task: one vendor call for one order (idempotent: a repeated job changes nothing). */
-  async function runSend(orderId: number): Promise<void> {
+  /**
+   * The queue's task: one vendor call for one order (idempotent: a repeated job changes nothing).
+   * `sms`: the order's texts written by settlement without jobs of their own (the order-created
+   * one); they go out after the vendor call with the delivered/failed text, two statements for all.
+   */
+  async function runSend(orderId: number, sms: number[] = []): Promise<void> {
+    const smsOut = [...sms]
+    try {
+      await attempt(orderId, smsOut)
+    } finally {
+      // Whatever happened to the call: the texts are already in the outbox (the sweep is the fence).
+      if (smsOut.length) await deps.sms.dispatchMany(smsOut).catch((err) => log.warn({ orderId, err: (err as Error).message }, 'order texts not sent now; the sweep sends them'))
+    }
+  }
+
+  async function attempt(orderId: number, smsOut: number[]): Promise<void> {
     const before = await load(orderId)
     if (!before || !['QUEUED', 'PROCESSING'].includes(before.delivery_status)) return
     // Accepted earlier, confirmation pending: ask, never send again.
@@ -87,11 +101,11 @@ export function createDeliveryService(deps: DeliveryDeps) {
     const order = await setDeliveryStatus(orderId, 'PROCESSING', { vendor: vendorName, attempts: 'increment' })
     if (!order) return
     const vendor = vendors.get(vendorName)
-    if (!vendor) return void (await failOrRetry(order, new VendorError(`Vendor '${vendorName}' is not configured on this server`, false), settings))
+    if (!vendor) return void (await failOrRetry(order, new VendorError(`Vendor '${vendorName}' is not configured on this server`, false), settings, smsOut))
     try {
       const result = await vendor.send({ id: order.id, network: order.network, recipientNumber: order.recipient_number, dataSizeMb: order.data_size_mb }, idempotencyKeyFor(order))
       if (result.status === 'DELIVERED') {
-        await setDeliveryStatus(orderId, 'DELIVERED', { reference: result.reference, error: null, via: vendorName })
+        await setDeliveryStatus(orderId, 'DELIVERED', { reference: result.reference, error: null, via: vendorName, smsOut })
       } else {
         await sequelize.transaction(async (t) => {
           await setDeliveryStatus(orderId, 'PROCESSING', { reference: result.reference, error: null }, { transaction: t })
@@ -99,7 +113,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
         })
       }
     } catch (err) {
-      await failOrRetry(order, err, settings)
+      await failOrRetry(order, err, settings, smsOut)
     }
   }
 
@@ -123,11 +137,15 @@ export function createDeliveryService(deps: DeliveryDeps) {
     runSend,
     check,
 
-    /** Settlement calls this in its transaction for a paid data order: queued unless delivery is manual. */
-    async onPaid(orderId: number, settings: Settings, t: Transaction): Promise<boolean> {
+    /**
+     * Settlement calls this in its transaction for a paid data order: queued unless delivery is
+     * manual. `sms`: outbox rows written with `defer`, sent by the delivery job (false: the caller
+     * queues them itself).
+     */
+    async onPaid(orderId: number, settings: Settings, t: Transaction, sms: number[] = []): Promise<boolean> {
       if (settings.deliveryMode === 'manual') return false
       const row = await setDeliveryStatus(orderId, 'QUEUED', { attempts: 'reset', error: null }, { transaction: t })
-      if (row) await enqueueSend(orderId, { transaction: t })
+      if (row) await enqueueSend(orderId, { transaction: t, sms })
       return !!row
     },
 

@@ -54,6 +54,11 @@ export interface StatusDetails {
   attempts?: 'increment' | 'reset'
   /** Who or what caused it, for the audit entry (vendor callback, status sync, export...). */
   via?: string
+  /**
+   * The delivery job's own flow: the buyer's text is written without a job of its own and its id
+   * pushed here, for the caller to send once this change commits (`sms.dispatchMany`).
+   */
+  smsOut?: number[]
 }
 
 export type StatusHook = (change: { order: DeliveryRow; from: DeliveryStatus; to: DeliveryStatus; details: StatusDetails }, t: Transaction) => Promise<void>
@@ -70,7 +75,7 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
   const { sequelize } = deps
   const hooks: StatusHook[] = []
 
-  async function notify(order: DeliveryRow, to: DeliveryStatus, t: Transaction) {
+  async function notify(order: DeliveryRow, to: DeliveryStatus, t: Transaction, smsOut?: number[]) {
     const s = await deps.settings.get({ transaction: t })
     const template = to === 'DELIVERED' ? s.smsDelivered : to === 'FAILED' ? s.smsDeliveryFailed : ''
     if (!template) return
@@ -80,7 +85,8 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
       const [agent] = await sequelize.query<{ phone: string }>('SELECT phone FROM agents WHERE id = :id', { replacements: { id: order.agent_id }, type: QueryTypes.SELECT, transaction: t })
       if (agent) phone = agent.phone
     }
-    await deps.sms.send(phone, fillTemplate(template, vars), { transaction: t })
+    const id = await deps.sms.send(phone, fillTemplate(template, vars), { transaction: t, defer: !!smsOut })
+    if (id && smsOut) smsOut.push(id)
   }
 
   async function apply(orderId: number, next: DeliveryStatus, details: StatusDetails, ctx: Ctx & { transaction: Transaction }): Promise<DeliveryRow | null> {
@@ -116,7 +122,7 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
         ctx,
       )
     }
-    if ((next === 'DELIVERED' || next === 'FAILED') && from !== next) await notify(row, next, t)
+    if ((next === 'DELIVERED' || next === 'FAILED') && from !== next) await notify(row, next, t, details.smsOut)
     for (const hook of hooks) await hook({ order: row, from, to: next, details }, t)
     return row
   }

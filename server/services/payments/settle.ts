@@ -105,15 +105,21 @@ export function createSettlement(deps: SettleDeps) {
       if (!order && success) honoured = false
       if (order && success) {
         details.commissionRecorded = await deps.commissions.recordForOrder(order, settings, t)
-        // Same transaction: the delivery job exists exactly when the payment is SUCCESS (ADR 0012).
-        if (deps.delivery) details.deliveryQueued = await deps.delivery.onPaid(order.id, settings, t)
+        // The order-created text: when the order goes to a vendor, its delivery job sends it (one job
+        // per order instead of one per text); otherwise it gets its own job below.
+        const viaDelivery = !!deps.delivery && settings.deliveryMode !== 'manual'
         const vars = { dataSize: formatDataSize(order.data_size_mb), network: order.network, recipientNumber: order.recipient_number }
+        let smsId: number | null = null
         if (order.agent_id) {
           const [agent] = await q<{ phone: string }>('SELECT phone FROM agents WHERE id = :id', { id: order.agent_id }, t)
-          if (agent && settings.smsOrderCreatedAgent) await deps.sms.send(agent.phone, fillTemplate(settings.smsOrderCreatedAgent, vars), { transaction: t })
+          if (agent && settings.smsOrderCreatedAgent) smsId = await deps.sms.send(agent.phone, fillTemplate(settings.smsOrderCreatedAgent, vars), { transaction: t, defer: viaDelivery })
         } else if (settings.smsOrderCreatedUser) {
-          await deps.sms.send(order.payment_phone_number || order.recipient_number, fillTemplate(settings.smsOrderCreatedUser, vars), { transaction: t })
+          smsId = await deps.sms.send(order.payment_phone_number || order.recipient_number, fillTemplate(settings.smsOrderCreatedUser, vars), { transaction: t, defer: viaDelivery })
         }
+        const sms = smsId ? [smsId] : []
+        // Same transaction: the delivery job exists exactly when the payment is SUCCESS (ADR 0012).
+        if (deps.delivery) details.deliveryQueued = await deps.delivery.onPaid(order.id, settings, t, viaDelivery ? sms : [])
+        if (viaDelivery && !details.deliveryQueued) for (const id of sms) await deps.sms.enqueue(id, { transaction: t })
       }
       if (order?.agent_id) await deps.hooks?.orderStatusChanged?.(order.id, { transaction: t })
     }
@@ -243,6 +249,9 @@ export function createSettlement(deps: SettleDeps) {
         return { settled: true, row: (await load(transactionId, t)) ?? row }
       }
       const honoured = await effects(row, tctx, settings, late)
+      // Read again only when this transaction changed the row after its UPDATE (a refund, an AFA
+      // registration): a plain settlement returns what its UPDATE returned, one round trip fewer.
+      const changedAgain = row.purpose === 'afa' || (!honoured && status === 'SUCCESS') || !!(v && v.excess > 0)
       if (!honoured && status === 'SUCCESS') {
         await deps.refunds.issueInTx(t, row, { kind: 'full', reason: late ? 'Paid after the payment had closed and the purchase could not be honoured' : 'Paid for something already paid' }, tctx)
       } else if (v && v.excess > 0) {
@@ -256,7 +265,7 @@ export function createSettlement(deps: SettleDeps) {
         )
       }
       log.info({ transactionId, status, purpose: row.purpose, late }, 'payment settled')
-      return { settled: true, row: (await load(transactionId, t)) ?? row }
+      return { settled: true, row: changedAgain ? ((await load(transactionId, t)) ?? row) : row }
     })
   }
 

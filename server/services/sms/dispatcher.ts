@@ -40,38 +40,75 @@ export function createSmsDispatcher(deps: { sequelize: Sequelize; queue: Queue; 
   const { sequelize, queue, provider, log } = deps
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
 
-  /** Sends one outbox row; a row already SENT or FAILED is left alone (a job may run twice). */
-  async function dispatch(id: number): Promise<'SENT' | 'FAILED' | 'RETRY' | 'SKIPPED'> {
-    const [row] = await q<OutboxRow>(
+  type Outcome = 'SENT' | 'FAILED' | 'RETRY' | 'SKIPPED'
+
+  /**
+   * Sends outbox rows (one job's, or an order's texts from its delivery job) with two statements for
+   * all of them: claim, then mark SENT. A row already SENT or FAILED is left alone (a job may run
+   * twice), and so is one another dispatcher claimed less than SWEEP_AFTER_SECONDS ago (a sweep's
+   * job racing the delivery job): only a SENDING row that old (its worker died) is taken over.
+   */
+  async function dispatchMany(ids: number[]): Promise<Map<number, Outcome>> {
+    const outcome = new Map<number, Outcome>(ids.map((id) => [id, 'SKIPPED']))
+    if (!ids.length) return outcome
+    const rows = await q<OutboxRow>(
       `UPDATE sms_outbox SET status = 'SENDING', attempts = attempts + 1, provider = :provider, updated_at = now()
-       WHERE id = :id AND status IN ('QUEUED','SENDING') RETURNING *`,
-      { id, provider: provider.name },
+       WHERE id IN (:ids) AND (status = 'QUEUED' OR (status = 'SENDING' AND updated_at < now() - make_interval(secs => :s))) RETURNING *`,
+      { ids, provider: provider.name, s: SWEEP_AFTER_SECONDS },
     )
-    if (!row) return 'SKIPPED'
+    if (!rows.length) return outcome
     const sender = (await deps.settings.get()).smsSenderId || 'DataHub'
-    try {
-      const { messageId } = await provider.send({ to: row.to_phone, message: row.message, sender, sensitive: !!row.sensitive })
-      await q(`UPDATE sms_outbox SET status = 'SENT', provider_message_id = :mid, error = NULL, sent_at = now(), updated_at = now() WHERE id = :id RETURNING id`, { id, mid: messageId })
-      return 'SENT'
-    } catch (err) {
-      const retryable = err instanceof SmsError ? err.retryable : true
-      const error = (err as Error).message.slice(0, 300)
-      if (!retryable || row.attempts >= SMS_MAX_ATTEMPTS) {
-        await q(`UPDATE sms_outbox SET status = 'FAILED', error = :error, updated_at = now() WHERE id = :id RETURNING id`, { id, error })
-        log.warn({ smsId: id, error }, 'sms failed for good')
-        return 'FAILED'
-      }
-      await sequelize.transaction(async (t) => {
-        await sequelize.query(`UPDATE sms_outbox SET status = 'QUEUED', error = :error, updated_at = now() WHERE id = :id`, { replacements: { id, error }, transaction: t })
-        const runAt = new Date(Date.now() + deps.retryBaseMs * 2 ** (row.attempts - 1))
-        await queue.enqueue('sms.send', { id }, { transaction: t, jobKey: `sms:${id}`, runAt })
-      })
-      return 'RETRY'
+    const sent: { id: number; mid: string | null }[] = []
+    // Settled, not all: a text that went out is marked SENT even when recording another's failure throws.
+    const done = await Promise.allSettled(
+      rows.map(async (row) => {
+        try {
+          const { messageId } = await provider.send({ to: row.to_phone, message: row.message, sender, sensitive: !!row.sensitive })
+          sent.push({ id: row.id, mid: messageId })
+        } catch (err) {
+          outcome.set(row.id, await failed(row, err))
+        }
+      }),
+    )
+    if (sent.length) {
+      await q(
+        `UPDATE sms_outbox s SET status = 'SENT', provider_message_id = v.mid, error = NULL, sent_at = now(), updated_at = now()
+           FROM unnest(ARRAY[:ids]::int[], ARRAY[:mids]::text[]) AS v(id, mid) WHERE s.id = v.id RETURNING s.id`,
+        { ids: sent.map((r) => r.id), mids: sent.map((r) => r.mid) },
+      )
+      for (const r of sent) outcome.set(r.id, 'SENT')
     }
+    const broken = done.find((d) => d.status === 'rejected')
+    if (broken) throw broken.reason
+    return outcome
+  }
+
+  /** A failed send: tried again later (SMS_RETRY_BASE_MS doubling) or FAILED for good. */
+  async function failed(row: OutboxRow, err: unknown): Promise<Outcome> {
+    const id = row.id
+    const retryable = err instanceof SmsError ? err.retryable : true
+    const error = (err as Error).message.slice(0, 300)
+    if (!retryable || row.attempts >= SMS_MAX_ATTEMPTS) {
+      await q(`UPDATE sms_outbox SET status = 'FAILED', error = :error, updated_at = now() WHERE id = :id RETURNING id`, { id, error })
+      log.warn({ smsId: id, error }, 'sms failed for good')
+      return 'FAILED'
+    }
+    await sequelize.transaction(async (t) => {
+      await sequelize.query(`UPDATE sms_outbox SET status = 'QUEUED', error = :error, updated_at = now() WHERE id = :id`, { replacements: { id, error }, transaction: t })
+      const runAt = new Date(Date.now() + deps.retryBaseMs * 2 ** (row.attempts - 1))
+      await queue.enqueue('sms.send', { id }, { transaction: t, jobKey: `sms:${id}`, runAt })
+    })
+    return 'RETRY'
+  }
+
+  /** Sends one outbox row (the sms.send job). */
+  async function dispatch(id: number): Promise<Outcome> {
+    return (await dispatchMany([id])).get(id)!
   }
 
   return {
     dispatch,
+    dispatchMany,
 
     /** Puts forgotten rows back on the queue (a scheduled job, every minute). */
     async sweep(): Promise<number> {

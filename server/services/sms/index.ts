@@ -1,4 +1,4 @@
-import type { Sequelize, Transaction } from 'sequelize'
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import type { Models } from '../../../models/index.ts'
 import type { Env } from '../../env.ts'
 import type { Logger } from '../../lib/logger.ts'
@@ -16,6 +16,12 @@ export interface SmsOptions {
   transaction?: Transaction
   /** The text carries a one-time code: never logged, and hidden on the admin SMS page once a real provider sends. */
   sensitive?: boolean
+  /**
+   * Write the row but queue no job: the caller dispatches it (`dispatchMany`) after its transaction
+   * commits, inside work it already runs (the delivery job sends an order's texts: one job per order,
+   * not three). Should the caller die first, the sweep sends the QUEUED row (SWEEP_AFTER_SECONDS).
+   */
+  defer?: boolean
 }
 
 /** 1024 MB and up read as GB with one decimal, below that as MB (spec section 9). */
@@ -49,13 +55,19 @@ export function createSmsService(deps: { sequelize: Sequelize; models: Models; q
   const provider = deps.provider ?? chooseSmsProvider(deps.env, deps.log)
   const dispatcher = createSmsDispatcher({ ...deps, provider, retryBaseMs: deps.env.SMS_RETRY_BASE_MS })
 
+  const enqueue = (id: number, opts: { transaction?: Transaction } = {}) =>
+    deps.queue.enqueue(SMS_TASK, { id }, { transaction: opts.transaction, jobKey: `sms:${id}` })
+
   async function send(to: string, message: string, opts: SmsOptions = {}): Promise<number | null> {
     const phone = normalizePhone(to)
     if (!phone || !message.trim()) return null
-    const row = await deps.models.SmsOutbox.create({ toPhone: phone, message: message.slice(0, 640), status: 'QUEUED', sensitive: !!opts.sensitive }, { transaction: opts.transaction })
-    const id = row.get('id') as number
+    const [row] = await deps.sequelize.query<{ id: number }>(
+      `INSERT INTO sms_outbox (to_phone, message, status, sensitive, created_at, updated_at) VALUES (:phone, :message, 'QUEUED', :sensitive, now(), now()) RETURNING id`,
+      { replacements: { phone, message: message.slice(0, 640), sensitive: !!opts.sensitive }, type: QueryTypes.SELECT, transaction: opts.transaction },
+    )
+    const id = row!.id
     deps.log.debug(opts.sensitive ? { to: phone, id, sensitive: true } : { to: phone, id, message }, 'sms queued (outbox)')
-    await deps.queue.enqueue(SMS_TASK, { id }, { transaction: opts.transaction, jobKey: `sms:${id}` })
+    if (!opts.defer) await enqueue(id, opts)
     return id
   }
 
@@ -64,6 +76,8 @@ export function createSmsService(deps: { sequelize: Sequelize; models: Models; q
     /** True while no real provider sends (the log provider, a fresh machine): the admin SMS page is then the phone. */
     simulated: provider.name === 'log',
     send,
+    /** Queues the dispatch of a row written with `defer` whose caller will not send it after all. */
+    enqueue,
     ...dispatcher,
   }
 }
