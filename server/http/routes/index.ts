@@ -27,6 +27,7 @@ import { deliveryRouter } from './delivery.ts'
 import { walletRouter } from './wallet.ts'
 import { apiV1Router } from './api-v1/index.ts'
 import { resellerRouter } from './reseller.ts'
+import { adminPayoutsRouter, payoutsRouter } from './payouts.ts'
 
 /** Every /api resource, one router each. Add a line here for a new resource. */
 export function apiRouter(services: Services) {
@@ -57,6 +58,9 @@ export function apiRouter(services: Services) {
   // H13: the agent wallet.
   api.use('/wallet', walletRouter(services))
   api.use('/reseller', resellerRouter(services))
+  // Issue 20: payouts of shop earnings to mobile money (agent) and their admin page.
+  api.use('/payouts', payoutsRouter(services))
+  api.use('/admin/payouts', adminPayoutsRouter(services))
   // H5a: after the public orders/afa routers (H3), before the agents' own list.
   api.use('/orders', ordersAdminRouter(services))
   api.use('/afa', afaAdminRouter(services))
