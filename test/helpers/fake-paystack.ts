@@ -381,3 +381,23 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }
+
+/**
+ * A second app instance on the test database configured with a Paystack key, pointed at a fresh fake
+ * Paystack (the first instance stays on the simulator). Call in `before`; `stop` in `after`.
+ */
+export async function bootWithFakePaystack(env: Partial<import('../../server/env.ts').Env> = {}) {
+  const { connect } = await import('../../models/db.ts')
+  const { boot } = await import('../../server/index.ts')
+  const { createLogger } = await import('../../server/lib/logger.ts')
+  const { app, testEnv } = await import('./server.ts')
+  const fake = await startFakePaystack('sk_test_x')
+  const url = app().db.url
+  const { sequelize, models } = connect(url)
+  const ps = await boot({
+    env: { ...testEnv(), PAYSTACK_SECRET_KEY: 'sk_test_x', PAYSTACK_BASE_URL: fake.url, PORT: 0, ...env },
+    log: createLogger('silent'),
+    db: { sequelize, models, url, close: async () => sequelize.close() },
+  })
+  return { fake, ps, stop: async () => { await ps.stop(); await fake.close() } }
+}

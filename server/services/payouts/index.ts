@@ -157,6 +157,8 @@ export function createPayoutsService(deps: PayoutsDeps) {
   const num = (r: any): PayoutRow => ({ ...r, id: Number(r.id), amount_pesewas: Number(r.amount_pesewas), fee_pesewas: Number(r.fee_pesewas), retry_of: r.retry_of == null ? null : Number(r.retry_of) })
   /** How long to wait before asking the gateway about a sent transfer (the webhook usually comes first). */
   const checkAfterMs = () => (sim ? sim.state().delayMs + 250 : env.PAYOUT_CHECK_AFTER_MS)
+  /** The longer a transfer stays open, the less often it is asked about (at most every 30 minutes; the minute sweep also catches it). */
+  const nextCheckMs = (p: PayoutRow) => Math.max(checkAfterMs(), Math.min(Date.now() - new Date(p.created_at).getTime(), 30 * 60_000))
 
   async function payoutSettings(t?: Transaction) {
     const s = await deps.settings.getFresh({ transaction: t })
@@ -319,7 +321,7 @@ export function createPayoutsService(deps: PayoutsDeps) {
           { id: p.id, message: (w.state === 'otp' ? 'Waiting for the transfer OTP at Paystack' : w.message || 'Transfer sent; waiting for the network').slice(0, 300), code: w.transferCode ?? null },
         )
         if (w.state === 'otp') await note(p, 'payout_otp', `Payout #${p.id} waits for an OTP: Paystack asks for one on every transfer of this account`, 'Finalize it on the Paystack dashboard, and turn off the transfer OTP so payouts go out by themselves')
-        await scheduleCheck(p.id, checkAfterMs())
+        await scheduleCheck(p.id, nextCheckMs(p))
         return r ? num(r) : null
       }
     }
@@ -346,7 +348,7 @@ export function createPayoutsService(deps: PayoutsDeps) {
   /** No clear answer: the transfer may or may not exist. The payout waits and is asked again, never guessed. */
   async function unknown(p: PayoutRow, reason: string) {
     await q(`UPDATE payouts SET status = 'UNKNOWN', message = :m, updated_at = now() WHERE id = :id AND status IN ('SENDING','SENT','UNKNOWN') RETURNING id`, { id: p.id, m: `Outcome not known yet (${reason}); asking the gateway again`.slice(0, 300) })
-    await scheduleCheck(p.id, Math.max(checkAfterMs(), 1000))
+    await scheduleCheck(p.id, Math.max(nextCheckMs(p), 1000))
   }
 
   /** The check job: asks the gateway about an open payout and applies its answer. */
