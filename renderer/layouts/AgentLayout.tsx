@@ -7,6 +7,7 @@ const CRUMBS = {
   '/agent/orders': 'My Orders',
   '/agent/place-order': 'Place Order',
   '/agent/wallet': 'Wallet',
+  '/agent/payouts': 'Payouts',
   '/agent/packages': 'Packages',
   '/agent/profile': 'Profile',
   '/agent/payment': 'Payment',
@@ -20,6 +21,8 @@ export function AgentLayout({ children }: { children: ReactNode }) {
     { href: '/agent/orders', label: 'My Orders' },
     { href: '/agent/place-order', label: 'Place Order' },
     { href: '/agent/wallet', label: 'Wallet' },
+    // Issue 20: payouts of shop earnings.
+    { href: '/agent/payouts', label: 'Payouts' },
     { href: '/agent/packages', label: 'Packages' },
     { href: '/agent/profile', label: 'Profile' },
   ]

@@ -5,9 +5,15 @@ import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { Area, Choice, Num, Switch, Text, type Values } from './fields.tsx'
 import { Tabs } from '../../../renderer/ui/Tabs.tsx'
 
-const TABS = ['General', 'Payments', 'Delivery', 'Commission', 'Messaging', 'Notifications', 'Schedule'] as const
+const TABS = ['General', 'Payments', 'Delivery', 'Commission', 'Messaging', 'Notifications', 'Schedule',
+  // Issue 20: payouts of agents' shop earnings.
+  'Payouts',
+] as const
 type Tab = (typeof TABS)[number]
-const NUMBERS = ['agentRegistrationFee', 'afaRegistrationFee', 'commissionPercentage', 'commissionFixedAmount', 'deliveryRetryLimit', 'deliveryLowBalanceThreshold', 'walletTopupMin', 'walletTopupMax']
+const NUMBERS = ['agentRegistrationFee', 'afaRegistrationFee', 'commissionPercentage', 'commissionFixedAmount', 'deliveryRetryLimit', 'deliveryLowBalanceThreshold', 'walletTopupMin', 'walletTopupMax',
+  // Payouts (issue 20)
+  'payoutMinimum', 'payoutFee', 'payoutApprovalAbove',
+]
 const VENDORS = [
   { value: 'auto', label: 'Automatic (SkyTech GH when configured, else the simulator)' },
   { value: 'simulator', label: 'Simulator (no real delivery)' },
@@ -132,6 +138,12 @@ export default function Page() {
         <div {...panel('Schedule')}>
           <Switch name="workingHoursEnabled" label="Show working hours banner" {...f} />
           <Area name="workingHoursText" label="Working Hours Text" rows={2} {...f} help="Scrolls across the top of public pages when enabled." />
+        </div>
+
+        <div {...panel('Payouts')}>
+          <Num name="payoutMinimum" label="Minimum payout (GH₵)" min={1} step={0.01} {...f} help="The smallest amount an agent can withdraw from shop earnings." />
+          <Num name="payoutFee" label="Payout fee (GH₵)" min={0} step={0.01} {...f} help="Taken from the agent's earnings with each payout (0 for none); the agent receives the amount asked for." />
+          <Num name="payoutApprovalAbove" label="Approve payouts above (GH₵)" min={0} step={0.01} {...f} help="Larger payouts wait on the Payouts page until an admin approves them; 0 means every payout waits." />
         </div>
 
         <div className="buttons mt-5">
