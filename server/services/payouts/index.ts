@@ -99,7 +99,9 @@ const numberSchema = Joi.object({
 }).options({ stripUnknown: true })
 
 const amountSchema = Joi.object({
-  amount: Joi.number().positive().precision(2).max(1_000_000).required().messages({ '*': 'Enter an amount in GH₵ (up to 2 decimals)' }),
+  amount: Joi.number().positive().max(1_000_000).required()
+    .custom((v: number, h) => (Math.abs(v * 100 - Math.round(v * 100)) > 1e-6 ? h.error('any.invalid') : v))
+    .messages({ '*': 'Enter an amount in GH₵ (up to 2 decimals)' }),
 }).options({ stripUnknown: true })
 
 const reasonSchema = Joi.object({
