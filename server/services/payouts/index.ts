@@ -21,7 +21,8 @@ import type { PayoutNetwork, TransferWord, TransfersProvider } from './transfers
 
 export const PAYOUT_SEND_TASK = 'payouts.send'
 export const PAYOUT_CHECK_TASK = 'payouts.check'
-export const PAYOUT_SWEEP_TASK = 'payouts.sweep'
+// Crontab task names allow no dots.
+export const PAYOUT_SWEEP_TASK = 'payoutsSweep'
 
 export const PAYOUT_STATUSES = ['PENDING_APPROVAL', 'QUEUED', 'SENDING', 'SENT', 'UNKNOWN', 'SUCCESS', 'FAILED', 'REVERSED', 'REJECTED'] as const
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number]
