@@ -97,6 +97,9 @@ describe('payouts with Paystack Transfers (fake Paystack server)', function () {
       await ps.services.queue.drain()
       expect(await balance(a.agent.id)).to.equal(1150)
       const w = fake.transferEvent(r.body.reference, event)
+      // Unsigned or badly signed: refused, nothing changes.
+      expect((await postWebhook({ body: w.body, signature: fake.sign(`${w.body} `) })).status).to.equal(401)
+      expect((await payout(r.body.id)).status).to.equal('SENT')
       const answers = await Promise.all([postWebhook(w), postWebhook(w), postWebhook(w)])
       expect(answers.map((x) => x.status)).to.deep.equal([200, 200, 200])
       expect((await payout(r.body.id)).status).to.equal(status)
