@@ -9,8 +9,13 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 const ADMIN_PAGES = [
   '/admin/overview', '/admin/orders', '/admin/agents', '/admin/afa', '/admin/users', '/admin/packages', '/admin/commissions', '/admin/ussd-whitelist',
   '/admin/commission-analytics', '/admin/agent-performance', '/admin/settings', '/admin/audit-logs', '/admin/messaging',
+  // Issue 20: payouts
+  '/admin/payouts',
 ]
-const AGENT_PAGES = ['/agent/dashboard', '/agent/orders', '/agent/place-order', '/agent/packages', '/agent/wallet', '/agent/profile', '/agent/payment']
+const AGENT_PAGES = ['/agent/dashboard', '/agent/orders', '/agent/place-order', '/agent/packages', '/agent/wallet', '/agent/profile', '/agent/payment',
+  // Issue 20: payouts
+  '/agent/payouts',
+]
 const SIMULATOR_PAGES = ['/simulator/phone?phone=0241234567', '/simulator/checkout']
 const PUBLIC_PAGES = ['/', '/data-services', '/data-services?tab=orders', '/afa', '/agent/register', '/login']
 
