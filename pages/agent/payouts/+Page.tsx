@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
@@ -7,7 +7,7 @@ import { Gate } from '../_shared/Gate.tsx'
 import { formatDate } from '../_shared/format.ts'
 import { isActive } from '../_shared/onboarding.ts'
 import type { PayoutsData } from './+data.ts'
-import { OPEN_PAYOUT, PayoutStatusTag, type PayoutsView } from './status.tsx'
+import { OPEN_PAYOUT, PAYOUT_STATUS, PayoutStatusTag, type PayoutsView } from './status.tsx'
 
 const errorText = (err: unknown, fallback: string) => (err instanceof ApiError && err.message ? err.message : fallback)
 const NETWORKS = [['MTN', 'MTN MoMo'], ['TELECEL', 'Telecel Cash'], ['AIRTELTIGO', 'AirtelTigo Money']] as const
@@ -17,13 +17,24 @@ export default function Page() {
   const pc = usePageContext() as ReturnType<typeof usePageContext> & { data: PayoutsData }
   const { agent } = pc.data
   const [view, setView] = useState<PayoutsView | null>(pc.data.payouts)
+  // The latest view for the polling timer's callback (its closure would keep an old one).
+  const latest = useRef(view)
+  latest.current = view
   const [refreshing, setRefreshing] = useState(false)
   const toast = useToast()
 
   async function reload(quiet = false) {
     if (!quiet) setRefreshing(true)
     try {
-      setView(await api<PayoutsView>('/api/payouts'))
+      const next = await api<PayoutsView>('/api/payouts')
+      // Say so when a payout on its way reaches its end (toasts are announced to screen readers).
+      for (const p of next.payouts) {
+        const before = latest.current?.payouts.find((x) => x.id === p.id)
+        if (before && before.status !== p.status && OPEN_PAYOUT.includes(before.status) && !OPEN_PAYOUT.includes(p.status)) {
+          toast(`Payout of ${formatCedis(p.amount)}: ${PAYOUT_STATUS[p.status]?.label ?? p.status}`, p.status === 'SUCCESS' ? 'success' : 'error')
+        }
+      }
+      setView(next)
     } catch (err) {
       if (!quiet) toast(errorText(err, 'Failed to load payouts'), 'error')
     } finally {
