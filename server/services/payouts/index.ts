@@ -350,7 +350,8 @@ export function createPayoutsService(deps: PayoutsDeps) {
 
   /** No clear answer: the transfer may or may not exist. The payout waits and is asked again, never guessed. */
   async function unknown(p: PayoutRow, reason: string) {
-    await q(`UPDATE payouts SET status = 'UNKNOWN', message = :m, updated_at = now() WHERE id = :id AND status IN ('SENDING','SENT','UNKNOWN') RETURNING id`, { id: p.id, m: `Outcome not known yet (${reason}); asking the gateway again`.slice(0, 300) })
+    // An accepted transfer (SENT) stays SENT: only its outcome is still owed.
+    await q(`UPDATE payouts SET status = 'UNKNOWN', message = :m, updated_at = now() WHERE id = :id AND status IN ('SENDING','UNKNOWN') RETURNING id`, { id: p.id, m: `Outcome not known yet (${reason}); asking the gateway again`.slice(0, 300) })
     await scheduleCheck(p.id, Math.max(nextCheckMs(p), 1000))
   }
 
