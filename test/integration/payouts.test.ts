@@ -133,6 +133,7 @@ describe('payouts (transfers simulator)', function () {
     expect(lines[0]).to.equal('Payout,Requested,Agent,Agent phone,Network,Payout number,Account name,Amount (GHS),Fee (GHS),Status,Reference,Channel,Message,Updated')
     expect(lines).to.have.length(2)
     expect(lines[1]).to.contain('Esi Shop').and.contain('150.00').and.contain('PENDING_APPROVAL')
+    expect(await sql(`SELECT id FROM audit_logs WHERE action = 'PAYOUTS_EXPORTED'`)).to.have.length(1)
     expect((await c.get('/api/admin/payouts')).status).to.equal(403)
     expect((await admin.get('/api/admin/payouts?status=NOPE')).status).to.equal(400)
 

@@ -62,7 +62,7 @@ export function adminPayoutsRouter(services: Services) {
     res.json(await services.payouts.list(query(req.query)))
   })
   r.get('/export.csv', async (req, res) => {
-    const rows = await services.payouts.exportRows(query(req.query))
+    const rows = await services.payouts.exportRows(query(req.query), ctxOf(req))
     res.setHeader('Content-Type', 'text/csv; charset=utf-8')
     res.setHeader('Content-Disposition', `attachment; filename="payouts-${new Date().toISOString().slice(0, 10)}.csv"`)
     res.send(toCsv(CSV_COLUMNS, rows))

@@ -492,10 +492,12 @@ export function createPayoutsService(deps: PayoutsDeps) {
       }
     },
 
-    async exportRows(raw: unknown): Promise<PayoutView[]> {
+    async exportRows(raw: unknown, ctx: Ctx = {}): Promise<PayoutView[]> {
       const f = validate<{ status: string }>(listSchema, raw)
       const w = listWhere(f.status)
-      return (await q<any>(`${VIEW_SQL} WHERE ${w.where} ORDER BY p.created_at DESC, p.id DESC LIMIT 100000`, w.params)).map(present)
+      const rows = (await q<any>(`${VIEW_SQL} WHERE ${w.where} ORDER BY p.created_at DESC, p.id DESC LIMIT 100000`, w.params)).map(present)
+      await audit.record({ action: 'PAYOUTS_EXPORTED', resource: 'SYSTEM', severity: 'MEDIUM', details: { status: f.status || 'ALL', rows: rows.length } }, ctx)
+      return rows
     },
 
     /** Admin: releases a payout held for approval; its send is queued in the same transaction. */
