@@ -6,6 +6,7 @@ import { DELIVERY_CHECK_TASK, DELIVERY_SWEEP_TASK, DELIVERY_TASK } from './servi
 import { SMS_TASK } from './services/sms/index.ts'
 import { REFUND_TASK } from './services/payments/refund.ts'
 import { START_TASK } from './services/payments/start.ts'
+import { PAYOUT_CHECK_TASK, PAYOUT_SEND_TASK, PAYOUT_SWEEP_TASK } from './services/payouts/index.ts'
 import { ussdRouter } from '../ussd/router.ts'
 import { ussdSimulatorRouter } from '../ussd/simulator-router.ts'
 
@@ -48,6 +49,11 @@ export function registerTasks(services: Services): void {
   // Payments (ADR 0013): the money call of a decided refund, and a charge started off the USSD hop.
   services.queue.register<{ refundId: number }>(REFUND_TASK, async ({ refundId }) => services.payments.refunds.run(refundId))
   services.queue.register<{ transactionId: string }>(START_TASK, async ({ transactionId }) => services.payments.startCharge(transactionId))
+  // Issue 20 payouts: the transfer send, the later question to the gateway, and the minute sweep of open payouts.
+  services.queue.register<{ payoutId: number }>(PAYOUT_SEND_TASK, async ({ payoutId }) => services.payouts.runSend(Number(payoutId)))
+  services.queue.register<{ payoutId: number }>(PAYOUT_CHECK_TASK, async ({ payoutId }) => void (await services.payouts.check(Number(payoutId))))
+  services.queue.register(PAYOUT_SWEEP_TASK, async () => void (await services.payouts.sweep()))
+  services.queue.schedule({ pattern: '* * * * *', task: PAYOUT_SWEEP_TASK, queueName: 'cron-payouts-sweep', maxAttempts: 1 })
   // H13: signed webhooks to agents' software, retried with backoff.
   services.resellerApi.registerTasks(services.queue)
 }

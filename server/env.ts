@@ -67,6 +67,12 @@ export interface Env {
   API_RATE_LIMIT_PER_MINUTE: number
   /** Agent webhooks may reach loopback and private networks (a local receiver); off in production. */
   WEBHOOKS_ALLOW_PRIVATE: boolean
+  /** Payouts (issue 20): how long the transfers simulator takes to complete a transfer. */
+  PAYOUT_SIMULATOR_DELAY_MS: number
+  /** After a transfer is accepted, ask the gateway about it this long later if no webhook came. */
+  PAYOUT_CHECK_AFTER_MS: number
+  /** A payout SENDING this long (its worker died mid-call) is verified and, if never sent, sent again. */
+  PAYOUT_STALE_SECONDS: number
 }
 
 const schema = Joi.object<Env>({
@@ -118,6 +124,9 @@ const schema = Joi.object<Env>({
   PAYMENT_PROVIDER: Joi.string().lowercase().valid('paystack', 'simulator').empty(''),
   API_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(100000).default(120),
   WEBHOOKS_ALLOW_PRIVATE: Joi.boolean().truthy('1').falsy('0').when('NODE_ENV', { is: 'production', then: Joi.boolean().default(false), otherwise: Joi.boolean().default(true) }),
+  PAYOUT_SIMULATOR_DELAY_MS: Joi.number().integer().min(0).max(600_000).default(3000),
+  PAYOUT_CHECK_AFTER_MS: Joi.number().integer().min(0).default(60_000),
+  PAYOUT_STALE_SECONDS: Joi.number().integer().min(1).default(120),
 })
   .unknown(true)
 

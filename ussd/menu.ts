@@ -7,6 +7,8 @@ import { DELIVERY_LABELS } from '../server/services/delivery/present.ts'
 import { NAV, NETWORK_LABELS, NETWORK_ORDER, ascii, bodyFits, formatSize, ghs, screen, statusLabel } from './text.ts'
 
 export type Screen = 'pin' | 'main' | 'network' | 'packages' | 'recipient' | 'recipientInput' | 'payNetwork' | 'confirm' | 'voucher' | 'orders' | 'statusInput' | 'statusResult'
+  // Issue 20: shop earnings and a payout to the verified number.
+  | 'earnings' | 'payoutAmount' | 'payoutPin'
 
 /** What a dial remembers between hops (stored as JSON in ussd_sessions). Never the PIN. */
 export interface DialState {
@@ -24,6 +26,8 @@ export interface DialState {
   packageId?: number
   recipient?: string
   orderId?: number
+  /** The payout asked for in this dial, in pesewas (confirmed with the PIN). */
+  payoutPesewas?: number
 }
 
 export type Outcome = { go: Screen } | { note: string } | { end: string } | { stay: true }
@@ -108,6 +112,15 @@ async function chosenPackage(env: MenuEnv, state: DialState): Promise<MenuPackag
   return list.find((p) => p.id === state.packageId) ?? null
 }
 
+/** The agent PIN (sign-in, and again to confirm a payout): null when right; failures count per agent and lock. */
+async function checkPin(env: MenuEnv, s: DialState, v: string): Promise<Outcome | null> {
+  if (!/^\d{4}$/.test(v)) return { note: 'PIN must be 4 digits.' }
+  const r = await env.services.ussd.verifyPin(s.agent.id, v, { ...env.ctx, user: null })
+  if (r.ok) return null
+  if (r.locked) return { end: `Wrong PIN. USSD is locked for ${r.minutesLeft} minutes after too many wrong PINs.` }
+  return { note: `Wrong PIN. ${r.attemptsLeft} ${r.attemptsLeft === 1 ? 'try' : 'tries'} left.` }
+}
+
 /** Wallet purchase (issue 13): paid at once, so the dial ends with the order confirmed. */
 async function payFromWallet(env: MenuEnv, s: DialState, p: MenuPackage): Promise<Outcome> {
   if ((await env.services.wallet.balancePesewas(s.agent.id)) < p.pricePesewas) return { note: 'Wallet balance too low.' }
@@ -130,22 +143,18 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
       return screen([`Welcome to ${await siteName(env)}`, 'Enter your 4-digit agent PIN:'], note)
     },
     async input(env, s, v) {
-      if (!/^\d{4}$/.test(v)) return { note: 'PIN must be 4 digits.' }
-      const r = await env.services.ussd.verifyPin(s.agent.id, v, { ...env.ctx, user: null })
-      if (r.ok) {
-        s.authed = true
-        s.stack = []
-        s.screen = 'main'
-        return { stay: true }
-      }
-      if (r.locked) return { end: `Wrong PIN. USSD is locked for ${r.minutesLeft} minutes after too many wrong PINs.` }
-      return { note: `Wrong PIN. ${r.attemptsLeft} ${r.attemptsLeft === 1 ? 'try' : 'tries'} left.` }
+      const refused = await checkPin(env, s, v)
+      if (refused) return refused
+      s.authed = true
+      s.stack = []
+      s.screen = 'main'
+      return { stay: true }
     },
   },
 
   main: {
     async render(env, _s, note) {
-      return screen([await siteName(env), '1. Buy data', '2. My last 5 orders', '3. Order status', '0. Exit'], note)
+      return screen([await siteName(env), '1. Buy data', '2. My last 5 orders', '3. Order status', '4. Earnings and payout', '0. Exit'], note)
     },
     async input(env, s, v) {
       if (v === '1') {
@@ -154,6 +163,7 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
       }
       if (v === '2') return { go: 'orders' }
       if (v === '3') return { go: 'statusInput' }
+      if (v === '4') return { go: 'earnings' }
       if (v === '0') return { end: `Thank you for using ${await siteName(env)}.` }
       return { note: 'Invalid choice.' }
     },
@@ -288,6 +298,57 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
       if (!order) return { note: 'No order found with those digits.' }
       s.orderId = order.id
       return { go: 'statusResult' }
+    },
+  },
+
+  earnings: {
+    async render(env, s, note) {
+      const available = await env.services.earnings.balancePesewas(s.agent.id)
+      const n = await env.services.payouts.activeNumber(s.agent.id)
+      if (!n) return screen(['Shop earnings', `Available: ${ghs(available)}`, 'Add a payout number in the agent portal (Payouts) to withdraw.', NAV], note)
+      return screen(['Shop earnings', `Available: ${ghs(available)}`, `Payout to: ${NETWORK_LABELS[n.network] ?? n.network} ${n.phone}`, '1. Request payout', NAV], note)
+    },
+    async input(env, s, v) {
+      if (v !== '1' || !(await env.services.payouts.activeNumber(s.agent.id))) return { note: 'Invalid choice.' }
+      return { go: 'payoutAmount' }
+    },
+  },
+
+  payoutAmount: {
+    async render(env, _s, note) {
+      const rules = await env.services.payouts.settings()
+      return screen(['Amount to receive in GHS', `(minimum ${ghs(rules.minimum * 100)}, fee ${ghs(rules.fee * 100)}):`, NAV], note)
+    },
+    async input(env, s, v) {
+      if (!/^\d{1,6}(\.\d{1,2})?$/.test(v)) return { note: 'Enter an amount like 20 or 20.50.' }
+      const pesewas = Math.round(Number(v) * 100)
+      const rules = await env.services.payouts.settings()
+      if (pesewas < Math.round(rules.minimum * 100)) return { note: `Minimum is ${ghs(rules.minimum * 100)}.` }
+      s.payoutPesewas = pesewas
+      return { go: 'payoutPin' }
+    },
+  },
+
+  payoutPin: {
+    async render(env, s, note) {
+      const n = await env.services.payouts.activeNumber(s.agent.id)
+      const fee = Math.round((await env.services.payouts.settings()).fee * 100)
+      return screen([`Payout ${ghs(s.payoutPesewas ?? 0)} to ${n ? `${NETWORK_LABELS[n.network] ?? n.network} ${n.phone}` : 'your number'}`, `Fee ${ghs(fee)}. Enter your PIN to confirm:`, NAV], note)
+    },
+    async input(env, s, v) {
+      const refused = await checkPin(env, s, v)
+      if (refused) return refused
+      // A gateway retry of this very hop must not ask for a second payout.
+      if (!(await env.services.ussd.sessions.claim(env.sessionId, 'payout'))) return { end: 'Your payout is already being requested.' }
+      try {
+        const p = await env.services.payouts.requestFromUssd(s.agent.id, s.payoutPesewas ?? 0, { ...env.ctx, user: await actorOf(env, s) })
+        const when = p.status === 'PENDING_APPROVAL' ? 'It waits for admin approval, then goes' : 'It goes'
+        return { end: `Payout #${p.id} of ${ghs(Math.round(p.amount * 100))} requested. ${when} to ${p.network} ${p.phone}.` }
+      } catch (err) {
+        const status = (err as { status?: number }).status
+        if (status && status < 500) return { end: ascii(String((err as Error).message).replace(/GH₵/g, 'GHS ')) }
+        throw err
+      }
     },
   },
 

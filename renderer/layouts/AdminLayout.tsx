@@ -5,6 +5,8 @@ export const ADMIN_LINKS = [
   { href: '/admin/overview', label: 'Overview' },
   { href: '/admin/orders', label: 'Orders' },
   { href: '/admin/payments', label: 'Payments needing attention' },
+  // Issue 20: payouts of agents' shop earnings.
+  { href: '/admin/payouts', label: 'Payouts' },
   { href: '/admin/agents', label: 'Agents' },
   { href: '/admin/afa', label: 'AFA' },
   { href: '/admin/users', label: 'Users' },

@@ -9,6 +9,7 @@ const CRUMBS = {
   '/agent/wallet': 'Wallet',
   // Issue 20 (shops)
   '/agent/shop': 'My Shop',
+  '/agent/payouts': 'Payouts',
   '/agent/packages': 'Packages',
   '/agent/profile': 'Profile',
   '/agent/payment': 'Payment',
@@ -24,6 +25,8 @@ export function AgentLayout({ children }: { children: ReactNode }) {
     { href: '/agent/wallet', label: 'Wallet' },
     // Issue 20 (shops)
     { href: '/agent/shop', label: 'My Shop' },
+    // Issue 20: payouts of shop earnings.
+    { href: '/agent/payouts', label: 'Payouts' },
     { href: '/agent/packages', label: 'Packages' },
     { href: '/agent/profile', label: 'Profile' },
   ]

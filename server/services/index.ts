@@ -36,6 +36,7 @@ import { createDeliveryService } from './delivery/index.ts'
 import { createWalletService } from './wallet/index.ts'
 import { createEarningsService } from './earnings/index.ts'
 import { createShopsService } from './shops/index.ts'
+import { createPayoutsService } from './payouts/index.ts'
 import { walletRefundHandler } from './wallet/refund-handler.ts'
 import { createResellerApi } from './reseller-api/index.ts'
 import type { SettleDeps } from './payments/settle.ts'
@@ -105,6 +106,9 @@ export function createServices(deps: Deps) {
   const wallet = createWalletService({ sequelize, models, settings, audit, payments })
   // Issue 20: an agent's shop margins and payouts, a second balance on the wallet's row (ADR 0020).
   const earnings = createEarningsService({ sequelize })
+  // Issue 20: payouts of earnings to mobile money (Paystack Transfers or the simulator); transfer.* webhooks come here.
+  const payouts = createPayoutsService({ sequelize, env: deps.env, log: deps.log, audit, settings, earnings, queue, attention: payments.attention })
+  payments.events.on('transfer.', (e, ctx) => payouts.onTransferEvent(e, ctx))
   const orders = createOrdersService({ sequelize, models, settings, audit, packages, payments, wallet })
   // H13 reseller API: keys, /api/v1 orders with idempotency, signed agent webhooks through the queue.
   const resellerApi = createResellerApi({ sequelize, env: deps.env, log: deps.log, audit, auth, packages, orders, wallet, queue })
@@ -125,7 +129,7 @@ export function createServices(deps: Deps) {
   paymentHooks.orderMoneyReturned = (orderId, why, ctx) => shops.reverseMargin(orderId, why, ctx).then(() => undefined)
   const afa = createAfaService({ sequelize, settings, payments })
   const opsMetrics = createOpsMetrics({ sequelize })
-  return { queue, opsMetrics, sessions, recovery, wallet, earnings, shops, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  return { queue, opsMetrics, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

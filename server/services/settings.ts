@@ -61,6 +61,10 @@ export interface Settings {
   /** Agent shops (issue 20): the most an agent may add to its agent price, in percent of it or in GHS. */
   shopMaxMarkupType: 'PERCENT' | 'FIXED'
   shopMaxMarkupValue: number
+  /** Payouts of shop earnings (issue 20, GHS): the smallest withdrawal, the fee held with it, and the amount above which an admin approves first. */
+  payoutMinimum: number
+  payoutFee: number
+  payoutApprovalAbove: number
 }
 
 export const DELIVERY_VENDOR_CHOICES = ['auto', 'simulator', 'skytech'] as const
@@ -106,6 +110,9 @@ export const DEFAULT_SETTINGS: Settings = {
   walletTopupMax: 5000,
   shopMaxMarkupType: 'PERCENT',
   shopMaxMarkupValue: 20,
+  payoutMinimum: 10,
+  payoutFee: 0,
+  payoutApprovalAbove: 500,
 }
 
 /** Fields everyone may read; the rest (templates, commission, whitelist switch) are for admins. */
@@ -116,7 +123,11 @@ export const PUBLIC_FIELDS = [
 ] as const satisfies readonly (keyof Settings)[]
 export type PublicSettings = Pick<Settings, (typeof PUBLIC_FIELDS)[number]>
 
-const MONEY_FIELDS = ['agentRegistrationFee', 'afaRegistrationFee', 'commissionFixedAmount', 'deliveryLowBalanceThreshold', 'walletTopupMin', 'walletTopupMax'] as const
+const MONEY_FIELDS = [
+  'agentRegistrationFee', 'afaRegistrationFee', 'commissionFixedAmount', 'deliveryLowBalanceThreshold', 'walletTopupMin', 'walletTopupMax',
+  // Payouts (issue 20)
+  'payoutMinimum', 'payoutFee', 'payoutApprovalAbove',
+] as const
 
 const text = (max: number) => Joi.string().allow('').max(max).trim()
 // 0 means free; a positive amount that rounds to 0 pesewas would silently make it free, so it is refused (issue 15).
@@ -165,6 +176,10 @@ export const settingsSchema = Joi.object<Settings>({
   walletTopupMax: Joi.number().min(0.01).max(100000).precision(2),
   shopMaxMarkupType: Joi.string().valid('PERCENT', 'FIXED').messages({ '*': 'Maximum markup type must be PERCENT or FIXED' }),
   shopMaxMarkupValue: Joi.number().min(0).max(100000).precision(2).messages({ '*': 'Maximum markup must be a number of 0 or more (at most 2 decimals)' }),
+  // Payouts (issue 20): 0 for the approval amount means every payout waits for an admin.
+  payoutMinimum: Joi.number().min(1).max(100000).precision(2).messages({ '*': 'Minimum payout must be from GH₵1.00 to GH₵100000.00' }),
+  payoutFee: money,
+  payoutApprovalAbove: money,
 })
   // The admin page sends the whole object it loaded; unknown keys (id, timestamps) are dropped.
   .options({ stripUnknown: true })

@@ -11,11 +11,15 @@ const ADMIN_PAGES = [
   '/admin/commission-analytics', '/admin/agent-performance', '/admin/settings', '/admin/audit-logs', '/admin/messaging',
   // Issue 20 (shops)
   '/admin/shops',
+  // Issue 20: payouts
+  '/admin/payouts',
 ]
 const AGENT_PAGES = [
   '/agent/dashboard', '/agent/orders', '/agent/place-order', '/agent/packages', '/agent/wallet', '/agent/profile', '/agent/payment',
   // Issue 20 (shops)
   '/agent/shop',
+  // Issue 20: payouts
+  '/agent/payouts',
 ]
 const SIMULATOR_PAGES = ['/simulator/phone?phone=0241234567', '/simulator/checkout']
 const PUBLIC_PAGES = [

@@ -6,7 +6,9 @@ import type { AddressInfo } from 'node:net'
  * A local stand-in for api.paystack.co speaking its documented requests and responses:
  * POST /transaction/initialize, GET /transaction/verify/:reference, POST /charge (mobile money),
  * GET /charge/:reference, POST /charge/submit_otp, POST /refund, GET /refund, GET /transaction
- * (from/to, paged). Tests decide each payment's fate with complete(), make the next charge misbehave
+ * (from/to, paged), and the Transfers API: GET /bank?currency=GHS&type=mobile_money, GET /bank/resolve,
+ * POST /transferrecipient, POST /transfer (one transfer per reference), GET /transfer/verify/:reference.
+ * Tests decide each payment's fate with complete(), make the next charge misbehave
  * with trouble() (timeout, 429, 5xx, non-JSON, reset, duplicate reference), and build signed
  * events with webhook() / event().
  */
@@ -34,7 +36,31 @@ export interface FakeTxn {
   createdAt: Date
 }
 
+export interface FakeTransfer {
+  id: number
+  reference: string
+  amount: number
+  currency: string
+  recipient: string
+  reason: string
+  transfer_code: string
+  status: 'pending' | 'success' | 'failed' | 'reversed' | 'otp'
+}
+
 export interface FakePaystack {
+  /** Transfers made, by reference (Paystack keeps one per reference). */
+  transfers: Map<string, FakeTransfer>
+  recipients: Map<string, { recipient_code: string; account_number: string; bank_code: string; name: string }>
+  /** Numbers /bank/resolve does not know (a clear refusal). */
+  unknownNumbers: Set<string>
+  /** The next POST /transfer misbehaves (create: the transfer is still made), or GET /transfer/verify does. */
+  transferTrouble(t: Trouble | null): void
+  verifyTrouble(t: Trouble | null): void
+  /** The next POST /transfer is refused outright (e.g. 'Your balance is not enough to fulfil this request'). */
+  refuseNextTransfer(message: string | null): void
+  completeTransfer(reference: string, status: 'success' | 'failed' | 'reversed'): void
+  /** A signed transfer.success / transfer.failed / transfer.reversed event for a transfer. */
+  transferEvent(reference: string, event: 'transfer.success' | 'transfer.failed' | 'transfer.reversed', opts?: { amount?: number }): { body: string; signature: string }
   url: string
   secret: string
   txns: Map<string, FakeTxn>
@@ -65,6 +91,28 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
   const otpProviders = new Set<string>()
   let nextId = 4_000_000_000
   let trouble: Trouble | null = null
+  const transfers = new Map<string, FakeTransfer>()
+  const recipients = new Map<string, { recipient_code: string; account_number: string; bank_code: string; name: string }>()
+  const unknownNumbers = new Set<string>()
+  let transferTrouble: Trouble | null = null
+  let verifyTrouble: Trouble | null = null
+  let refuseTransfer: string | null = null
+  const BANKS = [
+    { id: 28, name: 'MTN', slug: 'mtn-gh', code: 'MTN', type: 'mobile_money', currency: 'GHS', country: 'Ghana', active: true },
+    { id: 29, name: 'Vodafone', slug: 'vodafone-gh', code: 'VOD', type: 'mobile_money', currency: 'GHS', country: 'Ghana', active: true },
+    { id: 30, name: 'AirtelTigo', slug: 'airteltigo-gh', code: 'ATL', type: 'mobile_money', currency: 'GHS', country: 'Ghana', active: true },
+  ]
+  const transferData = (t: FakeTransfer) => ({ ...t, domain: 'test', source: 'balance', recipient: recipients.get(t.recipient) ? { recipient_code: t.recipient, type: 'mobile_money' } : t.recipient, createdAt: new Date().toISOString() })
+  /** Answers the way a Trouble says; true when it took the answer over. */
+  const misbehave = (tr: Trouble, req: http.IncomingMessage, res: http.ServerResponse, ok: () => void): boolean => {
+    if (tr.kind === '429') return res.writeHead(429, { 'Content-Type': 'application/json' }), res.end(JSON.stringify({ status: false, message: 'Too Many Requests' })), true
+    if (tr.kind === '502') return res.writeHead(502, { 'Content-Type': 'text/html' }), res.end('<html><body>502 Bad Gateway</body></html>'), true
+    if (tr.kind === 'nonjson') return res.writeHead(200, { 'Content-Type': 'text/html' }), res.end('<html>upstream error</html>'), true
+    if (tr.kind === 'reset') return req.socket.destroy(), true
+    if (tr.kind === 'silence') return setTimeout(() => req.socket.destroy(), tr.ms ?? 20_000).unref(), true
+    if (tr.kind === 'slow') return setTimeout(ok, tr.ms ?? 20_000).unref(), true
+    return false
+  }
   const state = { refundMode: 'processed' as FakePaystack['refundMode'], maxPerPage: 100 }
 
   const dataOf = (t: FakeTxn) => ({
@@ -193,6 +241,60 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
         const slice = all.slice((page - 1) * perPage, page * perPage)
         return send(200, { status: true, message: 'Transactions retrieved', data: slice.map(dataOf), meta: { total: all.length, perPage, page, pageCount: Math.max(1, Math.ceil(all.length / perPage)) } })
       }
+      // Transfers API
+      if (req.method === 'GET' && path === '/bank') {
+        const sp = new URL(req.url ?? '/', 'http://x').searchParams
+        return send(200, { status: true, message: 'Banks retrieved', data: BANKS.filter((b) => (!sp.get('currency') || b.currency === sp.get('currency')) && (!sp.get('type') || b.type === sp.get('type'))) })
+      }
+      if (req.method === 'GET' && path === '/bank/resolve') {
+        const sp = new URL(req.url ?? '/', 'http://x').searchParams
+        const number = sp.get('account_number') ?? ''
+        if (!BANKS.some((b) => b.code === sp.get('bank_code'))) return send(422, { status: false, message: 'Unknown bank code' })
+        if (!/^0\d{9}$/.test(number) || unknownNumbers.has(number)) return send(422, { status: false, message: 'Could not resolve account name. Check parameters or try again.' })
+        return send(200, { status: true, message: 'Account number resolved', data: { account_number: number, account_name: 'KOFI MENSAH', bank_id: BANKS.find((b) => b.code === sp.get('bank_code'))!.id } })
+      }
+      if (req.method === 'POST' && path === '/transferrecipient') {
+        if (body?.type !== 'mobile_money' || body?.currency !== 'GHS' || !body?.name || !/^0\d{9}$/.test(String(body?.account_number ?? '')) || !BANKS.some((b) => b.code === body?.bank_code)) {
+          return send(400, { status: false, message: 'Invalid recipient details' })
+        }
+        const key = `${body.bank_code}:${body.account_number}`
+        let rec = [...recipients.values()].find((r) => `${r.bank_code}:${r.account_number}` === key)
+        if (!rec) {
+          rec = { recipient_code: `RCP_${crypto.randomBytes(6).toString('hex')}`, account_number: body.account_number, bank_code: body.bank_code, name: body.name }
+          recipients.set(rec.recipient_code, rec)
+        }
+        return send(201, { status: true, message: 'Transfer recipient created successfully', data: { active: true, currency: 'GHS', name: rec.name, recipient_code: rec.recipient_code, type: 'mobile_money', details: { account_number: rec.account_number, account_name: rec.name, bank_code: rec.bank_code } } })
+      }
+      if (req.method === 'POST' && path === '/transfer') {
+        if (body?.source !== 'balance' || !Number.isInteger(body?.amount) || body.amount <= 0 || !recipients.has(String(body?.recipient)) || !/^[a-z0-9_-]{16,50}$/.test(String(body?.reference ?? ''))) {
+          return send(400, { status: false, message: 'Invalid transfer details' })
+        }
+        const reference = String(body.reference)
+        if (transfers.has(reference)) return send(400, { status: false, message: 'Duplicate Transfer Reference' })
+        if (refuseTransfer) {
+          const message = refuseTransfer
+          refuseTransfer = null
+          return send(400, { status: false, message })
+        }
+        const t: FakeTransfer = { id: nextId++, reference, amount: body.amount, currency: body.currency ?? 'NGN', recipient: String(body.recipient), reason: String(body.reason ?? ''), transfer_code: `TRF_${crypto.randomBytes(6).toString('hex')}`, status: 'pending' }
+        const tr = transferTrouble
+        transferTrouble = null
+        if (tr) {
+          if (tr.create !== false) transfers.set(reference, t)
+          if (misbehave(tr, req, res, () => send(200, { status: true, message: 'Transfer has been queued', data: transferData(t) }))) return
+        }
+        transfers.set(reference, t)
+        return send(200, { status: true, message: 'Transfer has been queued', data: transferData(t) })
+      }
+      m = /^\/transfer\/verify\/([^/]+)$/.exec(path)
+      if (req.method === 'GET' && m) {
+        const t = transfers.get(decodeURIComponent(m[1]!))
+        const tr = verifyTrouble
+        verifyTrouble = null
+        if (tr && misbehave(tr, req, res, () => send(200, { status: true, message: 'Transfer retrieved', data: t ? transferData(t) : null }))) return
+        if (!t) return send(404, { status: false, message: 'Transfer not found' })
+        return send(200, { status: true, message: 'Transfer retrieved', data: transferData(t) })
+      }
       m = /^\/charge\/([^/]+)$/.exec(path)
       if (req.method === 'GET' && m) {
         const t = txns.get(decodeURIComponent(m[1]!))
@@ -210,6 +312,30 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
     url,
     secret,
     txns,
+    transfers,
+    recipients,
+    unknownNumbers,
+    transferTrouble(t) {
+      transferTrouble = t
+    },
+    verifyTrouble(t) {
+      verifyTrouble = t
+    },
+    refuseNextTransfer(message) {
+      refuseTransfer = message
+    },
+    completeTransfer(reference, status) {
+      const t = transfers.get(reference)
+      if (!t) throw new Error(`fake paystack: no transfer ${reference}`)
+      t.status = status
+    },
+    transferEvent(reference, event, opts = {}) {
+      const t = transfers.get(reference)
+      if (!t) throw new Error(`fake paystack: no transfer ${reference}`)
+      const status = event.slice('transfer.'.length)
+      const body = JSON.stringify({ event, data: { ...transferData({ ...t, status: status as FakeTransfer['status'] }), amount: opts.amount ?? t.amount, ...(status === 'failed' ? { reason_for_failure: 'Recipient account could not be credited' } : {}) } })
+      return { body, signature: sign(body) }
+    },
     requests,
     refunds,
     otpProviders,
@@ -254,4 +380,24 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
     sign,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
+}
+
+/**
+ * A second app instance on the test database configured with a Paystack key, pointed at a fresh fake
+ * Paystack (the first instance stays on the simulator). Call in `before`; `stop` in `after`.
+ */
+export async function bootWithFakePaystack(env: Partial<import('../../server/env.ts').Env> = {}) {
+  const { connect } = await import('../../models/db.ts')
+  const { boot } = await import('../../server/index.ts')
+  const { createLogger } = await import('../../server/lib/logger.ts')
+  const { app, testEnv } = await import('./server.ts')
+  const fake = await startFakePaystack('sk_test_x')
+  const url = app().db.url
+  const { sequelize, models } = connect(url)
+  const ps = await boot({
+    env: { ...testEnv(), PAYSTACK_SECRET_KEY: 'sk_test_x', PAYSTACK_BASE_URL: fake.url, PORT: 0, ...env },
+    log: createLogger('silent'),
+    db: { sequelize, models, url, close: async () => sequelize.close() },
+  })
+  return { fake, ps, stop: async () => { await ps.stop(); await fake.close() } }
 }

@@ -9,6 +9,13 @@ const sql = async <T extends object = any>(text: string, r: Record<string, unkno
   app().db.sequelize.query<T>(text, { replacements: r, type: QueryTypes.SELECT }) as Promise<T[]>
 const post = (input: Parameters<ReturnType<typeof app>['services']['earnings']['post']>[0]) =>
   app().db.sequelize.transaction((t) => app().services.earnings.post(input, t))
+/** Payout rows for the ledger's payout_id (a foreign key since migration 210), bare: no transfer is made. */
+async function payouts(agentId: number, ids: number[]) {
+  const [n] = await sql<{ id: number }>(`INSERT INTO payout_numbers (agent_id, network, phone, account_name, provider, recipient_code) VALUES (:agentId, 'MTN', '0241234567', 'Test', 'simulator', 'SIMRCP_test') RETURNING id`, { agentId })
+  for (const id of ids) {
+    await sql(`INSERT INTO payouts (id, agent_id, payout_number_id, amount_pesewas, status, reference, provider) VALUES (:id, :agentId, :n, 100, 'QUEUED', :ref, 'simulator') RETURNING id`, { id, agentId, n: n!.id, ref: `ledger-test-${id}` })
+  }
+}
 async function rejection(p: Promise<unknown>): Promise<Error> {
   try {
     await p
@@ -26,6 +33,7 @@ describe('earnings ledger', () => {
     const a = await createAgent()
     const order = await createOrder({ agentId: a.agent.id, paymentStatus: 'SUCCESS' })
     await post({ agentId: a.agent.id, type: 'MARGIN', amountPesewas: 1000, reason: 'margin', orderId: order.id })
+    await payouts(a.agent.id, Array.from({ length: 20 }, (_, i) => i + 1))
     const results = await Promise.allSettled(
       Array.from({ length: 20 }, (_, i) => post({ agentId: a.agent.id, type: 'PAYOUT', amountPesewas: -800, reason: 'payout', payoutId: i + 1 })),
     )
@@ -39,6 +47,7 @@ describe('earnings ledger', () => {
     const order = await createOrder({ agentId: a.agent.id, paymentStatus: 'SUCCESS' })
     const runs = await Promise.all(Array.from({ length: 5 }, () => post({ agentId: a.agent.id, type: 'MARGIN', amountPesewas: 300, reason: 'margin', orderId: order.id })))
     expect(runs.filter((r) => r.entry)).to.have.length(1)
+    await payouts(a.agent.id, [7])
     await post({ agentId: a.agent.id, type: 'PAYOUT', amountPesewas: -300, reason: 'payout', payoutId: 7 })
     const returns = await Promise.all(Array.from({ length: 3 }, () => post({ agentId: a.agent.id, type: 'PAYOUT_RETURN', amountPesewas: 300, reason: 'transfer failed', payoutId: 7 })))
     expect(returns.filter((r) => r.entry)).to.have.length(1)
@@ -51,6 +60,7 @@ describe('earnings ledger', () => {
     const a = await createAgent()
     const [o1, o2] = [await createOrder({ agentId: a.agent.id }), await createOrder({ agentId: a.agent.id })]
     await post({ agentId: a.agent.id, type: 'MARGIN', amountPesewas: 500, reason: 'margin', orderId: o1.id })
+    await payouts(a.agent.id, [1, 2])
     await post({ agentId: a.agent.id, type: 'PAYOUT', amountPesewas: -500, reason: 'payout', payoutId: 1 })
     await post({ agentId: a.agent.id, type: 'MARGIN_REVERSAL', amountPesewas: -500, reason: 'refund', orderId: o1.id })
     const c = new Client()

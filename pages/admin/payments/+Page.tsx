@@ -15,6 +15,11 @@ const KIND_LABEL: Record<string, string> = {
   refund_in_flight: 'Refund in progress',
   refund_failed: 'Refund failed',
   unhandled_event: 'Gateway event',
+  // Issue 20: payouts the code could not decide (see Payouts).
+  payout_mismatch: 'Payout: amount differs',
+  payout_unclear: 'Payout: transfer not found',
+  payout_refused: 'Payout refused by the gateway',
+  payout_otp: 'Payout waits for an OTP',
 }
 const KIND_TAG: Record<string, string> = { refund_failed: 'is-danger', dispute: 'is-danger', reversal: 'is-warning', wrong_amount: 'is-warning', recon_mismatch: 'is-warning', refund_in_flight: 'is-info' }
 

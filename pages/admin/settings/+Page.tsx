@@ -9,12 +9,16 @@ const TABS = [
   'General', 'Payments', 'Delivery', 'Commission', 'Messaging', 'Notifications', 'Schedule',
   // Issue 20 (shops)
   'Shops',
+  // Issue 20: payouts of agents' shop earnings.
+  'Payouts',
 ] as const
 type Tab = (typeof TABS)[number]
 const NUMBERS = [
   'agentRegistrationFee', 'afaRegistrationFee', 'commissionPercentage', 'commissionFixedAmount', 'deliveryRetryLimit', 'deliveryLowBalanceThreshold', 'walletTopupMin', 'walletTopupMax',
   // Issue 20 (shops)
   'shopMaxMarkupValue',
+  // Payouts (issue 20)
+  'payoutMinimum', 'payoutFee', 'payoutApprovalAbove',
 ]
 const VENDORS = [
   { value: 'auto', label: 'Automatic (SkyTech GH when configured, else the simulator)' },
@@ -147,6 +151,10 @@ export default function Page() {
           <Choice name="shopMaxMarkupType" label="Maximum shop markup type" {...f} options={[{ value: 'PERCENT', label: 'Percent of the agent price' }, { value: 'FIXED', label: 'Fixed amount in GH₵' }]} />
           <Num name="shopMaxMarkupValue" label="Maximum shop markup" min={0} step={0.01} {...f}
             help="The most an agent's shop may charge above the agent price (never below it). Prices saved earlier above a new maximum sell at the maximum." />
+        <div {...panel('Payouts')}>
+          <Num name="payoutMinimum" label="Minimum payout (GH₵)" min={1} step={0.01} {...f} help="The smallest amount an agent can withdraw from shop earnings." />
+          <Num name="payoutFee" label="Payout fee (GH₵)" min={0} step={0.01} {...f} help="Taken from the agent's earnings with each payout (0 for none); the agent receives the amount asked for." />
+          <Num name="payoutApprovalAbove" label="Approve payouts above (GH₵)" min={0} step={0.01} {...f} help="Larger payouts wait on the Payouts page until an admin approves them; 0 means every payout waits." />
         </div>
 
         <div className="buttons mt-5">

@@ -28,6 +28,7 @@ import { walletRouter } from './wallet.ts'
 import { apiV1Router } from './api-v1/index.ts'
 import { resellerRouter } from './reseller.ts'
 import { shopsAdminRouter, shopsRouter } from './shops.ts'
+import { adminPayoutsRouter, payoutsRouter } from './payouts.ts'
 
 /** Every /api resource, one router each. Add a line here for a new resource. */
 export function apiRouter(services: Services) {
@@ -61,6 +62,9 @@ export function apiRouter(services: Services) {
   // Issue 20: agents' shops (public view and purchases, the agent's own shop) and the admins' list.
   api.use('/shops', shopsRouter(services))
   api.use('/admin', shopsAdminRouter(services))
+  // Issue 20: payouts of shop earnings to mobile money (agent) and their admin page.
+  api.use('/payouts', payoutsRouter(services))
+  api.use('/admin/payouts', adminPayoutsRouter(services))
   // H5a: after the public orders/afa routers (H3), before the agents' own list.
   api.use('/orders', ordersAdminRouter(services))
   api.use('/afa', afaAdminRouter(services))

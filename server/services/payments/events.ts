@@ -19,6 +19,8 @@ export interface EventDeps {
   settle(transactionId: string, result: ReturnType<typeof resultOf>, ctx?: Ctx): Promise<SettleOutcome>
 }
 
+export type EventHandler = (e: PaystackEvent, ctx: Ctx) => Promise<{ handled: boolean; note: string }>
+
 /**
  * Every signed gateway event is kept once (gateway_events, unique by its key) before anything else
  * happens; events we do not handle, or for references we never issued, stay unhandled and show on
@@ -38,6 +40,9 @@ export function createEvents(deps: EventDeps) {
     )
     return row!
   }
+
+  /** Other services handling events by name prefix (payouts take 'transfer.'); they answer whether it was theirs. */
+  const handlers: { prefix: string; fn: EventHandler }[] = []
 
   const mark = (id: number, handled: boolean, note: string) =>
     q(`UPDATE gateway_events SET handled = :handled, note = :note WHERE id = :id RETURNING id`, { id, handled, note })
@@ -89,10 +94,15 @@ export function createEvents(deps: EventDeps) {
       // Kept on the page with its payload: a dispute needs an admin's answer at the gateway.
       return void (await mark(stored.id, false, known ? 'Dispute: payment marked reversed; answer it on the Paystack dashboard' : 'Dispute for a reference this shop never issued'))
     }
+    const handler = handlers.find((h) => e.event.startsWith(h.prefix))
+    if (handler) {
+      const r = await handler.fn(e, ctx)
+      return void (await mark(stored.id, r.handled, r.note))
+    }
     await mark(stored.id, false, 'An event type this shop does not handle')
   }
 
-  return { paystack, reverse, store }
+  return { paystack, reverse, store, on: (prefix: string, fn: EventHandler) => void handlers.push({ prefix, fn }) }
 }
 
 export type Events = ReturnType<typeof createEvents>

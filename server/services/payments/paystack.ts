@@ -77,24 +77,23 @@ export function resultOf(data: PaystackData, fallbackMessage: string): GatewayRe
  * (status true, or a 4xx refusal of this request). 'unclear': timeouts, resets, 5xx, 429, a body that
  * is not Paystack's JSON: the request may or may not have taken effect (ADR 0013).
  */
-type Answer = { kind: 'word'; ok: boolean; httpStatus: number; message: string; data: PaystackData; meta?: any; list?: any[] } | { kind: 'unclear'; reason: string }
+export type PaystackAnswer = { kind: 'word'; ok: boolean; httpStatus: number; message: string; data: PaystackData & Record<string, any>; raw: unknown; meta?: any; list?: any[] } | { kind: 'unclear'; reason: string }
+type Answer = PaystackAnswer
 
-export function createPaystackProvider(env: Env, http?: AxiosInstance): PaymentProvider {
-  const secret = env.PAYSTACK_SECRET_KEY!
+/** One client for every Paystack call (charges, refunds, transfers): base URL and key from env, answers sorted by paystackCaller. */
+export function paystackCaller(env: Env, http?: AxiosInstance) {
   const client =
     http ??
     axios.create({
       baseURL: env.PAYSTACK_BASE_URL.replace(/\/+$/, ''),
       timeout: env.PAYSTACK_TIMEOUT_MS ?? 15_000,
-      headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' },
+      headers: { Authorization: `Bearer ${env.PAYSTACK_SECRET_KEY}`, 'Content-Type': 'application/json' },
       validateStatus: () => true,
       // Paystack's body is read as text and parsed here, so a non-JSON answer is seen as such.
       transformResponse: [(d: unknown) => d],
       responseType: 'text',
     })
-  const providerCode = { MTN: env.PAYSTACK_MOMO_MTN, TELECEL: env.PAYSTACK_MOMO_TELECEL, AIRTELTIGO: env.PAYSTACK_MOMO_AIRTELTIGO }
-
-  async function call(method: 'get' | 'post', url: string, body?: unknown, params?: Record<string, unknown>): Promise<Answer> {
+  return async function call(method: 'get' | 'post', url: string, body?: unknown, params?: Record<string, unknown>): Promise<Answer> {
     let res
     try {
       res = await client.request({ method, url, data: body, params })
@@ -111,8 +110,13 @@ export function createPaystackProvider(env: Env, http?: AxiosInstance): PaymentP
     if (!payload || typeof payload !== 'object' || typeof payload.status !== 'boolean') return { kind: 'unclear', reason: `Paystack answered HTTP ${res.status} without its envelope` }
     const message = String(payload.message ?? '')
     const data = Array.isArray(payload.data) ? {} : ((payload.data ?? {}) as PaystackData)
-    return { kind: 'word', ok: res.status < 400 && payload.status === true, httpStatus: res.status, message, data, meta: payload.meta, list: Array.isArray(payload.data) ? payload.data : undefined }
+    return { kind: 'word', ok: res.status < 400 && payload.status === true, httpStatus: res.status, message, data, raw: payload.data ?? null, meta: payload.meta, list: Array.isArray(payload.data) ? payload.data : undefined }
   }
+}
+
+export function createPaystackProvider(env: Env, http?: AxiosInstance): PaymentProvider {
+  const call = paystackCaller(env, http)
+  const providerCode = { MTN: env.PAYSTACK_MOMO_MTN, TELECEL: env.PAYSTACK_MOMO_TELECEL, AIRTELTIGO: env.PAYSTACK_MOMO_AIRTELTIGO }
 
   const unclearStart = (reason: string): StartResult => ({ status: 'PENDING', message: WAITING_MESSAGE, unclear: true, extId: null, note: reason }) as StartResult
 
