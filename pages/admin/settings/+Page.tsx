@@ -151,6 +151,9 @@ export default function Page() {
           <Choice name="shopMaxMarkupType" label="Maximum shop markup type" {...f} options={[{ value: 'PERCENT', label: 'Percent of the agent price' }, { value: 'FIXED', label: 'Fixed amount in GH₵' }]} />
           <Num name="shopMaxMarkupValue" label="Maximum shop markup" min={0} step={0.01} {...f}
             help="The most an agent's shop may charge above the agent price (never below it). Prices saved earlier above a new maximum sell at the maximum." />
+        </div>
+
+        {/* Issue 20 (payouts) */}
         <div {...panel('Payouts')}>
           <Num name="payoutMinimum" label="Minimum payout (GH₵)" min={1} step={0.01} {...f} help="The smallest amount an agent can withdraw from shop earnings." />
           <Num name="payoutFee" label="Payout fee (GH₵)" min={0} step={0.01} {...f} help="Taken from the agent's earnings with each payout (0 for none); the agent receives the amount asked for." />
