@@ -34,8 +34,9 @@ const CRUMBS = {
   '/admin/afa': 'AFA',
   '/admin/packages': 'Packages',
   '/admin/settings': 'Settings',
-  // Issue 20 (shops)
+  // Issue 20 (shops, payouts)
   '/admin/shops': 'Shops',
+  '/admin/payouts': 'Payouts',
 }
 
 export function AdminLayout({ children }: { children: ReactNode }) {
