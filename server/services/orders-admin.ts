@@ -8,6 +8,7 @@ import type { AuditService } from './audit.ts'
 import type { Ctx } from './context.ts'
 import type { DeliveryService } from './delivery/index.ts'
 import { DELIVERY_STATUSES } from './delivery/state.ts'
+import { EXPORT_LOCK, EXPORTABLE } from './order-exports.ts'
 
 export const NETWORK_LABELS = { MTN: 'MTN', TELECEL: 'Telecel', AIRTELTIGO: 'AirtelTigo' } as const
 export const PAYMENT_STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED'] as const
@@ -138,7 +139,7 @@ const SELECT_ORDER = `
          o.package_name, o.recipient_number, o.network, o.data_size_mb, o.amount_pesewas, o.payment_status,
          o.payment_transaction_id, o.payment_phone_number, o.channel, o.delivered, o.delivered_at, o.exported, o.exported_at,
          o.delivery_status, o.delivery_vendor, o.delivery_reference, o.delivery_attempts, o.delivery_error, o.simulated, o.created_at, o.updated_at
-  FROM orders o
+  FROM orders_view o
   LEFT JOIN agents a ON a.id = o.agent_id
   LEFT JOIN users u ON u.id = o.user_id`
 
@@ -162,11 +163,6 @@ export const ORDER_CSV_COLUMNS: CsvColumn<OrderRow>[] = [
   { header: 'Simulated Payment', value: (r) => (r.simulated ? 'YES - do not deliver' : 'no') },
 ]
 
-/**
- * What "pending" means for the export: paid, not yet delivered, still in the active list, and not
- * being delivered automatically (issue 11): never sent (manual mode) or failed at the vendor.
- */
-const EXPORTABLE = `NOT exported AND NOT delivered AND payment_status = 'SUCCESS' AND delivery_status IN ('NOT_STARTED','FAILED')`
 const EXPORT_BATCH = 5000
 
 export interface ExportSink {
@@ -262,9 +258,9 @@ export function createOrdersAdminService({ sequelize, audit, delivery }: { seque
       if (query.orderType === 'agent') where.push('o.agent_id IS NOT NULL')
       if (query.orderType === 'direct') where.push('o.agent_id IS NULL')
       if (query.search) where.push(await searchClause(query.search, params))
-      // Newest orders first: the active list walks orders_created_idx, the history the partial
-      // orders_history_idx (migrations 051/052 say why); the history shows each export time.
-      const order = 'o.created_at DESC, o.id DESC'
+      // Newest first: the active list walks orders_created_idx (skipping exported orders through
+      // order_exports' key), the history walks order_exports_at_idx, latest export first (ADR 0021).
+      const order = query.includeExported ? 'o.exported_at DESC, o.id DESC' : 'o.created_at DESC, o.id DESC'
       const whereSql = where.join(' AND ')
       // The page and its total are independent: two connections, one round trip of latency.
       const [rows, counted] = await Promise.all([
@@ -272,7 +268,7 @@ export function createOrdersAdminService({ sequelize, audit, delivery }: { seque
           replacements: { ...params, limit: query.limit, offset: (query.page - 1) * query.limit },
           type: QueryTypes.SELECT,
         }),
-        cappedCount(sequelize, `FROM orders o WHERE ${whereSql}`, params),
+        cappedCount(sequelize, `FROM orders_view o WHERE ${whereSql}`, params),
       ])
       return { orders: rows.map(presentOrder), pagination: paginationOf(query.page, query.limit, counted.total, counted.exact) }
     },
@@ -281,7 +277,7 @@ export function createOrdersAdminService({ sequelize, audit, delivery }: { seque
     async markDelivered(id: number, ctx: Ctx = {}) {
       if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw badRequest('Invalid order id')
       const [row] = await sequelize.query<{ payment_status: string; delivered: boolean }>(
-        'SELECT payment_status, delivered FROM orders WHERE id = :id',
+        'SELECT payment_status, delivered FROM orders_view WHERE id = :id',
         { replacements: { id }, type: QueryTypes.SELECT },
       )
       if (!row) throw notFound('Order not found')
@@ -301,41 +297,43 @@ export function createOrdersAdminService({ sequelize, audit, delivery }: { seque
     },
 
     /**
-     * The paid, undelivered, active orders, marked delivered+exported and streamed out in ONE
-     * transaction: the rows are stamped first (row locks keep a second export from taking them too),
-     * then read back, oldest first (by id), through a cursor in batches. If anything fails before COMMIT, including the
-     * receiver going away, the transaction rolls back and no order is marked.
+     * The paid, undelivered, active orders, recorded as exported and streamed out in ONE
+     * transaction (ADR 0021): one narrow order_exports row per order (the orders rows are not
+     * written), then read back through a cursor in batches, oldest first (by id), on the
+     * transaction's own pg connection (no ORM work per row). If anything fails before COMMIT,
+     * including the receiver going away, the transaction rolls back and no order is exported.
      */
     async exportPending(sink: ExportSink, ctx: Ctx = {}): Promise<number> {
       return sequelize.transaction(async (t) => {
-        const [{ stamp }] = (await sequelize.query<{ stamp: Date }>('SELECT clock_timestamp() AS stamp', { type: QueryTypes.SELECT, transaction: t })) as [{ stamp: Date }]
-        // The marked ids go to a temporary table, so reading them back is a walk of its key joined
-        // by primary key, whatever other indexes exist on orders (no scan of the whole table).
-        await sequelize.query('CREATE TEMP TABLE orders_export_batch (id integer PRIMARY KEY) ON COMMIT DROP', { transaction: t })
-        const [, meta] = await sequelize.query(
-          `WITH marked AS (
-             UPDATE orders SET exported = true, exported_at = :stamp, delivered = true, delivered_at = :stamp, updated_at = :stamp,
-               delivery_status = 'MANUAL', delivery_error = NULL
-             WHERE ${EXPORTABLE} RETURNING id)
-           INSERT INTO orders_export_batch (id) SELECT id FROM marked`,
-          { replacements: { stamp }, transaction: t },
-        )
-        const count = Number((meta as { rowCount?: number } | undefined)?.rowCount ?? 0)
+        await sequelize.query('SELECT pg_advisory_xact_lock(:k)', { replacements: { k: EXPORT_LOCK }, transaction: t })
+        // As text, to the microsecond: it names this export's rows below.
+        const [{ stamp }] = (await sequelize.query<{ stamp: string }>('SELECT clock_timestamp()::text AS stamp', { type: QueryTypes.SELECT, transaction: t })) as [{ stamp: string }]
+        const client = (t as unknown as { connection: { query: (sql: string, values?: unknown[]) => Promise<{ rows: OrderRow[]; rowCount: number | null }> } }).connection
+        const inserted = await client.query(`INSERT INTO order_exports (order_id, exported_at) SELECT o.id, $1::timestamptz FROM orders o WHERE ${EXPORTABLE}`, [stamp])
+        const count = Number(inserted.rowCount ?? 0)
         if (count === 0) throw notFound('No orders available for export')
-        await sequelize.query('ANALYZE orders_export_batch', { transaction: t })
         await audit.record({ action: 'ORDERS_EXPORTED', resource: 'ORDER', severity: 'MEDIUM', details: { count } }, { ...ctx, transaction: t })
-        await sequelize.query(
-          `DECLARE orders_export NO SCROLL CURSOR FOR ${SELECT_ORDER}
-           JOIN orders_export_batch b ON b.id = o.id ORDER BY b.id`,
-          { transaction: t },
+        await client.query(
+          `DECLARE orders_export NO SCROLL CURSOR FOR
+           SELECT o.id, o.user_id, u.email AS user_email, o.agent_id, a.name AS agent_name, a.phone AS agent_phone, a.approved AS agent_approved,
+                  o.package_name, o.recipient_number, o.network, o.data_size_mb, o.amount_pesewas, o.payment_status,
+                  o.payment_transaction_id, o.payment_phone_number, o.channel, true AS delivered, COALESCE(o.delivered_at, x.exported_at) AS delivered_at,
+                  true AS exported, x.exported_at, 'MANUAL' AS delivery_status, o.delivery_vendor, o.delivery_reference, o.delivery_attempts,
+                  NULL AS delivery_error, o.simulated, o.created_at, GREATEST(o.updated_at, x.exported_at) AS updated_at
+             FROM order_exports x
+             JOIN orders o ON o.id = x.order_id
+             LEFT JOIN agents a ON a.id = o.agent_id
+             LEFT JOIN users u ON u.id = o.user_id
+            WHERE x.exported_at = ${sequelize.escape(stamp)}::timestamptz
+            ORDER BY x.exported_at, x.order_id`,
         )
         await sink.start(count)
         for (;;) {
-          const rows = await sequelize.query<OrderRow>(`FETCH ${EXPORT_BATCH} FROM orders_export`, { type: QueryTypes.SELECT, transaction: t })
+          const { rows } = await client.query(`FETCH ${EXPORT_BATCH} FROM orders_export`)
           if (rows.length === 0) break
           await sink.write(rows)
         }
-        await sequelize.query('CLOSE orders_export', { transaction: t })
+        await client.query('CLOSE orders_export')
         return count
       })
     },

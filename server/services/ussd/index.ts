@@ -87,7 +87,7 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
 
   /** One of the agent's own orders by id (never anyone else's). */
   async function agentOrder(agent: UssdAgent, orderId: number): Promise<UssdOrderRow | null> {
-    const order = await models.Order.findOne({ where: { id: orderId, [Op.or]: [{ agentId: agent.id }, { userId: agent.userId }] } })
+    const order = await models.OrderView.findOne({ where: { id: orderId, [Op.or]: [{ agentId: agent.id }, { userId: agent.userId }] } })
     return order ? (order.get({ plain: true }) as UssdOrderRow) : null
   }
 
@@ -167,7 +167,7 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
 
     /** The agent's newest orders (the menu shows 5). */
     async recentOrders(agent: UssdAgent, limit = 5): Promise<UssdOrderRow[]> {
-      const rows = await models.Order.findAll({
+      const rows = await models.OrderView.findAll({
         where: { [Op.or]: [{ agentId: agent.id }, { userId: agent.userId }] },
         order: [['createdAt', 'DESC'], ['id', 'DESC']],
         limit,
