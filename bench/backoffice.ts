@@ -5,11 +5,10 @@
 //
 // Uses its own database (scripts/seed-volume.ts: DATA_DIR .data/bench-backoffice), never dev data.
 // Prints figures only; it asserts nothing. Results go in docs/benchmarks-backoffice.md by hand.
-import { readdirSync, readFileSync } from 'node:fs'
-import path from 'node:path'
 import { QueryTypes } from 'sequelize'
 import { BENCH_ADMIN, openBenchDb } from '../scripts/seed-volume.ts'
 import { boot } from '../server/index.ts'
+import { postgresCpuSeconds } from './lib.ts'
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def)
 const RUNS = arg('runs', 60)
@@ -34,25 +33,8 @@ const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; 
 const csrf = ((await login.json()) as { csrfToken: string }).csrfToken
 const headers = { Cookie: cookie, 'x-csrf-token': csrf, Accept: 'application/json' }
 
-/** CPU seconds (user+system) of the embedded PostgreSQL: the postmaster and all its children (backends, WAL writer, checkpointer). */
 const [{ data_directory: pgDataDir }] = await q<{ data_directory: string }>('SHOW data_directory')
-function pgCpuSeconds(): number {
-  try {
-    const postmaster = Number(readFileSync(path.join(pgDataDir, 'postmaster.pid'), 'utf8').split('\n')[0])
-    let ticks = 0
-    for (const d of readdirSync('/proc')) {
-      if (!/^\d+$/.test(d)) continue
-      try {
-        const f = readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]!.split(' ')
-        // fields after the name: state(0) ppid(1) ... utime(11) stime(12)
-        if (Number(d) === postmaster || Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12])
-      } catch {}
-    }
-    return ticks / 100
-  } catch {
-    return NaN
-  }
-}
+const pgCpuSeconds = () => postgresCpuSeconds(pgDataDir)
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 const results: Array<{ name: string; p50: number; p95: number; max: number; note: string }> = []

@@ -10,9 +10,10 @@
 // Prints figures; asserts nothing. Results go in docs/benchmarks-ussd.md by hand.
 import os from 'node:os'
 import path from 'node:path'
+import { QueryTypes } from 'sequelize'
 import { connect } from '../models/db.ts'
 import { hashPin, hashSecret } from '../server/lib/crypto.ts'
-import { ROOT, startChild, stopChild } from './lib.ts'
+import { postgresCpuSeconds, processCpuSeconds, ROOT, startChild, stopChild } from './lib.ts'
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def)
 const N = arg('dialogues', 100)
@@ -112,6 +113,9 @@ await dialogue(0, -1)
 for (const k of Object.keys(times) as Kind[]) times[k] = []
 
 console.log(`USSD benchmark: ${N} concurrent dialogues x ${ROUNDS} rounds, buy=${BUY}, think=${THINK} ms, spread=${SPREAD} ms, PIN hash ${PASSWORD_PIN ? 'password settings' : 'hashPin (m=4MiB,t=1)'}, node ${process.version}, ${os.cpus().length} CPUs, pool max ${process.env.DB_POOL_MAX ?? 10}, ${new Date().toISOString()}`)
+const [{ data_directory: pgDataDir }] = await sequelize.query<{ data_directory: string }>('SHOW data_directory', { type: QueryTypes.SELECT })
+const cpu0 = { server: processCpuSeconds(server.pid!), pg: postgresCpuSeconds(pgDataDir) }
+const load0 = os.loadavg()
 const started = performance.now()
 // Each agent dials again as soon as its previous dialogue ends: no barrier between rounds.
 await Promise.all(Array.from({ length: N }, async (_, i) => {
@@ -130,6 +134,12 @@ console.log(row('  menu screens', times.menu))
 if (BUY) console.log(row('  confirm (order+payment)', times.order))
 console.log('')
 console.log(`${(all.length / seconds).toFixed(0)} hops/s, ${((N * ROUNDS) / seconds).toFixed(1)} dialogues/s, errors ${errors}`)
+// Load-independent: CPU per hop, the server process (all threads, argon2 included) and PostgreSQL.
+const serverCpu = processCpuSeconds(server.pid!) - cpu0.server
+const pgCpu = postgresCpuSeconds(pgDataDir) - cpu0.pg
+const perHop = (s: number) => ((s / all.length) * 1000).toFixed(2)
+console.log(`CPU per hop: server ${perHop(serverCpu)} ms, PostgreSQL ${perHop(pgCpu)} ms (server ${serverCpu.toFixed(1)} s, PostgreSQL ${pgCpu.toFixed(1)} s over ${all.length} hops)`)
+console.log(`load average: ${load0.map((l) => l.toFixed(1)).join(' ')} at the start, ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end`)
 const orders = await models.Order.count({ where: { channel: 'ussd' } })
 console.log(`orders created: ${orders}`)
 

@@ -143,33 +143,52 @@ const SELECT_ORDER = `
   LEFT JOIN agents a ON a.id = o.agent_id
   LEFT JOIN users u ON u.id = o.user_id`
 
-/** The export file's columns: what the person delivering the bundles needs, numbers kept as text. */
-export const ORDER_CSV_COLUMNS: CsvColumn<OrderRow>[] = [
-  { header: 'Order ID', kind: 'int', value: (r) => r.id },
-  { header: 'Recipient Number', kind: 'phone', value: (r) => r.recipient_number },
-  { header: 'Network', value: (r) => NETWORK_LABELS[r.network as keyof typeof NETWORK_LABELS] ?? r.network },
-  { header: 'Data Size', value: (r) => sizeLabel(r.data_size_mb) },
-  { header: 'Data Size (MB)', kind: 'int', value: (r) => r.data_size_mb },
-  { header: 'Amount (GHS)', kind: 'money', value: (r) => (r.amount_pesewas === null ? null : r.amount_pesewas / 100) },
-  { header: 'Order Type', value: (r) => (r.agent_id ? 'Agent' : 'Direct Customer') },
-  { header: 'Agent Name', value: (r) => r.agent_name },
-  { header: 'Agent Phone', kind: 'phone', value: (r) => r.agent_phone },
-  { header: 'Payment Status', value: (r) => r.payment_status },
-  { header: 'Transaction ID', kind: 'phone', value: (r) => r.payment_transaction_id },
-  { header: 'Payment Phone', kind: 'phone', value: (r) => r.payment_phone_number },
-  { header: 'Created At (UTC)', kind: 'datetime', value: (r) => r.created_at },
-  { header: 'Exported At (UTC)', kind: 'datetime', value: (r) => r.exported_at },
+/**
+ * The export file's columns: what the person delivering the bundles needs, numbers kept as text.
+ * PostgreSQL shapes each value as text (EXPORT_SELECT, same position as here: labels, 2-decimal
+ * amounts, UTC 'YYYY-MM-DD HH:MM:SS'), so no row is parsed into objects or dates on the way; the
+ * CSV rules (quoting, text phones, formula neutralising) stay in server/lib/csv.ts.
+ */
+export type ExportRow = (string | null)[]
+const EXPORT_FIELDS: Array<[header: string, kind: CsvColumn<ExportRow>['kind'], sql: string]> = [
+  ['Order ID', 'raw', 'o.id::text'],
+  ['Recipient Number', 'phone', 'o.recipient_number'],
+  ['Network', 'text', `CASE o.network ${Object.entries(NETWORK_LABELS).map(([k, v]) => `WHEN '${k}' THEN '${v}'`).join(' ')} ELSE o.network END`],
+  // sizeLabel(): GB with 1 decimal from 1024 MB, else MB
+  ['Data Size', 'text', `CASE WHEN o.data_size_mb >= 1024 THEN round(o.data_size_mb / 1024.0, 1)::text || 'GB' ELSE o.data_size_mb::text || 'MB' END`],
+  ['Data Size (MB)', 'raw', 'o.data_size_mb::text'],
+  ['Amount (GHS)', 'raw', '(o.amount_pesewas / 100.0)::numeric(14,2)::text'],
+  ['Order Type', 'text', `CASE WHEN o.agent_id IS NOT NULL THEN 'Agent' ELSE 'Direct Customer' END`],
+  ['Agent Name', 'text', 'a.name'],
+  ['Agent Phone', 'phone', 'a.phone'],
+  ['Payment Status', 'text', 'o.payment_status'],
+  ['Transaction ID', 'phone', 'o.payment_transaction_id'],
+  ['Payment Phone', 'phone', 'o.payment_phone_number'],
+  ['Created At (UTC)', 'raw', `to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')`],
+  ['Exported At (UTC)', 'raw', `to_char(x.exported_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')`],
   // Simulator sales: no real money moved, so nobody should deliver them by hand (issue 15).
-  { header: 'Simulated Payment', value: (r) => (r.simulated ? 'YES - do not deliver' : 'no') },
+  ['Simulated Payment', 'text', `CASE WHEN o.simulated THEN 'YES - do not deliver' ELSE 'no' END`],
 ]
+export const ORDER_CSV_COLUMNS: CsvColumn<ExportRow>[] = EXPORT_FIELDS.map(([header, kind], i) => ({ header, kind, value: (r) => r[i] }))
+
+/** One export's orders (`$1` = its stamp as text), oldest first, as CSV-ready text values. */
+const EXPORT_SELECT = `
+  SELECT ${EXPORT_FIELDS.map(([, , sql]) => sql).join(',\n         ')}
+    FROM order_exports x
+    JOIN orders o ON o.id = x.order_id
+    LEFT JOIN agents a ON a.id = o.agent_id
+   WHERE x.exported_at = $1::timestamptz
+   ORDER BY x.exported_at, x.order_id`
+/** Every column as PostgreSQL's own text: nothing to parse. */
+const TEXT_TYPES = { getTypeParser: () => (v: string) => v }
 
 const EXPORT_BATCH = 5000
 
 export interface ExportSink {
   /** Called once, when rows exist, before the first batch (the HTTP layer sends its headers here). */
   start(count: number): void | Promise<void>
-  /** One batch of rows; rejecting (receiver gone, disk full) rolls everything back. */
-  write(rows: OrderRow[]): Promise<void>
+  /** One batch of rows (ORDER_CSV_COLUMNS order); rejecting (receiver gone, disk full) rolls everything back. */
+  write(rows: ExportRow[]): Promise<void>
 }
 
 export type OrdersAdminService = ReturnType<typeof createOrdersAdminService>
@@ -308,28 +327,17 @@ export function createOrdersAdminService({ sequelize, audit, delivery }: { seque
         await sequelize.query('SELECT pg_advisory_xact_lock(:k)', { replacements: { k: EXPORT_LOCK }, transaction: t })
         // As text, to the microsecond: it names this export's rows below.
         const [{ stamp }] = (await sequelize.query<{ stamp: string }>('SELECT clock_timestamp()::text AS stamp', { type: QueryTypes.SELECT, transaction: t })) as [{ stamp: string }]
-        const client = (t as unknown as { connection: { query: (sql: string, values?: unknown[]) => Promise<{ rows: OrderRow[]; rowCount: number | null }> } }).connection
+        type PgResult = { rows: ExportRow[]; rowCount: number | null }
+        const client = (t as unknown as { connection: { query: (q: string | object, values?: unknown[]) => Promise<PgResult> } }).connection
         const inserted = await client.query(`INSERT INTO order_exports (order_id, exported_at) SELECT o.id, $1::timestamptz FROM orders o WHERE ${EXPORTABLE}`, [stamp])
         const count = Number(inserted.rowCount ?? 0)
         if (count === 0) throw notFound('No orders available for export')
         await audit.record({ action: 'ORDERS_EXPORTED', resource: 'ORDER', severity: 'MEDIUM', details: { count } }, { ...ctx, transaction: t })
-        await client.query(
-          `DECLARE orders_export NO SCROLL CURSOR FOR
-           SELECT o.id, o.user_id, u.email AS user_email, o.agent_id, a.name AS agent_name, a.phone AS agent_phone, a.approved AS agent_approved,
-                  o.package_name, o.recipient_number, o.network, o.data_size_mb, o.amount_pesewas, o.payment_status,
-                  o.payment_transaction_id, o.payment_phone_number, o.channel, true AS delivered, COALESCE(o.delivered_at, x.exported_at) AS delivered_at,
-                  true AS exported, x.exported_at, 'MANUAL' AS delivery_status, o.delivery_vendor, o.delivery_reference, o.delivery_attempts,
-                  NULL AS delivery_error, o.simulated, o.created_at, GREATEST(o.updated_at, x.exported_at) AS updated_at
-             FROM order_exports x
-             JOIN orders o ON o.id = x.order_id
-             LEFT JOIN agents a ON a.id = o.agent_id
-             LEFT JOIN users u ON u.id = o.user_id
-            WHERE x.exported_at = ${sequelize.escape(stamp)}::timestamptz
-            ORDER BY x.exported_at, x.order_id`,
-        )
+        // DECLARE takes no bind parameters: the stamp is PostgreSQL's own text, escaped.
+        await client.query(`DECLARE orders_export NO SCROLL CURSOR FOR ${EXPORT_SELECT.replace('$1', sequelize.escape(stamp))}`)
         await sink.start(count)
         for (;;) {
-          const { rows } = await client.query(`FETCH ${EXPORT_BATCH} FROM orders_export`)
+          const { rows } = await client.query({ text: `FETCH ${EXPORT_BATCH} FROM orders_export`, rowMode: 'array', types: TEXT_TYPES })
           if (rows.length === 0) break
           await sink.write(rows)
         }
