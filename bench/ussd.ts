@@ -34,7 +34,7 @@ const PG_PORT = process.env.BENCH_PG_PORT ?? '54341'
 const server = await startChild(
   'server/index.ts',
   // BENCH_SERVER_NODE_OPTIONS=--cpu-prof profiles the server alone.
-  { ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}), NODE_ENV: 'production', PORT, HOST: '127.0.0.1', DATA_DIR: path.join(ROOT, '.data/bench-ussd'), EMBEDDED_PG_PORT: PG_PORT, JOBS_ENABLED: '0', LOG_LEVEL: 'error', ADMIN_EMAIL: 'bench-ussd@datahub.local', ADMIN_PASSWORD: 'bench-ussd-password' },
+  { ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}), NODE_ENV: 'production', PORT, HOST: '127.0.0.1', DATA_DIR: path.join(ROOT, '.data/bench-ussd'), EMBEDDED_PG_PORT: PG_PORT, JOBS_ENABLED: '0', LOG_LEVEL: 'error', ADMIN_EMAIL: 'bench-ussd@datahub.local', ADMIN_PASSWORD: 'bench-ussd-password', SESSION_SECRET: process.env.SESSION_SECRET ?? 'bench-ussd-session-secret-0123456789abcdef' },
   `http://127.0.0.1:${PORT}/readyz`,
 )
 const { sequelize, models } = connect(`postgres://datahub:datahub-local@127.0.0.1:${PG_PORT}/datahub`)

@@ -96,7 +96,8 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
 
     /** Whitelist (when enabled) -> an agent with this phone -> approved -> paid -> has a PIN -> not locked. */
     async checkAccess(phone: string): Promise<AccessResult> {
-      const s = await settings.getFresh()
+      // The cached settings: a save here clears them, another instance's save arrives by NOTIFY (ADR 0019).
+      const s = await settings.get()
       if (s.ussdWhitelistEnabled && !(await isWhitelisted(phone))) return { ok: false, reason: 'not_whitelisted' }
       // Several profiles could share a number; the one that can use the channel wins.
       const [a] = await sequelize.query<any>(
