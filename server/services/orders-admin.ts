@@ -273,6 +273,9 @@ export function createOrdersAdminService({ sequelize, audit, delivery }: { seque
       if (query.deliveryStatus && query.deliveryStatus !== 'ALL') {
         params.deliveryStatus = query.deliveryStatus
         where.push('o.delivery_status = :deliveryStatus')
+        // The view's delivery_status is an expression (MANUAL once exported): for the few orders that
+        // need a look, let the partial index orders_delivery_open_idx (migration 100) find them.
+        if (['QUEUED', 'PROCESSING', 'FAILED'].includes(query.deliveryStatus)) where.push('o.id IN (SELECT id FROM orders WHERE delivery_status = :deliveryStatus)')
       }
       if (query.orderType === 'agent') where.push('o.agent_id IS NOT NULL')
       if (query.orderType === 'direct') where.push('o.agent_id IS NULL')

@@ -67,8 +67,11 @@ describe('order exports (ADR 0021): every reader sees an exported order as expor
   it('delivery: an exported order is never retried, queued or counted as needing attention; the refund refuses it as delivered', async () => {
     const failedDelivery = await createOrder({ paymentStatus: 'SUCCESS', deliveryStatus: 'FAILED' })
     expect((await admin.get('/api/delivery/overview')).body.needsAttention).to.equal(1)
+    expect((await admin.get('/api/orders?deliveryStatus=FAILED')).body.orders.map((o: any) => o.id)).to.deep.equal([failedDelivery.id])
     await exportNow(admin)
     expect((await admin.get('/api/delivery/overview')).body.needsAttention).to.equal(0)
+    expect((await admin.get('/api/orders?deliveryStatus=FAILED')).body.orders).to.have.length(0)
+    expect((await admin.get('/api/orders?includeExported=true&deliveryStatus=FAILED')).body.orders).to.have.length(0)
     const retry = await admin.post(`/api/orders/${failedDelivery.id}/retry-delivery`)
     expect(retry.status).to.equal(409)
     expect(retry.body.error).to.equal('This order is already delivered or on its way')
