@@ -8,10 +8,12 @@
 import { QueryTypes } from 'sequelize'
 import { BENCH_ADMIN, openBenchDb } from '../scripts/seed-volume.ts'
 import { boot } from '../server/index.ts'
+import { postgresCpuSeconds } from './lib.ts'
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def)
 const RUNS = arg('runs', 60)
 const EXPORT_ROWS = arg('export', 200_000)
+const EXPORT_ONLY = arg('export-only', 0) === 1 // skip the endpoint timings
 
 const { env, log, db } = await openBenchDb()
 const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) => db.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT }) as unknown as Promise<T[]>
@@ -31,10 +33,14 @@ const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; 
 const csrf = ((await login.json()) as { csrfToken: string }).csrfToken
 const headers = { Cookie: cookie, 'x-csrf-token': csrf, Accept: 'application/json' }
 
+const [{ data_directory: pgDataDir }] = await q<{ data_directory: string }>('SHOW data_directory')
+const pgCpuSeconds = () => postgresCpuSeconds(pgDataDir)
+
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 const results: Array<{ name: string; p50: number; p95: number; max: number; note: string }> = []
 
 async function measure(name: string, paths: string[] | (() => string), note = '') {
+  if (EXPORT_ONLY) return
   const pick = typeof paths === 'function' ? paths : (i: number) => paths[i % paths.length]!
   for (let i = 0; i < 5; i++) await (await fetch(base + pick(i), { headers })).arrayBuffer() // warm-up
   const times: number[] = []
@@ -52,7 +58,7 @@ async function measure(name: string, paths: string[] | (() => string), note = ''
 }
 
 const sizes = await q<Record<string, string>>(
-  `SELECT (SELECT count(*) FROM orders) AS orders, (SELECT count(*) FROM orders WHERE NOT exported) AS active,
+  `SELECT (SELECT count(*) FROM orders) AS orders, (SELECT count(*) FROM orders_view WHERE NOT exported) AS active,
           (SELECT count(*) FROM agents) AS agents, (SELECT count(*) FROM afa_registrations) AS afa`,
 )
 console.log('data:', sizes[0])
@@ -97,13 +103,16 @@ await measure('afa: search (name, phone, card)', afaSamples.flatMap((a) => [a.fu
 
 // Export: make EXPORT_ROWS paid orders pending again (setup, not timed), then stream them out.
 async function exportRun(rows: number) {
+  // The newest exported orders are taken out of order_exports; any that carry the export in their row
+  // (exported before migration 190) are made undelivered too.
   await db.sequelize.query(
-    `UPDATE orders SET exported = false, exported_at = NULL, delivered = false, delivered_at = NULL
-     WHERE id IN (SELECT id FROM orders WHERE exported AND payment_status = 'SUCCESS' ORDER BY id DESC LIMIT :rows)`,
+    `WITH back AS (DELETE FROM order_exports WHERE order_id IN (SELECT order_id FROM order_exports ORDER BY order_id DESC LIMIT :rows) RETURNING order_id)
+     UPDATE orders SET delivered = false, delivered_at = NULL, delivery_status = 'NOT_STARTED' WHERE id IN (SELECT order_id FROM back) AND delivered`,
     { replacements: { rows } },
   )
   await db.sequelize.query('VACUUM ANALYZE orders')
-  const [{ n }] = await q<{ n: string }>(`SELECT count(*) AS n FROM orders WHERE NOT exported AND NOT delivered AND payment_status = 'SUCCESS'`)
+  await db.sequelize.query('VACUUM ANALYZE order_exports')
+  const [{ n }] = await q<{ n: string }>(`SELECT count(*) AS n FROM orders_view WHERE NOT exported AND NOT delivered AND payment_status = 'SUCCESS' AND delivery_status IN ('NOT_STARTED','FAILED')`)
   global.gc?.()
   const before = process.memoryUsage()
   let peakRss = before.rss
@@ -113,8 +122,10 @@ async function exportRun(rows: number) {
     peakRss = Math.max(peakRss, m.rss)
     peakHeap = Math.max(peakHeap, m.heapUsed)
   }, 50)
+  const cpu0 = process.cpuUsage()
+  const pg0 = pgCpuSeconds()
   const t = performance.now()
-  const res = await fetch(`${base}/api/orders/export`, { method: 'POST', headers })
+  const res = await fetch(`${base}/api/orders/export`, { method: 'POST', headers: process.env.BENCH_IDENTITY ? { ...headers, 'Accept-Encoding': 'identity' } : headers })
   // Headers leave with the first batch, after the rows were marked: time to first byte ~ marking.
   const ttfb = (performance.now() - t) / 1000
   let bytes = 0
@@ -128,11 +139,18 @@ async function exportRun(rows: number) {
   }
   const secs = (performance.now() - t) / 1000
   clearInterval(sampler)
+  const cpu = process.cpuUsage(cpu0)
+  const nodeCpu = (cpu.user + cpu.system) / 1e6
+  const pgCpu = pgCpuSeconds() - pg0
   const mb = (b: number) => (b / 1048576).toFixed(0)
   const rowsOut = lines - 1
   console.log(
     `export ${Number(n).toLocaleString('en')} orders: ${res.status}, ${rowsOut.toLocaleString('en')} rows, ${(bytes / 1048576).toFixed(1)} MB in ${secs.toFixed(2)} s = ` +
       `${Math.round(rowsOut / secs).toLocaleString('en')} rows/s (marking ${ttfb.toFixed(2)} s, streaming ${(secs - ttfb).toFixed(2)} s = ${Math.round(rowsOut / (secs - ttfb)).toLocaleString('en')} rows/s); RSS ${mb(before.rss)} -> peak ${mb(peakRss)} MB, heap ${mb(before.heapUsed)} -> peak ${mb(peakHeap)} MB`,
+  )
+  const us = (s: number) => ((s / Math.max(1, rowsOut)) * 1e6).toFixed(1)
+  console.log(
+    `  CPU: node ${nodeCpu.toFixed(2)} s (${us(nodeCpu)} us/row, server and this client in one process), PostgreSQL ${pgCpu.toFixed(2)} s (${us(pgCpu)} us/row); load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`,
   )
   return { rows: rowsOut, secs, rss: [before.rss, peakRss], heap: [before.heapUsed, peakHeap] }
 }

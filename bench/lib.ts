@@ -1,5 +1,6 @@
 import autocannon from 'autocannon'
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 
 export const ROOT = path.resolve(import.meta.dirname, '..')
@@ -52,3 +53,36 @@ export async function load(url: string, opts: { seconds?: number; connections?: 
 
 export const fmt = (f: Figures) =>
   `${f.reqs.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms${f.errors || f.non2xx ? `   (errors ${f.errors}, non-2xx ${f.non2xx})` : ''}`
+
+/** CPU seconds (user + system, all threads) a process has used, from /proc (Linux); NaN elsewhere. */
+export function processCpuSeconds(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    // fields after the name: state(0) ppid(1) ... utime(11) stime(12), in clock ticks (100/s)
+    return (Number(f[11]) + Number(f[12])) / 100
+  } catch {
+    return NaN
+  }
+}
+
+/** CPU seconds of a PostgreSQL cluster: its postmaster and every child (backends, WAL writer, checkpointer...). */
+export function postgresCpuSeconds(dataDirectory: string): number {
+  try {
+    const postmaster = Number(readFileSync(path.join(dataDirectory, 'postmaster.pid'), 'utf8').split('\n')[0])
+    // The postmaster's own time plus its children that ended (cutime, cstime): a backend that exits
+    // between two readings moves from the live sum into these, so the total never goes back.
+    const f = readFileSync(`/proc/${postmaster}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    let total = (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100
+    for (const d of readdirSync('/proc')) {
+      if (!/^\d+$/.test(d)) continue
+      try {
+        if (Number(readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]) === postmaster) total += processCpuSeconds(Number(d))
+      } catch {
+        /* gone meanwhile */
+      }
+    }
+    return total
+  } catch {
+    return NaN
+  }
+}

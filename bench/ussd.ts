@@ -10,9 +10,10 @@
 // Prints figures; asserts nothing. Results go in docs/benchmarks-ussd.md by hand.
 import os from 'node:os'
 import path from 'node:path'
+import { QueryTypes } from 'sequelize'
 import { connect } from '../models/db.ts'
 import { hashPin, hashSecret } from '../server/lib/crypto.ts'
-import { ROOT, startChild, stopChild } from './lib.ts'
+import { postgresCpuSeconds, processCpuSeconds, ROOT, startChild, stopChild } from './lib.ts'
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def)
 const N = arg('dialogues', 100)
@@ -33,7 +34,7 @@ const PG_PORT = process.env.BENCH_PG_PORT ?? '54341'
 const server = await startChild(
   'server/index.ts',
   // BENCH_SERVER_NODE_OPTIONS=--cpu-prof profiles the server alone.
-  { ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}), NODE_ENV: 'production', PORT, HOST: '127.0.0.1', DATA_DIR: path.join(ROOT, '.data/bench-ussd'), EMBEDDED_PG_PORT: PG_PORT, JOBS_ENABLED: '0', LOG_LEVEL: 'error', ADMIN_EMAIL: 'bench-ussd@datahub.local', ADMIN_PASSWORD: 'bench-ussd-password', SESSION_SECRET: 'bench-ussd-session-secret-long-enough-0000' },
+  { ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}), NODE_ENV: 'production', PORT, HOST: '127.0.0.1', DATA_DIR: path.join(ROOT, '.data/bench-ussd'), EMBEDDED_PG_PORT: PG_PORT, JOBS_ENABLED: '0', LOG_LEVEL: 'error', ADMIN_EMAIL: 'bench-ussd@datahub.local', ADMIN_PASSWORD: 'bench-ussd-password', SESSION_SECRET: process.env.SESSION_SECRET ?? 'bench-ussd-session-secret-0123456789abcdef' },
   `http://127.0.0.1:${PORT}/readyz`,
 )
 const { sequelize, models } = connect(`postgres://datahub:datahub-local@127.0.0.1:${PG_PORT}/datahub`)
@@ -112,6 +113,9 @@ await dialogue(0, -1)
 for (const k of Object.keys(times) as Kind[]) times[k] = []
 
 console.log(`USSD benchmark: ${N} concurrent dialogues x ${ROUNDS} rounds, buy=${BUY}, think=${THINK} ms, spread=${SPREAD} ms, PIN hash ${PASSWORD_PIN ? 'password settings' : 'hashPin (m=4MiB,t=1)'}, node ${process.version}, ${os.cpus().length} CPUs, pool max ${process.env.DB_POOL_MAX ?? 10}, ${new Date().toISOString()}`)
+const [{ data_directory: pgDataDir }] = await sequelize.query<{ data_directory: string }>('SHOW data_directory', { type: QueryTypes.SELECT })
+const cpu0 = { server: processCpuSeconds(server.pid!), pg: postgresCpuSeconds(pgDataDir) }
+const load0 = os.loadavg()
 const started = performance.now()
 // Each agent dials again as soon as its previous dialogue ends: no barrier between rounds.
 await Promise.all(Array.from({ length: N }, async (_, i) => {
@@ -130,6 +134,12 @@ console.log(row('  menu screens', times.menu))
 if (BUY) console.log(row('  confirm (order+payment)', times.order))
 console.log('')
 console.log(`${(all.length / seconds).toFixed(0)} hops/s, ${((N * ROUNDS) / seconds).toFixed(1)} dialogues/s, errors ${errors}`)
+// Load-independent: CPU per hop, the server process (all threads, argon2 included) and PostgreSQL.
+const serverCpu = processCpuSeconds(server.pid!) - cpu0.server
+const pgCpu = postgresCpuSeconds(pgDataDir) - cpu0.pg
+const perHop = (s: number) => ((s / all.length) * 1000).toFixed(2)
+console.log(`CPU per hop: server ${perHop(serverCpu)} ms, PostgreSQL ${perHop(pgCpu)} ms (server ${serverCpu.toFixed(1)} s, PostgreSQL ${pgCpu.toFixed(1)} s over ${all.length} hops)`)
+console.log(`load average: ${load0.map((l) => l.toFixed(1)).join(' ')} at the start, ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end`)
 const orders = await models.Order.count({ where: { channel: 'ussd' } })
 console.log(`orders created: ${orders}`)
 

@@ -10,6 +10,8 @@ export interface Models {
   Settings: M
   Package: M
   Order: M
+  /** Read-only: orders with the CSV export applied (orders_view, migration 190). Read delivery/export state here. */
+  OrderView: M
   Payment: M
   AfaRegistration: M
   AdminMessage: M
@@ -44,14 +46,18 @@ export function defineModels(sequelize: Sequelize): Models {
     id, network: STRING, name: TEXT, sizeMb: INTEGER, priceUserPesewas: INTEGER, priceAgentPesewas: INTEGER, active: BOOLEAN,
   }, opts('packages'))
 
-  const Order = sequelize.define('Order', {
+  const orderAttributes = {
     id, userId: INTEGER, agentId: INTEGER, packageId: INTEGER, packageName: TEXT, recipientNumber: STRING(12), network: STRING,
     dataSizeMb: INTEGER, amountPesewas: INTEGER, paymentStatus: STATUS, paymentTransactionId: TEXT, paymentPhoneNumber: STRING(12),
-    channel: STRING, delivered: BOOLEAN, deliveredAt: DATE, exported: BOOLEAN, exportedAt: DATE, simulated: BOOLEAN,
+    channel: STRING, delivered: BOOLEAN, deliveredAt: DATE, simulated: BOOLEAN,
     deliveryStatus: STRING, deliveryVendor: STRING, deliveryReference: TEXT, deliveryAttempts: INTEGER, deliveryError: TEXT,
     // Issue 20: a shop order's sale (migration 201).
     shopId: INTEGER, shopAgentId: INTEGER, shopPricePesewas: INTEGER, shopAgentPricePesewas: INTEGER, shopMarginPesewas: INTEGER,
-  }, opts('orders'))
+  }
+  // The table as written. Whether an order was exported (and so delivered, MANUAL) lives in
+  // order_exports: anything that shows or decides on delivery state reads OrderView.
+  const Order = sequelize.define('Order', orderAttributes, opts('orders'))
+  const OrderView = sequelize.define('OrderView', { ...orderAttributes, exported: BOOLEAN, exportedAt: DATE }, opts('orders_view'))
 
   const Payment = sequelize.define('Payment', {
     id, transactionId: TEXT, purpose: STRING, gateway: STRING, method: STRING, extTransactionId: TEXT, status: STATUS,
@@ -110,5 +116,5 @@ export function defineModels(sequelize: Sequelize): Models {
   Commission.belongsTo(Order, { as: 'order', foreignKey: 'orderId' })
   Commission.belongsTo(Agent, { as: 'agent', foreignKey: 'agentId' })
 
-  return { User, Agent, Settings, Package, Order, Payment, AfaRegistration, AdminMessage, AdminMessageRecipient, AuditLog, Commission, UssdWhitelist, UssdSession, AuthToken, SmsOutbox }
+  return { User, Agent, Settings, Package, Order, OrderView, Payment, AfaRegistration, AdminMessage, AdminMessageRecipient, AuditLog, Commission, UssdWhitelist, UssdSession, AuthToken, SmsOutbox }
 }

@@ -127,14 +127,12 @@ export async function seedVolume(db: Database, opts: { orders: number; agents: n
       const [agentRange] = await db.sequelize.query<{ lo: number; hi: number }>('SELECT min(id) AS lo, max(id) AS hi FROM agents', { type: QueryTypes.SELECT })
       // 30% agent orders; 80% paid. Paid orders older than a day were exported (and so delivered) a few
       // hours after they came in; the last day's are still active, as are unpaid ones of any age.
+      // An export leaves the orders row as it was and records itself in order_exports (ADR 0021).
       await q(
         `INSERT INTO orders (user_id, agent_id, package_id, package_name, recipient_number, network, data_size_mb, amount_pesewas,
-                             payment_status, payment_transaction_id, payment_phone_number, channel, delivered, delivered_at, exported, exported_at, delivery_status, created_at, updated_at)
+                             payment_status, payment_transaction_id, payment_phone_number, channel, created_at, updated_at)
          SELECT a.user_id, a.id, NULL, s.name, s.recipient, s.network, s.size_mb, s.amount, s.status, s.txid, s.recipient,
                 CASE WHEN s.r3 < 0.1 THEN 'ussd' ELSE 'web' END,
-                s.exported, CASE WHEN s.exported THEN s.created_at + interval '3 hours' END,
-                s.exported, CASE WHEN s.exported THEN s.created_at + interval '3 hours' END,
-                CASE WHEN s.exported THEN 'MANUAL' ELSE 'NOT_STARTED' END,
                 s.created_at, s.created_at
          FROM (
            SELECT g,
@@ -145,7 +143,6 @@ export async function seedVolume(db: Database, opts: { orders: number; agents: n
                   '0' || (ARRAY['24','54','55','59','20','50','26','27','57','53'])[1 + floor(random() * 10)::int] || lpad(floor(random() * 10000000)::int::text, 7, '0') AS recipient,
                   (100000000000000 + :offset + g)::text AS txid,
                   st.status, st.created_at,
-                  st.status = 'SUCCESS' AND st.created_at < now() - interval '1 day' AS exported,
                   random() AS r3,
                   CASE WHEN random() < 0.3 THEN :lo + floor(random() * (:hi - :lo + 1))::int END AS agent_pick
            FROM generate_series(1, :n) g
@@ -160,6 +157,11 @@ export async function seedVolume(db: Database, opts: { orders: number; agents: n
         { n: opts.orders - have, offset: have, lo: agentRange!.lo ?? 1, hi: agentRange!.hi ?? 1 },
       )
     })
+    await step('order_exports (paid orders older than a day)', () =>
+      q(`INSERT INTO order_exports (order_id, exported_at)
+         SELECT id, created_at + interval '3 hours' FROM orders
+         WHERE id > :offset AND payment_status = 'SUCCESS' AND created_at < now() - interval '1 day'`, { offset: have }),
+    )
     await q('ALTER TABLE orders ENABLE TRIGGER USER')
     await step('rebuild revenue roll-ups (if present)', async () => {
       const [r] = await db.sequelize.query<{ daily: string | null; agent: string | null }>(
@@ -206,7 +208,7 @@ export async function seedVolume(db: Database, opts: { orders: number; agents: n
   // Fresh statistics and visibility map: the planner's estimates and index-only scans depend on them.
   await step('VACUUM ANALYZE', () => q('VACUUM ANALYZE'))
   const [sizes] = await db.sequelize.query<Record<string, string>>(
-    `SELECT (SELECT count(*) FROM orders) AS orders, (SELECT count(*) FROM orders WHERE NOT exported) AS active,
+    `SELECT (SELECT count(*) FROM orders) AS orders, (SELECT count(*) FROM orders_view WHERE NOT exported) AS active,
             (SELECT count(*) FROM agents) AS agents, (SELECT count(*) FROM afa_registrations) AS afa,
             pg_size_pretty(pg_database_size(current_database())) AS size`,
     { type: QueryTypes.SELECT },

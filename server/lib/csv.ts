@@ -15,8 +15,10 @@ import type { Writable } from 'node:stream'
  *   OWASP's advice for CSV exports) in every free-text column. Such fields are always quoted, so an
  *   import dialog that also splits on TAB still sees one field.
  * - Amounts are plain numbers with exactly 2 decimals (`5.00`), so they stay numeric in both.
+ * - `raw`: a value already shaped by the caller (digits, a date-time, an amount) that holds no comma,
+ *   quote or line break and starts with no formula character: written as it is.
  */
-export type CsvKind = 'text' | 'phone' | 'money' | 'int' | 'datetime' | 'bool'
+export type CsvKind = 'text' | 'phone' | 'money' | 'int' | 'datetime' | 'bool' | 'raw'
 
 export interface CsvColumn<Row> {
   header: string
@@ -37,6 +39,8 @@ export function quote(field: string): string {
 export function formatField(value: unknown, kind: CsvKind = 'text'): string {
   if (value === null || value === undefined || value === '') return ''
   switch (kind) {
+    case 'raw':
+      return String(value)
     case 'phone':
       return `"\t${String(value).replace(/"/g, '""')}"`
     case 'money':

@@ -94,9 +94,9 @@ export function createAgentOrdersService({ sequelize, models }: { sequelize: Seq
         filters.push({ [Op.or]: or })
       }
       const [total, all, rows] = await Promise.all([
-        models.Order.count({ where: { [Op.and]: filters } }),
-        models.Order.count({ where: { [Op.and]: base } }),
-        models.Order.findAll({
+        models.OrderView.count({ where: { [Op.and]: filters } }),
+        models.OrderView.count({ where: { [Op.and]: base } }),
+        models.OrderView.findAll({
           where: { [Op.and]: filters },
           order: [['createdAt', 'DESC'], ['id', 'DESC']],
           limit: q.limit,
@@ -123,14 +123,14 @@ export function createAgentOrdersService({ sequelize, models }: { sequelize: Seq
                 count(*) FILTER (WHERE payment_status = 'SUCCESS' AND delivered) AS delivered,
                 coalesce(sum(amount_pesewas) FILTER (WHERE payment_status = 'SUCCESS'), 0) AS spent,
                 coalesce(sum(data_size_mb) FILTER (WHERE payment_status = 'SUCCESS'), 0) AS data_mb
-           FROM orders WHERE agent_id = :agentId OR user_id = :userId`,
+           FROM orders_view WHERE agent_id = :agentId OR user_id = :userId`,
         { replacements: { agentId: agent.id, userId }, type: QueryTypes.SELECT },
       )
       const perNetwork = await sequelize.query<{ network: string; count: string }>(
         'SELECT network, count(*) AS count FROM orders WHERE agent_id = :agentId OR user_id = :userId GROUP BY network',
         { replacements: { agentId: agent.id, userId }, type: QueryTypes.SELECT },
       )
-      const recent = await models.Order.findAll({
+      const recent = await models.OrderView.findAll({
         where: { [Op.or]: [{ agentId: agent.id }, { userId }] },
         order: [['createdAt', 'DESC'], ['id', 'DESC']],
         limit: 5,

@@ -81,7 +81,7 @@ export function createServices(deps: Deps) {
   const commissionReports = createCommissionReportsService({ sequelize, audit })
   // H5a back office operations: overview figures, orders list/delivery/export, AFA registrations.
   const adminStats = createAdminStatsService({ sequelize, settings })
-  const ordersAdmin = createOrdersAdminService({ sequelize, audit, delivery: () => delivery, onManualBatch: (table, t) => shops.creditMarginsOfBatch(table, t) })
+  const ordersAdmin = createOrdersAdminService({ sequelize, audit, delivery: () => delivery, onExported: (stamp, t) => shops.creditMarginsOfExport(stamp, t) })
   const afaAdmin = createAfaAdminService({ sequelize, audit })
   // H7 USSD channel: dial-in access, PIN lock, session store (the menu itself lives in ussd/).
   const ussd = createUssdService({ sequelize, models, settings, audit })

@@ -8,6 +8,7 @@ import type { AuditService } from './audit.ts'
 import type { Ctx } from './context.ts'
 import type { DeliveryService } from './delivery/index.ts'
 import { DELIVERY_STATUSES } from './delivery/state.ts'
+import { EXPORT_LOCK, EXPORTABLE } from './order-exports.ts'
 
 export const NETWORK_LABELS = { MTN: 'MTN', TELECEL: 'Telecel', AIRTELTIGO: 'AirtelTigo' } as const
 export const PAYMENT_STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED'] as const
@@ -138,52 +139,67 @@ const SELECT_ORDER = `
          o.package_name, o.recipient_number, o.network, o.data_size_mb, o.amount_pesewas, o.payment_status,
          o.payment_transaction_id, o.payment_phone_number, o.channel, o.delivered, o.delivered_at, o.exported, o.exported_at,
          o.delivery_status, o.delivery_vendor, o.delivery_reference, o.delivery_attempts, o.delivery_error, o.simulated, o.created_at, o.updated_at
-  FROM orders o
+  FROM orders_view o
   LEFT JOIN agents a ON a.id = o.agent_id
   LEFT JOIN users u ON u.id = o.user_id`
 
-/** The export file's columns: what the person delivering the bundles needs, numbers kept as text. */
-export const ORDER_CSV_COLUMNS: CsvColumn<OrderRow>[] = [
-  { header: 'Order ID', kind: 'int', value: (r) => r.id },
-  { header: 'Recipient Number', kind: 'phone', value: (r) => r.recipient_number },
-  { header: 'Network', value: (r) => NETWORK_LABELS[r.network as keyof typeof NETWORK_LABELS] ?? r.network },
-  { header: 'Data Size', value: (r) => sizeLabel(r.data_size_mb) },
-  { header: 'Data Size (MB)', kind: 'int', value: (r) => r.data_size_mb },
-  { header: 'Amount (GHS)', kind: 'money', value: (r) => (r.amount_pesewas === null ? null : r.amount_pesewas / 100) },
-  { header: 'Order Type', value: (r) => (r.agent_id ? 'Agent' : 'Direct Customer') },
-  { header: 'Agent Name', value: (r) => r.agent_name },
-  { header: 'Agent Phone', kind: 'phone', value: (r) => r.agent_phone },
-  { header: 'Payment Status', value: (r) => r.payment_status },
-  { header: 'Transaction ID', kind: 'phone', value: (r) => r.payment_transaction_id },
-  { header: 'Payment Phone', kind: 'phone', value: (r) => r.payment_phone_number },
-  { header: 'Created At (UTC)', kind: 'datetime', value: (r) => r.created_at },
-  { header: 'Exported At (UTC)', kind: 'datetime', value: (r) => r.exported_at },
-  // Simulator sales: no real money moved, so nobody should deliver them by hand (issue 15).
-  { header: 'Simulated Payment', value: (r) => (r.simulated ? 'YES - do not deliver' : 'no') },
-]
-
 /**
- * What "pending" means for the export: paid, not yet delivered, still in the active list, and not
- * being delivered automatically (issue 11): never sent (manual mode) or failed at the vendor.
+ * The export file's columns: what the person delivering the bundles needs, numbers kept as text.
+ * PostgreSQL shapes each value as text (EXPORT_SELECT, same position as here: labels, 2-decimal
+ * amounts, UTC 'YYYY-MM-DD HH:MM:SS'), so no row is parsed into objects or dates on the way; the
+ * CSV rules (quoting, text phones, formula neutralising) stay in server/lib/csv.ts.
  */
-const EXPORTABLE = `NOT exported AND NOT delivered AND payment_status = 'SUCCESS' AND delivery_status IN ('NOT_STARTED','FAILED')`
+export type ExportRow = (string | null)[]
+const EXPORT_FIELDS: Array<[header: string, kind: CsvColumn<ExportRow>['kind'], sql: string]> = [
+  ['Order ID', 'raw', 'o.id::text'],
+  ['Recipient Number', 'phone', 'o.recipient_number'],
+  ['Network', 'text', `CASE o.network ${Object.entries(NETWORK_LABELS).map(([k, v]) => `WHEN '${k}' THEN '${v}'`).join(' ')} ELSE o.network END`],
+  // sizeLabel(): GB with 1 decimal from 1024 MB, else MB
+  ['Data Size', 'text', `CASE WHEN o.data_size_mb >= 1024 THEN round(o.data_size_mb / 1024.0, 1)::text || 'GB' ELSE o.data_size_mb::text || 'MB' END`],
+  ['Data Size (MB)', 'raw', 'o.data_size_mb::text'],
+  ['Amount (GHS)', 'raw', '(o.amount_pesewas / 100.0)::numeric(14,2)::text'],
+  ['Order Type', 'text', `CASE WHEN o.agent_id IS NOT NULL THEN 'Agent' ELSE 'Direct Customer' END`],
+  ['Agent Name', 'text', 'a.name'],
+  ['Agent Phone', 'phone', 'a.phone'],
+  ['Payment Status', 'text', 'o.payment_status'],
+  ['Transaction ID', 'phone', 'o.payment_transaction_id'],
+  ['Payment Phone', 'phone', 'o.payment_phone_number'],
+  ['Created At (UTC)', 'raw', `to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')`],
+  ['Exported At (UTC)', 'raw', `to_char(x.exported_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')`],
+  // Simulator sales: no real money moved, so nobody should deliver them by hand (issue 15).
+  ['Simulated Payment', 'text', `CASE WHEN o.simulated THEN 'YES - do not deliver' ELSE 'no' END`],
+]
+export const ORDER_CSV_COLUMNS: CsvColumn<ExportRow>[] = EXPORT_FIELDS.map(([header, kind], i) => ({ header, kind, value: (r) => r[i] }))
+
+/** One export's orders (`$1` = its stamp as text), oldest first, as CSV-ready text values. */
+const EXPORT_SELECT = `
+  SELECT ${EXPORT_FIELDS.map(([, , sql]) => sql).join(',\n         ')}
+    FROM order_exports x
+    JOIN orders o ON o.id = x.order_id
+    LEFT JOIN agents a ON a.id = o.agent_id
+   WHERE x.exported_at = $1::timestamptz
+   ORDER BY x.exported_at, x.order_id`
+/** Every column as PostgreSQL's own text: nothing to parse. */
+const TEXT_TYPES = { getTypeParser: () => (v: string) => v }
+
 const EXPORT_BATCH = 5000
 
 export interface ExportSink {
   /** Called once, when rows exist, before the first batch (the HTTP layer sends its headers here). */
   start(count: number): void | Promise<void>
-  /** One batch of rows; rejecting (receiver gone, disk full) rolls everything back. */
-  write(rows: OrderRow[]): Promise<void>
+  /** One batch of rows (ORDER_CSV_COLUMNS order); rejecting (receiver gone, disk full) rolls everything back. */
+  write(rows: ExportRow[]): Promise<void>
 }
 
 export type OrdersAdminService = ReturnType<typeof createOrdersAdminService>
 
-export function createOrdersAdminService({ sequelize, audit, delivery, onManualBatch }: {
+export function createOrdersAdminService({ sequelize, audit, delivery, onExported }: {
   sequelize: Sequelize
   audit: AuditService
   delivery: () => Pick<DeliveryService, 'markManual' | 'retry'>
   /** The export sets MANUAL in bulk, past delivery's onChange hooks: told of the batch in the export's transaction (shop margins, issue 20). */
-  onManualBatch?: (table: string, t: Transaction) => Promise<void>
+  /** Called in the export's transaction with the stamp naming its order_exports rows. */
+  onExported?: (stamp: string, t: Transaction) => Promise<void>
 }) {
   /** Agents whose name or phone holds the term: a few ids, so the orders side can use its agent index. */
   async function agentIdsMatching(term: string, digits: string | null): Promise<number[]> {
@@ -264,13 +280,16 @@ export function createOrdersAdminService({ sequelize, audit, delivery, onManualB
       if (query.deliveryStatus && query.deliveryStatus !== 'ALL') {
         params.deliveryStatus = query.deliveryStatus
         where.push('o.delivery_status = :deliveryStatus')
+        // The view's delivery_status is an expression (MANUAL once exported): for the few orders that
+        // need a look, let the partial index orders_delivery_open_idx (migration 100) find them.
+        if (['QUEUED', 'PROCESSING', 'FAILED'].includes(query.deliveryStatus)) where.push('o.id IN (SELECT id FROM orders WHERE delivery_status = :deliveryStatus)')
       }
       if (query.orderType === 'agent') where.push('o.agent_id IS NOT NULL')
       if (query.orderType === 'direct') where.push('o.agent_id IS NULL')
       if (query.search) where.push(await searchClause(query.search, params))
-      // Newest orders first: the active list walks orders_created_idx, the history the partial
-      // orders_history_idx (migrations 051/052 say why); the history shows each export time.
-      const order = 'o.created_at DESC, o.id DESC'
+      // Newest first: the active list walks orders_created_idx (skipping exported orders through
+      // order_exports' key), the history walks order_exports_at_idx, latest export first (ADR 0021).
+      const order = query.includeExported ? 'o.exported_at DESC, o.id DESC' : 'o.created_at DESC, o.id DESC'
       const whereSql = where.join(' AND ')
       // The page and its total are independent: two connections, one round trip of latency.
       const [rows, counted] = await Promise.all([
@@ -278,7 +297,7 @@ export function createOrdersAdminService({ sequelize, audit, delivery, onManualB
           replacements: { ...params, limit: query.limit, offset: (query.page - 1) * query.limit },
           type: QueryTypes.SELECT,
         }),
-        cappedCount(sequelize, `FROM orders o WHERE ${whereSql}`, params),
+        cappedCount(sequelize, `FROM orders_view o WHERE ${whereSql}`, params),
       ])
       return { orders: rows.map(presentOrder), pagination: paginationOf(query.page, query.limit, counted.total, counted.exact) }
     },
@@ -287,7 +306,7 @@ export function createOrdersAdminService({ sequelize, audit, delivery, onManualB
     async markDelivered(id: number, ctx: Ctx = {}) {
       if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw badRequest('Invalid order id')
       const [row] = await sequelize.query<{ payment_status: string; delivered: boolean }>(
-        'SELECT payment_status, delivered FROM orders WHERE id = :id',
+        'SELECT payment_status, delivered FROM orders_view WHERE id = :id',
         { replacements: { id }, type: QueryTypes.SELECT },
       )
       if (!row) throw notFound('Order not found')
@@ -307,42 +326,34 @@ export function createOrdersAdminService({ sequelize, audit, delivery, onManualB
     },
 
     /**
-     * The paid, undelivered, active orders, marked delivered+exported and streamed out in ONE
-     * transaction: the rows are stamped first (row locks keep a second export from taking them too),
-     * then read back, oldest first (by id), through a cursor in batches. If anything fails before COMMIT, including the
-     * receiver going away, the transaction rolls back and no order is marked.
+     * The paid, undelivered, active orders, recorded as exported and streamed out in ONE
+     * transaction (ADR 0021): one narrow order_exports row per order (the orders rows are not
+     * written), then read back through a cursor in batches, oldest first (by id), on the
+     * transaction's own pg connection (no ORM work per row). If anything fails before COMMIT,
+     * including the receiver going away, the transaction rolls back and no order is exported.
      */
     async exportPending(sink: ExportSink, ctx: Ctx = {}): Promise<number> {
       return sequelize.transaction(async (t) => {
-        const [{ stamp }] = (await sequelize.query<{ stamp: Date }>('SELECT clock_timestamp() AS stamp', { type: QueryTypes.SELECT, transaction: t })) as [{ stamp: Date }]
-        // The marked ids go to a temporary table, so reading them back is a walk of its key joined
-        // by primary key, whatever other indexes exist on orders (no scan of the whole table).
-        await sequelize.query('CREATE TEMP TABLE orders_export_batch (id integer PRIMARY KEY) ON COMMIT DROP', { transaction: t })
-        const [, meta] = await sequelize.query(
-          `WITH marked AS (
-             UPDATE orders SET exported = true, exported_at = :stamp, delivered = true, delivered_at = :stamp, updated_at = :stamp,
-               delivery_status = 'MANUAL', delivery_error = NULL
-             WHERE ${EXPORTABLE} RETURNING id)
-           INSERT INTO orders_export_batch (id) SELECT id FROM marked`,
-          { replacements: { stamp }, transaction: t },
-        )
-        const count = Number((meta as { rowCount?: number } | undefined)?.rowCount ?? 0)
+        await sequelize.query('SELECT pg_advisory_xact_lock(:k)', { replacements: { k: EXPORT_LOCK }, transaction: t })
+        // As text, to the microsecond: it names this export's rows below.
+        const [{ stamp }] = (await sequelize.query<{ stamp: string }>('SELECT clock_timestamp()::text AS stamp', { type: QueryTypes.SELECT, transaction: t })) as [{ stamp: string }]
+        type PgResult = { rows: ExportRow[]; rowCount: number | null }
+        const client = (t as unknown as { connection: { query: (q: string | object, values?: unknown[]) => Promise<PgResult> } }).connection
+        const inserted = await client.query(`INSERT INTO order_exports (order_id, exported_at) SELECT o.id, $1::timestamptz FROM orders o WHERE ${EXPORTABLE}`, [stamp])
+        const count = Number(inserted.rowCount ?? 0)
         if (count === 0) throw notFound('No orders available for export')
-        await onManualBatch?.('orders_export_batch', t)
-        await sequelize.query('ANALYZE orders_export_batch', { transaction: t })
+        // Margins of the shop orders this export delivers (MANUAL), in its transaction (ADR 0020 '## Shops').
+        await onExported?.(stamp, t)
         await audit.record({ action: 'ORDERS_EXPORTED', resource: 'ORDER', severity: 'MEDIUM', details: { count } }, { ...ctx, transaction: t })
-        await sequelize.query(
-          `DECLARE orders_export NO SCROLL CURSOR FOR ${SELECT_ORDER}
-           JOIN orders_export_batch b ON b.id = o.id ORDER BY b.id`,
-          { transaction: t },
-        )
+        // DECLARE takes no bind parameters: the stamp is PostgreSQL's own text, escaped.
+        await client.query(`DECLARE orders_export NO SCROLL CURSOR FOR ${EXPORT_SELECT.replace('$1', sequelize.escape(stamp))}`)
         await sink.start(count)
         for (;;) {
-          const rows = await sequelize.query<OrderRow>(`FETCH ${EXPORT_BATCH} FROM orders_export`, { type: QueryTypes.SELECT, transaction: t })
+          const { rows } = await client.query({ text: `FETCH ${EXPORT_BATCH} FROM orders_export`, rowMode: 'array', types: TEXT_TYPES })
           if (rows.length === 0) break
           await sink.write(rows)
         }
-        await sequelize.query('CLOSE orders_export', { transaction: t })
+        await client.query('CLOSE orders_export')
         return count
       })
     },

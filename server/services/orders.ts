@@ -327,7 +327,7 @@ export function createOrdersService(deps: {
       const rows = await sequelize.query<any>(
         // An agent's orders match only their recipient: the agent's own number must not list every customer
         // the agent bought for (issue 15). A visitor's purchase matches either number.
-        `SELECT * FROM orders WHERE recipient_number IN (:v) OR (agent_id IS NULL AND payment_phone_number IN (:v))
+        `SELECT * FROM orders_view WHERE recipient_number IN (:v) OR (agent_id IS NULL AND payment_phone_number IN (:v))
          ORDER BY created_at DESC, id DESC LIMIT 100`,
         { replacements: { v: variants }, type: QueryTypes.SELECT },
       )
@@ -365,7 +365,7 @@ export function createOrdersService(deps: {
     },
 
     async get(id: number, ctx: Ctx = {}): Promise<OrderView> {
-      const row = await models.Order.findByPk(id)
+      const row = await models.OrderView.findByPk(id)
       if (!row) throw notFound('Order not found')
       assertMayTouch(row.get({ plain: true }), ctx)
       return presentOrder(row.get({ plain: true }))

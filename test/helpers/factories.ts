@@ -64,11 +64,15 @@ export async function createOrder(over: Over = {}) {
     channel: over.channel ?? 'web',
     delivered: over.delivered ?? false,
     deliveryStatus: over.deliveryStatus ?? (over.delivered ? 'MANUAL' : 'NOT_STARTED'),
-    exported: over.exported ?? false,
-    exportedAt: over.exportedAt ?? null,
     createdAt: over.createdAt ?? new Date(),
   })
-  return row.get({ plain: true }) as Over
+  const order = row.get({ plain: true }) as Over
+  // An export is a row in order_exports (ADR 0021); the order reads as exported through orders_view.
+  if (over.exported) {
+    await app().db.sequelize.query('INSERT INTO order_exports (order_id, exported_at) VALUES (:id, :at)', { replacements: { id: order.id, at: over.exportedAt ?? new Date() } })
+    Object.assign(order, { exported: true, exportedAt: over.exportedAt ?? new Date() })
+  }
+  return order
 }
 
 /**

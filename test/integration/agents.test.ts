@@ -220,7 +220,8 @@ describe('agents API: own orders (GET /api/orders for agents)', () => {
     const b = await createAgent()
     await createOrder({ agentId: a.agent.id, userId: a.user.id, recipientNumber: '0241111111', network: 'MTN', paymentStatus: 'SUCCESS', delivered: true, amountPesewas: 450 })
     await createOrder({ agentId: a.agent.id, userId: a.user.id, recipientNumber: '0202222222', network: 'TELECEL', paymentStatus: 'PENDING' })
-    await createOrder({ agentId: a.agent.id, userId: a.user.id, recipientNumber: '0263333333', network: 'AIRTELTIGO', paymentStatus: 'FAILED', exported: true })
+    // Exported: the export takes only paid orders and they read as delivered (ADR 0021).
+    await createOrder({ agentId: a.agent.id, userId: a.user.id, recipientNumber: '0263333333', network: 'AIRTELTIGO', paymentStatus: 'SUCCESS', exported: true })
     await createOrder({ agentId: b.agent.id, userId: b.user.id, recipientNumber: '0244444444', network: 'MTN', paymentStatus: 'SUCCESS' })
 
     const all = await a.c.get('/api/orders?includeExported=true')
@@ -232,7 +233,8 @@ describe('agents API: own orders (GET /api/orders for agents)', () => {
     expect(delivered).to.include({ displayStatus: 'DELIVERED', paymentStatus: 'SUCCESS', amount: 4.5, dataSizeMB: 1024 })
 
     expect((await a.c.get('/api/orders')).body.pagination.total).to.equal(2)
-    expect((await a.c.get('/api/orders?includeExported=true&status=DELIVERED')).body.orders).to.have.length(1)
+    expect((await a.c.get('/api/orders?includeExported=true&status=DELIVERED')).body.orders).to.have.length(2)
+    expect((await a.c.get('/api/orders?status=DELIVERED')).body.orders).to.have.length(1)
     expect((await a.c.get('/api/orders?includeExported=true&status=SUCCESS')).body.orders).to.have.length(0)
     expect((await a.c.get('/api/orders?includeExported=true&network=telecel')).body.orders[0].recipientNumber).to.equal('0202222222')
     const search = await a.c.get('/api/orders?includeExported=true&search=233263333333')

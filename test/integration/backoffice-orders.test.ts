@@ -27,9 +27,10 @@ async function rawBytes(c: Client, path: string): Promise<Buffer> {
 /** Many orders at once, straight in SQL (factories are one row per call). */
 async function bulkOrders(n: number, over: { status?: string; exported?: boolean; delivered?: boolean } = {}) {
   await app().db.sequelize.query(
-    `INSERT INTO orders (recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id, delivered, exported, exported_at, created_at)
-     SELECT '024' || lpad(g::text, 7, '0'), 'MTN', 1024, 500, :status, 'bulk' || g, :delivered, :exported, CASE WHEN :exported THEN now() END, now() - g * interval '1 second'
-     FROM generate_series(1, :n) g`,
+    `WITH o AS (INSERT INTO orders (recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id, delivered, created_at)
+       SELECT '024' || lpad(g::text, 7, '0'), 'MTN', 1024, 500, :status, 'bulk' || g, :delivered, now() - g * interval '1 second'
+       FROM generate_series(1, :n) g RETURNING id)
+     INSERT INTO order_exports (order_id, exported_at) SELECT id, now() FROM o WHERE :exported`,
     { replacements: { n, status: over.status ?? 'SUCCESS', exported: over.exported ?? false, delivered: over.delivered ?? false } },
   )
 }
@@ -64,7 +65,7 @@ describe('back office A: admin endpoints refuse non-admins', () => {
         expect(r.text).not.to.include('ghCard')
       }
     }
-    const [o] = await sql('SELECT delivered, exported FROM orders WHERE id = :id', { id: order.id })
+    const [o] = await sql('SELECT delivered, exported FROM orders_view WHERE id = :id', { id: order.id })
     expect(o).to.deep.equal({ delivered: false, exported: false })
     const [a] = await sql('SELECT completed FROM afa_registrations WHERE id = :id', { id: afa.id })
     expect(a.completed).to.equal(false)
@@ -248,7 +249,7 @@ describe('back office A: orders export', () => {
     }
     expect(failure?.message).to.equal('disk full')
     expect(batches).to.equal(2)
-    const [counts] = await sql("SELECT count(*) FILTER (WHERE exported OR delivered)::int AS marked, count(*)::int AS total FROM orders")
+    const [counts] = await sql("SELECT count(*) FILTER (WHERE exported OR delivered)::int AS marked, count(*)::int AS total FROM orders_view")
     expect(counts).to.deep.equal({ marked: 0, total: 12_000 })
     const audit = await sql("SELECT count(*)::int AS n FROM audit_logs WHERE action = 'ORDERS_EXPORTED'")
     expect(audit[0].n).to.equal(0)

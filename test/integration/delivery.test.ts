@@ -22,7 +22,7 @@ async function buyAndPay(recipientNumber = '0201112222') {
 }
 
 async function orderOf(id: number) {
-  const [o] = await q<any>('SELECT * FROM orders WHERE id = :id', { id })
+  const [o] = await q<any>('SELECT * FROM orders_view WHERE id = :id', { id })
   return o
 }
 

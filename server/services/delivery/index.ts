@@ -55,7 +55,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
   const enqueueSend = (orderId: number, opts: { transaction?: Transaction; runAt?: Date; sms?: number[] } = {}) =>
     queue.enqueue(DELIVERY_TASK, opts.sms?.length ? { orderId, sms: opts.sms } : { orderId }, { transaction: opts.transaction, runAt: opts.runAt, jobKey: `delivery:${orderId}` })
 
-  const load = async (orderId: number) => (await q<DeliveryRow>('SELECT * FROM orders WHERE id = :id', { id: orderId }))[0] ?? null
+  const load = async (orderId: number) => (await q<DeliveryRow>('SELECT * FROM orders_view WHERE id = :id', { id: orderId }))[0] ?? null
 
   /** Next wait: base, 2x, 4x... (DELIVERY_RETRY_BASE_MS). */
   const backoffMs = (attempts: number) => env.DELIVERY_RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1)
@@ -208,7 +208,8 @@ export function createDeliveryService(deps: DeliveryDeps) {
     async overview() {
       const s = await deps.settings.get()
       const [[failed], inflight] = await Promise.all([
-        q<{ n: string }>(`SELECT count(*) AS n FROM orders WHERE delivery_status = 'FAILED'`, {}),
+        // An exported FAILED order was delivered by hand (MANUAL): not 'needs attention'.
+        q<{ n: string }>(`SELECT count(*) AS n FROM orders o WHERE delivery_status = 'FAILED' AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)`, {}),
         q<{ n: string }>(`SELECT count(*) AS n FROM orders WHERE delivery_status IN ('QUEUED','PROCESSING')`, {}),
       ])
       const names = [...new Set(['MTN', 'TELECEL', 'AIRTELTIGO'].map((n) => vendors.nameFor(n, s)))]

@@ -2,6 +2,7 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import type { AuditService } from '../audit.ts'
 import type { Ctx } from '../context.ts'
 import type { SettingsService } from '../settings.ts'
+import { EXPORT_LOCK } from '../order-exports.ts'
 import { fillTemplate, formatDataSize, type SmsService } from '../sms/index.ts'
 
 export const DELIVERY_STATUSES = ['NOT_STARTED', 'QUEUED', 'PROCESSING', 'DELIVERED', 'FAILED', 'MANUAL'] as const
@@ -92,7 +93,7 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
   async function apply(orderId: number, next: DeliveryStatus, details: StatusDetails, ctx: Ctx & { transaction: Transaction }): Promise<DeliveryRow | null> {
     const t = ctx.transaction
     const sets = ['delivery_status = :next', 'updated_at = now()']
-    const r: Record<string, unknown> = { id: orderId, next, from: ALLOWED_FROM[next] }
+    const r: Record<string, unknown> & { from: DeliveryStatus[] } = { id: orderId, next, from: ALLOWED_FROM[next] }
     if (details.vendor !== undefined) (sets.push('delivery_vendor = :vendor'), (r.vendor = details.vendor))
     if (details.reference !== undefined) (sets.push('delivery_reference = :reference'), (r.reference = details.reference))
     if (details.error !== undefined) (sets.push('delivery_error = :error'), (r.error = details.error?.slice(0, 500) ?? null))
@@ -100,11 +101,18 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
     if (details.attempts === 'reset') sets.push('delivery_attempts = 0')
     if (next === 'DELIVERED' || next === 'MANUAL') sets.push('delivered = true', 'delivered_at = COALESCE(delivered_at, now())')
     else sets.push('delivered = false', 'delivered_at = NULL')
-    // The old status comes back through a self-join on the row as it was before this UPDATE.
+    // Leaving NOT_STARTED/FAILED (the exportable states) waits for an export in progress, which
+    // holds this lock exclusively; the UPDATE's snapshot is taken after it, so it sees that export.
+    if (r.from.some((f: DeliveryStatus) => f === 'NOT_STARTED' || f === 'FAILED')) {
+      await sequelize.query('SELECT pg_advisory_xact_lock_shared(:k)', { replacements: { k: EXPORT_LOCK }, transaction: t })
+    }
+    // The old status comes back through a self-join on the row as it was before this UPDATE. An
+    // exported order (order_exports, ADR 0021) is MANUAL, which nothing leaves: never changed here.
     const [row] = await sequelize.query<DeliveryRow & { old_status: DeliveryStatus }>(
       `UPDATE orders o SET ${sets.join(', ')}
        FROM (SELECT id, delivery_status AS old_status FROM orders WHERE id = :id FOR UPDATE) before
        WHERE o.id = :id AND before.id = o.id AND o.payment_status = 'SUCCESS' AND o.delivery_status IN (:from)
+         AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
        RETURNING o.*, before.old_status`,
       { replacements: r, type: QueryTypes.SELECT, transaction: t },
     )

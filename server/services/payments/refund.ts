@@ -172,7 +172,7 @@ export function createRefunds(deps: RefundDeps) {
     if (!Number.isInteger(id) || id <= 0) throw badRequest('Invalid order')
     if (!String(reason ?? '').trim()) throw badRequest('Please give a reason for the refund')
     const [o] = await q<{ payment_transaction_id: string | null; delivered: boolean; payment_status: string; delivery_status: string }>(
-      'SELECT payment_transaction_id, delivered, payment_status, delivery_status FROM orders WHERE id = :id',
+      'SELECT payment_transaction_id, delivered, payment_status, delivery_status FROM orders_view WHERE id = :id',
       { id },
       ctx.transaction,
     )

@@ -61,7 +61,7 @@ export function createResellerApi(deps: {
   }
 
   async function orderOf(agentId: number, id: number): Promise<ApiOrder> {
-    const [row] = await q<Record<string, any>>('SELECT * FROM orders WHERE id = :id AND agent_id = :agentId', { id, agentId })
+    const [row] = await q<Record<string, any>>('SELECT * FROM orders_view WHERE id = :id AND agent_id = :agentId', { id, agentId })
     // Another agent's order reads exactly like a missing one.
     if (!row) throw notFound('Order not found')
     return presentApiOrder(row)

@@ -95,7 +95,7 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
      */
     async onOrderStatusChange(orderId: number, opts: { transaction?: Transaction } = {}): Promise<string | null> {
       const [row] = await q<Record<string, any>>(
-        `SELECT o.*, a.webhook_url FROM orders o JOIN agents a ON a.id = o.agent_id WHERE o.id = :id`,
+        `SELECT o.*, a.webhook_url FROM orders_view o JOIN agents a ON a.id = o.agent_id WHERE o.id = :id`,
         { id: orderId },
         opts.transaction,
       )

@@ -344,12 +344,12 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
 
     creditMargin,
 
-    /** The orders export marked a batch MANUAL in bulk: each shop order in it earns its margin, in the export's transaction. */
-    async creditMarginsOfBatch(table: string, t: Transaction) {
-      if (!/^[a-z_]+$/.test(table)) throw new Error('bad batch table name')
+    /** The orders export delivered these orders by hand (MANUAL through order_exports, ADR 0021): each shop order among them earns its margin, in the export's transaction. */
+    async creditMarginsOfExport(stamp: string, t: Transaction) {
       const rows = await q<{ id: number; shop_id: number; shop_agent_id: number; shop_margin_pesewas: string }>(
-        `SELECT o.id, o.shop_id, o.shop_agent_id, o.shop_margin_pesewas FROM orders o JOIN ${table} b ON b.id = o.id WHERE o.shop_id IS NOT NULL ORDER BY o.shop_agent_id, o.id`,
-        {}, t,
+        `SELECT o.id, o.shop_id, o.shop_agent_id, o.shop_margin_pesewas FROM order_exports e JOIN orders o ON o.id = e.order_id
+          WHERE e.exported_at = :stamp::timestamptz AND o.shop_id IS NOT NULL ORDER BY o.shop_agent_id, o.id`,
+        { stamp }, t,
       )
       for (const r of rows) await creditMargin(r, t)
     },

@@ -87,7 +87,7 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
 
   /** One of the agent's own orders by id (never anyone else's). */
   async function agentOrder(agent: UssdAgent, orderId: number): Promise<UssdOrderRow | null> {
-    const order = await models.Order.findOne({ where: { id: orderId, [Op.or]: [{ agentId: agent.id }, { userId: agent.userId }] } })
+    const order = await models.OrderView.findOne({ where: { id: orderId, [Op.or]: [{ agentId: agent.id }, { userId: agent.userId }] } })
     return order ? (order.get({ plain: true }) as UssdOrderRow) : null
   }
 
@@ -96,7 +96,8 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
 
     /** Whitelist (when enabled) -> an agent with this phone -> approved -> paid -> has a PIN -> not locked. */
     async checkAccess(phone: string): Promise<AccessResult> {
-      const s = await settings.getFresh()
+      // The cached settings: a save here clears them, another instance's save arrives by NOTIFY (ADR 0019).
+      const s = await settings.get()
       if (s.ussdWhitelistEnabled && !(await isWhitelisted(phone))) return { ok: false, reason: 'not_whitelisted' }
       // Several profiles could share a number; the one that can use the channel wins.
       const [a] = await sequelize.query<any>(
@@ -167,7 +168,7 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
 
     /** The agent's newest orders (the menu shows 5). */
     async recentOrders(agent: UssdAgent, limit = 5): Promise<UssdOrderRow[]> {
-      const rows = await models.Order.findAll({
+      const rows = await models.OrderView.findAll({
         where: { [Op.or]: [{ agentId: agent.id }, { userId: agent.userId }] },
         order: [['createdAt', 'DESC'], ['id', 'DESC']],
         limit,
