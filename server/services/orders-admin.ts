@@ -98,6 +98,10 @@ interface OrderRow {
   simulated: boolean
   created_at: Date
   updated_at: Date
+  shop_id: number | null
+  shop_slug: string | null
+  shop_name: string | null
+  shop_margin_pesewas: number | string | null
 }
 
 export const sizeLabel = (mb: number) => (mb >= 1024 ? `${(mb / 1024).toFixed(1)}GB` : `${mb}MB`)
@@ -130,6 +134,8 @@ export function presentOrder(r: OrderRow) {
     updatedAt: r.updated_at,
     orderType: agent ? 'agent' : 'direct',
     user: r.user_id || agent ? { id: r.user_id, email: r.user_email, agent } : null,
+    // Issue 20: sold through an agent's shop (the buyer is the shop's customer; agent stays null).
+    shop: r.shop_id ? { id: r.shop_id, slug: r.shop_slug, name: r.shop_name, margin: toGhs(Number(r.shop_margin_pesewas)) } : null,
   }
 }
 export type AdminOrder = ReturnType<typeof presentOrder>
@@ -138,10 +144,12 @@ const SELECT_ORDER = `
   SELECT o.id, o.user_id, u.email AS user_email, o.agent_id, a.name AS agent_name, a.phone AS agent_phone, a.approved AS agent_approved,
          o.package_name, o.recipient_number, o.network, o.data_size_mb, o.amount_pesewas, o.payment_status,
          o.payment_transaction_id, o.payment_phone_number, o.channel, o.delivered, o.delivered_at, o.exported, o.exported_at,
-         o.delivery_status, o.delivery_vendor, o.delivery_reference, o.delivery_attempts, o.delivery_error, o.simulated, o.created_at, o.updated_at
+         o.delivery_status, o.delivery_vendor, o.delivery_reference, o.delivery_attempts, o.delivery_error, o.simulated, o.created_at, o.updated_at,
+         o.shop_id, sh.slug AS shop_slug, sh.name AS shop_name, o.shop_margin_pesewas
   FROM orders_view o
   LEFT JOIN agents a ON a.id = o.agent_id
-  LEFT JOIN users u ON u.id = o.user_id`
+  LEFT JOIN users u ON u.id = o.user_id
+  LEFT JOIN shops sh ON sh.id = o.shop_id`
 
 /**
  * The export file's columns: what the person delivering the bundles needs, numbers kept as text.

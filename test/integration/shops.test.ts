@@ -99,8 +99,13 @@ describe('agent shops', () => {
     expect(series.body.days).to.have.length(7)
     expect(series.body.days.at(-1)).to.include({ sales: 0, margin: 0 })
 
-    // the admin's list shows the shop's figures
+    // the admin's list shows the shop's figures, and the orders table names the shop
     const admin = await adminClient()
+    const orders = await admin.get('/api/orders?limit=10')
+    const row = orders.body.orders.find((o: any) => o.id === order.id)
+    expect(row.shop).to.include({ slug: 'kofi-data' })
+    expect(row.shop.margin).to.be.a('number').above(0)
+    expect(row.user?.agent ?? null).to.equal(null)
     const list = await admin.get('/api/admin/shops')
     expect(list.status).to.equal(200)
     expect(list.body.shops[0]).to.include({ slug: 'kofi-data', status: 'ACTIVE', salesCount: 0, marginEarned: 0 })

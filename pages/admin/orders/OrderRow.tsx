@@ -5,6 +5,15 @@ import { RefundButton } from './RefundButton.tsx'
 
 export function AgentCell({ order }: { order: AdminOrder }) {
   const agent = order.user?.agent
+  if (order.shop) {
+    return (
+      <div data-testid="shop-order">
+        <span className="tag is-info is-light">Shop</span>{' '}
+        <a href={`/shop/${order.shop.slug}`}>{order.shop.name}</a>
+        <div className="is-size-7">Margin {formatCedis(order.shop.margin ?? 0)}</div>
+      </div>
+    )
+  }
   if (!agent) return <span className="has-text-grey">Direct Customer</span>
   return (
     <div>
