@@ -112,6 +112,15 @@ describe('back office A: orders list', () => {
     expect(mtn.body.pagination.total).to.equal(23)
     const failed = await admin.get('/api/orders?paymentStatus=FAILED')
     expect(failed.body.orders.map((o: any) => o.network)).to.deep.equal(['AIRTELTIGO'])
+    // Money given back is found as such (beyond the spec's four statuses).
+    await createOrder({ network: 'TELECEL', paymentStatus: 'REFUNDED', recipientNumber: '0201110001' })
+    await createOrder({ network: 'MTN', paymentStatus: 'REVERSED', recipientNumber: '0201110002' })
+    for (const st of ['REFUNDED', 'REVERSED']) {
+      const res = await admin.get(`/api/orders?paymentStatus=${st}`)
+      expect(res.status, res.text).to.equal(200)
+      expect(res.body.orders.map((o: any) => o.paymentStatus)).to.deep.equal([st])
+    }
+    await app().db.sequelize.query(`DELETE FROM orders WHERE payment_status IN ('REFUNDED','REVERSED')`)
 
     const agentOrders = await admin.get('/api/orders?orderType=agent')
     expect(agentOrders.body.pagination.total).to.equal(1)
@@ -299,7 +308,7 @@ describe('back office A: overview stats and analytics', () => {
     expect(week.body.revenueByDay.at(-1).amount).to.equal(10)
     expect(week.body.ordersByDay.reduce((s: number, d: any) => s + d.count, 0)).to.equal(4)
     expect(week.body.networkBreakdown).to.deep.equal({ MTN: 2, TELECEL: 1, AIRTELTIGO: 1 })
-    expect(week.body.paymentStatusBreakdown).to.deep.equal({ PENDING: 1, IN_PROGRESS: 0, SUCCESS: 2, FAILED: 1, EXPIRED: 0 })
+    expect(week.body.paymentStatusBreakdown).to.deep.equal({ PENDING: 1, IN_PROGRESS: 0, SUCCESS: 2, FAILED: 1, EXPIRED: 0, REFUNDED: 0, REVERSED: 0 })
 
     const today = await admin.get('/api/admin/analytics?range=today')
     expect(today.body).to.include({ totalOrders: 3, totalRevenue: 10 })

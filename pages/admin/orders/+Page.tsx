@@ -11,7 +11,8 @@ import { OrderRow } from './OrderRow.tsx'
 import { useReloadEffect } from '../../../renderer/ui/useReloadEffect.ts'
 import { SelectField } from '../../../renderer/ui/SelectField.tsx'
 
-const STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED']
+// The spec's four, then what money safety adds: expired prompts and money given back.
+const STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED', 'REFUNDED', 'REVERSED']
 const TYPES = [
   { value: 'all', label: 'All Orders' },
   { value: 'agent', label: 'Agent Orders' },
