@@ -104,6 +104,31 @@ describe('order exports (ADR 0021): every reader sees an exported order as expor
     expect((await q<any>('SELECT delivery_status FROM orders_view WHERE id = :id', { id: order.id }))[0].delivery_status).to.equal('MANUAL')
   })
 
+  it('a refund started while an export streams waits for it and then refuses the order as delivered: never exported and refunded', async () => {
+    const pkg = (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id')
+    const buyer = new Client()
+    const placed = await buyer.post('/api/orders', { packageId: pkg, recipientNumber: '0201113333', payerPhone: '0241113333', payerNetwork: 'MTN' })
+    expect(placed.status, placed.text).to.equal(201)
+    await app().services.simulator.approve(placed.body.payment.transactionId)
+    let release!: () => void
+    const paused = new Promise<void>((r) => (release = r))
+    let started!: () => void
+    const streaming = new Promise<void>((r) => (started = r))
+    const exporting = app().services.ordersAdmin.exportPending({ start: () => {}, write: async () => { started(); await paused } })
+    await streaming
+    let refunded: { status: number } | undefined
+    const refunding = admin.post(`/api/admin/orders/${placed.body.id}/refund`, { reason: 'Customer asked' }).then((r) => (refunded = r))
+    await new Promise((r) => setTimeout(r, 300))
+    expect(refunded).to.equal(undefined) // waiting for the export's lock
+    release()
+    expect(await exporting).to.equal(1)
+    await refunding
+    expect(refunded!.status).to.equal(409)
+    const [row] = await q<any>('SELECT payment_status, exported FROM orders_view WHERE id = :id', { id: placed.body.id })
+    expect(row).to.deep.equal({ payment_status: 'SUCCESS', exported: true })
+    expect((await q<any>('SELECT count(*)::int AS n FROM refunds'))[0].n).to.equal(0)
+  })
+
   it('agents: My Orders hides exported orders unless asked, DELIVERED filter and dashboard count them, public lookup and USSD show them delivered', async () => {
     const a = await ussdAgent({ phone: '0241130001' })
     const mine = await createOrder({ agentId: a.agent.id, userId: a.user.id, paymentStatus: 'SUCCESS', recipientNumber: '0551234567', paymentTransactionId: '880000004321' })

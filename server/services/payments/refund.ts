@@ -3,6 +3,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors.ts'
 import type { Logger } from '../../lib/logger.ts'
 import { toGhs } from '../../lib/money.ts'
 import type { AuditService } from '../audit.ts'
+import { EXPORT_LOCK } from '../order-exports.ts'
 import type { Ctx } from '../context.ts'
 import type { Queue } from '../queue/index.ts'
 import type { SettingsService } from '../settings.ts'
@@ -171,18 +172,24 @@ export function createRefunds(deps: RefundDeps) {
     const id = Number(orderId)
     if (!Number.isInteger(id) || id <= 0) throw badRequest('Invalid order')
     if (!String(reason ?? '').trim()) throw badRequest('Please give a reason for the refund')
-    const [o] = await q<{ payment_transaction_id: string | null; delivered: boolean; payment_status: string; delivery_status: string }>(
-      'SELECT payment_transaction_id, delivered, payment_status, delivery_status FROM orders_view WHERE id = :id',
-      { id },
-      ctx.transaction,
-    )
-    if (!o) throw notFound('Order not found')
-    if (o.delivered) throw conflict('This order has been delivered and cannot be refunded')
-    // While the vendor may still deliver it, refunding could give both the data and the money back.
-    if (o.delivery_status === 'QUEUED' || o.delivery_status === 'PROCESSING') throw conflict('This order is being delivered; refund it if the delivery fails')
-    if (o.payment_status === 'REFUNDED') throw conflict('This order has already been refunded')
-    if (o.payment_status !== 'SUCCESS' || !o.payment_transaction_id) throw conflict('Only a paid order can be refunded')
-    return refund(o.payment_transaction_id, reason, ctx)
+    // The check and the refund in one transaction behind the export's lock (shared; the export takes
+    // it exclusive): an order is never both exported for hand delivery and refunded (ADR 0021).
+    const inTx = <T>(fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : sequelize.transaction(fn))
+    return inTx(async (t) => {
+      await q('SELECT pg_advisory_xact_lock_shared(:k)', { k: EXPORT_LOCK }, t)
+      const [o] = await q<{ payment_transaction_id: string | null; delivered: boolean; payment_status: string; delivery_status: string }>(
+        'SELECT payment_transaction_id, delivered, payment_status, delivery_status FROM orders_view WHERE id = :id',
+        { id },
+        t,
+      )
+      if (!o) throw notFound('Order not found')
+      if (o.delivered) throw conflict('This order has been delivered and cannot be refunded')
+      // While the vendor may still deliver it, refunding could give both the data and the money back.
+      if (o.delivery_status === 'QUEUED' || o.delivery_status === 'PROCESSING') throw conflict('This order is being delivered; refund it if the delivery fails')
+      if (o.payment_status === 'REFUNDED') throw conflict('This order has already been refunded')
+      if (o.payment_status !== 'SUCCESS' || !o.payment_transaction_id) throw conflict('Only a paid order can be refunded')
+      return refund(o.payment_transaction_id, reason, { ...ctx, transaction: t })
+    })
   }
 
   /**
