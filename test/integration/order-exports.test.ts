@@ -17,6 +17,17 @@ async function exportNow(admin: Client) {
   return res
 }
 
+/** An export paused in the middle of its stream, holding its lock, until `release()`. */
+async function pausedExport() {
+  let release!: () => void
+  const paused = new Promise<void>((r) => (release = r))
+  let started!: () => void
+  const streaming = new Promise<void>((r) => (started = r))
+  const done = app().services.ordersAdmin.exportPending({ start: () => {}, write: async () => { started(); await paused } })
+  await streaming
+  return { release, done }
+}
+
 describe('order exports (ADR 0021): every reader sees an exported order as exported and delivered', () => {
   let admin: Client
   beforeEach(async () => {
@@ -87,12 +98,7 @@ describe('order exports (ADR 0021): every reader sees an exported order as expor
   it('an export waits for a delivery change in progress and a delivery change waits for an export: never both', async () => {
     const order = await createOrder({ paymentStatus: 'SUCCESS' })
     // An export holds its lock while it streams: a retry started meanwhile waits, then finds the order exported.
-    let release!: () => void
-    const paused = new Promise<void>((r) => (release = r))
-    let started!: () => void
-    const streaming = new Promise<void>((r) => (started = r))
-    const exporting = app().services.ordersAdmin.exportPending({ start: () => {}, write: async () => { started(); await paused } })
-    await streaming
+    const { release, done: exporting } = await pausedExport()
     let retried: unknown
     const retrying = app().services.delivery.retry(order.id).then((r) => (retried = r), (e: Error) => (retried = e))
     await new Promise((r) => setTimeout(r, 200))
@@ -110,12 +116,7 @@ describe('order exports (ADR 0021): every reader sees an exported order as expor
     const placed = await buyer.post('/api/orders', { packageId: pkg, recipientNumber: '0201113333', payerPhone: '0241113333', payerNetwork: 'MTN' })
     expect(placed.status, placed.text).to.equal(201)
     await app().services.simulator.approve(placed.body.payment.transactionId)
-    let release!: () => void
-    const paused = new Promise<void>((r) => (release = r))
-    let started!: () => void
-    const streaming = new Promise<void>((r) => (started = r))
-    const exporting = app().services.ordersAdmin.exportPending({ start: () => {}, write: async () => { started(); await paused } })
-    await streaming
+    const { release, done: exporting } = await pausedExport()
     let refunded: { status: number } | undefined
     const refunding = admin.post(`/api/admin/orders/${placed.body.id}/refund`, { reason: 'Customer asked' }).then((r) => (refunded = r))
     await new Promise((r) => setTimeout(r, 300))
