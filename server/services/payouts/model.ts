@@ -1,0 +1,118 @@
+import Joi from 'joi'
+import crypto from 'node:crypto'
+import { badRequest } from '../../lib/errors.ts'
+import { TRANSFER_SIM_MODES } from './simulator.ts'
+import type { PayoutNetwork } from './transfers.ts'
+
+// Payouts (issue 20): the rows, their statuses, and the checks on what agents and admins send.
+
+export const PAYOUT_SEND_TASK = 'payouts.send'
+export const PAYOUT_CHECK_TASK = 'payouts.check'
+// Crontab task names allow no dots.
+export const PAYOUT_SWEEP_TASK = 'payoutsSweep'
+
+export const PAYOUT_STATUSES = ['PENDING_APPROVAL', 'QUEUED', 'SENDING', 'SENT', 'UNKNOWN', 'SUCCESS', 'FAILED', 'REVERSED', 'REJECTED'] as const
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number]
+/** Sent (or being sent): the gateway owes us its word. */
+export const OPEN: PayoutStatus[] = ['SENDING', 'SENT', 'UNKNOWN']
+/** Ended without money leaving: the hold goes back to the agent's earnings. */
+export const RETURNS: PayoutStatus[] = ['FAILED', 'REVERSED', 'REJECTED']
+
+export interface PayoutRow {
+  id: number
+  agent_id: number
+  payout_number_id: number
+  amount_pesewas: number
+  fee_pesewas: number
+  status: PayoutStatus
+  reference: string
+  provider: string
+  transfer_code: string | null
+  message: string | null
+  channel: 'web' | 'ussd' | 'admin'
+  send_attempts: number
+  retry_of: number | null
+  requested_by: number | null
+  decided_by: number | null
+  decided_at: Date | null
+  decision_reason: string | null
+  last_checked_at: Date | null
+  settled_at: Date | null
+  created_at: Date
+  updated_at: Date
+}
+
+export interface PayoutNumberRow {
+  id: number
+  agent_id: number
+  network: PayoutNetwork
+  phone: string
+  account_name: string
+  resolved_name: string | null
+  provider: string
+  bank_code: string | null
+  recipient_code: string
+  verified_at: Date
+  removed_at: Date | null
+}
+
+export interface PayoutView {
+  id: number
+  agentId: number
+  agentName?: string
+  agentPhone?: string
+  amount: number
+  fee: number
+  total: number
+  status: PayoutStatus
+  reference: string
+  network: string
+  phone: string
+  accountName: string
+  message: string | null
+  channel: string
+  retryOf: number | null
+  retriedBy: number | null
+  decisionReason: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+export const NETWORK_LABELS: Record<PayoutNetwork, string> = { MTN: 'MTN', TELECEL: 'Telecel', AIRTELTIGO: 'AirtelTigo' }
+
+export const numberSchema = Joi.object({
+  network: Joi.string().uppercase().valid('MTN', 'TELECEL', 'AIRTELTIGO').required().messages({ '*': 'Choose the network: MTN, Telecel or AirtelTigo' }),
+  phone: Joi.string().required().messages({ '*': 'Enter the mobile money number' }),
+  accountName: Joi.string().trim().min(2).max(120).required().messages({ '*': 'Enter the account name registered on the number (2 to 120 characters)' }),
+}).options({ stripUnknown: true })
+
+export const amountSchema = Joi.object({
+  amount: Joi.number().positive().max(1_000_000).required()
+    .custom((v: number, h) => (Math.abs(v * 100 - Math.round(v * 100)) > 1e-6 ? h.error('any.invalid') : v))
+    .messages({ '*': 'Enter an amount in GH₵ (up to 2 decimals)' }),
+}).options({ stripUnknown: true })
+
+export const reasonSchema = Joi.object({
+  reason: Joi.string().trim().min(3).max(300).required().messages({ '*': 'A reason of at least 3 characters is required' }),
+}).options({ stripUnknown: true })
+
+export const listSchema = Joi.object({
+  status: Joi.string().valid('', 'PENDING_APPROVAL', 'SENT', 'SUCCESS', 'FAILED', 'REVERSED', 'REJECTED', 'OPEN').default(''),
+  page: Joi.number().integer().min(1).max(100000).default(1),
+  limit: Joi.number().integer().min(1).max(100).default(20),
+}).options({ stripUnknown: true })
+
+export const simulatorSchema = Joi.object({
+  mode: Joi.string().valid(...TRANSFER_SIM_MODES).required().messages({ '*': `Mode must be one of ${TRANSFER_SIM_MODES.join(', ')}` }),
+  count: Joi.number().integer().min(1).max(100),
+  delayMs: Joi.number().integer().min(0).max(600_000),
+}).options({ stripUnknown: true })
+
+export const validate = <T>(schema: Joi.ObjectSchema, raw: unknown): T => {
+  const { value, error } = schema.validate(raw ?? {})
+  if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
+  return value as T
+}
+
+/** The id-derived reference the gateway dedupes on: lowercase letters, digits and dashes (Paystack's rule). */
+export const referenceFor = (id: number) => `dh-payout-${String(id).padStart(8, '0')}-${crypto.randomBytes(4).toString('hex')}`
