@@ -1,4 +1,3 @@
-import Joi from 'joi'
 import { QueryTypes, UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize'
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts'
 import { formatCedis, toGhs, toPesewas } from '../../lib/money.ts'
@@ -11,7 +10,7 @@ import type { PackageRow, PackagesService } from '../packages.ts'
 import type { Settings, SettingsService } from '../settings.ts'
 import { shopCardPng } from './og-card.ts'
 import { qrSvg } from './qr.ts'
-import { ACCENT_PALETTE, ceilingOf, checkAccent, checkSlug, floorOf, sellingPrice } from './rules.ts'
+import { ACCENT_PALETTE, ceilingOf, checkAccent, checkSlug, floorOf, orderBodySchema, pricesSchema, sellingPrice, shopSchema } from './rules.ts'
 
 export const PRICE_CHANGED = 'The price of this bundle has changed. Please check the new price and confirm again.'
 export const SHOP_CLOSED = 'This shop is closed at the moment.'
@@ -61,27 +60,6 @@ export interface PriceLine {
   ceiling: number
   margin: number | null
 }
-
-const shopSchema = Joi.object({
-  slug: Joi.any(),
-  name: Joi.string().trim().min(2).max(60).required().messages({ '*': 'Shop name must be 2 to 60 characters' }),
-  description: Joi.string().trim().allow('').max(200).default('').messages({ '*': 'Description must be at most 200 characters' }),
-  whatsapp: Joi.string().trim().allow('').pattern(/^(0\d{9}|233\d{9})$/).default('').messages({ '*': 'WhatsApp number must be 0XXXXXXXXX or 233XXXXXXXXX' }),
-  accent: Joi.any(),
-}).options({ stripUnknown: true })
-
-const pricesSchema = Joi.object({
-  prices: Joi.array().min(1).max(500).required().items(Joi.object({
-    packageId: Joi.number().integer().min(1).max(2_147_483_647).required(),
-    // null: not sold in this shop
-    price: Joi.number().min(0.01).max(100000).precision(2).allow(null).required(),
-  })).messages({ '*': 'Send prices as a list of packageId and price (price in GHS, or null to stop selling it)' }),
-}).options({ stripUnknown: true })
-
-const orderBodySchema = Joi.object({
-  // The price the buyer saw and confirmed, in GHS: the order is placed at it or not at all.
-  price: Joi.number().min(0.01).max(100000).required().messages({ '*': 'The confirmed price is missing. Please reload the page and try again.' }),
-}).options({ allowUnknown: true })
 
 export type ShopsService = ReturnType<typeof createShopsService>
 

@@ -1,3 +1,4 @@
+import Joi from 'joi'
 import { badRequest } from '../../lib/errors.ts'
 import type { Settings } from '../settings.ts'
 
@@ -61,3 +62,25 @@ export function ceilingOf(floor: number, s: Pick<Settings, 'shopMaxMarkupType' |
 
 /** The price a listed bundle sells at now: what the agent saved, held inside today's limits (admin limits may have moved since). */
 export const sellingPrice = (saved: number, floor: number, ceiling: number): number => Math.min(Math.max(saved, floor), ceiling)
+
+// What the agent and the buyer send, checked the same for every channel.
+export const shopSchema = Joi.object({
+  slug: Joi.any(),
+  name: Joi.string().trim().min(2).max(60).required().messages({ '*': 'Shop name must be 2 to 60 characters' }),
+  description: Joi.string().trim().allow('').max(200).default('').messages({ '*': 'Description must be at most 200 characters' }),
+  whatsapp: Joi.string().trim().allow('').pattern(/^(0\d{9}|233\d{9})$/).default('').messages({ '*': 'WhatsApp number must be 0XXXXXXXXX or 233XXXXXXXXX' }),
+  accent: Joi.any(),
+}).options({ stripUnknown: true })
+
+export const pricesSchema = Joi.object({
+  prices: Joi.array().min(1).max(500).required().items(Joi.object({
+    packageId: Joi.number().integer().min(1).max(2_147_483_647).required(),
+    // null: not sold in this shop
+    price: Joi.number().min(0.01).max(100000).precision(2).allow(null).required(),
+  })).messages({ '*': 'Send prices as a list of packageId and price (price in GHS, or null to stop selling it)' }),
+}).options({ stripUnknown: true })
+
+export const orderBodySchema = Joi.object({
+  // The price the buyer saw and confirmed, in GHS: the order is placed at it or not at all.
+  price: Joi.number().min(0.01).max(100000).required().messages({ '*': 'The confirmed price is missing. Please reload the page and try again.' }),
+}).options({ allowUnknown: true })
