@@ -1,4 +1,4 @@
-import { QueryTypes } from 'sequelize'
+import { preparedFor } from '../../models/prepared.ts'
 import type { Models } from '../../models/index.ts'
 import type { Ctx } from './context.ts'
 
@@ -30,27 +30,24 @@ export function scrub(value: unknown, depth = 0): unknown {
 export type AuditService = ReturnType<typeof createAuditService>
 
 export function createAuditService({ models }: { models: Models }) {
-  const sequelize = models.AuditLog.sequelize!
+  const run = preparedFor(models.AuditLog.sequelize!)
   return {
-    /** One plain INSERT (no model instance): every settlement and delivery writes one. */
+    /** One named INSERT (no model instance, ADR 0024): every settlement and delivery writes one. */
     async record(entry: AuditEntry, ctx: Ctx = {}): Promise<void> {
-      await sequelize.query(
+      await run(
         `INSERT INTO audit_logs (timestamp, user_id, action, resource, resource_id, severity, ip_address, details)
-         VALUES (:timestamp, :userId, :action, :resource, :resourceId, :severity, :ip, CAST(:details AS jsonb))`,
-        {
-          replacements: {
-            timestamp: new Date(),
-            userId: entry.userId !== undefined ? entry.userId : (ctx.user?.id ?? null),
-            action: entry.action,
-            resource: entry.resource,
-            resourceId: entry.resourceId === undefined || entry.resourceId === null ? null : String(entry.resourceId),
-            severity: entry.severity ?? 'LOW',
-            ip: ctx.ip ?? null,
-            details: JSON.stringify(scrub(entry.details ?? {})),
-          },
-          type: QueryTypes.INSERT,
-          transaction: ctx.transaction,
-        },
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb)`,
+        [
+          new Date(),
+          entry.userId !== undefined ? entry.userId : (ctx.user?.id ?? null),
+          entry.action,
+          entry.resource,
+          entry.resourceId === undefined || entry.resourceId === null ? null : String(entry.resourceId),
+          entry.severity ?? 'LOW',
+          ctx.ip ?? null,
+          JSON.stringify(scrub(entry.details ?? {})),
+        ],
+        ctx.transaction,
       )
     },
   }

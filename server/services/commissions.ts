@@ -1,4 +1,5 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize, Transaction } from 'sequelize'
+import { preparedFor } from '../../models/prepared.ts'
 import type { Settings } from './settings.ts'
 import { toPesewas } from '../lib/money.ts'
 
@@ -25,27 +26,19 @@ export type CommissionsService = ReturnType<typeof createCommissionsService>
 
 /** Recording only (reports belong to commission-reports). One row per order: commissions.order_id is unique. */
 export function createCommissionsService({ sequelize }: { sequelize: Sequelize }) {
+  // On every paid order's path: a named statement (ADR 0024).
+  const run = preparedFor(sequelize)
   return {
     commissionFor,
     /** Inside the settlement transaction; a second call for the same order records nothing. Returns true when recorded. */
     async recordForOrder(order: CommissionOrder, settings: Settings, transaction: Transaction): Promise<boolean> {
       if (!settings.commissionEnabled || order.shop_id) return false
-      const rows = await sequelize.query(
+      const rows = await run(
         `INSERT INTO commissions (order_id, agent_id, network, original_amount_pesewas, commission_amount_pesewas, commission_type, payment_status)
-         VALUES (:orderId, :agentId, :network, :amount, :commission, :type, 'PENDING')
+         VALUES ($1, $2, $3, $4, $5, $6, 'PENDING')
          ON CONFLICT (order_id) DO NOTHING RETURNING id`,
-        {
-          replacements: {
-            orderId: order.id,
-            agentId: order.agent_id,
-            network: order.network,
-            amount: order.amount_pesewas,
-            commission: commissionFor(order.amount_pesewas, settings),
-            type: settings.commissionType,
-          },
-          type: QueryTypes.SELECT,
-          transaction,
-        },
+        [order.id, order.agent_id, order.network, order.amount_pesewas, commissionFor(order.amount_pesewas, settings), settings.commissionType],
+        transaction,
       )
       return rows.length > 0
     },

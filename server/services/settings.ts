@@ -3,6 +3,7 @@ import pg from 'pg'
 import type { Sequelize } from 'sequelize'
 import type { Transaction } from 'sequelize'
 import type { Models } from '../../models/index.ts'
+import { preparedFor } from '../../models/prepared.ts'
 import { badRequest } from '../lib/errors.ts'
 import { toGhs, toPesewas } from '../lib/money.ts'
 import type { AuditService } from './audit.ts'
@@ -209,6 +210,9 @@ export function pickPublic(s: Settings): PublicSettings {
 }
 
 const CACHE_TTL_MS = 5000
+const READ = 'SELECT xmin::text AS version, data FROM settings WHERE id = 1'
+/** A scalar subquery giving the settings row's version, for `freshAt` (ADR 0024). */
+export const SETTINGS_VERSION_SQL = '(SELECT xmin::text FROM settings WHERE id = 1)'
 /** Every instance LISTENs here; a save NOTIFYs at commit, and each instance drops its copy. */
 export const SETTINGS_CHANNEL = 'datahub_settings'
 
@@ -220,6 +224,10 @@ export function createSettingsService({ models, audit, sequelize }: { models: Mo
   let loadedAt = 0
   let generation = 0
   let publicCopy: { of: Settings; value: PublicSettings } | undefined
+  // The row's version (its xmin: any save writes a new one) and the settings parsed from it: a
+  // settlement learns the version from its own UPDATE and skips the read when it is this one.
+  let parsed: { version: string; settings: Settings } | undefined
+  const run = preparedFor(models.Settings.sequelize!)
   // Moves whenever the settings may have changed; caches built from settings (the page cache) key on it.
   let version = 1
   const listeners = new Set<() => void>()
@@ -239,8 +247,9 @@ export function createSettingsService({ models, audit, sequelize }: { models: Mo
   // connection is held by such a transaction (a burst of settlements) would wait forever.
   async function load(opts: { transaction?: Transaction } = {}): Promise<Settings> {
     const gen = generation
-    const row = await models.Settings.findByPk(1, { transaction: opts.transaction })
-    const fresh = fromRow((row?.get('data') as Record<string, unknown>) ?? {})
+    const [row] = await run<{ version: string; data: Record<string, unknown> | null }>(READ, [], opts.transaction)
+    const fresh = row && parsed?.version === row.version ? parsed.settings : fromRow(row?.data ?? {})
+    if (row) parsed = { version: row.version, settings: fresh }
     // A NOTIFY that arrived while this read was running may describe a newer row: do not keep this one.
     if (gen === generation) keep(fresh)
     return fresh
@@ -294,6 +303,12 @@ export function createSettingsService({ models, audit, sequelize }: { models: Mo
     get,
     /** For money and access decisions (platform open, fees, gateway): always the row as saved now. */
     getFresh: (opts: { transaction?: Transaction } = {}) => load(opts),
+    /**
+     * Like getFresh, for a caller that read the row's version (`SETTINGS_VERSION_SQL`) in a statement
+     * of its own transaction: no read when the version is the one already parsed.
+     */
+    freshAt: (version: string | null | undefined, opts: { transaction?: Transaction } = {}) =>
+      version && parsed?.version === version ? Promise.resolve(parsed.settings) : load(opts),
     listen,
     async getPublic(): Promise<PublicSettings> {
       const s = await get()

@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import { connect } from '../../models/db.ts'
 import { idempotencyKeyFor } from '../../server/services/delivery/vendor.ts'
+import { queueOnPaymentSets } from '../../server/services/delivery/index.ts'
 import { boot, type Running } from '../../server/index.ts'
 import { createLogger } from '../../server/lib/logger.ts'
 import { startFakeSkytech, type FakeSkytech } from '../fakes/skytech.ts'
@@ -12,16 +13,19 @@ import { app, resetDb, testEnv } from '../helpers/server.ts'
 const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) =>
   app().db.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
 
-/** n paid orders queued for delivery exactly as settlement queues them (delivery.onPaid in one transaction). */
+/** n paid orders queued for delivery exactly as settlement queues them (the same SET items and delivery.onPaid, in one transaction). */
 async function queuePaidOrders(n: number): Promise<number[]> {
   const ids: number[] = []
   for (let i = 0; i < n; i++) {
     const o = await createOrder({ paymentStatus: 'SUCCESS', recipientNumber: `024${String(1000000 + i)}`, paymentTransactionId: `88${String(i).padStart(10, '0')}` })
     ids.push(o.id as number)
   }
-  const settings = await app().services.settings.get()
+  // The settlement's own UPDATE queues the order (queueOnPaymentSets), then onPaid adds the job.
   await app().db.sequelize.transaction(async (t) => {
-    for (const id of ids) await app().services.delivery.onPaid(id, settings, t)
+    for (const id of ids) {
+      const [order] = await app().db.sequelize.query<any>(`UPDATE orders SET ${queueOnPaymentSets('true')} WHERE id = :id RETURNING *`, { replacements: { id }, type: QueryTypes.SELECT, transaction: t })
+      await app().services.delivery.onPaid(order, t)
+    }
   })
   return ids
 }

@@ -13,9 +13,10 @@ import { idempotencyKeyFor, VendorError } from './vendor.ts'
 import { SIMULATOR_MODES } from './vendors/simulator.ts'
 import { createVendors } from './vendors/index.ts'
 
-export { DELIVERY_STATUSES, type DeliveryStatus } from './state.ts'
+export { DELIVERY_STATUSES, queueOnPaymentSets, type DeliveryStatus } from './state.ts'
 
 export const DELIVERY_TASK = 'delivery.send'
+const NETWORKS = ['MTN', 'TELECEL', 'AIRTELTIGO'] as const
 export const DELIVERY_CHECK_TASK = 'delivery.check'
 export const DELIVERY_SWEEP_TASK = 'delivery.sweep'
 
@@ -91,15 +92,19 @@ export function createDeliveryService(deps: DeliveryDeps) {
   }
 
   async function attempt(orderId: number, smsOut: number[]): Promise<void> {
-    const before = await load(orderId)
-    if (!before || !['QUEUED', 'PROCESSING'].includes(before.delivery_status)) return
-    // Accepted earlier, confirmation pending: ask, never send again.
-    if (before.delivery_reference) return void (await check(orderId))
     const settings = await deps.settings.get()
-    // Simulated money never buys real data: such an order only ever goes to the simulator vendor.
-    const vendorName = before.simulated ? 'simulator' : (before.delivery_vendor ?? vendors.nameFor(before.network, settings))
-    const order = await setDeliveryStatus(orderId, 'PROCESSING', { vendor: vendorName, attempts: 'increment' })
-    if (!order) return
+    // The claim is the job's first statement (ADR 0024): it takes a QUEUED/PROCESSING order no vendor
+    // has accepted yet and picks its vendor in the same UPDATE. Lost to a crash of PostgreSQL, the
+    // job runs again and asks the vendor under the same key: its commit does not wait for the flush.
+    const vendorByNetwork = Object.fromEntries(NETWORKS.map((n) => [n, vendors.nameFor(n, settings)]))
+    const order = await setDeliveryStatus(orderId, 'PROCESSING', { vendorByNetwork, unconfirmed: true, attempts: 'increment', noFlushWait: true })
+    if (!order) {
+      // Accepted earlier, confirmation pending: ask, never send again. Anything else: nothing to do.
+      const before = await load(orderId)
+      if (before?.delivery_reference && ['QUEUED', 'PROCESSING'].includes(before.delivery_status)) await check(orderId)
+      return
+    }
+    const vendorName = order.delivery_vendor ?? vendors.nameFor(order.network, settings)
     const vendor = vendors.get(vendorName)
     if (!vendor) return void (await failOrRetry(order, new VendorError(`Vendor '${vendorName}' is not configured on this server`, false), settings, smsOut))
     try {
@@ -138,15 +143,15 @@ export function createDeliveryService(deps: DeliveryDeps) {
     check,
 
     /**
-     * Settlement calls this in its transaction for a paid data order: queued unless delivery is
-     * manual. `sms`: outbox rows written with `defer`, sent by the delivery job (false: the caller
-     * queues them itself).
+     * Settlement calls this in its transaction for a paid data order whose UPDATE queued it
+     * (`queueOnPaymentSets`): the job and the hooks. `sms`: outbox rows written with `defer`, sent
+     * by the delivery job. False when the order was not queued (manual mode): the caller sends them.
      */
-    async onPaid(orderId: number, settings: Settings, t: Transaction, sms: number[] = []): Promise<boolean> {
-      if (settings.deliveryMode === 'manual') return false
-      const row = await setDeliveryStatus(orderId, 'QUEUED', { attempts: 'reset', error: null }, { transaction: t })
-      if (row) await enqueueSend(orderId, { transaction: t, sms })
-      return !!row
+    async onPaid(order: DeliveryRow, t: Transaction, sms: number[] = []): Promise<boolean> {
+      if (order.delivery_status !== 'QUEUED') return false
+      await enqueueSend(order.id, { transaction: t, sms })
+      await state.queuedByPayment(order, t)
+      return true
     },
 
     /** 'Retry delivery' (admin): a FAILED order, or a paid one never sent (manual mode), goes to its vendor again. */

@@ -3,6 +3,7 @@ import type { AuditService } from '../audit.ts'
 import type { Ctx } from '../context.ts'
 import type { SettingsService } from '../settings.ts'
 import { EXPORT_LOCK } from '../order-exports.ts'
+import { NO_FLUSH_WAIT, preparedFor } from '../../../models/prepared.ts'
 import { fillTemplate, formatDataSize, type SmsService } from '../sms/index.ts'
 
 export const DELIVERY_STATUSES = ['NOT_STARTED', 'QUEUED', 'PROCESSING', 'DELIVERED', 'FAILED', 'MANUAL'] as const
@@ -19,6 +20,19 @@ export const ALLOWED_FROM: Record<DeliveryStatus, DeliveryStatus[]> = {
   FAILED: ['QUEUED', 'PROCESSING'],
   // exported or ticked by hand: the admin's word wins over anything still on its way
   MANUAL: ['NOT_STARTED', 'QUEUED', 'PROCESSING', 'FAILED'],
+}
+
+/**
+ * The payment's own UPDATE of a data order also queues it for delivery (ADR 0024): these SET items,
+ * with `$flag` true when delivery is automatic, move NOT_STARTED -> QUEUED like setDeliveryStatus
+ * would (attempts reset, no error). The order was unpaid until that statement, so no export can hold
+ * it and EXPORT_LOCK is not needed. The settlement then calls `queuedByPayment` for the hooks.
+ */
+export const queueOnPaymentSets = (flag: string) => {
+  const now = `${flag} AND delivery_status = 'NOT_STARTED'`
+  return `delivery_status = CASE WHEN ${now} THEN 'QUEUED' ELSE delivery_status END,
+    delivery_attempts = CASE WHEN ${now} THEN 0 ELSE delivery_attempts END,
+    delivery_error = CASE WHEN ${now} THEN NULL ELSE delivery_error END`
 }
 
 export interface DeliveryRow {
@@ -60,6 +74,12 @@ export interface StatusDetails {
    * pushed here, for the caller to send once this change commits (`sms.dispatchMany`).
    */
   smsOut?: number[]
+  /** A worker's claim: the vendor per network from settings (kept when the order has one). */
+  vendorByNetwork?: Record<string, string>
+  /** Only an order no vendor has accepted yet (no reference): one accepted is asked, never sent again. */
+  unconfirmed?: boolean
+  /** A change redone anyway if a crash of PostgreSQL loses it (a worker's claim): no wait for the WAL flush. */
+  noFlushWait?: boolean
 }
 
 export type StatusHook = (change: { order: DeliveryRow; from: DeliveryStatus; to: DeliveryStatus; details: StatusDetails }, t: Transaction) => Promise<void>
@@ -74,6 +94,7 @@ export type StatusHook = (change: { order: DeliveryRow; from: DeliveryStatus; to
  */
 export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditService; settings: SettingsService; sms: SmsService }) {
   const { sequelize } = deps
+  const run = preparedFor(sequelize)
   const hooks: StatusHook[] = []
 
   async function notify(order: DeliveryRow, to: DeliveryStatus, t: Transaction, smsOut?: number[]) {
@@ -92,32 +113,38 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
 
   async function apply(orderId: number, next: DeliveryStatus, details: StatusDetails, ctx: Ctx & { transaction: Transaction }): Promise<DeliveryRow | null> {
     const t = ctx.transaction
-    const sets = ['delivery_status = :next', 'updated_at = now()']
-    const r: Record<string, unknown> & { from: DeliveryStatus[] } = { id: orderId, next, from: ALLOWED_FROM[next] }
-    if (details.vendor !== undefined) (sets.push('delivery_vendor = :vendor'), (r.vendor = details.vendor))
-    if (details.reference !== undefined) (sets.push('delivery_reference = :reference'), (r.reference = details.reference))
-    if (details.error !== undefined) (sets.push('delivery_error = :error'), (r.error = details.error?.slice(0, 500) ?? null))
+    const from = ALLOWED_FROM[next]
+    const values: unknown[] = [orderId, next, from]
+    const param = (v: unknown) => `$${values.push(v)}`
+    const sets = ['delivery_status = $2', 'updated_at = now()']
+    if (details.vendor !== undefined) sets.push(`delivery_vendor = ${param(details.vendor)}`)
+    // A worker's claim: the vendor is the order's own, or its network's from settings; simulated money
+    // only ever goes to the simulator (issue 15).
+    if (details.vendorByNetwork) sets.push(`delivery_vendor = CASE WHEN o.simulated THEN 'simulator' ELSE COALESCE(o.delivery_vendor, ${param(JSON.stringify(details.vendorByNetwork))}::jsonb ->> o.network) END`)
+    if (details.reference !== undefined) sets.push(`delivery_reference = ${param(details.reference)}`)
+    if (details.error !== undefined) sets.push(`delivery_error = ${param(details.error?.slice(0, 500) ?? null)}`)
     if (details.attempts === 'increment') sets.push('delivery_attempts = delivery_attempts + 1')
     if (details.attempts === 'reset') sets.push('delivery_attempts = 0')
     if (next === 'DELIVERED' || next === 'MANUAL') sets.push('delivered = true', 'delivered_at = COALESCE(delivered_at, now())')
     else sets.push('delivered = false', 'delivered_at = NULL')
     // Leaving NOT_STARTED/FAILED (the exportable states) waits for an export in progress, which
     // holds this lock exclusively; the UPDATE's snapshot is taken after it, so it sees that export.
-    if (r.from.some((f: DeliveryStatus) => f === 'NOT_STARTED' || f === 'FAILED')) {
-      await sequelize.query('SELECT pg_advisory_xact_lock_shared(:k)', { replacements: { k: EXPORT_LOCK }, transaction: t })
-    }
+    if (from.some((f) => f === 'NOT_STARTED' || f === 'FAILED')) await run('SELECT pg_advisory_xact_lock_shared($1)', [EXPORT_LOCK], t)
     // The old status comes back through a self-join on the row as it was before this UPDATE. An
     // exported order (order_exports, ADR 0021) is MANUAL, which nothing leaves: never changed here.
-    const [row] = await sequelize.query<DeliveryRow & { old_status: DeliveryStatus }>(
+    // Named statements (ADR 0024): one per shape of this UPDATE, a handful in all.
+    const [row] = await run<DeliveryRow & { old_status: DeliveryStatus }>(
       `UPDATE orders o SET ${sets.join(', ')}
-       FROM (SELECT id, delivery_status AS old_status FROM orders WHERE id = :id FOR UPDATE) before
-       WHERE o.id = :id AND before.id = o.id AND o.payment_status = 'SUCCESS' AND o.delivery_status IN (:from)
+       FROM (SELECT id, delivery_status AS old_status FROM orders WHERE id = $1 FOR UPDATE) before${details.noFlushWait ? `, ${NO_FLUSH_WAIT}` : ''}
+       WHERE o.id = $1 AND before.id = o.id AND o.payment_status = 'SUCCESS' AND o.delivery_status = ANY($3::text[])
+         ${details.unconfirmed ? 'AND o.delivery_reference IS NULL' : ''}
          AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
        RETURNING o.*, before.old_status`,
-      { replacements: r, type: QueryTypes.SELECT, transaction: t },
+      values,
+      t,
     )
     if (!row) return null
-    const from = row.old_status
+    const was = row.old_status
     if (next === 'DELIVERED' || next === 'MANUAL' || next === 'FAILED') {
       await deps.audit.record(
         {
@@ -125,13 +152,13 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
           resource: 'ORDER',
           resourceId: orderId,
           severity: next === 'FAILED' ? 'HIGH' : 'LOW',
-          details: { deliveryStatus: next, previous: from, vendor: row.delivery_vendor, reference: row.delivery_reference, attempts: row.delivery_attempts, error: next === 'FAILED' ? row.delivery_error : undefined, via: details.via },
+          details: { deliveryStatus: next, previous: was, vendor: row.delivery_vendor, reference: row.delivery_reference, attempts: row.delivery_attempts, error: next === 'FAILED' ? row.delivery_error : undefined, via: details.via },
         },
         ctx,
       )
     }
-    if ((next === 'DELIVERED' || next === 'FAILED') && from !== next) await notify(row, next, t, details.smsOut)
-    for (const hook of hooks) await hook({ order: row, from, to: next, details }, t)
+    if ((next === 'DELIVERED' || next === 'FAILED') && was !== next) await notify(row, next, t, details.smsOut)
+    for (const hook of hooks) await hook({ order: row, from: was, to: next, details }, t)
     return row
   }
 
@@ -140,6 +167,10 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
     async setDeliveryStatus(orderId: number, next: DeliveryStatus, details: StatusDetails = {}, ctx: Ctx = {}): Promise<DeliveryRow | null> {
       if (ctx.transaction) return apply(orderId, next, details, ctx as Ctx & { transaction: Transaction })
       return sequelize.transaction((transaction) => apply(orderId, next, details, { ...ctx, transaction }))
+    },
+    /** The hooks of a NOT_STARTED -> QUEUED change made by the payment's UPDATE (`queueOnPaymentSets`). */
+    async queuedByPayment(order: DeliveryRow, t: Transaction): Promise<void> {
+      for (const hook of hooks) await hook({ order, from: 'NOT_STARTED', to: 'QUEUED', details: { attempts: 'reset', error: null } }, t)
     },
     /** Runs in the transaction of every change (refund on FAILED, agent webhook on DELIVERED...). */
     onChange(hook: StatusHook) {

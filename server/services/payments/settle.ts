@@ -4,9 +4,10 @@ import { toGhs } from '../../lib/money.ts'
 import type { AuditService } from '../audit.ts'
 import type { CommissionsService } from '../commissions.ts'
 import type { Ctx } from '../context.ts'
-import type { Settings, SettingsService } from '../settings.ts'
+import { SETTINGS_VERSION_SQL, type Settings, type SettingsService } from '../settings.ts'
+import { preparedFor } from '../../../models/prepared.ts'
 import { fillTemplate, formatDataSize, type SmsService } from '../sms/index.ts'
-import type { DeliveryService } from '../delivery/index.ts'
+import { queueOnPaymentSets, type DeliveryService } from '../delivery/index.ts'
 import { post as postWalletEntry } from '../wallet/ledger.ts'
 import type { Attention } from './attention.ts'
 import { isFinal, type GatewayResult, type PaymentRow } from './provider.ts'
@@ -51,9 +52,11 @@ export function createSettlement(deps: SettleDeps) {
   const { sequelize, log } = deps
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
     sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+  // Every payment and paid order takes this path: its statements are named (ADR 0024).
+  const run = preparedFor(sequelize)
 
   async function load(transactionId: string, transaction?: Transaction): Promise<PaymentRow | null> {
-    const [row] = await q<PaymentRow>('SELECT * FROM payments WHERE transaction_id = :tid', { tid: transactionId }, transaction)
+    const [row] = await run<PaymentRow>('SELECT * FROM payments WHERE transaction_id = $1', [transactionId], transaction)
     return row ?? null
   }
 
@@ -81,7 +84,7 @@ export function createSettlement(deps: SettleDeps) {
     const t = ctx.transaction
     let honoured = true
     // A late success may still honour an order that had been closed as FAILED/EXPIRED (ADR 0013).
-    const openStates = late ? `('PENDING','IN_PROGRESS','FAILED','EXPIRED')` : `('PENDING','IN_PROGRESS')`
+    const openStates = late ? ['PENDING', 'IN_PROGRESS', 'FAILED', 'EXPIRED'] : ['PENDING', 'IN_PROGRESS']
     const success = p.status === 'SUCCESS'
     const details: Record<string, unknown> = {
       transactionId: p.transaction_id,
@@ -96,9 +99,12 @@ export function createSettlement(deps: SettleDeps) {
     }
 
     if (p.purpose === 'data' && p.order_id) {
-      const [order] = await q<any>(
-        `UPDATE orders SET payment_status = :status, updated_at = now() WHERE id = :id AND payment_status IN ${openStates} RETURNING *`,
-        { id: p.order_id, status: p.status },
+      // Paid and, when delivery is automatic, queued for its vendor in one statement (ADR 0024).
+      const viaDelivery = !!deps.delivery && settings.deliveryMode !== 'manual'
+      const [order] = await run<any>(
+        `UPDATE orders SET payment_status = $2, updated_at = now(), ${queueOnPaymentSets('$4')}
+         WHERE id = $1 AND payment_status = ANY($3::text[]) RETURNING *`,
+        [p.order_id, p.status, openStates, success && viaDelivery],
         t,
       )
       details.orderId = p.order_id
@@ -107,7 +113,6 @@ export function createSettlement(deps: SettleDeps) {
         details.commissionRecorded = await deps.commissions.recordForOrder(order, settings, t)
         // The order-created text: when the order goes to a vendor, its delivery job sends it (one job
         // per order instead of one per text); otherwise it gets its own job below.
-        const viaDelivery = !!deps.delivery && settings.deliveryMode !== 'manual'
         const vars = { dataSize: formatDataSize(order.data_size_mb), network: order.network, recipientNumber: order.recipient_number }
         let smsId: number | null = null
         if (order.agent_id) {
@@ -118,7 +123,7 @@ export function createSettlement(deps: SettleDeps) {
         }
         const sms = smsId ? [smsId] : []
         // Same transaction: the delivery job exists exactly when the payment is SUCCESS (ADR 0012).
-        if (deps.delivery) details.deliveryQueued = await deps.delivery.onPaid(order.id, settings, t, viaDelivery ? sms : [])
+        if (deps.delivery) details.deliveryQueued = await deps.delivery.onPaid(order, t, viaDelivery ? sms : [])
         if (viaDelivery && !details.deliveryQueued) for (const id of sms) await deps.sms.enqueue(id, { transaction: t })
       }
       if (order?.agent_id) await deps.hooks?.orderStatusChanged?.(order.id, { transaction: t })
@@ -226,21 +231,24 @@ export function createSettlement(deps: SettleDeps) {
     // A caller that already holds a transaction (a wallet-paid order) settles inside it.
     const within = <T>(fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : sequelize.transaction(fn))
     return within(async (t) => {
-      const rows = await q<PaymentRow>(
-        `UPDATE payments SET status = :status, message = :message, ext_transaction_id = COALESCE(:ext, ext_transaction_id),
-           details = CASE WHEN CAST(:paid AS int) IS NULL THEN details ELSE details || jsonb_build_object('paid', jsonb_build_object('amountPesewas', CAST(:paid AS int), 'currency', CAST(:currency AS text))) END,
+      // The settings row's version rides along: settings are read only when they changed (ADR 0024).
+      const rows = await run<PaymentRow & { settings_version?: string }>(
+        `UPDATE payments SET status = $2, message = $3, ext_transaction_id = COALESCE($4, ext_transaction_id),
+           details = CASE WHEN $5::int IS NULL THEN details ELSE details || jsonb_build_object('paid', jsonb_build_object('amountPesewas', $5::int, 'currency', $6::text)) END,
            settled_at = now(), updated_at = now()
-         WHERE transaction_id = :tid AND status IN (:from)
-         RETURNING *`,
-        { tid: transactionId, status, message: message || null, ext: result.extId ?? null, paid: v?.paid ?? null, currency: v?.currency ?? null, from },
+         WHERE transaction_id = $1 AND status = ANY($7::text[])
+         RETURNING *, ${SETTINGS_VERSION_SQL} AS settings_version`,
+        [transactionId, status, message || null, result.extId ?? null, v?.paid ?? null, v?.currency ?? null, from],
         t,
       )
       const row = rows[0]
       if (!row) return { settled: false, row: await load(transactionId, t) }
+      const settingsVersion = row.settings_version
+      delete row.settings_version
       const tctx = { ...ctx, transaction: t }
       // Fresh (never a stale cached copy: money decisions), read on this transaction's own connection,
       // unless the caller read them before opening its transaction (a wallet order).
-      const settings = opts.settings ?? (await deps.settings.getFresh({ transaction: t }))
+      const settings = opts.settings ?? (await deps.settings.freshAt(settingsVersion, { transaction: t }))
       if (v && !v.ok) {
         // Nothing is delivered; what came in goes back, once (the refund row is unique per payment).
         if (!late) await effects(row, tctx, settings)

@@ -3,6 +3,7 @@ import pg from 'pg'
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import type { Logger } from '../../lib/logger.ts'
 import { graphileLogger } from './logger.ts'
+import { preparedFor } from '../../../models/prepared.ts'
 
 /** What a task handler receives: its payload and a logger; handlers get their services when registered. */
 export type TaskHandler<P = any> = (payload: P, job: { id: string; attempts: number; maxAttempts: number; log: Logger }) => Promise<void>
@@ -53,6 +54,7 @@ export function createQueue(deps: QueueDeps) {
   let pool: pg.Pool | undefined
   const concurrency = () => Number(process.env.QUEUE_CONCURRENCY ?? 8)
   let runner: Runner | undefined
+  const prepared = preparedFor(sequelize)
 
   function taskList(): TaskList {
     const list: TaskList = {}
@@ -78,7 +80,10 @@ export function createQueue(deps: QueueDeps) {
   function ownPool(): pg.Pool {
     if (pool) return pool
     // One connection per concurrent job plus graphile-worker's own (LISTEN), as it asks.
-    pool = new pg.Pool({ connectionString: url, max: Number(process.env.QUEUE_POOL_MAX ?? concurrency() + 2), application_name: 'datahub-queue' })
+    // graphile-worker's own writes (taking a job, marking it done) do not wait for the WAL flush: one
+    // lost to a crash of PostgreSQL means the job runs again, which every handler allows (ADR 0024).
+    // Jobs are added in our own transactions (Sequelize's pool), which keep waiting for it.
+    pool = new pg.Pool({ connectionString: url, max: Number(process.env.QUEUE_POOL_MAX ?? concurrency() + 2), application_name: 'datahub-queue', options: '-c synchronous_commit=off' })
     // An idle connection dropped by the server (restart, shutdown) must not crash the process.
     pool.on('error', (err) => log.warn({ err: err.message }, 'job queue: idle database connection lost'))
     pool.on('connect', (client) => client.on('error', (err) => log.warn({ err: err.message }, 'job queue: database connection lost')))
@@ -116,23 +121,21 @@ export function createQueue(deps: QueueDeps) {
     },
 
     async enqueue(task: string, payload: object, opts: EnqueueOptions = {}): Promise<string> {
-      const [row] = await sequelize.query<{ id: string }>(
-        `SELECT (graphile_worker.add_job(:task, :payload::json, queue_name => :queueName, run_at => :runAt::timestamptz,
-                  max_attempts => :maxAttempts, job_key => :jobKey, priority => :priority, job_key_mode => :jobKeyMode)).id::text AS id`,
-        {
-          replacements: {
-            task,
-            payload: JSON.stringify(payload),
-            queueName: opts.queueName ?? null,
-            runAt: opts.runAt?.toISOString() ?? null,
-            maxAttempts: opts.maxAttempts ?? null,
-            jobKey: opts.jobKey ?? null,
-            priority: opts.priority ?? null,
-            jobKeyMode: opts.jobKey ? (opts.jobKeyMode ?? 'replace') : null,
-          },
-          type: QueryTypes.SELECT,
-          transaction: opts.transaction,
-        },
+      // Every paid order queues its delivery here: a named statement (ADR 0024).
+      const [row] = await prepared<{ id: string }>(
+        `SELECT (graphile_worker.add_job($1, $2::json, queue_name => $3, run_at => $4::timestamptz,
+                  max_attempts => $5, job_key => $6, priority => $7, job_key_mode => $8)).id::text AS id`,
+        [
+          task,
+          JSON.stringify(payload),
+          opts.queueName ?? null,
+          opts.runAt?.toISOString() ?? null,
+          opts.maxAttempts ?? null,
+          opts.jobKey ?? null,
+          opts.priority ?? null,
+          opts.jobKey ? (opts.jobKeyMode ?? 'replace') : null,
+        ],
+        opts.transaction,
       )
       return row!.id
     },

@@ -6,6 +6,7 @@ import { normalizePhone } from '../../lib/phone.ts'
 import type { Queue } from '../queue/index.ts'
 import type { SettingsService } from '../settings.ts'
 import { paginationOf } from '../orders-admin.ts'
+import { NO_FLUSH_WAIT, preparedFor } from '../../../models/prepared.ts'
 import { SmsError, type SmsProvider } from './provider.ts'
 
 /** Tries per message before FAILED; waits SMS_RETRY_BASE_MS (10 s), then twice as long each time. */
@@ -39,6 +40,9 @@ export const HIDDEN_CODE = '(one-time code hidden: sent by the SMS provider)'
 export function createSmsDispatcher(deps: { sequelize: Sequelize; queue: Queue; settings: SettingsService; provider: SmsProvider; log: Logger; retryBaseMs: number }) {
   const { sequelize, queue, provider, log } = deps
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
+  // Every order's texts are claimed and marked SENT here: named statements, and no wait for the WAL
+  // flush (a crash of PostgreSQL may lose the marks; the sweep then sends those texts again; ADR 0024).
+  const run = preparedFor(sequelize)
 
   type Outcome = 'SENT' | 'FAILED' | 'RETRY' | 'SKIPPED'
 
@@ -51,10 +55,11 @@ export function createSmsDispatcher(deps: { sequelize: Sequelize; queue: Queue; 
   async function dispatchMany(ids: number[]): Promise<Map<number, Outcome>> {
     const outcome = new Map<number, Outcome>(ids.map((id) => [id, 'SKIPPED']))
     if (!ids.length) return outcome
-    const rows = await q<OutboxRow>(
-      `UPDATE sms_outbox SET status = 'SENDING', attempts = attempts + 1, provider = :provider, updated_at = now()
-       WHERE id IN (:ids) AND (status = 'QUEUED' OR (status = 'SENDING' AND updated_at < now() - make_interval(secs => :s))) RETURNING *`,
-      { ids, provider: provider.name, s: SWEEP_AFTER_SECONDS },
+    const rows = await run<OutboxRow>(
+      `UPDATE sms_outbox SET status = 'SENDING', attempts = attempts + 1, provider = $2, updated_at = now()
+       FROM ${NO_FLUSH_WAIT}
+       WHERE id = ANY($1::int[]) AND (status = 'QUEUED' OR (status = 'SENDING' AND updated_at < now() - make_interval(secs => $3))) RETURNING sms_outbox.*`,
+      [ids, provider.name, SWEEP_AFTER_SECONDS],
     )
     if (!rows.length) return outcome
     const sender = (await deps.settings.get()).smsSenderId || 'DataHub'
@@ -71,10 +76,10 @@ export function createSmsDispatcher(deps: { sequelize: Sequelize; queue: Queue; 
       }),
     )
     if (sent.length) {
-      await q(
+      await run(
         `UPDATE sms_outbox s SET status = 'SENT', provider_message_id = v.mid, error = NULL, sent_at = now(), updated_at = now()
-           FROM unnest(ARRAY[:ids]::int[], ARRAY[:mids]::text[]) AS v(id, mid) WHERE s.id = v.id RETURNING s.id`,
-        { ids: sent.map((r) => r.id), mids: sent.map((r) => r.mid) },
+           FROM unnest($1::int[], $2::text[]) AS v(id, mid), ${NO_FLUSH_WAIT} WHERE s.id = v.id`,
+        [sent.map((r) => r.id), sent.map((r) => r.mid)],
       )
       for (const r of sent) outcome.set(r.id, 'SENT')
     }

@@ -1,4 +1,5 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize, Transaction } from 'sequelize'
+import { preparedFor } from '../../../models/prepared.ts'
 import type { Models } from '../../../models/index.ts'
 import type { Env } from '../../env.ts'
 import type { Logger } from '../../lib/logger.ts'
@@ -53,6 +54,7 @@ export type SmsService = ReturnType<typeof createSmsService>
  */
 export function createSmsService(deps: { sequelize: Sequelize; models: Models; queue: Queue; settings: SettingsService; env: Env; log: Logger; provider?: SmsProvider }) {
   const provider = deps.provider ?? chooseSmsProvider(deps.env, deps.log)
+  const run = preparedFor(deps.sequelize)
   const dispatcher = createSmsDispatcher({ ...deps, provider, retryBaseMs: deps.env.SMS_RETRY_BASE_MS })
 
   const enqueue = (id: number, opts: { transaction?: Transaction } = {}) =>
@@ -61,9 +63,10 @@ export function createSmsService(deps: { sequelize: Sequelize; models: Models; q
   async function send(to: string, message: string, opts: SmsOptions = {}): Promise<number | null> {
     const phone = normalizePhone(to)
     if (!phone || !message.trim()) return null
-    const [row] = await deps.sequelize.query<{ id: number }>(
-      `INSERT INTO sms_outbox (to_phone, message, status, sensitive, created_at, updated_at) VALUES (:phone, :message, 'QUEUED', :sensitive, now(), now()) RETURNING id`,
-      { replacements: { phone, message: message.slice(0, 640), sensitive: !!opts.sensitive }, type: QueryTypes.SELECT, transaction: opts.transaction },
+    const [row] = await run<{ id: number }>(
+      `INSERT INTO sms_outbox (to_phone, message, status, sensitive, created_at, updated_at) VALUES ($1, $2, 'QUEUED', $3, now(), now()) RETURNING id`,
+      [phone, message.slice(0, 640), !!opts.sensitive],
+      opts.transaction,
     )
     const id = row!.id
     deps.log.debug(opts.sensitive ? { to: phone, id, sensitive: true } : { to: phone, id, message }, 'sms queued (outbox)')

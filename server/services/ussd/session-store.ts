@@ -1,4 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize'
+import { preparedFor } from '../../../models/prepared.ts'
 
 /** Sessions idle out after 3 minutes, a little longer than telcos keep a dial open. */
 export const SESSION_IDLE_SECONDS = 180
@@ -8,28 +9,6 @@ export interface StoredSession<S> {
   phone: string
   state: S
   expired: boolean
-}
-
-interface PgClient {
-  query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: any[]; rowCount: number | null }>
-}
-
-/**
- * Runs one named (prepared) statement on a connection of Sequelize's own pool, without Sequelize's
- * per-query work (replacement formatting, logging hooks, result mapping): a USSD hop reads and
- * writes its state once each, so this is on every hop's path (issue 16 item 5). PostgreSQL parses
- * and plans each statement once per connection.
- */
-export function preparedRunner(sequelize: Sequelize) {
-  const cm = sequelize.connectionManager as unknown as { getConnection(o: { type: string }): Promise<PgClient>; releaseConnection(c: PgClient): Promise<void> | void }
-  return async function run(name: string, text: string, values: unknown[]) {
-    const client = await cm.getConnection({ type: 'write' })
-    try {
-      return await client.query({ name, text, values })
-    } finally {
-      await cm.releaseConnection(client)
-    }
-  }
 }
 
 const GET = 'SELECT phone, state, expires_at <= now() AS expired FROM ussd_sessions WHERE session_id = $1'
@@ -43,14 +22,15 @@ const REMOVE = 'DELETE FROM ussd_sessions WHERE session_id = $1'
  * instance can answer any hop. Callers must never put the PIN in `state`.
  */
 export function createSessionStore(sequelize: Sequelize) {
-  const run = preparedRunner(sequelize)
+  // Every hop reads and writes its state: named statements (ADR 0024).
+  const run = preparedFor(sequelize)
   return {
     async get<S>(sessionId: string): Promise<StoredSession<S> | null> {
-      const { rows: [row] } = await run('ussd_session_get', GET, [sessionId])
+      const [row] = await run(GET, [sessionId])
       return row ? { sessionId, phone: row.phone, state: row.state as S, expired: row.expired } : null
     },
     async save<S>(sessionId: string, phone: string, state: S): Promise<void> {
-      await run('ussd_session_save', SAVE, [sessionId, phone, JSON.stringify(state), SESSION_IDLE_SECONDS])
+      await run(SAVE, [sessionId, phone, JSON.stringify(state), SESSION_IDLE_SECONDS])
     },
     /**
      * Marks a one-time step (placing the order) as taken, once: a gateway retry arriving while the
@@ -65,7 +45,7 @@ export function createSessionStore(sequelize: Sequelize) {
       return rows.length > 0
     },
     async remove(sessionId: string): Promise<void> {
-      await run('ussd_session_remove', REMOVE, [sessionId])
+      await run(REMOVE, [sessionId])
     },
     /** Housekeeping (jobs): drops sessions idle past their expiry; returns how many. */
     async purgeExpired(): Promise<number> {

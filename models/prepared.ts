@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto'
+import type { Sequelize, Transaction } from 'sequelize'
+
+interface PgClient {
+  query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: any[]; rowCount: number | null }>
+}
+
+interface Pool {
+  getConnection(o: { type: string }): Promise<PgClient>
+  releaseConnection(c: PgClient): Promise<void> | void
+}
+
+/** Runs one statement with $1.. parameters as a named (prepared) statement. */
+export type Prepared = <T = any>(text: string, values: unknown[], t?: Transaction | null) => Promise<T[]>
+
+/**
+ * Statements on the paths every paid order, delivery and USSD hop takes (issue 11, 16; ADR 0024):
+ * named statements straight on a pg connection of Sequelize's own pool — the transaction's connection
+ * when given, so they are part of it. No Sequelize query object, replacement formatting or result
+ * mapping, and PostgreSQL parses and plans each statement once per connection instead of every time
+ * (planning was a third of PostgreSQL's time on an order's statements). The name is a hash of the
+ * text, so the same text is one prepared statement per connection however many callers use it.
+ * Rows come back as pg returns them, like `sequelize.query(..., { type: SELECT })`.
+ */
+export function createPrepared(sequelize: Sequelize): Prepared {
+  const pool = sequelize.connectionManager as unknown as Pool
+  const names = new Map<string, string>()
+  const nameOf = (text: string) => {
+    let name = names.get(text)
+    if (!name) {
+      name = `p_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`
+      names.set(text, name)
+    }
+    return name
+  }
+  return async function run<T>(text: string, values: unknown[], t?: Transaction | null): Promise<T[]> {
+    const name = nameOf(text)
+    const own = (t as unknown as { connection?: PgClient } | undefined)?.connection
+    if (own) return (await own.query({ name, text, values })).rows as T[]
+    const client = await pool.getConnection({ type: 'write' })
+    try {
+      return (await client.query({ name, text, values })).rows as T[]
+    } finally {
+      await pool.releaseConnection(client)
+    }
+  }
+}
+
+/**
+ * A FROM item that turns off waiting for the WAL flush at this statement's commit (an autocommit
+ * statement, or the transaction it runs in). Only for writes that may be lost to a crash of
+ * PostgreSQL itself because they are redone anyway: a worker's claim (the job runs again), a text
+ * marked SENT (the sweep sends it again). A later synchronous commit flushes them too (the WAL is
+ * written in order), so only the last fraction of a second before such a crash can go (ADR 0024).
+ */
+export const NO_FLUSH_WAIT = `(SELECT set_config('synchronous_commit', 'off', true)) AS no_flush_wait`
+
+const perDatabase = new WeakMap<Sequelize, Prepared>()
+
+/** The one runner of a database (services share its statement names). */
+export function preparedFor(sequelize: Sequelize): Prepared {
+  let run = perDatabase.get(sequelize)
+  if (!run) perDatabase.set(sequelize, (run = createPrepared(sequelize)))
+  return run
+}
