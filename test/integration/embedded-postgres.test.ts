@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import pg from 'pg'
-import { freePort, startEmbedded } from '../../models/embedded.ts'
+import { freePort, runningEmbeddedUrl, startEmbedded } from '../../models/embedded.ts'
 import { testClusterDir } from '../helpers/server.ts'
 
 const base = path.resolve('.data/test-runs')
@@ -75,6 +75,28 @@ describe('embedded PostgreSQL', function () {
       expect(await query(again.url, 'SELECT v FROM kept')).to.deep.equal([{ v: 42 }])
     } finally {
       await again.stop()
+    }
+  })
+
+  it('serves the app over a Unix socket in its own folder when the path fits, over TCP when it does not', async () => {
+    const short = dir('sock')
+    const a = await startEmbedded({ dir: short, port: await freePort(), database: 'sock' })
+    try {
+      expect(a.url).to.contain(`?host=${encodeURIComponent(short)}`)
+      // No server address: the connection is not over TCP (ADR 0024).
+      expect(await query(a.url, 'SELECT inet_server_addr() AS addr')).to.deep.equal([{ addr: null }])
+      // Operator commands attach to the running server the same way.
+      expect(runningEmbeddedUrl(short, 'sock')).to.equal(a.url)
+    } finally {
+      await a.stop()
+    }
+    const long = dir(`long-${'x'.repeat(100)}`)
+    const b = await startEmbedded({ dir: long, port: await freePort(), database: 'tcp' })
+    try {
+      expect(b.url).not.to.contain('?host=')
+      expect(await query(b.url, 'SELECT host(inet_server_addr()) AS addr')).to.deep.equal([{ addr: '127.0.0.1' }])
+    } finally {
+      await b.stop()
     }
   })
 })
