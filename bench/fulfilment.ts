@@ -30,6 +30,10 @@ const SETTLERS = arg('settlers', 16)
 const VENDOR_DELAY = arg('vendor-delay', 0)
 const STATEMENTS = process.argv.includes('--statements')
 const INSTANCES = arg('instances', 1)
+// --pg-stats: PostgreSQL's own time per statement shape (pg_stat_statements, planning included). The
+// cluster must preload it: `shared_preload_libraries = 'pg_stat_statements'` and
+// `pg_stat_statements.track_planning = on` in its postgresql.auto.conf (see docs/benchmarks-fulfilment.md).
+const PG_STATS = process.argv.includes('--pg-stats')
 // --instances=2: a second app instance in its own process (its own core), on the same database.
 const CHILD = process.env.BENCH_CHILD_DB_URL
 const now = () => performance.timeOrigin + performance.now()
@@ -158,6 +162,25 @@ const pgCpuMs = (): number => {
 const load0 = os.loadavg()[0]!
 const pgCpu0 = pgCpuMs()
 
+if (PG_STATS) {
+  await sequelize.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements')
+  await sequelize.query('SELECT pg_stat_statements_reset()')
+}
+// With --pg-stats, what PostgreSQL's busy backends are waiting on, sampled every 10 ms on a connection of its own.
+const waits = new Map<string, number>()
+let sampler: pg.Client | undefined
+let sampling: NodeJS.Timeout | undefined
+if (PG_STATS) {
+  sampler = new pg.Client({ connectionString: running.db.url })
+  await sampler.connect()
+  const tick = async () => {
+    const r = await sampler!.query(`SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU') AS w, count(*)::int AS n FROM pg_stat_activity
+      WHERE state = 'active' AND pid <> pg_backend_pid() AND backend_type = 'client backend' GROUP BY 1`)
+    for (const row of r.rows) waits.set(row.w, (waits.get(row.w) ?? 0) + row.n)
+    sampling = setTimeout(() => tick().catch(() => {}), 10)
+  }
+  void tick()
+}
 const settledAt = new Map<number, number>()
 counting = true
 for (const o of others) o.child.send('go')
@@ -216,6 +239,17 @@ if (STATEMENTS) {
   const total = [...statements.values()].reduce((a, b) => a + b, 0)
   console.log(`  statements sent: ${(total / N).toFixed(1)} per order (${total}; the bench's own progress polls included)`)
   for (const [text, n] of [...statements].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`    ${(n / N).toFixed(2).padStart(6)}  ${text}`)
+}
+if (PG_STATS) {
+  clearTimeout(sampling)
+  await sampler?.end()
+  const samples = [...waits.values()].reduce((a, b) => a + b, 0)
+  console.log(`  busy backends by wait (every 10 ms, ${samples} backend samples): ${[...waits].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([w, n]) => `${w} ${((n / samples) * 100).toFixed(0)}%`).join(', ')}`)
+  const rows = await q<{ calls: string; plan: number; exec: number; query: string }>(
+    `SELECT calls, total_plan_time AS plan, total_exec_time AS exec, query FROM pg_stat_statements ORDER BY total_plan_time + total_exec_time DESC LIMIT 40`)
+  const total = rows.reduce((a, r) => a + r.plan + r.exec, 0)
+  console.log(`  PostgreSQL time by statement (pg_stat_statements, top 40: ${((total * 1000) / N).toFixed(0)} us per order; per order: calls, plan us, exec us):`)
+  for (const r of rows) console.log(`    ${(Number(r.calls) / N).toFixed(2).padStart(6)} ${((r.plan * 1000) / N).toFixed(0).padStart(5)} ${((r.exec * 1000) / N).toFixed(0).padStart(6)}  ${r.query.replace(/\s+/g, ' ').slice(0, 110)}`)
 }
 await running.stop()
 process.exit(0)
