@@ -24,6 +24,9 @@ const SPREAD = arg('spread', 0)
 // --password-pin=1: PIN hashes made with the password settings (hashSecret) instead of the PIN
 // settings (hashPin, what a PIN reset stores), to compare (verification reads them from the hash).
 const PASSWORD_PIN = arg('password-pin', 0) === 1
+// --pg-stats: PostgreSQL's time per statement shape over the timed rounds (pg_stat_statements; the
+// cluster must preload it, see docs/benchmarks-fulfilment.md), to see what each hop sends.
+const PG_STATS = process.argv.includes('--pg-stats')
 const PIN = '4826'
 // BENCH_PORT / BENCH_PG_PORT: another free port pair when several benches share the machine.
 const PORT = process.env.BENCH_PORT ?? '3141'
@@ -116,6 +119,10 @@ console.log(`USSD benchmark: ${N} concurrent dialogues x ${ROUNDS} rounds, buy=$
 const [{ data_directory: pgDataDir }] = await sequelize.query<{ data_directory: string }>('SHOW data_directory', { type: QueryTypes.SELECT })
 const cpu0 = { server: processCpuSeconds(server.pid!), pg: postgresCpuSeconds(pgDataDir) }
 const load0 = os.loadavg()
+if (PG_STATS) {
+  await sequelize.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements')
+  await sequelize.query('SELECT pg_stat_statements_reset()')
+}
 const started = performance.now()
 // Each agent dials again as soon as its previous dialogue ends: no barrier between rounds.
 await Promise.all(Array.from({ length: N }, async (_, i) => {
@@ -143,6 +150,13 @@ console.log(`load average: ${load0.map((l) => l.toFixed(1)).join(' ')} at the st
 const orders = await models.Order.count({ where: { channel: 'ussd' } })
 console.log(`orders created: ${orders}`)
 
+if (PG_STATS) {
+  const rows = await sequelize.query<{ calls: string; plan: number; exec: number; query: string }>(
+    `SELECT calls, total_plan_time AS plan, total_exec_time AS exec, query FROM pg_stat_statements ORDER BY calls DESC LIMIT 45`, { type: QueryTypes.SELECT })
+  const dialogues = N * ROUNDS
+  console.log(`PostgreSQL statements per dialogue (pg_stat_statements; calls, plan us, exec us per dialogue):`)
+  for (const r of rows) console.log(`  ${(Number(r.calls) / dialogues).toFixed(2).padStart(6)} ${((r.plan * 1000) / dialogues).toFixed(0).padStart(5)} ${((r.exec * 1000) / dialogues).toFixed(0).padStart(6)}  ${r.query.replace(/\s+/g, ' ').slice(0, 120)}`)
+}
 await sequelize.close()
 await stopChild(server)
 process.exit(0)

@@ -1,6 +1,7 @@
 import Joi from 'joi'
 import { QueryTypes, UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize'
 import type { Models } from '../../models/index.ts'
+import { preparedFor } from '../../models/prepared.ts'
 import { badRequest, conflict, forbidden, notFound } from '../lib/errors.ts'
 import { toGhs } from '../lib/money.ts'
 import { parseGhanaMobile, phoneVariants } from '../lib/phone.ts'
@@ -165,9 +166,10 @@ export function createOrdersService(deps: {
   }
 
   async function assertFreshTransactionId(tid: string) {
-    const [used] = await sequelize.query<{ n: number }>(
-      `SELECT 1 AS n FROM orders WHERE payment_transaction_id = :tid UNION ALL SELECT 1 FROM payments WHERE transaction_id = :tid LIMIT 1`,
-      { replacements: { tid }, type: QueryTypes.SELECT },
+    // Every order placed asks this: a named statement (ADR 0024).
+    const [used] = await preparedFor(sequelize)<{ n: number }>(
+      `SELECT 1 AS n FROM orders WHERE payment_transaction_id = $1 UNION ALL SELECT 1 FROM payments WHERE transaction_id = $1 LIMIT 1`,
+      [tid],
     )
     if (used) throw conflict('Transaction ID already used. Please try again.')
   }

@@ -2,6 +2,7 @@ import os from 'node:os'
 import { Op, QueryTypes, type Sequelize } from 'sequelize'
 import type { Models } from '../../../models/index.ts'
 import { createSessionStore } from './session-store.ts'
+import { preparedFor } from '../../../models/prepared.ts'
 import { verifySecret } from '../../lib/crypto.ts'
 import { normalizePhone, phoneVariants } from '../../lib/phone.ts'
 import type { AuditService } from '../audit.ts'
@@ -73,6 +74,8 @@ export type UssdService = ReturnType<typeof createUssdService>
  */
 export function createUssdService({ sequelize, models, settings, audit }: Deps) {
   const sessions = createSessionStore(sequelize)
+  // Every dial, PIN and order checks these: named statements (ADR 0024).
+  const run = preparedFor(sequelize)
   const pinSlot = limiter(PIN_VERIFY_CONCURRENCY)
 
   const minutesUntil = (d: Date | string) => Math.max(1, Math.ceil((new Date(d).getTime() - Date.now()) / 60_000))
@@ -100,14 +103,14 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
       const s = await settings.get()
       if (s.ussdWhitelistEnabled && !(await isWhitelisted(phone))) return { ok: false, reason: 'not_whitelisted' }
       // Several profiles could share a number; the one that can use the channel wins.
-      const [a] = await sequelize.query<any>(
+      const [a] = await run<any>(
         `SELECT a.id, a.user_id, a.name, a.phone, a.approved, a.payment_status, a.pin_hash IS NOT NULL AS has_pin,
                 CASE WHEN a.pin_locked_until > now() THEN a.pin_locked_until END AS locked_until
            FROM agents a JOIN users u ON u.id = a.user_id
-          WHERE a.phone IN (:phones)
+          WHERE a.phone = ANY($1::text[])
           ORDER BY a.approved DESC, (a.payment_status = 'SUCCESS') DESC, a.id
           LIMIT 1`,
-        { replacements: { phones: phoneVariants(phone) }, type: QueryTypes.SELECT },
+        [phoneVariants(phone)],
       )
       if (!a) return { ok: false, reason: 'not_agent' }
       if (a.payment_status !== 'SUCCESS') return { ok: false, reason: 'not_paid' }
@@ -125,17 +128,17 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
      * The PIN itself is never stored or logged.
      */
     async verifyPin(agentId: number, pin: string, ctx: Ctx = {}): Promise<PinResult> {
-      const [row] = await sequelize.query<{ attempts: number; locked_until: Date | null; pin_hash: string | null; user_id: number }>(
+      const [row] = await run<{ attempts: number; locked_until: Date | null; pin_hash: string | null; user_id: number }>(
         `WITH next AS (
            SELECT id, CASE WHEN pin_locked_until IS NOT NULL AND pin_locked_until <= now() THEN 1
                            ELSE pin_failed_attempts + 1 END AS attempts
-             FROM agents WHERE id = :id AND (pin_locked_until IS NULL OR pin_locked_until <= now())
+             FROM agents WHERE id = $1 AND (pin_locked_until IS NULL OR pin_locked_until <= now())
              FOR UPDATE)
-         UPDATE agents a SET pin_failed_attempts = CASE WHEN next.attempts >= :max THEN 0 ELSE next.attempts END,
-                pin_locked_until = CASE WHEN next.attempts >= :max THEN now() + make_interval(mins => :mins) END
+         UPDATE agents a SET pin_failed_attempts = CASE WHEN next.attempts >= $2 THEN 0 ELSE next.attempts END,
+                pin_locked_until = CASE WHEN next.attempts >= $2 THEN now() + make_interval(mins => $3) END
            FROM next WHERE a.id = next.id
          RETURNING next.attempts AS attempts, a.pin_locked_until AS locked_until, a.pin_hash, a.user_id`,
-        { replacements: { id: agentId, max: PIN_MAX_FAILURES, mins: PIN_LOCK_MINUTES }, type: QueryTypes.SELECT },
+        [agentId, PIN_MAX_FAILURES, PIN_LOCK_MINUTES],
       )
       if (!row) {
         const agent = await models.Agent.findByPk(agentId, { attributes: ['pinLockedUntil'] })
@@ -143,7 +146,7 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
         return { ok: false, locked: true, minutesLeft: until ? minutesUntil(until) : PIN_LOCK_MINUTES }
       }
       if (/^\d{4}$/.test(pin) && (await pinSlot(() => verifySecret(pin, row.pin_hash)))) {
-        await sequelize.query('UPDATE agents SET pin_failed_attempts = 0, pin_locked_until = NULL WHERE id = :id', { replacements: { id: agentId } })
+        await run('UPDATE agents SET pin_failed_attempts = 0, pin_locked_until = NULL WHERE id = $1', [agentId])
         return { ok: true }
       }
       const attempts = Number(row.attempts)
