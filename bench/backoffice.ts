@@ -1,7 +1,7 @@
 // Back-office figures at volume: p50/p95 per endpoint and export throughput with memory.
 //
 //   node_modules/.bin/node scripts/seed-volume.ts     # once: ~1M orders, 10k agents, 100k AFA
-//   node_modules/.bin/node --expose-gc bench/backoffice.ts [--runs=60] [--export-only=1] [--exports=50000,200000,400000] [--identity=1] [--gc-ms=1000]
+//   node_modules/.bin/node --expose-gc bench/backoffice.ts [--runs=60] [--export-only=1] [--exports=50000,200000,400000] [--encoding=gzip|br|identity] [--gc-ms=2000]
 //
 // Uses its own database (scripts/seed-volume.ts: DATA_DIR .data/bench-backoffice), never dev data.
 // Prints figures only; it asserts nothing. Results go in docs/benchmarks-backoffice.md by hand.
@@ -17,8 +17,10 @@ const RUNS = arg('runs', 60)
 // --exports=50000,200000,400000 (the sizes, in order); --export=N is --exports=N
 const EXPORTS = (process.argv.find((a) => a.startsWith('--exports='))?.split('=')[1] ?? (process.argv.some((a) => a.startsWith('--export=')) ? String(arg('export', 0)) : '50000,200000,400000'))
   .split(',').map(Number).filter((x) => x > 0)
-const IDENTITY = arg('identity', Number(process.env.BENCH_IDENTITY ?? 0)) === 1 // ask for no compression
-const GC_MS = arg('gc-ms', 1000) // forced GC + live heap sample interval during an export; 0 = none
+// What the export client accepts: a browser's Accept-Encoding by default; --encoding=gzip (or br) for one
+// encoding, --encoding=identity (or BENCH_IDENTITY=1) for none.
+const ENCODING = process.argv.find((a) => a.startsWith('--encoding='))?.split('=')[1] ?? (process.env.BENCH_IDENTITY === '1' ? 'identity' : 'gzip, deflate, br, zstd')
+const GC_MS = arg('gc-ms', 2000) // forced GC + live heap sample interval during an export; 0 = none
 const EXPORT_ONLY = arg('export-only', 0) === 1 // skip the endpoint timings
 
 const { env, log, db } = await openBenchDb()
@@ -122,7 +124,7 @@ async function exportRun(rows: number, label = `export ${rows.toLocaleString('en
   await db.sequelize.query('CHECKPOINT') // no checkpoint of the setup's writes during the measured export
   const f = await measureExport({
     url: `${base}/api/orders/export`,
-    headers: IDENTITY ? { ...headers, 'Accept-Encoding': 'identity' } : { ...headers, 'Accept-Encoding': 'gzip' },
+    headers: { ...headers, 'Accept-Encoding': ENCODING },
     pgCpuSeconds,
     gcMs: GC_MS,
   })
@@ -132,7 +134,7 @@ async function exportRun(rows: number, label = `export ${rows.toLocaleString('en
 }
 
 console.log('')
-console.log(`export runs: ${EXPORTS.map((r) => r.toLocaleString('en')).join(', ')} rows, ${IDENTITY ? 'no compression (identity)' : 'gzip'}; live heap sampled every ${GC_MS} ms`)
+console.log(`export runs: ${EXPORTS.map((r) => r.toLocaleString('en')).join(', ')} rows, Accept-Encoding: ${ENCODING}; live heap sampled every ${GC_MS} ms`)
 await exportRun(2_000, 'warm-up export 2,000')
 const exported: ExportFigures[] = []
 for (const rows of EXPORTS) exported.push(await exportRun(rows))

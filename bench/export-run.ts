@@ -62,9 +62,10 @@ export async function measureExport(opts: { url: string; headers: Record<string,
   const collector = opts.gcMs > 0
     ? setInterval(() => {
         sample() // garbage included, just before it is collected
-        const t = performance.now()
+        const t = process.threadCpuUsage() // this thread's CPU: wall time would count waiting for a busy CPU too
         gc()
-        gcSecs += (performance.now() - t) / 1000
+        const d = process.threadCpuUsage(t)
+        gcSecs += (d.user + d.system) / 1e6
         peak.live = Math.max(peak.live, process.memoryUsage().heapUsed)
       }, opts.gcMs)
     : undefined
