@@ -13,7 +13,8 @@ export interface ExportFigures {
   ttfb: number
   mb: number
   wireMb: number
-  us: { server: number; client: number; pg: number }
+  /** CPU per row: the server (this process), the bench client, PostgreSQL (its backends + background processes). */
+  us: { server: number; client: number; pg: number; pgBackends: number }
   gcSecs: number
   memory: { rss: [number, number]; heap: [number, number]; live: [number, number]; buffers: number }
   load: string
@@ -44,7 +45,7 @@ async function startClient(url: string, headers: Record<string, string>) {
  * included) and external + array buffers every 50 ms, and the live heap after a forced full GC
  * every `gcMs` (0: never; their time is reported and left out of the server's CPU).
  */
-export async function measureExport(opts: { url: string; headers: Record<string, string>; pgCpuSeconds: () => number; gcMs: number }): Promise<ExportFigures> {
+export async function measureExport(opts: { url: string; headers: Record<string, string>; pgCpu: () => { backends: number; background: number }; gcMs: number }): Promise<ExportFigures> {
   const gc = globalThis.gc
   if (!gc) throw new Error('run the bench with node --expose-gc')
   const client = await startClient(opts.url, opts.headers)
@@ -70,11 +71,13 @@ export async function measureExport(opts: { url: string; headers: Record<string,
       }, opts.gcMs)
     : undefined
   const cpu0 = process.cpuUsage()
-  const pg0 = opts.pgCpuSeconds()
+  const pg0 = opts.pgCpu()
   client.go()
   const r = await client.result()
   const cpu = process.cpuUsage(cpu0)
-  const pgCpu = opts.pgCpuSeconds() - pg0
+  const pg1 = opts.pgCpu()
+  const pgBackends = pg1.backends - pg0.backends
+  const pgCpu = pgBackends + pg1.background - pg0.background
   clearInterval(sampler)
   if (collector) clearInterval(collector)
   sample()
@@ -90,7 +93,7 @@ export async function measureExport(opts: { url: string; headers: Record<string,
     ttfb: r.ttfb,
     mb: r.bytes / 1048576,
     wireMb: r.wire / 1048576,
-    us: { server: perRow((cpu.user + cpu.system) / 1e6 - gcSecs), client: perRow(r.cpu), pg: perRow(pgCpu) },
+    us: { server: perRow((cpu.user + cpu.system) / 1e6 - gcSecs), client: perRow(r.cpu), pg: perRow(pgCpu), pgBackends: perRow(pgBackends) },
     gcSecs,
     memory: { rss: [before.rss, peak.rss], heap: [before.heapUsed, peak.heap], live: [before.heapUsed, peak.live], buffers: peak.buffers },
     load: loadAverage(),
@@ -108,7 +111,7 @@ export function printExport(label: string, f: ExportFigures) {
   )
   const total = f.us.server + f.us.client + f.us.pg
   console.log(
-    `  CPU per row: server (node) ${f.us.server.toFixed(1)} us, PostgreSQL ${f.us.pg.toFixed(1)} us, bench client (node) ${f.us.client.toFixed(1)} us; total ${total.toFixed(1)} us` +
+    `  CPU per row: server (node) ${f.us.server.toFixed(1)} us, PostgreSQL ${f.us.pg.toFixed(1)} us (its connections ${f.us.pgBackends.toFixed(1)}, background ${(f.us.pg - f.us.pgBackends).toFixed(1)}), bench client (node) ${f.us.client.toFixed(1)} us; total ${total.toFixed(1)} us` +
       (f.gcSecs ? ` (server without the ${f.gcSecs.toFixed(2)} s of forced GCs for the live heap sample)` : ''),
   )
   console.log(
