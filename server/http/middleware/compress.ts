@@ -30,10 +30,10 @@ export function compressResponses(): RequestHandler {
 /**
  * The body of a large download (the orders CSV export), compressed by the route itself rather than
  * by compressResponses: brotli quality 1 when the client takes it (every browser), else gzip level
- * 1, else none; no flush per write. On a 200,000-row export (30 MB of CSV) that is 0.2-0.3 s of CPU
- * for 6.7 MB, against 0.6-0.9 s for 5.7-6.1 MB at compressResponses' settings (brotli 4, gzip 6 with
- * a flush per write): the CPU is the export's limit on a shared 2-core machine, the extra megabyte
- * is not (ADR 0023). Call it when the headers are set and before the first write; write to what it
+ * 1, else none; no flush per write. On a 200,000-row export (28 MB of CSV) that is 0.2-0.3 s of CPU
+ * for ~6 MB, against 0.8-1.0 s for 5.2-5.4 MB at compressResponses' settings (brotli 4, gzip 6, a
+ * flush per write; bench/export-compression.ts): the CPU is the export's limit on a 2-core machine,
+ * the extra 0.6 MB is not (ADR 0023). Call it when the headers are set and before the first write; write to what it
  * returns and end that. `no-transform` keeps compressResponses (and proxies) off it.
  */
 export function downloadBody(req: Request, res: Response): Writable {
