@@ -1,18 +1,26 @@
 // Back-office figures at volume: p50/p95 per endpoint and export throughput with memory.
 //
 //   node_modules/.bin/node scripts/seed-volume.ts     # once: ~1M orders, 10k agents, 100k AFA
-//   node_modules/.bin/node bench/backoffice.ts [--runs=60] [--export=200000]
+//   node_modules/.bin/node --expose-gc bench/backoffice.ts [--runs=60] [--export-only=1] [--exports=50000,200000,400000] [--encoding=gzip|br|identity] [--gc-ms=2000]
 //
 // Uses its own database (scripts/seed-volume.ts: DATA_DIR .data/bench-backoffice), never dev data.
 // Prints figures only; it asserts nothing. Results go in docs/benchmarks-backoffice.md by hand.
 import { QueryTypes } from 'sequelize'
 import { BENCH_ADMIN, openBenchDb } from '../scripts/seed-volume.ts'
 import { boot } from '../server/index.ts'
-import { postgresCpuSeconds } from './lib.ts'
+import os from 'node:os'
+import { loadAverage, measureExport, printExport, type ExportFigures } from './export-run.ts'
+import { postgresCpu } from './lib.ts'
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def)
 const RUNS = arg('runs', 60)
-const EXPORT_ROWS = arg('export', 200_000)
+// --exports=50000,200000,400000 (the sizes, in order); --export=N is --exports=N
+const EXPORTS = (process.argv.find((a) => a.startsWith('--exports='))?.split('=')[1] ?? (process.argv.some((a) => a.startsWith('--export=')) ? String(arg('export', 0)) : '50000,200000,400000'))
+  .split(',').map(Number).filter((x) => x > 0)
+// What the export client accepts: a browser's Accept-Encoding by default; --encoding=gzip (or br) for one
+// encoding, --encoding=identity (or BENCH_IDENTITY=1) for none.
+const ENCODING = process.argv.find((a) => a.startsWith('--encoding='))?.split('=')[1] ?? (process.env.BENCH_IDENTITY === '1' ? 'identity' : 'gzip, deflate, br, zstd')
+const GC_MS = arg('gc-ms', 2000) // forced GC + live heap sample interval during an export; 0 = none
 const EXPORT_ONLY = arg('export-only', 0) === 1 // skip the endpoint timings
 
 const { env, log, db } = await openBenchDb()
@@ -34,7 +42,7 @@ const csrf = ((await login.json()) as { csrfToken: string }).csrfToken
 const headers = { Cookie: cookie, 'x-csrf-token': csrf, Accept: 'application/json' }
 
 const [{ data_directory: pgDataDir }] = await q<{ data_directory: string }>('SHOW data_directory')
-const pgCpuSeconds = () => postgresCpuSeconds(pgDataDir)
+const pgCpu = () => postgresCpu(pgDataDir)
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 const results: Array<{ name: string; p50: number; p95: number; max: number; note: string }> = []
@@ -62,7 +70,7 @@ const sizes = await q<Record<string, string>>(
           (SELECT count(*) FROM agents) AS agents, (SELECT count(*) FROM afa_registrations) AS afa`,
 )
 console.log('data:', sizes[0])
-console.log('machine:', `${(await import('node:os')).cpus().length} CPUs, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`)
+console.log("machine:", `${os.cpus().length} CPUs, load average ${loadAverage()}`)
 console.log(`runs per endpoint: ${RUNS} (sequential, after 5 warm-up requests)\n`)
 
 // Realistic search terms taken from the data itself.
@@ -101,8 +109,9 @@ await measure('admin: analytics 30d', ['/api/admin/analytics?range=30d'])
 await measure('afa: page 1 and pages 1-50', pages(50).map((p) => `/api/afa?page=${p}&limit=20`))
 await measure('afa: search (name, phone, card)', afaSamples.flatMap((a) => [a.full_name, a.phone.slice(-6), a.gh_card.slice(4, 13)]).map((s) => `/api/afa?search=${enc(s)}`))
 
-// Export: make EXPORT_ROWS paid orders pending again (setup, not timed), then stream them out.
-async function exportRun(rows: number) {
+// Export: make `rows` paid orders pending again (setup, not timed), then stream them out with the
+// client in its own process (bench/export-run.ts).
+async function exportRun(rows: number, label = `export ${rows.toLocaleString('en')}`) {
   // The newest exported orders are taken out of order_exports; any that carry the export in their row
   // (exported before migration 190) are made undelivered too.
   await db.sequelize.query(
@@ -111,53 +120,36 @@ async function exportRun(rows: number) {
     { replacements: { rows } },
   )
   await db.sequelize.query('VACUUM ANALYZE orders')
-  await db.sequelize.query('VACUUM ANALYZE order_exports')
-  const [{ n }] = await q<{ n: string }>(`SELECT count(*) AS n FROM orders_view WHERE NOT exported AND NOT delivered AND payment_status = 'SUCCESS' AND delivery_status IN ('NOT_STARTED','FAILED')`)
-  global.gc?.()
-  const before = process.memoryUsage()
-  let peakRss = before.rss
-  let peakHeap = before.heapUsed
-  const sampler = setInterval(() => {
-    const m = process.memoryUsage()
-    peakRss = Math.max(peakRss, m.rss)
-    peakHeap = Math.max(peakHeap, m.heapUsed)
-  }, 50)
-  const cpu0 = process.cpuUsage()
-  const pg0 = pgCpuSeconds()
-  const t = performance.now()
-  const res = await fetch(`${base}/api/orders/export`, { method: 'POST', headers: process.env.BENCH_IDENTITY ? { ...headers, 'Accept-Encoding': 'identity' } : headers })
-  // Headers leave with the first batch, after the rows were marked: time to first byte ~ marking.
-  const ttfb = (performance.now() - t) / 1000
-  let bytes = 0
-  let lines = 0
-  const reader = res.body!.getReader()
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    bytes += value.length
-    for (let i = 0; i < value.length; i++) if (value[i] === 10) lines++
-  }
-  const secs = (performance.now() - t) / 1000
-  clearInterval(sampler)
-  const cpu = process.cpuUsage(cpu0)
-  const nodeCpu = (cpu.user + cpu.system) / 1e6
-  const pgCpu = pgCpuSeconds() - pg0
-  const mb = (b: number) => (b / 1048576).toFixed(0)
-  const rowsOut = lines - 1
-  console.log(
-    `export ${Number(n).toLocaleString('en')} orders: ${res.status}, ${rowsOut.toLocaleString('en')} rows, ${(bytes / 1048576).toFixed(1)} MB in ${secs.toFixed(2)} s = ` +
-      `${Math.round(rowsOut / secs).toLocaleString('en')} rows/s (marking ${ttfb.toFixed(2)} s, streaming ${(secs - ttfb).toFixed(2)} s = ${Math.round(rowsOut / (secs - ttfb)).toLocaleString('en')} rows/s); RSS ${mb(before.rss)} -> peak ${mb(peakRss)} MB, heap ${mb(before.heapUsed)} -> peak ${mb(peakHeap)} MB`,
-  )
-  const us = (s: number) => ((s / Math.max(1, rowsOut)) * 1e6).toFixed(1)
-  console.log(
-    `  CPU: node ${nodeCpu.toFixed(2)} s (${us(nodeCpu)} us/row, server and this client in one process), PostgreSQL ${pgCpu.toFixed(2)} s (${us(pgCpu)} us/row); load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`,
-  )
-  return { rows: rowsOut, secs, rss: [before.rss, peakRss], heap: [before.heapUsed, peakHeap] }
+  // Rewritten packed, as a table that only ever grows (a shop never deletes exports): the deletes
+  // above would otherwise scatter the next export's rows into their holes and bloat its indexes.
+  await db.sequelize.query('VACUUM FULL order_exports')
+  await db.sequelize.query('VACUUM ANALYZE order_exports') // the visibility map, which VACUUM FULL leaves empty (index-only scans)
+  await db.sequelize.query('CHECKPOINT') // no checkpoint of the setup's writes during the measured export
+  const f = await measureExport({
+    url: `${base}/api/orders/export`,
+    headers: { ...headers, 'Accept-Encoding': ENCODING },
+    pgCpu,
+    gcMs: GC_MS,
+  })
+  printExport(label, f)
+  if (f.rows !== rows) console.log(`  (expected ${rows.toLocaleString('en')} rows: other paid orders were pending too)`)
+  return f
 }
 
 console.log('')
-await exportRun(Math.round(EXPORT_ROWS / 4))
-await exportRun(EXPORT_ROWS)
+console.log(`export runs: ${EXPORTS.map((r) => r.toLocaleString('en')).join(', ')} rows, Accept-Encoding: ${ENCODING}; live heap sampled every ${GC_MS} ms`)
+await exportRun(2_000, 'warm-up export 2,000')
+const exported: ExportFigures[] = []
+for (const rows of EXPORTS) exported.push(await exportRun(rows))
+console.log('\n| Export | Rows/s | Time (first byte / streaming) | CPU per row: server / PostgreSQL / client | Server memory peak: RSS, heap used, live heap | Load |')
+console.log('|---|---:|---|---|---|---|')
+const mib = (b: number) => (b / 1048576).toFixed(0)
+for (const f of exported) {
+  console.log(
+    `| ${f.rows.toLocaleString('en')} (${f.encoding}) | ${Math.round(f.rows / f.secs).toLocaleString('en')} | ${f.secs.toFixed(2)} s (${f.ttfb.toFixed(2)} / ${(f.secs - f.ttfb).toFixed(2)}) | ` +
+      `${f.us.server.toFixed(1)} / ${f.us.pg.toFixed(1)} / ${f.us.client.toFixed(1)} us | ${mib(f.memory.rss[1])}, ${mib(f.memory.heap[1])}, ${mib(f.memory.live[1])} MB | ${f.load} |`,
+  )
+}
 
 // AFA export: every registration.
 {
@@ -169,6 +161,6 @@ await exportRun(EXPORT_ROWS)
   console.log(`afa export: ${rows.toLocaleString('en')} rows in ${secs.toFixed(2)} s = ${Math.round(rows / secs).toLocaleString('en')} rows/s`)
 }
 
-console.log('load average at the end:', (await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' '))
+console.log("load average at the end:", loadAverage())
 await running.stop()
 await db.close().catch(() => {})

@@ -67,22 +67,36 @@ export function processCpuSeconds(pid: number): number {
 
 /** CPU seconds of a PostgreSQL cluster: its postmaster and every child (backends, WAL writer, checkpointer...). */
 export function postgresCpuSeconds(dataDirectory: string): number {
+  const { backends, background } = postgresCpu(dataDirectory)
+  return backends + background
+}
+
+/**
+ * The same, split: `backends` are the client connections' processes ("postgres: user db host ..."),
+ * `background` the rest (WAL writer, checkpointer, autovacuum, I/O workers) and every child that
+ * has ended (autovacuum workers come and go).
+ */
+export function postgresCpu(dataDirectory: string): { backends: number; background: number } {
   try {
     const postmaster = Number(readFileSync(path.join(dataDirectory, 'postmaster.pid'), 'utf8').split('\n')[0])
     // The postmaster's own time plus its children that ended (cutime, cstime): a backend that exits
     // between two readings moves from the live sum into these, so the total never goes back.
     const f = readFileSync(`/proc/${postmaster}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    let total = (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100
+    let background = (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100
+    let backends = 0
     for (const d of readdirSync('/proc')) {
       if (!/^\d+$/.test(d)) continue
       try {
-        if (Number(readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]) === postmaster) total += processCpuSeconds(Number(d))
+        if (Number(readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]) !== postmaster) continue
+        const cpu = processCpuSeconds(Number(d))
+        if (/^postgres: \S+ \S+ \d/.test(readFileSync(`/proc/${d}/cmdline`, 'utf8'))) backends += cpu
+        else background += cpu
       } catch {
         /* gone meanwhile */
       }
     }
-    return total
+    return { backends, background }
   } catch {
-    return NaN
+    return { backends: NaN, background: NaN }
   }
 }

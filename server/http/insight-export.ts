@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express'
-import { CsvStream, type CsvColumn } from '../lib/csv.ts'
+import { CsvStream, writeWithBackpressure, type CsvColumn } from '../lib/csv.ts'
 
 export const today = () => new Date().toISOString().slice(0, 10)
 
@@ -35,22 +35,7 @@ export async function sendCsv<Row>(req: Request, res: Response, filename: string
 /** Streams a JSON array, one element at a time. */
 export async function sendJsonArray<Row>(req: Request, res: Response, filename: string, rows: AsyncIterable<Row>) {
   attachment(res, filename, 'application/json; charset=utf-8')
-  const write = (chunk: string) => {
-    if (res.destroyed) return Promise.reject(new Error('The receiver closed the connection'))
-    if (res.write(chunk)) return Promise.resolve()
-    return new Promise<void>((resolve, reject) => {
-      const done = (err?: Error) => {
-        res.off('drain', onDrain)
-        res.off('close', onClose)
-        if (err) reject(err)
-        else resolve()
-      }
-      const onDrain = () => done()
-      const onClose = () => done(new Error('The receiver closed the connection'))
-      res.on('drain', onDrain)
-      res.on('close', onClose)
-    })
-  }
+  const write = (chunk: string) => writeWithBackpressure(res, chunk)
   try {
     let first = true
     let buf = '['

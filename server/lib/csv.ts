@@ -61,7 +61,7 @@ export function formatField(value: unknown, kind: CsvKind = 'text'): string {
   }
 }
 
-export function headerLine<Row>(columns: CsvColumn<Row>[]): string {
+export function headerLine(columns: Array<{ header: string }>): string {
   return columns.map((c) => quote(c.header)).join(',') + '\r\n'
 }
 
@@ -108,25 +108,50 @@ export class CsvStream<Row> {
   }
 
   private push(chunk: string): Promise<void> {
-    const out = this.out
-    if (out.destroyed || out.writableEnded) return Promise.reject(new Error('The receiver closed the connection'))
-    if (out.write(chunk)) return Promise.resolve()
-    return new Promise((resolve, reject) => {
-      const done = (err?: Error) => {
-        out.off('drain', onDrain)
-        out.off('close', onClose)
-        out.off('error', onError)
-        if (err) reject(err)
-        else resolve()
-      }
-      const onDrain = () => done()
-      const onClose = () => done(new Error('The receiver closed the connection'))
-      const onError = (e: Error) => done(e)
-      out.on('drain', onDrain)
-      out.on('close', onClose)
-      out.on('error', onError)
-    })
+    return writeWithBackpressure(this.out, chunk)
   }
+}
+
+/** One 'drain' listener per stream, waking whoever waits (see writeWithBackpressure). */
+const drainWaiters = new WeakMap<Writable, Set<() => void>>()
+
+/**
+ * Writes a chunk; when the receiver's buffer is full, resolves on its 'drain', so memory stays flat
+ * however fast the producer is. Rejects when the receiver closes or fails first.
+ *
+ * The 'drain' listener is added once per stream and never removed: the `compression` middleware
+ * moves `res.on('drain')` onto its zlib stream but not `res.off('drain')`, so a listener added and
+ * removed per write stayed behind on the zlib stream, one per wait (Node's MaxListenersExceeded
+ * warning after ten batches). 'close' and 'error' stay on the response itself.
+ */
+export function writeWithBackpressure(out: Writable, chunk: string | Buffer): Promise<void> {
+  if (out.destroyed || out.writableEnded) return Promise.reject(new Error('The receiver closed the connection'))
+  if (out.write(chunk)) return Promise.resolve()
+  let waiters = drainWaiters.get(out)
+  if (!waiters) {
+    const set = new Set<() => void>()
+    out.on('drain', () => {
+      for (const wake of [...set]) wake()
+    })
+    drainWaiters.set(out, set)
+    waiters = set
+  }
+  const wait = waiters
+  return new Promise((resolve, reject) => {
+    const done = (err?: Error) => {
+      wait.delete(onDrain)
+      out.off('close', onClose)
+      out.off('error', onError)
+      if (err) reject(err)
+      else resolve()
+    }
+    const onDrain = () => done()
+    const onClose = () => done(new Error('The receiver closed the connection'))
+    const onError = (e: Error) => done(e)
+    wait.add(onDrain)
+    out.on('close', onClose)
+    out.on('error', onError)
+  })
 }
 
 /** Reads RFC 4180 text back into rows (tests and imports); strips a leading BOM. */

@@ -1,6 +1,6 @@
 import Joi from 'joi'
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
-import type { CsvColumn } from '../lib/csv.ts'
+import { copyCsv, type CopyCsvColumn } from '../lib/csv-copy.ts'
 import { badRequest, conflict, notFound } from '../lib/errors.ts'
 import { toGhs } from '../lib/money.ts'
 import { phoneVariants } from '../lib/phone.ts'
@@ -8,7 +8,7 @@ import type { AuditService } from './audit.ts'
 import type { Ctx } from './context.ts'
 import type { DeliveryService } from './delivery/index.ts'
 import { DELIVERY_STATUSES } from './delivery/state.ts'
-import { EXPORT_LOCK, EXPORTABLE } from './order-exports.ts'
+import { copyExport, EXPORT_LOCK, EXPORTABLE, type ExportSink } from './order-exports.ts'
 
 export const NETWORK_LABELS = { MTN: 'MTN', TELECEL: 'Telecel', AIRTELTIGO: 'AirtelTigo' } as const
 export const PAYMENT_STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED', 'REFUNDED', 'REVERSED'] as const
@@ -153,51 +153,29 @@ const SELECT_ORDER = `
 
 /**
  * The export file's columns: what the person delivering the bundles needs, numbers kept as text.
- * PostgreSQL shapes each value as text (EXPORT_SELECT, same position as here: labels, 2-decimal
- * amounts, UTC 'YYYY-MM-DD HH:MM:SS'), so no row is parsed into objects or dates on the way; the
- * CSV rules (quoting, text phones, formula neutralising) stay in server/lib/csv.ts.
+ * PostgreSQL writes the CSV (ADR 0023): `raw` values are shaped here (our own labels for network,
+ * order type, payment status and simulated; numbers; UTC 'YYYY-MM-DD HH:MM:SS'), `phone` and `text`
+ * follow csv.ts's rules (server/lib/csv-copy.ts). `o` is the order, `a` its agent.
  */
-export type ExportRow = (string | null)[]
-const EXPORT_FIELDS: Array<[header: string, kind: CsvColumn<ExportRow>['kind'], sql: string]> = [
-  ['Order ID', 'raw', 'o.id::text'],
-  ['Recipient Number', 'phone', 'o.recipient_number'],
-  ['Network', 'text', `CASE o.network ${Object.entries(NETWORK_LABELS).map(([k, v]) => `WHEN '${k}' THEN '${v}'`).join(' ')} ELSE o.network END`],
-  // sizeLabel(): GB with 1 decimal from 1024 MB, else MB
-  ['Data Size', 'text', `CASE WHEN o.data_size_mb >= 1024 THEN round(o.data_size_mb / 1024.0, 1)::text || 'GB' ELSE o.data_size_mb::text || 'MB' END`],
-  ['Data Size (MB)', 'raw', 'o.data_size_mb::text'],
-  ['Amount (GHS)', 'raw', '(o.amount_pesewas / 100.0)::numeric(14,2)::text'],
-  ['Order Type', 'text', `CASE WHEN o.agent_id IS NOT NULL THEN 'Agent' ELSE 'Direct Customer' END`],
-  ['Agent Name', 'text', 'a.name'],
-  ['Agent Phone', 'phone', 'a.phone'],
-  ['Payment Status', 'text', 'o.payment_status'],
-  ['Transaction ID', 'phone', 'o.payment_transaction_id'],
-  ['Payment Phone', 'phone', 'o.payment_phone_number'],
-  ['Created At (UTC)', 'raw', `to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')`],
-  ['Exported At (UTC)', 'raw', `to_char(x.exported_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')`],
+const exportColumns = (exportedAt: string): CopyCsvColumn[] => [
+  { header: 'Order ID', kind: 'raw', sql: 'o.id' },
+  { header: 'Recipient Number', kind: 'phone', sql: 'o.recipient_number' },
+  { header: 'Network', kind: 'raw', sql: `CASE o.network ${Object.entries(NETWORK_LABELS).map(([k, v]) => `WHEN '${k}' THEN '${v}'`).join(' ')} ELSE o.network END` },
+  // sizeLabel(): GB with 1 decimal from 1024 MB, else MB (sizes are positive: packages-admin)
+  { header: 'Data Size', kind: 'raw', sql: `CASE WHEN o.data_size_mb >= 1024 THEN round(o.data_size_mb / 1024.0, 1)::text || 'GB' ELSE o.data_size_mb::text || 'MB' END` },
+  { header: 'Data Size (MB)', kind: 'raw', sql: 'o.data_size_mb' },
+  { header: 'Amount (GHS)', kind: 'raw', sql: '(o.amount_pesewas / 100.0)::numeric(14,2)' },
+  { header: 'Order Type', kind: 'raw', sql: `CASE WHEN o.agent_id IS NOT NULL THEN 'Agent' ELSE 'Direct Customer' END` },
+  { header: 'Agent Name', kind: 'text', sql: 'a.name' },
+  { header: 'Agent Phone', kind: 'phone', sql: 'a.phone' },
+  { header: 'Payment Status', kind: 'raw', sql: 'o.payment_status' },
+  { header: 'Transaction ID', kind: 'phone', sql: 'o.payment_transaction_id' },
+  { header: 'Payment Phone', kind: 'phone', sql: 'o.payment_phone_number' },
+  { header: 'Created At (UTC)', kind: 'raw', sql: `to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')` },
+  { header: 'Exported At (UTC)', kind: 'raw', sql: exportedAt },
   // Simulator sales: no real money moved, so nobody should deliver them by hand (issue 15).
-  ['Simulated Payment', 'text', `CASE WHEN o.simulated THEN 'YES - do not deliver' ELSE 'no' END`],
+  { header: 'Simulated Payment', kind: 'raw', sql: `CASE WHEN o.simulated THEN 'YES - do not deliver' ELSE 'no' END` },
 ]
-export const ORDER_CSV_COLUMNS: CsvColumn<ExportRow>[] = EXPORT_FIELDS.map(([header, kind], i) => ({ header, kind, value: (r) => r[i] }))
-
-/** One export's orders (`$1` = its stamp as text), oldest first, as CSV-ready text values. */
-const EXPORT_SELECT = `
-  SELECT ${EXPORT_FIELDS.map(([, , sql]) => sql).join(',\n         ')}
-    FROM order_exports x
-    JOIN orders o ON o.id = x.order_id
-    LEFT JOIN agents a ON a.id = o.agent_id
-   WHERE x.exported_at = $1::timestamptz
-   ORDER BY x.exported_at, x.order_id`
-/** Every column as PostgreSQL's own text: nothing to parse. */
-const TEXT_TYPES = { getTypeParser: () => (v: string) => v }
-
-const EXPORT_BATCH = 5000
-
-export interface ExportSink {
-  /** Called once, when rows exist, before the first batch (the HTTP layer sends its headers here). */
-  start(count: number): void | Promise<void>
-  /** One batch of rows (ORDER_CSV_COLUMNS order); rejecting (receiver gone, disk full) rolls everything back. */
-  write(rows: ExportRow[]): Promise<void>
-}
 
 export type OrdersAdminService = ReturnType<typeof createOrdersAdminService>
 
@@ -334,34 +312,26 @@ export function createOrdersAdminService({ sequelize, audit, delivery, onExporte
     },
 
     /**
-     * The paid, undelivered, active orders, recorded as exported and streamed out in ONE
-     * transaction (ADR 0021): one narrow order_exports row per order (the orders rows are not
-     * written), then read back through a cursor in batches, oldest first (by id), on the
-     * transaction's own pg connection (no ORM work per row). If anything fails before COMMIT,
-     * including the receiver going away, the transaction rolls back and no order is exported.
+     * The paid, undelivered, active orders, recorded as exported and streamed out as CSV in ONE
+     * transaction and one statement (ADR 0021, 0023): one narrow order_exports row per order (the
+     * orders rows are not written), oldest first (by id), the CSV made by PostgreSQL's COPY. If
+     * anything fails before COMMIT, including the receiver going away, the transaction rolls back
+     * and no order is exported.
      */
     async exportPending(sink: ExportSink, ctx: Ctx = {}): Promise<number> {
       return sequelize.transaction(async (t) => {
         await sequelize.query('SELECT pg_advisory_xact_lock(:k)', { replacements: { k: EXPORT_LOCK }, transaction: t })
-        // As text, to the microsecond: it names this export's rows below.
-        const [{ stamp }] = (await sequelize.query<{ stamp: string }>('SELECT clock_timestamp()::text AS stamp', { type: QueryTypes.SELECT, transaction: t })) as [{ stamp: string }]
-        type PgResult = { rows: ExportRow[]; rowCount: number | null }
-        const client = (t as unknown as { connection: { query: (q: string | object, values?: unknown[]) => Promise<PgResult> } }).connection
-        const inserted = await client.query(`INSERT INTO order_exports (order_id, exported_at) SELECT o.id, $1::timestamptz FROM orders o WHERE ${EXPORTABLE}`, [stamp])
-        const count = Number(inserted.rowCount ?? 0)
+        // To the microsecond: it names this export's rows (the shop margins below read them by it).
+        const [{ stamp, shown }] = (await sequelize.query<{ stamp: string; shown: string }>(
+          `SELECT s::text AS stamp, to_char(s AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS shown FROM clock_timestamp() s`,
+          { type: QueryTypes.SELECT, transaction: t },
+        )) as [{ stamp: string; shown: string }]
+        const csv = copyCsv(exportColumns(sequelize.escape(shown)))
+        const count = await copyExport(t, csv, `FROM orders o LEFT JOIN agents a ON a.id = o.agent_id WHERE ${EXPORTABLE}`, sequelize.escape(stamp), sink)
         if (count === 0) throw notFound('No orders available for export')
         // Margins of the shop orders this export delivers (MANUAL), in its transaction (ADR 0020 '## Shops').
         await onExported?.(stamp, t)
         await audit.record({ action: 'ORDERS_EXPORTED', resource: 'ORDER', severity: 'MEDIUM', details: { count } }, { ...ctx, transaction: t })
-        // DECLARE takes no bind parameters: the stamp is PostgreSQL's own text, escaped.
-        await client.query(`DECLARE orders_export NO SCROLL CURSOR FOR ${EXPORT_SELECT.replace('$1', sequelize.escape(stamp))}`)
-        await sink.start(count)
-        for (;;) {
-          const { rows } = await client.query({ text: `FETCH ${EXPORT_BATCH} FROM orders_export`, rowMode: 'array', types: TEXT_TYPES })
-          if (rows.length === 0) break
-          await sink.write(rows)
-        }
-        await client.query('CLOSE orders_export')
         return count
       })
     },

@@ -1,10 +1,11 @@
 import { Router, type Response } from 'express'
-import { CsvStream } from '../../lib/csv.ts'
+import type { Writable } from 'node:stream'
+import { writeWithBackpressure } from '../../lib/csv.ts'
 import { badRequest } from '../../lib/errors.ts'
-import { ORDER_CSV_COLUMNS } from '../../services/orders-admin.ts'
 import type { Services } from '../../services/index.ts'
 import { ctxOf } from '../ctx.ts'
 import { requireAdmin } from '../middleware/auth.ts'
+import { downloadBody } from '../middleware/compress.ts'
 
 export const exportFileName = (now = new Date()) => `orders_export_${now.toISOString().slice(0, 10)}.csv`
 
@@ -44,23 +45,25 @@ export function ordersAdminRouter(services: Services) {
   })
 
   r.post('/export', requireAdmin, async (req, res) => {
-    const csv = new CsvStream(res, ORDER_CSV_COLUMNS)
+    let body: Writable | undefined
     try {
       await services.ordersAdmin.exportPending(
         {
-          start: (count) => {
+          start: () => {
             csvHeaders(res, exportFileName())
-            res.setHeader('X-Export-Count', String(count))
+            body = downloadBody(req, res)
           },
-          write: (rows) => csv.writeRows(rows),
+          write: (chunk) => writeWithBackpressure(body!, chunk),
         },
         ctxOf(req),
       )
-      res.end()
+      // Only after COMMIT: a complete download means the orders are marked.
+      body!.end()
     } catch (err) {
       // Headers already gone: the only honest signal left is a broken download (the export rolled back).
-      if (res.headersSent) {
+      if (res.headersSent || body) {
         req.log?.error({ err }, 'orders export failed midway; rolled back')
+        body?.destroy()
         res.destroy()
         return
       }
