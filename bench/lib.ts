@@ -72,7 +72,8 @@ export function postgresCpuSeconds(dataDirectory: string): number {
 }
 
 /**
- * The same, split: `backends` are the client connections' processes ("postgres: user db host ..."),
+ * The same, split: `backends` are the client connections' processes ("postgres: user db host ...",
+ * host "[local]" over the Unix socket),
  * `background` the rest (WAL writer, checkpointer, autovacuum, I/O workers) and every child that
  * has ended (autovacuum workers come and go).
  */
@@ -89,7 +90,7 @@ export function postgresCpu(dataDirectory: string): { backends: number; backgrou
       try {
         if (Number(readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]) !== postmaster) continue
         const cpu = processCpuSeconds(Number(d))
-        if (/^postgres: \S+ \S+ \d/.test(readFileSync(`/proc/${d}/cmdline`, 'utf8'))) backends += cpu
+        if (/^postgres: \S+ \S+ (\d|\[local\])/.test(readFileSync(`/proc/${d}/cmdline`, 'utf8'))) backends += cpu
         else background += cpu
       } catch {
         /* gone meanwhile */
