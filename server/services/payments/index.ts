@@ -1,6 +1,6 @@
 import Joi from 'joi'
 import crypto from 'node:crypto'
-import { QueryTypes, UniqueConstraintError, type Sequelize } from 'sequelize'
+import { QueryTypes, UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize'
 import type { Models } from '../../../models/index.ts'
 import type { Env } from '../../env.ts'
 import { badRequest, conflict, notFound, unauthorized } from '../../lib/errors.ts'
@@ -229,7 +229,11 @@ export function createPaymentsService(deps: PaymentsDeps) {
       ? { method, phone: null, network: null, email: String(input.email ?? '').trim().toLowerCase() || (ctx.user?.email ?? null) }
       : payerFor(method, input, ctx)
     const transactionId = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
-    try {
+    // The row and what it marks. A charge started now (the browser waits on the gateway) needs the row
+    // committed first: webhooks and checks on other connections must see it. A charge started by the
+    // queue (USSD) adds its job in the same transaction: one commit instead of three (ADR 0024).
+    const background = !!input.background && !free
+    const write = async (transaction?: Transaction) => {
       await models.Payment.create(
         {
           transactionId,
@@ -249,25 +253,30 @@ export function createPaymentsService(deps: PaymentsDeps) {
           lastCheckedAt: new Date(),
           simulated: !free && provider.name === 'simulator',
         },
-        // Deliberately outside any caller transaction: webhooks and checks on other connections must see the row.
+        { transaction },
       )
+      if (!free && provider.name === 'simulator' && input.orderId) {
+        // The order is marked too: admin tables, exports and delivery must know no real money moved.
+        await sequelize.query('UPDATE orders SET simulated = true, updated_at = now() WHERE id = :id RETURNING id', { replacements: { id: input.orderId }, type: QueryTypes.SELECT, transaction })
+      }
+      if (input.purpose === 'agent_fee' && input.agentId) {
+        await sequelize.query(
+          `UPDATE agents SET payment_status = 'PENDING', payment_transaction_id = :tid, updated_at = now()
+           WHERE id = :id AND payment_status IS DISTINCT FROM 'SUCCESS' RETURNING id`,
+          { replacements: { id: input.agentId, tid: transactionId }, type: QueryTypes.SELECT, transaction },
+        )
+      }
+      if (background) await starter.startLater(transactionId, transaction)
+    }
+    try {
+      if (background) await sequelize.transaction((t) => write(t))
+      else await write()
     } catch (err) {
       if (err instanceof UniqueConstraintError) throw conflict('Transaction ID already used. Please try again.')
       throw err
     }
     // This browser may come back to it (status, checkout, the simulator's phone); nobody else by its id alone.
     ctx.browser?.remember(transactionId)
-    if (!free && provider.name === 'simulator' && input.orderId) {
-      // The order is marked too: admin tables, exports and delivery must know no real money moved.
-      await q('UPDATE orders SET simulated = true, updated_at = now() WHERE id = :id RETURNING id', { id: input.orderId })
-    }
-    if (input.purpose === 'agent_fee' && input.agentId) {
-      await q(
-        `UPDATE agents SET payment_status = 'PENDING', payment_transaction_id = :tid, updated_at = now()
-         WHERE id = :id AND payment_status IS DISTINCT FROM 'SUCCESS' RETURNING id`,
-        { id: input.agentId, tid: transactionId },
-      )
-    }
 
     if (free) {
       // Nothing to collect (e.g. an AFA fee of 0): settled at once through the same single path.
@@ -275,8 +284,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       return present((await load(transactionId))!)
     }
 
-    if (input.background) await starter.startLater(transactionId)
-    else await starter.startCharge(transactionId, ctx)
+    if (!background) await starter.startCharge(transactionId, ctx)
     return present((await load(transactionId))!)
   }
 

@@ -1,4 +1,4 @@
-import { QueryTypes, type Sequelize } from 'sequelize'
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { badRequest, conflict, notFound } from '../../lib/errors.ts'
 import type { Logger } from '../../lib/logger.ts'
 import type { Ctx } from '../context.ts'
@@ -77,8 +77,8 @@ export function createStarter(deps: StartDeps) {
   }
 
   /** USSD: the charge starts in a queued job, so the hop answers at once. */
-  async function startLater(transactionId: string): Promise<void> {
-    await deps.queue.enqueue(START_TASK, { transactionId }, { jobKey: `start:${transactionId}`, maxAttempts: 3 })
+  async function startLater(transactionId: string, transaction?: Transaction): Promise<void> {
+    await deps.queue.enqueue(START_TASK, { transactionId }, { jobKey: `start:${transactionId}`, maxAttempts: 3, transaction })
   }
 
   /**
