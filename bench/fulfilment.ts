@@ -245,11 +245,11 @@ if (PG_STATS) {
   await sampler?.end()
   const samples = [...waits.values()].reduce((a, b) => a + b, 0)
   console.log(`  busy backends by wait (every 10 ms, ${samples} backend samples): ${[...waits].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([w, n]) => `${w} ${((n / samples) * 100).toFixed(0)}%`).join(', ')}`)
-  const rows = await q<{ calls: string; plan: number; exec: number; query: string }>(
-    `SELECT calls, total_plan_time AS plan, total_exec_time AS exec, query FROM pg_stat_statements ORDER BY total_plan_time + total_exec_time DESC LIMIT 40`)
+  const rows = await q<{ calls: string; plan: number; exec: number; blks: string; query: string }>(
+    `SELECT calls, total_plan_time AS plan, total_exec_time AS exec, shared_blks_hit + shared_blks_read AS blks, query FROM pg_stat_statements ORDER BY total_plan_time + total_exec_time DESC LIMIT 40`)
   const total = rows.reduce((a, r) => a + r.plan + r.exec, 0)
-  console.log(`  PostgreSQL time by statement (pg_stat_statements, top 40: ${((total * 1000) / N).toFixed(0)} us per order; per order: calls, plan us, exec us):`)
-  for (const r of rows) console.log(`    ${(Number(r.calls) / N).toFixed(2).padStart(6)} ${((r.plan * 1000) / N).toFixed(0).padStart(5)} ${((r.exec * 1000) / N).toFixed(0).padStart(6)}  ${r.query.replace(/\s+/g, ' ').slice(0, 110)}`)
+  console.log(`  PostgreSQL time by statement (pg_stat_statements, top 40: ${((total * 1000) / N).toFixed(0)} us per order; per order: calls, plan us, exec us, buffers touched per call):`)
+  for (const r of rows) console.log(`    ${(Number(r.calls) / N).toFixed(2).padStart(6)} ${((r.plan * 1000) / N).toFixed(0).padStart(5)} ${((r.exec * 1000) / N).toFixed(0).padStart(6)} ${(Number(r.blks) / Math.max(1, Number(r.calls))).toFixed(0).padStart(5)}  ${r.query.replace(/\s+/g, ' ').slice(0, 110)}`)
 }
 await running.stop()
 process.exit(0)
