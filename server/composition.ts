@@ -35,8 +35,8 @@ export function registerTasks(services: Services): void {
   // Account recovery: find the account and send the code after /forgot has answered.
   services.queue.register(RECOVERY_TASK, (payload: { identifier: string; ip?: string | null }) => services.recovery.deliverQueued(payload))
   // H11: a paid order to its vendor, a later confirmation, an SMS to its provider (ADR 0012).
-  services.queue.register<{ orderId: number; sms?: unknown }>(DELIVERY_TASK, (p) =>
-    services.delivery.runSend(Number(p.orderId), Array.isArray(p.sms) ? p.sms.map(Number).filter(Number.isInteger) : []))
+  services.queue.register<{ orderId: number; sms?: unknown; agent?: unknown }>(DELIVERY_TASK, (p) =>
+    services.delivery.runSend(Number(p.orderId), Array.isArray(p.sms) ? p.sms.map(Number).filter(Number.isInteger) : [], p.agent === true))
   services.queue.register<{ orderId: number }>(DELIVERY_CHECK_TASK, async (p) => void (await services.delivery.check(Number(p.orderId))))
   services.queue.register<{ id: number }>(SMS_TASK, async (p) => void (await services.sms.dispatch(Number(p.id))))
   services.queue.register(DELIVERY_SWEEP_TASK, async () => void (await services.delivery.sync()))

@@ -99,7 +99,7 @@ export function createServices(deps: Deps) {
   // decided in the same transaction as the FAILED status (ADR 0012, 0013).
   delivery.state.onChange(async ({ order, to, details }, transaction) => {
     if (to === 'FAILED') await payments.onDeliveryFailed(order.id, `Delivery failed: ${details?.error ?? 'the vendor could not deliver'}`.slice(0, 500), { transaction })
-  })
+  }, { to: ['FAILED'] })
   late.payments = payments
   const simulator = createSimulatorControl({ sequelize, env: deps.env, payments, active: payments.isSimulator })
   // H13 agent wallet: ledger, top-ups (a payment purpose), wallet-paid orders settled the same single way.
@@ -117,7 +117,7 @@ export function createServices(deps: Deps) {
   // Each delivery status change of an agent's order reaches the agent's software, in the change's transaction.
   delivery.state.onChange(async ({ order }, transaction) => {
     if (order.agent_id) await agentWebhooks.onOrderStatusChange(order.id, { transaction })
-  })
+  }, { agentOrdersOnly: true })
   // A refund of a wallet-paid order goes back to the wallet (issue 13), through the one refund path.
   payments.refunds.registerHandler('wallet', walletRefundHandler(sequelize, wallet))
   // Issue 20 shops: an agent's shop and prices; its margin is credited on delivery and taken back on a refund or reversal,
@@ -125,7 +125,7 @@ export function createServices(deps: Deps) {
   const shops = createShopsService({ sequelize, audit, settings, packages, orders, earnings })
   delivery.state.onChange(async ({ order, to }, transaction) => {
     if (to === 'DELIVERED' || to === 'MANUAL') await shops.creditMargin(order, transaction)
-  })
+  }, { to: ['DELIVERED', 'MANUAL'] })
   paymentHooks.orderMoneyReturned = (orderId, why, ctx) => shops.reverseMargin(orderId, why, ctx).then(() => undefined)
   const afa = createAfaService({ sequelize, settings, payments })
   const opsMetrics = createOpsMetrics({ sequelize })

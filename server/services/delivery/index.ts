@@ -53,8 +53,10 @@ export function createDeliveryService(deps: DeliveryDeps) {
     sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
   const balanceCache = new Map<string, { at: number; value: number | null; error?: string }>()
 
-  const enqueueSend = (orderId: number, opts: { transaction?: Transaction; runAt?: Date; sms?: number[] } = {}) =>
-    queue.enqueue(DELIVERY_TASK, opts.sms?.length ? { orderId, sms: opts.sms } : { orderId }, { transaction: opts.transaction, runAt: opts.runAt, jobKey: `delivery:${orderId}` })
+  // `agent`: the order is an agent's, so its claim runs in a transaction for the agent's webhook
+  // (a hint only: without it the claim tries the customer's one-statement path first).
+  const enqueueSend = (orderId: number, opts: { transaction?: Transaction; runAt?: Date; sms?: number[]; agent?: boolean } = {}) =>
+    queue.enqueue(DELIVERY_TASK, { orderId, ...(opts.sms?.length ? { sms: opts.sms } : {}), ...(opts.agent ? { agent: true } : {}) }, { transaction: opts.transaction, runAt: opts.runAt, jobKey: `delivery:${orderId}` })
 
   const load = async (orderId: number) => (await q<DeliveryRow>('SELECT * FROM orders_view WHERE id = :id', { id: orderId }))[0] ?? null
 
@@ -81,23 +83,23 @@ export function createDeliveryService(deps: DeliveryDeps) {
    * `sms`: the order's texts written by settlement without jobs of their own (the order-created
    * one); they go out after the vendor call with the delivered/failed text, two statements for all.
    */
-  async function runSend(orderId: number, sms: number[] = []): Promise<void> {
+  async function runSend(orderId: number, sms: number[] = [], agentOrder = false): Promise<void> {
     const smsOut = [...sms]
     try {
-      await attempt(orderId, smsOut)
+      await attempt(orderId, smsOut, agentOrder)
     } finally {
       // Whatever happened to the call: the texts are already in the outbox (the sweep is the fence).
       if (smsOut.length) await deps.sms.dispatchMany(smsOut).catch((err) => log.warn({ orderId, err: (err as Error).message }, 'order texts not sent now; the sweep sends them'))
     }
   }
 
-  async function attempt(orderId: number, smsOut: number[]): Promise<void> {
+  async function attempt(orderId: number, smsOut: number[], agentOrder: boolean): Promise<void> {
     const settings = await deps.settings.get()
     // The claim is the job's first statement (ADR 0024): it takes a QUEUED/PROCESSING order no vendor
     // has accepted yet and picks its vendor in the same UPDATE. Lost to a crash of PostgreSQL, the
     // job runs again and asks the vendor under the same key: its commit does not wait for the flush.
     const vendorByNetwork = Object.fromEntries(NETWORKS.map((n) => [n, vendors.nameFor(n, settings)]))
-    const order = await setDeliveryStatus(orderId, 'PROCESSING', { vendorByNetwork, unconfirmed: true, attempts: 'increment', noFlushWait: true })
+    const order = await setDeliveryStatus(orderId, 'PROCESSING', { vendorByNetwork, unconfirmed: true, attempts: 'increment', noFlushWait: true, agentOrder })
     if (!order) {
       // Accepted earlier, confirmation pending: ask, never send again. Anything else: nothing to do.
       const before = await load(orderId)
@@ -149,7 +151,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
      */
     async onPaid(order: DeliveryRow, t: Transaction, sms: number[] = []): Promise<boolean> {
       if (order.delivery_status !== 'QUEUED') return false
-      await enqueueSend(order.id, { transaction: t, sms })
+      await enqueueSend(order.id, { transaction: t, sms, agent: !!order.agent_id })
       await state.queuedByPayment(order, t)
       return true
     },

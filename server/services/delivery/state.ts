@@ -80,9 +80,21 @@ export interface StatusDetails {
   unconfirmed?: boolean
   /** A change redone anyway if a crash of PostgreSQL loses it (a worker's claim): no wait for the WAL flush. */
   noFlushWait?: boolean
+  /** A hint that the order is an agent's: skip the customer's one-statement path (see `alone`). */
+  agentOrder?: boolean
 }
 
 export type StatusHook = (change: { order: DeliveryRow; from: DeliveryStatus; to: DeliveryStatus; details: StatusDetails }, t: Transaction) => Promise<void>
+
+/**
+ * What a hook acts on: the statuses it reacts to (all when absent) and whether only agents' orders.
+ * A hook never runs on a change outside its scope, which lets a change no hook, audit entry or text
+ * cares about (a worker's claim of a customer's order) go to PostgreSQL as one statement.
+ */
+export interface HookScope {
+  to?: DeliveryStatus[]
+  agentOrdersOnly?: boolean
+}
 
 /**
  * THE one way a delivery status changes (ADR 0012). A conditional UPDATE moves the order only from
@@ -95,7 +107,8 @@ export type StatusHook = (change: { order: DeliveryRow; from: DeliveryStatus; to
 export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditService; settings: SettingsService; sms: SmsService }) {
   const { sequelize } = deps
   const run = preparedFor(sequelize)
-  const hooks: StatusHook[] = []
+  const hooks: { hook: StatusHook; scope: HookScope }[] = []
+  const inScope = (scope: HookScope, to: DeliveryStatus, agentOrder: boolean) => (!scope.to || scope.to.includes(to)) && (agentOrder || !scope.agentOrdersOnly)
 
   async function notify(order: DeliveryRow, to: DeliveryStatus, t: Transaction, smsOut?: number[]) {
     const s = await deps.settings.get({ transaction: t })
@@ -111,8 +124,8 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
     if (id && smsOut) smsOut.push(id)
   }
 
-  async function apply(orderId: number, next: DeliveryStatus, details: StatusDetails, ctx: Ctx & { transaction: Transaction }): Promise<DeliveryRow | null> {
-    const t = ctx.transaction
+  /** The SET items and parameters of a change ($1 the order, $2 the status, $3 the statuses it may come from). */
+  function changeOf(orderId: number, next: DeliveryStatus, details: StatusDetails) {
     const from = ALLOWED_FROM[next]
     const values: unknown[] = [orderId, next, from]
     const param = (v: unknown) => `$${values.push(v)}`
@@ -127,22 +140,54 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
     if (details.attempts === 'reset') sets.push('delivery_attempts = 0')
     if (next === 'DELIVERED' || next === 'MANUAL') sets.push('delivered = true', 'delivered_at = COALESCE(delivered_at, now())')
     else sets.push('delivered = false', 'delivered_at = NULL')
+    return { from, values, sets }
+  }
+
+  /**
+   * The conditional UPDATE. The old status comes back through a self-join on the row as it was before
+   * this UPDATE. An exported order (order_exports, ADR 0021) is MANUAL, which nothing leaves: never
+   * changed here. Named statements (ADR 0024): one per shape of this UPDATE, a handful in all.
+   * `customerOnly`: only an order placed by no agent (the one-statement path below).
+   */
+  async function update(orderId: number, details: StatusDetails, change: ReturnType<typeof changeOf>, t: Transaction | null, customerOnly = false) {
+    const [row] = await run<DeliveryRow & { old_status: DeliveryStatus }>(
+      `UPDATE orders o SET ${change.sets.join(', ')}
+       FROM (SELECT id, delivery_status AS old_status FROM orders WHERE id = $1 FOR UPDATE) before${details.noFlushWait ? `, ${NO_FLUSH_WAIT}` : ''}
+       WHERE o.id = $1 AND before.id = o.id AND o.payment_status = 'SUCCESS' AND o.delivery_status = ANY($3::text[])
+         ${details.unconfirmed ? 'AND o.delivery_reference IS NULL' : ''} ${customerOnly ? 'AND o.agent_id IS NULL' : ''}
+         AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
+       RETURNING o.*, before.old_status`,
+      change.values,
+      t,
+    )
+    return row ?? null
+  }
+
+  /**
+   * A change that writes no audit entry or text, needs no export lock, and that no hook acts on for a
+   * customer's order (a worker's claim, PROCESSING: issue 11) is one autocommitted statement for such
+   * an order instead of BEGIN, UPDATE, COMMIT. Undefined when this change cannot go that way, or when
+   * the order is an agent's (a hook may act: the caller then runs it in a transaction).
+   */
+  async function alone(orderId: number, next: DeliveryStatus, details: StatusDetails): Promise<DeliveryRow | null | undefined> {
+    if (next !== 'PROCESSING' && next !== 'QUEUED') return undefined
+    const change = changeOf(orderId, next, details)
+    if (change.from.some((f) => f === 'NOT_STARTED' || f === 'FAILED')) return undefined
+    if (hooks.some((h) => inScope(h.scope, next, false))) return undefined
+    const agentHooks = hooks.some((h) => inScope(h.scope, next, true))
+    if (agentHooks && details.agentOrder) return undefined
+    const row = await update(orderId, details, change, null, agentHooks)
+    return row ?? (agentHooks ? undefined : null)
+  }
+
+  async function apply(orderId: number, next: DeliveryStatus, details: StatusDetails, ctx: Ctx & { transaction: Transaction }): Promise<DeliveryRow | null> {
+    const t = ctx.transaction
+    const change = changeOf(orderId, next, details)
+    const { from } = change
     // Leaving NOT_STARTED/FAILED (the exportable states) waits for an export in progress, which
     // holds this lock exclusively; the UPDATE's snapshot is taken after it, so it sees that export.
     if (from.some((f) => f === 'NOT_STARTED' || f === 'FAILED')) await run('SELECT pg_advisory_xact_lock_shared($1)', [EXPORT_LOCK], t)
-    // The old status comes back through a self-join on the row as it was before this UPDATE. An
-    // exported order (order_exports, ADR 0021) is MANUAL, which nothing leaves: never changed here.
-    // Named statements (ADR 0024): one per shape of this UPDATE, a handful in all.
-    const [row] = await run<DeliveryRow & { old_status: DeliveryStatus }>(
-      `UPDATE orders o SET ${sets.join(', ')}
-       FROM (SELECT id, delivery_status AS old_status FROM orders WHERE id = $1 FOR UPDATE) before${details.noFlushWait ? `, ${NO_FLUSH_WAIT}` : ''}
-       WHERE o.id = $1 AND before.id = o.id AND o.payment_status = 'SUCCESS' AND o.delivery_status = ANY($3::text[])
-         ${details.unconfirmed ? 'AND o.delivery_reference IS NULL' : ''}
-         AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
-       RETURNING o.*, before.old_status`,
-      values,
-      t,
-    )
+    const row = await update(orderId, details, change, t)
     if (!row) return null
     const was = row.old_status
     if (next === 'DELIVERED' || next === 'MANUAL' || next === 'FAILED') {
@@ -158,7 +203,7 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
       )
     }
     if ((next === 'DELIVERED' || next === 'FAILED') && was !== next) await notify(row, next, t, details.smsOut)
-    for (const hook of hooks) await hook({ order: row, from: was, to: next, details }, t)
+    for (const { hook, scope } of hooks) if (inScope(scope, next, !!row.agent_id)) await hook({ order: row, from: was, to: next, details }, t)
     return row
   }
 
@@ -166,15 +211,17 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
     /** Changes an order's delivery status (in ctx.transaction when given, else in its own). */
     async setDeliveryStatus(orderId: number, next: DeliveryStatus, details: StatusDetails = {}, ctx: Ctx = {}): Promise<DeliveryRow | null> {
       if (ctx.transaction) return apply(orderId, next, details, ctx as Ctx & { transaction: Transaction })
+      const done = await alone(orderId, next, details)
+      if (done !== undefined) return done
       return sequelize.transaction((transaction) => apply(orderId, next, details, { ...ctx, transaction }))
     },
     /** The hooks of a NOT_STARTED -> QUEUED change made by the payment's UPDATE (`queueOnPaymentSets`). */
     async queuedByPayment(order: DeliveryRow, t: Transaction): Promise<void> {
-      for (const hook of hooks) await hook({ order, from: 'NOT_STARTED', to: 'QUEUED', details: { attempts: 'reset', error: null } }, t)
+      for (const { hook, scope } of hooks) if (inScope(scope, 'QUEUED', !!order.agent_id)) await hook({ order, from: 'NOT_STARTED', to: 'QUEUED', details: { attempts: 'reset', error: null } }, t)
     },
-    /** Runs in the transaction of every change (refund on FAILED, agent webhook on DELIVERED...). */
-    onChange(hook: StatusHook) {
-      hooks.push(hook)
+    /** Runs in the transaction of every change within its scope (refund on FAILED, agent webhook on DELIVERED...). */
+    onChange(hook: StatusHook, scope: HookScope = {}) {
+      hooks.push({ hook, scope })
     },
   }
 }
