@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize'
-import { preparedFor } from '../../../models/prepared.ts'
+import { NO_FLUSH_WAIT, preparedFor } from '../../../models/prepared.ts'
 
 /** Sessions idle out after 3 minutes, a little longer than telcos keep a dial open. */
 export const SESSION_IDLE_SECONDS = 180
@@ -15,8 +15,12 @@ const GET = 'SELECT phone, state, expires_at <= now() AS expired FROM ussd_sessi
 const SAVE = `INSERT INTO ussd_sessions (session_id, phone, state, updated_at, expires_at)
   VALUES ($1, $2, $3::jsonb, now(), now() + make_interval(secs => $4))
   ON CONFLICT (session_id) DO UPDATE SET state = EXCLUDED.state, updated_at = now(), expires_at = EXCLUDED.expires_at`
-const REMOVE = 'DELETE FROM ussd_sessions WHERE session_id = $1'
+// Neither waits for the WAL flush (ADR 0024). A claim is followed by the step it guards, whose
+// synchronous commit flushes it too (the WAL is written in order), so a crash of PostgreSQL loses both
+// or neither; a lost removal leaves a row that idles out and is purged like any other.
+const REMOVE = `DELETE FROM ussd_sessions USING ${NO_FLUSH_WAIT} WHERE session_id = $1`
 const CLAIM = `UPDATE ussd_sessions SET state = jsonb_set(state, '{claimed}', COALESCE(state->'claimed', '[]'::jsonb) || to_jsonb($2::text))
+  FROM ${NO_FLUSH_WAIT}
   WHERE session_id = $1 AND NOT COALESCE(state->'claimed', '[]'::jsonb) ? $2::text RETURNING 1`
 
 /**
