@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { Sequelize, Transaction } from 'sequelize'
+import { UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize'
 
 interface PgClient {
   query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: any[]; rowCount: number | null }>
@@ -62,4 +62,12 @@ export function preparedFor(sequelize: Sequelize): Prepared {
   let run = perDatabase.get(sequelize)
   if (!run) perDatabase.set(sequelize, (run = createPrepared(sequelize)))
   return run
+}
+
+/**
+ * A unique violation, however it came: Sequelize's UniqueConstraintError, or pg's own error (code
+ * 23505) from a named statement, which never passes through Sequelize's error mapping.
+ */
+export function isUniqueViolation(err: unknown): boolean {
+  return err instanceof UniqueConstraintError || (err as { code?: unknown } | null)?.code === '23505'
 }

@@ -2,6 +2,7 @@ import Joi from 'joi'
 import crypto from 'node:crypto'
 import { Op, type Sequelize } from 'sequelize'
 import type { Models } from '../../models/index.ts'
+import { preparedFor } from '../../models/prepared.ts'
 import { dummyHash, hashSecret, randomToken, sha256, verifySecret } from '../lib/crypto.ts'
 import { AppError, badRequest, unauthorized } from '../lib/errors.ts'
 import type { AuditService } from './audit.ts'
@@ -38,20 +39,27 @@ export type AuthService = ReturnType<typeof createAuthService>
 export const SESSION_EXPIRED = 'Session expired. Please log in again.'
 
 export function createAuthService({ sequelize, models, audit, sessions, throttle }: { sequelize: Sequelize; models: Models; audit: AuditService; sessions: SessionsService; throttle: LoginThrottle }) {
+  // Every signed-in request and every USSD order reads the actor: a named statement (ADR 0024).
+  const run = preparedFor(sequelize)
   async function loadActor(userId: number): Promise<Actor | null> {
-    const user = await models.User.findByPk(userId, { include: [{ model: models.Agent, as: 'agent' }] })
-    if (!user) return null
-    const u = user.get({ plain: true }) as any
+    if (userId === null || userId === undefined) return null
+    const [u] = await run<any>(
+      `SELECT u.id, u.email, u.role, u.name, u.phone, u.session_epoch,
+              a.id AS agent_id, a.name AS agent_name, a.phone AS agent_phone, a.approved AS agent_approved, a.payment_status AS agent_payment_status
+         FROM users u LEFT JOIN agents a ON a.user_id = u.id
+        WHERE u.id = $1`,
+      [userId],
+    )
+    if (!u) return null
+    const agent = u.agent_id === null ? null : { id: u.agent_id, name: u.agent_name, phone: u.agent_phone, approved: !!u.agent_approved, paymentStatus: u.agent_payment_status ?? null }
     return {
       id: u.id,
       email: u.email,
       role: u.role as Role,
-      name: u.name ?? u.agent?.name ?? null,
+      name: u.name ?? agent?.name ?? null,
       phone: u.phone ?? null,
-      agent: u.agent
-        ? { id: u.agent.id, name: u.agent.name, phone: u.agent.phone, approved: !!u.agent.approved, paymentStatus: u.agent.paymentStatus ?? null }
-        : null,
-      sessionEpoch: Number(u.sessionEpoch ?? 0),
+      agent,
+      sessionEpoch: Number(u.session_epoch ?? 0),
     }
   }
 

@@ -1,7 +1,7 @@
 import Joi from 'joi'
-import { QueryTypes, UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize'
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import type { Models } from '../../models/index.ts'
-import { preparedFor } from '../../models/prepared.ts'
+import { isUniqueViolation, preparedFor } from '../../models/prepared.ts'
 import { badRequest, conflict, forbidden, notFound } from '../lib/errors.ts'
 import { toGhs } from '../lib/money.ts'
 import { parseGhanaMobile, phoneVariants } from '../lib/phone.ts'
@@ -74,6 +74,27 @@ export interface ShopQuote {
   recheck(t: Transaction): Promise<void>
 }
 
+interface InsertOptions {
+  /** The number the payment prompt goes to (mobile money). */
+  payerPhone?: string | null
+  shop?: ShopQuote
+  /** Written marked simulated: its payment follows at once from the payment simulator. */
+  simulated?: boolean
+  andThen?: (order: any, transaction: Transaction) => Promise<void>
+}
+
+const INSERT_ORDER = `INSERT INTO orders (user_id, agent_id, shop_id, shop_agent_id, shop_price_pesewas, shop_agent_price_pesewas, shop_margin_pesewas,
+    package_id, package_name, recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id,
+    payment_phone_number, channel, simulated)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'PENDING', $14, $15, $16, $17) RETURNING *`
+
+/** A row as pg returns it (snake_case columns) with the keys its model would use (camelCase). */
+function camelKeys(row: Record<string, unknown>): any {
+  const out: Record<string, unknown> = {}
+  for (const key in row) out[key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = row[key]
+  return out
+}
+
 export interface OrderView {
   id: number
   recipientNumber: string
@@ -133,6 +154,9 @@ export function createOrdersService(deps: {
   wallet: WalletService
 }) {
   const { sequelize, models, settings, audit, packages, payments, wallet } = deps
+  const run = preparedFor(sequelize)
+  /** The caller's transaction when it holds one, else a new one. */
+  const within = <T>(ctx: Ctx, fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : sequelize.transaction(fn))
 
   function validate(raw: unknown): PlaceOrderInput {
     const body = (raw ?? {}) as Record<string, unknown>
@@ -167,7 +191,7 @@ export function createOrdersService(deps: {
 
   async function assertFreshTransactionId(tid: string) {
     // Every order placed asks this: a named statement (ADR 0024).
-    const [used] = await preparedFor(sequelize)<{ n: number }>(
+    const [used] = await run<{ n: number }>(
       `SELECT 1 AS n FROM orders WHERE payment_transaction_id = $1 UNION ALL SELECT 1 FROM payments WHERE transaction_id = $1 LIMIT 1`,
       [tid],
     )
@@ -176,37 +200,40 @@ export function createOrdersService(deps: {
 
   /**
    * The PENDING order at the server's price, with its ORDER_CREATED audit entry, in one transaction
-   * (the caller's, when it holds one); `andThen` runs in it too (paying from the wallet).
+   * (the caller's, when it holds one); `andThen` runs in it too (paying from the wallet). The row comes
+   * back with camelCase keys, as a model's would.
    */
-  async function insertOrder(pkg: PackageRow, input: PlaceOrderInput, tid: string, payerPhone: string | null, ctx: Ctx, andThen?: (order: any, transaction: Transaction) => Promise<void>, shop?: ShopQuote) {
+  async function insertOrder(pkg: PackageRow, input: PlaceOrderInput, tid: string, ctx: Ctx, opts: InsertOptions = {}) {
+    const { shop, andThen } = opts
     const actor = ctx.user ?? null
     // A shop order is the shop's sale at the price its buyer confirmed, never an agent's own order.
     const amountPesewas = shop ? shop.pricePesewas : packages.priceFor(pkg, actor)
     // A package priced 0 (from before issue 15's rule) would be "paid" at once with nothing: never sold.
     if (!(amountPesewas >= 1)) throw badRequest('This package is not available for purchase')
-    const within = <T>(fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : sequelize.transaction(fn))
     try {
-      return await within(async (transaction) => {
+      return await within(ctx, async (transaction) => {
         await shop?.recheck(transaction)
-        const row = await models.Order.create(
-          {
-            userId: actor?.id ?? null,
-            agentId: !shop && actor?.role === 'AGENT' ? (actor.agent?.id ?? null) : null,
-            ...(shop ? { shopId: shop.shopId, shopAgentId: shop.agentId, shopPricePesewas: shop.pricePesewas, shopAgentPricePesewas: shop.agentPricePesewas, shopMarginPesewas: shop.pricePesewas - shop.agentPricePesewas } : {}),
-            packageId: pkg.id,
-            packageName: packages.present(pkg).name,
-            recipientNumber: input.recipientNumber,
-            network: pkg.network,
-            dataSizeMb: pkg.sizeMb,
-            amountPesewas,
-            paymentStatus: 'PENDING',
-            paymentTransactionId: tid,
-            paymentPhoneNumber: payerPhone,
-            channel: input.channel ?? 'web',
-          },
-          { transaction },
-        )
-        const order = row.get({ plain: true }) as any
+        // Every order placed writes one: a named statement, no model instance (ADR 0024).
+        const [row] = await run(INSERT_ORDER, [
+          actor?.id ?? null,
+          !shop && actor?.role === 'AGENT' ? (actor.agent?.id ?? null) : null,
+          shop?.shopId ?? null,
+          shop?.agentId ?? null,
+          shop?.pricePesewas ?? null,
+          shop?.agentPricePesewas ?? null,
+          shop ? shop.pricePesewas - shop.agentPricePesewas : null,
+          pkg.id,
+          packages.present(pkg).name,
+          input.recipientNumber,
+          pkg.network,
+          pkg.sizeMb,
+          amountPesewas,
+          tid,
+          opts.payerPhone ?? null,
+          input.channel ?? 'web',
+          !!opts.simulated,
+        ], transaction)
+        const order = camelKeys(row)
         await audit.record(
           {
             action: 'ORDER_CREATED',
@@ -223,7 +250,7 @@ export function createOrdersService(deps: {
         return order
       })
     } catch (err) {
-      if (err instanceof UniqueConstraintError) throw conflict('Transaction ID already used. Please try again.')
+      if (isUniqueViolation(err)) throw conflict('Transaction ID already used. Please try again.')
       throw err
     }
   }
@@ -242,9 +269,11 @@ export function createOrdersService(deps: {
     await assertFreshTransactionId(tid)
     // Read before the transaction opens: nothing inside it may wait for a second pool connection.
     const current = await settings.get()
-    const order = await insertOrder(pkg, input, tid, null, ctx, async (o, transaction) => {
-      await wallet.payOrder({ id: o.id, agentId: o.agentId, userId: o.userId, amountPesewas: o.amountPesewas, paymentTransactionId: tid }, { ...ctx, transaction }, current)
-      await opts.andThen?.(o.id, transaction)
+    const order = await insertOrder(pkg, input, tid, ctx, {
+      andThen: async (o, transaction) => {
+        await wallet.payOrder({ id: o.id, agentId: o.agentId, userId: o.userId, amountPesewas: o.amountPesewas, paymentTransactionId: tid }, { ...ctx, transaction }, current)
+        await opts.andThen?.(o.id, transaction)
+      },
     })
     const fresh = await models.Order.findByPk(order.id, { transaction: ctx.transaction })
     const payment = await payments.load(tid, ctx.transaction)
@@ -268,13 +297,27 @@ export function createOrdersService(deps: {
       const payer = payments.payerFor(method, input, ctx)
       const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
       await assertFreshTransactionId(tid)
-      const order = await insertOrder(pkg, input, tid, payer.phone, ctx, undefined, opts.shop)
+      // The payment follows at once, so the order is written already marked when no real money moves.
+      const simulated = payments.isSimulator
+      const insert = { payerPhone: payer.phone, shop: opts.shop, simulated }
+      const paymentOf = (order: any, c: Ctx) =>
+        payments.request(
+          { purpose: 'data', amountPesewas: order.amountPesewas, transactionId: tid, payerPhone: input.payerPhone, payerNetwork: input.payerNetwork, email: input.email, orderId: order.id, userId: ctx.user?.id ?? null, method, callbackUrl: input.callbackUrl, background: input.channel === 'ussd', voucher: input.voucher ?? null, orderMarked: simulated },
+          c,
+        )
+      if (input.channel === 'ussd') {
+        // USSD: the charge starts in a queued job, so the order, its payment and that job are one
+        // transaction (one commit); nothing touches the order before the hop answers, so no read back.
+        return within(ctx, async (transaction) => {
+          const order = await insertOrder(pkg, input, tid, { ...ctx, transaction }, insert)
+          const payment = await paymentOf(order, { ...ctx, transaction })
+          return { order: presentOrder(order), payment }
+        })
+      }
+      const order = await insertOrder(pkg, input, tid, ctx, insert)
       let payment: PaymentView
       try {
-        payment = await payments.request(
-          { purpose: 'data', amountPesewas: order.amountPesewas, transactionId: tid, payerPhone: input.payerPhone, payerNetwork: input.payerNetwork, email: input.email, orderId: order.id, userId: ctx.user?.id ?? null, method, callbackUrl: input.callbackUrl, background: input.channel === 'ussd', voucher: input.voucher ?? null },
-          ctx,
-        )
+        payment = await paymentOf(order, ctx)
       } catch (err) {
         // No payment exists for it, so no gateway will ever settle it: close the order now.
         await models.Order.update({ paymentStatus: 'FAILED' }, { where: { id: order.id, paymentStatus: 'PENDING' } })
@@ -293,7 +336,7 @@ export function createOrdersService(deps: {
       const pkg = await resolvePackage(input)
       const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
       await assertFreshTransactionId(tid)
-      const created = await insertOrder(pkg, input, tid, null, ctx)
+      const created = await insertOrder(pkg, input, tid, ctx)
       // The payment step that follows (POST /api/payment/request) is this browser's alone.
       ctx.browser?.remember(tid)
       return presentOrder(created)

@@ -1,5 +1,6 @@
 import Joi from 'joi'
 import type { Models } from '../../models/index.ts'
+import { preparedFor } from '../../models/prepared.ts'
 import { badRequest } from '../lib/errors.ts'
 import { toGhs } from '../lib/money.ts'
 import type { Actor } from './context.ts'
@@ -48,8 +49,14 @@ export type PackagesService = ReturnType<typeof createPackagesService>
 const ACTIVE_CACHE_MS = 5000
 const WRITE_HOOKS = ['afterCreate', 'afterUpdate', 'afterDestroy', 'afterUpsert', 'afterBulkCreate', 'afterBulkUpdate', 'afterBulkDestroy'] as const
 
+/** The same keys as the model's plain row. */
+const GET_ACTIVE = `SELECT id, network, name, size_mb AS "sizeMb", price_user_pesewas AS "priceUserPesewas", price_agent_pesewas AS "priceAgentPesewas",
+    active, created_at AS "createdAt", updated_at AS "updatedAt"
+  FROM packages WHERE id = $1 AND active`
+
 export function createPackagesService({ models }: { models: Models }) {
   const plain = (r: any) => r.get({ plain: true }) as PackageRow
+  const run = preparedFor(models.Package.sequelize!)
   let version = 1
   const listeners = new Set<() => void>()
   const active = new Map<string, { at: number; version: number; list: Promise<PackageRow[]> }>()
@@ -115,10 +122,12 @@ export function createPackagesService({ models }: { models: Models }) {
       const rows = await models.Package.findAll({ where, order: [['network', 'ASC'], ['sizeMb', 'ASC'], ['id', 'ASC']] })
       return rows.map(plain)
     },
+    /** The package as it is now (no cache): what an order is priced from. */
     async getActive(id: number): Promise<PackageRow | null> {
       if (!Number.isSafeInteger(id) || id <= 0) return null
-      const row = await models.Package.findOne({ where: { id, active: true } })
-      return row ? plain(row) : null
+      // Every order placed reads it: a named statement, no model instance (ADR 0024).
+      const [row] = await run<PackageRow>(GET_ACTIVE, [id])
+      return row ?? null
     },
     async findActiveBySize(network: string, sizeMb: number): Promise<PackageRow | null> {
       const row = await models.Package.findOne({ where: { network, sizeMb, active: true }, order: [['id', 'ASC']] })

@@ -385,6 +385,11 @@ describe('USSD channel (Africa\'s Talking format)', () => {
       expect(done.text.endsWith(order.paymentTransactionId.slice(-8))).to.equal(true)
       const payment = (await app().db.models.Payment.findOne({ where: { transactionId: order.paymentTransactionId } }))!.get({ plain: true }) as any
       expect(payment).to.include({ status: 'PENDING', method: 'momo', payerPhone: '0241130001', payerNetwork: 'MTN', amountPesewas: 450, purpose: 'data' })
+      // Written in one transaction: both marked simulated (no real money), the audit entry with them.
+      expect(order.simulated).to.equal(true)
+      expect(payment.simulated).to.equal(true)
+      expect(payment.orderId).to.equal(order.id)
+      expect(await app().db.models.AuditLog.count({ where: { action: 'ORDER_CREATED', resourceId: String(order.id) } })).to.equal(1)
 
       // The order is in the agent's own list on the web.
       const web = new Client()

@@ -1,7 +1,8 @@
 import Joi from 'joi'
 import crypto from 'node:crypto'
-import { QueryTypes, UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize'
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import type { Models } from '../../../models/index.ts'
+import { isUniqueViolation, preparedFor } from '../../../models/prepared.ts'
 import type { Env } from '../../env.ts'
 import { badRequest, conflict, notFound, unauthorized } from '../../lib/errors.ts'
 import type { Logger } from '../../lib/logger.ts'
@@ -47,6 +48,8 @@ export interface PaymentRequestInput {
   background?: boolean
   /** A voucher the payer gave up front (USSD): sent when the gateway asks for one, then forgotten. */
   voucher?: string | null
+  /** The order was written already marked simulated (services.orders.placeOrder): no UPDATE of it here. */
+  orderMarked?: boolean
 }
 
 export interface PaymentView {
@@ -63,6 +66,10 @@ export interface PaymentView {
   /** The gateway asks the payer for a code (Telecel voucher, OTP, PIN); message says how to get it. */
   needsCode: 'otp' | 'pin' | 'phone' | null
 }
+
+const INSERT_PAYMENT = `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, payer_phone, payer_network, email,
+    order_id, afa_registration_id, agent_id, user_id, details, last_checked_at, simulated)
+  VALUES ($1, $2, $3, $4, 'PENDING', $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, now(), $14) RETURNING *`
 
 export const TRANSACTION_ID_RE = /^\d{1,15}$/
 /** Any reference we may be asked about (ours are digits; other flows may use letters too). */
@@ -100,6 +107,7 @@ const requestSchema = Joi.object<PaymentRequestInput>({
   emailMessage: Joi.string(),
   background: Joi.boolean(),
   voucher: Joi.string().pattern(/^\d{4,8}$/).allow(null),
+  orderMarked: Joi.boolean(),
 }).options({ stripUnknown: true })
 
 export interface PaymentsDeps {
@@ -149,7 +157,7 @@ export function payerEmailDomain(env: Env): string {
 export type PaymentsService = ReturnType<typeof createPaymentsService>
 
 export function createPaymentsService(deps: PaymentsDeps) {
-  const { sequelize, models, env, log } = deps
+  const { sequelize, env, log } = deps
   const provider = deps.provider ?? chooseProvider(env, sequelize)
   const attention = createAttention({ sequelize })
   const refunds = createRefunds({ sequelize, queue: deps.queue, audit: deps.audit, settings: deps.settings, attention, log, hooks: deps.hooks })
@@ -162,6 +170,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
   const daily = createDailyReconciliation({ sequelize, provider, attention, events, settlement, log })
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
   const momoEmailDomain = payerEmailDomain(env)
+  const run = preparedFor(sequelize)
 
   if (provider.name === 'simulator' && env.NODE_ENV !== 'test') {
     log.warn({ provider: 'simulator' }, 'PAYMENT SIMULATOR ACTIVE: no PAYSTACK_SECRET_KEY configured; no real money moves')
@@ -231,31 +240,28 @@ export function createPaymentsService(deps: PaymentsDeps) {
     const transactionId = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
     // The row and what it marks. A charge started now (the browser waits on the gateway) needs the row
     // committed first: webhooks and checks on other connections must see it. A charge started by the
-    // queue (USSD) adds its job in the same transaction: one commit instead of three (ADR 0024).
+    // queue (USSD) adds its job in the same transaction (the caller's, which holds its order, when it
+    // has one): one commit instead of three (ADR 0024).
     const background = !!input.background && !free
-    const write = async (transaction?: Transaction) => {
-      await models.Payment.create(
-        {
-          transactionId,
-          purpose: input.purpose,
-          gateway: free ? 'none' : provider.name,
-          method,
-          status: 'PENDING',
-          amountPesewas: input.amountPesewas,
-          payerPhone: payer.phone,
-          payerNetwork: payer.network,
-          email: payer.email,
-          orderId: input.orderId ?? null,
-          afaRegistrationId: input.afaRegistrationId ?? null,
-          agentId: input.agentId ?? null,
-          userId: input.userId ?? ctx.user?.id ?? null,
-          details: { ...(input.afa ? { afa: input.afa } : {}), ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}), ...(input.voucher ? { voucher: input.voucher } : {}) },
-          lastCheckedAt: new Date(),
-          simulated: !free && provider.name === 'simulator',
-        },
-        { transaction },
-      )
-      if (!free && provider.name === 'simulator' && input.orderId) {
+    const write = async (transaction?: Transaction): Promise<PaymentRow> => {
+      // Every order placed writes one: a named statement, no model instance (ADR 0024).
+      const [row] = await run<PaymentRow>(INSERT_PAYMENT, [
+        transactionId,
+        input.purpose,
+        free ? 'none' : provider.name,
+        method,
+        input.amountPesewas,
+        payer.phone,
+        payer.network,
+        payer.email,
+        input.orderId ?? null,
+        input.afaRegistrationId ?? null,
+        input.agentId ?? null,
+        input.userId ?? ctx.user?.id ?? null,
+        JSON.stringify({ ...(input.afa ? { afa: input.afa } : {}), ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}), ...(input.voucher ? { voucher: input.voucher } : {}) }),
+        !free && provider.name === 'simulator',
+      ], transaction)
+      if (!free && provider.name === 'simulator' && input.orderId && !input.orderMarked) {
         // The order is marked too: admin tables, exports and delivery must know no real money moved.
         await sequelize.query('UPDATE orders SET simulated = true, updated_at = now() WHERE id = :id RETURNING id', { replacements: { id: input.orderId }, type: QueryTypes.SELECT, transaction })
       }
@@ -267,12 +273,14 @@ export function createPaymentsService(deps: PaymentsDeps) {
         )
       }
       if (background) await starter.startLater(transactionId, transaction)
+      return row!
     }
+    let written: PaymentRow
     try {
-      if (background) await sequelize.transaction((t) => write(t))
-      else await write()
+      if (background) written = ctx.transaction ? await write(ctx.transaction) : await sequelize.transaction((t) => write(t))
+      else written = await write()
     } catch (err) {
-      if (err instanceof UniqueConstraintError) throw conflict('Transaction ID already used. Please try again.')
+      if (isUniqueViolation(err)) throw conflict('Transaction ID already used. Please try again.')
       throw err
     }
     // This browser may come back to it (status, checkout, the simulator's phone); nobody else by its id alone.
@@ -284,7 +292,9 @@ export function createPaymentsService(deps: PaymentsDeps) {
       return present((await load(transactionId))!)
     }
 
-    if (!background) await starter.startCharge(transactionId, ctx)
+    // Queued: nothing has touched the row since it was written.
+    if (background) return present(written)
+    await starter.startCharge(transactionId, ctx)
     return present((await load(transactionId))!)
   }
 

@@ -2,7 +2,7 @@ import os from 'node:os'
 import { Op, QueryTypes, type Sequelize } from 'sequelize'
 import type { Models } from '../../../models/index.ts'
 import { createSessionStore } from './session-store.ts'
-import { preparedFor } from '../../../models/prepared.ts'
+import { NO_FLUSH_WAIT, preparedFor } from '../../../models/prepared.ts'
 import { verifySecret } from '../../lib/crypto.ts'
 import { normalizePhone, phoneVariants } from '../../lib/phone.ts'
 import type { AuditService } from '../audit.ts'
@@ -125,7 +125,9 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
      * one UPDATE, so parallel sessions cannot get more than 5 guesses per lock period; the 5th
      * attempt sets the lock, which a correct PIN lifts again. Same columns and rules as
      * services.agents.verifyPin (counter back to 0 once locked), which is not race-proof in this way.
-     * The PIN itself is never stored or logged.
+     * The PIN itself is never stored or logged. Neither UPDATE waits for the WAL flush (ADR 0024): the
+     * hop answers only after a synchronous commit that follows them (the audit entry of a wrong PIN,
+     * the dial state saved after a right one), which flushes them too, as the WAL is written in order.
      */
     async verifyPin(agentId: number, pin: string, ctx: Ctx = {}): Promise<PinResult> {
       const [row] = await run<{ attempts: number; locked_until: Date | null; pin_hash: string | null; user_id: number }>(
@@ -136,7 +138,7 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
              FOR UPDATE)
          UPDATE agents a SET pin_failed_attempts = CASE WHEN next.attempts >= $2 THEN 0 ELSE next.attempts END,
                 pin_locked_until = CASE WHEN next.attempts >= $2 THEN now() + make_interval(mins => $3) END
-           FROM next WHERE a.id = next.id
+           FROM next, ${NO_FLUSH_WAIT} WHERE a.id = next.id
          RETURNING next.attempts AS attempts, a.pin_locked_until AS locked_until, a.pin_hash, a.user_id`,
         [agentId, PIN_MAX_FAILURES, PIN_LOCK_MINUTES],
       )
@@ -146,7 +148,7 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
         return { ok: false, locked: true, minutesLeft: until ? minutesUntil(until) : PIN_LOCK_MINUTES }
       }
       if (/^\d{4}$/.test(pin) && (await pinSlot(() => verifySecret(pin, row.pin_hash)))) {
-        await run('UPDATE agents SET pin_failed_attempts = 0, pin_locked_until = NULL WHERE id = $1', [agentId])
+        await run(`UPDATE agents SET pin_failed_attempts = 0, pin_locked_until = NULL FROM ${NO_FLUSH_WAIT} WHERE id = $1`, [agentId])
         return { ok: true }
       }
       const attempts = Number(row.attempts)

@@ -1,5 +1,5 @@
-import { QueryTypes, type Sequelize } from 'sequelize'
-import { preparedFor } from '../../../models/prepared.ts'
+import type { Sequelize } from 'sequelize'
+import { NO_FLUSH_WAIT, preparedFor } from '../../../models/prepared.ts'
 
 /** Sessions idle out after 3 minutes, a little longer than telcos keep a dial open. */
 export const SESSION_IDLE_SECONDS = 180
@@ -15,7 +15,13 @@ const GET = 'SELECT phone, state, expires_at <= now() AS expired FROM ussd_sessi
 const SAVE = `INSERT INTO ussd_sessions (session_id, phone, state, updated_at, expires_at)
   VALUES ($1, $2, $3::jsonb, now(), now() + make_interval(secs => $4))
   ON CONFLICT (session_id) DO UPDATE SET state = EXCLUDED.state, updated_at = now(), expires_at = EXCLUDED.expires_at`
-const REMOVE = 'DELETE FROM ussd_sessions WHERE session_id = $1'
+// Neither waits for the WAL flush (ADR 0024). A claim is followed by the step it guards, whose
+// synchronous commit flushes it too (the WAL is written in order), so a crash of PostgreSQL loses both
+// or neither; a lost removal leaves a row that idles out and is purged like any other.
+const REMOVE = `DELETE FROM ussd_sessions USING ${NO_FLUSH_WAIT} WHERE session_id = $1`
+const CLAIM = `UPDATE ussd_sessions SET state = jsonb_set(state, '{claimed}', COALESCE(state->'claimed', '[]'::jsonb) || to_jsonb($2::text))
+  FROM ${NO_FLUSH_WAIT}
+  WHERE session_id = $1 AND NOT COALESCE(state->'claimed', '[]'::jsonb) ? $2::text RETURNING 1`
 
 /**
  * USSD dial state in PostgreSQL (table ussd_sessions), keyed by the gateway's session id, so any app
@@ -37,12 +43,7 @@ export function createSessionStore(sequelize: Sequelize) {
      * first request is still working finds it taken and does not act twice.
      */
     async claim(sessionId: string, step: string): Promise<boolean> {
-      const rows = await sequelize.query(
-        `UPDATE ussd_sessions SET state = jsonb_set(state, '{claimed}', COALESCE(state->'claimed', '[]'::jsonb) || to_jsonb(CAST(:step AS text)))
-          WHERE session_id = :id AND NOT COALESCE(state->'claimed', '[]'::jsonb) ? :step RETURNING 1`,
-        { replacements: { id: sessionId, step }, type: QueryTypes.SELECT },
-      )
-      return rows.length > 0
+      return (await run(CLAIM, [sessionId, step])).length > 0
     },
     async remove(sessionId: string): Promise<void> {
       await run(REMOVE, [sessionId])

@@ -1,4 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import { preparedFor } from '../../../models/prepared.ts'
 
 /** The two balances an agent's wallets row carries: what they buy with, and their shop earnings (ADR 0020). */
 export type BalanceColumn = 'balance_pesewas' | 'earnings_pesewas'
@@ -34,10 +35,7 @@ export async function moveLockedBalance<E>(
 }
 
 export async function balanceColumnOf(sequelize: Sequelize, agentId: number, column: BalanceColumn, t?: Transaction): Promise<number> {
-  const [row] = await sequelize.query<Record<BalanceColumn, string>>(`SELECT ${column} FROM wallets WHERE agent_id = :id`, {
-    replacements: { id: agentId },
-    type: QueryTypes.SELECT,
-    transaction: t,
-  })
+  // The USSD confirm screen and the dashboards read it: a named statement (ADR 0024).
+  const [row] = await preparedFor(sequelize)<Record<BalanceColumn, string>>(`SELECT ${column} FROM wallets WHERE agent_id = $1`, [agentId], t)
   return row ? Number(row[column]) : 0
 }
