@@ -6,7 +6,7 @@ import { badRequest, conflict, forbidden, notFound } from '../lib/errors.ts'
 import { toGhs } from '../lib/money.ts'
 import { parseGhanaMobile, phoneVariants } from '../lib/phone.ts'
 import type { AuditService } from './audit.ts'
-import { deliveryFields } from './delivery/present.ts'
+import { presentOrder, type OrderView } from './order-view.ts'
 import type { Actor, Ctx } from './context.ts'
 import type { PackageRow, PackagesService } from './packages.ts'
 import { newTransactionId, transactionIdSchema, type PaymentsService, type PaymentView } from './payments/index.ts'
@@ -15,6 +15,8 @@ import type { WalletService } from './wallet/index.ts'
 
 export const PURCHASES_DISABLED = 'Purchases are temporarily disabled'
 export const FINALIZE_NEEDS_SUCCESS = 'Payment must be successful before finalizing order'
+
+export { presentOrder, type OrderView } from './order-view.ts'
 
 export interface PlaceOrderInput {
   packageId?: number
@@ -93,46 +95,6 @@ function camelKeys(row: Record<string, unknown>): any {
   const out: Record<string, unknown> = {}
   for (const key in row) out[key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = row[key]
   return out
-}
-
-export interface OrderView {
-  id: number
-  recipientNumber: string
-  network: string
-  dataSizeMB: number
-  amount: number | null
-  paymentStatus: string
-  paymentTransactionId: string | null
-  paymentPhoneNumber: string | null
-  packageName: string | null
-  delivered: boolean
-  deliveryStatus: string
-  deliveryReference: string | null
-  deliveryAttempts: number
-  deliveryError: string | null
-  channel: string
-  createdAt: string
-  updatedAt: string
-}
-
-export function presentOrder(o: any): OrderView {
-  const get = (camel: string, snake: string) => (o[camel] !== undefined ? o[camel] : o[snake])
-  return {
-    id: o.id,
-    recipientNumber: get('recipientNumber', 'recipient_number'),
-    network: o.network,
-    dataSizeMB: get('dataSizeMb', 'data_size_mb'),
-    amount: toGhs(get('amountPesewas', 'amount_pesewas')),
-    paymentStatus: String(get('paymentStatus', 'payment_status')).toUpperCase(),
-    paymentTransactionId: get('paymentTransactionId', 'payment_transaction_id') ?? null,
-    paymentPhoneNumber: get('paymentPhoneNumber', 'payment_phone_number') ?? null,
-    packageName: get('packageName', 'package_name') ?? null,
-    delivered: !!o.delivered,
-    ...deliveryFields(o, 'public'),
-    channel: o.channel,
-    createdAt: new Date(get('createdAt', 'created_at')).toISOString(),
-    updatedAt: new Date(get('updatedAt', 'updated_at')).toISOString(),
-  }
 }
 
 const STATUS_INFO: Record<string, string> = {
