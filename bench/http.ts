@@ -52,13 +52,15 @@ const renderRate = (url: string, secs: number) => {
 const PAGES = ['/', '/data-services']
 const rendersBefore = PAGES.map((u) => renderRate(u, seconds / 2))
 
-const browserish = { 'user-agent': 'Mozilla/5.0', accept: 'text/html' }
+// What Chromium sends: the page is measured as a browser receives it, compressed.
+const browserish = { 'user-agent': 'Mozilla/5.0', accept: 'text/html', 'accept-encoding': 'gzip, deflate, br, zstd' }
 const bare = await startChild('bench/bare-http.ts', { PORT: BARE_PORT, BENCH_BODIES: JSON.stringify(bodies) }, `http://127.0.0.1:${BARE_PORT}/api/settings`)
 const bareBase = `http://127.0.0.1:${BARE_PORT}`
 
 const targets: [string, string, Record<string, string>?][] = [
   ['GET / (visitor)', `${base}/`, browserish],
   ['GET /data-services (visitor)', `${base}/data-services`, browserish],
+  ['GET / (visitor, no Accept-Encoding)', `${base}/`, { 'user-agent': 'Mozilla/5.0', accept: 'text/html' }],
   ['GET / (signed in)', `${base}/`, { ...browserish, cookie }],
   ['GET /api/settings', `${base}/api/settings`],
   ['bare node:http /api/settings JSON', `${bareBase}/api/settings`],
@@ -82,6 +84,7 @@ for (const [name, fs] of Object.entries(slices)) {
     reqs: fs.reduce((a, f) => a + f.reqs, 0) / fs.length,
     p50: median(fs.map((f) => f.p50)),
     p99: Math.max(...fs.map((f) => f.p99)),
+    bytes: fs.reduce((a, f) => a + f.bytes, 0) / fs.length,
     errors: fs.reduce((a, f) => a + f.errors, 0),
     non2xx: fs.reduce((a, f) => a + f.non2xx, 0),
   }
@@ -93,7 +96,7 @@ await stopChild(server)
 
 const pad = (s: string) => s.padEnd(36)
 console.log('')
-for (const [name, f] of Object.entries(figures)) console.log(`${pad(name)}${fmt(f)}`)
+for (const [name, f] of Object.entries(figures)) console.log(`${pad(name)}${fmt(f)}   (p99 per slice ${slices[name]!.map((s) => s.p99).join(' ')})`)
 PAGES.forEach((url, i) => console.log(`${pad(`in-process render ${url}`)}${renders[url]!.toFixed(0).padStart(7)} renders/s (${connections} in flight, no HTTP; before ${rendersBefore[i]!.toFixed(0)}, after ${rendersAfter[i]!.toFixed(0)})`))
 console.log('')
 const ratio = (a: string, av: number, b: string, bv: number) =>

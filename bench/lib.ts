@@ -44,15 +44,15 @@ export function stopChild(child: ChildProcess): Promise<void> {
   })
 }
 
-export interface Figures { reqs: number; p50: number; p99: number; errors: number; non2xx: number }
+export interface Figures { reqs: number; p50: number; p99: number; errors: number; non2xx: number; /** bytes received per response, headers included */ bytes: number }
 
 export async function load(url: string, opts: { seconds?: number; connections?: number; headers?: Record<string, string> } = {}): Promise<Figures> {
   const r = await autocannon({ url, duration: opts.seconds ?? 10, connections: opts.connections ?? 20, headers: opts.headers })
-  return { reqs: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx }
+  return { reqs: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx, bytes: r.requests.total ? r.throughput.total / r.requests.total : 0 }
 }
 
 export const fmt = (f: Figures) =>
-  `${f.reqs.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms${f.errors || f.non2xx ? `   (errors ${f.errors}, non-2xx ${f.non2xx})` : ''}`
+  `${f.reqs.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms   ${f.bytes.toFixed(0).padStart(6)} B/resp${f.errors || f.non2xx ? `   (errors ${f.errors}, non-2xx ${f.non2xx})` : ''}`
 
 /** CPU seconds (user + system, all threads) a process has used, from /proc (Linux); NaN elsewhere. */
 export function processCpuSeconds(pid: number): number {

@@ -1,5 +1,6 @@
 import type { Response } from 'express'
 import crypto from 'node:crypto'
+import { deflatedParts, gzipJoin, type DeflatedParts } from './gzip-join.ts'
 
 /**
  * Anonymous public pages, rendered once per settings/packages version and served from memory
@@ -8,6 +9,10 @@ import crypto from 'node:crypto'
  * nonce, cut at every occurrence of it, and each response joins the pieces with its own fresh nonce.
  * The placeholder is random per process and never leaves it (every copy is replaced), so page text
  * cannot guess it to borrow a nonce.
+ *
+ * Browsers take gzip: each piece is compressed once, when the page is rendered, and a response is
+ * the compressed pieces with the nonce between them (gzip-join.ts). Compressing the whole page per
+ * request (brotli, compressResponses) cost two thirds of the server's time on a cached page (ADR 0025).
  */
 
 /** The public pages a visitor sees the same way; pages that show a payment's or a code's state are not here. */
@@ -29,7 +34,8 @@ interface Entry {
   status: number
   headers: [string, string][]
   /** The body cut at the placeholder nonce. */
-  parts: string[]
+  parts: Buffer[]
+  gzip: DeflatedParts
   bytes: number
 }
 
@@ -54,7 +60,8 @@ export function createPageCache(deps: PageCacheDeps, opts: { maxAgeMs?: number; 
     const page = await deps.render(url, placeholder)
     // Only a plain 200 is kept: redirects (maintenance, guards) and errors are answered as rendered.
     if (page.status !== 200) return page
-    const entry: Entry = { version, at: Date.now(), status: page.status, headers: page.headers, parts: page.body.split(placeholder), bytes: page.body.length }
+    const parts = page.body.split(placeholder).map((p) => Buffer.from(p))
+    const entry: Entry = { version, at: Date.now(), status: page.status, headers: page.headers, parts, gzip: deflatedParts(parts), bytes: page.body.length }
     if (deps.version() === version) {
       entries.delete(url)
       entries.set(url, entry)
@@ -81,14 +88,26 @@ export function createPageCache(deps: PageCacheDeps, opts: { maxAgeMs?: number; 
       }
       return { page: await pending, hit: false }
     },
-    /** Writes the page with `nonce` in place of the placeholder. */
-    send(res: Response, page: Entry | RenderedPage, nonce: string, hit: boolean, head = false): void {
-      const body = 'parts' in page ? page.parts.join(nonce) : page.body.split(placeholder).join(nonce)
+    /**
+     * Writes the page with `nonce` in place of the placeholder, gzip-encoded when `gzip` (the client
+     * takes it). A page that was not kept is written plain, for compressResponses to encode.
+     */
+    send(res: Response, page: Entry | RenderedPage, nonce: string, hit: boolean, gzip = false): void {
       for (const [name, value] of page.headers) res.setHeader(name, value)
       res.setHeader('X-Page-Cache', hit ? 'hit' : 'miss')
       res.status(page.status)
-      if (head) res.end()
-      else res.end(body)
+      if (!('parts' in page)) return void res.end(page.body.split(placeholder).join(nonce))
+      res.vary('Accept-Encoding')
+      const nonceBytes = Buffer.from(nonce)
+      let body: Buffer
+      if (gzip) {
+        body = gzipJoin(page.gzip, page.parts, nonceBytes)
+        res.setHeader('Content-Encoding', 'gzip')
+      } else {
+        body = Buffer.concat(page.parts.flatMap((p, i) => (i ? [nonceBytes, p] : [p])))
+      }
+      res.setHeader('Content-Length', body.length)
+      res.end(body)
     },
     clear(): void {
       entries.clear()

@@ -49,7 +49,9 @@ export function vikeHandler(services: Services): RequestHandler {
     if (cache && !user && !req.headers.authorization && CACHEABLE_PATHS.has(req.path)) {
       const { page, hit } = await cache.get(req.originalUrl)
       res.setHeader('Cache-Control', 'no-store')
-      return cache.send(res, page, nonce, hit, req.method === 'HEAD')
+      // No Accept-Encoding means any coding by the letter of RFC 9110, but plain is what such clients read.
+      const gzip = !!req.headers['accept-encoding'] && req.acceptsEncodings('gzip', 'identity') === 'gzip'
+      return cache.send(res, page, nonce, hit, gzip)
     }
     // Pages send the token back with API calls; the session is created for signed-in users only.
     const csrfToken = req.session?.userId ? ensureCsrfToken(req.session) : null

@@ -1,4 +1,6 @@
 import { expect } from 'chai'
+import http from 'node:http'
+import zlib from 'node:zlib'
 import { createAgent, createPackage } from '../helpers/factories.ts'
 import { Client, adminClient } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
@@ -85,6 +87,37 @@ describe('anonymous page cache', () => {
     const again = await page('/data-services')
     expect(cacheState(again)).to.equal('miss')
     expect(again.text).to.include('Factory Forty')
+  })
+
+  it('sends gzip, compressed when rendered, to a client that takes it; plain bytes to one that does not; both with their own nonce', async () => {
+    // Raw node:http: fetch() would decode the body itself and hide the encoding.
+    const raw = (headers: Record<string, string>) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http.get(app().url + '/', { headers: { 'user-agent': 'Mozilla/5.0', accept: 'text/html', ...headers } }, (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (c) => chunks.push(c)).on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) })).on('error', reject)
+        }).on('error', reject)
+      })
+    await page('/')
+    const browser = await raw({ 'accept-encoding': 'gzip, deflate, br, zstd' })
+    expect(browser.headers['x-page-cache']).to.equal('hit')
+    expect(browser.headers['content-encoding']).to.equal('gzip')
+    expect(browser.headers.vary).to.match(/accept-encoding/i)
+    expect(Number(browser.headers['content-length'])).to.equal(browser.body.length)
+    // gunzip checks the CRC-32 and the length in the trailer.
+    const html = zlib.gunzipSync(browser.body).toString()
+    const nonce = cspNonce({ headers: new Headers({ 'content-security-policy': String(browser.headers['content-security-policy']) }) })!
+    expect(html).to.include('</html>').and.include(`nonce="${nonce}"`)
+    expect(browser.body.length).to.be.lessThan(html.length / 2)
+
+    const plain = await raw({})
+    expect(plain.headers['content-encoding']).to.equal(undefined)
+    const plainNonce = /'nonce-([\w-]+)'/.exec(String(plain.headers['content-security-policy']))![1]!
+    expect(plainNonce).to.not.equal(nonce)
+    expect(plain.body.toString().replaceAll(plainNonce, 'N')).to.equal(html.replaceAll(nonce, 'N'))
+    // A client that takes only brotli gets plain bytes from the cache (compressResponses may encode them).
+    const brOnly = await raw({ 'accept-encoding': 'br' })
+    expect(brOnly.headers['content-encoding']).to.not.equal('gzip')
   })
 
   it('renders pages that show a state of their own (a payment callback) every time', async () => {
