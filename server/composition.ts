@@ -35,8 +35,12 @@ export function registerTasks(services: Services): void {
   // Account recovery: find the account and send the code after /forgot has answered.
   services.queue.register(RECOVERY_TASK, (payload: { identifier: string; ip?: string | null }) => services.recovery.deliverQueued(payload))
   // H11: a paid order to its vendor, a later confirmation, an SMS to its provider (ADR 0012).
-  services.queue.register<{ orderId: number; sms?: unknown; agent?: unknown }>(DELIVERY_TASK, (p) =>
-    services.delivery.runSend(Number(p.orderId), Array.isArray(p.sms) ? p.sms.map(Number).filter(Number.isInteger) : [], p.agent === true))
+  // A batch job's payload is an array of orders (ADR 0026); a retry or a sweep queues one order.
+  const smsIds = (sms: unknown) => (Array.isArray(sms) ? sms.map(Number).filter(Number.isInteger) : [])
+  services.queue.register<{ orderId: number; sms?: unknown; agent?: unknown } | { orderId: number; sms?: unknown }[]>(DELIVERY_TASK, (p) =>
+    Array.isArray(p)
+      ? services.delivery.runBatch(p.map((i) => ({ orderId: Number(i.orderId), sms: smsIds(i.sms) })).filter((i) => Number.isInteger(i.orderId)))
+      : services.delivery.runSend(Number(p.orderId), smsIds(p.sms), p.agent === true))
   services.queue.register<{ orderId: number }>(DELIVERY_CHECK_TASK, async (p) => void (await services.delivery.check(Number(p.orderId))))
   services.queue.register<{ id: number }>(SMS_TASK, async (p) => void (await services.sms.dispatch(Number(p.id))))
   services.queue.register(DELIVERY_SWEEP_TASK, async () => void (await services.delivery.sync()))

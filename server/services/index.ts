@@ -125,7 +125,7 @@ export function createServices(deps: Deps) {
   const shops = createShopsService({ sequelize, audit, settings, packages, orders, earnings })
   delivery.state.onChange(async ({ order, to }, transaction) => {
     if (to === 'DELIVERED' || to === 'MANUAL') await shops.creditMargin(order, transaction)
-  }, { to: ['DELIVERED', 'MANUAL'] })
+  }, { to: ['DELIVERED', 'MANUAL'], shopOrdersOnly: true })
   paymentHooks.orderMoneyReturned = (orderId, why, ctx) => shops.reverseMargin(orderId, why, ctx).then(() => undefined)
   const afa = createAfaService({ sequelize, settings, payments })
   const opsMetrics = createOpsMetrics({ sequelize })

@@ -26,6 +26,10 @@ async function orderOf(id: number) {
   return o
 }
 
+/** The pending delivery jobs, with their payloads (the public jobs view leaves them out). */
+const deliveryJobs = () =>
+  q<{ key: string; payload: any }>(`SELECT j.key, j.payload FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'delivery.send' ORDER BY j.id`)
+
 const audits = (action: string, id: number) => q<any>(`SELECT * FROM audit_logs WHERE action = :action AND resource_id = :id`, { action, id: String(id) })
 
 describe('delivery (simulator vendor)', () => {
@@ -75,12 +79,98 @@ describe('delivery (simulator vendor)', () => {
     expect(jobs.filter((j) => j.task_identifier !== 'delivery.sweep').map((j) => j.task_identifier)).to.deep.equal(['delivery.send'])
     const [created] = await q<any>(`SELECT * FROM sms_outbox ORDER BY id`)
     expect(created).to.include({ status: 'QUEUED' })
-    expect(jobs.find((j) => j.task_identifier === 'delivery.send')!.payload).to.deep.equal({ orderId: id, sms: [created.id] })
+    // A customer's order no hook acts on goes into a batch job (ADR 0026): an array of orders.
+    expect(jobs.find((j) => j.task_identifier === 'delivery.send')!.payload).to.deep.equal([{ orderId: id, sms: [created.id] }])
     await drain()
     const sms = await q<any>(`SELECT * FROM sms_outbox ORDER BY id`)
     expect(sms.map((m) => [m.status, m.attempts])).to.deep.equal([['SENT', 1], ['SENT', 1]])
     expect(sms[0].message).to.match(/1\.0GB MTN/)
     expect(Number((await q<{ n: string }>(`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'sms.send'`))[0]!.n)).to.equal(0)
+  })
+
+  it('paid orders gather in a batch job while it waits; one run delivers them all, each once, a failed call retried on its own', async () => {
+    // Orders 1, 17 and 33 share batch slot 1 (DELIVERY_BATCH_SLOTS = 16).
+    const ids: number[] = []
+    for (const next of [1, 17, 33]) {
+      await q(`SELECT setval('orders_id_seq', :n, false)`, { n: next })
+      ids.push((await buyAndPay(`020111${String(next).padStart(4, '0')}`)).id)
+    }
+    expect(ids).to.deep.equal([1, 17, 33])
+    const jobs = await deliveryJobs()
+    expect(jobs).to.have.length(1)
+    expect(jobs[0]!.key).to.equal('delivery-batch:1')
+    expect(jobs[0]!.payload.map((i: { orderId: number }) => i.orderId)).to.deep.equal(ids)
+    expect(jobs[0]!.payload.every((i: { sms: number[] }) => i.sms.length === 1)).to.equal(true)
+
+    const before = app().services.delivery.simulatorState()
+    app().services.delivery.simulatorControl({ mode: 'fail', count: 1 })
+    await drain()
+    // Three calls in the batch (one failed), then the failed order's retry in a job of its own.
+    const after = app().services.delivery.simulatorState()
+    expect([after.calls - before.calls, after.delivered - before.delivered]).to.deep.equal([4, 3])
+    for (const id of ids) {
+      const o = await orderOf(id)
+      expect(o).to.include({ delivery_status: 'DELIVERED', delivered: true, delivery_vendor: 'simulator' })
+      expect(o.delivery_reference).to.match(/^SIM-/)
+      const entries = await audits('ORDER_DELIVERED', id)
+      expect(entries).to.have.length(1)
+      expect(entries[0].details).to.include({ deliveryStatus: 'DELIVERED', previous: 'PROCESSING', vendor: 'simulator', reference: o.delivery_reference })
+    }
+    expect((await Promise.all(ids.map(orderOf))).map((o) => o.delivery_attempts).sort()).to.deep.equal([1, 1, 2])
+    // Each buyer: the order-created and the delivered text, sent once.
+    const sms = await q<{ to_phone: string; message: string; status: string; attempts: number }>(`SELECT * FROM sms_outbox ORDER BY id`)
+    expect(sms).to.have.length(6)
+    expect(sms.every((m) => m.status === 'SENT' && m.attempts === 1)).to.equal(true)
+    expect(sms.filter((m) => /has been delivered/.test(m.message)).map((m) => m.message).sort()).to.deep.equal(
+      ['0201110001', '0201110017', '0201110033'].map((r) => `Your 1.0GB MTN data to ${r} has been delivered.`),
+    )
+  })
+
+  it('an order whose batch job a worker takes while add_job runs gets a job of its own', async () => {
+    const first = (await buyAndPay('0201110001')).id
+    // A worker takes the batch job (uncommitted) just as another settlement adds to its key: add_job's
+    // clearing of taken jobs' keys saw the job free, and its upsert then finds it taken.
+    const worker = await app().db.sequelize.transaction()
+    await app().db.sequelize.query(`UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'test-worker' WHERE key = 'delivery-batch:1'`, { transaction: worker })
+    await q(`SELECT setval('orders_id_seq', 17, false)`)
+    const second = buyAndPay('0201110017')
+    await new Promise((r) => setTimeout(r, 300))
+    await worker.commit()
+    const { id } = await second
+    expect(id).to.equal(17)
+    const keys = (await deliveryJobs()).map((j) => j.key)
+    expect(keys).to.deep.equal(['delivery-batch:1', 'delivery:17'])
+    // The taken job ends (its worker finished); the order of its own is delivered by the queue.
+    await q(`DELETE FROM graphile_worker._private_jobs WHERE locked_by = 'test-worker' RETURNING id`)
+    await drain()
+    expect((await orderOf(17)).delivery_status).to.equal('DELIVERED')
+    expect((await orderOf(first)).delivery_status).to.equal('QUEUED')
+  })
+
+  it('a batch run twice at once, and its orders sent one by one meanwhile: one bundle per order, one entry and one text', async () => {
+    const ids: number[] = []
+    for (const next of [2, 18, 34, 50]) {
+      await q(`SELECT setval('orders_id_seq', :n, false)`, { n: next })
+      ids.push((await buyAndPay(`020122${String(next).padStart(4, '0')}`)).id)
+    }
+    const [job] = await deliveryJobs()
+    expect(job!.payload).to.have.length(4)
+    const before = app().services.delivery.simulatorState()
+    const { delivery } = app().services
+    await Promise.all([delivery.runBatch(job!.payload), delivery.runBatch(job!.payload), ...ids.map((id) => delivery.runSend(id))])
+    await drain()
+    // Claims that raced may each call the vendor (a claim takes PROCESSING back, for a worker that
+    // died); they share the order's key, so the vendor sends one bundle per order.
+    const after = app().services.delivery.simulatorState()
+    expect(after.delivered - before.delivered).to.equal(4)
+    expect(after.calls - before.calls).to.be.at.least(4)
+    for (const id of ids) {
+      expect(await orderOf(id)).to.include({ delivery_status: 'DELIVERED', delivered: true })
+      expect(await audits('ORDER_DELIVERED', id)).to.have.length(1)
+    }
+    const delivered = await q<{ n: string }>(`SELECT count(*) AS n FROM sms_outbox WHERE message LIKE '%has been delivered.'`)
+    expect(Number(delivered[0]!.n)).to.equal(4)
+    expect((await q<{ status: string }>(`SELECT status FROM sms_outbox`)).every((m) => m.status === 'SENT')).to.equal(true)
   })
 
   it('a delivery job that dies before sending the texts: they are in the outbox and the sweep sends them', async () => {

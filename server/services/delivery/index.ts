@@ -19,6 +19,19 @@ export const DELIVERY_TASK = 'delivery.send'
 const NETWORKS = ['MTN', 'TELECEL', 'AIRTELTIGO'] as const
 export const DELIVERY_CHECK_TASK = 'delivery.check'
 export const DELIVERY_SWEEP_TASK = 'delivery.sweep'
+/**
+ * Paid orders no hook acts on are queued into one of this many batch jobs (ADR 0026): a job not yet
+ * taken gathers every order added to it, so a worker that falls behind takes many at once.
+ */
+export const DELIVERY_BATCH_SLOTS = 16
+/** At most this many vendor calls of one batch at a time. */
+const BATCH_CALLS_AT_ONCE = 8
+
+/** One order of a batch job's payload (an array of these). */
+export interface BatchItem {
+  orderId: number
+  sms?: number[]
+}
 
 export interface DeliveryDeps {
   sequelize: Sequelize
@@ -57,6 +70,14 @@ export function createDeliveryService(deps: DeliveryDeps) {
   // (a hint only: without it the claim tries the customer's one-statement path first).
   const enqueueSend = (orderId: number, opts: { transaction?: Transaction; runAt?: Date; sms?: number[]; agent?: boolean } = {}) =>
     queue.enqueue(DELIVERY_TASK, { orderId, ...(opts.sms?.length ? { sms: opts.sms } : {}), ...(opts.agent ? { agent: true } : {}) }, { transaction: opts.transaction, runAt: opts.runAt, jobKey: `delivery:${orderId}` })
+  // graphile-worker appends an array payload to the pending job of the same key (batch jobs); a job
+  // already taken loses its key, so the order starts the slot's next job. One race adds nothing: a
+  // worker takes the job between add_job's clearing of taken jobs' keys and its upsert, which then
+  // skips the taken row and returns no job. The order then gets a job of its own.
+  async function enqueueInBatch(orderId: number, sms: number[], transaction: Transaction) {
+    const id = await queue.enqueue(DELIVERY_TASK, [{ orderId, ...(sms.length ? { sms } : {}) }], { transaction, jobKey: `delivery-batch:${orderId % DELIVERY_BATCH_SLOTS}`, jobKeyMode: 'preserve_run_at' })
+    if (!id) await enqueueSend(orderId, { transaction, sms })
+  }
 
   const load = async (orderId: number) => (await q<DeliveryRow>('SELECT * FROM orders_view WHERE id = :id', { id: orderId }))[0] ?? null
 
@@ -93,34 +114,79 @@ export function createDeliveryService(deps: DeliveryDeps) {
     }
   }
 
+  const vendorsByNetwork = (settings: Settings) => Object.fromEntries(NETWORKS.map((n) => [n, vendors.nameFor(n, settings)]))
+
   async function attempt(orderId: number, smsOut: number[], agentOrder: boolean): Promise<void> {
     const settings = await deps.settings.get()
     // The claim is the job's first statement (ADR 0024): it takes a QUEUED/PROCESSING order no vendor
     // has accepted yet and picks its vendor in the same UPDATE. Lost to a crash of PostgreSQL, the
     // job runs again and asks the vendor under the same key: its commit does not wait for the flush.
-    const vendorByNetwork = Object.fromEntries(NETWORKS.map((n) => [n, vendors.nameFor(n, settings)]))
-    const order = await setDeliveryStatus(orderId, 'PROCESSING', { vendorByNetwork, unconfirmed: true, attempts: 'increment', noFlushWait: true, agentOrder })
+    const order = await setDeliveryStatus(orderId, 'PROCESSING', { vendorByNetwork: vendorsByNetwork(settings), unconfirmed: true, attempts: 'increment', noFlushWait: true, agentOrder })
     if (!order) {
       // Accepted earlier, confirmation pending: ask, never send again. Anything else: nothing to do.
       const before = await load(orderId)
       if (before?.delivery_reference && ['QUEUED', 'PROCESSING'].includes(before.delivery_status)) await check(orderId)
       return
     }
+    const outcome = await callVendor(order, settings, smsOut)
+    if (outcome) await setDeliveryStatus(orderId, 'DELIVERED', { reference: outcome.reference, error: null, via: outcome.via, smsOut })
+  }
+
+  /**
+   * The vendor call of a claimed order. Returns the reference when the vendor delivered it (the
+   * caller records DELIVERED); anything else (accepted for later, failed) is recorded here.
+   */
+  async function callVendor(order: DeliveryRow, settings: Settings, smsOut: number[]): Promise<{ reference: string | null; via: string } | null> {
     const vendorName = order.delivery_vendor ?? vendors.nameFor(order.network, settings)
     const vendor = vendors.get(vendorName)
-    if (!vendor) return void (await failOrRetry(order, new VendorError(`Vendor '${vendorName}' is not configured on this server`, false), settings, smsOut))
+    if (!vendor) {
+      await failOrRetry(order, new VendorError(`Vendor '${vendorName}' is not configured on this server`, false), settings, smsOut)
+      return null
+    }
     try {
       const result = await vendor.send({ id: order.id, network: order.network, recipientNumber: order.recipient_number, dataSizeMb: order.data_size_mb }, idempotencyKeyFor(order))
-      if (result.status === 'DELIVERED') {
-        await setDeliveryStatus(orderId, 'DELIVERED', { reference: result.reference, error: null, via: vendorName, smsOut })
-      } else {
-        await sequelize.transaction(async (t) => {
-          await setDeliveryStatus(orderId, 'PROCESSING', { reference: result.reference, error: null }, { transaction: t })
-          await queue.enqueue(DELIVERY_CHECK_TASK, { orderId }, { transaction: t, jobKey: `delivery-check:${orderId}`, runAt: new Date(Date.now() + env.DELIVERY_CHECK_AFTER_MS) })
-        })
-      }
+      if (result.status === 'DELIVERED') return { reference: result.reference ?? null, via: vendorName }
+      await sequelize.transaction(async (t) => {
+        await setDeliveryStatus(order.id, 'PROCESSING', { reference: result.reference, error: null }, { transaction: t })
+        await queue.enqueue(DELIVERY_CHECK_TASK, { orderId: order.id }, { transaction: t, jobKey: `delivery-check:${order.id}`, runAt: new Date(Date.now() + env.DELIVERY_CHECK_AFTER_MS) })
+      })
     } catch (err) {
       await failOrRetry(order, err, settings, smsOut)
+    }
+    return null
+  }
+
+  /**
+   * A batch job (ADR 0026): one claim for the orders it may send, their vendor calls (a few at a
+   * time), then one statement for those delivered with their audit entries and texts, and the texts
+   * of all sent together. Orders it could not claim, and outcomes other than delivered, take the
+   * one-by-one path, so every order ends as it would in a job of its own.
+   */
+  async function runBatch(items: BatchItem[]): Promise<void> {
+    const ids = [...new Set(items.map((i) => i.orderId))]
+    const smsOut = items.flatMap((i) => i.sms ?? [])
+    try {
+      const settings = await deps.settings.get()
+      const claimed = await state.claimMany(ids, { vendorByNetwork: vendorsByNetwork(settings) })
+      const taken = new Set(claimed.map((o) => o.id))
+      for (const id of ids) if (!taken.has(id)) await attempt(id, smsOut, false).catch((err) => log.warn({ orderId: id, err: (err as Error).message }, 'delivery attempt failed; the sweep takes it again'))
+      const delivered: { order: DeliveryRow; reference: string | null; via: string }[] = []
+      let next = 0
+      const caller = async () => {
+        while (next < claimed.length) {
+          const order = claimed[next++]!
+          const outcome = await callVendor(order, settings, smsOut)
+          if (outcome) delivered.push({ order, ...outcome })
+        }
+      }
+      await Promise.all(Array.from({ length: Math.min(BATCH_CALLS_AT_ONCE, claimed.length) }, caller))
+      const recorded = await state.deliveredMany(delivered, settings)
+      smsOut.push(...recorded.sms)
+      const done = new Set(recorded.orders)
+      // Not changed by the batch statement (marked by an admin meanwhile...): as a job of its own would.
+      for (const d of delivered) if (!done.has(d.order.id)) await setDeliveryStatus(d.order.id, 'DELIVERED', { reference: d.reference, error: null, via: d.via, smsOut })
+    } finally {
+      if (smsOut.length) await deps.sms.dispatchMany(smsOut).catch((err) => log.warn({ orders: ids.length, err: (err as Error).message }, 'order texts not sent now; the sweep sends them'))
     }
   }
 
@@ -142,6 +208,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
     vendors,
     setDeliveryStatus,
     runSend,
+    runBatch,
     check,
 
     /**
@@ -151,7 +218,8 @@ export function createDeliveryService(deps: DeliveryDeps) {
      */
     async onPaid(order: DeliveryRow, t: Transaction, sms: number[] = []): Promise<boolean> {
       if (order.delivery_status !== 'QUEUED') return false
-      await enqueueSend(order.id, { transaction: t, sms, agent: !!order.agent_id })
+      if (state.batchable(order)) await enqueueInBatch(order.id, sms, t)
+      else await enqueueSend(order.id, { transaction: t, sms, agent: !!order.agent_id })
       await state.queuedByPayment(order, t)
       return true
     },

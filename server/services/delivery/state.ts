@@ -4,7 +4,9 @@ import type { Ctx } from '../context.ts'
 import type { SettingsService } from '../settings.ts'
 import { EXPORT_LOCK } from '../order-exports.ts'
 import { NO_FLUSH_WAIT, preparedFor } from '../../../models/prepared.ts'
+import { normalizePhone } from '../../lib/phone.ts'
 import { fillTemplate, formatDataSize, type SmsService } from '../sms/index.ts'
+import type { Settings } from '../settings.ts'
 
 export const DELIVERY_STATUSES = ['NOT_STARTED', 'QUEUED', 'PROCESSING', 'DELIVERED', 'FAILED', 'MANUAL'] as const
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
@@ -94,6 +96,25 @@ export type StatusHook = (change: { order: DeliveryRow; from: DeliveryStatus; to
 export interface HookScope {
   to?: DeliveryStatus[]
   agentOrdersOnly?: boolean
+  /** Only orders sold through an agent's shop (shop_id set). */
+  shopOrdersOnly?: boolean
+}
+
+/** What sets an order apart for the hooks: placed by an agent, sold through a shop. */
+interface Kind {
+  agent: boolean
+  shop: boolean
+}
+const kindOf = (o: { agent_id?: number | null; shop_id?: number | null }): Kind => ({ agent: !!o.agent_id, shop: !!o.shop_id })
+const PLAIN: Kind = { agent: false, shop: false }
+
+/** The buyer's text for a change to DELIVERED or FAILED of an order placed by no agent; null when none is sent. */
+export function deliveryText(order: DeliveryRow, to: DeliveryStatus, s: Settings): { phone: string; message: string } | null {
+  const template = to === 'DELIVERED' ? s.smsDelivered : to === 'FAILED' ? s.smsDeliveryFailed : ''
+  if (!template) return null
+  const message = fillTemplate(template, { dataSize: formatDataSize(order.data_size_mb), network: order.network, recipientNumber: order.recipient_number })
+  const phone = normalizePhone(order.payment_phone_number || order.recipient_number)
+  return phone && message.trim() ? { phone, message: message.slice(0, 640) } : null
 }
 
 /**
@@ -108,19 +129,18 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
   const { sequelize } = deps
   const run = preparedFor(sequelize)
   const hooks: { hook: StatusHook; scope: HookScope }[] = []
-  const inScope = (scope: HookScope, to: DeliveryStatus, agentOrder: boolean) => (!scope.to || scope.to.includes(to)) && (agentOrder || !scope.agentOrdersOnly)
+  const inScope = (scope: HookScope, to: DeliveryStatus, kind: Kind) =>
+    (!scope.to || scope.to.includes(to)) && (kind.agent || !scope.agentOrdersOnly) && (kind.shop || !scope.shopOrdersOnly)
 
   async function notify(order: DeliveryRow, to: DeliveryStatus, t: Transaction, smsOut?: number[]) {
-    const s = await deps.settings.get({ transaction: t })
-    const template = to === 'DELIVERED' ? s.smsDelivered : to === 'FAILED' ? s.smsDeliveryFailed : ''
-    if (!template) return
-    const vars = { dataSize: formatDataSize(order.data_size_mb), network: order.network, recipientNumber: order.recipient_number }
-    let phone = order.payment_phone_number || order.recipient_number
+    const text = deliveryText(order, to, await deps.settings.get({ transaction: t }))
+    if (!text) return
+    let phone = text.phone
     if (order.agent_id) {
       const [agent] = await sequelize.query<{ phone: string }>('SELECT phone FROM agents WHERE id = :id', { replacements: { id: order.agent_id }, type: QueryTypes.SELECT, transaction: t })
       if (agent) phone = agent.phone
     }
-    const id = await deps.sms.send(phone, fillTemplate(template, vars), { transaction: t, defer: !!smsOut })
+    const id = await deps.sms.send(phone, text.message, { transaction: t, defer: !!smsOut })
     if (id && smsOut) smsOut.push(id)
   }
 
@@ -147,14 +167,14 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
    * The conditional UPDATE. The old status comes back through a self-join on the row as it was before
    * this UPDATE. An exported order (order_exports, ADR 0021) is MANUAL, which nothing leaves: never
    * changed here. Named statements (ADR 0024): one per shape of this UPDATE, a handful in all.
-   * `customerOnly`: only an order placed by no agent (the one-statement path below).
+   * `only`: a condition on the order's kind (the paths that run no hooks, `unhooked`).
    */
-  async function update(orderId: number, details: StatusDetails, change: ReturnType<typeof changeOf>, t: Transaction | null, customerOnly = false) {
+  async function update(orderId: number, details: StatusDetails, change: ReturnType<typeof changeOf>, t: Transaction | null, only = '') {
     const [row] = await run<DeliveryRow & { old_status: DeliveryStatus }>(
       `UPDATE orders o SET ${change.sets.join(', ')}
        FROM (SELECT id, delivery_status AS old_status FROM orders WHERE id = $1 FOR UPDATE) before${details.noFlushWait ? `, ${NO_FLUSH_WAIT}` : ''}
        WHERE o.id = $1 AND before.id = o.id AND o.payment_status = 'SUCCESS' AND o.delivery_status = ANY($3::text[])
-         ${details.unconfirmed ? 'AND o.delivery_reference IS NULL' : ''} ${customerOnly ? 'AND o.agent_id IS NULL' : ''}
+         ${details.unconfirmed ? 'AND o.delivery_reference IS NULL' : ''} ${only}
          AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
        RETURNING o.*, before.old_status`,
       change.values,
@@ -164,20 +184,99 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
   }
 
   /**
-   * A change that writes no audit entry or text, needs no export lock, and that no hook acts on for a
-   * customer's order (a worker's claim, PROCESSING: issue 11) is one autocommitted statement for such
-   * an order instead of BEGIN, UPDATE, COMMIT. Undefined when this change cannot go that way, or when
-   * the order is an agent's (a hook may act: the caller then runs it in a transaction).
+   * The SQL condition (on `o`) that keeps to orders no hook acts on in a change to `to`: '' when no
+   * hook acts on any order, null when one acts on every order (nothing can skip the hooks then).
+   */
+  function unhooked(to: DeliveryStatus): string | null {
+    if (hooks.some((h) => inScope(h.scope, to, PLAIN))) return null
+    const conditions = []
+    if (hooks.some((h) => inScope(h.scope, to, { agent: true, shop: false }))) conditions.push('o.agent_id IS NULL')
+    if (hooks.some((h) => inScope(h.scope, to, { agent: false, shop: true }))) conditions.push('o.shop_id IS NULL')
+    return conditions.map((c) => `AND ${c}`).join(' ')
+  }
+
+  /**
+   * A change that writes no audit entry or text, needs no export lock, and that no hook acts on for
+   * the order (a worker's claim of a customer's order, PROCESSING: issue 11) is one autocommitted
+   * statement instead of BEGIN, UPDATE, COMMIT. Undefined when this change cannot go that way, or
+   * when a hook may act on the order (an agent's): the caller then runs it in a transaction.
    */
   async function alone(orderId: number, next: DeliveryStatus, details: StatusDetails): Promise<DeliveryRow | null | undefined> {
     if (next !== 'PROCESSING' && next !== 'QUEUED') return undefined
     const change = changeOf(orderId, next, details)
     if (change.from.some((f) => f === 'NOT_STARTED' || f === 'FAILED')) return undefined
-    if (hooks.some((h) => inScope(h.scope, next, false))) return undefined
-    const agentHooks = hooks.some((h) => inScope(h.scope, next, true))
-    if (agentHooks && details.agentOrder) return undefined
-    const row = await update(orderId, details, change, null, agentHooks)
-    return row ?? (agentHooks ? undefined : null)
+    const only = unhooked(next)
+    if (only === null || (only && details.agentOrder)) return undefined
+    const row = await update(orderId, details, change, null, only)
+    return row ?? (only ? undefined : null)
+  }
+
+  /**
+   * A delivery job's batch (ADR 0026): claims, in one autocommitted statement, those of `ids` that a
+   * worker may send now (as `alone` would each) and no hook acts on. The rest are the caller's to
+   * take one by one. Locks in id order, so two batches never wait on each other in a cycle.
+   */
+  async function claimMany(ids: number[], details: StatusDetails): Promise<DeliveryRow[]> {
+    const only = unhooked('PROCESSING')
+    if (only === null || !ids.length) return []
+    const change = changeOf(0, 'PROCESSING', { ...details, attempts: 'increment' })
+    change.values[0] = ids
+    return run<DeliveryRow>(
+      `UPDATE orders o SET ${change.sets.join(', ')}
+       FROM (SELECT id FROM orders WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE) before, ${NO_FLUSH_WAIT}
+       WHERE o.id = before.id AND o.payment_status = 'SUCCESS' AND o.delivery_status = ANY($3::text[])
+         AND o.delivery_reference IS NULL ${only}
+         AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
+       RETURNING o.*`,
+      change.values,
+    )
+  }
+
+  /**
+   * The vendor delivered these claimed orders: DELIVERED, each one's ORDER_DELIVERED entry and its
+   * buyer's text, all in one statement (so all or none), for orders no hook acts on at DELIVERED.
+   * Returns the ids of the orders changed and of the texts written (not yet sent: the caller sends
+   * them). An order it did not change (an admin marked it meanwhile, or a hook acts on it) is left for
+   * the caller's one-by-one path.
+   */
+  async function deliveredMany(done: { order: DeliveryRow; reference: string | null; via: string }[], settings: Settings): Promise<{ orders: number[]; sms: number[] }> {
+    const only = unhooked('DELIVERED')
+    if (only === null || !done.length) return { orders: [], sms: [] }
+    const texts = done.map((d) => deliveryText(d.order, 'DELIVERED', settings))
+    const [row] = await run<{ orders: number[] | null; sms: number[] | null }>(
+      `WITH v AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[]) AS v(id, reference, via, phone, message)),
+       before AS (SELECT o.id, o.delivery_status AS old_status FROM orders o WHERE o.id IN (SELECT id FROM v) ORDER BY o.id FOR UPDATE),
+       o AS (
+         UPDATE orders o SET delivery_status = 'DELIVERED', updated_at = now(), delivery_reference = v.reference, delivery_error = NULL,
+           delivered = true, delivered_at = COALESCE(o.delivered_at, now())
+         FROM v, before
+         WHERE o.id = v.id AND before.id = o.id AND o.payment_status = 'SUCCESS' AND o.delivery_status = ANY($6::text[]) ${only}
+           AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
+         RETURNING o.id, o.delivery_vendor, o.delivery_reference, o.delivery_attempts, before.old_status, v.via, v.phone, v.message
+       ),
+       a AS (
+         INSERT INTO audit_logs (timestamp, user_id, action, resource, resource_id, severity, ip_address, details)
+         SELECT now(), NULL, 'ORDER_DELIVERED', 'ORDER', o.id::text, 'LOW', NULL,
+           jsonb_build_object('deliveryStatus', 'DELIVERED', 'previous', o.old_status, 'vendor', o.delivery_vendor,
+             'reference', o.delivery_reference, 'attempts', o.delivery_attempts, 'via', o.via)
+         FROM o
+       ),
+       s AS (
+         INSERT INTO sms_outbox (to_phone, message, status, sensitive, created_at, updated_at)
+         SELECT o.phone, o.message, 'QUEUED', false, now(), now() FROM o WHERE o.message IS NOT NULL AND o.old_status <> 'DELIVERED'
+         RETURNING id
+       )
+       SELECT (SELECT array_agg(id) FROM o) AS orders, (SELECT array_agg(id) FROM s) AS sms`,
+      [
+        done.map((d) => d.order.id),
+        done.map((d) => d.reference),
+        done.map((d) => d.via),
+        texts.map((x) => x?.phone ?? null),
+        texts.map((x) => x?.message ?? null),
+        ALLOWED_FROM.DELIVERED,
+      ],
+    )
+    return { orders: (row?.orders ?? []).map(Number), sms: (row?.sms ?? []).map(Number) }
   }
 
   async function apply(orderId: number, next: DeliveryStatus, details: StatusDetails, ctx: Ctx & { transaction: Transaction }): Promise<DeliveryRow | null> {
@@ -203,11 +302,17 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
       )
     }
     if ((next === 'DELIVERED' || next === 'FAILED') && was !== next) await notify(row, next, t, details.smsOut)
-    for (const { hook, scope } of hooks) if (inScope(scope, next, !!row.agent_id)) await hook({ order: row, from: was, to: next, details }, t)
+    for (const { hook, scope } of hooks) if (inScope(scope, next, kindOf(row))) await hook({ order: row, from: was, to: next, details }, t)
     return row
   }
 
   return {
+    claimMany,
+    deliveredMany,
+    /** Whether a delivery job may take this paid order in a batch: no hook acts on its claim or its delivery. */
+    batchable(order: DeliveryRow): boolean {
+      return [unhooked('PROCESSING'), unhooked('DELIVERED')].every((c) => c !== null && (!c.includes('agent_id') || !order.agent_id) && (!c.includes('shop_id') || !order.shop_id))
+    },
     /** Changes an order's delivery status (in ctx.transaction when given, else in its own). */
     async setDeliveryStatus(orderId: number, next: DeliveryStatus, details: StatusDetails = {}, ctx: Ctx = {}): Promise<DeliveryRow | null> {
       if (ctx.transaction) return apply(orderId, next, details, ctx as Ctx & { transaction: Transaction })
@@ -217,7 +322,7 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
     },
     /** The hooks of a NOT_STARTED -> QUEUED change made by the payment's UPDATE (`queueOnPaymentSets`). */
     async queuedByPayment(order: DeliveryRow, t: Transaction): Promise<void> {
-      for (const { hook, scope } of hooks) if (inScope(scope, 'QUEUED', !!order.agent_id)) await hook({ order, from: 'NOT_STARTED', to: 'QUEUED', details: { attempts: 'reset', error: null } }, t)
+      for (const { hook, scope } of hooks) if (inScope(scope, 'QUEUED', kindOf(order))) await hook({ order, from: 'NOT_STARTED', to: 'QUEUED', details: { attempts: 'reset', error: null } }, t)
     },
     /** Runs in the transaction of every change within its scope (refund on FAILED, agent webhook on DELIVERED...). */
     onChange(hook: StatusHook, scope: HookScope = {}) {

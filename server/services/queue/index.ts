@@ -120,7 +120,11 @@ export function createQueue(deps: QueueDeps) {
       await runMigrations({ pgPool: ownPool(), logger: graphileLogger(log) })
     },
 
-    async enqueue(task: string, payload: object, opts: EnqueueOptions = {}): Promise<string> {
+    /**
+     * The job's id; null when add_job added nothing: a keyed upsert whose job a worker took while
+     * add_job ran (graphile-worker then neither updates the taken job nor inserts another).
+     */
+    async enqueue(task: string, payload: object, opts: EnqueueOptions = {}): Promise<string | null> {
       // Every paid order queues its delivery here: a named statement (ADR 0024).
       const [row] = await prepared<{ id: string }>(
         `SELECT (graphile_worker.add_job($1, $2::json, queue_name => $3, run_at => $4::timestamptz,
@@ -137,7 +141,7 @@ export function createQueue(deps: QueueDeps) {
         ],
         opts.transaction,
       )
-      return row!.id
+      return row?.id ?? null
     },
 
     /** Starts this instance's workers (and its cron scheduler). */
