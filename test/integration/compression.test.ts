@@ -99,11 +99,14 @@ describe('compression: what a phone receives', () => {
     }
   })
 
-  it('sends the cached home page to a visitor as brotli too', async () => {
+  it('sends the cached home page to a visitor compressed: gzip made at render time (ADR 0025), brotli to a client that takes only that', async () => {
     const r = await rawGet('/', 'br, gzip')
     expect(r.status).to.equal(200)
-    expect(r.headers['content-encoding']).to.equal('br')
+    expect(r.headers['content-encoding']).to.equal('gzip')
     expect(decode(r)).to.include('</html>')
+    const brOnly = await rawGet('/', 'br')
+    expect(brOnly.headers['content-encoding']).to.equal('br')
+    expect(decode(brOnly)).to.include('</html>')
   })
 
   it('compresses JSON answers (a visitor\'s catalogue is compressed once per version)', async () => {
@@ -128,7 +131,8 @@ describe('compression: HEAD answers carry the headers of their GET', () => {
       req.end()
     })
     expect(res.statusCode).to.equal(200)
-    expect(res.headers['content-encoding']).to.equal('br')
+    expect(res.headers['content-encoding']).to.equal('gzip')
+    expect(Number(res.headers['content-length'])).to.be.greaterThan(0)
     expect(res.bytes).to.equal(0)
   })
 })
