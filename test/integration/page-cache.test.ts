@@ -147,12 +147,20 @@ describe('anonymous page cache', () => {
 describe('light API requests (issue 16 item 1)', () => {
   beforeEach(resetDb)
 
-  it('gives a visitor JSON without a session (no cookie, no session row) and keeps security headers without a nonce', async () => {
+  it('gives a visitor JSON without a session (no cookie, no session row) and the security headers of an API answer', async () => {
     const r = await new Client().get('/api/settings')
     expect(r.status).to.equal(200)
     expect(r.headers.get('set-cookie')).to.equal(null)
     expect(r.headers.get('x-content-type-options')).to.equal('nosniff')
-    expect(r.headers.get('content-security-policy')).to.include("script-src 'self'").and.not.include('nonce-')
+    // An API answer is never a document: nothing may run in it or frame it, and the document-only headers stay off.
+    expect(r.headers.get('content-security-policy')).to.equal("default-src 'none'; frame-ancestors 'none'")
+    expect(r.headers.get('x-frame-options')).to.equal('DENY')
+    expect(r.headers.get('cross-origin-resource-policy')).to.equal('same-origin')
+    for (const documentOnly of ['cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-xss-protection']) expect(r.headers.get(documentOnly)).to.equal(null)
+    // A page keeps helmet's full set.
+    const html = await page('/')
+    expect(html.headers.get('cross-origin-opener-policy')).to.equal('same-origin')
+    expect(html.headers.get('referrer-policy')).to.equal('no-referrer')
     const [rows] = await app().db.sequelize.query('SELECT count(*)::int AS n FROM session')
     expect((rows as { n: number }[])[0]!.n).to.equal(0)
   })
