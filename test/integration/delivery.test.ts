@@ -89,7 +89,7 @@ describe('delivery (simulator vendor)', () => {
   })
 
   it('paid orders gather in a batch job while it waits; one run delivers them all, each once, a failed call retried on its own', async () => {
-    // Orders 1, 17 and 33 share batch slot 1 (DELIVERY_BATCH_SLOTS = 16).
+    // Orders 1, 17 and 33 share batch slot 1 (DELIVERY_BATCH_SLOTS = 4).
     const ids: number[] = []
     for (const next of [1, 17, 33]) {
       await q(`SELECT setval('orders_id_seq', :n, false)`, { n: next })
