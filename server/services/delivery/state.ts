@@ -311,7 +311,8 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
     deliveredMany,
     /** Whether a delivery job may take this paid order in a batch: no hook acts on its claim or its delivery. */
     batchable(order: DeliveryRow): boolean {
-      return [unhooked('PROCESSING'), unhooked('DELIVERED')].every((c) => c !== null && (!c.includes('agent_id') || !order.agent_id) && (!c.includes('shop_id') || !order.shop_id))
+      const kind = kindOf(order)
+      return (['PROCESSING', 'DELIVERED'] as const).every((to) => !hooks.some((h) => inScope(h.scope, to, kind)))
     },
     /** Changes an order's delivery status (in ctx.transaction when given, else in its own). */
     async setDeliveryStatus(orderId: number, next: DeliveryStatus, details: StatusDetails = {}, ctx: Ctx = {}): Promise<DeliveryRow | null> {
