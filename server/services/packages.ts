@@ -124,7 +124,8 @@ export function createPackagesService({ models }: { models: Models }) {
     },
     /** The package as it is now (no cache): what an order is priced from. */
     async getActive(id: number): Promise<PackageRow | null> {
-      if (!Number.isSafeInteger(id) || id <= 0) return null
+      // packages.id is an integer column: a larger id names no package (PostgreSQL would refuse the parameter).
+      if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) return null
       // Every order placed reads it: a named statement, no model instance (ADR 0024).
       const [row] = await run<PackageRow>(GET_ACTIVE, [id])
       return row ?? null

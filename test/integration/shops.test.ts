@@ -164,6 +164,9 @@ describe('agent shops', () => {
 
     // not listed: not sold, whatever price is sent
     expect((await buy('kofi-data', pkg.id, 5)).body.error).to.equal('This bundle is not sold in this shop')
+    // a package id beyond the id column's range names no package: 400, never a database error
+    const huge = await buy('kofi-data', 9999999999, 5)
+    expect([huge.status, huge.body.error]).to.deep.equal([400, 'Please select a package'])
     expect((await a.c.put('/api/shops/mine/prices', { prices: [{ packageId: pkg.id, price: 5.4 }] })).status).to.equal(200)
     // the buyer's page must send the price it showed; another price is a 409 with the current one
     const noPrice = await new Client().post('/api/shops/kofi-data/orders', { packageId: pkg.id, recipientNumber: '0201112222', payerPhone: '0241234567', payerNetwork: 'MTN' })
