@@ -51,6 +51,8 @@ export interface Env {
   DELIVERY_VENDOR_TIMEOUT_MS: number
   /** An order QUEUED/PROCESSING untouched this long (its worker died) is put back on the queue. */
   DELIVERY_STALE_SECONDS: number
+  /** A batch job takes at most this many orders itself and queues the rest as jobs of the same size (ADR 0026). */
+  DELIVERY_BATCH_MAX: number
   /** How long the simulator vendor takes to deliver. */
   DELIVERY_SIMULATOR_DELAY_MS: number
   /** After a vendor accepts without confirming, ask it again after this long. */
@@ -115,6 +117,7 @@ const schema = Joi.object<Env>({
   DELIVERY_RETRY_BASE_MS: Joi.number().integer().min(0).default(5000),
   DELIVERY_VENDOR_TIMEOUT_MS: Joi.number().integer().min(100).default(15000),
   DELIVERY_STALE_SECONDS: Joi.number().integer().min(1).default(120),
+  DELIVERY_BATCH_MAX: Joi.number().integer().min(1).max(1000).default(48),
   DELIVERY_SIMULATOR_DELAY_MS: Joi.number().integer().min(0).default(1500),
   DELIVERY_CHECK_AFTER_MS: Joi.number().integer().min(0).default(5000),
   SMS_PROVIDER: Joi.string().valid('log', 'arkesel').empty(''),

@@ -126,6 +126,29 @@ describe('delivery (simulator vendor)', () => {
     )
   })
 
+  it('a batch larger than DELIVERY_BATCH_MAX is shared out: the job runs its part and queues the rest in jobs of that size', async () => {
+    const ids: number[] = []
+    for (const next of [1, 5, 9, 13, 17]) {
+      await q(`SELECT setval('orders_id_seq', :n, false)`, { n: next })
+      ids.push((await buyAndPay(`020133${String(next).padStart(4, '0')}`)).id)
+    }
+    const [gathered] = await deliveryJobs()
+    expect(gathered!.payload.map((i: { orderId: number }) => i.orderId)).to.deep.equal(ids)
+    const { services, db } = app()
+    const small = createDeliveryService({ sequelize: db.sequelize, audit: services.audit, settings: services.settings, sms: services.sms, queue: services.queue, env: { ...testEnv(), DELIVERY_BATCH_MAX: 2 }, log: services.deps.log })
+    await small.runBatch(gathered!.payload)
+    expect(await Promise.all(ids.map(async (id) => (await orderOf(id)).delivery_status))).to.deep.equal(['DELIVERED', 'DELIVERED', 'QUEUED', 'QUEUED', 'QUEUED'])
+    const parts = (await deliveryJobs()).filter((j) => j.key === null).map((j) => j.payload.map((i: { orderId: number }) => i.orderId))
+    expect(parts).to.deep.equal([[9, 13], [17]])
+    // The gathered job ends (its run returned); the queue delivers the parts.
+    await q(`DELETE FROM graphile_worker._private_jobs WHERE key = 'delivery-batch:1' RETURNING id`)
+    await drain()
+    for (const id of ids) {
+      expect((await orderOf(id)).delivery_status).to.equal('DELIVERED')
+      expect(await audits('ORDER_DELIVERED', id)).to.have.length(1)
+    }
+  })
+
   it('an order whose batch job a worker takes while add_job runs gets a job of its own', async () => {
     const first = (await buyAndPay('0201110001')).id
     // A worker takes the batch job (uncommitted) just as another settlement adds to its key: add_job's

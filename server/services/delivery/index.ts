@@ -165,7 +165,17 @@ export function createDeliveryService(deps: DeliveryDeps) {
    * of all sent together. Orders it could not claim, and outcomes other than delivered, take the
    * one-by-one path, so every order ends as it would in a job of its own.
    */
-  async function runBatch(items: BatchItem[]): Promise<void> {
+  async function runBatch(all: BatchItem[]): Promise<void> {
+    // A batch that gathered while the workers were behind (a slow vendor, a burst) is shared out:
+    // idle workers take the other parts at once, and no order waits behind a long line of vendor
+    // calls until the sweep counts it stale. Queued before this part runs, so a crash loses none.
+    const max = env.DELIVERY_BATCH_MAX
+    if (all.length > max) {
+      await sequelize.transaction(async (t) => {
+        for (let i = max; i < all.length; i += max) await queue.enqueue(DELIVERY_TASK, all.slice(i, i + max), { transaction: t })
+      })
+    }
+    const items = all.slice(0, max)
     const ids = [...new Set(items.map((i) => i.orderId))]
     const smsOut = items.flatMap((i) => i.sms ?? [])
     try {
