@@ -117,7 +117,7 @@ const schema = Joi.object<Env>({
   DELIVERY_RETRY_BASE_MS: Joi.number().integer().min(0).default(5000),
   DELIVERY_VENDOR_TIMEOUT_MS: Joi.number().integer().min(100).default(15000),
   DELIVERY_STALE_SECONDS: Joi.number().integer().min(1).default(120),
-  DELIVERY_BATCH_MAX: Joi.number().integer().min(1).max(1000).default(48),
+  DELIVERY_BATCH_MAX: Joi.number().integer().min(1).max(1000).default(16),
   DELIVERY_SIMULATOR_DELAY_MS: Joi.number().integer().min(0).default(1500),
   DELIVERY_CHECK_AFTER_MS: Joi.number().integer().min(0).default(5000),
   SMS_PROVIDER: Joi.string().valid('log', 'arkesel').empty(''),
