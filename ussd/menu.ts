@@ -1,5 +1,5 @@
 import type { Actor, Ctx } from '../server/services/context.ts'
-import { PURCHASES_DISABLED } from '../server/services/orders.ts'
+import { PURCHASES_DISABLED } from '../server/services/orders/index.ts'
 import type { Services } from '../server/services/index.ts'
 import type { UssdAgent } from '../server/services/ussd/index.ts'
 import type { MenuPackage, MenuPorts } from './ports.ts'

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react'
 import { api } from '../../renderer/api.ts'
 import { useToast } from '../../renderer/ui/Toasts.tsx'
 import { digitsOnly, formatCedis, formatDate, formatSize, NETWORK_LABEL, statusClass } from '../_storefront/format.ts'
-import type { OrderView } from '../../server/services/order-view.ts'
+import type { OrderView } from '../../server/services/orders/view.ts'
 import { DeliveryBadge } from '../../renderer/ui/DeliveryBadge.tsx'
 
 /** Look up orders by phone (Enter or 'Look Up'); cards per order; 'No Orders Found' when none. */

@@ -1,5 +1,5 @@
-import { toGhs } from '../lib/money.ts'
-import { deliveryFields } from './delivery/present.ts'
+import { toGhs } from '../../lib/money.ts'
+import { deliveryFields } from '../delivery/present.ts'
 
 /** The API's view of an order (the spec's field names), from a model's camelCase row or a query's snake_case one. */
 export interface OrderView {
