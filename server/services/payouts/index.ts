@@ -3,7 +3,6 @@ import type { Env } from '../../env.ts'
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
 import type { Logger } from '../../lib/logger.ts'
 import { formatCedis, toGhs, toPesewas } from '../../lib/money.ts'
-import { parseGhanaMobile } from '../../lib/phone.ts'
 import { requireActiveAgent } from '../agents.ts'
 import type { AuditService } from '../audit.ts'
 import type { Ctx } from '../context.ts'
@@ -15,8 +14,10 @@ import type { Queue } from '../queue/index.ts'
 import type { SettingsService } from '../settings.ts'
 import { createPaystackTransfers } from './paystack.ts'
 import { createSimulatorTransfers, type SimulatorTransfers } from './simulator.ts'
-import type { PayoutNetwork, TransferWord, TransfersProvider } from './transfers.ts'
-import { PAYOUT_SEND_TASK, PAYOUT_CHECK_TASK, PAYOUT_SWEEP_TASK, PAYOUT_STATUSES, OPEN, RETURNS, NETWORK_LABELS, numberSchema, amountSchema, reasonSchema, listSchema, simulatorSchema, validate, referenceFor, type PayoutStatus, type PayoutRow, type PayoutNumberRow, type PayoutView } from './model.ts'
+import { createPayoutNumbers } from './numbers.ts'
+import { listWhere, presentPayout, VIEW_SQL } from './view.ts'
+import type { TransferWord, TransfersProvider } from './transfers.ts'
+import { PAYOUT_SEND_TASK, PAYOUT_CHECK_TASK, OPEN, RETURNS, amountSchema, reasonSchema, listSchema, simulatorSchema, validate, referenceFor, type PayoutStatus, type PayoutRow, type PayoutNumberRow, type PayoutView } from './model.ts'
 
 export { PAYOUT_SEND_TASK, PAYOUT_CHECK_TASK, PAYOUT_SWEEP_TASK, PAYOUT_STATUSES, NETWORK_LABELS, type PayoutStatus, type PayoutRow, type PayoutNumberRow, type PayoutView } from './model.ts'
 
@@ -46,6 +47,8 @@ export function createPayoutsService(deps: PayoutsDeps) {
   const sim: SimulatorTransfers | null =
     deps.transfers || (env.PAYSTACK_SECRET_KEY && env.PAYMENT_PROVIDER !== 'simulator') ? null : createSimulatorTransfers({ delayMs: env.PAYOUT_SIMULATOR_DELAY_MS })
   const transfers: TransfersProvider = deps.transfers ?? sim?.provider ?? createPaystackTransfers(env)
+  const numbers = createPayoutNumbers({ sequelize, audit, transfers, log })
+  const activeNumber = numbers.active
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
     sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
   const num = (r: any): PayoutRow => ({ ...r, id: Number(r.id), amount_pesewas: Number(r.amount_pesewas), fee_pesewas: Number(r.fee_pesewas), retry_of: r.retry_of == null ? null : Number(r.retry_of) })
@@ -59,51 +62,10 @@ export function createPayoutsService(deps: PayoutsDeps) {
     return { minimum: s.payoutMinimum, fee: s.payoutFee, approvalAbove: s.payoutApprovalAbove }
   }
 
-  async function activeNumber(agentId: number, t?: Transaction): Promise<PayoutNumberRow | null> {
-    const [n] = await q<PayoutNumberRow>('SELECT * FROM payout_numbers WHERE agent_id = :agentId AND removed_at IS NULL', { agentId }, t)
-    return n ?? null
-  }
-
-  const presentNumber = (n: PayoutNumberRow) => ({
-    id: n.id,
-    network: n.network,
-    networkLabel: NETWORK_LABELS[n.network],
-    phone: n.phone,
-    accountName: n.resolved_name ?? n.account_name,
-    verifiedAt: new Date(n.verified_at).toISOString(),
-  })
-
-  function present(r: any): PayoutView {
-    return {
-      id: Number(r.id),
-      agentId: r.agent_id,
-      ...(r.agent_name !== undefined ? { agentName: r.agent_name, agentPhone: r.agent_phone } : {}),
-      amount: toGhs(Number(r.amount_pesewas))!,
-      fee: toGhs(Number(r.fee_pesewas))!,
-      total: toGhs(Number(r.amount_pesewas) + Number(r.fee_pesewas))!,
-      status: r.status,
-      reference: r.reference,
-      network: r.network,
-      phone: r.phone,
-      accountName: r.resolved_name ?? r.account_name,
-      message: r.message,
-      channel: r.channel,
-      retryOf: r.retry_of == null ? null : Number(r.retry_of),
-      retriedBy: r.retried_by == null ? null : Number(r.retried_by),
-      decisionReason: r.decision_reason,
-      createdAt: new Date(r.created_at).toISOString(),
-      updatedAt: new Date(r.updated_at).toISOString(),
-    }
-  }
-
-  const VIEW_SQL = `SELECT p.*, n.network, n.phone, n.account_name, n.resolved_name, a.name AS agent_name, a.phone AS agent_phone,
-      (SELECT r.id FROM payouts r WHERE r.retry_of = p.id) AS retried_by
-    FROM payouts p JOIN payout_numbers n ON n.id = p.payout_number_id JOIN agents a ON a.id = p.agent_id`
-
   async function view(id: number, t?: Transaction): Promise<PayoutView> {
     const [r] = await q<any>(`${VIEW_SQL} WHERE p.id = :id`, { id }, t)
     if (!r) throw notFound('Payout not found')
-    return present(r)
+    return presentPayout(r)
   }
 
   const scheduleCheck = (id: number, afterMs: number, t?: Transaction) =>
@@ -293,14 +255,7 @@ export function createPayoutsService(deps: PayoutsDeps) {
 
   async function agentPayouts(agentId: number, limit = 50): Promise<PayoutView[]> {
     const rows = await q<any>(`${VIEW_SQL} WHERE p.agent_id = :agentId ORDER BY p.created_at DESC, p.id DESC LIMIT :limit`, { agentId, limit })
-    return rows.map(present)
-  }
-
-  function listWhere(status: string) {
-    if (!status) return { where: 'TRUE', params: {} }
-    // 'Sent' is everything the gateway still owes an answer on.
-    if (status === 'SENT' || status === 'OPEN') return { where: `p.status IN ('QUEUED','SENDING','SENT','UNKNOWN')`, params: {} }
-    return { where: 'p.status = :status', params: { status } }
+    return rows.map(presentPayout)
   }
 
   return {
@@ -318,46 +273,11 @@ export function createPayoutsService(deps: PayoutsDeps) {
     async mine(ctx: Ctx) {
       const agent = requireActiveAgent(ctx, 'Payouts')
       const [available, s, n, payouts] = await Promise.all([deps.earnings.balancePesewas(agent.id), payoutSettings(), activeNumber(agent.id), agentPayouts(agent.id)])
-      return { available: toGhs(available)!, settings: s, number: n ? presentNumber(n) : null, payouts, simulator: !!sim }
+      return { available: toGhs(available)!, settings: s, number: n ? numbers.present(n) : null, payouts, simulator: !!sim }
     },
 
-    /** Verifies the number with the gateway (resolve + transfer recipient) and makes it the agent's payout number. */
-    async addNumber(raw: unknown, ctx: Ctx) {
-      const agent = requireActiveAgent(ctx, 'Payouts')
-      const v = validate<{ network: PayoutNetwork; phone: string; accountName: string }>(numberSchema, raw)
-      const parsed = parseGhanaMobile(v.phone)
-      if (!parsed.ok) throw badRequest(parsed.error)
-      const answer = await transfers.verifyNumber({ network: v.network, phone: parsed.local, accountName: v.accountName })
-      if (answer.kind === 'unclear') {
-        log.warn({ reason: answer.reason }, 'payout number verification unclear')
-        throw new AppError(503, 'We could not reach the payment gateway to verify this number. Please try again in a minute.')
-      }
-      if (answer.kind === 'refused') throw badRequest(`This number could not be verified: ${answer.message}`)
-      return sequelize.transaction(async (t) => {
-        const [old] = await q<{ id: number; phone: string; network: string }>('UPDATE payout_numbers SET removed_at = now() WHERE agent_id = :agentId AND removed_at IS NULL RETURNING id, phone, network', { agentId: agent.id }, t)
-        const [n] = await q<PayoutNumberRow>(
-          `INSERT INTO payout_numbers (agent_id, network, phone, account_name, resolved_name, provider, bank_code, recipient_code)
-           VALUES (:agentId, :network, :phone, :name, :resolved, :provider, :bank, :recipient) RETURNING *`,
-          { agentId: agent.id, network: v.network, phone: parsed.local, name: v.accountName, resolved: answer.resolvedName, provider: transfers.name, bank: answer.bankCode, recipient: answer.recipientCode },
-          t,
-        )
-        await audit.record(
-          { action: 'PAYOUT_NUMBER_ADDED', resource: 'AGENT', resourceId: agent.id, severity: 'HIGH', details: { network: v.network, phone: parsed.local, accountName: n!.resolved_name ?? n!.account_name, replaced: old ? `${old.network} ${old.phone}` : null } },
-          { ...ctx, transaction: t },
-        )
-        return presentNumber(n!)
-      })
-    },
-
-    async removeNumber(ctx: Ctx) {
-      const agent = requireActiveAgent(ctx, 'Payouts')
-      return sequelize.transaction(async (t) => {
-        const [old] = await q<{ id: number; phone: string; network: string }>('UPDATE payout_numbers SET removed_at = now() WHERE agent_id = :agentId AND removed_at IS NULL RETURNING id, phone, network', { agentId: agent.id }, t)
-        if (!old) throw notFound('No payout number to remove')
-        await audit.record({ action: 'PAYOUT_NUMBER_REMOVED', resource: 'AGENT', resourceId: agent.id, severity: 'MEDIUM', details: { network: old.network, phone: old.phone } }, { ...ctx, transaction: t })
-        return { removed: true }
-      })
-    },
+    addNumber: numbers.add,
+    removeNumber: numbers.remove,
 
     /** A withdrawal by the signed-in agent (web). */
     request: (raw: unknown, ctx: Ctx) => requestFor(requireActiveAgent(ctx, 'Payouts').id, raw, 'web', ctx),
@@ -365,7 +285,7 @@ export function createPayoutsService(deps: PayoutsDeps) {
     requestFromUssd: (agentId: number, amountPesewas: number, ctx: Ctx) => requestFor(agentId, { amount: amountPesewas / 100 }, 'ussd', ctx),
     activeNumber: async (agentId: number) => {
       const n = await activeNumber(agentId)
-      return n ? presentNumber(n) : null
+      return n ? numbers.present(n) : null
     },
 
     /** Admin: pages of payouts by tab. */
@@ -377,7 +297,7 @@ export function createPayoutsService(deps: PayoutsDeps) {
       const counts = await q<{ status: string; n: string }>(`SELECT status, count(*) AS n FROM payouts GROUP BY status`, {})
       const total = Number(c!.n)
       return {
-        payouts: rows.map(present),
+        payouts: rows.map(presentPayout),
         counts: Object.fromEntries(counts.map((r) => [r.status, Number(r.n)])),
         pagination: { page: f.page, limit: f.limit, total, totalPages: Math.max(1, Math.ceil(total / f.limit)) },
       }
@@ -386,7 +306,7 @@ export function createPayoutsService(deps: PayoutsDeps) {
     async exportRows(raw: unknown, ctx: Ctx = {}): Promise<PayoutView[]> {
       const f = validate<{ status: string }>(listSchema, raw)
       const w = listWhere(f.status)
-      const rows = (await q<any>(`${VIEW_SQL} WHERE ${w.where} ORDER BY p.created_at DESC, p.id DESC LIMIT 100000`, w.params)).map(present)
+      const rows = (await q<any>(`${VIEW_SQL} WHERE ${w.where} ORDER BY p.created_at DESC, p.id DESC LIMIT 100000`, w.params)).map(presentPayout)
       await audit.record({ action: 'PAYOUTS_EXPORTED', resource: 'SYSTEM', severity: 'MEDIUM', details: { status: f.status || 'ALL', rows: rows.length } }, ctx)
       return rows
     },

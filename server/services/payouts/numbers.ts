@@ -1,0 +1,75 @@
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import { AppError, badRequest, notFound } from '../../lib/errors.ts'
+import type { Logger } from '../../lib/logger.ts'
+import { parseGhanaMobile } from '../../lib/phone.ts'
+import { requireActiveAgent } from '../agents.ts'
+import type { AuditService } from '../audit.ts'
+import type { Ctx } from '../context.ts'
+import { NETWORK_LABELS, numberSchema, validate, type PayoutNumberRow } from './model.ts'
+import type { PayoutNetwork, TransfersProvider } from './transfers.ts'
+
+/**
+ * An agent's payout number: one at a time, verified with the gateway (resolve and transfer
+ * recipient) before it is kept, replaced or removed with an audit entry (issue 20).
+ */
+export function createPayoutNumbers(deps: { sequelize: Sequelize; audit: AuditService; transfers: TransfersProvider; log: Logger }) {
+  const { sequelize, audit, transfers, log } = deps
+  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
+    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+
+  async function active(agentId: number, t?: Transaction): Promise<PayoutNumberRow | null> {
+    const [n] = await q<PayoutNumberRow>('SELECT * FROM payout_numbers WHERE agent_id = :agentId AND removed_at IS NULL', { agentId }, t)
+    return n ?? null
+  }
+
+  const present = (n: PayoutNumberRow) => ({
+    id: n.id,
+    network: n.network,
+    networkLabel: NETWORK_LABELS[n.network],
+    phone: n.phone,
+    accountName: n.resolved_name ?? n.account_name,
+    verifiedAt: new Date(n.verified_at).toISOString(),
+  })
+
+  return {
+    active,
+    present,
+    /** Verifies the number with the gateway (resolve + transfer recipient) and makes it the agent's payout number. */
+    async add(raw: unknown, ctx: Ctx) {
+      const agent = requireActiveAgent(ctx, 'Payouts')
+      const v = validate<{ network: PayoutNetwork; phone: string; accountName: string }>(numberSchema, raw)
+      const parsed = parseGhanaMobile(v.phone)
+      if (!parsed.ok) throw badRequest(parsed.error)
+      const answer = await transfers.verifyNumber({ network: v.network, phone: parsed.local, accountName: v.accountName })
+      if (answer.kind === 'unclear') {
+        log.warn({ reason: answer.reason }, 'payout number verification unclear')
+        throw new AppError(503, 'We could not reach the payment gateway to verify this number. Please try again in a minute.')
+      }
+      if (answer.kind === 'refused') throw badRequest(`This number could not be verified: ${answer.message}`)
+      return sequelize.transaction(async (t) => {
+        const [old] = await q<{ id: number; phone: string; network: string }>('UPDATE payout_numbers SET removed_at = now() WHERE agent_id = :agentId AND removed_at IS NULL RETURNING id, phone, network', { agentId: agent.id }, t)
+        const [n] = await q<PayoutNumberRow>(
+          `INSERT INTO payout_numbers (agent_id, network, phone, account_name, resolved_name, provider, bank_code, recipient_code)
+           VALUES (:agentId, :network, :phone, :name, :resolved, :provider, :bank, :recipient) RETURNING *`,
+          { agentId: agent.id, network: v.network, phone: parsed.local, name: v.accountName, resolved: answer.resolvedName, provider: transfers.name, bank: answer.bankCode, recipient: answer.recipientCode },
+          t,
+        )
+        await audit.record(
+          { action: 'PAYOUT_NUMBER_ADDED', resource: 'AGENT', resourceId: agent.id, severity: 'HIGH', details: { network: v.network, phone: parsed.local, accountName: n!.resolved_name ?? n!.account_name, replaced: old ? `${old.network} ${old.phone}` : null } },
+          { ...ctx, transaction: t },
+        )
+        return present(n!)
+      })
+    },
+
+    async remove(ctx: Ctx) {
+      const agent = requireActiveAgent(ctx, 'Payouts')
+      return sequelize.transaction(async (t) => {
+        const [old] = await q<{ id: number; phone: string; network: string }>('UPDATE payout_numbers SET removed_at = now() WHERE agent_id = :agentId AND removed_at IS NULL RETURNING id, phone, network', { agentId: agent.id }, t)
+        if (!old) throw notFound('No payout number to remove')
+        await audit.record({ action: 'PAYOUT_NUMBER_REMOVED', resource: 'AGENT', resourceId: agent.id, severity: 'MEDIUM', details: { network: old.network, phone: old.phone } }, { ...ctx, transaction: t })
+        return { removed: true }
+      })
+    },
+  }
+}
