@@ -1,10 +1,11 @@
-import type { Actor, Ctx } from '../server/services/context.ts'
+import type { Ctx } from '../server/services/context.ts'
 import { PURCHASES_DISABLED } from '../server/services/orders/index.ts'
 import type { Services } from '../server/services/index.ts'
 import type { UssdAgent } from '../server/services/ussd/index.ts'
 import type { MenuPackage, MenuPorts } from './ports.ts'
 import { DELIVERY_LABELS } from '../server/services/delivery/present.ts'
 import { NAV, NETWORK_LABELS, NETWORK_ORDER, ascii, bodyFits, formatSize, ghs, screen, statusLabel } from './text.ts'
+import { actorOf, checkPin, chosenPackage, payFromWallet, placeFromDial, pricingActor } from './actions.ts'
 
 export type Screen = 'pin' | 'main' | 'network' | 'packages' | 'recipient' | 'recipientInput' | 'payNetwork' | 'confirm' | 'voucher' | 'orders' | 'statusInput' | 'statusResult'
   // Issue 20: shop earnings and a payout to the verified number.
@@ -39,25 +40,6 @@ export interface MenuEnv {
   sessionId: string
 }
 
-/**
- * Places the order of this dial and answers at once: the charge starts in a queued job (the telco
- * drops a hop that does not answer within seconds), so the payer is told a prompt is coming.
- */
-async function placeFromDial(env: MenuEnv, s: DialState, voucher: string | null): Promise<Outcome> {
-  const p = await chosenPackage(env, s)
-  if (!p || !s.recipient) return { note: 'That bundle is no longer available.' }
-  // A gateway retry of this very hop must not place a second order.
-  if (!(await env.services.ussd.sessions.claim(env.sessionId, 'order'))) return { end: 'Your order is already being placed. Wait for the payment prompt.' }
-  const user = await actorOf(env, s)
-  const payer = s.agent.phone
-  const placed = await env.ports.placeOrder({ packageId: p.id, recipientNumber: s.recipient, payerPhone: payer, payerNetwork: s.payerNetwork, voucher }, { ...env.ctx, user })
-  const ref = placed.transactionId.slice(-8)
-  if (placed.paymentStatus === 'FAILED') {
-    return { end: `Order ${ref} created, but the payment request failed${placed.message ? `: ${ascii(placed.message).slice(0, 60)}` : ''}. Please try again later.` }
-  }
-  return { end: `Order placed: ${formatSize(p.sizeMb)} ${NETWORK_LABELS[p.network]} to ${s.recipient}. A payment prompt for ${ghs(placed.amountPesewas)} is coming to ${payer}. Approve it to pay. Ref ${ref}` }
-}
-
 const MAX_ITEMS_PER_PAGE = 7
 const PAGE_NAV = '8 Prev 9 Next'
 export const MAX_INPUT = 40
@@ -87,53 +69,10 @@ const pkgLine = (p: MenuPackage) => `${formatSize(p.sizeMb)} ${ghs(p.pricePesewa
 const netShort: Record<string, string> = { MTN: 'MTN', TELECEL: 'TEL', AIRTELTIGO: 'AT' }
 const statusShort: Record<string, string> = { PENDING: 'Pending', IN_PROGRESS: 'Paying', SUCCESS: 'Paid', FAILED: 'Failed', EXPIRED: 'Expired' }
 
-/** The signed-in agent as the order and payment services see them, read fresh (rules are checked again there). */
-async function actorOf(env: MenuEnv, state: DialState): Promise<Actor> {
-  const actor = await env.services.auth.loadActor(state.agent.userId)
-  if (!actor) throw new Error('agent user vanished')
-  return actor
-}
-
-/** For showing prices only: the dial-in checks found this agent approved and paid. */
-function pricingActor(state: DialState): Actor {
-  const a = state.agent
-  return { id: a.userId, email: '', role: 'AGENT', name: a.name, phone: a.phone, agent: { id: a.id, name: a.name, phone: a.phone, approved: true, paymentStatus: 'SUCCESS' } }
-}
-
 async function packagesOf(env: MenuEnv, state: DialState) {
   const list = await env.ports.listPackages(state.network!, pricingActor(state))
   const header = `${NETWORK_LABELS[state.network!] ?? state.network} bundles:`
   return { header, pages: paginate(list, header), list }
-}
-
-async function chosenPackage(env: MenuEnv, state: DialState): Promise<MenuPackage | null> {
-  if (!state.network || !state.packageId) return null
-  const list = await env.ports.listPackages(state.network, pricingActor(state), true)
-  return list.find((p) => p.id === state.packageId) ?? null
-}
-
-/** The agent PIN (sign-in, and again to confirm a payout): null when right; failures count per agent and lock. */
-async function checkPin(env: MenuEnv, s: DialState, v: string): Promise<Outcome | null> {
-  if (!/^\d{4}$/.test(v)) return { note: 'PIN must be 4 digits.' }
-  const r = await env.services.ussd.verifyPin(s.agent.id, v, { ...env.ctx, user: null })
-  if (r.ok) return null
-  if (r.locked) return { end: `Wrong PIN. USSD is locked for ${r.minutesLeft} minutes after too many wrong PINs.` }
-  return { note: `Wrong PIN. ${r.attemptsLeft} ${r.attemptsLeft === 1 ? 'try' : 'tries'} left.` }
-}
-
-/** Wallet purchase (issue 13): paid at once, so the dial ends with the order confirmed. */
-async function payFromWallet(env: MenuEnv, s: DialState, p: MenuPackage): Promise<Outcome> {
-  if ((await env.services.wallet.balancePesewas(s.agent.id)) < p.pricePesewas) return { note: 'Wallet balance too low.' }
-  if (!(await env.services.ussd.sessions.claim(env.sessionId, 'order'))) return { end: 'Your order is already being placed.' }
-  try {
-    const placed = await env.ports.placeOrder({ packageId: p.id, recipientNumber: s.recipient!, payerPhone: s.agent.phone, payerNetwork: null, payFrom: 'wallet' }, { ...env.ctx, user: await actorOf(env, s) })
-    const left = await env.services.wallet.balancePesewas(s.agent.id)
-    return { end: `Order #${placed.orderId} confirmed: ${formatSize(p.sizeMb)} ${NETWORK_LABELS[p.network]} to ${s.recipient}, paid from wallet. Balance ${ghs(left)}. Ref ${placed.transactionId.slice(-8)}` }
-  } catch (err) {
-    // A race with another purchase took the balance first: nothing was written.
-    if ((err as { status?: number }).status === 402) return { end: 'Wallet balance too low. Top up in the agent portal and dial again.' }
-    throw err
-  }
 }
 
 /** Each screen: how it looks, and what an answer does. '0' (back) and '00' (main menu) are handled before. */
