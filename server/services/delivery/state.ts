@@ -219,6 +219,7 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
   async function claimMany(ids: number[], details: StatusDetails): Promise<DeliveryRow[]> {
     const only = unhooked('PROCESSING')
     if (only === null || !ids.length) return []
+    // The same SET items as a single claim; $1 is the array of ids here instead of one id.
     const change = changeOf(0, 'PROCESSING', { ...details, attempts: 'increment' })
     change.values[0] = ids
     return run<DeliveryRow>(
@@ -237,7 +238,8 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
    * buyer's text, all in one statement (so all or none), for orders no hook acts on at DELIVERED.
    * Returns the ids of the orders changed and of the texts written (not yet sent: the caller sends
    * them). An order it did not change (an admin marked it meanwhile, or a hook acts on it) is left for
-   * the caller's one-by-one path.
+   * the caller's one-by-one path. The entry and the text are the rows audit.record and sms.send write
+   * (same columns, the text from `deliveryText`), inserted here so that all of it is one statement.
    */
   async function deliveredMany(done: { order: DeliveryRow; reference: string | null; via: string }[], settings: Settings): Promise<{ orders: number[]; sms: number[] }> {
     const only = unhooked('DELIVERED')
