@@ -37,6 +37,19 @@ describe('payouts (transfers simulator)', function () {
     simulate({ mode: 'succeed', delayMs: 0 })
   })
 
+  it('ten numbers added at the same moment by one agent: each answered 201 or 409, never 500, and one number stays active', async () => {
+    const a = await createAgent()
+    const c = await signedIn(a)
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => c.post('/api/payouts/number', { network: 'MTN', phone: `024123456${i}`, accountName: 'Kojo' })))
+    const statuses = answers.map((r) => r.status)
+    expect(statuses.filter((s) => s !== 201 && s !== 409), answers.map((r) => r.text).join('\n')).to.deep.equal([])
+    const active = await sql('SELECT phone FROM payout_numbers WHERE agent_id = :id AND removed_at IS NULL', { id: a.agent.id })
+    expect(active).to.have.length(1)
+    // Every 201 kept its number (and wrote its audit entry) before the next replaced it.
+    const added = await sql<{ n: number }>("SELECT count(*)::int AS n FROM audit_logs WHERE action = 'PAYOUT_NUMBER_ADDED' AND resource_id = :id", { id: String(a.agent.id) })
+    expect(added[0]!.n).to.equal(statuses.filter((s) => s === 201).length)
+  })
+
   it('on a fresh machine: any well-formed number verifies, a payout is held, sent by the queue and succeeds; bad input changes nothing', async () => {
     expect(app().services.payouts.providerName).to.equal('simulator')
     const a = await createAgent()

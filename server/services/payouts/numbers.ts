@@ -47,6 +47,10 @@ export function createPayoutNumbers(deps: { sequelize: Sequelize; audit: AuditSe
       }
       if (answer.kind === 'refused') throw badRequest(`This number could not be verified: ${answer.message}`)
       return sequelize.transaction(async (t) => {
+        // Adds of one agent take turns: without this, two at once both find no number to replace and
+        // the second insert breaks the one-active-number index. NO KEY UPDATE leaves rows that merely
+        // reference the agent (orders, ledger entries) free to be written meanwhile.
+        await q('SELECT 1 FROM agents WHERE id = :agentId FOR NO KEY UPDATE', { agentId: agent.id }, t)
         const [old] = await q<{ id: number; phone: string; network: string }>('UPDATE payout_numbers SET removed_at = now() WHERE agent_id = :agentId AND removed_at IS NULL RETURNING id, phone, network', { agentId: agent.id }, t)
         const [n] = await q<PayoutNumberRow>(
           `INSERT INTO payout_numbers (agent_id, network, phone, account_name, resolved_name, provider, bank_code, recipient_code)
