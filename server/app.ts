@@ -7,7 +7,7 @@ import { compressResponses } from './http/middleware/compress.ts'
 import { csrfProtection } from './http/middleware/csrf.ts'
 import { errorHandler } from './http/middleware/errors.ts'
 import { metricsHandler, type Metrics } from './http/metrics.ts'
-import { rejectNul, requireKnownBody } from './http/middleware/input.ts'
+import { rejectUnstorableText, requireKnownBody } from './http/middleware/input.ts'
 import { lazySession } from './http/middleware/lazy-session.ts'
 import { requestLogger } from './http/middleware/request-log.ts'
 import { securityHeaders } from './http/middleware/security-headers.ts'
@@ -106,7 +106,7 @@ export function createApp(opts: AppOptions): Express {
     }),
   )
   app.use(express.urlencoded({ extended: false, limit: '20kb' }))
-  app.use(rejectNul)
+  app.use(rejectUnstorableText)
   app.use('/api', requireKnownBody)
   app.use(identify(services))
   app.use('/api', csrfProtection)

@@ -21,24 +21,41 @@ export const requireKnownBody: RequestHandler = (req, _res, next) => {
   next()
 }
 
-function hasNul(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return value.includes('\u0000')
-  if (depth > 32 || value === null || typeof value !== 'object') return false
-  if (Array.isArray(value)) return value.some((v) => hasNul(v, depth + 1))
-  return Object.entries(value as Record<string, unknown>).some(([k, v]) => k.includes('\u0000') || hasNul(v, depth + 1))
+export const LONE_SURROGATE_IN_INPUT = 'Text must be valid Unicode: it contains a lone UTF-16 surrogate (an unpaired \\uD800-\\uDFFF escape).'
+
+/** Why a piece of text cannot be stored, or null when it can. */
+function unstorable(text: string): string | null {
+  if (text.includes('\u0000')) return NUL_IN_INPUT
+  if (!text.isWellFormed()) return LONE_SURROGATE_IN_INPUT
+  return null
+}
+
+/** The first reason any key or string in a parsed body or query cannot be stored, or null. */
+function findUnstorable(value: unknown, depth = 0): string | null {
+  if (typeof value === 'string') return unstorable(value)
+  if (depth > 32 || value === null || typeof value !== 'object') return null
+  const items: unknown[] = Array.isArray(value) ? value : Object.entries(value as Record<string, unknown>).flat()
+  for (const v of items) {
+    const why = findUnstorable(v, depth + 1)
+    if (why) return why
+  }
+  return null
 }
 
 /**
- * PostgreSQL's text cannot hold NUL, so a \u0000 anywhere in a field made the query fail with a 500
- * (issue 15). Any text with one, in the path, the query or the body, is refused up front with 400.
+ * PostgreSQL cannot store some text JavaScript can hold: NUL in any text column, and a lone UTF-16
+ * surrogate (JSON's "\ud800" escape parses into one, and it has no UTF-8 form) in jsonb such as an
+ * audit entry's details. Either made the query fail with a 500 deep inside whichever service got
+ * the field. One check for every channel (API, reseller API, USSD, webhooks, pages) refuses such
+ * text in the path, the query or the body with 400 before anything is written.
  */
-export const rejectNul: RequestHandler = (req, _res, next) => {
+export const rejectUnstorableText: RequestHandler = (req, _res, next) => {
   let path = req.path
   try {
     path = decodeURIComponent(req.path)
   } catch {
     return next(badRequest('Malformed URL'))
   }
-  if (path.includes('\u0000') || hasNul(req.query) || hasNul(req.body)) return next(badRequest(NUL_IN_INPUT))
-  next()
+  const why = unstorable(path) ?? findUnstorable(req.query) ?? findUnstorable(req.body)
+  next(why ? badRequest(why) : undefined)
 }
