@@ -226,7 +226,7 @@ describe('reseller API /api/v1', () => {
       const { api, portal } = await reseller({}, 10)
       const placed = await order(api, { packageId: pkg.id, recipientNumber: '0241234567' }, 'hook-2')
       expect(await app().services.agentWebhooks.onOrderStatusChange(placed.body.order.id)).to.equal(null)
-      await portal.put('/api/reseller/webhook', { url })
+      const { secret } = (await portal.put('/api/reseller/webhook', { url })).body
       // Rolled back with the caller's transaction: no job.
       await app().db.sequelize.transaction(async (transaction) => {
         expect(await app().services.agentWebhooks.onOrderStatusChange(placed.body.order.id, { transaction })).to.be.a('string')
@@ -236,8 +236,39 @@ describe('reseller API /api/v1', () => {
       await app().db.sequelize.transaction((transaction) => app().services.agentWebhooks.onOrderStatusChange(placed.body.order.id, { transaction }))
       await app().services.queue.drain()
       expect(received).to.have.length(1)
-      const secret = (await portal.get('/api/reseller/webhook')).body.secret
       expect(verifyWebhook(secret, received[0]!.body, String(received[0]!.headers['x-datahub-signature']))).to.equal(true)
+    })
+
+    it('the signing secret is shown when made or rotated, never by GET; after a rotation the old secret stops verifying', async () => {
+      const pkg = await createPackage({ priceAgentPesewas: 450 })
+      const { api, portal } = await reseller({}, 10)
+      expect((await portal.get('/api/reseller/webhook')).body).to.deep.equal({ url: null, hasSecret: false })
+      const first = await portal.put('/api/reseller/webhook', { url })
+      expect(first.body.secret).to.match(/^whsec_/)
+      const old = first.body.secret as string
+      // Read back or saved again: the URL, never the secret.
+      const read = await portal.get('/api/reseller/webhook')
+      expect(read.body).to.deep.equal({ url, hasSecret: true })
+      expect(read.text).not.to.include(old)
+      const again = await portal.put('/api/reseller/webhook', { url })
+      expect(again.body).to.deep.equal({ url, hasSecret: true })
+      expect(again.text).not.to.include('whsec_')
+
+      const rotated = await portal.post('/api/reseller/webhook/secret')
+      expect(rotated.status).to.equal(201)
+      expect(rotated.headers.get('cache-control')).to.equal('no-store')
+      const fresh = rotated.body.secret as string
+      expect(fresh).to.match(/^whsec_/).and.not.equal(old)
+      expect((await portal.get('/api/reseller/webhook')).text).not.to.include(fresh)
+      expect(await count(`audit_logs WHERE action = 'WEBHOOK_SECRET_ROTATED'`)).to.equal(1)
+      expect(await count(`audit_logs WHERE details::text LIKE '%whsec_%'`)).to.equal(0)
+
+      await order(api, { packageId: pkg.id, recipientNumber: '0241234567' }, 'hook-3')
+      await app().services.queue.drain()
+      expect(received).to.have.length(1)
+      const signature = String(received[0]!.headers['x-datahub-signature'])
+      expect(verifyWebhook(fresh, received[0]!.body, signature)).to.equal(true)
+      expect(verifyWebhook(old, received[0]!.body, signature)).to.equal(false)
     })
   })
 

@@ -4,9 +4,10 @@ import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { copyText, formatDate } from '../_shared/format.ts'
 
 interface Key { id: number; name: string; prefix: string; createdAt: string; lastUsedAt: string | null }
+interface WebhookSettings { url: string | null; hasSecret: boolean }
 const fail = (err: unknown, fallback: string) => (err instanceof ApiError && err.message ? err.message : fallback)
 
-/** Reseller API keys (shown once) and the webhook URL with its signing secret (issue 13). */
+/** Reseller API keys and the webhook's signing secret, each shown once when made; the webhook URL. */
 export function ApiAccess() {
   const toast = useToast()
   const [keys, setKeys] = useState<Key[] | null>(null)
@@ -14,11 +15,12 @@ export function ApiAccess() {
   const [fresh, setFresh] = useState<string | null>(null)
   const [busy, setBusy] = useState<string | null>(null)
   const [url, setUrl] = useState('')
-  const [secret, setSecret] = useState<string | null>(null)
+  const [hasSecret, setHasSecret] = useState(false)
+  const [freshSecret, setFreshSecret] = useState<string | null>(null)
 
   useEffect(() => {
     api<{ keys: Key[] }>('/api/reseller/keys').then((r) => setKeys(r.keys)).catch((err) => { setKeys([]); toast(fail(err, 'Failed to load API keys'), 'error') })
-    api<{ url: string | null; secret: string | null }>('/api/reseller/webhook').then((r) => { setUrl(r.url ?? ''); setSecret(r.secret) }).catch(() => undefined)
+    api<WebhookSettings>('/api/reseller/webhook').then((r) => { setUrl(r.url ?? ''); setHasSecret(r.hasSecret) }).catch(() => undefined)
   }, [toast])
 
   async function create(e: React.FormEvent) {
@@ -52,16 +54,32 @@ export function ApiAccess() {
     }
   }
 
-  async function saveWebhook(e: React.FormEvent, rotateSecret = false) {
+  async function saveWebhook(e: React.FormEvent) {
     e.preventDefault()
-    setBusy(rotateSecret ? 'rotate' : 'webhook')
+    setBusy('webhook')
     try {
-      const r = await api<{ url: string | null; secret: string | null }>('/api/reseller/webhook', { method: 'PUT', body: { url: url.trim(), rotateSecret }, fallbackError: 'Failed to save the webhook' })
+      const r = await api<WebhookSettings & { secret?: string }>('/api/reseller/webhook', { method: 'PUT', body: { url: url.trim() }, fallbackError: 'Failed to save the webhook' })
       setUrl(r.url ?? '')
-      setSecret(r.secret)
-      toast(rotateSecret ? 'New signing secret created' : 'Webhook saved', 'success')
+      setHasSecret(r.hasSecret)
+      if (r.secret) setFreshSecret(r.secret)
+      toast(r.secret ? 'Webhook saved. Copy the signing secret now: it is shown only once.' : 'Webhook saved', 'success')
     } catch (err) {
       toast(fail(err, 'Failed to save the webhook'), 'error')
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  async function rotateSecret() {
+    if (hasSecret && !window.confirm('Make a new signing secret? Webhooks are signed with the new one at once; your software must use it to verify them.')) return
+    setBusy('rotate')
+    try {
+      const r = await api<WebhookSettings & { secret: string }>('/api/reseller/webhook/secret', { method: 'POST', fallbackError: 'Failed to make a new secret' })
+      setHasSecret(true)
+      setFreshSecret(r.secret)
+      toast('New signing secret made. Copy it now: it is shown only once.', 'success')
+    } catch (err) {
+      toast(fail(err, 'Failed to make a new secret'), 'error')
     } finally {
       setBusy(null)
     }
@@ -72,16 +90,7 @@ export function ApiAccess() {
       <header className="card-header"><h2 className="card-header-title">API access</h2></header>
       <div className="card-content">
         <p className="mb-3">Sell from your own website or bot with the <a href="/developers">reseller API</a>. Orders are paid from your wallet.</p>
-        {fresh ? (
-          <div className="notification is-warning is-light" role="status">
-            <p className="mb-2"><strong>Your new key</strong> (shown only once):</p>
-            <p className="is-monospace mb-2" style={{ wordBreak: 'break-all' }} data-testid="new-api-key">{fresh}</p>
-            <div className="buttons">
-              <button type="button" className="button is-small" onClick={() => void copyText(fresh).then((ok) => toast(ok ? 'Key copied to clipboard' : 'Unable to copy the key', ok ? 'success' : 'error'))}>Copy</button>
-              <button type="button" className="button is-small" onClick={() => setFresh(null)}>Done</button>
-            </div>
-          </div>
-        ) : null}
+        {fresh ? <ShownOnce label="Your new key" value={fresh} testId="new-api-key" onDone={() => setFresh(null)} /> : null}
         <form onSubmit={(e) => void create(e)} className="field has-addons mb-3">
           <div className="control is-expanded">
             <label className="label is-sr-only" htmlFor="key-name">Key name</label>
@@ -115,17 +124,29 @@ export function ApiAccess() {
             <input id="webhook-url" className="input" type="url" placeholder="https://example.com/datahub-webhook" value={url} onChange={(e) => setUrl(e.target.value)} aria-describedby="webhook-help" />
             <p className="help" id="webhook-help">We POST each order status change here, signed with the secret below. Leave empty to stop.</p>
           </div>
-          {secret ? (
-            <div className="field">
-              <label className="label" htmlFor="webhook-secret">Signing secret</label>
-              <input id="webhook-secret" className="input is-monospace" readOnly value={secret} />
-            </div>
+          {freshSecret ? <ShownOnce label="Your signing secret" value={freshSecret} testId="webhook-secret" onDone={() => setFreshSecret(null)} /> : hasSecret ? (
+            <p className="help mb-3" data-testid="webhook-secret-set">A signing secret is set. It was shown once when it was made; if you no longer have it, make a new one.</p>
           ) : null}
           <div className="buttons">
             <button type="submit" className={`button is-primary${busy === 'webhook' ? ' is-loading' : ''}`} disabled={!!busy}>Save webhook</button>
-            {secret ? <button type="button" className={`button${busy === 'rotate' ? ' is-loading' : ''}`} disabled={!!busy} onClick={(e) => void saveWebhook(e as unknown as React.FormEvent, true)}>New secret</button> : null}
+            {hasSecret ? <button type="button" className={`button${busy === 'rotate' ? ' is-loading' : ''}`} disabled={!!busy} onClick={() => void rotateSecret()}>New secret</button> : null}
           </div>
         </form>
+      </div>
+    </div>
+  )
+}
+
+/** A secret the server returns only once (an API key, the webhook signing secret): copy it now or lose it. */
+function ShownOnce({ label, value, testId, onDone }: { label: string; value: string; testId: string; onDone: () => void }) {
+  const toast = useToast()
+  return (
+    <div className="notification is-warning is-light" role="status">
+      <p className="mb-2"><strong>{label}</strong> (shown only once):</p>
+      <p className="is-monospace mb-2" style={{ wordBreak: 'break-all' }} data-testid={testId}>{value}</p>
+      <div className="buttons">
+        <button type="button" className="button is-small" onClick={() => void copyText(value).then((ok) => toast(ok ? 'Copied to clipboard' : 'Unable to copy', ok ? 'success' : 'error'))}>Copy</button>
+        <button type="button" className="button is-small" onClick={onDone}>Done</button>
       </div>
     </div>
   )

@@ -29,5 +29,8 @@ export function resellerRouter(services: Services) {
   r.put('/webhook', async (req, res) => {
     res.json(await webhooks.update(req.body, ctxOf(req)))
   })
+  r.post('/webhook/secret', async (req, res) => {
+    res.status(201).json(await webhooks.rotateSecret(ctxOf(req)))
+  })
   return r
 }

@@ -45,6 +45,12 @@ export function verifyWebhook(secret: string, body: string, header: string, tole
   return got.length === expected.length && crypto.timingSafeEqual(got, expected)
 }
 
+/** What the portal may read back about an agent's webhook: never the secret. */
+export interface WebhookSettings {
+  url: string | null
+  hasSecret: boolean
+}
+
 export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log: Logger; queue: Queue; audit: AuditService }) {
   const { sequelize, env, log, queue, audit } = deps
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
@@ -53,17 +59,20 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
   const urlSchema = Joi.string().trim().max(500).uri({ scheme: env.NODE_ENV === 'production' ? ['https'] : ['https', 'http'] }).allow('', null)
     .messages({ '*': env.NODE_ENV === 'production' ? 'Webhook URL must be an https:// address' : 'Webhook URL must be an http(s):// address' })
 
+  const newSecret = () => `whsec_${randomToken(32)}`
+
   return {
-    async settings(ctx: Ctx): Promise<{ url: string | null; secret: string | null }> {
+    /** The URL and whether a signing secret exists: the secret itself is shown only when it is made (like API keys). */
+    async settings(ctx: Ctx): Promise<WebhookSettings> {
       const agent = requireActiveAgent(ctx, 'Webhooks')
-      const [row] = await q<{ webhook_url: string | null; webhook_secret: string | null }>('SELECT webhook_url, webhook_secret FROM agents WHERE id = :id', { id: agent.id })
-      return { url: row?.webhook_url ?? null, secret: row?.webhook_secret ?? null }
+      const [row] = await q<{ webhook_url: string | null; has_secret: boolean }>('SELECT webhook_url, webhook_secret IS NOT NULL AS has_secret FROM agents WHERE id = :id', { id: agent.id })
+      return { url: row?.webhook_url ?? null, hasSecret: row?.has_secret ?? false }
     },
 
-    /** Sets (or clears) the URL; the signing secret is made on first use and kept, unless `rotate` asks for a new one. */
-    async update(raw: unknown, ctx: Ctx): Promise<{ url: string | null; secret: string | null }> {
+    /** Sets (or clears) the URL. The first URL also makes the signing secret, returned this once; later saves keep it and never return it. */
+    async update(raw: unknown, ctx: Ctx): Promise<WebhookSettings & { secret?: string }> {
       const agent = requireActiveAgent(ctx, 'Webhooks')
-      const body = (raw ?? {}) as { url?: unknown; rotateSecret?: unknown }
+      const body = (raw ?? {}) as { url?: unknown }
       const { value, error } = urlSchema.validate(body.url ?? null)
       if (error) throw badRequest(error.details[0]!.message)
       const url = value ? String(value) : null
@@ -76,15 +85,27 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
         }
       }
       return sequelize.transaction(async (t) => {
-        const [row] = await q<{ webhook_url: string | null; webhook_secret: string | null }>(
-          `UPDATE agents SET webhook_url = :url,
-             webhook_secret = CASE WHEN :rotate OR webhook_secret IS NULL THEN :secret ELSE webhook_secret END, updated_at = now()
-           WHERE id = :id RETURNING webhook_url, webhook_secret`,
-          { id: agent.id, url, rotate: body.rotateSecret === true, secret: `whsec_${randomToken(32)}` },
+        // The made-here test compares with the candidate secret: only the save that stored it returns it.
+        const candidate = newSecret()
+        const [row] = await q<{ webhook_url: string | null; made: boolean; has_secret: boolean }>(
+          `UPDATE agents SET webhook_url = :url, webhook_secret = COALESCE(webhook_secret, CASE WHEN :url::text IS NOT NULL THEN :secret END), updated_at = now()
+           WHERE id = :id RETURNING webhook_url, webhook_secret IS NOT DISTINCT FROM :secret AS made, webhook_secret IS NOT NULL AS has_secret`,
+          { id: agent.id, url, secret: candidate },
           t,
         )
-        await audit.record({ action: 'WEBHOOK_UPDATED', resource: 'AGENT', resourceId: agent.id, severity: 'MEDIUM', details: { url, rotated: body.rotateSecret === true } }, { ...ctx, transaction: t })
-        return { url: row!.webhook_url, secret: row!.webhook_secret }
+        await audit.record({ action: 'WEBHOOK_UPDATED', resource: 'AGENT', resourceId: agent.id, severity: 'MEDIUM', details: { url, secretMade: row!.made } }, { ...ctx, transaction: t })
+        return { url: row!.webhook_url, hasSecret: row!.has_secret, ...(row!.made ? { secret: candidate } : {}) }
+      })
+    },
+
+    /** Replaces the signing secret and returns the new one this once: deliveries from now on are signed with it, so the old one stops verifying. */
+    async rotateSecret(ctx: Ctx): Promise<WebhookSettings & { secret: string }> {
+      const agent = requireActiveAgent(ctx, 'Webhooks')
+      const secret = newSecret()
+      return sequelize.transaction(async (t) => {
+        const [row] = await q<{ webhook_url: string | null }>('UPDATE agents SET webhook_secret = :secret, updated_at = now() WHERE id = :id RETURNING webhook_url', { id: agent.id, secret }, t)
+        await audit.record({ action: 'WEBHOOK_SECRET_ROTATED', resource: 'AGENT', resourceId: agent.id, severity: 'HIGH', details: { url: row?.webhook_url ?? null } }, { ...ctx, transaction: t })
+        return { url: row?.webhook_url ?? null, hasSecret: true, secret }
       })
     },
 

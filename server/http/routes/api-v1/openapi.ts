@@ -107,7 +107,9 @@ export const openApiDocument = {
         operationId: 'orderUpdated',
         summary: 'An order of yours changed payment or delivery status',
         description:
-          'Set your webhook URL in the agent portal (Profile, Webhook). Each delivery is a POST of this JSON, signed in the header ' +
+          'Set your webhook URL in the agent portal (Profile, Webhook). Saving the first URL makes your signing secret (`whsec_...`) ' +
+          'and shows it once, like an API key: copy it then. If it is lost or leaked, make a new one there (New secret), shown once too; ' +
+          'from that moment deliveries are signed with the new secret only. Each delivery is a POST of this JSON, signed in the header ' +
           '`X-DataHub-Signature: t=<unix seconds>,v1=<hex>` where `v1` is HMAC-SHA256 of `<t>.<raw body>` with your webhook secret. ' +
           'Recompute it over the raw bytes, compare in constant time, and refuse a `t` older than 5 minutes. Answer 2xx; anything else ' +
           'is retried with exponential backoff for about a day. `X-DataHub-Delivery` (the event id) may repeat on retries: treat it as idempotent.',
