@@ -2,7 +2,7 @@ import type { Queue } from '../server/services/queue/index.ts'
 import { deliverySync } from './delivery.ts'
 import { housekeeping } from './housekeeping.ts'
 import { reconcilePayments } from './reconcile.ts'
-import { reconcileYesterday } from './reconcile-daily.ts'
+import { RECONCILE_CATCH_UP_TASK, reconcileMissedDays } from './reconcile-daily.ts'
 import { claimTick } from './ticks.ts'
 import type { JobDeps } from './types.ts'
 
@@ -10,7 +10,7 @@ export const SCHEDULES = {
   reconcile: '* * * * *',
   housekeeping: '*/5 * * * *',
   deliverySync: '* * * * *',
-  // 01:10 UTC: yesterday's transactions are all at the gateway by then.
+  // 01:10 UTC: yesterday's transactions are all at the gateway by then; days missed before it too.
   reconcileDaily: '10 1 * * *',
 } as const
 
@@ -28,7 +28,7 @@ const SCHEDULED: Record<keyof typeof SCHEDULES, (deps: JobDeps) => Promise<unkno
   reconcile: reconcilePayments,
   housekeeping,
   deliverySync,
-  reconcileDaily: (deps) => reconcileYesterday(deps),
+  reconcileDaily: (deps) => reconcileMissedDays(deps),
 }
 
 /**
@@ -49,4 +49,10 @@ export function registerScheduledJobs(queue: Queue, deps: JobDeps): void {
     })
     queue.schedule({ pattern: SCHEDULES[name as keyof typeof SCHEDULES], task: name, queueName: `cron-${name}`, maxAttempts: 1 })
   }
+  // A shop stopped over 01:10 never saw that tick: each start queues the catch-up, and a failure
+  // (the gateway down) is retried by the queue rather than waiting for tomorrow's tick.
+  queue.register(RECONCILE_CATCH_UP_TASK, async () => void (await reconcileMissedDays(deps)))
+  queue
+    .enqueue(RECONCILE_CATCH_UP_TASK, {}, { jobKey: 'reconcile-catch-up-after-start', queueName: 'cron-reconcileDaily' })
+    .catch((err) => deps.log.warn({ err: (err as Error).message }, 'could not queue the start-up reconciliation catch-up'))
 }

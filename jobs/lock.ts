@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize'
 
 // Fixed keys shared by every instance (the migration lock is 727001).
-export const LOCKS = { reconcile: 727101, housekeeping: 727102 } as const
+export const LOCKS = { reconcile: 727101, housekeeping: 727102, reconcileDaily: 727103 } as const
 
 export type Locked<T> = { ran: true; result: T } | { ran: false }
 

@@ -5,6 +5,7 @@
 //   npm run db:restore -- FILE --yes       replace every row with the backup's
 //   npm run admin:create -- EMAIL          a new admin (password: DATAHUB_PASSWORD, or generated and shown once)
 //   npm run admin:reset-password -- EMAIL  a new password for a user; signs them out everywhere
+//   npm run payments:reconcile -- DAY [TO]  reconcile a UTC day (or DAY..TO) with the payment gateway now
 // Against the embedded database, a cluster the running shop serves is used as it is.
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -98,8 +99,19 @@ async function run(env: Env) {
       console.log(`Password reset for ${e}${process.env.DATAHUB_PASSWORD ? '' : `\nNew password: ${pw}\n(shown once)`}`)
       return
     }
+    case 'payments:reconcile': {
+      if (!positional[0]) fail('Usage: npm run payments:reconcile -- DAY [TO] (UTC days, YYYY-MM-DD; at most 31)')
+      const runs = await withDb(env, (db) => {
+        const services = createServices({ sequelize: db.sequelize, models: db.models, env, log })
+        return services.payments.reconcileNow({ from: positional[0], to: positional[1] }, {}, 'operator command')
+      })
+      for (const r of runs) console.log(`Reconciled ${r.day}: ${r.gatewayCount} at the gateway, ${r.localCount} here, ${r.mismatches} mismatch${r.mismatches === 1 ? '' : 'es'}`)
+      const found = runs.reduce((n, r) => n + r.mismatches, 0)
+      console.log(found ? `${found} to look at on the admin page "Payments needing attention".` : 'Nothing to look at.')
+      return
+    }
     default:
-      fail('Commands: where, migrate, backup [FILE], restore FILE --yes, admin:create EMAIL, admin:reset-password EMAIL')
+      fail('Commands: where, migrate, backup [FILE], restore FILE --yes, admin:create EMAIL, admin:reset-password EMAIL, payments:reconcile DAY [TO]')
   }
 }
 

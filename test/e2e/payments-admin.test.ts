@@ -50,4 +50,27 @@ describe('browser: admin refund and payments needing attention (simulator)', fun
     const [p] = await app().db.sequelize.query<{ status: string }>(`SELECT status FROM payments WHERE transaction_id = '${tid}'`, { type: 'SELECT' as never })
     expect(p!.status).to.equal('REFUND_PENDING')
   })
+
+  it('Reconcile now on a phone-sized screen: the mismatch of yesterday is listed, and the run shows', async () => {
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)
+    // SUCCESS here, but the simulator's payer never approved it: paid here, not at the gateway.
+    await app().db.sequelize.query(
+      `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, created_at) VALUES ('E2E-RECON-1', 'data', 'simulator', 'momo', 'SUCCESS', 500, :at)`,
+      { replacements: { at: `${yesterday}T12:00:00Z` } },
+    )
+    const page = await newPage(browser, { width: 360, height: 740 })
+    await login(page, ADMIN.email, ADMIN.password)
+    await page.goto(url('/admin/payments'))
+    await hydrated(page)
+    expect(await page.$eval('#recon-from', (e) => (e as HTMLInputElement).value)).to.equal(yesterday)
+    expect(await page.$$('[data-testid="attention-item"]')).to.have.length(0)
+    const [button] = await page.$$('xpath/.//button[contains(., "Reconcile now")]')
+    await button!.click()
+    await page.waitForFunction(() => document.body.innerText.includes('Reconciled 1 day: 1 to look at'))
+    await page.waitForSelector('[data-testid="attention-item"][data-kind="recon_mismatch"]')
+    expect(await page.$eval('[data-testid="attention-item"][data-kind="recon_mismatch"]', (e) => e.textContent)).to.include('E2E-RECON-1')
+    expect(await page.$eval('table tbody tr', (e) => e.textContent)).to.include(yesterday)
+    // Nothing sticks out past a 360 px screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(360)
+  })
 })

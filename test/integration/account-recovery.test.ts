@@ -183,6 +183,32 @@ describe('account recovery (issue 19)', function () {
     expect((await reset({ identifier: user.email, code, newPassword: 'fresh-pass-1', confirmPassword: 'fresh-pass-1' })).body.error).to.equal(INVALID_CODE)
   })
 
+  it('exactly 5 wrong codes end the code: the right one is refused after them and the code is gone; after 4 wrong the right one still works', async () => {
+    const tryCodes = async (phone: string, wrongTries: number) => {
+      const { user } = await createAgent({ phone })
+      await forgot(user.email)
+      const code = (await latestResetCode(phone))!
+      const wrong = code === '111111' ? '222222' : '111111'
+      for (let i = 0; i < wrongTries; i++) {
+        expect((await reset({ identifier: user.email, code: wrong, newPassword: 'attacker-pass', confirmPassword: 'attacker-pass' })).body.error).to.equal(INVALID_CODE)
+      }
+      return { user, code }
+    }
+
+    const five = await tryCodes('0241110021', 5)
+    expect(await codeRow(five.user.id)).to.equal(undefined)
+    const refused = await reset({ identifier: five.user.email, code: five.code, newPassword: 'fresh-pass-1', confirmPassword: 'fresh-pass-1' })
+    expect([refused.status, refused.body.error]).to.deep.equal([400, INVALID_CODE])
+    expect((await new Client().login(five.user.email, 'fresh-pass-1')).status).to.equal(401)
+
+    const four = await tryCodes('0241110022', 4)
+    expect((await codeRow(four.user.id))!.attempts).to.equal(4)
+    const ok = await reset({ identifier: four.user.email, code: four.code, newPassword: 'fresh-pass-1', confirmPassword: 'fresh-pass-1' })
+    expect(ok.status, ok.text).to.equal(200)
+    expect((await new Client().login(four.user.email, 'fresh-pass-1')).status).to.equal(200)
+    expect(await codeRow(four.user.id)).to.equal(undefined)
+  })
+
   it('the right code sent twice at once works once', async () => {
     const { user } = await createAgent({ phone: '0241110013' })
     await forgot(user.email)

@@ -5,6 +5,7 @@ import type { Env } from '../../server/env.ts'
 import { boot, type Running } from '../../server/index.ts'
 import { createLogger } from '../../server/lib/logger.ts'
 import { startFakeSkytech, type FakeSkytech } from '../fakes/skytech.ts'
+import { createAgent, createPackage } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb, testEnv } from '../helpers/server.ts'
 
@@ -12,6 +13,11 @@ import { app, resetDb, testEnv } from '../helpers/server.ts'
 const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) =>
   app().db.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
 const orderOf = async (id: number) => (await q<any>('SELECT * FROM orders WHERE id = :id', { id }))[0]
+/** Paid as if through a real gateway: simulated money never reaches a real vendor. */
+async function markReal(orderId: number, transactionId: string) {
+  await app().db.sequelize.query('UPDATE orders SET simulated = false WHERE id = :id', { replacements: { id: orderId } })
+  await app().db.sequelize.query('UPDATE payments SET simulated = false WHERE transaction_id = :t', { replacements: { t: transactionId } })
+}
 
 async function instance(env: Partial<Env>): Promise<Running> {
   const { sequelize, models } = connect(app().db.url)
@@ -41,10 +47,8 @@ describe('delivery through SkyTech GH (fake vendor)', function () {
     const pkg = (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id')
     const placed = await new Client(sky.url).post('/api/orders', { packageId: pkg, recipientNumber, payerPhone: '0241234567', payerNetwork: 'MTN' })
     expect(placed.status).to.equal(201)
-    // Paid as if through a real gateway: simulated money never reaches a real vendor (issue 15), and
-    // this file is about the vendor, not the gateway (money-safety tests cover Paystack).
-    await app().db.sequelize.query('UPDATE orders SET simulated = false WHERE id = :id', { replacements: { id: placed.body.order.id } })
-    await app().db.sequelize.query('UPDATE payments SET simulated = false WHERE transaction_id = :t', { replacements: { t: placed.body.payment.transactionId } })
+    // This file is about the vendor, not the gateway (money-safety tests cover Paystack).
+    await markReal(placed.body.order.id, placed.body.payment.transactionId)
     expect((await new Client(sky.url).post(`/api/simulator/payments/${placed.body.payment.transactionId}/approve`)).status).to.equal(200)
     return placed.body.order.id as number
   }
@@ -128,6 +132,40 @@ describe('delivery through SkyTech GH (fake vendor)', function () {
     const o = await orderOf(id)
     expect(o.delivery_status).to.equal('FAILED')
     expect(o.delivery_error).to.match(/failed/)
+  })
+
+  it('a shop order the vendor accepts (PROCESSING) and later reports failed for good earns its agent no margin, neither while it waits nor after', async () => {
+    await sky.services.settings.update({ shopMaxMarkupType: 'PERCENT', shopMaxMarkupValue: 20 }, {})
+    const pkg = await createPackage({ network: 'MTN', sizeMb: 2048, priceUserPesewas: 500, priceAgentPesewas: 450 })
+    const a = await createAgent()
+    const agent = new Client(sky.url)
+    expect((await agent.login(a.user.email, a.password)).status).to.equal(200)
+    expect((await agent.put('/api/shops/mine', { slug: 'ama-data', name: 'Ama Data', description: 'Bundles', whatsapp: '0241234567', accent: '#1565c0' })).status).to.equal(200)
+    expect((await agent.put('/api/shops/mine/prices', { prices: [{ packageId: pkg.id, price: 5.2 }] })).status).to.equal(200)
+    const placed = await new Client(sky.url).post('/api/shops/ama-data/orders', { packageId: pkg.id, price: 5.2, recipientNumber: '0241112222', payerPhone: '0241234567', payerNetwork: 'MTN' })
+    expect(placed.status, placed.text).to.equal(201)
+    const id = placed.body.order.id as number
+    await markReal(id, placed.body.payment.transactionId)
+    expect((await new Client(sky.url).post(`/api/simulator/payments/${placed.body.payment.transactionId}/approve`)).status).to.equal(200)
+    const earned = async () => {
+      const res = await agent.get('/api/wallet/earnings')
+      expect(res.status, res.text).to.equal(200)
+      return { available: res.body.available, entries: res.body.entries.length }
+    }
+
+    fake.completeAfterMs = null
+    await drain()
+    const waiting = await orderOf(id)
+    expect(waiting).to.include({ delivery_status: 'PROCESSING', shop_agent_id: a.agent.id })
+    expect(Number(waiting.shop_margin_pesewas)).to.equal(70)
+    expect(await earned()).to.deep.equal({ available: 0, entries: 0 })
+
+    fake.complete(waiting.delivery_reference, 'failed')
+    expect((await new Client(sky.url).post('/api/webhooks/delivery/skytech', { ref: waiting.delivery_reference, status: 'failed' })).body).to.include({ orderId: id, deliveryStatus: 'FAILED' })
+    await drain()
+    expect((await orderOf(id)).delivery_status).to.equal('FAILED')
+    expect(await earned()).to.deep.equal({ available: 0, entries: 0 })
+    expect(await q(`SELECT id FROM audit_logs WHERE action = 'SHOP_MARGIN_CREDITED'`)).to.have.length(0)
   })
 
   it('the overview shows the SkyTech balance and warns below the threshold', async () => {

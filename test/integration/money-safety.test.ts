@@ -184,6 +184,43 @@ describe('money safety with Paystack (fake Paystack server)', function () {
       expect(before.totalRevenue - after.totalRevenue).to.equal(5)
     })
 
+    it('an overpaid payment (6 GHS in, 5 due) the admin refunds afterwards gets the excess, then the rest: never more than came in, also with both at once', async () => {
+      const a = await admin()
+      const refunded = async (tid: string) => {
+        const ours = await sql<{ kind: string; amount_pesewas: number }>(`SELECT kind, amount_pesewas FROM refunds WHERE transaction_id = :tid AND status <> 'FAILED' ORDER BY kind`, { tid })
+        const theirs = fake.refunds.filter((r) => r.reference === tid).map((r) => r.amount).sort((x, y) => x - y)
+        return { ours: ours.map((r) => [r.kind, r.amount_pesewas]), theirs }
+      }
+      const overpaid = async () => {
+        const o = await order()
+        const tid = o.payment.transactionId as string
+        fake.complete(tid, 'success', { amount: 600 })
+        const { body, signature } = fake.webhook(tid)
+        expect((await postWebhook(body, signature)).status).to.equal(200)
+        expect((await payment(tid)).status).to.equal('SUCCESS')
+        return { id: o.id, tid }
+      }
+
+      // One after the other: the excess goes back first, the admin's refund is the rest.
+      const one = await overpaid()
+      await ps.services.queue.drain()
+      expect(await refunded(one.tid)).to.deep.equal({ ours: [['excess', 100]], theirs: [100] })
+      const res = await a.post(`/api/admin/orders/${one.id}/refund`, { reason: 'Customer asked' })
+      expect(res.status, res.text).to.equal(201)
+      expect(res.body.amount).to.equal(5)
+      await ps.services.queue.drain()
+      expect(await refunded(one.tid)).to.deep.equal({ ours: [['excess', 100], ['full', 500]], theirs: [100, 500] })
+      expect((await payment(one.tid)).status).to.equal('REFUNDED')
+
+      // At once: the admin clicks Refund (three times) while the excess refund is on its way to Paystack.
+      const two = await overpaid()
+      const [, ...clicks] = await Promise.all([ps.services.queue.drain(), ...[1, 2, 3].map(() => a.post(`/api/admin/orders/${two.id}/refund`, { reason: 'Customer asked' }))])
+      expect(clicks.map((c) => c.status).sort()).to.deep.equal([201, 409, 409])
+      expect(clicks.find((c) => c.status === 201)!.body.amount).to.equal(5)
+      await ps.services.queue.drain()
+      expect(await refunded(two.tid)).to.deep.equal({ ours: [['excess', 100], ['full', 500]], theirs: [100, 500] })
+    })
+
     it('a refund whose answer is lost (timeout after Paystack made it) is found on retry, never sent twice', async () => {
       const { tid } = await paid()
       fake.refundMode = 'lost'

@@ -2,7 +2,8 @@ import { expect } from 'chai'
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { Client } from '../helpers/http.ts'
+import { QueryTypes } from 'sequelize'
+import { adminClient, Client } from '../helpers/http.ts'
 import { createOrder } from '../helpers/factories.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
@@ -77,5 +78,29 @@ describe('operator commands', function () {
     expect(r.out).to.match(/^external PostgreSQL: postgres:\/\/datahub:\*\*\*@127\.0\.0\.1:\d+\/datahub_test/)
     const e = await ops(['where'], { DATABASE_URL: '', DATA_DIR: path.join(dir, 'shop') })
     expect(e.out).to.include(`embedded PostgreSQL cluster: ${path.join(dir, 'shop', 'pg')}`)
+  })
+
+  it('payments:reconcile reconciles a day with the gateway now, lists what differs, records the day and is audited', async () => {
+    const day = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10)
+    // SUCCESS here, but the simulator's payer never approved it: "paid here, not at the gateway".
+    await app().db.sequelize.query(
+      `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, created_at) VALUES ('OPS-RECON-1', 'data', 'simulator', 'momo', 'SUCCESS', 500, :at)`,
+      { replacements: { at: `${day}T10:00:00Z` } },
+    )
+    const r = await ops(['payments:reconcile', day])
+    expect(r.status, r.out).to.equal(0)
+    expect(r.out).to.include(`Reconciled ${day}: 1 at the gateway, 1 here, 1 mismatch`)
+    expect(r.out).to.include('1 to look at on the admin page "Payments needing attention".')
+    const attention = (await (await adminClient()).get('/api/admin/payments/attention')).body
+    expect(attention.items.map((i: any) => [i.kind, i.transactionId])).to.deep.include(['recon_mismatch', 'OPS-RECON-1'])
+    const [done] = await app().db.sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM reconciled_days WHERE day = :day`, { replacements: { day }, type: QueryTypes.SELECT })
+    expect(Number(done!.n)).to.equal(1)
+    const [audit] = await app().db.sequelize.query<{ details: any }>(`SELECT details FROM audit_logs WHERE action = 'RECONCILIATION_RUN'`, { type: QueryTypes.SELECT })
+    expect(audit!.details).to.include({ by: 'operator command', from: day, to: day })
+
+    const bad = await ops(['payments:reconcile', '2026-13-01'])
+    expect(bad.status).to.equal(1)
+    expect(bad.out).to.include('payments:reconcile failed: from is not a real day')
+    expect((await ops(['payments:reconcile'])).out).to.include('Usage: npm run payments:reconcile -- DAY [TO]')
   })
 })

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useState, type FormEvent } from 'react'
 import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
@@ -28,11 +28,28 @@ export default function Page() {
   const initial = (usePageContext() as unknown as { data: AttentionData }).data
   const toast = useToast()
   const [items, setItems] = useState(initial.items)
+  const [runs, setRuns] = useState(initial.runs)
   const [busy, setBusy] = useState<string | null>(null)
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)
+  const [range, setRange] = useState({ from: yesterday, to: '' })
 
   async function reload() {
     const r = await api<AttentionData & { count: number }>('/api/admin/payments/attention')
     setItems(r.items)
+    setRuns(r.runs)
+  }
+  async function reconcileNow(e: FormEvent) {
+    e.preventDefault()
+    setBusy('reconcile')
+    try {
+      const r = await api<{ mismatches: number; runs: unknown[] }>('/api/admin/payments/reconcile', { method: 'POST', body: { from: range.from, to: range.to || undefined } })
+      toast(`Reconciled ${r.runs.length} day${r.runs.length === 1 ? '' : 's'}: ${r.mismatches === 0 ? 'nothing differs' : `${r.mismatches} to look at`}`, r.mismatches ? 'info' : 'success')
+      await reload()
+    } catch (err) {
+      toast(err instanceof ApiError ? err.message : 'Reconciliation failed', 'error')
+    } finally {
+      setBusy(null)
+    }
   }
   async function act(key: string, path: string, done: string) {
     setBusy(key)
@@ -87,14 +104,30 @@ export default function Page() {
       })}
 
       <h2 className="title is-5 mt-5">Daily reconciliation</h2>
-      {initial.runs.length === 0 ? (
-        <p className="has-text-grey">No reconciliation has run yet. It runs every day at 01:10 UTC for the day before.</p>
+      <p className="mb-3 has-text-grey">It runs every day at 01:10 UTC for the day before, and at start-up for days missed while the shop was stopped.</p>
+      <form className="box" onSubmit={(e) => void reconcileNow(e)} aria-label="Reconcile now" data-testid="reconcile-now">
+        <div className="field is-grouped is-grouped-multiline">
+          <div className="control">
+            <label className="label is-small" htmlFor="recon-from">From (UTC day)</label>
+            <input id="recon-from" className="input is-small" type="date" required max={new Date().toISOString().slice(0, 10)} value={range.from} onChange={(e) => setRange({ ...range, from: e.target.value })} />
+          </div>
+          <div className="control">
+            <label className="label is-small" htmlFor="recon-to">To (optional, at most 31 days)</label>
+            <input id="recon-to" className="input is-small" type="date" min={range.from} max={new Date().toISOString().slice(0, 10)} value={range.to} onChange={(e) => setRange({ ...range, to: e.target.value })} />
+          </div>
+          <div className="control" style={{ alignSelf: 'flex-end' }}>
+            <button type="submit" className={`button is-small is-link${busy === 'reconcile' ? ' is-loading' : ''}`} disabled={!!busy}>Reconcile now</button>
+          </div>
+        </div>
+      </form>
+      {runs.length === 0 ? (
+        <p className="has-text-grey">No reconciliation has run yet.</p>
       ) : (
         <div className="table-container">
           <table className="table is-fullwidth is-striped">
             <thead><tr><th scope="col">Day</th><th scope="col">Status</th><th scope="col">At the gateway</th><th scope="col">Here</th><th scope="col">Mismatches</th></tr></thead>
             <tbody>
-              {initial.runs.map((r) => (
+              {runs.map((r) => (
                 <tr key={r.id}><td>{r.day}</td><td>{r.status}{r.message ? `: ${r.message}` : ''}</td><td>{r.gatewayCount}</td><td>{r.localCount}</td><td>{r.mismatches}</td></tr>
               ))}
             </tbody>

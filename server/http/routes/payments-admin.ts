@@ -14,6 +14,11 @@ export function paymentsAdminRouter(services: Services) {
     await payments.attention.resolve(req.params.type, req.params.id, ctxOf(req))
     res.json({ ok: true })
   })
+  // "Reconcile now": a day or a range (body { from, to? }), answered when every day is done.
+  r.post('/payments/reconcile', requireAdmin, async (req, res) => {
+    const runs = await payments.reconcileNow(req.body, ctxOf(req))
+    res.json({ runs, mismatches: runs.reduce((n, r) => n + r.mismatches, 0) })
+  })
   r.post('/refunds/:id/retry', requireAdmin, async (req, res) => {
     await payments.refunds.retry(req.params.id, ctxOf(req))
     res.json({ ok: true })

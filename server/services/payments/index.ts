@@ -22,6 +22,7 @@ import { createSettlement, type SettleDeps } from './settle.ts'
 import { createSimulatorProvider } from './simulator.ts'
 import { createStarter } from './start.ts'
 import { createDailyReconciliation } from './reconcile-daily.ts'
+import { createReconcileDays } from './reconcile-days.ts'
 import { EMAIL_RE, newTransactionId, REFERENCE_RE, requestSchema, type PaymentRequestInput, type PaymentView } from './request.ts'
 
 export { newTransactionId, REFERENCE_RE, TRANSACTION_ID_RE, transactionIdSchema, type PaymentRequestInput, type PaymentView } from './request.ts'
@@ -88,6 +89,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
   const { checkGateway } = starter
   const events = createEvents({ sequelize, audit: deps.audit, attention, refunds, log, settle, hooks: deps.hooks })
   const daily = createDailyReconciliation({ sequelize, provider, attention, events, settlement, log })
+  const reconcileDays = createReconcileDays({ sequelize, audit: deps.audit, reconcileDay: daily.run })
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
   const momoEmailDomain = payerEmailDomain(env)
   const run = preparedFor(sequelize)
@@ -288,6 +290,10 @@ export function createPaymentsService(deps: PaymentsDeps) {
     /** The daily reconciliation with the gateway's own list (one UTC day), and its kept runs. */
     reconcileDay: daily.run,
     reconciliationRuns: daily.runs,
+    /** Complete days not yet reconciled (bounded): what the catch-up job does next. */
+    daysToReconcile: reconcileDays.missingDays,
+    /** "Reconcile now" for a day or a range (admin page, operator command), audited. */
+    reconcileNow: reconcileDays.reconcileNow,
     attention,
     refunds,
     events,

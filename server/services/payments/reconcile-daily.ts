@@ -3,6 +3,7 @@ import type { Logger } from '../../lib/logger.ts'
 import type { Attention } from './attention.ts'
 import type { Events } from './events.ts'
 import type { GatewayTxn, PaymentProvider } from './provider.ts'
+import { isDayComplete } from './reconcile-days.ts'
 import type { createSettlement } from './settle.ts'
 
 export interface DailyDeps {
@@ -35,7 +36,7 @@ export function createDailyReconciliation(deps: DailyDeps) {
   const { sequelize, provider, log } = deps
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
 
-  async function run(dayInput: Date | string): Promise<DailyResult> {
+  async function run(dayInput: Date | string, now = new Date()): Promise<DailyResult> {
     const from = new Date(typeof dayInput === 'string' ? `${dayInput.slice(0, 10)}T00:00:00Z` : Date.UTC(dayInput.getUTCFullYear(), dayInput.getUTCMonth(), dayInput.getUTCDate()))
     if (Number.isNaN(from.getTime())) throw new Error('invalid day')
     const to = new Date(from.getTime() + 86_400_000)
@@ -91,6 +92,14 @@ export function createDailyReconciliation(deps: DailyDeps) {
         `UPDATE reconciliation_runs SET status = 'DONE', gateway_count = :g, local_count = :l, mismatches = :m, finished_at = now() WHERE id = :id RETURNING id`,
         { id: runId, g: theirs.length, l: ours.length, m: mismatches },
       )
+      // A day still open (or within its late-arrival hour) is looked at but stays due for the catch-up.
+      if (isDayComplete(day, now)) {
+        await q(
+          `INSERT INTO reconciled_days (day, gateway, run_id) VALUES (:day, :gateway, :id)
+           ON CONFLICT (day) DO UPDATE SET gateway = EXCLUDED.gateway, run_id = EXCLUDED.run_id, reconciled_at = now() RETURNING day`,
+          { day, gateway: provider.name, id: runId },
+        )
+      }
       log.info({ day, runId, gateway: theirs.length, local: ours.length, mismatches }, 'daily reconciliation')
       return { runId, day, gatewayCount: theirs.length, localCount: ours.length, mismatches }
     } catch (err) {
