@@ -1,7 +1,7 @@
 import type { PageContextServer } from 'vike/types'
 
 export interface ForgotData {
-  /** False in production with no SMS provider and no SMTP: reset is then by support. */
+  /** False in production with a real payment gateway but no SMS provider and no SMTP: reset is then by support. */
   available: boolean
 }
 

@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express'
 import expressStaticGzip from 'express-static-gzip'
 import path from 'node:path'
 import { renderPage } from 'vike/server'
+import type { Logger } from '../lib/logger.ts'
 import type { Services } from '../services/index.ts'
 import { ensureCsrfToken } from './middleware/csrf.ts'
 import { securityHeaders } from './middleware/security-headers.ts'
@@ -65,14 +66,23 @@ export function vikeHandler(services: Services): RequestHandler {
       csrfToken,
       simulatedPayments: services.payments.isSimulator,
     })
-    if (pageContext.errorWhileRendering) req.log.error({ err: pageContext.errorWhileRendering }, 'page render failed')
     const { httpResponse } = pageContext
+    if (pageContext.errorWhileRendering) logRenderError(req.log, pageContext.errorWhileRendering, httpResponse?.statusCode, req.originalUrl)
     if (!httpResponse) return next()
     setVikeHeaders(res, httpResponse.headers)
     res.setHeader('Cache-Control', 'no-store')
     res.status(httpResponse.statusCode)
     httpResponse.pipe(res)
   }
+}
+
+/**
+ * A page that answers a client status on purpose (an unknown shop's render(404), a redirect) reaches Vike as an
+ * error too; it is none of ours, and anyone can ask for one: info without a stack, so nobody fills the error log.
+ */
+function logRenderError(log: Logger, err: unknown, status: number | undefined, url: string) {
+  if (status !== undefined && status < 500) log.info({ url, status }, status === 404 ? 'page not found' : 'page answered without rendering')
+  else log.error({ err, url }, 'page render failed')
 }
 
 /** Vike's headers, except its CSP: ours carries this response's nonce already. */
@@ -87,8 +97,8 @@ function anonymousPageCache(services: Services) {
     async render(url, nonce) {
       const settings = services.settings.getPublicSync(await services.settings.get())
       const ctx = await renderPage({ urlOriginal: url, headersOriginal: { 'user-agent': 'Mozilla/5.0' }, cspNonce: nonce, services, user: null, settings, csrfToken: null, simulatedPayments: services.payments.isSimulator })
-      if (ctx.errorWhileRendering) services.deps.log.error({ err: ctx.errorWhileRendering, url }, 'page render failed')
       const r = ctx.httpResponse
+      if (ctx.errorWhileRendering) logRenderError(services.deps.log, ctx.errorWhileRendering, r?.statusCode, url)
       if (!r) return { status: 404, headers: [], body: '' }
       const headers = r.headers.filter(([n]) => n.toLowerCase() !== 'content-security-policy')
       return { status: r.statusCode, headers, body: await r.getBody() }

@@ -87,8 +87,6 @@ export function createServices(deps: Deps) {
   const ussd = createUssdService({ sequelize, models, settings, audit })
   // H3 storefront and payments: packages, orders, the payment providers (Paystack or the simulator), AFA, SMS outbox.
   const packages = createPackagesService({ models })
-  // H19 account recovery: reset codes by SMS (outbox) and email, limits in PostgreSQL, sessions end on reset.
-  const recovery = createRecoveryService({ ...deps, settings, audit, sms, sessions, queue })
   // H11 delivery: vendors behind one interface, queued by settlement in its transaction.
   const delivery = createDeliveryService({ sequelize, audit, settings, sms, queue, env: deps.env, log: deps.log })
   const commissions = createCommissionsService({ sequelize })
@@ -101,6 +99,9 @@ export function createServices(deps: Deps) {
     if (to === 'FAILED') await payments.onDeliveryFailed(order.id, `Delivery failed: ${details?.error ?? 'the vendor could not deliver'}`.slice(0, 500), { transaction })
   }, { to: ['FAILED'] })
   late.payments = payments
+  // H19 account recovery: reset codes by SMS (outbox) and email, limits in PostgreSQL, sessions end on reset;
+  // on while the payment simulator is the gateway, like the other simulators.
+  const recovery = createRecoveryService({ ...deps, settings, audit, sms, sessions, queue, paymentsSimulated: payments.isSimulator })
   const simulator = createSimulatorControl({ sequelize, env: deps.env, payments, active: payments.isSimulator })
   // H13 agent wallet: ledger, top-ups (a payment purpose), wallet-paid orders settled the same single way.
   const wallet = createWalletService({ sequelize, models, settings, audit, payments })

@@ -22,7 +22,7 @@ async function bootInstance(env: Record<string, unknown>, logFile: string): Prom
   })
 }
 
-describe('account recovery: email by SMTP, what the log holds, production without a provider', function () {
+describe('account recovery: email by SMTP, what the log holds, production with and without a provider', function () {
   this.timeout(60_000)
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'datahub-recovery-log-'))
   const logFile = path.join(dir, 'server.log')
@@ -84,9 +84,28 @@ describe('account recovery: email by SMTP, what the log holds, production withou
     }
   })
 
-  it('in production with no SMS provider and no SMTP: /forgot says reset is by support, the API says so, start-up warns', async () => {
+  it('in production with the payment simulator and no SMS provider: self-service reset is on, the code waits on /admin/sms', async () => {
+    const demoLog = path.join(dir, 'demo.log')
+    const demo = await bootInstance({ NODE_ENV: 'production' }, demoLog)
+    try {
+      const page = await new Client(demo.url).get('/forgot', { Accept: 'text/html' })
+      expect(page.text).to.include('id="identifier"')
+      expect(page.text).to.not.include('Password reset is done by support.')
+      await createAgent({ phone: '0246660002', email: 'kwesi@example.com' })
+      const api = await new Client(demo.url).post('/api/auth/forgot', { identifier: '0246660002' })
+      expect(api.status).to.equal(200)
+      await demo.services.recovery.settled()
+      expect((await outboxFor('0246660002'))[0]!.message).to.match(/reset code: \d{6}/)
+      expect(fs.readFileSync(demoLog, 'utf8')).to.not.include('self-service password reset is off')
+    } finally {
+      await demo.stop()
+    }
+  })
+
+  it('in production with a payment gateway and no SMS provider or SMTP: /forgot says reset is by support, the API says so, start-up warns', async () => {
     const prodLog = path.join(dir, 'prod.log')
-    const prod = await bootInstance({ NODE_ENV: 'production' }, prodLog)
+    const gateway = { NODE_ENV: 'production', PAYSTACK_SECRET_KEY: 'sk_test_recovery', PAYSTACK_BASE_URL: 'http://127.0.0.1:9' }
+    const prod = await bootInstance(gateway, prodLog)
     try {
       const page = await new Client(prod.url).get('/forgot', { Accept: 'text/html' })
       expect(page.status).to.equal(200)
@@ -100,7 +119,7 @@ describe('account recovery: email by SMTP, what the log holds, production withou
       await prod.stop()
     }
     // With SMTP configured, production offers the form.
-    const withMail = await bootInstance({ NODE_ENV: 'production', SMTP_HOST: '127.0.0.1', SMTP_PORT: smtp.port }, path.join(dir, 'prod2.log'))
+    const withMail = await bootInstance({ ...gateway, SMTP_HOST: '127.0.0.1', SMTP_PORT: smtp.port }, path.join(dir, 'prod2.log'))
     try {
       const page = await new Client(withMail.url).get('/forgot', { Accept: 'text/html' })
       expect(page.text).to.include('id="identifier"')

@@ -61,6 +61,7 @@ export default function Page() {
   return (
     <section className="sf-section">
       <div className="container sf-stack" style={{ maxWidth: 560 }}>
+        <h1 className="title is-4">Payer's phone</h1>
         <div className="notification is-warning is-light">
           <strong>Payment simulator.</strong> No real money moves. This page plays the payer's phone: prompts of the payments started in this browser appear here, or those sent to a number you open below.
         </div>

@@ -11,6 +11,7 @@ import { requireActiveAgent } from '../agents.ts'
 import type { AuditService } from '../audit.ts'
 import type { Ctx } from '../context.ts'
 import type { Queue } from '../queue/index.ts'
+import { ReportedFailure } from '../queue/logger.ts'
 import { presentApiOrder, type ApiOrder } from './present.ts'
 
 export const WEBHOOK_TASK = 'agent-webhook'
@@ -132,6 +133,7 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
       const body = JSON.stringify(job.payload)
       // Checked again on every send: names are resolved when connecting, so a name that later points inward is refused too.
       if (!env.WEBHOOKS_ALLOW_PRIVATE) assertPublicUrl(agent.webhook_url)
+      const host = new URL(agent.webhook_url).host
       const res = await axios.post(agent.webhook_url, body, {
         ...(env.WEBHOOKS_ALLOW_PRIVATE ? {} : publicOnlyAgents()),
         headers: { 'Content-Type': 'application/json', 'User-Agent': 'DataHub-Webhooks/1', [SIGNATURE_HEADER]: signWebhook(agent.webhook_secret, body), 'X-DataHub-Event': job.payload.type, 'X-DataHub-Delivery': job.payload.id, 'X-DataHub-Attempt': String(attempt) },
@@ -139,14 +141,28 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
         maxRedirects: 0,
         validateStatus: () => true,
         transformRequest: [(d: unknown) => d],
+      }).catch((err: unknown) => {
+        throw failed(host, { error: errorCode(err) }, attempt)
       })
-      if (res.status < 200 || res.status >= 300) {
-        log.warn({ agentId: job.agentId, event: job.payload.id, status: res.status, attempt }, 'agent webhook refused; the queue will retry')
-        throw new Error(`agent webhook answered ${res.status}`)
-      }
+      if (res.status < 200 || res.status >= 300) throw failed(host, { status: res.status }, attempt)
       return 'sent'
     },
+  }
+
+  // The host, the answer and the attempt only: the request holds a signature valid for minutes and the
+  // order with the recipient's number, and an agent's endpoint being down is no error of the shop's.
+  // ("error", not "code": the logger redacts every "code" field, meant for reset codes.)
+  function failed(host: string, answer: { status: number } | { error: string }, attempt: number): ReportedFailure {
+    log.warn({ host, ...answer, attempt }, attempt < WEBHOOK_MAX_ATTEMPTS ? 'agent webhook failed; the queue will retry' : 'agent webhook failed; no more retries')
+    return new ReportedFailure(`agent webhook to ${host}: ${'status' in answer ? `answered ${answer.status}` : answer.error}`)
   }
 }
 
 export type AgentWebhooks = ReturnType<typeof createAgentWebhooks>
+
+/** A failed request as a short code (ECONNREFUSED, ECONNABORTED for a timeout, EPRIVATEADDRESS...), never its message or config. */
+function errorCode(err: unknown): string {
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | null
+  const code = e?.code ?? e?.cause?.code
+  return typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code) ? code : 'NETWORK_ERROR'
+}
