@@ -55,8 +55,6 @@ const env = loadEnv({
   SESSION_SECRET: 'bench-fulfilment-session-secret-0000000000',
   ...(CHILD ? { DATABASE_URL: CHILD, PAYMENT_PROVIDER: 'simulator' } : {}),
 })
-process.env.QUEUE_CONCURRENCY = String(CONCURRENCY)
-process.env.QUEUE_POOL_MAX = String(CONCURRENCY + 2)
 const running = await boot({ env, log: createLogger('error') })
 const { sequelize } = running.db
 const { services } = running

@@ -40,7 +40,7 @@ const server = await startChild(
   { ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}), NODE_ENV: 'production', PORT, HOST: '127.0.0.1', DATA_DIR: path.join(ROOT, '.data/bench-ussd'), EMBEDDED_PG_PORT: PG_PORT, JOBS_ENABLED: '0', LOG_LEVEL: 'error', ADMIN_EMAIL: 'bench-ussd@datahub.local', ADMIN_PASSWORD: 'bench-ussd-password', SESSION_SECRET: process.env.SESSION_SECRET ?? 'bench-ussd-session-secret-0123456789abcdef' },
   `http://127.0.0.1:${PORT}/readyz`,
 )
-const { sequelize, models } = connect(`postgres://datahub:datahub-local@127.0.0.1:${PG_PORT}/datahub`)
+const { sequelize, models } = connect(`postgres://datahub:datahub-local@127.0.0.1:${PG_PORT}/datahub`, undefined, { poolMax: Number(process.env.DB_POOL_MAX ?? 10) })
 const endpoint = `http://127.0.0.1:${PORT}/ussd/africastalking`
 
 // A fresh cast: N approved, paid agents with one PIN hash (hashing once keeps set-up quick), 6 MTN bundles.

@@ -42,7 +42,7 @@ export function registerScheduledJobs(queue: Queue, deps: JobDeps): void {
     queue.register<{ _cron?: { ts: string } }>(name, async (payload, job) => {
       const tick = payload?._cron?.ts
       if (tick && !(await claimTick(deps.services.deps.sequelize, name, tick))) {
-        job.log.info({ tick }, 'tick already run by another worker; skipped')
+        job.log.debug({ tick }, 'tick already run by another worker; skipped')
         return
       }
       await runJob(name, { ...deps, log: job.log }, fn)

@@ -9,6 +9,8 @@ export interface DatabaseConfig {
   DATA_DIR: string
   EMBEDDED_PG_PORT: number
   NODE_ENV: string
+  /** Connections per instance (10 when absent). */
+  DB_POOL_MAX?: number
 }
 
 export interface Database {
@@ -18,11 +20,11 @@ export interface Database {
   close(): Promise<void>
 }
 
-export function connect(url: string, log?: Logger): { sequelize: Sequelize; models: Models } {
+export function connect(url: string, log?: Logger, opts: { poolMax?: number } = {}): { sequelize: Sequelize; models: Models } {
   const sequelize = new Sequelize(url, {
     dialect: 'postgres',
     logging: log && log.isLevelEnabled('trace') ? (sql: string) => log.trace({ sql }) : false,
-    pool: { max: Number(process.env.DB_POOL_MAX ?? 10), min: 0, idle: 10_000 },
+    pool: { max: opts.poolMax ?? 10, min: 0, idle: 10_000 },
     dialectOptions: { application_name: 'datahub' },
   })
   return { sequelize, models: defineModels(sequelize) }
@@ -54,7 +56,7 @@ export async function openDatabase(env: DatabaseConfig, log: Logger, opts: { att
     embedded = await startEmbedded({ dir, port: env.EMBEDDED_PG_PORT, database: 'datahub', log, durable: env.NODE_ENV !== 'test' })
     url = embedded.url
   }
-  const { sequelize, models } = connect(url, log)
+  const { sequelize, models } = connect(url, log, { poolMax: env.DB_POOL_MAX })
   await sequelize.authenticate()
   return {
     sequelize,

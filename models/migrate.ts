@@ -27,8 +27,10 @@ export async function migrate(sequelize: Sequelize, log?: Logger): Promise<strin
       await mod.up({ context: (sql) => sequelize.query(sql, { transaction: t }) })
       await sequelize.query('INSERT INTO schema_migrations (name) VALUES (:name)', { replacements: { name: file }, transaction: t })
       ran.push(file)
-      log?.info({ migration: file }, 'migration applied')
+      log?.debug({ migration: file }, 'migration applied')
     }
+    // One line, not one per file: a fresh database applies them all.
+    if (ran.length) log?.info({ migrations: ran.length, last: ran.at(-1) }, 'database schema migrated')
     return ran
   })
 }

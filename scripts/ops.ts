@@ -20,7 +20,15 @@ import { createServices } from '../server/services/index.ts'
 
 const [command, ...args] = process.argv.slice(2)
 const positional = args.filter((a) => !a.startsWith('--'))
-const log = createLogger(process.env.LOG_LEVEL ?? 'warn')
+let env: Env
+try {
+  env = loadEnv(process.env, {}, { server: false })
+} catch (err) {
+  console.error((err as Error).message)
+  process.exit(1)
+}
+// An operator command is quiet unless LOG_LEVEL asks for more.
+const log = createLogger(process.env.LOG_LEVEL ? env.LOG_LEVEL : 'warn')
 
 function fail(message: string): never {
   console.error(message)
@@ -37,7 +45,7 @@ async function withDb<T>(env: Env, fn: (db: Database) => Promise<T>): Promise<T>
   }
 }
 
-const password = () => process.env.DATAHUB_PASSWORD || crypto.randomBytes(12).toString('base64url')
+const password = () => env.DATAHUB_PASSWORD || crypto.randomBytes(12).toString('base64url')
 const email = () => {
   const e = positional[0]?.trim().toLowerCase()
   if (!e || !/^[^@\s]+@[^@\s]+$/.test(e)) fail(`Usage: npm run ${command} -- EMAIL (the password comes from DATAHUB_PASSWORD, or is generated and shown once)`)
@@ -76,7 +84,7 @@ async function run(env: Env) {
         if (await db.models.User.findOne({ where: { email: e } })) fail(`A user with the email ${e} already exists (use admin:reset-password).`)
         await services.auth.createUser({ email: e, password: pw, role: 'ADMIN', name: 'Administrator' })
       })
-      console.log(`Admin created: ${e}${process.env.DATAHUB_PASSWORD ? '' : `\nPassword: ${pw}\n(shown once; change it after signing in)`}`)
+      console.log(`Admin created: ${e}${env.DATAHUB_PASSWORD ? '' : `\nPassword: ${pw}\n(shown once; change it after signing in)`}`)
       return
     }
     case 'admin:reset-password': {
@@ -96,7 +104,7 @@ async function run(env: Env) {
           await services.audit.record({ action: 'PASSWORD_CHANGED', resource: 'USER', resourceId: id, severity: 'MEDIUM', details: { by: 'operator command' } }, { transaction })
         })
       })
-      console.log(`Password reset for ${e}${process.env.DATAHUB_PASSWORD ? '' : `\nNew password: ${pw}\n(shown once)`}`)
+      console.log(`Password reset for ${e}${env.DATAHUB_PASSWORD ? '' : `\nNew password: ${pw}\n(shown once)`}`)
       return
     }
     case 'payments:reconcile': {
@@ -115,12 +123,6 @@ async function run(env: Env) {
   }
 }
 
-let env: Env
-try {
-  env = loadEnv(process.env, {}, { server: false })
-} catch (err) {
-  fail((err as Error).message)
-}
 run(env).then(
   () => process.exit(0),
   (err) => fail(`${command} failed: ${(err as Error).message}`),

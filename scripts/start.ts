@@ -1,10 +1,10 @@
 // `npm start`: the one-machine start. Builds the pages when the build is missing or older than the
 // sources, keeps a generated session secret in DATA_DIR when SESSION_SECRET is not set, then serves.
 // Several instances, or a serving machine that must never build: `npm run build`, then `npm run start:prod`.
-import { spawnSync } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { buildPages } from './build-pages.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const marker = path.join(root, 'dist/server/entry.mjs')
@@ -21,14 +21,10 @@ function newestMtime(dir: string): number {
 const sources = ['pages', 'renderer', 'vite.config.ts', 'package-lock.json'].map((p) => path.join(root, p))
 const built = fs.existsSync(marker) ? fs.statSync(marker).mtimeMs : 0
 const stale = sources.some((s) => fs.existsSync(s) && (fs.statSync(s).isDirectory() ? newestMtime(s) : fs.statSync(s).mtimeMs) > built)
-if (stale) {
-  console.log('Building the pages (vite build)...')
-  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build'], { cwd: root, stdio: 'inherit' })
-  if (r.status !== 0) process.exit(r.status ?? 1)
-}
+const dataDir = path.resolve(process.env.DATA_DIR || '.data')
+if (stale && !(await buildPages({ logFile: path.join(dataDir, 'build.log') }))) process.exit(1)
 process.env.NODE_ENV ??= 'production'
 if (!process.env.SESSION_SECRET) {
-  const dataDir = path.resolve(process.env.DATA_DIR || '.data')
   const file = path.join(dataDir, 'session-secret')
   if (!fs.existsSync(file)) {
     fs.mkdirSync(dataDir, { recursive: true })

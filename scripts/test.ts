@@ -1,9 +1,9 @@
 // `npm test [files or globs...]`: builds the pages, then runs unit, integration and browser tests
 // with mocha, and ends with one summary line 'N passed, N failed, N skipped'.
-import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import Mocha from 'mocha'
+import { buildPages } from './build-pages.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 process.chdir(root)
@@ -16,14 +16,12 @@ const patterns = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '-
 if (!process.env.SKIP_BUILD || !fs.existsSync('dist/server/entry.mjs')) {
   fs.mkdirSync('.data', { recursive: true })
   // Several runs may share this folder; one build at a time, and old hashed assets stay for running servers.
-  const r = spawnSync('flock', ['.data/build.lock', process.execPath, 'node_modules/vite/bin/vite.js', 'build'], {
-    stdio: 'inherit',
+  const built = await buildPages({
+    logFile: '.data/test-build.log',
+    lockFile: '.data/build.lock',
     env: { ...process.env, VITE_KEEP_OUTDIR: '1', NODE_ENV: 'production' },
   })
-  if (r.status !== 0) {
-    console.error('vite build failed')
-    process.exit(1)
-  }
+  if (!built) process.exit(1)
 }
 
 function listTests(dir: string): string[] {

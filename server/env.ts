@@ -1,140 +1,118 @@
 import Joi from 'joi'
 import path from 'node:path'
 
-export interface Env {
-  NODE_ENV: 'development' | 'production' | 'test'
-  PORT: number
-  HOST: string
-  DATABASE_URL?: string
-  DATA_DIR: string
-  EMBEDDED_PG_PORT: number
-  ADMIN_EMAIL?: string
-  ADMIN_PASSWORD?: string
-  SESSION_SECRET?: string
-  LOG_LEVEL: string
-  PAYSTACK_SECRET_KEY?: string
-  PAYSTACK_BASE_URL: string
-  PAYSTACK_MOMO_MTN: string
-  PAYSTACK_MOMO_TELECEL: string
-  PAYSTACK_MOMO_AIRTELTIGO: string
-  PUBLIC_URL?: string
+/** A setting the shop always has after validation (it has a default), or may lack (no default). */
+interface Setting<T, Optional extends boolean> {
+  schema: Joi.Schema
+  optional: Optional
+  /** Carries the value's type only. */
+  type?: T
+}
+const always = <T>(schema: Joi.Schema<T>): Setting<T, false> => ({ schema, optional: false })
+const maybe = <T>(schema: Joi.Schema<T>): Setting<T, true> => ({ schema, optional: true })
+const oneOf = <T extends string>(values: readonly T[], base = Joi.string()) => base.valid(...values) as unknown as Joi.Schema<T>
+const flag = () => Joi.boolean().truthy('1').falsy('0')
+
+// Every variable the shop reads, once: the checks below and the Env type both come from this table.
+const SETTINGS = {
+  NODE_ENV: always(oneOf(['development', 'production', 'test'] as const).default('development')),
+  PORT: always(Joi.number().integer().min(0).max(65535).default(3000)),
+  HOST: always(Joi.string().default('0.0.0.0')),
+  DATABASE_URL: maybe(Joi.string().uri({ scheme: ['postgres', 'postgresql'] }).empty('')),
+  DATA_DIR: always(Joi.string().default(path.resolve('.data'))),
+  EMBEDDED_PG_PORT: always(Joi.number().integer().min(1024).max(65535).default(54320)),
+  /** Sequelize's connections per instance. */
+  DB_POOL_MAX: always(Joi.number().integer().min(1).max(1000).default(10)),
+  ADMIN_EMAIL: maybe(Joi.string().email({ tlds: false }).lowercase().trim().empty('')),
+  ADMIN_PASSWORD: maybe(Joi.string().min(8).empty('')),
+  /** admin:create / admin:reset-password use it instead of generating a password. */
+  DATAHUB_PASSWORD: maybe(Joi.string().empty('')),
+  SESSION_SECRET: maybe(Joi.string().min(32).empty('')),
+  LOG_LEVEL: always(oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const).default('info')),
+  PAYSTACK_SECRET_KEY: maybe(Joi.string().empty('')),
+  PAYSTACK_BASE_URL: always(Joi.string().uri().default('https://api.paystack.co')),
+  PAYSTACK_MOMO_MTN: always(Joi.string().default('mtn')),
+  PAYSTACK_MOMO_TELECEL: always(Joi.string().default('vod')),
+  PAYSTACK_MOMO_AIRTELTIGO: always(Joi.string().default('atl')),
+  PUBLIC_URL: maybe(Joi.string().uri().empty('')),
   /** Domain of the e-mail the shop gives Paystack for visitors paying by phone (momo-<phone>@domain). */
-  PAYER_EMAIL_DOMAIN?: string
+  PAYER_EMAIL_DOMAIN: maybe(Joi.string().trim().lowercase().empty('')),
   /** How long one call to Paystack may take before its outcome counts as unknown. */
-  PAYSTACK_TIMEOUT_MS: number
-  JOBS_ENABLED: boolean
-  USSD_SHARED_SECRET?: string
-  USSD_ALLOWED_IPS?: string
-  SIMULATOR_PROMPT_TTL_SECONDS: number
+  PAYSTACK_TIMEOUT_MS: always(Joi.number().integer().min(100).max(120_000).default(15_000)),
+  JOBS_ENABLED: always(flag().default(true)),
+  /** Jobs one instance runs at once. */
+  QUEUE_CONCURRENCY: always(Joi.number().integer().min(1).max(200).default(8)),
+  /** The queue's own database connections per instance; absent: concurrency + 2. */
+  QUEUE_POOL_MAX: maybe(Joi.number().integer().min(2).max(1000).empty('')),
+  /** graphile-worker's completion batching: 0 (default) one statement per tick, -1 off (ADR 0024). */
+  QUEUE_COMPLETE_BATCH_MS: always(Joi.number().integer().min(-1).max(10_000).default(0)),
+  /** Jobs fetched and locked at once; 0 or 1 (default) is off. */
+  QUEUE_LOCAL_SIZE: always(Joi.number().integer().min(0).max(1000).default(0)),
+  USSD_SHARED_SECRET: maybe(Joi.string().empty('')),
+  USSD_ALLOWED_IPS: maybe(Joi.string().empty('')),
+  SIMULATOR_PROMPT_TTL_SECONDS: always(Joi.number().integer().min(10).default(600)),
   /** Email as a second way for reset codes, only when SMTP_HOST is set (nodemailer). */
-  SMTP_HOST?: string
-  SMTP_PORT: number
-  SMTP_SECURE: boolean
-  SMTP_USER?: string
-  SMTP_PASS?: string
-  SMTP_FROM: string
+  SMTP_HOST: maybe(Joi.string().hostname().empty('')),
+  SMTP_PORT: always(Joi.number().integer().min(1).max(65535).default(587)),
+  SMTP_SECURE: always(flag().default(false)),
+  SMTP_USER: maybe(Joi.string().empty('')),
+  SMTP_PASS: maybe(Joi.string().empty('')),
+  SMTP_FROM: always(Joi.string().default('Data Hub <no-reply@datahub.local>')),
   /** Express 'trust proxy': a hop count (1 behind one balancer), or addresses/subnets, comma-separated. */
-  TRUST_PROXY: string
+  TRUST_PROXY: always(Joi.string().trim().pattern(/^(\d+|true|false|[\w.:/,\s]+)$/).default('loopback')),
   /** How long /readyz answers 503 before the listener closes, so the balancer stops sending first. */
-  SHUTDOWN_DRAIN_MS: number
+  SHUTDOWN_DRAIN_MS: always(Joi.number().integer().min(0).max(60_000).when('NODE_ENV', { is: 'production', then: Joi.number().default(5000), otherwise: Joi.number().default(0) })),
   /** Requests still running this long after the listener closed are cut, and the process ends. */
-  SHUTDOWN_TIMEOUT_MS: number
+  SHUTDOWN_TIMEOUT_MS: always(Joi.number().integer().min(1000).max(300_000).default(25_000)),
   /** /metrics answers a request bearing this token, or from METRICS_ALLOW_IPS; otherwise 404. */
-  METRICS_TOKEN?: string
-  METRICS_ALLOW_IPS: string
-  /** Issue 11: SkyTech GH data vendor (https://skytechgh.com); without keys the delivery simulator is used. */
-  SKYTECH_API_KEY?: string
-  SKYTECH_API_SECRET?: string
-  SKYTECH_BASE_URL: string
+  METRICS_TOKEN: maybe(Joi.string().min(16).empty('')),
+  METRICS_ALLOW_IPS: always(Joi.string().empty('').default('127.0.0.1,::1')),
+  /** SkyTech GH data vendor (https://skytechgh.com); without keys the delivery simulator is used. */
+  SKYTECH_API_KEY: maybe(Joi.string().empty('')),
+  SKYTECH_API_SECRET: maybe(Joi.string().empty('')),
+  SKYTECH_BASE_URL: always(Joi.string().uri().default('https://skytechgh.com')),
   /** First retry wait; each later one doubles. */
-  DELIVERY_RETRY_BASE_MS: number
-  DELIVERY_VENDOR_TIMEOUT_MS: number
+  DELIVERY_RETRY_BASE_MS: always(Joi.number().integer().min(0).default(5000)),
+  DELIVERY_VENDOR_TIMEOUT_MS: always(Joi.number().integer().min(100).default(15000)),
   /** An order QUEUED/PROCESSING untouched this long (its worker died) is put back on the queue. */
-  DELIVERY_STALE_SECONDS: number
+  DELIVERY_STALE_SECONDS: always(Joi.number().integer().min(1).default(120)),
   /** A batch job takes at most this many orders itself and queues the rest as jobs of the same size (ADR 0026). */
-  DELIVERY_BATCH_MAX: number
+  DELIVERY_BATCH_MAX: always(Joi.number().integer().min(1).max(1000).default(16)),
   /** How long the simulator vendor takes to deliver. */
-  DELIVERY_SIMULATOR_DELAY_MS: number
+  DELIVERY_SIMULATOR_DELAY_MS: always(Joi.number().integer().min(0).default(1500)),
   /** After a vendor accepts without confirming, ask it again after this long. */
-  DELIVERY_CHECK_AFTER_MS: number
+  DELIVERY_CHECK_AFTER_MS: always(Joi.number().integer().min(0).default(5000)),
   /** SMS provider: 'log' (default) or 'arkesel' (default when ARKESEL_API_KEY is set). */
-  SMS_PROVIDER?: 'log' | 'arkesel'
-  ARKESEL_API_KEY?: string
-  ARKESEL_BASE_URL: string
+  SMS_PROVIDER: maybe(oneOf(['log', 'arkesel'] as const).empty('')),
+  ARKESEL_API_KEY: maybe(Joi.string().empty('')),
+  ARKESEL_BASE_URL: always(Joi.string().uri().default('https://sms.arkesel.com')),
   /** First wait before an SMS is tried again; each later one doubles. */
-  SMS_RETRY_BASE_MS: number
+  SMS_RETRY_BASE_MS: always(Joi.number().integer().min(0).default(10000)),
   /** 'simulator' on purpose: the only way to run the payment simulator in production on a real database. */
-  PAYMENT_PROVIDER?: 'paystack' | 'simulator'
-  /** Reseller API (issue 13): requests per minute per API key. */
-  API_RATE_LIMIT_PER_MINUTE: number
+  PAYMENT_PROVIDER: maybe(oneOf(['paystack', 'simulator'] as const, Joi.string().lowercase()).empty('')),
+  /** Reseller API: requests per minute per API key. */
+  API_RATE_LIMIT_PER_MINUTE: always(Joi.number().integer().min(1).max(100000).default(120)),
   /** Agent webhooks may reach loopback and private networks (a local receiver); off in production. */
-  WEBHOOKS_ALLOW_PRIVATE: boolean
-  /** Payouts (issue 20): how long the transfers simulator takes to complete a transfer. */
-  PAYOUT_SIMULATOR_DELAY_MS: number
+  WEBHOOKS_ALLOW_PRIVATE: always(flag().when('NODE_ENV', { is: 'production', then: Joi.boolean().default(false), otherwise: Joi.boolean().default(true) })),
+  /** How long the transfers simulator takes to complete a transfer. */
+  PAYOUT_SIMULATOR_DELAY_MS: always(Joi.number().integer().min(0).max(600_000).default(3000)),
   /** After a transfer is accepted, ask the gateway about it this long later if no webhook came. */
-  PAYOUT_CHECK_AFTER_MS: number
+  PAYOUT_CHECK_AFTER_MS: always(Joi.number().integer().min(0).default(60_000)),
   /** A payout SENDING this long (its worker died mid-call) is verified and, if never sent, sent again. */
-  PAYOUT_STALE_SECONDS: number
+  PAYOUT_STALE_SECONDS: always(Joi.number().integer().min(1).default(120)),
 }
 
-const schema = Joi.object<Env>({
-  NODE_ENV: Joi.string().valid('development', 'production', 'test').default('development'),
-  PORT: Joi.number().integer().min(0).max(65535).default(3000),
-  HOST: Joi.string().default('0.0.0.0'),
-  DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }).empty(''),
-  DATA_DIR: Joi.string().default(path.resolve('.data')),
-  EMBEDDED_PG_PORT: Joi.number().integer().min(1024).max(65535).default(54320),
-  ADMIN_EMAIL: Joi.string().email({ tlds: false }).lowercase().trim().empty(''),
-  ADMIN_PASSWORD: Joi.string().min(8).empty(''),
-  SESSION_SECRET: Joi.string().min(32).empty(''),
-  LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
-  PAYSTACK_SECRET_KEY: Joi.string().empty(''),
-  PAYSTACK_BASE_URL: Joi.string().uri().default('https://api.paystack.co'),
-  PAYSTACK_MOMO_MTN: Joi.string().default('mtn'),
-  PAYSTACK_MOMO_TELECEL: Joi.string().default('vod'),
-  PAYSTACK_MOMO_AIRTELTIGO: Joi.string().default('atl'),
-  PUBLIC_URL: Joi.string().uri().empty(''),
-  PAYER_EMAIL_DOMAIN: Joi.string().trim().lowercase().empty(''),
-  PAYSTACK_TIMEOUT_MS: Joi.number().integer().min(100).max(120_000).default(15_000),
-  JOBS_ENABLED: Joi.boolean().truthy('1').falsy('0').default(true),
-  USSD_SHARED_SECRET: Joi.string().empty(''),
-  USSD_ALLOWED_IPS: Joi.string().empty(''),
-  SIMULATOR_PROMPT_TTL_SECONDS: Joi.number().integer().min(10).default(600),
-  SMTP_HOST: Joi.string().hostname().empty(''),
-  SMTP_PORT: Joi.number().integer().min(1).max(65535).default(587),
-  SMTP_SECURE: Joi.boolean().truthy('1').falsy('0').default(false),
-  SMTP_USER: Joi.string().empty(''),
-  SMTP_PASS: Joi.string().empty(''),
-  SMTP_FROM: Joi.string().default('Data Hub <no-reply@datahub.local>'),
-  TRUST_PROXY: Joi.string().trim().pattern(/^(\d+|true|false|[\w.:/,\s]+)$/).default('loopback'),
-  SHUTDOWN_DRAIN_MS: Joi.number().integer().min(0).max(60_000).when('NODE_ENV', { is: 'production', then: Joi.number().default(5000), otherwise: Joi.number().default(0) }),
-  SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(1000).max(300_000).default(25_000),
-  METRICS_TOKEN: Joi.string().min(16).empty(''),
-  METRICS_ALLOW_IPS: Joi.string().empty('').default('127.0.0.1,::1'),
-  SKYTECH_API_KEY: Joi.string().empty(''),
-  SKYTECH_API_SECRET: Joi.string().empty(''),
-  SKYTECH_BASE_URL: Joi.string().uri().default('https://skytechgh.com'),
-  DELIVERY_RETRY_BASE_MS: Joi.number().integer().min(0).default(5000),
-  DELIVERY_VENDOR_TIMEOUT_MS: Joi.number().integer().min(100).default(15000),
-  DELIVERY_STALE_SECONDS: Joi.number().integer().min(1).default(120),
-  DELIVERY_BATCH_MAX: Joi.number().integer().min(1).max(1000).default(16),
-  DELIVERY_SIMULATOR_DELAY_MS: Joi.number().integer().min(0).default(1500),
-  DELIVERY_CHECK_AFTER_MS: Joi.number().integer().min(0).default(5000),
-  SMS_PROVIDER: Joi.string().valid('log', 'arkesel').empty(''),
-  ARKESEL_API_KEY: Joi.string().empty(''),
-  ARKESEL_BASE_URL: Joi.string().uri().default('https://sms.arkesel.com'),
-  SMS_RETRY_BASE_MS: Joi.number().integer().min(0).default(10000),
-  PAYMENT_PROVIDER: Joi.string().lowercase().valid('paystack', 'simulator').empty(''),
-  API_RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).max(100000).default(120),
-  WEBHOOKS_ALLOW_PRIVATE: Joi.boolean().truthy('1').falsy('0').when('NODE_ENV', { is: 'production', then: Joi.boolean().default(false), otherwise: Joi.boolean().default(true) }),
-  PAYOUT_SIMULATOR_DELAY_MS: Joi.number().integer().min(0).max(600_000).default(3000),
-  PAYOUT_CHECK_AFTER_MS: Joi.number().integer().min(0).default(60_000),
-  PAYOUT_STALE_SECONDS: Joi.number().integer().min(1).default(120),
-})
-  .unknown(true)
+type Settings = typeof SETTINGS
+type ValueOf<S> = S extends Setting<infer T, boolean> ? T : never
+/** The checked environment, typed from SETTINGS (one declaration, no second list to keep in step). */
+export type Env = { [K in keyof Settings as Settings[K]['optional'] extends true ? never : K]: ValueOf<Settings[K]> } & {
+  [K in keyof Settings as Settings[K]['optional'] extends true ? K : never]?: ValueOf<Settings[K]>
+}
+
+const schema = Joi.object(Object.fromEntries(Object.entries(SETTINGS).map(([k, s]) => [k, s.schema]))).unknown(true)
 
 /** Every setting the shop reads (.env.example lists each). */
-export const ENV_KEYS = Object.keys(schema.describe().keys ?? {})
+export const ENV_KEYS = Object.keys(SETTINGS)
 
 /** Reads and checks the environment once at start-up; lists every problem, not just the first. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Env> = {}, opts: { server?: boolean } = {}): Env {

@@ -11,6 +11,7 @@ import { ROOT, staticAssets, vikeHandler } from './http/pages.ts'
 import { randomToken } from './lib/crypto.ts'
 import { createLogger, type Logger } from './lib/logger.ts'
 import { createServices, type Services } from './services/index.ts'
+import { simulatorsInUse } from './services/simulators.ts'
 
 export interface Running {
   url: string
@@ -49,7 +50,7 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
   // Services that key an HMAC (reset codes) use the same secret every instance shares.
   const services = createServices({ sequelize: db.sequelize, models: db.models, env: { ...env, SESSION_SECRET: secret }, log, url: db.url })
   await services.queue.migrate()
-  await seedDefaults(db.models, services, { adminEmail: env.ADMIN_EMAIL, adminPassword: env.ADMIN_PASSWORD, log })
+  await seedDefaults(db.models, services, { adminEmail: env.ADMIN_EMAIL, adminPassword: env.ADMIN_PASSWORD, log, sampleBusiness: env.NODE_ENV !== 'test' })
   const stopSettingsListener = await services.settings.listen(log)
   const pages = await pageLayer(env, services, opts.dev ?? false)
   const composition = await import('./composition.ts')
@@ -68,6 +69,8 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
   })
   const port = (server.address() as { port: number }).port
   const url = `http://localhost:${port}`
+  const simulators = simulatorsInUse(env)
+  if (simulators.length) log.info({ simulators }, `simulators in use: ${simulators.join('; ')}`)
   log.info({ url }, 'Data Hub is listening')
 
   // Stop in order: report not ready (the balancer stops sending), stop accepting, answer what is in

@@ -3,7 +3,7 @@ import pino from 'pino'
 export type Logger = pino.Logger
 
 /** `destination`: a file path (tests read the log of a run); stdout when absent. */
-export function createLogger(level = process.env.LOG_LEVEL ?? 'info', destination?: string): Logger {
+export function createLogger(level = 'info', destination?: string): Logger {
   const opts: pino.LoggerOptions = {
     level,
     base: undefined,

@@ -58,7 +58,12 @@ export function createServices(deps: Deps) {
   const { sequelize, models } = deps
   const audit = createAuditService({ models })
   // The one durable job queue: other services enqueue into it inside their transactions.
-  const queue = createQueue({ sequelize, url: deps.url ?? '', log: deps.log })
+  const queue = createQueue({
+    sequelize,
+    url: deps.url ?? '',
+    log: deps.log,
+    options: { concurrency: deps.env.QUEUE_CONCURRENCY, poolMax: deps.env.QUEUE_POOL_MAX, completeBatchMs: deps.env.QUEUE_COMPLETE_BATCH_MS, localSize: deps.env.QUEUE_LOCAL_SIZE },
+  })
   const rateLimit = createRateLimitService({ sequelize })
   const settings = createSettingsService({ models, audit, sequelize })
   const limits = createLimitsService({ sequelize })

@@ -36,7 +36,19 @@ export interface QueueDeps {
   /** The database URL: the workers keep their own small pool (LISTEN needs a dedicated connection). */
   url: string
   log: Logger
+  /** From the checked environment (server/env.ts). */
+  options?: QueueOptions
 }
+
+export interface QueueOptions {
+  concurrency: number
+  /** Absent: concurrency + 2. */
+  poolMax?: number
+  completeBatchMs: number
+  localSize: number
+}
+
+const DEFAULT_OPTIONS: QueueOptions = { concurrency: 8, completeBatchMs: 0, localSize: 0 }
 
 export const QUEUE_SCHEMA = 'graphile_worker'
 
@@ -49,10 +61,10 @@ export const QUEUE_SCHEMA = 'graphile_worker'
  */
 export function createQueue(deps: QueueDeps) {
   const { sequelize, url, log } = deps
+  const options = deps.options ?? DEFAULT_OPTIONS
   const handlers = new Map<string, TaskHandler>()
   const crons: CronEntry[] = []
   let pool: pg.Pool | undefined
-  const concurrency = () => Number(process.env.QUEUE_CONCURRENCY ?? 8)
   let runner: Runner | undefined
   const prepared = preparedFor(sequelize)
 
@@ -83,7 +95,7 @@ export function createQueue(deps: QueueDeps) {
     // graphile-worker's own writes (taking a job, marking it done) do not wait for the WAL flush: one
     // lost to a crash of PostgreSQL means the job runs again, which every handler allows (ADR 0024).
     // Jobs are added in our own transactions (Sequelize's pool), which keep waiting for it.
-    pool = new pg.Pool({ connectionString: url, max: Number(process.env.QUEUE_POOL_MAX ?? concurrency() + 2), application_name: 'datahub-queue', options: '-c synchronous_commit=off' })
+    pool = new pg.Pool({ connectionString: url, max: options.poolMax ?? options.concurrency + 2, application_name: 'datahub-queue', options: '-c synchronous_commit=off' })
     // An idle connection dropped by the server (restart, shutdown) must not crash the process.
     pool.on('error', (err) => log.warn({ err: err.message }, 'job queue: idle database connection lost'))
     pool.on('connect', (client) => client.on('error', (err) => log.warn({ err: err.message }, 'job queue: database connection lost')))
@@ -98,9 +110,8 @@ export function createQueue(deps: QueueDeps) {
    * stay locked (4 h) unless a sweep takes them up, so it stays off unless measured worth it.
    */
   function batching() {
-    const complete = Number(process.env.QUEUE_COMPLETE_BATCH_MS ?? 0)
-    const local = Number(process.env.QUEUE_LOCAL_SIZE ?? 0)
-    return { completeJobBatchDelay: complete, ...(local > 1 ? { localQueue: { size: local } } : {}) }
+    const local = options.localSize
+    return { completeJobBatchDelay: options.completeBatchMs, ...(local > 1 ? { localQueue: { size: local } } : {}) }
   }
 
   return {
@@ -114,6 +125,9 @@ export function createQueue(deps: QueueDeps) {
     },
 
     tasks: () => [...handlers.keys()],
+
+    /** The crontab's entries, as registered. */
+    scheduled: (): CronEntry[] => crons.map((c) => ({ ...c })),
 
     /** Creates or upgrades the queue's own schema (at boot, after our migrations; concurrent-safe). */
     async migrate(): Promise<void> {
@@ -149,7 +163,7 @@ export function createQueue(deps: QueueDeps) {
       if (runner) return
       runner = await run({
         pgPool: ownPool(),
-        concurrency: opts.concurrency ?? concurrency(),
+        concurrency: opts.concurrency ?? options.concurrency,
         pollInterval: opts.pollInterval ?? 1000,
         noHandleSignals: true,
         logger: graphileLogger(log),

@@ -7,22 +7,31 @@ import type { Logger } from '../../lib/logger.ts'
  */
 export class ReportedFailure extends Error {}
 
-interface FailureMeta { failure: true; job: { id: string; task_identifier: string; attempts: number; max_attempts: number }; error: unknown; duration: number }
+/**
+ * The parts of a job a log line needs. Its payload (phone numbers, order details) stays out, and so
+ * does the error object: an HTTP client's error carries the whole request (signature headers, body).
+ */
+function compact(meta: Record<string, any> | undefined): Record<string, unknown> {
+  if (!meta) return {}
+  const { job, error, failure: _failure, ...rest } = meta
+  return {
+    ...rest,
+    ...(job ? { job: { id: job.id, task: job.task_identifier, attempts: job.attempts, maxAttempts: job.max_attempts } } : {}),
+    ...(error ? { err: error instanceof Error ? error.message : String(error) } : {}),
+  }
+}
 
-/** graphile-worker's messages go to our one pino logger (its debug chatter at debug level). */
+/**
+ * graphile-worker's messages go to our one pino logger. Its info messages (a worker connected, each
+ * job completed: three every minute from the crontab alone) are routine, so they go to debug; what a
+ * person acts on (a failed job, a lost connection) keeps its warn or error level, except a failure
+ * the task has already reported safely.
+ */
 export function graphileLogger(log: Logger): GraphileLogger {
   const child = log.child({ component: 'queue' })
   return new GraphileLogger(() => (level, message, meta) => {
-    if ((meta as Partial<FailureMeta> | undefined)?.failure) return logFailure(child, message, meta as unknown as FailureMeta)
-    const l = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug'
-    child[l](meta ?? {}, message)
+    if (meta?.failure && meta.error instanceof ReportedFailure) return child.debug(compact(meta), `job failed: ${meta.error.message}`)
+    const l = level === 'error' ? 'error' : level === 'warning' ? 'warn' : 'debug'
+    child[l](compact(meta), message)
   })
-}
-
-// A failed job's payload (phone numbers, order details) and its error object (an HTTP client's error
-// carries the whole request: headers with signatures, the body) stay out of the log: the job names it.
-function logFailure(log: Logger, message: string, { job, error, duration }: FailureMeta) {
-  const fields = { task: job.task_identifier, jobId: job.id, attempt: job.attempts, maxAttempts: job.max_attempts, duration: Math.round(duration) }
-  if (error instanceof ReportedFailure) log.debug(fields, `job failed: ${error.message}`)
-  else log.error(fields, message)
 }
