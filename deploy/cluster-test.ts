@@ -1,7 +1,8 @@
 // Three instances on one PostgreSQL behind HAProxy (deploy/haproxy.cfg), buying, lookup, sign-in
 // and admin traffic through the balancer, and a rolling SIGTERM restart; prints requests sent,
 // failed and the p99, and checks sessions survive and each order is settled once. Run by
-// deploy/test-cluster.sh (see docs/operations.md). Loopback only; bounded in requests and time.
+// deploy/test-cluster.sh (see docs/operations.md) and by .ci/run. Loopback only; bounded in
+// requests and time.
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
@@ -16,7 +17,9 @@ const BASE = Number(process.env.CLUSTER_BASE_PORT ?? 3160)
 const LB = BASE
 const APPS = [BASE + 1, BASE + 2, BASE + 3]
 const STATS = BASE + 4
-const PG_PORT = Number(process.env.CLUSTER_PG_PORT ?? 54361)
+// Next to the instances, below the kernel's ephemeral range (32768+) where the test suite's
+// embedded PostgreSQL and servers take their free ports: a run after `npm test` cannot collide.
+const PG_PORT = Number(process.env.CLUSTER_PG_PORT ?? BASE + 5)
 const WORKERS = Number(process.env.CLUSTER_WORKERS ?? 16)
 const MAX_REQUESTS = Number(process.env.CLUSTER_MAX_REQUESTS ?? 40_000)
 const MAX_SECONDS = Number(process.env.CLUSTER_MAX_SECONDS ?? 240)
@@ -67,6 +70,7 @@ function note(kind: string) {
 }
 
 interface Res { status: number; body: any; cookies: string[] }
+const cookieHeader = (set: string[]) => set.map((c) => c.split(';')[0]).join('; ')
 function request(agent: http.Agent, method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Res> {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : JSON.stringify(body)
@@ -119,10 +123,13 @@ async function worker(id: number, packages: number[]) {
   let orders = 0
   let cookie = ''
   let csrf = ''
+  // The buyer's own browser session, apart from the admin's: the purchase sets it, and only that
+  // browser (or whoever gives the paying phone) may then read the payment's status, as in the shop.
+  let buyer: Record<string, string> = {}
   const signIn = async () => {
     const r = await timed('login', (x) => x.status === 200, () => request(agent, 'POST', '/api/auth/login', ADMIN))
     if (r?.status === 200) {
-      cookie = r.cookies.map((c) => c.split(';')[0]).join('; ')
+      cookie = cookieHeader(r.cookies)
       csrf = r.body.csrfToken
     }
   }
@@ -133,15 +140,17 @@ async function worker(id: number, packages: number[]) {
       if (++orders > 15) {
         agent.destroy()
         agent = newAgent()
+        buyer = {}
         orders = 0
       }
       const phone = `024${String(1000000 + ((id * 7919 + stats.sent) % 8999999)).padStart(7, '0')}`
-      const r = await timed('order', (x) => x.status === 201, () => request(agent, 'POST', '/api/orders', { packageId: packages[stats.sent % packages.length], recipientNumber: phone, payerPhone: phone, payerNetwork: 'MTN' }))
+      const r = await timed('order', (x) => x.status === 201, () => request(agent, 'POST', '/api/orders', { packageId: packages[stats.sent % packages.length], recipientNumber: phone, payerPhone: phone, payerNetwork: 'MTN' }, buyer))
+      if (r?.cookies.length) buyer = { Cookie: cookieHeader(r.cookies) }
       const tid = r?.body?.transactionId ?? r?.body?.payment?.transactionId
       if (tid) {
-        const a = await timed('approve', (x) => x.status === 200, () => request(agent, 'POST', `/api/simulator/payments/${tid}/approve`, {}))
+        const a = await timed('approve', (x) => x.status === 200, () => request(agent, 'POST', `/api/simulator/payments/${tid}/approve`, {}, buyer))
         if (a?.status === 200) approved.push(String(tid))
-        await timed('status', (x) => x.status === 200, () => request(agent, 'GET', `/api/payment/status/${tid}`))
+        await timed('status', (x) => x.status === 200, () => request(agent, 'GET', `/api/payment/status/${tid}`, undefined, buyer))
       }
     } else if (roll < 0.65) {
       await timed('lookup', (x) => x.status === 200, () => request(agent, 'GET', `/api/orders?phoneNumber=024${1000000 + (stats.sent % 50)}`))

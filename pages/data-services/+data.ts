@@ -1,4 +1,5 @@
 import type { PageContextServer } from 'vike/types'
+import { openingNetwork } from './networks.ts'
 
 export interface StorePackage {
   id: number
@@ -14,20 +15,24 @@ export interface BuyData {
   providerLabel: string
   /** ?tab=orders opens My Orders (the home page's My Orders card links there). */
   tab: 'buy' | 'orders'
+  /** The network tab the form opens on (`openingNetwork`). */
+  network: string
 }
 
 // Active packages of every network, rendered on the server; switching network needs no request.
 export async function data(pageContext: PageContextServer): Promise<BuyData> {
   const services = pageContext.services
   const tab = pageContext.urlParsed.search.tab === 'orders' ? 'orders' : 'buy'
-  if (!services) return { packages: [], providerLabel: 'Paystack', tab }
+  if (!services) return { packages: [], providerLabel: 'Paystack', tab, network: openingNetwork([], null) }
   const rows = await services.packages.listActive()
+  const packages = rows.map((p) => {
+    const v = services.packages.present(p)
+    return { id: v.id, network: v.network, name: v.name, sizeMB: v.sizeMB, priceUser: v.priceUser, priceAgent: v.priceAgent }
+  })
   return {
-    packages: rows.map((p) => {
-      const v = services.packages.present(p)
-      return { id: v.id, network: v.network, name: v.name, sizeMB: v.sizeMB, priceUser: v.priceUser, priceAgent: v.priceAgent }
-    }),
+    packages,
     providerLabel: services.payments.providerName === 'paystack' ? 'Paystack' : services.payments.providerLabel,
     tab,
+    network: openingNetwork(packages, pageContext.urlParsed.search.network),
   }
 }

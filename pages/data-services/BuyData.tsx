@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react'
 import { api, ApiError } from '../../renderer/api.ts'
 import { useToast } from '../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../renderer/usePageContext.tsx'
-import { digitsOnly, EMAIL_RE, formatCedis, formatSize, NETWORK_LABEL, NETWORKS } from '../_storefront/format.ts'
+import { digitsOnly, EMAIL_RE, formatCedis, formatSize, NETWORK_LABEL } from '../_storefront/format.ts'
 import { PayerFields } from '../_storefront/PayerFields.tsx'
 import { PaymentDialog, type Busy } from '../_storefront/PaymentDialog.tsx'
 import {
@@ -11,7 +11,7 @@ import {
 import { addRecent, loadRecent } from '../_storefront/recent.ts'
 
 import type { BuyData as Data, StorePackage } from './+data.ts'
-import { PackagePicker } from './PackagePicker.tsx'
+import { NetworkPackages } from './NetworkPackages.tsx'
 import { WalletPay } from './WalletPay.tsx'
 import { networkMismatchWarning, parseGhanaMobile } from '../../server/lib/phone.ts'
 
@@ -31,7 +31,7 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
   const card = settings.paymentGateway === 'paystack'
   const isAgent = !shop && user?.role === 'AGENT'
   const agentPricing = isAgent && !!user?.agent?.approved
-  const [network, setNetwork] = useState<string>('MTN')
+  const [network, setNetwork] = useState<string>(data.network)
   const [packageId, setPackageId] = useState<number | null>(null)
   const [recipient, setRecipient] = useState('')
   const [recipientTouched, setRecipientTouched] = useState(false)
@@ -51,11 +51,11 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
 
   useEffect(() => setRecent(loadRecent()), [])
 
-  const packages = useMemo(
-    () => data.packages.filter((p) => p.network === network).map((p) => (repriced[p.id] !== undefined ? { ...p, priceUser: repriced[p.id]! } : p)),
-    [data.packages, network, repriced],
+  const shownPackages = useMemo(
+    () => data.packages.map((p) => (repriced[p.id] !== undefined ? { ...p, priceUser: repriced[p.id]! } : p)),
+    [data.packages, repriced],
   )
-  const pkg: StorePackage | undefined = packages.find((p) => p.id === packageId)
+  const pkg: StorePackage | undefined = shownPackages.find((p) => p.id === packageId && p.network === network)
   const parsedRecipient = recipient.trim() ? parseGhanaMobile(recipient) : null
   // Shown once the number is complete enough to judge (or the field was left), not at the first digit.
   const recipientError = parsedRecipient && !parsedRecipient.ok && (recipientTouched || recipient.length >= 10) ? parsedRecipient.error : null
@@ -220,20 +220,7 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
           {isAgent && !(user?.agent?.approved && user.agent.paymentStatus === 'SUCCESS') ? (
             <div className="notification is-warning">Your agent account must be paid and approved before you can place orders.</div>
           ) : null}
-          <fieldset>
-            <legend className="label">Network</legend>
-            <div className="sf-network-picker" role="group" aria-label="Network">
-              {NETWORKS.map((n) => (
-                <button key={n} type="button" className={`button${network === n ? ' is-primary' : ''}`} aria-pressed={network === n} onClick={() => chooseNetwork(n)}>
-                  {NETWORK_LABEL[n]}
-                </button>
-              ))}
-            </div>
-          </fieldset>
-          <fieldset>
-            <legend className="label">Package</legend>
-            <PackagePicker packages={packages} selected={packageId} onSelect={setPackageId} agentPricing={agentPricing} />
-          </fieldset>
+          <NetworkPackages packages={shownPackages} network={network} onNetwork={chooseNetwork} selected={packageId} onSelect={setPackageId} agentPricing={agentPricing} />
           <div className="field">
             <label className="label" htmlFor="recipient">Recipient number</label>
             <div className="control">

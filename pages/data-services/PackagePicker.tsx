@@ -2,10 +2,10 @@ import { formatCedis, formatSize } from '../_storefront/format.ts'
 import type { StorePackage } from './+data.ts'
 
 /** The packages of one network as a radio group; agents see their price and what they save. */
-export function PackagePicker(props: { packages: StorePackage[]; selected: number | null; onSelect(id: number): void; agentPricing: boolean }) {
+export function PackagePicker(props: { packages: StorePackage[]; selected: number | null; onSelect(id: number): void; agentPricing: boolean; label?: string }) {
   if (props.packages.length === 0) return <p className="notification is-light">No packages available for this network.</p>
   return (
-    <div className="sf-packages" role="radiogroup" aria-label="Data package">
+    <div className="sf-packages" role="radiogroup" aria-label={props.label ?? 'Data package'}>
       {props.packages.map((p) => {
         const agentPrice = props.agentPricing && p.priceAgent !== null ? p.priceAgent : null
         const save = agentPrice !== null && p.priceUser !== null && agentPrice < p.priceUser ? p.priceUser - agentPrice : 0

@@ -6,13 +6,15 @@ export interface TabItem<T extends string> { id: T; label: string; href?: string
  * Bulma tabs that follow the ARIA tabs pattern: one tab in the Tab order (roving tabindex), the
  * arrow keys move to the next or previous tab (Home/End to the first and last) and select it.
  * The panel is the caller's: `<div role="tabpanel" id={`panel-${id}`} aria-labelledby={`tab-${id}`}>`.
+ * `everyPanel`: the caller renders every tab's panel (the others `hidden`), so every tab names its own.
  */
-export function Tabs<T extends string>({ tabs, current, onChange, label, className = '' }: {
+export function Tabs<T extends string>({ tabs, current, onChange, label, className = '', everyPanel = false }: {
   tabs: TabItem<T>[]
   current: T
   onChange: (id: T) => void
   label: string
   className?: string
+  everyPanel?: boolean
 }) {
   const refs = useRef(new Map<T, HTMLAnchorElement | null>())
   const onKeyDown = (e: KeyboardEvent) => {
@@ -36,7 +38,7 @@ export function Tabs<T extends string>({ tabs, current, onChange, label, classNa
                 role="tab"
                 id={`tab-${t.id}`}
                 aria-selected={active}
-                aria-controls={active ? `panel-${t.id}` : undefined}
+                aria-controls={active || everyPanel ? `panel-${t.id}` : undefined}
                 tabIndex={active ? 0 : -1}
                 href={t.href ?? `#panel-${t.id}`}
                 onClick={(e) => { e.preventDefault(); onChange(t.id) }}

@@ -1,9 +1,13 @@
 import { expect } from 'chai'
 import type { Browser, Page } from 'puppeteer-core'
-import { closeBrowser, hydrated, newPage, url, useBrowser } from '../helpers/browser.ts'
-import { resetDb } from '../helpers/server.ts'
+import { bodyText, closeBrowser, hydrated, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { createAgent } from '../helpers/factories.ts'
+import { Client } from '../helpers/http.ts'
+import { app, resetDb } from '../helpers/server.ts'
 
 const text = (page: Page, sel: string) => page.$eval(sel, (el) => el.textContent?.trim() ?? '')
+const selectedTab = (page: Page) => page.$eval('[aria-label="Network"] [aria-selected="true"]', (e) => e.textContent)
+const visible = (page: Page, sel: string) => page.$eval(sel, (e) => (e as HTMLElement).offsetParent !== null)
 const proceed = (page: Page) => page.$('xpath///button[@type="submit" and contains(., "Proceed to Payment")]')
 
 describe('browser: the buy form says why it cannot go on, and checks the number', function () {
@@ -42,5 +46,57 @@ describe('browser: the buy form says why it cannot go on, and checks the number'
     expect(await text(page, '#recipient-help')).to.equal('This looks like a Telecel number, not MTN. Check it, unless it moved networks.')
     expect(await (await proceed(page))!.evaluate((b) => (b as HTMLButtonElement).disabled)).to.equal(false)
     await page.browserContext().close()
+  })
+})
+
+describe('browser: an agent shop opens on the network it sells', function () {
+  this.timeout(90_000)
+  let browser: Browser
+  before(async function () {
+    browser = await useBrowser(this)
+    await resetDb()
+  })
+  after(closeBrowser)
+
+  it('a Telecel and AirtelTigo shop opens on Telecel; the arrow keys switch tabs; without JavaScript the prices show and the tabs are links', async () => {
+    const pkg = async (network: string) => (await app().db.models.Package.findOne({ where: { network, sizeMb: 1024 } }))!.get('id') as number
+    const telecel = await pkg('TELECEL')
+    const airteltigo = await pkg('AIRTELTIGO')
+    const a = await createAgent()
+    const c = new Client()
+    await c.login(a.user.email, a.password)
+    expect((await c.put('/api/shops/mine', { slug: 'adwoa-data', name: 'Adwoa Data', description: '', whatsapp: '', accent: '#1565c0' })).status).to.equal(200)
+    expect((await c.put('/api/shops/mine/prices', { prices: [{ packageId: telecel, price: 4.9 }, { packageId: airteltigo, price: 5.3 }] })).status).to.equal(200)
+
+    const page = await newPage(browser)
+    await page.goto(url('/shop/adwoa-data'))
+    await hydrated(page)
+    expect(await selectedTab(page)).to.equal('Telecel')
+    expect(await page.$$eval('[aria-label="Network"] [role="tab"]', (tabs) => tabs.map((t) => t.textContent))).to.deep.equal(['Telecel', 'AirtelTigo'])
+    expect(await visible(page, `[data-testid="package-${telecel}"]`)).to.equal(true)
+    expect(await visible(page, `[data-testid="package-${airteltigo}"]`)).to.equal(false)
+    expect(await bodyText(page)).to.include('GH₵4.90').and.not.include('No packages available for this network.')
+
+    // ARIA tabs: one Tab stop, the arrows select and focus the next tab, Tab then enters its packages.
+    await page.focus('#tab-TELECEL')
+    await page.keyboard.press('ArrowRight')
+    expect(await page.evaluate(() => document.activeElement?.id)).to.equal('tab-AIRTELTIGO')
+    expect(await selectedTab(page)).to.equal('AirtelTigo')
+    expect(await visible(page, `[data-testid="package-${airteltigo}"]`)).to.equal(true)
+    expect(await visible(page, `[data-testid="package-${telecel}"]`)).to.equal(false)
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value)).to.equal(String(airteltigo))
+    await page.keyboard.press('Space')
+    await page.waitForSelector(`[data-testid="package-${airteltigo}"].is-selected`)
+    await page.browserContext().close()
+
+    const plain = await newPage(browser)
+    await plain.setJavaScriptEnabled(false)
+    await plain.goto(url('/shop/adwoa-data'))
+    expect(await bodyText(plain)).to.include('GH₵4.90').and.not.include('GH₵5.30')
+    await Promise.all([plain.waitForNavigation(), plain.click('#tab-AIRTELTIGO')])
+    expect(plain.url()).to.match(/\/shop\/adwoa-data\?network=AIRTELTIGO$/)
+    expect(await bodyText(plain)).to.include('GH₵5.30').and.not.include('GH₵4.90')
+    await plain.browserContext().close()
   })
 })

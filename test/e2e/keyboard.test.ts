@@ -52,10 +52,11 @@ describe('browser: keyboard-only buy journey', function () {
     await hydrated(page)
     const pkg = String(await mtn1gb())
 
-    // Network: MTN by Enter.
-    await tabTo(page, 'button:MTN', { max: 40 })
-    await page.keyboard.press('Enter')
-    expect(await page.$eval('[aria-label="Network"] [aria-pressed="true"]', (e) => e.textContent)).to.equal('MTN')
+    // Network: the tabs take one Tab stop; the arrows move between them, MTN is back after a round.
+    await tabTo(page, '#tab-MTN', { max: 40 })
+    for (const key of ['ArrowRight', 'ArrowLeft'] as const) await page.keyboard.press(key)
+    expect((await focused(page)).at).to.equal('#tab-MTN')
+    expect(await page.$eval('[aria-label="Network"] [aria-selected="true"]', (e) => e.textContent)).to.equal('MTN')
     // Package: Tab into the radio group, arrows to 1GB, Enter selects (and does not submit).
     await tabTo(page, /^radio:/, { max: 5 })
     for (let i = 0; i < 12 && (await focused(page)).at !== `radio:${pkg}`; i++) await page.keyboard.press('ArrowRight')

@@ -4,6 +4,7 @@ import type { PageMeta } from '../../../renderer/+onRenderHtml.tsx'
 import type { ShopView } from '../../../server/services/shops/index.ts'
 import type { BuyData } from '../../data-services/+data.ts'
 import { whatsappLink } from '../../../renderer/ui/links.ts'
+import { openingNetwork } from '../../data-services/networks.ts'
 
 export interface ShopData extends BuyData {
   shop: ShopView
@@ -23,12 +24,14 @@ export async function data(pageContext: PageContextServer): Promise<ShopData> {
   const base = services.deps.env.PUBLIC_URL ? services.deps.env.PUBLIC_URL.replace(/\/+$/, '') : `http://${headers.host ?? 'localhost'}`
   const url = `${base}/shop/${view.shop.slug}`
   const prices = services.shops.priceTexts(view.packages)
+  const packages = view.packages.map((p) => ({ id: p.id, network: p.network, name: p.name, sizeMB: p.sizeMB, priceUser: p.price, priceAgent: null }))
   return {
     shop: view.shop,
     whatsappUrl: whatsappLink(view.shop.whatsapp),
-    packages: view.packages.map((p) => ({ id: p.id, network: p.network, name: p.name, sizeMB: p.sizeMB, priceUser: p.price, priceAgent: null })),
+    packages,
     providerLabel: services.payments.providerName === 'paystack' ? 'Paystack' : services.payments.providerLabel,
     tab: pageContext.urlParsed.search.tab === 'orders' ? 'orders' : 'buy',
+    network: openingNetwork(packages, pageContext.urlParsed.search.network),
     meta: {
       title: view.shop.name,
       description: view.shop.open
