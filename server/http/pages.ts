@@ -3,7 +3,9 @@ import expressStaticGzip from 'express-static-gzip'
 import path from 'node:path'
 import { renderPage } from 'vike/server'
 import type { Services } from '../services/index.ts'
+import { isDbUnavailable } from '../lib/db-unavailable.ts'
 import { ensureCsrfToken } from './middleware/csrf.ts'
+import { answerDbUnavailable } from './middleware/errors.ts'
 import { securityHeaders } from './middleware/security-headers.ts'
 import { CACHEABLE_PATHS, createPageCache } from './page-cache.ts'
 
@@ -65,6 +67,8 @@ export function vikeHandler(services: Services): RequestHandler {
       csrfToken,
       simulatedPayments: services.payments.isSimulator,
     })
+    // A +data hook that met the database down: the friendly page, not the error page.
+    if (isDbUnavailable(pageContext.errorWhileRendering)) return answerDbUnavailable(req, res)
     if (pageContext.errorWhileRendering) req.log.error({ err: pageContext.errorWhileRendering }, 'page render failed')
     const { httpResponse } = pageContext
     if (!httpResponse) return next()
@@ -87,6 +91,8 @@ function anonymousPageCache(services: Services) {
     async render(url, nonce) {
       const settings = services.settings.getPublicSync(await services.settings.get())
       const ctx = await renderPage({ urlOriginal: url, headersOriginal: { 'user-agent': 'Mozilla/5.0' }, cspNonce: nonce, services, user: null, settings, csrfToken: null, simulatedPayments: services.payments.isSimulator })
+      // Never keep a page rendered while the database was down: the error middleware answers 503.
+      if (isDbUnavailable(ctx.errorWhileRendering)) throw ctx.errorWhileRendering
       if (ctx.errorWhileRendering) services.deps.log.error({ err: ctx.errorWhileRendering, url }, 'page render failed')
       const r = ctx.httpResponse
       if (!r) return { status: 404, headers: [], body: '' }

@@ -1,7 +1,11 @@
-import { run, runMigrations, runOnce, type Runner, type Task, type TaskList } from 'graphile-worker'
+import { EventEmitter } from 'node:events'
+import { run, runMigrations, runOnce, type Runner, type Task, type TaskList, type WorkerEvents } from 'graphile-worker'
 import pg from 'pg'
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import { backoffMs, type ConnectionStates } from '../../lib/connection-states.ts'
 import type { Logger } from '../../lib/logger.ts'
+import { createLiveness } from './liveness.ts'
+import { createPatientPool } from './patient-pool.ts'
 import { graphileLogger } from './logger.ts'
 import { preparedFor } from '../../../models/prepared.ts'
 
@@ -36,6 +40,7 @@ export interface QueueDeps {
   /** The database URL: the workers keep their own small pool (LISTEN needs a dedicated connection). */
   url: string
   log: Logger
+  connections: ConnectionStates
 }
 
 export const QUEUE_SCHEMA = 'graphile_worker'
@@ -48,12 +53,17 @@ export const QUEUE_SCHEMA = 'graphile_worker'
  * `_private_known_crontabs`, so a tick is enqueued once however many instances reach it.
  */
 export function createQueue(deps: QueueDeps) {
-  const { sequelize, url, log } = deps
+  const { sequelize, url, log, connections } = deps
   const handlers = new Map<string, TaskHandler>()
   const crons: CronEntry[] = []
   let pool: pg.Pool | undefined
   const concurrency = () => Number(process.env.QUEUE_CONCURRENCY ?? 8)
   let runner: Runner | undefined
+  let stopping = false
+  let restartTimer: NodeJS.Timeout | undefined
+  // Jobs this process is running now: the ones its pools may still lock after an outage.
+  const running = new Set<string>()
+  let liveness: ReturnType<typeof createLiveness> | undefined
   const prepared = preparedFor(sequelize)
 
   function taskList(): TaskList {
@@ -83,7 +93,7 @@ export function createQueue(deps: QueueDeps) {
     // graphile-worker's own writes (taking a job, marking it done) do not wait for the WAL flush: one
     // lost to a crash of PostgreSQL means the job runs again, which every handler allows (ADR 0024).
     // Jobs are added in our own transactions (Sequelize's pool), which keep waiting for it.
-    pool = new pg.Pool({ connectionString: url, max: Number(process.env.QUEUE_POOL_MAX ?? concurrency() + 2), application_name: 'datahub-queue', options: '-c synchronous_commit=off' })
+    pool = createPatientPool({ connectionString: url, max: Number(process.env.QUEUE_POOL_MAX ?? concurrency() + 2), application_name: 'datahub-queue', options: '-c synchronous_commit=off' }, connections, () => stopping)
     // An idle connection dropped by the server (restart, shutdown) must not crash the process.
     pool.on('error', (err) => log.warn({ err: err.message }, 'job queue: idle database connection lost'))
     pool.on('connect', (client) => client.on('error', (err) => log.warn({ err: err.message }, 'job queue: database connection lost')))
@@ -96,11 +106,52 @@ export function createQueue(deps: QueueDeps) {
    * had not been written when the process died runs again, which our idempotent handlers allow.
    * QUEUE_LOCAL_SIZE (default off) fetches and locks that many jobs at once: after a kill -9 they
    * stay locked (4 h) unless a sweep takes them up, so it stays off unless measured worth it.
+   * Failures go through the same batcher: one that cannot be written then stops the worker pool
+   * (which `start` replaces) instead of rejecting where nobody awaits it.
    */
   function batching() {
     const complete = Number(process.env.QUEUE_COMPLETE_BATCH_MS ?? 0)
     const local = Number(process.env.QUEUE_LOCAL_SIZE ?? 0)
-    return { completeJobBatchDelay: complete, ...(local > 1 ? { localQueue: { size: local } } : {}) }
+    return { completeJobBatchDelay: complete, failJobBatchDelay: Math.max(0, complete), ...(local > 1 ? { localQueue: { size: local } } : {}) }
+  }
+
+  function events(): WorkerEvents {
+    const e = new EventEmitter() as WorkerEvents
+    e.on('pool:create', ({ workerPool }) => {
+      liveness!.attach(workerPool.id).catch((err) => log.warn({ err: { message: err.message } }, 'job queue: liveness connection not open yet'))
+    })
+    e.on('job:start', ({ job }) => void running.add(job.id))
+    e.on('job:complete', ({ job }) => void running.delete(job.id))
+    e.on('pool:listen:error', ({ error }) => connections.down('queue-listener', error))
+    e.on('pool:listen:success', () => connections.up('queue-listener'))
+    return e
+  }
+
+  /** Runs the workers; should the worker pool stop by itself (a completion it could not write), a new one takes over. */
+  async function startRunner(opts: { concurrency?: number; pollInterval?: number }, attempt = 0): Promise<void> {
+    const r = await run({
+      pgPool: ownPool(),
+      concurrency: opts.concurrency ?? concurrency(),
+      pollInterval: opts.pollInterval ?? 1000,
+      noHandleSignals: true,
+      logger: graphileLogger(log),
+      taskList: taskList(),
+      crontab: crontab(),
+      events: events(),
+      preset: { worker: batching() },
+    })
+    runner = r
+    connections.track('queue-listener')
+    const replace = (err?: unknown) => {
+      if (stopping || runner !== r) return
+      runner = undefined
+      log.warn({ err: { message: (err as Error | undefined)?.message } }, 'job queue: worker pool stopped by itself; starting a new one')
+      restartTimer = setTimeout(() => {
+        restartTimer = undefined
+        if (!stopping) startRunner(opts, attempt + 1).catch((e) => replace(e))
+      }, backoffMs(attempt + 1))
+    }
+    r.promise.then(() => replace(), replace)
   }
 
   return {
@@ -147,16 +198,9 @@ export function createQueue(deps: QueueDeps) {
     /** Starts this instance's workers (and its cron scheduler). */
     async start(opts: { concurrency?: number; pollInterval?: number } = {}): Promise<void> {
       if (runner) return
-      runner = await run({
-        pgPool: ownPool(),
-        concurrency: opts.concurrency ?? concurrency(),
-        pollInterval: opts.pollInterval ?? 1000,
-        noHandleSignals: true,
-        logger: graphileLogger(log),
-        taskList: taskList(),
-        crontab: crontab(),
-        preset: { worker: batching() },
-      })
+      stopping = false
+      liveness = createLiveness({ pool: ownPool(), config: { connectionString: url }, states: connections, log, running: () => [...running] })
+      await startRunner(opts)
       log.info({ tasks: [...handlers.keys()], crons: crons.map((c) => `${c.pattern} ${c.task}`) }, 'job queue workers started')
     },
 
@@ -171,7 +215,7 @@ export function createQueue(deps: QueueDeps) {
         `SELECT count(*) FILTER (WHERE locked_at IS NULL AND run_at <= now() AND attempts < max_attempts) AS ready,
                 count(*) FILTER (WHERE locked_at IS NULL AND run_at > now() AND attempts < max_attempts) AS scheduled,
                 count(*) FILTER (WHERE locked_at IS NOT NULL) AS locked,
-                count(*) FILTER (WHERE attempts >= max_attempts) AS failed
+                count(*) FILTER (WHERE locked_at IS NULL AND attempts >= max_attempts) AS failed
            FROM graphile_worker.jobs`,
         { type: QueryTypes.SELECT },
       )
@@ -180,9 +224,14 @@ export function createQueue(deps: QueueDeps) {
 
     /** Stops taking jobs, lets running ones finish, closes the pool. */
     async stop(): Promise<void> {
+      stopping = true
+      clearTimeout(restartTimer)
       const r = runner
       runner = undefined
       if (r) await r.stop()
+      await liveness?.stop()
+      liveness = undefined
+      connections.forget('queue-listener')
       const p = pool
       pool = undefined
       if (p) await p.end()
