@@ -8,6 +8,7 @@ import { createApp } from '../../server/app.ts'
 import { vikeHandler } from '../../server/http/pages.ts'
 import { boot, type Running } from '../../server/index.ts'
 import { createLogger } from '../../server/lib/logger.ts'
+import { createSimulatorVendor, databaseKeyStore } from '../../server/services/delivery/vendors/simulator.ts'
 import { createServices } from '../../server/services/index.ts'
 import { SETTINGS_CHANNEL } from '../../server/services/settings.ts'
 import { Client } from '../helpers/http.ts'
@@ -147,6 +148,18 @@ describe('when the database blinks', function () {
       await other?.stop()
       await alive.end()
     }
+  })
+
+  it('the delivery simulator answers a resent key with the first reference, also from a restarted process', async () => {
+    const order = { id: 1, network: 'MTN', recipientNumber: '0241234567', sizeMb: 1024 } as never
+    const store = databaseKeyStore(app().db.sequelize)
+    const first = await createSimulatorVendor({ delayMs: 0, timeoutMs: 1000, store }).vendor.send(order, 'order-1-key')
+    // A new process: nothing in memory, the key is in the database.
+    const again = await createSimulatorVendor({ delayMs: 0, timeoutMs: 1000, store }).vendor.send(order, 'order-1-key')
+    expect(again).to.include({ status: 'DELIVERED', reference: first.reference })
+    const other = await createSimulatorVendor({ delayMs: 0, timeoutMs: 1000, store }).vendor.send(order, 'order-2-key')
+    expect(other.reference).not.to.equal(first.reference)
+    expect((await q<{ n: string }>('SELECT count(*) AS n FROM delivery_simulator_sends'))[0]!.n).to.equal('2')
   })
 
   it('a payer whose approval was saved is never answered 500 when the settlement behind it fails', async () => {
