@@ -3,6 +3,7 @@ import { run, runMigrations, runOnce, type Runner, type Task, type TaskList, typ
 import pg from 'pg'
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { backoffMs, type ConnectionStates } from '../../lib/connection-states.ts'
+import { isDbUnavailable } from '../../lib/db-unavailable.ts'
 import type { Logger } from '../../lib/logger.ts'
 import { createLiveness } from './liveness.ts'
 import { createPatientPool } from './patient-pool.ts'
@@ -66,16 +67,35 @@ export function createQueue(deps: QueueDeps) {
   let liveness: ReturnType<typeof createLiveness> | undefined
   const prepared = preparedFor(sequelize)
 
+  async function databaseBack(): Promise<void> {
+    for (let attempt = 1; !stopping; attempt++) {
+      try {
+        await ownPool().query('SELECT 1')
+        return
+      } catch {
+        await new Promise((r) => setTimeout(r, backoffMs(attempt)))
+      }
+    }
+  }
+
   function taskList(): TaskList {
     const list: TaskList = {}
     for (const [name, handler] of handlers) {
       const task: Task = async (payload, helpers) => {
-        await handler(payload, {
-          id: helpers.job.id,
-          attempts: helpers.job.attempts,
-          maxAttempts: helpers.job.max_attempts,
-          log: log.child({ task: name, jobId: helpers.job.id }),
-        })
+        const job = { id: helpers.job.id, attempts: helpers.job.attempts, maxAttempts: helpers.job.max_attempts, log: log.child({ task: name, jobId: helpers.job.id }) }
+        // A job that met the database down is run again once it is back, by the worker that holds it:
+        // recording the failure is as impossible as the work, and a batch job whose key moved on, or
+        // a scheduled tick (one attempt), would otherwise count as failed for good. Handlers are
+        // idempotent, so running one again is safe.
+        for (;;) {
+          try {
+            return await handler(payload, job)
+          } catch (err) {
+            if (!isDbUnavailable(err) || stopping) throw err
+            job.log.warn({ err: { message: (err as Error).message } }, 'job met the database down; running it again once it is back')
+            await databaseBack()
+          }
+        }
       }
       list[name] = task
     }
@@ -95,8 +115,9 @@ export function createQueue(deps: QueueDeps) {
     // Jobs are added in our own transactions (Sequelize's pool), which keep waiting for it.
     pool = createPatientPool({ connectionString: url, max: Number(process.env.QUEUE_POOL_MAX ?? concurrency() + 2), application_name: 'datahub-queue', options: '-c synchronous_commit=off' }, connections, () => stopping)
     // An idle connection dropped by the server (restart, shutdown) must not crash the process.
-    pool.on('error', (err) => log.warn({ err: err.message }, 'job queue: idle database connection lost'))
-    pool.on('connect', (client) => client.on('error', (err) => log.warn({ err: err.message }, 'job queue: database connection lost')))
+    // At debug: the outage itself is logged once by the connection states, not once per connection.
+    pool.on('error', (err) => log.debug({ err: err.message }, 'job queue: idle database connection lost'))
+    pool.on('connect', (client) => client.on('error', (err) => log.debug({ err: err.message }, 'job queue: database connection lost')))
     return pool
   }
 

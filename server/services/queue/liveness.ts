@@ -18,6 +18,9 @@ const REAP_EVERY_MS = 2000
  * included), so a lock whose pool has no such connection is a dead one, and any instance releases it.
  * When this instance's own connection comes back after an outage, it releases at once the jobs its
  * pools still hold but no longer run (their completion or failure was lost with the connection).
+ * A job taken back runs again even if it was on its last attempt: it was cut off, it did not fail
+ * (a batch job whose key moved on is marked last-attempt by graphile-worker while it runs, a
+ * scheduled tick has one attempt; either would otherwise wait for the stale-order sweep or never run).
  */
 export function createLiveness(deps: { pool: pg.Pool; config: pg.ClientConfig; states: ConnectionStates; log: Logger; running: () => string[] }) {
   const { pool, log } = deps
@@ -32,7 +35,7 @@ export function createLiveness(deps: { pool: pg.Pool; config: pg.ClientConfig; s
     // Locked a moment ago may be a job a worker is just starting (its start event not seen yet).
     const { rows } = await pool.query<{ n: string }>(
       `WITH j AS (
-         UPDATE graphile_worker._private_jobs SET locked_by = NULL, locked_at = NULL
+         UPDATE graphile_worker._private_jobs SET locked_by = NULL, locked_at = NULL, attempts = least(attempts, max_attempts - 1)
           WHERE locked_by = ANY($1::text[]) AND NOT (id = ANY($2::bigint[])) AND locked_at < now() - interval '1 second'
           RETURNING job_queue_id),
        q AS (
@@ -48,7 +51,7 @@ export function createLiveness(deps: { pool: pg.Pool; config: pg.ClientConfig; s
     const { rows } = await pool.query<{ n: string }>(
       `WITH live AS (SELECT substr(application_name, ${PREFIX.length + 1}) AS id FROM pg_stat_activity WHERE application_name LIKE '${PREFIX}%'),
        j AS (
-         UPDATE graphile_worker._private_jobs SET locked_by = NULL, locked_at = NULL
+         UPDATE graphile_worker._private_jobs SET locked_by = NULL, locked_at = NULL, attempts = least(attempts, max_attempts - 1)
           WHERE locked_by IS NOT NULL AND locked_at < now() - make_interval(secs => $1) AND locked_by NOT IN (SELECT id FROM live)
           RETURNING id),
        q AS (
