@@ -76,7 +76,7 @@ const [pkg] = (await new Client(shopUrl()).get('/api/packages?network=MTN')).bod
 if (!pkg) throw new Error('no MTN package to buy')
 
 // ---- buyers ---------------------------------------------------------------------------------
-type Attempt = { at: number; ok: boolean; status: number; step: string; retryAfter?: string | null }
+type Attempt = { at: number; ok: boolean; status: number; step: string; retryAfter?: string | null; error?: string }
 const attempts: Attempt[] = []
 const approved = new Map<string, number>() // transactionId -> time approved (the payer's answer saved)
 const confirming = new Set<string>() // answered 202: saved, the settlement confirmed later (the reconcile job)
@@ -93,8 +93,8 @@ async function buyOnce(): Promise<void> {
   let res
   try {
     res = await c.post('/api/orders', { packageId: pkg.id, recipientNumber: phone, payerPhone: phone, payerNetwork: 'MTN' }, { 'X-Forwarded-For': ip })
-  } catch {
-    attempts.push({ at, ok: false, status: 0, step: 'order' })
+  } catch (err) {
+    attempts.push({ at, ok: false, status: 0, step: 'order', error: String((err as Error).cause ?? err) })
     return
   }
   attempts.push({ at, ok: res.status === 201, status: res.status, step: 'order', retryAfter: res.headers.get('retry-after') })
@@ -106,8 +106,8 @@ async function buyOnce(): Promise<void> {
     let r
     try {
       r = await c.post(`/api/simulator/payments/${tid}/approve`, undefined, { 'X-Forwarded-For': ip })
-    } catch {
-      attempts.push({ at: a, ok: false, status: 0, step: 'approve' })
+    } catch (err) {
+      attempts.push({ at: a, ok: false, status: 0, step: 'approve', error: String((err as Error).cause ?? err) })
       await sleep(500)
       continue
     }
@@ -201,6 +201,8 @@ const lag = (list: typeof rows, from: (r: (typeof rows)[number]) => number) => {
 }
 console.log(`  orders placed: ${seq}, approved: ${approved.size} (${inFlightAtStop} before the restart), paid: ${paid.length}`)
 console.log(`  during the outage (${secs(upAt - stopAt)}): ${during.length} requests, statuses ${byStatus(during)}`)
+const noAnswer = [...new Set(attempts.filter((a) => a.error).map((a) => `${a.step}: ${a.error}`))]
+if (noAnswer.length) console.log(`  requests without an HTTP answer: ${noAnswer.join('; ')}`)
 console.log(`  the API then: ${api?.status} Retry-After ${api?.headers.get('retry-after')}; a page: ${page?.status} "${/<h1>([^<]*)<\/h1>/.exec(pageText)?.[1] ?? ''}"; /readyz: ${JSON.stringify(ready)}`)
 console.log(`  first successful order ${secs(backAt - upAt)} after PostgreSQL was back`)
 console.log(`  after that: ${after.length} requests, failures ${after.filter((a) => !a.ok).length} (${byStatus(after.filter((a) => !a.ok)) || 'none'})`)
