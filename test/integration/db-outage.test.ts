@@ -1,17 +1,13 @@
 import { expect } from 'chai'
-import type { AddressInfo } from 'node:net'
 import pg from 'pg'
 import { QueryTypes } from 'sequelize'
 import { connect } from '../../models/db.ts'
-import { freePort } from '../../models/embedded.ts'
-import { createApp } from '../../server/app.ts'
-import { vikeHandler } from '../../server/http/pages.ts'
 import { boot, type Running } from '../../server/index.ts'
 import { createLogger } from '../../server/lib/logger.ts'
 import { createSimulatorVendor, databaseKeyStore } from '../../server/services/delivery/vendors/simulator.ts'
-import { createServices } from '../../server/services/index.ts'
 import { SETTINGS_CHANNEL } from '../../server/services/settings.ts'
 import { Client } from '../helpers/http.ts'
+import { startOutageApp } from '../helpers/outage-app.ts'
 import { app, resetDb, testEnv } from '../helpers/server.ts'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -42,19 +38,13 @@ describe('when the database blinks', function () {
   beforeEach(resetDb)
 
   describe('an instance whose database cannot be reached', () => {
-    let server: import('node:http').Server
+    let outage: Awaited<ReturnType<typeof startOutageApp>>
     let base: string
     before(async () => {
-      // Nothing listens on this port: every query fails to connect, as during a restart.
-      const { sequelize, models } = connect(`postgres://datahub:x@127.0.0.1:${await freePort()}/gone`)
-      const log = createLogger('silent')
-      const services = createServices({ sequelize, models, env: testEnv(), log, url: '' })
-      const a = createApp({ env: testEnv(), log, services, sessionSecret: 'outage-test-secret-long-enough-0000000', pages: { assets: [], render: vikeHandler(services) } })
-      server = a.listen(0, '127.0.0.1')
-      await new Promise((r) => server.once('listening', r))
-      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      outage = await startOutageApp()
+      base = outage.base
     })
-    after(() => new Promise((r) => server.close(r)))
+    after(() => outage.close())
 
     it('answers the API 503 with Retry-After and the { error } shape, never 500', async () => {
       for (const [method, path, body] of [['GET', '/api/settings'], ['GET', '/api/packages'], ['POST', '/api/orders', { packageId: 1, recipientNumber: '0241234567' }]] as const) {
