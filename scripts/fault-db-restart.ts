@@ -2,7 +2,7 @@
 //
 //   npm run test:fault [-- --mode=immediate|fast] [--outage=5] [--buyers=4]
 //
-// A standalone embedded PostgreSQL (fsync on) under .data/fault-runs, one shop instance in its own
+// A standalone embedded PostgreSQL (fsync on) under .data/test-runs, one shop instance in its own
 // process (the production build, workers on, delivery simulator taking 1 s a call) and a few
 // buyers placing and approving orders without pause. Then:
 //   1. `pg_ctl stop -m immediate` (or fast) under that traffic, started again --outage seconds later;
@@ -19,9 +19,10 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import { freePort, resolveClusterDir, startEmbedded, type EmbeddedHandle } from '../models/embedded.ts'
+import { freePort, startEmbedded, type EmbeddedHandle } from '../models/embedded.ts'
 import { startChildServer } from '../test/helpers/child-server.ts'
 import { Client } from '../test/helpers/http.ts'
+import { testClusterDir } from '../test/helpers/server.ts'
 
 const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def
 const MODE = arg('mode', 'immediate')
@@ -36,9 +37,8 @@ const check = (ok: boolean, what: string) => {
 }
 
 // ---- the database -------------------------------------------------------------------------
-const base = path.resolve('.data/fault-runs')
-fs.mkdirSync(base, { recursive: true })
-const dir = resolveClusterDir(base, `run-${process.pid}`)
+// Where the postgres user can reach it (a temporary folder when the checkout is under /root).
+const dir = testClusterDir(`fault-${process.pid}`)
 const pgPort = await freePort()
 const DB = 'datahub_fault'
 let embedded: EmbeddedHandle = await startEmbedded({ dir, port: pgPort, database: DB, persistent: true, durable: true })
@@ -72,6 +72,17 @@ const shopEnv = (delayMs: number, concurrency = 8) => ({ DELIVERY_SIMULATOR_DELA
 // A vendor taking 1 s a call: deliveries are under way when PostgreSQL stops.
 let shop = await startChildServer(url, shopEnv(1000))
 const shopUrl = () => shop.url
+// Should a step throw, leave no shop or PostgreSQL running behind.
+let finished = false
+process.once('exit', () => {
+  if (finished) return
+  shop.child.kill('SIGKILL')
+  try {
+    pgCtlStop('immediate')
+  } catch {
+    // already stopped
+  }
+})
 const [pkg] = (await new Client(shopUrl()).get('/api/packages?network=MTN')).body as { id: number }[]
 if (!pkg) throw new Error('no MTN package to buy')
 
@@ -280,6 +291,7 @@ if (failures.length) {
 }
 await shop.kill('SIGTERM')
 await embedded.stop()
+finished = true
 fs.rmSync(dir, { recursive: true, force: true })
 console.log(failures.length ? `\n${failures.length} check(s) failed` : '\nall checks passed')
 process.exit(failures.length ? 1 : 0)
