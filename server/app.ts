@@ -14,6 +14,7 @@ import { securityHeaders } from './http/middleware/security-headers.ts'
 import { anonymousReads } from './http/routes/anonymous-reads.ts'
 import { apiRouter } from './http/routes/index.ts'
 import { siteMetaRouter } from './http/site-meta.ts'
+import { RETRY_AFTER_SECONDS } from './lib/db-unavailable.ts'
 import type { Logger } from './lib/logger.ts'
 import type { Services } from './services/index.ts'
 
@@ -61,13 +62,16 @@ export function createApp(opts: AppOptions): Express {
     res.json({ status: 'ok' })
   })
   app.get('/readyz', async (_req, res) => {
-    if (opts.lifecycle?.draining) return void res.status(503).json({ status: 'draining' })
+    const connections = services.connections.snapshot()
+    if (opts.lifecycle?.draining) return void res.status(503).json({ status: 'draining', connections })
     try {
       await services.deps.sequelize.query('SELECT 1')
-      res.json({ status: 'ready' })
     } catch {
-      res.status(503).json({ status: 'unavailable', error: 'Database unreachable' })
+      res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS))
+      return void res.status(503).json({ status: 'unavailable', error: 'Database unreachable', connections })
     }
+    // The database answers, but a listener or the queue may still be reconnecting: ready, with the states to see.
+    res.json({ status: 'ready', connections })
   })
 
   if (opts.metrics) app.get('/metrics', metricsHandler(opts.metrics, env))

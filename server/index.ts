@@ -12,6 +12,7 @@ import { randomToken } from './lib/crypto.ts'
 import { createLogger, type Logger } from './lib/logger.ts'
 import { createServices, type Services } from './services/index.ts'
 import { simulatorsInUse } from './services/simulators.ts'
+import { watchAppPool } from './services/app-pool-watch.ts'
 
 export interface Running {
   url: string
@@ -51,11 +52,12 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
   const services = createServices({ sequelize: db.sequelize, models: db.models, env: { ...env, SESSION_SECRET: secret }, log, url: db.url })
   await services.queue.migrate()
   await seedDefaults(db.models, services, { adminEmail: env.ADMIN_EMAIL, adminPassword: env.ADMIN_PASSWORD, log, sampleBusiness: env.NODE_ENV !== 'test' })
-  const stopSettingsListener = await services.settings.listen(log)
+  const stopSettingsListener = await services.settings.listen()
+  const stopPoolWatch = watchAppPool(db.sequelize, services.connections)
   const pages = await pageLayer(env, services, opts.dev ?? false)
   const composition = await import('./composition.ts')
   const lifecycle = { draining: false }
-  const metrics = createMetrics(services.opsMetrics)
+  const metrics = createMetrics(services.opsMetrics, services.connections)
   const app = createApp({ env, log, services, sessionSecret: secret, pages, metrics, lifecycle, extra: (a) => composition.mountChannels(a, services) })
   composition.registerTasks(services)
   if (env.JOBS_ENABLED) await services.queue.start()
@@ -95,6 +97,7 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
       })
       await services.queue.stop()
       await stopSettingsListener()
+      stopPoolWatch()
       await pages.close()
       if (!opts.db) await db.close()
       else await db.sequelize.close().catch(() => {})

@@ -2,13 +2,14 @@ import type { Request, RequestHandler } from 'express'
 import client from 'prom-client'
 import crypto from 'node:crypto'
 import type { Env } from '../env.ts'
+import type { ConnectionStates } from '../lib/connection-states.ts'
 import type { OpsMetrics } from '../services/ops-metrics.ts'
 
 /**
  * One registry per app. Extend it with `metrics.registry` (new Counter/Gauge with
  * `registers: [metrics.registry]`), or with `metrics.onScrape(fn)` for figures read at scrape time.
  */
-export function createMetrics(ops: OpsMetrics) {
+export function createMetrics(ops: OpsMetrics, connections: ConnectionStates) {
   const registry = new client.Registry()
   client.collectDefaultMetrics({ register: registry })
   const requests = new client.Counter({
@@ -27,13 +28,24 @@ export function createMetrics(ops: OpsMetrics) {
     payments.reset()
     for (const r of await ops.paymentsByStatus()) payments.set({ status: r.status }, r.count)
   })
-  const queue = new client.Gauge({ name: 'datahub_queue_jobs', help: 'Durable job queue: waiting and failed (gave up) jobs', labelNames: ['state'] as const, registers: [registry] })
+  const queue = new client.Gauge({ name: 'datahub_queue_jobs', help: 'Durable job queue: waiting, running (held by a worker) and failed (gave up) jobs', labelNames: ['state'] as const, registers: [registry] })
   onScrape(async () => {
     const q = await ops.queue()
     queue.reset()
     if (q) {
       queue.set({ state: 'waiting' }, q.waiting)
+      queue.set({ state: 'running' }, q.running)
       queue.set({ state: 'failed' }, q.failed)
+    }
+  })
+  const connected = new client.Gauge({ name: 'datahub_db_connection_up', help: "This instance's long-lived database connections: 1 up, 0 lost and reconnecting", labelNames: ['connection'] as const, registers: [registry] })
+  const losses = new client.Gauge({ name: 'datahub_db_connection_losses', help: 'Times each long-lived database connection was lost since start', labelNames: ['connection'] as const, registers: [registry] })
+  onScrape(async () => {
+    connected.reset()
+    losses.reset()
+    for (const [name, s] of Object.entries(connections.snapshot())) {
+      connected.set({ connection: name }, s.up ? 1 : 0)
+      losses.set({ connection: name }, s.losses)
     }
   })
 
@@ -57,7 +69,8 @@ export function createMetrics(ops: OpsMetrics) {
     next()
   }
 
-  const collect = () => Promise.all(scrapers.map((f) => f()))
+  // The database figures may be out of reach (an outage): the connection states are what matter then.
+  const collect = () => Promise.allSettled(scrapers.map((f) => f()))
   return { registry, onScrape, collect, middleware }
 }
 export type Metrics = ReturnType<typeof createMetrics>

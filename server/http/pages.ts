@@ -4,7 +4,9 @@ import path from 'node:path'
 import { renderPage } from 'vike/server'
 import type { Logger } from '../lib/logger.ts'
 import type { Services } from '../services/index.ts'
+import { isDbUnavailable } from '../lib/db-unavailable.ts'
 import { ensureCsrfToken } from './middleware/csrf.ts'
+import { answerDbUnavailable } from './middleware/errors.ts'
 import { securityHeaders } from './middleware/security-headers.ts'
 import { CACHEABLE_PATHS, createPageCache } from './page-cache.ts'
 
@@ -66,6 +68,8 @@ export function vikeHandler(services: Services): RequestHandler {
       csrfToken,
       simulatedPayments: services.payments.isSimulator,
     })
+    // A +data hook that met the database down: the friendly page, not the error page.
+    if (isDbUnavailable(pageContext.errorWhileRendering)) return answerDbUnavailable(req, res)
     const { httpResponse } = pageContext
     if (pageContext.errorWhileRendering) logRenderError(req.log, pageContext.errorWhileRendering, httpResponse?.statusCode, req.originalUrl)
     if (!httpResponse) return next()
@@ -97,6 +101,8 @@ function anonymousPageCache(services: Services) {
     async render(url, nonce) {
       const settings = services.settings.getPublicSync(await services.settings.get())
       const ctx = await renderPage({ urlOriginal: url, headersOriginal: { 'user-agent': 'Mozilla/5.0' }, cspNonce: nonce, services, user: null, settings, csrfToken: null, simulatedPayments: services.payments.isSimulator })
+      // Never keep a page rendered while the database was down: the error middleware answers 503.
+      if (isDbUnavailable(ctx.errorWhileRendering)) throw ctx.errorWhileRendering
       const r = ctx.httpResponse
       if (ctx.errorWhileRendering) logRenderError(services.deps.log, ctx.errorWhileRendering, r?.statusCode, url)
       if (!r) return { status: 404, headers: [], body: '' }

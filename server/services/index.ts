@@ -32,6 +32,7 @@ import { createLoginThrottle } from './limits/login-throttle.ts'
 import { createOrdersService } from './orders/index.ts'
 import { createAfaService } from './afa.ts'
 import { createQueue } from './queue/index.ts'
+import { createConnectionStates } from '../lib/connection-states.ts'
 import { createDeliveryService } from './delivery/index.ts'
 import { createWalletService } from './wallet/index.ts'
 import { createEarningsService } from './earnings/index.ts'
@@ -58,14 +59,17 @@ export function createServices(deps: Deps) {
   const { sequelize, models } = deps
   const audit = createAuditService({ models })
   // The one durable job queue: other services enqueue into it inside their transactions.
+  // This instance's long-lived database connections, up or down (/metrics, /readyz).
+  const connections = createConnectionStates(deps.log)
   const queue = createQueue({
     sequelize,
     url: deps.url ?? '',
     log: deps.log,
+    connections,
     options: { concurrency: deps.env.QUEUE_CONCURRENCY, poolMax: deps.env.QUEUE_POOL_MAX, completeBatchMs: deps.env.QUEUE_COMPLETE_BATCH_MS, localSize: deps.env.QUEUE_LOCAL_SIZE },
   })
   const rateLimit = createRateLimitService({ sequelize })
-  const settings = createSettingsService({ models, audit, sequelize })
+  const settings = createSettingsService({ models, audit, sequelize, connections })
   const limits = createLimitsService({ sequelize })
   const sessions = createSessionsService({ sequelize, audit })
   const auth = createAuthService({ sequelize, models, audit, sessions, throttle: createLoginThrottle({ sequelize }) })
@@ -107,7 +111,7 @@ export function createServices(deps: Deps) {
   // H19 account recovery: reset codes by SMS (outbox) and email, limits in PostgreSQL, sessions end on reset;
   // on while the payment simulator is the gateway, like the other simulators.
   const recovery = createRecoveryService({ ...deps, settings, audit, sms, sessions, queue, paymentsSimulated: payments.isSimulator })
-  const simulator = createSimulatorControl({ sequelize, env: deps.env, payments, active: payments.isSimulator })
+  const simulator = createSimulatorControl({ sequelize, env: deps.env, payments, active: payments.isSimulator, log: deps.log })
   // H13 agent wallet: ledger, top-ups (a payment purpose), wallet-paid orders settled the same single way.
   const wallet = createWalletService({ sequelize, models, settings, audit, payments })
   // Issue 20: an agent's shop margins and payouts, a second balance on the wallet's row (ADR 0020).
@@ -135,7 +139,7 @@ export function createServices(deps: Deps) {
   paymentHooks.orderMoneyReturned = (orderId, why, ctx) => shops.reverseMargin(orderId, why, ctx).then(() => undefined)
   const afa = createAfaService({ sequelize, settings, payments })
   const opsMetrics = createOpsMetrics({ sequelize })
-  return { queue, opsMetrics, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  return { connections, queue, opsMetrics, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

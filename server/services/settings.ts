@@ -1,10 +1,11 @@
 import Joi from 'joi'
-import pg from 'pg'
 import type { Sequelize } from 'sequelize'
 import type { Transaction } from 'sequelize'
 import type { Models } from '../../models/index.ts'
 import { preparedFor } from '../../models/prepared.ts'
+import type { ConnectionStates } from '../lib/connection-states.ts'
 import { badRequest } from '../lib/errors.ts'
+import { listenForever } from '../lib/pg-listener.ts'
 import { toGhs, toPesewas } from '../lib/money.ts'
 import type { AuditService } from './audit.ts'
 import type { Ctx } from './context.ts'
@@ -218,7 +219,7 @@ export const SETTINGS_CHANNEL = 'datahub_settings'
 
 export type SettingsService = ReturnType<typeof createSettingsService>
 
-export function createSettingsService({ models, audit, sequelize }: { models: Models; audit: AuditService; sequelize?: Sequelize }) {
+export function createSettingsService({ models, audit, sequelize, connections }: { models: Models; audit: AuditService; sequelize?: Sequelize; connections?: ConnectionStates }) {
   let cache: Settings | undefined
   let cacheJson = ''
   let loadedAt = 0
@@ -269,34 +270,22 @@ export function createSettingsService({ models, audit, sequelize }: { models: Mo
     changed()
   }
 
-  /** Listens for saves made by any instance; returns a stop function. Reconnects when the connection drops. */
-  async function listen(log?: { warn: (o: object, m: string) => void }): Promise<() => Promise<void>> {
-    if (!sequelize) return async () => {}
+  /**
+   * Listens for saves made by any instance; returns a stop function. The connection comes back by
+   * itself after any outage (with backoff, as long as it takes); while it is gone the 5 s TTL holds.
+   */
+  async function listen(): Promise<() => Promise<void>> {
+    if (!sequelize || !connections) return async () => {}
     const c = sequelize.config
-    let client: pg.Client | undefined
-    let stopped = false
-    let retry: NodeJS.Timeout | undefined
-    const open = async () => {
-      const next = new pg.Client({ host: c.host, port: Number(c.port), user: c.username, password: c.password ?? undefined, database: c.database, application_name: 'datahub-settings-listener' })
-      next.on('notification', () => invalidate())
-      next.on('error', (err) => {
-        log?.warn({ err: { message: err.message } }, 'settings listener lost its connection; retrying')
-        invalidate()
-        next.end().catch(() => {})
-        if (!stopped) retry = setTimeout(() => open().catch(() => {}), 1000)
-      })
-      await next.connect()
-      await next.query(`LISTEN ${SETTINGS_CHANNEL}`)
+    return listenForever({
+      name: 'datahub-settings-listener',
+      config: { host: c.host, port: Number(c.port), user: c.username, password: c.password ?? undefined, database: c.database },
+      channels: [SETTINGS_CHANNEL],
+      onNotify: () => invalidate(),
       // Anything saved while we were not listening is read afresh.
-      invalidate()
-      client = next
-    }
-    await open()
-    return async () => {
-      stopped = true
-      clearTimeout(retry)
-      await client?.end().catch(() => {})
-    }
+      onGap: () => invalidate(),
+      states: connections,
+    })
   }
 
   return {

@@ -95,6 +95,29 @@ describe('delivery under crashes and several instances (SkyTech fake)', function
     console.log(`      (crash: ${inFlight} left in flight; ${repeats} orders asked twice under their key, none delivered twice)`)
   })
 
+  it('kill -9 with 10 deliveries in flight, the stale-order sweep far off: all 10 delivered within 30 s of the restart, each once', async () => {
+    // Each vendor call hangs long enough that the process dies with all ten asked and none answered.
+    fake.delayMs = 4000
+    const ids = await queuePaidOrders(10)
+    const first = await startChildServer(app().db.url, { ...vendorEnv(), QUEUE_CONCURRENCY: '8' })
+    await waitFor('all ten vendor calls under way', async () => fake.callsPerKey.size >= 10, 30_000)
+    await first.kill('SIGKILL')
+    expect(await delivered(), 'delivered before the crash').to.equal(0)
+    fake.delayMs = 50
+
+    const second = await startChildServer(app().db.url, vendorEnv())
+    const restarted = Date.now()
+    try {
+      await waitFor('all 10 delivered after the restart', async () => (await delivered()) === 10, 30_000)
+    } finally {
+      await second.kill('SIGTERM')
+    }
+    const lag = (Date.now() - restarted) / 1000
+    expect(lag).to.be.lessThan(30)
+    await expectDeliveredOnce(fake, ids)
+    console.log(`      (kill -9 with 10 in flight: all delivered ${lag.toFixed(1)} s after the restart, each with the reference of its first call)`)
+  })
+
   it('two instances on one database: each order delivered once', async () => {
     fake.delayMs = 20
     const ids = await queuePaidOrders(50)

@@ -48,7 +48,11 @@ describe('HTTP safety: bad input, CSRF, errors, health', () => {
   it('reports liveness and readiness', async () => {
     const c = new Client()
     expect((await c.get('/healthz')).body).to.deep.equal({ status: 'ok' })
-    expect((await c.get('/readyz')).body).to.deep.equal({ status: 'ready' })
+    const ready = (await c.get('/readyz')).body
+    expect(ready.status).to.equal('ready')
+    // Each long-lived database connection of the instance, with its state.
+    expect(ready.connections['app-pool']).to.include({ up: true, losses: 0 })
+    expect(ready.connections['datahub-settings-listener']).to.include({ up: true, losses: 0 })
   })
 
   it('sends security headers with a per-request script nonce', async () => {

@@ -1,5 +1,7 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express'
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express'
+import { DB_UNAVAILABLE_MESSAGE, isDbUnavailable, RETRY_AFTER_SECONDS } from '../../lib/db-unavailable.ts'
 import { AppError } from '../../lib/errors.ts'
+import { rightBackHtml } from '../right-back.ts'
 
 export const apiNotFound: RequestHandler = (_req, res) => {
   res.status(404).json({ error: 'Not found' })
@@ -24,6 +26,19 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     res.status(status).json({ error: message })
     return
   }
+  if (isDbUnavailable(err)) {
+    answerDbUnavailable(req, res)
+    return
+  }
   req.log?.error({ err }, 'unhandled error')
   res.status(500).json({ error: 'Something went wrong. Please try again.' })
+}
+
+/** The database is down for a moment: ask the client to come back, a browser with a page it can read. */
+export function answerDbUnavailable(req: Request, res: Response) {
+  res.status(503).setHeader('Retry-After', String(RETRY_AFTER_SECONDS))
+  res.setHeader('Cache-Control', 'no-store')
+  const page = (req.method === 'GET' || req.method === 'HEAD') && !req.path.startsWith('/api/') && req.accepts(['json', 'html']) === 'html'
+  if (page) res.type('html').send(rightBackHtml)
+  else res.json({ error: DB_UNAVAILABLE_MESSAGE })
 }

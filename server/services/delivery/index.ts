@@ -63,7 +63,7 @@ export type DeliveryService = ReturnType<typeof createDeliveryService>
 export function createDeliveryService(deps: DeliveryDeps) {
   const { sequelize, queue, env, log } = deps
   const state = createDeliveryState(deps)
-  const vendors = createVendors(env)
+  const vendors = createVendors(env, sequelize)
   const { setDeliveryStatus } = state
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
     sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })

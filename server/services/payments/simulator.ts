@@ -3,6 +3,7 @@ import { conflict, notFound } from '../../lib/errors.ts'
 import { toGhs } from '../../lib/money.ts'
 import { phoneVariants } from '../../lib/phone.ts'
 import type { Env } from '../../env.ts'
+import type { Logger } from '../../lib/logger.ts'
 import type { Ctx } from '../context.ts'
 import type { CardStart, GatewayResult, GatewayTxn, MomoStart, PaymentProvider, PaymentRow, RefundAnswer, StartResult } from './provider.ts'
 
@@ -89,7 +90,9 @@ interface Refresher {
 
 export type SimulatorControl = ReturnType<typeof createSimulatorControl>
 
-export function createSimulatorControl(deps: { sequelize: Sequelize; env: Env; payments: Refresher; active: boolean }) {
+export const BEING_CONFIRMED = 'Your answer was recorded. The payment is being confirmed.'
+
+export function createSimulatorControl(deps: { sequelize: Sequelize; env: Env; payments: Refresher; active: boolean; log?: Logger }) {
   const { sequelize, env } = deps
   const ttl = env.SIMULATOR_PROMPT_TTL_SECONDS
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
@@ -123,7 +126,15 @@ export function createSimulatorControl(deps: { sequelize: Sequelize; env: Env; p
       if (p.answered || !['PENDING', 'IN_PROGRESS'].includes(p.status)) throw conflict('This payment has already been answered')
       throw conflict('This payment prompt has expired')
     }
-    const after = await deps.payments.refresh(r)
+    // The answer is saved: whatever happens to the settlement's read now, the payer must not be told
+    // it failed. The status check and the reconcile job settle it from the saved answer.
+    let after: Awaited<ReturnType<Refresher['refresh']>>
+    try {
+      after = await deps.payments.refresh(r)
+    } catch (err) {
+      deps.log?.warn({ err: { message: (err as Error).message }, reference: r }, 'simulator answer saved; its settlement will be confirmed later')
+      return { reference: r, decision, paymentStatus: 'PENDING', message: BEING_CONFIRMED, beingConfirmed: true }
+    }
     return { reference: r, decision, paymentStatus: after?.paymentStatus ?? 'PENDING', message: after?.message ?? '' }
   }
 

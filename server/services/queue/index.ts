@@ -1,7 +1,12 @@
-import { run, runMigrations, runOnce, type Runner, type Task, type TaskList } from 'graphile-worker'
+import { EventEmitter } from 'node:events'
+import { run, runMigrations, runOnce, type Runner, type Task, type TaskList, type WorkerEvents } from 'graphile-worker'
 import pg from 'pg'
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import { backoffMs, type ConnectionStates } from '../../lib/connection-states.ts'
+import { isDbUnavailable } from '../../lib/db-unavailable.ts'
 import type { Logger } from '../../lib/logger.ts'
+import { createLiveness } from './liveness.ts'
+import { createPatientPool } from './patient-pool.ts'
 import { graphileLogger } from './logger.ts'
 import { preparedFor } from '../../../models/prepared.ts'
 
@@ -38,6 +43,7 @@ export interface QueueDeps {
   log: Logger
   /** From the checked environment (server/env.ts). */
   options?: QueueOptions
+  connections: ConnectionStates
 }
 
 export interface QueueOptions {
@@ -60,24 +66,48 @@ export const QUEUE_SCHEMA = 'graphile_worker'
  * `_private_known_crontabs`, so a tick is enqueued once however many instances reach it.
  */
 export function createQueue(deps: QueueDeps) {
-  const { sequelize, url, log } = deps
+  const { sequelize, url, log, connections } = deps
   const options = deps.options ?? DEFAULT_OPTIONS
   const handlers = new Map<string, TaskHandler>()
   const crons: CronEntry[] = []
   let pool: pg.Pool | undefined
   let runner: Runner | undefined
+  let stopping = false
+  let restartTimer: NodeJS.Timeout | undefined
+  // Jobs this process is running now: the ones its pools may still lock after an outage.
+  const running = new Set<string>()
+  let liveness: ReturnType<typeof createLiveness> | undefined
   const prepared = preparedFor(sequelize)
+
+  async function databaseBack(): Promise<void> {
+    for (let attempt = 1; !stopping; attempt++) {
+      try {
+        await ownPool().query('SELECT 1')
+        return
+      } catch {
+        await new Promise((r) => setTimeout(r, backoffMs(attempt)))
+      }
+    }
+  }
 
   function taskList(): TaskList {
     const list: TaskList = {}
     for (const [name, handler] of handlers) {
       const task: Task = async (payload, helpers) => {
-        await handler(payload, {
-          id: helpers.job.id,
-          attempts: helpers.job.attempts,
-          maxAttempts: helpers.job.max_attempts,
-          log: log.child({ task: name, jobId: helpers.job.id }),
-        })
+        const job = { id: helpers.job.id, attempts: helpers.job.attempts, maxAttempts: helpers.job.max_attempts, log: log.child({ task: name, jobId: helpers.job.id }) }
+        // A job that met the database down is run again once it is back, by the worker that holds it:
+        // recording the failure is as impossible as the work, and a batch job whose key moved on, or
+        // a scheduled tick (one attempt), would otherwise count as failed for good. Handlers are
+        // idempotent, so running one again is safe.
+        for (;;) {
+          try {
+            return await handler(payload, job)
+          } catch (err) {
+            if (!isDbUnavailable(err) || stopping) throw err
+            job.log.warn({ err: { message: (err as Error).message } }, 'job met the database down; running it again once it is back')
+            await databaseBack()
+          }
+        }
       }
       list[name] = task
     }
@@ -95,10 +125,11 @@ export function createQueue(deps: QueueDeps) {
     // graphile-worker's own writes (taking a job, marking it done) do not wait for the WAL flush: one
     // lost to a crash of PostgreSQL means the job runs again, which every handler allows (ADR 0024).
     // Jobs are added in our own transactions (Sequelize's pool), which keep waiting for it.
-    pool = new pg.Pool({ connectionString: url, max: options.poolMax ?? options.concurrency + 2, application_name: 'datahub-queue', options: '-c synchronous_commit=off' })
+    pool = createPatientPool({ connectionString: url, max: options.poolMax ?? options.concurrency + 2, application_name: 'datahub-queue', options: '-c synchronous_commit=off' }, connections, () => stopping)
     // An idle connection dropped by the server (restart, shutdown) must not crash the process.
-    pool.on('error', (err) => log.warn({ err: err.message }, 'job queue: idle database connection lost'))
-    pool.on('connect', (client) => client.on('error', (err) => log.warn({ err: err.message }, 'job queue: database connection lost')))
+    // At debug: the outage itself is logged once by the connection states, not once per connection.
+    pool.on('error', (err) => log.debug({ err: err.message }, 'job queue: idle database connection lost'))
+    pool.on('connect', (client) => client.on('error', (err) => log.debug({ err: err.message }, 'job queue: database connection lost')))
     return pool
   }
 
@@ -108,10 +139,52 @@ export function createQueue(deps: QueueDeps) {
    * had not been written when the process died runs again, which our idempotent handlers allow.
    * QUEUE_LOCAL_SIZE (default off) fetches and locks that many jobs at once: after a kill -9 they
    * stay locked (4 h) unless a sweep takes them up, so it stays off unless measured worth it.
+   * Failures go through the same batcher: one that cannot be written then stops the worker pool
+   * (which `start` replaces) instead of rejecting where nobody awaits it.
    */
   function batching() {
+    const complete = options.completeBatchMs
     const local = options.localSize
-    return { completeJobBatchDelay: options.completeBatchMs, ...(local > 1 ? { localQueue: { size: local } } : {}) }
+    return { completeJobBatchDelay: complete, failJobBatchDelay: Math.max(0, complete), ...(local > 1 ? { localQueue: { size: local } } : {}) }
+  }
+
+  function events(): WorkerEvents {
+    const e = new EventEmitter() as WorkerEvents
+    e.on('pool:create', ({ workerPool }) => {
+      liveness!.attach(workerPool.id).catch((err) => log.warn({ err: { message: err.message } }, 'job queue: liveness connection not open yet'))
+    })
+    e.on('job:start', ({ job }) => void running.add(job.id))
+    e.on('job:complete', ({ job }) => void running.delete(job.id))
+    e.on('pool:listen:error', ({ error }) => connections.down('queue-listener', error))
+    e.on('pool:listen:success', () => connections.up('queue-listener'))
+    return e
+  }
+
+  /** Runs the workers; should the worker pool stop by itself (a completion it could not write), a new one takes over. */
+  async function startRunner(opts: { concurrency?: number; pollInterval?: number }, attempt = 0): Promise<void> {
+    const r = await run({
+      pgPool: ownPool(),
+      concurrency: opts.concurrency ?? options.concurrency,
+      pollInterval: opts.pollInterval ?? 1000,
+      noHandleSignals: true,
+      logger: graphileLogger(log),
+      taskList: taskList(),
+      crontab: crontab(),
+      events: events(),
+      preset: { worker: batching() },
+    })
+    runner = r
+    connections.track('queue-listener')
+    const replace = (err?: unknown) => {
+      if (stopping || runner !== r) return
+      runner = undefined
+      log.warn({ err: { message: (err as Error | undefined)?.message } }, 'job queue: worker pool stopped by itself; starting a new one')
+      restartTimer = setTimeout(() => {
+        restartTimer = undefined
+        if (!stopping) startRunner(opts, attempt + 1).catch((e) => replace(e))
+      }, backoffMs(attempt + 1))
+    }
+    r.promise.then(() => replace(), replace)
   }
 
   return {
@@ -161,16 +234,9 @@ export function createQueue(deps: QueueDeps) {
     /** Starts this instance's workers (and its cron scheduler). */
     async start(opts: { concurrency?: number; pollInterval?: number } = {}): Promise<void> {
       if (runner) return
-      runner = await run({
-        pgPool: ownPool(),
-        concurrency: opts.concurrency ?? options.concurrency,
-        pollInterval: opts.pollInterval ?? 1000,
-        noHandleSignals: true,
-        logger: graphileLogger(log),
-        taskList: taskList(),
-        crontab: crontab(),
-        preset: { worker: batching() },
-      })
+      stopping = false
+      liveness = createLiveness({ pool: ownPool(), config: { connectionString: url }, states: connections, log, running: () => [...running] })
+      await startRunner(opts)
       log.info({ tasks: [...handlers.keys()], crons: crons.map((c) => `${c.pattern} ${c.task}`) }, 'job queue workers started')
     },
 
@@ -185,7 +251,7 @@ export function createQueue(deps: QueueDeps) {
         `SELECT count(*) FILTER (WHERE locked_at IS NULL AND run_at <= now() AND attempts < max_attempts) AS ready,
                 count(*) FILTER (WHERE locked_at IS NULL AND run_at > now() AND attempts < max_attempts) AS scheduled,
                 count(*) FILTER (WHERE locked_at IS NOT NULL) AS locked,
-                count(*) FILTER (WHERE attempts >= max_attempts) AS failed
+                count(*) FILTER (WHERE locked_at IS NULL AND attempts >= max_attempts) AS failed
            FROM graphile_worker.jobs`,
         { type: QueryTypes.SELECT },
       )
@@ -194,9 +260,14 @@ export function createQueue(deps: QueueDeps) {
 
     /** Stops taking jobs, lets running ones finish, closes the pool. */
     async stop(): Promise<void> {
+      stopping = true
+      clearTimeout(restartTimer)
       const r = runner
       runner = undefined
       if (r) await r.stop()
+      await liveness?.stop()
+      liveness = undefined
+      connections.forget('queue-listener')
       const p = pool
       pool = undefined
       if (p) await p.end()

@@ -1,14 +1,16 @@
+import type { Sequelize } from 'sequelize'
 import type { Env } from '../../../env.ts'
 import type { Settings } from '../../settings.ts'
 import type { DeliveryVendor } from '../vendor.ts'
-import { createSimulatorVendor, type SimulatorVendor } from './simulator.ts'
+import { createSimulatorVendor, databaseKeyStore, type SimulatorVendor } from './simulator.ts'
 import { createSkytechVendor } from './skytech.ts'
 
 export const VENDOR_NAMES = ['simulator', 'skytech'] as const
 
 /** The vendors this instance can use: the simulator always, SkyTech when its keys are configured. */
-export function createVendors(env: Env) {
-  const simulator: SimulatorVendor = createSimulatorVendor({ delayMs: env.DELIVERY_SIMULATOR_DELAY_MS, timeoutMs: env.DELIVERY_VENDOR_TIMEOUT_MS })
+export function createVendors(env: Env, sequelize?: Sequelize) {
+  const store = sequelize ? databaseKeyStore(sequelize) : undefined
+  const simulator: SimulatorVendor = createSimulatorVendor({ delayMs: env.DELIVERY_SIMULATOR_DELAY_MS, timeoutMs: env.DELIVERY_VENDOR_TIMEOUT_MS, store })
   const byName = new Map<string, DeliveryVendor>([['simulator', simulator.vendor]])
   if (env.SKYTECH_API_KEY && env.SKYTECH_API_SECRET) {
     byName.set('skytech', createSkytechVendor({ baseUrl: env.SKYTECH_BASE_URL, apiKey: env.SKYTECH_API_KEY, apiSecret: env.SKYTECH_API_SECRET, timeoutMs: env.DELIVERY_VENDOR_TIMEOUT_MS }))

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { QueryTypes, type Sequelize } from 'sequelize'
 import { VendorError, type DeliveryOrder, type DeliveryVendor, type SendResult, type StatusResult } from '../vendor.ts'
 
 export const SIMULATOR_MODES = ['deliver', 'fail', 'timeout', 'late'] as const
@@ -18,9 +19,30 @@ export interface SimulatorState {
  * The built-in vendor for a fresh install: delivers after a short delay. Its control (admin page,
  * POST /api/delivery/simulator) makes the next deliveries fail, time out or confirm late, so every
  * path can be seen without a vendor account. State lives in this process (a development tool).
- * Idempotent like a real vendor: the same key gets the same reference, never a second bundle.
+ * Idempotent like a real vendor: the same key gets the same reference, never a second bundle; with
+ * a key store (the shop's database), also across restarts of the shop.
  */
-export function createSimulatorVendor(opts: { delayMs: number; timeoutMs: number }) {
+/** Where the simulator keeps the keys it has answered: one row per key, the first reference wins. */
+export interface SimulatorKeyStore {
+  remember(key: string, reference: string, confirmAt: number): Promise<{ reference: string; confirmAt: number }>
+}
+
+/** The keys in the shop's database (table delivery_simulator_sends): a restart forgets none. */
+export function databaseKeyStore(sequelize: Sequelize): SimulatorKeyStore {
+  return {
+    async remember(key, reference, confirmAt) {
+      // One statement: a repeat of a key returns the row the first call wrote.
+      const [row] = await sequelize.query<{ reference: string; confirm_at: Date | null }>(
+        `INSERT INTO delivery_simulator_sends AS s (key, reference, confirm_at) VALUES (:key, :reference, :confirmAt)
+         ON CONFLICT (key) DO UPDATE SET key = s.key RETURNING reference, confirm_at`,
+        { replacements: { key, reference, confirmAt: confirmAt ? new Date(confirmAt) : null }, type: QueryTypes.SELECT },
+      )
+      return { reference: row!.reference, confirmAt: row!.confirm_at ? row!.confirm_at.getTime() : 0 }
+    },
+  }
+}
+
+export function createSimulatorVendor(opts: { delayMs: number; timeoutMs: number; store?: SimulatorKeyStore }) {
   const byKey = new Map<string, { reference: string; confirmAt: number; failed?: string }>()
   const byRef = new Map<string, { confirmAt: number; failed?: string }>()
   const state: SimulatorState = { mode: 'deliver', remaining: 0, lateMs: 20_000, calls: 0, delivered: 0 }
@@ -45,8 +67,9 @@ export function createSimulatorVendor(opts: { delayMs: number; timeoutMs: number
         await wait(Math.min(opts.timeoutMs, 2000))
         throw new VendorError('Simulator: vendor did not answer in time (simulated timeout)', true)
       }
-      const reference = `SIM-${randomUUID().slice(0, 8).toUpperCase()}`
-      const confirmAt = mode === 'late' ? Date.now() + state.lateMs : 0
+      const fresh = { reference: `SIM-${randomUUID().slice(0, 8).toUpperCase()}`, confirmAt: mode === 'late' ? Date.now() + state.lateMs : 0 }
+      const { reference, confirmAt } = opts.store ? await opts.store.remember(key, fresh.reference, fresh.confirmAt) : fresh
+      if (reference !== fresh.reference) return { status: Date.now() >= confirmAt ? 'DELIVERED' : 'PENDING', reference }
       byKey.set(key, { reference, confirmAt })
       byRef.set(reference, { confirmAt })
       state.delivered++

@@ -1,0 +1,102 @@
+import type pg from 'pg'
+import type { ConnectionStates } from '../../lib/connection-states.ts'
+import type { Logger } from '../../lib/logger.ts'
+import { listenForever } from '../../lib/pg-listener.ts'
+
+/** graphile-worker marks a job with its worker pool's id; ours also names a connection `dhq:<id>`. */
+const PREFIX = 'dhq:'
+/** A job locked this recently may belong to a pool whose liveness connection is still opening. */
+const LOCK_GRACE_SECONDS = 10
+/** After an outage every instance reconnects within this (backoff tops out at 5 s): only then judge others. */
+const SETTLE_MS = 8000
+const REAP_EVERY_MS = 2000
+
+/**
+ * Who holds a job. graphile-worker 0.18 has no heartbeat: a job locked by a process that died, or
+ * by one whose failure could not be written, stays locked for 4 hours. Each worker pool therefore
+ * keeps a connection named after its id; PostgreSQL drops it the moment the process dies (kill -9
+ * included), so a lock whose pool has no such connection is a dead one, and any instance releases it.
+ * When this instance's own connection comes back after an outage, it releases at once the jobs its
+ * pools still hold but no longer run (their completion or failure was lost with the connection).
+ * A job taken back runs again even if it was on its last attempt: it was cut off, it did not fail
+ * (a batch job whose key moved on is marked last-attempt by graphile-worker while it runs, a
+ * scheduled tick has one attempt; either would otherwise wait for the stale-order sweep or never run).
+ */
+export function createLiveness(deps: { pool: pg.Pool; config: pg.ClientConfig; states: ConnectionStates; log: Logger; running: () => string[] }) {
+  const { pool, log } = deps
+  const mine = new Set<string>()
+  let current: string | undefined
+  let stopListener: (() => Promise<void>) | undefined
+  let upSince = 0
+  let timer: NodeJS.Timeout | undefined
+  let reaping = false
+
+  async function releaseOwn(): Promise<void> {
+    // Locked a moment ago may be a job a worker is just starting (its start event not seen yet).
+    const { rows } = await pool.query<{ n: string }>(
+      `WITH j AS (
+         UPDATE graphile_worker._private_jobs SET locked_by = NULL, locked_at = NULL, attempts = least(attempts, max_attempts - 1)
+          WHERE locked_by = ANY($1::text[]) AND NOT (id = ANY($2::bigint[])) AND locked_at < now() - interval '1 second'
+          RETURNING job_queue_id),
+       q AS (
+         UPDATE graphile_worker._private_job_queues SET locked_by = NULL, locked_at = NULL
+          WHERE id IN (SELECT job_queue_id FROM j) AND locked_by = ANY($1::text[]))
+       SELECT count(*)::text AS n FROM j`,
+      [[...mine], deps.running()],
+    )
+    if (Number(rows[0]!.n) > 0) log.warn({ jobs: Number(rows[0]!.n) }, 'job queue: released jobs whose completion or failure was lost with the connection')
+  }
+
+  async function reapDead(): Promise<void> {
+    const { rows } = await pool.query<{ n: string }>(
+      `WITH live AS (SELECT substr(application_name, ${PREFIX.length + 1}) AS id FROM pg_stat_activity WHERE application_name LIKE '${PREFIX}%'),
+       j AS (
+         UPDATE graphile_worker._private_jobs SET locked_by = NULL, locked_at = NULL, attempts = least(attempts, max_attempts - 1)
+          WHERE locked_by IS NOT NULL AND locked_at < now() - make_interval(secs => $1) AND locked_by NOT IN (SELECT id FROM live)
+          RETURNING id),
+       q AS (
+         UPDATE graphile_worker._private_job_queues SET locked_by = NULL, locked_at = NULL
+          WHERE locked_by IS NOT NULL AND locked_at < now() - make_interval(secs => $1) AND locked_by NOT IN (SELECT id FROM live))
+       SELECT count(*)::text AS n FROM j`,
+      [LOCK_GRACE_SECONDS],
+    )
+    if (Number(rows[0]!.n) > 0) log.warn({ jobs: Number(rows[0]!.n) }, 'job queue: took back jobs held by a worker that is gone')
+  }
+
+  const tick = () => {
+    if (reaping || !upSince || Date.now() - upSince < SETTLE_MS) return
+    reaping = true
+    reapDead().catch(() => {}).finally(() => (reaping = false))
+  }
+
+  return {
+    /** A new worker pool of this instance: name a connection after it (the previous pool's locks are released). */
+    async attach(poolId: string): Promise<void> {
+      mine.add(poolId)
+      await stopListener?.()
+      current = poolId
+      stopListener = await listenForever({
+        name: 'queue-liveness',
+        applicationName: `${PREFIX}${poolId}`,
+        config: deps.config,
+        channels: [],
+        onNotify: () => {},
+        onGap: () => (upSince = 0),
+        states: deps.states,
+        onUp: () => {
+          upSince = Date.now()
+          releaseOwn().catch((err) => log.warn({ err: { message: err.message } }, 'job queue: could not release own jobs yet'))
+        },
+      })
+      timer ??= setInterval(tick, REAP_EVERY_MS)
+      timer.unref()
+    },
+    current: () => current,
+    async stop(): Promise<void> {
+      clearInterval(timer)
+      timer = undefined
+      await stopListener?.()
+      stopListener = undefined
+    },
+  }
+}
