@@ -16,7 +16,6 @@ export const STATUS_TEXT: Record<string, string> = {
 /** Badge labels (spec section 4), from the one vocabulary. */
 export const statusLabel = (s: string | null | undefined) => paymentStatusLabel(s, '')
 export const AFA_SUCCESS_TEXT = 'Payment successful! Your AFA registration is being processed.'
-export const CHECK_SUCCESS_TOAST = 'Payment successful! Click "Complete Order" to finalize.'
 export const CHECK_FAILED_TOAST = 'Payment failed. You can retry the payment.'
 export const CHECK_PENDING_TOAST = 'Payment still pending. Please approve on your phone, then check status again.'
 export const NO_TRANSACTION = 'No transaction ID available'

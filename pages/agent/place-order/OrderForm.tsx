@@ -5,7 +5,7 @@ import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { formatCedis } from '../../../server/lib/money.ts'
 import { PayerFields } from '../../_storefront/PayerFields.tsx'
 import { PaymentDialog, type Busy } from '../../_storefront/PaymentDialog.tsx'
-import { CHECK_FAILED_TOAST, CHECK_PENDING_TOAST, CHECK_SUCCESS_TOAST, NO_TRANSACTION } from '../../_storefront/payment-texts.ts'
+import { CHECK_FAILED_TOAST, CHECK_PENDING_TOAST, NO_TRANSACTION } from '../../_storefront/payment-texts.ts'
 import type { PaymentState } from '../../_storefront/payment-texts.ts'
 import { addRecent, loadRecent } from '../../_storefront/recent.ts'
 import '../../_storefront/storefront.css'
@@ -95,8 +95,9 @@ export function OrderForm({ agent, packages, method, walletBalance }: { agent: A
     try {
       const r = await api<any>(`/api/payment/status/${payment.transactionId}`)
       setPayment({ ...payment, paymentStatus: r.paymentStatus, message: r.message, extTransactionId: r.extTransactionId ?? payment.extTransactionId, needsCode: r.needsCode ?? null })
-      if (r.paymentStatus === 'SUCCESS') toast(CHECK_SUCCESS_TOAST, 'success')
-      else if (r.paymentStatus === 'FAILED') toast(CHECK_FAILED_TOAST, 'error')
+      // SUCCESS: the dialog's status panel says it; the order is already settled, so no toast asks for a click.
+      if (r.paymentStatus === 'SUCCESS') return
+      if (r.paymentStatus === 'FAILED') toast(CHECK_FAILED_TOAST, 'error')
       else toast(r.message || CHECK_PENDING_TOAST, 'info')
     } catch (err) {
       const b = err instanceof ApiError ? err.body : {}
