@@ -277,7 +277,7 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
             {closed ? 'Platform Closed' : 'Proceed to Payment'}
           </button>
           {isAgent && user?.agent?.approved && user.agent.paymentStatus === 'SUCCESS' ? (
-            <WalletPay packageId={pkg?.id ?? null} recipient={recipient} price={price} disabled={closed || !recipient.trim()} onPaid={(m) => { toast(`${m} ${settings.agentSuccessMessage}`, 'success', 8000); resetForm() }} />
+            <WalletPay packageId={pkg?.id ?? null} recipient={recipient} price={price} summary={pkg ? `${NETWORK_LABEL[pkg.network]} ${formatSize(pkg.sizeMB)} to ${recipient.trim()}` : ''} disabled={closed || !recipient.trim()} onPaid={(m) => { toast(`${m} ${settings.agentSuccessMessage}`, 'success', 8000); resetForm() }} />
           ) : null}
           {blocker ? <p className="help has-text-centered" id="proceed-why">{blocker}</p> : null}
         </form>

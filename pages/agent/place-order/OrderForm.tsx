@@ -4,6 +4,7 @@ import { flashToast, useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { formatCedis } from '../../../server/lib/money.ts'
 import { PayerFields } from '../../_storefront/PayerFields.tsx'
+import { WalletPayButton } from '../../_storefront/WalletPayButton.tsx'
 import { PaymentDialog, type Busy } from '../../_storefront/PaymentDialog.tsx'
 import { CHECK_FAILED_TOAST, CHECK_PENDING_TOAST, NO_TRANSACTION } from '../../_storefront/payment-texts.ts'
 import type { PaymentState } from '../../_storefront/payment-texts.ts'
@@ -172,14 +173,16 @@ export function OrderForm({ agent, packages, method, walletBalance }: { agent: A
         </p>
       ) : null}
       {walletBalance !== null && !closed ? (
-        <button
-          className={`button is-success is-fullwidth mb-2${walletBusy ? ' is-loading' : ''}`}
-          disabled={!ready || walletBusy || (pkg !== null && walletBalance < pkg.price)}
-          onClick={() => void payFromWallet()}
-          data-testid="pay-wallet"
-        >
-          Pay from wallet (balance {formatCedis(walletBalance)})
-        </button>
+        <WalletPayButton
+          className="mb-2"
+          balance={walletBalance}
+          price={pkg?.price ?? null}
+          summary={pkg ? `${NETWORK_LABEL[pkg.network]} ${formatSize(pkg.sizeMB)} to ${recipient.trim()}` : ''}
+          disabled={!ready || (pkg !== null && walletBalance < pkg.price)}
+          busy={walletBusy}
+          onConfirm={() => void payFromWallet()}
+          testId="pay-wallet"
+        />
       ) : null}
       {walletBalance !== null && pkg && walletBalance < pkg.price ? <p className="help mb-2">Your wallet balance does not cover this bundle. <a href="/agent/wallet">Top up</a> or pay by mobile money.</p> : null}
       <button className="button is-primary is-fullwidth" disabled={!ready} onClick={() => setOpen(true)} data-testid="proceed">
