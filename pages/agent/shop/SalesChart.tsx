@@ -24,7 +24,7 @@ export function SalesChart({ days }: { days: DayFigures[] }) {
           const h = Math.round((Math.abs(d.margin) / max) * (H - 10))
           return (
             <rect key={d.day} x={i * bar + 1} y={d.margin >= 0 ? H - h : H} width={Math.max(1, bar - 2)} height={h} className={d.margin >= 0 ? 'shop-chart-bar' : 'shop-chart-bar is-negative'}>
-              <title>{`${d.day}: ${d.sales} sales, margin ${formatCedis(d.margin)}`}</title>
+              <title>{`${d.day}: ${d.sales} ${d.sales === 1 ? 'sale' : 'sales'}, margin ${formatCedis(d.margin)}`}</title>
             </rect>
           )
         })}
