@@ -4,7 +4,7 @@ import type { Services } from '../server/services/index.ts'
 import type { UssdAgent } from '../server/services/ussd/index.ts'
 import type { MenuPackage, MenuPorts } from './ports.ts'
 import { DELIVERY_LABELS } from '../server/services/delivery/present.ts'
-import { NAV, NETWORK_LABELS, NETWORK_ORDER, ascii, bodyFits, formatSize, ghs, screen, statusLabel } from './text.ts'
+import { NAV, NETWORK_LABELS, NETWORK_ORDER, ascii, bodyFits, formatSize, ghs, screen, statusLabel, cediToGhs } from './text.ts'
 import { actorOf, checkPin, chosenPackage, payFromWallet, placeFromDial, pricingActor } from './actions.ts'
 
 export type Screen = 'pin' | 'main' | 'network' | 'packages' | 'recipient' | 'recipientInput' | 'payNetwork' | 'confirm' | 'voucher' | 'orders' | 'statusInput' | 'statusResult'
@@ -282,10 +282,10 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
       try {
         const p = await env.services.payouts.requestFromUssd(s.agent.id, s.payoutPesewas ?? 0, { ...env.ctx, user: await actorOf(env, s) })
         const when = p.status === 'PENDING_APPROVAL' ? 'It waits for admin approval, then goes' : 'It goes'
-        return { end: `Payout #${p.id} of ${ghs(Math.round(p.amount * 100))} requested. ${when} to ${p.network} ${p.phone}.` }
+        return { end: `Payout #${p.id} of ${ghs(Math.round(p.amount * 100))} requested. ${when} to ${NETWORK_LABELS[p.network] ?? p.network} ${p.phone}.` }
       } catch (err) {
         const status = (err as { status?: number }).status
-        if (status && status < 500) return { end: ascii(String((err as Error).message).replace(/GH₵/g, 'GHS ')) }
+        if (status && status < 500) return { end: ascii(cediToGhs(String((err as Error).message))) }
         throw err
       }
     },

@@ -6,27 +6,7 @@ const PREFIX = 4
 export const NOTE_ROOM = 28
 export const NAV = '0 Back 00 Menu'
 
-export const NETWORK_LABELS: Record<string, string> = { MTN: 'MTN', TELECEL: 'Telecel', AIRTELTIGO: 'AirtelTigo' }
-export const NETWORK_ORDER = ['MTN', 'TELECEL', 'AIRTELTIGO'] as const
-
-const STATUS_LABELS: Record<string, string> = {
-  PENDING: 'Pending',
-  IN_PROGRESS: 'In progress',
-  SUCCESS: 'Successful',
-  FAILED: 'Failed',
-  EXPIRED: 'Expired',
-}
-export const statusLabel = (s: string) => STATUS_LABELS[String(s).toUpperCase()] ?? String(s)
-
-/** Spec section 9: 1024 MB or more shows as GB with 1 decimal, else MB. */
-export function formatSize(mb: number): string {
-  return mb >= 1024 ? `${(mb / 1024).toFixed(1)}GB` : `${mb}MB`
-}
-
-/** Phones on basic handsets often lack the cedi sign, so money is 'GHS 4.50'. */
-export function ghs(pesewas: number): string {
-  return `GHS ${(Math.round(pesewas) / 100).toFixed(2)}`
-}
+export { NETWORK_LABEL as NETWORK_LABELS, NETWORKS as NETWORK_ORDER, paymentStatusLabel as statusLabel, formatSize, ghsText as ghs, cediToGhs } from '../server/lib/vocabulary.ts'
 
 /** Only printable ASCII reaches a handset; anything else (names, emoji) is dropped. */
 export function ascii(s: string): string {

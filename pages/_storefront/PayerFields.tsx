@@ -1,5 +1,20 @@
-import { networkMismatchWarning, parseGhanaMobile } from '../../server/lib/phone.ts'
+import { useEffect } from 'react'
+import { networkMismatchWarning, networkOfPhone, parseGhanaMobile } from '../../server/lib/phone.ts'
 import { digitsOnly, NETWORK_LABEL, NETWORKS } from './format.ts'
+
+/**
+ * Picks the network the payer's number belongs to by its prefix, when the number is complete and
+ * whenever it moves to another network's prefix. A choice made by hand stays until then: a number
+ * ported to another network keeps its old prefix.
+ */
+export function useInferredNetwork(phone: string, network: string, onNetwork: (n: string) => void) {
+  const inferred = networkOfPhone(phone)
+  useEffect(() => {
+    if (inferred && inferred !== network) onNetwork(inferred)
+    // Only a change of the number's network re-picks; the current choice is not a trigger.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [inferred])
+}
 
 /** Mobile-money payer: phone (can differ from the recipient) and its network. */
 export function PayerFields(props: {
@@ -11,6 +26,7 @@ export function PayerFields(props: {
   phoneLabel?: string
 }) {
   const { idPrefix } = props
+  useInferredNetwork(props.phone, props.network, props.onNetwork)
   const parsed = props.phone ? parseGhanaMobile(props.phone) : null
   const error = parsed && !parsed.ok && props.phone.length >= 10 ? parsed.error : null
   const warning = parsed?.ok ? networkMismatchWarning(props.phone, props.network) : null

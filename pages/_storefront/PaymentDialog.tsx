@@ -59,8 +59,9 @@ export function PaymentDialog(p: Props) {
     const next: PaymentState = { ...current, ...res, extTransactionId: res.extTransactionId ?? current.extTransactionId, needsCode: res.needsCode ?? null }
     if (next.paymentStatus === current.paymentStatus && next.message === current.message && next.extTransactionId === current.extTransactionId && next.needsCode === (current.needsCode ?? null)) return
     p.onWatched(next)
-    if (next.paymentStatus === 'SUCCESS') toast(`Payment successful! Click "${p.completeLabel ?? 'Complete Order'}" to finalize.`, 'success')
-    else if (next.paymentStatus === 'FAILED') toast(CHECK_FAILED_TOAST, 'error')
+    // A paid order is settled and delivered by the server already: the live status panel says so, and
+    // no toast asks for a click that changes nothing (it outlived the 'Order placed' toast).
+    if (next.paymentStatus === 'FAILED') toast(CHECK_FAILED_TOAST, 'error')
   })
 
   if (!p.open) return null

@@ -1,3 +1,5 @@
+import { paymentStatusLabel } from '../../server/lib/vocabulary.ts'
+
 /** The payment dialog's texts, exactly as the spec gives them (section 4). */
 export const READY = 'Ready to complete payment'
 export const STATUS_TEXT: Record<string, string> = {
@@ -11,11 +13,9 @@ export const STATUS_TEXT: Record<string, string> = {
   REFUND_FAILED: 'Your refund is delayed; the shop has been told and will contact you.',
   REVERSED: 'This payment was reversed.',
 }
-/** Badge labels (spec section 4); other values are shown as they come. */
-export const STATUS_LABEL: Record<string, string> = { PENDING: 'Pending', IN_PROGRESS: 'In Progress', SUCCESS: 'Successful', FAILED: 'Failed', EXPIRED: 'Expired' }
-export const statusLabel = (s: string | null | undefined) => STATUS_LABEL[String(s ?? '').toUpperCase()] ?? String(s ?? '')
+/** Badge labels (spec section 4), from the one vocabulary. */
+export const statusLabel = (s: string | null | undefined) => paymentStatusLabel(s, '')
 export const AFA_SUCCESS_TEXT = 'Payment successful! Your AFA registration is being processed.'
-export const CHECK_SUCCESS_TOAST = 'Payment successful! Click "Complete Order" to finalize.'
 export const CHECK_FAILED_TOAST = 'Payment failed. You can retry the payment.'
 export const CHECK_PENDING_TOAST = 'Payment still pending. Please approve on your phone, then check status again.'
 export const NO_TRANSACTION = 'No transaction ID available'

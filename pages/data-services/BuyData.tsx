@@ -6,7 +6,7 @@ import { digitsOnly, EMAIL_RE, formatCedis, formatSize, NETWORK_LABEL } from '..
 import { PayerFields } from '../_storefront/PayerFields.tsx'
 import { PaymentDialog, type Busy } from '../_storefront/PaymentDialog.tsx'
 import {
-  CHECK_FAILED, CHECK_FAILED_TOAST, CHECK_PENDING_TOAST, CHECK_SUCCESS_TOAST, NO_TRANSACTION, PAYMENT_REQUEST_FAILED, SHOP_RETURN_KEY, newTransactionId, type PaymentState,
+  CHECK_FAILED, CHECK_FAILED_TOAST, CHECK_PENDING_TOAST, NO_TRANSACTION, PAYMENT_REQUEST_FAILED, SHOP_RETURN_KEY, newTransactionId, type PaymentState,
 } from '../_storefront/payment-texts.ts'
 import { addRecent, loadRecent } from '../_storefront/recent.ts'
 
@@ -155,8 +155,9 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
       const res = await api<PaymentState>(`/api/payment/status/${encodeURIComponent(payment.transactionId)}`)
       const status = String(res.paymentStatus).toUpperCase()
       setPayment((p) => (p ? { ...p, ...res, paymentStatus: status } : p))
-      if (status === 'SUCCESS') toast(CHECK_SUCCESS_TOAST, 'success')
-      else if (status === 'FAILED') toast(CHECK_FAILED_TOAST, 'error')
+      // SUCCESS: the dialog's status panel says it; the order is already settled, so no toast asks for a click.
+      if (status === 'SUCCESS') return
+      if (status === 'FAILED') toast(CHECK_FAILED_TOAST, 'error')
       else toast(res.message || CHECK_PENDING_TOAST, 'info')
     } catch (err) {
       const body = err instanceof ApiError ? err.body : {}
@@ -263,7 +264,7 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
             {closed ? 'Platform Closed' : 'Proceed to Payment'}
           </button>
           {isAgent && user?.agent?.approved && user.agent.paymentStatus === 'SUCCESS' ? (
-            <WalletPay packageId={pkg?.id ?? null} recipient={recipient} price={price} disabled={closed || !recipient.trim()} onPaid={(m) => { toast(`${m} ${settings.agentSuccessMessage}`, 'success', 8000); resetForm() }} />
+            <WalletPay packageId={pkg?.id ?? null} recipient={recipient} price={price} summary={pkg ? `${NETWORK_LABEL[pkg.network]} ${formatSize(pkg.sizeMB)} to ${recipient.trim()}` : ''} disabled={closed || !recipient.trim()} onPaid={(m) => { toast(`${m} ${settings.agentSuccessMessage}`, 'success', 8000); resetForm() }} />
           ) : null}
           {blocker ? <p className="help has-text-centered" id="proceed-why">{blocker}</p> : null}
         </form>

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react'
 import { api } from '../../renderer/api.ts'
 import { useToast } from '../../renderer/ui/Toasts.tsx'
 import { digitsOnly, formatCedis, formatDate, formatSize, NETWORK_LABEL, statusClass } from '../_storefront/format.ts'
+import { statusLabel } from '../_storefront/payment-texts.ts'
 import type { OrderView } from '../../server/services/orders/view.ts'
 import { DeliveryBadge } from '../../renderer/ui/DeliveryBadge.tsx'
 
@@ -55,7 +56,7 @@ export function MyOrders() {
               <div className="card-content">
                 <div className="sf-between">
                   <strong>{NETWORK_LABEL[o.network] ?? o.network} · {o.packageName ?? formatSize(o.dataSizeMB)}</strong>
-                  <span className={`tag ${statusClass(o.paymentStatus)}`}>{o.paymentStatus}</span>
+                  <span className={`tag ${statusClass(o.paymentStatus)}`} data-status={o.paymentStatus}>{statusLabel(o.paymentStatus)}</span>
                 </div>
                 <p className="sf-muted">{formatDate(o.createdAt)}</p>
                 <dl className="sf-summary sf-gap-top">

@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react'
 import { api, ApiError } from '../../renderer/api.ts'
 import { useToast } from '../../renderer/ui/Toasts.tsx'
-import { formatCedis } from '../../server/lib/money.ts'
+import { WalletPayButton } from '../_storefront/WalletPayButton.tsx'
 
 /**
  * 'Pay from wallet' for a signed-in, active agent on the buy page (issue 13). The balance is read
  * after hydration, so anonymous visitors' pages are unchanged; the server checks it again.
  */
-export function WalletPay({ packageId, recipient, price, disabled, onPaid }: { packageId: number | null; recipient: string; price: number | null; disabled: boolean; onPaid(message: string): void }) {
+export function WalletPay({ packageId, recipient, price, summary, disabled, onPaid }: { packageId: number | null; recipient: string; price: number | null; summary: string; disabled: boolean; onPaid(message: string): void }) {
   const toast = useToast()
   const [balance, setBalance] = useState<number | null>(null)
   const [busy, setBusy] = useState(false)
@@ -32,9 +32,7 @@ export function WalletPay({ packageId, recipient, price, disabled, onPaid }: { p
   }
   return (
     <>
-      <button type="button" className={`button is-success is-fullwidth mt-2${busy ? ' is-loading' : ''}`} disabled={disabled || busy || short || !packageId} onClick={() => void pay()} data-testid="buy-pay-wallet">
-        Pay from wallet (balance {formatCedis(balance)})
-      </button>
+      <WalletPayButton className="mt-2" balance={balance} price={price} summary={summary} disabled={disabled || short || !packageId} busy={busy} onConfirm={() => void pay()} testId="buy-pay-wallet" />
       {short ? <p className="help">Your wallet balance does not cover this bundle. <a href="/agent/wallet">Top up</a></p> : null}
     </>
   )

@@ -4,6 +4,7 @@ import { useToast } from '../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../renderer/usePageContext.tsx'
 import '../_storefront/storefront.css'
 import { VisitorMessage } from './VisitorMessage.tsx'
+import type { HomeData } from './+data.ts'
 
 const FEATURES = [
   { icon: '⚡', title: 'Lightning Fast', text: 'Instant activation: your bundle is on its way the moment payment is confirmed.' },
@@ -38,7 +39,9 @@ function usePaymentReturn() {
 }
 
 export default function Page() {
-  const { settings } = usePageContext()
+  const pc = usePageContext() as ReturnType<typeof usePageContext> & { data: HomeData }
+  const { settings } = pc
+  const figures = pc.data
   usePaymentReturn()
   const name = settings.siteName || 'Data Hub'
   return (
@@ -94,8 +97,8 @@ export default function Page() {
           </div>
 
           <div className="box sf-trust sf-gap-top" aria-label="Why people trust us">
-            <div><strong>10,000+</strong><span className="sf-muted">users</span></div>
-            <div><strong>99.9%</strong><span className="sf-muted">success rate</span></div>
+            {figures.customers ? <div data-testid="trust-users"><strong>{figures.customers}</strong><span className="sf-muted">users</span></div> : null}
+            {figures.successRate ? <div data-testid="trust-success"><strong>{figures.successRate}</strong><span className="sf-muted">success rate</span></div> : null}
             <div><strong>Instant</strong><span className="sf-muted">activation</span></div>
             <div><strong>Secure</strong><span className="sf-muted">payments</span></div>
           </div>

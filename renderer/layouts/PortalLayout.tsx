@@ -50,7 +50,8 @@ export function PortalLayout({ title, links, crumbs, children }: { title: string
     return () => window.removeEventListener('keydown', onKey)
   }, [])
 
-  const crumb = crumbs[urlPathname]
+  // Every page is named: its own crumb, else its menu entry.
+  const crumb = crumbs[urlPathname] ?? links.find((l) => l.href === urlPathname)?.label
   return (
     <>
       <a className="skip-link" href="#main">Skip to content</a>
@@ -76,31 +77,30 @@ export function PortalLayout({ title, links, crumbs, children }: { title: string
           </nav>
         </aside>
         <div className="app-content">
-          <div className="level is-mobile mb-3">
-            <div className="level-left">
-              <button
-                ref={toggleRef}
-                className="button is-small"
-                aria-controls="portal-sidebar"
-                aria-expanded={mobile ? mobileOpen : open}
-                data-testid="sidebar-toggle"
-                title="Toggle sidebar (Ctrl+B)"
-                onClick={() => (window.matchMedia('(max-width: 768px)').matches ? setMobileOpen(!mobileOpen) : setOpen(!open))}
-              >
-                ☰<span className="is-sr-only">Toggle sidebar</span>
-              </button>
-              <nav className="breadcrumb ml-3 mb-0" aria-label="breadcrumbs">
-                <ul>
-                  <li><a href="/">Home</a></li>
-                  {crumb ? <li className="is-active"><a href={urlPathname} aria-current="page">{crumb}</a></li> : null}
-                </ul>
-              </nav>
-            </div>
-            <div className="level-right">
-              <span className="is-size-7 mr-2 is-hidden-mobile">{user?.email}</span>
+          <header className="portal-header">
+            <button
+              ref={toggleRef}
+              className="button is-small"
+              aria-controls="portal-sidebar"
+              aria-expanded={mobile ? mobileOpen : open}
+              data-testid="sidebar-toggle"
+              title="Toggle sidebar (Ctrl+B)"
+              onClick={() => (window.matchMedia('(max-width: 768px)').matches ? setMobileOpen(!mobileOpen) : setOpen(!open))}
+            >
+              <span aria-hidden="true">☰</span><span className="ml-1">Menu</span>
+            </button>
+            <a className="portal-brand" href="/">{settings.siteName || 'Data Hub'}</a>
+            <nav className="breadcrumb mb-0" aria-label="breadcrumbs">
+              <ul>
+                <li><a href="/">Home</a></li>
+                {crumb ? <li className="is-active"><a href={urlPathname} aria-current="page">{crumb}</a></li> : null}
+              </ul>
+            </nav>
+            <div className="portal-header-end">
+              <span className="is-size-7 is-hidden-mobile">{user?.email}</span>
               <ThemeToggle />
             </div>
-          </div>
+          </header>
           <main id="main">{children}</main>
         </div>
       </div>

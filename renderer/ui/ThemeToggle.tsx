@@ -17,6 +17,7 @@ export function ThemeToggle() {
       }}
     >
       <span aria-hidden="true">{theme === 'dark' ? '☀️' : '🌙'}</span>
+      <span className="ml-1">{next === 'dark' ? 'Dark' : 'Light'}</span>
     </button>
   )
 }

@@ -20,6 +20,7 @@ import { createAgentsService, type FeePayments } from './agents.ts'
 import { createInboxService } from './inbox.ts'
 import { createAgentOrdersService } from './agent-orders.ts'
 import { createAdminStatsService } from './admin-stats.ts'
+import { createPublicStatsService } from './public-stats.ts'
 import { createOrdersAdminService } from './orders-admin.ts'
 import { createAfaAdminService } from './afa-admin.ts'
 import { createPackagesService } from './packages.ts'
@@ -90,6 +91,7 @@ export function createServices(deps: Deps) {
   const commissionReports = createCommissionReportsService({ sequelize, audit })
   // H5a back office operations: overview figures, orders list/delivery/export, AFA registrations.
   const adminStats = createAdminStatsService({ sequelize, settings })
+  const publicStats = createPublicStatsService({ sequelize })
   const ordersAdmin = createOrdersAdminService({ sequelize, audit, delivery: () => delivery, onExported: (stamp, t) => shops.creditMarginsOfExport(stamp, t) })
   const afaAdmin = createAfaAdminService({ sequelize, audit })
   // H7 USSD channel: dial-in access, PIN lock, session store (the menu itself lives in ussd/).
@@ -139,7 +141,7 @@ export function createServices(deps: Deps) {
   paymentHooks.orderMoneyReturned = (orderId, why, ctx) => shops.reverseMargin(orderId, why, ctx).then(() => undefined)
   const afa = createAfaService({ sequelize, settings, payments })
   const opsMetrics = createOpsMetrics({ sequelize })
-  return { connections, queue, opsMetrics, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  return { connections, queue, opsMetrics, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, publicStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

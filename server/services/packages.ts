@@ -3,6 +3,7 @@ import type { Models } from '../../models/index.ts'
 import { preparedFor } from '../../models/prepared.ts'
 import { badRequest } from '../lib/errors.ts'
 import { toGhs } from '../lib/money.ts'
+import { formatSize, networkLabel } from '../lib/vocabulary.ts'
 import type { Actor } from './context.ts'
 import { NETWORKS } from './settings.ts'
 
@@ -21,7 +22,7 @@ export function presentPackage(p: PackageRow) {
   return {
     id: p.id,
     network: p.network,
-    name: p.name ?? `${p.sizeMb >= 1024 ? `${(p.sizeMb / 1024).toFixed(1)}GB` : `${p.sizeMb}MB`} ${p.network}`,
+    name: p.name ?? `${formatSize(p.sizeMb)} ${networkLabel(p.network)}`,
     sizeMB: p.sizeMb,
     priceUser: toGhs(p.priceUserPesewas),
     priceAgent: toGhs(p.priceAgentPesewas),

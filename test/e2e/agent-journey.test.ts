@@ -42,7 +42,7 @@ describe('browser: the agent journey', function () {
 
     // Register: fee banner, strength meter, the spec's success text, then /login after 2 s.
     await goto(page, '/agent/register')
-    expect(await bodyText(page)).to.include('GH₵ 20.00').and.include('What Happens Next?')
+    expect(await bodyText(page)).to.include('GH₵20.00').and.include('What Happens Next?')
     await page.type('#reg-name', 'Kojo Data Hub')
     await page.type('#reg-phone', '0244556677')
     await page.type('#reg-email', 'kojo@example.com')
@@ -62,7 +62,7 @@ describe('browser: the agent journey', function () {
     await goto(page, '/agent/payment')
     expect(await page.$eval('#pay-phone', (e) => (e as HTMLInputElement).value)).to.equal('0244556677')
     await page.select('#pay-network', 'MTN')
-    await clickButton(page, 'Pay GH₵ 20.00')
+    await clickButton(page, 'Pay GH₵20.00')
     await page.waitForSelector('[data-testid=fee-txn]')
     const feeTxn = await page.$eval('[data-testid=fee-txn]', (e) => e.textContent!.trim())
     await waitText(page, 'Payment Pending')
@@ -116,7 +116,7 @@ describe('browser: the agent journey', function () {
     await hydrated(page)
     await page.waitForSelector('[data-testid=order-row]')
     let text = await bodyText(page)
-    for (const t of ['Track and manage your data orders', '0201234567', 'GH₵8.00', '2.0GB', 'SUCCESS', 'Orders (1)', 'Total (1)']) expect(text, t).to.include(t)
+    for (const t of ['Track and manage your data orders', '0201234567', 'GH₵8.00', '2.0GB', 'Successful', 'Orders (1)', 'Total (1)']) expect(text, t).to.include(t)
     expect(await fitsPhone(page)).to.equal(true)
     await page.select('#orders-status', 'SUCCESS')
     await page.waitForFunction(() => document.querySelector('[data-testid=orders-count]')?.textContent === 'Orders (1)')

@@ -90,7 +90,7 @@ describe('browser: agent shop', function () {
     await page.keyboard.press('Enter')
     await page.waitForSelector('[data-testid="order-card"]')
     const card = await page.$eval('[data-testid="order-card"]', (e) => (e as HTMLElement).innerText)
-    expect(card).to.include('SUCCESS').and.include('GH₵5.40').and.include('0201112222')
+    expect(card).to.include('Successful').and.include('GH₵5.40').and.include('0201112222')
     const order = (await app().db.models.Order.findOne({ raw: true })) as any
     expect(order).to.include({ paymentStatus: 'SUCCESS', amountPesewas: 540, agentId: null })
     expect(Number(order.shopMarginPesewas)).to.equal(40)

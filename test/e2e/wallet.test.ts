@@ -52,7 +52,13 @@ describe('browser: the agent wallet', function () {
     await page.type('#po-recipient', '0551234567')
     await page.waitForFunction(() => (document.querySelector('[data-testid=pay-wallet]') as HTMLButtonElement | null)?.disabled === false)
     expect(await page.$eval('[data-testid=pay-wallet]', (e) => (e as HTMLElement).innerText)).to.equal('Pay from wallet (balance GH₵20.00)')
-    await Promise.all([page.waitForNavigation(), tap(page, '[data-testid=pay-wallet]')])
+    // The first tap asks once, with the amount; nothing is paid until Confirm.
+    await tap(page, '[data-testid=pay-wallet]')
+    await page.waitForSelector('[data-testid=pay-wallet-confirm]')
+    expect(await page.$eval('[data-testid=pay-wallet-confirm-box]', (e) => (e as HTMLElement).innerText)).to.include('Pay GH₵8.00 from your wallet for MTN 2.0GB to 0551234567? Balance after: GH₵12.00.')
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).to.equal('pay-wallet-confirm')
+    expect(await app().db.models.Order.count({ where: { agentId: a.agent.id } })).to.equal(0)
+    await Promise.all([page.waitForNavigation(), tap(page, '[data-testid=pay-wallet-confirm]')])
     expect(new URL(page.url()).pathname).to.equal('/agent/orders')
     const [order] = (await app().db.models.Order.findAll({ where: { agentId: a.agent.id }, raw: true })) as any[]
     expect(order).to.include({ paymentStatus: 'SUCCESS', amountPesewas: 800, recipientNumber: '0551234567' })

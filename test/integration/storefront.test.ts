@@ -345,9 +345,33 @@ describe('storefront API: order lookup by phone', () => {
     const res = await new Client().get('/api/orders?phoneNumber=233201112222')
     expect(res.status).to.equal(200)
     expect(res.body).to.have.length(2)
-    expect(res.body[0]).to.include({ recipientNumber: '0555000111', paymentPhoneNumber: '0201112222', packageName: '1GB daily', network: 'MTN', amount: 5, paymentStatus: 'PENDING' })
-    expect(res.body[0].paymentTransactionId).to.match(/^\d{15}$/)
+    expect(res.body[0]).to.include({ recipientNumber: '0555000111', paymentPhoneNumber: '*******222', packageName: '1GB daily', network: 'MTN', amount: 5, paymentStatus: 'PENDING' })
+    expect(res.body[0].paymentTransactionId).to.match(/^\*{12}\d{3}$/)
     expect((await new Client().get('/api/orders?phoneNumber=0279999999')).body).to.deep.equal([])
+  })
+
+  it('shows the paying phone and transaction id whole only to the browser that paid (or the buyer signed in); anyone else sees the last 3 digits', async () => {
+    const paid = await buy({ recipientNumber: '0201112222', payerPhone: '0241239876' })
+    const tid = paid.body.order.paymentTransactionId as string
+    const lookup = async (client: Client) => (await client.get('/api/orders?phoneNumber=0201112222')).body[0]
+
+    const stranger = await lookup(new Client())
+    expect(stranger).to.include({ recipientNumber: '0201112222', paymentPhoneNumber: '*******876', paymentTransactionId: `${'*'.repeat(12)}${tid.slice(-3)}` })
+    expect(JSON.stringify(stranger)).to.not.include('0241239876').and.not.include(tid)
+
+    expect(await lookup(paid.client)).to.include({ paymentPhoneNumber: '0241239876', paymentTransactionId: tid })
+
+    // A signed-in buyer sees their own order whole from any browser.
+    await createUser({ email: 'ama@example.com', password: 'Passw0rd!long' })
+    const signedIn = new Client()
+    await signedIn.login('ama@example.com', 'Passw0rd!long')
+    const mine = await buy({ recipientNumber: '0201112222', payerPhone: '0241230000' }, signedIn)
+    expect(mine.status).to.equal(201)
+    const other = new Client()
+    await other.login('ama@example.com', 'Passw0rd!long')
+    const seen = (await other.get('/api/orders?phoneNumber=0201112222')).body
+    expect(seen.find((o: any) => o.id === mine.body.order.id)).to.include({ paymentPhoneNumber: '0241230000' })
+    expect(seen.find((o: any) => o.id === paid.body.order.id)).to.include({ paymentPhoneNumber: '*******876' })
   })
 
   it('finds an order however its number was typed, at purchase or at lookup', async () => {

@@ -5,7 +5,7 @@ import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { AgentCell } from '../_insight/AgentCell.tsx'
 import { ArchiveModal } from '../_insight/ArchiveModal.tsx'
 import { DateRange } from '../_insight/DateRange.tsx'
-import { formatCedis, formatDateTime, networkLabel, query } from '../_insight/format.ts'
+import { formatCedis, formatDateTime, networkLabel, paymentStatusLabel, query } from '../_insight/format.ts'
 import { Pager } from '../../../renderer/ui/Pager.tsx'
 import { StatCard } from '../_insight/StatCard.tsx'
 import '../_insight/insight.css'
@@ -206,7 +206,7 @@ export default function Page() {
                   <td><AgentCell c={c} /></td>
                   <td>{networkLabel(c.network)}</td>
                   <td className="has-text-right">{formatCedis(c.commissionAmount)}</td>
-                  <td><span className={`tag ${c.paymentStatus === 'PAID' ? 'is-success' : c.paymentStatus === 'PENDING' ? 'is-warning' : ''}`}>{c.paymentStatus}</span></td>
+                  <td><span className={`tag ${c.paymentStatus === 'PAID' ? 'is-success' : c.paymentStatus === 'PENDING' ? 'is-warning' : ''}`}>{paymentStatusLabel(c.paymentStatus)}</span></td>
                   <td>{c.archiveNotes ?? '-'}</td>
                 </tr>
               ))}

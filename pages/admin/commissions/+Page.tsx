@@ -5,7 +5,7 @@ import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { AgentCell } from '../_insight/AgentCell.tsx'
 import { ArchiveModal } from '../_insight/ArchiveModal.tsx'
 import { DateRange } from '../_insight/DateRange.tsx'
-import { formatCedis, formatDateTime, networkLabel, query } from '../_insight/format.ts'
+import { formatCedis, formatDateTime, networkLabel, paymentStatusLabel, query } from '../_insight/format.ts'
 import { Pager } from '../../../renderer/ui/Pager.tsx'
 import { StatCard } from '../_insight/StatCard.tsx'
 import '../_insight/insight.css'
@@ -159,7 +159,7 @@ export default function Page() {
                 <td data-label="Network">{networkLabel(c.network)}</td>
                 <td data-label="Order Amount" className="has-text-right">{formatCedis(c.originalAmount)}</td>
                 <td data-label="Commission" className="has-text-right"><strong>{formatCedis(c.commissionAmount)}</strong></td>
-                <td data-label="Status"><span className={`tag ${c.paymentStatus === 'PAID' ? 'is-success' : c.paymentStatus === 'PENDING' ? 'is-warning' : ''}`}>{c.paymentStatus}</span></td>
+                <td data-label="Status"><span className={`tag ${c.paymentStatus === 'PAID' ? 'is-success' : c.paymentStatus === 'PENDING' ? 'is-warning' : ''}`}>{paymentStatusLabel(c.paymentStatus)}</span></td>
               </tr>
             ))}
           </tbody>

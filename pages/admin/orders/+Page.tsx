@@ -3,7 +3,7 @@ import type { AdminOrder, Pagination } from '../../../server/services/orders-adm
 import { api, ApiError, download } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
-import { countText, NETWORK_LABEL } from '../_ops/format.ts'
+import { countText, NETWORK_LABEL, statusOf } from '../_ops/format.ts'
 import '../_ops/ops.css'
 import { Pager } from '../_ops/Pager.tsx'
 import type { OrdersData } from './+data.ts'
@@ -142,7 +142,7 @@ export default function Page() {
   const about = pagination && !pagination.exact ? 'about ' : ''
   const active: string[] = []
   if (filters.network !== 'ALL') active.push(`Network: ${NETWORK_LABEL[filters.network]}`)
-  if (filters.paymentStatus !== 'ALL') active.push(`Status: ${filters.paymentStatus}`)
+  if (filters.paymentStatus !== 'ALL') active.push(`Status: ${statusOf(filters.paymentStatus).label}`)
   if (filters.deliveryStatus !== 'ALL') active.push(`Delivery: ${DELIVERY.find((d) => d.value === filters.deliveryStatus)!.label}`)
   if (filters.orderType !== 'all') active.push(TYPES.find((t) => t.value === filters.orderType)!.label)
   if (filters.search.trim()) active.push(`Search: "${filters.search.trim()}"`)
@@ -174,10 +174,10 @@ export default function Page() {
       <div className="box">
         <div className="columns is-multiline is-variable is-2">
           <div className="column is-6-tablet is-3-desktop">
-            <SelectField id="f-network" label="Network" value={filters.network} onChange={(v) => change({ network: v })} options={[{ value: 'ALL', label: 'All' }, ...Object.keys(NETWORK_LABEL)]} />
+            <SelectField id="f-network" label="Network" value={filters.network} onChange={(v) => change({ network: v })} options={[{ value: 'ALL', label: 'All' }, ...Object.entries(NETWORK_LABEL).map(([value, label]) => ({ value, label }))]} />
           </div>
           <div className="column is-6-tablet is-3-desktop">
-            <SelectField id="f-status" label="Payment status" value={filters.paymentStatus} onChange={(v) => change({ paymentStatus: v })} options={[{ value: 'ALL', label: 'All' }, ...STATUSES]} />
+            <SelectField id="f-status" label="Payment status" value={filters.paymentStatus} onChange={(v) => change({ paymentStatus: v })} options={[{ value: 'ALL', label: 'All' }, ...STATUSES.map((value) => ({ value, label: statusOf(value).label }))]} />
           </div>
           <div className="column is-6-tablet is-3-desktop">
             <SelectField id="f-delivery" label="Delivery" value={filters.deliveryStatus} onChange={(v) => change({ deliveryStatus: v })} options={DELIVERY} />

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react'
 import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
+import { formatDate } from '../../../renderer/format.ts'
 import '../_ops/ops.css'
 import type { AttentionData } from './+data.ts'
 
@@ -77,7 +78,7 @@ export default function Page() {
                 <span className={`tag ${KIND_TAG[i.kind] ?? 'is-light'}`}>{KIND_LABEL[i.kind] ?? i.kind}</span>
                 {i.transactionId ? <span className="is-family-monospace is-size-7">{i.transactionId}</span> : null}
               </div>
-              <div className="level-right is-size-7 has-text-grey"><time dateTime={i.createdAt}>{new Date(i.createdAt).toLocaleString()}</time></div>
+              <div className="level-right is-size-7 has-text-grey"><time dateTime={i.createdAt}>{formatDate(i.createdAt)}</time></div>
             </div>
             <p className="has-text-weight-semibold">{i.summary}</p>
             {i.actionTaken ? <p className="is-size-7 mt-1">What was done: {i.actionTaken}</p> : null}

@@ -10,6 +10,9 @@ import type { SmsService } from '../../../server/services/sms/index.ts'
 type List = Awaited<ReturnType<SmsService['list']>>
 const STATUS_CLASS: Record<string, string> = { QUEUED: 'is-warning', SENDING: 'is-info', SENT: 'is-success', FAILED: 'is-danger' }
 const STATUSES = [{ value: 'ALL', label: 'All' }, { value: 'QUEUED', label: 'Queued' }, { value: 'SENDING', label: 'Sending' }, { value: 'SENT', label: 'Sent' }, { value: 'FAILED', label: 'Failed' }]
+const STATUS_TEXT = Object.fromEntries(STATUSES.map((s) => [s.value, s.label]))
+/** The log provider only writes the text to the server log: calling that "sent" would say a phone got it. */
+const statusText = (m: { status: string; provider: string | null }) => (m.status === 'SENT' && m.provider === 'log' ? 'Logged (no SMS provider)' : STATUS_TEXT[m.status] ?? m.status)
 
 /** Every text message the shop wrote (orders, deliveries, account recovery...), with what the provider said. */
 export default function Page() {
@@ -57,7 +60,7 @@ export default function Page() {
                   <tr key={m.id} data-sms-id={m.id} data-outbox-row={m.to}>
                     <td data-label="To" className="is-monospace">{m.to}</td>
                     <td data-label="Message" className="is-wrap"><span data-outbox-message>{m.message}</span>{m.error ? <div className="is-size-7 has-text-danger">{m.error}</div> : null}</td>
-                    <td data-label="Status"><span className={`tag ${STATUS_CLASS[m.status] ?? 'is-light'}`} data-status={m.status}>{m.status}</span></td>
+                    <td data-label="Status"><span className={`tag ${m.status === 'SENT' && m.provider === 'log' ? 'is-light' : STATUS_CLASS[m.status] ?? 'is-light'}`} data-status={m.status}>{statusText(m)}</span></td>
                     <td data-label="Provider message ID" className="is-monospace is-size-7">{m.providerMessageId ?? '-'}</td>
                     <td data-label="Attempts">{m.attempts}</td>
                     <td data-label="Created">{formatDate(m.createdAt)}</td>

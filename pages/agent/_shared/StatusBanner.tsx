@@ -1,6 +1,6 @@
 import type { AgentView } from '../../../server/services/agents.ts'
 import { formatCedis } from '../../../server/lib/money.ts'
-import { STAGE_TITLE, stageOf } from './onboarding.ts'
+import { NO_FEE_TITLE, STAGE_TITLE, noFeeDue, stageOf } from './onboarding.ts'
 import { useFeeCheck } from './useAgent.ts'
 
 const TONE = { required: 'is-warning', processing: 'is-info', failed: 'is-danger', awaiting: 'is-primary', active: 'is-success' } as const
@@ -25,14 +25,16 @@ export function StatusBanner({ agent, fee, onAgent }: { agent: AgentView | null;
       action = <a className="button is-danger" href="/agent/payment">Retry Payment</a>
       break
     case 'awaiting':
-      text = 'Your payment is verified. An admin will approve your account, usually within 24-48 hours.'
+      text = noFeeDue(agent)
+        ? 'No registration fee is due. An admin will approve your account, usually within 24-48 hours.'
+        : 'Your payment is verified. An admin will approve your account, usually within 24-48 hours.'
       break
     default:
       text = 'Your account is approved and paid. You can place orders at agent prices.'
   }
   return (
     <div className={`notification ${TONE[stage]} is-light`} role="status" data-testid="agent-status" data-stage={stage}>
-      <p className="has-text-weight-bold is-size-5 mb-1">{STAGE_TITLE[stage]}</p>
+      <p className="has-text-weight-bold is-size-5 mb-1">{stage === 'awaiting' && noFeeDue(agent) ? NO_FEE_TITLE : STAGE_TITLE[stage]}</p>
       <p className="mb-2">{text}</p>
       {action}
     </div>

@@ -1,18 +1,9 @@
 /** Display helpers shared by the agent portal pages (and the admin agents page). */
-export { NETWORKS, NETWORK_LABEL, formatSize, formatDate, formatDay, statusClass, digitsOnly } from '../../../renderer/format.ts'
+import { paymentStatusLabel } from '../../../renderer/format.ts'
+export { NETWORKS, NETWORK_LABEL, networkLabel, paymentStatusLabel, formatSize, formatDate, formatDay, statusClass, digitsOnly } from '../../../renderer/format.ts'
 
-/** Admin-style labels for payment statuses. */
-export function paymentLabel(status: string | null | undefined): string {
-  switch (String(status ?? '').toUpperCase()) {
-    case 'PENDING': return 'Pending'
-    case 'IN_PROGRESS': return 'In Progress'
-    case 'SUCCESS': return 'Successful'
-    case 'FAILED': return 'Failed'
-    case 'EXPIRED': return 'Expired'
-    case '': return 'Not Started'
-    default: return String(status)
-  }
-}
+/** Payment status label; no status yet reads 'Not Started' (spec section 4). */
+export const paymentLabel = (status: string | null | undefined) => paymentStatusLabel(status, 'Not Started')
 
 /** Copies text; falls back to a hidden textarea where the Clipboard API is not allowed. */
 export async function copyText(text: string): Promise<boolean> {

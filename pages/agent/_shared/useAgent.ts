@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react'
 import { api } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import type { AgentView } from '../../../server/services/agents.ts'
+import { feePaidToast } from './onboarding.ts'
 
 /** The agent's own profile, from the page data, refreshable from GET /api/agents/me. */
 export function useAgent(initial: AgentView | null, opts: { everyMs?: number } = {}) {
@@ -42,7 +43,7 @@ export function useFeeCheck(onAgent: (a: AgentView) => void) {
       const r = agentId ? await api<R>(`/api/agents/${agentId}/payment/status`) : await api<R>('/api/agents/payment/status', { method: 'POST' })
       onAgent(r.agent)
       const st = String(r.paymentStatus ?? '').toUpperCase()
-      if (st === 'SUCCESS') toast('Payment successful! Your account is now active.', 'success', 6000)
+      if (st === 'SUCCESS') toast(feePaidToast(r.agent), 'success', 6000)
       else if (st === 'FAILED' || st === 'EXPIRED') toast('Payment failed. Please retry or contact support.', 'error')
       else toast('Payment is still pending. Please try again shortly.', 'info')
       return r

@@ -1,7 +1,7 @@
 import { DeliveryBadge } from '../../../renderer/ui/DeliveryBadge.tsx'
 import { formatCedis } from '../../../server/lib/money.ts'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
-import { formatDate, formatSize, NETWORK_LABEL, NETWORKS, statusClass } from '../_shared/format.ts'
+import { formatDate, formatSize, NETWORK_LABEL, NETWORKS, paymentStatusLabel, statusClass } from '../_shared/format.ts'
 import { isActive } from '../_shared/onboarding.ts'
 import { StatusBanner } from '../_shared/StatusBanner.tsx'
 import { useAgent } from '../_shared/useAgent.ts'
@@ -108,7 +108,7 @@ export default function Page() {
                     <span className="has-text-right">
                       {formatCedis(o.amount)}
                       <br />
-                      <span className={`tag ${statusClass(o.displayStatus)}`}>{o.displayStatus}</span>
+                      <span className={`tag ${statusClass(o.displayStatus)}`}>{paymentStatusLabel(o.displayStatus)}</span>
                       {o.paymentStatus === 'SUCCESS' && !o.delivered ? <> <DeliveryBadge status={o.deliveryStatus} /></> : null}
                     </span>
                   </li>

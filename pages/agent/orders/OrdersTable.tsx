@@ -4,7 +4,7 @@ import { api } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { formatCedis } from '../../../server/lib/money.ts'
 import type { AgentOrder } from '../../../server/services/agent-orders.ts'
-import { formatDate, formatSize, NETWORK_LABEL, NETWORKS, statusClass } from '../_shared/format.ts'
+import { formatDate, formatSize, NETWORK_LABEL, NETWORKS, paymentStatusLabel, statusClass } from '../_shared/format.ts'
 
 const STATUSES = ['ALL', 'PENDING', 'SUCCESS', 'FAILED', 'DELIVERED'] as const
 const LIMIT = 20
@@ -71,7 +71,7 @@ export function OrdersTable() {
           <label className="label" htmlFor="orders-status">Status</label>
           <div className="select is-fullwidth">
             <select id="orders-status" value={status} onChange={(e) => setStatus(e.target.value)}>
-              {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+              {STATUSES.map((s) => <option key={s} value={s}>{s === 'ALL' ? 'All' : paymentStatusLabel(s)}</option>)}
             </select>
           </div>
         </div>
@@ -79,8 +79,8 @@ export function OrdersTable() {
           <label className="label" htmlFor="orders-network">Network</label>
           <div className="select is-fullwidth">
             <select id="orders-network" value={network} onChange={(e) => setNetwork(e.target.value)}>
-              <option value="ALL">ALL</option>
-              {NETWORKS.map((n) => <option key={n} value={n}>{n}</option>)}
+              <option value="ALL">All</option>
+              {NETWORKS.map((n) => <option key={n} value={n}>{NETWORK_LABEL[n]}</option>)}
             </select>
           </div>
         </div>
@@ -108,7 +108,8 @@ export function OrdersTable() {
                   <td data-label="Network">{NETWORK_LABEL[o.network] ?? o.network}</td>
                   <td data-label="Size">{formatSize(o.dataSizeMB)}</td>
                   <td data-label="Amount">{formatCedis(o.amount)}</td>
-                  <td data-label="Payment Status"><span className={`tag ${statusClass(o.displayStatus)}`}>{o.displayStatus}</span></td>
+                  {/* The payment's own status here: delivery has its column, so a delivered order still reads Successful. */}
+                  <td data-label="Payment Status"><span className={`tag ${statusClass(o.paymentStatus)}`} data-status={o.paymentStatus}>{paymentStatusLabel(o.paymentStatus)}</span></td>
                   <td data-label="Delivery"><DeliveryBadge status={o.deliveryStatus} paid={o.paymentStatus === 'SUCCESS'} /></td>
                   <td data-label="Date">{formatDate(o.createdAt)}</td>
                 </tr>

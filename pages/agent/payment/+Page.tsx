@@ -4,8 +4,10 @@ import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import type { AgentBase } from '../_shared/agent-data.ts'
 import { copyText, digitsOnly, NETWORK_LABEL, NETWORKS, statusClass } from '../_shared/format.ts'
-import { feeStatusLabel } from '../_shared/onboarding.ts'
+import { feePaidToast, feeStatusLabel, noFeeDue } from '../_shared/onboarding.ts'
+import { formatCedis } from '../../../renderer/format.ts'
 import { CodeField } from '../../_storefront/CodeField.tsx'
+import { useInferredNetwork } from '../../_storefront/PayerFields.tsx'
 import { useAgent, useFeeCheck } from '../_shared/useAgent.ts'
 
 const OPEN = ['PENDING', 'IN_PROGRESS']
@@ -21,11 +23,13 @@ export default function Page() {
   const [message, setMessage] = useState<string | null>(null)
   const [needsCode, setNeedsCode] = useState<'otp' | 'pin' | 'phone' | null>(null)
   const { check, checking } = useFeeCheck(setAgent)
+  useInferredNetwork(phone, network, setNetwork)
 
   const status = agent?.paymentStatus ? agent.paymentStatus.toUpperCase() : null
   const txn = agent?.paymentTransactionId ?? null
   const paid = status === 'SUCCESS'
-  const feeText = fee.toFixed(2)
+  const feeText = formatCedis(fee)
+  const free = noFeeDue(agent)
 
   async function pay() {
     if (!agent) {
@@ -45,7 +49,7 @@ export default function Page() {
       setAgent(r.agent)
       setMessage(r.message || null)
       setNeedsCode(r.needsCode ?? null)
-      if (r.paymentStatus === 'SUCCESS') toast('Payment successful! Your account is now active.', 'success', 6000)
+      if (r.paymentStatus === 'SUCCESS') toast(r.gateway === 'none' ? r.message : feePaidToast(r.agent), 'success', 6000)
       else if (method === 'card' && r.gateway !== 'none') {
         const provider = r.providerLabel || 'Paystack'
         if (!r.authorizationUrl) toast(`${provider} authorization URL not received`, 'error')
@@ -82,26 +86,28 @@ export default function Page() {
         <div className="columns is-mobile is-multiline">
           <div className="column is-half-mobile">
             <p className="heading">Registration Fee</p>
-            <p className="stat-value" data-testid="fee">GH₵ {feeText}</p>
+            <p className="stat-value" data-testid="fee">{fee > 0 ? feeText : 'No fee'}</p>
           </div>
           <div className="column is-half-mobile">
             <p className="heading">Status</p>
-            <span className={`tag is-medium ${status ? statusClass(status) : 'is-light'}`} data-testid="fee-status">{feeStatusLabel(status)}</span>
+            <span className={`tag is-medium ${status ? statusClass(status) : 'is-light'}`} data-testid="fee-status">{feeStatusLabel(status, agent)}</span>
           </div>
         </div>
       </div>
 
       {paid ? (
         <div className="notification is-success is-light" role="status" data-testid="fee-paid">
-          <p className="has-text-weight-bold">Payment verified</p>
-          <p>Your registration payment is verified. Admin approval is required before you can place orders; it usually takes 24-48 hours.</p>
+          <p className="has-text-weight-bold">{free ? 'No registration fee is due' : 'Payment verified'}</p>
+          <p>{free ? 'Nothing to pay.' : 'Your registration payment is verified.'} Admin approval is required before you can place orders; it usually takes 24-48 hours.</p>
           <a className="button is-success mt-3" href="/agent/dashboard">Go to Dashboard</a>
         </div>
       ) : (
         <div className="card mb-4">
           <header className="card-header"><p className="card-header-title">Payment Method</p></header>
           <div className="card-content">
-            {method === 'momo' ? (
+            {fee <= 0 ? (
+              <p className="mb-4">No registration fee is due: continue to send your account for approval.</p>
+            ) : method === 'momo' ? (
               <>
                 <div className="field">
                   <label className="label" htmlFor="pay-phone">Phone Number</label>
@@ -126,7 +132,7 @@ export default function Page() {
             )}
             <div className="buttons">
               <button className={`button is-primary${paying ? ' is-loading' : ''}`} disabled={paying || !agent} onClick={() => void pay()} data-testid="pay-fee">
-                Pay GH₵ {feeText}
+                {fee > 0 ? `Pay ${feeText}` : 'Continue'}
               </button>
               <button className={`button${checking ? ' is-loading' : ''}`} disabled={!txn || checking} onClick={() => void check()} data-testid="i-have-paid">I Have Paid</button>
             </div>
@@ -138,7 +144,7 @@ export default function Page() {
         <div className="box" data-testid="fee-transaction">
           <p className="heading">Transaction ID</p>
           <p className="is-monospace mb-2" data-testid="fee-txn">{txn}</p>
-          <p className="mb-2">Status: <span className={`tag ${statusClass(status)}`}>{feeStatusLabel(status)}</span></p>
+          <p className="mb-2">Status: <span className={`tag ${statusClass(status)}`}>{feeStatusLabel(status, agent)}</span></p>
           {message && !paid ? <p className="mb-3" role="status">{message}</p> : null}
           <div className="buttons">
             {status && (OPEN.includes(status) || status === 'FAILED' || status === 'EXPIRED') ? (
@@ -169,7 +175,7 @@ export default function Page() {
               <p className="has-text-weight-bold mb-1">How to complete your payment</p>
               <ol>
                 <li>A payment prompt has been sent to {phone || 'your phone'}.</li>
-                <li>Enter your mobile money PIN on your phone to approve GH₵ {feeText}.</li>
+                <li>Enter your mobile money PIN on your phone to approve {feeText}.</li>
                 <li>Come back here and tap I Have Paid.</li>
               </ol>
             </div>

@@ -4,8 +4,9 @@ import { flashToast, useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { formatCedis } from '../../../server/lib/money.ts'
 import { PayerFields } from '../../_storefront/PayerFields.tsx'
+import { WalletPayButton } from '../../_storefront/WalletPayButton.tsx'
 import { PaymentDialog, type Busy } from '../../_storefront/PaymentDialog.tsx'
-import { CHECK_FAILED_TOAST, CHECK_PENDING_TOAST, CHECK_SUCCESS_TOAST, NO_TRANSACTION } from '../../_storefront/payment-texts.ts'
+import { CHECK_FAILED_TOAST, CHECK_PENDING_TOAST, NO_TRANSACTION } from '../../_storefront/payment-texts.ts'
 import type { PaymentState } from '../../_storefront/payment-texts.ts'
 import { addRecent, loadRecent } from '../../_storefront/recent.ts'
 import '../../_storefront/storefront.css'
@@ -95,8 +96,9 @@ export function OrderForm({ agent, packages, method, walletBalance }: { agent: A
     try {
       const r = await api<any>(`/api/payment/status/${payment.transactionId}`)
       setPayment({ ...payment, paymentStatus: r.paymentStatus, message: r.message, extTransactionId: r.extTransactionId ?? payment.extTransactionId, needsCode: r.needsCode ?? null })
-      if (r.paymentStatus === 'SUCCESS') toast(CHECK_SUCCESS_TOAST, 'success')
-      else if (r.paymentStatus === 'FAILED') toast(CHECK_FAILED_TOAST, 'error')
+      // SUCCESS: the dialog's status panel says it; the order is already settled, so no toast asks for a click.
+      if (r.paymentStatus === 'SUCCESS') return
+      if (r.paymentStatus === 'FAILED') toast(CHECK_FAILED_TOAST, 'error')
       else toast(r.message || CHECK_PENDING_TOAST, 'info')
     } catch (err) {
       const b = err instanceof ApiError ? err.body : {}
@@ -171,14 +173,16 @@ export function OrderForm({ agent, packages, method, walletBalance }: { agent: A
         </p>
       ) : null}
       {walletBalance !== null && !closed ? (
-        <button
-          className={`button is-success is-fullwidth mb-2${walletBusy ? ' is-loading' : ''}`}
-          disabled={!ready || walletBusy || (pkg !== null && walletBalance < pkg.price)}
-          onClick={() => void payFromWallet()}
-          data-testid="pay-wallet"
-        >
-          Pay from wallet (balance {formatCedis(walletBalance)})
-        </button>
+        <WalletPayButton
+          className="mb-2"
+          balance={walletBalance}
+          price={pkg?.price ?? null}
+          summary={pkg ? `${NETWORK_LABEL[pkg.network]} ${formatSize(pkg.sizeMB)} to ${recipient.trim()}` : ''}
+          disabled={!ready || (pkg !== null && walletBalance < pkg.price)}
+          busy={walletBusy}
+          onConfirm={() => void payFromWallet()}
+          testId="pay-wallet"
+        />
       ) : null}
       {walletBalance !== null && pkg && walletBalance < pkg.price ? <p className="help mb-2">Your wallet balance does not cover this bundle. <a href="/agent/wallet">Top up</a> or pay by mobile money.</p> : null}
       <button className="button is-primary is-fullwidth" disabled={!ready} onClick={() => setOpen(true)} data-testid="proceed">

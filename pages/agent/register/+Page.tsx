@@ -3,6 +3,7 @@ import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { digitsOnly } from '../_shared/format.ts'
+import { formatCedis } from '../../../renderer/format.ts'
 import { passwordScore } from './strength.ts'
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -60,7 +61,7 @@ export default function Page() {
         ) : null}
         <div className="notification is-primary is-light" data-testid="fee-banner">
           {fee > 0 ? (
-            <>One-time registration fee: <strong>GH₵ {fee.toFixed(2)}</strong>. You pay it in your agent portal after you sign in.</>
+            <>One-time registration fee: <strong>{formatCedis(fee)}</strong>. You pay it in your agent portal after you sign in.</>
           ) : (
             <>Registration is free right now: no registration fee is due.</>
           )}

@@ -33,7 +33,7 @@ export default function Page() {
               </div>
               <div className="box">
                 <p className="heading">All-time sales</p>
-                <p>{mine.figures.salesCount} sales, {formatCedis(mine.figures.salesAmount)}</p>
+                <p>{mine.figures.salesCount} {mine.figures.salesCount === 1 ? 'sale' : 'sales'}, {formatCedis(mine.figures.salesAmount)}</p>
                 <p>Margin earned {formatCedis(mine.figures.marginEarned)}</p>
               </div>
             </div>

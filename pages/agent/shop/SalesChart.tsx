@@ -1,4 +1,4 @@
-import { formatCedis } from '../../../server/lib/money.ts'
+import { formatCedis, formatDay } from '../../../renderer/format.ts'
 
 export interface DayFigures { day: string; sales: number; amount: number; margin: number }
 
@@ -24,12 +24,12 @@ export function SalesChart({ days }: { days: DayFigures[] }) {
           const h = Math.round((Math.abs(d.margin) / max) * (H - 10))
           return (
             <rect key={d.day} x={i * bar + 1} y={d.margin >= 0 ? H - h : H} width={Math.max(1, bar - 2)} height={h} className={d.margin >= 0 ? 'shop-chart-bar' : 'shop-chart-bar is-negative'}>
-              <title>{`${d.day}: ${d.sales} sales, margin ${formatCedis(d.margin)}`}</title>
+              <title>{`${formatDay(d.day)}: ${d.sales} ${d.sales === 1 ? 'sale' : 'sales'}, margin ${formatCedis(d.margin)}`}</title>
             </rect>
           )
         })}
-        <text x="0" y={H + 16} className="shop-chart-label">{days[0]?.day}</text>
-        <text x={W} y={H + 16} textAnchor="end" className="shop-chart-label">{days.at(-1)?.day}</text>
+        <text x="0" y={H + 16} className="shop-chart-label">{formatDay(days[0]?.day)}</text>
+        <text x={W} y={H + 16} textAnchor="end" className="shop-chart-label">{formatDay(days.at(-1)?.day)}</text>
       </svg>
       <details className="mt-3">
         <summary>Show the figures as a table</summary>
@@ -39,7 +39,7 @@ export function SalesChart({ days }: { days: DayFigures[] }) {
             <thead><tr><th scope="col">Day</th><th scope="col">Sales</th><th scope="col">Amount</th><th scope="col">Margin</th></tr></thead>
             <tbody>
               {days.filter((d) => d.sales || d.margin).map((d) => (
-                <tr key={d.day}><td>{d.day}</td><td>{d.sales}</td><td>{formatCedis(d.amount)}</td><td>{formatCedis(d.margin)}</td></tr>
+                <tr key={d.day}><td>{formatDay(d.day)}</td><td>{d.sales}</td><td>{formatCedis(d.amount)}</td><td>{formatCedis(d.margin)}</td></tr>
               ))}
             </tbody>
           </table>

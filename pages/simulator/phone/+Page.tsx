@@ -3,11 +3,11 @@ import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { digitsOnly, formatCedis, NETWORK_LABEL } from '../../_storefront/format.ts'
+import { purposeLabel } from '../../../renderer/format.ts'
 import '../../_storefront/storefront.css'
 
 interface Prompt { reference: string; amount: number; phone: string; network: string; purpose: string; createdAt: string; expiresAt: string }
 const POLL_MS = 2000
-const PURPOSE: Record<string, string> = { data: 'Data bundle', afa: 'AFA registration', agent_fee: 'Agent registration fee' }
 
 /** Plays the payer's phone: mobile-money prompts sent to this number wait here for Approve or Decline. */
 export default function Page() {
@@ -86,7 +86,7 @@ export default function Page() {
                 {prompts.map((p) => (
                   <div key={p.reference} className="sf-prompt" role="alertdialog" aria-labelledby={`prompt-${p.reference}`} data-testid="sim-prompt">
                     <p id={`prompt-${p.reference}`}>
-                      <strong>{NETWORK_LABEL[p.network] ?? p.network} MoMo</strong>: Pay <strong>{formatCedis(p.amount)}</strong> to {pc.data.siteName} for {PURPOSE[p.purpose] ?? p.purpose}?
+                      <strong>{NETWORK_LABEL[p.network] ?? p.network} MoMo</strong>: Pay <strong>{formatCedis(p.amount)}</strong> to {pc.data.siteName} for {purposeLabel(p.purpose)}?
                     </p>
                     <p className="sf-muted sf-mono">Ref {p.reference}</p>
                     <div className="sf-row sf-gap-top">

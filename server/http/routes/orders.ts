@@ -54,7 +54,7 @@ export function ordersRouter(services: Services) {
   // Without ?phoneNumber= the request leaves this router for the admin and agent lists mounted after it.
   const onlyLookups: RequestHandler = (req, _res, next) => next(req.query.phoneNumber === undefined ? 'router' : undefined)
   r.get('/', onlyLookups, lookupLimit(services), async (req, res) => {
-    res.json(await services.orders.lookupByPhone(Array.isArray(req.query.phoneNumber) ? '' : req.query.phoneNumber))
+    res.json(await services.orders.lookupByPhone(Array.isArray(req.query.phoneNumber) ? '' : req.query.phoneNumber, ctxOf(req)))
   })
 
   r.post('/', orderLimit(services), async (req, res) => {

@@ -1,12 +1,6 @@
-/** What buyers and agents read for each delivery status (cards, tables, USSD). */
-export const DELIVERY_LABELS: Record<string, string> = {
-  NOT_STARTED: 'Awaiting delivery',
-  QUEUED: 'Delivering',
-  PROCESSING: 'Delivering',
-  DELIVERED: 'Delivered',
-  MANUAL: 'Delivered',
-  FAILED: 'Delivery failed',
-}
+import { DELIVERY_LABELS } from '../../lib/vocabulary.ts'
+
+export { DELIVERY_LABELS }
 
 /** Buyers and agents see that a delivery failed, never the vendor's own words (balance, account issues). */
 export const PUBLIC_DELIVERY_ERROR = 'Delivery failed. Our team has been alerted and will deliver it.'

@@ -6,7 +6,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
 import { toGhs } from '../../lib/money.ts'
 import { parseGhanaMobile, phoneVariants } from '../../lib/phone.ts'
 import type { AuditService } from '../audit.ts'
-import { presentOrder, type OrderView } from './view.ts'
+import { forLookup, presentOrder, type OrderView } from './view.ts'
 import type { Actor, Ctx } from '../context.ts'
 import type { PackageRow, PackagesService } from '../packages.ts'
 import { newTransactionId, transactionIdSchema, type PaymentsService, type PaymentView } from '../payments/index.ts'
@@ -324,7 +324,7 @@ export function createOrdersService(deps: {
     },
 
     /** Orders whose recipient (or, for a visitor's purchase, paying phone) is this number (either spelling), newest first. */
-    async lookupByPhone(phone: unknown): Promise<OrderView[]> {
+    async lookupByPhone(phone: unknown, ctx: Ctx = {}): Promise<OrderView[]> {
       const typed = String(phone ?? '').trim()
       if (!typed) throw badRequest('Please enter a phone number')
       // However it was typed (0..., 233..., +233 ..., the 9 digits, with spaces): the same number.
@@ -338,7 +338,8 @@ export function createOrdersService(deps: {
          ORDER BY created_at DESC, id DESC LIMIT 100`,
         { replacements: { v: variants }, type: QueryTypes.SELECT },
       )
-      return rows.map(presentOrder)
+      const seenBy = { owns: (tid: string) => !!ctx.browser?.owns(tid), userId: ctx.user?.id ?? null }
+      return rows.map((r) => forLookup(presentOrder(r), r.user_id ?? null, seenBy))
     },
 
     /**

@@ -41,3 +41,17 @@ export function presentOrder(o: any): OrderView {
     updatedAt: new Date(get('updatedAt', 'updated_at')).toISOString(),
   }
 }
+
+/** '0241234567' -> '*******567': enough for the payer to recognise it, too little for anyone else to use it. */
+export const maskTail = (v: string | null, shown = 3): string | null => (v ? `${'*'.repeat(Math.max(0, v.length - shown))}${v.slice(-shown)}` : v)
+
+/**
+ * The public lookup answers anyone who types a recipient's number: the paying phone and the
+ * transaction id (which opens the payment's status) stay whole only for the browser that started the
+ * payment or the signed-in buyer who placed the order.
+ */
+export function forLookup(view: OrderView, userId: number | null, seenBy: { owns(tid: string): boolean; userId: number | null }): OrderView {
+  const tid = view.paymentTransactionId
+  if ((tid && seenBy.owns(tid)) || (userId && userId === seenBy.userId)) return view
+  return { ...view, paymentPhoneNumber: maskTail(view.paymentPhoneNumber), paymentTransactionId: maskTail(tid) }
+}

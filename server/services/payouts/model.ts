@@ -89,7 +89,7 @@ export const numberSchema = Joi.object({
 export const amountSchema = Joi.object({
   amount: Joi.number().positive().max(1_000_000).required()
     .custom((v: number, h) => (Math.abs(v * 100 - Math.round(v * 100)) > 1e-6 ? h.error('any.invalid') : v))
-    .messages({ '*': 'Enter an amount in GH₵ (up to 2 decimals)' }),
+    .messages({ '*': 'Enter an amount in cedis (up to 2 decimals)' }),
 }).options({ stripUnknown: true })
 
 export const reasonSchema = Joi.object({

@@ -4,6 +4,7 @@ import type { Models } from '../../../models/index.ts'
 import type { Env } from '../../env.ts'
 import type { Logger } from '../../lib/logger.ts'
 import { normalizePhone } from '../../lib/phone.ts'
+import { cediToGhs, networkLabel } from '../../lib/vocabulary.ts'
 import type { Queue } from '../queue/index.ts'
 import type { SettingsService } from '../settings.ts'
 import { createSmsDispatcher } from './dispatcher.ts'
@@ -25,14 +26,12 @@ export interface SmsOptions {
   defer?: boolean
 }
 
-/** 1024 MB and up read as GB with one decimal, below that as MB (spec section 9). */
-export function formatDataSize(mb: number): string {
-  return mb >= 1024 ? `${(mb / 1024).toFixed(1)}GB` : `${mb}MB`
-}
+export { formatSize as formatDataSize } from '../../lib/vocabulary.ts'
 
-/** Fills {dataSize}, {network}, {recipientNumber} in a settings template. */
+/** Fills {dataSize}, {network}, {recipientNumber} in a settings template; the network as people name it ('Telecel', not the code). */
 export function fillTemplate(template: string, vars: { dataSize: string; network: string; recipientNumber: string }): string {
-  return template.replace(/\{(dataSize|network|recipientNumber)\}/g, (_m, k: keyof typeof vars) => vars[k])
+  const filled = { ...vars, network: networkLabel(vars.network, '') }
+  return template.replace(/\{(dataSize|network|recipientNumber)\}/g, (_m, k: keyof typeof vars) => filled[k])
 }
 
 /** ARKESEL_API_KEY set (or SMS_PROVIDER=arkesel) -> Arkesel; otherwise the log provider. */
@@ -63,6 +62,8 @@ export function createSmsService(deps: { sequelize: Sequelize; models: Models; q
   async function send(to: string, message: string, opts: SmsOptions = {}): Promise<number | null> {
     const phone = normalizePhone(to)
     if (!phone || !message.trim()) return null
+    // Many handsets have no cedi sign: a template or a name that carries one still reads on the phone.
+    message = cediToGhs(message)
     const [row] = await run<{ id: number }>(
       `INSERT INTO sms_outbox (to_phone, message, status, sensitive, created_at, updated_at) VALUES ($1, $2, 'QUEUED', $3, now(), now()) RETURNING id`,
       [phone, message.slice(0, 640), !!opts.sensitive],

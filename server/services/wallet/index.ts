@@ -42,7 +42,7 @@ const statementSchema = Joi.object({
 }).options({ stripUnknown: true })
 
 const topupSchema = Joi.object({
-  amount: Joi.number().positive().precision(2).required().messages({ '*': 'Enter an amount in GH₵ (up to 2 decimals)' }),
+  amount: Joi.number().positive().precision(2).required().messages({ '*': 'Enter an amount in cedis (up to 2 decimals)' }),
   payerPhone: Joi.string().allow('', null),
   payerNetwork: Joi.string().allow('', null),
   email: Joi.string().allow('', null).max(254),
@@ -51,7 +51,7 @@ const topupSchema = Joi.object({
 }).options({ stripUnknown: true })
 
 const adjustSchema = Joi.object({
-  amount: Joi.number().positive().precision(2).max(1_000_000).required().messages({ '*': 'Enter an amount in GH₵ greater than 0 (up to 2 decimals)' }),
+  amount: Joi.number().positive().precision(2).max(1_000_000).required().messages({ '*': 'Enter an amount in cedis greater than 0 (up to 2 decimals)' }),
   direction: Joi.string().valid('CREDIT', 'DEBIT').required().messages({ '*': 'Choose credit or debit' }),
   reason: Joi.string().trim().min(3).max(300).required().messages({ '*': 'A reason of at least 3 characters is required' }),
 }).options({ stripUnknown: true })

@@ -1,0 +1,98 @@
+/**
+ * What people read for the codes the API and the database speak: networks, payment and delivery
+ * statuses, payment purposes, money, sizes and dates. Server texts (SMS, USSD, error messages) and
+ * pages import this one module, so a code never reaches a screen or a handset as it is stored.
+ */
+import { formatCedis } from './money.ts'
+
+export { formatCedis }
+
+export const NETWORKS = ['MTN', 'TELECEL', 'AIRTELTIGO'] as const
+export type NetworkName = (typeof NETWORKS)[number]
+/** The spec's own spelling of the networks. */
+export const NETWORK_LABEL: Record<string, string> = { MTN: 'MTN', TELECEL: 'Telecel', AIRTELTIGO: 'AirtelTigo' }
+
+/** Payment statuses (spec section 4's admin labels) and the refund states that follow a payment. */
+export const PAYMENT_STATUS_LABEL: Record<string, string> = {
+  PENDING: 'Pending',
+  IN_PROGRESS: 'In Progress',
+  SUCCESS: 'Successful',
+  FAILED: 'Failed',
+  EXPIRED: 'Expired',
+  REFUND_PENDING: 'Refund pending',
+  REFUNDED: 'Refunded',
+  REFUND_FAILED: 'Refund delayed',
+  REVERSED: 'Reversed',
+  DELIVERED: 'Delivered',
+  PAID: 'Paid',
+}
+
+/** What buyers and agents read for each delivery status (cards, tables, USSD). */
+export const DELIVERY_LABELS: Record<string, string> = {
+  NOT_STARTED: 'Awaiting delivery',
+  QUEUED: 'Delivering',
+  PROCESSING: 'Delivering',
+  DELIVERED: 'Delivered',
+  MANUAL: 'Delivered',
+  FAILED: 'Delivery failed',
+}
+
+/** What a payment pays for (the payer's phone prompt, the simulator, statements). */
+export const PURPOSE_LABEL: Record<string, string> = {
+  data: 'Data bundle',
+  agent_order: 'Data bundle',
+  afa: 'AFA registration',
+  agent_fee: 'Agent registration fee',
+  agent: 'Agent registration fee',
+  wallet_topup: 'Wallet top-up',
+}
+
+/** A readable word for a code no map knows yet: 'SOME_CODE' -> 'Some code'. */
+function humanize(code: string): string {
+  const words = code.replace(/_/g, ' ').trim().toLowerCase()
+  return words ? words[0]!.toUpperCase() + words.slice(1) : ''
+}
+
+const label = (map: Record<string, string>, upper: boolean) => (code: string | null | undefined, none = '-'): string => {
+  const raw = String(code ?? '').trim()
+  if (!raw) return none
+  return map[upper ? raw.toUpperCase() : raw] ?? humanize(raw)
+}
+
+export const networkLabel = label(NETWORK_LABEL, true)
+export const paymentStatusLabel = label(PAYMENT_STATUS_LABEL, true)
+export const deliveryLabel = label(DELIVERY_LABELS, true)
+export const purposeLabel = label(PURPOSE_LABEL, false)
+
+/** Handsets and SMS may lack the cedi sign, so texts that leave the web say 'GHS 4.50'. */
+export function ghsText(pesewas: number): string {
+  return `GHS ${(Math.round(pesewas) / 100).toFixed(2)}`
+}
+
+/** Replaces the cedi sign in a web text (an error message) with GHS for a handset. */
+export const cediToGhs = (text: string) => text.replace(/GH₵\s?/g, 'GHS ')
+
+/** Spec section 9: 1024 MB or more shows as GB with 1 decimal, else MB. */
+export function formatSize(mb: number | null | undefined): string {
+  const n = Number(mb ?? 0)
+  return n >= 1024 ? `${(n / 1024).toFixed(1)}GB` : `${n}MB`
+}
+
+// Ghana's own zone (GMT all year) and day-first dates, fixed so the server render and any browser agree.
+const dateTimeFmt = new Intl.DateTimeFormat('en-GH', { timeZone: 'Africa/Accra', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+const dayFmt = new Intl.DateTimeFormat('en-GH', { timeZone: 'Africa/Accra', day: '2-digit', month: '2-digit', year: 'numeric' })
+const valid = (d: string | Date | null | undefined): Date | null => {
+  if (!d) return null
+  const date = d instanceof Date ? d : new Date(d)
+  return Number.isNaN(date.getTime()) ? null : date
+}
+/** '26/11/2026, 14:05' */
+export const formatDate = (d: string | Date | null | undefined) => {
+  const date = valid(d)
+  return date ? dateTimeFmt.format(date) : '-'
+}
+/** '26/11/2026' */
+export const formatDay = (d: string | Date | null | undefined) => {
+  const date = valid(d)
+  return date ? dayFmt.format(date) : '-'
+}
