@@ -100,7 +100,8 @@ export function createDailyReconciliation(deps: DailyDeps) {
           { day, gateway: provider.name, id: runId },
         )
       }
-      log.info({ day, runId, gateway: theirs.length, local: ours.length, mismatches }, 'daily reconciliation')
+      // A clean day is routine; a day with mismatches is something an admin acts on (the attention list).
+      log[mismatches > 0 ? 'warn' : 'debug']({ day, runId, gateway: theirs.length, local: ours.length, mismatches }, 'daily reconciliation')
       return { runId, day, gatewayCount: theirs.length, localCount: ours.length, mismatches }
     } catch (err) {
       await q(`UPDATE reconciliation_runs SET status = 'FAILED', message = :m, finished_at = now() WHERE id = :id RETURNING id`, { id: runId, m: (err as Error).message.slice(0, 300) })

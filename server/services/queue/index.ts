@@ -104,6 +104,9 @@ export function createQueue(deps: QueueDeps) {
             return await handler(payload, job)
           } catch (err) {
             if (!isDbUnavailable(err) || stopping) throw err
+            // A vendor or an agent's endpoint refusing a connection looks the same (ECONNREFUSED): only
+            // a database that does not answer right now is waited for; any other failure is the job's own.
+            if (await ownPool().query('SELECT 1').then(() => true, () => false)) throw err
             job.log.warn({ err: { message: (err as Error).message } }, 'job met the database down; running it again once it is back')
             await databaseBack()
           }

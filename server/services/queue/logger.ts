@@ -5,7 +5,14 @@ import type { Logger } from '../../lib/logger.ts'
  * Thrown by a task that has already logged its failure with only what is safe to keep (a host, a
  * status): the queue still retries it, and notes the failure at debug level only.
  */
-export class ReportedFailure extends Error {}
+export class ReportedFailure extends Error {
+  /** A short code for the caller (ECONNREFUSED, EPRIVATEADDRESS...), as the original error carried it. */
+  readonly code?: string
+  constructor(message: string, code?: string) {
+    super(message)
+    this.code = code
+  }
+}
 
 /**
  * The parts of a job a log line needs. Its payload (phone numbers, order details) stays out, and so

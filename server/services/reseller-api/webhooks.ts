@@ -154,7 +154,7 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
   // ("error", not "code": the logger redacts every "code" field, meant for reset codes.)
   function failed(host: string, answer: { status: number } | { error: string }, attempt: number): ReportedFailure {
     log.warn({ host, ...answer, attempt }, attempt < WEBHOOK_MAX_ATTEMPTS ? 'agent webhook failed; the queue will retry' : 'agent webhook failed; no more retries')
-    return new ReportedFailure(`agent webhook to ${host}: ${'status' in answer ? `answered ${answer.status}` : answer.error}`)
+    return new ReportedFailure(`agent webhook to ${host}: ${'status' in answer ? `answered ${answer.status}` : answer.error}`, 'error' in answer ? answer.error : undefined)
   }
 }
 
