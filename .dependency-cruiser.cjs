@@ -1,6 +1,6 @@
 // The directions imports may take (docs/conventions.md, "Imports flow one way"; ADR 0034).
 // `npm run check:deps` holds the code to them; a violation fails CI.
-// CommonJS because package.json says "type": "module" and dependency-cruiser loads its config with require.
+// Named .cjs: package.json's "type": "module" would read a .js file as an ES module, and this one is CommonJS.
 
 // What the domain layer and what lies below it must never reach: the channels and the tools above them.
 const ABOVE_THE_DOMAIN = '^(server/http|pages|renderer|ussd|jobs|scripts|test|bench)/'
