@@ -1,4 +1,4 @@
-// The directions imports may take (docs/conventions.md, "Imports flow one way"; ADR 0034).
+// The directions imports may take (docs/conventions.md, "Imports flow one way"; ADR 0035).
 // `npm run check:deps` holds the code to them; a violation fails CI.
 // Named .cjs: package.json's "type": "module" would read a .js file as an ES module, and this one is CommonJS.
 
