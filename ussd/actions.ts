@@ -1,6 +1,6 @@
 import type { Actor } from '../server/services/context.ts'
 import type { MenuPackage } from './ports.ts'
-import type { DialState, MenuEnv, Outcome } from './menu.ts'
+import type { DialState, MenuEnv, Outcome } from './dial.ts'
 import { NETWORK_LABELS, ascii, formatSize, ghs } from './text.ts'
 
 // What a dial does beyond showing screens: sign in with the PIN, place and pay an order. Each is

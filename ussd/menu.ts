@@ -1,44 +1,9 @@
-import type { Ctx } from '../server/services/context.ts'
 import { PURCHASES_DISABLED } from '../server/services/orders/index.ts'
-import type { Services } from '../server/services/index.ts'
-import type { UssdAgent } from '../server/services/ussd/index.ts'
-import type { MenuPackage, MenuPorts } from './ports.ts'
+import type { MenuPackage } from './ports.ts'
 import { DELIVERY_LABELS } from '../server/services/delivery/present.ts'
 import { NAV, NETWORK_LABELS, NETWORK_ORDER, ascii, bodyFits, formatSize, ghs, screen, statusLabel, cediToGhs } from './text.ts'
 import { actorOf, checkPin, chosenPackage, payFromWallet, placeFromDial, pricingActor } from './actions.ts'
-
-export type Screen = 'pin' | 'main' | 'network' | 'packages' | 'recipient' | 'recipientInput' | 'payNetwork' | 'confirm' | 'voucher' | 'orders' | 'statusInput' | 'statusResult'
-  // Issue 20: shop earnings and a payout to the verified number.
-  | 'earnings' | 'payoutAmount' | 'payoutPin'
-
-/** What a dial remembers between hops (stored as JSON in ussd_sessions). Never the PIN. */
-export interface DialState {
-  v: 1
-  /** Characters of a cumulative gateway's `text` already handled. */
-  consumed: number
-  agent: UssdAgent
-  /** The caller's mobile-money network (from the gateway or the number; asked when unknown). */
-  payerNetwork: string | null
-  authed: boolean
-  screen: Screen
-  stack: Screen[]
-  network?: string
-  page?: number
-  packageId?: number
-  recipient?: string
-  orderId?: number
-  /** The payout asked for in this dial, in pesewas (confirmed with the PIN). */
-  payoutPesewas?: number
-}
-
-export type Outcome = { go: Screen } | { note: string } | { end: string } | { stay: true }
-
-export interface MenuEnv {
-  services: Services
-  ports: MenuPorts
-  ctx: Ctx
-  sessionId: string
-}
+import type { DialState, MenuEnv, Outcome, Screen } from './dial.ts'
 
 const MAX_ITEMS_PER_PAGE = 7
 const PAGE_NAV = '8 Prev 9 Next'

@@ -1,4 +1,4 @@
-import { openApiDocument } from '../../server/http/routes/api-v1/openapi.ts'
+import { openApiDocument } from '../../server/services/reseller-api/openapi.ts'
 import { Operation, type Op } from './Operation.tsx'
 
 const VERIFY_SAMPLE = `import crypto from 'node:crypto'

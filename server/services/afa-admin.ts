@@ -2,10 +2,10 @@ import Joi from 'joi'
 import { QueryTypes, Transaction, type Sequelize } from 'sequelize'
 import type { CsvColumn } from '../lib/csv.ts'
 import { badRequest, conflict, notFound } from '../lib/errors.ts'
+import { cappedCount, likePattern, paginationOf, phoneLikes } from '../lib/lists.ts'
 import { toGhs } from '../lib/money.ts'
 import type { AuditService } from './audit.ts'
 import type { Ctx } from './context.ts'
-import { cappedCount, likePattern, paginationOf, phoneLikes } from './orders-admin.ts'
 
 interface AfaRow {
   id: number

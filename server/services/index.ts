@@ -41,7 +41,7 @@ import { createShopsService } from './shops/index.ts'
 import { createPayoutsService } from './payouts/index.ts'
 import { walletRefundHandler } from './wallet/refund-handler.ts'
 import { createResellerApi } from './reseller-api/index.ts'
-import type { SettleDeps } from './payments/settle.ts'
+import type { PaymentHooks } from './payments/hooks.ts'
 
 export interface Deps {
   sequelize: Sequelize
@@ -102,7 +102,7 @@ export function createServices(deps: Deps) {
   const delivery = createDeliveryService({ sequelize, audit, settings, sms, queue, env: deps.env, log: deps.log })
   const commissions = createCommissionsService({ sequelize })
   // Settlement tells these of order status changes inside its transaction (agent webhooks, bound below).
-  const paymentHooks: NonNullable<SettleDeps['hooks']> = {}
+  const paymentHooks: PaymentHooks = {}
   const payments = createPaymentsService({ ...deps, settings, audit, commissions, sms, delivery, queue, hooks: paymentHooks })
   // A delivery that failed for good gives the money back when the shop says so (wallet orders always),
   // decided in the same transaction as the FAILED status (ADR 0012, 0013).

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
-import { latestDueDay } from '../../server/services/payments/reconcile-days.ts'
+import { latestDueDay } from '../../server/services/payments/gateway-days.ts'
 import { bootWithFakePaystack, type FakePaystack } from '../helpers/fake-paystack.ts'
 import { createUser } from '../helpers/factories.ts'
 import { Client } from '../helpers/http.ts'

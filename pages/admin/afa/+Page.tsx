@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { AdminAfa } from '../../../server/services/afa-admin.ts'
-import type { Pagination } from '../../../server/services/orders-admin.ts'
+import type { Pagination } from '../../../server/lib/lists.ts'
 import { api, download } from '../../../renderer/api.ts'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { countText, formatDate, statusOf } from '../_ops/format.ts'

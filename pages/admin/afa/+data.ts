@@ -1,6 +1,6 @@
 import type { PageContextServer } from 'vike/types'
 import type { AdminAfa } from '../../../server/services/afa-admin.ts'
-import type { Pagination } from '../../../server/services/orders-admin.ts'
+import type { Pagination } from '../../../server/lib/lists.ts'
 
 export interface AfaData { registrations: AdminAfa[]; pagination: Pagination | null }
 

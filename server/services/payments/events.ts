@@ -4,10 +4,11 @@ import { toGhs } from '../../lib/money.ts'
 import type { AuditService } from '../audit.ts'
 import type { Ctx } from '../context.ts'
 import type { Attention } from './attention.ts'
+import type { PaymentHooks } from './hooks.ts'
 import { resultOf, type PaystackEvent } from './paystack.ts'
 import type { PaymentRow } from './provider.ts'
 import type { Refunds } from './refund.ts'
-import type { SettleDeps, SettleOutcome } from './settle.ts'
+import type { SettleOutcome } from './settle.ts'
 
 export interface EventDeps {
   sequelize: Sequelize
@@ -15,7 +16,7 @@ export interface EventDeps {
   attention: Attention
   refunds: Refunds
   log: Logger
-  hooks?: SettleDeps['hooks']
+  hooks?: PaymentHooks
   settle(transactionId: string, result: ReturnType<typeof resultOf>, ctx?: Ctx): Promise<SettleOutcome>
 }
 

@@ -15,10 +15,11 @@ import type { DeliveryService } from '../delivery/index.ts'
 import type { Queue } from '../queue/index.ts'
 import { createAttention } from './attention.ts'
 import { createEvents } from './events.ts'
+import type { PaymentHooks } from './hooks.ts'
 import { createPaystackProvider, parsePaystackEvent, verifyPaystackSignature } from './paystack.ts'
 import { type Method, type PaymentProvider, type PaymentRow } from './provider.ts'
 import { createRefunds } from './refund.ts'
-import { createSettlement, type SettleDeps } from './settle.ts'
+import { createSettlement } from './settle.ts'
 import { createSimulatorProvider } from './simulator.ts'
 import { createStarter } from './start.ts'
 import { createDailyReconciliation } from './reconcile-daily.ts'
@@ -46,7 +47,7 @@ export interface PaymentsDeps {
   /** Tests may hand in a provider; otherwise it is chosen from the environment. */
   provider?: PaymentProvider
   /** Told of order status changes inside the settlement transaction (agent webhooks); filled in after creation. */
-  hooks?: SettleDeps['hooks']
+  hooks?: PaymentHooks
 }
 
 /** PAYMENT_PROVIDER=simulator forces the simulator; else PAYSTACK_SECRET_KEY set -> Paystack; otherwise the built-in simulator. */

@@ -2,8 +2,8 @@ import { QueryTypes, type Sequelize } from 'sequelize'
 import type { Logger } from '../../lib/logger.ts'
 import type { Attention } from './attention.ts'
 import type { Events } from './events.ts'
+import { isDayComplete } from './gateway-days.ts'
 import type { GatewayTxn, PaymentProvider } from './provider.ts'
-import { isDayComplete } from './reconcile-days.ts'
 import type { createSettlement } from './settle.ts'
 
 export interface DailyDeps {

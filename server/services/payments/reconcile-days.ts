@@ -3,22 +3,11 @@ import { QueryTypes, type Sequelize } from 'sequelize'
 import { AppError, badRequest } from '../../lib/errors.ts'
 import type { AuditService } from '../audit.ts'
 import type { Ctx } from '../context.ts'
+import { DAY_MS, dayKey, dayStart, latestDueDay } from './gateway-days.ts'
 import type { DailyResult } from './reconcile-daily.ts'
 
-const DAY_MS = 86_400_000
 /** The most days one catch-up or one admin request reconciles: a month of gateway lists at most. */
 export const MAX_RECONCILE_DAYS = 31
-// A day's transactions are all at the gateway by 01:10 UTC the next day (the daily tick's time).
-const SETTLED_AFTER_MS = DAY_MS + 70 * 60_000
-
-const dayKey = (ms: number) => new Date(ms).toISOString().slice(0, 10)
-const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`)
-
-/** The latest UTC day whose gateway list is complete at `now`. */
-export const latestDueDay = (now: Date) => dayKey(now.getTime() - SETTLED_AFTER_MS)
-
-/** True when `day` was over (and its late transactions in) at `now`: only then does it count as reconciled. */
-export const isDayComplete = (day: string, now: Date) => now.getTime() >= dayStart(day) + SETTLED_AFTER_MS
 
 const DAY = Joi.string().trim().pattern(/^\d{4}-\d{2}-\d{2}$/).custom((v: string, h) => (Number.isNaN(dayStart(v)) || dayKey(dayStart(v)) !== v ? h.error('any.invalid') : v))
 const rangeSchema = Joi.object({ from: DAY.required(), to: DAY.allow('', null) })

@@ -8,7 +8,7 @@ import type { Ctx } from '../context.ts'
 import type { Queue } from '../queue/index.ts'
 import type { SettingsService } from '../settings.ts'
 import type { Attention } from './attention.ts'
-import type { SettleDeps } from './settle.ts'
+import type { PaymentHooks } from './hooks.ts'
 import type { PaymentRow, RefundAnswer, RefundCall } from './provider.ts'
 
 export const REFUND_TASK = 'payments.refund'
@@ -41,7 +41,7 @@ export interface RefundDeps {
   settings: SettingsService
   attention: Attention
   log: Logger
-  hooks?: SettleDeps['hooks']
+  hooks?: PaymentHooks
 }
 
 /**

@@ -10,6 +10,7 @@ import { fillTemplate, formatDataSize, type SmsService } from '../sms/index.ts'
 import { queueOnPaymentSets, type DeliveryService } from '../delivery/index.ts'
 import { post as postWalletEntry } from '../wallet/ledger.ts'
 import type { Attention } from './attention.ts'
+import type { PaymentHooks } from './hooks.ts'
 import { isFinal, type GatewayResult, type PaymentRow } from './provider.ts'
 import type { Refunds } from './refund.ts'
 
@@ -23,15 +24,7 @@ export interface SettleDeps {
   sms: SmsService
   delivery?: Pick<DeliveryService, 'onPaid'>
   log: Logger
-  /**
-   * Told, inside the settlement's transaction, that an order's payment status changed (the reseller
-   * API's agent webhooks enqueue their job here). Bound late: the webhooks service is made after payments.
-   */
-  hooks?: {
-    orderStatusChanged?: (orderId: number, ctx: { transaction: Transaction }) => Promise<void>
-    /** A paid order's money went back (refund) or was taken back (reversal, dispute), in that decision's transaction (shop margins, issue 20). */
-    orderMoneyReturned?: (orderId: number, why: 'refund' | 'reversal', ctx: Ctx & { transaction: Transaction }) => Promise<void>
-  }
+  hooks?: PaymentHooks
 }
 
 export interface SettleOutcome {

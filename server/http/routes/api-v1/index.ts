@@ -2,14 +2,14 @@ import { Router, type RequestHandler, type Response } from 'express'
 import { AppError } from '../../../lib/errors.ts'
 import type { Services } from '../../../services/index.ts'
 import type { ApiCaller } from '../../../services/reseller-api/index.ts'
-import { openApiDocument } from './openapi.ts'
+import { openApiDocument } from '../../../services/reseller-api/openapi.ts'
 
 const callerOf = (res: Response) => res.locals.apiCaller as ApiCaller
 
 /**
  * The reseller API, `/api/v1` (issue 13, ADR 0014): API-key auth, a per-key rate limit, agent prices,
  * the wallet balance, wallet-paid orders with Idempotency-Key. Every route is described in
- * openapi.ts, and a test calls each one against the document.
+ * services/reseller-api/openapi.ts (the /developers page renders it too), and a test calls each one against the document.
  */
 export function apiV1Router(services: Services) {
   const r = Router()
