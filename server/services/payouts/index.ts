@@ -2,7 +2,7 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import type { Env } from '../../env.ts'
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
 import type { Logger } from '../../lib/logger.ts'
-import { formatCedis, toGhs, toPesewas } from '../../lib/money.ts'
+import { formatCedis, ghsText, pesewasFixed, toGhs, toPesewas } from '../../lib/money.ts'
 import { requireActiveAgent } from '../agents.ts'
 import type { AuditService } from '../audit.ts'
 import type { Ctx } from '../context.ts'
@@ -160,7 +160,7 @@ export function createPayoutsService(deps: PayoutsDeps) {
   /** Applies the gateway's word (send answer, verify, webhook) to a payout; anything it cannot decide is listed. */
   async function apply(p: PayoutRow, w: TransferWord, source: string, ctx: Ctx = {}): Promise<PayoutRow | null> {
     if ((w.amountPesewas != null && w.amountPesewas !== p.amount_pesewas) || (w.currency && w.currency.toUpperCase() !== 'GHS')) {
-      await note(p, 'payout_mismatch', `Payout #${p.id}: the gateway reports ${w.amountPesewas != null ? `${(w.amountPesewas / 100).toFixed(2)} ${w.currency ?? ''}` : 'another amount'} (${w.raw || w.state}) for GHS ${(p.amount_pesewas / 100).toFixed(2)}`, 'Nothing changed; check the transfer on the Paystack dashboard', { source, state: w.state })
+      await note(p, 'payout_mismatch', `Payout #${p.id}: the gateway reports ${w.amountPesewas != null ? `${pesewasFixed(w.amountPesewas)} ${w.currency ?? ''}` : 'another amount'} (${w.raw || w.state}) for ${ghsText(p.amount_pesewas)}`, 'Nothing changed; check the transfer on the Paystack dashboard', { source, state: w.state })
       return null
     }
     const code = { transferCode: w.transferCode ?? null }
@@ -282,7 +282,7 @@ export function createPayoutsService(deps: PayoutsDeps) {
     /** A withdrawal by the signed-in agent (web). */
     request: (raw: unknown, ctx: Ctx) => requestFor(requireActiveAgent(ctx, 'Payouts').id, raw, 'web', ctx),
     /** A withdrawal from the USSD menu, after the PIN (the dial's agent, checked by the menu). */
-    requestFromUssd: (agentId: number, amountPesewas: number, ctx: Ctx) => requestFor(agentId, { amount: amountPesewas / 100 }, 'ussd', ctx),
+    requestFromUssd: (agentId: number, amountPesewas: number, ctx: Ctx) => requestFor(agentId, { amount: toGhs(amountPesewas) }, 'ussd', ctx),
     activeNumber: async (agentId: number) => {
       const n = await activeNumber(agentId)
       return n ? numbers.present(n) : null

@@ -1,6 +1,8 @@
 import Joi from 'joi'
 import crypto from 'node:crypto'
 import { badRequest } from '../../lib/errors.ts'
+import { isWholePesewas } from '../../lib/money.ts'
+import { NETWORKS, NETWORK_LABEL, orList } from '../../lib/vocabulary.ts'
 import { TRANSFER_SIM_MODES } from './simulator.ts'
 import type { PayoutNetwork } from './transfers.ts'
 
@@ -78,17 +80,17 @@ export interface PayoutView {
   updatedAt: string
 }
 
-export const NETWORK_LABELS: Record<PayoutNetwork, string> = { MTN: 'MTN', TELECEL: 'Telecel', AIRTELTIGO: 'AirtelTigo' }
+export const NETWORK_LABELS: Record<PayoutNetwork, string> = NETWORK_LABEL
 
 export const numberSchema = Joi.object({
-  network: Joi.string().uppercase().valid('MTN', 'TELECEL', 'AIRTELTIGO').required().messages({ '*': 'Choose the network: MTN, Telecel or AirtelTigo' }),
+  network: Joi.string().uppercase().valid(...NETWORKS).required().messages({ '*': `Choose the network: ${orList(NETWORKS.map((n) => NETWORK_LABEL[n]!))}` }),
   phone: Joi.string().required().messages({ '*': 'Enter the mobile money number' }),
   accountName: Joi.string().trim().min(2).max(120).required().messages({ '*': 'Enter the account name registered on the number (2 to 120 characters)' }),
 }).options({ stripUnknown: true })
 
 export const amountSchema = Joi.object({
   amount: Joi.number().positive().max(1_000_000).required()
-    .custom((v: number, h) => (Math.abs(v * 100 - Math.round(v * 100)) > 1e-6 ? h.error('any.invalid') : v))
+    .custom((v: number, h) => (isWholePesewas(v) ? v : h.error('any.invalid')))
     .messages({ '*': 'Enter an amount in cedis (up to 2 decimals)' }),
 }).options({ stripUnknown: true })
 
