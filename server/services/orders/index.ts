@@ -3,7 +3,7 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import type { Models } from '../../../models/index.ts'
 import { isUniqueViolation, preparedFor } from '../../../models/prepared.ts'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
-import { toGhs } from '../../lib/money.ts'
+import { toGhs, type Pesewas } from '../../lib/money.ts'
 import { parseGhanaMobile, phoneVariants } from '../../lib/phone.ts'
 import type { AuditService } from '../audit.ts'
 import { forLookup, presentOrder, type OrderView } from './view.ts'
@@ -58,6 +58,13 @@ const orderSchema = Joi.object<PlaceOrderInput>({
   voucher: Joi.string().pattern(/^\d{4,8}$/).allow(null).messages({ '*': 'Enter the voucher digits' }),
   payFrom: Joi.string().valid('wallet', 'gateway').default('gateway').messages({ '*': 'payFrom must be wallet or gateway' }),
 }).options({ stripUnknown: true })
+
+/** A placed order as the API shows it, plus its amount in pesewas for channels that print it (USSD) without converting back. */
+export interface PlacedOrder {
+  order: OrderView
+  payment: PaymentView
+  amountPesewas: Pesewas
+}
 
 export interface PlaceOptions {
   /** Runs inside a wallet order's transaction once it is paid (the reseller API records its Idempotency-Key there). */
@@ -225,7 +232,7 @@ export function createOrdersService(deps: {
    * Wallet orders: the order, its wallet payment, the debit and settlement to SUCCESS in one
    * transaction; a balance that does not cover it rolls the order back too (402, nothing written).
    */
-  async function placeWalletOrder(pkg: PackageRow, input: PlaceOrderInput, ctx: Ctx, opts: PlaceOptions = {}): Promise<{ order: OrderView; payment: PaymentView }> {
+  async function placeWalletOrder(pkg: PackageRow, input: PlaceOrderInput, ctx: Ctx, opts: PlaceOptions = {}): Promise<PlacedOrder> {
     if (ctx.user?.role !== 'AGENT' || !ctx.user.agent) throw forbidden('Only agents can pay from a wallet')
     const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
     await assertFreshTransactionId(tid)
@@ -239,14 +246,14 @@ export function createOrdersService(deps: {
     })
     const fresh = await models.Order.findByPk(order.id, { transaction: ctx.transaction })
     const payment = await payments.load(tid, ctx.transaction)
-    return { order: presentOrder(fresh!.get({ plain: true })), payment: payments.present(payment!) }
+    return { order: presentOrder(fresh!.get({ plain: true })), payment: payments.present(payment!), amountPesewas: order.amountPesewas }
   }
 
   return {
     presentOrder,
 
     /** Creates the PENDING order at the server's price and asks for the payment (mobile money or card per settings). */
-    async placeOrder(raw: PlaceOrderInput, ctx: Ctx = {}, opts: PlaceOptions = {}): Promise<{ order: OrderView; payment: PaymentView }> {
+    async placeOrder(raw: PlaceOrderInput, ctx: Ctx = {}, opts: PlaceOptions = {}): Promise<PlacedOrder> {
       // A closed shop says so first, whatever was typed.
       await assertOpen()
       const input = validate(raw)
@@ -273,7 +280,7 @@ export function createOrdersService(deps: {
         return within(ctx, async (transaction) => {
           const order = await insertOrder(pkg, input, tid, { ...ctx, transaction }, insert)
           const payment = await paymentOf(order, { ...ctx, transaction })
-          return { order: presentOrder(order), payment }
+          return { order: presentOrder(order), payment, amountPesewas: order.amountPesewas }
         })
       }
       const order = await insertOrder(pkg, input, tid, ctx, insert)
@@ -286,7 +293,7 @@ export function createOrdersService(deps: {
         throw err
       }
       const fresh = await models.Order.findByPk(order.id)
-      return { order: presentOrder(fresh!.get({ plain: true })), payment }
+      return { order: presentOrder(fresh!.get({ plain: true })), payment, amountPesewas: order.amountPesewas }
     },
 
     /** The spec's two-step client: the order first (POST /api/orders), the payment next (POST /api/payment/request). */

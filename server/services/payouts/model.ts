@@ -1,7 +1,7 @@
 import Joi from 'joi'
 import crypto from 'node:crypto'
 import { badRequest } from '../../lib/errors.ts'
-import { isWholePesewas } from '../../lib/money.ts'
+import { isWholePesewas, toPesewas } from '../../lib/money.ts'
 import { NETWORKS, NETWORK_LABEL, orList } from '../../lib/vocabulary.ts'
 import { TRANSFER_SIM_MODES } from './simulator.ts'
 import type { PayoutNetwork } from './transfers.ts'
@@ -88,10 +88,18 @@ export const numberSchema = Joi.object({
   accountName: Joi.string().trim().min(2).max(120).required().messages({ '*': 'Enter the account name registered on the number (2 to 120 characters)' }),
 }).options({ stripUnknown: true })
 
+const MAX_PAYOUT_GHS = 1_000_000
+const AMOUNT_MESSAGE = 'Enter an amount in cedis (up to 2 decimals)'
+
 export const amountSchema = Joi.object({
-  amount: Joi.number().positive().max(1_000_000).required()
+  amount: Joi.number().positive().max(MAX_PAYOUT_GHS).required()
     .custom((v: number, h) => (isWholePesewas(v) ? v : h.error('any.invalid')))
-    .messages({ '*': 'Enter an amount in cedis (up to 2 decimals)' }),
+    .messages({ '*': AMOUNT_MESSAGE }),
+}).options({ stripUnknown: true })
+
+/** The same bounds for an amount already in pesewas (the USSD menu parses what was typed itself). */
+export const amountPesewasSchema = Joi.object({
+  amount: Joi.number().integer().positive().max(toPesewas(MAX_PAYOUT_GHS)).required().messages({ '*': AMOUNT_MESSAGE }),
 }).options({ stripUnknown: true })
 
 export const reasonSchema = Joi.object({
