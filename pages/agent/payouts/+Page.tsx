@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
-import { formatCedis } from '../../../server/lib/money.ts'
+import { formatCedis, roundGhs } from '../../../server/lib/money.ts'
 import { Gate } from '../_shared/Gate.tsx'
 import { formatDate } from '../_shared/format.ts'
 import { isActive } from '../_shared/onboarding.ts'
@@ -207,7 +207,7 @@ function Withdraw({ view, onDone }: { view: PayoutsView; onDone(): void }) {
         </div>
         <p className="help" id="wd-help" aria-live="polite">
           Minimum {formatCedis(minimum)}. Fee {formatCedis(fee)} per payout.
-          {valid ? ` You receive ${formatCedis(value)}; ${formatCedis(Math.round((value + fee) * 100) / 100)} is taken from your earnings.` : ''}
+          {valid ? ` You receive ${formatCedis(value)}; ${formatCedis(roundGhs(value + fee))} is taken from your earnings.` : ''}
           {valid && value > approvalAbove ? ' Above ' + formatCedis(approvalAbove) + ' an admin approves the payout first.' : ''}
         </p>
       </div>
