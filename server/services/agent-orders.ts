@@ -6,7 +6,7 @@ import { percentage, toGhs } from '../lib/money.ts'
 import { requireActiveAgent } from './agents.ts'
 import type { Ctx } from './context.ts'
 import { deliveryFields } from './delivery/present.ts'
-import { NETWORKS } from './settings.ts'
+import { NETWORKS } from '../lib/vocabulary.ts'
 
 export const AGENT_ORDER_STATUSES = ['ALL', 'PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED', 'DELIVERED'] as const
 

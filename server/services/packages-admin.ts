@@ -5,7 +5,7 @@ import { badRequest, notFound } from '../lib/errors.ts'
 import { roundGhs, toGhs, toPesewas } from '../lib/money.ts'
 import type { AuditService } from './audit.ts'
 import type { Ctx } from './context.ts'
-import { NETWORKS } from './settings.ts'
+import { NETWORKS } from '../lib/vocabulary.ts'
 
 /** Spec section 9: 1 GB = 1024 MB; the smallest package an admin may create is 0.1 GB (rounded to MB). */
 export const MB_PER_GB = 1024

@@ -7,12 +7,9 @@ import type { ConnectionStates } from '../lib/connection-states.ts'
 import { badRequest } from '../lib/errors.ts'
 import { listenForever } from '../lib/pg-listener.ts'
 import { toGhs, toPesewas } from '../lib/money.ts'
-import { NETWORKS, type NetworkName } from '../lib/vocabulary.ts'
 import type { AuditService } from './audit.ts'
 import type { Ctx } from './context.ts'
 
-export { NETWORKS }
-export type Network = NetworkName
 export const GATEWAY_CARD = 'paystack'
 export const GATEWAY_MOMO = 'ussd'
 

@@ -3,8 +3,8 @@ import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { formatCedis, ghsFixed, roundGhs } from '../../../server/lib/money.ts'
 import type { PriceLine } from '../../../server/services/shops/index.ts'
+import { NETWORK_LABEL } from '../../../renderer/format.ts'
 
-const NETWORK_LABEL: Record<string, string> = { MTN: 'MTN', TELECEL: 'Telecel', AIRTELTIGO: 'AirtelTigo' }
 
 /** Per bundle: sell it or not, and at what price between the agent price and the admin's ceiling; the margin shows as you type. */
 export function PricesEditor({ lines, limits }: { lines: PriceLine[]; limits: { maxMarkupType: string; maxMarkupValue: number } }) {

@@ -10,7 +10,8 @@ import { forLookup, presentOrder, type OrderView } from './view.ts'
 import type { Actor, Ctx } from '../context.ts'
 import type { PackageRow, PackagesService } from '../packages.ts'
 import { newTransactionId, transactionIdSchema, type PaymentsService, type PaymentView } from '../payments/index.ts'
-import { NETWORKS, type SettingsService } from '../settings.ts'
+import { NETWORKS, orList } from '../../lib/vocabulary.ts'
+import type { SettingsService } from '../settings.ts'
 import type { WalletService } from '../wallet/index.ts'
 
 export const PURCHASES_DISABLED = 'Purchases are temporarily disabled'
@@ -38,7 +39,7 @@ export interface PlaceOrderInput {
 
 const orderSchema = Joi.object<PlaceOrderInput>({
   packageId: Joi.number().integer().min(1).max(2_147_483_647).messages({ '*': 'Please select a package' }),
-  network: Joi.string().trim().uppercase().valid(...NETWORKS).messages({ '*': 'Network must be MTN, TELECEL or AIRTELTIGO' }),
+  network: Joi.string().trim().uppercase().valid(...NETWORKS).messages({ '*': `Network must be ${orList(NETWORKS)}` }),
   dataSizeMB: Joi.number().integer().min(1).max(10_000_000).messages({ '*': 'Please select a package' }),
   // A number that can receive data; stored in its local form (0XXXXXXXXX) whatever way it was typed.
   recipientNumber: Joi.string().trim().required().custom((v: string, h) => {
