@@ -225,7 +225,6 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
       return screen(['Amount to receive in GHS', `(minimum ${ghs(toPesewas(rules.minimum))}, fee ${ghs(toPesewas(rules.fee))}):`, NAV], note)
     },
     async input(env, s, v) {
-      // Six digits of cedis at most: a handset's keypad makes long slips easy.
       const pesewas = /^\d{1,6}(\.|$)/.test(v) ? parseGhs(v) : null
       if (pesewas === null) return { note: 'Enter an amount like 20 or 20.50.' }
       const rules = await env.services.payouts.settings()

@@ -17,20 +17,20 @@ const PER_CEDI = 100
 /** GHS (a number the API or a form speaks) to pesewas; rounds away float noise such as 4.35 * 100. */
 export const toPesewas = (ghs: number): Pesewas => Math.round(Number(ghs) * PER_CEDI)
 
-/** Pesewas to the GHS number the API speaks; null and undefined stay as they are. */
+/** Null stays null: an amount not yet known (an order without a price) must not read as free. */
 export function toGhs(pesewas: number): number
 export function toGhs(pesewas: number | null | undefined): number | null
 export function toGhs(pesewas: number | null | undefined): number | null {
   return pesewas === null || pesewas === undefined ? null : Math.round(Number(pesewas)) / PER_CEDI
 }
 
-/** A GHS number rounded to whole pesewas, for sums and differences of GHS amounts a page holds. */
+/** Sums and differences of GHS a page holds drift in floats (4.8 - 4.35); money has no part below a pesewa. */
 export const roundGhs = (ghs: number): number => Math.round(Number(ghs) * PER_CEDI) / PER_CEDI
 
-/** True when a GHS number has no part smaller than a pesewa (20.5 yes, 20.505 no). */
+/** An amount with a part below a pesewa cannot be paid out exactly, so it is refused rather than rounded. */
 export const isWholePesewas = (ghs: number): boolean => Math.abs(ghs * PER_CEDI - Math.round(ghs * PER_CEDI)) <= 1e-6
 
-/** What a person types for an amount: digits with at most 2 decimals ('20', '20.5', '20.50', '0.01'). */
+/** Only plain digits: Number() would also take '1e3', ' ', '0x10' and '-1', none of which a payer means. */
 const GHS_TEXT = /^\d+(\.\d{1,2})?$/
 
 /** Typed GHS text to pesewas, or null when it is not a plain non-negative amount with at most 2 decimals. */
@@ -39,10 +39,10 @@ export function parseGhs(text: string | null | undefined): Pesewas | null {
   return GHS_TEXT.test(s) ? toPesewas(Number(s)) : null
 }
 
-/** '20.00' from pesewas: plain digits for texts that carry their own currency word, and CSV. */
+/** Digits without a currency sign, for texts that name the currency themselves (a gateway's own currency code). */
 export const pesewasFixed = (pesewas: number): string => (Math.round(pesewas) / PER_CEDI).toFixed(2)
 
-/** '20.00' from a GHS number (a form's starting text, a CSV cell, a chart tooltip). */
+/** Digits without grouping, for places a thousands comma would break: form fields, CSV cells. */
 export const ghsFixed = (ghs: number): string => Number(ghs).toFixed(2)
 
 /** Handsets and SMS may lack the cedi sign, so texts that leave the web say 'GHS 4.50'. */
@@ -63,8 +63,8 @@ export function formatCedis(ghs: number | null | undefined): string {
   return text.startsWith('-') ? `-GH${text.slice(1)}` : `GH${text}`
 }
 
-/** 'GH₵20.00' from pesewas. */
+/** The web's format for amounts the server holds in pesewas. */
 export const formatPesewas = (pesewas: number | null | undefined): string => formatCedis(toGhs(pesewas))
 
-/** A whole percent of a ratio (a success rate), 0 when there is nothing to divide by. */
+/** Rates of counts (a success rate) are whole percents here too, and nothing done yet reads as 0, not NaN. */
 export const percentage = (part: number, whole: number): number => (whole ? Math.round((part / whole) * 100) : 0)
