@@ -1,4 +1,5 @@
 import { PURCHASES_DISABLED } from '../server/services/orders/index.ts'
+import { parseGhs, toPesewas } from '../server/lib/money.ts'
 import type { MenuPackage } from './ports.ts'
 import { DELIVERY_LABELS } from '../server/services/delivery/present.ts'
 import { NAV, NETWORK_LABELS, NETWORK_ORDER, ascii, bodyFits, formatSize, ghs, screen, statusLabel, cediToGhs } from './text.ts'
@@ -221,13 +222,13 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
   payoutAmount: {
     async render(env, _s, note) {
       const rules = await env.services.payouts.settings()
-      return screen(['Amount to receive in GHS', `(minimum ${ghs(rules.minimum * 100)}, fee ${ghs(rules.fee * 100)}):`, NAV], note)
+      return screen(['Amount to receive in GHS', `(minimum ${ghs(toPesewas(rules.minimum))}, fee ${ghs(toPesewas(rules.fee))}):`, NAV], note)
     },
     async input(env, s, v) {
-      if (!/^\d{1,6}(\.\d{1,2})?$/.test(v)) return { note: 'Enter an amount like 20 or 20.50.' }
-      const pesewas = Math.round(Number(v) * 100)
+      const pesewas = /^\d{1,6}(\.|$)/.test(v) ? parseGhs(v) : null
+      if (pesewas === null) return { note: 'Enter an amount like 20 or 20.50.' }
       const rules = await env.services.payouts.settings()
-      if (pesewas < Math.round(rules.minimum * 100)) return { note: `Minimum is ${ghs(rules.minimum * 100)}.` }
+      if (pesewas < toPesewas(rules.minimum)) return { note: `Minimum is ${ghs(toPesewas(rules.minimum))}.` }
       s.payoutPesewas = pesewas
       return { go: 'payoutPin' }
     },
@@ -236,7 +237,7 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
   payoutPin: {
     async render(env, s, note) {
       const n = await env.services.payouts.activeNumber(s.agent.id)
-      const fee = Math.round((await env.services.payouts.settings()).fee * 100)
+      const fee = toPesewas((await env.services.payouts.settings()).fee)
       return screen([`Payout ${ghs(s.payoutPesewas ?? 0)} to ${n ? `${NETWORK_LABELS[n.network] ?? n.network} ${n.phone}` : 'your number'}`, `Fee ${ghs(fee)}. Enter your PIN to confirm:`, NAV], note)
     },
     async input(env, s, v) {
@@ -247,7 +248,7 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
       try {
         const p = await env.services.payouts.requestFromUssd(s.agent.id, s.payoutPesewas ?? 0, { ...env.ctx, user: await actorOf(env, s) })
         const when = p.status === 'PENDING_APPROVAL' ? 'It waits for admin approval, then goes' : 'It goes'
-        return { end: `Payout #${p.id} of ${ghs(Math.round(p.amount * 100))} requested. ${when} to ${NETWORK_LABELS[p.network] ?? p.network} ${p.phone}.` }
+        return { end: `Payout #${p.id} of ${ghs(toPesewas(p.amount))} requested. ${when} to ${NETWORK_LABELS[p.network] ?? p.network} ${p.phone}.` }
       } catch (err) {
         const status = (err as { status?: number }).status
         if (status && status < 500) return { end: ascii(cediToGhs(String((err as Error).message))) }

@@ -1,6 +1,5 @@
 import type { Actor, Ctx } from '../server/services/context.ts'
 import type { Services } from '../server/services/index.ts'
-import { toPesewas } from '../server/lib/money.ts'
 import type { PackageRow } from '../server/services/packages.ts'
 
 export interface MenuPackage {
@@ -49,14 +48,14 @@ export function menuPorts(services: Services, opts: { cacheMs?: number } = {}): 
       return list.map((p) => ({ id: p.id, network: p.network, sizeMb: p.sizeMb, pricePesewas: services.packages.priceFor(p, actor) }))
     },
     async placeOrder(input, ctx) {
-      const { order, payment } = await services.orders.placeOrder(
+      const { order, payment, amountPesewas } = await services.orders.placeOrder(
         { packageId: input.packageId, recipientNumber: input.recipientNumber, payerPhone: input.payerPhone, payerNetwork: input.payerNetwork, voucher: input.voucher ?? null, channel: 'ussd', payFrom: input.payFrom },
         ctx,
       )
       return {
         orderId: order.id,
         transactionId: payment.transactionId ?? order.paymentTransactionId ?? '',
-        amountPesewas: toPesewas(order.amount ?? payment.amount ?? 0),
+        amountPesewas,
         paymentStatus: String(payment.paymentStatus ?? order.paymentStatus).toUpperCase(),
         message: payment.message ?? null,
       }

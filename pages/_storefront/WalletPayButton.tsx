@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { formatCedis } from './format.ts'
+import { roundGhs } from '../../server/lib/money.ts'
 
 /**
  * 'Pay from wallet' takes the money at once, with no prompt on a phone to approve: so the first tap
@@ -28,7 +29,7 @@ export function WalletPayButton(p: {
     return (
       <div className={`notification is-success is-light ${p.className ?? ''}`} role="group" aria-labelledby={`${p.testId}-question`} data-testid={`${p.testId}-confirm-box`}>
         <p id={`${p.testId}-question`} className="mb-2">
-          Pay <strong>{formatCedis(p.price)}</strong> from your wallet for {p.summary}? Balance after: {formatCedis(Math.round((p.balance - p.price) * 100) / 100)}.
+          Pay <strong>{formatCedis(p.price)}</strong> from your wallet for {p.summary}? Balance after: {formatCedis(roundGhs(p.balance - p.price))}.
         </p>
         <div className="buttons">
           <button ref={confirmRef} type="button" className={`button is-success${p.busy ? ' is-loading' : ''}`} disabled={p.busy} onClick={p.onConfirm} data-testid={`${p.testId}-confirm`}>

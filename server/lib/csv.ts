@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream'
+import { ghsFixed } from './money.ts'
 
 /**
  * Streaming CSV (RFC 4180) that opens cleanly in Excel and LibreOffice.
@@ -44,7 +45,7 @@ export function formatField(value: unknown, kind: CsvKind = 'text'): string {
     case 'phone':
       return `"\t${String(value).replace(/"/g, '""')}"`
     case 'money':
-      return Number(value).toFixed(2)
+      return ghsFixed(Number(value))
     case 'int':
       return String(Math.trunc(Number(value)))
     case 'bool':

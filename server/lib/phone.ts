@@ -3,7 +3,9 @@
  * same number. Pure functions: the server and the pages' forms share them.
  */
 
-export type PhoneNetwork = 'MTN' | 'TELECEL' | 'AIRTELTIGO'
+import { NETWORK_LABEL, type NetworkName } from './vocabulary.ts'
+
+export type PhoneNetwork = NetworkName
 
 /** Mobile prefixes (the 2 digits after the 0) per network, as the NCA allocates them. */
 export const MOBILE_PREFIXES: Record<PhoneNetwork, readonly string[]> = {
@@ -56,8 +58,7 @@ export function networkMismatchWarning(raw: string, chosen: string): string | nu
   const network = networkOfPhone(raw)
   const want = String(chosen ?? '').toUpperCase()
   if (!network || !want || network === want) return null
-  const label: Record<PhoneNetwork, string> = { MTN: 'MTN', TELECEL: 'Telecel', AIRTELTIGO: 'AirtelTigo' }
-  return `This looks like ${network === 'MTN' ? 'an' : 'a'} ${label[network]} number, not ${label[want as PhoneNetwork] ?? want}. Check it, unless it moved networks.`
+  return `This looks like ${network === 'MTN' ? 'an' : 'a'} ${NETWORK_LABEL[network]} number, not ${NETWORK_LABEL[want] ?? want}. Check it, unless it moved networks.`
 }
 
 /** Every spelling a stored number may have, for queries over columns that hold numbers as typed. */

@@ -3,14 +3,19 @@
  * statuses, payment purposes, money, sizes and dates. Server texts (SMS, USSD, error messages) and
  * pages import this one module, so a code never reaches a screen or a handset as it is stored.
  */
-import { formatCedis } from './money.ts'
+import { formatCedis, ghsText } from './money.ts'
 
-export { formatCedis }
+export { formatCedis, ghsText }
 
 export const NETWORKS = ['MTN', 'TELECEL', 'AIRTELTIGO'] as const
 export type NetworkName = (typeof NETWORKS)[number]
 /** The spec's own spelling of the networks. */
-export const NETWORK_LABEL: Record<string, string> = { MTN: 'MTN', TELECEL: 'Telecel', AIRTELTIGO: 'AirtelTigo' }
+export const NETWORK_LABEL: Record<string, string> = { MTN: 'MTN', TELECEL: 'Telecel', AIRTELTIGO: 'AirtelTigo' } satisfies Record<NetworkName, string>
+/** Each network's mobile-money wallet, as payers know it (payout numbers, transfers). */
+export const MOMO_LABEL: Record<NetworkName, string> = { MTN: 'MTN MoMo', TELECEL: 'Telecel Cash', AIRTELTIGO: 'AirtelTigo Money' }
+export const isNetwork = (code: string): code is NetworkName => (NETWORKS as readonly string[]).includes(code)
+/** 'MTN, TELECEL or AIRTELTIGO': the choices in a sentence (error messages). */
+export const orList = (words: readonly string[]): string => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`)
 
 /** Payment statuses (spec section 4's admin labels) and the refund states that follow a payment. */
 export const PAYMENT_STATUS_LABEL: Record<string, string> = {
@@ -63,11 +68,6 @@ export const networkLabel = label(NETWORK_LABEL, true)
 export const paymentStatusLabel = label(PAYMENT_STATUS_LABEL, true)
 export const deliveryLabel = label(DELIVERY_LABELS, true)
 export const purposeLabel = label(PURPOSE_LABEL, false)
-
-/** Handsets and SMS may lack the cedi sign, so texts that leave the web say 'GHS 4.50'. */
-export function ghsText(pesewas: number): string {
-  return `GHS ${(Math.round(pesewas) / 100).toFixed(2)}`
-}
 
 /** Replaces the cedi sign in a web text (an error message) with GHS for a handset. */
 export const cediToGhs = (text: string) => text.replace(/GH₵\s?/g, 'GHS ')

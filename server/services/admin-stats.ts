@@ -2,6 +2,7 @@ import Joi from 'joi'
 import { QueryTypes, type Sequelize } from 'sequelize'
 import { badRequest } from '../lib/errors.ts'
 import { toGhs } from '../lib/money.ts'
+import { NETWORKS } from '../lib/vocabulary.ts'
 import type { Ctx } from './context.ts'
 import { PAYMENT_STATUSES } from './orders-admin.ts'
 import type { SettingsService } from './settings.ts'
@@ -111,7 +112,7 @@ export function createAdminStatsService({ sequelize, settings }: { sequelize: Se
       const byDay = new Map<string, { count: number; revenue: number }>()
       for (let i = 0; i < days; i++) byDay.set(dayKey(new Date(since.getTime() + i * DAY_MS)), { count: 0, revenue: 0 })
       const paymentStatusBreakdown: Record<string, number> = Object.fromEntries(PAYMENT_STATUSES.map((s) => [s, 0]))
-      const networkBreakdown: Record<string, number> = { MTN: 0, TELECEL: 0, AIRTELTIGO: 0 }
+      const networkBreakdown: Record<string, number> = Object.fromEntries(NETWORKS.map((n) => [n, 0]))
       let total = 0
       let revenue = 0
       for (const r of rows) {

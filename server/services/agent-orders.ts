@@ -2,11 +2,11 @@ import Joi from 'joi'
 import { Op, QueryTypes, type Sequelize, type WhereOptions } from 'sequelize'
 import type { Models } from '../../models/index.ts'
 import { badRequest } from '../lib/errors.ts'
-import { toGhs } from '../lib/money.ts'
+import { percentage, toGhs } from '../lib/money.ts'
 import { requireActiveAgent } from './agents.ts'
 import type { Ctx } from './context.ts'
 import { deliveryFields } from './delivery/present.ts'
-import { NETWORKS } from './settings.ts'
+import { NETWORKS } from '../lib/vocabulary.ts'
 
 export const AGENT_ORDER_STATUSES = ['ALL', 'PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED', 'DELIVERED'] as const
 
@@ -148,8 +148,8 @@ export function createAgentOrdersService({ sequelize, models }: { sequelize: Seq
         totalSpent: toGhs(n('spent')),
         dataMB: n('data_mb'),
         // Spec: rounded percentages, success/total and delivered/success.
-        successRate: total ? Math.round((success / total) * 100) : 0,
-        deliveryRate: success ? Math.round((delivered / success) * 100) : 0,
+        successRate: percentage(success, total),
+        deliveryRate: percentage(delivered, success),
         byNetwork: Object.fromEntries(NETWORKS.map((net) => [net, Number(perNetwork.find((p) => p.network === net)?.count ?? 0)])) as Record<string, number>,
         recent: recent.map((r) => present(r.get({ plain: true }))),
       }

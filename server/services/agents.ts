@@ -11,7 +11,8 @@ import type { AuditService } from './audit.ts'
 import type { AuthService } from './auth.ts'
 import type { Actor, Ctx } from './context.ts'
 import type { LimitsService } from './limits/index.ts'
-import { GATEWAY_CARD, NETWORKS, type SettingsService } from './settings.ts'
+import { NETWORKS } from '../lib/vocabulary.ts'
+import { GATEWAY_CARD, type SettingsService } from './settings.ts'
 import type { SmsService } from './sms/index.ts'
 
 /** A fee request younger than this that is still pending blocks a second one (double clicks, two tabs). */

@@ -4,7 +4,7 @@ import { toGhs } from '../lib/money.ts'
 import type { AuditService } from './audit.ts'
 import type { Ctx } from './context.ts'
 import { dateParam, dayRangeSql, pageInfo, rangeSql, toInt, toRange, validate, whereSql, wholeDays, type Range } from './report-range.ts'
-import { NETWORKS } from './settings.ts'
+import { NETWORKS } from '../lib/vocabulary.ts'
 
 // Reports over commissions (written by services.commissions when an order is paid) and orders.
 // Every figure is one SQL aggregate over the whole table, never a sum of one page.

@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize'
 import { preparedFor } from '../../models/prepared.ts'
 import type { Settings } from './settings.ts'
-import { toPesewas } from '../lib/money.ts'
+import { percentOf, toPesewas } from '../lib/money.ts'
 
 export interface CommissionOrder {
   id: number
@@ -19,7 +19,7 @@ export interface CommissionOrder {
  */
 export function commissionFor(amountPesewas: number, s: Pick<Settings, 'commissionType' | 'commissionPercentage' | 'commissionFixedAmount'>): number {
   if (s.commissionType === 'FIXED') return Math.max(0, Math.min(toPesewas(s.commissionFixedAmount), Math.round(amountPesewas)))
-  return Math.round((amountPesewas * Number(s.commissionPercentage)) / 100)
+  return percentOf(amountPesewas, s.commissionPercentage)
 }
 
 export type CommissionsService = ReturnType<typeof createCommissionsService>

@@ -2,7 +2,8 @@ import Joi from 'joi'
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { copyCsv, type CopyCsvColumn } from '../lib/csv-copy.ts'
 import { badRequest, conflict, notFound } from '../lib/errors.ts'
-import { toGhs } from '../lib/money.ts'
+import { sqlGhs, toGhs } from '../lib/money.ts'
+import { NETWORKS, NETWORK_LABEL } from '../lib/vocabulary.ts'
 import { cappedCount, likePattern, paginationOf, phoneLikes } from '../lib/lists.ts'
 import type { AuditService } from './audit.ts'
 import type { Ctx } from './context.ts'
@@ -10,14 +11,13 @@ import type { DeliveryService } from './delivery/index.ts'
 import { DELIVERY_STATUSES } from './delivery/state.ts'
 import { copyExport, EXPORT_LOCK, EXPORTABLE, type ExportSink } from './order-exports.ts'
 
-export const NETWORK_LABELS = { MTN: 'MTN', TELECEL: 'Telecel', AIRTELTIGO: 'AirtelTigo' } as const
 export const PAYMENT_STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED', 'REFUNDED', 'REVERSED'] as const
 
 export const listQuerySchema = Joi.object({
   page: Joi.number().integer().min(1).max(1_000_000).default(1),
   limit: Joi.number().integer().min(1).max(100).default(20),
   includeExported: Joi.boolean().truthy('1').falsy('0').default(false),
-  network: Joi.string().uppercase().valid('MTN', 'TELECEL', 'AIRTELTIGO', 'ALL').empty(''),
+  network: Joi.string().uppercase().valid(...NETWORKS, 'ALL').empty(''),
   paymentStatus: Joi.string().uppercase().valid(...PAYMENT_STATUSES, 'ALL').empty(''),
   orderType: Joi.string().lowercase().valid('agent', 'direct', 'all').empty(''),
   search: Joi.string().trim().max(100).allow(''),
@@ -126,11 +126,11 @@ const SELECT_ORDER = `
 const exportColumns = (exportedAt: string): CopyCsvColumn[] => [
   { header: 'Order ID', kind: 'raw', sql: 'o.id' },
   { header: 'Recipient Number', kind: 'phone', sql: 'o.recipient_number' },
-  { header: 'Network', kind: 'raw', sql: `CASE o.network ${Object.entries(NETWORK_LABELS).map(([k, v]) => `WHEN '${k}' THEN '${v}'`).join(' ')} ELSE o.network END` },
+  { header: 'Network', kind: 'raw', sql: `CASE o.network ${Object.entries(NETWORK_LABEL).map(([k, v]) => `WHEN '${k}' THEN '${v}'`).join(' ')} ELSE o.network END` },
   // sizeLabel(): GB with 1 decimal from 1024 MB, else MB (sizes are positive: packages-admin)
   { header: 'Data Size', kind: 'raw', sql: `CASE WHEN o.data_size_mb >= 1024 THEN round(o.data_size_mb / 1024.0, 1)::text || 'GB' ELSE o.data_size_mb::text || 'MB' END` },
   { header: 'Data Size (MB)', kind: 'raw', sql: 'o.data_size_mb' },
-  { header: 'Amount (GHS)', kind: 'raw', sql: '(o.amount_pesewas / 100.0)::numeric(14,2)' },
+  { header: 'Amount (GHS)', kind: 'raw', sql: sqlGhs('o.amount_pesewas') },
   { header: 'Order Type', kind: 'raw', sql: `CASE WHEN o.agent_id IS NOT NULL THEN 'Agent' ELSE 'Direct Customer' END` },
   { header: 'Agent Name', kind: 'text', sql: 'a.name' },
   { header: 'Agent Phone', kind: 'phone', sql: 'a.phone' },
@@ -193,7 +193,7 @@ export function createOrdersAdminService({ sequelize, audit, delivery, onExporte
     }
     if (!digits) {
       const up = term.toUpperCase()
-      const networks = Object.entries(NETWORK_LABELS).filter(([k, label]) => k.includes(up) || label.toUpperCase().includes(up)).map(([k]) => k)
+      const networks = Object.entries(NETWORK_LABEL).filter(([k, label]) => k.includes(up) || label.toUpperCase().includes(up)).map(([k]) => k)
       if (networks.length) {
         params.searchNetworks = networks
         arms.push('o.network IN (:searchNetworks)')

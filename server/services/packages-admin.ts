@@ -2,10 +2,10 @@ import Joi from 'joi'
 import type { Sequelize } from 'sequelize'
 import type { Models } from '../../models/index.ts'
 import { badRequest, notFound } from '../lib/errors.ts'
-import { toGhs, toPesewas } from '../lib/money.ts'
+import { roundGhs, toGhs, toPesewas } from '../lib/money.ts'
 import type { AuditService } from './audit.ts'
 import type { Ctx } from './context.ts'
-import { NETWORKS } from './settings.ts'
+import { NETWORKS } from '../lib/vocabulary.ts'
 
 /** Spec section 9: 1 GB = 1024 MB; the smallest package an admin may create is 0.1 GB (rounded to MB). */
 export const MB_PER_GB = 1024
@@ -27,7 +27,7 @@ export interface AdminPackage {
 
 // Issue 15: a price is at least 1 pesewa after rounding (0.004 is not a price), and the agent price is
 // never above the user price (checked on the whole object below).
-const price = Joi.number().max(100000).custom((v: number, h) => (Math.round(v * 100) >= 1 ? Math.round(v * 100) / 100 : h.error('price.zero')))
+const price = Joi.number().max(100000).custom((v: number, h) => (toPesewas(v) >= 1 ? roundGhs(v) : h.error('price.zero')))
   .messages({ 'price.zero': '{#label} must be at least 0.01 GHS' })
 export const packageSchema = Joi.object({
   id: Joi.number().integer().min(1),

@@ -5,7 +5,7 @@ import { badRequest } from '../lib/errors.ts'
 import { toGhs } from '../lib/money.ts'
 import { formatSize, networkLabel } from '../lib/vocabulary.ts'
 import type { Actor } from './context.ts'
-import { NETWORKS } from './settings.ts'
+import { NETWORKS, orList } from '../lib/vocabulary.ts'
 
 export interface PackageRow {
   id: number
@@ -38,7 +38,7 @@ export function priceFor(pkg: Pick<PackageRow, 'priceUserPesewas' | 'priceAgentP
   return pkg.priceUserPesewas
 }
 
-export const networkQuery = Joi.string().trim().uppercase().valid(...NETWORKS).messages({ 'any.only': 'Network must be MTN, TELECEL or AIRTELTIGO' })
+export const networkQuery = Joi.string().trim().uppercase().valid(...NETWORKS).messages({ 'any.only': `Network must be ${orList(NETWORKS)}` })
 
 export type PackagesService = ReturnType<typeof createPackagesService>
 

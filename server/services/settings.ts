@@ -10,8 +10,6 @@ import { toGhs, toPesewas } from '../lib/money.ts'
 import type { AuditService } from './audit.ts'
 import type { Ctx } from './context.ts'
 
-export const NETWORKS = ['MTN', 'TELECEL', 'AIRTELTIGO'] as const
-export type Network = (typeof NETWORKS)[number]
 export const GATEWAY_CARD = 'paystack'
 export const GATEWAY_MOMO = 'ussd'
 
@@ -134,8 +132,8 @@ const MONEY_FIELDS = [
 const text = (max: number) => Joi.string().allow('').max(max).trim()
 // 0 means free; a positive amount that rounds to 0 pesewas would silently make it free, so it is refused (issue 15).
 const money = Joi.number().min(0).max(100000).custom((v: number, h) => {
-  const pesewas = Math.round(v * 100)
-  return v > 0 && pesewas === 0 ? h.error('money.zero') : pesewas / 100
+  const pesewas = toPesewas(v)
+  return v > 0 && pesewas === 0 ? h.error('money.zero') : toGhs(pesewas)
 }).messages({ 'money.zero': '{#label} must be 0 or at least 0.01 GHS' })
 export const settingsSchema = Joi.object<Settings>({
   siteName: Joi.string().trim().min(1).max(80).messages({ 'string.empty': 'Site name is required' }),

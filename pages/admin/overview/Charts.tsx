@@ -1,6 +1,7 @@
 import { useEffect, useState, type ComponentType } from 'react'
 import type { Analytics, Stats } from './+data.ts'
 import { statusOf } from '../_ops/format.ts'
+import { ghsFixed } from '../../../server/lib/money.ts'
 
 type ChartProps = { type: string; height: number; series: unknown; options: Record<string, unknown> }
 
@@ -61,7 +62,7 @@ export function Charts({ analytics, stats }: { analytics: Analytics; stats: Stat
               xaxis: { categories: days },
               yaxis: { title: { text: 'Revenue (GHS)' }, labels: { formatter: (v: number) => v.toFixed(0) } },
               dataLabels: { enabled: false },
-              tooltip: { y: { formatter: (v: number) => `Revenue: GHS ${Number(v).toFixed(2)}`, title: { formatter: () => '' } } },
+              tooltip: { y: { formatter: (v: number) => `Revenue: GHS ${ghsFixed(v)}`, title: { formatter: () => '' } } },
             }} />
         ) : placeholder}
       </Panel>

@@ -4,9 +4,10 @@ import type { AdminPackage } from '../../../server/services/packages-admin.ts'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { PackageForm } from './PackageForm.tsx'
 import { formatSize } from './size.ts'
+import { NETWORK_LABEL, NETWORKS } from '../../../renderer/format.ts'
 
-const LABEL: Record<string, string> = { MTN: 'MTN', TELECEL: 'Telecel', AIRTELTIGO: 'AirtelTigo' }
-const ORDER = ['MTN', 'TELECEL', 'AIRTELTIGO']
+const LABEL = NETWORK_LABEL
+const ORDER: readonly string[] = NETWORKS
 const sortPackages = (list: AdminPackage[]) =>
   [...list].sort((a, b) => ORDER.indexOf(a.network) - ORDER.indexOf(b.network) || a.sizeMB - b.sizeMB || a.id - b.id)
 

@@ -2,13 +2,10 @@ import { useState, type FormEvent } from 'react'
 import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import type { AdminPackage } from '../../../server/services/packages-admin.ts'
+import { NETWORK_LABEL, NETWORKS } from '../../../renderer/format.ts'
 import { gbToMb, mbToGbText } from './size.ts'
 
-const NETWORKS = [
-  { value: 'MTN', label: 'MTN' },
-  { value: 'TELECEL', label: 'Telecel' },
-  { value: 'AIRTELTIGO', label: 'AirtelTigo' },
-]
+const NETWORK_OPTIONS = NETWORKS.map((value) => ({ value, label: NETWORK_LABEL[value]! }))
 
 interface Draft { network: string; sizeGb: string; priceUser: string; priceAgent: string; active: boolean }
 
@@ -64,7 +61,7 @@ export function PackageForm({ editing, onSaved, onCancel }: { editing: AdminPack
             <div className="select is-fullwidth">
               <select id="pkg-network" value={d.network} required onChange={(e) => set({ network: e.target.value })}>
                 <option value="">Select network</option>
-                {NETWORKS.map((n) => <option key={n.value} value={n.value}>{n.label}</option>)}
+                {NETWORK_OPTIONS.map((n) => <option key={n.value} value={n.value}>{n.label}</option>)}
               </select>
             </div>
           </div>

@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'react'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
-import { formatCedis } from '../../../server/lib/money.ts'
+import { formatCedis, roundGhs } from '../../../server/lib/money.ts'
 import { formatSize, NETWORK_LABEL, NETWORKS } from '../_shared/format.ts'
 import { isActive } from '../_shared/onboarding.ts'
 import type { PackagesData } from './+data.ts'
 import { AgentBenefits } from '../_shared/AgentBenefits.tsx'
 
-const round2 = (n: number) => Math.round(n * 100) / 100
 
 export default function Page() {
   const pc = usePageContext() as ReturnType<typeof usePageContext> & { data: PackagesData }
@@ -39,7 +38,7 @@ export default function Page() {
       <div className="columns is-multiline">
         {NETWORKS.filter((n) => filter === 'ALL' || filter === n).map((n) => {
           const list = packages.filter((p) => p.network === n)
-          const save = round2(list.reduce((sum, p) => sum + Math.max(0, p.regular - p.agent), 0))
+          const save = roundGhs(list.reduce((sum, p) => sum + Math.max(0, p.regular - p.agent), 0))
           return (
             <div key={n} className="column is-12-mobile is-4-tablet">
               <div className="box" data-testid={`network-card-${n}`}>
@@ -68,7 +67,7 @@ export default function Page() {
                     <td>{formatSize(p.sizeMB)}</td>
                     <td><span className="strike">{formatCedis(p.regular)}</span></td>
                     <td className="has-text-weight-bold">{formatCedis(p.agent)}</td>
-                    <td className="has-text-success">{formatCedis(round2(Math.max(0, p.regular - p.agent)))}</td>
+                    <td className="has-text-success">{formatCedis(roundGhs(Math.max(0, p.regular - p.agent)))}</td>
                   </tr>
                 ))}
               </tbody>

@@ -2,15 +2,15 @@ import { useEffect, useRef, useState } from 'react'
 import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
-import { formatCedis } from '../../../server/lib/money.ts'
+import { formatCedis, roundGhs } from '../../../server/lib/money.ts'
 import { Gate } from '../_shared/Gate.tsx'
 import { formatDate } from '../_shared/format.ts'
+import { MOMO_LABEL, NETWORKS } from '../../../renderer/format.ts'
 import { isActive } from '../_shared/onboarding.ts'
 import type { PayoutsData } from './+data.ts'
 import { OPEN_PAYOUT, PAYOUT_STATUS, PayoutStatusTag, type PayoutsView } from './status.tsx'
 
 const errorText = (err: unknown, fallback: string) => (err instanceof ApiError && err.message ? err.message : fallback)
-const NETWORKS = [['MTN', 'MTN MoMo'], ['TELECEL', 'Telecel Cash'], ['AIRTELTIGO', 'AirtelTigo Money']] as const
 
 /** Agent: available earnings, the verified payout number, a withdrawal, and the history (issue 20). */
 export default function Page() {
@@ -146,7 +146,7 @@ function PayoutNumber({ view, onChange }: { view: PayoutsView; onChange(): void 
             <label className="label" htmlFor="pn-network">Network</label>
             <div className="select is-fullwidth">
               <select id="pn-network" value={network} onChange={(e) => setNetwork(e.target.value)}>
-                {NETWORKS.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+                {NETWORKS.map((v) => <option key={v} value={v}>{MOMO_LABEL[v]}</option>)}
               </select>
             </div>
           </div>
@@ -207,7 +207,7 @@ function Withdraw({ view, onDone }: { view: PayoutsView; onDone(): void }) {
         </div>
         <p className="help" id="wd-help" aria-live="polite">
           Minimum {formatCedis(minimum)}. Fee {formatCedis(fee)} per payout.
-          {valid ? ` You receive ${formatCedis(value)}; ${formatCedis(Math.round((value + fee) * 100) / 100)} is taken from your earnings.` : ''}
+          {valid ? ` You receive ${formatCedis(value)}; ${formatCedis(roundGhs(value + fee))} is taken from your earnings.` : ''}
           {valid && value > approvalAbove ? ' Above ' + formatCedis(approvalAbove) + ' an admin approves the payout first.' : ''}
         </p>
       </div>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { api, ApiError } from '../../../renderer/api.ts'
 import { flashToast, useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
-import { formatCedis } from '../../../server/lib/money.ts'
+import { formatCedis, roundGhs } from '../../../server/lib/money.ts'
 import { PayerFields } from '../../_storefront/PayerFields.tsx'
 import { WalletPayButton } from '../../_storefront/WalletPayButton.tsx'
 import { PaymentDialog, type Busy } from '../../_storefront/PaymentDialog.tsx'
@@ -169,7 +169,7 @@ export function OrderForm({ agent, packages, method, walletBalance }: { agent: A
       {pkg ? (
         <p className="mb-3" data-testid="order-summary-line">
           {NETWORK_LABEL[pkg.network]} {formatSize(pkg.sizeMB)} for <strong>{formatCedis(pkg.price)}</strong>
-          {pkg.regular > pkg.price ? <span className="ml-2 is-size-7 has-text-success">(save {formatCedis(Math.round((pkg.regular - pkg.price) * 100) / 100)})</span> : null}
+          {pkg.regular > pkg.price ? <span className="ml-2 is-size-7 has-text-success">(save {formatCedis(roundGhs(pkg.regular - pkg.price))})</span> : null}
         </p>
       ) : null}
       {walletBalance !== null && !closed ? (

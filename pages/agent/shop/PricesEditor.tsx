@@ -1,15 +1,15 @@
 import { useState } from 'react'
 import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
-import { formatCedis } from '../../../server/lib/money.ts'
+import { formatCedis, ghsFixed, roundGhs } from '../../../server/lib/money.ts'
 import type { PriceLine } from '../../../server/services/shops/index.ts'
+import { NETWORK_LABEL } from '../../../renderer/format.ts'
 
-const NETWORK_LABEL: Record<string, string> = { MTN: 'MTN', TELECEL: 'Telecel', AIRTELTIGO: 'AirtelTigo' }
 
 /** Per bundle: sell it or not, and at what price between the agent price and the admin's ceiling; the margin shows as you type. */
 export function PricesEditor({ lines, limits }: { lines: PriceLine[]; limits: { maxMarkupType: string; maxMarkupValue: number } }) {
   const toast = useToast()
-  const [rows, setRows] = useState(() => lines.map((l) => ({ ...l, text: l.price !== null ? l.price.toFixed(2) : l.floor.toFixed(2) })))
+  const [rows, setRows] = useState(() => lines.map((l) => ({ ...l, text: ghsFixed(l.price ?? l.floor) })))
   const [error, setError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
   const set = (id: number, patch: Partial<(typeof rows)[number]>) => setRows((rs) => rs.map((r) => (r.packageId === id ? { ...r, ...patch } : r)))
@@ -23,7 +23,7 @@ export function PricesEditor({ lines, limits }: { lines: PriceLine[]; limits: { 
         body: { prices: rows.map((r) => ({ packageId: r.packageId, price: r.listed ? Number(r.text) : null })) },
         fallbackError: 'Failed to save prices',
       })
-      setRows(res.prices.map((l) => ({ ...l, text: l.price !== null ? l.price.toFixed(2) : l.floor.toFixed(2) })))
+      setRows(res.prices.map((l) => ({ ...l, text: ghsFixed(l.price ?? l.floor) })))
       toast('Prices saved', 'success')
     } catch (err) {
       setError(err instanceof ApiError ? err.message : 'Failed to save prices')
@@ -49,7 +49,7 @@ export function PricesEditor({ lines, limits }: { lines: PriceLine[]; limits: { 
             {rows.map((r) => {
               const value = Number(r.text)
               const valid = r.text.trim() !== '' && Number.isFinite(value) && value >= r.floor && value <= r.ceiling
-              const margin = valid ? Math.round((value - r.floor) * 100) / 100 : null
+              const margin = valid ? roundGhs(value - r.floor) : null
               const label = `${r.name} (${NETWORK_LABEL[r.network] ?? r.network})`
               return (
                 <tr key={r.packageId} data-testid={`price-row-${r.packageId}`}>

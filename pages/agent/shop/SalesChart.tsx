@@ -1,4 +1,5 @@
 import { formatCedis, formatDay } from '../../../renderer/format.ts'
+import { roundGhs } from '../../../server/lib/money.ts'
 
 export interface DayFigures { day: string; sales: number; amount: number; margin: number }
 
@@ -16,7 +17,7 @@ export function SalesChart({ days }: { days: DayFigures[] }) {
     <div className="box">
       <h2 className="title is-5" id="chart-title">Sales and earnings, last {days.length} days</h2>
       <p className="mb-3" data-testid="chart-summary">
-        {totals.sales} {totals.sales === 1 ? 'sale' : 'sales'} worth {formatCedis(Math.round(totals.amount * 100) / 100)}; margin earned {formatCedis(Math.round(totals.margin * 100) / 100)}.
+        {totals.sales} {totals.sales === 1 ? 'sale' : 'sales'} worth {formatCedis(roundGhs(totals.amount))}; margin earned {formatCedis(roundGhs(totals.margin))}.
       </p>
       <svg viewBox={`0 0 ${W} ${H + 20}`} width="100%" role="img" aria-labelledby="chart-title" className="shop-chart">
         <line x1="0" y1={H} x2={W} y2={H} className="shop-chart-axis" />

@@ -1,4 +1,5 @@
 import { Router } from 'express'
+import { toGhs } from '../../lib/money.ts'
 import type { Services } from '../../services/index.ts'
 import { ctxOf } from '../ctx.ts'
 import { requireAdmin } from '../middleware/auth.ts'
@@ -26,7 +27,7 @@ export function paymentsAdminRouter(services: Services) {
   r.post('/orders/:id/refund', requireAdmin, async (req, res) => {
     const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>
     const refund = await payments.refundOrder(req.params.id, body.reason, ctxOf(req))
-    res.status(201).json({ refundId: refund.id, transactionId: refund.transaction_id, amount: refund.amount_pesewas / 100, status: 'REFUND_PENDING' })
+    res.status(201).json({ refundId: refund.id, transactionId: refund.transaction_id, amount: toGhs(refund.amount_pesewas), status: 'REFUND_PENDING' })
   })
   return r
 }

@@ -9,6 +9,7 @@ import type { Queue } from '../queue/index.ts'
 import type { Settings, SettingsService } from '../settings.ts'
 import type { SmsService } from '../sms/index.ts'
 import { createDeliveryState, type DeliveryRow } from './state.ts'
+import { NETWORKS } from '../../lib/vocabulary.ts'
 import { idempotencyKeyFor, VendorError } from './vendor.ts'
 import { SIMULATOR_MODES } from './vendors/simulator.ts'
 import { createVendors } from './vendors/index.ts'
@@ -16,7 +17,6 @@ import { createVendors } from './vendors/index.ts'
 export { DELIVERY_STATUSES, queueOnPaymentSets, type DeliveryStatus } from './state.ts'
 
 export const DELIVERY_TASK = 'delivery.send'
-const NETWORKS = ['MTN', 'TELECEL', 'AIRTELTIGO'] as const
 export const DELIVERY_CHECK_TASK = 'delivery.check'
 export const DELIVERY_SWEEP_TASK = 'delivery.sweep'
 /**
@@ -300,7 +300,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
         q<{ n: string }>(`SELECT count(*) AS n FROM orders o WHERE delivery_status = 'FAILED' AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)`, {}),
         q<{ n: string }>(`SELECT count(*) AS n FROM orders WHERE delivery_status IN ('QUEUED','PROCESSING')`, {}),
       ])
-      const names = [...new Set(['MTN', 'TELECEL', 'AIRTELTIGO'].map((n) => vendors.nameFor(n, s)))]
+      const names = [...new Set(NETWORKS.map((n) => vendors.nameFor(n, s)))]
       const balances = await Promise.all(
         names.map(async (name) => {
           const hit = balanceCache.get(name)

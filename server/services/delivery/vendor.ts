@@ -1,7 +1,9 @@
+import type { NetworkName } from '../../lib/vocabulary.ts'
+
 /** What a vendor needs to send one bundle. */
 export interface DeliveryOrder {
   id: number
-  network: 'MTN' | 'TELECEL' | 'AIRTELTIGO' | string
+  network: NetworkName | string
   recipientNumber: string
   dataSizeMb: number
 }

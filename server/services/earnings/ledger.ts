@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { AppError } from '../../lib/errors.ts'
+import { toGhs } from '../../lib/money.ts'
 import { balanceColumnOf, moveLockedBalance } from '../wallet/locked-balance.ts'
 
 export const EARNINGS_TYPES = ['MARGIN', 'MARGIN_REVERSAL', 'PAYOUT', 'PAYOUT_RETURN', 'ADJUSTMENT'] as const
@@ -30,7 +31,7 @@ export interface EarningsInput {
 }
 
 export const INSUFFICIENT_EARNINGS = 'Not enough available earnings'
-export const insufficientEarnings = (availablePesewas: number) => new AppError(402, INSUFFICIENT_EARNINGS, { available: availablePesewas / 100 })
+export const insufficientEarnings = (availablePesewas: number) => new AppError(402, INSUFFICIENT_EARNINGS, { available: toGhs(availablePesewas) })
 
 export function toEarnings(r: Record<string, any>): EarningsRow {
   return {

@@ -3,14 +3,15 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import type { Models } from '../../../models/index.ts'
 import { isUniqueViolation, preparedFor } from '../../../models/prepared.ts'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
-import { toGhs } from '../../lib/money.ts'
+import { toGhs, type Pesewas } from '../../lib/money.ts'
 import { parseGhanaMobile, phoneVariants } from '../../lib/phone.ts'
 import type { AuditService } from '../audit.ts'
 import { forLookup, presentOrder, type OrderView } from './view.ts'
 import type { Actor, Ctx } from '../context.ts'
 import type { PackageRow, PackagesService } from '../packages.ts'
 import { newTransactionId, transactionIdSchema, type PaymentsService, type PaymentView } from '../payments/index.ts'
-import { NETWORKS, type SettingsService } from '../settings.ts'
+import { NETWORKS, orList } from '../../lib/vocabulary.ts'
+import type { SettingsService } from '../settings.ts'
 import type { WalletService } from '../wallet/index.ts'
 
 export const PURCHASES_DISABLED = 'Purchases are temporarily disabled'
@@ -38,7 +39,7 @@ export interface PlaceOrderInput {
 
 const orderSchema = Joi.object<PlaceOrderInput>({
   packageId: Joi.number().integer().min(1).max(2_147_483_647).messages({ '*': 'Please select a package' }),
-  network: Joi.string().trim().uppercase().valid(...NETWORKS).messages({ '*': 'Network must be MTN, TELECEL or AIRTELTIGO' }),
+  network: Joi.string().trim().uppercase().valid(...NETWORKS).messages({ '*': `Network must be ${orList(NETWORKS)}` }),
   dataSizeMB: Joi.number().integer().min(1).max(10_000_000).messages({ '*': 'Please select a package' }),
   // A number that can receive data; stored in its local form (0XXXXXXXXX) whatever way it was typed.
   recipientNumber: Joi.string().trim().required().custom((v: string, h) => {
@@ -58,6 +59,13 @@ const orderSchema = Joi.object<PlaceOrderInput>({
   voucher: Joi.string().pattern(/^\d{4,8}$/).allow(null).messages({ '*': 'Enter the voucher digits' }),
   payFrom: Joi.string().valid('wallet', 'gateway').default('gateway').messages({ '*': 'payFrom must be wallet or gateway' }),
 }).options({ stripUnknown: true })
+
+/** A placed order as the API shows it, plus its amount in pesewas for channels that print it (USSD) without converting back. */
+export interface PlacedOrder {
+  order: OrderView
+  payment: PaymentView
+  amountPesewas: Pesewas
+}
 
 export interface PlaceOptions {
   /** Runs inside a wallet order's transaction once it is paid (the reseller API records its Idempotency-Key there). */
@@ -225,7 +233,7 @@ export function createOrdersService(deps: {
    * Wallet orders: the order, its wallet payment, the debit and settlement to SUCCESS in one
    * transaction; a balance that does not cover it rolls the order back too (402, nothing written).
    */
-  async function placeWalletOrder(pkg: PackageRow, input: PlaceOrderInput, ctx: Ctx, opts: PlaceOptions = {}): Promise<{ order: OrderView; payment: PaymentView }> {
+  async function placeWalletOrder(pkg: PackageRow, input: PlaceOrderInput, ctx: Ctx, opts: PlaceOptions = {}): Promise<PlacedOrder> {
     if (ctx.user?.role !== 'AGENT' || !ctx.user.agent) throw forbidden('Only agents can pay from a wallet')
     const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
     await assertFreshTransactionId(tid)
@@ -239,14 +247,14 @@ export function createOrdersService(deps: {
     })
     const fresh = await models.Order.findByPk(order.id, { transaction: ctx.transaction })
     const payment = await payments.load(tid, ctx.transaction)
-    return { order: presentOrder(fresh!.get({ plain: true })), payment: payments.present(payment!) }
+    return { order: presentOrder(fresh!.get({ plain: true })), payment: payments.present(payment!), amountPesewas: order.amountPesewas }
   }
 
   return {
     presentOrder,
 
     /** Creates the PENDING order at the server's price and asks for the payment (mobile money or card per settings). */
-    async placeOrder(raw: PlaceOrderInput, ctx: Ctx = {}, opts: PlaceOptions = {}): Promise<{ order: OrderView; payment: PaymentView }> {
+    async placeOrder(raw: PlaceOrderInput, ctx: Ctx = {}, opts: PlaceOptions = {}): Promise<PlacedOrder> {
       // A closed shop says so first, whatever was typed.
       await assertOpen()
       const input = validate(raw)
@@ -273,7 +281,7 @@ export function createOrdersService(deps: {
         return within(ctx, async (transaction) => {
           const order = await insertOrder(pkg, input, tid, { ...ctx, transaction }, insert)
           const payment = await paymentOf(order, { ...ctx, transaction })
-          return { order: presentOrder(order), payment }
+          return { order: presentOrder(order), payment, amountPesewas: order.amountPesewas }
         })
       }
       const order = await insertOrder(pkg, input, tid, ctx, insert)
@@ -286,7 +294,7 @@ export function createOrdersService(deps: {
         throw err
       }
       const fresh = await models.Order.findByPk(order.id)
-      return { order: presentOrder(fresh!.get({ plain: true })), payment }
+      return { order: presentOrder(fresh!.get({ plain: true })), payment, amountPesewas: order.amountPesewas }
     },
 
     /** The spec's two-step client: the order first (POST /api/orders), the payment next (POST /api/payment/request). */

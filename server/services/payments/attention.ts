@@ -1,6 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { badRequest, notFound } from '../../lib/errors.ts'
-import { toGhs } from '../../lib/money.ts'
+import { ghsText, toGhs } from '../../lib/money.ts'
 import type { Ctx } from '../context.ts'
 
 /** Kinds of things about money an admin must see (ADR 0013). */
@@ -82,7 +82,7 @@ export function createAttention({ sequelize }: { sequelize: Sequelize }) {
         id: r.id,
         kind: r.status === 'FAILED' ? 'refund_failed' : 'refund_in_flight',
         transactionId: r.transaction_id,
-        summary: `${r.kind === 'excess' ? 'Refund of the overpayment' : 'Refund'} of GHS ${(r.amount_pesewas / 100).toFixed(2)}: ${r.reason}`,
+        summary: `${r.kind === 'excess' ? 'Refund of the overpayment' : 'Refund'} of ${ghsText(r.amount_pesewas)}: ${r.reason}`,
         actionTaken: r.status === 'FAILED' ? `Refund failed: ${r.message ?? 'refused by the gateway'}` : `Refund ${r.status.toLowerCase()} with ${r.gateway}`,
         actions: r.status === 'FAILED' ? ['retry_refund' as const] : [],
         details: { amount: toGhs(r.amount_pesewas), status: r.status, message: r.message },

@@ -9,7 +9,8 @@ import { normalizePhone, parseGhanaMobile, phoneVariants } from '../../lib/phone
 import type { AuditService } from '../audit.ts'
 import type { CommissionsService } from '../commissions.ts'
 import type { Ctx } from '../context.ts'
-import { GATEWAY_CARD, NETWORKS, type SettingsService } from '../settings.ts'
+import { isNetwork, NETWORKS, orList } from '../../lib/vocabulary.ts'
+import { GATEWAY_CARD, type SettingsService } from '../settings.ts'
 import type { SmsService } from '../sms/index.ts'
 import type { DeliveryService } from '../delivery/index.ts'
 import type { Queue } from '../queue/index.ts'
@@ -140,11 +141,11 @@ export function createPaymentsService(deps: PaymentsDeps) {
       if (!parsed.ok) throw badRequest('Please enter a valid phone number')
       const phone = parsed.local
       const network = String(input.payerNetwork ?? '').trim().toUpperCase()
-      if (!(NETWORKS as readonly string[]).includes(network)) throw badRequest('Please select a payment network (MTN, TELECEL or AIRTELTIGO)')
+      if (!isNetwork(network)) throw badRequest(`Please select a payment network (${orList(NETWORKS)})`)
       const local = normalizePhone(phone)
       // Paystack's charge API needs an e-mail; a visitor paying by phone may not have given one.
       const email = EMAIL_RE.test(typedEmail) ? typedEmail : (ctx.user?.email ?? `momo-${local}@${momoEmailDomain}`)
-      return { method, phone: local, network: network as 'MTN' | 'TELECEL' | 'AIRTELTIGO', email }
+      return { method, phone: local, network, email }
     }
     const email = typedEmail || String(ctx.user?.email ?? '').toLowerCase()
     if (!EMAIL_RE.test(email) || email.length > 254) throw badRequest(input.emailMessage ?? `Please enter a valid email address for ${provider.name === 'paystack' ? 'Paystack' : provider.label} payment`)

@@ -1,3 +1,5 @@
+import type { NetworkName } from '../../lib/vocabulary.ts'
+
 /** What every payment provider (the real gateway or the built-in simulator) offers the payments service. */
 export const PAYMENT_STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED', 'REFUND_PENDING', 'REFUNDED', 'REFUND_FAILED', 'REVERSED'] as const
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
@@ -64,7 +66,7 @@ export interface MomoStart {
   reference: string
   amountPesewas: number
   phone: string
-  network: 'MTN' | 'TELECEL' | 'AIRTELTIGO'
+  network: NetworkName
   email: string
 }
 

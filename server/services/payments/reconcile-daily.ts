@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize } from 'sequelize'
 import type { Logger } from '../../lib/logger.ts'
+import { ghsText, toGhs } from '../../lib/money.ts'
 import type { Attention } from './attention.ts'
 import type { Events } from './events.ts'
 import { isDayComplete } from './gateway-days.ts'
@@ -24,7 +25,6 @@ export interface DailyResult {
 }
 
 const SETTLED_HERE = ['SUCCESS', 'REFUND_PENDING', 'REFUNDED', 'REFUND_FAILED', 'REVERSED']
-const ghs = (p: number) => (p / 100).toFixed(2)
 
 /**
  * Daily reconciliation (issue 12 item 8): the gateway's transactions of one UTC day (Paystack
@@ -67,18 +67,18 @@ export function createDailyReconciliation(deps: DailyDeps) {
         }
         if (!paidThere) continue
         if (!p) {
-          await flag('unknown', t.reference, `Paid at the gateway (GHS ${ghs(t.amountPesewas)}) for a reference this shop does not have`, 'Nothing changed: check it at the gateway', { gatewayAmount: t.amountPesewas / 100 })
+          await flag('unknown', t.reference, `Paid at the gateway (${ghsText(t.amountPesewas)}) for a reference this shop does not have`, 'Nothing changed: check it at the gateway', { gatewayAmount: toGhs(t.amountPesewas) })
           continue
         }
         if (!SETTLED_HERE.includes(p.status)) {
           const out = await deps.settlement.settle(t.reference, { status: 'SUCCESS', message: 'Payment confirmed by reconciliation', amountPesewas: t.amountPesewas, currency: t.currency })
           const now = out.row?.status ?? p.status
-          await flag('not_success_here', t.reference, `Paid at the gateway but ${p.status} here`, `Settled through reconciliation: now ${now}`, { localStatus: p.status, gatewayAmount: t.amountPesewas / 100 })
+          await flag('not_success_here', t.reference, `Paid at the gateway but ${p.status} here`, `Settled through reconciliation: now ${now}`, { localStatus: p.status, gatewayAmount: toGhs(t.amountPesewas) })
           continue
         }
         const ourPaid = p.paid ?? p.amount_pesewas
         if (ourPaid !== t.amountPesewas) {
-          await flag('amount', t.reference, `Amounts differ: GHS ${ghs(t.amountPesewas)} at the gateway, GHS ${ghs(ourPaid)} here`, 'Nothing changed: check the payment at the gateway', { gatewayAmount: t.amountPesewas / 100, localAmount: ourPaid / 100 })
+          await flag('amount', t.reference, `Amounts differ: ${ghsText(t.amountPesewas)} at the gateway, ${ghsText(ourPaid)} here`, 'Nothing changed: check the payment at the gateway', { gatewayAmount: toGhs(t.amountPesewas), localAmount: toGhs(ourPaid) })
         }
       }
       for (const p of ours) {

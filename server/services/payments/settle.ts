@@ -1,6 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import type { Logger } from '../../lib/logger.ts'
-import { toGhs } from '../../lib/money.ts'
+import { ghsText, toGhs } from '../../lib/money.ts'
 import type { AuditService } from '../audit.ts'
 import type { CommissionsService } from '../commissions.ts'
 import type { Ctx } from '../context.ts'
@@ -191,7 +191,7 @@ export function createSettlement(deps: SettleDeps) {
     if (paid === null) return { ok: false, why: 'The gateway did not say how much was paid', paid, currency, excess: 0 }
     if (!currency) return { ok: false, why: 'The gateway did not say in which currency it was paid', paid, currency, excess: 0 }
     if (currency !== 'GHS') return { ok: false, why: `Paid in ${currency}, not GHS`, paid, currency, excess: 0 }
-    if (paid < due) return { ok: false, why: `Paid GHS ${(paid / 100).toFixed(2)}, less than the GHS ${(due / 100).toFixed(2)} due`, paid, currency, excess: 0 }
+    if (paid < due) return { ok: false, why: `Paid ${ghsText(paid)}, less than the ${ghsText(due)} due`, paid, currency, excess: 0 }
     return { ok: true, paid, currency, excess: paid - due }
   }
 
@@ -256,8 +256,8 @@ export function createSettlement(deps: SettleDeps) {
       if (!honoured && status === 'SUCCESS') {
         await deps.refunds.issueInTx(t, row, { kind: 'full', reason: late ? 'Paid after the payment had closed and the purchase could not be honoured' : 'Paid for something already paid' }, tctx)
       } else if (v && v.excess > 0) {
-        await deps.refunds.issueInTx(t, row, { kind: 'excess', amountPesewas: v.excess, reason: `Overpaid by GHS ${(v.excess / 100).toFixed(2)}` }, tctx)
-        await deps.attention.note({ kind: 'overpaid', key: transactionId, transactionId, summary: `Overpaid by GHS ${(v.excess / 100).toFixed(2)}`, actionTaken: 'Settled; the difference is being refunded automatically' }, t)
+        await deps.refunds.issueInTx(t, row, { kind: 'excess', amountPesewas: v.excess, reason: `Overpaid by ${ghsText(v.excess)}` }, tctx)
+        await deps.attention.note({ kind: 'overpaid', key: transactionId, transactionId, summary: `Overpaid by ${ghsText(v.excess)}`, actionTaken: 'Settled; the difference is being refunded automatically' }, t)
       }
       if (late) {
         await deps.attention.note(

@@ -2,7 +2,7 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import type { Env } from '../../env.ts'
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
 import type { Logger } from '../../lib/logger.ts'
-import { formatCedis, toGhs, toPesewas } from '../../lib/money.ts'
+import { formatCedis, ghsText, pesewasFixed, toGhs, toPesewas, type Pesewas } from '../../lib/money.ts'
 import { requireActiveAgent } from '../agents.ts'
 import type { AuditService } from '../audit.ts'
 import type { Ctx } from '../context.ts'
@@ -17,7 +17,7 @@ import { createSimulatorTransfers, type SimulatorTransfers } from './simulator.t
 import { createPayoutNumbers } from './numbers.ts'
 import { listWhere, presentPayout, VIEW_SQL } from './view.ts'
 import type { TransferWord, TransfersProvider } from './transfers.ts'
-import { PAYOUT_SEND_TASK, PAYOUT_CHECK_TASK, OPEN, RETURNS, amountSchema, reasonSchema, listSchema, simulatorSchema, validate, referenceFor, type PayoutStatus, type PayoutRow, type PayoutNumberRow, type PayoutView } from './model.ts'
+import { PAYOUT_SEND_TASK, PAYOUT_CHECK_TASK, OPEN, RETURNS, amountSchema, amountPesewasSchema, reasonSchema, listSchema, simulatorSchema, validate, referenceFor, type PayoutStatus, type PayoutRow, type PayoutNumberRow, type PayoutView } from './model.ts'
 
 export { PAYOUT_SEND_TASK, PAYOUT_CHECK_TASK, PAYOUT_SWEEP_TASK, PAYOUT_STATUSES, NETWORK_LABELS, type PayoutStatus, type PayoutRow, type PayoutNumberRow, type PayoutView } from './model.ts'
 
@@ -100,9 +100,8 @@ export function createPayoutsService(deps: PayoutsDeps) {
     return num(row)
   }
 
-  async function requestFor(agentId: number, raw: unknown, channel: 'web' | 'ussd', ctx: Ctx): Promise<PayoutView> {
-    const { amount } = validate<{ amount: number }>(amountSchema, raw)
-    const amountPesewas = toPesewas(amount)
+  async function requestFor(agentId: number, amountPesewas: Pesewas, channel: 'web' | 'ussd', ctx: Ctx): Promise<PayoutView> {
+    const amount = toGhs(amountPesewas)
     return sequelize.transaction(async (t) => {
       const s = await payoutSettings(t)
       if (amountPesewas < toPesewas(s.minimum)) throw badRequest(`The minimum payout is ${formatCedis(s.minimum)}`)
@@ -160,7 +159,7 @@ export function createPayoutsService(deps: PayoutsDeps) {
   /** Applies the gateway's word (send answer, verify, webhook) to a payout; anything it cannot decide is listed. */
   async function apply(p: PayoutRow, w: TransferWord, source: string, ctx: Ctx = {}): Promise<PayoutRow | null> {
     if ((w.amountPesewas != null && w.amountPesewas !== p.amount_pesewas) || (w.currency && w.currency.toUpperCase() !== 'GHS')) {
-      await note(p, 'payout_mismatch', `Payout #${p.id}: the gateway reports ${w.amountPesewas != null ? `${(w.amountPesewas / 100).toFixed(2)} ${w.currency ?? ''}` : 'another amount'} (${w.raw || w.state}) for GHS ${(p.amount_pesewas / 100).toFixed(2)}`, 'Nothing changed; check the transfer on the Paystack dashboard', { source, state: w.state })
+      await note(p, 'payout_mismatch', `Payout #${p.id}: the gateway reports ${w.amountPesewas != null ? `${pesewasFixed(w.amountPesewas)} ${w.currency ?? ''}` : 'another amount'} (${w.raw || w.state}) for ${ghsText(p.amount_pesewas)}`, 'Nothing changed; check the transfer on the Paystack dashboard', { source, state: w.state })
       return null
     }
     const code = { transferCode: w.transferCode ?? null }
@@ -280,9 +279,13 @@ export function createPayoutsService(deps: PayoutsDeps) {
     removeNumber: numbers.remove,
 
     /** A withdrawal by the signed-in agent (web). */
-    request: (raw: unknown, ctx: Ctx) => requestFor(requireActiveAgent(ctx, 'Payouts').id, raw, 'web', ctx),
+    request: (raw: unknown, ctx: Ctx) => {
+      const agentId = requireActiveAgent(ctx, 'Payouts').id
+      return requestFor(agentId, toPesewas(validate<{ amount: number }>(amountSchema, raw).amount), 'web', ctx)
+    },
     /** A withdrawal from the USSD menu, after the PIN (the dial's agent, checked by the menu). */
-    requestFromUssd: (agentId: number, amountPesewas: number, ctx: Ctx) => requestFor(agentId, { amount: amountPesewas / 100 }, 'ussd', ctx),
+    requestFromUssd: (agentId: number, amountPesewas: Pesewas, ctx: Ctx) =>
+      requestFor(agentId, validate<{ amount: Pesewas }>(amountPesewasSchema, { amount: amountPesewas }).amount, 'ussd', ctx),
     activeNumber: async (agentId: number) => {
       const n = await activeNumber(agentId)
       return n ? numbers.present(n) : null

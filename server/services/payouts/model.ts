@@ -1,6 +1,8 @@
 import Joi from 'joi'
 import crypto from 'node:crypto'
 import { badRequest } from '../../lib/errors.ts'
+import { isWholePesewas, toPesewas } from '../../lib/money.ts'
+import { NETWORKS, NETWORK_LABEL, orList } from '../../lib/vocabulary.ts'
 import { TRANSFER_SIM_MODES } from './simulator.ts'
 import type { PayoutNetwork } from './transfers.ts'
 
@@ -78,18 +80,26 @@ export interface PayoutView {
   updatedAt: string
 }
 
-export const NETWORK_LABELS: Record<PayoutNetwork, string> = { MTN: 'MTN', TELECEL: 'Telecel', AIRTELTIGO: 'AirtelTigo' }
+export const NETWORK_LABELS: Record<PayoutNetwork, string> = NETWORK_LABEL
 
 export const numberSchema = Joi.object({
-  network: Joi.string().uppercase().valid('MTN', 'TELECEL', 'AIRTELTIGO').required().messages({ '*': 'Choose the network: MTN, Telecel or AirtelTigo' }),
+  network: Joi.string().uppercase().valid(...NETWORKS).required().messages({ '*': `Choose the network: ${orList(NETWORKS.map((n) => NETWORK_LABEL[n]!))}` }),
   phone: Joi.string().required().messages({ '*': 'Enter the mobile money number' }),
   accountName: Joi.string().trim().min(2).max(120).required().messages({ '*': 'Enter the account name registered on the number (2 to 120 characters)' }),
 }).options({ stripUnknown: true })
 
+const MAX_PAYOUT_GHS = 1_000_000
+const AMOUNT_MESSAGE = 'Enter an amount in cedis (up to 2 decimals)'
+
 export const amountSchema = Joi.object({
-  amount: Joi.number().positive().max(1_000_000).required()
-    .custom((v: number, h) => (Math.abs(v * 100 - Math.round(v * 100)) > 1e-6 ? h.error('any.invalid') : v))
-    .messages({ '*': 'Enter an amount in cedis (up to 2 decimals)' }),
+  amount: Joi.number().positive().max(MAX_PAYOUT_GHS).required()
+    .custom((v: number, h) => (isWholePesewas(v) ? v : h.error('any.invalid')))
+    .messages({ '*': AMOUNT_MESSAGE }),
+}).options({ stripUnknown: true })
+
+/** The same bounds for an amount already in pesewas (the USSD menu parses what was typed itself). */
+export const amountPesewasSchema = Joi.object({
+  amount: Joi.number().integer().positive().max(toPesewas(MAX_PAYOUT_GHS)).required().messages({ '*': AMOUNT_MESSAGE }),
 }).options({ stripUnknown: true })
 
 export const reasonSchema = Joi.object({

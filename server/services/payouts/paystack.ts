@@ -1,5 +1,6 @@
 import type { AxiosInstance } from 'axios'
 import type { Env } from '../../env.ts'
+import { MOMO_LABEL } from '../../lib/vocabulary.ts'
 import { paystackCaller } from '../payments/paystack.ts'
 import { transferState, type NumberAnswer, type PayoutNetwork, type SendAnswer, type TransferWord, type TransfersProvider, type VerifyAnswer } from './transfers.ts'
 
@@ -9,7 +10,6 @@ const BANK_MATCH: Record<PayoutNetwork, { codes: string[]; name: RegExp }> = {
   TELECEL: { codes: ['VOD', 'TEL'], name: /telecel|vodafone/i },
   AIRTELTIGO: { codes: ['ATL', 'AIRTELTIGO'], name: /airtel|tigo/i },
 }
-const NETWORK_LABEL: Record<PayoutNetwork, string> = { MTN: 'MTN MoMo', TELECEL: 'Telecel Cash', AIRTELTIGO: 'AirtelTigo Money' }
 
 const wordOf = (d: any, fallback: string): TransferWord => ({
   state: transferState(d?.status),
@@ -38,7 +38,7 @@ export function createPaystackTransfers(env: Env, http?: AxiosInstance): Transfe
     }
     const m = BANK_MATCH[network]
     const bank = banks.list.find((b) => m.codes.includes(String(b?.code ?? '').toUpperCase())) ?? banks.list.find((b) => m.name.test(String(b?.name ?? '')))
-    return bank ? { code: String(bank.code) } : { refused: `Paystack does not offer transfers to ${NETWORK_LABEL[network]}` }
+    return bank ? { code: String(bank.code) } : { refused: `Paystack does not offer transfers to ${MOMO_LABEL[network]}` }
   }
 
   return {
@@ -53,7 +53,7 @@ export function createPaystackTransfers(env: Env, http?: AxiosInstance): Transfe
       if (resolved.ok) resolvedName = resolved.data?.account_name ? String(resolved.data.account_name).slice(0, 120) : null
       // Paystack resolves some networks only; where it says so, the recipient creation below checks the number.
       else if (!/not (supported|available)|unsupported/i.test(resolved.message)) {
-        return { kind: 'refused', message: `${NETWORK_LABEL[network]} could not confirm ${phone}: ${resolved.message || 'account not found'}` }
+        return { kind: 'refused', message: `${MOMO_LABEL[network]} could not confirm ${phone}: ${resolved.message || 'account not found'}` }
       }
       const r = await call('post', '/transferrecipient', { type: 'mobile_money', name: resolvedName ?? accountName, account_number: phone, bank_code: bank.code, currency: 'GHS' })
       if (r.kind === 'unclear') return { kind: 'unclear', reason: r.reason }

@@ -1,5 +1,7 @@
+import type { NetworkName } from '../../lib/vocabulary.ts'
+
 /** What a transfers provider (Paystack Transfers or the built-in simulator) offers the payouts service. */
-export type PayoutNetwork = 'MTN' | 'TELECEL' | 'AIRTELTIGO'
+export type PayoutNetwork = NetworkName
 
 /** The gateway's word on one transfer. 'otp': the account asks for an OTP per transfer (an admin must act). */
 export type TransferState = 'pending' | 'success' | 'failed' | 'reversed' | 'otp'

@@ -1,3 +1,5 @@
+import { NETWORKS } from '../../lib/vocabulary.ts'
+
 /**
  * The reseller API's OpenAPI 3.1 document, served at /api/v1/openapi.json and rendered on /developers.
  * Kept true by test/integration/reseller-api.test.ts, which validates it and calls every path here,
@@ -154,7 +156,7 @@ export const openApiDocument = {
         required: ['balance', 'currency'],
         properties: { balance: { type: 'number', minimum: 0 }, currency: { const: 'GHS' } },
       },
-      Network: { type: 'string', enum: ['MTN', 'TELECEL', 'AIRTELTIGO'] },
+      Network: { type: 'string', enum: [...NETWORKS] },
       OrderRequest: {
         type: 'object',
         required: ['recipientNumber'],

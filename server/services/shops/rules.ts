@@ -1,6 +1,7 @@
 import Joi from 'joi'
 import { badRequest } from '../../lib/errors.ts'
 import type { Settings } from '../settings.ts'
+import { percentOf, toPesewas } from '../../lib/money.ts'
 
 /** Issue 20: what a shop may be called, what colour it may wear, and what it may charge. Pure rules, no I/O. */
 
@@ -57,7 +58,7 @@ export const floorOf = (pkg: { priceAgentPesewas: number | null; priceUserPesewa
 /** The most a shop may charge: the floor plus the admin's maximum markup (percent of the floor, rounded down, or GHS). */
 export function ceilingOf(floor: number, s: Pick<Settings, 'shopMaxMarkupType' | 'shopMaxMarkupValue'>): number {
   const value = Math.max(0, Number(s.shopMaxMarkupValue) || 0)
-  return floor + (s.shopMaxMarkupType === 'FIXED' ? Math.round(value * 100) : Math.floor((floor * value) / 100))
+  return floor + (s.shopMaxMarkupType === 'FIXED' ? toPesewas(value) : percentOf(floor, value, Math.floor))
 }
 
 /** The price a listed bundle sells at now: what the agent saved, held inside today's limits (admin limits may have moved since). */

@@ -2,7 +2,7 @@ import Joi from 'joi'
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import type { Models } from '../../../models/index.ts'
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts'
-import { toGhs, toPesewas } from '../../lib/money.ts'
+import { ghsFixed, toGhs, toPesewas } from '../../lib/money.ts'
 import { requireActiveAgent } from '../agents.ts'
 import type { AuditService } from '../audit.ts'
 import type { Ctx } from '../context.ts'
@@ -141,7 +141,7 @@ export function createWalletService(deps: { sequelize: Sequelize; models: Models
       const { value, error } = topupSchema.validate(raw ?? {})
       if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
       const { min, max } = await limits()
-      if (value.amount < min || value.amount > max) throw badRequest(`Top-up amount must be between GH₵${min.toFixed(2)} and GH₵${max.toFixed(2)}`)
+      if (value.amount < min || value.amount > max) throw badRequest(`Top-up amount must be between GH₵${ghsFixed(min)} and GH₵${ghsFixed(max)}`)
       if (!(await deps.settings.get()).platformOpen) throw forbidden('Purchases are temporarily disabled')
       return payments.request(
         { purpose: 'wallet_topup', amountPesewas: toPesewas(value.amount), payerPhone: value.payerPhone, payerNetwork: value.payerNetwork, email: value.email, agentId: agent.id, userId: ctx.user!.id, method: value.method, callbackUrl: value.callbackUrl ?? null },

@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { AppError } from '../../lib/errors.ts'
+import { toGhs } from '../../lib/money.ts'
 import { balanceColumnOf, moveLockedBalance } from './locked-balance.ts'
 
 export const ENTRY_TYPES = ['TOPUP', 'ORDER', 'REFUND', 'ADJUSTMENT'] as const
@@ -30,7 +31,7 @@ export interface PostInput {
 }
 
 export const INSUFFICIENT_FUNDS = 'Insufficient wallet balance'
-export const insufficientFunds = (balancePesewas: number) => new AppError(402, INSUFFICIENT_FUNDS, { balance: balancePesewas / 100 })
+export const insufficientFunds = (balancePesewas: number) => new AppError(402, INSUFFICIENT_FUNDS, { balance: toGhs(balancePesewas) })
 
 export function toEntry(r: Record<string, any>): EntryRow {
   return {

@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize'
 import type { Env } from '../../../env.ts'
+import type { NetworkName } from '../../../lib/vocabulary.ts'
 import type { Settings } from '../../settings.ts'
 import type { DeliveryVendor } from '../vendor.ts'
 import { createSimulatorVendor, databaseKeyStore, type SimulatorVendor } from './simulator.ts'
@@ -15,7 +16,7 @@ export function createVendors(env: Env, sequelize?: Sequelize) {
   if (env.SKYTECH_API_KEY && env.SKYTECH_API_SECRET) {
     byName.set('skytech', createSkytechVendor({ baseUrl: env.SKYTECH_BASE_URL, apiKey: env.SKYTECH_API_KEY, apiSecret: env.SKYTECH_API_SECRET, timeoutMs: env.DELIVERY_VENDOR_TIMEOUT_MS }))
   }
-  const settingKey = { MTN: 'deliveryVendorMtn', TELECEL: 'deliveryVendorTelecel', AIRTELTIGO: 'deliveryVendorAirteltigo' } as const
+  const settingKey = { MTN: 'deliveryVendorMtn', TELECEL: 'deliveryVendorTelecel', AIRTELTIGO: 'deliveryVendorAirteltigo' } as const satisfies Record<NetworkName, keyof Settings>
 
   return {
     simulator,

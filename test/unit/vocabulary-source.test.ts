@@ -1,0 +1,58 @@
+import { expect } from 'chai'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+/**
+ * Keeps the one vocabulary one: money conversions live in server/lib/money.ts and the list of
+ * networks in server/lib/vocabulary.ts. A copy elsewhere drifts the day one of them changes.
+ */
+const ROOT = join(import.meta.dirname, '..', '..')
+const DIRS = ['server', 'pages', 'renderer', 'ussd', 'jobs', 'models']
+
+function sources(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name)
+    if (e.isDirectory()) return e.name === 'node_modules' || e.name === 'dist' ? [] : sources(path)
+    return /\.(ts|tsx)$/.test(e.name) ? [path] : []
+  })
+}
+const files = DIRS.flatMap(sources)
+const lines = (file: string) => readFileSync(join(ROOT, file), 'utf8').split('\n').map((text, i) => ({ file, line: i + 1, text }))
+
+const MONEY = /\/ ?100\b|\* ?100\b|toFixed\(2\)/
+/** Hundreds that are not money, each with its reason. Match on file and a piece of the line. */
+const NOT_MONEY: { file: string; has: string; why: string }[] = [
+  { file: 'server/services/delivery/vendors/skytech.ts', has: '(mb / 1024) * 100) / 100', why: 'a bundle size in GB to 2 decimals, as the vendor takes it' },
+  { file: 'server/services/public-stats.ts', has: 'Math.floor(n / 100) * 100', why: 'a public count rounded down to hundreds' },
+  { file: 'pages/admin/packages/size.ts', has: '(mb / MB_PER_GB).toFixed(2)', why: 'a size in GB with up to 2 decimals' },
+  { file: 'pages/admin/payouts/+Page.tsx', has: 'state.delayMs / 100', why: 'milliseconds shown as seconds with one decimal' },
+]
+
+const NETWORK_LIST = /['"]MTN['"]\s*[,|]\s*['"]TELECEL['"]|TELECEL:\s*['"]Telecel/
+const NETWORK_HOMES = ['server/lib/vocabulary.ts']
+// SQL CHECK constraints freeze the list as it was when each migration ran.
+const isMigration = (file: string) => file.startsWith('models/migrations/')
+
+describe('one vocabulary in the source tree', () => {
+  it('converts and prints money only through server/lib/money.ts', () => {
+    const found = files
+      .filter((f) => f !== 'server/lib/money.ts')
+      .flatMap(lines)
+      .filter((l) => MONEY.test(l.text) && !NOT_MONEY.some((a) => a.file === l.file && l.text.includes(a.has)))
+      .map((l) => `${l.file}:${l.line}: ${l.text.trim()}`)
+    expect(found, 'use toGhs/toPesewas/parseGhs/ghsText/roundGhs/ghsFixed/percentOf/percentage from server/lib/money.ts (or allow-list a non-money hundred with its reason)').to.deep.equal([])
+  })
+
+  it('keeps each allow-listed non-money hundred where it is (a stale entry is removed)', () => {
+    for (const a of NOT_MONEY) expect(readFileSync(join(ROOT, a.file), 'utf8'), `${a.file}: ${a.why}`).to.include(a.has)
+  })
+
+  it('declares the networks and their labels once, in server/lib/vocabulary.ts', () => {
+    const found = files
+      .filter((f) => !NETWORK_HOMES.includes(f) && !isMigration(f))
+      .flatMap(lines)
+      .filter((l) => NETWORK_LIST.test(l.text))
+      .map((l) => `${l.file}:${l.line}: ${l.text.trim()}`)
+    expect(found, 'import NETWORKS / NETWORK_LABEL / MOMO_LABEL / NetworkName from server/lib/vocabulary.ts').to.deep.equal([])
+  })
+})
