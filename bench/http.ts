@@ -4,12 +4,15 @@
 // in-process render rate of the same page doing the same work (bench/render-rate.ts). Each ratio is
 // printed with both of its sides. Prints figures; asserts nothing.
 //   BENCH_SECONDS (10 per target, split into BENCH_ROUNDS slices, 5), BENCH_CONNECTIONS (20), BENCH_PORT (3100; +1 for the bare server), BENCH_PG_PORT (54330)
+//   BENCH_ONLY: measure only the targets whose name contains it (no render rates or ratios then), e.g. BENCH_ONLY=shop
 import { spawnSync } from 'node:child_process'
+import pg from 'pg'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { BENCH_ENV, ROOT, fmt, load, startChild, stopChild, type Figures } from './lib.ts'
+import { BENCH_DB_URL, BENCH_ENV, ROOT, fmt, load, startChild, stopChild, type Figures } from './lib.ts'
 
+const only = process.env.BENCH_ONLY
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20)
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5))
@@ -34,6 +37,24 @@ const login = await fetch(`${base}/api/auth/login`, {
 const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!
 if (!login.ok || !cookie) throw new Error(`bench sign-in failed: ${login.status}`)
 
+// An agent's shop selling three bundles, written straight into the bench database: the sample
+// business has none, and registering an agent through the API would need its fee paid.
+const SHOP = 'bench-shop'
+{
+  const db = new pg.Client({ connectionString: BENCH_DB_URL })
+  await db.connect()
+  await db.query(`WITH u AS (INSERT INTO users (email, name, password_hash, role) VALUES ('bench-shop@datahub.local', 'Bench Shop', 'x', 'AGENT')
+                    ON CONFLICT (lower(email)) DO UPDATE SET name = EXCLUDED.name RETURNING id),
+                 a AS (INSERT INTO agents (user_id, name, phone, approved, payment_status) SELECT id, 'Bench Shop', '0240000999', true, 'SUCCESS' FROM u
+                    ON CONFLICT (user_id) DO UPDATE SET approved = true RETURNING id),
+                 s AS (INSERT INTO shops (agent_id, slug, name, description) SELECT id, '${SHOP}', 'Bench Data Shop', 'Bundles for the bench' FROM a
+                    ON CONFLICT (agent_id) DO UPDATE SET status = 'ACTIVE' RETURNING id)
+            INSERT INTO shop_prices (shop_id, package_id, price_pesewas)
+            SELECT s.id, p.id, COALESCE(p.price_agent_pesewas, p.price_user_pesewas) FROM s, (SELECT * FROM packages WHERE active ORDER BY id LIMIT 3) p
+            ON CONFLICT (shop_id, package_id) DO NOTHING`)
+  await db.end()
+}
+
 // The bare server answers exactly the bytes the API answered, one body per path. (Fetched now: a
 // kept-alive socket left idle while the renders run would be closed under the next fetch.)
 const bodies = { '/api/settings': await (await fetch(`${base}/api/settings`)).text(), '/api/packages': await (await fetch(`${base}/api/packages`)).text() }
@@ -49,7 +70,7 @@ const renderRate = (url: string, secs: number) => {
   if (r.status !== 0) throw new Error(`render-rate ${url} failed: ${r.stderr}`)
   return JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}').rendersPerSecond as number
 }
-const PAGES = ['/', '/data-services']
+const PAGES = only ? [] : ['/', '/data-services']
 const rendersBefore = PAGES.map((u) => renderRate(u, seconds / 2))
 
 // What Chromium sends: the page is measured as a browser receives it, compressed.
@@ -57,8 +78,9 @@ const browserish = { 'user-agent': 'Mozilla/5.0', accept: 'text/html', 'accept-e
 const bare = await startChild('bench/bare-http.ts', { PORT: BARE_PORT, BENCH_BODIES: JSON.stringify(bodies) }, `http://127.0.0.1:${BARE_PORT}/api/settings`)
 const bareBase = `http://127.0.0.1:${BARE_PORT}`
 
-const targets: [string, string, Record<string, string>?][] = [
+const allTargets: [string, string, Record<string, string>?][] = [
   ['GET / (visitor)', `${base}/`, browserish],
+  [`GET /shop/${SHOP} (visitor)`, `${base}/shop/${SHOP}`, browserish],
   ['GET /data-services (visitor)', `${base}/data-services`, browserish],
   ['GET / (visitor, no Accept-Encoding)', `${base}/`, { 'user-agent': 'Mozilla/5.0', accept: 'text/html' }],
   ['GET / (signed in)', `${base}/`, { ...browserish, cookie }],
@@ -67,6 +89,7 @@ const targets: [string, string, Record<string, string>?][] = [
   ['GET /api/packages', `${base}/api/packages`],
   ['bare node:http /api/packages JSON', `${bareBase}/api/packages`],
 ]
+const targets = only ? allTargets.filter(([name]) => name.includes(only)) : allTargets
 // On a shared machine the load drifts within a run: every target is measured in ROUNDS slices,
 // round-robin, so the two sides of each ratio see the same conditions. req/s is the mean of the
 // slices, p50 their median, p99 the worst slice's.
@@ -99,6 +122,10 @@ console.log('')
 for (const [name, f] of Object.entries(figures)) console.log(`${pad(name)}${fmt(f)}   (p99 per slice ${slices[name]!.map((s) => s.p99).join(' ')})`)
 PAGES.forEach((url, i) => console.log(`${pad(`in-process render ${url}`)}${renders[url]!.toFixed(0).padStart(7)} renders/s (${connections} in flight, no HTTP; before ${rendersBefore[i]!.toFixed(0)}, after ${rendersAfter[i]!.toFixed(0)})`))
 console.log('')
+if (only) {
+  console.log(`load average at the end: ${loadavg()}`)
+  process.exit(0)
+}
 const ratio = (a: string, av: number, b: string, bv: number) =>
   console.log(`ratio ${a} / ${b}: ${av.toFixed(0)} / ${bv.toFixed(0)} = ${(av / bv).toFixed(2)}`)
 ratio('GET / (visitor)', figures['GET / (visitor)']!.reqs, 'in-process render /', renders['/']!)

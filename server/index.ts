@@ -13,6 +13,7 @@ import { createLogger, type Logger } from './lib/logger.ts'
 import { createServices, type Services } from './services/index.ts'
 import { simulatorsInUse } from './services/simulators.ts'
 import { watchAppPool } from './services/app-pool-watch.ts'
+import { listenForPageChanges } from './services/page-changes.ts'
 
 export interface Running {
   url: string
@@ -53,6 +54,7 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
   await services.queue.migrate()
   await seedDefaults(db.models, services, { adminEmail: env.ADMIN_EMAIL, adminPassword: env.ADMIN_PASSWORD, log, sampleBusiness: env.NODE_ENV !== 'test' })
   const stopSettingsListener = await services.settings.listen()
+  const stopChangesListener = await listenForPageChanges({ sequelize: db.sequelize, connections: services.connections, packages: services.packages, shops: services.shops })
   const stopPoolWatch = watchAppPool(db.sequelize, services.connections)
   const pages = await pageLayer(env, services, opts.dev ?? false)
   const composition = await import('./composition.ts')
@@ -97,6 +99,7 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
       })
       await services.queue.stop()
       await stopSettingsListener()
+      await stopChangesListener()
       stopPoolWatch()
       await pages.close()
       if (!opts.db) await db.close()

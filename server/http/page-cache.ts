@@ -18,6 +18,14 @@ import { deflatedParts, gzipJoin, type DeflatedParts } from './gzip-join.ts'
 /** The public pages a visitor sees the same way; pages that show a payment's or a code's state are not here. */
 export const CACHEABLE_PATHS = new Set(['/', '/data-services', '/afa', '/login', '/forgot', '/agent/register'])
 
+/** An agent's shop (`/shop/<slug>`, any case: the slug is looked up lower-cased); `?network=` and `?tab=` are other entries. */
+const SHOP_PATH = /^\/shop\/[A-Za-z0-9-]{1,30}$/
+
+export const isShopPath = (path: string) => SHOP_PATH.test(path)
+
+/** The public pages a visitor sees the same way, shops included (their entries are dropped per shop). */
+export const isCacheablePath = (path: string) => CACHEABLE_PATHS.has(path) || isShopPath(path)
+
 /** A cached copy also ends after this long, so another instance's change is seen as soon as the settings' own cache would see it. */
 const MAX_AGE_MS = 5000
 const MAX_ENTRIES = 200
@@ -26,10 +34,15 @@ export interface RenderedPage {
   status: number
   headers: [string, string][]
   body: string
+  /** Names what else the page shows (`shop:<id>`), so `drop(tag)` can end it. */
+  tag?: string
+  /** Answered, never kept: the page shows something no tag or version follows. */
+  noStore?: boolean
 }
 
 interface Entry {
   version: string
+  tag?: string
   at: number
   status: number
   headers: [string, string][]
@@ -42,8 +55,8 @@ interface Entry {
 export interface PageCacheDeps {
   /** Moves whenever anything a public page shows may have changed (settings, packages). */
   version(): string
-  /** Renders `url` for a visitor with `nonce` as its CSP nonce, buffered. */
-  render(url: string, nonce: string): Promise<RenderedPage>
+  /** Renders `url` for a visitor with `nonce` as its CSP nonce, buffered; `host` when the page shows the host asked for. */
+  render(url: string, nonce: string, host?: string): Promise<RenderedPage>
 }
 
 export type PageCache = ReturnType<typeof createPageCache>
@@ -55,36 +68,44 @@ export function createPageCache(deps: PageCacheDeps, opts: { maxAgeMs?: number; 
   // Map order is insertion order: a hit is moved to the end, the first key is the least recently used.
   const entries = new Map<string, Entry>()
   const filling = new Map<string, Promise<Entry | RenderedPage>>()
+  // Moves on every drop: a render that began before a drop may show what was dropped, so it is answered but not kept.
+  let drops = 0
 
-  async function fill(url: string, version: string): Promise<Entry | RenderedPage> {
-    const page = await deps.render(url, placeholder)
+  async function fill(key: string, url: string, version: string, host?: string): Promise<Entry | RenderedPage> {
+    const dropsBefore = drops
+    const page = await deps.render(url, placeholder, host)
     // Only a plain 200 is kept: redirects (maintenance, guards) and errors are answered as rendered.
-    if (page.status !== 200) return page
+    if (page.status !== 200 || page.noStore) return page
     const parts = page.body.split(placeholder).map((p) => Buffer.from(p))
-    const entry: Entry = { version, at: Date.now(), status: page.status, headers: page.headers, parts, gzip: deflatedParts(parts), bytes: page.body.length }
-    if (deps.version() === version) {
-      entries.delete(url)
-      entries.set(url, entry)
+    const entry: Entry = { version, tag: page.tag, at: Date.now(), status: page.status, headers: page.headers, parts, gzip: deflatedParts(parts), bytes: page.body.length }
+    if (deps.version() === version && drops === dropsBefore) {
+      entries.delete(key)
+      entries.set(key, entry)
       if (entries.size > maxEntries) entries.delete(entries.keys().next().value!)
     }
     return entry
   }
 
   return {
-    /** The cached page for a visitor's `url` (rendered now when missing or stale; one render per URL at a time). */
-    async get(url: string): Promise<{ page: Entry | RenderedPage; hit: boolean }> {
+    /**
+     * The cached page for a visitor's `url` (rendered now when missing or stale; one render per URL at a time).
+     * `host` is part of the key when given: the page shows it, and one client's Host header must not reach another.
+     */
+    async get(url: string, host?: string): Promise<{ page: Entry | RenderedPage; hit: boolean }> {
       const version = deps.version()
-      const found = entries.get(url)
+      const key = host === undefined ? url : `${host}\n${url}`
+      const found = entries.get(key)
       if (found && found.version === version && Date.now() - found.at < maxAge) {
-        entries.delete(url)
-        entries.set(url, found)
+        entries.delete(key)
+        entries.set(key, found)
         return { page: found, hit: true }
       }
-      const key = `${version}\n${url}`
-      let pending = filling.get(key)
+      // A visitor arriving after a drop does not wait on a render begun before it.
+      const fillKey = `${version}\n${drops}\n${key}`
+      let pending = filling.get(fillKey)
       if (!pending) {
-        pending = fill(url, version).finally(() => filling.delete(key))
-        filling.set(key, pending)
+        pending = fill(key, url, version, host).finally(() => filling.delete(fillKey))
+        filling.set(fillKey, pending)
       }
       return { page: await pending, hit: false }
     },
@@ -110,7 +131,13 @@ export function createPageCache(deps: PageCacheDeps, opts: { maxAgeMs?: number; 
       res.end(body)
     },
     clear(): void {
+      drops++
       entries.clear()
+    },
+    /** Ends the pages tagged `tag`, or every tagged page when `tag` is undefined. */
+    drop(tag?: string): void {
+      drops++
+      for (const [key, entry] of entries) if (entry.tag !== undefined && (tag === undefined || entry.tag === tag)) entries.delete(key)
     },
     get size(): number {
       return entries.size

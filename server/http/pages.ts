@@ -8,7 +8,7 @@ import { isDbUnavailable } from '../lib/db-unavailable.ts'
 import { ensureCsrfToken } from './middleware/csrf.ts'
 import { answerDbUnavailable } from './middleware/errors.ts'
 import { securityHeaders } from './middleware/security-headers.ts'
-import { CACHEABLE_PATHS, createPageCache } from './page-cache.ts'
+import { createPageCache, isCacheablePath, isShopPath } from './page-cache.ts'
 
 export const ROOT = path.resolve(import.meta.dirname, '../..')
 
@@ -31,6 +31,8 @@ export function staticAssets(): RequestHandler[] {
         index: false,
         setHeaders(res, file) {
           if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable')
+          // Icons keep their names across releases (the manifest and old pages name them), so not immutable; a week spares the revalidations.
+          else if (file.includes(`${path.sep}icons${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=604800')
         },
       },
     })),
@@ -49,8 +51,10 @@ export function vikeHandler(services: Services): RequestHandler {
     const user = req.user ?? null
     const nonce = security.applyHtml(res)
     // A visitor (no user, no credentials) on a public page gets the page of this settings/packages version.
-    if (cache && !user && !req.headers.authorization && CACHEABLE_PATHS.has(req.path)) {
-      const { page, hit } = await cache.get(req.originalUrl)
+    if (cache && !user && !req.headers.authorization && isCacheablePath(req.path)) {
+      // A shop's page names its own address (og:url): from PUBLIC_URL when set, else from the Host asked for, which then keys the entry.
+      const host = isShopPath(req.path) && !services.deps.env.PUBLIC_URL ? (req.headers.host ?? 'localhost') : undefined
+      const { page, hit } = await cache.get(req.originalUrl, host)
       res.setHeader('Cache-Control', 'no-store')
       // No Accept-Encoding means any coding by the letter of RFC 9110, but plain is what such clients read.
       const gzip = !!req.headers['accept-encoding'] && req.acceptsEncodings('gzip', 'identity') === 'gzip'
@@ -94,23 +98,32 @@ function setVikeHeaders(res: { setHeader(n: string, v: string): unknown }, heade
   for (const [name, value] of headers) if (name.toLowerCase() !== 'content-security-policy') res.setHeader(name, value)
 }
 
-/** The page cache of visitors' pages, keyed by the settings and packages versions and dropped when either moves. */
+/**
+ * The page cache of visitors' pages, keyed by the settings and packages versions and dropped when either moves;
+ * a shop's pages are also dropped when that shop changes (ADR 0036).
+ */
 function anonymousPageCache(services: Services) {
   const cache = createPageCache({
     version: () => `${services.settings.version()}.${services.packages.version()}`,
-    async render(url, nonce) {
+    async render(url, nonce, host) {
       const settings = services.settings.getPublicSync(await services.settings.get())
-      const ctx = await renderPage({ urlOriginal: url, headersOriginal: { 'user-agent': 'Mozilla/5.0' }, cspNonce: nonce, services, user: null, settings, csrfToken: null, simulatedPayments: services.payments.isSimulator })
+      const headersOriginal: Record<string, string> = { 'user-agent': 'Mozilla/5.0', ...(host ? { host } : {}) }
+      const ctx = await renderPage({ urlOriginal: url, headersOriginal, cspNonce: nonce, services, user: null, settings, csrfToken: null, simulatedPayments: services.payments.isSimulator })
       // Never keep a page rendered while the database was down: the error middleware answers 503.
       if (isDbUnavailable(ctx.errorWhileRendering)) throw ctx.errorWhileRendering
       const r = ctx.httpResponse
       if (ctx.errorWhileRendering) logRenderError(services.deps.log, ctx.errorWhileRendering, r?.statusCode, url)
       if (!r) return { status: 404, headers: [], body: '' }
       const headers = r.headers.filter(([n]) => n.toLowerCase() !== 'content-security-policy')
-      return { status: r.statusCode, headers, body: await r.getBody() }
+      const body = await r.getBody()
+      if (!isShopPath(new URL(url, 'http://x').pathname)) return { status: r.statusCode, headers, body }
+      // A shop's page is kept only under its shop's tag: without one, nothing would ever drop it.
+      const shopId = (ctx as { data?: { shop?: { id?: unknown } } }).data?.shop?.id
+      return typeof shopId === 'number' ? { status: r.statusCode, headers, body, tag: `shop:${shopId}` } : { status: r.statusCode, headers, body, noStore: true }
     },
   })
   services.settings.onChange(() => cache.clear())
   services.packages.onChange(() => cache.clear())
+  services.shops.onChange((shopId) => cache.drop(shopId === null ? undefined : `shop:${shopId}`))
   return cache
 }

@@ -156,9 +156,20 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
   /** A few of the shop's prices as text (link previews: og:description and the card). */
   const priceTexts = (list: ShopPackage[], n = 3) => [...list].sort((a, b) => a.price - b.price).slice(0, n).map((p) => `${p.name} ${formatCedis(p.price)}`)
   const cards = new Map<string, Buffer>()
+  const listeners = new Set<(shopId: number | null) => void>()
+  /** `null`: any shop may have changed. */
+  const changed = (shopId: number | null) => {
+    for (const fn of listeners) fn(shopId)
+  }
 
   return {
     present,
+    /** Called when a shop's page may show something else (its row, prices or agent; `null` for any shop): here at once, elsewhere by NOTIFY. */
+    onChange(fn: (shopId: number | null) => void): () => void {
+      listeners.add(fn)
+      return () => listeners.delete(fn)
+    },
+    changed,
     priceLines,
     priceTexts,
     qrSvg,
@@ -202,7 +213,7 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
       if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
       const accent = raw.accent === undefined || raw.accent === '' ? ACCENT_PALETTE[0] : checkAccent(raw.accent)
       try {
-        return await sequelize.transaction(async (t) => {
+        const saved = await sequelize.transaction(async (t) => {
           const before = await shopOfAgent(agent.id, t)
           // An old link of another shop stays that shop's redirect: never handed to someone else.
           const [held] = await q<{ shop_id: number }>('SELECT shop_id FROM shop_slug_history WHERE slug = :slug', { slug }, t)
@@ -229,6 +240,9 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
           )
           return present({ ...row, agent_active: true })
         })
+        // The trigger's NOTIFY reaches this instance too, but a moment after the answer: the agent reloading its page must see the change.
+        changed(saved.id)
+        return saved
       } catch (err) {
         if (err instanceof UniqueConstraintError) throw conflict('This shop link is already taken. Please choose another')
         throw err
@@ -276,6 +290,7 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
           { ...ctx, transaction: t },
         )
       })
+      changed(shop.id)
       return priceLines(shop.id, s)
     },
 
@@ -379,7 +394,7 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
       if (!Number.isSafeInteger(shopId) || shopId <= 0 || shopId > 2_147_483_647) throw badRequest('Invalid shop id')
       const why = String(reason ?? '').trim().slice(0, 300)
       if (status === 'SUSPENDED' && !why) throw badRequest('Please give a reason for suspending the shop')
-      return sequelize.transaction(async (t) => {
+      const view = await sequelize.transaction(async (t) => {
         const [row] = await q<ShopRow>(
           `UPDATE shops SET status = :status, suspended_reason = :why, updated_at = now() WHERE id = :id AND status <> :status RETURNING *`,
           { id: shopId, status, why: status === 'SUSPENDED' ? why : null }, t,
@@ -392,6 +407,8 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
         await audit.record({ action: status === 'SUSPENDED' ? 'SHOP_SUSPENDED' : 'SHOP_UNSUSPENDED', resource: 'SHOP', resourceId: shopId, severity: 'MEDIUM', details: { slug: row.slug, reason: why || undefined } }, { ...ctx, transaction: t })
         return present(row)
       })
+      changed(shopId)
+      return view
     },
   }
 }
