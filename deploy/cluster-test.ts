@@ -10,6 +10,7 @@ import net from 'node:net'
 import path from 'node:path'
 import pg from 'pg'
 import { startEmbedded } from '../models/embedded.ts'
+import { testClusterDir } from '../test/helpers/server.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
 const node = process.execPath
@@ -184,7 +185,8 @@ function halfBodyRequest(port: number, packageId: number, n: number) {
 async function main() {
   fs.mkdirSync(work, { recursive: true })
   say(`PostgreSQL on ${PG_PORT} (fsync on), instances on ${APPS.join(', ')}, HAProxy on ${LB}`)
-  const db = await startEmbedded({ dir: path.join(work, 'pg'), port: PG_PORT, database: 'datahub', persistent: false })
+  // Where the postgres user can reach it: a checkout under /root (CI's clone) cannot hold it.
+  const db = await startEmbedded({ dir: testClusterDir(`cluster-test-${process.pid}`), port: PG_PORT, database: 'datahub', persistent: false })
   dbUrl = db.url
   let haproxy: ChildProcess | undefined
   const report: string[] = []
