@@ -8,7 +8,7 @@
 // Prints figures only; it asserts nothing. Results go in docs/benchmarks-insight.md by hand.
 import path from 'node:path'
 import { QueryTypes } from 'sequelize'
-import { seedDefaults } from '../server/services/seed.ts'
+import { seedDefaults } from '../server/services/seed/index.ts'
 import { BENCH_ADMIN, openBenchDb, seedVolume } from '../scripts/seed-volume.ts'
 import { boot } from '../server/index.ts'
 import { createServices } from '../server/services/index.ts'

@@ -1,7 +1,7 @@
 import type React from 'react'
 import type { Actor } from '../server/services/context.ts'
 import type { Services } from '../server/services/index.ts'
-import type { PublicSettings, Settings } from '../server/services/settings.ts'
+import type { PublicSettings, Settings } from '../server/services/settings/index.ts'
 
 declare global {
   namespace Vike {

@@ -1,6 +1,6 @@
 import type { Actor, Ctx } from '../server/services/context.ts'
 import type { Services } from '../server/services/index.ts'
-import type { PackageRow } from '../server/services/packages.ts'
+import type { PackageRow } from '../server/services/packages/index.ts'
 
 export interface MenuPackage {
   id: number

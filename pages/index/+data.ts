@@ -1,5 +1,5 @@
 import type { PageContextServer } from 'vike/types'
-import type { TrustFigures } from '../../server/services/public-stats.ts'
+import type { TrustFigures } from '../../server/services/reports/public-stats.ts'
 
 export type HomeData = TrustFigures
 

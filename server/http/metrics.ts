@@ -3,7 +3,7 @@ import client from 'prom-client'
 import crypto from 'node:crypto'
 import type { Env } from '../env.ts'
 import type { ConnectionStates } from '../lib/connection-states.ts'
-import type { OpsMetrics } from '../services/ops-metrics.ts'
+import type { OpsMetrics } from '../services/ops/metrics.ts'
 
 /**
  * One registry per app. Extend it with `metrics.registry` (new Counter/Gauge with

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
-import { isGuessablePin } from '../../server/services/agent-pin.ts'
+import { isGuessablePin } from '../../server/services/agents/pin.ts'
 import * as factories from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'

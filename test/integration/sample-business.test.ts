@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { createLogger } from '../../server/lib/logger.ts'
-import { SAMPLE_AGENT_FEE_PESEWAS, seedDefaults } from '../../server/services/seed.ts'
+import { SAMPLE_AGENT_FEE_PESEWAS, seedDefaults } from '../../server/services/seed/index.ts'
 import { createAgent } from '../helpers/factories.ts'
 import { Client } from '../helpers/http.ts'
 import { ADMIN, app, resetDb } from '../helpers/server.ts'

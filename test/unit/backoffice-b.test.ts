@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { matchesPhone, numbersFromCsv, numbersFromText, pageWindow } from '../../pages/admin/ussd-whitelist/parse.ts'
 import { formatSize, gbToMb } from '../../pages/admin/packages/size.ts'
-import { parseWhitelistPhone } from '../../server/services/whitelist.ts'
+import { parseWhitelistPhone } from '../../server/services/whitelist/index.ts'
 
 describe('back office B helpers', () => {
   it('shows at most 5 whitelist page buttons around the current page', () => {

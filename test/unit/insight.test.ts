@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { pageItems } from '../../renderer/ui/page-items.ts'
-import { defaultArchiveNote } from '../../server/services/commission-reports.ts'
-import { toRange } from '../../server/services/report-range.ts'
+import { defaultArchiveNote } from '../../server/services/commissions/reports.ts'
+import { toRange } from '../../server/services/reports/range.ts'
 
 describe('insight helpers', () => {
   it('pages: all when 7 or fewer, else first, last and neighbours with gaps', () => {

@@ -23,7 +23,7 @@ const MONEY = /\/ ?100\b|\* ?100\b|toFixed\(2\)/
 /** Hundreds that are not money, each with its reason. Match on file and a piece of the line. */
 const NOT_MONEY: { file: string; has: string; why: string }[] = [
   { file: 'server/services/delivery/vendors/skytech.ts', has: '(mb / 1024) * 100) / 100', why: 'a bundle size in GB to 2 decimals, as the vendor takes it' },
-  { file: 'server/services/public-stats.ts', has: 'Math.floor(n / 100) * 100', why: 'a public count rounded down to hundreds' },
+  { file: 'server/services/reports/public-stats.ts', has: 'Math.floor(n / 100) * 100', why: 'a public count rounded down to hundreds' },
   { file: 'pages/admin/packages/size.ts', has: '(mb / MB_PER_GB).toFixed(2)', why: 'a size in GB with up to 2 decimals' },
   { file: 'pages/admin/payouts/+Page.tsx', has: 'state.delayMs / 100', why: 'milliseconds shown as seconds with one decimal' },
 ]

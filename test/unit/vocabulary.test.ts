@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { cediToGhs, formatDate, formatDay, ghsText, networkLabel, paymentStatusLabel, purposeLabel } from '../../server/lib/vocabulary.ts'
 import { fillTemplate } from '../../server/services/sms/index.ts'
-import { roundDownFigure } from '../../server/services/public-stats.ts'
+import { roundDownFigure } from '../../server/services/reports/public-stats.ts'
 
 describe('vocabulary: what people read for the codes', () => {
   it('labels networks, statuses and purposes; an unknown code still reads as a word', () => {

@@ -1,4 +1,4 @@
-import type { CommissionView } from '../../../server/services/commission-reports.ts'
+import type { CommissionView } from '../../../server/services/commissions/reports.ts'
 
 /** Agent name and phone, or 'Direct Customer' when the order had no agent. */
 export function AgentCell({ c }: { c: Pick<CommissionView, 'agentName' | 'agentPhone'> }) {

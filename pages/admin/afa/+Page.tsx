@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { AdminAfa } from '../../../server/services/afa-admin.ts'
+import type { AdminAfa } from '../../../server/services/afa/admin.ts'
 import type { Pagination } from '../../../server/lib/lists.ts'
 import { api, download } from '../../../renderer/api.ts'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'

@@ -1,5 +1,5 @@
 import type { PageContextServer } from 'vike/types'
-import type { AdminAfa } from '../../../server/services/afa-admin.ts'
+import type { AdminAfa } from '../../../server/services/afa/admin.ts'
 import type { Pagination } from '../../../server/lib/lists.ts'
 
 export interface AfaData { registrations: AdminAfa[]; pagination: Pagination | null }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
-import type { AgentView } from '../../../server/services/agents.ts'
+import type { AgentView } from '../../../server/services/agents/index.ts'
 import { SendPasswordReset } from '../_recovery/SendPasswordReset.tsx'
 import { paymentLabel, statusClass } from '../../agent/_shared/format.ts'
 import { formatCedis } from '../../../server/lib/money.ts'

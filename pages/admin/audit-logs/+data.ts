@@ -1,5 +1,5 @@
 import type { PageContextServer } from 'vike/types'
-import type { AuditLogView } from '../../../server/services/audit-logs.ts'
+import type { AuditLogView } from '../../../server/services/audit/logs.ts'
 
 export interface AuditLogsData {
   logs: AuditLogView[]

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react'
-import type { AuditLogView } from '../../../server/services/audit-logs.ts'
+import type { AuditLogView } from '../../../server/services/audit/logs.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { formatDateTime } from '../_insight/format.ts'
 import { useEscape } from '../../../renderer/ui/useEscape.ts'

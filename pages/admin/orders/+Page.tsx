@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { Pagination } from '../../../server/lib/lists.ts'
-import type { AdminOrder } from '../../../server/services/orders-admin.ts'
+import type { AdminOrder } from '../../../server/services/orders/admin.ts'
 import { api, ApiError, download } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'

@@ -1,6 +1,6 @@
 import type { PageContextServer } from 'vike/types'
 import type { Pagination } from '../../../server/lib/lists.ts'
-import type { AdminOrder } from '../../../server/services/orders-admin.ts'
+import type { AdminOrder } from '../../../server/services/orders/admin.ts'
 
 export interface OrdersData { orders: AdminOrder[]; pagination: Pagination | null; deliveryStatus?: string }
 

@@ -1,4 +1,4 @@
-import type { AdminOrder } from '../../../server/services/orders-admin.ts'
+import type { AdminOrder } from '../../../server/services/orders/admin.ts'
 import { DeliveryBadge } from '../../../renderer/ui/DeliveryBadge.tsx'
 import { formatCedis, formatDate, NETWORK_LABEL, sizeLabel, statusOf } from '../_ops/format.ts'
 import { RefundButton } from './RefundButton.tsx'

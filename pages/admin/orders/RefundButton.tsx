@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { useEscape } from '../../../renderer/ui/useEscape.ts'
-import type { AdminOrder } from '../../../server/services/orders-admin.ts'
+import type { AdminOrder } from '../../../server/services/orders/admin.ts'
 import { useFocusTrap } from '../../../renderer/ui/useFocusTrap.ts'
 
 /** The admin's Refund on a paid order that was not delivered: a reason is required; the server refunds once (issue 12). */

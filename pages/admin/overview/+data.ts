@@ -1,5 +1,5 @@
 import type { PageContextServer } from 'vike/types'
-import type { AdminStatsService } from '../../../server/services/admin-stats.ts'
+import type { AdminStatsService } from '../../../server/services/reports/admin-stats.ts'
 
 export type Stats = Awaited<ReturnType<AdminStatsService['stats']>>
 export type Analytics = Awaited<ReturnType<AdminStatsService['analytics']>>

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { formatCedis } from '../../../server/lib/money.ts'
-import type { AdminPackage } from '../../../server/services/packages-admin.ts'
+import type { AdminPackage } from '../../../server/services/packages/admin.ts'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { PackageForm } from './PackageForm.tsx'
 import { formatSize } from './size.ts'

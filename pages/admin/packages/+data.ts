@@ -1,5 +1,5 @@
 import type { PageContextServer } from 'vike/types'
-import type { AdminPackage } from '../../../server/services/packages-admin.ts'
+import type { AdminPackage } from '../../../server/services/packages/admin.ts'
 
 // Every package, inactive ones included; the global guard already keeps non-admins out, this checks again.
 export async function data(pageContext: PageContextServer): Promise<{ packages: AdminPackage[] }> {

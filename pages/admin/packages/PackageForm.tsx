@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
-import type { AdminPackage } from '../../../server/services/packages-admin.ts'
+import type { AdminPackage } from '../../../server/services/packages/admin.ts'
 import { NETWORK_LABEL, NETWORKS } from '../../../renderer/format.ts'
 import { gbToMb, mbToGbText } from './size.ts'
 

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react
 import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
-import type { WhitelistEntry } from '../../../server/services/whitelist.ts'
+import type { WhitelistEntry } from '../../../server/services/whitelist/index.ts'
 import { BulkImport } from './BulkImport.tsx'
 import { EditStatus } from './EditStatus.tsx'
 import { matchesPhone, pageWindow } from './parse.ts'

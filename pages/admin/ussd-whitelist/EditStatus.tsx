@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
-import type { WhitelistEntry } from '../../../server/services/whitelist.ts'
+import type { WhitelistEntry } from '../../../server/services/whitelist/index.ts'
 import { useEscape } from '../../../renderer/ui/useEscape.ts'
 import { useFocusTrap } from '../../../renderer/ui/useFocusTrap.ts'
 

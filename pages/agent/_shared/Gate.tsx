@@ -1,4 +1,4 @@
-import type { AgentView } from '../../../server/services/agents.ts'
+import type { AgentView } from '../../../server/services/agents/index.ts'
 import { isActive } from './onboarding.ts'
 
 /**

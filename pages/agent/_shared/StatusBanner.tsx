@@ -1,4 +1,4 @@
-import type { AgentView } from '../../../server/services/agents.ts'
+import type { AgentView } from '../../../server/services/agents/index.ts'
 import { formatCedis } from '../../../server/lib/money.ts'
 import { NO_FEE_TITLE, STAGE_TITLE, noFeeDue, stageOf } from './onboarding.ts'
 import { useFeeCheck } from './useAgent.ts'

@@ -1,5 +1,5 @@
 import type { PageContextServer } from 'vike/types'
-import type { AgentView } from '../../../server/services/agents.ts'
+import type { AgentView } from '../../../server/services/agents/index.ts'
 
 export interface AgentBase {
   agent: AgentView | null

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import { api } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
-import type { AgentView } from '../../../server/services/agents.ts'
+import type { AgentView } from '../../../server/services/agents/index.ts'
 import { feePaidToast } from './onboarding.ts'
 
 /** The agent's own profile, from the page data, refreshable from GET /api/agents/me. */

@@ -1,6 +1,6 @@
 import type { PageContextServer } from 'vike/types'
-import type { AgentOrdersService } from '../../../server/services/agent-orders.ts'
-import type { InboxItem } from '../../../server/services/inbox.ts'
+import type { AgentOrdersService } from '../../../server/services/orders/agent-orders.ts'
+import type { InboxItem } from '../../../server/services/messages/inbox.ts'
 import { loadAgentBase, type AgentBase } from '../_shared/agent-data.ts'
 import { isActive } from '../_shared/onboarding.ts'
 

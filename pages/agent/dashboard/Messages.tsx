@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { api } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
-import type { InboxItem } from '../../../server/services/inbox.ts'
+import type { InboxItem } from '../../../server/services/messages/inbox.ts'
 import { formatDate } from '../_shared/format.ts'
 
 const PRIORITY: Record<string, string> = { LOW: 'is-light', NORMAL: 'is-info', HIGH: 'is-warning', URGENT: 'is-danger' }

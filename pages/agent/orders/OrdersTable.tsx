@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react'
 import { api } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { formatCedis } from '../../../server/lib/money.ts'
-import type { AgentOrder } from '../../../server/services/agent-orders.ts'
+import type { AgentOrder } from '../../../server/services/orders/agent-orders.ts'
 import { formatDate, formatSize, NETWORK_LABEL, NETWORKS, paymentStatusLabel, statusClass } from '../_shared/format.ts'
 
 const STATUSES = ['ALL', 'PENDING', 'SUCCESS', 'FAILED', 'DELIVERED'] as const

@@ -10,7 +10,7 @@ import { CHECK_FAILED_TOAST, CHECK_PENDING_TOAST, NO_TRANSACTION } from '../../_
 import type { PaymentState } from '../../_storefront/payment-texts.ts'
 import { addRecent, loadRecent } from '../../_storefront/recent.ts'
 import '../../_storefront/storefront.css'
-import type { AgentView } from '../../../server/services/agents.ts'
+import type { AgentView } from '../../../server/services/agents/index.ts'
 import { digitsOnly, formatSize, NETWORK_LABEL, NETWORKS } from '../_shared/format.ts'
 import type { OrderPackage } from './+data.ts'
 

@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { formatCedis } from '../../../server/lib/money.ts'
-import type { AgentView } from '../../../server/services/agents.ts'
+import type { AgentView } from '../../../server/services/agents/index.ts'
 import { PayerFields } from '../../_storefront/PayerFields.tsx'
 import { digitsOnly } from '../_shared/format.ts'
 

@@ -1,7 +1,7 @@
 import { Router } from 'express'
 import { CsvStream } from '../../lib/csv.ts'
 import { badRequest } from '../../lib/errors.ts'
-import { AFA_CSV_COLUMNS } from '../../services/afa-admin.ts'
+import { AFA_CSV_COLUMNS } from '../../services/afa/admin.ts'
 import type { Services } from '../../services/index.ts'
 import { ctxOf } from '../ctx.ts'
 import { requireAdmin } from '../middleware/auth.ts'

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express'
 import type { Services } from '../../services/index.ts'
-import type { PackageRow } from '../../services/packages.ts'
+import type { PackageRow } from '../../services/packages/index.ts'
 import { sendCachedJson } from '../json-cache.ts'
 
 /**

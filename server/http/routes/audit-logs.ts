@@ -1,6 +1,6 @@
 import { Router } from 'express'
 import { AppError } from '../../lib/errors.ts'
-import type { AuditLogView } from '../../services/audit-logs.ts'
+import type { AuditLogView } from '../../services/audit/logs.ts'
 import type { Services } from '../../services/index.ts'
 import type { CsvColumn } from '../../lib/csv.ts'
 import { requireAdmin } from '../middleware/auth.ts'

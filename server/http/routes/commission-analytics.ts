@@ -1,6 +1,6 @@
 import { Router } from 'express'
 import type { CsvColumn } from '../../lib/csv.ts'
-import type { CommissionView } from '../../services/commission-reports.ts'
+import type { CommissionView } from '../../services/commissions/reports.ts'
 import type { Services } from '../../services/index.ts'
 import { requireAdmin } from '../middleware/auth.ts'
 import { ctxOf } from '../ctx.ts'

@@ -1,6 +1,6 @@
 import { Router } from 'express'
 import type { Services } from '../../services/index.ts'
-import type { PackageRow } from '../../services/packages.ts'
+import type { PackageRow } from '../../services/packages/index.ts'
 import { sendCachedJson } from '../json-cache.ts'
 
 /** GET /api/packages[?network=]: active packages by ascending size (admins also see inactive ones). */

@@ -1,12 +1,12 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
-import type { AuditService } from '../audit.ts'
+import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
-import type { SettingsService } from '../settings.ts'
-import { EXPORT_LOCK } from '../order-exports.ts'
+import type { SettingsService } from '../settings/index.ts'
+import { EXPORT_LOCK } from '../orders/exports.ts'
 import { NO_FLUSH_WAIT, preparedFor } from '../../../models/prepared.ts'
 import { normalizePhone } from '../../lib/phone.ts'
 import { fillTemplate, formatDataSize, type SmsService } from '../sms/index.ts'
-import type { Settings } from '../settings.ts'
+import type { Settings } from '../settings/index.ts'
 
 export const DELIVERY_STATUSES = ['NOT_STARTED', 'QUEUED', 'PROCESSING', 'DELIVERED', 'FAILED', 'MANUAL'] as const
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]

@@ -1,6 +1,6 @@
 import { QueryTypes, type Sequelize } from 'sequelize'
 import { toGhs } from '../../lib/money.ts'
-import { requireActiveAgent } from '../agents.ts'
+import { requireActiveAgent } from '../agents/index.ts'
 import type { Ctx } from '../context.ts'
 import { earningsOf, postEarnings, toEarnings, type EarningsRow, type EarningsType } from './ledger.ts'
 

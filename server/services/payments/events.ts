@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import type { Logger } from '../../lib/logger.ts'
 import { toGhs } from '../../lib/money.ts'
-import type { AuditService } from '../audit.ts'
+import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 import type { Attention } from './attention.ts'
 import type { PaymentHooks } from './hooks.ts'

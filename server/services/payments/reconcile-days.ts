@@ -1,7 +1,7 @@
 import Joi from 'joi'
 import { QueryTypes, type Sequelize } from 'sequelize'
 import { AppError, badRequest } from '../../lib/errors.ts'
-import type { AuditService } from '../audit.ts'
+import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 import { DAY_MS, dayKey, dayStart, latestDueDay } from './gateway-days.ts'
 import type { DailyResult } from './reconcile-daily.ts'

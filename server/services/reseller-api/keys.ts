@@ -2,8 +2,8 @@ import Joi from 'joi'
 import { QueryTypes, type Sequelize } from 'sequelize'
 import { badRequest, conflict, notFound } from '../../lib/errors.ts'
 import { randomToken, sha256 } from '../../lib/crypto.ts'
-import { requireActiveAgent } from '../agents.ts'
-import type { AuditService } from '../audit.ts'
+import { requireActiveAgent } from '../agents/index.ts'
+import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 
 /** Keys look like `dh_live_<43 url-safe characters>`: 256 random bits, so a plain SHA-256 is a safe and fast lookup hash. */

@@ -1,6 +1,6 @@
 import Joi from 'joi'
 import { badRequest } from '../../lib/errors.ts'
-import type { Settings } from '../settings.ts'
+import type { Settings } from '../settings/index.ts'
 import { percentOf, toPesewas } from '../../lib/money.ts'
 
 /** Issue 20: what a shop may be called, what colour it may wear, and what it may charge. Pure rules, no I/O. */

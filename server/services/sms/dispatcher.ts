@@ -5,7 +5,7 @@ import { badRequest } from '../../lib/errors.ts'
 import { paginationOf } from '../../lib/lists.ts'
 import { normalizePhone } from '../../lib/phone.ts'
 import type { Queue } from '../queue/index.ts'
-import type { SettingsService } from '../settings.ts'
+import type { SettingsService } from '../settings/index.ts'
 import { NO_FLUSH_WAIT, preparedFor } from '../../../models/prepared.ts'
 import { SmsError, type SmsProvider } from './provider.ts'
 

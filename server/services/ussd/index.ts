@@ -5,9 +5,9 @@ import { createSessionStore } from './session-store.ts'
 import { NO_FLUSH_WAIT, preparedFor } from '../../../models/prepared.ts'
 import { verifySecret } from '../../lib/crypto.ts'
 import { normalizePhone, phoneVariants } from '../../lib/phone.ts'
-import type { AuditService } from '../audit.ts'
+import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
-import type { SettingsService } from '../settings.ts'
+import type { SettingsService } from '../settings/index.ts'
 
 export const PIN_MAX_FAILURES = 5
 export const PIN_LOCK_MINUTES = 30

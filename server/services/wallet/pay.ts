@@ -2,7 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize'
 import type { Models } from '../../../models/index.ts'
 import type { Ctx } from '../context.ts'
 import type { PaymentsService } from '../payments/index.ts'
-import type { Settings } from '../settings.ts'
+import type { Settings } from '../settings/index.ts'
 import { post } from './ledger.ts'
 
 export interface WalletOrder {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
 import { api } from '../../../../renderer/api.ts'
-import type { AdminMessageView } from '../../../../server/services/admin-messages.ts'
+import type { AdminMessageView } from '../../../../server/services/messages/admin-messages.ts'
 
 const PRIORITY_CLASS: Record<string, string> = { LOW: '', NORMAL: 'is-info', HIGH: 'is-warning', URGENT: 'is-danger' }
 const CONFIRM = 'Are you sure you want to delete this message? This action cannot be undone.'

@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize'
 import type { Env } from '../../../env.ts'
 import type { NetworkName } from '../../../lib/vocabulary.ts'
-import type { Settings } from '../../settings.ts'
+import type { Settings } from '../../settings/index.ts'
 import type { DeliveryVendor } from '../vendor.ts'
 import { createSimulatorVendor, databaseKeyStore, type SimulatorVendor } from './simulator.ts'
 import { createSkytechVendor } from './skytech.ts'

@@ -1,0 +1,46 @@
+import type { Sequelize, Transaction } from 'sequelize'
+import { preparedFor } from '../../../models/prepared.ts'
+import type { Settings } from '../settings/index.ts'
+import { percentOf, toPesewas } from '../../lib/money.ts'
+
+export interface CommissionOrder {
+  id: number
+  agent_id: number | null
+  network: string
+  amount_pesewas: number
+  /** Issue 20: a shop order pays its agent the margin instead (ADR 0020: margin wins). */
+  shop_id?: number | null
+}
+
+/**
+ * Percentage of the order amount (rounded to the pesewa) or the fixed amount, per settings. A FIXED
+ * commission never exceeds the order's profit (issue 15): the shop records no cost price, so the most
+ * an order can yield is what was paid for it, and the commission is capped there.
+ */
+export function commissionFor(amountPesewas: number, s: Pick<Settings, 'commissionType' | 'commissionPercentage' | 'commissionFixedAmount'>): number {
+  if (s.commissionType === 'FIXED') return Math.max(0, Math.min(toPesewas(s.commissionFixedAmount), Math.round(amountPesewas)))
+  return percentOf(amountPesewas, s.commissionPercentage)
+}
+
+export type CommissionsService = ReturnType<typeof createCommissionsService>
+
+/** Recording only (reports belong to commission-reports). One row per order: commissions.order_id is unique. */
+export function createCommissionsService({ sequelize }: { sequelize: Sequelize }) {
+  // On every paid order's path: a named statement (ADR 0024).
+  const run = preparedFor(sequelize)
+  return {
+    commissionFor,
+    /** Inside the settlement transaction; a second call for the same order records nothing. Returns true when recorded. */
+    async recordForOrder(order: CommissionOrder, settings: Settings, transaction: Transaction): Promise<boolean> {
+      if (!settings.commissionEnabled || order.shop_id) return false
+      const rows = await run(
+        `INSERT INTO commissions (order_id, agent_id, network, original_amount_pesewas, commission_amount_pesewas, commission_type, payment_status)
+         VALUES ($1, $2, $3, $4, $5, $6, 'PENDING')
+         ON CONFLICT (order_id) DO NOTHING RETURNING id`,
+        [order.id, order.agent_id, order.network, order.amount_pesewas, commissionFor(order.amount_pesewas, settings), settings.commissionType],
+        transaction,
+      )
+      return rows.length > 0
+    },
+  }
+}

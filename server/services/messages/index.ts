@@ -1,0 +1,2 @@
+export * from './admin-messages.ts'
+export * from './inbox.ts'

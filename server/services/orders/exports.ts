@@ -1,0 +1,80 @@
+import type { Client as PgClient } from 'pg'
+import pgCopy from 'pg-copy-streams'
+import type { Transaction } from 'sequelize'
+import { CrlfRows, type CopyCsv } from '../../lib/csv-copy.ts'
+
+// The CSV export's record (ADR 0021): an order is exported when it has a row in order_exports; its
+// orders row is left as it was. Read delivery/export state through orders_view (migration 190).
+
+/**
+ * What "pending" means for the export: paid, not yet delivered, not exported before, and not being
+ * delivered automatically (issue 11): never sent (manual mode) or failed at the vendor. Over
+ * `orders o`: an exported order keeps its row as it was (ADR 0021), so the export is the row in
+ * order_exports.
+ */
+export const EXPORTABLE = `o.payment_status = 'SUCCESS' AND NOT o.delivered AND o.delivery_status IN ('NOT_STARTED','FAILED')
+  AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)`
+/**
+ * Transaction-level advisory lock between the export (exclusive) and every change that takes an
+ * order out of the exportable state (shared: every delivery status change from NOT_STARTED or
+ * FAILED, delivery/state.ts). Without row locks on orders, this is what keeps an order from being
+ * both exported and sent to a vendor (or marked by hand) by transactions running at the same moment.
+ */
+export const EXPORT_LOCK = 16_190_004
+
+/** Where an export's CSV goes (the HTTP response, through its encoder). */
+export interface ExportSink {
+  /** Called once, when the first rows are ready, before the first write (the HTTP layer sends its headers here). */
+  start(): void | Promise<void>
+  /** The next bytes of the file (BOM and header line first); rejecting (receiver gone, disk full) rolls everything back. */
+  write(chunk: Buffer): Promise<void>
+}
+
+/**
+ * One statement marks and streams the export (ADR 0023): PostgreSQL picks the exportable orders once
+ * (a materialized CTE holding the CSV columns), writes them out as CSV while it scans, and inserts
+ * their order_exports rows from the same picked set when the output is done, before the statement
+ * ends. COPY, unlike a cursor or an extended-protocol portal, sends the rows as they are made: a
+ * portal over a data-modifying statement runs it to completion into a tuplestore before its first
+ * row. Returns the number of rows; 0 when nothing was exportable (nothing was sent or marked).
+ *
+ * `fromWhere` is `FROM orders o ... WHERE ...` (the columns' SQL reads it); `stampSql` the export's
+ * time as an SQL literal (COPY takes no bind parameters).
+ *
+ * When the sink fails midway, the rest of the COPY is read and dropped (the connection must reach
+ * the end of the statement before the caller's ROLLBACK can be sent), then the failure is thrown.
+ */
+export async function copyExport(t: Transaction, csv: CopyCsv, fromWhere: string, stampSql: string, sink: ExportSink): Promise<number> {
+  const client = (t as unknown as { connection: PgClient }).connection
+  // The outer ORDER BY is the CTE's own order (PostgreSQL 17+ sees it): no second sort.
+  const copy = client.query(
+    pgCopy.to(`COPY (
+      WITH picked AS MATERIALIZED (
+        SELECT o.id AS order_id, ${csv.select}
+        ${fromWhere}
+         ORDER BY o.id
+      ), marked AS (
+        INSERT INTO order_exports (order_id, exported_at) SELECT order_id, ${stampSql}::timestamptz FROM picked
+      )
+      SELECT ${csv.names} FROM picked ORDER BY order_id
+    ) TO STDOUT WITH (${csv.options})`),
+  )
+  const crlf = new CrlfRows()
+  let started = false
+  let failure: { err: unknown } | undefined
+  for await (const chunk of copy as AsyncIterable<Buffer>) {
+    if (failure) continue
+    try {
+      if (!started) {
+        started = true
+        await sink.start()
+        await sink.write(csv.head)
+      }
+      await sink.write(crlf.convert(chunk))
+    } catch (err) {
+      failure = { err }
+    }
+  }
+  if (failure) throw failure.err
+  return crlf.rows
+}

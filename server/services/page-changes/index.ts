@@ -1,0 +1,34 @@
+import type { Sequelize } from 'sequelize'
+import type { ConnectionStates } from '../../lib/connection-states.ts'
+import { listenForever } from '../../lib/pg-listener.ts'
+import type { PackagesService } from '../packages/index.ts'
+import type { ShopsService } from '../shops/index.ts'
+
+/** Triggers NOTIFY here at commit when packages, a shop, its prices or its agent's standing change (migration 250). */
+export const CHANGES_CHANNEL = 'datahub_changes'
+export const CHANGES_LISTENER = 'datahub-changes-listener'
+
+/**
+ * Hands other instances' writes to the caches of this one (ADR 0036): the catalogue and the page
+ * cache follow `packages.invalidate()`, a shop's cached pages follow `shops.changed(id)`. Returns a
+ * stop function; the connection comes back by itself, and what was sent while it was gone is
+ * covered by dropping everything (the 5 s lifetime of a cached page holds meanwhile).
+ */
+export async function listenForPageChanges(deps: { sequelize: Sequelize; connections: ConnectionStates; packages: PackagesService; shops: ShopsService }): Promise<() => Promise<void>> {
+  const c = deps.sequelize.config
+  return listenForever({
+    name: CHANGES_LISTENER,
+    config: { host: c.host, port: Number(c.port), user: c.username, password: c.password ?? undefined, database: c.database },
+    channels: [CHANGES_CHANNEL],
+    onNotify: (_channel, payload) => {
+      if (payload === 'packages') return deps.packages.invalidate()
+      const shop = /^shop:(\d+)$/.exec(payload ?? '')
+      deps.shops.changed(shop ? Number(shop[1]) : null)
+    },
+    onGap: () => {
+      deps.packages.invalidate()
+      deps.shops.changed(null)
+    },
+    states: deps.connections,
+  })
+}
