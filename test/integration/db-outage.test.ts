@@ -6,7 +6,8 @@ import { boot, type Running } from '../../server/index.ts'
 import { createLogger } from '../../server/lib/logger.ts'
 import { createSimulatorVendor, databaseKeyStore } from '../../server/services/delivery/vendors/simulator.ts'
 import { SETTINGS_CHANNEL } from '../../server/services/settings/index.ts'
-import { Client } from '../helpers/http.ts'
+import { createAgent, createPackage } from '../helpers/factories.ts'
+import { adminClient, Client } from '../helpers/http.ts'
 import { startOutageApp } from '../helpers/outage-app.ts'
 import { app, resetDb, testEnv } from '../helpers/server.ts'
 
@@ -173,5 +174,88 @@ describe('when the database blinks', function () {
     await app().services.payments.refresh(tid)
     expect((await app().services.payments.load(tid))!.status).to.equal('SUCCESS')
     expect((await payer.post(`/api/simulator/payments/${tid}/approve`)).status).to.equal(409)
+  })
+  /**
+   * From the moment a statement like `written` ran in a transaction, every statement outside a transaction fails as on a dead
+   * connection, until the answer is back: what the caller is told can only come from before the commit.
+   */
+  async function withConnectionLostAfter<T>(written: RegExp, fn: () => Promise<T>): Promise<T> {
+    const sequelize = app().db.sequelize
+    let debited = false
+    let failed = 0
+    // The statement's text is known only once it ran (afterQuery); the loss hits the next one.
+    const noticeDebit = (options: { transaction?: unknown }, query: { sql?: string }) => {
+      if (options.transaction && written.test(String(query?.sql ?? ''))) debited = true
+    }
+    const loseConnection = (options: { transaction?: unknown }) => {
+      if (debited && !options.transaction) {
+        failed++
+        throw new Error('Connection terminated unexpectedly')
+      }
+    }
+    sequelize.addHook('afterQuery', 'lost-after-debit', noticeDebit as never)
+    sequelize.addHook('beforeQuery', 'lost-after-debit', loseConnection as never)
+    try {
+      const out = await fn()
+      expect(debited, `a statement like ${written} ran in a transaction`).to.equal(true)
+      return Object.assign(out as object, { failedReads: failed }) as T
+    } finally {
+      sequelize.removeHook('beforeQuery', 'lost-after-debit')
+      sequelize.removeHook('afterQuery', 'lost-after-debit')
+    }
+  }
+
+  const DEBIT = /INSERT INTO "?wallet_entries/i
+
+  async function fundedAgent() {
+    const pkg = await createPackage({ priceAgentPesewas: 450 })
+    const a = await createAgent()
+    const admin = await adminClient()
+    expect((await admin.post(`/api/wallet/agents/${a.agent.id}/adjust`, { amount: 20, direction: 'CREDIT', reason: 'Test float' })).status).to.equal(200)
+    return { pkg, a }
+  }
+
+  it("an agent's wallet order is answered with the saved order when the connection is lost after the debit", async () => {
+    const { pkg, a } = await fundedAgent()
+    const portal = new Client()
+    await portal.login(a.user.email, a.password)
+    const res = await withConnectionLostAfter(DEBIT, () => portal.post('/api/orders', { packageId: pkg.id, recipientNumber: '0241112233', payFrom: 'wallet' }))
+    expect(res.status, res.text).to.equal(201)
+    expect(res.body.order).to.include({ paymentStatus: 'SUCCESS', recipientNumber: '0241112233' })
+    expect(res.body.payment).to.include({ paymentStatus: 'SUCCESS' })
+    const [n] = await q<{ n: string }>('SELECT count(*) AS n FROM orders WHERE agent_id = :id', { id: a.agent.id })
+    expect(n!.n).to.equal('1')
+  })
+
+  it('a reseller API wallet order is answered 201 with the saved order when the connection is lost after the debit', async () => {
+    const { pkg, a } = await fundedAgent()
+    const portal = new Client()
+    await portal.login(a.user.email, a.password)
+    const created = await portal.post('/api/reseller/keys', { name: 'My shop' })
+    expect(created.status, created.text).to.equal(201)
+    const api = new Client()
+    api.bearer = created.body.key
+    const res = await withConnectionLostAfter(DEBIT, () => api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241112244' }, { 'Idempotency-Key': 'lost-after-debit-1' }))
+    expect(res.status, res.text).to.equal(201)
+    expect(res.body.order).to.include({ recipientNumber: '0241112244' })
+    // The same key later answers the same order: one order, one debit.
+    const again = await api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241112244' }, { 'Idempotency-Key': 'lost-after-debit-1' })
+    expect(again.body.order.id).to.equal(res.body.order.id)
+    const [d] = await q<{ n: string }>(`SELECT count(*) AS n FROM wallet_entries WHERE agent_id = :id AND type = 'ORDER'`, { id: a.agent.id })
+    expect(d!.n).to.equal('1')
+  })
+  it("the card callback answers a settled payment's success when the connection is lost after the settlement", async () => {
+    const pkg = (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
+    const agent = await createAgent()
+    const buyer = new Client()
+    await buyer.login(agent.user.email, agent.password)
+    const placed = await buyer.post('/api/orders', { packageId: pkg, recipientNumber: '0201113333', payerPhone: '0241234567', payerNetwork: 'MTN' })
+    expect(placed.status, placed.text).to.equal(201)
+    const tid = placed.body.payment.transactionId as string
+    // The payer's answer is saved without settling it, so the callback's own check is what settles.
+    await q(`UPDATE payments SET details = jsonb_set(details, '{simulator}', jsonb_build_object('decision', 'APPROVED', 'at', now())) WHERE transaction_id = :tid`, { tid })
+    const res = await withConnectionLostAfter(/./, () => buyer.get(`/api/webhooks/paystack?reference=${tid}`))
+    expect(res.status, res.text).to.equal(200)
+    expect(res.body).to.include({ status: 'success', paymentStatus: 'SUCCESS', type: 'agent_order' })
   })
 })

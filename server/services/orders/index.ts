@@ -239,15 +239,19 @@ export function createOrdersService(deps: {
     await assertFreshTransactionId(tid)
     // Read before the transaction opens: nothing inside it may wait for a second pool connection.
     const current = await settings.get()
-    const order = await insertOrder(pkg, input, tid, ctx, {
+    let placed: PlacedOrder | undefined
+    await insertOrder(pkg, input, tid, ctx, {
       andThen: async (o, transaction) => {
         await wallet.payOrder({ id: o.id, agentId: o.agentId, userId: o.userId, amountPesewas: o.amountPesewas, paymentTransactionId: tid }, { ...ctx, transaction }, current)
         await opts.andThen?.(o.id, transaction)
+        // The answer is read before the commit: once the money has moved, a connection lost on a
+        // later read must not tell the agent it failed (and invite a second, paid order).
+        const fresh = await models.Order.findByPk(o.id, { transaction })
+        const payment = await payments.load(tid, transaction)
+        placed = { order: presentOrder(fresh!.get({ plain: true })), payment: payments.present(payment!), amountPesewas: o.amountPesewas }
       },
     })
-    const fresh = await models.Order.findByPk(order.id, { transaction: ctx.transaction })
-    const payment = await payments.load(tid, ctx.transaction)
-    return { order: presentOrder(fresh!.get({ plain: true })), payment: payments.present(payment!), amountPesewas: order.amountPesewas }
+    return placed!
   }
 
   return {

@@ -312,13 +312,15 @@ export function createPaymentsService(deps: PaymentsDeps) {
       const existing = await load(tid)
       if (!existing) throw notFound('Payment not found')
       assertMayRead(existing, ctx, phone, 'Payment not found')
-      const { row } = await checkGateway(tid)
-      const p = row ?? existing
-      let type: 'data' | 'agent_order' | 'agent' | 'afa' | 'wallet_topup' = p.purpose === 'afa' ? 'afa' : p.purpose === 'agent_fee' ? 'agent' : p.purpose === 'wallet_topup' ? 'wallet_topup' : 'data'
-      if (p.purpose === 'data' && p.order_id) {
-        const [o] = await q<{ agent_id: number | null }>('SELECT agent_id FROM orders WHERE id = :id', { id: p.order_id })
+      let type: 'data' | 'agent_order' | 'agent' | 'afa' | 'wallet_topup' = existing.purpose === 'afa' ? 'afa' : existing.purpose === 'agent_fee' ? 'agent' : existing.purpose === 'wallet_topup' ? 'wallet_topup' : 'data'
+      // Asked before the gateway check settles it: nothing may be read after the payment is settled,
+      // where a lost connection would answer an error for money that went through.
+      if (existing.purpose === 'data' && existing.order_id) {
+        const [o] = await q<{ agent_id: number | null }>('SELECT agent_id FROM orders WHERE id = :id', { id: existing.order_id })
         if (o?.agent_id) type = 'agent_order'
       }
+      const { row } = await checkGateway(tid)
+      const p = row ?? existing
       return {
         status: p.status === 'SUCCESS' ? 'success' : p.status === 'PENDING' || p.status === 'IN_PROGRESS' ? 'pending' : 'failed',
         paymentStatus: p.status,

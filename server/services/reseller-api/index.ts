@@ -1,5 +1,5 @@
 import Joi from 'joi'
-import { QueryTypes, type Sequelize } from 'sequelize'
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import type { Env } from '../../env.ts'
 import { AppError, badRequest, forbidden, notFound, unauthorized } from '../../lib/errors.ts'
 import { sha256 } from '../../lib/crypto.ts'
@@ -53,15 +53,15 @@ export function createResellerApi(deps: {
   const { sequelize, packages, orders, wallet } = deps
   const keys = createApiKeys(deps)
   const webhooks = createAgentWebhooks(deps)
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
+  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
 
   async function findKeyUse(agentId: number, key: string) {
     const [row] = await q<{ request_hash: string; order_id: number | null }>('SELECT request_hash, order_id FROM idempotency_keys WHERE agent_id = :agentId AND key = :key', { agentId, key })
     return row ?? null
   }
 
-  async function orderOf(agentId: number, id: number): Promise<ApiOrder> {
-    const [row] = await q<Record<string, any>>('SELECT * FROM orders_view WHERE id = :id AND agent_id = :agentId', { id, agentId })
+  async function orderOf(agentId: number, id: number, transaction?: Transaction): Promise<ApiOrder> {
+    const [row] = await q<Record<string, any>>('SELECT * FROM orders_view WHERE id = :id AND agent_id = :agentId', { id, agentId }, transaction)
     // Another agent's order reads exactly like a missing one.
     if (!row) throw notFound('Order not found')
     return presentApiOrder(row)
@@ -139,7 +139,8 @@ export function createResellerApi(deps: {
       const seen = await findKeyUse(caller.agentId, idempotencyKey)
       if (seen) return { order: await orderOf(caller.agentId, replay(seen, hash)), replayed: true }
       try {
-        const { order } = await orders.placeOrder(
+        let answer: ApiOrder | undefined
+        await orders.placeOrder(
           { ...(value as object), recipientNumber: value.recipientNumber, channel: 'api', payFrom: 'wallet' } as never,
           { user: caller.actor },
           {
@@ -150,10 +151,13 @@ export function createResellerApi(deps: {
                 { replacements: { agentId: caller.agentId, key: idempotencyKey, hash, orderId }, type: QueryTypes.SELECT, transaction },
               )
               if (!mine) throw new KeyTaken()
+              // Read in the order's transaction: after the commit the wallet has paid, and a lost
+              // connection must not turn that into an error the caller would retry without its key.
+              answer = await orderOf(caller.agentId, orderId, transaction)
             },
           },
         )
-        return { order: await orderOf(caller.agentId, order.id), replayed: false }
+        return { order: answer!, replayed: false }
       } catch (err) {
         if (!(err instanceof KeyTaken)) throw err
         const use = await findKeyUse(caller.agentId, idempotencyKey)
