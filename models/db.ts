@@ -1,5 +1,5 @@
 import { Sequelize } from 'sequelize'
-import type { Logger } from '../server/lib/logger.ts'
+import type { Logger } from 'pino'
 import { resolveClusterDir, runningEmbeddedUrl, startEmbedded, type EmbeddedHandle } from './embedded.ts'
 import { defineModels, type Models } from './index.ts'
 

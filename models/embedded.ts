@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import type { Logger } from '../server/lib/logger.ts'
+import type { Logger } from 'pino'
 
 export interface EmbeddedHandle {
   url: string

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Sequelize } from 'sequelize'
 import { QueryTypes } from 'sequelize'
-import type { Logger } from '../server/lib/logger.ts'
+import type { Logger } from 'pino'
 
 export type MigrationFn = (args: { context: (sql: string) => Promise<unknown> }) => Promise<void>
 
