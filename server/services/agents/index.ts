@@ -11,7 +11,7 @@ import type { AuditService } from '../audit/index.ts'
 import type { AuthService } from '../auth/index.ts'
 import type { Actor, Ctx } from '../context.ts'
 import type { LimitsService } from '../limits/index.ts'
-import { NETWORKS } from '../../lib/vocabulary.ts'
+import { isActiveAgent, NETWORKS } from '../../lib/vocabulary.ts'
 import { GATEWAY_CARD, type SettingsService } from '../settings/index.ts'
 import type { SmsService } from '../sms/index.ts'
 
@@ -69,13 +69,11 @@ export function newTransactionId(): string {
   return String(crypto.randomInt(1, 10)) + String(crypto.randomInt(0, 1e14)).padStart(14, '0')
 }
 
-export const isActiveAgent = (actor: Actor | null | undefined) => !!actor?.agent?.approved && actor.agent.paymentStatus === 'SUCCESS'
-
 /** Ordering, the orders table and the inbox need an approved agent with a SUCCESS fee payment. */
 export function requireActiveAgent(ctx: Ctx, what: string): NonNullable<Actor['agent']> {
   if (!ctx.user) throw unauthorized()
   if (ctx.user.role !== 'AGENT' || !ctx.user.agent) throw forbidden('Only agents can do this')
-  if (!isActiveAgent(ctx.user)) {
+  if (!isActiveAgent(ctx.user.agent)) {
     throw forbidden(`${what} are available once your registration payment is successful and an admin has approved your account.`)
   }
   return ctx.user.agent
