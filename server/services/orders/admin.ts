@@ -10,7 +10,8 @@ import type { Ctx } from '../context.ts'
 import type { DeliveryService } from '../delivery/index.ts'
 import type { Events } from '../events/index.ts'
 import { DELIVERY_STATUSES } from '../delivery/state.ts'
-import { copyExport, EXPORT_LOCK, EXPORTABLE, type ExportSink } from './exports.ts'
+import { EXPORT_LOCK } from '../delivery/export-lock.ts'
+import { copyExport, EXPORTABLE, type ExportSink } from './exports.ts'
 
 export const PAYMENT_STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED', 'REFUNDED', 'REVERSED'] as const
 
