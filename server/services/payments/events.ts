@@ -44,7 +44,6 @@ export function createEvents(deps: EventDeps) {
     return row!
   }
 
-
   const mark = (id: number, handled: boolean, note: string) =>
     q(`UPDATE gateway_events SET handled = :handled, note = :note WHERE id = :id RETURNING id`, { id, handled, note })
 
