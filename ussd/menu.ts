@@ -1,5 +1,6 @@
 import { PURCHASES_DISABLED } from '../server/services/orders/index.ts'
 import { parseGhs, toPesewas } from '../server/lib/money.ts'
+import { VOUCHER_RE } from '../server/lib/vocabulary.ts'
 import type { MenuPackage } from './ports.ts'
 import { DELIVERY_LABELS } from '../server/services/delivery/present.ts'
 import { NAV, NETWORK_LABELS, NETWORK_ORDER, ascii, bodyFits, formatSize, ghs, screen, statusLabel, cediToGhs } from './text.ts'
@@ -175,7 +176,7 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
       return screen(['Telecel Cash needs a voucher.', 'Dial *110#, choose Generate Voucher, then enter the 6-digit voucher:', NAV], note)
     },
     async input(env, s, v) {
-      if (!/^\d{6}$/.test(v)) return { note: 'Enter the 6-digit voucher.' }
+      if (!VOUCHER_RE.test(v)) return { note: 'Enter the 6-digit voucher.' }
       return placeFromDial(env, s, v)
     },
   },

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react'
 import { api, ApiError } from '../../renderer/api.ts'
 import { useToast } from '../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../renderer/usePageContext.tsx'
-import { digitsOnly, EMAIL_RE, formatCedis, formatSize, NETWORK_LABEL } from '../_storefront/format.ts'
+import { digitsOnly, EMAIL_RE, formatCedis, formatSize, isActiveAgent, NETWORK_LABEL } from '../_storefront/format.ts'
 import { PayerFields } from '../_storefront/PayerFields.tsx'
 import { PaymentDialog, type Busy } from '../_storefront/PaymentDialog.tsx'
 import {
@@ -218,7 +218,7 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
       <div className="column is-7">
         <form className="box sf-stack" onSubmit={(e) => { e.preventDefault(); openDialog() }} noValidate aria-describedby={error ? 'buy-error' : undefined}>
           {error ? <div className="notification is-danger" id="buy-error" role="alert">{error}</div> : null}
-          {isAgent && !(user?.agent?.approved && user.agent.paymentStatus === 'SUCCESS') ? (
+          {isAgent && !isActiveAgent(user?.agent) ? (
             <div className="notification is-warning">Your agent account must be paid and approved before you can place orders.</div>
           ) : null}
           <NetworkPackages packages={shownPackages} network={network} onNetwork={chooseNetwork} selected={packageId} onSelect={setPackageId} agentPricing={agentPricing} />
@@ -263,7 +263,7 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
           <button type="submit" className="button is-primary is-fullwidth is-medium" disabled={!canSubmit} aria-describedby={blocker ? 'proceed-why' : undefined}>
             {closed ? 'Platform Closed' : 'Proceed to Payment'}
           </button>
-          {isAgent && user?.agent?.approved && user.agent.paymentStatus === 'SUCCESS' ? (
+          {isAgent && isActiveAgent(user?.agent) ? (
             <WalletPay packageId={pkg?.id ?? null} recipient={recipient} price={price} summary={pkg ? `${NETWORK_LABEL[pkg.network]} ${formatSize(pkg.sizeMB)} to ${recipient.trim()}` : ''} disabled={closed || !recipient.trim()} onPaid={(m) => { toast(`${m} ${settings.agentSuccessMessage}`, 'success', 8000); resetForm() }} />
           ) : null}
           {blocker ? <p className="help has-text-centered" id="proceed-why">{blocker}</p> : null}

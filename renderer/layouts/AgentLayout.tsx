@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import { usePageContext } from '../usePageContext.tsx'
+import { isActiveAgent } from '../format.ts'
 import { PortalLayout } from './PortalLayout.tsx'
 
 const CRUMBS = {
@@ -31,6 +32,6 @@ export function AgentLayout({ children }: { children: ReactNode }) {
     { href: '/agent/profile', label: 'Profile' },
   ]
   // The Payment item shows only while the agent is unapproved or the fee is not yet SUCCESS.
-  if (!agent?.approved || agent.paymentStatus !== 'SUCCESS') links.push({ href: '/agent/payment', label: 'Payment' })
+  if (!isActiveAgent(agent)) links.push({ href: '/agent/payment', label: 'Payment' })
   return <PortalLayout title="Agent Portal" links={links} crumbs={CRUMBS}>{children}</PortalLayout>
 }

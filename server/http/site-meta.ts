@@ -1,5 +1,6 @@
 import { Router, type Request } from 'express'
 import type { Env } from '../env.ts'
+import { publicOrigin } from '../lib/origin.ts'
 import type { Services } from '../services/index.ts'
 
 /** The pages a search engine may list: the shop's public pages. */
@@ -10,9 +11,7 @@ const DISALLOW = ['/admin', '/agent/', '/api/', '/simulator', '/ussd-simulator',
 
 export const THEME_COLOR = { light: '#ffd700', dark: '#14161a' }
 
-function origin(env: Env, req: Request): string {
-  return (env.PUBLIC_URL ?? `${req.protocol}://${req.get('host')}`).replace(/\/$/, '')
-}
+const origin = (env: Env, req: Request): string => publicOrigin(env.PUBLIC_URL, { protocol: req.protocol, host: req.get('host') })
 
 /** robots.txt, sitemap.xml and the web app manifest, answered before the pages' catch-all. */
 export function siteMetaRouter(services: Services): Router {

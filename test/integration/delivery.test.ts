@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import { createDeliveryService } from '../../server/services/delivery/index.ts'
+import { createDomainEvents } from '../../server/services/events/index.ts'
 import { createAgent, createOrder } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb, testEnv } from '../helpers/server.ts'
@@ -135,7 +136,7 @@ describe('delivery (simulator vendor)', () => {
     const [gathered] = await deliveryJobs()
     expect(gathered!.payload.map((i: { orderId: number }) => i.orderId)).to.deep.equal(ids)
     const { services, db } = app()
-    const small = createDeliveryService({ sequelize: db.sequelize, audit: services.audit, settings: services.settings, sms: services.sms, queue: services.queue, env: { ...testEnv(), DELIVERY_BATCH_MAX: 2 }, log: services.deps.log })
+    const small = createDeliveryService({ sequelize: db.sequelize, audit: services.audit, settings: services.settings, sms: services.sms, queue: services.queue, env: { ...testEnv(), DELIVERY_BATCH_MAX: 2 }, log: services.deps.log, events: createDomainEvents() })
     await small.runBatch(gathered!.payload)
     expect(await Promise.all(ids.map(async (id) => (await orderOf(id)).delivery_status))).to.deep.equal(['DELIVERED', 'DELIVERED', 'QUEUED', 'QUEUED', 'QUEUED'])
     const parts = (await deliveryJobs()).filter((j) => j.key === null).map((j) => j.payload.map((i: { orderId: number }) => i.orderId))
@@ -240,7 +241,7 @@ describe('delivery (simulator vendor)', () => {
 
   it('backs off exponentially between attempts (DELIVERY_RETRY_BASE_MS, doubling)', async () => {
     const { services, db } = app()
-    const slow = createDeliveryService({ sequelize: db.sequelize, audit: services.audit, settings: services.settings, sms: services.sms, queue: services.queue, env: { ...testEnv(), DELIVERY_RETRY_BASE_MS: 60_000 }, log: services.deps.log })
+    const slow = createDeliveryService({ sequelize: db.sequelize, audit: services.audit, settings: services.settings, sms: services.sms, queue: services.queue, env: { ...testEnv(), DELIVERY_RETRY_BASE_MS: 60_000 }, log: services.deps.log, events: createDomainEvents() })
     slow.simulatorControl({ mode: 'fail', count: 5 })
     const { id } = await buyAndPay()
     const runAt = async () => {
@@ -338,7 +339,7 @@ describe('delivery (simulator vendor)', () => {
     // A hook for agents' orders, like the agent webhooks: it must see the claim (PROCESSING) of every
     // agent order in that claim's transaction, whichever way the claim goes (issue 11, one-statement claim).
     const seen: { id: number; to: string; inTransaction: boolean }[] = []
-    app().services.delivery.state.onChange(async ({ order, to }, t) => {
+    app().services.events.on('delivery.changed', async ({ order, to }, { transaction: t }) => {
       const [row] = await app().db.sequelize.query<{ x: string }>('SELECT pg_current_xact_id_if_assigned()::text AS x', { type: QueryTypes.SELECT, transaction: t })
       seen.push({ id: order.id, to, inTransaction: !!row?.x })
     }, { agentOrdersOnly: true })

@@ -3,6 +3,7 @@ import { QueryTypes } from 'sequelize'
 import { createAgent, createOrder } from '../helpers/factories.ts'
 import { Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
+import { rejection } from '../helpers/rejection.ts'
 
 // Issue 20, ADR 0020: the earnings ledger the shop margins and payouts move through.
 const sql = async <T extends object = any>(text: string, r: Record<string, unknown> = {}) =>
@@ -16,15 +17,6 @@ async function payouts(agentId: number, ids: number[]) {
     await sql(`INSERT INTO payouts (id, agent_id, payout_number_id, amount_pesewas, status, reference, provider) VALUES (:id, :agentId, :n, 100, 'QUEUED', :ref, 'simulator') RETURNING id`, { id, agentId, n: n!.id, ref: `ledger-test-${id}` })
   }
 }
-async function rejection(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p
-  } catch (err) {
-    return err as Error
-  }
-  throw new Error('expected a rejection')
-}
-
 describe('earnings ledger', () => {
   beforeEach(resetDb)
 

@@ -33,7 +33,35 @@ const NETWORK_HOMES = ['server/lib/vocabulary.ts']
 // SQL CHECK constraints freeze the list as it was when each migration ran.
 const isMigration = (file: string) => file.startsWith('models/migrations/')
 
+/** The active-agent rule spelled out by hand (approved and fee paid, in TypeScript or SQL, or its negation). */
+const ACTIVE_AGENT_BY_HAND = /approved\s*(AND|&&)\s*[\w?.]*payment_?[sS]tatus\s*={1,3}\s*'SUCCESS'|approved\s*\|\|\s*[\w?.]*paymentStatus\s*!==\s*'SUCCESS'/
+/** A voucher pattern written out instead of VOUCHER_RE. */
+const VOUCHER_BY_HAND = /\/\^\\d\{(6|4,8)\}\$\//
+const NOT_VOUCHERS: { file: string; why: string }[] = [
+  { file: 'server/services/recovery/index.ts', why: 'a password reset code: six digits, not a voucher' },
+  { file: 'pages/reset/+Page.tsx', why: 'the same reset code, checked in the form' },
+]
+/** The site's address built by hand instead of publicOrigin. */
+const ORIGIN_BY_HAND = /PUBLIC_URL\s*(\?\?|\.replace)|\$\{req\.protocol\}:\/\/|http:\/\/\$\{headers\.host/
+
+function handWritten(pattern: RegExp, homes: string[]): string[] {
+  return files
+    .filter((f) => !homes.includes(f))
+    .flatMap(lines)
+    .filter((l) => pattern.test(l.text))
+    .map((l) => `${l.file}:${l.line}: ${l.text.trim()}`)
+}
+
 describe('one vocabulary in the source tree', () => {
+  it('states the active-agent rule once: isActiveAgent and ACTIVE_AGENT_SQL in server/lib/vocabulary.ts', () => {
+    expect(handWritten(ACTIVE_AGENT_BY_HAND, ['server/lib/vocabulary.ts']), 'use isActiveAgent(agent) or ACTIVE_AGENT_SQL').to.deep.equal([])
+  })
+
+  it('checks a voucher with VOUCHER_RE only, and builds the public address with publicOrigin only', () => {
+    expect(handWritten(VOUCHER_BY_HAND, ['server/lib/vocabulary.ts', ...NOT_VOUCHERS.map((n) => n.file)]), 'use VOUCHER_RE from server/lib/vocabulary.ts').to.deep.equal([])
+    expect(handWritten(ORIGIN_BY_HAND, ['server/lib/origin.ts']), 'use publicOrigin from server/lib/origin.ts').to.deep.equal([])
+  })
+
   it('converts and prints money only through server/lib/money.ts', () => {
     const found = files
       .filter((f) => f !== 'server/lib/money.ts')

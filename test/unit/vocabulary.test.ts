@@ -1,5 +1,6 @@
 import { expect } from 'chai'
-import { cediToGhs, formatDate, formatDay, ghsText, networkLabel, paymentStatusLabel, purposeLabel } from '../../server/lib/vocabulary.ts'
+import { cediToGhs, formatDate, formatDay, ghsText, isActiveAgent, networkLabel, paymentStatusLabel, purposeLabel, VOUCHER_RE } from '../../server/lib/vocabulary.ts'
+import { publicOrigin } from '../../server/lib/origin.ts'
 import { fillTemplate } from '../../server/services/sms/index.ts'
 import { roundDownFigure } from '../../server/services/reports/public-stats.ts'
 
@@ -29,5 +30,21 @@ describe('vocabulary: what people read for the codes', () => {
 
   it('rounds the home page figures down, never up', () => {
     expect([99, 123, 1999, 15_678].map(roundDownFigure)).to.deep.equal([0, 100, 1900, 15_000])
+  })
+
+  it('an agent is active when approved AND the fee is paid, never one without the other', () => {
+    expect(isActiveAgent({ approved: true, paymentStatus: 'SUCCESS' })).to.equal(true)
+    expect([{ approved: false, paymentStatus: 'SUCCESS' }, { approved: true, paymentStatus: 'PENDING' }, { approved: true, paymentStatus: null }, null, undefined].map(isActiveAgent)).to.deep.equal([false, false, false, false, false])
+  })
+
+  it('a voucher is the six digits *110# gives', () => {
+    expect(['123456', '12345', '1234567', '12345a', ''].map((v) => VOUCHER_RE.test(v))).to.deep.equal([true, false, false, false, false])
+  })
+
+  it('the public origin is PUBLIC_URL without its trailing slashes, else the host asked for, else empty', () => {
+    expect(publicOrigin('https://datahub.example//')).to.equal('https://datahub.example')
+    expect(publicOrigin(undefined, { protocol: 'https', host: 'shop.example:8443' })).to.equal('https://shop.example:8443')
+    expect(publicOrigin(undefined, { host: null })).to.equal('http://localhost')
+    expect(publicOrigin('')).to.equal('')
   })
 })

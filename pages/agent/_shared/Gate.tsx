@@ -1,5 +1,5 @@
 import type { AgentView } from '../../../server/services/agents/index.ts'
-import { isActive } from './onboarding.ts'
+import { isActiveAgent } from '../../../renderer/format.ts'
 
 /**
  * What an agent sees instead of ordering until approved and paid (spec: My Orders / Place Order):
@@ -8,7 +8,7 @@ import { isActive } from './onboarding.ts'
  */
 export function Gate({ agent }: { agent: AgentView | null }) {
   if (!agent) return <p className="notification is-light" role="status">Checking your account status...</p>
-  if (isActive(agent)) return null
+  if (isActiveAgent(agent)) return null
   const status = agent.paymentStatus
   const step1 = !!status && status !== 'SUCCESS'
   const step2 = (!status || status === 'SUCCESS') && !agent.approved

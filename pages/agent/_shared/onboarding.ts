@@ -11,8 +11,6 @@ export function stageOf(a: AgentLike | null | undefined): Stage {
   return a!.approved ? 'active' : 'awaiting'
 }
 
-export const isActive = (a: AgentLike | null | undefined) => stageOf(a) === 'active'
-
 /** The fee step was passed with no fee configured: SUCCESS without any payment behind it. */
 export const noFeeDue = (a: AgentLike | null | undefined) => String(a?.paymentStatus ?? '').toUpperCase() === 'SUCCESS' && !a?.paymentTransactionId
 

@@ -2,7 +2,7 @@ import { DeliveryBadge } from '../../../renderer/ui/DeliveryBadge.tsx'
 import { formatCedis } from '../../../server/lib/money.ts'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { formatDate, formatSize, NETWORK_LABEL, NETWORKS, paymentStatusLabel, statusClass } from '../_shared/format.ts'
-import { isActive } from '../_shared/onboarding.ts'
+import { isActiveAgent } from '../../../renderer/format.ts'
 import { StatusBanner } from '../_shared/StatusBanner.tsx'
 import { useAgent } from '../_shared/useAgent.ts'
 import type { DashboardData } from './+data.ts'
@@ -24,7 +24,7 @@ export default function Page() {
   const d = pc.data
   const { agent, setAgent } = useAgent(d.agent)
   const s = d.summary
-  const active = isActive(agent)
+  const active = isActiveAgent(agent)
   const maxNet = Math.max(1, ...NETWORKS.map((n) => s?.byNetwork[n] ?? 0))
 
   return (

@@ -2,7 +2,7 @@ import type { PageContextServer } from 'vike/types'
 import type { AgentOrdersService } from '../../../server/services/orders/agent-orders.ts'
 import type { InboxItem } from '../../../server/services/messages/inbox.ts'
 import { loadAgentBase, type AgentBase } from '../_shared/agent-data.ts'
-import { isActive } from '../_shared/onboarding.ts'
+import { isActiveAgent } from '../../../renderer/format.ts'
 
 export type Summary = Awaited<ReturnType<AgentOrdersService['summary']>>
 export interface DashboardData extends AgentBase {
@@ -17,7 +17,7 @@ export async function data(pageContext: PageContextServer): Promise<DashboardDat
   const out: DashboardData = { ...base, summary: null, messages: null, unreadCount: 0, walletBalance: null }
   const { services, user } = pageContext
   // Orders figures and messages exist only for approved, paid agents (the services check it again).
-  if (!services || !user || !isActive(base.agent)) return out
+  if (!services || !user || !isActiveAgent(base.agent)) return out
   const ctx = { user }
   const [summary, messages, unread, wallet] = await Promise.all([
     services.agentOrders.summary(ctx),

@@ -1,14 +1,14 @@
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import type { AgentBase } from '../_shared/agent-data.ts'
 import { Gate } from '../_shared/Gate.tsx'
-import { isActive } from '../_shared/onboarding.ts'
+import { isActiveAgent } from '../../../renderer/format.ts'
 import { useAgent } from '../_shared/useAgent.ts'
 import { OrdersTable } from './OrdersTable.tsx'
 
 export default function Page() {
   const pc = usePageContext() as ReturnType<typeof usePageContext> & { data: AgentBase }
   const { agent } = useAgent(pc.data.agent)
-  const active = isActive(agent)
+  const active = isActiveAgent(agent)
   return (
     <section>
       <div className="is-flex is-flex-wrap-wrap is-justify-content-space-between is-align-items-flex-start mb-5" style={{ gap: '.75rem' }}>

@@ -3,7 +3,7 @@ import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { formatCedis, roundGhs } from '../../../server/lib/money.ts'
 import { formatSize, NETWORK_LABEL, NETWORKS } from '../_shared/format.ts'
-import { isActive } from '../_shared/onboarding.ts'
+import { isActiveAgent } from '../../../renderer/format.ts'
 import type { PackagesData } from './+data.ts'
 import { AgentBenefits } from '../_shared/AgentBenefits.tsx'
 
@@ -25,7 +25,7 @@ export default function Page() {
     <section>
       <h1 className="title">Package Pricing</h1>
       <p className="subtitle is-6">Your agent prices for every active data package.</p>
-      {!isActive(pc.data.agent) ? (
+      {!isActiveAgent(pc.data.agent) ? (
         <div className="notification is-warning is-light">Agent prices apply to your orders once your registration payment is successful and your account is approved.</div>
       ) : null}
 

@@ -6,7 +6,7 @@ import { formatCedis, roundGhs } from '../../../server/lib/money.ts'
 import { Gate } from '../_shared/Gate.tsx'
 import { formatDate } from '../_shared/format.ts'
 import { MOMO_LABEL, NETWORKS } from '../../../renderer/format.ts'
-import { isActive } from '../_shared/onboarding.ts'
+import { isActiveAgent } from '../../../renderer/format.ts'
 import type { PayoutsData } from './+data.ts'
 import { OPEN_PAYOUT, PAYOUT_STATUS, PayoutStatusTag, type PayoutsView } from './status.tsx'
 
@@ -56,7 +56,7 @@ export default function Page() {
       <h1 className="title">Payouts</h1>
       <p className="subtitle is-6">Withdraw your shop earnings to your mobile money number.</p>
       <Gate agent={agent} />
-      {isActive(agent) && view ? (
+      {isActiveAgent(agent) && view ? (
         <>
           {view.simulator ? <p className="notification is-info is-light">Demo: transfers are simulated; no real money moves.</p> : null}
           <div className="columns">

@@ -1,6 +1,6 @@
 import type { PageContextServer } from 'vike/types'
 import { loadAgentBase, type AgentBase } from '../_shared/agent-data.ts'
-import { isActive } from '../_shared/onboarding.ts'
+import { isActiveAgent } from '../../../renderer/format.ts'
 import type { PayoutsView } from './status.tsx'
 
 export interface PayoutsData extends AgentBase {
@@ -10,6 +10,6 @@ export interface PayoutsData extends AgentBase {
 export async function data(pageContext: PageContextServer): Promise<PayoutsData> {
   const base = await loadAgentBase(pageContext)
   const { services, user } = pageContext
-  if (!services || !user || !isActive(base.agent)) return { ...base, payouts: null }
+  if (!services || !user || !isActiveAgent(base.agent)) return { ...base, payouts: null }
   return { ...base, payouts: await services.payouts.mine({ user }) }
 }

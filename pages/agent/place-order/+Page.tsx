@@ -2,7 +2,7 @@ import { useEffect } from 'react'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { Gate } from '../_shared/Gate.tsx'
-import { isActive } from '../_shared/onboarding.ts'
+import { isActiveAgent } from '../../../renderer/format.ts'
 import type { PlaceOrderData } from './+data.ts'
 import { OrderForm } from './OrderForm.tsx'
 
@@ -18,7 +18,7 @@ export default function Page() {
       <h1 className="title">Place Order</h1>
       <p className="subtitle is-6">Buy data for your customers at your agent price.</p>
       <Gate agent={agent} />
-      {isActive(agent) ? <OrderForm agent={agent} packages={packages ?? []} method={method} walletBalance={walletBalance} /> : null}
+      {isActiveAgent(agent) ? <OrderForm agent={agent} packages={packages ?? []} method={method} walletBalance={walletBalance} /> : null}
     </section>
   )
 }

@@ -7,7 +7,7 @@ import { ChangePassword } from './ChangePassword.tsx'
 import { PinCard } from './PinCard.tsx'
 import { SessionsCard } from './SessionsCard.tsx'
 import { ApiAccess } from './ApiAccess.tsx'
-import { isActive } from '../_shared/onboarding.ts'
+import { isActiveAgent } from '../../../renderer/format.ts'
 
 const AGENT_RELOAD_MS = 30_000
 
@@ -55,7 +55,7 @@ export default function Page() {
           <ChangePassword />
           <PinCard hasPin={!!agent?.hasPin} onReset={() => void refresh()} />
           <SessionsCard />
-          {isActive(agent) ? <ApiAccess /> : null}
+          {isActiveAgent(agent) ? <ApiAccess /> : null}
         </div>
       </div>
     </section>

@@ -3,7 +3,7 @@ import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { formatCedis } from '../../../server/lib/money.ts'
 import type { ShopView } from '../../../server/services/shops/index.ts'
 import { Gate } from '../_shared/Gate.tsx'
-import { isActive } from '../_shared/onboarding.ts'
+import { isActiveAgent } from '../../../renderer/format.ts'
 import type { MyShopData } from './+data.ts'
 import { PricesEditor } from './PricesEditor.tsx'
 import { SalesChart } from './SalesChart.tsx'
@@ -21,7 +21,7 @@ export default function Page() {
       <h1 className="title">My Shop</h1>
       <p className="subtitle is-6">Your own shop link with your prices: customers pay the gateway directly, and you earn the margin when each bundle is delivered.</p>
       <Gate agent={agent} />
-      {isActive(agent) && mine ? (
+      {isActiveAgent(agent) && mine ? (
         <>
           <div className="columns is-multiline">
             <div className="column is-12-tablet is-4-desktop">

@@ -1,7 +1,8 @@
 import type { PageContextServer } from 'vike/types'
 import type { ShopsService } from '../../../server/services/shops/index.ts'
 import { loadAgentBase, type AgentBase } from '../_shared/agent-data.ts'
-import { isActive } from '../_shared/onboarding.ts'
+import { isActiveAgent } from '../../../renderer/format.ts'
+import { publicOrigin } from '../../../server/lib/origin.ts'
 
 export interface MyShopData extends AgentBase {
   mine: Awaited<ReturnType<ShopsService['mine']>> | null
@@ -18,8 +19,8 @@ export async function data(pageContext: PageContextServer): Promise<MyShopData> 
   const base = await loadAgentBase(pageContext)
   const { services, user } = pageContext
   const headers = (pageContext.headersOriginal ?? {}) as Record<string, string | undefined>
-  const origin = services?.deps.env.PUBLIC_URL ? services.deps.env.PUBLIC_URL.replace(/\/+$/, '') : `http://${headers.host ?? 'localhost'}`
-  if (!services || !user || !isActive(base.agent)) return { ...base, mine: null, series: [], earnings: null, origin }
+  const origin = publicOrigin(services?.deps.env.PUBLIC_URL, { host: headers.host })
+  if (!services || !user || !isActiveAgent(base.agent)) return { ...base, mine: null, series: [], earnings: null, origin }
   const ctx = { user }
   const [mine, series, earnings] = await Promise.all([services.shops.mine(ctx), services.shops.series(ctx, 30), services.earnings.mine(ctx, 1)])
   const qrSvg = mine.shop ? services.shops.qrSvg(`${origin}/shop/${mine.shop.slug}`) : null

@@ -1,6 +1,6 @@
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { Gate } from '../_shared/Gate.tsx'
-import { isActive } from '../_shared/onboarding.ts'
+import { isActiveAgent } from '../../../renderer/format.ts'
 import type { WalletData } from './+data.ts'
 import { Statement } from './Statement.tsx'
 import { TopUp } from './TopUp.tsx'
@@ -18,7 +18,7 @@ export default function Page() {
       <h1 className="title">Wallet</h1>
       <p className="subtitle is-6">Top up once, then buy instantly on the web, by USSD and through the API.</p>
       <Gate agent={agent} />
-      {isActive(agent) && wallet ? (
+      {isActiveAgent(agent) && wallet ? (
         <>
           <div className="columns">
             <div className="column is-one-third">

@@ -5,6 +5,7 @@ import type { ShopView } from '../../../server/services/shops/index.ts'
 import type { BuyData } from '../../data-services/+data.ts'
 import { whatsappLink } from '../../../renderer/ui/links.ts'
 import { openingNetwork } from '../../data-services/networks.ts'
+import { publicOrigin } from '../../../server/lib/origin.ts'
 
 export interface ShopData extends BuyData {
   shop: ShopView
@@ -21,7 +22,7 @@ export async function data(pageContext: PageContextServer): Promise<ShopData> {
   if (!view) throw render(404, 'Shop not found')
   if ('redirect' in view) throw redirect(`/shop/${view.redirect}${pageContext.urlParsed.searchOriginal ?? ''}`, 301)
   const headers = (pageContext.headersOriginal ?? {}) as Record<string, string | undefined>
-  const base = services.deps.env.PUBLIC_URL ? services.deps.env.PUBLIC_URL.replace(/\/+$/, '') : `http://${headers.host ?? 'localhost'}`
+  const base = publicOrigin(services.deps.env.PUBLIC_URL, { host: headers.host })
   const url = `${base}/shop/${view.shop.slug}`
   const prices = services.shops.priceTexts(view.packages)
   const packages = view.packages.map((p) => ({ id: p.id, network: p.network, name: p.name, sizeMB: p.sizeMB, priceUser: p.price, priceAgent: null }))

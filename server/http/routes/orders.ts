@@ -1,5 +1,6 @@
 import { Router, type Request, type RequestHandler } from 'express'
 import { normalizePhone } from '../../lib/phone.ts'
+import { publicOrigin } from '../../lib/origin.ts'
 import type { Services } from '../../services/index.ts'
 import { ctxOf } from '../ctx.ts'
 
@@ -30,8 +31,7 @@ export function lookupLimit(services: Services): RequestHandler {
 
 /** Where a card checkout brings the payer back: this site's /payment-callback. */
 export function callbackUrlOf(req: Request, env: { PUBLIC_URL?: string }): string {
-  const base = env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : `${req.protocol}://${req.get('host')}`
-  return `${base}/payment-callback`
+  return `${publicOrigin(env.PUBLIC_URL, { protocol: req.protocol, host: req.get('host') })}/payment-callback`
 }
 
 /** The payer fields as the spec's client names them (phone_number, network) or as ours does. */

@@ -11,7 +11,7 @@ import type { AuditService } from '../audit/index.ts'
 import type { AuthService } from '../auth/index.ts'
 import type { Actor, Ctx } from '../context.ts'
 import type { LimitsService } from '../limits/index.ts'
-import { NETWORKS } from '../../lib/vocabulary.ts'
+import { isActiveAgent, NETWORKS } from '../../lib/vocabulary.ts'
 import { GATEWAY_CARD, type SettingsService } from '../settings/index.ts'
 import type { SmsService } from '../sms/index.ts'
 
@@ -20,7 +20,7 @@ export const FEE_REQUEST_COOLDOWN_SECONDS = 60
 
 const PENDING = ['PENDING', 'IN_PROGRESS']
 
-/** What this service needs from the payments service (issue 3); resolved lazily, it is built elsewhere. */
+/** What this service needs from the payments service: the fee's payment and its status (built before agents). */
 export interface FeePayments {
   request(input: {
     purpose: 'agent_fee'
@@ -69,13 +69,11 @@ export function newTransactionId(): string {
   return String(crypto.randomInt(1, 10)) + String(crypto.randomInt(0, 1e14)).padStart(14, '0')
 }
 
-export const isActiveAgent = (actor: Actor | null | undefined) => !!actor?.agent?.approved && actor.agent.paymentStatus === 'SUCCESS'
-
 /** Ordering, the orders table and the inbox need an approved agent with a SUCCESS fee payment. */
 export function requireActiveAgent(ctx: Ctx, what: string): NonNullable<Actor['agent']> {
   if (!ctx.user) throw unauthorized()
   if (ctx.user.role !== 'AGENT' || !ctx.user.agent) throw forbidden('Only agents can do this')
-  if (!isActiveAgent(ctx.user)) {
+  if (!isActiveAgent(ctx.user.agent)) {
     throw forbidden(`${what} are available once your registration payment is successful and an admin has approved your account.`)
   }
   return ctx.user.agent
@@ -127,15 +125,10 @@ export function createAgentsService(deps: {
   limits: LimitsService
   /** The 'agent approved' SMS (settings.smsAgentApproved), written in the approval's transaction. */
   sms?: Pick<SmsService, 'send'>
-  payments: () => FeePayments | undefined
+  payments: FeePayments
 }) {
-  const { sequelize, models, audit, auth, settings, limits } = deps
+  const { sequelize, models, audit, auth, settings, limits, payments } = deps
 
-  function payments(): FeePayments {
-    const p = deps.payments()
-    if (!p) throw new AppError(503, 'Payments are not available right now. Please try again later.')
-    return p
-  }
 
   async function load(agentId: number): Promise<Row | null> {
     const row = await models.Agent.unscoped().findByPk(agentId, { include: [{ model: models.User, as: 'user' }] })
@@ -175,7 +168,7 @@ export function createAgentsService(deps: {
     if (txn && a.paymentStatus !== 'SUCCESS') {
       let res: Awaited<ReturnType<FeePayments['status']>>
       try {
-        res = await payments().status(txn, ctx)
+        res = await payments.status(txn, ctx)
       } catch (err) {
         // An attempt the gateway never saw (refused before it started) has nothing to ask about.
         if (err instanceof AppError && err.status === 404) return { paymentStatus: a.paymentStatus ?? null, transactionId: txn, message: null, extTransactionId: null, agent: present(a) }
@@ -321,7 +314,7 @@ export function createAgentsService(deps: {
 
       let res: Awaited<ReturnType<FeePayments['request']>>
       try {
-        res = await payments().request(
+        res = await payments.request(
           { purpose: 'agent_fee', amountPesewas: fee, transactionId, payerPhone: card ? null : normalizePhone(value.phone_number), payerNetwork: card ? null : value.network, email: card ? ctx.user!.email : null, agentId, userId: ctx.user!.id },
           ctx,
         )

@@ -9,6 +9,7 @@ import type { Queue } from '../queue/index.ts'
 import type { Settings, SettingsService } from '../settings/index.ts'
 import type { SmsService } from '../sms/index.ts'
 import { createDeliveryState, type DeliveryRow } from './state.ts'
+import type { DeliveryEvents } from './types.ts'
 import { NETWORKS } from '../../lib/vocabulary.ts'
 import { idempotencyKeyFor, VendorError } from './vendor.ts'
 import { SIMULATOR_MODES } from './vendors/simulator.ts'
@@ -20,7 +21,7 @@ export const DELIVERY_TASK = 'delivery.send'
 export const DELIVERY_CHECK_TASK = 'delivery.check'
 export const DELIVERY_SWEEP_TASK = 'delivery.sweep'
 /**
- * Paid orders no hook acts on are queued into one of this many batch jobs (ADR 0026): a job not yet
+ * Paid orders no subscriber of `delivery.changed` acts on are queued into one of this many batch jobs (ADR 0026): a job not yet
  * taken gathers every order added to it, so a worker that falls behind takes many at once. Only
  * pending jobs count: a taken one gives its key to the next, so any number run at once. More slots
  * mean fewer settlements waiting on one job row's lock, fewer mean fuller batches: 4 delivered
@@ -44,6 +45,8 @@ export interface DeliveryDeps {
   queue: Queue
   env: Env
   log: Logger
+  /** Where each status change is published (`delivery.changed`) and who listens is asked. */
+  events: DeliveryEvents
 }
 
 const simulatorSchema = Joi.object({
@@ -226,7 +229,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
 
     /**
      * Settlement calls this in its transaction for a paid data order whose UPDATE queued it
-     * (`queueOnPaymentSets`): the job and the hooks. `sms`: outbox rows written with `defer`, sent
+     * (`queueOnPaymentSets`): the job and its `delivery.changed`. `sms`: outbox rows written with `defer`, sent
      * by the delivery job. False when the order was not queued (manual mode): the caller sends them.
      */
     async onPaid(order: DeliveryRow, t: Transaction, sms: number[] = []): Promise<boolean> {

@@ -2,14 +2,14 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 import type { SettingsService } from '../settings/index.ts'
-import { EXPORT_LOCK } from '../orders/exports.ts'
+import { EXPORT_LOCK } from './export-lock.ts'
 import { NO_FLUSH_WAIT, preparedFor } from '../../../models/prepared.ts'
 import { normalizePhone } from '../../lib/phone.ts'
 import { fillTemplate, formatDataSize, type SmsService } from '../sms/index.ts'
 import type { Settings } from '../settings/index.ts'
+import type { DeliveryChange, DeliveryEvents, DeliveryRow, DeliveryScope, DeliveryStatus, StatusDetails } from './types.ts'
 
-export const DELIVERY_STATUSES = ['NOT_STARTED', 'QUEUED', 'PROCESSING', 'DELIVERED', 'FAILED', 'MANUAL'] as const
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
+export { DELIVERY_STATUSES, type DeliveryRow, type DeliveryScope, type DeliveryStatus, type StatusDetails } from './types.ts'
 
 /** Where each status may be reached from; anything else is a no-op (a late or repeated job changes nothing). */
 export const ALLOWED_FROM: Record<DeliveryStatus, DeliveryStatus[]> = {
@@ -28,7 +28,7 @@ export const ALLOWED_FROM: Record<DeliveryStatus, DeliveryStatus[]> = {
  * The payment's own UPDATE of a data order also queues it for delivery (ADR 0024): these SET items,
  * with `$flag` true when delivery is automatic, move NOT_STARTED -> QUEUED like setDeliveryStatus
  * would (attempts reset, no error). The order was unpaid until that statement, so no export can hold
- * it and EXPORT_LOCK is not needed. The settlement then calls `queuedByPayment` for the hooks.
+ * it and EXPORT_LOCK is not needed. The settlement then calls `queuedByPayment` for its `delivery.changed`.
  */
 export const queueOnPaymentSets = (flag: string) => {
   const now = `${flag} AND delivery_status = 'NOT_STARTED'`
@@ -37,70 +37,11 @@ export const queueOnPaymentSets = (flag: string) => {
     delivery_error = CASE WHEN ${now} THEN NULL ELSE delivery_error END`
 }
 
-export interface DeliveryRow {
-  id: number
-  user_id: number | null
-  agent_id: number | null
-  recipient_number: string
-  payment_phone_number: string | null
-  network: string
-  data_size_mb: number
-  payment_status: string
-  payment_transaction_id: string | null
-  delivery_status: DeliveryStatus
-  delivery_vendor: string | null
-  delivery_reference: string | null
-  delivery_attempts: number
-  delivery_error: string | null
-  delivered: boolean
-  delivered_at: Date | null
-  /** Paid through the payment simulator (issue 15): never sent to a real vendor. */
-  simulated?: boolean
-  /** Issue 20: a shop order's sale (migration 201). */
-  shop_id?: number | null
-  shop_agent_id?: number | null
-  shop_margin_pesewas?: number | string | null
-}
 
-export interface StatusDetails {
-  vendor?: string | null
-  reference?: string | null
-  /** The reason of the last failed attempt; null clears it. */
-  error?: string | null
-  /** +1 when a worker claims the order for a vendor call; 'reset' on 'Retry delivery'. */
-  attempts?: 'increment' | 'reset'
-  /** Who or what caused it, for the audit entry (vendor callback, status sync, export...). */
-  via?: string
-  /**
-   * The delivery job's own flow: the buyer's text is written without a job of its own and its id
-   * pushed here, for the caller to send once this change commits (`sms.dispatchMany`).
-   */
-  smsOut?: number[]
-  /** A worker's claim: the vendor per network from settings (kept when the order has one). */
-  vendorByNetwork?: Record<string, string>
-  /** Only an order no vendor has accepted yet (no reference): one accepted is asked, never sent again. */
-  unconfirmed?: boolean
-  /** A change redone anyway if a crash of PostgreSQL loses it (a worker's claim): no wait for the WAL flush. */
-  noFlushWait?: boolean
-  /** A hint that the order is an agent's: skip the customer's one-statement path (see `alone`). */
-  agentOrder?: boolean
-}
 
-export type StatusHook = (change: { order: DeliveryRow; from: DeliveryStatus; to: DeliveryStatus; details: StatusDetails }, t: Transaction) => Promise<void>
 
-/**
- * What a hook acts on: the statuses it reacts to (all when absent) and whether only agents' orders.
- * A hook never runs on a change outside its scope, which lets a change no hook, audit entry or text
- * cares about (a worker's claim of a customer's order) go to PostgreSQL as one statement.
- */
-export interface HookScope {
-  to?: DeliveryStatus[]
-  agentOrdersOnly?: boolean
-  /** Only orders sold through an agent's shop (shop_id set). */
-  shopOrdersOnly?: boolean
-}
 
-/** What sets an order apart for the hooks: placed by an agent, sold through a shop. */
+/** What sets an order apart for the subscribers: placed by an agent, sold through a shop. */
 interface Kind {
   agent: boolean
   shop: boolean
@@ -122,15 +63,18 @@ export function deliveryText(order: DeliveryRow, to: DeliveryStatus, s: Settings
  * an allowed status (ALLOWED_FROM) and only when paid, so two workers, a callback and an admin racing
  * each other give one change; `delivered` follows (true exactly for DELIVERED and MANUAL). In the
  * same transaction it writes the audit entry (ORDER_DELIVERED, DELIVERY_FAILED), the buyer's SMS,
- * and runs the hooks (refunds on FAILED, agent webhooks: the lead wires them with onChange).
+ * and publishes `delivery.changed` (refunds on FAILED, agent webhooks, shop margins subscribe to it).
  * Returns the changed row, or null when nothing changed.
  */
-export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditService; settings: SettingsService; sms: SmsService }) {
-  const { sequelize } = deps
+export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditService; settings: SettingsService; sms: SmsService; events: DeliveryEvents }) {
+  const { sequelize, events } = deps
   const run = preparedFor(sequelize)
-  const hooks: { hook: StatusHook; scope: HookScope }[] = []
-  const inScope = (scope: HookScope, to: DeliveryStatus, kind: Kind) =>
+  const inScope = (scope: Partial<DeliveryScope>, to: DeliveryStatus, kind: Kind) =>
     (!scope.to || scope.to.includes(to)) && (kind.agent || !scope.agentOrdersOnly) && (kind.shop || !scope.shopOrdersOnly)
+  /** Whether a subscriber of `delivery.changed` acts on a change to `to` of an order of this kind. */
+  const heard = (to: DeliveryStatus, kind: Kind) => events.scopes('delivery.changed').some((s) => inScope(s, to, kind))
+  const changed = (change: DeliveryChange, ctx: Ctx & { transaction: Transaction }) =>
+    events.publish('delivery.changed', change, ctx, (s) => inScope(s, change.to, kindOf(change.order)))
 
   async function notify(order: DeliveryRow, to: DeliveryStatus, t: Transaction, smsOut?: number[]) {
     const text = deliveryText(order, to, await deps.settings.get({ transaction: t }))
@@ -167,7 +111,7 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
    * The conditional UPDATE. The old status comes back through a self-join on the row as it was before
    * this UPDATE. An exported order (order_exports, ADR 0021) is MANUAL, which nothing leaves: never
    * changed here. Named statements (ADR 0024): one per shape of this UPDATE, a handful in all.
-   * `only`: a condition on the order's kind (the paths that run no hooks, `unhooked`).
+   * `only`: a condition on the order's kind (the paths that tell no subscriber, `unheard`).
    */
   async function update(orderId: number, details: StatusDetails, change: ReturnType<typeof changeOf>, t: Transaction | null, only = '') {
     const [row] = await run<DeliveryRow & { old_status: DeliveryStatus }>(
@@ -184,28 +128,28 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
   }
 
   /**
-   * The SQL condition (on `o`) that keeps to orders no hook acts on in a change to `to`: '' when no
-   * hook acts on any order, null when one acts on every order (nothing can skip the hooks then).
+   * The SQL condition (on `o`) that keeps to orders no subscriber acts on in a change to `to`: '' when no
+   * subscriber acts on any order, null when one acts on every order (nothing can skip them then).
    */
-  function unhooked(to: DeliveryStatus): string | null {
-    if (hooks.some((h) => inScope(h.scope, to, PLAIN))) return null
+  function unheard(to: DeliveryStatus): string | null {
+    if (heard(to, PLAIN)) return null
     const conditions = []
-    if (hooks.some((h) => inScope(h.scope, to, { agent: true, shop: false }))) conditions.push('o.agent_id IS NULL')
-    if (hooks.some((h) => inScope(h.scope, to, { agent: false, shop: true }))) conditions.push('o.shop_id IS NULL')
+    if (heard(to, { agent: true, shop: false })) conditions.push('o.agent_id IS NULL')
+    if (heard(to, { agent: false, shop: true })) conditions.push('o.shop_id IS NULL')
     return conditions.map((c) => `AND ${c}`).join(' ')
   }
 
   /**
-   * A change that writes no audit entry or text, needs no export lock, and that no hook acts on for
+   * A change that writes no audit entry or text, needs no export lock, and that no subscriber acts on for
    * the order (a worker's claim of a customer's order, PROCESSING: issue 11) is one autocommitted
    * statement instead of BEGIN, UPDATE, COMMIT. Undefined when this change cannot go that way, or
-   * when a hook may act on the order (an agent's): the caller then runs it in a transaction.
+   * when a subscriber may act on the order (an agent's): the caller then runs it in a transaction.
    */
   async function alone(orderId: number, next: DeliveryStatus, details: StatusDetails): Promise<DeliveryRow | null | undefined> {
     if (next !== 'PROCESSING' && next !== 'QUEUED') return undefined
     const change = changeOf(orderId, next, details)
     if (change.from.some((f) => f === 'NOT_STARTED' || f === 'FAILED')) return undefined
-    const only = unhooked(next)
+    const only = unheard(next)
     if (only === null || (only && details.agentOrder)) return undefined
     const row = await update(orderId, details, change, null, only)
     return row ?? (only ? undefined : null)
@@ -213,11 +157,11 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
 
   /**
    * A delivery job's batch (ADR 0026): claims, in one autocommitted statement, those of `ids` that a
-   * worker may send now (as `alone` would each) and no hook acts on. The rest are the caller's to
+   * worker may send now (as `alone` would each) and no subscriber acts on. The rest are the caller's to
    * take one by one. Locks in id order, so two batches never wait on each other in a cycle.
    */
   async function claimMany(ids: number[], details: StatusDetails): Promise<DeliveryRow[]> {
-    const only = unhooked('PROCESSING')
+    const only = unheard('PROCESSING')
     if (only === null || !ids.length) return []
     // The same SET items as a single claim; $1 is the array of ids here instead of one id.
     const change = changeOf(0, 'PROCESSING', { ...details, attempts: 'increment' })
@@ -235,14 +179,14 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
 
   /**
    * The vendor delivered these claimed orders: DELIVERED, each one's ORDER_DELIVERED entry and its
-   * buyer's text, all in one statement (so all or none), for orders no hook acts on at DELIVERED.
+   * buyer's text, all in one statement (so all or none), for orders no subscriber acts on at DELIVERED.
    * Returns the ids of the orders changed and of the texts written (not yet sent: the caller sends
-   * them). An order it did not change (an admin marked it meanwhile, or a hook acts on it) is left for
+   * them). An order it did not change (an admin marked it meanwhile, or a subscriber acts on it) is left for
    * the caller's one-by-one path. The entry and the text are the rows audit.record and sms.send write
    * (same columns, the text from `deliveryText`), inserted here so that all of it is one statement.
    */
   async function deliveredMany(done: { order: DeliveryRow; reference: string | null; via: string }[], settings: Settings): Promise<{ orders: number[]; sms: number[] }> {
-    const only = unhooked('DELIVERED')
+    const only = unheard('DELIVERED')
     if (only === null || !done.length) return { orders: [], sms: [] }
     const texts = done.map((d) => deliveryText(d.order, 'DELIVERED', settings))
     const [row] = await run<{ orders: number[] | null; sms: number[] | null }>(
@@ -304,17 +248,17 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
       )
     }
     if ((next === 'DELIVERED' || next === 'FAILED') && was !== next) await notify(row, next, t, details.smsOut)
-    for (const { hook, scope } of hooks) if (inScope(scope, next, kindOf(row))) await hook({ order: row, from: was, to: next, details }, t)
+    await changed({ order: row, from: was, to: next, details }, ctx)
     return row
   }
 
   return {
     claimMany,
     deliveredMany,
-    /** Whether a delivery job may take this paid order in a batch: no hook acts on its claim or its delivery. */
+    /** Whether a delivery job may take this paid order in a batch: no subscriber acts on its claim or its delivery. */
     batchable(order: DeliveryRow): boolean {
       const kind = kindOf(order)
-      return (['PROCESSING', 'DELIVERED'] as const).every((to) => !hooks.some((h) => inScope(h.scope, to, kind)))
+      return (['PROCESSING', 'DELIVERED'] as const).every((to) => !heard(to, kind))
     },
     /** Changes an order's delivery status (in ctx.transaction when given, else in its own). */
     async setDeliveryStatus(orderId: number, next: DeliveryStatus, details: StatusDetails = {}, ctx: Ctx = {}): Promise<DeliveryRow | null> {
@@ -323,14 +267,9 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
       if (done !== undefined) return done
       return sequelize.transaction((transaction) => apply(orderId, next, details, { ...ctx, transaction }))
     },
-    /** The hooks of a NOT_STARTED -> QUEUED change made by the payment's UPDATE (`queueOnPaymentSets`). */
-    async queuedByPayment(order: DeliveryRow, t: Transaction): Promise<void> {
-      for (const { hook, scope } of hooks) if (inScope(scope, 'QUEUED', kindOf(order))) await hook({ order, from: 'NOT_STARTED', to: 'QUEUED', details: { attempts: 'reset', error: null } }, t)
-    },
-    /** Runs in the transaction of every change within its scope (refund on FAILED, agent webhook on DELIVERED...). */
-    onChange(hook: StatusHook, scope: HookScope = {}) {
-      hooks.push({ hook, scope })
-    },
+    /** The `delivery.changed` of a NOT_STARTED -> QUEUED change made by the payment's UPDATE (`queueOnPaymentSets`). */
+    queuedByPayment: (order: DeliveryRow, t: Transaction): Promise<void> =>
+      changed({ order, from: 'NOT_STARTED', to: 'QUEUED', details: { attempts: 'reset', error: null } }, { transaction: t }),
   }
 }
 

@@ -1,5 +1,5 @@
 import Joi from 'joi'
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import { QueryTypes, type Sequelize } from 'sequelize'
 import { copyCsv, type CopyCsvColumn } from '../../lib/csv-copy.ts'
 import { badRequest, conflict, notFound } from '../../lib/errors.ts'
 import { sqlGhs, toGhs } from '../../lib/money.ts'
@@ -8,8 +8,10 @@ import { cappedCount, likePattern, paginationOf, phoneLikes } from '../../lib/li
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 import type { DeliveryService } from '../delivery/index.ts'
+import type { Events } from '../events/index.ts'
 import { DELIVERY_STATUSES } from '../delivery/state.ts'
-import { copyExport, EXPORT_LOCK, EXPORTABLE, type ExportSink } from './exports.ts'
+import { EXPORT_LOCK } from '../delivery/export-lock.ts'
+import { copyExport, EXPORTABLE, type ExportSink } from './exports.ts'
 
 export const PAYMENT_STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED', 'REFUNDED', 'REVERSED'] as const
 
@@ -145,13 +147,12 @@ const exportColumns = (exportedAt: string): CopyCsvColumn[] => [
 
 export type OrdersAdminService = ReturnType<typeof createOrdersAdminService>
 
-export function createOrdersAdminService({ sequelize, audit, delivery, onExported }: {
+export function createOrdersAdminService({ sequelize, audit, delivery, events }: {
   sequelize: Sequelize
   audit: AuditService
-  delivery: () => Pick<DeliveryService, 'markManual' | 'retry'>
-  /** The export sets MANUAL in bulk, past delivery's onChange hooks: told of the batch in the export's transaction (shop margins, issue 20). */
-  /** Called in the export's transaction with the stamp naming its order_exports rows. */
-  onExported?: (stamp: string, t: Transaction) => Promise<void>
+  delivery: Pick<DeliveryService, 'markManual' | 'retry'>
+  /** The export makes its orders MANUAL in bulk, past `delivery.changed`: it publishes `orders.exported` with the stamp naming its rows. */
+  events: Pick<Events, 'publish'>
 }) {
   /** Agents whose name or phone holds the term: a few ids, so the orders side can use its agent index. */
   async function agentIdsMatching(term: string, digits: string | null): Promise<number[]> {
@@ -264,7 +265,7 @@ export function createOrdersAdminService({ sequelize, audit, delivery, onExporte
       if (!row) throw notFound('Order not found')
       if (row.payment_status !== 'SUCCESS') throw conflict('Only paid orders can be marked delivered')
       // MANUAL through the one status function (its audit entry is ORDER_DELIVERED).
-      if (!row.delivered) await delivery().markManual(id, ctx)
+      if (!row.delivered) await delivery.markManual(id, ctx)
       const [fresh] = await sequelize.query<OrderRow>(`${SELECT_ORDER} WHERE o.id = :id`, { replacements: { id }, type: QueryTypes.SELECT })
       return presentOrder(fresh!)
     },
@@ -272,7 +273,7 @@ export function createOrdersAdminService({ sequelize, audit, delivery, onExporte
     /** 'Retry delivery': back to the vendor (FAILED, or never sent in manual mode). */
     async retryDelivery(id: number, ctx: Ctx = {}) {
       if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw badRequest('Invalid order id')
-      await delivery().retry(id, ctx)
+      await delivery.retry(id, ctx)
       const [fresh] = await sequelize.query<OrderRow>(`${SELECT_ORDER} WHERE o.id = :id`, { replacements: { id }, type: QueryTypes.SELECT })
       return presentOrder(fresh!)
     },
@@ -295,8 +296,8 @@ export function createOrdersAdminService({ sequelize, audit, delivery, onExporte
         const csv = copyCsv(exportColumns(sequelize.escape(shown)))
         const count = await copyExport(t, csv, `FROM orders o LEFT JOIN agents a ON a.id = o.agent_id WHERE ${EXPORTABLE}`, sequelize.escape(stamp), sink)
         if (count === 0) throw notFound('No orders available for export')
-        // Margins of the shop orders this export delivers (MANUAL), in its transaction (ADR 0020 '## Shops').
-        await onExported?.(stamp, t)
+        // Its subscribers (the margins of the shop orders it delivers, ADR 0020 '## Shops') act in its transaction.
+        await events.publish('orders.exported', { stamp }, { ...ctx, transaction: t })
         await audit.record({ action: 'ORDERS_EXPORTED', resource: 'ORDER', severity: 'MEDIUM', details: { count } }, { ...ctx, transaction: t })
         return count
       })

@@ -14,13 +14,6 @@ import { CrlfRows, type CopyCsv } from '../../lib/csv-copy.ts'
  */
 export const EXPORTABLE = `o.payment_status = 'SUCCESS' AND NOT o.delivered AND o.delivery_status IN ('NOT_STARTED','FAILED')
   AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)`
-/**
- * Transaction-level advisory lock between the export (exclusive) and every change that takes an
- * order out of the exportable state (shared: every delivery status change from NOT_STARTED or
- * FAILED, delivery/state.ts). Without row locks on orders, this is what keeps an order from being
- * both exported and sent to a vendor (or marked by hand) by transactions running at the same moment.
- */
-export const EXPORT_LOCK = 16_190_004
 
 /** Where an export's CSV goes (the HTTP response, through its encoder). */
 export interface ExportSink {

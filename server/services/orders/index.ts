@@ -10,7 +10,7 @@ import { forLookup, presentOrder, type OrderView } from './view.ts'
 import type { Actor, Ctx } from '../context.ts'
 import type { PackageRow, PackagesService } from '../packages/index.ts'
 import { newTransactionId, transactionIdSchema, type PaymentsService, type PaymentView } from '../payments/index.ts'
-import { NETWORKS, orList } from '../../lib/vocabulary.ts'
+import { isActiveAgent, NETWORKS, orList, VOUCHER_RE } from '../../lib/vocabulary.ts'
 import type { SettingsService } from '../settings/index.ts'
 import type { WalletService } from '../wallet/index.ts'
 
@@ -56,7 +56,7 @@ const orderSchema = Joi.object<PlaceOrderInput>({
   transactionId: transactionIdSchema,
   channel: Joi.string().valid('web', 'ussd', 'api').default('web'),
   callbackUrl: Joi.string().uri().allow(null),
-  voucher: Joi.string().pattern(/^\d{4,8}$/).allow(null).messages({ '*': 'Enter the voucher digits' }),
+  voucher: Joi.string().pattern(VOUCHER_RE).allow(null).messages({ '*': 'Enter the voucher digits' }),
   payFrom: Joi.string().valid('wallet', 'gateway').default('gateway').messages({ '*': 'payFrom must be wallet or gateway' }),
 }).options({ stripUnknown: true })
 
@@ -141,7 +141,7 @@ export function createOrdersService(deps: {
 
   /** Only approved agents whose fee is paid may buy as agents. */
   function assertMayBuy(actor: Actor | null | undefined) {
-    if (actor?.role === 'AGENT' && !(actor.agent?.approved && actor.agent.paymentStatus === 'SUCCESS')) {
+    if (actor?.role === 'AGENT' && !isActiveAgent(actor.agent)) {
       throw forbidden('Your agent account must be paid and approved before you can place orders')
     }
   }

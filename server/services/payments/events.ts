@@ -4,7 +4,7 @@ import { toGhs } from '../../lib/money.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 import type { Attention } from './attention.ts'
-import type { PaymentHooks } from './hooks.ts'
+import type { Events as Bus } from '../events/index.ts'
 import { resultOf, type PaystackEvent } from './paystack.ts'
 import type { PaymentRow } from './provider.ts'
 import type { Refunds } from './refund.ts'
@@ -16,7 +16,9 @@ export interface EventDeps {
   attention: Attention
   refunds: Refunds
   log: Logger
-  hooks?: PaymentHooks
+  events: Pick<Bus, 'publish'>
+  /** Other capabilities' gateway events by name prefix (payouts take 'transfer.'); they answer whether it was theirs. */
+  routes?: { prefix: string; handle: EventHandler }[]
   settle(transactionId: string, result: ReturnType<typeof resultOf>, ctx?: Ctx): Promise<SettleOutcome>
 }
 
@@ -42,9 +44,6 @@ export function createEvents(deps: EventDeps) {
     return row!
   }
 
-  /** Other services handling events by name prefix (payouts take 'transfer.'); they answer whether it was theirs. */
-  const handlers: { prefix: string; fn: EventHandler }[] = []
-
   const mark = (id: number, handled: boolean, note: string) =>
     q(`UPDATE gateway_events SET handled = :handled, note = :note WHERE id = :id RETURNING id`, { id, handled, note })
 
@@ -62,7 +61,7 @@ export function createEvents(deps: EventDeps) {
         if (o) {
           const [c] = await q<{ commission_amount_pesewas: number }>('DELETE FROM commissions WHERE order_id = :id RETURNING commission_amount_pesewas', { id: p.order_id }, t)
           details.commissionReversed = c ? toGhs(c.commission_amount_pesewas) : 0
-          await deps.hooks?.orderMoneyReturned?.(p.order_id, 'reversal', { ...ctx, transaction: t })
+          await deps.events.publish('order.moneyReturned', { orderId: p.order_id, why: 'reversal' }, { ...ctx, transaction: t })
         }
         details.orderId = p.order_id
       }
@@ -95,15 +94,15 @@ export function createEvents(deps: EventDeps) {
       // Kept on the page with its payload: a dispute needs an admin's answer at the gateway.
       return void (await mark(stored.id, false, known ? 'Dispute: payment marked reversed; answer it on the Paystack dashboard' : 'Dispute for a reference this shop never issued'))
     }
-    const handler = handlers.find((h) => e.event.startsWith(h.prefix))
-    if (handler) {
-      const r = await handler.fn(e, ctx)
+    const route = deps.routes?.find((h) => e.event.startsWith(h.prefix))
+    if (route) {
+      const r = await route.handle(e, ctx)
       return void (await mark(stored.id, r.handled, r.note))
     }
     await mark(stored.id, false, 'An event type this shop does not handle')
   }
 
-  return { paystack, reverse, store, on: (prefix: string, fn: EventHandler) => void handlers.push({ prefix, fn }) }
+  return { paystack, reverse, store }
 }
 
 export type Events = ReturnType<typeof createEvents>

@@ -14,9 +14,10 @@ import { GATEWAY_CARD, type SettingsService } from '../settings/index.ts'
 import type { SmsService } from '../sms/index.ts'
 import type { DeliveryService } from '../delivery/index.ts'
 import type { Queue } from '../queue/index.ts'
-import { createAttention } from './attention.ts'
-import { createEvents } from './events.ts'
-import type { PaymentHooks } from './hooks.ts'
+import { createAttention, type Attention } from './attention.ts'
+import { createEvents, type EventHandler } from './events.ts'
+import type { Events } from '../events/index.ts'
+import type { RefundHandler } from './refund.ts'
 import { createPaystackProvider, parsePaystackEvent, verifyPaystackSignature } from './paystack.ts'
 import { type Method, type PaymentProvider, type PaymentRow } from './provider.ts'
 import { createRefunds } from './refund.ts'
@@ -47,8 +48,14 @@ export interface PaymentsDeps {
   queue: Queue
   /** Tests may hand in a provider; otherwise it is chosen from the environment. */
   provider?: PaymentProvider
-  /** Told of order status changes inside the settlement transaction (agent webhooks); filled in after creation. */
-  hooks?: PaymentHooks
+  /** Where settlement, refunds and reversals publish their facts (order.settled, order.moneyReturned). */
+  events: Pick<Events, 'publish'>
+  /** Money given back through something other than the provider, by gateway name (the agent wallet). */
+  refundHandlers?: Record<string, RefundHandler>
+  /** Signed gateway events of other capabilities, by name prefix (payouts take 'transfer.'). */
+  gatewayEvents?: { prefix: string; handle: EventHandler }[]
+  /** The list of payment issues for the admin; shared with payouts, which note theirs on it too. */
+  attention?: Attention
 }
 
 /** PAYMENT_PROVIDER=simulator forces the simulator; else PAYSTACK_SECRET_KEY set -> Paystack; otherwise the built-in simulator. */
@@ -82,14 +89,13 @@ export type PaymentsService = ReturnType<typeof createPaymentsService>
 export function createPaymentsService(deps: PaymentsDeps) {
   const { sequelize, env, log } = deps
   const provider = deps.provider ?? chooseProvider(env, sequelize)
-  const attention = createAttention({ sequelize })
-  const refunds = createRefunds({ sequelize, queue: deps.queue, audit: deps.audit, settings: deps.settings, attention, log, hooks: deps.hooks })
-  refunds.registerHandler(provider.name, provider)
+  const attention = deps.attention ?? createAttention({ sequelize })
+  const refunds = createRefunds({ sequelize, queue: deps.queue, audit: deps.audit, settings: deps.settings, attention, log, events: deps.events, handlers: { ...deps.refundHandlers, [provider.name]: provider } })
   const settlement = createSettlement({ ...deps, refunds, attention })
   const { settle, load } = settlement
   const starter = createStarter({ sequelize, queue: deps.queue, log, provider, settlement, publicUrl: env.PUBLIC_URL })
   const { checkGateway } = starter
-  const events = createEvents({ sequelize, audit: deps.audit, attention, refunds, log, settle, hooks: deps.hooks })
+  const events = createEvents({ sequelize, audit: deps.audit, attention, refunds, log, settle, events: deps.events, routes: deps.gatewayEvents })
   const daily = createDailyReconciliation({ sequelize, provider, attention, events, settlement, log })
   const reconcileDays = createReconcileDays({ sequelize, audit: deps.audit, reconcileDay: daily.run })
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })

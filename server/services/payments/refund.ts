@@ -3,12 +3,12 @@ import { badRequest, conflict, notFound } from '../../lib/errors.ts'
 import type { Logger } from '../../lib/logger.ts'
 import { toGhs } from '../../lib/money.ts'
 import type { AuditService } from '../audit/index.ts'
-import { EXPORT_LOCK } from '../orders/exports.ts'
+import { EXPORT_LOCK } from '../delivery/export-lock.ts'
 import type { Ctx } from '../context.ts'
 import type { Queue } from '../queue/index.ts'
 import type { SettingsService } from '../settings/index.ts'
 import type { Attention } from './attention.ts'
-import type { PaymentHooks } from './hooks.ts'
+import type { Events } from '../events/index.ts'
 import type { PaymentRow, RefundAnswer, RefundCall } from './provider.ts'
 
 export const REFUND_TASK = 'payments.refund'
@@ -41,7 +41,9 @@ export interface RefundDeps {
   settings: SettingsService
   attention: Attention
   log: Logger
-  hooks?: PaymentHooks
+  events: Pick<Events, 'publish'>
+  /** Who gives money back for each gateway that is not a payment provider (the agent wallet). */
+  handlers?: Record<string, RefundHandler>
 }
 
 /**
@@ -53,7 +55,7 @@ export interface RefundDeps {
  */
 export function createRefunds(deps: RefundDeps) {
   const { sequelize, log } = deps
-  const handlers = new Map<string, RefundHandler>()
+  const handlers = new Map<string, RefundHandler>(Object.entries(deps.handlers ?? {}))
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
     sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
 
@@ -90,7 +92,7 @@ export function createRefunds(deps: RefundDeps) {
           // The agent earns nothing on money given back.
           const [c] = await q<{ commission_amount_pesewas: number }>('DELETE FROM commissions WHERE order_id = :id RETURNING commission_amount_pesewas', { id: p.order_id }, t)
           details.commissionReversed = c ? toGhs(c.commission_amount_pesewas) : 0
-          await deps.hooks?.orderMoneyReturned?.(p.order_id, 'refund', { ...ctx, transaction: t })
+          await deps.events.publish('order.moneyReturned', { orderId: p.order_id, why: 'refund' }, { ...ctx, transaction: t })
         }
       }
     }
@@ -242,11 +244,6 @@ export function createRefunds(deps: RefundDeps) {
   }
 
   return {
-    handlers,
-    /** The agent wallet (issue 13) registers its own: refunds.registerHandler('wallet', { refund }). */
-    registerHandler(gateway: string, h: RefundHandler) {
-      handlers.set(gateway, h)
-    },
     refundable,
     issueInTx,
     run,

@@ -1,6 +1,7 @@
 import Joi from 'joi'
 import crypto from 'node:crypto'
 import type { Method } from './provider.ts'
+import { VOUCHER_RE } from '../../lib/vocabulary.ts'
 
 // What a payment request takes (checked here for every channel) and what it answers.
 
@@ -81,7 +82,7 @@ export const requestSchema = Joi.object<PaymentRequestInput>({
   afa: Joi.object().allow(null).unknown(true),
   emailMessage: Joi.string(),
   background: Joi.boolean(),
-  voucher: Joi.string().pattern(/^\d{4,8}$/).allow(null),
+  voucher: Joi.string().pattern(VOUCHER_RE).allow(null),
   orderMarked: Joi.boolean(),
 }).options({ stripUnknown: true })
 

@@ -10,7 +10,7 @@ import { fillTemplate, formatDataSize, type SmsService } from '../sms/index.ts'
 import { queueOnPaymentSets, type DeliveryService } from '../delivery/index.ts'
 import { post as postWalletEntry } from '../wallet/ledger.ts'
 import type { Attention } from './attention.ts'
-import type { PaymentHooks } from './hooks.ts'
+import type { Events } from '../events/index.ts'
 import { isFinal, type GatewayResult, type PaymentRow } from './provider.ts'
 import type { Refunds } from './refund.ts'
 
@@ -24,7 +24,7 @@ export interface SettleDeps {
   sms: SmsService
   delivery?: Pick<DeliveryService, 'onPaid'>
   log: Logger
-  hooks?: PaymentHooks
+  events: Pick<Events, 'publish'>
 }
 
 export interface SettleOutcome {
@@ -119,7 +119,7 @@ export function createSettlement(deps: SettleDeps) {
         if (deps.delivery) details.deliveryQueued = await deps.delivery.onPaid(order, t, viaDelivery ? sms : [])
         if (viaDelivery && !details.deliveryQueued) for (const id of sms) await deps.sms.enqueue(id, { transaction: t })
       }
-      if (order?.agent_id) await deps.hooks?.orderStatusChanged?.(order.id, { transaction: t })
+      if (order) await deps.events.publish('order.settled', { orderId: order.id, agentId: order.agent_id }, { transaction: t })
     }
 
     if (p.purpose === 'wallet_topup' && p.agent_id) {

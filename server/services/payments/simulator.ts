@@ -2,6 +2,8 @@ import { QueryTypes, type Sequelize } from 'sequelize'
 import { conflict, notFound } from '../../lib/errors.ts'
 import { toGhs } from '../../lib/money.ts'
 import { phoneVariants } from '../../lib/phone.ts'
+import { VOUCHER_RE } from '../../lib/vocabulary.ts'
+import { publicOrigin } from '../../lib/origin.ts'
 import type { Env } from '../../env.ts'
 import type { Logger } from '../../lib/logger.ts'
 import type { Ctx } from '../context.ts'
@@ -31,7 +33,7 @@ export function createSimulatorProvider(
 ): PaymentProvider {
   const refundPhone = lookupPhone
   const ttlMs = env.SIMULATOR_PROMPT_TTL_SECONDS * 1000
-  const base = env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : ''
+  const base = publicOrigin(env.PUBLIC_URL)
   const extId = (reference: string) => `SIM-${reference}`
   return {
     name: 'simulator',
@@ -45,7 +47,7 @@ export function createSimulatorProvider(
     },
     async submitCode(p: PaymentRow, _kind, code: string): Promise<StartResult> {
       // Any 6 digits but 000000 is a valid voucher.
-      if (!/^\d{6}$/.test(code) || code === '000000') return { status: 'IN_PROGRESS', message: 'Invalid voucher. Dial *110# to generate a new one and try again.', needs: 'otp', rejected: true }
+      if (!VOUCHER_RE.test(code) || code === '000000') return { status: 'IN_PROGRESS', message: 'Invalid voucher. Dial *110# to generate a new one and try again.', needs: 'otp', rejected: true }
       return { status: 'IN_PROGRESS', message: SIM_PROMPT_MESSAGE, extId: extId(p.transaction_id), needs: null }
     },
     async refund(c): Promise<RefundAnswer> {

@@ -1,6 +1,7 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { badRequest, conflict, notFound } from '../../lib/errors.ts'
 import type { Logger } from '../../lib/logger.ts'
+import { publicOrigin } from '../../lib/origin.ts'
 import type { Ctx } from '../context.ts'
 import type { Queue } from '../queue/index.ts'
 import { WAITING_MESSAGE } from './paystack.ts'
@@ -61,7 +62,7 @@ export function createStarter(deps: StartDeps) {
     try {
       start =
         row.method === 'card'
-          ? await provider.startCard({ reference: row.transaction_id, amountPesewas: row.amount_pesewas, email: row.email!, callbackUrl: (row.details?.callbackUrl as string | undefined) ?? (deps.publicUrl ? `${deps.publicUrl.replace(/\/+$/, '')}/payment-callback` : null) })
+          ? await provider.startCard({ reference: row.transaction_id, amountPesewas: row.amount_pesewas, email: row.email!, callbackUrl: (row.details?.callbackUrl as string | undefined) ?? (deps.publicUrl ? `${publicOrigin(deps.publicUrl)}/payment-callback` : null) })
           : await provider.startMomo({ reference: row.transaction_id, amountPesewas: row.amount_pesewas, phone: row.payer_phone!, network: row.payer_network as 'MTN', email: row.email! })
     } catch (err) {
       if (!(err instanceof GatewayError)) throw err

@@ -5,7 +5,7 @@ import { AppError, badRequest, forbidden, notFound, unauthorized } from '../../l
 import { sha256 } from '../../lib/crypto.ts'
 import type { Logger } from '../../lib/logger.ts'
 import { toGhs } from '../../lib/money.ts'
-import { isActiveAgent } from '../agents/index.ts'
+import { isActiveAgent } from '../../lib/vocabulary.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { AuthService } from '../auth/index.ts'
 import type { Actor } from '../context.ts'
@@ -85,7 +85,7 @@ export function createResellerApi(deps: {
       if (!found) throw unauthorized(BAD_KEY)
       const actor = await deps.auth.loadActor(found.userId)
       if (!actor || actor.role !== 'AGENT' || !actor.agent) throw unauthorized(BAD_KEY)
-      if (!isActiveAgent(actor)) throw forbidden('Your agent account must be paid and approved to use the API')
+      if (!isActiveAgent(actor?.agent)) throw forbidden('Your agent account must be paid and approved to use the API')
       return { actor, agentId: found.agentId, keyId: found.keyId }
     },
 

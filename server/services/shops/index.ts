@@ -1,6 +1,7 @@
 import { QueryTypes, UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize'
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts'
 import { formatCedis, toGhs, toPesewas } from '../../lib/money.ts'
+import { ACTIVE_AGENT_SQL } from '../../lib/vocabulary.ts'
 import { requireActiveAgent } from '../agents/index.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
@@ -69,7 +70,7 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
   const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}, transaction?: Transaction) =>
     sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
 
-  const SHOP_SQL = `SELECT s.*, (a.approved AND a.payment_status = 'SUCCESS') AS agent_active FROM shops s JOIN agents a ON a.id = s.agent_id`
+  const SHOP_SQL = `SELECT s.*, ${ACTIVE_AGENT_SQL} AS agent_active FROM shops s JOIN agents a ON a.id = s.agent_id`
   const present = (s: ShopRow & { agent_active?: boolean }): ShopView => ({
     id: s.id, slug: s.slug, name: s.name, description: s.description, whatsapp: s.whatsapp, accent: s.accent, status: s.status,
     open: s.status === 'ACTIVE' && s.agent_active !== false,
@@ -325,7 +326,7 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
           pricePesewas: confirmed,
           agentPricePesewas: now.floor,
           recheck: async (t) => {
-            const [open] = await q<{ ok: boolean }>(`SELECT (s.status = 'ACTIVE' AND a.approved AND a.payment_status = 'SUCCESS') AS ok FROM shops s JOIN agents a ON a.id = s.agent_id WHERE s.id = :id FOR SHARE OF s`, { id: shop.id }, t)
+            const [open] = await q<{ ok: boolean }>(`SELECT (s.status = 'ACTIVE' AND ${ACTIVE_AGENT_SQL}) AS ok FROM shops s JOIN agents a ON a.id = s.agent_id WHERE s.id = :id FOR SHARE OF s`, { id: shop.id }, t)
             if (!open?.ok) throw new AppError(410, SHOP_CLOSED)
             const again = await currentPrice(shop.id, pkg, s, t, true)
             if (!again) throw badRequest('This bundle is not sold in this shop')
@@ -382,7 +383,7 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
     /** Admin: every shop with its agent, status and figures. */
     async list() {
       const rows = await q<ShopRow & { agent_active: boolean; agent_name: string; agent_phone: string }>(
-        `SELECT s.*, (a.approved AND a.payment_status = 'SUCCESS') AS agent_active, a.name AS agent_name, a.phone AS agent_phone FROM shops s JOIN agents a ON a.id = s.agent_id ORDER BY s.created_at DESC, s.id DESC LIMIT 1000`,
+        `SELECT s.*, ${ACTIVE_AGENT_SQL} AS agent_active, a.name AS agent_name, a.phone AS agent_phone FROM shops s JOIN agents a ON a.id = s.agent_id ORDER BY s.created_at DESC, s.id DESC LIMIT 1000`,
       )
       const fig = await figures(rows.map((r) => r.id))
       return { shops: rows.map((r) => ({ ...present(r), agentId: r.agent_id, agentName: r.agent_name, agentPhone: r.agent_phone, suspendedReason: r.suspended_reason, createdAt: new Date(r.created_at).toISOString(), ...fig.get(r.id)! })) }

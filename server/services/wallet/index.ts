@@ -10,6 +10,7 @@ import type { PaymentsService, PaymentView } from '../payments/index.ts'
 import type { Settings, SettingsService } from '../settings/index.ts'
 import { balanceOf, ENTRY_TYPES, post, toEntry, type EntryRow, type EntryType } from './ledger.ts'
 import { payOrderFromWallet, type WalletOrder } from './pay.ts'
+import { refundOrderToWallet } from './refund-handler.ts'
 
 export interface EntryView {
   id: number
@@ -156,26 +157,7 @@ export function createWalletService(deps: { sequelize: Sequelize; models: Models
      * Credits a wallet-paid order back, once (unique ledger entry per order and type): for refunds and
      * for deliveries that failed for good. An order not paid from the wallet is left alone.
      */
-    async refundOrder(orderId: number, reason: string, ctx: Ctx = {}): Promise<{ refunded: boolean; amount: number; balance: number | null }> {
-      const run = async (t: Transaction) => {
-        const [debit] = await q<Record<string, any>>(`SELECT * FROM wallet_entries WHERE order_id = :id AND type = 'ORDER'`, { id: orderId }, t)
-        if (!debit) return { refunded: false, amount: 0, balance: null }
-        const amountPesewas = -Number(debit.amount_pesewas)
-        const { entry, balancePesewas } = await post(
-          sequelize,
-          { agentId: debit.agent_id, type: 'REFUND', amountPesewas, reason: String(reason || 'Refund').slice(0, 300), actorUserId: ctx.user?.id ?? null, paymentTransactionId: debit.payment_transaction_id, orderId },
-          t,
-        )
-        if (entry) {
-          await audit.record(
-            { action: 'WALLET_REFUNDED', resource: 'ORDER', resourceId: orderId, severity: 'MEDIUM', details: { agentId: debit.agent_id, amount: toGhs(amountPesewas), reason, balance: toGhs(balancePesewas) } },
-            { ...ctx, transaction: t },
-          )
-        }
-        return { refunded: !!entry, amount: toGhs(amountPesewas)!, balance: toGhs(balancePesewas) }
-      }
-      return ctx.transaction ? run(ctx.transaction) : sequelize.transaction(run)
-    },
+    refundOrder: (orderId: number, reason: string, ctx: Ctx = {}) => refundOrderToWallet(deps, orderId, reason, ctx),
 
     /** Admin: credit or debit with a required reason, audited WALLET_ADJUSTED in the same transaction. */
     async adjust(agentId: number, raw: unknown, ctx: Ctx) {

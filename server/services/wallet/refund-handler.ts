@@ -1,22 +1,57 @@
-import { QueryTypes, type Sequelize } from 'sequelize'
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import { toGhs } from '../../lib/money.ts'
+import type { AuditService } from '../audit/index.ts'
+import type { Ctx } from '../context.ts'
 import type { RefundHandler } from '../payments/refund.ts'
 import type { RefundAnswer } from '../payments/provider.ts'
-import type { WalletService } from './index.ts'
+import { post } from './ledger.ts'
+
+interface RefundDeps {
+  sequelize: Sequelize
+  audit: AuditService
+}
+
+/**
+ * Credits a wallet-paid order back, once (unique ledger entry per order and type): for refunds and
+ * for deliveries that failed for good. An order not paid from the wallet is left alone. It needs only
+ * the ledger, so the payments service gets it at construction, before the wallet service exists.
+ */
+export async function refundOrderToWallet(deps: RefundDeps, orderId: number, reason: string, ctx: Ctx = {}): Promise<{ refunded: boolean; amount: number; balance: number | null }> {
+  const { sequelize } = deps
+  const run = async (t: Transaction) => {
+    const [debit] = await sequelize.query<Record<string, any>>(`SELECT * FROM wallet_entries WHERE order_id = :id AND type = 'ORDER'`, { replacements: { id: orderId }, type: QueryTypes.SELECT, transaction: t })
+    if (!debit) return { refunded: false, amount: 0, balance: null }
+    const amountPesewas = -Number(debit.amount_pesewas)
+    const { entry, balancePesewas } = await post(
+      sequelize,
+      { agentId: debit.agent_id, type: 'REFUND', amountPesewas, reason: String(reason || 'Refund').slice(0, 300), actorUserId: ctx.user?.id ?? null, paymentTransactionId: debit.payment_transaction_id, orderId },
+      t,
+    )
+    if (entry) {
+      await deps.audit.record(
+        { action: 'WALLET_REFUNDED', resource: 'ORDER', resourceId: orderId, severity: 'MEDIUM', details: { agentId: debit.agent_id, amount: toGhs(amountPesewas), reason, balance: toGhs(balancePesewas) } },
+        { ...ctx, transaction: t },
+      )
+    }
+    return { refunded: !!entry, amount: toGhs(amountPesewas)!, balance: toGhs(balancePesewas) }
+  }
+  return ctx.transaction ? run(ctx.transaction) : sequelize.transaction(run)
+}
 
 /**
  * The refund path's handler for payments made from an agent's wallet: the money goes back to the
  * wallet. The ledger allows one REFUND entry per order, so a retried job never credits twice; a
  * refund already credited answers PROCESSED again.
  */
-export function walletRefundHandler(sequelize: Sequelize, wallet: Pick<WalletService, 'refundOrder'>): RefundHandler {
+export function walletRefundHandler(deps: RefundDeps): RefundHandler {
   return {
     async refund(c): Promise<RefundAnswer> {
-      const [row] = await sequelize.query<{ order_id: number | null }>('SELECT order_id FROM payments WHERE transaction_id = :ref', {
+      const [row] = await deps.sequelize.query<{ order_id: number | null }>('SELECT order_id FROM payments WHERE transaction_id = :ref', {
         replacements: { ref: c.reference },
         type: QueryTypes.SELECT,
       })
       if (!row?.order_id) return { status: 'FAILED', message: 'No wallet order for this payment' }
-      const done = await wallet.refundOrder(row.order_id, c.reason)
+      const done = await refundOrderToWallet(deps, row.order_id, c.reason)
       return { status: 'PROCESSED', extRefundId: `wallet-${c.refundId}`, message: done.refunded ? 'Credited back to the wallet' : 'Already credited back to the wallet' }
     },
   }

@@ -1,0 +1,24 @@
+import type { DeliveryChange, DeliveryScope } from '../delivery/types.ts'
+
+/**
+ * The facts capabilities react to, each with its payload. Every one is published inside the
+ * transaction that made it true, and its handlers run in that transaction (ADR 0037).
+ */
+export interface DomainEvents {
+  /** Settlement moved an order's payment out of pending (paid, failed...): `agentId` when an agent placed it. */
+  'order.settled': { orderId: number; agentId: number | null }
+  /** A paid order's money went back (a refund) or was taken back (a reversal, a dispute). */
+  'order.moneyReturned': { orderId: number; why: 'refund' | 'reversal' }
+  /** An order's delivery status changed (`from` may equal `to`: a worker's claim again). */
+  'delivery.changed': DeliveryChange
+  /**
+   * An export made MANUAL in one statement the orders now in `order_exports` under `stamp`, past
+   * `delivery.changed` (ADR 0021, 0023).
+   */
+  'orders.exported': { stamp: string }
+}
+
+/** What a subscriber may narrow an event to. */
+export interface DomainEventScopes {
+  'delivery.changed': DeliveryScope
+}

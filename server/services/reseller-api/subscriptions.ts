@@ -1,0 +1,12 @@
+import type { Events } from '../events/index.ts'
+import type { AgentWebhooks } from './webhooks.ts'
+
+/** Each payment or delivery status change of an agent's order reaches the agent's software, in the change's transaction. */
+export function subscribeResellerApi(events: Pick<Events, 'on'>, webhooks: Pick<AgentWebhooks, 'onOrderStatusChange'>): void {
+  events.on('order.settled', async ({ orderId, agentId }, { transaction }) => {
+    if (agentId) await webhooks.onOrderStatusChange(orderId, { transaction })
+  })
+  events.on('delivery.changed', async ({ order }, { transaction }) => {
+    if (order.agent_id) await webhooks.onOrderStatusChange(order.id, { transaction })
+  }, { agentOrdersOnly: true })
+}
