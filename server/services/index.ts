@@ -42,6 +42,8 @@ import { createPayoutsService } from './payouts/index.ts'
 import { walletRefundHandler } from './wallet/refund-handler.ts'
 import { createResellerApi } from './reseller-api/index.ts'
 import type { PaymentHooks } from './payments/hooks.ts'
+import { createBulkService } from './bulk/index.ts'
+import { createBatchApi } from './bulk/api.ts'
 
 export interface Deps {
   sequelize: Sequelize
@@ -130,6 +132,12 @@ export function createServices(deps: Deps) {
   delivery.state.onChange(async ({ order }, transaction) => {
     if (order.agent_id) await agentWebhooks.onOrderStatusChange(order.id, { transaction })
   }, { agentOrdersOnly: true })
+  // Bulk orders (ADR 0039): one wallet debit for many ordinary orders; the change that ends a batch's last line tells the agent's software.
+  const bulk = createBulkService({ sequelize, audit, settings, packages, payments, sms, webhooks: agentWebhooks })
+  const batchApi = createBatchApi({ sequelize, bulk })
+  delivery.state.onChange(async ({ order }, transaction) => {
+    if (order.batch_id) await bulk.onLineEnded(order.batch_id, transaction)
+  }, { to: ['DELIVERED', 'FAILED', 'MANUAL'], agentOrdersOnly: true })
   // A refund of a wallet-paid order goes back to the wallet (issue 13), through the one refund path.
   payments.refunds.registerHandler('wallet', walletRefundHandler(sequelize, wallet))
   // Issue 20 shops: an agent's shop and prices; its margin is credited on delivery and taken back on a refund or reversal,
@@ -141,7 +149,8 @@ export function createServices(deps: Deps) {
   paymentHooks.orderMoneyReturned = (orderId, why, ctx) => shops.reverseMargin(orderId, why, ctx).then(() => undefined)
   const afa = createAfaService({ sequelize, settings, payments })
   const opsMetrics = createOpsMetrics({ sequelize })
-  return { connections, queue, opsMetrics, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, publicStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  return { connections, queue, opsMetrics, bulk, batchApi, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, publicStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>
+export type { BatchLineView } from './bulk/index.ts'
