@@ -144,6 +144,15 @@ describe('bulk orders', () => {
     expect(over.status).to.equal(400)
     expect(over.body.error).to.equal('A bulk order holds at most 2 lines; this one has 3')
     expect((await c.post('/api/bulk/preview', { text: '  \n ' })).status).to.equal(400)
+    expect((await admin.put('/api/settings', { bulkMaxLines: 1000 })).status).to.equal(200)
+    await admin.post(`/api/wallet/agents/${agent.id}/adjust`, { amount: 10, direction: 'CREDIT', reason: 'More float' })
+    // The total confirmed on the preview must still be the price; a closed shop takes nothing.
+    const moved = await c.post('/api/bulk', { text, allowDuplicates: true, expectedTotal: 12 })
+    expect(moved.status).to.equal(409)
+    expect(moved.body.error).to.equal('Prices changed since the preview: the total is now GHS 13.50. Check it and pay again.')
+    expect((await admin.put('/api/settings', { platformOpen: false })).status).to.equal(200)
+    expect((await c.post('/api/bulk', { text, allowDuplicates: true })).status).to.equal(403)
+    expect(await count('orders')).to.equal(0)
     expect((await new Client().post('/api/bulk/preview', { text })).status).to.equal(401)
   })
 
@@ -207,6 +216,10 @@ describe('bulk orders', () => {
       const list = await admin.get('/api/bulk/admin')
       expect(list.body.batches[0]).to.deep.include({ id: paid.body.batch.id, lines: 20, total: 90 })
       expect(list.body.batches[0].agent.id).to.equal(agent.id)
+      const byBatch = await admin.get(`/api/orders?batchId=${paid.body.batch.id}&limit=100`)
+      expect(byBatch.body.orders).to.have.length(20)
+      expect((await admin.get('/api/orders?batchId=abc')).status).to.equal(400)
+      expect((await c.get('/api/bulk/admin')).status).to.equal(403)
     } finally {
       receiver.close()
     }

@@ -112,7 +112,7 @@ export default function Page() {
               </div>
               <p className="help"><a href="/api/bulk/template.csv" download>Download the CSV template</a></p>
             </div>
-            <button type="submit" className={`button is-primary${busy === 'check' ? ' is-loading' : ''}`} disabled={!!busy || (!pasted.trim() && !file)}>Check lines</button>
+            <button type="submit" data-testid="bulk-check" className={`button is-primary${busy === 'check' ? ' is-loading' : ''}`} disabled={!!busy || (!pasted.trim() && !file)}>Check lines</button>
           </form>
 
           {preview ? (
@@ -124,7 +124,7 @@ export default function Page() {
               {!preview.enough ? <p className="notification is-warning is-light">Your wallet does not cover this total. <a href="/agent/wallet">Top up</a> first.</p> : null}
               <PreviewTable lines={preview.lines} texts={texts} onEdit={edit} onDrop={(i) => drop([i])} />
               <div className="buttons">
-                <button type="button" className={`button${busy === 'check' ? ' is-loading' : ''}`} disabled={!!busy || !texts.length} onClick={() => void check({ text: texts.join('\n') })}>Check again</button>
+                <button type="button" data-testid="bulk-recheck" className={`button${busy === 'check' ? ' is-loading' : ''}`} disabled={!!busy || !texts.length} onClick={() => void check({ text: texts.join('\n') })}>Check again</button>
                 {refusedIdx.length ? <button type="button" className="button is-light" onClick={() => drop(refusedIdx)}>Drop refused lines</button> : null}
               </div>
               {preview.duplicates ? (
@@ -132,7 +132,7 @@ export default function Page() {
               ) : null}
               <label className="checkbox is-block mb-3"><input type="checkbox" checked={sms} onChange={(e) => setSms(e.target.checked)} /> Text each recipient about their bundle</label>
               {dirty ? <p className="help mb-2">You changed lines: check them again before paying.</p> : null}
-              <button type="button" className={`button is-success${busy === 'pay' ? ' is-loading' : ''}`} disabled={blocked || !!busy} onClick={() => void pay()}>
+              <button type="button" data-testid="bulk-pay" className={`button is-success${busy === 'pay' ? ' is-loading' : ''}`} disabled={blocked || !!busy} onClick={() => void pay()}>
                 Pay {formatCedis(preview.total)} from wallet
               </button>
             </div>

@@ -18,7 +18,7 @@ export interface PreviewLine {
  */
 export function PreviewTable({ lines, texts, onEdit, onDrop }: { lines: PreviewLine[]; texts: string[]; onEdit(i: number, text: string): void; onDrop(i: number): void }) {
   return (
-    <div className="table-container">
+    <div className="table-container" tabIndex={0} role="region" aria-label="Checked lines" /* wider than the screen: keyboard-scrollable */>
       <table className="table is-fullwidth is-narrow is-striped" data-testid="bulk-preview">
         <caption className="is-sr-only">Checked lines</caption>
         <thead>

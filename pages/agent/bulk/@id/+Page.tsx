@@ -61,7 +61,7 @@ export default function Page() {
         {c.failed ? <a className="button is-warning" href={`/agent/bulk?from=${batch.id}`}>Order the {c.failed} failed lines again</a> : null}
         <a className="button is-light" href="/agent/bulk">New bulk order</a>
       </div>
-      <div className="table-container">
+      <div className="table-container" tabIndex={0} role="region" aria-label="Lines of this bulk order" /* wider than the screen: keyboard-scrollable */>
         <table className="table is-fullwidth is-narrow is-striped">
           <caption className="is-sr-only">Lines of bulk order {batch.id}</caption>
           <thead>
