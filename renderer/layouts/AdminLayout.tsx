@@ -4,6 +4,7 @@ import { PortalLayout } from './PortalLayout.tsx'
 export const ADMIN_LINKS = [
   { href: '/admin/overview', label: 'Overview' },
   { href: '/admin/orders', label: 'Orders' },
+  { href: '/admin/bulk-orders', label: 'Bulk Orders' },
   { href: '/admin/payments', label: 'Payments needing attention' },
   // Issue 20: payouts of agents' shop earnings.
   { href: '/admin/payouts', label: 'Payouts' },
@@ -29,6 +30,7 @@ export const ADMIN_LINKS = [
 const CRUMBS = {
   '/admin/overview': 'Overview',
   '/admin/orders': 'Orders',
+  '/admin/bulk-orders': 'Bulk Orders',
   '/admin/agents': 'Agents',
   '/admin/wallets': 'Agent wallet',
   '/admin/afa': 'AFA',

@@ -7,6 +7,7 @@ const CRUMBS = {
   '/agent/dashboard': 'Dashboard',
   '/agent/orders': 'My Orders',
   '/agent/place-order': 'Place Order',
+  '/agent/bulk': 'Bulk Order',
   '/agent/wallet': 'Wallet',
   // Issue 20 (shops)
   '/agent/shop': 'My Shop',
@@ -23,6 +24,7 @@ export function AgentLayout({ children }: { children: ReactNode }) {
     { href: '/agent/dashboard', label: 'Dashboard' },
     { href: '/agent/orders', label: 'My Orders' },
     { href: '/agent/place-order', label: 'Place Order' },
+    { href: '/agent/bulk', label: 'Bulk Order' },
     { href: '/agent/wallet', label: 'Wallet' },
     // Issue 20 (shops)
     { href: '/agent/shop', label: 'My Shop' },

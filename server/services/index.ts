@@ -46,6 +46,9 @@ import { createDomainEvents } from './events/index.ts'
 import { subscribePayments } from './payments/subscriptions.ts'
 import { subscribeResellerApi } from './reseller-api/subscriptions.ts'
 import { subscribeShops } from './shops/subscriptions.ts'
+import { createBulkService } from './bulk/index.ts'
+import { createBatchApi } from './bulk/api.ts'
+import { subscribeBulk } from './bulk/subscriptions.ts'
 
 export interface Deps {
   sequelize: Sequelize
@@ -129,6 +132,9 @@ export function createServices(deps: Deps) {
   // H13 reseller API: keys, /api/v1 orders with idempotency, signed agent webhooks through the queue.
   const resellerApi = createResellerApi({ sequelize, env: deps.env, log: deps.log, audit, auth, packages, orders, wallet, queue })
   const agentWebhooks = resellerApi.webhooks
+  // Bulk orders (ADR 0039): one wallet debit for many ordinary orders; the change that ends a batch's last line tells the agent's software.
+  const bulk = createBulkService({ sequelize, audit, settings, packages, payments, sms, webhooks: agentWebhooks })
+  const batchApi = createBatchApi({ sequelize, bulk })
   // Issue 20 shops: an agent's shop and prices; its margin follows the order's delivery and money (subscriptions below).
   const shops = createShopsService({ sequelize, audit, settings, packages, orders, earnings })
   const afa = createAfaService({ sequelize, settings, payments })
@@ -139,7 +145,9 @@ export function createServices(deps: Deps) {
   subscribePayments(events, payments)
   subscribeResellerApi(events, agentWebhooks)
   subscribeShops(events, shops)
-  return { events, connections, queue, opsMetrics, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, publicStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  subscribeBulk(events, bulk)
+  return { events, connections, queue, opsMetrics, bulk, batchApi, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, publicStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>
+export type { BatchLineView } from './bulk/index.ts'

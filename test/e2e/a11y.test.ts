@@ -1,11 +1,10 @@
 import { expect } from 'chai'
-import { createRequire } from 'node:module'
 import type { Browser, Page } from 'puppeteer-core'
+import { axe, describeViolations } from '../helpers/axe.ts'
 import { closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
 import { createAgent, createCommission, createOrder } from '../helpers/factories.ts'
 import { ADMIN, app, resetDb } from '../helpers/server.ts'
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 const ADMIN_PAGES = [
   '/admin/overview', '/admin/orders', '/admin/agents', '/admin/afa', '/admin/users', '/admin/packages', '/admin/commissions', '/admin/ussd-whitelist',
   '/admin/commission-analytics', '/admin/agent-performance', '/admin/settings', '/admin/audit-logs', '/admin/messaging',
@@ -13,6 +12,7 @@ const ADMIN_PAGES = [
   '/admin/shops',
   // Issue 20: payouts
   '/admin/payouts',
+  '/admin/bulk-orders',
 ]
 const AGENT_PAGES = [
   '/agent/dashboard', '/agent/orders', '/agent/place-order', '/agent/packages', '/agent/wallet', '/agent/profile', '/agent/payment',
@@ -20,6 +20,7 @@ const AGENT_PAGES = [
   '/agent/shop',
   // Issue 20: payouts
   '/agent/payouts',
+  '/agent/bulk',
 ]
 const SIMULATOR_PAGES = ['/simulator/phone?phone=0241234567', '/simulator/checkout']
 const PUBLIC_PAGES = [
@@ -27,27 +28,6 @@ const PUBLIC_PAGES = [
   // Issue 20: an agent's shop, made in before()
   '/shop/ama-axe-data', '/shop/ama-axe-data?tab=orders',
 ]
-
-interface Violation { id: string; impact: string; help: string; nodes: { target: string[] }[] }
-
-/**
- * axe-core run inside the page (WCAG 2.0/2.1 A and AA rules), as a screen-reader user's checklist;
- * `extraRules` switches on best-practice rules (outside those tags) for the pages that keep them.
- */
-async function axe(page: Page, extraRules: string[] = []): Promise<Violation[]> {
-  await page.addScriptTag({ path: AXE })
-  return page.evaluate(async (extra) => {
-    const r = await (window as unknown as { axe: { run(c: unknown, o: unknown): Promise<{ violations: Violation[] }> } }).axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-      rules: Object.fromEntries(extra.map((id) => [id, { enabled: true }])),
-    })
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }))
-  }, extraRules)
-}
-
-const describeViolations = (vs: Violation[]) => vs.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`).join('\n')
-
-export { axe, describeViolations }
 
 describe('browser: accessibility (axe-core) of every page, and 360 px layout', function () {
   this.timeout(600_000)

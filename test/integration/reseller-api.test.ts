@@ -315,6 +315,16 @@ describe('reseller API /api/v1', () => {
     expectDocumented('/orders', 'post', await order(api, { packageId: pkg.id, recipientNumber: '0200000000' }, 'doc-1'))
     expectDocumented('/orders/{id}', 'get', await api.get(`/api/v1/orders/${created.body.order.id}`))
     expectDocumented('/orders/{id}', 'get', await other.api.get(`/api/v1/orders/${created.body.order.id}`))
+    const admin = await adminClient()
+    await admin.post(`/api/wallet/agents/${agent.id}/adjust`, { amount: 4.5, direction: 'CREDIT', reason: 'One batch line' })
+    const batch = { lines: [{ recipientNumber: '0241234599', packageId: pkg.id }] }
+    const batched = await api.post('/api/v1/batches', batch, { 'Idempotency-Key': 'doc-b1' })
+    expectDocumented('/batches', 'post', batched)
+    expectDocumented('/batches', 'post', await api.post('/api/v1/batches', batch))
+    expectDocumented('/batches', 'post', await api.post('/api/v1/batches', { lines: [{ recipientNumber: '12', bundle: '1GB' }] }, { 'Idempotency-Key': 'doc-b2' }))
+    expectDocumented('/batches', 'post', await api.post('/api/v1/batches', batch, { 'Idempotency-Key': 'doc-b3' }))
+    expectDocumented('/batches/{id}', 'get', await api.get(`/api/v1/batches/${batched.body.batch.id}`))
+    expectDocumented('/batches/{id}', 'get', await other.api.get(`/api/v1/batches/${batched.body.batch.id}`))
     await app().db.models.Agent.update({ approved: false }, { where: { id: agent.id } })
     expectDocumented('/packages', 'get', await api.get('/api/v1/packages'))
     const env = app().services.deps.env
@@ -329,6 +339,6 @@ describe('reseller API /api/v1', () => {
     // Every documented path and method was called.
     const documented = Object.entries(spec.paths).flatMap(([p, ops]) => Object.keys(ops as object).map((m) => `${m} ${p}`))
     for (const op of documented) expect([...checked].some((c) => c.startsWith(`${op} `)), `${op} was never called`).to.equal(true)
-    expect([...checked]).to.include.members(['post /orders 201', 'post /orders 400', 'post /orders 402', 'post /orders 422', 'get /orders/{id} 404', 'get /balance 401', 'get /packages 403', 'get /balance 429'])
+    expect([...checked]).to.include.members(['post /orders 201', 'post /orders 400', 'post /orders 402', 'post /orders 422', 'get /orders/{id} 404', 'get /balance 401', 'get /packages 403', 'get /balance 429', 'post /batches 201', 'post /batches 400', 'post /batches 402', 'post /batches 422', 'get /batches/{id} 404'])
   })
 })

@@ -31,8 +31,8 @@ const DELIVERY = [
   { value: 'FAILED', label: 'Failed' },
 ]
 
-interface Filters { history: boolean; network: string; paymentStatus: string; deliveryStatus: string; orderType: string; limit: number; search: string }
-const DEFAULTS: Filters = { history: false, network: 'ALL', paymentStatus: 'ALL', deliveryStatus: 'ALL', orderType: 'all', limit: 20, search: '' }
+interface Filters { history: boolean; network: string; paymentStatus: string; deliveryStatus: string; orderType: string; limit: number; search: string; batchId: string }
+const DEFAULTS: Filters = { history: false, network: 'ALL', paymentStatus: 'ALL', deliveryStatus: 'ALL', orderType: 'all', limit: 20, search: '', batchId: '' }
 
 function query(f: Filters, page: number) {
   const p = new URLSearchParams({ page: String(page), limit: String(f.limit) })
@@ -42,13 +42,14 @@ function query(f: Filters, page: number) {
   if (f.deliveryStatus !== 'ALL') p.set('deliveryStatus', f.deliveryStatus)
   if (f.orderType !== 'all') p.set('orderType', f.orderType)
   if (f.search.trim()) p.set('search', f.search.trim())
+  if (f.batchId) p.set('batchId', f.batchId)
   return p.toString()
 }
 
 export default function Page() {
   const initial = (usePageContext() as unknown as { data?: OrdersData }).data
   const toast = useToast()
-  const [filters, setFilters] = useState<Filters>({ ...DEFAULTS, deliveryStatus: initial?.deliveryStatus ?? 'ALL' })
+  const [filters, setFilters] = useState<Filters>({ ...DEFAULTS, deliveryStatus: initial?.deliveryStatus ?? 'ALL', batchId: initial?.batchId ?? '' })
   const [searchInput, setSearchInput] = useState('')
   const [page, setPage] = useState(1)
   const [orders, setOrders] = useState<AdminOrder[]>(initial?.orders ?? [])
@@ -147,6 +148,7 @@ export default function Page() {
   if (filters.deliveryStatus !== 'ALL') active.push(`Delivery: ${DELIVERY.find((d) => d.value === filters.deliveryStatus)!.label}`)
   if (filters.orderType !== 'all') active.push(TYPES.find((t) => t.value === filters.orderType)!.label)
   if (filters.search.trim()) active.push(`Search: "${filters.search.trim()}"`)
+  if (filters.batchId) active.push(`Bulk order #${filters.batchId}`)
   const filtered = active.length > 0
 
   return (

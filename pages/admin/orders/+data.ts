@@ -2,7 +2,7 @@ import type { PageContextServer } from 'vike/types'
 import type { Pagination } from '../../../server/lib/lists.ts'
 import type { AdminOrder } from '../../../server/services/orders/admin.ts'
 
-export interface OrdersData { orders: AdminOrder[]; pagination: Pagination | null; deliveryStatus?: string }
+export interface OrdersData { orders: AdminOrder[]; pagination: Pagination | null; deliveryStatus?: string; batchId?: string }
 
 const DELIVERY = ['NOT_STARTED', 'QUEUED', 'PROCESSING', 'DELIVERED', 'FAILED', 'MANUAL']
 
@@ -12,5 +12,8 @@ export async function data(pageContext: PageContextServer): Promise<OrdersData> 
   // The overview's 'Needs attention' link opens the list filtered: ?deliveryStatus=FAILED.
   const wanted = String(pageContext.urlParsed?.search?.deliveryStatus ?? '').toUpperCase()
   const deliveryStatus = DELIVERY.includes(wanted) ? wanted : undefined
-  return { ...(await pageContext.services.ordersAdmin.list({ page: 1, limit: 20, deliveryStatus })), deliveryStatus }
+  // A bulk order's lines: ?batchId= (the bulk orders page links here).
+  const batch = String(pageContext.urlParsed?.search?.batchId ?? '')
+  const batchId = /^\d{1,9}$/.test(batch) ? batch : undefined
+  return { ...(await pageContext.services.ordersAdmin.list({ page: 1, limit: 20, deliveryStatus, batchId })), deliveryStatus, ...(batchId ? { batchId } : {}) }
 }

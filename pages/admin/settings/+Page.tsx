@@ -19,6 +19,8 @@ const NUMBERS = [
   'shopMaxMarkupValue',
   // Payouts (issue 20)
   'payoutMinimum', 'payoutFee', 'payoutApprovalAbove',
+  // Bulk orders (ADR 0039)
+  'bulkMaxLines',
 ]
 const VENDORS = [
   { value: 'auto', label: 'Automatic (SkyTech GH when configured, else the simulator)' },
@@ -105,6 +107,7 @@ export default function Page() {
           <Num name="afaRegistrationFee" label="AFA Registration Fee (GH₵)" min={0} step={0.01} {...f} help="The AFA fee banner shows only when the fee is above 0." />
           <Num name="walletTopupMin" label="Minimum Wallet Top-up (GH₵)" min={0.01} step={0.01} {...f} />
           <Num name="walletTopupMax" label="Maximum Wallet Top-up (GH₵)" min={0.01} step={0.01} {...f} help="Agents top up their wallet within these limits." />
+          <Num name="bulkMaxLines" label="Bulk order lines" min={1} max={5000} step={1} {...f} help="The most numbers one bulk order may hold." />
           <Switch name="refundOnDeliveryFailure" label="Refund automatically when a delivery fails for good" {...f} help="The payer gets their money back and the agent's commission is reversed; listed on Payments needing attention." />
         </div>
 

@@ -29,6 +29,7 @@ import { apiV1Router } from './api-v1/index.ts'
 import { resellerRouter } from './reseller.ts'
 import { shopsAdminRouter, shopsRouter } from './shops.ts'
 import { adminPayoutsRouter, payoutsRouter } from './payouts.ts'
+import { bulkRouter } from './bulk.ts'
 
 /** Every /api resource, one router each. Add a line here for a new resource. */
 export function apiRouter(services: Services) {
@@ -65,6 +66,8 @@ export function apiRouter(services: Services) {
   // Issue 20: payouts of shop earnings to mobile money (agent) and their admin page.
   api.use('/payouts', payoutsRouter(services))
   api.use('/admin/payouts', adminPayoutsRouter(services))
+  // Bulk orders: an agent's list of numbers paid once (ADR 0039).
+  api.use('/bulk', bulkRouter(services))
   // H5a: after the public orders/afa routers (H3), before the agents' own list.
   api.use('/orders', ordersAdminRouter(services))
   api.use('/afa', afaAdminRouter(services))

@@ -80,7 +80,12 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
     const text = deliveryText(order, to, await deps.settings.get({ transaction: t }))
     if (!text) return
     let phone = text.phone
-    if (order.agent_id) {
+    if (order.batch_id) {
+      // A bulk order's line: its recipient hears of it when the agent ticked texts, nobody otherwise (ADR 0039).
+      const [batch] = await sequelize.query<{ notify_sms: boolean }>('SELECT notify_sms FROM order_batches WHERE id = :id', { replacements: { id: order.batch_id }, type: QueryTypes.SELECT, transaction: t })
+      if (!batch?.notify_sms) return
+      phone = order.recipient_number
+    } else if (order.agent_id) {
       const [agent] = await sequelize.query<{ phone: string }>('SELECT phone FROM agents WHERE id = :id', { replacements: { id: order.agent_id }, type: QueryTypes.SELECT, transaction: t })
       if (agent) phone = agent.phone
     }

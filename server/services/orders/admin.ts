@@ -24,6 +24,7 @@ export const listQuerySchema = Joi.object({
   orderType: Joi.string().lowercase().valid('agent', 'direct', 'all').empty(''),
   search: Joi.string().trim().max(100).allow(''),
   deliveryStatus: Joi.string().uppercase().valid(...DELIVERY_STATUSES, 'ALL').empty(''),
+  batchId: Joi.number().integer().min(1).max(2_147_483_647).empty('').messages({ '*': 'batchId must be a bulk order number' }),
 }).unknown(true) // the shared GET /api/orders carries other routers' parameters too
 
 export interface OrderListQuery {
@@ -35,6 +36,8 @@ export interface OrderListQuery {
   orderType?: 'agent' | 'direct' | 'all'
   search?: string
   deliveryStatus?: string
+  /** The lines of one bulk order (ADR 0039). */
+  batchId?: number
 }
 
 interface OrderRow {
@@ -236,6 +239,10 @@ export function createOrdersAdminService({ sequelize, audit, delivery, events }:
         // The view's delivery_status is an expression (MANUAL once exported): for the few orders that
         // need a look, let the partial index orders_delivery_open_idx (migration 100) find them.
         if (['QUEUED', 'PROCESSING', 'FAILED'].includes(query.deliveryStatus)) where.push('o.id IN (SELECT id FROM orders WHERE delivery_status = :deliveryStatus)')
+      }
+      if (query.batchId) {
+        params.batchId = query.batchId
+        where.push('o.batch_id = :batchId')
       }
       if (query.orderType === 'agent') where.push('o.agent_id IS NOT NULL')
       if (query.orderType === 'direct') where.push('o.agent_id IS NULL')

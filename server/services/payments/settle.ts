@@ -108,7 +108,11 @@ export function createSettlement(deps: SettleDeps) {
         // per order instead of one per text); otherwise it gets its own job below.
         const vars = { dataSize: formatDataSize(order.data_size_mb), network: order.network, recipientNumber: order.recipient_number }
         let smsId: number | null = null
-        if (order.agent_id) {
+        // A bulk order's lines text their recipients only when the agent asked, at acceptance (ADR 0039):
+        // a thousand "order received" texts to the agent's own phone would tell them nothing.
+        if (order.batch_id) {
+          smsId = null
+        } else if (order.agent_id) {
           const [agent] = await q<{ phone: string }>('SELECT phone FROM agents WHERE id = :id', { id: order.agent_id }, t)
           if (agent && settings.smsOrderCreatedAgent) smsId = await deps.sms.send(agent.phone, fillTemplate(settings.smsOrderCreatedAgent, vars), { transaction: t, defer: viaDelivery })
         } else if (settings.smsOrderCreatedUser) {

@@ -20,12 +20,10 @@ export const WEBHOOK_MAX_ATTEMPTS = 12
 export const SIGNATURE_HEADER = 'X-DataHub-Signature'
 const TIMEOUT_MS = 10_000
 
-export interface WebhookPayload {
+export type WebhookPayload = {
   id: string
-  type: 'order.updated'
   createdAt: string
-  data: { order: ApiOrder }
-}
+} & ({ type: 'order.updated'; data: { order: ApiOrder } } | { type: 'batch.completed'; data: { batch: Record<string, unknown> } })
 
 /**
  * `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the agent's secret>`: the time in the
@@ -124,6 +122,14 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
       if (!row?.webhook_url) return null
       const payload: WebhookPayload = { id: `evt_${crypto.randomUUID()}`, type: 'order.updated', createdAt: new Date().toISOString(), data: { order: presentApiOrder(row) } }
       return queue.enqueue(WEBHOOK_TASK, { agentId: row.agent_id, payload }, { transaction: opts.transaction, maxAttempts: WEBHOOK_MAX_ATTEMPTS })
+    },
+
+    /** A bulk order whose every line has ended (ADR 0039), in the transaction of the change that ended the last one. */
+    async onBatchCompleted(agentId: number, batch: Record<string, unknown>, opts: { transaction?: Transaction } = {}): Promise<string | null> {
+      const [row] = await q<{ webhook_url: string | null }>('SELECT webhook_url FROM agents WHERE id = :id', { id: agentId }, opts.transaction)
+      if (!row?.webhook_url) return null
+      const payload: WebhookPayload = { id: `evt_${crypto.randomUUID()}`, type: 'batch.completed', createdAt: new Date().toISOString(), data: { batch } }
+      return queue.enqueue(WEBHOOK_TASK, { agentId, payload }, { transaction: opts.transaction, maxAttempts: WEBHOOK_MAX_ATTEMPTS })
     },
 
     /** The job: POST the event to the agent's current URL, signed with the current secret; any non-2xx answer throws, so the queue retries. */

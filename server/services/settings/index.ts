@@ -65,6 +65,8 @@ export interface Settings {
   payoutMinimum: number
   payoutFee: number
   payoutApprovalAbove: number
+  /** Bulk orders (ADR 0039): the most lines one batch may hold. */
+  bulkMaxLines: number
 }
 
 export const DELIVERY_VENDOR_CHOICES = ['auto', 'simulator', 'skytech'] as const
@@ -113,6 +115,7 @@ export const DEFAULT_SETTINGS: Settings = {
   payoutMinimum: 10,
   payoutFee: 0,
   payoutApprovalAbove: 500,
+  bulkMaxLines: 1000,
 }
 
 /** Fields everyone may read; the rest (templates, commission, whitelist switch) are for admins. */
@@ -165,6 +168,7 @@ export const settingsSchema = Joi.object<Settings>({
   deliveryVendorTelecel: Joi.string().valid(...DELIVERY_VENDOR_CHOICES),
   deliveryVendorAirteltigo: Joi.string().valid(...DELIVERY_VENDOR_CHOICES),
   deliveryRetryLimit: Joi.number().integer().min(1).max(20).messages({ '*': 'Retry limit must be a whole number from 1 to 20' }),
+  bulkMaxLines: Joi.number().integer().min(1).max(5000).messages({ '*': 'Bulk order lines must be a whole number from 1 to 5000' }),
   deliveryLowBalanceThreshold: money,
   // Sender IDs are at most 11 letters or digits (telco rule, Arkesel and the others enforce it).
   smsSenderId: Joi.string().trim().pattern(/^[A-Za-z0-9 ]{1,11}$/).messages({ '*': 'Sender ID must be 1 to 11 letters or digits' }),

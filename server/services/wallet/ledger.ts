@@ -28,6 +28,8 @@ export interface PostInput {
   actorUserId?: number | null
   paymentTransactionId?: string | null
   orderId?: number | null
+  /** A bulk order's one debit for all its lines (ADR 0039). */
+  batchId?: number | null
 }
 
 export const INSUFFICIENT_FUNDS = 'Insufficient wallet balance'
@@ -66,8 +68,8 @@ export async function post(sequelize: Sequelize, input: PostInput, t: Transactio
     },
     insertEntry: async (after) => {
       const [row] = await sequelize.query<Record<string, any>>(
-        `INSERT INTO wallet_entries (agent_id, type, amount_pesewas, balance_after_pesewas, reason, actor_user_id, payment_transaction_id, order_id)
-         VALUES (:agentId, :type, :amount, :after, :reason, :actor, :tid, :orderId)
+        `INSERT INTO wallet_entries (agent_id, type, amount_pesewas, balance_after_pesewas, reason, actor_user_id, payment_transaction_id, order_id, batch_id)
+         VALUES (:agentId, :type, :amount, :after, :reason, :actor, :tid, :orderId, :batchId)
          ON CONFLICT DO NOTHING RETURNING *`,
         {
           replacements: {
@@ -79,6 +81,7 @@ export async function post(sequelize: Sequelize, input: PostInput, t: Transactio
             actor: input.actorUserId ?? null,
             tid: input.paymentTransactionId ?? null,
             orderId: input.orderId ?? null,
+            batchId: input.batchId ?? null,
           },
           type: QueryTypes.SELECT,
           transaction: t,

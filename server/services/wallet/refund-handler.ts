@@ -19,7 +19,14 @@ interface RefundDeps {
 export async function refundOrderToWallet(deps: RefundDeps, orderId: number, reason: string, ctx: Ctx = {}): Promise<{ refunded: boolean; amount: number; balance: number | null }> {
   const { sequelize } = deps
   const run = async (t: Transaction) => {
-    const [debit] = await sequelize.query<Record<string, any>>(`SELECT * FROM wallet_entries WHERE order_id = :id AND type = 'ORDER'`, { replacements: { id: orderId }, type: QueryTypes.SELECT, transaction: t })
+    const [debit] = await sequelize.query<Record<string, any>>(
+      // A bulk order's line was paid by its batch's one debit: it gets back its own amount (ADR 0039).
+      `SELECT agent_id, payment_transaction_id, amount_pesewas FROM wallet_entries WHERE order_id = :id AND type = 'ORDER'
+       UNION ALL
+       SELECT e.agent_id, o.payment_transaction_id, -o.amount_pesewas FROM orders o JOIN wallet_entries e ON e.batch_id = o.batch_id AND e.type = 'ORDER'
+        WHERE o.id = :id`,
+      { replacements: { id: orderId }, type: QueryTypes.SELECT, transaction: t },
+    )
     if (!debit) return { refunded: false, amount: 0, balance: null }
     const amountPesewas = -Number(debit.amount_pesewas)
     const { entry, balancePesewas } = await post(

@@ -55,6 +55,17 @@ export function apiV1Router(services: Services) {
     res.json({ order: await api.getOrder(callerOf(res), req.params.id) })
   })
 
+  // Bulk orders (ADR 0039): many lines, one wallet debit, once per Idempotency-Key.
+  r.post('/batches', async (req, res) => {
+    const out = await services.batchApi.create(callerOf(res).actor, req.get('Idempotency-Key'), req.body)
+    if (out.replayed) res.setHeader('Idempotent-Replayed', 'true')
+    res.status(201).json({ batch: out.batch, lines: out.lines })
+  })
+
+  r.get('/batches/:id', async (req, res) => {
+    res.json(await services.batchApi.get(callerOf(res).agentId, req.params.id))
+  })
+
   r.use((_req, res) => {
     res.status(404).json({ error: 'Not found' })
   })

@@ -1,0 +1,66 @@
+import { QueryTypes, type Sequelize } from 'sequelize'
+import { sha256 } from '../../lib/crypto.ts'
+import { AppError, badRequest, forbidden } from '../../lib/errors.ts'
+import type { Actor } from '../context.ts'
+import type { BulkService } from './index.ts'
+
+/** Same rule as the reseller API's orders (a header both endpoints read the same way). */
+const IDEMPOTENCY_KEY_RE = /^[A-Za-z0-9_.:-]{1,255}$/
+
+/** Thrown inside the batch's transaction when another request already holds this Idempotency-Key: rolls this attempt back. */
+class KeyTaken extends Error {}
+
+/**
+ * POST /api/v1/batches once per Idempotency-Key: the key is recorded in the batch's own transaction,
+ * so the key exists exactly when the batch does; a concurrent request with the same key waits on the
+ * key's row, rolls its own attempt back and answers with the first one's batch.
+ */
+export function createBatchApi(deps: { sequelize: Sequelize; bulk: BulkService }) {
+  const { sequelize, bulk } = deps
+  const findKeyUse = async (agentId: number, key: string) => {
+    const [row] = await sequelize.query<{ request_hash: string; batch_id: number | null; order_id: number | null }>(
+      'SELECT request_hash, batch_id, order_id FROM idempotency_keys WHERE agent_id = :agentId AND key = :key',
+      { replacements: { agentId, key }, type: QueryTypes.SELECT },
+    )
+    return row ?? null
+  }
+  const replay = (use: { request_hash: string; batch_id: number | null; order_id: number | null }, hash: string): number => {
+    if (use.request_hash !== hash || use.order_id) throw new AppError(422, 'This Idempotency-Key was already used with a different request')
+    if (!use.batch_id) throw new AppError(409, 'A request with this Idempotency-Key is still being processed')
+    return use.batch_id
+  }
+
+  return {
+    /** `actor`: the API key's agent, already checked active by the reseller API's authentication. */
+    async create(actor: Actor, idempotencyKey: string | undefined, body: unknown) {
+      if (!actor.agent) throw forbidden('Only agents can place bulk orders')
+      const agentActor = actor as Actor & { agent: NonNullable<Actor['agent']> }
+      if (!idempotencyKey) throw badRequest('Idempotency-Key header is required')
+      if (!IDEMPOTENCY_KEY_RE.test(idempotencyKey)) throw badRequest('Idempotency-Key must be 1 to 255 letters, digits or _.:-')
+      const agentId = agentActor.agent.id
+      const hash = sha256(`batch:${JSON.stringify(body ?? null)}`)
+      const seen = await findKeyUse(agentId, idempotencyKey)
+      if (seen) return { ...(await bulk.forAgent(replay(seen, hash), agentId)), replayed: true }
+      try {
+        const id = await bulk.acceptApi(body, agentActor, async (batchId, transaction) => {
+          const [mine] = await sequelize.query<{ key: string }>(
+            `INSERT INTO idempotency_keys (agent_id, key, request_hash, batch_id) VALUES (:agentId, :key, :hash, :batchId)
+             ON CONFLICT (agent_id, key) DO NOTHING RETURNING key`,
+            { replacements: { agentId, key: idempotencyKey, hash, batchId }, type: QueryTypes.SELECT, transaction },
+          )
+          if (!mine) throw new KeyTaken()
+        })
+        return { ...(await bulk.forAgent(id, agentId)), replayed: false }
+      } catch (err) {
+        // A twin request that won the wallet's lock may have spent the balance this one was refused for.
+        const use = await findKeyUse(agentId, idempotencyKey)
+        if (!use) throw err instanceof KeyTaken ? new AppError(409, 'A request with this Idempotency-Key is still being processed') : err
+        return { ...(await bulk.forAgent(replay(use, hash), agentId)), replayed: true }
+      }
+    },
+
+    get: (agentId: number, id: unknown) => bulk.forAgent(id, agentId),
+  }
+}
+
+export type BatchApi = ReturnType<typeof createBatchApi>

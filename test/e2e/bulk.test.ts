@@ -1,0 +1,73 @@
+import { expect } from 'chai'
+import type { Browser, Page } from 'puppeteer-core'
+import { axe, describeViolations } from '../helpers/axe.ts'
+import { closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import * as factories from '../helpers/factories.ts'
+import { adminClient } from '../helpers/http.ts'
+import { app, resetDb } from '../helpers/server.ts'
+
+// Bulk orders in the browser at 360 px: paste, fix a refused line in place, pay from the wallet, watch them deliver.
+const tap = (page: Page, selector: string) => page.$eval(selector, (e) => (e as HTMLElement).click())
+const fitsPhone = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)
+const enabled = (page: Page, selector: string) => page.waitForFunction((s) => (document.querySelector(s) as HTMLButtonElement | null)?.disabled === false, {}, selector)
+
+describe('browser: bulk orders', function () {
+  this.timeout(180_000)
+  let browser: Browser
+  before(async function () {
+    browser = await useBrowser(this)
+  })
+  after(closeBrowser)
+  beforeEach(async () => {
+    await resetDb()
+    app().services.delivery.simulatorControl({ mode: 'deliver' })
+  })
+
+  it('pastes 3 lines, fixes the refused one, pays from the wallet and sees them deliver without a reload', async () => {
+    await app().db.models.Package.destroy({ where: {} })
+    await factories.createPackage({ network: 'MTN', sizeMb: 1024, priceUserPesewas: 500, priceAgentPesewas: 450 })
+    app().services.packages.invalidate()
+    const a = await factories.createAgent({ email: 'bulk.agent@example.com', password: 'Secret#123' })
+    const admin = await adminClient()
+    await admin.post(`/api/wallet/agents/${a.agent.id}/adjust`, { amount: 20, direction: 'CREDIT', reason: 'Float' })
+    const page = await newPage(browser, { width: 360 })
+    await page.setBypassCSP(true) // axe is injected as a script of the test's own
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }])
+    await login(page, 'bulk.agent@example.com', 'Secret#123')
+    await hydrated(page)
+    // The nav leads there.
+    expect(await page.$eval('a[href="/agent/bulk"]', (e) => e.textContent)).to.equal('Bulk Order')
+    await page.goto(url('/agent/bulk'))
+    await hydrated(page)
+    expect(await fitsPhone(page)).to.equal(true)
+
+    await page.type('#bulk-text', '0241234567 1GB\n0241234568 1GB\n02412 1GB')
+    await enabled(page, '[data-testid=bulk-check]')
+    await tap(page, '[data-testid=bulk-check]')
+    await page.waitForSelector('[data-testid=bulk-preview]')
+    expect(await page.$$eval('[data-testid=line-error]', (els) => els.map((e) => e.textContent))).to.deep.equal(['Enter a Ghanaian mobile number: 0 and 9 digits, like 0241234567'])
+    expect(await page.$eval('[data-testid=bulk-pay]', (e) => (e as HTMLButtonElement).disabled)).to.equal(true)
+    // A screen reader's checklist holds with the preview open, in the dark theme at 360 px.
+    expect(describeViolations(await axe(page))).to.equal('')
+
+    // Fixed in place, checked again: all three pass and the total is theirs.
+    const line3 = 'input[aria-label="Line 3"]'
+    await page.$eval(line3, (e) => (e as HTMLInputElement).select())
+    await page.type(line3, '0241234569,MTN,1GB')
+    await tap(page, '[data-testid=bulk-recheck]')
+    await page.waitForFunction(() => !document.querySelector('[data-testid=line-error]') && document.querySelector('[data-testid=bulk-total]')?.textContent === 'GH₵13.50')
+    expect(await fitsPhone(page)).to.equal(true)
+    await enabled(page, '[data-testid=bulk-pay]')
+    await Promise.all([page.waitForNavigation(), tap(page, '[data-testid=bulk-pay]')])
+    await hydrated(page)
+    expect(page.url()).to.match(/\/agent\/bulk\/\d+$/)
+    expect(await app().db.models.Order.count({ where: { agentId: a.agent.id } })).to.equal(3)
+
+    // The vendor delivers; the page's poll shows it.
+    await app().services.queue.drain()
+    await page.waitForFunction(() => document.querySelector('[data-count=delivered]')?.textContent === '3', { timeout: 20_000 })
+    expect(await page.$$eval('tr[data-status=DELIVERED]', (rows) => rows.length)).to.equal(3)
+    expect(describeViolations(await axe(page))).to.equal('')
+    expect(await fitsPhone(page)).to.equal(true)
+  })
+})
