@@ -5,11 +5,17 @@ import session, { type SessionData } from 'express-session'
 export const TOUCH_EVERY_MS = 60_000
 const SWEEP_AT = 10_000
 
+/** express-session hands the store the request's session, which keeps its request (`sess.req`). */
+const isRead = (sess: SessionData) => {
+  const method = (sess as { req?: { method?: string } }).req?.method
+  return method === 'GET' || method === 'HEAD'
+}
+
 type PgStoreOptions = ConstructorParameters<ReturnType<typeof connectPgSimple>>[0]
 
 /**
- * The PostgreSQL session store (connect-pg-simple) that moves a session's expiry on a read at most
- * once a minute. Rolling sessions otherwise UPDATE their row, a synchronous commit waiting for the
+ * The PostgreSQL session store (connect-pg-simple) that moves a session's expiry on a read (GET)
+ * at most once a minute. Rolling sessions otherwise UPDATE their row, a synchronous commit waiting for the
  * WAL flush, on every signed-in request, and express-session holds the response's end until it is
  * done. Skipping the touch never lengthens a session: its row still ends 30 minutes after the last
  * write, which is at most TOUCH_EVERY_MS before the last request, so a session idles out between
@@ -27,7 +33,8 @@ export function createSessionStore(options: PgStoreOptions, touchEveryMs = TOUCH
   class ThrottledTouchStore extends PgStore {
     override touch(sid: string, sess: SessionData, fn?: (err?: unknown) => void) {
       const at = written.get(sid)
-      if (at !== undefined && Date.now() - at < touchEveryMs) return void fn?.()
+      // Only a read skips: any other request (the timeout dialog's "Extend Session" is a POST) moves the expiry at once.
+      if (at !== undefined && Date.now() - at < touchEveryMs && isRead(sess)) return void fn?.()
       note(sid)
       super.touch(sid, sess, fn)
     }
