@@ -1,4 +1,3 @@
-import connectPgSimple from 'connect-pg-simple'
 import express, { type Express, type RequestHandler } from 'express'
 import session from 'express-session'
 import { trustProxySetting, type Env } from './env.ts'
@@ -9,6 +8,7 @@ import { errorHandler } from './http/middleware/errors.ts'
 import { metricsHandler, type Metrics } from './http/metrics.ts'
 import { rejectUnstorableText, requireKnownBody } from './http/middleware/input.ts'
 import { lazySession } from './http/middleware/lazy-session.ts'
+import { createSessionStore } from './http/middleware/session-store.ts'
 import { requestLogger } from './http/middleware/request-log.ts'
 import { securityHeaders } from './http/middleware/security-headers.ts'
 import { anonymousReads } from './http/routes/anonymous-reads.ts'
@@ -79,7 +79,6 @@ export function createApp(opts: AppOptions): Express {
   app.use(siteMetaRouter(services))
   for (const h of opts.pages?.assets ?? []) app.use(h)
 
-  const PgStore = connectPgSimple(session)
   const sequelize = services.deps.sequelize
   app.use(
     lazySession(session({
@@ -89,7 +88,8 @@ export function createApp(opts: AppOptions): Express {
       saveUninitialized: false,
       rolling: true,
       // The session table lives in our own database and is reached through the app's pool.
-      store: new PgStore({
+      // A read moves the session's expiry at most once a minute (ADR 0043).
+      store: createSessionStore({
         pgPromise: { any: async (text: string, params: unknown[]) => (await sequelize.query(text, { bind: params }))[0] },
         tableName: 'session',
         createTableIfMissing: false,

@@ -8,6 +8,9 @@ import type { Ctx } from '../context.ts'
 import { deliveryFields } from '../delivery/present.ts'
 import { NETWORKS } from '../../lib/vocabulary.ts'
 
+/** One count per network, as columns net_0, net_1... in NETWORKS' order (the codes are ours, never input). */
+const PER_NETWORK = NETWORKS.map((net, i) => `count(*) FILTER (WHERE network = '${net}') AS net_${i}`).join(',\n                  ')
+
 export const AGENT_ORDER_STATUSES = ['ALL', 'PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED', 'DELIVERED'] as const
 
 export const agentOrdersQuery = Joi.object({
@@ -115,26 +118,27 @@ export function createAgentOrdersService({ sequelize, models }: { sequelize: Seq
     async summary(ctx: Ctx) {
       const agent = requireActiveAgent(ctx, 'Your orders')
       const userId = ctx.user!.id
-      const [agg] = await sequelize.query<Record<string, string | null>>(
-        `SELECT count(*) AS total,
-                count(*) FILTER (WHERE payment_status = 'SUCCESS') AS success,
-                count(*) FILTER (WHERE payment_status IN ('PENDING','IN_PROGRESS')) AS pending,
-                count(*) FILTER (WHERE payment_status IN ('FAILED','EXPIRED')) AS failed,
-                count(*) FILTER (WHERE payment_status = 'SUCCESS' AND delivered) AS delivered,
-                coalesce(sum(amount_pesewas) FILTER (WHERE payment_status = 'SUCCESS'), 0) AS spent,
-                coalesce(sum(data_size_mb) FILTER (WHERE payment_status = 'SUCCESS'), 0) AS data_mb
-           FROM orders_view WHERE agent_id = :agentId OR user_id = :userId`,
-        { replacements: { agentId: agent.id, userId }, type: QueryTypes.SELECT },
-      )
-      const perNetwork = await sequelize.query<{ network: string; count: string }>(
-        'SELECT network, count(*) AS count FROM orders WHERE agent_id = :agentId OR user_id = :userId GROUP BY network',
-        { replacements: { agentId: agent.id, userId }, type: QueryTypes.SELECT },
-      )
-      const recent = await models.OrderView.findAll({
-        where: { [Op.or]: [{ agentId: agent.id }, { userId }] },
-        order: [['createdAt', 'DESC'], ['id', 'DESC']],
-        limit: 5,
-      })
+      const where = { replacements: { agentId: agent.id, userId }, type: QueryTypes.SELECT } as const
+      // The figures and the per-network counts in one pass over the agent's orders, beside the latest five.
+      const [[agg], recent] = await Promise.all([
+        sequelize.query<Record<string, string | null>>(
+          `SELECT count(*) AS total,
+                  count(*) FILTER (WHERE payment_status = 'SUCCESS') AS success,
+                  count(*) FILTER (WHERE payment_status IN ('PENDING','IN_PROGRESS')) AS pending,
+                  count(*) FILTER (WHERE payment_status IN ('FAILED','EXPIRED')) AS failed,
+                  count(*) FILTER (WHERE payment_status = 'SUCCESS' AND delivered) AS delivered,
+                  coalesce(sum(amount_pesewas) FILTER (WHERE payment_status = 'SUCCESS'), 0) AS spent,
+                  coalesce(sum(data_size_mb) FILTER (WHERE payment_status = 'SUCCESS'), 0) AS data_mb,
+                  ${PER_NETWORK}
+             FROM orders_view WHERE agent_id = :agentId OR user_id = :userId`,
+          where,
+        ),
+        models.OrderView.findAll({
+          where: { [Op.or]: [{ agentId: agent.id }, { userId }] },
+          order: [['createdAt', 'DESC'], ['id', 'DESC']],
+          limit: 5,
+        }),
+      ])
       const n = (k: string) => Number(agg?.[k] ?? 0)
       const total = n('total')
       const success = n('success')
@@ -150,7 +154,7 @@ export function createAgentOrdersService({ sequelize, models }: { sequelize: Seq
         // Spec: rounded percentages, success/total and delivered/success.
         successRate: percentage(success, total),
         deliveryRate: percentage(delivered, success),
-        byNetwork: Object.fromEntries(NETWORKS.map((net) => [net, Number(perNetwork.find((p) => p.network === net)?.count ?? 0)])) as Record<string, number>,
+        byNetwork: Object.fromEntries(NETWORKS.map((net, i) => [net, n(`net_${i}`)])) as Record<string, number>,
         recent: recent.map((r) => present(r.get({ plain: true }))),
       }
     },

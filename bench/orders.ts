@@ -1,0 +1,106 @@
+// Placing an order, one after another (no concurrency): the latency of each request from send to
+// answer, for a visitor's mobile-money order (POST /api/orders with the payer's phone: the order, its
+// payment and the simulator's prompt) and an agent's wallet order over the reseller API (POST
+// /api/v1/orders with an Idempotency-Key), next to a bare node:http server answering the same JSON
+// bytes the same way in the same rounds. Also counts the statements each order sends (bench/statement-log.ts).
+// Production server, embedded PostgreSQL with fsync on. Prints figures; asserts nothing.
+//   BENCH_ORDERS (200 per round), BENCH_ROUNDS (3), BENCH_PORT (3100; +1 for the bare server), BENCH_PG_PORT (54330)
+import { randomUUID } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import { hashSecret } from '../server/lib/crypto.ts'
+import { BENCH_DB_URL, BENCH_ENV, ROOT, startChild, stopChild } from './lib.ts'
+
+const perRound = Number(process.env.BENCH_ORDERS ?? 200)
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3))
+const PORT = process.env.BENCH_PORT ?? '3100'
+const BARE_PORT = String(Number(PORT) + 1)
+const base = `http://127.0.0.1:${PORT}`
+const statementLog = path.join(ROOT, '.data/bench-statements.log')
+const loadavg = () => os.loadavg().map((l) => l.toFixed(1)).join(' ')
+console.log(`Data Hub order placement benchmark: ${rounds} rounds of ${perRound} orders in a row per kind, node ${process.version}, ${new Date().toISOString()}, load ${loadavg()}`)
+
+fs.rmSync(statementLog, { force: true })
+const server = await startChild('server/index.ts', { ...BENCH_ENV, PORT, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ./bench/statement-log.ts`, STATEMENT_LOG: statementLog }, `${base}/readyz`)
+const db = new pg.Client({ connectionString: BENCH_DB_URL })
+await db.connect()
+
+// An approved, paid agent with a well-filled wallet and an API key.
+const AGENT_EMAIL = 'bench-orders@datahub.local'
+const AGENT_PASSWORD = 'bench-agent-password'
+await db.query(`WITH u AS (INSERT INTO users (email, name, password_hash, role) VALUES ($1, 'Bench Orders', $2, 'AGENT')
+                  ON CONFLICT (lower(email)) DO UPDATE SET password_hash = EXCLUDED.password_hash RETURNING id),
+               a AS (INSERT INTO agents (user_id, name, phone, approved, payment_status) SELECT id, 'Bench Orders', '0240000998', true, 'SUCCESS' FROM u
+                  ON CONFLICT (user_id) DO UPDATE SET approved = true RETURNING id)
+          INSERT INTO wallets (agent_id, balance_pesewas) SELECT id, 1000000000 FROM a ON CONFLICT (agent_id) DO UPDATE SET balance_pesewas = 1000000000`,
+[AGENT_EMAIL, await hashSecret(AGENT_PASSWORD)])
+const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: AGENT_EMAIL, password: AGENT_PASSWORD }) })
+const loginBody = (await login.json()) as { csrfToken: string }
+const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!
+const keyRes = await fetch(`${base}/api/reseller/keys`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': loginBody.csrfToken }, body: JSON.stringify({ name: `bench ${Date.now()}` }) })
+const apiKey = ((await keyRes.json()) as { key?: string; apiKey?: string }).key ?? ''
+if (!keyRes.ok || !apiKey) throw new Error(`bench API key failed: ${keyRes.status}`)
+const [pkg] = (await (await fetch(`${base}/api/packages`)).json()) as { id: number; network: string }[]
+
+let n = 0
+const phone = () => `024${String(1_000_000 + (n++ % 8_000_000)).padStart(7, '0')}`
+const kinds: Record<string, () => Promise<Response>> = {
+  'visitor order + mobile-money prompt (POST /api/orders)': () => {
+    const p = phone()
+    return fetch(`${base}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ packageId: pkg!.id, recipientNumber: p, payerPhone: p, payerNetwork: 'MTN' }) })
+  },
+  'wallet order over the reseller API (POST /api/v1/orders)': () =>
+    fetch(`${base}/api/v1/orders`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}`, 'idempotency-key': randomUUID() }, body: JSON.stringify({ packageId: pkg!.id, recipientNumber: phone() }) }),
+}
+// The bare server answers each kind's JSON (a 201 the size of the app's) the same way: a request, its answer, the next.
+const sample: Record<string, string> = {}
+for (const [name, place] of Object.entries(kinds)) {
+  const r = await place()
+  if (r.status !== 201) throw new Error(`${name}: ${r.status} ${await r.text()}`)
+  sample[name] = await r.text()
+}
+const bare = await startChild('bench/bare-http.ts', { PORT: BARE_PORT, BENCH_BODY: sample[Object.keys(kinds)[0]!]! }, `http://127.0.0.1:${BARE_PORT}/`)
+const bareKind = () => fetch(`http://127.0.0.1:${BARE_PORT}/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"packageId":1}' })
+
+async function inARow(place: () => Promise<Response>): Promise<number[]> {
+  // Rate limits are per address and phone: a bench from one address would meet them, not the code.
+  await db.query('DELETE FROM rate_limiter_flexible; DELETE FROM rate_limits')
+  const ms: number[] = []
+  for (let i = 0; i < perRound; i++) {
+    const t = process.hrtime.bigint()
+    const r = await place()
+    await r.arrayBuffer()
+    ms.push(Number(process.hrtime.bigint() - t) / 1e6)
+    if (r.status >= 300) throw new Error(`answered ${r.status}`)
+  }
+  return ms
+}
+const all: Record<string, number[]> = {}
+const BARE = 'bare node:http, same JSON'
+for (let round = 0; round < rounds; round++) {
+  for (const [name, place] of Object.entries(kinds)) (all[name] ??= []).push(...(await inARow(place)))
+  ;(all[BARE] ??= []).push(...(await inARow(bareKind)))
+}
+// Statements per order: one order of each kind, counted in the log.
+const statements: Record<string, number> = {}
+for (const [name, place] of Object.entries(kinds)) {
+  await new Promise((r) => setTimeout(r, 200))
+  const before = fs.readFileSync(statementLog, 'utf8').split('\n').length
+  await (await place()).arrayBuffer()
+  await new Promise((r) => setTimeout(r, 200))
+  statements[name] = fs.readFileSync(statementLog, 'utf8').split('\n').length - before
+}
+await stopChild(bare)
+await db.end()
+await stopChild(server)
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!
+console.log('')
+for (const [name, ms] of Object.entries(all)) {
+  const s = statements[name] !== undefined ? `   ${statements[name]} statements per order` : ''
+  console.log(`${name.padEnd(60)} p50 ${pct(ms, 50).toFixed(1).padStart(6)} ms   p99 ${pct(ms, 99).toFixed(1).padStart(6)} ms   (${ms.length} requests)${s}`)
+}
+for (const name of Object.keys(kinds)) console.log(`ratio p50 ${name} / bare: ${(pct(all[name]!, 50) / pct(all[BARE]!, 50)).toFixed(1)}x`)
+console.log(`load average at the end: ${loadavg()}`)

@@ -1,0 +1,53 @@
+import connectPgSimple from 'connect-pg-simple'
+import session, { type SessionData } from 'express-session'
+
+/** A session's row is written again on a read only when its last write on this instance is older than this. */
+export const TOUCH_EVERY_MS = 60_000
+const SWEEP_AT = 10_000
+
+/** express-session hands the store the request's session, which keeps its request (`sess.req`). */
+const isRead = (sess: SessionData) => {
+  const method = (sess as { req?: { method?: string } }).req?.method
+  return method === 'GET' || method === 'HEAD'
+}
+
+type PgStoreOptions = ConstructorParameters<ReturnType<typeof connectPgSimple>>[0]
+
+/**
+ * The PostgreSQL session store (connect-pg-simple) that moves a session's expiry on a read (GET)
+ * at most once a minute. Rolling sessions otherwise UPDATE their row, a synchronous commit waiting for the
+ * WAL flush, on every signed-in request, and express-session holds the response's end until it is
+ * done. Skipping the touch never lengthens a session: its row still ends 30 minutes after the last
+ * write, which is at most TOUCH_EVERY_MS before the last request, so a session idles out between
+ * 29 and 30 minutes after its last request (ADR 0043). A changed session is saved as before.
+ */
+export function createSessionStore(options: PgStoreOptions, touchEveryMs = TOUCH_EVERY_MS): session.Store {
+  const PgStore = connectPgSimple(session)
+  // When this instance last wrote each session's expiry; another instance writes on its own first read.
+  const written = new Map<string, number>()
+  const note = (sid: string) => {
+    const now = Date.now()
+    if (written.size >= SWEEP_AT) for (const [id, at] of written) if (now - at >= touchEveryMs) written.delete(id)
+    written.set(sid, now)
+  }
+  class ThrottledTouchStore extends PgStore {
+    override touch(sid: string, sess: SessionData, fn?: (err?: unknown) => void) {
+      const at = written.get(sid)
+      // Only a read skips: any other request (the timeout dialog's "Extend Session" is a POST) moves the expiry at once.
+      if (at !== undefined && Date.now() - at < touchEveryMs && isRead(sess)) return void fn?.()
+      note(sid)
+      super.touch(sid, sess, fn)
+    }
+
+    override set(sid: string, sess: SessionData, fn?: (err?: unknown) => void) {
+      note(sid)
+      super.set(sid, sess, fn)
+    }
+
+    override destroy(sid: string, fn?: (err?: unknown) => void) {
+      written.delete(sid)
+      super.destroy(sid, fn)
+    }
+  }
+  return new ThrottledTouchStore(options)
+}
