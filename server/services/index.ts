@@ -42,6 +42,7 @@ import { createPayoutsService } from './payouts/index.ts'
 import { walletRefundHandler } from './wallet/refund-handler.ts'
 import { createResellerApi } from './reseller-api/index.ts'
 import type { PaymentHooks } from './payments/hooks.ts'
+import { createVouchersService } from './vouchers/index.ts'
 
 export interface Deps {
   sequelize: Sequelize
@@ -140,8 +141,11 @@ export function createServices(deps: Deps) {
   }, { to: ['DELIVERED', 'MANUAL'], shopOrdersOnly: true })
   paymentHooks.orderMoneyReturned = (orderId, why, ctx) => shops.reverseMargin(orderId, why, ctx).then(() => undefined)
   const afa = createAfaService({ sequelize, settings, payments })
+  // Result-checker vouchers: settlement hands a paid voucher purchase to allocation, in its transaction (ADR 0040).
+  const vouchers = createVouchersService({ sequelize, env: deps.env, audit, settings, payments, sms, limits })
+  paymentHooks.voucherPaid = (p, ctx, s) => vouchers.onPaid(p, ctx, s)
   const opsMetrics = createOpsMetrics({ sequelize })
-  return { connections, queue, opsMetrics, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, publicStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  return { vouchers, connections, queue, opsMetrics, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, publicStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

@@ -1,5 +1,7 @@
 import type { Transaction } from 'sequelize'
 import type { Ctx } from '../context.ts'
+import type { Settings } from '../settings/index.ts'
+import type { PaymentRow } from './provider.ts'
 
 /**
  * What settlement, refunds and gateway events tell other capabilities, inside the transaction that
@@ -11,4 +13,9 @@ export interface PaymentHooks {
   orderStatusChanged?: (orderId: number, ctx: { transaction: Transaction }) => Promise<void>
   /** A paid order's money went back (refund) or was taken back (reversal, dispute). */
   orderMoneyReturned?: (orderId: number, why: 'refund' | 'reversal', ctx: Ctx & { transaction: Transaction }) => Promise<void>
+  /**
+   * A paid result-checker purchase: its cards are allocated in the settlement's transaction.
+   * `honoured: false` when no card could be supplied (settlement then refunds it in full).
+   */
+  voucherPaid?: (p: PaymentRow, ctx: Ctx & { transaction: Transaction }, settings: Settings) => Promise<{ honoured: boolean; details: Record<string, unknown> }>
 }

@@ -182,7 +182,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
         input.afaRegistrationId ?? null,
         input.agentId ?? null,
         input.userId ?? ctx.user?.id ?? null,
-        JSON.stringify({ ...(input.afa ? { afa: input.afa } : {}), ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}), ...(input.voucher ? { voucher: input.voucher } : {}) }),
+        JSON.stringify({ ...(input.afa ? { afa: input.afa } : {}), ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}), ...(input.voucher ? { voucher: input.voucher } : {}), ...(input.vouchers ? { vouchers: input.vouchers } : {}) }),
         !free && provider.name === 'simulator',
       ], transaction)
       if (!free && provider.name === 'simulator' && input.orderId && !input.orderMarked) {
