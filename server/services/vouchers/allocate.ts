@@ -51,7 +51,7 @@ export function createAllocation(deps: { sequelize: Sequelize; box: SecretBox; s
     const admins = await q<{ id: number; phone: string | null }>(`SELECT id, phone FROM users WHERE role = 'ADMIN'`, {}, t)
     if (admins.length) {
       const [msg] = await q<{ id: number }>(`INSERT INTO admin_messages (title, message, priority) VALUES (:title, :text, 'HIGH') RETURNING id`, { title: `Low stock: ${product.name}`.slice(0, 200), text }, t)
-      await sequelize.query('INSERT INTO admin_message_recipients (message_id, user_id) SELECT :mid, unnest(:ids::int[])', { replacements: { mid: msg!.id, ids: admins.map((a) => a.id) }, transaction: t })
+      await sequelize.query('INSERT INTO admin_message_recipients (message_id, user_id) SELECT $1, unnest($2::int[])', { bind: [msg!.id, admins.map((a) => a.id)], transaction: t })
     }
     for (const a of admins) if (a.phone) await sms.send(a.phone, text, { transaction: t })
     return true

@@ -81,10 +81,10 @@ export function createHandover(deps: { sequelize: Sequelize; box: SecretBox; pay
   /** "My checkers" of this browser or signed-in buyer, newest first. */
   async function mine(ctx: Ctx): Promise<{ purchases: PurchaseView[] }> {
     const started = ctx.browser?.started() ?? []
-    const rows = await q<PaymentRow>(
-      `SELECT * FROM payments WHERE purpose = 'voucher' AND (transaction_id = ANY(:tids::text[]) OR (CAST(:uid AS int) IS NOT NULL AND user_id = :uid))
+    const rows = await sequelize.query<PaymentRow>(
+      `SELECT * FROM payments WHERE purpose = 'voucher' AND (transaction_id = ANY($1::text[]) OR ($2::int IS NOT NULL AND user_id = $2::int))
        ORDER BY created_at DESC LIMIT 50`,
-      { tids: started, uid: ctx.user?.id ?? null },
+      { bind: [started, ctx.user?.id ?? null], type: QueryTypes.SELECT },
     )
     const mayShow = rows.filter((p) => payments.mayRead(p, ctx))
     return { purchases: await Promise.all(mayShow.map(async (p) => present(p, await cardsOf(p.transaction_id)))) }

@@ -78,14 +78,14 @@ export function createProducts(deps: { sequelize: Sequelize; audit: AuditService
     sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
 
   async function countsOf(ids: number[]): Promise<Map<number, StockCounts>> {
-    const rows = await q<{ product_id: number; available: string; sold: string; expired: string; voided: string }>(
+    const rows = await sequelize.query<{ product_id: number; available: string; sold: string; expired: string; voided: string }>(
       `SELECT product_id,
               count(*) FILTER (WHERE ${AVAILABLE_SQL}) AS available,
               count(*) FILTER (WHERE status = 'SOLD') AS sold,
               count(*) FILTER (WHERE status = 'AVAILABLE' AND expires_on < current_date) AS expired,
               count(*) FILTER (WHERE status = 'VOID') AS voided
-         FROM voucher_cards WHERE product_id = ANY(:ids::int[]) GROUP BY product_id`,
-      { ids },
+         FROM voucher_cards WHERE product_id = ANY($1::int[]) GROUP BY product_id`,
+      { bind: [ids], type: QueryTypes.SELECT },
     )
     return new Map(rows.map((r) => [r.product_id, { available: Number(r.available), sold: Number(r.sold), expired: Number(r.expired), voided: Number(r.voided) }]))
   }

@@ -86,7 +86,7 @@ export function createStock(deps: { sequelize: Sequelize; audit: AuditService; b
     return sequelize.transaction(async (t) => {
       // Two uploads of the same file at once: the second waits here and then sees the first's serials.
       await q('SELECT id FROM voucher_products WHERE id = :id FOR UPDATE', { id: product.id }, t)
-      const existing = await q<{ serial: string }>('SELECT serial FROM voucher_cards WHERE product_id = :pid AND serial = ANY(:serials::text[])', { pid: product.id, serials: cards.map((c) => c.serial) }, t)
+      const existing = await sequelize.query<{ serial: string }>('SELECT serial FROM voucher_cards WHERE product_id = $1 AND serial = ANY($2::text[])', { bind: [product.id, cards.map((c) => c.serial)], type: QueryTypes.SELECT, transaction: t })
       if (existing.length) {
         const taken = new Set(existing.map((r) => r.serial))
         const lines = cards.filter((c) => taken.has(c.serial)).map((c) => c.line)
@@ -94,8 +94,8 @@ export function createStock(deps: { sequelize: Sequelize; audit: AuditService; b
       }
       await sequelize.query(
         `INSERT INTO voucher_cards (product_id, serial, pin_sealed, expires_on, uploaded_by)
-         SELECT :pid, s, p, e::date, :by FROM unnest(:serials::text[], :pins::text[], :expiries::text[]) AS u(s, p, e)`,
-        { replacements: { pid: product.id, by: ctx.user?.id ?? null, serials: cards.map((c) => c.serial), pins: cards.map((c) => box.seal(c.pin)), expiries: cards.map((c) => c.expiresOn) }, transaction: t },
+         SELECT $1::int, s, p, e::date, $2::int FROM unnest($3::text[], $4::text[], $5::text[]) AS u(s, p, e)`,
+        { bind: [product.id, ctx.user?.id ?? null, cards.map((c) => c.serial), cards.map((c) => box.seal(c.pin)), cards.map((c) => c.expiresOn)], transaction: t },
       )
       const [c] = await q<{ n: string }>(`SELECT count(*) AS n FROM voucher_cards WHERE product_id = :pid AND ${AVAILABLE_SQL}`, { pid: product.id }, t)
       const available = Number(c?.n ?? 0)
