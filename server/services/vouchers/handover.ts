@@ -2,7 +2,7 @@ import Joi from 'joi'
 import { QueryTypes, type Sequelize } from 'sequelize'
 import { notFound } from '../../lib/errors.ts'
 import { toGhs } from '../../lib/money.ts'
-import { phoneVariants } from '../../lib/phone.ts'
+import { normalizePhone, phoneVariants } from '../../lib/phone.ts'
 import type { SecretBox } from '../../lib/secret-box.ts'
 import type { Ctx } from '../context.ts'
 import type { LimitsService } from '../limits/index.ts'
@@ -98,7 +98,8 @@ export function createHandover(deps: { sequelize: Sequelize; box: SecretBox; pay
   async function lookup(input: unknown, ctx: Ctx): Promise<{ purchases: PurchaseView[] }> {
     const { value } = lookupSchema.validate(input ?? {})
     const digits = String(value.phone).replace(/\D/g, '')
-    await deps.limits.take({ voucherLookupPerIp: ctx.ip, voucherLookupPerPhone: digits || 'none' })
+    // One bucket per number however it is written (0XXXXXXXXX or 233XXXXXXXXX).
+    await deps.limits.take({ voucherLookupPerIp: ctx.ip, voucherLookupPerPhone: normalizePhone(digits) || 'none' })
     const tid = REFERENCE_RE.test(value.transactionId) ? value.transactionId : '-'
     const [p] = await q<PaymentRow>(`SELECT * FROM payments WHERE transaction_id = :tid`, { tid })
     const cards = await cardsOf(tid)
