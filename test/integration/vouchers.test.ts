@@ -1,14 +1,10 @@
 import { expect } from 'chai'
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import zlib from 'node:zlib'
 import { QueryTypes } from 'sequelize'
-import { backupTo } from '../../models/backup.ts'
 import { createAgent } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { checkerWithStock } from '../helpers/vouchers.ts'
+import { AtPhone, ussdAgent } from '../helpers/ussd.ts'
 
 // Result-checker vouchers (docs/vouchers.md, ADR 0040).
 const sql = async <T extends object = any>(text: string, replacements: Record<string, unknown> = {}) =>
@@ -138,5 +134,28 @@ describe('result-checker vouchers', function () {
     expect((await a.c.get('/api/wallet')).body.balance).to.equal(82)
     expect(await count(`wallet_entries WHERE type = 'REFUND' AND payment_transaction_id = :t`, { t: out.transactionId })).to.equal(1)
     expect(await count(`voucher_cards WHERE status = 'AVAILABLE'`)).to.equal(1)
+  })
+
+  it('USSD: an agent dials, buys one checker from the wallet, and the END screen and the SMS carry the card', async () => {
+    const admin = await adminClient()
+    await checkerWithStock(admin, 2)
+    const { agent, pin } = await ussdAgent({ phone: '0241150001' })
+    expect((await admin.post(`/api/wallet/agents/${agent.id}/adjust`, { amount: 20, direction: 'CREDIT', reason: 'float' })).status).to.equal(200)
+    const phone = new AtPhone('+233241150001')
+    await phone.dial()
+    await phone.send(pin)
+    expect((await phone.send('5')).text).to.equal('Result checkers:\n1. BECE checker GHS 18.00\n0 Back 00 Menu')
+    expect((await phone.send('1')).text).to.equal('How many cards (1-3)?\n0 Back 00 Menu')
+    expect((await phone.send('4')).text).to.equal('Enter 1 to 3.\nHow many cards (1-3)?\n0 Back 00 Menu')
+    expect((await phone.send('1')).text).to.equal('BECE checker x1\nTotal: GHS 18.00\n1. Pay from wallet (GHS 20.00)\n0 Back 00 Menu')
+    const done = await phone.send('1')
+    expect(done.end, done.body).to.equal(true)
+    const [p] = await sql(`SELECT transaction_id, status, gateway FROM payments WHERE purpose = 'voucher'`)
+    expect(p).to.include({ status: 'SUCCESS', gateway: 'wallet' })
+    expect(done.text).to.equal(`S/N S0001 PIN 9000000001\nRef ${p.transaction_id.slice(-8)}. Also sent by SMS.`)
+    expect(done.body.length).to.be.at.most(182)
+    expect((await admin.get('/api/wallet/agents/' + agent.id)).body.balance).to.equal(2)
+    const sms = await admin.get('/api/delivery/sms?phone=0241150001')
+    expect(sms.body.messages.map((m: any) => m.message)).to.deep.equal(['Your BECE checker: S/N S0001 PIN 9000000001. Check at https://eresults.waecgh.org'])
   })
 })
