@@ -44,6 +44,8 @@ ALTER TABLE payments DROP CONSTRAINT IF EXISTS payments_purpose_check;
 ALTER TABLE payments ADD CONSTRAINT payments_purpose_check CHECK (purpose IN ('data','afa','agent_fee','wallet_topup','voucher'));
 ALTER TABLE refunds DROP CONSTRAINT IF EXISTS refunds_kind_check;
 ALTER TABLE refunds ADD CONSTRAINT refunds_kind_check CHECK (kind IN ('full','excess','shortfall'));
+-- Reseller API checker purchases are idempotent like its orders: the key names the purchase's payment.
+ALTER TABLE idempotency_keys ADD COLUMN payment_transaction_id TEXT;
 -- A wallet refund of a payment with no order (vouchers) is fenced by its refund's id, carried in the reason.
 CREATE UNIQUE INDEX wallet_entries_payment_refund_key ON wallet_entries (payment_transaction_id, reason) WHERE type = 'REFUND' AND order_id IS NULL;
 `)

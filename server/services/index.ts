@@ -43,6 +43,7 @@ import { walletRefundHandler } from './wallet/refund-handler.ts'
 import { createResellerApi } from './reseller-api/index.ts'
 import type { PaymentHooks } from './payments/hooks.ts'
 import { createVouchersService } from './vouchers/index.ts'
+import { createApiVouchers } from './reseller-api/vouchers.ts'
 
 export interface Deps {
   sequelize: Sequelize
@@ -144,8 +145,9 @@ export function createServices(deps: Deps) {
   // Result-checker vouchers: settlement hands a paid voucher purchase to allocation, in its transaction (ADR 0040).
   const vouchers = createVouchersService({ sequelize, env: deps.env, audit, settings, payments, sms, limits })
   paymentHooks.voucherPaid = (p, ctx, s) => vouchers.onPaid(p, ctx, s)
+  const apiVouchers = createApiVouchers({ sequelize, vouchers })
   const opsMetrics = createOpsMetrics({ sequelize })
-  return { vouchers, connections, queue, opsMetrics, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, publicStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  return { vouchers, apiVouchers, connections, queue, opsMetrics, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, publicStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

@@ -4,6 +4,7 @@ import { createAgent } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { checkerWithStock } from '../helpers/vouchers.ts'
+import { voucherKeyRefusal } from '../../server/services/vouchers/index.ts'
 import { AtPhone, ussdAgent } from '../helpers/ussd.ts'
 
 // Result-checker vouchers (docs/vouchers.md, ADR 0040).
@@ -51,6 +52,15 @@ describe('result-checker vouchers', function () {
     expect((await admin.post('/api/vouchers/admin/stock', { productId, content: '' })).status).to.equal(400)
     expect((await admin.post('/api/vouchers/admin/products', { name: 'X', priceUser: -1 })).status).to.equal(400)
     expect((await new Client().post('/api/vouchers/admin/stock', { productId, content: 'C0001,1234' })).status).to.be.oneOf([401, 403])
+  })
+
+  it('production refuses to start without VOUCHER_ENCRYPTION_KEY once any card exists', async () => {
+    const prod = { NODE_ENV: 'production' as const }
+    expect(await voucherKeyRefusal(app().db.sequelize, prod)).to.equal(null)
+    await checkerWithStock(await adminClient(), 1)
+    expect(await voucherKeyRefusal(app().db.sequelize, prod)).to.match(/^VOUCHER_ENCRYPTION_KEY is required in production/)
+    expect(await voucherKeyRefusal(app().db.sequelize, { ...prod, VOUCHER_ENCRYPTION_KEY: 'ab'.repeat(32) })).to.equal(null)
+    expect(await voucherKeyRefusal(app().db.sequelize, { NODE_ENV: 'development' })).to.equal(null)
   })
 
   it('200 paid purchases of one card against a stock of 150: 150 sold, none twice, 50 refunded once each, stock 0, the admins alerted once', async () => {

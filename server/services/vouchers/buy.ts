@@ -73,7 +73,7 @@ export function createBuying(deps: { sequelize: Sequelize; audit: AuditService; 
    * An agent pays from the wallet: payment row, debit and settlement (which allocates the cards) in
    * one transaction, like a wallet-paid data order. Out of stock by then: the refund goes back to the wallet.
    */
-  async function buyFromWallet(raw: BuyInput, ctx: Ctx): Promise<{ transactionId: string; amount: number }> {
+  async function buyFromWallet(raw: BuyInput, ctx: Ctx, opts: { andThen?: (transactionId: string, t: Transaction) => Promise<void> } = {}): Promise<{ transactionId: string; amount: number }> {
     const agent = requireActiveAgent(ctx, 'Checker purchases')
     const { product, wanted, amountPesewas } = await quote(raw, ctx)
     // Read before the transaction: settlement inside it must not need a second connection.
@@ -89,6 +89,7 @@ export function createBuying(deps: { sequelize: Sequelize; audit: AuditService; 
       await postWalletEntry(sequelize, { agentId: agent.id, type: 'ORDER', amountPesewas: -amountPesewas, reason: `${product.name} x${wanted.quantity}`, actorUserId: ctx.user?.id ?? null, paymentTransactionId: tid }, t)
       const out = await payments.settle(tid, { status: 'SUCCESS', message: 'Paid from wallet', amountPesewas, currency: 'GHS' }, { ...ctx, transaction: t }, { settings })
       if (!out.settled) throw new Error('wallet payment did not settle')
+      await opts.andThen?.(tid, t)
     })
     ctx.browser?.remember(tid)
     return { transactionId: tid, amount: toGhs(amountPesewas) }
