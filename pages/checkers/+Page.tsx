@@ -15,7 +15,9 @@ const MAX = 10
 /** Result checkers: pick a card and how many, pay by mobile money (or card), and read the cards here once paid. */
 export default function Page() {
   const toast = useToast()
-  const { data, settings } = usePageContext() as ReturnType<typeof usePageContext> & { data: CheckersData }
+  const { data, settings, user } = usePageContext() as ReturnType<typeof usePageContext> & { data: CheckersData }
+  // An approved agent sees the agent price and may pay from the wallet: paid and handed over at once.
+  const agent = user?.role === 'AGENT' && !!user.agent?.approved
   const { products, card } = data
   const [productId, setProductId] = useState(products.find((p) => p.inStock)?.id ?? 0)
   const [quantity, setQuantity] = useState(1)
@@ -46,6 +48,21 @@ export default function Page() {
       toast('Payment prompt sent. Approve it on your phone, then check the payment here.', 'info')
     } catch (err) {
       toast(err instanceof ApiError ? err.message : 'Payment request failed', 'error')
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  async function payFromWallet() {
+    if (!product) return toast('Choose a checker', 'error')
+    setBusy(true)
+    try {
+      const r = await api<{ purchase: PurchaseView }>('/api/vouchers/orders', { body: { productId, quantity, payFrom: 'wallet' }, fallbackError: 'Payment failed' })
+      setTid(r.purchase.transactionId)
+      setPurchase(r.purchase)
+      toast('Paid from your wallet.', 'success')
+    } catch (err) {
+      toast(err instanceof ApiError ? err.message : 'Payment failed', 'error')
     } finally {
       setBusy(false)
     }
@@ -98,6 +115,7 @@ export default function Page() {
             )}
             <p className="mb-3">Total: <strong data-testid="checker-total">{formatCedis((product?.price ?? 0) * quantity)}</strong></p>
             <button type="submit" className={`button is-primary is-fullwidth${busy && !tid ? ' is-loading' : ''}`} disabled={busy || closed || !product?.inStock}>Pay</button>
+            {agent ? <button type="button" className="button is-link is-fullwidth mt-2" disabled={busy || closed || !product?.inStock} onClick={payFromWallet}>Pay from wallet</button> : null}
           </form>
         )}
         {tid ? (
