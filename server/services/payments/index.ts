@@ -314,7 +314,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       assertMayRead(existing, ctx, phone, 'Payment not found')
       const { row } = await checkGateway(tid)
       const p = row ?? existing
-      let type: 'data' | 'agent_order' | 'agent' | 'afa' | 'wallet_topup' = p.purpose === 'afa' ? 'afa' : p.purpose === 'agent_fee' ? 'agent' : p.purpose === 'wallet_topup' ? 'wallet_topup' : 'data'
+      let type: 'data' | 'agent_order' | 'agent' | 'afa' | 'wallet_topup' | 'voucher' = p.purpose === 'afa' ? 'afa' : p.purpose === 'agent_fee' ? 'agent' : p.purpose === 'wallet_topup' || p.purpose === 'voucher' ? p.purpose : 'data'
       if (p.purpose === 'data' && p.order_id) {
         const [o] = await q<{ agent_id: number | null }>('SELECT agent_id FROM orders WHERE id = :id', { id: p.order_id })
         if (o?.agent_id) type = 'agent_order'
