@@ -100,6 +100,18 @@ const SETTINGS = {
   PAYOUT_CHECK_AFTER_MS: always(Joi.number().integer().min(0).default(60_000)),
   /** A payout SENDING this long (its worker died mid-call) is verified and, if never sent, sent again. */
   PAYOUT_STALE_SECONDS: always(Joi.number().integer().min(1).default(120)),
+  /** Seals result-checker PINs (AES-256-GCM): 32 bytes as 64 hex digits or base64; required in production once a card exists. */
+  VOUCHER_ENCRYPTION_KEY: maybe(Joi.string().trim().empty('').custom((v: string, h) => (keyBytesOf(v) ? v : h.error('any.invalid'))).messages({ 'any.invalid': 'VOUCHER_ENCRYPTION_KEY must be 32 bytes: 64 hex digits or base64' })),
+}
+
+/** The 32 key bytes of VOUCHER_ENCRYPTION_KEY (hex or base64), or null when it is neither. */
+export function keyBytesOf(text: string): Buffer | null {
+  if (/^[0-9a-f]{64}$/i.test(text)) return Buffer.from(text, 'hex')
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(text)) {
+    const b = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64')
+    if (b.length === 32) return b
+  }
+  return null
 }
 
 type Settings = typeof SETTINGS

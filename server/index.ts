@@ -3,6 +3,7 @@ import type { Server } from 'node:http'
 import path from 'node:path'
 import { openDatabase, type Database } from '../models/db.ts'
 import { migrate } from '../models/migrate.ts'
+import { voucherKeyRefusal } from './services/vouchers/index.ts'
 import { seedDefaults } from './services/seed/index.ts'
 import { createApp } from './app.ts'
 import { createMetrics } from './http/metrics.ts'
@@ -48,6 +49,9 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
   const log = opts.log ?? createLogger(env.LOG_LEVEL)
   const db = opts.db ?? (await openDatabase(env, log))
   await migrate(db.sequelize, log)
+  // Sealed checker PINs with no key to open them: refuse to start rather than sell cards nobody can read.
+  const keyRefusal = await voucherKeyRefusal(db.sequelize, env)
+  if (keyRefusal) throw new Error(`Invalid environment:\n  - ${keyRefusal}`)
   const secret = sessionSecret(env)
   // Services that key an HMAC (reset codes) use the same secret every instance shares.
   const services = createServices({ sequelize: db.sequelize, models: db.models, env: { ...env, SESSION_SECRET: secret }, log, url: db.url })

@@ -8,6 +8,8 @@ import type { MenuPorts } from './ports.ts'
 export type Screen = 'pin' | 'main' | 'network' | 'packages' | 'recipient' | 'recipientInput' | 'payNetwork' | 'confirm' | 'voucher' | 'orders' | 'statusInput' | 'statusResult'
   // Shop earnings and a payout to the verified number.
   | 'earnings' | 'payoutAmount' | 'payoutPin'
+  // Result-checker cards from the wallet.
+  | 'checkerProduct' | 'checkerQty' | 'checkerConfirm'
 
 /** What a dial remembers between hops (stored as JSON in ussd_sessions). Never the PIN. */
 export interface DialState {
@@ -27,6 +29,9 @@ export interface DialState {
   orderId?: number
   /** The payout asked for in this dial, in pesewas (confirmed with the PIN). */
   payoutPesewas?: number
+  /** The result checker chosen in this dial, and how many cards. */
+  checkerProductId?: number
+  checkerQty?: number
 }
 
 export type Outcome = { go: Screen } | { note: string } | { end: string } | { stay: true }

@@ -6,6 +6,7 @@ import { DELIVERY_LABELS } from '../server/services/delivery/present.ts'
 import { NAV, NETWORK_LABELS, NETWORK_ORDER, ascii, bodyFits, formatSize, ghs, screen, statusLabel, cediToGhs } from './text.ts'
 import { actorOf, checkPin, chosenPackage, payFromWallet, placeFromDial, pricingActor } from './actions.ts'
 import type { DialState, MenuEnv, Outcome, Screen } from './dial.ts'
+import { CHECKER_SCREENS } from './checkers.ts'
 
 const MAX_ITEMS_PER_PAGE = 7
 const PAGE_NAV = '8 Prev 9 Next'
@@ -60,7 +61,7 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
 
   main: {
     async render(env, _s, note) {
-      return screen([await siteName(env), '1. Buy data', '2. My last 5 orders', '3. Order status', '4. Earnings and payout', '0. Exit'], note)
+      return screen([await siteName(env), '1. Buy data', '2. My last 5 orders', '3. Order status', '4. Earnings and payout', '5. Result checkers', '0. Exit'], note)
     },
     async input(env, s, v) {
       if (v === '1') {
@@ -70,6 +71,10 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
       if (v === '2') return { go: 'orders' }
       if (v === '3') return { go: 'statusInput' }
       if (v === '4') return { go: 'earnings' }
+      if (v === '5') {
+        if ((await env.services.settings.get()).platformOpen === false) return { note: 'Purchases are temporarily disabled.' }
+        return { go: 'checkerProduct' }
+      }
       if (v === '0') return { end: `Thank you for using ${await siteName(env)}.` }
       return { note: 'Invalid choice.' }
     },
@@ -257,6 +262,8 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
       }
     },
   },
+
+  ...CHECKER_SCREENS,
 
   statusResult: {
     async render(env, s, note) {

@@ -4,11 +4,11 @@ import { useToast } from '../../renderer/ui/Toasts.tsx'
 import '../_storefront/storefront.css'
 import { SHOP_RETURN_KEY } from '../_storefront/payment-texts.ts'
 
-interface Verification { status: string; message?: string; type?: 'data' | 'agent' | 'afa' | 'agent_order' | 'wallet_topup'; orderId?: number | null }
+interface Verification { status: string; message?: string; type?: 'data' | 'agent' | 'afa' | 'agent_order' | 'wallet_topup' | 'voucher'; orderId?: number | null }
 
 // Spec section 2, Payment callback: success destinations and 'Try Again' targets by payment type.
-const SUCCESS_TO: Record<string, string> = { data: '/buy', agent: '/agent/dashboard', afa: '/', agent_order: '/agent/orders', wallet_topup: '/agent/wallet' }
-const RETRY_TO: Record<string, string> = { data: '/buy', agent: '/agent/payment', afa: '/afa', agent_order: '/agent/place-order', wallet_topup: '/agent/wallet' }
+const SUCCESS_TO: Record<string, string> = { data: '/buy', agent: '/agent/dashboard', afa: '/', agent_order: '/agent/orders', wallet_topup: '/agent/wallet', voucher: '/checkers/mine' }
+const RETRY_TO: Record<string, string> = { data: '/buy', agent: '/agent/payment', afa: '/afa', agent_order: '/agent/place-order', wallet_topup: '/agent/wallet', voucher: '/checkers' }
 const PENDING_TRIES = 6
 const PENDING_WAIT_MS = 2500
 

@@ -12,6 +12,7 @@ export const ADMIN_LINKS = [
   { href: '/admin/afa', label: 'AFA' },
   { href: '/admin/users', label: 'Users' },
   { href: '/admin/packages', label: 'Packages' },
+  { href: '/admin/checkers', label: 'Result checkers' },
   { href: '/admin/commissions', label: 'Commissions' },
   { href: '/admin/ussd-whitelist', label: 'USSD Whitelist' },
   { href: '/admin/commission-analytics', label: 'Commission Analytics' },
@@ -35,6 +36,7 @@ const CRUMBS = {
   '/admin/wallets': 'Agent wallet',
   '/admin/afa': 'AFA',
   '/admin/packages': 'Packages',
+  '/admin/checkers': 'Result checkers',
   '/admin/settings': 'Settings',
   // Issue 20 (shops, payouts)
   '/admin/shops': 'Shops',

@@ -40,6 +40,7 @@ function Header() {
               {link('/', 'Home')}
               {link('/data-services', 'Buy Data')}
               {link('/afa', 'AFA Registration')}
+              {link('/checkers', 'Result Checkers')}
               {role !== 'AGENT' ? link('/agent/register', 'Become an Agent') : null}
               {approvedAgent ? link('/agent', 'Agent') : null}
               {role === 'ADMIN' ? link('/admin/overview', 'Admin') : null}

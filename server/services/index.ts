@@ -49,6 +49,9 @@ import { subscribeShops } from './shops/subscriptions.ts'
 import { createBulkService } from './bulk/index.ts'
 import { createBatchApi } from './bulk/api.ts'
 import { subscribeBulk } from './bulk/subscriptions.ts'
+import { createVouchersService } from './vouchers/index.ts'
+import { subscribeVouchers } from './vouchers/subscriptions.ts'
+import { createApiVouchers } from './reseller-api/vouchers.ts'
 
 export interface Deps {
   sequelize: Sequelize
@@ -139,6 +142,9 @@ export function createServices(deps: Deps) {
   const shops = createShopsService({ sequelize, audit, settings, packages, orders, earnings })
   const afa = createAfaService({ sequelize, settings, payments })
   const opsMetrics = createOpsMetrics({ sequelize })
+  // Result-checker vouchers: a paid purchase takes its cards in the settlement's transaction (ADR 0040).
+  const vouchers = createVouchersService({ sequelize, env: deps.env, audit, settings, payments, sms, limits })
+  const apiVouchers = createApiVouchers({ sequelize, vouchers })
 
   // Who reacts to which fact, in this order within each transaction: a delivery that failed for good is
   // refunded before the agent's webhook reports it, and a margin is credited after both.
@@ -146,7 +152,8 @@ export function createServices(deps: Deps) {
   subscribeResellerApi(events, agentWebhooks)
   subscribeShops(events, shops)
   subscribeBulk(events, bulk)
-  return { events, connections, queue, opsMetrics, bulk, batchApi, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, publicStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  subscribeVouchers(events, vouchers)
+  return { events, vouchers, apiVouchers, connections, queue, opsMetrics, bulk, batchApi, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, publicStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

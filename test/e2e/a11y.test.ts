@@ -3,7 +3,9 @@ import type { Browser, Page } from 'puppeteer-core'
 import { axe, describeViolations } from '../helpers/axe.ts'
 import { closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
 import { createAgent, createCommission, createOrder } from '../helpers/factories.ts'
+import { adminClient } from '../helpers/http.ts'
 import { ADMIN, app, resetDb } from '../helpers/server.ts'
+import { checkerWithStock } from '../helpers/vouchers.ts'
 
 const ADMIN_PAGES = [
   '/admin/overview', '/admin/orders', '/admin/agents', '/admin/afa', '/admin/users', '/admin/packages', '/admin/commissions', '/admin/ussd-whitelist',
@@ -13,6 +15,7 @@ const ADMIN_PAGES = [
   // Issue 20: payouts
   '/admin/payouts',
   '/admin/bulk-orders',
+  '/admin/checkers',
 ]
 const AGENT_PAGES = [
   '/agent/dashboard', '/agent/orders', '/agent/place-order', '/agent/packages', '/agent/wallet', '/agent/profile', '/agent/payment',
@@ -27,6 +30,7 @@ const PUBLIC_PAGES = [
   '/', '/data-services', '/data-services?tab=orders', '/afa', '/agent/register', '/login',
   // Issue 20: an agent's shop, made in before()
   '/shop/ama-axe-data', '/shop/ama-axe-data?tab=orders',
+  '/checkers', '/checkers/mine',
 ]
 
 describe('browser: accessibility (axe-core) of every page, and 360 px layout', function () {
@@ -47,6 +51,8 @@ describe('browser: accessibility (axe-core) of every page, and 360 px layout', f
     await app().services.shops.saveMine({ slug: 'ama-axe-data', name: 'Ama Axe Data', description: 'Bundles for every network', whatsapp: '0245550101', accent: '#6a1b9a' }, { user: actor })
     const { prices } = await app().services.shops.mine({ user: actor })
     await app().services.shops.setPrices({ prices: prices.map((l) => ({ packageId: l.packageId, price: l.ceiling })) }, { user: actor })
+    // A checker on sale, so /checkers shows its form and /admin/checkers its tables.
+    await checkerWithStock(await adminClient(), 2)
   })
 
   /** axe over `pages` signed in as `who` (or not), at `width`, in `theme`. */

@@ -60,8 +60,8 @@ export class Client {
   }
 }
 
-export async function adminClient(): Promise<Client> {
-  const c = new Client()
+export async function adminClient(base?: string): Promise<Client> {
+  const c = new Client(base)
   const res = await c.login(ADMIN.email, ADMIN.password)
   if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${res.text}`)
   return c

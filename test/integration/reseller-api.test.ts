@@ -10,6 +10,7 @@ import { openApiDocument } from '../../server/services/reseller-api/openapi.ts'
 import { createAgent, createPackage } from '../helpers/factories.ts'
 import { adminClient, Client, type Res } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
+import { checkerWithStock } from '../helpers/vouchers.ts'
 
 // Issue 13: the reseller API (/api/v1), its keys, idempotency, rate limit, webhooks and OpenAPI document.
 const count = async (from: string, r: Record<string, unknown> = {}) =>
@@ -325,6 +326,22 @@ describe('reseller API /api/v1', () => {
     expectDocumented('/batches', 'post', await api.post('/api/v1/batches', batch, { 'Idempotency-Key': 'doc-b3' }))
     expectDocumented('/batches/{id}', 'get', await api.get(`/api/v1/batches/${batched.body.batch.id}`))
     expectDocumented('/batches/{id}', 'get', await other.api.get(`/api/v1/batches/${batched.body.batch.id}`))
+    // Result-checker cards: the answer holds the cards, once per Idempotency-Key.
+    const productId = await checkerWithStock(await adminClient(), 1, { priceAgent: 2 })
+    const checker = (body: unknown, key?: string) => other.api.post('/api/v1/vouchers/orders', body, key ? { 'Idempotency-Key': key } : {})
+    expectDocumented('/vouchers/products', 'get', await other.api.get('/api/v1/vouchers/products'))
+    const card = await checker({ productId }, 'card-1')
+    expectDocumented('/vouchers/orders', 'post', card)
+    expect(card.body.purchase.cards).to.deep.equal([{ serial: 'S0001', pin: '9000000001', expiresOn: null }])
+    const replayed = await checker({ productId }, 'card-1')
+    expectDocumented('/vouchers/orders', 'post', replayed)
+    expect(replayed.headers.get('Idempotent-Replayed')).to.equal('true')
+    expect(replayed.body.purchase.transactionId).to.equal(card.body.purchase.transactionId)
+    expectDocumented('/vouchers/orders', 'post', await checker({ productId, quantity: 2 }, 'card-1'))
+    expectDocumented('/vouchers/orders', 'post', await checker({ productId }, 'card-2'))
+    expectDocumented('/vouchers/orders', 'post', await checker({ productId }))
+    expectDocumented('/vouchers/orders', 'post', await checker({ productId: 999 }, 'card-3'))
+    expect(await app().db.sequelize.query(`SELECT count(*)::int AS n FROM payments WHERE purpose = 'voucher'`, { type: QueryTypes.SELECT })).to.deep.equal([{ n: 1 }])
     await app().db.models.Agent.update({ approved: false }, { where: { id: agent.id } })
     expectDocumented('/packages', 'get', await api.get('/api/v1/packages'))
     const env = app().services.deps.env
@@ -339,6 +356,6 @@ describe('reseller API /api/v1', () => {
     // Every documented path and method was called.
     const documented = Object.entries(spec.paths).flatMap(([p, ops]) => Object.keys(ops as object).map((m) => `${m} ${p}`))
     for (const op of documented) expect([...checked].some((c) => c.startsWith(`${op} `)), `${op} was never called`).to.equal(true)
-    expect([...checked]).to.include.members(['post /orders 201', 'post /orders 400', 'post /orders 402', 'post /orders 422', 'get /orders/{id} 404', 'get /balance 401', 'get /packages 403', 'get /balance 429', 'post /batches 201', 'post /batches 400', 'post /batches 402', 'post /batches 422', 'get /batches/{id} 404'])
+    expect([...checked]).to.include.members(['post /vouchers/orders 201', 'post /vouchers/orders 409', 'post /vouchers/orders 422', 'post /vouchers/orders 404', 'post /orders 201', 'post /orders 400', 'post /orders 402', 'post /orders 422', 'get /orders/{id} 404', 'get /balance 401', 'get /packages 403', 'get /balance 429', 'post /batches 201', 'post /batches 400', 'post /batches 402', 'post /batches 422', 'get /batches/{id} 404'])
   })
 })

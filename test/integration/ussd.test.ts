@@ -235,7 +235,7 @@ describe('USSD channel (Africa\'s Talking format)', () => {
     it('shows the main menu after the PIN, and every screen fits 182 characters', async () => {
       for (let i = 0; i < 12; i++) await createPackage({ network: 'MTN', sizeMb: 1024 * (i + 1), priceUserPesewas: 100_000 + i, priceAgentPesewas: 99_000 + i })
       const { phone, main } = await signedIn()
-      expect(main.body).to.equal('CON Data Hub\n1. Buy data\n2. My last 5 orders\n3. Order status\n4. Earnings and payout\n0. Exit')
+      expect(main.body).to.equal('CON Data Hub\n1. Buy data\n2. My last 5 orders\n3. Order status\n4. Earnings and payout\n5. Result checkers\n0. Exit')
       const hops = [main, await phone.send('1'), await phone.send('1'), await phone.send('9'), await phone.send('9'), await phone.send('x'), await phone.send('8')]
       for (const h of hops) {
         expect(h.con, h.body).to.equal(true)
@@ -287,7 +287,7 @@ describe('USSD channel (Africa\'s Talking format)', () => {
       await createPackage({ network: 'MTN' })
       const { phone } = await signedIn('0241120004')
       let hop = await phone.send('7')
-      expect(hop.body).to.equal('CON Invalid choice.\nData Hub\n1. Buy data\n2. My last 5 orders\n3. Order status\n4. Earnings and payout\n0. Exit')
+      expect(hop.body).to.equal('CON Invalid choice.\nData Hub\n1. Buy data\n2. My last 5 orders\n3. Order status\n4. Earnings and payout\n5. Result checkers\n0. Exit')
       hop = await phone.send('9'.repeat(300))
       expect(hop.text).to.match(/^Input too long\.\n/)
       expectFits(hop)

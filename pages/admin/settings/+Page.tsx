@@ -141,6 +141,7 @@ export default function Page() {
           <Area name="smsDelivered" label="SMS on delivered" {...f} help="Variables: {dataSize}, {network}, {recipientNumber}. Sent to the agent for agent orders." />
           <Area name="smsDeliveryFailed" label="SMS on delivery failed" {...f} help="Variables: {dataSize}, {network}, {recipientNumber}" />
           <Area name="smsAgentApproved" label="SMS on agent approved" {...f} />
+          <Area name="smsVoucherSold" label="SMS with result-checker cards" {...f} help="Variables: {product}, {cards} (serial and PIN of each card), {howToUse}" />
           <Text name="smsSenderId" label="SMS Sender ID" {...f} help="At most 11 letters or digits, as registered with the SMS provider." />
         </div>
 

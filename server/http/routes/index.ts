@@ -30,6 +30,7 @@ import { resellerRouter } from './reseller.ts'
 import { shopsAdminRouter, shopsRouter } from './shops.ts'
 import { adminPayoutsRouter, payoutsRouter } from './payouts.ts'
 import { bulkRouter } from './bulk.ts'
+import { vouchersRouter } from './vouchers.ts'
 
 /** Every /api resource, one router each. Add a line here for a new resource. */
 export function apiRouter(services: Services) {
@@ -59,6 +60,7 @@ export function apiRouter(services: Services) {
   api.use('/delivery', deliveryRouter(services))
   // H13: the agent wallet.
   api.use('/wallet', walletRouter(services))
+  api.use('/vouchers', vouchersRouter(services))
   api.use('/reseller', resellerRouter(services))
   // Issue 20: agents' shops (public view and purchases, the agent's own shop) and the admins' list.
   api.use('/shops', shopsRouter(services))

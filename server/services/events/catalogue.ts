@@ -1,4 +1,6 @@
 import type { DeliveryChange, DeliveryScope } from '../delivery/types.ts'
+import type { PaymentRow } from '../payments/provider.ts'
+import type { Settings } from '../settings/index.ts'
 
 /**
  * The facts capabilities react to, each with its payload. Every one is published inside the
@@ -16,6 +18,11 @@ export interface DomainEvents {
    * `delivery.changed` (ADR 0021, 0023).
    */
   'orders.exported': { stamp: string }
+  /**
+   * A result-checker purchase was paid: its cards are allocated in the settlement's transaction. The
+   * subscriber fills `outcome`; one left unhonoured (no card could be supplied) is refunded in full.
+   */
+  'voucher.paid': { payment: PaymentRow; settings: Settings; outcome: { honoured: boolean; details: Record<string, unknown> } }
 }
 
 /** What a subscriber may narrow an event to. */

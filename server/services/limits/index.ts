@@ -21,6 +21,11 @@ export const LIMITS = {
   registerPerIp: { points: 100, duration: 3600 },
   registerPerPhone: { points: 3, duration: 3600 },
   registerPerEmail: { points: 3, duration: 3600 },
+  // "My checkers" by phone and transaction id: the answer holds PINs, so guessing is kept slow.
+  voucherLookupPerIp: { points: 30, duration: 600 },
+  voucherLookupPerPhone: { points: 5, duration: 600 },
+  // Sending a purchase's cards again by SMS.
+  voucherResendPerPurchase: { points: 3, duration: 3600 },
 } as const
 
 export type LimitName = keyof typeof LIMITS

@@ -7,6 +7,8 @@ import type { Ctx } from '../context.ts'
 export type IssueKind = 'late_success' | 'wrong_amount' | 'overpaid' | 'reversal' | 'dispute' | 'unclear_start' | 'recon_mismatch'
   // Payouts (issue 20): a transfer the code cannot decide, refused, or waiting for an OTP.
   | 'payout_mismatch' | 'payout_unclear' | 'payout_refused' | 'payout_otp'
+  // Result-checker vouchers: a paid purchase the stock could not (fully) supply, refunded automatically.
+  | 'out_of_stock'
 
 export interface IssueNote {
   kind: IssueKind

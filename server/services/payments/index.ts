@@ -188,7 +188,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
         input.afaRegistrationId ?? null,
         input.agentId ?? null,
         input.userId ?? ctx.user?.id ?? null,
-        JSON.stringify({ ...(input.afa ? { afa: input.afa } : {}), ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}), ...(input.voucher ? { voucher: input.voucher } : {}) }),
+        JSON.stringify({ ...(input.afa ? { afa: input.afa } : {}), ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}), ...(input.voucher ? { voucher: input.voucher } : {}), ...(input.vouchers ? { vouchers: input.vouchers } : {}) }),
         !free && provider.name === 'simulator',
       ], transaction)
       if (!free && provider.name === 'simulator' && input.orderId && !input.orderMarked) {
@@ -318,7 +318,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       const existing = await load(tid)
       if (!existing) throw notFound('Payment not found')
       assertMayRead(existing, ctx, phone, 'Payment not found')
-      let type: 'data' | 'agent_order' | 'agent' | 'afa' | 'wallet_topup' = existing.purpose === 'afa' ? 'afa' : existing.purpose === 'agent_fee' ? 'agent' : existing.purpose === 'wallet_topup' ? 'wallet_topup' : 'data'
+      let type: 'data' | 'agent_order' | 'agent' | 'afa' | 'wallet_topup' | 'voucher' = existing.purpose === 'afa' ? 'afa' : existing.purpose === 'agent_fee' ? 'agent' : existing.purpose === 'wallet_topup' || existing.purpose === 'voucher' ? existing.purpose : 'data'
       // Asked before the gateway check settles it: nothing may be read after the payment is settled,
       // where a lost connection would answer an error for money that went through.
       if (existing.purpose === 'data' && existing.order_id) {

@@ -24,7 +24,7 @@ export interface RefundRow {
   id: number
   payment_id: number
   transaction_id: string
-  kind: 'full' | 'excess'
+  kind: 'full' | 'excess' | 'shortfall'
   gateway: string
   amount_pesewas: number
   reason: string
@@ -70,7 +70,7 @@ export function createRefunds(deps: RefundDeps) {
    * Decides a refund inside the caller's transaction. Returns the refund row, or null when this
    * payment already has one of this kind (the loser of a race does nothing).
    */
-  async function issueInTx(t: Transaction, p: PaymentRow, input: { kind: 'full' | 'excess'; amountPesewas?: number; reason: string }, ctx: Ctx = {}): Promise<RefundRow | null> {
+  async function issueInTx(t: Transaction, p: PaymentRow, input: { kind: 'full' | 'excess' | 'shortfall'; amountPesewas?: number; reason: string }, ctx: Ctx = {}): Promise<RefundRow | null> {
     const left = await refundable(p, t)
     const amount = Math.min(input.amountPesewas ?? left, left)
     if (amount <= 0) return null

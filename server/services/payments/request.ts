@@ -6,7 +6,7 @@ import { VOUCHER_RE } from '../../lib/vocabulary.ts'
 // What a payment request takes (checked here for every channel) and what it answers.
 
 export interface PaymentRequestInput {
-  purpose: 'data' | 'afa' | 'agent_fee' | 'wallet_topup'
+  purpose: 'data' | 'afa' | 'agent_fee' | 'wallet_topup' | 'voucher'
   amountPesewas: number
   transactionId?: string | number | null
   payerPhone?: string | null
@@ -28,6 +28,8 @@ export interface PaymentRequestInput {
   background?: boolean
   /** A voucher the payer gave up front (USSD): sent when the gateway asks for one, then forgotten. */
   voucher?: string | null
+  /** A result-checker purchase: which product and how many cards (settlement allocates them). */
+  vouchers?: { productId: number; quantity: number; unitPesewas: number } | null
   /** The order was written already marked simulated (services.orders.placeOrder): no UPDATE of it here. */
   orderMarked?: boolean
 }
@@ -67,7 +69,7 @@ export const transactionIdSchema = Joi.any()
   .messages({ 'any.invalid': 'Transaction ID must be a whole number of up to 15 digits' })
 
 export const requestSchema = Joi.object<PaymentRequestInput>({
-  purpose: Joi.string().valid('data', 'afa', 'agent_fee', 'wallet_topup').required(),
+  purpose: Joi.string().valid('data', 'afa', 'agent_fee', 'wallet_topup', 'voucher').required(),
   amountPesewas: Joi.number().integer().min(0).max(100_000_000).required(),
   transactionId: transactionIdSchema,
   payerPhone: Joi.string().allow('', null),
@@ -84,5 +86,6 @@ export const requestSchema = Joi.object<PaymentRequestInput>({
   background: Joi.boolean(),
   voucher: Joi.string().pattern(VOUCHER_RE).allow(null),
   orderMarked: Joi.boolean(),
+  vouchers: Joi.object({ productId: Joi.number().integer().required(), quantity: Joi.number().integer().min(1).max(10).required(), unitPesewas: Joi.number().integer().min(1).required() }).allow(null),
 }).options({ stripUnknown: true })
 

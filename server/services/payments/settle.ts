@@ -174,6 +174,14 @@ export function createSettlement(deps: SettleDeps) {
       }
     }
 
+    if (p.purpose === 'voucher' && success) {
+      // Nobody to supply the cards means the money goes back: the outcome starts unhonoured.
+      const outcome = { honoured: false, details: {} as Record<string, unknown> }
+      await deps.events.publish('voucher.paid', { payment: p, settings, outcome }, ctx)
+      details.vouchers = outcome.details
+      if (!outcome.honoured) honoured = false
+    }
+
     await deps.audit.record(
       {
         action: success ? 'PAYMENT_SUCCESS' : 'PAYMENT_FAILED',
@@ -258,7 +266,7 @@ export function createSettlement(deps: SettleDeps) {
       // registration): a plain settlement returns what its UPDATE returned, one round trip fewer.
       const changedAgain = row.purpose === 'afa' || (!honoured && status === 'SUCCESS') || !!(v && v.excess > 0)
       if (!honoured && status === 'SUCCESS') {
-        await deps.refunds.issueInTx(t, row, { kind: 'full', reason: late ? 'Paid after the payment had closed and the purchase could not be honoured' : 'Paid for something already paid' }, tctx)
+        await deps.refunds.issueInTx(t, row, { kind: 'full', reason: late ? 'Paid after the payment had closed and the purchase could not be honoured' : row.purpose === 'voucher' ? 'Out of stock: no card could be supplied' : 'Paid for something already paid' }, tctx)
       } else if (v && v.excess > 0) {
         await deps.refunds.issueInTx(t, row, { kind: 'excess', amountPesewas: v.excess, reason: `Overpaid by ${ghsText(v.excess)}` }, tctx)
         await deps.attention.note({ kind: 'overpaid', key: transactionId, transactionId, summary: `Overpaid by ${ghsText(v.excess)}`, actionTaken: 'Settled; the difference is being refunded automatically' }, t)

@@ -53,6 +53,8 @@ export interface Settings {
   smsDelivered: string
   smsDeliveryFailed: string
   smsAgentApproved: string
+  /** The cards of a result-checker purchase: {product}, {cards} (serial and PIN each), {howToUse}. */
+  smsVoucherSold: string
   /** Refund the payer automatically when a delivery fails for good (issue 12). */
   refundOnDeliveryFailure: boolean
   /** Agent wallet top-up limits (GHS), issue 13. */
@@ -107,6 +109,7 @@ export const DEFAULT_SETTINGS: Settings = {
   smsDelivered: 'Your {dataSize} {network} data to {recipientNumber} has been delivered.',
   smsDeliveryFailed: 'We could not deliver your {dataSize} {network} data to {recipientNumber} yet. We are on it.',
   smsAgentApproved: 'Your Data Hub agent account has been approved. You can now place orders.',
+  smsVoucherSold: 'Your {product}: {cards}. {howToUse}',
   refundOnDeliveryFailure: false,
   walletTopupMin: 1,
   walletTopupMax: 5000,
@@ -175,6 +178,7 @@ export const settingsSchema = Joi.object<Settings>({
   smsDelivered: text(320),
   smsDeliveryFailed: text(320),
   smsAgentApproved: text(320),
+  smsVoucherSold: text(320),
   refundOnDeliveryFailure: Joi.boolean(),
   walletTopupMin: Joi.number().min(0.01).max(100000).precision(2),
   walletTopupMax: Joi.number().min(0.01).max(100000).precision(2),

@@ -7,6 +7,7 @@ import { normalizePhone } from '../../lib/phone.ts'
 import type { Queue } from '../queue/index.ts'
 import type { SettingsService } from '../settings/index.ts'
 import { NO_FLUSH_WAIT, preparedFor } from '../../../models/prepared.ts'
+import type { SecretBox } from '../../lib/secret-box.ts'
 import { SmsError, type SmsProvider } from './provider.ts'
 
 /** Tries per message before FAILED; waits SMS_RETRY_BASE_MS (10 s), then twice as long each time. */
@@ -37,8 +38,10 @@ const listSchema = Joi.object({
 
 export const HIDDEN_CODE = '(one-time code hidden: sent by the SMS provider)'
 
-export function createSmsDispatcher(deps: { sequelize: Sequelize; queue: Queue; settings: SettingsService; provider: SmsProvider; log: Logger; retryBaseMs: number }) {
+export function createSmsDispatcher(deps: { sequelize: Sequelize; queue: Queue; settings: SettingsService; provider: SmsProvider; log: Logger; retryBaseMs: number; box: SecretBox }) {
   const { sequelize, queue, provider, log } = deps
+  // A sealed text (a checker card's PIN) is opened only on its way to the provider or to a simulated outbox's page.
+  const plain = (text: string) => (deps.box.isSealed(text) ? deps.box.open(text) : text)
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
   // Every order's texts are claimed and marked SENT here: named statements, and no wait for the WAL
   // flush (a crash of PostgreSQL may lose the marks; the sweep then sends those texts again; ADR 0024).
@@ -74,7 +77,7 @@ export function createSmsDispatcher(deps: { sequelize: Sequelize; queue: Queue; 
     const done = await Promise.allSettled(
       rows.map(async (row) => {
         try {
-          const { messageId } = await provider.send({ to: row.to_phone, message: row.message, sender, sensitive: !!row.sensitive })
+          const { messageId } = await provider.send({ to: row.to_phone, message: plain(row.message), sender, sensitive: !!row.sensitive })
           sent.push({ id: row.id, mid: messageId })
         } catch (err) {
           outcome.set(row.id, await failed(row, err))
@@ -150,7 +153,7 @@ export function createSmsDispatcher(deps: { sequelize: Sequelize; queue: Queue; 
         messages: rows.map((r) => ({
           id: r.id,
           to: r.to_phone,
-          message: r.sensitive && !simulated ? HIDDEN_CODE : r.message,
+          message: r.sensitive && !simulated ? HIDDEN_CODE : plain(r.message),
           sensitive: !!r.sensitive,
           status: r.status,
           provider: r.provider,

@@ -4,6 +4,7 @@ import type { Models } from '../../../models/index.ts'
 import type { Env } from '../../env.ts'
 import type { Logger } from '../../lib/logger.ts'
 import { normalizePhone } from '../../lib/phone.ts'
+import { createSecretBox } from '../../lib/secret-box.ts'
 import { cediToGhs, networkLabel } from '../../lib/vocabulary.ts'
 import type { Queue } from '../queue/index.ts'
 import type { SettingsService } from '../settings/index.ts'
@@ -24,6 +25,8 @@ export interface SmsOptions {
    * not three). Should the caller die first, the sweep sends the QUEUED row (SWEEP_AFTER_SECONDS).
    */
   defer?: boolean
+  /** The text is a secret the buyer paid for (a checker PIN): stored sealed, opened only to send it (implies sensitive). */
+  sealed?: boolean
 }
 
 export { formatSize as formatDataSize } from '../../lib/vocabulary.ts'
@@ -54,7 +57,8 @@ export type SmsService = ReturnType<typeof createSmsService>
 export function createSmsService(deps: { sequelize: Sequelize; models: Models; queue: Queue; settings: SettingsService; env: Env; log: Logger; provider?: SmsProvider }) {
   const provider = deps.provider ?? chooseSmsProvider(deps.env, deps.log)
   const run = preparedFor(deps.sequelize)
-  const dispatcher = createSmsDispatcher({ ...deps, provider, retryBaseMs: deps.env.SMS_RETRY_BASE_MS })
+  const box = createSecretBox(deps.env)
+  const dispatcher = createSmsDispatcher({ ...deps, provider, retryBaseMs: deps.env.SMS_RETRY_BASE_MS, box })
 
   const enqueue = (id: number, opts: { transaction?: Transaction } = {}) =>
     deps.queue.enqueue(SMS_TASK, { id }, { transaction: opts.transaction, jobKey: `sms:${id}` })
@@ -66,11 +70,11 @@ export function createSmsService(deps: { sequelize: Sequelize; models: Models; q
     message = cediToGhs(message)
     const [row] = await run<{ id: number }>(
       `INSERT INTO sms_outbox (to_phone, message, status, sensitive, created_at, updated_at) VALUES ($1, $2, 'QUEUED', $3, now(), now()) RETURNING id`,
-      [phone, message.slice(0, 640), !!opts.sensitive],
+      [phone, opts.sealed ? box.seal(message.slice(0, 640)) : message.slice(0, 640), !!(opts.sensitive || opts.sealed)],
       opts.transaction,
     )
     const id = row!.id
-    deps.log.debug(opts.sensitive ? { to: phone, id, sensitive: true } : { to: phone, id, message }, 'sms queued (outbox)')
+    deps.log.debug(opts.sensitive || opts.sealed ? { to: phone, id, sensitive: true } : { to: phone, id, message }, 'sms queued (outbox)')
     if (!opts.defer) await enqueue(id, opts)
     return id
   }

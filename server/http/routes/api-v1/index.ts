@@ -66,6 +66,17 @@ export function apiV1Router(services: Services) {
     res.json(await services.batchApi.get(callerOf(res).agentId, req.params.id))
   })
 
+  // Result-checker cards, paid from the wallet (services/reseller-api/vouchers.ts).
+  r.get('/vouchers/products', async (_req, res) => {
+    res.json(await services.apiVouchers.listProducts(callerOf(res)))
+  })
+
+  r.post('/vouchers/orders', async (req, res) => {
+    const out = await services.apiVouchers.createOrder(callerOf(res), req.get('Idempotency-Key'), req.body)
+    if (out.replayed) res.setHeader('Idempotent-Replayed', 'true')
+    res.status(201).json({ purchase: out.purchase })
+  })
+
   r.use((_req, res) => {
     res.status(404).json({ error: 'Not found' })
   })

@@ -1,0 +1,100 @@
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import { ghsText } from '../../lib/money.ts'
+import type { SecretBox } from '../../lib/secret-box.ts'
+import type { Ctx } from '../context.ts'
+import type { Attention } from '../payments/attention.ts'
+import type { PaymentRow } from '../payments/provider.ts'
+import type { Refunds } from '../payments/refund.ts'
+import type { Settings } from '../settings/index.ts'
+import type { SmsService } from '../sms/index.ts'
+import { AVAILABLE_SQL, type ProductRow } from './products.ts'
+
+/** What a paid purchase asked for, kept on its payment row when it was started. */
+export interface Wanted {
+  productId: number
+  quantity: number
+  unitPesewas: number
+}
+
+export interface Card {
+  serial: string
+  pin: string
+  expiresOn: string | null
+}
+
+/** The buyer's text: {product}, {cards} (serial and PIN of each), {howToUse}. */
+export function cardsSms(template: string, product: Pick<ProductRow, 'name' | 'how_to_use' | 'checking_url'>, cards: Card[]): string {
+  const list = cards.map((c) => `S/N ${c.serial} PIN ${c.pin}`).join('; ')
+  const how = [product.how_to_use, product.checking_url].filter(Boolean).join(' ')
+  return template.replace(/\{(product|cards|howToUse)\}/g, (_m, k: string) => (k === 'product' ? product.name : k === 'cards' ? list : how)).trim()
+}
+
+export function createAllocation(deps: { sequelize: Sequelize; box: SecretBox; sms: SmsService; refunds: Refunds; attention: Attention }) {
+  const { sequelize, box, sms } = deps
+  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
+    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+
+  /**
+   * Tells the admins once when a product's available stock is at or below its threshold. The product
+   * row is locked after the cards were taken, so the last of several concurrent allocations counts
+   * with every earlier one committed; the conditional UPDATE lets exactly one of them alert.
+   */
+  async function alertIfLow(product: ProductRow, t: Transaction): Promise<boolean> {
+    if (product.low_stock_alerted_at) return false
+    await q('SELECT id FROM voucher_products WHERE id = :id FOR UPDATE', { id: product.id }, t)
+    const [c] = await q<{ n: string }>(`SELECT count(*) AS n FROM voucher_cards WHERE product_id = :pid AND ${AVAILABLE_SQL}`, { pid: product.id }, t)
+    const available = Number(c?.n ?? 0)
+    if (available > product.low_stock_threshold) return false
+    const [won] = await q('UPDATE voucher_products SET low_stock_alerted_at = now() WHERE id = :id AND low_stock_alerted_at IS NULL RETURNING id', { id: product.id }, t)
+    if (!won) return false
+    const text = `${product.name}: ${available} card${available === 1 ? '' : 's'} left in stock (threshold ${product.low_stock_threshold}). Upload more at Admin > Checkers.`
+    const admins = await q<{ id: number; phone: string | null }>(`SELECT id, phone FROM users WHERE role = 'ADMIN'`, {}, t)
+    if (admins.length) {
+      const [msg] = await q<{ id: number }>(`INSERT INTO admin_messages (title, message, priority) VALUES (:title, :text, 'HIGH') RETURNING id`, { title: `Low stock: ${product.name}`.slice(0, 200), text }, t)
+      await sequelize.query('INSERT INTO admin_message_recipients (message_id, user_id) SELECT $1, unnest($2::int[])', { bind: [msg!.id, admins.map((a) => a.id)], transaction: t })
+    }
+    for (const a of admins) if (a.phone) await sms.send(a.phone, text, { transaction: t })
+    return true
+  }
+
+  /**
+   * Settlement's voucher effect, inside its transaction: takes up to the wanted number of cards with
+   * FOR UPDATE SKIP LOCKED, so concurrent settlements never wait on or share a card. What the stock
+   * cannot supply is refunded here (part) or by settlement (all: `honoured: false`), and listed for
+   * the admin. The buyer's text carries the cards sealed in the outbox.
+   */
+  async function onPaid(p: PaymentRow, ctx: Ctx & { transaction: Transaction }, settings: Settings): Promise<{ honoured: boolean; details: Record<string, unknown> }> {
+    const t = ctx.transaction
+    const want = p.details?.vouchers as Wanted | undefined
+    if (!want) return { honoured: false, details: { error: 'No product on this payment' } }
+    const [product] = await q<ProductRow>('SELECT * FROM voucher_products WHERE id = :id', { id: want.productId }, t)
+    const taken = await q<{ id: number; serial: string; pin_sealed: string; expires_on: string | null }>(
+      `UPDATE voucher_cards SET status = 'SOLD', payment_transaction_id = :tid, sold_at = now()
+        WHERE id IN (SELECT id FROM voucher_cards WHERE product_id = :pid AND ${AVAILABLE_SQL} ORDER BY id LIMIT :n FOR UPDATE SKIP LOCKED)
+          AND status = 'AVAILABLE'
+        RETURNING id, serial, pin_sealed, to_char(expires_on, 'YYYY-MM-DD') AS expires_on`,
+      { tid: p.transaction_id, pid: want.productId, n: want.quantity },
+      t,
+    )
+    const short = want.quantity - taken.length
+    const details: Record<string, unknown> = { productId: want.productId, quantity: want.quantity, allocated: taken.length, cardIds: taken.map((c) => c.id) }
+    if (short > 0) {
+      const amount = short * want.unitPesewas
+      details.shortfall = short
+      if (taken.length) await deps.refunds.issueInTx(t, p, { kind: 'shortfall', amountPesewas: amount, reason: `Out of stock: ${short} of ${want.quantity} card${want.quantity === 1 ? '' : 's'} could not be supplied` }, ctx)
+      await deps.attention.note(
+        { kind: 'out_of_stock', key: p.transaction_id, transactionId: p.transaction_id, summary: `${product?.name ?? 'Checker'}: ${short} of ${want.quantity} paid card${want.quantity === 1 ? '' : 's'} out of stock`, actionTaken: `${ghsText(amount)} is being refunded automatically`, details: { productId: want.productId, short } },
+        t,
+      )
+    }
+    if (product && taken.length) {
+      const cards = taken.map((c) => ({ serial: c.serial, pin: box.open(c.pin_sealed), expiresOn: c.expires_on }))
+      const to = p.payer_phone ?? (p.agent_id ? (await q<{ phone: string }>('SELECT phone FROM agents WHERE id = :id', { id: p.agent_id }, t))[0]?.phone : null)
+      if (to && settings.smsVoucherSold) details.smsId = await sms.send(to, cardsSms(settings.smsVoucherSold, product, cards), { transaction: t, sealed: true })
+    }
+    if (product) details.lowStockAlert = await alertIfLow(product, t)
+    return { honoured: taken.length > 0, details }
+  }
+
+  return { onPaid }
+}
