@@ -42,6 +42,10 @@ import { createPayoutsService } from './payouts/index.ts'
 import { walletRefundHandler } from './wallet/refund-handler.ts'
 import { createResellerApi } from './reseller-api/index.ts'
 import type { PaymentHooks } from './payments/hooks.ts'
+import type { StatusHook } from './delivery/state.ts'
+import { createPricingService } from './pricing/index.ts'
+import { createTiersService } from './pricing/tiers.ts'
+import { createSubAgentsService } from './sub-agents/index.ts'
 
 export interface Deps {
   sequelize: Sequelize
@@ -92,7 +96,10 @@ export function createServices(deps: Deps) {
   // H5a back office operations: overview figures, orders list/delivery/export, AFA registrations.
   const adminStats = createAdminStatsService({ sequelize, settings })
   const publicStats = createPublicStatsService({ sequelize })
-  const ordersAdmin = createOrdersAdminService({ sequelize, audit, delivery: () => delivery, onExported: (stamp, t) => shops.creditMarginsOfExport(stamp, t) })
+  const ordersAdmin = createOrdersAdminService({ sequelize, audit, delivery: () => delivery, onExported: async (stamp, t) => {
+    await shops.creditMarginsOfExport(stamp, t)
+    await subAgents.creditMarginsOfExport(stamp, t)
+  } })
   const afaAdmin = createAfaAdminService({ sequelize, audit })
   // H7 USSD channel: dial-in access, PIN lock, session store (the menu itself lives in ussd/).
   const ussd = createUssdService({ sequelize, models, settings, audit })
@@ -121,9 +128,12 @@ export function createServices(deps: Deps) {
   // Issue 20: payouts of earnings to mobile money (Paystack Transfers or the simulator); transfer.* webhooks come here.
   const payouts = createPayoutsService({ sequelize, env: deps.env, log: deps.log, audit, settings, earnings, queue, attention: payments.attention })
   payments.events.on('transfer.', (e, ctx) => payouts.onTransferEvent(e, ctx))
-  const orders = createOrdersService({ sequelize, models, settings, audit, packages, payments, wallet })
+  // Tiers and sub-agents (ADR 0041): THE price rule every channel asks (`pricing.priceFor`), the admin's tiers.
+  const pricing = createPricingService({ sequelize, settings })
+  const tiers = createTiersService({ sequelize, audit, packages, pricing })
+  const orders = createOrdersService({ sequelize, models, settings, audit, packages, payments, wallet, pricing })
   // H13 reseller API: keys, /api/v1 orders with idempotency, signed agent webhooks through the queue.
-  const resellerApi = createResellerApi({ sequelize, env: deps.env, log: deps.log, audit, auth, packages, orders, wallet, queue })
+  const resellerApi = createResellerApi({ sequelize, env: deps.env, log: deps.log, audit, auth, packages, pricing, orders, wallet, queue })
   const agentWebhooks = resellerApi.webhooks
   paymentHooks.orderStatusChanged = (orderId, ctx) => agentWebhooks.onOrderStatusChange(orderId, ctx).then(() => undefined)
   // Each delivery status change of an agent's order reaches the agent's software, in the change's transaction.
@@ -134,14 +144,24 @@ export function createServices(deps: Deps) {
   payments.refunds.registerHandler('wallet', walletRefundHandler(sequelize, wallet))
   // Issue 20 shops: an agent's shop and prices; its margin is credited on delivery and taken back on a refund or reversal,
   // each in that change's transaction (ADR 0020).
-  const shops = createShopsService({ sequelize, audit, settings, packages, orders, earnings })
+  const shops = createShopsService({ sequelize, audit, settings, packages, pricing, orders, earnings })
   delivery.state.onChange(async ({ order, to }, transaction) => {
     if (to === 'DELIVERED' || to === 'MANUAL') await shops.creditMargin(order, transaction)
   }, { to: ['DELIVERED', 'MANUAL'], shopOrdersOnly: true })
-  paymentHooks.orderMoneyReturned = (orderId, why, ctx) => shops.reverseMargin(orderId, why, ctx).then(() => undefined)
+  // --- Sub-agents (ADR 0041): the parent's margin is credited on delivery (a sub-agent's own orders and its
+  // shop's sales) and taken back on a refund or reversal, in that change's transaction, once.
+  const subAgents = createSubAgentsService({ sequelize, audit, settings, packages, pricing, earnings })
+  const creditParent: StatusHook = async ({ order }, transaction) => void (await subAgents.creditMargin(order, transaction))
+  delivery.state.onChange(creditParent, { to: ['DELIVERED', 'MANUAL'], agentOrdersOnly: true })
+  delivery.state.onChange(creditParent, { to: ['DELIVERED', 'MANUAL'], shopOrdersOnly: true })
+  paymentHooks.orderMoneyReturned = async (orderId, why, ctx) => {
+    await shops.reverseMargin(orderId, why, ctx)
+    await subAgents.reverseMargin(orderId, why, ctx)
+  }
+  // --- end sub-agents
   const afa = createAfaService({ sequelize, settings, payments })
   const opsMetrics = createOpsMetrics({ sequelize })
-  return { connections, queue, opsMetrics, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, publicStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  return { pricing, tiers, subAgents, connections, queue, opsMetrics, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, publicStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>
