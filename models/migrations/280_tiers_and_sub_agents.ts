@@ -86,6 +86,17 @@ ALTER TABLE earnings_entries ADD CONSTRAINT earnings_entries_check
       OR (type IN ('MARGIN_REVERSAL','SUB_AGENT_MARGIN_REVERSAL','PAYOUT') AND amount_pesewas < 0)
       OR type = 'ADJUSTMENT');
 
+-- A shop's floor is its agent's own price, which tier prices, an agent's tier and a parent's prices
+-- for its sub-agents now decide: their writes drop the cached shop pages on every instance (ADR 0036).
+CREATE TRIGGER tier_prices_notify AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON tier_prices
+  FOR EACH STATEMENT EXECUTE FUNCTION datahub_notify_all_shops();
+CREATE TRIGGER tiers_notify AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON tiers
+  FOR EACH STATEMENT EXECUTE FUNCTION datahub_notify_all_shops();
+CREATE TRIGGER sub_agent_prices_notify AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON sub_agent_prices
+  FOR EACH STATEMENT EXECUTE FUNCTION datahub_notify_all_shops();
+CREATE TRIGGER agents_tier_notify AFTER UPDATE OF tier_id, parent_agent_id, suspended_by_parent_at ON agents
+  FOR EACH STATEMENT EXECUTE FUNCTION datahub_notify_all_shops();
+
 CREATE OR REPLACE VIEW orders_view AS
 SELECT o.id, o.user_id, o.agent_id, o.package_id, o.package_name, o.recipient_number, o.network, o.data_size_mb,
        o.amount_pesewas, o.payment_status, o.payment_transaction_id, o.payment_phone_number, o.channel,
