@@ -1,35 +1,15 @@
 import { useState } from 'react'
-import { api, ApiError } from '../../../renderer/api.ts'
 import { NETWORK_LABEL } from '../../../renderer/format.ts'
-import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { formatCedis, ghsFixed, roundGhs } from '../../../server/lib/money.ts'
 import type { SubAgentPriceLine } from '../../../server/services/sub-agents/index.ts'
+import { usePriceSave } from '../_shared/usePriceSave.ts'
 
 /** What the parent's sub-agents pay per bundle: between its own price and the maximum; empty = the standard agent price. */
 export function SubAgentPrices({ lines }: { lines: SubAgentPriceLine[] }) {
-  const toast = useToast()
   const textOf = (l: SubAgentPriceLine) => (l.saved === null ? '' : ghsFixed(l.saved))
   const [rows, setRows] = useState(() => lines.map((l) => ({ ...l, text: textOf(l) })))
-  const [error, setError] = useState<string | null>(null)
-  const [saving, setSaving] = useState(false)
-
-  async function save() {
-    setError(null)
-    setSaving(true)
-    try {
-      const res = await api<{ prices: SubAgentPriceLine[] }>('/api/sub-agents/mine/prices', {
-        method: 'PUT',
-        body: { prices: rows.map((r) => ({ packageId: r.packageId, price: r.text.trim() === '' ? null : Number(r.text) })) },
-        fallbackError: 'Failed to save prices',
-      })
-      setRows(res.prices.map((l) => ({ ...l, text: textOf(l) })))
-      toast('Prices saved', 'success')
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : 'Failed to save prices')
-    } finally {
-      setSaving(false)
-    }
-  }
+  const { save: put, saving, error } = usePriceSave<SubAgentPriceLine>('/api/sub-agents/mine/prices', (next) => setRows(next.map((l) => ({ ...l, text: textOf(l) }))))
+  const save = () => put(rows.map((r) => ({ packageId: r.packageId, price: r.text.trim() === '' ? null : Number(r.text) })))
 
   if (!rows.length) return <p className="notification is-light">No bundles are on sale right now.</p>
   return (
