@@ -150,6 +150,5 @@ export function createPricingService(deps: { sequelize: Sequelize; settings: Set
       return quotes(actor, pkgs, { transaction: t, asSeller: true })
     },
     tierPrices,
-    buyerOf,
   }
 }

@@ -44,7 +44,7 @@ export function checkPriceChanges(
 }
 
 /** Where such prices are kept: one row per (owner, package). Table and column names are ours, never input. */
-export type PriceTable = { table: 'shop_prices'; owner: 'shop_id' } | { table: 'sub_agent_prices'; owner: 'parent_agent_id' }
+type PriceTable = { table: 'shop_prices'; owner: 'shop_id' } | { table: 'sub_agent_prices'; owner: 'parent_agent_id' }
 
 /** Writes the checked changes in the caller's transaction (an order placed at a price holds the row FOR SHARE, so this waits for it). */
 export async function writePriceChanges(sequelize: Sequelize, where: PriceTable, ownerId: number, changes: PriceChange[], t: Transaction): Promise<void> {

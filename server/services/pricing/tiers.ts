@@ -9,7 +9,7 @@ import type { PackagesService } from '../packages/index.ts'
 import { agentPriceOf, type PricingService } from './index.ts'
 
 /** Delivered sales over this many days decide automatic promotion. */
-export const PROMOTION_WINDOW_DAYS = 30
+const PROMOTION_WINDOW_DAYS = 30
 
 interface TierRow {
   id: number

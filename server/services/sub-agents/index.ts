@@ -12,7 +12,7 @@ import { ceilingOf } from '../shops/rules.ts'
 import { checkPriceChanges, writePriceChanges } from '../pricing/price-rows.ts'
 import { MAY_INVITE, newInviteCode, TIER_OF_AGENT } from './invites.ts'
 
-export const NOT_YOUR_SUB_AGENT = 'Sub-agent not found'
+const NOT_YOUR_SUB_AGENT = 'Sub-agent not found'
 
 /** One package on the parent's price editor (GHS). */
 export interface SubAgentPriceLine {
