@@ -38,6 +38,8 @@ export function defineModels(sequelize: Sequelize): Models {
   const Agent = sequelize.define('Agent', {
     id, userId: INTEGER, name: TEXT, phone: STRING(12), approved: BOOLEAN, approvedAt: DATE,
     paymentStatus: STATUS, paymentTransactionId: TEXT, pinHash: TEXT, pinFailedAttempts: INTEGER, pinLockedUntil: DATE,
+    // Tiers and sub-agents (migration 280, ADR 0041).
+    tierId: INTEGER, parentAgentId: INTEGER, inviteCode: TEXT, suspendedByParentAt: DATE,
   }, opts('agents', { defaultScope: { attributes: { exclude: ['pinHash'] } } }))
 
   const Settings = sequelize.define('Settings', { id: { type: INTEGER, primaryKey: true }, data: JSONB }, opts('settings', { createdAt: false }))
@@ -53,6 +55,8 @@ export function defineModels(sequelize: Sequelize): Models {
     deliveryStatus: STRING, deliveryVendor: STRING, deliveryReference: TEXT, deliveryAttempts: INTEGER, deliveryError: TEXT,
     // Issue 20: a shop order's sale (migration 201).
     shopId: INTEGER, shopAgentId: INTEGER, shopPricePesewas: INTEGER, shopAgentPricePesewas: INTEGER, shopMarginPesewas: INTEGER,
+    // A sub-agent's order: its parent's own price and margin (migration 280).
+    parentAgentId: INTEGER, parentPricePesewas: INTEGER, parentMarginPesewas: INTEGER,
   }
   // The table as written. Whether an order was exported (and so delivered, MANUAL) lives in
   // order_exports: anything that shows or decides on delivery state reads OrderView.

@@ -45,7 +45,8 @@ export function menuPorts(services: Services, opts: { cacheMs?: number } = {}): 
   return {
     async listPackages(network, actor, fresh = false) {
       const list = await active(network, fresh)
-      return list.map((p) => ({ id: p.id, network: p.network, sizeMb: p.sizeMb, pricePesewas: services.packages.priceFor(p, actor) }))
+      const quotes = await services.pricing.quotes(actor, list)
+      return list.map((p) => ({ id: p.id, network: p.network, sizeMb: p.sizeMb, pricePesewas: quotes.get(p.id)!.pricePesewas }))
     },
     async placeOrder(input, ctx) {
       const { order, payment, amountPesewas } = await services.orders.placeOrder(

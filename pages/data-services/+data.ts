@@ -1,4 +1,5 @@
 import type { PageContextServer } from 'vike/types'
+import { toGhs } from '../../server/lib/money.ts'
 import { openingNetwork } from './networks.ts'
 
 export interface StorePackage {
@@ -25,9 +26,11 @@ export async function data(pageContext: PageContextServer): Promise<BuyData> {
   const tab = pageContext.urlParsed.search.tab === 'orders' ? 'orders' : 'buy'
   if (!services) return { packages: [], providerLabel: 'Paystack', tab, network: openingNetwork([], null) }
   const rows = await services.packages.listActive()
+  // A signed-in agent sees the price the one price rule gives it (ADR 0041); visitors the public price.
+  const quotes = pageContext.user?.role === 'AGENT' ? await services.pricing.quotes(pageContext.user, rows) : null
   const packages = rows.map((p) => {
     const v = services.packages.present(p)
-    return { id: v.id, network: v.network, name: v.name, sizeMB: v.sizeMB, priceUser: v.priceUser, priceAgent: v.priceAgent }
+    return { id: v.id, network: v.network, name: v.name, sizeMB: v.sizeMB, priceUser: v.priceUser, priceAgent: quotes ? toGhs(quotes.get(p.id)!.pricePesewas) : null }
   })
   return {
     packages,

@@ -25,6 +25,7 @@ export const ADMIN_LINKS = [
   { href: '/admin/delivery-simulator', label: 'Delivery Simulator' },
   // Issue 20 (shops)
   { href: '/admin/shops', label: 'Shops' },
+  { href: '/admin/tiers', label: 'Tiers' },
   { href: '/ussd-simulator', label: 'USSD Simulator' },
 ]
 
@@ -40,6 +41,7 @@ const CRUMBS = {
   '/admin/settings': 'Settings',
   // Issue 20 (shops, payouts)
   '/admin/shops': 'Shops',
+  '/admin/tiers': 'Tiers',
   '/admin/payouts': 'Payouts',
 }
 

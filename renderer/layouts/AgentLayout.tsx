@@ -12,6 +12,7 @@ const CRUMBS = {
   // Issue 20 (shops)
   '/agent/shop': 'My Shop',
   '/agent/payouts': 'Payouts',
+  '/agent/sub-agents': 'Sub-agents',
   '/agent/packages': 'Packages',
   '/agent/profile': 'Profile',
   '/agent/payment': 'Payment',
@@ -30,6 +31,8 @@ export function AgentLayout({ children }: { children: ReactNode }) {
     { href: '/agent/shop', label: 'My Shop' },
     // Issue 20: payouts of shop earnings.
     { href: '/agent/payouts', label: 'Payouts' },
+    // Dealer tiers: an agent's sub-agents, or a sub-agent's parent (ADR 0041).
+    { href: '/agent/sub-agents', label: 'Sub-agents' },
     { href: '/agent/packages', label: 'Packages' },
     { href: '/agent/profile', label: 'Profile' },
   ]

@@ -52,6 +52,10 @@ import { subscribeBulk } from './bulk/subscriptions.ts'
 import { createVouchersService } from './vouchers/index.ts'
 import { subscribeVouchers } from './vouchers/subscriptions.ts'
 import { createApiVouchers } from './reseller-api/vouchers.ts'
+import { createPricingService } from './pricing/index.ts'
+import { createTiersService } from './pricing/tiers.ts'
+import { createSubAgentsService } from './sub-agents/index.ts'
+import { subscribeSubAgents } from './sub-agents/subscriptions.ts'
 
 export interface Deps {
   sequelize: Sequelize
@@ -131,15 +135,20 @@ export function createServices(deps: Deps) {
   const simulator = createSimulatorControl({ sequelize, env: deps.env, payments, active: payments.isSimulator, log: deps.log })
   // H13 agent wallet: ledger, top-ups (a payment purpose), wallet-paid orders settled the same single way.
   const wallet = createWalletService({ sequelize, models, settings, audit, payments })
-  const orders = createOrdersService({ sequelize, models, settings, audit, packages, payments, wallet })
+  // Tiers and sub-agents (ADR 0041): THE price rule every channel asks (`pricing.priceFor`), the admin's tiers.
+  const pricing = createPricingService({ sequelize, settings })
+  const tiers = createTiersService({ sequelize, audit, packages, pricing })
+  const orders = createOrdersService({ sequelize, models, settings, audit, packages, payments, wallet, pricing })
   // H13 reseller API: keys, /api/v1 orders with idempotency, signed agent webhooks through the queue.
-  const resellerApi = createResellerApi({ sequelize, env: deps.env, log: deps.log, audit, auth, packages, orders, wallet, queue })
+  const resellerApi = createResellerApi({ sequelize, env: deps.env, log: deps.log, audit, auth, packages, pricing, orders, wallet, queue })
   const agentWebhooks = resellerApi.webhooks
   // Bulk orders (ADR 0039): one wallet debit for many ordinary orders; the change that ends a batch's last line tells the agent's software.
-  const bulk = createBulkService({ sequelize, audit, settings, packages, payments, sms, webhooks: agentWebhooks })
+  const bulk = createBulkService({ sequelize, audit, settings, packages, pricing, payments, sms, webhooks: agentWebhooks })
   const batchApi = createBatchApi({ sequelize, bulk })
   // Issue 20 shops: an agent's shop and prices; its margin follows the order's delivery and money (subscriptions below).
-  const shops = createShopsService({ sequelize, audit, settings, packages, orders, earnings })
+  const shops = createShopsService({ sequelize, audit, settings, packages, pricing, orders, earnings })
+  // Sub-agents (ADR 0041): the parent's margin follows its sub-agents' deliveries and refunds (subscriptions below).
+  const subAgents = createSubAgentsService({ sequelize, audit, settings, packages, pricing, earnings })
   const afa = createAfaService({ sequelize, settings, payments })
   const opsMetrics = createOpsMetrics({ sequelize })
   // Result-checker vouchers: a paid purchase takes its cards in the settlement's transaction (ADR 0040).
@@ -151,9 +160,10 @@ export function createServices(deps: Deps) {
   subscribePayments(events, payments)
   subscribeResellerApi(events, agentWebhooks)
   subscribeShops(events, shops)
+  subscribeSubAgents(events, subAgents)
   subscribeBulk(events, bulk)
   subscribeVouchers(events, vouchers)
-  return { events, vouchers, apiVouchers, connections, queue, opsMetrics, bulk, batchApi, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, publicStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  return { events, pricing, tiers, subAgents, vouchers, apiVouchers, connections, queue, opsMetrics, bulk, batchApi, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, publicStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

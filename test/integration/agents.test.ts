@@ -119,7 +119,7 @@ describe('agents API: profile, list and approval', () => {
     const list = await admin.get('/api/agents')
     expect(list.status).to.equal(200)
     expect(list.body.map((x: any) => x.name).sort()).to.deep.equal(['Agent A', 'Agent B'])
-    expect(list.body[0]).to.have.keys(['id', 'userId', 'name', 'phone', 'email', 'approved', 'approvedAt', 'paymentStatus', 'paymentTransactionId', 'hasPin', 'createdAt', 'user'])
+    expect(list.body[0]).to.have.keys(['id', 'userId', 'name', 'phone', 'email', 'approved', 'approvedAt', 'paymentStatus', 'paymentTransactionId', 'hasPin', 'tierId', 'parentAgentId', 'createdAt', 'user'])
     expect((await a.c.get('/api/agents')).status).to.equal(403)
     expect((await new Client().get('/api/agents')).status).to.equal(401)
   })

@@ -1,7 +1,6 @@
 import { expect } from 'chai'
 import crypto from 'node:crypto'
 import { commissionFor } from '../../server/services/commissions/index.ts'
-import { priceFor } from '../../server/services/packages/index.ts'
 import { newTransactionId } from '../../server/services/payments/index.ts'
 import { mapPaystackStatus, parsePaystackEvent, verifyPaystackSignature } from '../../server/services/payments/paystack.ts'
 import { fillTemplate, formatDataSize } from '../../server/services/sms/index.ts'
@@ -40,15 +39,6 @@ describe('payments: pure rules', () => {
     expect(a.key).to.equal(b.key)
     expect(parsePaystackEvent('nonsense')).to.equal(null)
     expect(parsePaystackEvent({ data: {} })).to.equal(null)
-  })
-
-  it('prices: approved agents pay priceAgent when set, everyone else priceUser', () => {
-    const pkg = { priceUserPesewas: 500, priceAgentPesewas: 450 }
-    const agent = (approved: boolean) => ({ id: 1, email: 'a@b.c', role: 'AGENT' as const, name: null, phone: null, agent: { id: 1, name: 'A', phone: '0241234567', approved, paymentStatus: 'SUCCESS' } })
-    expect(priceFor(pkg, agent(true))).to.equal(450)
-    expect(priceFor(pkg, agent(false))).to.equal(500)
-    expect(priceFor({ priceUserPesewas: 500, priceAgentPesewas: null }, agent(true))).to.equal(500)
-    expect(priceFor(pkg, null)).to.equal(500)
   })
 
   it('commission: percentage rounded to the pesewa, or the fixed amount', () => {

@@ -2,7 +2,8 @@ import { expect } from 'chai'
 import zlib from 'node:zlib'
 import { shopCardPng } from '../../server/services/shops/og-card.ts'
 import { qrMatrix, qrSvg } from '../../server/services/shops/qr.ts'
-import { ACCENT_PALETTE, ceilingOf, checkAccent, checkSlug, contrastRatio, floorOf, sellingPrice } from '../../server/services/shops/rules.ts'
+import { ACCENT_PALETTE, ceilingOf, checkAccent, checkSlug, contrastRatio, sellingPrice } from '../../server/services/shops/rules.ts'
+import { agentPriceOf as floorOf } from '../../server/services/pricing/index.ts'
 
 const refused = (fn: () => unknown) => {
   try {

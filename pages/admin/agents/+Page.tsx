@@ -5,6 +5,7 @@ import type { AgentView } from '../../../server/services/agents/index.ts'
 import { SendPasswordReset } from '../_recovery/SendPasswordReset.tsx'
 import { paymentLabel, statusClass } from '../../agent/_shared/format.ts'
 import { formatCedis } from '../../../server/lib/money.ts'
+import { AgentTier, type TierOption } from './AgentTier.tsx'
 
 type Filter = 'all' | 'pending' | 'approved'
 
@@ -24,6 +25,7 @@ export default function Page() {
   const [filter, setFilter] = useState<Filter>('all')
   const [busy, setBusy] = useState<number | null>(null)
   const [balances, setBalances] = useState<Record<string, number>>({})
+  const [tiers, setTiers] = useState<TierOption[]>([])
 
   useEffect(() => {
     api<AgentView[]>('/api/agents')
@@ -33,6 +35,7 @@ export default function Page() {
         toast(err instanceof ApiError && err.message ? err.message : 'Failed to load agents', 'error')
       })
     api<Record<string, number>>('/api/wallet/balances').then(setBalances).catch(() => setBalances({}))
+    api<{ tiers: TierOption[] }>('/api/admin/tiers').then((r) => setTiers(r.tiers)).catch(() => setTiers([]))
   }, [toast])
 
   async function toggle(a: AgentView) {
@@ -90,7 +93,7 @@ export default function Page() {
         <div className="table-container box p-0">
           <table className="table is-stacked-mobile is-fullwidth is-striped is-hoverable">
             <thead>
-              <tr><th>Name</th><th>Phone</th><th>Email</th><th>Payment Status</th><th>Transaction ID</th><th>Approved</th><th>Wallet</th><th>Actions</th></tr>
+              <tr><th>Name</th><th>Phone</th><th>Email</th><th>Payment Status</th><th>Transaction ID</th><th>Approved</th><th>Wallet</th><th>Tier</th><th>Parent</th><th>Actions</th></tr>
             </thead>
             <tbody>
               {shown.map((a) => {
@@ -104,6 +107,11 @@ export default function Page() {
                     <td data-label="Transaction ID" className="is-monospace">{a.paymentTransactionId ?? 'N/A'}</td>
                     <td data-label="Approved">{a.approved ? <span className="tag is-success">Yes</span> : <span className="tag is-light">No</span>}</td>
                     <td data-label="Wallet" style={{ whiteSpace: 'nowrap' }}><a href={`/admin/wallets?agentId=${a.id}`} aria-label={`${formatCedis(balances[String(a.id)] ?? 0)}, wallet of ${a.name}`} data-testid="agent-wallet">{formatCedis(balances[String(a.id)] ?? 0)}</a></td>
+                    <td data-label="Tier"><AgentTier agentId={a.id} agentName={a.name} tierId={a.tierId} tiers={tiers} /></td>
+                    <td data-label="Parent">
+                      {a.parentAgentId ? (agents.find((p) => p.id === a.parentAgentId)?.name ?? `#${a.parentAgentId}`) : '-'}
+                      <br /><a className="is-size-7" href={`/admin/tiers?agentId=${a.id}`}>Tree</a>
+                    </td>
                     <td data-label="Actions">
                       <label className="checkbox" title={paid ? undefined : 'Approval needs a successful registration payment'}>
                         <input

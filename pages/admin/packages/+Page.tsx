@@ -3,6 +3,7 @@ import { formatCedis } from '../../../server/lib/money.ts'
 import type { AdminPackage } from '../../../server/services/packages/admin.ts'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { PackageForm } from './PackageForm.tsx'
+import { TierPriceGrid, type TierGrid } from './TierPriceGrid.tsx'
 import { formatSize } from './size.ts'
 import { NETWORK_LABEL, NETWORKS } from '../../../renderer/format.ts'
 
@@ -12,7 +13,8 @@ const sortPackages = (list: AdminPackage[]) =>
   [...list].sort((a, b) => ORDER.indexOf(a.network) - ORDER.indexOf(b.network) || a.sizeMB - b.sizeMB || a.id - b.id)
 
 export default function Page() {
-  const initial = (usePageContext() as unknown as { data?: { packages: AdminPackage[] } }).data?.packages ?? []
+  const data = (usePageContext() as unknown as { data?: { packages: AdminPackage[]; tierGrid: TierGrid | null } }).data
+  const initial = data?.packages ?? []
   const [packages, setPackages] = useState(() => sortPackages(initial))
   // null: form closed; 'new': creating; a package: editing it.
   const [form, setForm] = useState<AdminPackage | 'new' | null>(null)
@@ -72,6 +74,7 @@ export default function Page() {
           </table>
         </div>
       </div>
+      {data?.tierGrid ? <TierPriceGrid initial={data.tierGrid} /> : null}
     </section>
   )
 }

@@ -12,11 +12,12 @@ export async function data(pageContext: PageContextServer): Promise<PlaceOrderDa
   const walletBalance = user?.agent && base.agent ? toGhs(await services.wallet.balancePesewas(user.agent.id)) : null
   try {
     const rows = await services.packages.listActive()
+    const quotes = await services.pricing.quotes(user, rows)
     return {
       ...base,
       walletBalance,
       // The price this agent pays, computed by the server exactly as the order will be.
-      packages: rows.map((p) => ({ id: p.id, network: p.network, name: services.packages.present(p).name, sizeMB: p.sizeMb, price: toGhs(services.packages.priceFor(p, user)) ?? 0, regular: toGhs(p.priceUserPesewas) ?? 0 })),
+      packages: rows.map((p) => ({ id: p.id, network: p.network, name: services.packages.present(p).name, sizeMB: p.sizeMb, price: toGhs(quotes.get(p.id)!.pricePesewas) ?? 0, regular: toGhs(p.priceUserPesewas) ?? 0 })),
     }
   } catch (err) {
     services.deps.log.warn({ err: { message: (err as Error).message } }, 'agent packages load failed')

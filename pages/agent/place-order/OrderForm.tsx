@@ -56,8 +56,8 @@ export function OrderForm({ agent, packages, method, walletBalance }: { agent: A
     setBusy('request')
     try {
       const body = method === 'momo'
-        ? { packageId: pkg.id, recipientNumber: recipient, payerPhone, payerNetwork }
-        : { packageId: pkg.id, recipientNumber: recipient, requestPayment: true }
+        ? { packageId: pkg.id, recipientNumber: recipient, payerPhone, payerNetwork, price: pkg.price }
+        : { packageId: pkg.id, recipientNumber: recipient, requestPayment: true, price: pkg.price }
       const r = await api<any>('/api/orders', { body, fallbackError: 'Payment request failed' })
       setOrderId(r.id)
       setPayment({ transactionId: r.transactionId, paymentStatus: r.paymentStatus, message: r.message, extTransactionId: r.extTransactionId ?? null, needsCode: r.needsCode ?? null } as PaymentState)
@@ -80,7 +80,7 @@ export function OrderForm({ agent, packages, method, walletBalance }: { agent: A
     if (!pkg || !recipient.trim()) return toast('Please select package and enter recipient number', 'error')
     setWalletBusy(true)
     try {
-      await api<any>('/api/orders', { body: { packageId: pkg.id, recipientNumber: recipient, payFrom: 'wallet' }, fallbackError: 'Wallet payment failed' })
+      await api<any>('/api/orders', { body: { packageId: pkg.id, recipientNumber: recipient, payFrom: 'wallet', price: pkg.price }, fallbackError: 'Wallet payment failed' })
       toast(settings.agentSuccessMessage, 'success', 8000)
       setRecent(addRecent(recipient))
       location.href = '/agent/orders'

@@ -19,7 +19,10 @@ function validate(f: { name: string; phone: string; email: string; password: str
 }
 
 export default function Page() {
-  const { settings, user } = usePageContext()
+  const pc = usePageContext()
+  const { settings, user } = pc
+  // An agent's invite link (/agent/register?ref=...): the new agent becomes its sub-agent (ADR 0041).
+  const ref = String(pc.urlParsed?.search?.ref ?? '').slice(0, 40)
   const toast = useToast()
   const fee = Number(settings.agentRegistrationFee ?? 0)
   const [form, setForm] = useState({ name: '', phone: '', email: '', password: '' })
@@ -37,7 +40,7 @@ export default function Page() {
     if (problem) return
     setBusy(true)
     try {
-      await api('/api/agents/register', { body: { ...form, name: form.name.trim(), email: form.email.trim().toLowerCase() }, fallbackError: 'Registration failed' })
+      await api('/api/agents/register', { body: { ...form, name: form.name.trim(), email: form.email.trim().toLowerCase(), ...(ref ? { ref } : {}) }, fallbackError: 'Registration failed' })
       setDone(true)
       toast('Registration successful! Please log in to your account to complete payment in your portal.', 'success', 6000)
       setTimeout(() => {
@@ -56,6 +59,7 @@ export default function Page() {
       <div className="container" style={{ maxWidth: 960 }}>
         <h1 className="title">Become an Agent</h1>
         <p className="subtitle is-6">Resell MTN, Telecel and AirtelTigo data at wholesale prices with your own agent portal.</p>
+        {ref ? <div className="notification is-info is-light" data-testid="invite-note">You were invited by an agent: you join as their sub-agent and buy at the prices they set for you.</div> : null}
         {user?.role === 'AGENT' ? (
           <div className="notification is-info is-light">You are already registered as an agent. <a href="/agent/dashboard">Open your agent portal</a>.</div>
         ) : null}

@@ -1,36 +1,16 @@
 import { useState } from 'react'
-import { api, ApiError } from '../../../renderer/api.ts'
-import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { formatCedis, ghsFixed, roundGhs } from '../../../server/lib/money.ts'
 import type { PriceLine } from '../../../server/services/shops/index.ts'
 import { NETWORK_LABEL } from '../../../renderer/format.ts'
+import { usePriceSave } from '../_shared/usePriceSave.ts'
 
 
 /** Per bundle: sell it or not, and at what price between the agent price and the admin's ceiling; the margin shows as you type. */
 export function PricesEditor({ lines, limits }: { lines: PriceLine[]; limits: { maxMarkupType: string; maxMarkupValue: number } }) {
-  const toast = useToast()
   const [rows, setRows] = useState(() => lines.map((l) => ({ ...l, text: ghsFixed(l.price ?? l.floor) })))
-  const [error, setError] = useState<string | null>(null)
-  const [saving, setSaving] = useState(false)
+  const { save: put, saving, error } = usePriceSave<PriceLine>('/api/shops/mine/prices', (next) => setRows(next.map((l) => ({ ...l, text: ghsFixed(l.price ?? l.floor) }))))
   const set = (id: number, patch: Partial<(typeof rows)[number]>) => setRows((rs) => rs.map((r) => (r.packageId === id ? { ...r, ...patch } : r)))
-
-  async function save() {
-    setError(null)
-    setSaving(true)
-    try {
-      const res = await api<{ prices: PriceLine[] }>('/api/shops/mine/prices', {
-        method: 'PUT',
-        body: { prices: rows.map((r) => ({ packageId: r.packageId, price: r.listed ? Number(r.text) : null })) },
-        fallbackError: 'Failed to save prices',
-      })
-      setRows(res.prices.map((l) => ({ ...l, text: ghsFixed(l.price ?? l.floor) })))
-      toast('Prices saved', 'success')
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : 'Failed to save prices')
-    } finally {
-      setSaving(false)
-    }
-  }
+  const save = () => put(rows.map((r) => ({ packageId: r.packageId, price: r.listed ? Number(r.text) : null })))
 
   if (!rows.length) return <p className="notification is-light">No bundles are on sale right now.</p>
   return (

@@ -28,6 +28,7 @@ import { walletRouter } from './wallet.ts'
 import { apiV1Router } from './api-v1/index.ts'
 import { resellerRouter } from './reseller.ts'
 import { shopsAdminRouter, shopsRouter } from './shops.ts'
+import { subAgentsRouter, tiersAdminRouter } from './tiers.ts'
 import { adminPayoutsRouter, payoutsRouter } from './payouts.ts'
 import { bulkRouter } from './bulk.ts'
 import { vouchersRouter } from './vouchers.ts'
@@ -65,6 +66,9 @@ export function apiRouter(services: Services) {
   // Issue 20: agents' shops (public view and purchases, the agent's own shop) and the admins' list.
   api.use('/shops', shopsRouter(services))
   api.use('/admin', shopsAdminRouter(services))
+  // Tiers and sub-agents (ADR 0041).
+  api.use('/sub-agents', subAgentsRouter(services))
+  api.use('/admin/tiers', tiersAdminRouter(services))
   // Issue 20: payouts of shop earnings to mobile money (agent) and their admin page.
   api.use('/payouts', payoutsRouter(services))
   api.use('/admin/payouts', adminPayoutsRouter(services))

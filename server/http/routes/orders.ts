@@ -65,6 +65,8 @@ export function ordersRouter(services: Services) {
       dataSizeMB: body.dataSizeMB,
       recipientNumber: body.recipientNumber,
       transactionId: body.transactionId ?? body.paymentTransactionId,
+      // The price the buyer confirmed (optional): placed at exactly it, or 409 with the current price.
+      price: body.price,
       channel: 'web' as const,
       callbackUrl: callbackUrlOf(req, env),
     }

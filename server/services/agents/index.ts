@@ -7,6 +7,7 @@ import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } fro
 import { toGhs, toPesewas } from '../../lib/money.ts'
 import { normalizePhone, phoneVariants } from '../../lib/phone.ts'
 import { randomPin } from './pin.ts'
+import { inviterOf } from '../sub-agents/invites.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { AuthService } from '../auth/index.ts'
 import type { Actor, Ctx } from '../context.ts'
@@ -50,6 +51,8 @@ export const registerSchema = Joi.object({
     'any.required': 'Password must be at least 6 characters', 'string.empty': 'Password must be at least 6 characters',
     'string.min': 'Password must be at least 6 characters', 'string.base': 'Password must be at least 6 characters', 'string.max': 'Password must be at most 200 characters',
   }),
+  // An invite link's code (/agent/register?ref=...): the new agent becomes that agent's sub-agent.
+  ref: Joi.string().trim().allow('', null).max(40).messages({ '*': 'This invite link is not valid' }),
 }).options({ stripUnknown: true })
 
 export const feeRequestSchema = Joi.object({
@@ -92,6 +95,9 @@ export interface AgentView {
   paymentStatus: string | null
   paymentTransactionId: string | null
   hasPin: boolean
+  /** The agent's tier (null: the first tier) and, for a sub-agent, the agent that invited it (ADR 0041). */
+  tierId: number | null
+  parentAgentId: number | null
   createdAt: string
   user: { id: number; email: string; phone: string | null; name: string | null; createdAt: string } | null
 }
@@ -109,6 +115,8 @@ function present(a: Row): AgentView {
     paymentStatus: a.paymentStatus ? String(a.paymentStatus).toUpperCase() : null,
     paymentTransactionId: a.paymentTransactionId ?? null,
     hasPin: !!a.pinHash,
+    tierId: a.tierId ?? null,
+    parentAgentId: a.parentAgentId ?? null,
     createdAt: new Date(a.createdAt).toISOString(),
     user: u ? { id: u.id, email: u.email, phone: u.phone ?? null, name: u.name ?? null, createdAt: new Date(u.createdAt).toISOString() } : null,
   }
@@ -207,14 +215,17 @@ export function createAgentsService(deps: {
       }
       // With no fee configured the fee step is satisfied at once (docs/decisions/0004-agent-gating.md).
       const free = (await feePesewas()) === 0
+      const parent = value.ref ? await inviterOf(sequelize, value.ref) : null
+      if (value.ref && !parent) throw badRequest('This invite link is not valid any more. Ask the agent who sent it for a new one, or register without it.')
       let agentId: number
       try {
         agentId = await sequelize.transaction(async (transaction) => {
           const user = await auth.createUser({ email: value.email, password: value.password, role: 'AGENT', name: value.name, phone }, { ...ctx, transaction })
           const agent = await models.Agent.create(
-            { userId: user.get('id'), name: value.name, phone, approved: false, paymentStatus: free ? 'SUCCESS' : null, paymentTransactionId: null },
+            { userId: user.get('id'), name: value.name, phone, approved: false, paymentStatus: free ? 'SUCCESS' : null, paymentTransactionId: null, parentAgentId: parent?.id ?? null },
             { transaction },
           )
+          if (parent) await audit.record({ action: 'SUB_AGENT_JOINED', resource: 'AGENT', resourceId: agent.get('id') as number, details: { parentAgentId: parent.id } }, { ...ctx, transaction })
           return agent.get('id') as number
         })
       } catch (err) {

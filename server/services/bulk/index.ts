@@ -7,13 +7,14 @@ import type { AuditService } from '../audit/index.ts'
 import type { Actor, Ctx } from '../context.ts'
 import type { PackageRow, PackagesService } from '../packages/index.ts'
 import type { PaymentsService } from '../payments/index.ts'
+import type { PricingService } from '../pricing/index.ts'
 import type { AgentWebhooks } from '../reseller-api/webhooks.ts'
 import type { SettingsService } from '../settings/index.ts'
 import type { SmsService } from '../sms/index.ts'
 import { balanceOf } from '../wallet/ledger.ts'
 import { acceptFromWallet } from './accept.ts'
-import { NOTHING_TO_ORDER, parseText, parseXlsx, TEMPLATE_CSV, type RawLine } from './parse.ts'
-import { catalogue, checkLines, networkOfWord, presentLines, type CheckedLine, type LinePrice } from './preview.ts'
+import { NOTHING_TO_ORDER, SUB_AGENTS_ORDER_SINGLY, parseText, parseXlsx, TEMPLATE_CSV, type RawLine } from './parse.ts'
+import { catalogue, checkLines, networkOfWord, presentLines, type CheckedLine } from './preview.ts'
 import { COUNTS_SQL, presentBatch, presentBatchLine, type BatchCounts, type BatchRow, type BatchView } from './view.ts'
 
 export { TEMPLATE_CSV } from './parse.ts'
@@ -71,6 +72,7 @@ export function createBulkService(deps: {
   audit: AuditService
   settings: SettingsService
   packages: PackagesService
+  pricing: Pick<PricingService, 'quotes'>
   payments: PaymentsService
   sms: SmsService
   webhooks: Pick<AgentWebhooks, 'onBatchCompleted'>
@@ -80,8 +82,16 @@ export function createBulkService(deps: {
     sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
   const nameOf = (p: PackageRow) => packages.present(p).name
 
-  /** The one place a bulk line gets its price: the single agent order's own rule, so a pricing change applies here too. */
-  const linePrice: LinePrice = (pkg, actor) => packages.priceFor(pkg, actor)
+  /**
+   * Bulk lines are priced by the one price rule (ADR 0041), for the whole catalogue at once. A
+   * sub-agent's order carries its parent's margin, which the set-based acceptance does not write
+   * yet: sub-agents order one by one until it does, rather than a parent losing its earnings.
+   */
+  async function linePrices(actor: Actor, rows: PackageRow[]): Promise<(p: PackageRow) => number> {
+    const quotes = await deps.pricing.quotes(actor, rows)
+    if ([...quotes.values()].some((q) => q.parent)) throw badRequest(SUB_AGENTS_ORDER_SINGLY)
+    return (p) => quotes.get(p.id)!.pricePesewas
+  }
 
   async function sourceOf(raw: unknown): Promise<Source> {
     const { value, error } = sourceSchema.validate(raw ?? {})
@@ -110,7 +120,7 @@ export function createBulkService(deps: {
     if (src.lines.length > s.bulkMaxLines) throw badRequest(`A bulk order holds at most ${s.bulkMaxLines} lines; this one has ${src.lines.length}`)
     const rows = await packages.listActive()
     const cat = catalogue(rows, nameOf)
-    const lines = checkLines(src.lines, cat, (p) => linePrice(p, actor))
+    const lines = checkLines(src.lines, cat, await linePrices(actor, rows))
     const ok = lines.filter((l) => !l.error)
     const totalPesewas = ok.reduce((sum, l) => sum + l.pricePesewas, 0)
     return { lines, ok, totalPesewas, byId: new Map(rows.map((p) => [p.id, p])), settings: s }
@@ -179,7 +189,6 @@ export function createBulkService(deps: {
   const viewOf = async (row: BatchRow) => (await batchesWith([row]))[0]!
 
   return {
-    linePrice,
     template: () => TEMPLATE_CSV,
 
     preview: async (raw: unknown, ctx: Ctx) => preview(await sourceOf(raw), agentOf(ctx)),

@@ -10,6 +10,8 @@ export interface CommissionOrder {
   amount_pesewas: number
   /** Issue 20: a shop order pays its agent the margin instead (ADR 0020: margin wins). */
   shop_id?: number | null
+  /** A sub-agent's order pays its parent the margin instead (ADR 0041). */
+  parent_agent_id?: number | null
 }
 
 /**
@@ -32,7 +34,7 @@ export function createCommissionsService({ sequelize }: { sequelize: Sequelize }
     commissionFor,
     /** Inside the settlement transaction; a second call for the same order records nothing. Returns true when recorded. */
     async recordForOrder(order: CommissionOrder, settings: Settings, transaction: Transaction): Promise<boolean> {
-      if (!settings.commissionEnabled || order.shop_id) return false
+      if (!settings.commissionEnabled || order.shop_id || order.parent_agent_id) return false
       const rows = await run(
         `INSERT INTO commissions (order_id, agent_id, network, original_amount_pesewas, commission_amount_pesewas, commission_type, payment_status)
          VALUES ($1, $2, $3, $4, $5, $6, 'PENDING')

@@ -3,7 +3,7 @@ import { AppError } from '../../lib/errors.ts'
 import { toGhs } from '../../lib/money.ts'
 import { balanceColumnOf, moveLockedBalance } from '../wallet/locked-balance.ts'
 
-export const EARNINGS_TYPES = ['MARGIN', 'MARGIN_REVERSAL', 'PAYOUT', 'PAYOUT_RETURN', 'ADJUSTMENT'] as const
+export const EARNINGS_TYPES = ['MARGIN', 'MARGIN_REVERSAL', 'SUB_AGENT_MARGIN', 'SUB_AGENT_MARGIN_REVERSAL', 'PAYOUT', 'PAYOUT_RETURN', 'ADJUSTMENT'] as const
 export type EarningsType = (typeof EARNINGS_TYPES)[number]
 
 export interface EarningsRow {

@@ -2,13 +2,14 @@ import Joi from 'joi'
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import type { Models } from '../../../models/index.ts'
 import { isUniqueViolation, preparedFor } from '../../../models/prepared.ts'
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
-import { toGhs, type Pesewas } from '../../lib/money.ts'
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
+import { toGhs, toPesewas, type Pesewas } from '../../lib/money.ts'
 import { parseGhanaMobile, phoneVariants } from '../../lib/phone.ts'
 import type { AuditService } from '../audit/index.ts'
 import { forLookup, presentOrder, type OrderView } from './view.ts'
 import type { Actor, Ctx } from '../context.ts'
 import type { PackageRow, PackagesService } from '../packages/index.ts'
+import type { PricingService, Quote } from '../pricing/index.ts'
 import { newTransactionId, transactionIdSchema, type PaymentsService, type PaymentView } from '../payments/index.ts'
 import { isActiveAgent, NETWORKS, orList, VOUCHER_RE } from '../../lib/vocabulary.ts'
 import type { SettingsService } from '../settings/index.ts'
@@ -16,6 +17,7 @@ import type { WalletService } from '../wallet/index.ts'
 
 export const PURCHASES_DISABLED = 'Purchases are temporarily disabled'
 export const FINALIZE_NEEDS_SUCCESS = 'Payment must be successful before finalizing order'
+export const PRICE_CHANGED = 'The price of this bundle has changed. Please check the new price and confirm again.'
 
 export { presentOrder, type OrderView } from './view.ts'
 
@@ -35,6 +37,8 @@ export interface PlaceOrderInput {
   voucher?: string | null
   /** 'wallet': an agent pays at once from its wallet (issue 13); otherwise the gateway flow of settings. */
   payFrom?: 'wallet' | 'gateway'
+  /** The price (GHS) the buyer saw and confirmed: when given, the order is placed at exactly it or refused with 409. */
+  price?: number | null
 }
 
 const orderSchema = Joi.object<PlaceOrderInput>({
@@ -58,6 +62,7 @@ const orderSchema = Joi.object<PlaceOrderInput>({
   callbackUrl: Joi.string().uri().allow(null),
   voucher: Joi.string().pattern(VOUCHER_RE).allow(null).messages({ '*': 'Enter the voucher digits' }),
   payFrom: Joi.string().valid('wallet', 'gateway').default('gateway').messages({ '*': 'payFrom must be wallet or gateway' }),
+  price: Joi.number().min(0.01).max(100000).allow(null).messages({ '*': 'price must be the amount in GHS you confirmed' }),
 }).options({ stripUnknown: true })
 
 /** A placed order as the API shows it, plus its amount in pesewas for channels that print it (USSD) without converting back. */
@@ -80,6 +85,8 @@ export interface ShopQuote {
   agentId: number
   pricePesewas: number
   agentPricePesewas: number
+  /** The shop's agent is a sub-agent: its parent's share of the sale, fixed here too. */
+  parent?: Quote['parent']
   /** Runs first in the order's transaction: throws when the price is no longer the one confirmed. */
   recheck(t: Transaction): Promise<void>
 }
@@ -95,8 +102,8 @@ interface InsertOptions {
 
 const INSERT_ORDER = `INSERT INTO orders (user_id, agent_id, shop_id, shop_agent_id, shop_price_pesewas, shop_agent_price_pesewas, shop_margin_pesewas,
     package_id, package_name, recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id,
-    payment_phone_number, channel, simulated)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'PENDING', $14, $15, $16, $17) RETURNING *`
+    payment_phone_number, channel, simulated, parent_agent_id, parent_price_pesewas, parent_margin_pesewas)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'PENDING', $14, $15, $16, $17, $18, $19, $20) RETURNING *`
 
 /** A row as pg returns it (snake_case columns) with the keys its model would use (camelCase). */
 function camelKeys(row: Record<string, unknown>): any {
@@ -122,8 +129,9 @@ export function createOrdersService(deps: {
   packages: PackagesService
   payments: PaymentsService
   wallet: WalletService
+  pricing: PricingService
 }) {
-  const { sequelize, models, settings, audit, packages, payments, wallet } = deps
+  const { sequelize, models, settings, audit, packages, payments, wallet, pricing } = deps
   const run = preparedFor(sequelize)
   /** The caller's transaction when it holds one, else a new one. */
   const within = <T>(ctx: Ctx, fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : sequelize.transaction(fn))
@@ -176,13 +184,19 @@ export function createOrdersService(deps: {
   async function insertOrder(pkg: PackageRow, input: PlaceOrderInput, tid: string, ctx: Ctx, opts: InsertOptions = {}) {
     const { shop, andThen } = opts
     const actor = ctx.user ?? null
-    // A shop order is the shop's sale at the price its buyer confirmed, never an agent's own order.
-    const amountPesewas = shop ? shop.pricePesewas : packages.priceFor(pkg, actor)
-    // A package priced 0 (from before issue 15's rule) would be "paid" at once with nothing: never sold.
-    if (!(amountPesewas >= 1)) throw badRequest('This package is not available for purchase')
     try {
       return await within(ctx, async (transaction) => {
         await shop?.recheck(transaction)
+        // A shop order is the shop's sale at the price its buyer confirmed, never an agent's own order.
+        // Otherwise THE price rule, read in this transaction (a parent's price change waits for it: ADR 0041).
+        const quote: Quote = shop ? { pricePesewas: shop.pricePesewas, parent: shop.parent ?? null } : await pricing.priceFor(actor, pkg, { transaction, lock: true })
+        const amountPesewas = quote.pricePesewas
+        // A package priced 0 (from before issue 15's rule) would be "paid" at once with nothing: never sold.
+        if (!(amountPesewas >= 1)) throw badRequest('This package is not available for purchase')
+        if (!shop && input.price !== undefined && input.price !== null && toPesewas(input.price) !== amountPesewas) {
+          throw new AppError(409, PRICE_CHANGED, { price: toGhs(amountPesewas) })
+        }
+        const parent = quote.parent
         // Every order placed writes one: a named statement, no model instance (ADR 0024).
         const [row] = await run(INSERT_ORDER, [
           actor?.id ?? null,
@@ -202,6 +216,9 @@ export function createOrdersService(deps: {
           opts.payerPhone ?? null,
           input.channel ?? 'web',
           !!opts.simulated,
+          parent?.agentId ?? null,
+          parent?.pricePesewas ?? null,
+          parent?.marginPesewas ?? null,
         ], transaction)
         const order = camelKeys(row)
         await audit.record(
@@ -212,6 +229,7 @@ export function createOrdersService(deps: {
             details: {
               transactionId: tid, network: pkg.network, dataSizeMB: pkg.sizeMb, amount: toGhs(amountPesewas), recipientNumber: input.recipientNumber, channel: order.channel,
               ...(shop ? { shopId: shop.shopId, agentPrice: toGhs(shop.agentPricePesewas), margin: toGhs(shop.pricePesewas - shop.agentPricePesewas) } : {}),
+              ...(parent ? { parentAgentId: parent.agentId, parentMargin: toGhs(parent.marginPesewas) } : {}),
             },
           },
           { ...ctx, transaction },

@@ -4,7 +4,6 @@ import { preparedFor } from '../../../models/prepared.ts'
 import { badRequest } from '../../lib/errors.ts'
 import { toGhs } from '../../lib/money.ts'
 import { formatSize, networkLabel } from '../../lib/vocabulary.ts'
-import type { Actor } from '../context.ts'
 import { NETWORKS, orList } from '../../lib/vocabulary.ts'
 
 export interface PackageRow {
@@ -29,13 +28,6 @@ export function presentPackage(p: PackageRow) {
     price: toGhs(p.priceUserPesewas),
     active: p.active,
   }
-}
-
-/** Approved agents pay priceAgent when it is set; everyone else pays priceUser. */
-export function priceFor(pkg: Pick<PackageRow, 'priceUserPesewas' | 'priceAgentPesewas'>, actor?: Actor | null): number {
-  const approvedAgent = actor?.role === 'AGENT' && actor.agent?.approved === true
-  if (approvedAgent && pkg.priceAgentPesewas !== null && pkg.priceAgentPesewas !== undefined) return pkg.priceAgentPesewas
-  return pkg.priceUserPesewas
 }
 
 export const networkQuery = Joi.string().trim().uppercase().valid(...NETWORKS).messages({ 'any.only': `Network must be ${orList(NETWORKS)}` })
@@ -84,7 +76,6 @@ export function createPackagesService({ models }: { models: Models }) {
   }
 
   return {
-    priceFor,
     present: presentPackage,
     /** Moves on every package write in this instance; caches of what depends on the catalogue key on it. */
     version: () => version,

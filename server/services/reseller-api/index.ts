@@ -10,6 +10,7 @@ import type { AuditService } from '../audit/index.ts'
 import type { AuthService } from '../auth/index.ts'
 import type { Actor } from '../context.ts'
 import type { OrdersService } from '../orders/index.ts'
+import type { PricingService } from '../pricing/index.ts'
 import type { PackagesService } from '../packages/index.ts'
 import type { Queue } from '../queue/index.ts'
 import type { WalletService } from '../wallet/index.ts'
@@ -46,6 +47,7 @@ export function createResellerApi(deps: {
   audit: AuditService
   auth: AuthService
   packages: PackagesService
+  pricing: PricingService
   orders: OrdersService
   wallet: WalletService
   queue: Queue
@@ -109,8 +111,9 @@ export function createResellerApi(deps: {
 
     async listPackages(caller: ApiCaller) {
       const rows = await packages.listActive()
+      const quotes = await deps.pricing.quotes(caller.actor, rows)
       return {
-        packages: rows.map((p) => ({ id: p.id, network: p.network, name: packages.present(p).name, dataSizeMB: p.sizeMb, price: toGhs(packages.priceFor(p, caller.actor))! })),
+        packages: rows.map((p) => ({ id: p.id, network: p.network, name: packages.present(p).name, dataSizeMB: p.sizeMb, price: toGhs(quotes.get(p.id)!.pricePesewas)! })),
         currency: 'GHS' as const,
       }
     },

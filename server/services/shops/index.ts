@@ -6,14 +6,16 @@ import { requireActiveAgent } from '../agents/index.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 import type { EarningsService } from '../earnings/index.ts'
-import type { OrdersService, PlaceOrderInput } from '../orders/index.ts'
+import { PRICE_CHANGED, type OrdersService, type PlaceOrderInput } from '../orders/index.ts'
+import type { PricingService, Quote } from '../pricing/index.ts'
 import type { PackageRow, PackagesService } from '../packages/index.ts'
 import type { Settings, SettingsService } from '../settings/index.ts'
 import { shopCardPng } from './og-card.ts'
 import { qrSvg } from './qr.ts'
-import { ACCENT_PALETTE, ceilingOf, checkAccent, checkSlug, floorOf, orderBodySchema, pricesSchema, sellingPrice, shopSchema } from './rules.ts'
+import { ACCENT_PALETTE, ceilingOf, checkAccent, checkSlug, orderBodySchema, sellingPrice, shopSchema } from './rules.ts'
+import { checkPriceChanges, writePriceChanges } from '../pricing/price-rows.ts'
 
-export const PRICE_CHANGED = 'The price of this bundle has changed. Please check the new price and confirm again.'
+export { PRICE_CHANGED }
 export const SHOP_CLOSED = 'This shop is closed at the moment.'
 
 interface ShopFields {
@@ -65,7 +67,7 @@ export interface PriceLine {
 export type ShopsService = ReturnType<typeof createShopsService>
 
 /** Agents' shops (issue 20, ADR 0020 '## Shops'): the shop, its prices, its sales at the confirmed price, its margins. */
-export function createShopsService(deps: { sequelize: Sequelize; audit: AuditService; settings: SettingsService; packages: PackagesService; orders: OrdersService; earnings: EarningsService }) {
+export function createShopsService(deps: { sequelize: Sequelize; audit: AuditService; settings: SettingsService; packages: PackagesService; pricing: PricingService; orders: OrdersService; earnings: EarningsService }) {
   const { sequelize, audit, settings, packages } = deps
   const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}, transaction?: Transaction) =>
     sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
@@ -82,11 +84,13 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
   }
 
   /** Every active package with the shop's floor, ceiling and (when listed) price. */
-  async function priceLines(shopId: number | null, s: Settings): Promise<PriceLine[]> {
+  async function priceLines(shopId: number | null, agentId: number, s: Settings): Promise<PriceLine[]> {
     const saved = new Map<number, number>()
     if (shopId) for (const r of await q<{ package_id: number; price_pesewas: string }>('SELECT package_id, price_pesewas FROM shop_prices WHERE shop_id = :shopId', { shopId })) saved.set(r.package_id, Number(r.price_pesewas))
-    return (await packages.listActive()).map((p) => {
-      const floor = floorOf(p)
+    const list = await packages.listActive()
+    const floors = await deps.pricing.agentPrices(agentId, list)
+    return list.map((p) => {
+      const floor = floors.get(p.id)!.pricePesewas
       const ceiling = ceilingOf(floor, s)
       const mine = saved.get(p.id)
       const price = mine === undefined ? null : sellingPrice(mine, floor, ceiling)
@@ -124,11 +128,13 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
   }
 
   /** The price a listed package sells at now in this shop, with its floor; null when the shop does not sell it. */
-  async function currentPrice(shopId: number, pkg: PackageRow, s: Settings, t?: Transaction, lock = false) {
-    const [r] = await q<{ price_pesewas: string }>(`SELECT price_pesewas FROM shop_prices WHERE shop_id = :shopId AND package_id = :pid${lock ? ' FOR SHARE' : ''}`, { shopId, pid: pkg.id }, t)
+  async function currentPrice(shop: { id: number; agent_id: number }, pkg: PackageRow, s: Settings, t?: Transaction, lock = false) {
+    const [r] = await q<{ price_pesewas: string }>(`SELECT price_pesewas FROM shop_prices WHERE shop_id = :shopId AND package_id = :pid${lock ? ' FOR SHARE' : ''}`, { shopId: shop.id, pid: pkg.id }, t)
     if (!r) return null
-    const floor = floorOf(pkg)
-    return { price: sellingPrice(Number(r.price_pesewas), floor, ceilingOf(floor, s)), floor }
+    // The floor is what the shop's agent itself pays (its tier's price, or its parent's price for it: ADR 0041).
+    const cost: Quote = (await deps.pricing.agentPrices(shop.agent_id, [pkg], t)).get(pkg.id)!
+    const floor = cost.pricePesewas
+    return { price: sellingPrice(Number(r.price_pesewas), floor, ceilingOf(floor, s)), floor, parent: cost.parent }
   }
 
   const priceChanged = (pricePesewas: number) => new AppError(409, PRICE_CHANGED, { price: toGhs(pricePesewas) })
@@ -150,7 +156,7 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
     if (!found || 'redirect' in found) return found
     const shop = present(found.shop)
     if (!shop.open) return { shop, packages: [] }
-    const lines = await priceLines(shop.id, await settings.get())
+    const lines = await priceLines(shop.id, found.shop.agent_id, await settings.get())
     return { shop, packages: lines.filter((l) => l.listed && l.price !== null).map((l) => ({ id: l.packageId, network: l.network, name: l.name, sizeMB: l.sizeMB, price: l.price! })) }
   }
 
@@ -194,7 +200,7 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
     async mine(ctx: Ctx) {
       const agent = requireActiveAgent(ctx, 'Shops')
       const [row, s] = await Promise.all([shopOfAgent(agent.id), settings.getFresh()])
-      const lines = await priceLines(row?.id ?? null, s)
+      const lines = await priceLines(row?.id ?? null, agent.id, s)
       const fig = row ? (await figures([row.id])).get(row.id) : undefined
       return {
         shop: row ? present(row) : null,
@@ -253,46 +259,21 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
     /** Sets (or with price null, stops) the agent's price per bundle; each between its agent price and today's ceiling. */
     async setPrices(body: unknown, ctx: Ctx): Promise<PriceLine[]> {
       const agent = requireActiveAgent(ctx, 'Shops')
-      const { value, error } = pricesSchema.validate(body)
-      if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
       const shop = await shopOfAgent(agent.id)
       if (!shop) throw badRequest('Create your shop first')
       const s = await settings.getFresh()
-      const active = new Map((await packages.listActive()).map((p) => [p.id, p]))
-      const changes: { packageId: number; price: number | null }[] = []
-      for (const line of value.prices as { packageId: number; price: number | null }[]) {
-        const pkg = active.get(line.packageId)
-        if (!pkg) throw badRequest('A bundle in the list is not on sale any more. Please reload the page')
-        if (line.price === null) {
-          changes.push({ packageId: pkg.id, price: null })
-          continue
-        }
-        const floor = floorOf(pkg)
-        const ceiling = ceilingOf(floor, s)
-        const price = toPesewas(line.price)
-        const name = packages.present(pkg).name
-        if (price < floor) throw badRequest(`${name}: the price cannot be below your agent price of ${formatCedis(toGhs(floor))}`)
-        if (price > ceiling) throw badRequest(`${name}: the price cannot be above the maximum of ${formatCedis(toGhs(ceiling))}`)
-        changes.push({ packageId: pkg.id, price })
-      }
+      const list = await packages.listActive()
+      const floors = await deps.pricing.agentPrices(agent.id, list)
+      const changes = checkPriceChanges(body, new Map(list.map((p) => [p.id, p])), (pkg) => floors.get(pkg.id)!.pricePesewas, s, { nameOf: (pkg) => packages.present(pkg).name, floorWord: 'your agent price' })
       await sequelize.transaction(async (t) => {
-        for (const c of changes) {
-          if (c.price === null) await q('DELETE FROM shop_prices WHERE shop_id = :shopId AND package_id = :pid RETURNING package_id', { shopId: shop.id, pid: c.packageId }, t)
-          else {
-            await q(
-              `INSERT INTO shop_prices (shop_id, package_id, price_pesewas) VALUES (:shopId, :pid, :price)
-               ON CONFLICT (shop_id, package_id) DO UPDATE SET price_pesewas = EXCLUDED.price_pesewas, updated_at = now() RETURNING package_id`,
-              { shopId: shop.id, pid: c.packageId, price: c.price }, t,
-            )
-          }
-        }
+        await writePriceChanges(sequelize, { table: 'shop_prices', owner: 'shop_id' }, shop.id, changes, t)
         await audit.record(
           { action: 'SHOP_PRICES_UPDATED', resource: 'SHOP', resourceId: shop.id, details: { prices: changes.map((c) => ({ packageId: c.packageId, price: toGhs(c.price) })) } },
           { ...ctx, transaction: t },
         )
       })
       changed(shop.id)
-      return priceLines(shop.id, s)
+      return priceLines(shop.id, agent.id, s)
     },
 
     publicView,
@@ -314,7 +295,7 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
       const pkg = await packages.getActive(Number(input.packageId))
       if (!pkg) throw badRequest('Please select a package')
       const s = await settings.getFresh()
-      const now = await currentPrice(shop.id, pkg, s)
+      const now = await currentPrice(shop, pkg, s)
       if (!now) throw badRequest('This bundle is not sold in this shop')
       const confirmed = toPesewas(value.price)
       if (now.price !== confirmed) throw priceChanged(now.price)
@@ -325,12 +306,13 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
           agentId: shop.agent_id,
           pricePesewas: confirmed,
           agentPricePesewas: now.floor,
+          parent: now.parent,
           recheck: async (t) => {
             const [open] = await q<{ ok: boolean }>(`SELECT (s.status = 'ACTIVE' AND ${ACTIVE_AGENT_SQL}) AS ok FROM shops s JOIN agents a ON a.id = s.agent_id WHERE s.id = :id FOR SHARE OF s`, { id: shop.id }, t)
             if (!open?.ok) throw new AppError(410, SHOP_CLOSED)
-            const again = await currentPrice(shop.id, pkg, s, t, true)
+            const again = await currentPrice(shop, pkg, s, t, true)
             if (!again) throw badRequest('This bundle is not sold in this shop')
-            if (again.price !== confirmed || again.floor !== now.floor) throw priceChanged(again.price)
+            if (again.price !== confirmed || again.floor !== now.floor || again.parent?.pricePesewas !== now.parent?.pricePesewas) throw priceChanged(again.price)
           },
         },
       })
@@ -352,7 +334,7 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
     async reverseMargin(orderId: number, why: 'refund' | 'reversal', ctx: Ctx & { transaction: Transaction }) {
       const t = ctx.transaction
       const [credited] = await q<{ agent_id: number; amount_pesewas: string; shop_id: number }>(
-        `SELECT e.agent_id, e.amount_pesewas, o.shop_id FROM earnings_entries e JOIN orders o ON o.id = e.order_id WHERE e.order_id = :orderId AND e.type = 'MARGIN'`,
+        `SELECT e.agent_id, e.amount_pesewas, o.shop_id FROM earnings_entries e JOIN orders o ON o.id = e.order_id WHERE e.order_id = :orderId AND e.type = 'MARGIN' AND o.shop_id IS NOT NULL`,
         { orderId }, t,
       )
       if (!credited) return null

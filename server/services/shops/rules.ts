@@ -52,9 +52,6 @@ export function checkAccent(raw: unknown): string {
   return hex
 }
 
-/** What the agent pays for the bundle: the floor of its shop price. */
-export const floorOf = (pkg: { priceAgentPesewas: number | null; priceUserPesewas: number }): number => pkg.priceAgentPesewas ?? pkg.priceUserPesewas
-
 /** The most a shop may charge: the floor plus the admin's maximum markup (percent of the floor, rounded down, or GHS). */
 export function ceilingOf(floor: number, s: Pick<Settings, 'shopMaxMarkupType' | 'shopMaxMarkupValue'>): number {
   const value = Math.max(0, Number(s.shopMaxMarkupValue) || 0)
