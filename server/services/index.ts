@@ -12,6 +12,7 @@ import { createSessionsService } from './auth/sessions.ts'
 import { createRecoveryService } from './recovery/index.ts'
 import { createSettingsService } from './settings/index.ts'
 import { createUssdService } from './ussd/index.ts'
+import { createWhatsappService } from './whatsapp/index.ts'
 import { createAdminMessagesService } from './messages/admin-messages.ts'
 import { createPackagesAdminService } from './packages/admin.ts'
 import { createUsersAdminService } from './auth/users-admin.ts'
@@ -140,8 +141,11 @@ export function createServices(deps: Deps) {
   }, { to: ['DELIVERED', 'MANUAL'], shopOrdersOnly: true })
   paymentHooks.orderMoneyReturned = (orderId, why, ctx) => shops.reverseMargin(orderId, why, ctx).then(() => undefined)
   const afa = createAfaService({ sequelize, settings, payments })
+  // WhatsApp ordering (ADR 0042): the bot places visitor orders; a delivery sends the chat its receipt in the change's transaction.
+  const whatsapp = createWhatsappService({ sequelize, env: deps.env, log: deps.log, settings, packages, orders, limits, queue })
+  delivery.state.onChange(async ({ order, to }, transaction) => whatsapp.onDeliveryChange(order, to, transaction), { to: ['DELIVERED', 'FAILED'] })
   const opsMetrics = createOpsMetrics({ sequelize })
-  return { connections, queue, opsMetrics, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, publicStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  return { connections, queue, whatsapp, opsMetrics, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, publicStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

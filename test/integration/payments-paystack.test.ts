@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import type { Running } from '../../server/index.ts'
-import { bootOnPaystack } from '../helpers/paystack-instance.ts'
+import { bootOnPaystack } from '../helpers/instance.ts'
 import { startFakePaystack, type FakePaystack } from '../helpers/fake-paystack.ts'
 import { Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'

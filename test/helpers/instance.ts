@@ -5,13 +5,16 @@ import { createLogger } from '../../server/lib/logger.ts'
 import type { FakePaystack } from './fake-paystack.ts'
 import { app, testEnv } from './server.ts'
 
-/** An app instance on the test database whose payments go to the fake Paystack server. */
-export async function bootOnPaystack(fake: FakePaystack, env: Partial<Env> = {}): Promise<Running> {
+/** Another app instance on the test database, with its own settings (providers pointed at local fakes). */
+export async function bootInstance(env: Partial<Env> = {}): Promise<Running> {
   const url = app().db.url
   const { sequelize, models } = connect(url)
   return boot({
-    env: { ...testEnv(), PAYSTACK_SECRET_KEY: fake.secret, PAYSTACK_BASE_URL: fake.url, PORT: 0, ...env },
+    env: { ...testEnv(), PORT: 0, ...env },
     log: createLogger('silent'),
     db: { sequelize, models, url, close: async () => sequelize.close() },
   })
 }
+
+/** An instance whose payments go to the fake Paystack server. */
+export const bootOnPaystack = (fake: FakePaystack, env: Partial<Env> = {}) => bootInstance({ PAYSTACK_SECRET_KEY: fake.secret, PAYSTACK_BASE_URL: fake.url, ...env })
