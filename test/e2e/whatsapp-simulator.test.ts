@@ -22,6 +22,18 @@ async function tap(page: Page, title: string) {
   }, title)
 }
 
+/** An admin at 360 px opens the simulator and starts a chat as this customer. */
+async function openChat(browser: Browser, phone: string): Promise<Page> {
+  const page = await newPage(browser, { width: 360 })
+  await login(page, ADMIN.email, ADMIN.password)
+  await page.goto(url('/simulator/whatsapp'))
+  await hydrated(page)
+  await page.type('#wa-phone', phone)
+  await page.click('form[aria-label="Start a chat"] button[type=submit]')
+  await page.waitForSelector('#wa-text')
+  return page
+}
+
 async function type(page: Page, text: string) {
   await page.type('#wa-text', text)
   await page.keyboard.press('Enter')
@@ -39,14 +51,8 @@ describe('browser: the WhatsApp simulator', function () {
   it('at 360 px a customer chats from "hi" to a paid, delivered order', async () => {
     await app().db.models.Package.destroy({ where: {} })
     await createPackage({ network: 'MTN', sizeMb: 1024, priceUserPesewas: 500 })
-    const page = await newPage(browser, { width: 360 })
-    await login(page, ADMIN.email, ADMIN.password)
-    await page.goto(url('/simulator/whatsapp'))
-    await hydrated(page)
+    const page = await openChat(browser, '0241180001')
     expect(await bodyText(page)).to.include('WhatsApp Simulator')
-    await page.type('#wa-phone', '0241180001')
-    await page.click('form[aria-label="Start a chat"] button[type=submit]')
-    await page.waitForSelector('#wa-text')
 
     await type(page, 'hi')
     await botSays(page, 'Hello! Welcome to Data Hub.')
@@ -75,5 +81,31 @@ describe('browser: the WhatsApp simulator', function () {
     await app().services.queue.drain()
     // The receipt is sent by the queue; the chat polls and shows it.
     await botSays(page, 'Delivered: 1.0GB MTN to 0551234567')
+
+    // The admins' order list says where the order came from.
+    await page.goto(url('/admin/orders'))
+    await page.waitForSelector('[data-channel=whatsapp]')
+    expect(await page.$eval('[data-channel=whatsapp]', (e) => e.textContent)).to.equal('WhatsApp')
+  })
+
+  it('"Talk to a person" puts the chat on the admin messaging page, where an admin answers and hands it back', async () => {
+    const page = await openChat(browser, '0241180002')
+    await type(page, 'hi')
+    await tap(page, 'Talk to a person')
+    await botSays(page, 'A person from our team will answer you here soon.')
+    await type(page, 'My data did not come')
+    await page.waitForFunction(() => document.body.innerText.includes('My data did not come'))
+
+    await page.goto(url('/admin/messaging'))
+    await hydrated(page)
+    await page.waitForFunction(() => [...document.querySelectorAll('button')].some((b) => b.textContent?.includes('0241180002')))
+    await page.evaluate(() => ([...document.querySelectorAll('button')].find((b) => b.textContent?.includes('0241180002')) as HTMLButtonElement).click())
+    await page.waitForFunction(() => document.querySelector('[data-testid=wa-admin-chat]')?.textContent?.includes('Customer: My data did not come'))
+    await page.type('#wa-reply', 'Sorry! Sending it again now.')
+    await page.click('form[aria-label="Reply on WhatsApp"] button[type=submit]')
+    await page.waitForFunction(() => document.querySelector('[data-testid=wa-admin-chat]')?.textContent?.includes('You: Sorry! Sending it again now.'))
+    await page.evaluate(() => ([...document.querySelectorAll('button')].find((b) => b.textContent === 'Hand back to the bot') as HTMLButtonElement).click())
+    await page.waitForFunction(() => document.body.innerText.includes('No customer is waiting.'))
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(360)
   })
 })
