@@ -13,6 +13,8 @@ const ADMIN_PAGES = [
   '/admin/shops',
   // Issue 20: payouts
   '/admin/payouts',
+  // The WhatsApp simulator is for admins outside development.
+  '/simulator/whatsapp',
 ]
 const AGENT_PAGES = [
   '/agent/dashboard', '/agent/orders', '/agent/place-order', '/agent/packages', '/agent/wallet', '/agent/profile', '/agent/payment',
