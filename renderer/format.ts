@@ -2,6 +2,7 @@
 export {
   formatCedis, NETWORKS, NETWORK_LABEL, MOMO_LABEL, networkLabel, paymentStatusLabel, deliveryLabel, purposeLabel, formatSize, formatDate, formatDay, isActiveAgent,
   type NetworkName,
+  CHANNEL_LABEL,
 } from '../server/lib/vocabulary.ts'
 
 /** Badge colours (spec section 4): SUCCESS green, PENDING yellow, IN_PROGRESS blue, FAILED red, EXPIRED grey, DELIVERED blue. */

@@ -60,4 +60,6 @@ export function registerTasks(services: Services): void {
   services.queue.schedule({ pattern: '* * * * *', task: PAYOUT_SWEEP_TASK, queueName: 'cron-payouts-sweep', maxAttempts: 1 })
   // H13: signed webhooks to agents' software, retried with backoff.
   services.resellerApi.registerTasks(services.queue)
+  // WhatsApp: the bot's answers and receipts, sent in order per chat message.
+  services.whatsapp.registerTasks()
 }

@@ -86,6 +86,18 @@ const SETTINGS = {
   SMS_PROVIDER: maybe(oneOf(['log', 'arkesel'] as const).empty('')),
   ARKESEL_API_KEY: maybe(Joi.string().empty('')),
   ARKESEL_BASE_URL: always(Joi.string().uri().default('https://sms.arkesel.com')),
+  /** WhatsApp Cloud API (docs/whatsapp.md): without an access token the built-in simulator plays Meta. */
+  WHATSAPP_GRAPH_URL: always(Joi.string().uri().default('https://graph.facebook.com')),
+  WHATSAPP_API_VERSION: always(Joi.string().pattern(/^v\d+\.\d+$/).default('v21.0')),
+  WHATSAPP_PHONE_NUMBER_ID: maybe(Joi.string().pattern(/^\d{1,30}$/).empty('')),
+  WHATSAPP_ACCESS_TOKEN: maybe(Joi.string().empty('')),
+  /** The Meta app's secret: every webhook POST is signed with it (X-Hub-Signature-256). */
+  WHATSAPP_APP_SECRET: maybe(Joi.string().empty('')),
+  /** Echoed back to Meta's GET verification of the webhook URL. */
+  WHATSAPP_VERIFY_TOKEN: maybe(Joi.string().empty('')),
+  /** An approved message template with one body variable, for receipts outside the 24-hour window. */
+  WHATSAPP_TEMPLATE_NAME: always(Joi.string().pattern(/^[a-z0-9_]{1,512}$/).default('order_update')),
+  WHATSAPP_TEMPLATE_LANGUAGE: always(Joi.string().pattern(/^[a-z]{2,3}(_[A-Z]{2})?$/).default('en')),
   /** First wait before an SMS is tried again; each later one doubles. */
   SMS_RETRY_BASE_MS: always(Joi.number().integer().min(0).default(10000)),
   /** 'simulator' on purpose: the only way to run the payment simulator in production on a real database. */

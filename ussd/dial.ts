@@ -34,7 +34,37 @@ export interface DialState {
   checkerQty?: number
 }
 
-export type Outcome = { go: Screen } | { note: string } | { end: string } | { stay: true }
+export type Outcome<S extends string = Screen> = { go: S } | { note: string } | { end: string } | { stay: true }
+
+export const MAX_INPUT = 40
+
+/**
+ * One answer in a dial, for either menu: '00' home and '0' back when `nav` allows them (`back` may
+ * take a '0' first, as a paged list does), else the current screen's own rule; then the screen to show.
+ */
+export async function stepWith<S extends string>(
+  s: { screen: S; stack: S[] },
+  input: string,
+  o: { home: S; nav: boolean; back?: () => boolean; answer: (v: string) => Promise<Outcome<S>>; render: (note: string | null) => Promise<string> },
+): Promise<{ end: boolean; text: string }> {
+  let note: string | null = null
+  if (input.length > MAX_INPUT) note = 'Input too long.'
+  else if (o.nav && input === '00') {
+    s.stack = []
+    s.screen = o.home
+  } else if (o.nav && input === '0' && s.screen !== o.home) {
+    if (!o.back?.()) s.screen = s.stack.pop() ?? o.home
+  } else {
+    const out = await o.answer(input)
+    if ('end' in out) return { end: true, text: out.end }
+    if ('note' in out) note = out.note
+    if ('go' in out) {
+      s.stack.push(s.screen)
+      s.screen = out.go
+    }
+  }
+  return { end: false, text: await o.render(note) }
+}
 
 export interface MenuEnv {
   services: Services

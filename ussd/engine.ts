@@ -7,6 +7,7 @@ import type { GatewayRequest, UssdReply } from './adapters/types.ts'
 import { payerNetworkOf } from './networks.ts'
 import type { DialState, MenuEnv } from './dial.ts'
 import { SCREENS, step } from './menu.ts'
+import { CUSTOMER_SCREENS, customerDial, customerStep, type CustomerDial } from './customer-menu.ts'
 import { menuPorts, type MenuPorts } from './ports.ts'
 import { ascii, fit } from './text.ts'
 
@@ -27,6 +28,12 @@ export function refusalText(reason: AccessRefusal, minutesLeft?: number): string
       return `Too many wrong PINs. USSD is locked. Try again in ${minutesLeft ?? 30} min.`
   }
 }
+
+/**
+ * Callers refused as agents for these reasons are customers when the customer menu is on. A locked or
+ * PIN-less agent is still an agent: refused as before, so the customer menu never sidesteps a lock.
+ */
+const CUSTOMER_REASONS = new Set<AccessRefusal>(['not_whitelisted', 'not_agent', 'not_paid', 'not_approved'])
 
 export const TIMED_OUT = 'Session timed out. Please dial again.'
 export const SERVICE_ERROR = 'Service unavailable. Please try again later.'
@@ -59,6 +66,12 @@ export function createUssdEngine(services: Services, ports?: MenuPorts): UssdEng
 
   async function start(req: GatewayRequest, phone: string, env: MenuEnv): Promise<UssdReply> {
     const access = await services.ussd.checkAccess(phone)
+    const consumed = req.text?.length ?? 0
+    if (!access.ok && CUSTOMER_REASONS.has(access.reason) && (await services.settings.get()).ussdCustomerEnabled) {
+      const dial = customerDial(phone, payerNetworkOf(req.network, phone), consumed)
+      await store.save(req.sessionId, phone, dial)
+      return con(await CUSTOMER_SCREENS.home.render(env, dial))
+    }
     if (!access.ok) {
       env.ctx.log?.info({ reason: access.reason, gateway: req.gateway }, 'USSD dial refused')
       return end(refusalText(access.reason, access.minutesLeft))
@@ -66,7 +79,7 @@ export function createUssdEngine(services: Services, ports?: MenuPorts): UssdEng
     const state: DialState = {
       v: 1,
       // A code dialled with answers in it (*123*1#) arrives as text on the first hop: ignored.
-      consumed: req.text?.length ?? 0,
+      consumed,
       agent: access.agent,
       payerNetwork: payerNetworkOf(req.network, access.agent.phone),
       authed: false,
@@ -81,7 +94,7 @@ export function createUssdEngine(services: Services, ports?: MenuPorts): UssdEng
     async handle(req, meta) {
       const phone = normalizePhone(req.phone)
       const env: MenuEnv = { services, ports, sessionId: req.sessionId, ctx: { ip: meta.ip ?? null, log: meta.log, user: null } }
-      const existing = req.newSession ? null : await store.get<DialState>(req.sessionId)
+      const existing = req.newSession ? null : await store.get<DialState | CustomerDial>(req.sessionId)
       if (!existing) {
         // A last-input gateway continuing a dial we no longer know: it idled out and was purged.
         if (req.newSession === false) return end(TIMED_OUT)
@@ -97,8 +110,10 @@ export function createUssdEngine(services: Services, ports?: MenuPorts): UssdEng
       if (req.text !== undefined) state.consumed = req.text.length
       let reply: UssdReply
       try {
-        if (input === null) reply = con(await SCREENS[state.authed ? state.screen : 'pin'].render(env, state))
-        else reply = await step(env, state, input === false ? '\u0000' : input.trim())
+        const answer = input === false ? '\u0000' : input?.trim()
+        if ('kind' in state) reply = answer === undefined ? con(await CUSTOMER_SCREENS[state.screen].render(env, state)) : await customerStep(env, state, answer)
+        else if (answer === undefined) reply = con(await SCREENS[state.authed ? state.screen : 'pin'].render(env, state))
+        else reply = await step(env, state, answer)
       } catch (err) {
         if (!(err instanceof AppError)) throw err
         // A rule of the order or payment services (platform closed, agent not approved...): say it and stop.

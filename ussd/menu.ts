@@ -2,26 +2,27 @@ import { PURCHASES_DISABLED } from '../server/services/orders/index.ts'
 import { parseGhs, toPesewas } from '../server/lib/money.ts'
 import { VOUCHER_RE } from '../server/lib/vocabulary.ts'
 import type { MenuPackage } from './ports.ts'
+import type { UssdOrderRow } from '../server/services/ussd/index.ts'
 import { DELIVERY_LABELS } from '../server/services/delivery/present.ts'
 import { NAV, NETWORK_LABELS, NETWORK_ORDER, ascii, bodyFits, formatSize, ghs, screen, statusLabel, cediToGhs } from './text.ts'
 import { actorOf, checkPin, chosenPackage, payFromWallet, placeFromDial, pricingActor } from './actions.ts'
-import type { DialState, MenuEnv, Outcome, Screen } from './dial.ts'
+import { stepWith, type DialState, type MenuEnv, type Outcome, type Screen } from './dial.ts'
 import { CHECKER_SCREENS } from './checkers.ts'
 
 const MAX_ITEMS_PER_PAGE = 7
 const PAGE_NAV = '8 Prev 9 Next'
-export const MAX_INPUT = 40
+export { MAX_INPUT } from './dial.ts'
 
 async function siteName(env: MenuEnv) {
   return ascii((await env.services.settings.get()).siteName || 'Data Hub').slice(0, 30)
 }
 
-/** Splits the bundles into pages that each fit a screen with its header and navigation. */
-export function paginate(pkgs: MenuPackage[], header: string): MenuPackage[][] {
+/** Splits the bundles into pages that each fit a screen with its header and navigation lines. */
+export function paginate(pkgs: MenuPackage[], header: string, navLines: string[] = [PAGE_NAV, NAV]): MenuPackage[][] {
   const pages: MenuPackage[][] = []
   let current: MenuPackage[] = []
   // Sized for the longest title ('... (9/9)') and both paging links.
-  const body = (items: MenuPackage[]) => [`${header} (9/9)`, ...items.map((p, i) => `${i + 1}. ${pkgLine(p)}`), PAGE_NAV, NAV].join('\n')
+  const body = (items: MenuPackage[]) => [`${header} (9/9)`, ...items.map((p, i) => `${i + 1}. ${pkgLine(p)}`), ...navLines].join('\n')
   for (const p of pkgs) {
     if (current.length >= MAX_ITEMS_PER_PAGE || (current.length > 0 && !bodyFits(body([...current, p])))) {
       pages.push(current)
@@ -33,9 +34,11 @@ export function paginate(pkgs: MenuPackage[], header: string): MenuPackage[][] {
   return pages
 }
 
-const pkgLine = (p: MenuPackage) => `${formatSize(p.sizeMb)} ${ghs(p.pricePesewas)}`
+export const pkgLine = (p: MenuPackage) => `${formatSize(p.sizeMb)} ${ghs(p.pricePesewas)}`
 const netShort: Record<string, string> = { MTN: 'MTN', TELECEL: 'TEL', AIRTELTIGO: 'AT' }
 const statusShort: Record<string, string> = { PENDING: 'Pending', IN_PROGRESS: 'Paying', SUCCESS: 'Paid', FAILED: 'Failed', EXPIRED: 'Expired' }
+/** One order on a phone's screen: size, network, the recipient's last digits, payment state. */
+export const orderLine = (o: UssdOrderRow) => `${formatSize(o.dataSizeMb)} ${netShort[o.network] ?? o.network} ..${String(o.recipientNumber).slice(-4)} ${statusShort[o.paymentStatus] ?? o.paymentStatus}`
 
 async function packagesOf(env: MenuEnv, state: DialState) {
   const list = await env.ports.listPackages(state.network!, pricingActor(state))
@@ -190,7 +193,7 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
     async render(env, s, note) {
       const orders = await env.services.ussd.recentOrders(s.agent, 5)
       if (!orders.length) return screen(['You have no orders yet.', NAV], note)
-      const lines = orders.map((o) => `${formatSize(o.dataSizeMb)} ${netShort[o.network] ?? o.network} ..${String(o.recipientNumber).slice(-4)} ${statusShort[o.paymentStatus] ?? o.paymentStatus}`)
+      const lines = orders.map(orderLine)
       return screen(['Your last orders:', ...lines, NAV], note)
     },
     async input() {
@@ -294,28 +297,12 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
   },
 }
 
-/** Applies one answer to the dial: global navigation first, then the screen's own rule. */
-export async function step(env: MenuEnv, s: DialState, input: string): Promise<{ end: boolean; text: string }> {
-  let note: string | null = null
-  if (input.length > MAX_INPUT) note = 'Input too long.'
-  else if (!s.authed) {
-    const out = await SCREENS.pin.input(env, s, input)
-    if ('end' in out) return { end: true, text: out.end }
-    if ('note' in out) note = out.note
-  } else if (input === '00') {
-    s.stack = []
-    s.screen = 'main'
-  } else if (input === '0' && s.screen !== 'main') {
-    s.screen = s.stack.pop() ?? 'main'
-  } else {
-    const out = await SCREENS[s.screen].input(env, s, input)
-    if ('end' in out) return { end: true, text: out.end }
-    if ('note' in out) note = out.note
-    if ('go' in out) {
-      s.stack.push(s.screen)
-      s.screen = out.go
-    }
-  }
-  return { end: false, text: await SCREENS[s.screen].render(env, s, note) }
+/** Applies one answer to the dial: the PIN until signed in, then global navigation and the screen's own rule. */
+export function step(env: MenuEnv, s: DialState, input: string): Promise<{ end: boolean; text: string }> {
+  return stepWith(s, input, {
+    home: 'main',
+    nav: s.authed,
+    answer: (v) => SCREENS[s.authed ? s.screen : 'pin'].input(env, s, v),
+    render: (note) => SCREENS[s.screen].render(env, s, note),
+  })
 }
-

@@ -19,7 +19,7 @@ export interface PlacedOrder {
 
 /** What the menu needs from the domain layer: the same services the web uses. */
 export interface MenuPorts {
-  listPackages(network: string, actor: Actor, fresh?: boolean): Promise<MenuPackage[]>
+  listPackages(network: string, actor: Actor | null, fresh?: boolean): Promise<MenuPackage[]>
   placeOrder(input: { packageId: number; recipientNumber: string; payerPhone: string; payerNetwork: string | null; voucher?: string | null; payFrom?: 'wallet' }, ctx: Ctx): Promise<PlacedOrder>
   /** Asks the gateway about an open payment (at the gateway's pace) and settles it. */
   refreshStatus(transactionId: string, ctx: Ctx): Promise<void>

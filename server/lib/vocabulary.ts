@@ -11,6 +11,9 @@ export const NETWORKS = ['MTN', 'TELECEL', 'AIRTELTIGO'] as const
 export type NetworkName = (typeof NETWORKS)[number]
 /** The spec's own spelling of the networks. */
 export const NETWORK_LABEL: Record<string, string> = { MTN: 'MTN', TELECEL: 'Telecel', AIRTELTIGO: 'AirtelTigo' } satisfies Record<NetworkName, string>
+
+/** Where an order was placed (orders.channel), as admins read it. */
+export const CHANNEL_LABEL: Record<string, string> = { web: 'Web', ussd: 'USSD', whatsapp: 'WhatsApp', api: 'API' }
 /** Each network's mobile-money wallet, as payers know it (payout numbers, transfers). */
 export const MOMO_LABEL: Record<NetworkName, string> = { MTN: 'MTN MoMo', TELECEL: 'Telecel Cash', AIRTELTIGO: 'AirtelTigo Money' }
 export const isNetwork = (code: string): code is NetworkName => (NETWORKS as readonly string[]).includes(code)

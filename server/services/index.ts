@@ -12,6 +12,8 @@ import { createSessionsService } from './auth/sessions.ts'
 import { createRecoveryService } from './recovery/index.ts'
 import { createSettingsService } from './settings/index.ts'
 import { createUssdService } from './ussd/index.ts'
+import { createWhatsappService } from './whatsapp/index.ts'
+import { subscribeWhatsapp } from './whatsapp/subscriptions.ts'
 import { createAdminMessagesService } from './messages/admin-messages.ts'
 import { createPackagesAdminService } from './packages/admin.ts'
 import { createUsersAdminService } from './auth/users-admin.ts'
@@ -150,6 +152,8 @@ export function createServices(deps: Deps) {
   // Sub-agents (ADR 0041): the parent's margin follows its sub-agents' deliveries and refunds (subscriptions below).
   const subAgents = createSubAgentsService({ sequelize, audit, settings, packages, pricing, earnings })
   const afa = createAfaService({ sequelize, settings, payments })
+  // WhatsApp ordering (ADR 0042): the bot places visitor orders; a delivery sends the chat its receipt in the change's transaction.
+  const whatsapp = createWhatsappService({ sequelize, env: deps.env, log: deps.log, settings, packages, pricing, orders, limits, queue })
   const opsMetrics = createOpsMetrics({ sequelize })
   // Result-checker vouchers: a paid purchase takes its cards in the settlement's transaction (ADR 0040).
   const vouchers = createVouchersService({ sequelize, env: deps.env, audit, settings, payments, sms, limits })
@@ -163,7 +167,8 @@ export function createServices(deps: Deps) {
   subscribeSubAgents(events, subAgents)
   subscribeBulk(events, bulk)
   subscribeVouchers(events, vouchers)
-  return { events, pricing, tiers, subAgents, vouchers, apiVouchers, connections, queue, opsMetrics, bulk, batchApi, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, publicStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  subscribeWhatsapp(events, whatsapp)
+  return { events, whatsapp, pricing, tiers, subAgents, vouchers, apiVouchers, connections, queue, opsMetrics, bulk, batchApi, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, publicStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
 }
 
 export type Services = ReturnType<typeof createServices>

@@ -16,6 +16,8 @@ const ADMIN_PAGES = [
   '/admin/payouts',
   '/admin/bulk-orders',
   '/admin/checkers',
+  // The WhatsApp simulator is for admins outside development.
+  '/simulator/whatsapp',
 ]
 const AGENT_PAGES = [
   '/agent/dashboard', '/agent/orders', '/agent/place-order', '/agent/packages', '/agent/wallet', '/agent/profile', '/agent/payment',

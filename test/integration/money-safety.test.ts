@@ -1,12 +1,12 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
-import { connect } from '../../models/db.ts'
-import { boot, type Running } from '../../server/index.ts'
+import type { Running } from '../../server/index.ts'
 import { createLogger } from '../../server/lib/logger.ts'
 import { newTransactionId } from '../../server/services/payments/index.ts'
+import { bootOnPaystack } from '../helpers/instance.ts'
 import { startFakePaystack, type FakePaystack, type Trouble } from '../helpers/fake-paystack.ts'
 import { Client } from '../helpers/http.ts'
-import { ADMIN, app, resetDb, testEnv } from '../helpers/server.ts'
+import { ADMIN, app, resetDb } from '../helpers/server.ts'
 import { ussdAgent } from '../helpers/ussd.ts'
 import { createPackage } from '../helpers/factories.ts'
 
@@ -50,13 +50,7 @@ describe('money safety with Paystack (fake Paystack server)', function () {
 
   before(async () => {
     fake = await startFakePaystack('sk_test_x')
-    const url = app().db.url
-    const { sequelize, models } = connect(url)
-    ps = await boot({
-      env: { ...testEnv(), PAYSTACK_SECRET_KEY: 'sk_test_x', PAYSTACK_BASE_URL: fake.url, PAYSTACK_TIMEOUT_MS: 1000, PORT: 0 },
-      log: createLogger('silent'),
-      db: { sequelize, models, url, close: async () => sequelize.close() },
-    })
+    ps = await bootOnPaystack(fake, { PAYSTACK_TIMEOUT_MS: 1000 })
   })
   after(async () => {
     await ps?.stop()

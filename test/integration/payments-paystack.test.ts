@@ -1,11 +1,10 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
-import { connect } from '../../models/db.ts'
-import { boot, type Running } from '../../server/index.ts'
-import { createLogger } from '../../server/lib/logger.ts'
+import type { Running } from '../../server/index.ts'
+import { bootOnPaystack } from '../helpers/instance.ts'
 import { startFakePaystack, type FakePaystack } from '../helpers/fake-paystack.ts'
 import { Client } from '../helpers/http.ts'
-import { app, resetDb, testEnv } from '../helpers/server.ts'
+import { app, resetDb } from '../helpers/server.ts'
 
 // A second app instance configured with a Paystack key, on the same database, against a local fake Paystack.
 describe('payments with Paystack (fake Paystack server)', function () {
@@ -29,13 +28,7 @@ describe('payments with Paystack (fake Paystack server)', function () {
 
   before(async () => {
     fake = await startFakePaystack('sk_test_x')
-    const url = app().db.url
-    const { sequelize, models } = connect(url)
-    ps = await boot({
-      env: { ...testEnv(), PAYSTACK_SECRET_KEY: 'sk_test_x', PAYSTACK_BASE_URL: fake.url, PORT: 0 },
-      log: createLogger('silent'),
-      db: { sequelize, models, url, close: async () => sequelize.close() },
-    })
+    ps = await bootOnPaystack(fake)
   })
   after(async () => {
     await ps?.stop()

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react'
 import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { Recipients, type AgentOption } from './Recipients.tsx'
+import { WhatsappChats } from './WhatsappChats.tsx'
 
 const PRIORITIES = ['LOW', 'NORMAL', 'HIGH', 'URGENT']
 const EMPTY = { title: '', message: '', priority: 'NORMAL' }
@@ -104,6 +105,8 @@ export default function Page() {
           {!valid ? <p className="help">A title, a message and at least one recipient are needed.</p> : null}
         </form>
       ) : null}
+
+      <WhatsappChats />
     </section>
   )
 }

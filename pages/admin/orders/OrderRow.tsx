@@ -1,6 +1,6 @@
 import type { AdminOrder } from '../../../server/services/orders/admin.ts'
 import { DeliveryBadge } from '../../../renderer/ui/DeliveryBadge.tsx'
-import { formatCedis, formatDate, NETWORK_LABEL, sizeLabel, statusOf } from '../_ops/format.ts'
+import { CHANNEL_LABEL, formatCedis, formatDate, NETWORK_LABEL, sizeLabel, statusOf } from '../_ops/format.ts'
 import { RefundButton } from './RefundButton.tsx'
 
 export function AgentCell({ order }: { order: AdminOrder }) {
@@ -14,7 +14,14 @@ export function AgentCell({ order }: { order: AdminOrder }) {
       </div>
     )
   }
-  if (!agent) return <span className="has-text-grey">Direct Customer</span>
+  // Customers ordering by phone say so: the channel is how they reached the shop.
+  if (!agent) {
+    return (
+      <span className="has-text-grey">
+        Direct Customer{order.channel && order.channel !== 'web' ? <> <span className="tag is-light" data-channel={order.channel}>{CHANNEL_LABEL[order.channel] ?? order.channel}</span></> : null}
+      </span>
+    )
+  }
   return (
     <div>
       <div className="has-text-weight-semibold">{agent.name}</div>

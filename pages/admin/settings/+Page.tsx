@@ -11,6 +11,8 @@ const TABS = [
   'Shops',
   // Issue 20: payouts of agents' shop earnings.
   'Payouts',
+  // Customers ordering without a browser.
+  'USSD', 'WhatsApp',
 ] as const
 type Tab = (typeof TABS)[number]
 const NUMBERS = [
@@ -98,7 +100,20 @@ export default function Page() {
           <Area name="agentSuccessMessage" label="Agent Success Message" rows={2} {...f} />
           <Text name="whatsappNumber" label="WhatsApp Number" type="tel" placeholder="0241234567" {...f} help="Digits only." />
           <Text name="whatsappChannelLink" label="WhatsApp Channel Link" type="url" placeholder="https://whatsapp.com/channel/..." {...f} />
-          <Switch name="ussdWhitelistEnabled" label="USSD whitelist enabled" {...f} help="When on, only whitelisted numbers can use the USSD menu." />
+        </div>
+
+        <div {...panel('USSD')}>
+          <Switch name="ussdWhitelistEnabled" label="USSD whitelist enabled" {...f} help="When on, only whitelisted numbers can use the agent USSD menu." />
+          <Switch name="ussdCustomerEnabled" label="Customer USSD menu" {...f} help="When on, callers who are not agents can buy data on the same code and pay by mobile money. Agents keep their PIN menu." />
+          <Text name="ussdCustomerWelcome" label="Customer menu title" {...f} help="The first line of the customer's home screen (at most 40 characters)." />
+          <Area name="ussdCustomerHelp" label="Customer help screen" rows={2} {...f} help="Shown for '4. Help' (at most 170 characters)." />
+          <Area name="ussdCustomerPlaced" label="After the customer confirms" rows={2} {...f} help="Variables: {price}, {dataSize}, {network}, {recipientNumber} (at most 170 characters)." />
+        </div>
+
+        <div {...panel('WhatsApp')}>
+          <Switch name="whatsappBotEnabled" label="WhatsApp ordering" {...f} help="When on, the WhatsApp bot sells data in the chat. The account's keys are set on the server (docs/whatsapp.md); without them the simulator at /simulator/whatsapp plays the customer." />
+          <Area name="whatsappGreeting" label="Greeting" rows={2} {...f} help="The bot's first message. Variable: {siteName}." />
+          <Area name="whatsappHandoff" label="Reply to 'Talk to a person'" rows={2} {...f} help="The chat then waits on the Messages page for an admin." />
         </div>
 
         <div {...panel('Payments')}>

@@ -21,6 +21,7 @@ import { packagesRouter } from './packages.ts'
 import { ordersRouter } from './orders.ts'
 import { paymentRouter } from './payment.ts'
 import { webhooksRouter } from './webhooks.ts'
+import { whatsappRouter } from './whatsapp.ts'
 import { afaRouter } from './afa.ts'
 import { simulatorRouter } from './simulator.ts'
 import { deliveryRouter } from './delivery.ts'
@@ -58,6 +59,8 @@ export function apiRouter(services: Services) {
   api.use('/payment', paymentRouter(services))
   api.use('/webhooks', webhooksRouter(services))
   api.use('/simulator', simulatorRouter(services))
+  // WhatsApp ordering: Meta's webhook, its simulator, the admins' handed-off chats.
+  api.use('/whatsapp', whatsappRouter(services))
   api.use('/delivery', deliveryRouter(services))
   // H13: the agent wallet.
   api.use('/wallet', walletRouter(services))

@@ -31,7 +31,7 @@ export interface PlaceOrderInput {
   payerNetwork?: string | null
   email?: string | null
   transactionId?: string | number | null
-  channel?: 'web' | 'ussd' | 'api'
+  channel?: 'web' | 'ussd' | 'whatsapp' | 'api'
   callbackUrl?: string | null
   /** A Telecel Cash voucher typed in the same USSD dial, sent when the gateway asks for it. */
   voucher?: string | null
@@ -58,7 +58,7 @@ const orderSchema = Joi.object<PlaceOrderInput>({
   payerNetwork: Joi.string().allow('', null),
   email: Joi.string().allow('', null).max(254),
   transactionId: transactionIdSchema,
-  channel: Joi.string().valid('web', 'ussd', 'api').default('web'),
+  channel: Joi.string().valid('web', 'ussd', 'whatsapp', 'api').default('web'),
   callbackUrl: Joi.string().uri().allow(null),
   voucher: Joi.string().pattern(VOUCHER_RE).allow(null).messages({ '*': 'Enter the voucher digits' }),
   payFrom: Joi.string().valid('wallet', 'gateway').default('gateway').messages({ '*': 'payFrom must be wallet or gateway' }),
@@ -73,7 +73,10 @@ export interface PlacedOrder {
 }
 
 export interface PlaceOptions {
-  /** Runs inside a wallet order's transaction once it is paid (the reseller API records its Idempotency-Key there). */
+  /**
+   * Runs inside a wallet order's transaction once it is paid (the reseller API records its
+   * Idempotency-Key there), and inside a phone channel's order transaction (WhatsApp ties the order to its chat).
+   */
   andThen?: (orderId: number, transaction: Transaction) => Promise<void>
   /** A visitor's order through an agent's shop (issue 20): the price the buyer confirmed, fixed on the order. */
   shop?: ShopQuote
@@ -285,7 +288,9 @@ export function createOrdersService(deps: {
       const pkg = await resolvePackage(input)
       if (opts.shop && input.payFrom === 'wallet') throw badRequest('Shop orders are paid by mobile money or card')
       if (input.payFrom === 'wallet') return placeWalletOrder(pkg, input, ctx, opts)
-      const method = input.channel === 'ussd' ? 'momo' : await payments.methodFor({})
+      // Phone channels answer within seconds and pay by mobile money; their charge starts in a queued job.
+      const background = input.channel === 'ussd' || input.channel === 'whatsapp'
+      const method = background ? 'momo' : await payments.methodFor({})
       const payer = payments.payerFor(method, input, ctx)
       const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
       await assertFreshTransactionId(tid)
@@ -294,15 +299,16 @@ export function createOrdersService(deps: {
       const insert = { payerPhone: payer.phone, shop: opts.shop, simulated }
       const paymentOf = (order: any, c: Ctx) =>
         payments.request(
-          { purpose: 'data', amountPesewas: order.amountPesewas, transactionId: tid, payerPhone: input.payerPhone, payerNetwork: input.payerNetwork, email: input.email, orderId: order.id, userId: ctx.user?.id ?? null, method, callbackUrl: input.callbackUrl, background: input.channel === 'ussd', voucher: input.voucher ?? null, orderMarked: simulated },
+          { purpose: 'data', amountPesewas: order.amountPesewas, transactionId: tid, payerPhone: input.payerPhone, payerNetwork: input.payerNetwork, email: input.email, orderId: order.id, userId: ctx.user?.id ?? null, method, callbackUrl: input.callbackUrl, background, voucher: input.voucher ?? null, orderMarked: simulated },
           c,
         )
-      if (input.channel === 'ussd') {
-        // USSD: the charge starts in a queued job, so the order, its payment and that job are one
+      if (background) {
+        // USSD, WhatsApp: the charge starts in a queued job, so the order, its payment and that job are one
         // transaction (one commit); nothing touches the order before the hop answers, so no read back.
         return within(ctx, async (transaction) => {
           const order = await insertOrder(pkg, input, tid, { ...ctx, transaction }, insert)
           const payment = await paymentOf(order, { ...ctx, transaction })
+          await opts.andThen?.(order.id, transaction)
           return { order: presentOrder(order), payment, amountPesewas: order.amountPesewas }
         })
       }

@@ -69,6 +69,16 @@ export interface Settings {
   payoutApprovalAbove: number
   /** Bulk orders (ADR 0039): the most lines one batch may hold. */
   bulkMaxLines: number
+  /** Customer USSD: callers who are not agents get the customer menu on the same code. */
+  ussdCustomerEnabled: boolean
+  /** Customer USSD texts: the first line of the home screen, the help screen and the END after confirming. */
+  ussdCustomerWelcome: string
+  ussdCustomerHelp: string
+  ussdCustomerPlaced: string
+  /** WhatsApp ordering: the bot answers customers when on (credentials come from env, docs/whatsapp.md). */
+  whatsappBotEnabled: boolean
+  whatsappGreeting: string
+  whatsappHandoff: string
 }
 
 export const DELIVERY_VENDOR_CHOICES = ['auto', 'simulator', 'skytech'] as const
@@ -119,6 +129,13 @@ export const DEFAULT_SETTINGS: Settings = {
   payoutFee: 0,
   payoutApprovalAbove: 500,
   bulkMaxLines: 1000,
+  ussdCustomerEnabled: false,
+  ussdCustomerWelcome: 'Buy data bundles',
+  ussdCustomerHelp: 'Help: pay by mobile money when the prompt comes; data arrives in minutes with an SMS. Questions: call or WhatsApp us.',
+  ussdCustomerPlaced: 'A payment prompt is coming to your phone. Approve it to pay {price} for {dataSize} {network} to {recipientNumber}.',
+  whatsappBotEnabled: true,
+  whatsappGreeting: 'Hello! Welcome to {siteName}. Buy data bundles right here in the chat.',
+  whatsappHandoff: 'A person from our team will answer you here soon.',
 }
 
 /** Fields everyone may read; the rest (templates, commission, whitelist switch) are for admins. */
@@ -188,6 +205,14 @@ export const settingsSchema = Joi.object<Settings>({
   payoutMinimum: Joi.number().min(1).max(100000).precision(2).messages({ '*': 'Minimum payout must be from GH₵1.00 to GH₵100000.00' }),
   payoutFee: money,
   payoutApprovalAbove: money,
+  ussdCustomerEnabled: Joi.boolean(),
+  // Screens hold 182 characters with the choices: these lines stay short.
+  ussdCustomerWelcome: text(40),
+  ussdCustomerHelp: text(170),
+  ussdCustomerPlaced: text(170),
+  whatsappBotEnabled: Joi.boolean(),
+  whatsappGreeting: text(500),
+  whatsappHandoff: text(500),
 })
   // The admin page sends the whole object it loaded; unknown keys (id, timestamps) are dropped.
   .options({ stripUnknown: true })

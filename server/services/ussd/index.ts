@@ -193,5 +193,15 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
     },
 
     agentOrder,
+
+    /** A customer caller's newest orders: those this phone paid for as a visitor (never an agent's). */
+    async callerOrders(phone: string, limit = 3): Promise<UssdOrderRow[]> {
+      const rows = await models.OrderView.findAll({
+        where: { agentId: null, paymentPhoneNumber: { [Op.in]: phoneVariants(phone) } },
+        order: [['createdAt', 'DESC'], ['id', 'DESC']],
+        limit,
+      })
+      return rows.map((r) => r.get({ plain: true }) as UssdOrderRow)
+    },
   }
 }

@@ -1,0 +1,1 @@
+export { guard } from '../../ussd-simulator/+guard.ts'

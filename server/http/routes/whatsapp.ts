@@ -1,0 +1,58 @@
+import { Router, type RequestHandler } from 'express'
+import { forbidden, notFound } from '../../lib/errors.ts'
+import type { Services } from '../../services/index.ts'
+import { requireAdmin } from '../middleware/auth.ts'
+import { ctxOf } from '../ctx.ts'
+
+/**
+ * WhatsApp (docs/whatsapp.md): Meta's webhook (GET verification, signed POSTs), the simulator's
+ * customer (only while no WhatsApp account is configured), and the admins' handed-off chats.
+ */
+export function whatsappRouter(services: Services) {
+  const r = Router()
+  const wa = services.whatsapp
+  const { env } = services.deps
+
+  r.get('/webhook', (req, res) => {
+    const challenge = wa.verifySubscription(req.query as Record<string, unknown>)
+    if (challenge === null) return void res.status(403).type('text/plain').send('Verification failed')
+    res.status(200).type('text/plain').send(challenge)
+  })
+  r.post('/webhook', async (req, res) => {
+    const result = await wa.webhook(req.rawBody, req.headers['x-hub-signature-256'], req.body, ctxOf(req))
+    if (!result) return void res.status(401).json({ error: 'Invalid signature', message: 'Invalid signature' })
+    res.json({ ok: true, ...result })
+  })
+
+  // Like the USSD simulator: anyone in development, admins elsewhere; never once a real account is set.
+  const simulator: RequestHandler = (req, _res, next) => {
+    if (!wa.simulated) return next(notFound())
+    if (env.NODE_ENV === 'production' && req.user?.role !== 'ADMIN') return next(forbidden('Admins only'))
+    next()
+  }
+  r.post('/simulator/messages', simulator, async (req, res) => {
+    const body = (req.body ?? {}) as { from?: unknown }
+    const { waId } = await wa.simulate(body)
+    res.json({ waId, messages: await wa.transcript(waId) })
+  })
+  r.get('/simulator/messages', simulator, async (req, res) => {
+    const from = String(req.query.from ?? '').replace(/\D/g, '')
+    res.json({ messages: from ? await wa.transcript(from.startsWith('0') ? `233${from.slice(1)}` : from) : [] })
+  })
+
+  r.get('/chats', requireAdmin, async (_req, res) => {
+    res.json({ chats: await wa.waiting() })
+  })
+  r.get('/chats/:waId', requireAdmin, async (req, res) => {
+    res.json({ messages: await wa.transcript(String(req.params.waId)) })
+  })
+  r.post('/chats/:waId/reply', requireAdmin, async (req, res) => {
+    await wa.reply(req.params.waId, (req.body as Record<string, unknown> | undefined)?.text)
+    res.json({ sent: true })
+  })
+  r.post('/chats/:waId/release', requireAdmin, async (req, res) => {
+    await wa.release(req.params.waId)
+    res.json({ released: true })
+  })
+  return r
+}
