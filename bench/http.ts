@@ -120,7 +120,7 @@ await stopChild(server)
 const pad = (s: string) => s.padEnd(36)
 console.log('')
 for (const [name, f] of Object.entries(figures)) console.log(`${pad(name)}${fmt(f)}   (p99 per slice ${slices[name]!.map((s) => s.p99).join(' ')})`)
-PAGES.forEach((url, i) => console.log(`${pad(`in-process render ${url}`)}${renders[url]!.toFixed(0).padStart(7)} renders/s (${connections} in flight, no HTTP; before ${rendersBefore[i]!.toFixed(0)}, after ${rendersAfter[i]!.toFixed(0)})`))
+PAGES.forEach((url, i) => { console.log(`${pad(`in-process render ${url}`)}${renders[url]!.toFixed(0).padStart(7)} renders/s (${connections} in flight, no HTTP; before ${rendersBefore[i]!.toFixed(0)}, after ${rendersAfter[i]!.toFixed(0)})`) })
 console.log('')
 if (only) {
   console.log(`load average at the end: ${loadavg()}`)

@@ -1,7 +1,6 @@
 /** Display helpers every page shares (server and browser print the same text, so hydration matches). */
 export {
-  formatCedis, NETWORKS, NETWORK_LABEL, MOMO_LABEL, networkLabel, paymentStatusLabel, deliveryLabel, purposeLabel, formatSize, formatDate, formatDay,
-  type NetworkName,
+  formatCedis, NETWORKS, NETWORK_LABEL, MOMO_LABEL, networkLabel, paymentStatusLabel, purposeLabel, formatSize, formatDate, formatDay,
 } from '../server/lib/vocabulary.ts'
 
 /** Badge colours (spec section 4): SUCCESS green, PENDING yellow, IN_PROGRESS blue, FAILED red, EXPIRED grey, DELIVERED blue. */

@@ -8,7 +8,7 @@ const VIEW: Record<string, { label: string; admin: string; cls: string }> = {
   FAILED: { label: 'Delivery failed', admin: 'Failed', cls: 'is-danger' },
 }
 
-export const deliveryLabel = (status: string | null | undefined, admin = false) => {
+const deliveryLabel = (status: string | null | undefined, admin = false) => {
   const v = VIEW[String(status ?? 'NOT_STARTED')] ?? VIEW.NOT_STARTED!
   return admin ? v.admin : v.label
 }

@@ -59,8 +59,6 @@ export interface PageCacheDeps {
   render(url: string, nonce: string, host?: string): Promise<RenderedPage>
 }
 
-export type PageCache = ReturnType<typeof createPageCache>
-
 export function createPageCache(deps: PageCacheDeps, opts: { maxAgeMs?: number; maxEntries?: number } = {}) {
   const maxAge = opts.maxAgeMs ?? MAX_AGE_MS
   const maxEntries = opts.maxEntries ?? MAX_ENTRIES

@@ -66,7 +66,6 @@ const label = (map: Record<string, string>, upper: boolean) => (code: string | n
 
 export const networkLabel = label(NETWORK_LABEL, true)
 export const paymentStatusLabel = label(PAYMENT_STATUS_LABEL, true)
-export const deliveryLabel = label(DELIVERY_LABELS, true)
 export const purposeLabel = label(PURPOSE_LABEL, false)
 
 /** Replaces the cedi sign in a web text (an error message) with GHS for a handset. */

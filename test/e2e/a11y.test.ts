@@ -47,7 +47,6 @@ async function axe(page: Page, extraRules: string[] = []): Promise<Violation[]> 
 
 const describeViolations = (vs: Violation[]) => vs.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`).join('\n')
 
-export { axe, describeViolations }
 
 describe('browser: accessibility (axe-core) of every page, and 360 px layout', function () {
   this.timeout(600_000)

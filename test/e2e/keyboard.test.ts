@@ -135,7 +135,9 @@ describe('browser: keyboard-only buy journey', function () {
     expect(await page.$eval('#portal-sidebar', (e) => getComputedStyle(e).display)).to.not.equal('none')
     // A tap inside the drawer leaves it open; one outside it closes it.
     // (The 'Signed in' toast may sit over the drawer's top: away with it first, inside the drawer.)
-    await page.evaluate(() => document.querySelectorAll('.toast-area').forEach((e) => e.remove()))
+    await page.evaluate(() => {
+      for (const e of document.querySelectorAll('.toast-area')) e.remove()
+    })
     await page.tap('#portal-sidebar .title')
     expect(await page.$eval(toggle, (e) => e.getAttribute('aria-expanded'))).to.equal('true')
     await page.touchscreen.tap(350, 600)

@@ -157,9 +157,6 @@ describe('reseller API /api/v1', () => {
   })
 
   describe('webhooks', () => {
-    // Manual delivery: one status change (the payment) per order, so each webhook here is counted alone.
-    // Delivery's own changes reaching the webhook are tested in delivery-money.test.ts.
-    beforeEach(() => app().services.settings.update({ deliveryMode: 'manual' }, {}))
     let server: http.Server
     let url: string
     let received: { headers: http.IncomingHttpHeaders; body: string }[]
@@ -180,7 +177,10 @@ describe('reseller API /api/v1', () => {
       url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/datahub`
     })
     after(() => new Promise<void>((resolve) => server.close(() => resolve())))
-    beforeEach(() => {
+    beforeEach(async () => {
+      // Manual delivery: one status change (the payment) per order, so each webhook here is counted alone.
+      // Delivery's own changes reaching the webhook are tested in delivery-money.test.ts.
+      await app().services.settings.update({ deliveryMode: 'manual' }, {})
       received = []
       failNext = 0
     })

@@ -66,8 +66,6 @@ const COLS = `id, full_name, gh_card, phone, email, amount_pesewas, payment_stat
   EXISTS (SELECT 1 FROM payments p WHERE p.transaction_id = afa_registrations.payment_transaction_id AND p.simulated) AS simulated`
 const BATCH = 5000
 
-export type AfaAdminService = ReturnType<typeof createAfaAdminService>
-
 export function createAfaAdminService({ sequelize, audit }: { sequelize: Sequelize; audit: AuditService }) {
   return {
     /** Newest first; the search (full name, GH card, phone in either spelling) runs in SQL. */

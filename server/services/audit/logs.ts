@@ -91,13 +91,6 @@ function view(r: any): AuditLogView {
   }
 }
 
-export const EXPORT_COLUMNS = ['id', 'timestamp', 'userId', 'userEmail', 'userRole', 'action', 'resource', 'resourceId', 'severity', 'ipAddress', 'details'] as const
-export const exportRow = (l: AuditLogView) => [
-  l.id, l.timestamp, l.userId ?? '', l.user?.email ?? '', l.user?.role ?? '', l.action, l.resource, l.resourceId ?? '', l.severity, l.ipAddress ?? '', JSON.stringify(l.details),
-]
-
-export type AuditLogsService = ReturnType<typeof createAuditLogsService>
-
 export function createAuditLogsService({ sequelize, audit }: { sequelize: Sequelize; audit: AuditService }) {
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { type: QueryTypes.SELECT, replacements })
 

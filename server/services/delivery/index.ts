@@ -14,7 +14,7 @@ import { idempotencyKeyFor, VendorError } from './vendor.ts'
 import { SIMULATOR_MODES } from './vendors/simulator.ts'
 import { createVendors } from './vendors/index.ts'
 
-export { DELIVERY_STATUSES, queueOnPaymentSets, type DeliveryStatus } from './state.ts'
+export { queueOnPaymentSets } from './state.ts'
 
 export const DELIVERY_TASK = 'delivery.send'
 export const DELIVERY_CHECK_TASK = 'delivery.check'

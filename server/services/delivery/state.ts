@@ -334,4 +334,3 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
   }
 }
 
-export type DeliveryState = ReturnType<typeof createDeliveryState>

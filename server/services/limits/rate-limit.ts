@@ -1,7 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize'
 
-export type RateLimitService = ReturnType<typeof createRateLimitService>
-
 /** Fixed-window counters in PostgreSQL, so every app instance sees the same count. */
 export function createRateLimitService({ sequelize }: { sequelize: Sequelize }) {
   return {

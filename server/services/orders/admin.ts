@@ -70,8 +70,6 @@ interface OrderRow {
   shop_margin_pesewas: number | string | null
 }
 
-export const sizeLabel = (mb: number) => (mb >= 1024 ? `${(mb / 1024).toFixed(1)}GB` : `${mb}MB`)
-
 /** An order as the admin API speaks it (spec section 3: amount in GHS, user with optional agent). */
 export function presentOrder(r: OrderRow) {
   const agent = r.agent_id ? { id: r.agent_id, name: r.agent_name, phone: r.agent_phone, approved: !!r.agent_approved } : null
@@ -127,7 +125,7 @@ const exportColumns = (exportedAt: string): CopyCsvColumn[] => [
   { header: 'Order ID', kind: 'raw', sql: 'o.id' },
   { header: 'Recipient Number', kind: 'phone', sql: 'o.recipient_number' },
   { header: 'Network', kind: 'raw', sql: `CASE o.network ${Object.entries(NETWORK_LABEL).map(([k, v]) => `WHEN '${k}' THEN '${v}'`).join(' ')} ELSE o.network END` },
-  // sizeLabel(): GB with 1 decimal from 1024 MB, else MB (sizes are positive: packages-admin)
+  // As the pages' size label reads: GB with 1 decimal from 1024 MB, else MB (sizes are positive: packages-admin)
   { header: 'Data Size', kind: 'raw', sql: `CASE WHEN o.data_size_mb >= 1024 THEN round(o.data_size_mb / 1024.0, 1)::text || 'GB' ELSE o.data_size_mb::text || 'MB' END` },
   { header: 'Data Size (MB)', kind: 'raw', sql: 'o.data_size_mb' },
   { header: 'Amount (GHS)', kind: 'raw', sql: sqlGhs('o.amount_pesewas') },
@@ -142,8 +140,6 @@ const exportColumns = (exportedAt: string): CopyCsvColumn[] => [
   // Simulator sales: no real money moved, so nobody should deliver them by hand (issue 15).
   { header: 'Simulated Payment', kind: 'raw', sql: `CASE WHEN o.simulated THEN 'YES - do not deliver' ELSE 'no' END` },
 ]
-
-export type OrdersAdminService = ReturnType<typeof createOrdersAdminService>
 
 export function createOrdersAdminService({ sequelize, audit, delivery, onExported }: {
   sequelize: Sequelize

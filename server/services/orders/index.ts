@@ -17,7 +17,7 @@ import type { WalletService } from '../wallet/index.ts'
 export const PURCHASES_DISABLED = 'Purchases are temporarily disabled'
 export const FINALIZE_NEEDS_SUCCESS = 'Payment must be successful before finalizing order'
 
-export { presentOrder, type OrderView } from './view.ts'
+export type { OrderView } from './view.ts'
 
 export interface PlaceOrderInput {
   packageId?: number

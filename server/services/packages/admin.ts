@@ -60,8 +60,6 @@ export function presentPackage(row: Record<string, any>): AdminPackage {
   }
 }
 
-export type PackagesAdminService = ReturnType<typeof createPackagesAdminService>
-
 export function createPackagesAdminService({ sequelize, models, audit }: { sequelize: Sequelize; models: Models; audit: AuditService }) {
   return {
     /** Every package, inactive ones included (the admin table); the catalogue is small. */

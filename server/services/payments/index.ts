@@ -27,7 +27,7 @@ import { createDailyReconciliation } from './reconcile-daily.ts'
 import { createReconcileDays } from './reconcile-days.ts'
 import { EMAIL_RE, newTransactionId, REFERENCE_RE, requestSchema, type PaymentRequestInput, type PaymentView } from './request.ts'
 
-export { newTransactionId, REFERENCE_RE, TRANSACTION_ID_RE, transactionIdSchema, type PaymentRequestInput, type PaymentView } from './request.ts'
+export { newTransactionId, REFERENCE_RE, transactionIdSchema, type PaymentRequestInput, type PaymentView } from './request.ts'
 
 const INSERT_PAYMENT = `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, payer_phone, payer_network, email,
     order_id, afa_registration_id, agent_id, user_id, details, last_checked_at, simulated)

@@ -78,17 +78,12 @@ export function createSimulatorProvider(
   }
 }
 
-export const simulatorTtlSeconds = (env: Env) => env.SIMULATOR_PROMPT_TTL_SECONDS
-
 // ---- The simulator's controls: its phone and checkout pages, and the documented HTTP calls, use these.
-
 
 interface Refresher {
   refresh(transactionId: string): Promise<{ paymentStatus: string; message: string } | null>
   mayRead(p: PaymentRow, ctx: Ctx, phone?: unknown): boolean
 }
-
-export type SimulatorControl = ReturnType<typeof createSimulatorControl>
 
 export const BEING_CONFIRMED = 'Your answer was recorded. The payment is being confirmed.'
 

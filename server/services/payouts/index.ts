@@ -19,8 +19,7 @@ import { listWhere, presentPayout, VIEW_SQL } from './view.ts'
 import type { TransferWord, TransfersProvider } from './transfers.ts'
 import { PAYOUT_SEND_TASK, PAYOUT_CHECK_TASK, OPEN, RETURNS, amountSchema, amountPesewasSchema, reasonSchema, listSchema, simulatorSchema, validate, referenceFor, type PayoutStatus, type PayoutRow, type PayoutNumberRow, type PayoutView } from './model.ts'
 
-export { PAYOUT_SEND_TASK, PAYOUT_CHECK_TASK, PAYOUT_SWEEP_TASK, PAYOUT_STATUSES, NETWORK_LABELS, type PayoutStatus, type PayoutRow, type PayoutNumberRow, type PayoutView } from './model.ts'
-
+export { PAYOUT_SEND_TASK, PAYOUT_CHECK_TASK, PAYOUT_SWEEP_TASK, type PayoutStatus, type PayoutRow, type PayoutNumberRow, type PayoutView } from './model.ts'
 
 export interface PayoutsDeps {
   sequelize: Sequelize
@@ -381,4 +380,3 @@ export function createPayoutsService(deps: PayoutsDeps) {
   }
 }
 
-export type PayoutsService = ReturnType<typeof createPayoutsService>

@@ -52,8 +52,6 @@ const resetSchema = Joi.object({
   }),
 }).options({ stripUnknown: true })
 
-export type RecoveryService = ReturnType<typeof createRecoveryService>
-
 interface Deps {
   sequelize: Sequelize
   models: Models

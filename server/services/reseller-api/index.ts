@@ -36,8 +36,6 @@ export interface ApiCaller {
   keyId: number
 }
 
-export type ResellerApi = ReturnType<typeof createResellerApi>
-
 /** The reseller API (issue 13, ADR 0014): keys, per-key rate limit, agent prices, wallet orders with idempotency, webhooks. */
 export function createResellerApi(deps: {
   sequelize: Sequelize

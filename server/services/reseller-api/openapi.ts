@@ -203,4 +203,3 @@ export const openApiDocument = {
   },
 } as const
 
-export type OpenApiDocument = typeof openApiDocument

@@ -14,6 +14,10 @@ export function qrSvg(text: string): string {
   const m = qrMatrix(text)
   const n = m.length + 8
   let path = ''
-  m.forEach((row, y) => row.forEach((dark, x) => { if (dark) path += `M${x + 4},${y + 4}h1v1h-1z` }))
+  m.forEach((row, y) => {
+    row.forEach((dark, x) => {
+      if (dark) path += `M${x + 4},${y + 4}h1v1h-1z`
+    })
+  })
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${n} ${n}" width="100%" height="100%" shape-rendering="crispEdges"><rect width="${n}" height="${n}" fill="#fff"/><path d="${path}" fill="#000"/></svg>`
 }
