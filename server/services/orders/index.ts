@@ -33,11 +33,11 @@ export interface PlaceOrderInput {
   callbackUrl?: string | null
   /** A Telecel Cash voucher typed in the same USSD dial, sent when the gateway asks for it. */
   voucher?: string | null
-  /** 'wallet': an agent pays at once from its wallet (issue 13); otherwise the gateway flow of settings. */
+  /** 'wallet': an agent pays at once from its wallet; otherwise the gateway flow of settings. */
   payFrom?: 'wallet' | 'gateway'
 }
 
-const orderSchema = Joi.object<PlaceOrderInput>({
+const orderFields = {
   packageId: Joi.number().integer().min(1).max(2_147_483_647).messages({ '*': 'Please select a package' }),
   network: Joi.string().trim().uppercase().valid(...NETWORKS).messages({ '*': `Network must be ${orList(NETWORKS)}` }),
   dataSizeMB: Joi.number().integer().min(1).max(10_000_000).messages({ '*': 'Please select a package' }),
@@ -58,7 +58,17 @@ const orderSchema = Joi.object<PlaceOrderInput>({
   callbackUrl: Joi.string().uri().allow(null),
   voucher: Joi.string().pattern(/^\d{4,8}$/).allow(null).messages({ '*': 'Enter the voucher digits' }),
   payFrom: Joi.string().valid('wallet', 'gateway').default('gateway').messages({ '*': 'payFrom must be wallet or gateway' }),
-}).options({ stripUnknown: true })
+}
+
+const orderSchema = Joi.object<PlaceOrderInput>(orderFields).options({ stripUnknown: true })
+
+/** What a reseller names in an order; the API sets the rest (its channel, paid from the wallet). */
+export type ApiOrderInput = Pick<PlaceOrderInput, 'packageId' | 'network' | 'dataSizeMB' | 'recipientNumber'>
+const { packageId, network, dataSizeMB, recipientNumber } = orderFields
+// Same rules as every channel, but a field the API does not know is refused by name rather than dropped.
+const apiOrderSchema = Joi.object<ApiOrderInput>({ packageId, network, dataSizeMB, recipientNumber })
+  .unknown(false)
+  .messages({ 'object.unknown': '{#label} is not a field of an order' })
 
 /** A placed order as the API shows it, plus its amount in pesewas for channels that print it (USSD) without converting back. */
 export interface PlacedOrder {
@@ -70,7 +80,7 @@ export interface PlacedOrder {
 export interface PlaceOptions {
   /** Runs inside a wallet order's transaction once it is paid (the reseller API records its Idempotency-Key there). */
   andThen?: (orderId: number, transaction: Transaction) => Promise<void>
-  /** A visitor's order through an agent's shop (issue 20): the price the buyer confirmed, fixed on the order. */
+  /** A visitor's order through an agent's shop: the price the buyer confirmed, fixed on the order. */
   shop?: ShopQuote
 }
 
@@ -128,14 +138,22 @@ export function createOrdersService(deps: {
   /** The caller's transaction when it holds one, else a new one. */
   const within = <T>(ctx: Ctx, fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : sequelize.transaction(fn))
 
-  function validate(raw: unknown): PlaceOrderInput {
+  /** Inputs that passed validate(): placeOrder takes them as they are, so an order is validated once. */
+  const validated = new WeakSet<object>()
+
+  function validate(raw: unknown, schema: Joi.ObjectSchema = orderSchema): PlaceOrderInput {
     const body = (raw ?? {}) as Record<string, unknown>
+    const { value, error } = schema.validate(raw, { abortEarly: false })
+    const clean = (e: Joi.ValidationErrorItem) => badRequest(e.message.replace(/"/g, ''))
+    // A field the caller may not send is named first: the rest of the answer would not be about what they meant.
+    const unknownField = error?.details.find((d) => d.type === 'object.unknown')
+    if (unknownField) throw clean(unknownField)
     const noPackage = body.packageId === undefined && (body.network === undefined || body.dataSizeMB === undefined)
     const noRecipient = body.recipientNumber === undefined || String(body.recipientNumber).trim() === ''
     if (noPackage && noRecipient) throw badRequest('Please select package and enter recipient number')
     if (noPackage) throw badRequest('Please select a package')
-    const { value, error } = orderSchema.validate(raw)
-    if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
+    if (error) throw clean(error.details[0]!)
+    validated.add(value)
     return value
   }
 
@@ -178,7 +196,7 @@ export function createOrdersService(deps: {
     const actor = ctx.user ?? null
     // A shop order is the shop's sale at the price its buyer confirmed, never an agent's own order.
     const amountPesewas = shop ? shop.pricePesewas : packages.priceFor(pkg, actor)
-    // A package priced 0 (from before issue 15's rule) would be "paid" at once with nothing: never sold.
+    // A package priced 0 (made before prices had to be positive) would be "paid" at once with nothing: never sold.
     if (!(amountPesewas >= 1)) throw badRequest('This package is not available for purchase')
     try {
       return await within(ctx, async (transaction) => {
@@ -253,11 +271,19 @@ export function createOrdersService(deps: {
   return {
     presentOrder,
 
+    /** A reseller's order checked once, ready for placeOrder: paid from the agent's wallet through the API channel. */
+    parseApiOrder(raw: unknown): PlaceOrderInput & ApiOrderInput {
+      const input = validate(raw && typeof raw === 'object' ? raw : {}, apiOrderSchema)
+      const order = { ...input, channel: 'api' as const, payFrom: 'wallet' as const }
+      validated.add(order)
+      return order
+    },
+
     /** Creates the PENDING order at the server's price and asks for the payment (mobile money or card per settings). */
     async placeOrder(raw: PlaceOrderInput, ctx: Ctx = {}, opts: PlaceOptions = {}): Promise<PlacedOrder> {
       // A closed shop says so first, whatever was typed.
       await assertOpen()
-      const input = validate(raw)
+      const input = validated.has(raw) ? raw : validate(raw)
       // A shop's buyer is its customer, whoever is signed in; agent rules are for agents' own orders.
       if (!opts.shop) assertMayBuy(ctx.user)
       const pkg = await resolvePackage(input)
@@ -301,7 +327,7 @@ export function createOrdersService(deps: {
     async createOrder(raw: PlaceOrderInput, ctx: Ctx = {}): Promise<OrderView> {
       // A closed shop says so first, whatever was typed.
       await assertOpen()
-      const input = validate(raw)
+      const input = validated.has(raw) ? raw : validate(raw)
       assertMayBuy(ctx.user)
       const pkg = await resolvePackage(input)
       const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
@@ -341,7 +367,7 @@ export function createOrdersService(deps: {
       const variants = phoneVariants(parsed.local)
       const rows = await sequelize.query<any>(
         // An agent's orders match only their recipient: the agent's own number must not list every customer
-        // the agent bought for (issue 15). A visitor's purchase matches either number.
+        // the agent bought for. A visitor's purchase matches either number.
         `SELECT * FROM orders_view WHERE recipient_number IN (:v) OR (agent_id IS NULL AND payment_phone_number IN (:v))
          ORDER BY created_at DESC, id DESC LIMIT 100`,
         { replacements: { v: variants }, type: QueryTypes.SELECT },
