@@ -51,7 +51,7 @@ export function defineModels(sequelize: Sequelize): Models {
     dataSizeMb: INTEGER, amountPesewas: INTEGER, paymentStatus: STATUS, paymentTransactionId: TEXT, paymentPhoneNumber: STRING(12),
     channel: STRING, delivered: BOOLEAN, deliveredAt: DATE, simulated: BOOLEAN,
     deliveryStatus: STRING, deliveryVendor: STRING, deliveryReference: TEXT, deliveryAttempts: INTEGER, deliveryError: TEXT,
-    // Issue 20: a shop order's sale (migration 201).
+    // A shop order's sale (migration 201).
     shopId: INTEGER, shopAgentId: INTEGER, shopPricePesewas: INTEGER, shopAgentPricePesewas: INTEGER, shopMarginPesewas: INTEGER,
   }
   // The table as written. Whether an order was exported (and so delivered, MANUAL) lives in

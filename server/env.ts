@@ -158,7 +158,7 @@ export function payerEmailDomainProblem(domain: string | undefined): string | nu
 }
 
 /**
- * Issue 15: the simulator approves any payment for whoever asks, so a production start on a real
+ * The simulator approves any payment for whoever asks, so a production start on a real
  * database (DATABASE_URL) must have a gateway, or say PAYMENT_PROVIDER=simulator on purpose.
  * The embedded-database demo (`npm start` on a fresh machine) keeps the simulator.
  */

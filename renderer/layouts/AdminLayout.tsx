@@ -5,7 +5,7 @@ export const ADMIN_LINKS = [
   { href: '/admin/overview', label: 'Overview' },
   { href: '/admin/orders', label: 'Orders' },
   { href: '/admin/payments', label: 'Payments needing attention' },
-  // Issue 20: payouts of agents' shop earnings.
+  // Payouts of agents' shop earnings.
   { href: '/admin/payouts', label: 'Payouts' },
   { href: '/admin/agents', label: 'Agents' },
   { href: '/admin/afa', label: 'AFA' },
@@ -21,7 +21,7 @@ export const ADMIN_LINKS = [
   { href: '/admin/messaging/history', label: 'Message History' },
   { href: '/admin/sms', label: 'SMS Messages' },
   { href: '/admin/delivery-simulator', label: 'Delivery Simulator' },
-  // Issue 20 (shops)
+  // Shops
   { href: '/admin/shops', label: 'Shops' },
   { href: '/ussd-simulator', label: 'USSD Simulator' },
 ]
@@ -34,7 +34,7 @@ const CRUMBS = {
   '/admin/afa': 'AFA',
   '/admin/packages': 'Packages',
   '/admin/settings': 'Settings',
-  // Issue 20 (shops, payouts)
+  // Shops, payouts
   '/admin/shops': 'Shops',
   '/admin/payouts': 'Payouts',
 }

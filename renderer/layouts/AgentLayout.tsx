@@ -7,7 +7,7 @@ const CRUMBS = {
   '/agent/orders': 'My Orders',
   '/agent/place-order': 'Place Order',
   '/agent/wallet': 'Wallet',
-  // Issue 20 (shops)
+  // Shops
   '/agent/shop': 'My Shop',
   '/agent/payouts': 'Payouts',
   '/agent/packages': 'Packages',
@@ -23,9 +23,9 @@ export function AgentLayout({ children }: { children: ReactNode }) {
     { href: '/agent/orders', label: 'My Orders' },
     { href: '/agent/place-order', label: 'Place Order' },
     { href: '/agent/wallet', label: 'Wallet' },
-    // Issue 20 (shops)
+    // Shops
     { href: '/agent/shop', label: 'My Shop' },
-    // Issue 20: payouts of shop earnings.
+    // Payouts of shop earnings.
     { href: '/agent/payouts', label: 'Payouts' },
     { href: '/agent/packages', label: 'Packages' },
     { href: '/agent/profile', label: 'Profile' },

@@ -4,7 +4,7 @@ import { deflatedParts, gzipJoin, type DeflatedParts } from './gzip-join.ts'
 
 /**
  * Anonymous public pages, rendered once per settings/packages version and served from memory
- * (issue 16, ADR 0019). A visitor's page depends only on the URL, the settings and the catalogue,
+ * (ADR 0019). A visitor's page depends only on the URL, the settings and the catalogue,
  * never on who asks, except for the CSP nonce. So the page is rendered with a secret placeholder
  * nonce, cut at every occurrence of it, and each response joins the pieces with its own fresh nonce.
  * The placeholder is random per process and never leaves it (every copy is replaced), so page text

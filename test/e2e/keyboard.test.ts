@@ -4,7 +4,7 @@ import { closeBrowser, hydrated, login, newPage, url, useBrowser } from '../help
 import { ADMIN, app, resetDb } from '../helpers/server.ts'
 import { mtn1gb, waitText } from '../helpers/storefront.ts'
 
-// Issue 14 item 6: the buy journey by keyboard alone (page.keyboard only, no mouse events), checking
+// The buy journey by keyboard alone (page.keyboard only, no mouse events), checking
 // where focus is at each step: into the dialog on open, kept inside it, back out on close.
 
 /** What has focus, described: `#id`, or `button:Text`, or `radio:value`, plus whether it is in the dialog. */

@@ -52,7 +52,7 @@ export const AFA_CSV_COLUMNS: CsvColumn<AfaRow>[] = [
   { header: 'Completed', kind: 'bool', value: (r) => r.completed },
   { header: 'Submitted (UTC)', kind: 'datetime', value: (r) => r.created_at },
   { header: 'Completed At (UTC)', kind: 'datetime', value: (r) => r.completed_at },
-  // Paid through the payment simulator: no real money moved, so nobody should register it (issue 15).
+  // Paid through the payment simulator: no real money moved, so nobody should register it.
   { header: 'Simulated Payment', value: (r) => (r.simulated ? 'YES - do not register' : 'no') },
 ]
 

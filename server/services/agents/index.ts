@@ -20,7 +20,7 @@ export const FEE_REQUEST_COOLDOWN_SECONDS = 60
 
 const PENDING = ['PENDING', 'IN_PROGRESS']
 
-/** What this service needs from the payments service (issue 3); resolved lazily, it is built elsewhere. */
+/** What this service needs from the payments service; resolved lazily, it is built elsewhere. */
 export interface FeePayments {
   request(input: {
     purpose: 'agent_fee'

@@ -98,7 +98,7 @@ export function presentOrder(r: OrderRow) {
     updatedAt: r.updated_at,
     orderType: agent ? 'agent' : 'direct',
     user: r.user_id || agent ? { id: r.user_id, email: r.user_email, agent } : null,
-    // Issue 20: sold through an agent's shop (the buyer is the shop's customer; agent stays null).
+    // Sold through an agent's shop (the buyer is the shop's customer; agent stays null).
     shop: r.shop_id ? { id: r.shop_id, slug: r.shop_slug, name: r.shop_name, margin: toGhs(Number(r.shop_margin_pesewas)) } : null,
   }
 }
@@ -137,7 +137,7 @@ const exportColumns = (exportedAt: string): CopyCsvColumn[] => [
   { header: 'Payment Phone', kind: 'phone', sql: 'o.payment_phone_number' },
   { header: 'Created At (UTC)', kind: 'raw', sql: `to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')` },
   { header: 'Exported At (UTC)', kind: 'raw', sql: exportedAt },
-  // Simulator sales: no real money moved, so nobody should deliver them by hand (issue 15).
+  // Simulator sales: no real money moved, so nobody should deliver them by hand.
   { header: 'Simulated Payment', kind: 'raw', sql: `CASE WHEN o.simulated THEN 'YES - do not deliver' ELSE 'no' END` },
 ]
 
@@ -145,7 +145,7 @@ export function createOrdersAdminService({ sequelize, audit, delivery, onExporte
   sequelize: Sequelize
   audit: AuditService
   delivery: () => Pick<DeliveryService, 'markManual' | 'retry'>
-  /** The export sets MANUAL in bulk, past delivery's onChange hooks: told of the batch in the export's transaction (shop margins, issue 20). */
+  /** The export sets MANUAL in bulk, past delivery's onChange hooks: told of the batch in the export's transaction (shop margins). */
   /** Called in the export's transaction with the stamp naming its order_exports rows. */
   onExported?: (stamp: string, t: Transaction) => Promise<void>
 }) {

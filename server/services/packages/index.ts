@@ -45,7 +45,7 @@ export type PackagesService = ReturnType<typeof createPackagesService>
 /**
  * The active catalogue is read by every storefront request and page; it changes a few times a day.
  * It is kept per instance for a few seconds (another instance's change is seen within that time)
- * and dropped at once when this instance writes a package (issue 16).
+ * and dropped at once when this instance writes a package.
  */
 const ACTIVE_CACHE_MS = 5000
 const WRITE_HOOKS = ['afterCreate', 'afterUpdate', 'afterDestroy', 'afterUpsert', 'afterBulkCreate', 'afterBulkUpdate', 'afterBulkDestroy'] as const

@@ -229,7 +229,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
   }
 
   /**
-   * Who may read a payment (issue 15): admins; the signed-in person who made it; the browser that
+   * Who may read a payment: admins; the signed-in person who made it; the browser that
    * started it; or whoever also gives the paying phone number. A transaction id alone opens nothing.
    */
   function mayRead(p: PaymentRow, ctx: Ctx, phone?: unknown): boolean {

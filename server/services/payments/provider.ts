@@ -9,7 +9,7 @@ export const isFinal = (s: string) => s !== 'PENDING' && s !== 'IN_PROGRESS'
 export type GatewayStatus = 'PENDING' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILED' | 'EXPIRED'
 
 export type Method = 'momo' | 'card'
-/** How a payment row was paid: a gateway flow, or the agent's own wallet (issue 13). */
+/** How a payment row was paid: a gateway flow, or the agent's own wallet. */
 export type PaymentMethod = Method | 'wallet'
 export type ProviderName = 'simulator' | 'paystack'
 

@@ -141,7 +141,7 @@ export function createSimulatorControl(deps: { sequelize: Sequelize; env: Env; p
 
     /**
      * Unanswered mobile-money prompts, newest first: those waiting on a number typed in, or with no
-     * number, those of the payments this browser started. Never everyone's (issue 15).
+     * number, those of the payments this browser started. Never everyone's.
      */
     async prompts(phone: unknown, ctx: Ctx = {}) {
       ensureActive()

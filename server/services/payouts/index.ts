@@ -35,7 +35,7 @@ export interface PayoutsDeps {
 }
 
 /**
- * Payouts of shop earnings to the agent's verified mobile-money number (issue 20, ADR 0020 '## Payouts').
+ * Payouts of shop earnings to the agent's verified mobile-money number (ADR 0020 '## Payouts').
  * The money is held (PAYOUT entry) in the transaction that creates the payout and queues its send; the
  * transfer goes out from a queued job under an id-derived reference; only the gateway's word (webhook or
  * verify) settles it; failure, reversal or rejection returns it (PAYOUT_RETURN) once. Every move is one

@@ -1,7 +1,7 @@
 import { encode } from 'uqr'
 
 /**
- * A QR code of a shop link as SVG (issue 20: the agent's portal shows it to print or screenshot).
+ * A QR code of a shop link as SVG (the agent's portal shows it to print or screenshot).
  * uqr (unjs, no dependencies, Project Nayuki's encoder) picks the version and the mask; level M
  * survives a smudged print. ADR 0020 '## Shops'.
  */

@@ -60,7 +60,7 @@ export type StatementQuery = { type?: string; from?: string; to?: string; page?:
 
 export type WalletService = ReturnType<typeof createWalletService>
 
-/** The agent wallet (issue 13, ADR 0014): balance, statement, top-up, paying orders, refunds, admin adjustments. */
+/** The agent wallet (ADR 0014): balance, statement, top-up, paying orders, refunds, admin adjustments. */
 export function createWalletService(deps: { sequelize: Sequelize; models: Models; settings: SettingsService; audit: AuditService; payments: PaymentsService }) {
   const { sequelize, audit, payments } = deps
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
