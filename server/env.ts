@@ -109,7 +109,7 @@ export type Env = { [K in keyof Settings as Settings[K]['optional'] extends true
   [K in keyof Settings as Settings[K]['optional'] extends true ? K : never]?: ValueOf<Settings[K]>
 }
 
-const schema = Joi.object(Object.fromEntries(Object.entries(SETTINGS).map(([k, s]) => [k, s.schema]))).unknown(true)
+const schema = Joi.object<Env>(Object.fromEntries(Object.entries(SETTINGS).map(([k, s]) => [k, s.schema]))).unknown(true)
 
 /** Every setting the shop reads (.env.example lists each). */
 export const ENV_KEYS = Object.keys(SETTINGS)
@@ -121,7 +121,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env, overrides: Part
     const lines = error.details.map((d) => `  - ${d.message}`).join('\n')
     throw new Error(`Invalid environment:\n${lines}`)
   }
-  const env = { ...value, ...overrides } as Env
+  const env: Env = { ...value, ...overrides }
   const problems: string[] = []
   const server = opts.server ?? true
   // Every instance must sign cookies with the same secret, so it is set by the operator, never
