@@ -1,6 +1,6 @@
 import Joi from 'joi'
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
-import type { Models } from '../../../models/index.ts'
+import type { Models, OrderRow } from '../../../models/index.ts'
 import { isUniqueViolation, preparedFor } from '../../../models/prepared.ts'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
 import { toGhs, type Pesewas } from '../../lib/money.ts'
@@ -243,7 +243,7 @@ export function createOrdersService(deps: {
     }
   }
 
-  function assertMayTouch(order: any, ctx: Ctx) {
+  function assertMayTouch(order: Pick<OrderRow, 'userId'>, ctx: Ctx) {
     if (order.userId && ctx.user?.role !== 'ADMIN' && ctx.user?.id !== order.userId) throw notFound('Order not found')
   }
 
@@ -343,10 +343,10 @@ export function createOrdersService(deps: {
       await assertOpen()
       const row = await models.Order.findOne({ where: { paymentTransactionId: String(input.transactionId) } })
       if (!row) return null
-      const order = row.get({ plain: true }) as any
+      const order = row.get({ plain: true })
       assertMayTouch(order, ctx)
       // A visitor's order is paid from the browser that placed it: its transaction id alone is not enough.
-      if (!order.userId && ctx.browser && !ctx.browser.owns(order.paymentTransactionId)) throw notFound('Order not found')
+      if (!order.userId && ctx.browser && !ctx.browser.owns(String(input.transactionId))) throw notFound('Order not found')
       if (order.paymentStatus !== 'PENDING') throw conflict('This order is no longer awaiting payment. Please start a new order.')
       const method = await payments.methodFor({})
       const payer = payments.payerFor(method, input, ctx)
@@ -393,7 +393,7 @@ export function createOrdersService(deps: {
         await payments.refresh(tid)
         row = (await models.Order.findByPk(orderId))!
       }
-      const order = row.get({ plain: true }) as any
+      const order = row.get({ plain: true })
       const s = await settings.get()
       if (order.paymentStatus === 'SUCCESS') {
         return {

@@ -1,5 +1,5 @@
 import Joi from 'joi'
-import type { Models } from '../../../models/index.ts'
+import type { Models, PackageRow as PackageModelRow } from '../../../models/index.ts'
 import { preparedFor } from '../../../models/prepared.ts'
 import { badRequest } from '../../lib/errors.ts'
 import { toGhs } from '../../lib/money.ts'
@@ -7,15 +7,8 @@ import { formatSize, networkLabel } from '../../lib/vocabulary.ts'
 import type { Actor } from '../context.ts'
 import { NETWORKS, orList } from '../../lib/vocabulary.ts'
 
-export interface PackageRow {
-  id: number
-  network: string
-  name: string | null
-  sizeMb: number
-  priceUserPesewas: number
-  priceAgentPesewas: number | null
-  active: boolean
-}
+/** A package's row; the timestamps are left out because the catalogue neither reads nor sends them. */
+export type PackageRow = Omit<PackageModelRow, 'createdAt' | 'updatedAt'>
 
 /** The API's view of a package (GHS, sizeMB as the spec spells it). */
 export function presentPackage(p: PackageRow) {

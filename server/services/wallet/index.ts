@@ -8,7 +8,7 @@ import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 import type { PaymentsService, PaymentView } from '../payments/index.ts'
 import type { Settings, SettingsService } from '../settings/index.ts'
-import { balanceOf, ENTRY_TYPES, post, toEntry, type EntryRow, type EntryType } from './ledger.ts'
+import { balanceOf, ENTRY_TYPES, post, toEntry, type EntryRow, type EntryType, type WalletEntryRecord } from './ledger.ts'
 import { payOrderFromWallet, type WalletOrder } from './pay.ts'
 
 export interface EntryView {
@@ -82,7 +82,7 @@ export function createWalletService(deps: { sequelize: Sequelize; models: Models
     const f = filters(raw)
     const params = { ...f.params, agentId }
     const [count] = await q<{ n: string }>(`SELECT count(*) AS n FROM wallet_entries WHERE ${f.where}`, params)
-    const rows = await q<Record<string, any>>(
+    const rows = await q<WalletEntryRecord>(
       `SELECT * FROM wallet_entries WHERE ${f.where} ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset`,
       { ...params, limit: f.limit, offset: (f.page - 1) * f.limit },
     )
@@ -96,7 +96,7 @@ export function createWalletService(deps: { sequelize: Sequelize; models: Models
 
   async function allEntries(agentId: number, raw: StatementQuery): Promise<EntryView[]> {
     const f = filters(raw)
-    const rows = await q<Record<string, any>>(`SELECT * FROM wallet_entries WHERE ${f.where} ORDER BY created_at DESC, id DESC LIMIT 100000`, { ...f.params, agentId })
+    const rows = await q<WalletEntryRecord>(`SELECT * FROM wallet_entries WHERE ${f.where} ORDER BY created_at DESC, id DESC LIMIT 100000`, { ...f.params, agentId })
     return rows.map((r) => presentEntry(toEntry(r)))
   }
 
@@ -158,7 +158,7 @@ export function createWalletService(deps: { sequelize: Sequelize; models: Models
      */
     async refundOrder(orderId: number, reason: string, ctx: Ctx = {}): Promise<{ refunded: boolean; amount: number; balance: number | null }> {
       const run = async (t: Transaction) => {
-        const [debit] = await q<Record<string, any>>(`SELECT * FROM wallet_entries WHERE order_id = :id AND type = 'ORDER'`, { id: orderId }, t)
+        const [debit] = await q<WalletEntryRecord>(`SELECT * FROM wallet_entries WHERE order_id = :id AND type = 'ORDER'`, { id: orderId }, t)
         if (!debit) return { refunded: false, amount: 0, balance: null }
         const amountPesewas = -Number(debit.amount_pesewas)
         const { entry, balancePesewas } = await post(
