@@ -151,8 +151,80 @@ export interface CommissionRow {
   agent?: AgentRow | null
 }
 
-// The rows below are read by few places and typed loosely for now.
-type M = ModelOf<Row>
+export interface AdminMessageRow extends Timestamps {
+  id: number
+  title: string
+  message: string
+  priority: string
+  senderId: number | null
+  recipients?: AdminMessageRecipientRow[]
+}
+
+export interface AdminMessageRecipientRow {
+  id: number
+  messageId: number
+  userId: number
+  isRead: boolean
+  readAt: Date | null
+  createdAt: Date
+  message?: AdminMessageRow
+  user?: UserRow
+}
+
+export interface AuditLogRow {
+  /** BIGSERIAL: pg returns it as text. */
+  id: string | number
+  timestamp: Date
+  userId: number | null
+  action: string
+  resource: string
+  resourceId: string | null
+  severity: string
+  ipAddress: string | null
+  details: Record<string, unknown>
+  user?: UserRow | null
+}
+
+export interface UssdWhitelistRow {
+  id: number
+  phoneNumber: string
+  isActive: boolean
+  addedAt: Date
+  updatedAt: Date
+}
+
+export interface UssdSessionRow {
+  sessionId: string
+  phone: string
+  state: Record<string, unknown>
+  updatedAt: Date
+  expiresAt: Date
+}
+
+export interface AuthTokenRow {
+  id: number
+  userId: number
+  kind: string
+  tokenHash: string
+  expiresAt: Date
+  revokedAt: Date | null
+  familyId: string | null
+  rotatedAt: Date | null
+  createdAt: Date
+}
+
+export interface SmsOutboxRow extends Timestamps {
+  id: number
+  toPhone: string
+  message: string
+  status: string
+  provider: string | null
+  providerMessageId: string | null
+  attempts: number
+  error: string | null
+  sentAt: Date | null
+  sensitive: boolean
+}
 
 export interface Models {
   User: ModelOf<UserRow>
@@ -164,14 +236,14 @@ export interface Models {
   OrderView: ModelOf<OrderViewRow>
   Payment: ModelOf<PaymentRow>
   AfaRegistration: ModelOf<AfaRegistrationRow>
-  AdminMessage: M
-  AdminMessageRecipient: M
-  AuditLog: M
+  AdminMessage: ModelOf<AdminMessageRow>
+  AdminMessageRecipient: ModelOf<AdminMessageRecipientRow>
+  AuditLog: ModelOf<AuditLogRow>
   Commission: ModelOf<CommissionRow>
-  UssdWhitelist: M
-  UssdSession: M
-  AuthToken: M
-  SmsOutbox: M
+  UssdWhitelist: ModelOf<UssdWhitelistRow>
+  UssdSession: ModelOf<UssdSessionRow>
+  AuthToken: ModelOf<AuthTokenRow>
+  SmsOutbox: ModelOf<SmsOutboxRow>
 }
 
 const { INTEGER, BIGINT, TEXT, STRING, BOOLEAN, DATE, JSONB } = DataTypes
@@ -224,12 +296,12 @@ export function defineModels(sequelize: Sequelize): Models {
     paymentTransactionId: TEXT, completed: BOOLEAN, completedAt: DATE,
   }, opts('afa_registrations'))
 
-  const AdminMessage = define<Row>('AdminMessage', { id, title: TEXT, message: TEXT, priority: STRING, senderId: INTEGER }, opts('admin_messages'))
-  const AdminMessageRecipient = define<Row>('AdminMessageRecipient', {
+  const AdminMessage = define<AdminMessageRow>('AdminMessage', { id, title: TEXT, message: TEXT, priority: STRING, senderId: INTEGER }, opts('admin_messages'))
+  const AdminMessageRecipient = define<AdminMessageRecipientRow>('AdminMessageRecipient', {
     id, messageId: INTEGER, userId: INTEGER, isRead: BOOLEAN, readAt: DATE,
   }, opts('admin_message_recipients', { updatedAt: false }))
 
-  const AuditLog = define<Row>('AuditLog', {
+  const AuditLog = define<AuditLogRow>('AuditLog', {
     id: { type: BIGINT, primaryKey: true, autoIncrement: true }, timestamp: DATE, userId: INTEGER, action: STRING, resource: STRING,
     resourceId: TEXT, severity: STRING, ipAddress: TEXT, details: JSONB,
   }, opts('audit_logs', { timestamps: false }))
@@ -239,19 +311,19 @@ export function defineModels(sequelize: Sequelize): Models {
     commissionType: STRING, paymentStatus: STRING, archived: BOOLEAN, archivedAt: DATE, archiveNotes: TEXT,
   }, opts('commissions', { updatedAt: false }))
 
-  const UssdWhitelist = define<Row>('UssdWhitelist', {
+  const UssdWhitelist = define<UssdWhitelistRow>('UssdWhitelist', {
     id, phoneNumber: STRING(12), isActive: BOOLEAN, addedAt: DATE,
   }, opts('ussd_whitelist', { createdAt: 'addedAt' }))
 
-  const UssdSession = define<Row>('UssdSession', {
+  const UssdSession = define<UssdSessionRow>('UssdSession', {
     sessionId: { type: TEXT, primaryKey: true }, phone: STRING(15), state: JSONB, expiresAt: DATE,
   }, opts('ussd_sessions', { createdAt: false }))
 
-  const AuthToken = define<Row>('AuthToken', {
+  const AuthToken = define<AuthTokenRow>('AuthToken', {
     id, userId: INTEGER, kind: STRING, tokenHash: TEXT, expiresAt: DATE, revokedAt: DATE, familyId: DataTypes.UUID, rotatedAt: DATE,
   }, opts('auth_tokens', { updatedAt: false }))
 
-  const SmsOutbox = define<Row>('SmsOutbox', {
+  const SmsOutbox = define<SmsOutboxRow>('SmsOutbox', {
     id, toPhone: STRING(15), message: TEXT, status: STRING, provider: STRING, providerMessageId: TEXT, attempts: INTEGER, error: TEXT, sentAt: DATE, sensitive: BOOLEAN,
   }, opts('sms_outbox'))
 
