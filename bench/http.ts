@@ -160,7 +160,9 @@ console.log('')
 for (const [name, c] of Object.entries(cpu)) {
   if (!name.startsWith('bare') && c.n) console.log(`${pad(`CPU per response, ${name}`)}app ${((c.app / c.n) * 1000).toFixed(2)} ms   PostgreSQL ${((c.db / c.n) * 1000).toFixed(2)} ms   (${c.n} responses)`)
 }
-PAGES.forEach((url, i) => console.log(`${pad(`in-process render ${url}`)}${renders[url]!.toFixed(0).padStart(7)} renders/s (${connections} in flight, no HTTP; before ${rendersBefore[i]!.toFixed(0)}, after ${rendersAfter[i]!.toFixed(0)})`))
+PAGES.forEach((url, i) => {
+  console.log(`${pad(`in-process render ${url}`)}${renders[url]!.toFixed(0).padStart(7)} renders/s (${connections} in flight, no HTTP; before ${rendersBefore[i]!.toFixed(0)}, after ${rendersAfter[i]!.toFixed(0)})`)
+})
 console.log('')
 const ratio = (a: string, av: number, b: string, bv: number) =>
   console.log(`ratio ${a} / ${b}: ${av.toFixed(0)} / ${bv.toFixed(0)} = ${(av / bv).toFixed(2)}`)

@@ -9,7 +9,7 @@ import path from 'node:path'
 import puppeteer from 'puppeteer-core'
 import { ROOT, startChild, stopChild } from './lib.ts'
 
-// Issue 20: an agent's shop, scored like the public buy page (the demo shop is made below when missing).
+// An agent's shop, scored like the public buy page (the demo shop is made below when missing).
 const SHOP_SLUG = process.env.LH_SHOP ?? 'lighthouse-shop'
 const PAGES = ['/', '/data-services', '/afa', '/agent/register', '/login', `/shop/${SHOP_SLUG}`]
 const ADMIN = { email: 'lighthouse-admin@datahub.local', password: 'lighthouse-admin-pass-123' }

@@ -2,7 +2,7 @@
 // the server's page handler for that request: the same pageContext (visitor, public settings, a CSP
 // nonce, the bench's request headers), the same streamed response consumed chunk by chunk, and the
 // same number of renders in flight as the HTTP load has connections (the server overlaps them too;
-// one render at a time left the CPU idle between chunks, so HTTP beat it 1.55x: issue 16).
+// one render at a time left the CPU idle between chunks, so HTTP beat it 1.55x).
 // Same build and database as the server under test. BENCH_URL picks the page. Prints one JSON line.
 import crypto from 'node:crypto'
 import { Writable } from 'node:stream'

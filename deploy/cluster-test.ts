@@ -220,7 +220,7 @@ async function main() {
       const gone = exited(a.child!)
       a.child!.kill('SIGTERM')
       await sleep(500)
-      pending.forEach((p) => p.finish())
+      for (const p of pending) p.finish()
       halfResults.push(...(await Promise.all(pending.map((p) => p.done))))
       const code = await gone
       say(`instance ${i + 1} exited with ${code}; starting it again`)

@@ -24,7 +24,7 @@ export interface ReconcileResult {
  * One reconcile run: every payment PENDING or IN_PROGRESS for over a minute is asked at its gateway
  * and settled through the payments service (the same exactly-once path as webhooks; it keeps to the
  * gateway's pace across instances by claiming last_checked_at); those past the gateway's window for
- * the payer become EXPIRED. Fair (issue 15 item 7): it pages through all of them, least recently
+ * the payer become EXPIRED. Fair: it pages through all of them, least recently
  * checked first, with a keyset cursor over (last_checked_at, id) as read, so 200 stuck payments
  * never starve the rest. Payments expired in the last 30 minutes are asked again (late approvals
  * without a webhook are settled or refunded). One instance at a time (advisory lock); a payment that fails to refresh

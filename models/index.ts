@@ -1,27 +1,254 @@
-import { DataTypes, Sequelize, type Model, type ModelStatic } from 'sequelize'
+import { DataTypes, Sequelize, type Model, type ModelAttributes, type ModelOptions, type ModelStatic } from 'sequelize'
 
 // Attributes are camelCase in code and snake_case in the tables (underscored).
-type Row = Record<string, any>
-export type M = ModelStatic<Model<Row, Row>>
+type Row = Record<string, unknown>
+
+/**
+ * A model whose instances carry their row's attributes as typed properties. What a create() may
+ * pass is any part of the row: the database fills ids, defaults and timestamps.
+ */
+type ModelOf<A extends object> = ModelStatic<Model<A, Partial<A>> & A>
+
+interface Timestamps {
+  createdAt: Date
+  updatedAt: Date
+}
+
+// Statuses are kept as strings: their word lists belong to the services above (payments/provider.ts), not here.
+export interface UserRow extends Timestamps {
+  id: number
+  email: string
+  phone: string | null
+  name: string | null
+  passwordHash?: string
+  role: string
+  sessionEpoch: number
+  agent?: AgentRow | null
+}
+
+export interface AgentRow extends Timestamps {
+  id: number
+  userId: number
+  name: string
+  phone: string
+  approved: boolean
+  approvedAt: Date | null
+  paymentStatus: string | null
+  paymentTransactionId: string | null
+  pinHash?: string | null
+  pinFailedAttempts: number
+  pinLockedUntil: Date | null
+  /** Its dealer tier (null: the first tier) and, for a sub-agent, the agent who invited it (ADR 0041). */
+  tierId?: number | null
+  parentAgentId?: number | null
+  inviteCode?: string | null
+  suspendedByParentAt?: Date | null
+  user?: UserRow
+}
+
+export interface SettingsRow {
+  id: number
+  data: Record<string, unknown>
+  updatedAt: Date
+}
+
+export interface PackageRow extends Timestamps {
+  id: number
+  network: string
+  name: string | null
+  sizeMb: number
+  priceUserPesewas: number
+  priceAgentPesewas: number | null
+  active: boolean
+}
+
+export interface OrderRow extends Timestamps {
+  id: number
+  userId: number | null
+  agentId: number | null
+  packageId: number | null
+  packageName: string | null
+  recipientNumber: string
+  network: string
+  dataSizeMb: number
+  amountPesewas: number
+  paymentStatus: string
+  paymentTransactionId: string | null
+  paymentPhoneNumber: string | null
+  channel: string
+  delivered: boolean
+  deliveredAt: Date | null
+  simulated: boolean
+  deliveryStatus: string
+  deliveryVendor: string | null
+  deliveryReference: string | null
+  deliveryAttempts: number
+  deliveryError: string | null
+  shopId: number | null
+  shopAgentId: number | null
+  shopPricePesewas: number | null
+  shopAgentPricePesewas: number | null
+  shopMarginPesewas: number | null
+  user?: UserRow | null
+  agent?: AgentRow | null
+  package?: PackageRow | null
+}
+
+/** orders_view: an order with the CSV export applied. */
+export interface OrderViewRow extends OrderRow {
+  exported: boolean
+  exportedAt: Date | null
+}
+
+export interface PaymentRow extends Timestamps {
+  id: number
+  transactionId: string
+  purpose: string
+  gateway: string
+  method: string
+  extTransactionId: string | null
+  status: string
+  amountPesewas: number
+  payerPhone: string | null
+  payerNetwork: string | null
+  email: string | null
+  message: string | null
+  orderId: number | null
+  afaRegistrationId: number | null
+  agentId: number | null
+  userId: number | null
+  details: Record<string, any>
+  settledAt: Date | null
+  lastCheckedAt: Date | null
+  simulated: boolean
+  order?: OrderRow | null
+  agent?: AgentRow | null
+  afaRegistration?: AfaRegistrationRow | null
+}
+
+export interface AfaRegistrationRow extends Timestamps {
+  id: number
+  fullName: string
+  ghCard: string
+  phone: string
+  email: string | null
+  amountPesewas: number
+  paymentStatus: string | null
+  paymentTransactionId: string | null
+  completed: boolean
+  completedAt: Date | null
+}
+
+export interface CommissionRow {
+  id: number
+  orderId: number
+  agentId: number | null
+  network: string
+  originalAmountPesewas: number
+  commissionAmountPesewas: number
+  commissionType: string
+  paymentStatus: string
+  archived: boolean
+  archivedAt: Date | null
+  archiveNotes: string | null
+  createdAt: Date
+  order?: OrderRow | null
+  agent?: AgentRow | null
+}
+
+export interface AdminMessageRow extends Timestamps {
+  id: number
+  title: string
+  message: string
+  priority: string
+  senderId: number | null
+  recipients?: AdminMessageRecipientRow[]
+}
+
+export interface AdminMessageRecipientRow {
+  id: number
+  messageId: number
+  userId: number
+  isRead: boolean
+  readAt: Date | null
+  createdAt: Date
+  message?: AdminMessageRow
+  user?: UserRow
+}
+
+export interface AuditLogRow {
+  /** BIGSERIAL: pg returns it as text. */
+  id: string | number
+  timestamp: Date
+  userId: number | null
+  action: string
+  resource: string
+  resourceId: string | null
+  severity: string
+  ipAddress: string | null
+  details: Record<string, unknown>
+  user?: UserRow | null
+}
+
+export interface UssdWhitelistRow {
+  id: number
+  phoneNumber: string
+  isActive: boolean
+  addedAt: Date
+  updatedAt: Date
+}
+
+export interface UssdSessionRow {
+  sessionId: string
+  phone: string
+  state: Record<string, unknown>
+  updatedAt: Date
+  expiresAt: Date
+}
+
+export interface AuthTokenRow {
+  id: number
+  userId: number
+  kind: string
+  tokenHash: string
+  expiresAt: Date
+  revokedAt: Date | null
+  familyId: string | null
+  rotatedAt: Date | null
+  createdAt: Date
+}
+
+export interface SmsOutboxRow extends Timestamps {
+  id: number
+  toPhone: string
+  message: string
+  status: string
+  provider: string | null
+  providerMessageId: string | null
+  attempts: number
+  error: string | null
+  sentAt: Date | null
+  sensitive: boolean
+}
 
 export interface Models {
-  User: M
-  Agent: M
-  Settings: M
-  Package: M
-  Order: M
+  User: ModelOf<UserRow>
+  Agent: ModelOf<AgentRow>
+  Settings: ModelOf<SettingsRow>
+  Package: ModelOf<PackageRow>
+  Order: ModelOf<OrderRow>
   /** Read-only: orders with the CSV export applied (orders_view, migration 190). Read delivery/export state here. */
-  OrderView: M
-  Payment: M
-  AfaRegistration: M
-  AdminMessage: M
-  AdminMessageRecipient: M
-  AuditLog: M
-  Commission: M
-  UssdWhitelist: M
-  UssdSession: M
-  AuthToken: M
-  SmsOutbox: M
+  OrderView: ModelOf<OrderViewRow>
+  Payment: ModelOf<PaymentRow>
+  AfaRegistration: ModelOf<AfaRegistrationRow>
+  AdminMessage: ModelOf<AdminMessageRow>
+  AdminMessageRecipient: ModelOf<AdminMessageRecipientRow>
+  AuditLog: ModelOf<AuditLogRow>
+  Commission: ModelOf<CommissionRow>
+  UssdWhitelist: ModelOf<UssdWhitelistRow>
+  UssdSession: ModelOf<UssdSessionRow>
+  AuthToken: ModelOf<AuthTokenRow>
+  SmsOutbox: ModelOf<SmsOutboxRow>
 }
 
 const { INTEGER, BIGINT, TEXT, STRING, BOOLEAN, DATE, JSONB } = DataTypes
@@ -30,21 +257,25 @@ const STATUS = STRING
 export function defineModels(sequelize: Sequelize): Models {
   const opts = (tableName: string, extra: Row = {}) => ({ tableName, underscored: true, ...extra })
   const id = { type: INTEGER, primaryKey: true, autoIncrement: true }
+  // The row types name more than the columns listed (timestamps, associations), which define() cannot
+  // check against its attribute list: the one place a model is given its row type.
+  const define = <A extends object>(name: string, attributes: ModelAttributes, options: ModelOptions) =>
+    sequelize.define(name, attributes, options) as unknown as ModelOf<A>
 
-  const User = sequelize.define('User', {
+  const User = define<UserRow>('User', {
     id, email: TEXT, phone: STRING(12), name: TEXT, passwordHash: TEXT, role: STRING, sessionEpoch: INTEGER,
   }, opts('users', { defaultScope: { attributes: { exclude: ['passwordHash'] } } }))
 
-  const Agent = sequelize.define('Agent', {
+  const Agent = define<AgentRow>('Agent', {
     id, userId: INTEGER, name: TEXT, phone: STRING(12), approved: BOOLEAN, approvedAt: DATE,
     paymentStatus: STATUS, paymentTransactionId: TEXT, pinHash: TEXT, pinFailedAttempts: INTEGER, pinLockedUntil: DATE,
     // Tiers and sub-agents (migration 280, ADR 0041).
     tierId: INTEGER, parentAgentId: INTEGER, inviteCode: TEXT, suspendedByParentAt: DATE,
   }, opts('agents', { defaultScope: { attributes: { exclude: ['pinHash'] } } }))
 
-  const Settings = sequelize.define('Settings', { id: { type: INTEGER, primaryKey: true }, data: JSONB }, opts('settings', { createdAt: false }))
+  const Settings = define<SettingsRow>('Settings', { id: { type: INTEGER, primaryKey: true }, data: JSONB }, opts('settings', { createdAt: false }))
 
-  const Package = sequelize.define('Package', {
+  const Package = define<PackageRow>('Package', {
     id, network: STRING, name: TEXT, sizeMb: INTEGER, priceUserPesewas: INTEGER, priceAgentPesewas: INTEGER, active: BOOLEAN,
   }, opts('packages'))
 
@@ -53,55 +284,55 @@ export function defineModels(sequelize: Sequelize): Models {
     dataSizeMb: INTEGER, amountPesewas: INTEGER, paymentStatus: STATUS, paymentTransactionId: TEXT, paymentPhoneNumber: STRING(12),
     channel: STRING, delivered: BOOLEAN, deliveredAt: DATE, simulated: BOOLEAN,
     deliveryStatus: STRING, deliveryVendor: STRING, deliveryReference: TEXT, deliveryAttempts: INTEGER, deliveryError: TEXT,
-    // Issue 20: a shop order's sale (migration 201).
+    // A shop order's sale (migration 201).
     shopId: INTEGER, shopAgentId: INTEGER, shopPricePesewas: INTEGER, shopAgentPricePesewas: INTEGER, shopMarginPesewas: INTEGER,
     // A sub-agent's order: its parent's own price and margin (migration 280).
     parentAgentId: INTEGER, parentPricePesewas: INTEGER, parentMarginPesewas: INTEGER,
   }
   // The table as written. Whether an order was exported (and so delivered, MANUAL) lives in
   // order_exports: anything that shows or decides on delivery state reads OrderView.
-  const Order = sequelize.define('Order', orderAttributes, opts('orders'))
-  const OrderView = sequelize.define('OrderView', { ...orderAttributes, exported: BOOLEAN, exportedAt: DATE }, opts('orders_view'))
+  const Order = define<OrderRow>('Order', orderAttributes, opts('orders'))
+  const OrderView = define<OrderViewRow>('OrderView', { ...orderAttributes, exported: BOOLEAN, exportedAt: DATE }, opts('orders_view'))
 
-  const Payment = sequelize.define('Payment', {
+  const Payment = define<PaymentRow>('Payment', {
     id, transactionId: TEXT, purpose: STRING, gateway: STRING, method: STRING, extTransactionId: TEXT, status: STATUS,
     amountPesewas: INTEGER, payerPhone: STRING(12), payerNetwork: STRING, email: TEXT, message: TEXT, orderId: INTEGER,
     afaRegistrationId: INTEGER, agentId: INTEGER, userId: INTEGER, details: JSONB, settledAt: DATE, lastCheckedAt: DATE, simulated: BOOLEAN,
   }, opts('payments'))
 
-  const AfaRegistration = sequelize.define('AfaRegistration', {
+  const AfaRegistration = define<AfaRegistrationRow>('AfaRegistration', {
     id, fullName: TEXT, ghCard: TEXT, phone: STRING(12), email: TEXT, amountPesewas: INTEGER, paymentStatus: STATUS,
     paymentTransactionId: TEXT, completed: BOOLEAN, completedAt: DATE,
   }, opts('afa_registrations'))
 
-  const AdminMessage = sequelize.define('AdminMessage', { id, title: TEXT, message: TEXT, priority: STRING, senderId: INTEGER }, opts('admin_messages'))
-  const AdminMessageRecipient = sequelize.define('AdminMessageRecipient', {
+  const AdminMessage = define<AdminMessageRow>('AdminMessage', { id, title: TEXT, message: TEXT, priority: STRING, senderId: INTEGER }, opts('admin_messages'))
+  const AdminMessageRecipient = define<AdminMessageRecipientRow>('AdminMessageRecipient', {
     id, messageId: INTEGER, userId: INTEGER, isRead: BOOLEAN, readAt: DATE,
   }, opts('admin_message_recipients', { updatedAt: false }))
 
-  const AuditLog = sequelize.define('AuditLog', {
+  const AuditLog = define<AuditLogRow>('AuditLog', {
     id: { type: BIGINT, primaryKey: true, autoIncrement: true }, timestamp: DATE, userId: INTEGER, action: STRING, resource: STRING,
     resourceId: TEXT, severity: STRING, ipAddress: TEXT, details: JSONB,
   }, opts('audit_logs', { timestamps: false }))
 
-  const Commission = sequelize.define('Commission', {
+  const Commission = define<CommissionRow>('Commission', {
     id, orderId: INTEGER, agentId: INTEGER, network: STRING, originalAmountPesewas: INTEGER, commissionAmountPesewas: INTEGER,
     commissionType: STRING, paymentStatus: STRING, archived: BOOLEAN, archivedAt: DATE, archiveNotes: TEXT,
   }, opts('commissions', { updatedAt: false }))
 
-  const UssdWhitelist = sequelize.define('UssdWhitelist', {
+  const UssdWhitelist = define<UssdWhitelistRow>('UssdWhitelist', {
     id, phoneNumber: STRING(12), isActive: BOOLEAN, addedAt: DATE,
   }, opts('ussd_whitelist', { createdAt: 'addedAt' }))
 
-  const UssdSession = sequelize.define('UssdSession', {
+  const UssdSession = define<UssdSessionRow>('UssdSession', {
     sessionId: { type: TEXT, primaryKey: true }, phone: STRING(15), state: JSONB, expiresAt: DATE,
   }, opts('ussd_sessions', { createdAt: false }))
 
-  const AuthToken = sequelize.define('AuthToken', {
+  const AuthToken = define<AuthTokenRow>('AuthToken', {
     id, userId: INTEGER, kind: STRING, tokenHash: TEXT, expiresAt: DATE, revokedAt: DATE, familyId: DataTypes.UUID, rotatedAt: DATE,
   }, opts('auth_tokens', { updatedAt: false }))
 
-  const SmsOutbox = sequelize.define('SmsOutbox', {
+  const SmsOutbox = define<SmsOutboxRow>('SmsOutbox', {
     id, toPhone: STRING(15), message: TEXT, status: STRING, provider: STRING, providerMessageId: TEXT, attempts: INTEGER, error: TEXT, sentAt: DATE, sensitive: BOOLEAN,
   }, opts('sms_outbox'))
 

@@ -14,7 +14,7 @@ interface Pool {
 export type Prepared = <T = any>(text: string, values: unknown[], t?: Transaction | null) => Promise<T[]>
 
 /**
- * Statements on the paths every paid order, delivery and USSD hop takes (issue 11, 16; ADR 0024):
+ * Statements on the paths every paid order, delivery and USSD hop takes (ADR 0024):
  * named statements straight on a pg connection of Sequelize's own pool — the transaction's connection
  * when given, so they are part of it. No Sequelize query object, replacement formatting or result
  * mapping, and PostgreSQL parses and plans each statement once per connection instead of every time

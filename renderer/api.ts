@@ -30,7 +30,7 @@ export async function api<T = any>(path: string, opts: { method?: string; body?:
   } catch {
     throw new ApiError(0, {}, 'Network error. Check your connection and try again.')
   }
-  activity.forEach((fn) => fn())
+  for (const fn of activity) fn()
   const type = res.headers.get('content-type') ?? ''
   const body = type.includes('application/json') ? await res.json().catch(() => ({})) : await res.text()
   if (!res.ok) throw new ApiError(res.status, typeof body === 'object' ? body : { error: body || undefined }, opts.fallbackError ?? 'Request failed')

@@ -1,7 +1,6 @@
 /** Display helpers every page shares (server and browser print the same text, so hydration matches). */
 export {
   formatCedis, NETWORKS, NETWORK_LABEL, MOMO_LABEL, networkLabel, paymentStatusLabel, deliveryLabel, purposeLabel, formatSize, formatDate, formatDay, isActiveAgent,
-  type NetworkName,
   CHANNEL_LABEL,
 } from '../server/lib/vocabulary.ts'
 

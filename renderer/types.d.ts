@@ -9,7 +9,7 @@ declare global {
       user: Actor | null
       settings: PublicSettings & Partial<Settings>
       csrfToken: string | null
-      /** The payment simulator takes the payments: every page says so (issue 15). */
+      /** The payment simulator takes the payments: every page says so. */
       simulatedPayments?: boolean
       /** Server only: the domain layer, handed over by the request handler. */
       services?: Services

@@ -101,7 +101,7 @@ async function buyOnce(): Promise<void> {
   const c = new Client(shopUrl())
   const ip = `10.9.${(n >> 8) & 255}.${n & 255}`
   const at = Date.now()
-  let res
+  let res: Awaited<ReturnType<typeof c.post<{ payment: { transactionId: string } }>>>
   try {
     res = await c.post('/api/orders', { packageId: pkg.id, recipientNumber: phone, payerPhone: phone, payerNetwork: 'MTN' }, { 'X-Forwarded-For': ip })
   } catch (err) {
@@ -114,7 +114,7 @@ async function buyOnce(): Promise<void> {
   // The payer answers the prompt; a 503 means "not saved, try again", as a phone would retry.
   for (let i = 0; i < 20; i++) {
     const a = Date.now()
-    let r
+    let r: Awaited<ReturnType<typeof c.post>>
     try {
       r = await c.post(`/api/simulator/payments/${tid}/approve`, undefined, { 'X-Forwarded-For': ip })
     } catch (err) {

@@ -119,7 +119,7 @@ export async function seedVolume(db: Database, opts: { orders: number; agents: n
        WHERE i.tablename = 'orders' AND NOT x.indisunique`,
       { type: QueryTypes.SELECT },
     )
-    // Row triggers (issue 6's revenue roll-ups, migration 061) would run once per paid order; they
+    // Row triggers (the revenue roll-ups, migration 061) would run once per paid order; they
     // are switched off for the bulk insert and their tables rebuilt from the orders afterwards.
     await q('ALTER TABLE orders DISABLE TRIGGER USER')
     if (opts.orders - have > 100_000) await step(`drop ${indexes.length} secondary indexes`, () => Promise.all(indexes.map((i) => q(`DROP INDEX ${i.name}`))))

@@ -52,7 +52,7 @@ export function createApp(opts: AppOptions): Express {
     next()
   })
 
-  // Fixed headers computed once; the page handler adds its per-request nonce CSP (issue 16).
+  // Fixed headers computed once; the page handler adds its per-request nonce CSP.
   app.use(securityHeaders(env).middleware)
   app.use(anonymousReads(services, SESSION_COOKIE))
 

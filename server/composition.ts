@@ -16,10 +16,10 @@ import { ussdSimulatorRouter } from '../ussd/simulator-router.ts'
  */
 export function mountChannels(app: Express, services: Services): void {
   const { env, log } = services.deps
-  // H7: the telco's USSD gateway (POST /ussd/africastalking, /ussd/arkesel) and its simulator's phone.
+  // The telco's USSD gateway (POST /ussd/africastalking, /ussd/arkesel) and its simulator's phone.
   app.use('/ussd', ussdRouter(services, { env, log }))
   app.use('/api/ussd-simulator', ussdSimulatorRouter(env))
-  // Issue 20: a shop's link-preview card; fetchers (WhatsApp) run no JavaScript and want a raster image.
+  // A shop's link-preview card; fetchers (WhatsApp) run no JavaScript and want a raster image.
   app.get('/shop/:slug/og.png', async (req, res) => {
     const png = await services.shops.ogImage(req.params.slug)
     if (!png) return void res.status(404).type('text/plain').send('Shop not found')
@@ -34,7 +34,7 @@ export function registerTasks(services: Services): void {
   registerScheduledJobs(services.queue, { services, log: services.deps.log })
   // Account recovery: find the account and send the code after /forgot has answered.
   services.queue.register(RECOVERY_TASK, (payload: { identifier: string; ip?: string | null }) => services.recovery.deliverQueued(payload))
-  // H11: a paid order to its vendor, a later confirmation, an SMS to its provider (ADR 0012).
+  // A paid order to its vendor, a later confirmation, an SMS to its provider (ADR 0012).
   // A batch job's payload is an array of orders (ADR 0026); a retry or a sweep queues one order.
   const smsIds = (sms: unknown) => (Array.isArray(sms) ? sms.map(Number).filter(Number.isInteger) : [])
   services.queue.register<{ orderId: number; sms?: unknown; agent?: unknown } | { orderId: number; sms?: unknown }[]>(DELIVERY_TASK, (p) =>
@@ -53,12 +53,12 @@ export function registerTasks(services: Services): void {
   // Payments (ADR 0013): the money call of a decided refund, and a charge started off the USSD hop.
   services.queue.register<{ refundId: number }>(REFUND_TASK, async ({ refundId }) => services.payments.refunds.run(refundId))
   services.queue.register<{ transactionId: string }>(START_TASK, async ({ transactionId }) => services.payments.startCharge(transactionId))
-  // Issue 20 payouts: the transfer send, the later question to the gateway, and the minute sweep of open payouts.
+  // Payouts: the transfer send, the later question to the gateway, and the minute sweep of open payouts.
   services.queue.register<{ payoutId: number }>(PAYOUT_SEND_TASK, async ({ payoutId }) => services.payouts.runSend(Number(payoutId)))
   services.queue.register<{ payoutId: number }>(PAYOUT_CHECK_TASK, async ({ payoutId }) => void (await services.payouts.check(Number(payoutId))))
   services.queue.register(PAYOUT_SWEEP_TASK, async () => void (await services.payouts.sweep()))
   services.queue.schedule({ pattern: '* * * * *', task: PAYOUT_SWEEP_TASK, queueName: 'cron-payouts-sweep', maxAttempts: 1 })
-  // H13: signed webhooks to agents' software, retried with backoff.
+  // Signed webhooks to agents' software, retried with backoff.
   services.resellerApi.registerTasks(services.queue)
   // WhatsApp: the bot's answers and receipts, sent in order per chat message.
   services.whatsapp.registerTasks()

@@ -133,7 +133,7 @@ export type Env = { [K in keyof Settings as Settings[K]['optional'] extends true
   [K in keyof Settings as Settings[K]['optional'] extends true ? K : never]?: ValueOf<Settings[K]>
 }
 
-const schema = Joi.object(Object.fromEntries(Object.entries(SETTINGS).map(([k, s]) => [k, s.schema]))).unknown(true)
+const schema = Joi.object<Env>(Object.fromEntries(Object.entries(SETTINGS).map(([k, s]) => [k, s.schema]))).unknown(true)
 
 /** Every setting the shop reads (.env.example lists each). */
 export const ENV_KEYS = Object.keys(SETTINGS)
@@ -145,7 +145,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env, overrides: Part
     const lines = error.details.map((d) => `  - ${d.message}`).join('\n')
     throw new Error(`Invalid environment:\n${lines}`)
   }
-  const env = { ...value, ...overrides } as Env
+  const env: Env = { ...value, ...overrides }
   const problems: string[] = []
   const server = opts.server ?? true
   // Every instance must sign cookies with the same secret, so it is set by the operator, never
@@ -182,7 +182,7 @@ export function payerEmailDomainProblem(domain: string | undefined): string | nu
 }
 
 /**
- * Issue 15: the simulator approves any payment for whoever asks, so a production start on a real
+ * The simulator approves any payment for whoever asks, so a production start on a real
  * database (DATABASE_URL) must have a gateway, or say PAYMENT_PROVIDER=simulator on purpose.
  * The embedded-database demo (`npm start` on a fresh machine) keeps the simulator.
  */

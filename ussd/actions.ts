@@ -53,7 +53,7 @@ export async function checkPin(env: MenuEnv, s: DialState, v: string): Promise<O
   return { note: `Wrong PIN. ${r.attemptsLeft} ${r.attemptsLeft === 1 ? 'try' : 'tries'} left.` }
 }
 
-/** Wallet purchase (issue 13): paid at once, so the dial ends with the order confirmed. */
+/** Wallet purchase: paid at once, so the dial ends with the order confirmed. */
 export async function payFromWallet(env: MenuEnv, s: DialState, p: MenuPackage): Promise<Outcome> {
   if ((await env.services.wallet.balancePesewas(s.agent.id)) < p.pricePesewas) return { note: 'Wallet balance too low.' }
   if (!(await env.services.ussd.sessions.claim(env.sessionId, 'order'))) return { end: 'Your order is already being placed.' }

@@ -41,7 +41,7 @@ function sentSecret(req: Request): string | null {
 const LOOPBACK = ['127.0.0.1', '::1']
 
 /**
- * Who may speak for the telco (issue 15, docs/ussd.md): a request passes with the shared secret
+ * Who may speak for the telco (docs/ussd.md): a request passes with the shared secret
  * (USSD_SHARED_SECRET, header x-ussd-secret or ?secret=) OR from an allowlisted address
  * (USSD_ALLOWED_IPS, comma-separated, IPv4 ranges allowed). In production with neither set, only
  * loopback passes (a gateway proxied on the same host); elsewhere with neither set it is open (development).

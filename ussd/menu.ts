@@ -11,7 +11,6 @@ import { CHECKER_SCREENS } from './checkers.ts'
 
 const MAX_ITEMS_PER_PAGE = 7
 const PAGE_NAV = '8 Prev 9 Next'
-export { MAX_INPUT } from './dial.ts'
 
 async function siteName(env: MenuEnv) {
   return ascii((await env.services.settings.get()).siteName || 'Data Hub').slice(0, 30)

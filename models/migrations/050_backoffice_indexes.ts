@@ -1,6 +1,6 @@
 import type { MigrationFn } from '../migrate.ts'
 
-// Back-office lists, search, analytics and export at a million orders (issue 5; figures in
+// Back-office lists, search, analytics and export at a million orders (figures in
 // docs/benchmarks-backoffice.md). Each index names the query it serves.
 export const up: MigrationFn = async ({ context: sql }) => {
   await sql(`

@@ -1,6 +1,6 @@
 import type { MigrationFn } from '../migrate.ts'
 
-// Issue 5, measured at a million orders (docs/benchmarks-backoffice.md): the export's UPDATE was
+// Measured at a million orders (docs/benchmarks-backoffice.md): the export's UPDATE was
 // dominated by index maintenance. An UPDATE is "HOT" (new row version on the same page, no index
 // entries at all) only when it changes no indexed column and the page has room. The export sets
 // exported/exported_at/delivered/delivered_at/updated_at, and the payment settlement sets

@@ -1,6 +1,6 @@
 import type { MigrationFn } from '../migrate.ts'
 
-// Audit log filters and commission reports at a million orders (issue 6; figures in
+// Audit log filters and commission reports at a million orders (figures in
 // docs/benchmarks-insight.md). Each index names the query it serves.
 export const up: MigrationFn = async ({ context: sql }) => {
   await sql(`

@@ -1,6 +1,6 @@
 import type { MigrationFn } from '../migrate.ts'
 
-// Running totals for the commission and agent reports (issue 6). Summing 800k commissions or 1M
+// Running totals for the commission and agent reports. Summing 800k commissions or 1M
 // orders on every page view costs seconds on a busy 2-core host; these small tables hold the same
 // sums per day / agent / network, kept exact by triggers in the same transaction as the change, so
 // the reports read a few hundred rows and still equal the base tables (tests check both ways).

@@ -1,6 +1,6 @@
 import type { MigrationFn } from '../migrate.ts'
 
-// Issue 11: delivery state apart from payment state. `delivered` stays the spec's flag and is true
+// Delivery state apart from payment state. `delivered` stays the spec's flag and is true
 // exactly when delivery_status is DELIVERED (vendor) or MANUAL (exported or marked by hand).
 // Orders already delivered by hand become MANUAL. One small partial index holds the orders that need
 // a look (failed, or still on their way) for the overview count and the sync sweep. Trade-off: an

@@ -1,6 +1,6 @@
 import type { MigrationFn } from '../migrate.ts'
 
-// Issues 12 and 18 (ADR 0013): refunds exactly once, late money, reversals, gateway events kept,
+// Money safety (ADR 0013): refunds exactly once, late money, reversals, gateway events kept,
 // payments needing attention, daily reconciliation runs.
 export const up: MigrationFn = async ({ context: sql }) => {
   // Payments may be refunded or reversed after they settle; orders show Refunded.
@@ -10,7 +10,7 @@ export const up: MigrationFn = async ({ context: sql }) => {
   await sql(`ALTER TABLE orders DROP CONSTRAINT IF EXISTS orders_payment_status_check`)
   await sql(`ALTER TABLE orders ADD CONSTRAINT orders_payment_status_check CHECK (payment_status IN
     ('PENDING','IN_PROGRESS','SUCCESS','FAILED','EXPIRED','REFUNDED','REVERSED'))`)
-  // The reconcile job pages through open payments, least recently checked first (issue 15 item 7).
+  // The reconcile job pages through open payments, least recently checked first.
   await sql(`CREATE INDEX payments_open_checked_idx ON payments (last_checked_at NULLS FIRST, id) WHERE status IN ('PENDING','IN_PROGRESS')`)
   await sql(`CREATE INDEX payments_created_idx ON payments (created_at)`)
 
@@ -35,7 +35,7 @@ export const up: MigrationFn = async ({ context: sql }) => {
   )`)
   await sql(`CREATE INDEX refunds_status_idx ON refunds (status, created_at DESC)`)
 
-  // Every signed gateway event, once by its id, whether we handled it or not (issue 18).
+  // Every signed gateway event, once by its id, whether we handled it or not.
   await sql(`CREATE TABLE gateway_events (
     id SERIAL PRIMARY KEY,
     gateway TEXT NOT NULL,

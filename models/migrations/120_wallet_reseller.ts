@@ -1,6 +1,6 @@
 import type { MigrationFn } from '../migrate.ts'
 
-// Issue 13: the agent wallet (a balance per agent and its append-only ledger), wallet top-ups and
+// The agent wallet (a balance per agent and its append-only ledger), wallet top-ups and
 // wallet-paid orders as payments, and the reseller API (keys, idempotency, agent webhooks). ADR 0014.
 export const up: MigrationFn = async ({ context: sql }) => {
   await sql(`

@@ -1,6 +1,6 @@
 import type { MigrationFn } from '../migrate.ts'
 
-// Issue 15. Payments and orders taken by the payment simulator carry simulated = true, so admin
+// Payments and orders taken by the payment simulator carry simulated = true, so admin
 // tables, exports and audit can tell demo sales from real ones and delivery never sends them to a
 // real vendor (docs/decisions/0016-limiter-and-simulator-rules.md).
 // rate_limiter_flexible is the table rate-limiter-flexible's PostgreSQL store reads and writes

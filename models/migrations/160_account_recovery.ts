@@ -1,6 +1,6 @@
 import type { MigrationFn } from '../migrate.ts'
 
-// Issue 19 (account recovery) and issue 15 item 3 (sessions end when they should). ADR 0018.
+// Account recovery, and sessions that end when they should (ADR 0018).
 export const up: MigrationFn = async ({ context: sql }) => {
   await sql(`
 -- One live reset code per account: a new request replaces the old one (upsert on user_id).

@@ -1,6 +1,6 @@
 import type { MigrationFn } from '../migrate.ts'
 
-// Issue 16 item 4, ADR 0019 (built) and 0021: the CSV export records what it took in a narrow
+// ADR 0019 (built) and 0021: the CSV export records what it took in a narrow
 // table instead of updating every exported order. Updating an order writes a new ~300-byte row
 // version plus an entry in each of its dozen indexes (~16,000 rows/s); one `order_exports` row is
 // ~40 bytes and two small index entries.

@@ -1,6 +1,6 @@
 import type { MigrationFn } from '../migrate.ts'
 
-// Issue 20: an agent's shop earnings (margins) and what is paid out of them, beside the wallet the agent
+// An agent's shop earnings (margins) and what is paid out of them, beside the wallet the agent
 // buys with. ADR 0020. The same wallets row carries both balances, so one row lock orders every
 // movement of an agent's money, whichever balance it touches.
 export const up: MigrationFn = async ({ context: sql }) => {

@@ -1,6 +1,6 @@
 import type { MigrationFn } from '../migrate.ts'
 
-// Issue 20 (shops): an agent's shop at /shop/<slug>, the agent's prices per bundle, and the shop order's
+// Shops: an agent's shop at /shop/<slug>, the agent's prices per bundle, and the shop order's
 // selling price, agent price and margin fixed when the buyer confirms. ADR 0020, '## Shops'.
 export const up: MigrationFn = async ({ context: sql }) => {
   await sql(`

@@ -1,6 +1,6 @@
 import type { MigrationFn } from '../migrate.ts'
 
-// Issue 20 (payouts): an agent's verified mobile-money number and the withdrawals from earnings sent
+// Payouts: an agent's verified mobile-money number and the withdrawals from earnings sent
 // to it through the gateway's transfers. ADR 0020, '## Payouts'. The money is held by a PAYOUT
 // earnings entry written in the transaction that creates the payout; a failure, reversal or rejection
 // writes the one PAYOUT_RETURN (both fenced per payout by migration 200's unique index).

@@ -3,7 +3,7 @@ import type { MigrationFn } from '../migrate.ts'
 // The running totals of migration 061 had one row per (day, network) and per (agent, network): every
 // paid order of a network updated the same two rows (and every commission two more), and a row lock
 // is held to COMMIT, so all settlements of a day queued behind one another (measured: 108 ms of the
-// settlement's UPDATE orders was that wait at 16 settling at once; issue 11, ADR 0024). Each total is
+// settlement's UPDATE orders was that wait at 16 settling at once; ADR 0024). Each total is
 // now spread over 64 slots, chosen by the writing transaction's id (xid % 64: transactions running
 // at the same time have nearby ids, so they mostly write different rows). Every reader already sums
 // over the rows of a key: the slot is invisible to them. A transaction writes one slot only, in the

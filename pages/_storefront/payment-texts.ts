@@ -42,5 +42,5 @@ export function newTransactionId(): string {
   return n.toString()
 }
 
-/** sessionStorage key: where /payment-callback sends a buyer whose card checkout began in an agent's shop (issue 20). */
+/** sessionStorage key: where /payment-callback sends a buyer whose card checkout began in an agent's shop. */
 export const SHOP_RETURN_KEY = 'rdh_shop_return'

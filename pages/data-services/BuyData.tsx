@@ -18,7 +18,7 @@ import { networkMismatchWarning, parseGhanaMobile } from '../../server/lib/phone
 interface PatchOutcome { message?: string; currentStatus?: string; info?: string }
 
 /**
- * An agent's shop (issue 20) sells through this same form: its packages carry the shop's price as
+ * An agent's shop sells through this same form: its packages carry the shop's price as
  * priceUser, the order goes to the shop's endpoint with the price shown, and a 409 brings the new
  * price to confirm again. The buyer there is the shop's customer, whoever is signed in.
  */

@@ -4,7 +4,7 @@ import { MyOrders } from './MyOrders.tsx'
 
 type Tab = 'buy' | 'orders'
 
-/** 'Buy Data' and 'My Orders' tabs: the public shop's and every agent shop's (issue 20). */
+/** 'Buy Data' and 'My Orders' tabs: the public shop's and every agent shop's. */
 export function BuyTabs({ initial, buy }: { initial: Tab; buy: ReactNode }) {
   const [tab, setTab] = useState<Tab>(initial)
   return (

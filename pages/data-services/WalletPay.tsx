@@ -4,7 +4,7 @@ import { useToast } from '../../renderer/ui/Toasts.tsx'
 import { WalletPayButton } from '../_storefront/WalletPayButton.tsx'
 
 /**
- * 'Pay from wallet' for a signed-in, active agent on the buy page (issue 13). The balance is read
+ * 'Pay from wallet' for a signed-in, active agent on the buy page. The balance is read
  * after hydration, so anonymous visitors' pages are unchanged; the server checks it again.
  */
 export function WalletPay({ packageId, recipient, price, summary, disabled, onPaid }: { packageId: number | null; recipient: string; price: number | null; summary: string; disabled: boolean; onPaid(message: string): void }) {

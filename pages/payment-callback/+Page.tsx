@@ -12,7 +12,7 @@ const RETRY_TO: Record<string, string> = { data: '/buy', agent: '/agent/payment'
 const PENDING_TRIES = 6
 const PENDING_WAIT_MS = 2500
 
-/** A card checkout started in an agent's shop (issue 20) comes back to that shop, not to /buy. */
+/** A card checkout started in an agent's shop comes back to that shop, not to /buy. */
 function shopReturn(type: string): string | null {
   if (type !== 'data' || typeof sessionStorage === 'undefined') return null
   const to = sessionStorage.getItem(SHOP_RETURN_KEY)

@@ -6,7 +6,7 @@ export const ADMIN_LINKS = [
   { href: '/admin/orders', label: 'Orders' },
   { href: '/admin/bulk-orders', label: 'Bulk Orders' },
   { href: '/admin/payments', label: 'Payments needing attention' },
-  // Issue 20: payouts of agents' shop earnings.
+  // Payouts of agents' shop earnings.
   { href: '/admin/payouts', label: 'Payouts' },
   { href: '/admin/agents', label: 'Agents' },
   { href: '/admin/afa', label: 'AFA' },
@@ -23,7 +23,7 @@ export const ADMIN_LINKS = [
   { href: '/admin/messaging/history', label: 'Message History' },
   { href: '/admin/sms', label: 'SMS Messages' },
   { href: '/admin/delivery-simulator', label: 'Delivery Simulator' },
-  // Issue 20 (shops)
+  // Shops
   { href: '/admin/shops', label: 'Shops' },
   { href: '/admin/tiers', label: 'Tiers' },
   { href: '/ussd-simulator', label: 'USSD Simulator' },
@@ -39,7 +39,7 @@ const CRUMBS = {
   '/admin/packages': 'Packages',
   '/admin/checkers': 'Result checkers',
   '/admin/settings': 'Settings',
-  // Issue 20 (shops, payouts)
+  // Shops, payouts
   '/admin/shops': 'Shops',
   '/admin/tiers': 'Tiers',
   '/admin/payouts': 'Payouts',

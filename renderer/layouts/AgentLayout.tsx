@@ -9,7 +9,7 @@ const CRUMBS = {
   '/agent/place-order': 'Place Order',
   '/agent/bulk': 'Bulk Order',
   '/agent/wallet': 'Wallet',
-  // Issue 20 (shops)
+  // Shops
   '/agent/shop': 'My Shop',
   '/agent/payouts': 'Payouts',
   '/agent/sub-agents': 'Sub-agents',
@@ -27,9 +27,9 @@ export function AgentLayout({ children }: { children: ReactNode }) {
     { href: '/agent/place-order', label: 'Place Order' },
     { href: '/agent/bulk', label: 'Bulk Order' },
     { href: '/agent/wallet', label: 'Wallet' },
-    // Issue 20 (shops)
+    // Shops
     { href: '/agent/shop', label: 'My Shop' },
-    // Issue 20: payouts of shop earnings.
+    // Payouts of shop earnings.
     { href: '/agent/payouts', label: 'Payouts' },
     // Dealer tiers: an agent's sub-agents, or a sub-agent's parent (ADR 0041).
     { href: '/agent/sub-agents', label: 'Sub-agents' },

@@ -1,4 +1,4 @@
-// Delivery status as buyers, agents and admins see it (issue 11): one label and colour per status.
+// Delivery status as buyers, agents and admins see it: one label and colour per status.
 const VIEW: Record<string, { label: string; admin: string; cls: string }> = {
   NOT_STARTED: { label: 'Awaiting delivery', admin: 'Not started', cls: 'is-light' },
   QUEUED: { label: 'Delivering', admin: 'Queued', cls: 'is-info is-light' },
@@ -8,7 +8,7 @@ const VIEW: Record<string, { label: string; admin: string; cls: string }> = {
   FAILED: { label: 'Delivery failed', admin: 'Failed', cls: 'is-danger' },
 }
 
-export const deliveryLabel = (status: string | null | undefined, admin = false) => {
+const deliveryLabel = (status: string | null | undefined, admin = false) => {
   const v = VIEW[String(status ?? 'NOT_STARTED')] ?? VIEW.NOT_STARTED!
   return admin ? v.admin : v.label
 }

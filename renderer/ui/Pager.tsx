@@ -5,7 +5,7 @@ export function Pager({ page, totalPages, onPage, label, disabled }: { page: num
   if (totalPages <= 1) return null
   const go = (p: number) => onPage(Math.min(Math.max(1, p), totalPages))
   return (
-    <nav className="pagination is-small is-centered mt-4" role="navigation" aria-label={label}>
+    <nav className="pagination is-small is-centered mt-4" aria-label={label}>
       <button type="button" className="pagination-previous" disabled={disabled || page <= 1} onClick={() => go(page - 1)}>Previous</button>
       <button type="button" className="pagination-next" disabled={disabled || page >= totalPages} onClick={() => go(page + 1)}>Next</button>
       <ul className="pagination-list">

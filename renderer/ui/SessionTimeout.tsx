@@ -45,7 +45,7 @@ export function SessionTimeout() {
       bump()
     })
     const events = ['mousemove', 'keydown', 'scroll', 'touchstart', 'click']
-    events.forEach((e) => window.addEventListener(e, onActivity, { passive: true }))
+    for (const e of events) window.addEventListener(e, onActivity, { passive: true })
     const timer = setInterval(() => {
       const left = Math.ceil((IDLE_MS - (Date.now() - last.current)) / 1000)
       if (left <= 0) {
@@ -55,7 +55,7 @@ export function SessionTimeout() {
       } else setRemaining(left <= WARN_SECONDS ? left : null)
     }, 1000)
     return () => {
-      events.forEach((e) => window.removeEventListener(e, onActivity))
+      for (const e of events) window.removeEventListener(e, onActivity)
       clearInterval(timer)
     }
   }, [remaining, toast])

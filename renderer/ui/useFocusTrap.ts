@@ -6,7 +6,7 @@ const focusables = (root: HTMLElement) =>
   [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((e) => e.getClientRects().length > 0 && !e.closest('[inert]'))
 
 /**
- * Every modal's keyboard rules (issue 14 item 6): while `active`, focus moves into the dialog (unless
+ * Every modal's keyboard rules: while `active`, focus moves into the dialog (unless
  * something in it already took it), Tab and Shift+Tab go round inside it, and when the dialog closes
  * focus returns to what had it before. Put the returned ref on the `.modal` element.
  */

@@ -4,7 +4,7 @@ import zlib from 'node:zlib'
 
 /**
  * JSON answers built from a cached object (the active catalogue, the public settings) are
- * serialised, tagged and compressed once per object instead of on every request (issues 14, 16).
+ * serialised, tagged and compressed once per object instead of on every request.
  * The object must not be changed after it is sent: the services hand out a new one when the data
  * changes.
  */

@@ -51,7 +51,7 @@ export function createMetrics(ops: OpsMetrics, connections: ConnectionStates) {
 
   /** The route pattern, never the raw path: labels must stay few (no ids, no references). */
   function routeOf(req: Request): string {
-    // Answered before the routers (anonymous reads, issue 16): the answering middleware names it.
+    // Answered before the routers (anonymous reads): the answering middleware names it.
     if (typeof req.res?.locals.route === 'string') return req.res.locals.route
     if (req.route?.path) return `${req.baseUrl}${String(req.route.path)}`.replace(/(.)\/$/, '$1')
     if (req.path.startsWith('/assets/')) return '/assets'

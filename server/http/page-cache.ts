@@ -4,7 +4,7 @@ import { deflatedParts, gzipJoin, type DeflatedParts } from './gzip-join.ts'
 
 /**
  * Anonymous public pages, rendered once per settings/packages version and served from memory
- * (issue 16, ADR 0019). A visitor's page depends only on the URL, the settings and the catalogue,
+ * (ADR 0019). A visitor's page depends only on the URL, the settings and the catalogue,
  * never on who asks, except for the CSP nonce. So the page is rendered with a secret placeholder
  * nonce, cut at every occurrence of it, and each response joins the pieces with its own fresh nonce.
  * The placeholder is random per process and never leaves it (every copy is replaced), so page text
@@ -58,8 +58,6 @@ export interface PageCacheDeps {
   /** Renders `url` for a visitor with `nonce` as its CSP nonce, buffered; `host` when the page shows the host asked for. */
   render(url: string, nonce: string, host?: string): Promise<RenderedPage>
 }
-
-export type PageCache = ReturnType<typeof createPageCache>
 
 export function createPageCache(deps: PageCacheDeps, opts: { maxAgeMs?: number; maxEntries?: number } = {}) {
   const maxAge = opts.maxAgeMs ?? MAX_AGE_MS

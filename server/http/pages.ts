@@ -19,7 +19,7 @@ export const ROOT = path.resolve(import.meta.dirname, '../..')
  */
 export function staticAssets(): RequestHandler[] {
   const client = path.join(ROOT, 'dist/client')
-  // Only a path that names a file can be one: API calls and pages skip the fs.stat (issue 16).
+  // Only a path that names a file can be one: API calls and pages skip the fs.stat.
   const fileLike = /\.[A-Za-z0-9]+$/
   const onlyFiles = (h: RequestHandler): RequestHandler => (req, res, next) => (fileLike.test(req.path) ? h(req, res, next) : next())
   return [

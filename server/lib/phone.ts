@@ -72,5 +72,3 @@ export function phoneVariants(raw: string): string[] {
   }
   return [...out].filter(Boolean)
 }
-
-export const PHONE_RE = /^\d{1,12}$/

@@ -16,7 +16,7 @@ export interface Actor {
 }
 
 /**
- * The browser a request came from, as far as payments care (issue 15): the payments it started are
+ * The browser a request came from, as far as payments care: the payments it started are
  * remembered in its session, so a transaction id alone never opens someone else's payment.
  */
 export interface Browser {

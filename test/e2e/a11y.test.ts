@@ -10,9 +10,9 @@ import { checkerWithStock } from '../helpers/vouchers.ts'
 const ADMIN_PAGES = [
   '/admin/overview', '/admin/orders', '/admin/agents', '/admin/afa', '/admin/users', '/admin/packages', '/admin/commissions', '/admin/ussd-whitelist',
   '/admin/commission-analytics', '/admin/agent-performance', '/admin/settings', '/admin/audit-logs', '/admin/messaging',
-  // Issue 20 (shops)
+  // Shops
   '/admin/shops',
-  // Issue 20: payouts
+  // Payouts
   '/admin/payouts',
   '/admin/bulk-orders',
   '/admin/checkers',
@@ -21,16 +21,16 @@ const ADMIN_PAGES = [
 ]
 const AGENT_PAGES = [
   '/agent/dashboard', '/agent/orders', '/agent/place-order', '/agent/packages', '/agent/wallet', '/agent/profile', '/agent/payment',
-  // Issue 20 (shops)
+  // Shops
   '/agent/shop',
-  // Issue 20: payouts
+  // Payouts
   '/agent/payouts',
   '/agent/bulk',
 ]
 const SIMULATOR_PAGES = ['/simulator/phone?phone=0241234567', '/simulator/checkout']
 const PUBLIC_PAGES = [
   '/', '/data-services', '/data-services?tab=orders', '/afa', '/agent/register', '/login',
-  // Issue 20: an agent's shop, made in before()
+  // An agent's shop, made in before()
   '/shop/ama-axe-data', '/shop/ama-axe-data?tab=orders',
   '/checkers', '/checkers/mine',
 ]
@@ -48,7 +48,7 @@ describe('browser: accessibility (axe-core) of every page, and 360 px layout', f
     const order = await createOrder({ agentId: a.agent.id, userId: a.user.id, paymentStatus: 'SUCCESS', recipientNumber: '0201230000' })
     await createCommission({ agentId: a.agent.id, orderId: order.id })
     await app().services.sms.send('0245550101', 'Your 1GB MTN bundle for 0201230000 was delivered.')
-    // Issue 20: the agent's shop with every bundle at its ceiling (public page, /agent/shop, /admin/shops).
+    // The agent's shop with every bundle at its ceiling (public page, /agent/shop, /admin/shops).
     const actor = await app().services.auth.loadActor(a.user.id)
     await app().services.shops.saveMine({ slug: 'ama-axe-data', name: 'Ama Axe Data', description: 'Bundles for every network', whatsapp: '0245550101', accent: '#6a1b9a' }, { user: actor })
     const { prices } = await app().services.shops.mine({ user: actor })

@@ -4,7 +4,7 @@ import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } fro
 import { ADMIN, app, resetDb } from '../helpers/server.ts'
 import { buyAndComplete, clickButton } from '../helpers/storefront.ts'
 
-// Issue 11's must-show journey: paid on the simulator phone, delivered by the simulator vendor by itself.
+// Must-show journey: paid on the simulator phone, delivered by the simulator vendor by itself.
 describe('browser: automatic delivery (simulator vendor)', function () {
   this.timeout(90_000)
   let browser: Browser

@@ -4,7 +4,7 @@ import { closeBrowser, hydrated, login, newPage, url, useBrowser } from '../help
 import { ADMIN, app, resetDb } from '../helpers/server.ts'
 import { mtn1gb, waitText } from '../helpers/storefront.ts'
 
-// Issue 14 item 6: the buy journey by keyboard alone (page.keyboard only, no mouse events), checking
+// The buy journey by keyboard alone (page.keyboard only, no mouse events), checking
 // where focus is at each step: into the dialog on open, kept inside it, back out on close.
 
 /** What has focus, described: `#id`, or `button:Text`, or `radio:value`, plus whether it is in the dialog. */
@@ -135,7 +135,9 @@ describe('browser: keyboard-only buy journey', function () {
     expect(await page.$eval('#portal-sidebar', (e) => getComputedStyle(e).display)).to.not.equal('none')
     // A tap inside the drawer leaves it open; one outside it closes it.
     // (The 'Signed in' toast may sit over the drawer's top: away with it first, inside the drawer.)
-    await page.evaluate(() => document.querySelectorAll('.toast-area').forEach((e) => e.remove()))
+    await page.evaluate(() => {
+      for (const e of document.querySelectorAll('.toast-area')) e.remove()
+    })
     await page.tap('#portal-sidebar .title')
     expect(await page.$eval(toggle, (e) => e.getAttribute('aria-expanded'))).to.equal('true')
     await page.touchscreen.tap(350, 600)

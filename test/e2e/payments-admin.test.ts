@@ -4,7 +4,7 @@ import { closeBrowser, hydrated, login, newPage, url, useBrowser } from '../help
 import { Client } from '../helpers/http.ts'
 import { ADMIN, app, resetDb } from '../helpers/server.ts'
 
-// Issue 12: the admin refunds a paid, undelivered order from the orders page; a refused refund shows on
+// The admin refunds a paid, undelivered order from the orders page; a refused refund shows on
 // "Payments needing attention" with its count on the overview, and Retry refund gives the money back.
 describe('browser: admin refund and payments needing attention (simulator)', function () {
   this.timeout(90_000)

@@ -4,7 +4,7 @@ import { closeBrowser, hydrated, login, newPage, url, useBrowser } from '../help
 import * as factories from '../helpers/factories.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
-// Issue 20 in the browser: an agent adds a payout number, withdraws earnings, and sees the simulated
+// In the browser: an agent adds a payout number, withdraws earnings, and sees the simulated
 // transfer succeed in the history; the admin sees it on Payouts.
 const tap = (page: Page, selector: string) => page.$eval(selector, (e) => (e as HTMLElement).click())
 const fitsPhone = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)

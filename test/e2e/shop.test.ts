@@ -5,7 +5,7 @@ import { createAgent } from '../helpers/factories.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { checkPaidIfPending, clickButton, DIALOG, dismissToasts, mtn1gb, waitText } from '../helpers/storefront.ts'
 
-// Issue 20: an agent opens a shop and prices a bundle in /agent/shop; a visitor on a 360 px phone buys
+// An agent opens a shop and prices a bundle in /agent/shop; a visitor on a 360 px phone buys
 // there at the shop's price (confirming a price the agent changed meanwhile) and finds the order.
 describe('browser: agent shop', function () {
   this.timeout(120_000)

@@ -4,7 +4,7 @@ import { closeBrowser, hydrated, newPage, url, useBrowser } from '../helpers/bro
 import { app, resetDb } from '../helpers/server.ts'
 import { checkPaidIfPending } from '../helpers/storefront.ts'
 
-// Issue 12 item 5: a Telecel payer is asked for a voucher (the simulator does as Paystack does), types it in the dialog, and pays.
+// A Telecel payer is asked for a voucher (the simulator does as Paystack does), types it in the dialog, and pays.
 async function clickButton(page: Page, text: string, scope = '') {
   const [el] = await page.$$(`xpath/.${scope}//button[contains(normalize-space(.), "${text}")]`)
   if (!el) throw new Error(`no button "${text}"`)

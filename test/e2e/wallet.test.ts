@@ -5,7 +5,7 @@ import * as factories from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
-// Issue 13 in the browser: an agent tops up on the simulator, buys from the wallet, reads the statement.
+// In the browser: an agent tops up on the simulator, buys from the wallet, reads the statement.
 const waitText = (page: Page, text: string) => page.waitForFunction((t) => document.body.innerText.includes(t), {}, text)
 const tap = (page: Page, selector: string) => page.$eval(selector, (e) => (e as HTMLElement).click())
 const fitsPhone = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)

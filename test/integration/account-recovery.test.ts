@@ -15,7 +15,7 @@ const reset = (body: Record<string, unknown>, headers = from()) => new Client().
 const codeRow = async (userId: number) =>
   (await app().db.sequelize.query<{ attempts: number }>('SELECT attempts FROM password_reset_codes WHERE user_id = :userId', { replacements: { userId }, type: QueryTypes.SELECT }))[0]
 
-describe('account recovery (issue 19)', function () {
+describe('account recovery', function () {
   this.timeout(60_000)
   beforeEach(async () => {
     await app().services.recovery.settled()

@@ -273,7 +273,7 @@ describe('agents API: inbox (/api/admin-messages)', () => {
 
     const list = await a.c.get('/api/admin-messages/my-messages')
     expect(list.status).to.equal(200)
-    // Issue 15 (item 9): spec section 7 answers { messages: [...] }, not a bare array.
+    // Spec section 7 answers { messages: [...] }, not a bare array.
     expect(list.body).to.have.keys(['messages'])
     expect(list.body.messages.map((x: any) => x.message.title)).to.deep.equal(['Welcome', 'Price update'])
     expect(list.body.messages[0]).to.have.keys(['id', 'messageId', 'isRead', 'readAt', 'message'])

@@ -168,7 +168,7 @@ describe('back office B: packages', () => {
       { network: 'MTN', sizeMB: 1024, priceUser: 'five' },
       { network: 'MTN', sizeMB: 1024.5, priceUser: 5 },
       { id: pkg.id, network: 'MTN', sizeMB: 1024, priceUser: -3 },
-      // Issue 15: a price of 0 (or one that rounds to 0 pesewas) would sell data for nothing.
+      // A price of 0 (or one that rounds to 0 pesewas) would sell data for nothing.
       { network: 'MTN', sizeMB: 1024, priceUser: 0 },
       { network: 'MTN', sizeMB: 1024, priceUser: 0.004 },
     ]

@@ -56,7 +56,7 @@ describe('compression: what a phone receives', () => {
   beforeEach(resetDb)
 
   it('sends a rendered page as brotli, and the head arrives before the body ends', async () => {
-    // A page rendered for this request (visitors' public pages come whole from the page cache, issue 16).
+    // A page rendered for this request (visitors' public pages come whole from the page cache).
     const r = await rawGet('/payment-callback', 'br, gzip')
     expect(r.status).to.equal(200)
     expect(r.headers['content-encoding']).to.equal('br')

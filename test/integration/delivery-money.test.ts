@@ -5,8 +5,8 @@ import { createAgent, createPackage } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
-// Where delivery (issue 11) meets the money: refunds (12), the wallet and agent webhooks (13), and
-// simulated payments (15). Each hook runs in the transaction of the delivery status change.
+// Where delivery meets the money: refunds, the wallet and agent webhooks, and
+// simulated payments. Each hook runs in the transaction of the delivery status change.
 const q = <T extends object = any>(sql: string, replacements: Record<string, unknown> = {}) =>
   app().db.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT }) as Promise<T[]>
 const drain = () => app().services.queue.drain()

@@ -6,7 +6,7 @@ import { createAgent, createOrder } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb, testEnv } from '../helpers/server.ts'
 
-// Issue 11 with the built-in simulator vendor (no vendor keys in the test app, no delay).
+// With the built-in simulator vendor (no vendor keys in the test app, no delay).
 const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) =>
   app().db.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
 const mtn1gb = async () => (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
@@ -337,7 +337,7 @@ describe('delivery (simulator vendor)', () => {
 
   it('hooks run in each change of their scope only: an agent\'s order is claimed with its hooks even when its job does not say it is an agent\'s; a customer\'s claim runs none', async () => {
     // A hook for agents' orders, like the agent webhooks: it must see the claim (PROCESSING) of every
-    // agent order in that claim's transaction, whichever way the claim goes (issue 11, one-statement claim).
+    // agent order in that claim's transaction, whichever way the claim goes (one-statement claim).
     const seen: { id: number; to: string; inTransaction: boolean }[] = []
     app().services.events.on('delivery.changed', async ({ order, to }, { transaction: t }) => {
       const [row] = await app().db.sequelize.query<{ x: string }>('SELECT pg_current_xact_id_if_assigned()::text AS x', { type: QueryTypes.SELECT, transaction: t })

@@ -5,7 +5,7 @@ import { Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { rejection } from '../helpers/rejection.ts'
 
-// Issue 20, ADR 0020: the earnings ledger the shop margins and payouts move through.
+// ADR 0020: the earnings ledger the shop margins and payouts move through.
 const sql = async <T extends object = any>(text: string, r: Record<string, unknown> = {}) =>
   app().db.sequelize.query<T>(text, { replacements: r, type: QueryTypes.SELECT }) as Promise<T[]>
 const post = (input: Parameters<ReturnType<typeof app>['services']['earnings']['post']>[0]) =>

@@ -27,7 +27,9 @@ describe('embedded PostgreSQL', function () {
     dirs.push(d)
     return d
   }
-  after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })))
+  after(() => {
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true })
+  })
 
   it('says clearly when its port is taken', async () => {
     const blocker = net.createServer().listen(0, '127.0.0.1')

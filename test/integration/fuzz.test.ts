@@ -9,7 +9,7 @@ import { createAgent } from '../helpers/factories.ts'
 import { Client, adminClient } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
-// Issue 15 (item 8): property-based fuzzing of every route. Whatever the method's path parameters,
+// Property-based fuzzing of every route. Whatever the method's path parameters,
 // query, body, Content-Type and caller, the answer is never a 5xx. FUZZ_RUNS sets the runs per route.
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12)
 const PAGE_RUNS = Math.max(2, Math.ceil(RUNS / 3))

@@ -3,11 +3,11 @@ import { QueryTypes } from 'sequelize'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
-// Issue 12 item 9: each money-safety case can be seen on a fresh machine (the simulator; docs/payments.md).
+// Each money-safety case can be seen on a fresh machine (the simulator; docs/payments.md).
 describe('simulator modes', () => {
   beforeEach(resetDb)
   const mtn1gb = async () => (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
-  // The payer's browser: only it (or someone giving the paying phone) may act on its payment (issue 15).
+  // The payer's browser: only it (or someone giving the paying phone) may act on its payment.
   let payer: Client
   const order = async (payerPhone: string, payerNetwork = 'MTN') => {
     payer = new Client()

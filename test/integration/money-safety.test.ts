@@ -10,12 +10,12 @@ import { ADMIN, app, resetDb } from '../helpers/server.ts'
 import { ussdAgent } from '../helpers/ussd.ts'
 import { createPackage } from '../helpers/factories.ts'
 
-// Issues 12 and 18: an app instance on Paystack (a local fake speaking its protocol), on the test database.
+// An app instance on Paystack (a local fake speaking its protocol), on the test database.
 describe('money safety with Paystack (fake Paystack server)', function () {
   this.timeout(60_000)
   let fake: FakePaystack
   let ps: Running
-  // The payer's browser: a payment's status and voucher open only for the browser that started it (issue 15).
+  // The payer's browser: a payment's status and voucher open only for the browser that started it.
   let payerBrowser: Client | undefined
   const client = () => (payerBrowser ??= new Client(ps.url))
   const sql = async <T extends object = any>(text: string, replacements: Record<string, unknown> = {}) =>
@@ -69,7 +69,7 @@ describe('money safety with Paystack (fake Paystack server)', function () {
     fake.maxPerPage = 100
   })
   afterEach(() => {
-    // Every charge Paystack received carried an e-mail a strict check accepts (issue 18).
+    // Every charge Paystack received carried an e-mail a strict check accepts.
     for (const r of fake.requests.filter((x) => x.path === '/charge')) expect(r.body.email).to.match(STRICT_EMAIL)
   })
 
@@ -415,7 +415,7 @@ describe('money safety with Paystack (fake Paystack server)', function () {
     })
   })
 
-  describe('the reconcile job is fair (issue 15 item 7)', () => {
+  describe('the reconcile job is fair', () => {
     it('pages through every pending payment, least recently checked first: 200 stuck ones never starve the rest', async () => {
       // 200 stuck payments the gateway never answers, all older than the one that was paid.
       await sql(

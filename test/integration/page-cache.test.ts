@@ -5,7 +5,7 @@ import { createAgent, createPackage } from '../helpers/factories.ts'
 import { Client, adminClient } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
-// Issue 16 item 2 (ADR 0019): visitors' public pages come from memory, once per settings/packages version.
+// ADR 0019: visitors' public pages come from memory, once per settings/packages version.
 const page = (path: string, client = new Client()) => client.get(path, { Accept: 'text/html', 'User-Agent': 'Mozilla/5.0' })
 const cacheState = (r: { headers: Headers }) => r.headers.get('x-page-cache')
 const cspNonce = (r: { headers: Headers }) => /'nonce-([\w-]+)'/.exec(r.headers.get('content-security-policy') ?? '')?.[1]
@@ -144,7 +144,7 @@ describe('anonymous page cache', () => {
   })
 })
 
-describe('light API requests (issue 16 item 1)', () => {
+describe('light API requests', () => {
   beforeEach(resetDb)
 
   it('gives a visitor JSON without a session (no cookie, no session row) and the security headers of an API answer', async () => {

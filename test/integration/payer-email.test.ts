@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process'
 import { loadEnv, payerEmailDomainProblem } from '../../server/env.ts'
 import { payerEmailDomain } from '../../server/services/payments/index.ts'
 
-// Issue 18: Paystack needs a real e-mail on every charge; visitors paying by phone get momo-<phone>@PAYER_EMAIL_DOMAIN.
+// Paystack needs a real e-mail on every charge; visitors paying by phone get momo-<phone>@PAYER_EMAIL_DOMAIN.
 describe('payer e-mail domain', () => {
   const base = { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32), PAYSTACK_SECRET_KEY: 'sk_live_x', PUBLIC_URL: 'http://10.0.0.5' }
 

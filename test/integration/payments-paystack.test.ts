@@ -11,7 +11,7 @@ describe('payments with Paystack (fake Paystack server)', function () {
   this.timeout(30_000)
   let fake: FakePaystack
   let ps: Running
-  // One browser per test: a payment is followed by the browser that started it (issue 15).
+  // One browser per test: a payment is followed by the browser that started it.
   let browser: Client
   const client = () => browser
   const count = async (sql: string, replacements: Record<string, unknown> = {}) =>

@@ -7,7 +7,7 @@ import { ADMIN } from '../helpers/server.ts'
 import { Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
-// Issue 20, payouts: a second app instance with a Paystack key on the same database, against the local
+// Payouts: a second app instance with a Paystack key on the same database, against the local
 // fake Paystack speaking the Transfers API (banks, resolve, recipients, transfers, verify, webhooks).
 describe('payouts with Paystack Transfers (fake Paystack server)', function () {
   this.timeout(60_000)

@@ -5,7 +5,7 @@ import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { AtPhone, ussdAgent } from '../helpers/ussd.ts'
 
-// Issue 20, payouts on a fresh machine: the transfers simulator (no Paystack key), the admin's
+// Payouts on a fresh machine: the transfers simulator (no Paystack key), the admin's
 // retry and export, the settings, and the USSD menu's earnings and payout.
 describe('payouts (transfers simulator)', function () {
   this.timeout(30_000)

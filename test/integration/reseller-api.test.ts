@@ -12,7 +12,7 @@ import { adminClient, Client, type Res } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { checkerWithStock } from '../helpers/vouchers.ts'
 
-// Issue 13: the reseller API (/api/v1), its keys, idempotency, rate limit, webhooks and OpenAPI document.
+// The reseller API (/api/v1), its keys, idempotency, rate limit, webhooks and OpenAPI document.
 const count = async (from: string, r: Record<string, unknown> = {}) =>
   Number(((await app().db.sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM ${from}`, { replacements: r, type: QueryTypes.SELECT }))[0]!).n)
 
@@ -74,6 +74,30 @@ describe('reseller API /api/v1', () => {
     const c = new Client()
     await c.login(un.user.email, un.password)
     expect((await c.post('/api/reseller/keys', { name: 'x' })).status).to.equal(403)
+  })
+
+  it('an order is checked once, by the rules every channel uses: the answers name the field, and nothing is written', async () => {
+    const pkg = await createPackage({ priceAgentPesewas: 450 })
+    const { api, agent } = await reseller({}, 20)
+    const refused = async (body: unknown, message: string) => {
+      const res = await order(api, body, `check-${Math.random().toString(36).slice(2)}`)
+      expect(res.status, res.text).to.equal(400)
+      expect(res.body.error ?? res.body.message).to.equal(message)
+    }
+    // A field the API does not know is named before anything else is said about the order.
+    await refused({ amount: 0.01 }, 'amount is not a field of an order')
+    await refused({ packageId: pkg.id, recipientNumber: '0241234567', payFrom: 'gateway' }, 'payFrom is not a field of an order')
+    await refused({}, 'Please select package and enter recipient number')
+    await refused({ recipientNumber: '0241234567' }, 'Please select a package')
+    await refused({ network: 'VODA', dataSizeMB: 1024, recipientNumber: '0241234567' }, 'Network must be MTN, TELECEL or AIRTELTIGO')
+    await refused({ packageId: pkg.id }, 'Enter recipient number')
+    expect(await count('orders WHERE agent_id = :id', { id: agent.id })).to.equal(0)
+    // The key is bound to the number as sent: the same request again is the same order, the other form of it is not.
+    const first = await order(api, { packageId: pkg.id, recipientNumber: '233241234567' }, 'intl-001')
+    expect(first.status, first.text).to.equal(201)
+    expect(first.body.order.recipientNumber).to.equal('0241234567')
+    expect((await order(api, { packageId: String(pkg.id), recipientNumber: '233241234567' }, 'intl-001')).body.order.id).to.equal(first.body.order.id)
+    expect((await order(api, { packageId: pkg.id, recipientNumber: '0241234567' }, 'intl-001')).status).to.equal(422)
   })
 
   it('the same Idempotency-Key gives one order, also when sent at once; a different body is 422; no key is 400', async () => {
@@ -158,9 +182,6 @@ describe('reseller API /api/v1', () => {
   })
 
   describe('webhooks', () => {
-    // Manual delivery: one status change (the payment) per order, so each webhook here is counted alone.
-    // Delivery's own changes reaching the webhook are tested in delivery-money.test.ts.
-    beforeEach(() => app().services.settings.update({ deliveryMode: 'manual' }, {}))
     let server: http.Server
     let url: string
     let received: { headers: http.IncomingHttpHeaders; body: string }[]
@@ -181,7 +202,10 @@ describe('reseller API /api/v1', () => {
       url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/datahub`
     })
     after(() => new Promise<void>((resolve) => server.close(() => resolve())))
-    beforeEach(() => {
+    beforeEach(async () => {
+      // Manual delivery: one status change (the payment) per order, so each webhook here is counted alone.
+      // Delivery's own changes reaching the webhook are tested in delivery-money.test.ts.
+      await app().services.settings.update({ deliveryMode: 'manual' }, {})
       received = []
       failNext = 0
     })

@@ -8,7 +8,7 @@ import * as factories from '../helpers/factories.ts'
 import { ADMIN, app, resetDb } from '../helpers/server.ts'
 import { Client, adminClient } from '../helpers/http.ts'
 
-// Issue 15: each repro of the attack tests, as a test that failed before the fix.
+// Each repro of the attack tests, as a test that failed before the fix.
 const q = <T extends object = any>(sql: string, replacements: Record<string, unknown> = {}) =>
   app().db.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
 const mtn1gb = async () => (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
@@ -17,7 +17,7 @@ async function buy(client: Client, over: Record<string, unknown> = {}, headers: 
   return client.post('/api/orders', { packageId: await mtn1gb(), recipientNumber: '0201112222', payerPhone: '0241234567', payerNetwork: 'MTN', ...over }, headers)
 }
 
-describe('issue 15 security', () => {
+describe('security', () => {
   beforeEach(resetDb)
 
   describe('1. simulated payments', () => {

@@ -5,7 +5,7 @@ import { Client, adminClient } from '../helpers/http.ts'
 import { latestResetCode } from '../helpers/outbox.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
-/** Issue 15 item 3: sessions end when they should, cookie and bearer alike; refresh tokens rotate. */
+/** Sessions end when they should, cookie and bearer alike; refresh tokens rotate. */
 describe('sessions end when they should', function () {
   this.timeout(30_000)
   beforeEach(resetDb)

@@ -3,7 +3,7 @@ import { QueryTypes } from 'sequelize'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
-// Issue 11 / ADR 0024: what keeps settlements from queueing behind one another stays exact.
+// ADR 0024: what keeps settlements from queueing behind one another stays exact.
 const q = <T extends object = any>(sql: string, replacements: Record<string, unknown> = {}) =>
   app().db.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
 const mtn1gb = async () => (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number

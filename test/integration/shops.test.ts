@@ -4,7 +4,7 @@ import { createAgent, createPackage } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
-// Issue 20, items 1-3 and 5 (ADR 0020 '## Shops'): an agent's shop, its prices inside the admin's limits,
+// ADR 0020 '## Shops'): an agent's shop, its prices inside the admin's limits,
 // purchases at the confirmed price, and the margin credited once on delivery and taken back once.
 const q = <T extends object = any>(sql: string, replacements: Record<string, unknown> = {}) =>
   app().db.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT }) as Promise<T[]>

@@ -172,7 +172,7 @@ describe('storefront API: placing orders', () => {
     expect(created.status).to.equal(201)
     expect(created.body.id).to.be.a('number')
     expect(created.body.order).to.include({ amount: 5, paymentStatus: 'PENDING' })
-    // Issue 15: another browser knowing only the transaction id cannot take over the payment step.
+    // Another browser knowing only the transaction id cannot take over the payment step.
     const stranger = await new Client().post('/api/payment/request', { transactionId: '55501', phone_number: '0241234567', network: 'MTN' })
     expect(stranger.status).to.equal(404)
     const pay = await browser.post('/api/payment/request', { amount: 0.01, recipientNumber: '0201112222', dataSizeMB: 1024, transactionId: '55501', phone_number: '0241234567', network: 'MTN' })

@@ -173,9 +173,9 @@ describe('USSD channel (Africa\'s Talking format)', () => {
         server.close()
       }
     })
-    // Issue 15 repro: in production with neither secret nor allowlist, anyone who could reach the
+    // In production with neither secret nor allowlist, anyone who could reach the
     // endpoint claimed any number. Now only loopback passes; a remote caller gets 403 and a log line.
-    it('issue 15: in production without secret or allowlist only loopback passes; secret OR allowlisted address passes', async () => {
+    it('in production without secret or allowlist only loopback passes; secret OR allowlisted address passes', async () => {
       const { ussdRouter } = await import('../../ussd/router.ts')
       const express = (await import('express')).default
       const lines: string[] = []

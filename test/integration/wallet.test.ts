@@ -5,7 +5,7 @@ import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { AtPhone, ussdAgent } from '../helpers/ussd.ts'
 
-// Issue 13: the agent wallet ledger, top-ups through the payments service, wallet-paid orders.
+// The agent wallet ledger, top-ups through the payments service, wallet-paid orders.
 const sql = async <T extends object = any>(text: string, replacements: Record<string, unknown> = {}) =>
   app().db.sequelize.query<T>(text, { replacements, type: QueryTypes.SELECT }) as Promise<T[]>
 const count = async (from: string, r: Record<string, unknown> = {}) => Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM ${from}`, r))[0]!.n)

@@ -14,7 +14,7 @@ const refused = (fn: () => unknown) => {
   throw new Error('expected a refusal')
 }
 
-describe('shops: rules, link-preview card and QR code (issue 20)', () => {
+describe('shops: rules, link-preview card and QR code', () => {
   it('slugs: 3-30 lowercase letters, digits and hyphens; reserved words refused; typed case ignored', () => {
     expect(checkSlug(' Kofi-Data ')).to.equal('kofi-data')
     expect(checkSlug('abc')).to.equal('abc')

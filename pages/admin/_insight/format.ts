@@ -2,7 +2,7 @@
 export { formatCedis } from '../../../server/lib/money.ts'
 
 // The one day-first date format (dd/mm/yyyy) every page shows.
-export { formatDate as formatDateTime, formatDay as formatDate, NETWORK_LABEL, networkLabel, paymentStatusLabel, query } from '../../../renderer/format.ts'
+export { formatDate as formatDateTime, NETWORK_LABEL, networkLabel, paymentStatusLabel, query } from '../../../renderer/format.ts'
 
 /** Today's date as 'YYYY-MM-DD' in Ghana (UTC). */
 export const todayIso = () => new Date().toISOString().slice(0, 10)

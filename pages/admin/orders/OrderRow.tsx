@@ -31,7 +31,7 @@ export function AgentCell({ order }: { order: AdminOrder }) {
   )
 }
 
-/** Delivery badge, vendor reference, attempts and the last error (issue 11). */
+/** Delivery badge, vendor reference, attempts and the last error. */
 export function DeliveryCell({ order }: { order: AdminOrder }) {
   return (
     <div data-testid="delivery-cell">

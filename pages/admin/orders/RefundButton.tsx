@@ -5,7 +5,7 @@ import { useEscape } from '../../../renderer/ui/useEscape.ts'
 import type { AdminOrder } from '../../../server/services/orders/admin.ts'
 import { useFocusTrap } from '../../../renderer/ui/useFocusTrap.ts'
 
-/** The admin's Refund on a paid order that was not delivered: a reason is required; the server refunds once (issue 12). */
+/** The admin's Refund on a paid order that was not delivered: a reason is required; the server refunds once. */
 export function RefundButton({ order, onRefunded }: { order: AdminOrder; onRefunded: (o: AdminOrder) => void }) {
   const toast = useToast()
   const [open, setOpen] = useState(false)

@@ -28,7 +28,7 @@ export function PackageForm({ editing, onSaved, onCancel }: { editing: AdminPack
     const agent = d.priceAgent.trim() === '' ? null : Number(d.priceAgent)
     const valid =
       d.network && d.sizeGb.trim() !== '' && Number.isFinite(gb) && gb >= 0.1 &&
-      // A price is at least 0.01 and the agent price never above the user price (issue 15; the server checks again).
+      // A price is at least 0.01 and the agent price never above the user price (the server checks again).
       d.priceUser.trim() !== '' && Number.isFinite(user) && user >= 0.01 &&
       (agent === null || (Number.isFinite(agent) && agent >= 0.01 && agent <= user))
     if (!valid) {

@@ -16,7 +16,7 @@ const KIND_LABEL: Record<string, string> = {
   refund_in_flight: 'Refund in progress',
   refund_failed: 'Refund failed',
   unhandled_event: 'Gateway event',
-  // Issue 20: payouts the code could not decide (see Payouts).
+  // Payouts the code could not decide (see Payouts).
   payout_mismatch: 'Payout: amount differs',
   payout_unclear: 'Payout: transfer not found',
   payout_refused: 'Payout refused by the gateway',
@@ -24,7 +24,7 @@ const KIND_LABEL: Record<string, string> = {
 }
 const KIND_TAG: Record<string, string> = { refund_failed: 'is-danger', dispute: 'is-danger', reversal: 'is-warning', wrong_amount: 'is-warning', recon_mismatch: 'is-warning', refund_in_flight: 'is-info' }
 
-/** Late successes, refunds in flight and failed, reversals, disputes, mismatches and unknown gateway events (issue 12 item 7). */
+/** Late successes, refunds in flight and failed, reversals, disputes, mismatches and unknown gateway events. */
 export default function Page() {
   const initial = (usePageContext() as unknown as { data: AttentionData }).data
   const toast = useToast()

@@ -23,7 +23,7 @@ const errorText = (err: unknown, fallback: string) => (err instanceof ApiError &
 const countOf = (id: TabId, counts: Record<string, number>) =>
   id === 'ALL' ? Object.values(counts).reduce((a, b) => a + b, 0) : id === 'SENT' ? ['QUEUED', 'SENDING', 'SENT', 'UNKNOWN'].reduce((a, s) => a + (counts[s] ?? 0), 0) : (counts[id] ?? 0)
 
-/** Admin: agents' payouts by status; approve or reject those above the approval amount, retry failed ones, export (issue 20). */
+/** Admin: agents' payouts by status; approve or reject those above the approval amount, retry failed ones, export. */
 export default function Page() {
   const toast = useToast()
   const [tab, setTab] = useState<TabId>('PENDING_APPROVAL')

@@ -7,9 +7,9 @@ import { Tabs } from '../../../renderer/ui/Tabs.tsx'
 
 const TABS = [
   'General', 'Payments', 'Delivery', 'Commission', 'Messaging', 'Notifications', 'Schedule',
-  // Issue 20 (shops)
+  // Shops
   'Shops',
-  // Issue 20: payouts of agents' shop earnings.
+  // Payouts of agents' shop earnings.
   'Payouts',
   // Customers ordering without a browser.
   'USSD', 'WhatsApp',
@@ -17,9 +17,9 @@ const TABS = [
 type Tab = (typeof TABS)[number]
 const NUMBERS = [
   'agentRegistrationFee', 'afaRegistrationFee', 'commissionPercentage', 'commissionFixedAmount', 'deliveryRetryLimit', 'deliveryLowBalanceThreshold', 'walletTopupMin', 'walletTopupMax',
-  // Issue 20 (shops)
+  // Shops
   'shopMaxMarkupValue',
-  // Payouts (issue 20)
+  // Payouts
   'payoutMinimum', 'payoutFee', 'payoutApprovalAbove',
   // Bulk orders (ADR 0039)
   'bulkMaxLines',
@@ -165,14 +165,14 @@ export default function Page() {
           <Area name="workingHoursText" label="Working Hours Text" rows={2} {...f} help="Scrolls across the top of public pages when enabled." />
         </div>
 
-        {/* Issue 20 (shops) */}
+        {/* Shops */}
         <div {...panel('Shops')}>
           <Choice name="shopMaxMarkupType" label="Maximum shop markup type" {...f} options={[{ value: 'PERCENT', label: 'Percent of the agent price' }, { value: 'FIXED', label: 'Fixed amount in GH₵' }]} />
           <Num name="shopMaxMarkupValue" label="Maximum shop markup" min={0} step={0.01} {...f}
             help="The most an agent's shop may charge above the agent price (never below it). Prices saved earlier above a new maximum sell at the maximum." />
         </div>
 
-        {/* Issue 20 (payouts) */}
+        {/* Payouts */}
         <div {...panel('Payouts')}>
           <Num name="payoutMinimum" label="Minimum payout (GH₵)" min={1} step={0.01} {...f} help="The smallest amount an agent can withdraw from shop earnings." />
           <Num name="payoutFee" label="Payout fee (GH₵)" min={0} step={0.01} {...f} help="Taken from the agent's earnings with each payout (0 for none); the agent receives the amount asked for." />

@@ -1,6 +1,6 @@
 /** Display helpers shared by the agent portal pages (and the admin agents page). */
 import { paymentStatusLabel } from '../../../renderer/format.ts'
-export { NETWORKS, NETWORK_LABEL, networkLabel, paymentStatusLabel, formatSize, formatDate, formatDay, statusClass, digitsOnly } from '../../../renderer/format.ts'
+export { NETWORKS, NETWORK_LABEL, paymentStatusLabel, formatSize, formatDate, formatDay, statusClass, digitsOnly } from '../../../renderer/format.ts'
 
 /** Payment status label; no status yet reads 'Not Started' (spec section 4). */
 export const paymentLabel = (status: string | null | undefined) => paymentStatusLabel(status, 'Not Started')

@@ -12,7 +12,7 @@ import { OPEN_PAYOUT, PAYOUT_STATUS, PayoutStatusTag, type PayoutsView } from '.
 
 const errorText = (err: unknown, fallback: string) => (err instanceof ApiError && err.message ? err.message : fallback)
 
-/** Agent: available earnings, the verified payout number, a withdrawal, and the history (issue 20). */
+/** Agent: available earnings, the verified payout number, a withdrawal, and the history. */
 export default function Page() {
   const pc = usePageContext() as ReturnType<typeof usePageContext> & { data: PayoutsData }
   const { agent } = pc.data

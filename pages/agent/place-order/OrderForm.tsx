@@ -75,7 +75,7 @@ export function OrderForm({ agent, packages, method, walletBalance }: { agent: A
     }
   }
 
-  /** Issue 13: paid at once from the wallet; the server checks the balance again under a lock. */
+  /** Paid at once from the wallet; the server checks the balance again under a lock. */
   async function payFromWallet() {
     if (!pkg || !recipient.trim()) return toast('Please select package and enter recipient number', 'error')
     setWalletBusy(true)

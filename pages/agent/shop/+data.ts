@@ -14,7 +14,7 @@ export interface MyShopData extends AgentBase {
   qrSvg?: string | null
 }
 
-// /agent/shop: the agent's own shop (issue 20 item 6).
+// /agent/shop: the agent's own shop.
 export async function data(pageContext: PageContextServer): Promise<MyShopData> {
   const base = await loadAgentBase(pageContext)
   const { services, user } = pageContext

@@ -18,7 +18,7 @@ export function ShareCard({ shop, url, qrSvg }: { shop: ShopView; url: string; q
       </div>
       {qrSvg ? (
         <figure className="mt-3">
-          {/* Server-made SVG of the link (no script, no outside input but the link itself). */}
+          {/* biome-ignore lint/security/noDangerouslySetInnerHtml: server-made SVG of the link (no script, no outside input but the link itself) */}
           <div className="shop-qr" role="img" aria-label={`QR code of ${url}`} dangerouslySetInnerHTML={{ __html: qrSvg }} />
           <figcaption className="help">Customers can scan it to open your shop.</figcaption>
         </figure>

@@ -13,7 +13,7 @@ export interface ShopData extends BuyData {
   meta: PageMeta
 }
 
-// /shop/<slug>: the agent's shop (issue 20). An old slug answers 301 to the current one; an unknown one 404.
+// /shop/<slug>: the agent's shop. An old slug answers 301 to the current one; an unknown one 404.
 export async function data(pageContext: PageContextServer): Promise<ShopData> {
   const services = pageContext.services
   if (!services) throw render(404)

@@ -7,7 +7,7 @@ export const NUL_IN_INPUT = 'Text must not contain NUL (\\u0000) characters.'
 
 /**
  * The API reads JSON (and plain forms). Another body type used to reach the handlers as "no body"
- * and fail inside them with a 500 (issue 15): it is refused here with 415, and a request without any
+ * and fail inside them with a 500: it is refused here with 415, and a request without any
  * body gets an empty object, so handlers never read fields of undefined.
  */
 export const requireKnownBody: RequestHandler = (req, _res, next) => {

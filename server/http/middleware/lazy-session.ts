@@ -6,8 +6,8 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS'])
  * Runs the session middleware only when there can be a session: the request carries the session
  * cookie, or it is an API call that may change state (a sign-in creates the session on a POST).
  * A visitor's GET, a USSD hop or a gateway callback outside /api has no session to load and never
- * gets one, so it skips express-session's cookie parsing, signing check and new-session object
- * (issue 16). Handlers read `req.session?.` for that reason.
+ * gets one, so it skips express-session's cookie parsing, signing check and new-session object.
+ * Handlers read `req.session?.` for that reason.
  */
 export function lazySession(session: RequestHandler, cookieName: string): RequestHandler {
   const mark = `${cookieName}=`

@@ -9,7 +9,7 @@ const CHILD = Symbol('childLog')
  * A request id on every request and a logger that carries it. The child logger is made on first
  * use (most requests never log), through a getter defined once on the app's request prototype, and
  * the per-request "request" line is only wired when debug is on: on a JSON request these were a
- * measurable share of the cost (issue 16).
+ * measurable share of the cost.
  */
 export function requestLogger(app: Express, log: Logger): RequestHandler {
   Object.defineProperty(app.request, 'log', {

@@ -4,7 +4,7 @@ import crypto from 'node:crypto'
 import type { Env } from '../../env.ts'
 
 /**
- * Helmet's headers, computed once at start instead of on every request (issue 16): the headers
+ * Helmet's headers, computed once at start instead of on every request: the headers
  * are the same for every response except the page's CSP, whose script nonce is per request. So
  * helmet runs once here against a recording response, every request replays the recorded header
  * list, and the HTML handlers alone add the nonce CSP (`htmlCsp`). Assets and USSD answers get the
@@ -15,7 +15,7 @@ import type { Env } from '../../env.ts'
  * frame-ancestors 'none'`, X-Frame-Options), no type sniffing, same-origin resource policy, and HSTS
  * when on. Helmet's document-only headers (opener policy, origin-agent cluster, DNS prefetch,
  * download options, referrer policy, the legacy XSS filter) cost a share of a small JSON answer's
- * time and bytes for nothing there (issue 16 item 1).
+ * time and bytes for nothing there.
  */
 export interface SecurityHeaders {
   /** Sets the fixed headers on every response (mounted first). */

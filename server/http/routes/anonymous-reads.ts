@@ -4,8 +4,8 @@ import type { PackageRow } from '../../services/packages/index.ts'
 import { sendCachedJson } from '../json-cache.ts'
 
 /**
- * The two hottest reads, answered for a caller without credentials before the rest of the stack
- * (issue 16). Without a session cookie and without a bearer token the caller is a visitor, so the
+ * The two hottest reads, answered for a caller without credentials before the rest of the stack.
+ * Without a session cookie and without a bearer token the caller is a visitor, so the
  * session, identity, body parsers, CSRF check and the API router's walk have nothing to do: the
  * answer is the cached public JSON, exactly what the routers in settings.ts and packages.ts answer a
  * visitor. Anything else (a query string, a signed-in caller, HEAD) goes the usual way.

@@ -46,7 +46,7 @@ export function authRouter(services: Services) {
     res.json({ message: 'Signed out everywhere else', sessions: ended.sessions + ended.tokens })
   })
 
-  // Account recovery (issue 19): one answer for every identifier; codes and passwords are never echoed.
+  // Account recovery: one answer for every identifier; codes and passwords are never echoed.
   r.post('/forgot', async (req, res) => {
     res.set('Cache-Control', 'no-store')
     res.json(await services.recovery.request(req.body, ctxOf(req)))

@@ -9,7 +9,7 @@ export function inboxRouter(services: Services) {
   const agentOnly = requireRole('AGENT')
 
   r.get('/my-messages', agentOnly, async (req, res) => {
-    // Spec section 7: `messages[]` inside an object (issue 15; it was a bare array).
+    // Spec section 7: `messages[]` inside an object (it was a bare array).
     res.json({ messages: await services.inbox.myMessages(ctxOf(req), { limit: Number(req.query.limit) || undefined }) })
   })
 

@@ -37,7 +37,7 @@ import { vouchersRouter } from './vouchers.ts'
 /** Every /api resource, one router each. Add a line here for a new resource. */
 export function apiRouter(services: Services) {
   const api = Router()
-  // H13: the reseller API, authenticated by API key (its own 404s, errors in the same shape).
+  // The reseller API, authenticated by API key (its own 404s, errors in the same shape).
   api.use('/v1', apiV1Router(services))
   api.use('/auth', authRouter(services))
   api.use('/settings', settingsRouter(services))
@@ -52,7 +52,7 @@ export function apiRouter(services: Services) {
   api.use('/admin-messages', inboxRouter(services))
   api.use('/admin', adminStatsRouter(services))
   api.use('/admin', paymentsAdminRouter(services))
-  // H3 storefront and payments (public orders/afa first: they pass on what they do not handle).
+  // Storefront and payments (public orders/afa first: they pass on what they do not handle).
   api.use('/packages', packagesRouter(services))
   api.use('/orders', ordersRouter(services))
   api.use('/afa', afaRouter(services))
@@ -62,22 +62,22 @@ export function apiRouter(services: Services) {
   // WhatsApp ordering: Meta's webhook, its simulator, the admins' handed-off chats.
   api.use('/whatsapp', whatsappRouter(services))
   api.use('/delivery', deliveryRouter(services))
-  // H13: the agent wallet.
+  // The agent wallet.
   api.use('/wallet', walletRouter(services))
   api.use('/vouchers', vouchersRouter(services))
   api.use('/reseller', resellerRouter(services))
-  // Issue 20: agents' shops (public view and purchases, the agent's own shop) and the admins' list.
+  // Agents' shops (public view and purchases, the agent's own shop) and the admins' list.
   api.use('/shops', shopsRouter(services))
   api.use('/admin', shopsAdminRouter(services))
   // Tiers and sub-agents (ADR 0041).
   api.use('/sub-agents', subAgentsRouter(services))
   api.use('/admin/tiers', tiersAdminRouter(services))
-  // Issue 20: payouts of shop earnings to mobile money (agent) and their admin page.
+  // Payouts of shop earnings to mobile money (agent) and their admin page.
   api.use('/payouts', payoutsRouter(services))
   api.use('/admin/payouts', adminPayoutsRouter(services))
   // Bulk orders: an agent's list of numbers paid once (ADR 0039).
   api.use('/bulk', bulkRouter(services))
-  // H5a: after the public orders/afa routers (H3), before the agents' own list.
+  // After the public orders/afa routers, before the agents' own list.
   api.use('/orders', ordersAdminRouter(services))
   api.use('/afa', afaAdminRouter(services))
   // Keep LAST for /orders: the agents' own list answers whatever the public and admin routers pass on.

@@ -9,7 +9,7 @@ const bodyOf = (req: Request) => (req.body && typeof req.body === 'object' ? req
 
 /**
  * Each order can send a payment prompt to someone's phone, and the lookup answers for any number, so
- * neither may be used in bulk (issue 15): generous per address (carrier NAT), tight per phone and account.
+ * neither may be used in bulk: generous per address (carrier NAT), tight per phone and account.
  */
 export function orderLimit(services: Services): RequestHandler {
   return async (req, _res, next) => {
@@ -71,7 +71,7 @@ export function ordersRouter(services: Services) {
       callbackUrl: callbackUrlOf(req, env),
     }
     const payer = { payerPhone: body.payerPhone ?? null, payerNetwork: body.payerNetwork ?? null, email: body.email ?? null }
-    // An agent paying from its wallet: paid at once, no gateway (issue 13).
+    // An agent paying from its wallet: paid at once, no gateway.
     if (body.payFrom === 'wallet') {
       const { order, payment } = await services.orders.placeOrder({ ...input, payFrom: 'wallet' }, ctxOf(req))
       res.status(201).json({ id: order.id, order, payment, ...payment })

@@ -4,7 +4,7 @@ import type { Services } from '../../services/index.ts'
 import { ctxOf } from '../ctx.ts'
 import { requireAdmin } from '../middleware/auth.ts'
 
-/** Admin: payments needing attention, refunds (issue 12). Mounted under /api/admin. */
+/** Admin: payments needing attention, refunds. Mounted under /api/admin. */
 export function paymentsAdminRouter(services: Services) {
   const r = Router()
   const { payments } = services

@@ -6,7 +6,7 @@ import { callbackUrlOf, orderLimit } from './orders.ts'
 
 const bodyOf = (body: unknown) => (body && typeof body === 'object' ? body : {}) as Record<string, any>
 
-/** Issue 20, agents' shops: the agent's own (/api/shops/mine...), a shop's public view and purchases (/api/shops/:slug...). */
+/** Agents' shops: the agent's own (/api/shops/mine...), a shop's public view and purchases (/api/shops/:slug...). */
 export function shopsRouter(services: Services) {
   const r = Router()
   const agent = requireRole('AGENT')

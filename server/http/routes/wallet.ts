@@ -28,7 +28,7 @@ export function walletRouter(services: Services) {
     res.json(await services.wallet.mine(ctxOf(req)))
   })
 
-  // Shop earnings (issue 20): available balance and the latest entries.
+  // Shop earnings: available balance and the latest entries.
   r.get('/earnings', agent, async (req, res) => {
     res.json(await services.earnings.mine(ctxOf(req), Number(req.query.limit) || 50))
   })

@@ -52,7 +52,7 @@ export const AFA_CSV_COLUMNS: CsvColumn<AfaRow>[] = [
   { header: 'Completed', kind: 'bool', value: (r) => r.completed },
   { header: 'Submitted (UTC)', kind: 'datetime', value: (r) => r.created_at },
   { header: 'Completed At (UTC)', kind: 'datetime', value: (r) => r.completed_at },
-  // Paid through the payment simulator: no real money moved, so nobody should register it (issue 15).
+  // Paid through the payment simulator: no real money moved, so nobody should register it.
   { header: 'Simulated Payment', value: (r) => (r.simulated ? 'YES - do not register' : 'no') },
 ]
 
@@ -65,8 +65,6 @@ const listSchema = Joi.object({
 const COLS = `id, full_name, gh_card, phone, email, amount_pesewas, payment_status, payment_transaction_id, completed, completed_at, created_at,
   EXISTS (SELECT 1 FROM payments p WHERE p.transaction_id = afa_registrations.payment_transaction_id AND p.simulated) AS simulated`
 const BATCH = 5000
-
-export type AfaAdminService = ReturnType<typeof createAfaAdminService>
 
 export function createAfaAdminService({ sequelize, audit }: { sequelize: Sequelize; audit: AuditService }) {
   return {

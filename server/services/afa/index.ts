@@ -18,8 +18,6 @@ const form = {
   email: Joi.string().trim().lowercase().allow('', null).max(254),
 }
 
-export type AfaService = ReturnType<typeof createAfaService>
-
 export function createAfaService({ sequelize, settings, payments }: { sequelize: Sequelize; settings: SettingsService; payments: PaymentsService }) {
   async function assertOpen() {
     if (!(await settings.getFresh()).platformOpen) throw forbidden(AFA_CLOSED)

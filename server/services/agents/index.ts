@@ -122,8 +122,6 @@ function present(a: Row): AgentView {
   }
 }
 
-export type AgentsService = ReturnType<typeof createAgentsService>
-
 export function createAgentsService(deps: {
   sequelize: Sequelize
   models: Models

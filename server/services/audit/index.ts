@@ -3,7 +3,6 @@ import type { Models } from '../../../models/index.ts'
 import type { Ctx } from '../context.ts'
 
 export const AUDIT_ACTIONS = ['LOGIN', 'LOGOUT', 'USER_CREATED', 'ORDER_CREATED', 'PAYMENT_SUCCESS', 'PAYMENT_FAILED', 'AGENT_APPROVED', 'SETTINGS_UPDATED'] as const
-export const AUDIT_RESOURCES = ['USER', 'AGENT', 'ORDER', 'PAYMENT', 'SETTINGS', 'SYSTEM'] as const
 export const AUDIT_SEVERITIES = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const
 
 export interface AuditEntry {

@@ -1,5 +1,6 @@
 import Joi from 'joi'
 import { QueryTypes, type Sequelize } from 'sequelize'
+import type { AuditLogRow } from '../../../models/index.ts'
 import { AUDIT_ACTIONS, AUDIT_SEVERITIES, type AuditService } from './index.ts'
 import type { Ctx } from '../context.ts'
 import { dateParam, pageInfo, rangeSql, toInt, toRange, validate } from '../reports/range.ts'
@@ -36,17 +37,11 @@ export const EXACT_COUNT_LIMIT = 10_000
 
 export type AuditFilters = { [K in keyof typeof filterKeys]?: any }
 
-export interface AuditLogView {
+/** An entry as the API speaks it: the row, with a numeric id, an ISO time and who acted. */
+export interface AuditLogView extends Omit<AuditLogRow, 'id' | 'timestamp' | 'user'> {
   id: number
   timestamp: string
-  userId: number | null
   user: { email: string; role: string } | null
-  action: string
-  resource: string
-  resourceId: string | null
-  severity: string
-  ipAddress: string | null
-  details: Record<string, unknown>
 }
 
 function whereOf(f: AuditFilters) {
@@ -90,13 +85,6 @@ function view(r: any): AuditLogView {
     details: r.details ?? {},
   }
 }
-
-export const EXPORT_COLUMNS = ['id', 'timestamp', 'userId', 'userEmail', 'userRole', 'action', 'resource', 'resourceId', 'severity', 'ipAddress', 'details'] as const
-export const exportRow = (l: AuditLogView) => [
-  l.id, l.timestamp, l.userId ?? '', l.user?.email ?? '', l.user?.role ?? '', l.action, l.resource, l.resourceId ?? '', l.severity, l.ipAddress ?? '', JSON.stringify(l.details),
-]
-
-export type AuditLogsService = ReturnType<typeof createAuditLogsService>
 
 export function createAuditLogsService({ sequelize, audit }: { sequelize: Sequelize; audit: AuditService }) {
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { type: QueryTypes.SELECT, replacements })

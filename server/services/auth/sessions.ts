@@ -15,7 +15,7 @@ export interface EndedSessions {
 export type SessionsService = ReturnType<typeof createSessionsService>
 
 /**
- * The one way a user's sessions end (issue 15 item 3, ADR 0018): cookie sessions (connect-pg-simple
+ * The one way a user's sessions end (ADR 0018): cookie sessions (connect-pg-simple
  * rows, plus the epoch so a racing request cannot write one back) and bearer tokens (access and
  * refresh, every family). `keepCurrent` spares the session or token family the request came in on,
  * only when the actor is that same user.

@@ -63,8 +63,6 @@ const SELECT = `SELECT u.id, u.email, u.name, u.phone, u.role, u.created_at,
   a.id AS agent_id, a.name AS agent_name, a.phone AS agent_phone, a.approved AS agent_approved, a.payment_status AS agent_payment_status
   FROM users u LEFT JOIN agents a ON a.user_id = u.id`
 
-export type UsersAdminService = ReturnType<typeof createUsersAdminService>
-
 export function createUsersAdminService({ sequelize, models, audit }: { sequelize: Sequelize; models: Models; audit: AuditService }) {
   async function getUser(id: number, transaction?: Ctx['transaction']): Promise<AdminUser | null> {
     const rows = await sequelize.query(`${SELECT} WHERE u.id = :id`, { replacements: { id }, type: QueryTypes.SELECT, transaction })

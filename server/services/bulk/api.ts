@@ -63,4 +63,4 @@ export function createBatchApi(deps: { sequelize: Sequelize; bulk: BulkService }
   }
 }
 
-export type BatchApi = ReturnType<typeof createBatchApi>
+type BatchApi = ReturnType<typeof createBatchApi>

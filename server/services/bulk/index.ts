@@ -17,7 +17,6 @@ import { NOTHING_TO_ORDER, SUB_AGENTS_ORDER_SINGLY, parseText, parseXlsx, TEMPLA
 import { catalogue, checkLines, networkOfWord, presentLines, type CheckedLine } from './preview.ts'
 import { COUNTS_SQL, presentBatch, presentBatchLine, type BatchCounts, type BatchRow, type BatchView } from './view.ts'
 
-export { TEMPLATE_CSV } from './parse.ts'
 export type { BatchLineView, BatchView } from './view.ts'
 
 /** What the portal sends: pasted text, a CSV file's text or an .xlsx file in base64 (one of them). */

@@ -24,7 +24,7 @@ export interface CheckedLine {
 }
 
 /** The price of one line for this buyer: the one function a bulk order asks, so a pricing change applies here too. */
-export type LinePrice = (pkg: PackageRow, actor: Actor | null | undefined) => Pesewas
+type LinePrice = (pkg: PackageRow, actor: Actor | null | undefined) => Pesewas
 
 /** A network as typed (MTN, mtn, Telecel, AT, Vodafone...), or null when it names none. */
 export function networkOfWord(word: string): NetworkName | null {

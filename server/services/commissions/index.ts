@@ -8,7 +8,7 @@ export interface CommissionOrder {
   agent_id: number | null
   network: string
   amount_pesewas: number
-  /** Issue 20: a shop order pays its agent the margin instead (ADR 0020: margin wins). */
+  /** A shop order pays its agent the margin instead (ADR 0020: margin wins). */
   shop_id?: number | null
   /** A sub-agent's order pays its parent the margin instead (ADR 0041). */
   parent_agent_id?: number | null
@@ -16,7 +16,7 @@ export interface CommissionOrder {
 
 /**
  * Percentage of the order amount (rounded to the pesewa) or the fixed amount, per settings. A FIXED
- * commission never exceeds the order's profit (issue 15): the shop records no cost price, so the most
+ * commission never exceeds the order's profit: the shop records no cost price, so the most
  * an order can yield is what was paid for it, and the commission is capped there.
  */
 export function commissionFor(amountPesewas: number, s: Pick<Settings, 'commissionType' | 'commissionPercentage' | 'commissionFixedAmount'>): number {

@@ -93,8 +93,6 @@ export type CommissionView = ReturnType<typeof commissionView>
 const ROWS = `SELECT c.*, o.recipient_number, o.data_size_mb, o.package_name, o.user_id, u.email AS user_email, a.name AS agent_name, a.phone AS agent_phone`
 const JOINS = `LEFT JOIN orders o ON o.id = c.order_id LEFT JOIN users u ON u.id = o.user_id LEFT JOIN agents a ON a.id = c.agent_id`
 
-export type CommissionReportsService = ReturnType<typeof createCommissionReportsService>
-
 export function createCommissionReportsService({ sequelize, audit }: { sequelize: Sequelize; audit: AuditService }) {
   const q = <T extends object = any>(sql: string, replacements: Record<string, unknown> = {}) => sequelize.query<T>(sql, { type: QueryTypes.SELECT, replacements })
 

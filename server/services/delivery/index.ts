@@ -15,7 +15,7 @@ import { idempotencyKeyFor, VendorError } from './vendor.ts'
 import { SIMULATOR_MODES } from './vendors/simulator.ts'
 import { createVendors } from './vendors/index.ts'
 
-export { DELIVERY_STATUSES, queueOnPaymentSets, type DeliveryStatus } from './state.ts'
+export { queueOnPaymentSets } from './state.ts'
 
 export const DELIVERY_TASK = 'delivery.send'
 export const DELIVERY_CHECK_TASK = 'delivery.check'
@@ -58,7 +58,7 @@ const simulatorSchema = Joi.object({
 export type DeliveryService = ReturnType<typeof createDeliveryService>
 
 /**
- * Automatic fulfilment (issue 11, ADR 0012): a paid order is queued for its vendor in the
+ * Automatic fulfilment (ADR 0012): a paid order is queued for its vendor in the
  * settlement's transaction; a worker claims it, calls the vendor with a key derived from the order,
  * and records the outcome. Failures wait twice as long each time, up to the retry limit in settings,
  * then the order is FAILED with the reason. Every status change goes through state.setDeliveryStatus.

@@ -5,7 +5,7 @@ export { DELIVERY_LABELS }
 /** Buyers and agents see that a delivery failed, never the vendor's own words (balance, account issues). */
 export const PUBLIC_DELIVERY_ERROR = 'Delivery failed. Our team has been alerted and will deliver it.'
 
-/** The delivery fields every order the API returns carries (issue 11). */
+/** The delivery fields every order the API returns carries. */
 export function deliveryFields(o: Record<string, any>, audience: 'admin' | 'public') {
   const get = (camel: string, snake: string) => (o[camel] !== undefined ? o[camel] : o[snake])
   const status = String(get('deliveryStatus', 'delivery_status') ?? 'NOT_STARTED')

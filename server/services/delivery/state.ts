@@ -101,7 +101,7 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
     const sets = ['delivery_status = $2', 'updated_at = now()']
     if (details.vendor !== undefined) sets.push(`delivery_vendor = ${param(details.vendor)}`)
     // A worker's claim: the vendor is the order's own, or its network's from settings; simulated money
-    // only ever goes to the simulator (issue 15).
+    // only ever goes to the simulator.
     if (details.vendorByNetwork) sets.push(`delivery_vendor = CASE WHEN o.simulated THEN 'simulator' ELSE COALESCE(o.delivery_vendor, ${param(JSON.stringify(details.vendorByNetwork))}::jsonb ->> o.network) END`)
     if (details.reference !== undefined) sets.push(`delivery_reference = ${param(details.reference)}`)
     if (details.error !== undefined) sets.push(`delivery_error = ${param(details.error?.slice(0, 500) ?? null)}`)
@@ -146,7 +146,7 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
 
   /**
    * A change that writes no audit entry or text, needs no export lock, and that no subscriber acts on for
-   * the order (a worker's claim of a customer's order, PROCESSING: issue 11) is one autocommitted
+   * the order (a worker's claim of a customer's order, PROCESSING) is one autocommitted
    * statement instead of BEGIN, UPDATE, COMMIT. Undefined when this change cannot go that way, or
    * when a subscriber may act on the order (an agent's): the caller then runs it in a transaction.
    */
@@ -278,4 +278,3 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
   }
 }
 
-export type DeliveryState = ReturnType<typeof createDeliveryState>

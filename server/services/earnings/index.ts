@@ -28,7 +28,7 @@ export const presentEarnings = (e: EarningsRow): EarningsEntryView => ({
 
 export type EarningsService = ReturnType<typeof createEarningsService>
 
-/** An agent's shop earnings (issue 20, ADR 0020): margins in, payouts out, one ledger. */
+/** An agent's shop earnings (ADR 0020): margins in, payouts out, one ledger. */
 export function createEarningsService(deps: { sequelize: Sequelize }) {
   const { sequelize } = deps
 

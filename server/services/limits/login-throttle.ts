@@ -2,7 +2,7 @@ import type { Sequelize } from 'sequelize'
 import { limitKey, pgLimiter, tooManyFor } from './index.ts'
 
 /**
- * Sign-in throttling (issue 15, decision 0016). Failures are counted per account AND address, so an
+ * Sign-in throttling (decision 0016). Failures are counted per account AND address, so an
  * attacker elsewhere can never lock the owner out: an address that has not failed always gets its
  * answer. After FREE_FAILURES wrong passwords in the window the pair waits FIRST_DELAY_SECONDS; every
  * later failure (the pair's block history lasts a day) doubles the wait, up to MAX_DELAY_SECONDS.

@@ -1,20 +1,26 @@
 import { QueryTypes, type Sequelize } from 'sequelize'
 
-export type RateLimitService = ReturnType<typeof createRateLimitService>
+/**
+ * Counts one hit in `key`'s fixed window of `windowSeconds` (a window that has ended starts again at
+ * one): the count so far and the whole seconds until the window ends (at least 1).
+ */
+export async function hitWindow(sequelize: Sequelize, key: string, windowSeconds: number): Promise<{ count: number; resetSeconds: number }> {
+  const [row] = await sequelize.query<{ count: number; reset: number }>(
+    `INSERT INTO rate_limits (key, count, window_start) VALUES (:key, 1, now())
+     ON CONFLICT (key) DO UPDATE SET
+       count = CASE WHEN rate_limits.window_start < now() - make_interval(secs => :w) THEN 1 ELSE rate_limits.count + 1 END,
+       window_start = CASE WHEN rate_limits.window_start < now() - make_interval(secs => :w) THEN now() ELSE rate_limits.window_start END
+     RETURNING count, CEIL(EXTRACT(EPOCH FROM (window_start + make_interval(secs => :w) - now())))::int AS reset`,
+    { replacements: { key, w: windowSeconds }, type: QueryTypes.SELECT },
+  )
+  return { count: Number(row!.count), resetSeconds: Math.max(1, Number(row!.reset)) }
+}
 
 /** Fixed-window counters in PostgreSQL, so every app instance sees the same count. */
 export function createRateLimitService({ sequelize }: { sequelize: Sequelize }) {
   return {
     async hit(key: string, windowSeconds: number): Promise<number> {
-      const [row] = await sequelize.query<{ count: number }>(
-        `INSERT INTO rate_limits (key, count, window_start) VALUES (:key, 1, now())
-         ON CONFLICT (key) DO UPDATE SET
-           count = CASE WHEN rate_limits.window_start < now() - make_interval(secs => :w) THEN 1 ELSE rate_limits.count + 1 END,
-           window_start = CASE WHEN rate_limits.window_start < now() - make_interval(secs => :w) THEN now() ELSE rate_limits.window_start END
-         RETURNING count`,
-        { replacements: { key, w: windowSeconds }, type: QueryTypes.SELECT },
-      )
-      return Number(row!.count)
+      return (await hitWindow(sequelize, key, windowSeconds)).count
     },
     async count(key: string, windowSeconds: number): Promise<number> {
       const [row] = await sequelize.query<{ count: number }>(

@@ -75,8 +75,6 @@ interface OrderRow {
   shop_margin_pesewas: number | string | null
 }
 
-export const sizeLabel = (mb: number) => (mb >= 1024 ? `${(mb / 1024).toFixed(1)}GB` : `${mb}MB`)
-
 /** An order as the admin API speaks it (spec section 3: amount in GHS, user with optional agent). */
 export function presentOrder(r: OrderRow) {
   const agent = r.agent_id ? { id: r.agent_id, name: r.agent_name, phone: r.agent_phone, approved: !!r.agent_approved } : null
@@ -105,7 +103,7 @@ export function presentOrder(r: OrderRow) {
     updatedAt: r.updated_at,
     orderType: agent ? 'agent' : 'direct',
     user: r.user_id || agent ? { id: r.user_id, email: r.user_email, agent } : null,
-    // Issue 20: sold through an agent's shop (the buyer is the shop's customer; agent stays null).
+    // Sold through an agent's shop (the buyer is the shop's customer; agent stays null).
     shop: r.shop_id ? { id: r.shop_id, slug: r.shop_slug, name: r.shop_name, margin: toGhs(Number(r.shop_margin_pesewas)) } : null,
   }
 }
@@ -132,7 +130,7 @@ const exportColumns = (exportedAt: string): CopyCsvColumn[] => [
   { header: 'Order ID', kind: 'raw', sql: 'o.id' },
   { header: 'Recipient Number', kind: 'phone', sql: 'o.recipient_number' },
   { header: 'Network', kind: 'raw', sql: `CASE o.network ${Object.entries(NETWORK_LABEL).map(([k, v]) => `WHEN '${k}' THEN '${v}'`).join(' ')} ELSE o.network END` },
-  // sizeLabel(): GB with 1 decimal from 1024 MB, else MB (sizes are positive: packages-admin)
+  // As the pages' size label reads: GB with 1 decimal from 1024 MB, else MB (sizes are positive: packages-admin)
   { header: 'Data Size', kind: 'raw', sql: `CASE WHEN o.data_size_mb >= 1024 THEN round(o.data_size_mb / 1024.0, 1)::text || 'GB' ELSE o.data_size_mb::text || 'MB' END` },
   { header: 'Data Size (MB)', kind: 'raw', sql: 'o.data_size_mb' },
   { header: 'Amount (GHS)', kind: 'raw', sql: sqlGhs('o.amount_pesewas') },
@@ -144,11 +142,11 @@ const exportColumns = (exportedAt: string): CopyCsvColumn[] => [
   { header: 'Payment Phone', kind: 'phone', sql: 'o.payment_phone_number' },
   { header: 'Created At (UTC)', kind: 'raw', sql: `to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')` },
   { header: 'Exported At (UTC)', kind: 'raw', sql: exportedAt },
-  // Simulator sales: no real money moved, so nobody should deliver them by hand (issue 15).
+  // Simulator sales: no real money moved, so nobody should deliver them by hand.
   { header: 'Simulated Payment', kind: 'raw', sql: `CASE WHEN o.simulated THEN 'YES - do not deliver' ELSE 'no' END` },
 ]
 
-export type OrdersAdminService = ReturnType<typeof createOrdersAdminService>
+type OrdersAdminService = ReturnType<typeof createOrdersAdminService>
 
 export function createOrdersAdminService({ sequelize, audit, delivery, events }: {
   sequelize: Sequelize

@@ -8,7 +8,7 @@ import { CrlfRows, type CopyCsv } from '../../lib/csv-copy.ts'
 
 /**
  * What "pending" means for the export: paid, not yet delivered, not exported before, and not being
- * delivered automatically (issue 11): never sent (manual mode) or failed at the vendor. Over
+ * delivered automatically: never sent (manual mode) or failed at the vendor. Over
  * `orders o`: an exported order keeps its row as it was (ADR 0021), so the export is the row in
  * order_exports.
  */

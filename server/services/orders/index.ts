@@ -1,6 +1,6 @@
 import Joi from 'joi'
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
-import type { Models } from '../../../models/index.ts'
+import type { Models, OrderRow } from '../../../models/index.ts'
 import { isUniqueViolation, preparedFor } from '../../../models/prepared.ts'
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
 import { toGhs, toPesewas, type Pesewas } from '../../lib/money.ts'
@@ -19,7 +19,7 @@ export const PURCHASES_DISABLED = 'Purchases are temporarily disabled'
 export const FINALIZE_NEEDS_SUCCESS = 'Payment must be successful before finalizing order'
 export const PRICE_CHANGED = 'The price of this bundle has changed. Please check the new price and confirm again.'
 
-export { presentOrder, type OrderView } from './view.ts'
+export type { OrderView } from './view.ts'
 
 export interface PlaceOrderInput {
   packageId?: number
@@ -35,13 +35,13 @@ export interface PlaceOrderInput {
   callbackUrl?: string | null
   /** A Telecel Cash voucher typed in the same USSD dial, sent when the gateway asks for it. */
   voucher?: string | null
-  /** 'wallet': an agent pays at once from its wallet (issue 13); otherwise the gateway flow of settings. */
+  /** 'wallet': an agent pays at once from its wallet; otherwise the gateway flow of settings. */
   payFrom?: 'wallet' | 'gateway'
   /** The price (GHS) the buyer saw and confirmed: when given, the order is placed at exactly it or refused with 409. */
   price?: number | null
 }
 
-const orderSchema = Joi.object<PlaceOrderInput>({
+const orderFields = {
   packageId: Joi.number().integer().min(1).max(2_147_483_647).messages({ '*': 'Please select a package' }),
   network: Joi.string().trim().uppercase().valid(...NETWORKS).messages({ '*': `Network must be ${orList(NETWORKS)}` }),
   dataSizeMB: Joi.number().integer().min(1).max(10_000_000).messages({ '*': 'Please select a package' }),
@@ -63,7 +63,17 @@ const orderSchema = Joi.object<PlaceOrderInput>({
   voucher: Joi.string().pattern(VOUCHER_RE).allow(null).messages({ '*': 'Enter the voucher digits' }),
   payFrom: Joi.string().valid('wallet', 'gateway').default('gateway').messages({ '*': 'payFrom must be wallet or gateway' }),
   price: Joi.number().min(0.01).max(100000).allow(null).messages({ '*': 'price must be the amount in GHS you confirmed' }),
-}).options({ stripUnknown: true })
+}
+
+const orderSchema = Joi.object<PlaceOrderInput>(orderFields).options({ stripUnknown: true })
+
+/** What a reseller names in an order; the API sets the rest (its channel, paid from the wallet). */
+export type ApiOrderInput = Pick<PlaceOrderInput, 'packageId' | 'network' | 'dataSizeMB' | 'recipientNumber'>
+const { packageId, network, dataSizeMB, recipientNumber } = orderFields
+// Same rules as every channel, but a field the API does not know is refused by name rather than dropped.
+const apiOrderSchema = Joi.object<ApiOrderInput>({ packageId, network, dataSizeMB, recipientNumber })
+  .unknown(false)
+  .messages({ 'object.unknown': '{#label} is not a field of an order' })
 
 /** A placed order as the API shows it, plus its amount in pesewas for channels that print it (USSD) without converting back. */
 export interface PlacedOrder {
@@ -78,7 +88,7 @@ export interface PlaceOptions {
    * Idempotency-Key there), and inside a phone channel's order transaction (WhatsApp ties the order to its chat).
    */
   andThen?: (orderId: number, transaction: Transaction) => Promise<void>
-  /** A visitor's order through an agent's shop (issue 20): the price the buyer confirmed, fixed on the order. */
+  /** A visitor's order through an agent's shop: the price the buyer confirmed, fixed on the order. */
   shop?: ShopQuote
 }
 
@@ -139,14 +149,22 @@ export function createOrdersService(deps: {
   /** The caller's transaction when it holds one, else a new one. */
   const within = <T>(ctx: Ctx, fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : sequelize.transaction(fn))
 
-  function validate(raw: unknown): PlaceOrderInput {
+  /** Inputs that passed validate(): placeOrder takes them as they are, so an order is validated once. */
+  const validated = new WeakSet<object>()
+
+  function validate(raw: unknown, schema: Joi.ObjectSchema = orderSchema): PlaceOrderInput {
     const body = (raw ?? {}) as Record<string, unknown>
+    const { value, error } = schema.validate(raw, { abortEarly: false })
+    const clean = (e: Joi.ValidationErrorItem) => badRequest(e.message.replace(/"/g, ''))
+    // A field the caller may not send is named first: the rest of the answer would not be about what they meant.
+    const unknownField = error?.details.find((d) => d.type === 'object.unknown')
+    if (unknownField) throw clean(unknownField)
     const noPackage = body.packageId === undefined && (body.network === undefined || body.dataSizeMB === undefined)
     const noRecipient = body.recipientNumber === undefined || String(body.recipientNumber).trim() === ''
     if (noPackage && noRecipient) throw badRequest('Please select package and enter recipient number')
     if (noPackage) throw badRequest('Please select a package')
-    const { value, error } = orderSchema.validate(raw)
-    if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
+    if (error) throw clean(error.details[0]!)
+    validated.add(value)
     return value
   }
 
@@ -246,7 +264,7 @@ export function createOrdersService(deps: {
     }
   }
 
-  function assertMayTouch(order: any, ctx: Ctx) {
+  function assertMayTouch(order: Pick<OrderRow, 'userId'>, ctx: Ctx) {
     if (order.userId && ctx.user?.role !== 'ADMIN' && ctx.user?.id !== order.userId) throw notFound('Order not found')
   }
 
@@ -278,11 +296,19 @@ export function createOrdersService(deps: {
   return {
     presentOrder,
 
+    /** A reseller's order checked once, ready for placeOrder: paid from the agent's wallet through the API channel. */
+    parseApiOrder(raw: unknown): PlaceOrderInput & ApiOrderInput {
+      const input = validate(raw && typeof raw === 'object' ? raw : {}, apiOrderSchema)
+      const order = { ...input, channel: 'api' as const, payFrom: 'wallet' as const }
+      validated.add(order)
+      return order
+    },
+
     /** Creates the PENDING order at the server's price and asks for the payment (mobile money or card per settings). */
     async placeOrder(raw: PlaceOrderInput, ctx: Ctx = {}, opts: PlaceOptions = {}): Promise<PlacedOrder> {
       // A closed shop says so first, whatever was typed.
       await assertOpen()
-      const input = validate(raw)
+      const input = validated.has(raw) ? raw : validate(raw)
       // A shop's buyer is its customer, whoever is signed in; agent rules are for agents' own orders.
       if (!opts.shop) assertMayBuy(ctx.user)
       const pkg = await resolvePackage(input)
@@ -329,7 +355,7 @@ export function createOrdersService(deps: {
     async createOrder(raw: PlaceOrderInput, ctx: Ctx = {}): Promise<OrderView> {
       // A closed shop says so first, whatever was typed.
       await assertOpen()
-      const input = validate(raw)
+      const input = validated.has(raw) ? raw : validate(raw)
       assertMayBuy(ctx.user)
       const pkg = await resolvePackage(input)
       const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
@@ -345,10 +371,10 @@ export function createOrdersService(deps: {
       await assertOpen()
       const row = await models.Order.findOne({ where: { paymentTransactionId: String(input.transactionId) } })
       if (!row) return null
-      const order = row.get({ plain: true }) as any
+      const order = row.get({ plain: true })
       assertMayTouch(order, ctx)
       // A visitor's order is paid from the browser that placed it: its transaction id alone is not enough.
-      if (!order.userId && ctx.browser && !ctx.browser.owns(order.paymentTransactionId)) throw notFound('Order not found')
+      if (!order.userId && ctx.browser && !ctx.browser.owns(String(input.transactionId))) throw notFound('Order not found')
       if (order.paymentStatus !== 'PENDING') throw conflict('This order is no longer awaiting payment. Please start a new order.')
       const method = await payments.methodFor({})
       const payer = payments.payerFor(method, input, ctx)
@@ -369,7 +395,7 @@ export function createOrdersService(deps: {
       const variants = phoneVariants(parsed.local)
       const rows = await sequelize.query<any>(
         // An agent's orders match only their recipient: the agent's own number must not list every customer
-        // the agent bought for (issue 15). A visitor's purchase matches either number.
+        // the agent bought for. A visitor's purchase matches either number.
         `SELECT * FROM orders_view WHERE recipient_number IN (:v) OR (agent_id IS NULL AND payment_phone_number IN (:v))
          ORDER BY created_at DESC, id DESC LIMIT 100`,
         { replacements: { v: variants }, type: QueryTypes.SELECT },
@@ -395,7 +421,7 @@ export function createOrdersService(deps: {
         await payments.refresh(tid)
         row = (await models.Order.findByPk(orderId))!
       }
-      const order = row.get({ plain: true }) as any
+      const order = row.get({ plain: true })
       const s = await settings.get()
       if (order.paymentStatus === 'SUCCESS') {
         return {

@@ -25,7 +25,7 @@ export interface AdminPackage {
   updatedAt: string
 }
 
-// Issue 15: a price is at least 1 pesewa after rounding (0.004 is not a price), and the agent price is
+// A price is at least 1 pesewa after rounding (0.004 is not a price), and the agent price is
 // never above the user price (checked on the whole object below).
 const price = Joi.number().max(100000).custom((v: number, h) => (toPesewas(v) >= 1 ? roundGhs(v) : h.error('price.zero')))
   .messages({ 'price.zero': '{#label} must be at least 0.01 GHS' })
@@ -59,8 +59,6 @@ export function presentPackage(row: Record<string, any>): AdminPackage {
     updatedAt: new Date(row.updatedAt).toISOString(),
   }
 }
-
-export type PackagesAdminService = ReturnType<typeof createPackagesAdminService>
 
 export function createPackagesAdminService({ sequelize, models, audit }: { sequelize: Sequelize; models: Models; audit: AuditService }) {
   return {

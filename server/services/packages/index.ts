@@ -1,20 +1,13 @@
 import Joi from 'joi'
-import type { Models } from '../../../models/index.ts'
+import type { Models, PackageRow as PackageModelRow } from '../../../models/index.ts'
 import { preparedFor } from '../../../models/prepared.ts'
 import { badRequest } from '../../lib/errors.ts'
 import { toGhs } from '../../lib/money.ts'
 import { formatSize, networkLabel } from '../../lib/vocabulary.ts'
 import { NETWORKS, orList } from '../../lib/vocabulary.ts'
 
-export interface PackageRow {
-  id: number
-  network: string
-  name: string | null
-  sizeMb: number
-  priceUserPesewas: number
-  priceAgentPesewas: number | null
-  active: boolean
-}
+/** A package's row; the timestamps are left out because the catalogue neither reads nor sends them. */
+export type PackageRow = Omit<PackageModelRow, 'createdAt' | 'updatedAt'>
 
 /** The API's view of a package (GHS, sizeMB as the spec spells it). */
 export function presentPackage(p: PackageRow) {
@@ -37,7 +30,7 @@ export type PackagesService = ReturnType<typeof createPackagesService>
 /**
  * The active catalogue is read by every storefront request and page; it changes a few times a day.
  * It is kept per instance for a few seconds (another instance's change is seen within that time)
- * and dropped at once when this instance writes a package (issue 16).
+ * and dropped at once when this instance writes a package.
  */
 const ACTIVE_CACHE_MS = 5000
 const WRITE_HOOKS = ['afterCreate', 'afterUpdate', 'afterDestroy', 'afterUpsert', 'afterBulkCreate', 'afterBulkUpdate', 'afterBulkDestroy'] as const

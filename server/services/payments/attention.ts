@@ -5,7 +5,7 @@ import type { Ctx } from '../context.ts'
 
 /** Kinds of things about money an admin must see (ADR 0013). */
 export type IssueKind = 'late_success' | 'wrong_amount' | 'overpaid' | 'reversal' | 'dispute' | 'unclear_start' | 'recon_mismatch'
-  // Payouts (issue 20): a transfer the code cannot decide, refused, or waiting for an OTP.
+  // Payouts: a transfer the code cannot decide, refused, or waiting for an OTP.
   | 'payout_mismatch' | 'payout_unclear' | 'payout_refused' | 'payout_otp'
   // Result-checker vouchers: a paid purchase the stock could not (fully) supply, refunded automatically.
   | 'out_of_stock'

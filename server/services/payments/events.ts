@@ -27,7 +27,7 @@ export type EventHandler = (e: PaystackEvent, ctx: Ctx) => Promise<{ handled: bo
 /**
  * Every signed gateway event is kept once (gateway_events, unique by its key) before anything else
  * happens; events we do not handle, or for references we never issued, stay unhandled and show on
- * the attention page with their payload (issue 18).
+ * the attention page with their payload.
  */
 export function createEvents(deps: EventDeps) {
   const { sequelize } = deps

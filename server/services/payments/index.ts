@@ -28,7 +28,7 @@ import { createDailyReconciliation } from './reconcile-daily.ts'
 import { createReconcileDays } from './reconcile-days.ts'
 import { EMAIL_RE, newTransactionId, REFERENCE_RE, requestSchema, type PaymentRequestInput, type PaymentView } from './request.ts'
 
-export { newTransactionId, REFERENCE_RE, TRANSACTION_ID_RE, transactionIdSchema, type PaymentRequestInput, type PaymentView } from './request.ts'
+export { newTransactionId, REFERENCE_RE, transactionIdSchema, type PaymentRequestInput, type PaymentView } from './request.ts'
 
 const INSERT_PAYMENT = `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, payer_phone, payer_network, email,
     order_id, afa_registration_id, agent_id, user_id, details, last_checked_at, simulated)
@@ -235,7 +235,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
   }
 
   /**
-   * Who may read a payment (issue 15): admins; the signed-in person who made it; the browser that
+   * Who may read a payment: admins; the signed-in person who made it; the browser that
    * started it; or whoever also gives the paying phone number. A transaction id alone opens nothing.
    */
   function mayRead(p: PaymentRow, ctx: Ctx, phone?: unknown): boolean {

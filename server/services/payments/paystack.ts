@@ -1,4 +1,4 @@
-import axios, { type AxiosInstance } from 'axios'
+import axios, { type AxiosInstance, type AxiosResponse } from 'axios'
 import crypto from 'node:crypto'
 import type { Env } from '../../env.ts'
 import type {
@@ -94,7 +94,7 @@ export function paystackCaller(env: Env, http?: AxiosInstance) {
       responseType: 'text',
     })
   return async function call(method: 'get' | 'post', url: string, body?: unknown, params?: Record<string, unknown>): Promise<Answer> {
-    let res
+    let res: AxiosResponse<string>
     try {
       res = await client.request({ method, url, data: body, params })
     } catch (err) {

@@ -3,14 +3,13 @@ import type { NetworkName } from '../../lib/vocabulary.ts'
 /** What every payment provider (the real gateway or the built-in simulator) offers the payments service. */
 export const PAYMENT_STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED', 'REFUND_PENDING', 'REFUNDED', 'REFUND_FAILED', 'REVERSED'] as const
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
-export const OPEN_STATUSES: readonly PaymentStatus[] = ['PENDING', 'IN_PROGRESS']
 /** Anything but PENDING / IN_PROGRESS: the settlement has happened (refunds and reversals come after it). */
 export const isFinal = (s: string) => s !== 'PENDING' && s !== 'IN_PROGRESS'
 /** What the gateway may answer about a payment: an outcome, or still open. */
 export type GatewayStatus = 'PENDING' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILED' | 'EXPIRED'
 
 export type Method = 'momo' | 'card'
-/** How a payment row was paid: a gateway flow, or the agent's own wallet (issue 13). */
+/** How a payment row was paid: a gateway flow, or the agent's own wallet. */
 export type PaymentMethod = Method | 'wallet'
 export type ProviderName = 'simulator' | 'paystack'
 

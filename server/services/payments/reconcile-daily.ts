@@ -27,7 +27,7 @@ export interface DailyResult {
 const SETTLED_HERE = ['SUCCESS', 'REFUND_PENDING', 'REFUNDED', 'REFUND_FAILED', 'REVERSED']
 
 /**
- * Daily reconciliation (issue 12 item 8): the gateway's transactions of one UTC day (Paystack
+ * Daily reconciliation: the gateway's transactions of one UTC day (Paystack
  * GET /transaction with from/to, every page) against our payments. Paid there but not here is
  * settled through the one settlement path (late money is never dropped); paid here but not there,
  * and amounts that differ, are listed on the attention page. Each run is kept.

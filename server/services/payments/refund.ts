@@ -196,7 +196,7 @@ export function createRefunds(deps: RefundDeps) {
 
   /**
    * Delivery failed for good: refunds when the shop's setting says so; an order paid from an agent's
-   * wallet always goes back to the wallet (issue 13). Otherwise nothing: the admin decides.
+   * wallet always goes back to the wallet. Otherwise nothing: the admin decides.
    */
   async function onDeliveryFailed(orderId: number, reason: string, ctx: Ctx = {}): Promise<RefundRow | null> {
     const [pay] = await q<{ gateway: string }>('SELECT p.gateway FROM orders o JOIN payments p ON p.transaction_id = o.payment_transaction_id WHERE o.id = :id', { id: orderId }, ctx.transaction)

@@ -196,7 +196,7 @@ export function createSettlement(deps: SettleDeps) {
     return honoured
   }
 
-  /** Verify before value: amount and currency must both be there and cover the price (issue 18). */
+  /** Verify before value: amount and currency must both be there and cover the price. */
   function verdict(due: number, result: GatewayResult): { ok: boolean; why?: string; paid: number | null; currency: string | null; excess: number } {
     const paid = typeof result.amountPesewas === 'number' && Number.isInteger(result.amountPesewas) && result.amountPesewas >= 0 ? result.amountPesewas : null
     const currency = result.currency ? String(result.currency).toUpperCase() : null

@@ -80,17 +80,12 @@ export function createSimulatorProvider(
   }
 }
 
-export const simulatorTtlSeconds = (env: Env) => env.SIMULATOR_PROMPT_TTL_SECONDS
-
 // ---- The simulator's controls: its phone and checkout pages, and the documented HTTP calls, use these.
-
 
 interface Refresher {
   refresh(transactionId: string): Promise<{ paymentStatus: string; message: string } | null>
   mayRead(p: PaymentRow, ctx: Ctx, phone?: unknown): boolean
 }
-
-export type SimulatorControl = ReturnType<typeof createSimulatorControl>
 
 export const BEING_CONFIRMED = 'Your answer was recorded. The payment is being confirmed.'
 
@@ -148,7 +143,7 @@ export function createSimulatorControl(deps: { sequelize: Sequelize; env: Env; p
 
     /**
      * Unanswered mobile-money prompts, newest first: those waiting on a number typed in, or with no
-     * number, those of the payments this browser started. Never everyone's (issue 15).
+     * number, those of the payments this browser started. Never everyone's.
      */
     async prompts(phone: unknown, ctx: Ctx = {}) {
       ensureActive()

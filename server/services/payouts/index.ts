@@ -19,8 +19,7 @@ import { listWhere, presentPayout, VIEW_SQL } from './view.ts'
 import type { TransferWord, TransfersProvider } from './transfers.ts'
 import { PAYOUT_SEND_TASK, PAYOUT_CHECK_TASK, OPEN, RETURNS, amountSchema, amountPesewasSchema, reasonSchema, listSchema, simulatorSchema, validate, referenceFor, type PayoutStatus, type PayoutRow, type PayoutNumberRow, type PayoutView } from './model.ts'
 
-export { PAYOUT_SEND_TASK, PAYOUT_CHECK_TASK, PAYOUT_SWEEP_TASK, PAYOUT_STATUSES, NETWORK_LABELS, type PayoutStatus, type PayoutRow, type PayoutNumberRow, type PayoutView } from './model.ts'
-
+export { PAYOUT_SEND_TASK, PAYOUT_CHECK_TASK, PAYOUT_SWEEP_TASK, type PayoutStatus, type PayoutRow, type PayoutNumberRow, type PayoutView } from './model.ts'
 
 export interface PayoutsDeps {
   sequelize: Sequelize
@@ -36,7 +35,7 @@ export interface PayoutsDeps {
 }
 
 /**
- * Payouts of shop earnings to the agent's verified mobile-money number (issue 20, ADR 0020 '## Payouts').
+ * Payouts of shop earnings to the agent's verified mobile-money number (ADR 0020 '## Payouts').
  * The money is held (PAYOUT entry) in the transaction that creates the payout and queues its send; the
  * transfer goes out from a queued job under an id-derived reference; only the gateway's word (webhook or
  * verify) settles it; failure, reversal or rejection returns it (PAYOUT_RETURN) once. Every move is one
@@ -381,4 +380,3 @@ export function createPayoutsService(deps: PayoutsDeps) {
   }
 }
 
-export type PayoutsService = ReturnType<typeof createPayoutsService>

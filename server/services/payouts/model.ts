@@ -6,7 +6,7 @@ import { NETWORKS, NETWORK_LABEL, orList } from '../../lib/vocabulary.ts'
 import { TRANSFER_SIM_MODES } from './simulator.ts'
 import type { PayoutNetwork } from './transfers.ts'
 
-// Payouts (issue 20): the rows, their statuses, and the checks on what agents and admins send.
+// Payouts: the rows, their statuses, and the checks on what agents and admins send.
 
 export const PAYOUT_SEND_TASK = 'payouts.send'
 export const PAYOUT_CHECK_TASK = 'payouts.check'

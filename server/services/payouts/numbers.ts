@@ -10,7 +10,7 @@ import type { PayoutNetwork, TransfersProvider } from './transfers.ts'
 
 /**
  * An agent's payout number: one at a time, verified with the gateway (resolve and transfer
- * recipient) before it is kept, replaced or removed with an audit entry (issue 20).
+ * recipient) before it is kept, replaced or removed with an audit entry.
  */
 export function createPayoutNumbers(deps: { sequelize: Sequelize; audit: AuditService; transfers: TransfersProvider; log: Logger }) {
   const { sequelize, audit, transfers, log } = deps

@@ -56,8 +56,6 @@ export interface QueueOptions {
 
 const DEFAULT_OPTIONS: QueueOptions = { concurrency: 8, completeBatchMs: 0, localSize: 0 }
 
-export const QUEUE_SCHEMA = 'graphile_worker'
-
 /**
  * The one durable job queue (graphile-worker on our PostgreSQL; ADR 0011). Work is enqueued with
  * `graphile_worker.add_job` in the caller's transaction, so a crash never loses it and a rollback

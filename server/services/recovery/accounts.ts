@@ -33,7 +33,7 @@ const SELECT = `SELECT u.id, u.email, coalesce(a.phone, u.phone) AS phone FROM u
 export async function findAccount(sequelize: Sequelize, id: Identifier, transaction?: Transaction): Promise<RecoveryAccount | null> {
   const q = (where: string, replacements: Record<string, unknown>) =>
     sequelize.query<{ id: number; email: string; phone: string | null }>(`${SELECT} WHERE ${where} LIMIT 2`, { replacements, type: QueryTypes.SELECT, transaction })
-  let rows
+  let rows: { id: number; email: string; phone: string | null }[]
   if (id.kind === 'email') rows = await q('lower(u.email) = :email', { email: id.value })
   else {
     const phones = phoneVariants(id.value)

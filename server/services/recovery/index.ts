@@ -52,8 +52,6 @@ const resetSchema = Joi.object({
   }),
 }).options({ stripUnknown: true })
 
-export type RecoveryService = ReturnType<typeof createRecoveryService>
-
 interface Deps {
   sequelize: Sequelize
   models: Models
@@ -73,7 +71,7 @@ interface Deps {
 export const RECOVERY_TASK = 'recovery-deliver'
 
 /**
- * Account recovery (issue 19, ADR 0018): a 6-digit code by SMS (the outbox) and by email when SMTP is
+ * Account recovery (ADR 0018): a 6-digit code by SMS (the outbox) and by email when SMTP is
  * set, then a new password. Codes and passwords never reach a log, an audit entry or an answer.
  */
 export function createRecoveryService(deps: Deps) {
@@ -212,7 +210,7 @@ export function createRecoveryService(deps: Deps) {
       if (!account.phone && !mailer) throw conflict('This account has no phone number to send a code to.')
       const sent = await issueCode(account, 'admin', ctx)
       await audit.record({ action: 'ADMIN_PASSWORD_RESET_SENT', resource: 'USER', resourceId: uid, severity: 'HIGH', details: { email: account.email, sms: sent.sms, emailSent: sent.email } }, ctx)
-      // An admin resetting an account ends its sessions at once (issue 15 item 3): if it was taken over, the taker is out now.
+      // An admin resetting an account ends its sessions at once: if it was taken over, the taker is out now.
       await sessions.endAll(uid, { reason: 'ADMIN_PASSWORD_RESET', keepCurrent: true }, ctx)
       const where = sent.sms && sent.email ? "the account's phone and email" : sent.sms ? "the account's phone" : "the account's email"
       return { message: `Password reset code sent to ${where}.` }

@@ -18,8 +18,6 @@ export const RECOVERY_LIMITS = {
 } as const
 
 export type LimitName = keyof typeof RECOVERY_LIMITS
-export type RecoveryLimiter = ReturnType<typeof createRecoveryLimiter>
-
 export function createRecoveryLimiter({ sequelize, sweep }: { sequelize: Sequelize; sweep: boolean }) {
   const limiters = Object.fromEntries(
     Object.entries(RECOVERY_LIMITS).map(([name, l]) => [

@@ -1,4 +1,3 @@
-import Joi from 'joi'
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import type { Env } from '../../env.ts'
 import { AppError, badRequest, forbidden, notFound, unauthorized } from '../../lib/errors.ts'
@@ -9,11 +8,12 @@ import { isActiveAgent } from '../../lib/vocabulary.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { AuthService } from '../auth/index.ts'
 import type { Actor } from '../context.ts'
-import type { OrdersService } from '../orders/index.ts'
+import type { ApiOrderInput, OrdersService } from '../orders/index.ts'
 import type { PricingService } from '../pricing/index.ts'
 import type { PackagesService } from '../packages/index.ts'
 import type { Queue } from '../queue/index.ts'
 import type { WalletService } from '../wallet/index.ts'
+import { hitWindow } from '../limits/rate-limit.ts'
 import { createApiKeys } from './keys.ts'
 import { presentApiOrder, type ApiOrder } from './present.ts'
 import { createAgentWebhooks, WEBHOOK_TASK, type WebhookPayload } from './webhooks.ts'
@@ -21,12 +21,15 @@ import { createAgentWebhooks, WEBHOOK_TASK, type WebhookPayload } from './webhoo
 export const IDEMPOTENCY_KEY_RE = /^[A-Za-z0-9_.:-]{1,255}$/
 export const BAD_KEY = 'Invalid or revoked API key'
 
-const orderSchema = Joi.object({
-  packageId: Joi.number().integer().min(1).max(2_147_483_647),
-  network: Joi.string().trim().uppercase(),
-  dataSizeMB: Joi.number().integer().min(1),
-  recipientNumber: Joi.any(),
-}).unknown(false).messages({ 'object.unknown': '{#label} is not a field of an order' })
+/**
+ * What an Idempotency-Key is bound to: the fields the caller sent, as checked (a package id sent as
+ * text counts as the number). The recipient is taken as sent, not in its local form, because keys
+ * stored earlier were hashed that way and a retry must still match them.
+ */
+function requestHash(input: ApiOrderInput, sent: Record<string, unknown>): string {
+  const fields = (Object.keys(input) as Array<keyof ApiOrderInput>).filter((k) => k in sent).sort()
+  return sha256(JSON.stringify(fields.map((k) => [k, k === 'recipientNumber' ? sent[k] : input[k]])))
+}
 
 /** Thrown inside the order's transaction when another request already holds this Idempotency-Key: rolls this attempt back. */
 class KeyTaken extends Error {}
@@ -37,9 +40,7 @@ export interface ApiCaller {
   keyId: number
 }
 
-export type ResellerApi = ReturnType<typeof createResellerApi>
-
-/** The reseller API (issue 13, ADR 0014): keys, per-key rate limit, agent prices, wallet orders with idempotency, webhooks. */
+/** The reseller API (ADR 0014): keys, per-key rate limit, agent prices, wallet orders with idempotency, webhooks. */
 export function createResellerApi(deps: {
   sequelize: Sequelize
   env: Env
@@ -97,16 +98,8 @@ export function createResellerApi(deps: {
      */
     async hit(keyId: number): Promise<{ limit: number; remaining: number; resetSeconds: number; limited: boolean }> {
       const limit = deps.env.API_RATE_LIMIT_PER_MINUTE
-      const [row] = await q<{ count: number; reset: number }>(
-        `INSERT INTO rate_limits (key, count, window_start) VALUES (:key, 1, now())
-         ON CONFLICT (key) DO UPDATE SET
-           count = CASE WHEN rate_limits.window_start <= now() - interval '60 seconds' THEN 1 ELSE rate_limits.count + 1 END,
-           window_start = CASE WHEN rate_limits.window_start <= now() - interval '60 seconds' THEN now() ELSE rate_limits.window_start END
-         RETURNING count, CEIL(EXTRACT(EPOCH FROM (window_start + interval '60 seconds' - now())))::int AS reset`,
-        { key: `api-key:${keyId}` },
-      )
-      const count = Number(row!.count)
-      return { limit, remaining: Math.max(0, limit - count), resetSeconds: Math.max(1, Number(row!.reset)), limited: count > limit }
+      const { count, resetSeconds } = await hitWindow(sequelize, `api-key:${keyId}`, 60)
+      return { limit, remaining: Math.max(0, limit - count), resetSeconds, limited: count > limit }
     },
 
     async listPackages(caller: ApiCaller) {
@@ -136,15 +129,14 @@ export function createResellerApi(deps: {
     async createOrder(caller: ApiCaller, idempotencyKey: string | undefined, body: unknown): Promise<{ order: ApiOrder; replayed: boolean }> {
       if (!idempotencyKey) throw badRequest('Idempotency-Key header is required')
       if (!IDEMPOTENCY_KEY_RE.test(idempotencyKey)) throw badRequest('Idempotency-Key must be 1 to 255 letters, digits or _.:-')
-      const { value, error } = orderSchema.validate(body && typeof body === 'object' ? body : {})
-      if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
-      const hash = sha256(JSON.stringify(Object.keys(value).sort().map((k) => [k, (value as Record<string, unknown>)[k]])))
+      const input = orders.parseApiOrder(body)
+      const hash = requestHash(input, body as Record<string, unknown>)
       const seen = await findKeyUse(caller.agentId, idempotencyKey)
       if (seen) return { order: await orderOf(caller.agentId, replay(seen, hash)), replayed: true }
       try {
         let answer: ApiOrder | undefined
         await orders.placeOrder(
-          { ...(value as object), recipientNumber: value.recipientNumber, channel: 'api', payFrom: 'wallet' } as never,
+          input,
           { user: caller.actor },
           {
             andThen: async (orderId, transaction) => {

@@ -418,4 +418,3 @@ export const openApiDocument = {
   },
 } as const
 
-export type OpenApiDocument = typeof openApiDocument

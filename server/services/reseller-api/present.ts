@@ -26,7 +26,7 @@ export function presentApiOrder(o: Record<string, any>): ApiOrder {
     recipientNumber: o.recipient_number,
     amount: toGhs(o.amount_pesewas) ?? 0,
     paymentStatus: String(o.payment_status).toUpperCase(),
-    // Issue 11 adds orders.delivery_status; until then it is derived from the delivered flag.
+    // A row read before delivery had its own status has only the delivered flag to go by.
     deliveryStatus: o.delivery_status ? String(o.delivery_status).toUpperCase() : o.delivered ? 'DELIVERED' : 'PENDING',
     delivered: !!o.delivered,
     transactionId: o.payment_transaction_id ?? null,

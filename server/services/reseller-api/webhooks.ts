@@ -17,7 +17,7 @@ import { presentApiOrder, type ApiOrder } from './present.ts'
 export const WEBHOOK_TASK = 'agent-webhook'
 /** graphile-worker retries with exponential backoff (about 2 s, 7 s, 20 s ... up to ~1 day over 12 tries). */
 export const WEBHOOK_MAX_ATTEMPTS = 12
-export const SIGNATURE_HEADER = 'X-DataHub-Signature'
+const SIGNATURE_HEADER = 'X-DataHub-Signature'
 const TIMEOUT_MS = 10_000
 
 export type WebhookPayload = {
@@ -49,6 +49,8 @@ export interface WebhookSettings {
   url: string | null
   hasSecret: boolean
 }
+
+export type AgentWebhooks = ReturnType<typeof createAgentWebhooks>
 
 export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log: Logger; queue: Queue; audit: AuditService }) {
   const { sequelize, env, log, queue, audit } = deps
@@ -163,8 +165,6 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
     return new ReportedFailure(`agent webhook to ${host}: ${'status' in answer ? `answered ${answer.status}` : answer.error}`, 'error' in answer ? answer.error : undefined)
   }
 }
-
-export type AgentWebhooks = ReturnType<typeof createAgentWebhooks>
 
 /** A failed request as a short code (ECONNREFUSED, ECONNABORTED for a timeout, EPRIVATEADDRESS...), never its message or config. */
 function errorCode(err: unknown): string {

@@ -39,7 +39,7 @@ export interface Settings {
   commissionPercentage: number
   commissionFixedAmount: number
   ussdWhitelistEnabled: boolean
-  /** Issue 11: 'automatic' sends each paid order to its vendor; 'manual' leaves it to the CSV export as before. */
+  /** 'automatic' sends each paid order to its vendor; 'manual' leaves it to the CSV export as before. */
   deliveryMode: 'automatic' | 'manual'
   /** Vendor per network: 'auto' = the real vendor when its keys are configured, else the simulator. */
   deliveryVendorMtn: DeliveryVendorChoice
@@ -55,15 +55,15 @@ export interface Settings {
   smsAgentApproved: string
   /** The cards of a result-checker purchase: {product}, {cards} (serial and PIN each), {howToUse}. */
   smsVoucherSold: string
-  /** Refund the payer automatically when a delivery fails for good (issue 12). */
+  /** Refund the payer automatically when a delivery fails for good. */
   refundOnDeliveryFailure: boolean
-  /** Agent wallet top-up limits (GHS), issue 13. */
+  /** Agent wallet top-up limits (GHS). */
   walletTopupMin: number
   walletTopupMax: number
-  /** Agent shops (issue 20): the most an agent may add to its agent price, in percent of it or in GHS. */
+  /** Agent shops: the most an agent may add to its agent price, in percent of it or in GHS. */
   shopMaxMarkupType: 'PERCENT' | 'FIXED'
   shopMaxMarkupValue: number
-  /** Payouts of shop earnings (issue 20, GHS): the smallest withdrawal, the fee held with it, and the amount above which an admin approves first. */
+  /** Payouts of shop earnings (GHS): the smallest withdrawal, the fee held with it, and the amount above which an admin approves first. */
   payoutMinimum: number
   payoutFee: number
   payoutApprovalAbove: number
@@ -148,12 +148,12 @@ export type PublicSettings = Pick<Settings, (typeof PUBLIC_FIELDS)[number]>
 
 const MONEY_FIELDS = [
   'agentRegistrationFee', 'afaRegistrationFee', 'commissionFixedAmount', 'deliveryLowBalanceThreshold', 'walletTopupMin', 'walletTopupMax',
-  // Payouts (issue 20)
+  // Payouts
   'payoutMinimum', 'payoutFee', 'payoutApprovalAbove',
 ] as const
 
 const text = (max: number) => Joi.string().allow('').max(max).trim()
-// 0 means free; a positive amount that rounds to 0 pesewas would silently make it free, so it is refused (issue 15).
+// 0 means free; a positive amount that rounds to 0 pesewas would silently make it free, so it is refused.
 const money = Joi.number().min(0).max(100000).custom((v: number, h) => {
   const pesewas = toPesewas(v)
   return v > 0 && pesewas === 0 ? h.error('money.zero') : toGhs(pesewas)
@@ -201,7 +201,7 @@ export const settingsSchema = Joi.object<Settings>({
   walletTopupMax: Joi.number().min(0.01).max(100000).precision(2),
   shopMaxMarkupType: Joi.string().valid('PERCENT', 'FIXED').messages({ '*': 'Maximum markup type must be PERCENT or FIXED' }),
   shopMaxMarkupValue: Joi.number().min(0).max(100000).precision(2).messages({ '*': 'Maximum markup must be a number of 0 or more (at most 2 decimals)' }),
-  // Payouts (issue 20): 0 for the approval amount means every payout waits for an admin.
+  // Payouts: 0 for the approval amount means every payout waits for an admin.
   payoutMinimum: Joi.number().min(1).max(100000).precision(2).messages({ '*': 'Minimum payout must be from GH₵1.00 to GH₵100000.00' }),
   payoutFee: money,
   payoutApprovalAbove: money,

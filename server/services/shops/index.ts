@@ -66,7 +66,7 @@ export interface PriceLine {
 
 export type ShopsService = ReturnType<typeof createShopsService>
 
-/** Agents' shops (issue 20, ADR 0020 '## Shops'): the shop, its prices, its sales at the confirmed price, its margins. */
+/** Agents' shops (ADR 0020 '## Shops'): the shop, its prices, its sales at the confirmed price, its margins. */
 export function createShopsService(deps: { sequelize: Sequelize; audit: AuditService; settings: SettingsService; packages: PackagesService; pricing: PricingService; orders: OrdersService; earnings: EarningsService }) {
   const { sequelize, audit, settings, packages } = deps
   const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}, transaction?: Transaction) =>

@@ -3,7 +3,7 @@ import { badRequest } from '../../lib/errors.ts'
 import type { Settings } from '../settings/index.ts'
 import { percentOf, toPesewas } from '../../lib/money.ts'
 
-/** Issue 20: what a shop may be called, what colour it may wear, and what it may charge. Pure rules, no I/O. */
+/** What a shop may be called, what colour it may wear, and what it may charge. Pure rules, no I/O. */
 
 export const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{1,28})[a-z0-9]$/
 /** Words a shop link may not be: our own routes and names people would mistake for the platform's. */

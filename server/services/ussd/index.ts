@@ -65,8 +65,6 @@ function limiter(max: number) {
 
 type Deps = { sequelize: Sequelize; models: Models; settings: SettingsService; audit: AuditService }
 
-export type UssdService = ReturnType<typeof createUssdService>
-
 /**
  * The USSD channel's own rules: who may dial in (whitelist, agent by phone, approved and paid), the
  * PIN with its per-agent lock, and the agent's orders as the menu shows them. Ordering and payment go

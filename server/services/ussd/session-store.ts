@@ -56,4 +56,3 @@ export function createSessionStore(sequelize: Sequelize) {
   }
 }
 
-export type SessionStore = ReturnType<typeof createSessionStore>

@@ -13,7 +13,6 @@ import { createHandover } from './handover.ts'
 import { createProducts } from './products.ts'
 import { createStock } from './stock.ts'
 
-export { MAX_CARDS_PER_PURCHASE } from './buy.ts'
 export type { PurchaseView } from './handover.ts'
 export type { AdminProductView, PublicProductView } from './products.ts'
 

@@ -8,7 +8,7 @@ import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 import type { PaymentsService, PaymentView } from '../payments/index.ts'
 import type { Settings, SettingsService } from '../settings/index.ts'
-import { balanceOf, ENTRY_TYPES, post, toEntry, type EntryRow, type EntryType } from './ledger.ts'
+import { balanceOf, ENTRY_TYPES, post, toEntry, type EntryRow, type EntryType, type WalletEntryRecord } from './ledger.ts'
 import { payOrderFromWallet, type WalletOrder } from './pay.ts'
 import { refundOrderToWallet } from './refund-handler.ts'
 
@@ -61,7 +61,7 @@ export type StatementQuery = { type?: string; from?: string; to?: string; page?:
 
 export type WalletService = ReturnType<typeof createWalletService>
 
-/** The agent wallet (issue 13, ADR 0014): balance, statement, top-up, paying orders, refunds, admin adjustments. */
+/** The agent wallet (ADR 0014): balance, statement, top-up, paying orders, refunds, admin adjustments. */
 export function createWalletService(deps: { sequelize: Sequelize; models: Models; settings: SettingsService; audit: AuditService; payments: PaymentsService }) {
   const { sequelize, audit, payments } = deps
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
@@ -83,7 +83,7 @@ export function createWalletService(deps: { sequelize: Sequelize; models: Models
     const f = filters(raw)
     const params = { ...f.params, agentId }
     const [count] = await q<{ n: string }>(`SELECT count(*) AS n FROM wallet_entries WHERE ${f.where}`, params)
-    const rows = await q<Record<string, any>>(
+    const rows = await q<WalletEntryRecord>(
       `SELECT * FROM wallet_entries WHERE ${f.where} ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset`,
       { ...params, limit: f.limit, offset: (f.page - 1) * f.limit },
     )
@@ -97,7 +97,7 @@ export function createWalletService(deps: { sequelize: Sequelize; models: Models
 
   async function allEntries(agentId: number, raw: StatementQuery): Promise<EntryView[]> {
     const f = filters(raw)
-    const rows = await q<Record<string, any>>(`SELECT * FROM wallet_entries WHERE ${f.where} ORDER BY created_at DESC, id DESC LIMIT 100000`, { ...f.params, agentId })
+    const rows = await q<WalletEntryRecord>(`SELECT * FROM wallet_entries WHERE ${f.where} ORDER BY created_at DESC, id DESC LIMIT 100000`, { ...f.params, agentId })
     return rows.map((r) => presentEntry(toEntry(r)))
   }
 

@@ -35,7 +35,23 @@ export interface PostInput {
 export const INSUFFICIENT_FUNDS = 'Insufficient wallet balance'
 export const insufficientFunds = (balancePesewas: number) => new AppError(402, INSUFFICIENT_FUNDS, { balance: toGhs(balancePesewas) })
 
-export function toEntry(r: Record<string, any>): EntryRow {
+/** A wallet_entries row as PostgreSQL returns it (bigint and numeric columns may arrive as text). */
+export interface WalletEntryRecord {
+  id: number | string
+  agent_id: number
+  type: EntryType
+  amount_pesewas: number | string
+  balance_after_pesewas: number | string
+  reason: string
+  actor_user_id: number | null
+  payment_transaction_id: string | null
+  order_id: number | null
+  /** The bulk order whose one debit this is (ADR 0039). */
+  batch_id?: number | null
+  created_at: Date | string
+}
+
+export function toEntry(r: WalletEntryRecord): EntryRow {
   return {
     id: Number(r.id),
     agentId: r.agent_id,
@@ -67,7 +83,7 @@ export async function post(sequelize: Sequelize, input: PostInput, t: Transactio
       if (after < 0) throw insufficientFunds(balance)
     },
     insertEntry: async (after) => {
-      const [row] = await sequelize.query<Record<string, any>>(
+      const [row] = await sequelize.query<WalletEntryRecord>(
         `INSERT INTO wallet_entries (agent_id, type, amount_pesewas, balance_after_pesewas, reason, actor_user_id, payment_transaction_id, order_id, batch_id)
          VALUES (:agentId, :type, :amount, :after, :reason, :actor, :tid, :orderId, :batchId)
          ON CONFLICT DO NOTHING RETURNING *`,

@@ -1,4 +1,4 @@
-import axios from 'axios'
+import axios, { type AxiosResponse } from 'axios'
 import crypto from 'node:crypto'
 
 /** Sends one Cloud API message body; answers Meta's message id. */
@@ -25,7 +25,7 @@ export function createGraphSender(cfg: { graphUrl: string; version: string; phon
   return {
     name: 'graph',
     async send(body) {
-      let res
+      let res: AxiosResponse
       try {
         res = await http.post(`/${cfg.version}/${cfg.phoneNumberId}/messages`, body, { headers: { Authorization: `Bearer ${cfg.token}`, 'Content-Type': 'application/json' } })
       } catch (err) {

@@ -46,8 +46,6 @@ const idOf = (raw: unknown) => {
   return id
 }
 
-export type WhitelistService = ReturnType<typeof createWhitelistService>
-
 export function createWhitelistService({ sequelize, models, audit, settings }: { sequelize: Sequelize; models: Models; audit: AuditService; settings: SettingsService }) {
   const record = (action: string, details: Record<string, unknown>, ctx: Ctx, resourceId?: string) =>
     audit.record({ action, resource: 'SYSTEM', resourceId: resourceId ?? 'ussd-whitelist', severity: 'MEDIUM', details }, ctx)

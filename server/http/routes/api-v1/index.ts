@@ -7,7 +7,7 @@ import { openApiDocument } from '../../../services/reseller-api/openapi.ts'
 const callerOf = (res: Response) => res.locals.apiCaller as ApiCaller
 
 /**
- * The reseller API, `/api/v1` (issue 13, ADR 0014): API-key auth, a per-key rate limit, agent prices,
+ * The reseller API, `/api/v1` (ADR 0014): API-key auth, a per-key rate limit, agent prices,
  * the wallet balance, wallet-paid orders with Idempotency-Key. Every route is described in
  * services/reseller-api/openapi.ts (the /developers page renders it too), and a test calls each one against the document.
  */

@@ -6,8 +6,6 @@ import type { DeliveryVendor } from '../vendor.ts'
 import { createSimulatorVendor, databaseKeyStore, type SimulatorVendor } from './simulator.ts'
 import { createSkytechVendor } from './skytech.ts'
 
-export const VENDOR_NAMES = ['simulator', 'skytech'] as const
-
 /** The vendors this instance can use: the simulator always, SkyTech when its keys are configured. */
 export function createVendors(env: Env, sequelize?: Sequelize) {
   const store = sequelize ? databaseKeyStore(sequelize) : undefined
@@ -32,4 +30,3 @@ export function createVendors(env: Env, sequelize?: Sequelize) {
   }
 }
 
-export type Vendors = ReturnType<typeof createVendors>

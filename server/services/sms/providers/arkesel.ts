@@ -1,4 +1,4 @@
-import axios from 'axios'
+import axios, { type AxiosResponse } from 'axios'
 import { SmsError, type SmsProvider } from '../provider.ts'
 
 /** Arkesel's examples write numbers internationally without '+': 0241234567 -> 233241234567. */
@@ -14,7 +14,7 @@ export function createArkeselProvider(cfg: { baseUrl: string; apiKey: string; ti
   return {
     name: 'arkesel',
     async send({ to, message, sender }) {
-      let res
+      let res: AxiosResponse
       try {
         res = await http.post('/api/v2/sms/send', { sender, message, recipients: [international(to)] }, { headers: { 'api-key': cfg.apiKey, Accept: 'application/json' } })
       } catch (err) {
