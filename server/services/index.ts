@@ -93,61 +93,61 @@ export function createServices(deps: Deps) {
   const limits = createLimitsService({ sequelize })
   const sessions = createSessionsService({ sequelize, audit })
   const auth = createAuthService({ sequelize, models, audit, sessions, throttle: createLoginThrottle({ sequelize }) })
-  // Text messages: outbox row + dispatch job in the caller's transaction (H11).
+  // Text messages: outbox row + dispatch job in the caller's transaction.
   const sms = createSmsService({ sequelize, models, queue, settings, env: deps.env, log: deps.log })
-  // H5b back office: users and roles, packages, USSD whitelist, admin messages.
+  // Back office: users and roles, packages, USSD whitelist, admin messages.
   const usersAdmin = createUsersAdminService({ sequelize, models, audit })
   const packagesAdmin = createPackagesAdminService({ sequelize, models, audit })
   const whitelist = createWhitelistService({ sequelize, models, audit, settings })
   const adminMessages = createAdminMessagesService({ sequelize, models, audit })
-  // H6 back office insight: audit trail queries and exports, commission reports and archive.
+  // Back office insight: audit trail queries and exports, commission reports and archive.
   const auditLogs = createAuditLogsService({ sequelize, audit })
   const commissionReports = createCommissionReportsService({ sequelize, audit })
-  // H5a back office operations: overview figures, orders list/delivery/export, AFA registrations.
+  // Back office operations: overview figures, orders list/delivery/export, AFA registrations.
   const adminStats = createAdminStatsService({ sequelize, settings })
   const publicStats = createPublicStatsService({ sequelize })
   const afaAdmin = createAfaAdminService({ sequelize, audit })
-  // H7 USSD channel: dial-in access, PIN lock, session store (the menu itself lives in ussd/).
+  // USSD channel: dial-in access, PIN lock, session store (the menu itself lives in ussd/).
   const ussd = createUssdService({ sequelize, models, settings, audit })
-  // H3 storefront and payments: packages, orders, the payment providers (Paystack or the simulator), AFA, SMS outbox.
+  // Storefront and payments: packages, orders, the payment providers (Paystack or the simulator), AFA, SMS outbox.
   const packages = createPackagesService({ models })
-  // H11 delivery: vendors behind one interface, queued by settlement in its transaction.
+  // Delivery: vendors behind one interface, queued by settlement in its transaction.
   const delivery = createDeliveryService({ sequelize, audit, settings, sms, queue, env: deps.env, log: deps.log, events })
   const ordersAdmin = createOrdersAdminService({ sequelize, audit, delivery, events })
   const commissions = createCommissionsService({ sequelize })
-  // Issue 20: an agent's shop margins and payouts, a second balance on the wallet's row (ADR 0020).
+  // An agent's shop margins and payouts, a second balance on the wallet's row (ADR 0020).
   const earnings = createEarningsService({ sequelize })
   // Payment issues for the admin: payouts note theirs on the same list.
   const attention = createAttention({ sequelize })
-  // Issue 20: payouts of earnings to mobile money (Paystack Transfers or the simulator); transfer.* webhooks come here.
+  // Payouts of earnings to mobile money (Paystack Transfers or the simulator); transfer.* webhooks come here.
   const payouts = createPayoutsService({ sequelize, env: deps.env, log: deps.log, audit, settings, earnings, queue, attention })
-  // A refund of a wallet-paid order goes back to the wallet (issue 13), through the one refund path.
+  // A refund of a wallet-paid order goes back to the wallet through the one refund path.
   const payments = createPaymentsService({
     ...deps, settings, audit, commissions, sms, delivery, queue, events, attention,
     refundHandlers: { wallet: walletRefundHandler({ sequelize, audit }) },
     gatewayEvents: [{ prefix: 'transfer.', handle: payouts.onTransferEvent }],
   })
-  // H4 agent programme: registration, fee payment (through payments), approval, PIN; the inbox.
+  // Agent programme: registration, fee payment (through payments), approval, PIN; the inbox.
   const agents = createAgentsService({ sequelize, models, audit, auth, settings, limits, sms, payments })
   const inbox = createInboxService({ sequelize, models })
   const agentOrders = createAgentOrdersService({ sequelize, models })
-  // H19 account recovery: reset codes by SMS (outbox) and email, limits in PostgreSQL, sessions end on reset;
+  // Account recovery: reset codes by SMS (outbox) and email, limits in PostgreSQL, sessions end on reset;
   // on while the payment simulator is the gateway, like the other simulators.
   const recovery = createRecoveryService({ ...deps, settings, audit, sms, sessions, queue, paymentsSimulated: payments.isSimulator })
   const simulator = createSimulatorControl({ sequelize, env: deps.env, payments, active: payments.isSimulator, log: deps.log })
-  // H13 agent wallet: ledger, top-ups (a payment purpose), wallet-paid orders settled the same single way.
+  // Agent wallet: ledger, top-ups (a payment purpose), wallet-paid orders settled the same single way.
   const wallet = createWalletService({ sequelize, models, settings, audit, payments })
   // Tiers and sub-agents (ADR 0041): THE price rule every channel asks (`pricing.priceFor`), the admin's tiers.
   const pricing = createPricingService({ sequelize, settings })
   const tiers = createTiersService({ sequelize, audit, packages, pricing })
   const orders = createOrdersService({ sequelize, models, settings, audit, packages, payments, wallet, pricing })
-  // H13 reseller API: keys, /api/v1 orders with idempotency, signed agent webhooks through the queue.
+  // Reseller API: keys, /api/v1 orders with idempotency, signed agent webhooks through the queue.
   const resellerApi = createResellerApi({ sequelize, env: deps.env, log: deps.log, audit, auth, packages, pricing, orders, wallet, queue })
   const agentWebhooks = resellerApi.webhooks
   // Bulk orders (ADR 0039): one wallet debit for many ordinary orders; the change that ends a batch's last line tells the agent's software.
   const bulk = createBulkService({ sequelize, audit, settings, packages, pricing, payments, sms, webhooks: agentWebhooks })
   const batchApi = createBatchApi({ sequelize, bulk })
-  // Issue 20 shops: an agent's shop and prices; its margin follows the order's delivery and money (subscriptions below).
+  // Shops: an agent's shop and prices; its margin follows the order's delivery and money (subscriptions below).
   const shops = createShopsService({ sequelize, audit, settings, packages, pricing, orders, earnings })
   // Sub-agents (ADR 0041): the parent's margin follows its sub-agents' deliveries and refunds (subscriptions below).
   const subAgents = createSubAgentsService({ sequelize, audit, settings, packages, pricing, earnings })

@@ -23,11 +23,11 @@ export interface DeliveryRow {
   delivery_error: string | null
   delivered: boolean
   delivered_at: Date | null
-  /** Paid through the payment simulator (issue 15): never sent to a real vendor. */
+  /** Paid through the payment simulator: never sent to a real vendor. */
   simulated?: boolean
   /** A bulk order's line (ADR 0039). */
   batch_id?: number | null
-  /** Issue 20: a shop order's sale (migration 201). */
+  /** A shop order's sale (migration 201). */
   shop_id?: number | null
   shop_agent_id?: number | null
   shop_margin_pesewas?: number | string | null

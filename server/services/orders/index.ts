@@ -212,7 +212,7 @@ export function createOrdersService(deps: {
         // Otherwise THE price rule, read in this transaction (a parent's price change waits for it: ADR 0041).
         const quote: Quote = shop ? { pricePesewas: shop.pricePesewas, parent: shop.parent ?? null } : await pricing.priceFor(actor, pkg, { transaction, lock: true })
         const amountPesewas = quote.pricePesewas
-        // A package priced 0 (from before issue 15's rule) would be "paid" at once with nothing: never sold.
+        // A package priced 0 (made before prices had to be positive) would be "paid" at once with nothing: never sold.
         if (!(amountPesewas >= 1)) throw badRequest('This package is not available for purchase')
         if (!shop && input.price !== undefined && input.price !== null && toPesewas(input.price) !== amountPesewas) {
           throw new AppError(409, PRICE_CHANGED, { price: toGhs(amountPesewas) })
