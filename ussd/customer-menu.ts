@@ -2,6 +2,7 @@ import type { MenuPackage } from './ports.ts'
 import { stepWith, type MenuEnv as CustomerEnv, type Outcome as AnyOutcome } from './dial.ts'
 import { orderLine, paginate, pkgLine } from './menu.ts'
 import { NETWORK_LABELS, NETWORK_ORDER, ascii, formatSize, ghs, screen } from './text.ts'
+import { VOUCHER_RE } from '../server/lib/vocabulary.ts'
 
 // The customer's menu: a caller who is no agent buys for their own phone or another number and pays
 // by mobile money from the phone they dial with. Its screens are a separate table from the agent's
@@ -167,7 +168,7 @@ export const CUSTOMER_SCREENS: Record<CustomerScreen, { render(env: CustomerEnv,
       return screen(['Telecel Cash needs a voucher.', 'Dial *110#, choose Generate Voucher, then enter the 6-digit voucher:', HOME_NAV], note)
     },
     async input(env, s, v) {
-      if (!/^\d{6}$/.test(v)) return { note: 'Enter the 6-digit voucher.' }
+      if (!VOUCHER_RE.test(v)) return { note: 'Enter the 6-digit voucher.' }
       return place(env, s, v)
     },
   },

@@ -4,6 +4,7 @@ import type { Actor } from '../context.ts'
 import type { PackageRow } from '../packages/index.ts'
 import type { Settings, SettingsService } from '../settings/index.ts'
 import { ceilingOf, sellingPrice } from '../shops/rules.ts'
+import { ACTIVE_AGENT_SQL } from '../../lib/vocabulary.ts'
 
 export const SUSPENDED_BY_PARENT = 'Your account has been suspended by the agent who invited you. Please contact them.'
 
@@ -79,7 +80,7 @@ export function createPricingService(deps: { sequelize: Sequelize; settings: Set
   async function buyerOf(actor: Actor | null | undefined, t?: Transaction): Promise<Buyer | null> {
     if (actor?.role !== 'AGENT' || !actor.agent) return null
     const [row] = await q<{ id: number; active: boolean; tier_id: number | null; parent_agent_id: number | null; parent_tier_id: number | null; suspended: boolean }>(
-      `SELECT a.id, (a.approved AND a.payment_status = 'SUCCESS') AS active, a.tier_id, a.parent_agent_id, p.tier_id AS parent_tier_id,
+      `SELECT a.id, ${ACTIVE_AGENT_SQL} AS active, a.tier_id, a.parent_agent_id, p.tier_id AS parent_tier_id,
               (a.suspended_by_parent_at IS NOT NULL) AS suspended
          FROM agents a LEFT JOIN agents p ON p.id = a.parent_agent_id WHERE a.id = :id`,
       { id: actor.agent.id }, t,

@@ -7,6 +7,7 @@ import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 import type { PackagesService } from '../packages/index.ts'
 import { agentPriceOf, type PricingService } from './index.ts'
+import { ACTIVE_AGENT_SQL } from '../../lib/vocabulary.ts'
 
 /** Delivered sales over this many days decide automatic promotion. */
 const PROMOTION_WINDOW_DAYS = 30
@@ -190,7 +191,7 @@ export function createTiersService(deps: { sequelize: Sequelize; audit: AuditSer
                   (SELECT COALESCE(sum(o.amount_pesewas), 0) FROM orders_view o
                     WHERE o.agent_id = a.id AND o.payment_status = 'SUCCESS' AND o.delivered
                       AND o.delivered_at >= now() - make_interval(days => :days)) AS sales
-             FROM agents a WHERE a.approved AND a.payment_status = 'SUCCESS')
+             FROM agents a WHERE ${ACTIVE_AGENT_SQL})
          SELECT DISTINCT ON (s.agent_id) s.agent_id, t.id AS tier_id, t.name AS tier_name, s.sales
            FROM sales s JOIN tiers cur ON cur.id = s.tier_id
            JOIN tiers t ON t.position > cur.position AND t.promote_at_pesewas IS NOT NULL AND t.promote_at_pesewas <= s.sales

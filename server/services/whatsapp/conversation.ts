@@ -1,6 +1,6 @@
 import { AppError } from '../../lib/errors.ts'
 import { normalizePhone, parseGhanaMobile } from '../../lib/phone.ts'
-import { formatSize, ghsText, NETWORK_LABEL, NETWORKS, paymentStatusLabel } from '../../lib/vocabulary.ts'
+import { formatSize, ghsText, NETWORK_LABEL, NETWORKS, paymentStatusLabel, VOUCHER_RE } from '../../lib/vocabulary.ts'
 import type { Outgoing } from './messages.ts'
 
 /** Where a chat stands between messages (stored as JSON in whatsapp_chats). */
@@ -130,7 +130,7 @@ export async function converse(state: ChatState, turn: Turn, ports: ChatPorts): 
     return payerChosen(state, m.local, m.network, ports)
   }
   if (state.step === 'voucher' && text) {
-    if (!/^\d{6}$/.test(text)) return [{ type: 'text', text: 'Send the 6-digit voucher from *110# (Generate Voucher).' }]
+    if (!VOUCHER_RE.test(text)) return [{ type: 'text', text: 'Send the 6-digit voucher from *110# (Generate Voucher).' }]
     state.voucher = text
     return confirmation(state, ports)
   }
