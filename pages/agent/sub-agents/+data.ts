@@ -2,6 +2,7 @@ import type { PageContextServer } from 'vike/types'
 import type { SubAgentsService } from '../../../server/services/sub-agents/index.ts'
 import { loadAgentBase, type AgentBase } from '../_shared/agent-data.ts'
 import { isActiveAgent } from '../../../renderer/format.ts'
+import { publicOrigin } from '../../../server/lib/origin.ts'
 
 export interface SubAgentsData extends AgentBase {
   /** The parent's view (null for a sub-agent). */
@@ -16,7 +17,7 @@ export async function data(pageContext: PageContextServer): Promise<SubAgentsDat
   const base = await loadAgentBase(pageContext)
   const { services, user } = pageContext
   const headers = (pageContext.headersOriginal ?? {}) as Record<string, string | undefined>
-  const origin = services?.deps.env.PUBLIC_URL ? services.deps.env.PUBLIC_URL.replace(/\/+$/, '') : `http://${headers.host ?? 'localhost'}`
+  const origin = publicOrigin(services?.deps.env.PUBLIC_URL, { host: headers.host })
   if (!services || !user || !isActiveAgent(base.agent)) return { ...base, mine: null, parent: null, origin }
   if (base.agent?.parentAgentId) return { ...base, mine: null, parent: await services.subAgents.myParent({ user }), origin }
   return { ...base, mine: await services.subAgents.mine({ user }), parent: null, origin }
