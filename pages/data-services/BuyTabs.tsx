@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react'
 import { Tabs } from '../../renderer/ui/Tabs.tsx'
-import { MyOrders } from './MyOrders.tsx'
+import { SavedOrders } from '../_storefront/SavedOrders.tsx'
+import { LazyMyOrders } from './LazyMyOrders.tsx'
 
 type Tab = 'buy' | 'orders'
 
@@ -17,8 +18,9 @@ export function BuyTabs({ initial, buy }: { initial: Tab; buy: ReactNode }) {
         tabs={[{ id: 'buy', label: 'Buy Data', href: '?' }, { id: 'orders', label: 'My Orders', href: '?tab=orders' }]}
       />
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {tab === 'buy' ? buy : <MyOrders />}
+        {tab === 'buy' ? buy : <LazyMyOrders />}
       </div>
+      <SavedOrders />
     </>
   )
 }
