@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react'
 import { api, ApiError } from '../../renderer/api.ts'
 import { useToast } from '../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../renderer/usePageContext.tsx'
@@ -14,8 +14,10 @@ import { rememberOrders, type SeenOrder } from '../_storefront/seen-orders.ts'
 
 import type { BuyData as Data, StorePackage } from './+data.ts'
 import { NetworkPackages } from './NetworkPackages.tsx'
-import { WalletPay } from './WalletPay.tsx'
 import { networkMismatchWarning, parseGhanaMobile } from '../../server/lib/phone.ts'
+
+// Only a signed-in agent pays from a wallet: a visitor's first load carries none of it (ADR 0044).
+const WalletPay = lazy(() => import('./WalletPay.tsx').then((m) => ({ default: m.WalletPay })))
 
 interface PatchOutcome { message?: string; currentStatus?: string; info?: string }
 type PlacedOrder = Omit<SeenOrder, 'seenAt' | 'paymentStatus' | 'paymentTransactionId'>
@@ -275,7 +277,9 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
             {closed ? 'Platform Closed' : 'Proceed to Payment'}
           </button>
           {isAgent && user?.agent?.approved && user.agent.paymentStatus === 'SUCCESS' ? (
-            <WalletPay packageId={pkg?.id ?? null} recipient={recipient} price={price} summary={pkg ? `${NETWORK_LABEL[pkg.network]} ${formatSize(pkg.sizeMB)} to ${recipient.trim()}` : ''} disabled={closed || !recipient.trim()} onPaid={(m) => { toast(`${m} ${settings.agentSuccessMessage}`, 'success', 8000); resetForm() }} />
+            <Suspense fallback={null}>
+              <WalletPay packageId={pkg?.id ?? null} recipient={recipient} price={price} summary={pkg ? `${NETWORK_LABEL[pkg.network]} ${formatSize(pkg.sizeMB)} to ${recipient.trim()}` : ''} disabled={closed || !recipient.trim()} onPaid={(m) => { toast(`${m} ${settings.agentSuccessMessage}`, 'success', 8000); resetForm() }} />
+            </Suspense>
           ) : null}
           {blocker ? <p className="help has-text-centered" id="proceed-why">{blocker}</p> : null}
         </form>
