@@ -21,7 +21,7 @@ function staticClosure(bundle: Rollup.OutputBundle, names: string[]): Set<string
 }
 
 /**
- * The code the public pages load only when it is used (the payment dialog, the order look-up): a
+ * The code the public pages load only when it is used (the payment dialog, the agents' wallet payment): a
  * page's HTML does not name it, so the worker is told to save it at install, and a page opened
  * offline can still open it.
  */

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react'
 import { Tabs } from '../../renderer/ui/Tabs.tsx'
 import { SavedOrders } from '../_storefront/SavedOrders.tsx'
-import { LazyMyOrders } from './LazyMyOrders.tsx'
+import { MyOrders } from './MyOrders.tsx'
 
 type Tab = 'buy' | 'orders'
 
@@ -18,7 +18,7 @@ export function BuyTabs({ initial, buy }: { initial: Tab; buy: ReactNode }) {
         tabs={[{ id: 'buy', label: 'Buy Data', href: '?' }, { id: 'orders', label: 'My Orders', href: '?tab=orders' }]}
       />
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {tab === 'buy' ? buy : <LazyMyOrders />}
+        {tab === 'buy' ? buy : <MyOrders />}
       </div>
       <SavedOrders />
     </>

@@ -7,7 +7,7 @@ const CACHE = `${CACHE_PREFIX}${BUILD_VERSION}`
 // The shop's public pages (server/http/site-meta.ts PUBLIC_PAGES), saved at install so they open offline
 // even when the visitor only ever saw one of them.
 const PAGES = ['/', '/data-services', '/afa', '/agent/register', '/login']
-// Code those pages load only when it is used (the payment dialog, the order look-up), listed by the build.
+// Code those pages load only when it is used (the payment dialog, the agents' wallet payment), listed by the build.
 const LAZY_ASSETS = __LAZY_ASSETS__
 // Set by the server on a visitor's page only; a signed-in page or any other answer never carries it.
 const SHAREABLE_HEADER = 'x-offline-copy'

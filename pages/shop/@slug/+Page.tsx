@@ -2,7 +2,7 @@ import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import '../../_storefront/storefront.css'
 import { BuyData } from '../../data-services/BuyData.tsx'
 import { BuyTabs } from '../../data-services/BuyTabs.tsx'
-import { LazyMyOrders } from '../../data-services/LazyMyOrders.tsx'
+import { MyOrders } from '../../data-services/MyOrders.tsx'
 import type { ShopData } from './+data.ts'
 
 /** An agent's shop: the public buy flow and order lookup at the shop's prices, under the shop's own name and colour. */
@@ -30,7 +30,7 @@ export default function Page() {
               <h2 className="title is-4">This shop is closed at the moment.</h2>
               <p className="mb-4">Nothing can be bought here for now. You can still look up an order, or buy at the main shop.</p>
               <a className="button is-primary" href="/data-services">Go to the main shop</a>
-              <div className="sf-gap-top has-text-left"><LazyMyOrders /></div>
+              <div className="sf-gap-top has-text-left"><MyOrders /></div>
             </div>
           ) : (
             <BuyTabs initial={pc.data.tab} buy={<BuyData data={pc.data} shop={{ slug: shop.slug }} />} />
