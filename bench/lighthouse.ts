@@ -54,6 +54,8 @@ async function session(email: string, password: string) {
 /** The shop Lighthouse scores: a free-fee agent registered, approved by the admin, its shop opened and one bundle priced. */
 async function ensureShop() {
   if ((await fetch(`${base}/api/shops/${SHOP_SLUG}`)).status === 200) return
+  // A first start opens a sample business with an agent fee: the demo agent registers free, as the bench assumes.
+  await (await session(ADMIN.email, ADMIN.password)).call('PUT', '/api/settings', { agentRegistrationFee: 0 })
   const email = `lighthouse-agent-${Date.now()}@datahub.local`
   const password = 'lighthouse-agent-pass-123'
   const reg = await fetch(`${base}/api/agents/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Lighthouse Data', phone: `024${String(Date.now()).slice(-7)}`, email, password }) })

@@ -1,6 +1,7 @@
 import { hydrateRoot } from 'react-dom/client'
 import type { OnRenderClientAsync } from 'vike/types'
 import { setCsrfToken } from './api.ts'
+import { registerServiceWorker } from './offline/register.ts'
 import { Root } from './Root.tsx'
 
 export const onRenderClient: OnRenderClientAsync = async (pageContext) => {
@@ -8,4 +9,5 @@ export const onRenderClient: OnRenderClientAsync = async (pageContext) => {
   setCsrfToken(pageContext.csrfToken)
   hydrateRoot(document.getElementById('root')!, <Root pageContext={pageContext}>{Page ? <Page /> : null}</Root>)
   document.documentElement.dataset.hydrated = 'true'
+  registerServiceWorker()
 }

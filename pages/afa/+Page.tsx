@@ -5,7 +5,8 @@ import { useToast } from '../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../renderer/usePageContext.tsx'
 import { digitsOnly, EMAIL_RE, formatCedis } from '../_storefront/format.ts'
 import { PayerFields } from '../_storefront/PayerFields.tsx'
-import { PaymentDialog, type Busy } from '../_storefront/PaymentDialog.tsx'
+import type { Busy } from '../_storefront/PaymentDialog.tsx'
+import { LazyPaymentDialog, preloadPaymentDialog } from '../_storefront/LazyPaymentDialog.tsx'
 import {
   AFA_SUCCESS_TEXT, CHECK_FAILED, CHECK_FAILED_TOAST, CHECK_PENDING_TOAST, NO_TRANSACTION, PAYMENT_REQUEST_FAILED, newTransactionId, type PaymentState,
 } from '../_storefront/payment-texts.ts'
@@ -158,7 +159,7 @@ export default function Page() {
             {fee > 0 ? (
               <div className="notification is-info is-light" data-testid="afa-fee">Registration fee: <strong>{formatCedis(fee)}</strong></div>
             ) : null}
-            <form className="box sf-stack" noValidate onSubmit={(e) => { e.preventDefault(); openDialog() }} aria-describedby={error ? 'afa-error' : undefined}>
+            <form onFocusCapture={preloadPaymentDialog} onPointerDownCapture={preloadPaymentDialog} className="box sf-stack" noValidate onSubmit={(e) => { e.preventDefault(); openDialog() }} aria-describedby={error ? 'afa-error' : undefined}>
               {error ? <div className="notification is-danger" id="afa-error" role="alert">{error}</div> : null}
               <div className="field">
                 <label className="label" htmlFor="afa-name">Full name</label>
@@ -198,7 +199,7 @@ export default function Page() {
           </div>
         </div>
       </div>
-      <PaymentDialog
+      <LazyPaymentDialog
         open={dialog}
         amount={fee}
         summary={`AFA registration for ${fullName.trim()}`}
@@ -219,7 +220,7 @@ export default function Page() {
         ) : (
           <PayerFields idPrefix="afa-dialog" phone={payerPhone} network={payerNetwork} onPhone={setPayerPhone} onNetwork={setPayerNetwork} />
         )}
-      </PaymentDialog>
+      </LazyPaymentDialog>
     </section>
   )
 }

@@ -1,21 +1,26 @@
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react'
 import { api, ApiError } from '../../renderer/api.ts'
 import { useToast } from '../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../renderer/usePageContext.tsx'
 import { digitsOnly, EMAIL_RE, formatCedis, formatSize, isActiveAgent, NETWORK_LABEL } from '../_storefront/format.ts'
 import { PayerFields } from '../_storefront/PayerFields.tsx'
-import { PaymentDialog, type Busy } from '../_storefront/PaymentDialog.tsx'
+import type { Busy } from '../_storefront/PaymentDialog.tsx'
+import { LazyPaymentDialog, preloadPaymentDialog } from '../_storefront/LazyPaymentDialog.tsx'
 import {
   CHECK_FAILED, CHECK_FAILED_TOAST, CHECK_PENDING_TOAST, NO_TRANSACTION, PAYMENT_REQUEST_FAILED, SHOP_RETURN_KEY, newTransactionId, type PaymentState,
 } from '../_storefront/payment-texts.ts'
 import { addRecent, loadRecent } from '../_storefront/recent.ts'
+import { rememberOrders, type SeenOrder } from '../_storefront/seen-orders.ts'
 
 import type { BuyData as Data, StorePackage } from './+data.ts'
 import { NetworkPackages } from './NetworkPackages.tsx'
-import { WalletPay } from './WalletPay.tsx'
 import { networkMismatchWarning, parseGhanaMobile } from '../../server/lib/phone.ts'
 
+// Only a signed-in agent pays from a wallet: a visitor's first load carries none of it (ADR 0044).
+const WalletPay = lazy(() => import('./WalletPay.tsx').then((m) => ({ default: m.WalletPay })))
+
 interface PatchOutcome { message?: string; currentStatus?: string; info?: string }
+type PlacedOrder = Omit<SeenOrder, 'seenAt' | 'paymentStatus' | 'paymentTransactionId'>
 
 /**
  * An agent's shop sells through this same form: its packages carry the shop's price as
@@ -48,8 +53,15 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
   // Shop prices the server said changed since the page was rendered (409): shown, then confirmed again.
   const [repriced, setRepriced] = useState<Record<number, number>>({})
   const [priceNotice, setPriceNotice] = useState<string | null>(null)
+  // The order this form placed, as the buyer saw it: kept on the device with each status it reaches (offline reading).
+  const [placed, setPlaced] = useState<PlacedOrder | null>(null)
 
   useEffect(() => setRecent(loadRecent()), [])
+  const seenStatus = payment?.paymentStatus
+  const seenTransaction = payment?.transactionId
+  useEffect(() => {
+    if (placed && seenStatus) rememberOrders([{ ...placed, paymentStatus: seenStatus, paymentTransactionId: seenTransaction ?? null }])
+  }, [placed, seenStatus, seenTransaction])
 
   const shownPackages = useMemo(
     () => data.packages.map((p) => (repriced[p.id] !== undefined ? { ...p, priceUser: repriced[p.id]! } : p)),
@@ -117,6 +129,7 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
         fallbackError: PAYMENT_REQUEST_FAILED,
       })
       setOrderId(res.id)
+      setPlaced({ id: res.id, network: pkg.network, packageName: pkg.name, dataSizeMB: pkg.sizeMB, amount: price, recipientNumber: recipient.trim(), createdAt: new Date().toISOString() })
       setPayment(res.payment)
       setPaidFor(`${pkg.id}:${recipient.trim()}`)
       if (res.payment.gateway === 'paystack' && res.payment.paymentStatus !== 'FAILED' && res.payment.paymentStatus !== 'SUCCESS') {
@@ -216,7 +229,7 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
   return (
     <div className="columns">
       <div className="column is-7">
-        <form className="box sf-stack" onSubmit={(e) => { e.preventDefault(); openDialog() }} noValidate aria-describedby={error ? 'buy-error' : undefined}>
+        <form onFocusCapture={preloadPaymentDialog} onPointerDownCapture={preloadPaymentDialog} className="box sf-stack" onSubmit={(e) => { e.preventDefault(); openDialog() }} noValidate aria-describedby={error ? 'buy-error' : undefined}>
           {error ? <div className="notification is-danger" id="buy-error" role="alert">{error}</div> : null}
           {isAgent && !isActiveAgent(user?.agent) ? (
             <div className="notification is-warning">Your agent account must be paid and approved before you can place orders.</div>
@@ -264,7 +277,9 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
             {closed ? 'Platform Closed' : 'Proceed to Payment'}
           </button>
           {isAgent && isActiveAgent(user?.agent) ? (
-            <WalletPay packageId={pkg?.id ?? null} recipient={recipient} price={price} summary={pkg ? `${NETWORK_LABEL[pkg.network]} ${formatSize(pkg.sizeMB)} to ${recipient.trim()}` : ''} disabled={closed || !recipient.trim()} onPaid={(m) => { toast(`${m} ${settings.agentSuccessMessage}`, 'success', 8000); resetForm() }} />
+            <Suspense fallback={null}>
+              <WalletPay packageId={pkg?.id ?? null} recipient={recipient} price={price} summary={pkg ? `${NETWORK_LABEL[pkg.network]} ${formatSize(pkg.sizeMB)} to ${recipient.trim()}` : ''} disabled={closed || !recipient.trim()} onPaid={(m) => { toast(`${m} ${settings.agentSuccessMessage}`, 'success', 8000); resetForm() }} />
+            </Suspense>
           ) : null}
           {blocker ? <p className="help has-text-centered" id="proceed-why">{blocker}</p> : null}
         </form>
@@ -281,7 +296,7 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
           </dl>
         </aside>
       </div>
-      <PaymentDialog
+      <LazyPaymentDialog
         open={dialog}
         amount={price}
         summary={pkg ? `${formatSize(pkg.sizeMB)} ${NETWORK_LABEL[pkg.network]} for ${recipient}` : ''}
@@ -304,7 +319,7 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
             <PayerFields idPrefix="dialog" phone={payerPhone} network={payerNetwork} onPhone={setPayerPhone} onNetwork={setPayerNetwork} />
           </>
         )}
-      </PaymentDialog>
+      </LazyPaymentDialog>
     </div>
   )
 }

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react'
 import { Tabs } from '../../renderer/ui/Tabs.tsx'
+import { SavedOrders } from '../_storefront/SavedOrders.tsx'
 import { MyOrders } from './MyOrders.tsx'
 
 type Tab = 'buy' | 'orders'
@@ -19,6 +20,7 @@ export function BuyTabs({ initial, buy }: { initial: Tab; buy: ReactNode }) {
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {tab === 'buy' ? buy : <MyOrders />}
       </div>
+      <SavedOrders />
     </>
   )
 }

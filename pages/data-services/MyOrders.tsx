@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react'
 import { api } from '../../renderer/api.ts'
 import { useToast } from '../../renderer/ui/Toasts.tsx'
-import { digitsOnly, formatCedis, formatDate, formatSize, NETWORK_LABEL, statusClass } from '../_storefront/format.ts'
-import { statusLabel } from '../_storefront/payment-texts.ts'
+import { digitsOnly } from '../_storefront/format.ts'
+import { OrderCard } from '../_storefront/OrderCard.tsx'
+import { rememberOrders } from '../_storefront/seen-orders.ts'
 import type { OrderView } from '../../server/services/orders/view.ts'
 import { DeliveryBadge } from '../../renderer/ui/DeliveryBadge.tsx'
 
@@ -21,7 +22,9 @@ export function MyOrders() {
     }
     setLoading(true)
     try {
-      setOrders(await api<OrderView[]>(`/api/orders?phoneNumber=${encodeURIComponent(phone.trim())}`))
+      const found = await api<OrderView[]>(`/api/orders?phoneNumber=${encodeURIComponent(phone.trim())}`)
+      setOrders(found)
+      rememberOrders(found)
     } catch {
       toast('Failed to fetch orders', 'error')
       setOrders([])
@@ -52,23 +55,10 @@ export function MyOrders() {
       ) : (
         <div className="sf-stack" data-testid="order-list">
           {orders.map((o) => (
-            <article key={o.id} className="card sf-order-card" data-testid="order-card">
-              <div className="card-content">
-                <div className="sf-between">
-                  <strong>{NETWORK_LABEL[o.network] ?? o.network} · {o.packageName ?? formatSize(o.dataSizeMB)}</strong>
-                  <span className={`tag ${statusClass(o.paymentStatus)}`} data-status={o.paymentStatus}>{statusLabel(o.paymentStatus)}</span>
-                </div>
-                <p className="sf-muted">{formatDate(o.createdAt)}</p>
-                <dl className="sf-summary sf-gap-top">
-                  <dt>Amount</dt><dd>{formatCedis(o.amount)}</dd>
-                  <dt>Recipient</dt><dd>{o.recipientNumber}</dd>
-                  <dt>Payment phone</dt><dd>{o.paymentPhoneNumber || 'N/A'}</dd>
-                  <dt>Transaction ID</dt><dd className="sf-mono">{o.paymentTransactionId || 'N/A'}</dd>
-                  <dt>Delivery</dt><dd><DeliveryBadge status={o.deliveryStatus} paid={o.paymentStatus === 'SUCCESS'} /></dd>
-                  {o.deliveryReference ? <><dt>Delivery reference</dt><dd className="sf-mono" data-testid="delivery-reference">{o.deliveryReference}</dd></> : null}
-                </dl>
-              </div>
-            </article>
+            <OrderCard key={o.id} order={o}>
+              <dt>Delivery</dt><dd><DeliveryBadge status={o.deliveryStatus} paid={o.paymentStatus === 'SUCCESS'} /></dd>
+              {o.deliveryReference ? <><dt>Delivery reference</dt><dd className="sf-mono" data-testid="delivery-reference">{o.deliveryReference}</dd></> : null}
+            </OrderCard>
           ))}
         </div>
       )}

@@ -1,4 +1,5 @@
 import { useRef, useState, type ReactNode } from 'react'
+import { OfflineNotice } from '../offline/OfflineNotice.tsx'
 import { signOut } from '../ui/SessionTimeout.tsx'
 import { ThemeToggle } from '../ui/ThemeToggle.tsx'
 import { whatsappLink } from '../ui/links.ts'
@@ -109,6 +110,7 @@ export function PublicLayout({ children }: { children: ReactNode }) {
     <>
       <a className="skip-link" href="#main">Skip to content</a>
       <Header />
+      <OfflineNotice />
       <WorkingHours />
       <main id="main">{children}</main>
       <Footer />

@@ -12,6 +12,15 @@ import { createPageCache, isCacheablePath, isShopPath } from './page-cache.ts'
 
 export const ROOT = path.resolve(import.meta.dirname, '../..')
 
+/** /sw.js as built, or its .br/.gz beside it. */
+const SERVICE_WORKER_FILE = /[\\/]sw\.js(\.br|\.gz)?$/
+
+/**
+ * The mark the service worker keeps a page by (ADR 0044): only a visitor's page, the same for everyone,
+ * may be saved for offline use; a signed-in page never carries it.
+ */
+export const OFFLINE_COPY_HEADER = ['X-Offline-Copy', 'public'] as const
+
 /**
  * Built assets, sent as the .br or .gz file the build made beside each one (vite.config.ts) when
  * the browser accepts it, with Content-Encoding and Vary: Accept-Encoding. Hashed files under
@@ -33,6 +42,8 @@ export function staticAssets(): RequestHandler[] {
           if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable')
           // Icons keep their names across releases (the manifest and old pages name them), so not immutable; a week spares the revalidations.
           else if (file.includes(`${path.sep}icons${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=604800')
+          // The service worker is looked at on every visit, so a deploy reaches browsers at once (ADR 0044).
+          else if (SERVICE_WORKER_FILE.test(file)) res.setHeader('Cache-Control', 'no-cache')
         },
       },
     })),
@@ -56,6 +67,7 @@ export function vikeHandler(services: Services): RequestHandler {
       const host = isShopPath(req.path) && !services.deps.env.PUBLIC_URL ? (req.headers.host ?? 'localhost') : undefined
       const { page, hit } = await cache.get(req.originalUrl, host)
       res.setHeader('Cache-Control', 'no-store')
+      res.setHeader(...OFFLINE_COPY_HEADER)
       // No Accept-Encoding means any coding by the letter of RFC 9110, but plain is what such clients read.
       const gzip = !!req.headers['accept-encoding'] && req.acceptsEncodings('gzip', 'identity') === 'gzip'
       return cache.send(res, page, nonce, hit, gzip)

@@ -54,6 +54,8 @@ export function securityHeaders(env: Env): SecurityHeaders {
     'img-src': ["'self'", 'data:', 'https:'],
     'style-src': ["'self'", "'unsafe-inline'"],
     'connect-src': ["'self'"],
+    // The offline service worker, /sw.js (ADR 0044).
+    'worker-src': ["'self'"],
     'form-action': ["'self'", 'https:'],
     'upgrade-insecure-requests': prod && env.PUBLIC_URL?.startsWith('https') ? [] : null,
   })
