@@ -41,13 +41,14 @@ export const queueOnPaymentSets = (flag: string) => {
 
 
 
-/** What sets an order apart for the subscribers: placed by an agent, sold through a shop. */
+/** What sets an order apart for the subscribers: placed by an agent, sold through a shop, its channel. */
 interface Kind {
   agent: boolean
   shop: boolean
+  channel: string
 }
-const kindOf = (o: { agent_id?: number | null; shop_id?: number | null }): Kind => ({ agent: !!o.agent_id, shop: !!o.shop_id })
-const PLAIN: Kind = { agent: false, shop: false }
+const kindOf = (o: { agent_id?: number | null; shop_id?: number | null; channel?: string | null }): Kind => ({ agent: !!o.agent_id, shop: !!o.shop_id, channel: o.channel ?? 'web' })
+const PLAIN: Kind = { agent: false, shop: false, channel: 'web' }
 
 /** The buyer's text for a change to DELIVERED or FAILED of an order placed by no agent; null when none is sent. */
 export function deliveryText(order: DeliveryRow, to: DeliveryStatus, s: Settings): { phone: string; message: string } | null {
@@ -70,7 +71,8 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
   const { sequelize, events } = deps
   const run = preparedFor(sequelize)
   const inScope = (scope: Partial<DeliveryScope>, to: DeliveryStatus, kind: Kind) =>
-    (!scope.to || scope.to.includes(to)) && (kind.agent || !scope.agentOrdersOnly) && (kind.shop || !scope.shopOrdersOnly)
+    (!scope.to || scope.to.includes(to)) && (kind.agent || !scope.agentOrdersOnly) && (kind.shop || !scope.shopOrdersOnly) &&
+    (!scope.channels || scope.channels.includes(kind.channel))
   /** Whether a subscriber of `delivery.changed` acts on a change to `to` of an order of this kind. */
   const heard = (to: DeliveryStatus, kind: Kind) => events.scopes('delivery.changed').some((s) => inScope(s, to, kind))
   const changed = (change: DeliveryChange, ctx: Ctx & { transaction: Transaction }) =>
@@ -139,8 +141,11 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
   function unheard(to: DeliveryStatus): string | null {
     if (heard(to, PLAIN)) return null
     const conditions = []
-    if (heard(to, { agent: true, shop: false })) conditions.push('o.agent_id IS NULL')
-    if (heard(to, { agent: false, shop: true })) conditions.push('o.shop_id IS NULL')
+    if (heard(to, { agent: true, shop: false, channel: 'web' })) conditions.push('o.agent_id IS NULL')
+    if (heard(to, { agent: false, shop: true, channel: 'web' })) conditions.push('o.shop_id IS NULL')
+    // Channel names come from the subscribers' code (never from a request): letters only.
+    const channels = new Set(events.scopes('delivery.changed').flatMap((sc) => sc.channels ?? []).filter((c) => /^[a-z]+$/.test(c)))
+    for (const c of channels) if (heard(to, { agent: false, shop: false, channel: c })) conditions.push(`o.channel <> '${c}'`)
     return conditions.map((c) => `AND ${c}`).join(' ')
   }
 

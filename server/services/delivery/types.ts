@@ -27,6 +27,8 @@ export interface DeliveryRow {
   simulated?: boolean
   /** A bulk order's line (ADR 0039). */
   batch_id?: number | null
+  /** Where it was placed: web, api, ussd, whatsapp. */
+  channel?: string
   /** A shop order's sale (migration 201). */
   shop_id?: number | null
   shop_agent_id?: number | null
@@ -67,6 +69,8 @@ export interface DeliveryScope {
   agentOrdersOnly?: boolean
   /** Only orders sold through an agent's shop (shop_id set). */
   shopOrdersOnly?: boolean
+  /** Only orders placed on these channels (a chat's receipt goes to its chat's orders alone). */
+  channels?: string[]
 }
 
 /** One change of an order's delivery status, as `delivery.changed` carries it (`from` may equal `to`: a claim again). */

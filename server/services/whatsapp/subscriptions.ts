@@ -5,5 +5,5 @@ import type { WhatsappService } from './index.ts'
 export function subscribeWhatsapp(events: Pick<Events, 'on'>, whatsapp: Pick<WhatsappService, 'onDeliveryChange'>): void {
   events.on('delivery.changed', async ({ order, to }, { transaction }) => {
     await whatsapp.onDeliveryChange(order, to, transaction)
-  }, { to: ['DELIVERED', 'FAILED'] })
+  }, { to: ['DELIVERED', 'FAILED'], channels: ['whatsapp'] })
 }
