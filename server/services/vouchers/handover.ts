@@ -96,7 +96,9 @@ export function createHandover(deps: { sequelize: Sequelize; box: SecretBox; pay
    * way), and the asking is rate limited per address and per phone.
    */
   async function lookup(input: unknown, ctx: Ctx): Promise<{ purchases: PurchaseView[] }> {
-    const { value } = lookupSchema.validate(input ?? {})
+    // A body of the wrong shape is a miss like any other: the same answer, after the same limits.
+    const checked = lookupSchema.validate(input && typeof input === 'object' && !Array.isArray(input) ? input : {})
+    const value: { phone: string; transactionId: string } = checked.error ? { phone: '', transactionId: '' } : checked.value
     const digits = String(value.phone).replace(/\D/g, '')
     // One bucket per number however it is written (0XXXXXXXXX or 233XXXXXXXXX).
     await deps.limits.take({ voucherLookupPerIp: ctx.ip, voucherLookupPerPhone: normalizePhone(digits) || 'none' })
