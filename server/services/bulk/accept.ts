@@ -32,8 +32,8 @@ export interface AcceptInput {
  * Pays a checked batch from the agent's wallet (ADR 0039), all or nothing in one transaction: the
  * batch row, ONE wallet debit for the total (the wallet row locked first, so of two batches racing
  * for one balance exactly one passes and the other writes nothing), every line as an ordinary order
- * with its wallet payment, each settled through the one settlement function (commission, audit,
- * delivery job, webhooks) exactly as a single wallet order is.
+ * with its wallet payment, all settled together (`payments.settleLines`: commission, audit, delivery
+ * job, webhooks in a few multi-row statements) to the end state a single wallet order reaches.
  */
 export async function acceptFromWallet(deps: AcceptDeps, input: AcceptInput, ctx: Ctx): Promise<number> {
   const { sequelize, payments } = deps
@@ -72,18 +72,14 @@ export async function acceptFromWallet(deps: AcceptDeps, input: AcceptInput, ctx
       `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, email, order_id, agent_id, user_id, details, last_checked_at, simulated)
        SELECT tid, 'data', 'wallet', 'wallet', 'PENDING', a, :email, o, :agentId, :userId, jsonb_build_object('batchId', :batchId::int), now(), :simulated
          FROM unnest(ARRAY[:tid]::text[], ARRAY[:amt]::int[], ARRAY[:oid]::int[]) AS l(tid, a, o)
-       RETURNING id`,
+`,
       { email: actor.email ?? null, agentId: actor.agent.id, userId: actor.id, batchId, simulated, tid: orders.map((o) => o.payment_transaction_id), amt: orders.map((o) => o.amount_pesewas), oid: orders.map((o) => o.id) },
     )
-    const tctx = { ...ctx, user: actor, transaction: t }
-    for (const o of orders) {
-      const out = await payments.settle(o.payment_transaction_id, { status: 'SUCCESS', message: `Paid from wallet (bulk order #${batchId})`, amountPesewas: o.amount_pesewas, currency: 'GHS' }, tctx, { settings })
-      if (!out.settled) throw new Error('bulk wallet payment did not settle')
-    }
+    // All lines settled together, set-based: each ends as a single wallet order settled alone would.
+    await payments.settleLines({ transactionIds: tids, agentId: actor.agent.id, message: `Paid from wallet (bulk order #${batchId})`, settings }, { ...ctx, user: actor, transaction: t })
     if (input.notifySms && settings.smsOrderCreatedUser) {
-      for (const o of orders) {
-        await deps.sms.send(o.recipient_number, fillTemplate(settings.smsOrderCreatedUser, { dataSize: formatDataSize(o.data_size_mb), network: o.network, recipientNumber: o.recipient_number }), { transaction: t })
-      }
+      const template = settings.smsOrderCreatedUser
+      await deps.sms.sendMany(orders.map((o) => ({ to: o.recipient_number, message: fillTemplate(template, { dataSize: formatDataSize(o.data_size_mb), network: o.network, recipientNumber: o.recipient_number }) })), { transaction: t })
     }
     await input.andThen?.(batchId, t)
     return batchId

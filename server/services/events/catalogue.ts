@@ -7,6 +7,12 @@ import type { DeliveryChange, DeliveryScope } from '../delivery/types.ts'
 export interface DomainEvents {
   /** Settlement moved an order's payment out of pending (paid, failed...): `agentId` when an agent placed it. */
   'order.settled': { orderId: number; agentId: number | null }
+  /**
+   * A bulk order's lines were paid and queued for delivery together, set-based (ADR 0039): this one
+   * fact stands for each line's `order.settled` and its `delivery.changed` NOT_STARTED -> QUEUED, which
+   * are not published for them. A subscriber of either for agents' orders subscribes here too.
+   */
+  'orders.paidTogether': { orderIds: number[]; agentId: number }
   /** A paid order's money went back (a refund) or was taken back (a reversal, a dispute). */
   'order.moneyReturned': { orderId: number; why: 'refund' | 'reversal' }
   /** An order's delivery status changed (`from` may equal `to`: a worker's claim again). */

@@ -22,7 +22,7 @@ export interface SettleDeps {
   audit: AuditService
   commissions: CommissionsService
   sms: SmsService
-  delivery?: Pick<DeliveryService, 'onPaid'>
+  delivery?: Pick<DeliveryService, 'onPaid' | 'onPaidMany'>
   log: Logger
   events: Pick<Events, 'publish'>
 }
