@@ -61,7 +61,7 @@ try {
     if (p.refused) throw new Error(`${p.refused} lines refused: ${JSON.stringify(p.lines.find((l) => l.error))}`)
   }
   const t0 = performance.now()
-  const batch = await services.bulk.accept({ text }, { user: actor })
+  const { batch } = await services.bulk.accept({ text }, { user: actor })
   const accepted = ms(t0)
   let delivered = 0
   while (delivered < N) {

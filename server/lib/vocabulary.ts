@@ -50,6 +50,7 @@ export const PURPOSE_LABEL: Record<string, string> = {
   agent_fee: 'Agent registration fee',
   agent: 'Agent registration fee',
   wallet_topup: 'Wallet top-up',
+  batch: 'Bulk order',
 }
 
 /** A readable word for a code no map knows yet: 'SOME_CODE' -> 'Some code'. */

@@ -13,6 +13,11 @@ export interface DomainEvents {
    * are not published for them. A subscriber of either for agents' orders subscribes here too.
    */
   'orders.paidTogether': { orderIds: number[]; agentId: number }
+  /**
+   * A bulk order's one mobile money payment left pending (ADR 0039): `paid` when it succeeded (the money is
+   * in the agent's wallet by then, in this transaction), false when it failed or expired.
+   */
+  'batch.paymentSettled': { transactionId: string; paid: boolean }
   /** A paid order's money went back (a refund) or was taken back (a reversal, a dispute). */
   'order.moneyReturned': { orderId: number; why: 'refund' | 'reversal' }
   /** An order's delivery status changed (`from` may equal `to`: a worker's claim again). */
