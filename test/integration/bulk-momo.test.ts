@@ -41,7 +41,10 @@ describe('bulk orders paid by mobile money', () => {
     expect(await count('wallet_entries')).to.equal(0)
     expect((await c.get(`/api/bulk/${res.body.batch.id}/status`)).body.batch).to.include({ status: 'AWAITING_PAYMENT' })
 
+    // The batch page's "I Have Paid" asks the payment's status: the agent may read their own.
+    expect((await c.get(`/api/payment/status/${tid}`)).body).to.include({ paymentStatus: 'PENDING', purpose: 'batch' })
     expect((await approve(tid)).status).to.equal(200)
+    expect((await c.get(`/api/payment/status/${tid}`)).body).to.include({ paymentStatus: 'SUCCESS' })
     const settle = () => app().services.payments.settle(tid, { status: 'SUCCESS', message: 'reported again', amountPesewas: 1350, currency: 'GHS' })
     const outs = await Promise.all(Array.from({ length: 5 }, settle))
     expect(outs.filter((o) => o.settled)).to.have.length(0)
