@@ -114,5 +114,8 @@ describe('browser: bulk orders', function () {
     // The page's poll sees the batch paid and shows its lines.
     await page.waitForFunction(() => !document.querySelector('[data-testid=bulk-awaiting]') && document.querySelectorAll('tr[data-status]').length === 2, { timeout: 20_000 })
     expect(await app().db.models.Order.count({ where: { paymentStatus: 'SUCCESS' } })).to.equal(2)
+    await page.goto(url('/agent/bulk'))
+    await hydrated(page)
+    expect(await page.$eval('li a[href^="/agent/bulk/"]', (e) => e.parentElement?.textContent)).to.match(/2 lines, GH₵9\.00, \d delivered/)
   })
 })

@@ -160,7 +160,7 @@ export default function Page() {
               <ul>
                 {recent.map((b) => (
                   <li key={b.id}>
-                    <a href={`/agent/bulk/${b.id}`}>#{b.id}</a>: {b.lines} lines, {formatCedis(b.total)}, {b.counts.delivered} delivered{b.counts.failed ? `, ${b.counts.failed} failed` : ''}
+                    <a href={`/agent/bulk/${b.id}`}>#{b.id}</a>: {b.lines} lines, {formatCedis(b.total)}, {b.status === 'PAID' ? `${b.counts.delivered} delivered${b.counts.failed ? `, ${b.counts.failed} failed` : ''}` : b.status === 'CANCELLED' ? 'cancelled (not paid)' : 'awaiting payment'}
                   </li>
                 ))}
               </ul>
