@@ -61,7 +61,7 @@ try {
     if (p.refused) throw new Error(`${p.refused} lines refused: ${JSON.stringify(p.lines.find((l) => l.error))}`)
   }
   const t0 = performance.now()
-  const batch = await services.bulk.accept({ text }, { user: actor })
+  const { batch } = await services.bulk.accept({ text }, { user: actor })
   const accepted = ms(t0)
   let delivered = 0
   while (delivered < N) {
@@ -72,7 +72,7 @@ try {
   const all = ms(t0)
   console.log(`bulk order of ${N} lines (package ${pkg.get('id')}, ${CONCURRENCY} workers, simulator vendor without delay)`)
   console.log(`  preview            ${previews.map((p) => `${p.toFixed(0)} ms`).join(', ')} (three runs)`)
-  console.log(`  acceptance         ${accepted.toFixed(0)} ms (one debit, ${N} orders and payments settled in one transaction)`)
+  console.log(`  acceptance         ${accepted.toFixed(0)} ms (one debit, ${N} orders and payments settled together in one transaction)`)
   console.log(`  to all DELIVERED   ${all.toFixed(0)} ms from acceptance start: ${(N / (all / 1000)).toFixed(1)} orders/s; ${(N / ((all - accepted) / 1000)).toFixed(1)} orders/s after it committed`)
 } finally {
   await running.stop()

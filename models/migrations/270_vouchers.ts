@@ -41,7 +41,7 @@ CREATE INDEX voucher_cards_available_idx ON voucher_cards (product_id, id) WHERE
 CREATE INDEX voucher_cards_payment_idx ON voucher_cards (payment_transaction_id) WHERE payment_transaction_id IS NOT NULL;
 
 ALTER TABLE payments DROP CONSTRAINT IF EXISTS payments_purpose_check;
-ALTER TABLE payments ADD CONSTRAINT payments_purpose_check CHECK (purpose IN ('data','afa','agent_fee','wallet_topup','voucher'));
+ALTER TABLE payments ADD CONSTRAINT payments_purpose_check CHECK (purpose IN ('data','afa','agent_fee','wallet_topup','batch','voucher'));
 ALTER TABLE refunds DROP CONSTRAINT IF EXISTS refunds_kind_check;
 ALTER TABLE refunds ADD CONSTRAINT refunds_kind_check CHECK (kind IN ('full','excess','shortfall'));
 -- Reseller API checker purchases are idempotent like its orders: the key names the purchase's payment.

@@ -54,6 +54,7 @@ export const PURPOSE_LABEL: Record<string, string> = {
   agent: 'Agent registration fee',
   wallet_topup: 'Wallet top-up',
   voucher: 'Result checker cards',
+  batch: 'Bulk order',
 }
 
 /** A readable word for a code no map knows yet: 'SOME_CODE' -> 'Some code'. */

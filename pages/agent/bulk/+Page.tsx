@@ -4,6 +4,8 @@ import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { formatCedis } from '../../../server/lib/money.ts'
 import { Gate } from '../_shared/Gate.tsx'
+import { digitsOnly } from '../_shared/format.ts'
+import { PayerFields } from '../../_storefront/PayerFields.tsx'
 import { isActiveAgent } from '../../../renderer/format.ts'
 import type { BulkData } from './+data.ts'
 import { PreviewTable, type PreviewLine } from './PreviewTable.tsx'
@@ -38,6 +40,10 @@ export default function Page() {
   const [allowDuplicates, setAllowDuplicates] = useState(false)
   const [sms, setSms] = useState(false)
   const [busy, setBusy] = useState<'check' | 'pay' | null>(null)
+  // Mobile money pays the total in one prompt, like a wallet top-up; the lines go out once it is paid.
+  const [payBy, setPayBy] = useState<'wallet' | 'momo'>('wallet')
+  const [phone, setPhone] = useState(() => digitsOnly(agent?.phone ?? ''))
+  const [network, setNetwork] = useState('MTN')
 
   async function check(source: Source) {
     setBusy('check')
@@ -78,8 +84,10 @@ export default function Page() {
     if (!preview) return
     setBusy('pay')
     try {
-      const r = await api<{ batch: { id: number } }>('/api/bulk', { body: { text: texts.join('\n'), allowDuplicates, sms, expectedTotal: preview.total }, fallbackError: 'The bulk order could not be paid' })
-      toast('Bulk order paid. Your bundles are on their way.', 'success')
+      const momo = payBy === 'momo' ? { pay: 'momo', payerPhone: phone, payerNetwork: network } : {}
+      const r = await api<{ batch: { id: number }; payment?: { paymentStatus: string; message: string } }>('/api/bulk', { body: { text: texts.join('\n'), allowDuplicates, sms, expectedTotal: preview.total, ...momo }, fallbackError: 'The bulk order could not be paid' })
+      if (r.payment) toast(r.payment.message || 'Approve the prompt on your phone.', r.payment.paymentStatus === 'FAILED' ? 'error' : 'info')
+      else toast('Bulk order paid. Your bundles are on their way.', 'success')
       location.href = `/agent/bulk/${r.batch.id}`
     } catch (err) {
       toast(errorText(err, 'The bulk order could not be paid'), 'error')
@@ -88,11 +96,11 @@ export default function Page() {
   }
 
   const refusedIdx = preview ? preview.lines.flatMap((l, i) => (l.error ? [i] : [])) : []
-  const blocked = !preview || dirty || refusedIdx.length > 0 || !preview.enough || (preview.duplicates > 0 && !allowDuplicates)
+  const blocked = !preview || dirty || refusedIdx.length > 0 || (payBy === 'wallet' && !preview.enough) || (preview.duplicates > 0 && !allowDuplicates)
   return (
     <section>
       <h1 className="title">Bulk Order</h1>
-      <p className="subtitle is-6">Send bundles to up to {maxLines} numbers at once, paid once from your wallet ({formatCedis(balance)}).</p>
+      <p className="subtitle is-6">Send bundles to up to {maxLines} numbers at once, paid once from your wallet ({formatCedis(balance)}) or by mobile money.</p>
       <Gate agent={agent} />
       {isActiveAgent(agent) ? (
         <>
@@ -121,7 +129,7 @@ export default function Page() {
               <div className="level is-mobile" role="status" aria-live="polite">
                 <p>{preview.lines.length} lines, {refusedIdx.length} refused. Total <strong data-testid="bulk-total">{formatCedis(preview.total)}</strong>; wallet {formatCedis(preview.balance)}.</p>
               </div>
-              {!preview.enough ? <p className="notification is-warning is-light">Your wallet does not cover this total. <a href="/agent/wallet">Top up</a> first.</p> : null}
+              {!preview.enough && payBy === 'wallet' ? <p className="notification is-warning is-light">Your wallet does not cover this total. <a href="/agent/wallet">Top up</a> first, or pay by mobile money.</p> : null}
               <PreviewTable lines={preview.lines} texts={texts} onEdit={edit} onDrop={(i) => drop([i])} />
               <div className="buttons">
                 <button type="button" data-testid="bulk-recheck" className={`button${busy === 'check' ? ' is-loading' : ''}`} disabled={!!busy || !texts.length} onClick={() => void check({ text: texts.join('\n') })}>Check again</button>
@@ -132,8 +140,16 @@ export default function Page() {
               ) : null}
               <label className="checkbox is-block mb-3"><input type="checkbox" checked={sms} onChange={(e) => setSms(e.target.checked)} /> Text each recipient about their bundle</label>
               {dirty ? <p className="help mb-2">You changed lines: check them again before paying.</p> : null}
+              <fieldset className="field">
+                <legend className="label">Pay with</legend>
+                <div className="control">
+                  <label className="radio mr-4"><input type="radio" name="bulk-pay-by" value="wallet" checked={payBy === 'wallet'} onChange={() => setPayBy('wallet')} /> Wallet</label>
+                  <label className="radio"><input type="radio" name="bulk-pay-by" value="momo" data-testid="bulk-pay-momo" checked={payBy === 'momo'} onChange={() => setPayBy('momo')} /> Mobile money</label>
+                </div>
+              </fieldset>
+              {payBy === 'momo' ? <PayerFields idPrefix="bulk" phone={phone} network={network} onPhone={setPhone} onNetwork={setNetwork} /> : null}
               <button type="button" data-testid="bulk-pay" className={`button is-success${busy === 'pay' ? ' is-loading' : ''}`} disabled={blocked || !!busy} onClick={() => void pay()}>
-                Pay {formatCedis(preview.total)} from wallet
+                Pay {formatCedis(preview.total)} {payBy === 'wallet' ? 'from wallet' : 'by mobile money'}
               </button>
             </div>
           ) : null}
@@ -144,7 +160,7 @@ export default function Page() {
               <ul>
                 {recent.map((b) => (
                   <li key={b.id}>
-                    <a href={`/agent/bulk/${b.id}`}>#{b.id}</a>: {b.lines} lines, {formatCedis(b.total)}, {b.counts.delivered} delivered{b.counts.failed ? `, ${b.counts.failed} failed` : ''}
+                    <a href={`/agent/bulk/${b.id}`}>#{b.id}</a>: {b.lines} lines, {formatCedis(b.total)}, {b.status === 'PAID' ? `${b.counts.delivered} delivered${b.counts.failed ? `, ${b.counts.failed} failed` : ''}` : b.status === 'CANCELLED' ? 'cancelled (not paid)' : 'awaiting payment'}
                   </li>
                 ))}
               </ul>

@@ -40,7 +40,7 @@ export function bulkRouter(services: Services) {
   })
 
   r.post('/', agent, orderLimit(services), async (req, res) => {
-    res.status(201).json({ batch: await bulk.accept(req.body, ctxOf(req)) })
+    res.status(201).json(await bulk.accept(req.body, ctxOf(req)))
   })
 
   r.get('/', agent, async (req, res) => {

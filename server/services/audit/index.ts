@@ -49,5 +49,27 @@ export function createAuditService({ models }: { models: Models }) {
         ctx.transaction,
       )
     },
+
+    /** Many entries in one INSERT, each the row `record` would write (a bulk order's lines). */
+    async recordMany(entries: AuditEntry[], ctx: Ctx = {}): Promise<void> {
+      if (!entries.length) return
+      await models.AuditLog.sequelize!.query(
+        `INSERT INTO audit_logs (timestamp, user_id, action, resource, resource_id, severity, ip_address, details)
+         SELECT now(), u, a, r, i, s, :ip, d::jsonb
+           FROM unnest(ARRAY[:userId]::int[], ARRAY[:action]::text[], ARRAY[:resource]::text[], ARRAY[:resourceId]::text[], ARRAY[:severity]::text[], ARRAY[:details]::text[]) AS e(u, a, r, i, s, d)`,
+        {
+          replacements: {
+            ip: ctx.ip ?? null,
+            userId: entries.map((e) => (e.userId !== undefined ? e.userId : (ctx.user?.id ?? null))),
+            action: entries.map((e) => e.action),
+            resource: entries.map((e) => e.resource),
+            resourceId: entries.map((e) => (e.resourceId === undefined || e.resourceId === null ? null : String(e.resourceId))),
+            severity: entries.map((e) => e.severity ?? 'LOW'),
+            details: entries.map((e) => JSON.stringify(scrub(e.details ?? {}))),
+          },
+          transaction: ctx.transaction,
+        },
+      )
+    },
   }
 }

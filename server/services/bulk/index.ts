@@ -6,13 +6,13 @@ import { requireActiveAgent } from '../agents/index.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Actor, Ctx } from '../context.ts'
 import type { PackageRow, PackagesService } from '../packages/index.ts'
-import type { PaymentsService } from '../payments/index.ts'
+import type { PaymentsService, PaymentView } from '../payments/index.ts'
 import type { PricingService } from '../pricing/index.ts'
 import type { AgentWebhooks } from '../reseller-api/webhooks.ts'
 import type { SettingsService } from '../settings/index.ts'
 import type { SmsService } from '../sms/index.ts'
 import { balanceOf } from '../wallet/ledger.ts'
-import { acceptFromWallet } from './accept.ts'
+import { acceptAwaitingPayment, acceptFromWallet, payLines, type StoredLine } from './accept.ts'
 import { NOTHING_TO_ORDER, SUB_AGENTS_ORDER_SINGLY, parseText, parseXlsx, TEMPLATE_CSV, type RawLine } from './parse.ts'
 import { catalogue, checkLines, networkOfWord, presentLines, type CheckedLine } from './preview.ts'
 import { COUNTS_SQL, presentBatch, presentBatchLine, type BatchCounts, type BatchRow, type BatchView } from './view.ts'
@@ -27,6 +27,10 @@ const sourceSchema = Joi.object({
   allowDuplicates: Joi.boolean().default(false),
   sms: Joi.boolean().default(false),
   expectedTotal: Joi.number().min(0).precision(2),
+  // Mobile money: the total in one payment from this phone (like a wallet top-up), the lines written when it succeeds.
+  pay: Joi.string().valid('wallet', 'momo').default('wallet').messages({ '*': 'pay must be wallet or momo' }),
+  payerPhone: Joi.string().allow('', null).max(20),
+  payerNetwork: Joi.string().allow('', null).max(20),
 }).oxor('text', 'csv', 'xlsx').options({ stripUnknown: true })
 
 /** What the reseller API sends: lines as JSON. */
@@ -58,7 +62,7 @@ export interface PreviewResult {
   maxLines: number
 }
 
-type Source = { lines: RawLine[]; allowDuplicates: boolean; sms: boolean; expectedTotal?: number }
+type Source = { lines: RawLine[]; allowDuplicates: boolean; sms: boolean; expectedTotal?: number; pay?: 'wallet' | 'momo'; payerPhone?: string | null; payerNetwork?: string | null }
 
 export type BulkService = ReturnType<typeof createBulkService>
 
@@ -97,7 +101,7 @@ export function createBulkService(deps: {
     if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
     const isWord = (w: string) => networkOfWord(w) !== null
     const lines = value.xlsx ? await parseXlsx(Buffer.from(value.xlsx, 'base64')) : parseText(value.text ?? value.csv ?? '', isWord)
-    return { lines, allowDuplicates: value.allowDuplicates, sms: value.sms, expectedTotal: value.expectedTotal }
+    return { lines, allowDuplicates: value.allowDuplicates, sms: value.sms, expectedTotal: value.expectedTotal, pay: value.pay, payerPhone: value.payerPhone, payerNetwork: value.payerNetwork }
   }
 
   function apiSourceOf(raw: unknown): Source {
@@ -147,7 +151,7 @@ export function createBulkService(deps: {
 
   const lineErrors = (lines: CheckedLine[]) => lines.filter((l) => l.error).map((l) => ({ line: l.line, error: l.error }))
 
-  async function accept(src: Source, actor: Actor & { agent: NonNullable<Actor['agent']> }, ctx: Ctx, channel: 'web' | 'api', andThen?: (batchId: number, t: Transaction) => Promise<void>): Promise<number> {
+  async function accept(src: Source, actor: Actor & { agent: NonNullable<Actor['agent']> }, ctx: Ctx, channel: 'web' | 'api', andThen?: (batchId: number, t: Transaction) => Promise<void>): Promise<{ id: number; payment?: PaymentView }> {
     const { lines, ok, totalPesewas, byId, settings: s } = await check(src, actor)
     if (!s.platformOpen) throw forbidden('Purchases are temporarily disabled')
     const refused = lineErrors(lines)
@@ -157,7 +161,21 @@ export function createBulkService(deps: {
       throw new AppError(422, 'Some lines repeat a number with the same bundle: allow duplicates to send them anyway', { lines: dups.map((l) => ({ line: l.line, error: `Same number and bundle as line ${l.duplicateOf}` })) })
     }
     if (src.expectedTotal !== undefined && toPesewas(src.expectedTotal) !== totalPesewas) throw conflict(`Prices changed since the preview: the total is now ${ghsText(totalPesewas)}. Check it and pay again.`)
-    return acceptFromWallet(deps, { actor, lines: ok, packageOf: (id) => byId.get(id)!, nameOf, channel, notifySms: src.sms, settings: s, andThen }, ctx)
+    const input = { actor, lines: ok, packageOf: (id: number) => byId.get(id)!, nameOf, channel, notifySms: src.sms, settings: s, andThen }
+    if (src.pay !== 'momo') return { id: await acceptFromWallet(deps, input, ctx) }
+    const { batchId, transactionId } = await acceptAwaitingPayment(deps, input)
+    try {
+      const payment = await deps.payments.request(
+        { purpose: 'batch', transactionId, amountPesewas: totalPesewas, payerPhone: src.payerPhone, payerNetwork: src.payerNetwork, agentId: actor.agent.id, userId: actor.id, method: 'momo' },
+        ctx,
+      )
+      return { id: batchId, payment }
+    } catch (err) {
+      // No payment started (a bad phone, the gateway down): the batch goes too, so bad input changes
+      // nothing. Should the gateway prompt the payer all the same, that money lands in the wallet.
+      await q(`DELETE FROM order_batches WHERE id = :id AND status = 'AWAITING_PAYMENT' RETURNING id`, { id: batchId })
+      throw err
+    }
   }
 
   async function batchesWith(rows: BatchRow[]): Promise<BatchView[]> {
@@ -192,16 +210,19 @@ export function createBulkService(deps: {
 
     preview: async (raw: unknown, ctx: Ctx) => preview(await sourceOf(raw), agentOf(ctx)),
 
-    /** Pays the batch from the wallet; a line still refused, an unticked duplicate or a short balance writes nothing. */
-    async accept(raw: unknown, ctx: Ctx): Promise<BatchView> {
+    /**
+     * Pays the batch from the wallet, or starts its one mobile money payment (`pay: 'momo'`); a line
+     * still refused, an unticked duplicate or a short balance writes nothing.
+     */
+    async accept(raw: unknown, ctx: Ctx): Promise<{ batch: BatchView; payment?: PaymentView }> {
       const actor = agentOf(ctx)
-      const id = await accept(await sourceOf(raw), actor, ctx, 'web')
-      return viewOf(await ownBatch(id, actor.agent.id))
+      const { id, payment } = await accept(await sourceOf(raw), actor, ctx, 'web')
+      return { batch: await viewOf(await ownBatch(id, actor.agent.id)), ...(payment ? { payment } : {}) }
     },
 
     /** The reseller API's batch: lines as JSON, `andThen` records its Idempotency-Key in the batch's transaction. */
     async acceptApi(raw: unknown, actor: Actor & { agent: NonNullable<Actor['agent']> }, andThen: (batchId: number, t: Transaction) => Promise<void>): Promise<number> {
-      return accept(apiSourceOf(raw), actor, { user: actor }, 'api', andThen)
+      return (await accept(apiSourceOf(raw), actor, { user: actor }, 'api', andThen)).id
     },
 
     async mine(raw: unknown, ctx: Ctx) {
@@ -251,6 +272,25 @@ export function createBulkService(deps: {
       )
       const [n] = await q<{ n: number }>('SELECT count(*)::int AS n FROM order_batches', {})
       return { batches: await batchesWith(rows), pagination: { page: value.page, limit: value.limit, total: n!.n, totalPages: Math.max(1, Math.ceil(n!.n / value.limit)) } }
+    },
+
+    /**
+     * In the transaction that settled a batch's mobile money payment: paid, the money is in the wallet
+     * already and pays the lines from it (the batch row locked, so it happens once whoever settles);
+     * failed or expired, the batch is cancelled and nothing is written. A batch no longer waiting
+     * (cancelled before the money came) is left alone: the money stays in the wallet.
+     */
+    async onPayment(transactionId: string, paid: boolean, ctx: Ctx & { transaction: Transaction }): Promise<void> {
+      const t = ctx.transaction
+      const [row] = await q<BatchRow & { user_id: number | null; pending_lines: StoredLine[] }>(
+        `SELECT * FROM order_batches WHERE payment_transaction_id = :tid AND status = 'AWAITING_PAYMENT' FOR UPDATE`, { tid: transactionId }, t)
+      if (!row) return
+      if (paid) {
+        const [user] = await q<{ email: string | null }>('SELECT email FROM users WHERE id = :id', { id: row.user_id }, t)
+        const s = await settings.get({ transaction: t })
+        await payLines(deps, { id: row.id, channel: row.channel, notifySms: row.notify_sms, from: 'momo' }, { agentId: row.agent_id, userId: row.user_id, email: user?.email ?? null }, row.pending_lines, s, ctx)
+      }
+      await q(`UPDATE order_batches SET status = :status, pending_lines = NULL WHERE id = :id RETURNING id`, { id: row.id, status: paid ? 'PAID' : 'CANCELLED' }, t)
     },
 
     /**

@@ -25,6 +25,8 @@ export interface BatchRow {
   notify_sms: boolean
   completed_at: Date | string | null
   created_at: Date | string
+  status?: string
+  payment_transaction_id?: string | null
   agent_name?: string
   agent_phone?: string
 }
@@ -32,13 +34,17 @@ export interface BatchRow {
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null)
 
 export function presentBatch(b: BatchRow, counts: BatchCounts | undefined) {
-  const c = counts ?? { queued: b.line_count, delivered: 0, failed: 0, refunded: 0 }
+  // A batch without orders yet waits for its payment (all queued) or was cancelled (none).
+  const c = counts ?? { queued: b.status === 'CANCELLED' ? 0 : b.line_count, delivered: 0, failed: 0, refunded: 0 }
   return {
     id: b.id,
     lines: b.line_count,
     total: toGhs(Number(b.total_pesewas))!,
     channel: b.channel,
     sms: b.notify_sms,
+    /** PAID (wallet, or its mobile money payment succeeded), AWAITING_PAYMENT or CANCELLED (that payment failed). */
+    status: b.status ?? 'PAID',
+    paymentTransactionId: b.payment_transaction_id ?? null,
     counts: { queued: c.queued, delivered: c.delivered, failed: c.failed, refunded: c.refunded },
     done: c.queued === 0,
     completedAt: iso(b.completed_at),

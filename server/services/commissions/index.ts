@@ -1,4 +1,4 @@
-import type { Sequelize, Transaction } from 'sequelize'
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { preparedFor } from '../../../models/prepared.ts'
 import type { Settings } from '../settings/index.ts'
 import { percentOf, toPesewas } from '../../lib/money.ts'
@@ -43,6 +43,22 @@ export function createCommissionsService({ sequelize }: { sequelize: Sequelize }
         transaction,
       )
       return rows.length > 0
+    },
+    /** `recordForOrder` for many orders in one INSERT; returns the ids of the orders it recorded one for. */
+    async recordForOrders(orders: CommissionOrder[], settings: Settings, transaction: Transaction): Promise<Set<number>> {
+      const due = settings.commissionEnabled ? orders.filter((o) => !o.shop_id) : []
+      if (!due.length) return new Set()
+      const rows = await sequelize.query<{ order_id: number }>(
+        `INSERT INTO commissions (order_id, agent_id, network, original_amount_pesewas, commission_amount_pesewas, commission_type, payment_status)
+         SELECT o, a, n, amt, c, :type, 'PENDING' FROM unnest(ARRAY[:id]::int[], ARRAY[:agent]::int[], ARRAY[:net]::text[], ARRAY[:amt]::int[], ARRAY[:c]::int[]) AS l(o, a, n, amt, c)
+         ON CONFLICT (order_id) DO NOTHING RETURNING order_id`,
+        {
+          replacements: { type: settings.commissionType, id: due.map((o) => o.id), agent: due.map((o) => o.agent_id), net: due.map((o) => o.network), amt: due.map((o) => o.amount_pesewas), c: due.map((o) => commissionFor(o.amount_pesewas, settings)) },
+          type: QueryTypes.SELECT,
+          transaction,
+        },
+      )
+      return new Set(rows.map((r) => Number(r.order_id)))
     },
   }
 }

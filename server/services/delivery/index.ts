@@ -240,6 +240,19 @@ export function createDeliveryService(deps: DeliveryDeps) {
       return true
     },
 
+    /**
+     * `onPaid` for many orders paid in one statement (a bulk order's lines): their jobs in one
+     * statement. It publishes no `delivery.changed`: the caller publishes `orders.paidTogether`,
+     * which stands for each order's NOT_STARTED -> QUEUED. Returns the ids of the orders queued.
+     */
+    async onPaidMany(orders: DeliveryRow[], t: Transaction): Promise<number[]> {
+      const queued = orders.filter((o) => o.delivery_status === 'QUEUED')
+      const alone = queued.filter((o) => !state.batchable(o))
+      for (const o of queued) if (state.batchable(o)) await enqueueInBatch(o.id, [], t)
+      await queue.enqueueMany(alone.map((o) => ({ task: DELIVERY_TASK, payload: { orderId: o.id, ...(o.agent_id ? { agent: true } : {}) }, jobKey: `delivery:${o.id}` })), t)
+      return queued.map((o) => o.id)
+    },
+
     /** 'Retry delivery' (admin): a FAILED order, or a paid one never sent (manual mode), goes to its vendor again. */
     async retry(orderId: number, ctx: Ctx = {}): Promise<DeliveryRow> {
       const order = await load(orderId)

@@ -9,6 +9,17 @@ import type { Settings } from '../settings/index.ts'
 export interface DomainEvents {
   /** Settlement moved an order's payment out of pending (paid, failed...): `agentId` when an agent placed it. */
   'order.settled': { orderId: number; agentId: number | null }
+  /**
+   * A bulk order's lines were paid and queued for delivery together, set-based (ADR 0039): this one
+   * fact stands for each line's `order.settled` and its `delivery.changed` NOT_STARTED -> QUEUED, which
+   * are not published for them. A subscriber of either for agents' orders subscribes here too.
+   */
+  'orders.paidTogether': { orderIds: number[]; agentId: number }
+  /**
+   * A bulk order's one mobile money payment left pending (ADR 0039): `paid` when it succeeded (the money is
+   * in the agent's wallet by then, in this transaction), false when it failed or expired.
+   */
+  'batch.paymentSettled': { transactionId: string; paid: boolean }
   /** A paid order's money went back (a refund) or was taken back (a reversal, a dispute). */
   'order.moneyReturned': { orderId: number; why: 'refund' | 'reversal' }
   /** An order's delivery status changed (`from` may equal `to`: a worker's claim again). */

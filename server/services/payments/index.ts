@@ -22,6 +22,7 @@ import { createPaystackProvider, parsePaystackEvent, verifyPaystackSignature } f
 import { type Method, type PaymentProvider, type PaymentRow } from './provider.ts'
 import { createRefunds } from './refund.ts'
 import { createSettlement } from './settle.ts'
+import { settleLines, type PaidLines } from './settle-lines.ts'
 import { createSimulatorProvider } from './simulator.ts'
 import { createStarter } from './start.ts'
 import { createDailyReconciliation } from './reconcile-daily.ts'
@@ -44,7 +45,7 @@ export interface PaymentsDeps {
   commissions: CommissionsService
   sms: SmsService
   /** Queues the delivery of a paid data order in the settlement's transaction. */
-  delivery?: Pick<DeliveryService, 'onPaid'>
+  delivery?: Pick<DeliveryService, 'onPaid' | 'onPaidMany'>
   queue: Queue
   /** Tests may hand in a provider; otherwise it is chosen from the environment. */
   provider?: PaymentProvider
@@ -261,6 +262,8 @@ export function createPaymentsService(deps: PaymentsDeps) {
     payerFor,
     request,
     settle,
+    /** Many wallet-covered data payments settled together, in the caller's transaction (a bulk order's lines). */
+    settleLines: (lines: PaidLines, ctx: Ctx & { transaction: Transaction }) => settleLines(deps, lines, ctx),
     load,
 
     /** The status for the payer: asks the gateway (at its pace) while open, settles the same single way. */

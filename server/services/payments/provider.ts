@@ -39,7 +39,7 @@ export interface StartResult extends GatewayResult {
 export interface PaymentRow {
   id: number
   transaction_id: string
-  purpose: 'data' | 'afa' | 'agent_fee' | 'wallet_topup' | 'voucher'
+  purpose: 'data' | 'afa' | 'agent_fee' | 'wallet_topup' | 'voucher' | 'batch'
   gateway: string
   method: PaymentMethod
   ext_transaction_id: string | null

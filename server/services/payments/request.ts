@@ -6,7 +6,7 @@ import { VOUCHER_RE } from '../../lib/vocabulary.ts'
 // What a payment request takes (checked here for every channel) and what it answers.
 
 export interface PaymentRequestInput {
-  purpose: 'data' | 'afa' | 'agent_fee' | 'wallet_topup' | 'voucher'
+  purpose: 'data' | 'afa' | 'agent_fee' | 'wallet_topup' | 'voucher' | 'batch'
   amountPesewas: number
   transactionId?: string | number | null
   payerPhone?: string | null
@@ -69,7 +69,7 @@ export const transactionIdSchema = Joi.any()
   .messages({ 'any.invalid': 'Transaction ID must be a whole number of up to 15 digits' })
 
 export const requestSchema = Joi.object<PaymentRequestInput>({
-  purpose: Joi.string().valid('data', 'afa', 'agent_fee', 'wallet_topup', 'voucher').required(),
+  purpose: Joi.string().valid('data', 'afa', 'agent_fee', 'wallet_topup', 'voucher', 'batch').required(),
   amountPesewas: Joi.number().integer().min(0).max(100_000_000).required(),
   transactionId: transactionIdSchema,
   payerPhone: Joi.string().allow('', null),

@@ -22,7 +22,7 @@ export interface SettleDeps {
   audit: AuditService
   commissions: CommissionsService
   sms: SmsService
-  delivery?: Pick<DeliveryService, 'onPaid'>
+  delivery?: Pick<DeliveryService, 'onPaid' | 'onPaidMany'>
   log: Logger
   events: Pick<Events, 'publish'>
 }
@@ -126,18 +126,21 @@ export function createSettlement(deps: SettleDeps) {
       if (order) await deps.events.publish('order.settled', { orderId: order.id, agentId: order.agent_id }, { transaction: t })
     }
 
-    if (p.purpose === 'wallet_topup' && p.agent_id) {
+    if ((p.purpose === 'wallet_topup' || p.purpose === 'batch') && p.agent_id) {
       details.agentId = p.agent_id
       if (success && p.amount_pesewas > 0) {
         // One credit per top-up payment: settlement runs once, and the ledger's unique index fences it again.
+        // A bulk order's payment lands in the wallet first and pays the batch from it (ADR 0039), so its
+        // lines are refunded like any batch line, and money for a batch cancelled meanwhile stays there.
         const { entry, balancePesewas } = await postWalletEntry(
           sequelize,
-          { agentId: p.agent_id, type: 'TOPUP', amountPesewas: p.amount_pesewas, reason: `Top-up by ${p.method === 'card' ? 'card' : 'mobile money'}`, actorUserId: p.user_id, paymentTransactionId: p.transaction_id },
+          { agentId: p.agent_id, type: 'TOPUP', amountPesewas: p.amount_pesewas, reason: `${p.purpose === 'batch' ? 'Bulk order payment' : 'Top-up'} by ${p.method === 'card' ? 'card' : 'mobile money'}`, actorUserId: p.user_id, paymentTransactionId: p.transaction_id },
           t,
         )
         details.walletCredited = !!entry
         details.walletBalance = toGhs(balancePesewas)
       }
+      if (p.purpose === 'batch') await deps.events.publish('batch.paymentSettled', { transactionId: p.transaction_id, paid: success }, { ...ctx, transaction: t })
     }
 
     if (p.purpose === 'agent_fee' && p.agent_id) {

@@ -361,6 +361,8 @@ export const openApiDocument = {
             properties: { queued: { type: 'integer' }, delivered: { type: 'integer' }, failed: { type: 'integer' }, refunded: { type: 'integer', description: 'Failed lines whose money went back to the wallet.' } },
           },
           done: { type: 'boolean' },
+          status: { type: 'string', enum: ['PAID', 'AWAITING_PAYMENT', 'CANCELLED'], description: 'PAID for every batch placed here; a batch the agent chose to pay by mobile money in the portal waits for that payment (no lines yet) or was cancelled when it failed.' },
+          paymentTransactionId: { type: ['string', 'null'], description: 'The mobile money payment of a batch paid that way; null for a wallet-paid batch.' },
           completedAt: { type: ['string', 'null'], format: 'date-time' },
           createdAt: { type: 'string', format: 'date-time' },
         },

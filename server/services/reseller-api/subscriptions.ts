@@ -2,9 +2,13 @@ import type { Events } from '../events/index.ts'
 import type { AgentWebhooks } from './webhooks.ts'
 
 /** Each payment or delivery status change of an agent's order reaches the agent's software, in the change's transaction. */
-export function subscribeResellerApi(events: Pick<Events, 'on'>, webhooks: Pick<AgentWebhooks, 'onOrderStatusChange'>): void {
+export function subscribeResellerApi(events: Pick<Events, 'on'>, webhooks: Pick<AgentWebhooks, 'onOrderStatusChange' | 'onOrdersStatusChange'>): void {
   events.on('order.settled', async ({ orderId, agentId }, { transaction }) => {
     if (agentId) await webhooks.onOrderStatusChange(orderId, { transaction })
+  })
+  // Lines paid together: the two events each line's single settlement reports (paid, queued).
+  events.on('orders.paidTogether', async ({ orderIds }, { transaction }) => {
+    await webhooks.onOrdersStatusChange(orderIds, 2, { transaction })
   })
   events.on('delivery.changed', async ({ order }, { transaction }) => {
     if (order.agent_id) await webhooks.onOrderStatusChange(order.id, { transaction })

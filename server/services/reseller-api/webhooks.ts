@@ -126,6 +126,25 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
       return queue.enqueue(WEBHOOK_TASK, { agentId: row.agent_id, payload }, { transaction: opts.transaction, maxAttempts: WEBHOOK_MAX_ATTEMPTS })
     },
 
+    /**
+     * `onOrderStatusChange` for many orders in one read and one insert of jobs, `times` events each
+     * (a bulk order's lines: paid, then queued, reported as the single path reports them).
+     */
+    async onOrdersStatusChange(orderIds: number[], times: number, opts: { transaction?: Transaction } = {}): Promise<number> {
+      if (!orderIds.length) return 0
+      const rows = await q<Record<string, any>>(
+        `SELECT o.*, a.webhook_url FROM orders_view o JOIN agents a ON a.id = o.agent_id WHERE o.id IN (:ids) AND a.webhook_url IS NOT NULL ORDER BY o.id`,
+        { ids: orderIds },
+        opts.transaction,
+      )
+      const createdAt = new Date().toISOString()
+      const jobs = rows.flatMap((row) => {
+        const order = presentApiOrder(row)
+        return Array.from({ length: times }, () => ({ task: WEBHOOK_TASK, payload: { agentId: row.agent_id, payload: { id: `evt_${crypto.randomUUID()}`, type: 'order.updated', createdAt, data: { order } } satisfies WebhookPayload }, maxAttempts: WEBHOOK_MAX_ATTEMPTS }))
+      })
+      return queue.enqueueMany(jobs, opts.transaction)
+    },
+
     /** A bulk order whose every line has ended (ADR 0039), in the transaction of the change that ended the last one. */
     async onBatchCompleted(agentId: number, batch: Record<string, unknown>, opts: { transaction?: Transaction } = {}): Promise<string | null> {
       const [row] = await q<{ webhook_url: string | null }>('SELECT webhook_url FROM agents WHERE id = :id', { id: agentId }, opts.transaction)

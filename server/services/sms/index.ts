@@ -1,4 +1,4 @@
-import type { Sequelize, Transaction } from 'sequelize'
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { preparedFor } from '../../../models/prepared.ts'
 import type { Models } from '../../../models/index.ts'
 import type { Env } from '../../env.ts'
@@ -79,8 +79,25 @@ export function createSmsService(deps: { sequelize: Sequelize; models: Models; q
     return id
   }
 
+  /** `send` for many texts: one INSERT for the rows and one for their dispatch jobs (a bulk order's recipients). */
+  async function sendMany(texts: { to: string; message: string }[], opts: { transaction?: Transaction } = {}): Promise<number[]> {
+    const rows = texts.flatMap((x) => {
+      const phone = normalizePhone(x.to)
+      return phone && x.message.trim() ? [{ phone, message: cediToGhs(x.message).slice(0, 640) }] : []
+    })
+    if (!rows.length) return []
+    const ids = await deps.sequelize.query<{ id: number }>(
+      `INSERT INTO sms_outbox (to_phone, message, status, sensitive, created_at, updated_at)
+       SELECT p, m, 'QUEUED', false, now(), now() FROM unnest(ARRAY[:phone]::text[], ARRAY[:message]::text[]) WITH ORDINALITY AS x(p, m, i) ORDER BY i RETURNING id`,
+      { replacements: { phone: rows.map((r) => r.phone), message: rows.map((r) => r.message) }, type: QueryTypes.SELECT, transaction: opts.transaction },
+    )
+    await deps.queue.enqueueMany(ids.map((r) => ({ task: SMS_TASK, payload: { id: r.id }, jobKey: `sms:${r.id}` })), opts.transaction)
+    return ids.map((r) => Number(r.id))
+  }
+
   return {
     provider,
+    sendMany,
     /** True while no real provider sends (the log provider, a fresh machine): the admin SMS page is then the phone. */
     simulated: provider.name === 'log',
     send,

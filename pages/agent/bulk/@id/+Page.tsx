@@ -6,6 +6,7 @@ import { formatCedis } from '../../../../server/lib/money.ts'
 import type { BatchLineView, BatchView } from '../../../../server/services/bulk/index.ts'
 import { Gate } from '../../_shared/Gate.tsx'
 import type { BatchData } from './+data.ts'
+import { PaymentState } from './PaymentState.tsx'
 
 const POLL_MS = 3000
 const TAG: Record<string, string> = { DELIVERED: 'is-success', MANUAL: 'is-success', FAILED: 'is-danger', PROCESSING: 'is-info', QUEUED: 'is-warning' }
@@ -26,8 +27,8 @@ export default function Page() {
       try {
         const { batch: now } = await api<{ batch: BatchView }>(`/api/bulk/${batch.id}/status`)
         if (stop) return
-        // The lines are read again only when a count moved.
-        if (!same(now.counts, batch.counts)) setLines((await api<{ lines: BatchLineView[] }>(`/api/bulk/${batch.id}`)).lines)
+        // The lines are read again only when a count moved or the payment came in.
+        if (!same(now.counts, batch.counts) || now.status !== batch.status) setLines((await api<{ lines: BatchLineView[] }>(`/api/bulk/${batch.id}`)).lines)
         setBatch(now)
       } catch {
         // A missed poll is retried at the next tick.
@@ -44,7 +45,8 @@ export default function Page() {
   return (
     <section>
       <h1 className="title">Bulk order #{batch.id}</h1>
-      <p className="subtitle is-6">{batch.lines} lines, {formatCedis(batch.total)} paid from your wallet on {new Date(batch.createdAt).toLocaleString('en-GH')}.</p>
+      <p className="subtitle is-6">{batch.lines} lines, {formatCedis(batch.total)}, ordered on {new Date(batch.createdAt).toLocaleString('en-GH')}.</p>
+      <PaymentState batch={batch} />
       <div className="columns is-mobile is-multiline" role="status" aria-live="polite" data-testid="bulk-counts">
         {([['Queued', c.queued], ['Delivered', c.delivered], ['Failed', c.failed], ['Refunded', c.refunded]] as const).map(([label, n]) => (
           <div className="column is-half-mobile is-one-quarter-tablet" key={label}>
@@ -55,7 +57,7 @@ export default function Page() {
           </div>
         ))}
       </div>
-      <p className="mb-3">{batch.done ? 'Every line has ended.' : 'Updating as the bundles go out...'}</p>
+      {batch.status === 'PAID' ? <p className="mb-3">{batch.done ? 'Every line has ended.' : 'Updating as the bundles go out...'}</p> : null}
       <div className="buttons">
         <a className="button" href={`/api/bulk/${batch.id}/results.csv`} download>Download results (CSV)</a>
         {c.failed ? <a className="button is-warning" href={`/agent/bulk?from=${batch.id}`}>Order the {c.failed} failed lines again</a> : null}

@@ -1,0 +1,69 @@
+import { QueryTypes, type Transaction } from 'sequelize'
+import { toGhs } from '../../lib/money.ts'
+import type { Ctx } from '../context.ts'
+import type { CommissionOrder } from '../commissions/index.ts'
+import { queueOnPaymentSets } from '../delivery/index.ts'
+import type { DeliveryRow } from '../delivery/types.ts'
+import type { Settings } from '../settings/index.ts'
+import type { SettleDeps } from './settle.ts'
+
+export type LinesDeps = Pick<SettleDeps, 'sequelize' | 'audit' | 'commissions' | 'delivery' | 'events' | 'log'>
+
+export interface PaidLines {
+  /** The lines' payments (purpose 'data', PENDING), all of one agent. */
+  transactionIds: string[]
+  agentId: number
+  message: string
+  settings: Settings
+}
+
+/**
+ * The success of many data payments already covered by money the caller holds (a bulk order's one
+ * wallet debit, ADR 0039), set-based: one UPDATE for the payments, one for their orders (paid and
+ * queued), one INSERT each for commissions, delivery jobs and audit entries, one event for the agent
+ * webhooks. Each line ends exactly as `settle` leaves a single wallet order; the batch's own texts and
+ * nothing of the agent's "order received" text apply (a batch line sends none). Only in the caller's
+ * transaction, which made the payments: no one else can have settled them, and a line that does not
+ * move throws, rolling the whole batch back.
+ */
+export async function settleLines(deps: LinesDeps, lines: PaidLines, ctx: Ctx & { transaction: Transaction }): Promise<number[]> {
+  const t = ctx.transaction
+  const { settings } = lines
+  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => deps.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction: t })
+  const payments = await q<Record<string, any>>(
+    `UPDATE payments SET status = 'SUCCESS', message = :message,
+       details = CASE WHEN amount_pesewas > 0 THEN details || jsonb_build_object('paid', jsonb_build_object('amountPesewas', amount_pesewas, 'currency', 'GHS')) ELSE details END,
+       settled_at = now(), updated_at = now()
+     WHERE transaction_id IN (:tids) AND purpose = 'data' AND status IN ('PENDING','IN_PROGRESS')
+     RETURNING *`,
+    { tids: lines.transactionIds, message: lines.message },
+  )
+  if (payments.length !== lines.transactionIds.length) throw new Error('bulk line payments did not all settle')
+  const viaDelivery = !!deps.delivery && settings.deliveryMode !== 'manual'
+  const orders = await q<DeliveryRow & CommissionOrder>(
+    `UPDATE orders SET payment_status = 'SUCCESS', updated_at = now(), ${queueOnPaymentSets(':queue')}
+     WHERE id IN (:ids) AND payment_status IN ('PENDING','IN_PROGRESS') RETURNING *`,
+    { ids: payments.map((p) => p.order_id), queue: viaDelivery },
+  )
+  if (orders.length !== payments.length) throw new Error('bulk line orders did not all settle')
+  const recorded = await deps.commissions.recordForOrders(orders, settings, t)
+  const queued = new Set(deps.delivery ? await deps.delivery.onPaidMany(orders, t) : [])
+  await deps.events.publish('orders.paidTogether', { orderIds: orders.map((o) => o.id), agentId: lines.agentId }, ctx)
+  await deps.audit.recordMany(
+    payments.map((p) => ({
+      action: 'PAYMENT_SUCCESS',
+      resource: 'PAYMENT',
+      resourceId: p.transaction_id,
+      severity: 'LOW' as const,
+      userId: p.user_id,
+      details: {
+        transactionId: p.transaction_id, purpose: p.purpose, amount: toGhs(p.amount_pesewas), gateway: p.gateway, method: p.method,
+        extTransactionId: p.ext_transaction_id, status: p.status, message: p.message, ...(p.simulated ? { simulated: true } : {}),
+        orderId: p.order_id, commissionRecorded: recorded.has(Number(p.order_id)), ...(deps.delivery ? { deliveryQueued: queued.has(Number(p.order_id)) } : {}),
+      },
+    })),
+    ctx,
+  )
+  deps.log.info({ lines: payments.length, agentId: lines.agentId }, 'bulk line payments settled')
+  return orders.map((o) => Number(o.id))
+}
