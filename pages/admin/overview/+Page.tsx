@@ -7,6 +7,7 @@ import '../_ops/ops.css'
 import type { Analytics, OverviewData, Stats } from './+data.ts'
 import { Charts } from './Charts.tsx'
 import { DeliveryPanel } from './DeliveryPanel.tsx'
+import { SalesTables } from './SalesTables.tsx'
 
 const RANGES = [
   { value: 'today', label: 'Today' },
@@ -121,6 +122,7 @@ export default function Page() {
             </div>
           </div>
 
+          <SalesTables analytics={analytics} rangeLabel={rangeLabel} />
           <DeliveryPanel />
           <Charts analytics={analytics} stats={stats} />
 

@@ -2,10 +2,11 @@ import Joi from 'joi'
 import { QueryTypes, type Sequelize } from 'sequelize'
 import { badRequest } from '../../lib/errors.ts'
 import { toGhs } from '../../lib/money.ts'
-import { NETWORKS } from '../../lib/vocabulary.ts'
+import { CHANNEL_LABEL, NETWORKS } from '../../lib/vocabulary.ts'
 import type { Ctx } from '../context.ts'
 import { PAYMENT_STATUSES } from '../orders/admin.ts'
 import type { SettingsService } from '../settings/index.ts'
+import { checkerSalesSince } from './checker-sales.ts'
 
 export const RANGES = { today: 1, '7d': 7, '30d': 30 } as const
 export type OverviewRange = keyof typeof RANGES
@@ -18,7 +19,10 @@ const dayKey = (d: Date) => d.toISOString().slice(0, 10)
 
 export type AdminStatsService = ReturnType<typeof createAdminStatsService>
 
-type DayRow = { day: string; status: string; network: string; n: string; amount: string }
+type DayRow = { day: string; status: string; network: string; channel: string; n: string; amount: string }
+
+/** Orders of the period and the revenue of the paid ones (GHS), per channel the order came in by. */
+type ChannelFigures = { count: number; revenue: number }
 
 /**
  * Days before yesterday hardly change (payments settle or expire within hours), so their per-day
@@ -35,9 +39,9 @@ export function createAdminStatsService({ sequelize, settings }: { sequelize: Se
 
   const grouped = (where: string, replacements: Record<string, unknown>) =>
     sequelize.query<DayRow>(
-      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, payment_status AS status, network,
+      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, payment_status AS status, network, channel,
               count(*) AS n, COALESCE(sum(amount_pesewas), 0) AS amount
-       FROM orders WHERE ${where} GROUP BY 1, 2, 3`,
+       FROM orders WHERE ${where} GROUP BY 1, 2, 3, 4`,
       { replacements, type: QueryTypes.SELECT },
     )
 
@@ -98,7 +102,8 @@ export function createAdminStatsService({ sequelize, settings }: { sequelize: Se
 
     /**
      * Orders over today / the last 7 / the last 30 days (today included), from ONE grouped scan:
-     * per day, status and network, read from a covering index; everything else is summed here.
+     * per day, status, network and channel; everything else is summed here. Checker sales are the
+     * period's sold cards, read from their own index.
      */
     async analytics(rangeInput: unknown, _ctx: Ctx = {}, now = new Date()) {
       const { value: range, error } = rangeSchema.validate(rangeInput ?? undefined)
@@ -107,12 +112,13 @@ export function createAdminStatsService({ sequelize, settings }: { sequelize: Se
       const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
       const since = new Date(todayStart - (days - 1) * DAY_MS)
       const liveFrom = new Date(Math.max(since.getTime(), todayStart - DAY_MS))
-      const [old, live] = await Promise.all([closedDays(since, liveFrom), grouped('created_at >= :liveFrom', { liveFrom })])
+      const [old, live, checkerSales] = await Promise.all([closedDays(since, liveFrom), grouped('created_at >= :liveFrom', { liveFrom }), checkerSalesSince(sequelize, since)])
       const rows = [...old, ...live]
       const byDay = new Map<string, { count: number; revenue: number }>()
       for (let i = 0; i < days; i++) byDay.set(dayKey(new Date(since.getTime() + i * DAY_MS)), { count: 0, revenue: 0 })
       const paymentStatusBreakdown: Record<string, number> = Object.fromEntries(PAYMENT_STATUSES.map((s) => [s, 0]))
       const networkBreakdown: Record<string, number> = Object.fromEntries(NETWORKS.map((n) => [n, 0]))
+      const channelPesewas: Record<string, ChannelFigures> = Object.fromEntries(Object.keys(CHANNEL_LABEL).map((c) => [c, { count: 0, revenue: 0 }]))
       let total = 0
       let revenue = 0
       for (const r of rows) {
@@ -122,7 +128,10 @@ export function createAdminStatsService({ sequelize, settings }: { sequelize: Se
         total += n
         paymentStatusBreakdown[r.status] = (paymentStatusBreakdown[r.status] ?? 0) + n
         networkBreakdown[r.network] = (networkBreakdown[r.network] ?? 0) + n
+        const ch = (channelPesewas[r.channel] ??= { count: 0, revenue: 0 })
+        ch.count += n
         if (r.status === 'SUCCESS') {
+          ch.revenue += Number(r.amount)
           d.revenue += Number(r.amount)
           revenue += Number(r.amount)
         }
@@ -144,6 +153,8 @@ export function createAdminStatsService({ sequelize, settings }: { sequelize: Se
         failedCount: paymentStatusBreakdown.FAILED ?? 0,
         expiredCount: paymentStatusBreakdown.EXPIRED ?? 0,
         networkBreakdown,
+        channelBreakdown: Object.fromEntries(Object.entries(channelPesewas).map(([c, f]) => [c, { count: f.count, revenue: toGhs(f.revenue) }])) as Record<string, ChannelFigures>,
+        checkerSales,
       }
     },
   }
