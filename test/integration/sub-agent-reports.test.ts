@@ -30,7 +30,7 @@ describe('reports: sub-agent sales and parent margins', () => {
       margins: [summary.parentMargins.totalAmount, analytics.totalStats.totalParentMargin, board.stats.totalParentMargin, cards.totalParentMargin],
       marginOrders: [summary.parentMargins.totalCount, analytics.totalStats.parentMarginOrders, board.stats.parentMarginOrders, cards.parentMarginOrders],
       commissions: [summary.combined.totalAmount, analytics.totalStats.totalCommission, board.stats.totalCommission, cards.totalCommission],
-      rows: (board.leaderboard as any[]).map((r) => ({ name: r.agentName, tier: r.tier, orders: r.totalOrders, revenue: r.totalRevenue, commission: r.totalCommission, parentMargin: r.parentMargin })),
+      rows: (board.leaderboard as Record<string, unknown>[]).map((r) => ({ name: r.agentName, tier: r.tier, orders: r.totalOrders, revenue: r.totalRevenue, commission: r.totalCommission, parentMargin: r.parentMargin })),
     }
   }
 

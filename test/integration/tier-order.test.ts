@@ -6,12 +6,12 @@ import { agentIn, credit, q, seedTiers, tierIds } from '../helpers/tiers.ts'
 
 // The admin reorders tiers (ADR 0041): positions stay 0..n-1, the move is audited, prices follow the new order.
 describe('reordering tiers', () => {
-  let pkg: Record<string, any>
+  let pkg: { id: number }
   beforeEach(async () => {
     await resetDb()
     await seedTiers()
     await app().services.settings.update({ deliveryMode: 'automatic' }, {})
-    pkg = await createPackage({ network: 'MTN', sizeMb: 2048, priceUserPesewas: 600, priceAgentPesewas: 500 })
+    pkg = (await createPackage({ network: 'MTN', sizeMb: 2048, priceUserPesewas: 600, priceAgentPesewas: 500 })) as { id: number }
   })
 
   const names = async () => (await q<{ name: string; position: number }>('SELECT name, position FROM tiers ORDER BY position')).map((r) => `${r.position}:${r.name}`)
@@ -30,9 +30,9 @@ describe('reordering tiers', () => {
     // Dealer up above Super agent: Agent, Dealer, Super agent, Super dealer; the Dealer now falls back to the Agent tier's 5.00
     const moved = await admin.post(`/api/admin/tiers/${t.Dealer}/move`, { direction: 'up' })
     expect(moved.status, moved.text).to.equal(200)
-    expect(moved.body.tiers.map((x: any) => [x.name, x.position])).to.deep.equal([['Agent', 0], ['Dealer', 1], ['Super agent', 2], ['Super dealer', 3]])
-    const grid = (await admin.get('/api/admin/tiers/prices')).body.packages.find((p: any) => p.id === pkg.id)
-    expect(grid.prices.map((p: any) => p.effective)).to.deep.equal([5, 5, 4.8, 4.4])
+    expect((moved.body.tiers as { name: string; position: number }[]).map((x) => [x.name, x.position])).to.deep.equal([['Agent', 0], ['Dealer', 1], ['Super agent', 2], ['Super dealer', 3]])
+    const grid = ((await admin.get('/api/admin/tiers/prices')).body.packages as { id: number; prices: { effective: number }[] }[]).find((p) => p.id === pkg.id)!
+    expect(grid.prices.map((p) => p.effective)).to.deep.equal([5, 5, 4.8, 4.4])
     const after = await dealer.c.post('/api/orders', { packageId: pkg.id, recipientNumber: '0201112222', payFrom: 'wallet' })
     expect(after.status, after.text).to.equal(201)
     expect(after.body.order.amount).to.equal(5)
