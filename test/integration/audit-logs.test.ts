@@ -167,7 +167,7 @@ describe('audit logs: entries written where things happen', () => {
 
     // The purchase shows up in the reports, reconciled with the order.
     const board = (await admin.get('/api/commission-analytics/agent-leaderboard')).body.leaderboard
-    expect(board).to.deep.equal([{ rank: 1, agentId: agent.id, agentName: 'Audit Agent', agentPhone: agent.phone, totalRevenue: placed.body.order.amount, totalOrders: 1, totalCommission: Math.round(placed.body.order.amount * 10) / 100 }])
+    expect(board).to.deep.equal([{ rank: 1, agentId: agent.id, agentName: 'Audit Agent', agentPhone: agent.phone, tier: null, totalRevenue: placed.body.order.amount, totalOrders: 1, totalCommission: Math.round(placed.body.order.amount * 10) / 100, parentMargin: 0 }])
     expect((await admin.get('/api/commission-analytics/summary')).body.combined.totalCount).to.equal(1)
   })
 })

@@ -79,7 +79,7 @@ describe('commission reports: figures', () => {
     const get = async (groupBy: string) => {
       const r = await admin.get(`/api/commission-analytics/analytics?groupBy=${groupBy}`)
       expect(r.status, groupBy).to.equal(200)
-      expect(r.body.totalStats, groupBy).to.deep.equal({ totalCommission: 5.8, totalRevenue: 58, totalOrders: 5, averageCommission: 1.16 })
+      expect(r.body.totalStats, groupBy).to.deep.equal({ totalCommission: 5.8, totalRevenue: 58, totalOrders: 5, averageCommission: 1.16, totalParentMargin: 0, parentMarginOrders: 0 })
       return r.body.groupByData.map((g: any) => [g.key, g.label, g.totalOrders, g.totalRevenue, g.totalCommission])
     }
     expect(await get('day')).to.deep.equal([
@@ -108,7 +108,7 @@ describe('commission reports: figures', () => {
       ['AIRTELTIGO', 'AIRTELTIGO', 1, 8, 0.8],
     ])
     const march = await admin.get('/api/commission-analytics/analytics?groupBy=network&startDate=2026-03-01&endDate=2026-03-31')
-    expect(march.body.totalStats).to.deep.equal({ totalCommission: 3.5, totalRevenue: 35, totalOrders: 3, averageCommission: 1.17 })
+    expect(march.body.totalStats).to.deep.equal({ totalCommission: 3.5, totalRevenue: 35, totalOrders: 3, averageCommission: 1.17, totalParentMargin: 0, parentMarginOrders: 0 })
     const bad = await admin.get('/api/commission-analytics/analytics?groupBy=year')
     expect(bad.status).to.equal(400)
     expect(bad.body.error).to.equal('groupBy must be one of day, week, month, agent, network')
@@ -121,10 +121,10 @@ describe('commission reports: figures', () => {
     expect(r.status).to.equal(200)
     expect(r.body.totalAgents).to.equal(2)
     expect(r.body.leaderboard).to.deep.equal([
-      { rank: 1, agentId: ama.agent.id, agentName: 'Ama Sales', agentPhone: ama.agent.phone, totalRevenue: 37, totalOrders: 3, totalCommission: 3 },
-      { rank: 2, agentId: kofi.agent.id, agentName: 'Kofi Data', agentPhone: kofi.agent.phone, totalRevenue: 20, totalOrders: 2, totalCommission: 2 },
+      { rank: 1, agentId: ama.agent.id, agentName: 'Ama Sales', agentPhone: ama.agent.phone, tier: null, totalRevenue: 37, totalOrders: 3, totalCommission: 3, parentMargin: 0 },
+      { rank: 2, agentId: kofi.agent.id, agentName: 'Kofi Data', agentPhone: kofi.agent.phone, tier: null, totalRevenue: 20, totalOrders: 2, totalCommission: 2, parentMargin: 0 },
     ])
-    expect(r.body.stats).to.deep.equal({ highestRevenue: 37, lowestRevenue: 20, averageRevenue: 28.5, mostOrders: 3, totalRevenue: 57, totalOrders: 5, totalCommission: 5 })
+    expect(r.body.stats).to.deep.equal({ highestRevenue: 37, lowestRevenue: 20, averageRevenue: 28.5, mostOrders: 3, totalRevenue: 57, totalOrders: 5, totalCommission: 5, totalParentMargin: 0, parentMarginOrders: 0 })
     for (const e of r.body.leaderboard) {
       const [{ s }] = await sql<{ s: string }>(`SELECT sum(amount_pesewas) AS s FROM orders WHERE agent_id = :a AND payment_status = 'SUCCESS'`, { a: e.agentId })
       expect(e.totalRevenue).to.equal(Number(s) / 100)

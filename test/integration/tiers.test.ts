@@ -1,53 +1,17 @@
 import { expect } from 'chai'
-import { QueryTypes } from 'sequelize'
 import { toGhs } from '../../server/lib/money.ts'
 import { createAgent, createPackage } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
-import { AtPhone, ussdAgent } from '../helpers/ussd.ts'
+import { agentIn, credit, earnings, q, seedTiers, signedIn, tierIds } from '../helpers/tiers.ts'
+import { AtPhone } from '../helpers/ussd.ts'
 
 // Dealer tiers, the one price rule and sub-agents (ADR 0041).
-const q = <T extends object = any>(sql: string, replacements: Record<string, unknown> = {}) =>
-  app().db.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT }) as Promise<T[]>
-
-async function tierIds() {
-  const rows = await q<{ id: number; name: string }>('SELECT id, name FROM tiers ORDER BY position')
-  return Object.fromEntries(rows.map((r) => [r.name, r.id])) as Record<'Agent' | 'Super agent' | 'Dealer' | 'Super dealer', number>
-}
-
-async function signedIn(a: { user: { email: string }; password: string }) {
-  const c = new Client()
-  expect((await c.login(a.user.email, a.password)).status).to.equal(200)
-  return c
-}
-
-async function credit(agentId: number, amount: number) {
-  const res = await (await adminClient()).post(`/api/wallet/agents/${agentId}/adjust`, { amount, direction: 'CREDIT', reason: 'Float for the test' })
-  expect(res.status, res.text).to.equal(200)
-}
-
-/** An agent of a tier (set by the admin, through the API) with a USSD PIN; `parent` makes it that agent's sub-agent. */
-async function agentIn(tierId: number, phone: string, parent?: number) {
-  const a = await ussdAgent({ phone })
-  const admin = await adminClient()
-  const set = await admin.put(`/api/admin/tiers/agents/${a.agent.id}`, { tierId })
-  expect(set.status, set.text).to.equal(200)
-  if (parent) await q('UPDATE agents SET parent_agent_id = :parent WHERE id = :id RETURNING id', { parent, id: a.agent.id })
-  return { ...a, c: await signedIn(a) }
-}
-
-async function earnings(c: Client) {
-  const res = await c.get('/api/wallet/earnings')
-  expect(res.status, res.text).to.equal(200)
-  return res.body as { available: number; entries: { type: string; amount: number; orderId: number }[] }
-}
-
 describe('tiers, one price rule, sub-agents', () => {
   let pkg: Record<string, any>
   beforeEach(async () => {
     await resetDb()
-    // resetDb empties every table; these are the migration's four tiers
-    await q(`INSERT INTO tiers (name, position, may_invite) VALUES ('Agent', 0, false), ('Super agent', 1, false), ('Dealer', 2, true), ('Super dealer', 3, true) RETURNING id`)
+    await seedTiers()
     await app().services.settings.update({ shopMaxMarkupType: 'PERCENT', shopMaxMarkupValue: 20, commissionEnabled: true, commissionPercentage: 10, deliveryMode: 'automatic' }, {})
     pkg = await createPackage({ network: 'MTN', sizeMb: 2048, priceUserPesewas: 600, priceAgentPesewas: 500 })
   })

@@ -64,7 +64,7 @@ export default function Page() {
         <div className="level-left">
           <div>
             <h1 className="title">Agent Performance</h1>
-            <p className="subtitle is-6">Agents ranked by revenue from their paid orders</p>
+            <p className="subtitle is-6">Agents ranked by revenue from their own paid orders (a sub-agent's sale counts under the sub-agent); parent margins are what they earned on their sub-agents' delivered orders</p>
           </div>
         </div>
         <div className="level-right">
@@ -104,6 +104,7 @@ export default function Page() {
         <div className="column is-half-tablet is-one-quarter-desktop"><StatCard testId="revenue" label="Total Revenue" value={s ? formatCedis(s.totalRevenue) : '…'} /></div>
         <div className="column is-half-tablet is-one-quarter-desktop"><StatCard testId="orders" label="Total Orders" value={s ? s.totalOrders.toLocaleString('en-GH') : '…'} /></div>
         <div className="column is-half-tablet is-one-quarter-desktop"><StatCard testId="commission" label="Total Commission" value={s ? formatCedis(s.totalCommission) : '…'} /></div>
+        <div className="column is-half-tablet is-one-quarter-desktop"><StatCard testId="parent-margins" label="Parent Margins" value={s ? formatCedis(s.totalParentMargin) : '…'} hint="Earned on sub-agents' orders, not commission" /></div>
       </div>
 
       {rows.length ? (
@@ -114,7 +115,7 @@ export default function Page() {
               <div className="box has-text-centered" data-performer={i + 1}>
                 <Medal rank={i + 1} />
                 <p className="title is-6 mt-2 mb-1">{e.agentName}</p>
-                <p className="is-size-7 has-text-grey mb-2">{e.agentPhone}</p>
+                <p className="is-size-7 has-text-grey mb-2">{e.agentPhone}{e.tier ? ` · ${e.tier}` : ''}</p>
                 <p className="stat-value">{formatCedis(e.totalRevenue)}</p>
                 <p className="is-size-7">{e.totalOrders.toLocaleString('en-GH')} orders · {formatCedis(e.totalCommission)} commission</p>
               </div>
@@ -128,21 +129,23 @@ export default function Page() {
         <div className="table-container">
           <table className="table is-fullwidth is-striped is-narrow insight-table" aria-busy={loading} data-testid="leaderboard">
             <thead>
-              <tr><th>Rank</th><th>Agent</th><th className="has-text-right">Orders</th><th>Revenue</th><th className="has-text-right">Commission</th></tr>
+              <tr><th>Rank</th><th>Agent</th><th>Tier</th><th className="has-text-right">Orders</th><th>Revenue</th><th className="has-text-right">Commission</th><th className="has-text-right">Parent margins</th></tr>
             </thead>
             <tbody>
               {!rows.length ? (
-                <tr><td colSpan={5} className="has-text-centered has-text-grey py-5">{loading ? 'Loading agents…' : 'No agent sales for these filters.'}</td></tr>
+                <tr><td colSpan={7} className="has-text-centered has-text-grey py-5">{loading ? 'Loading agents…' : 'No agent sales for these filters.'}</td></tr>
               ) : rows.map((e) => (
                 <tr key={e.agentId} className={loading ? 'is-loading-row' : undefined}>
                   <td>{e.rank <= 3 ? <Medal rank={e.rank} /> : `#${e.rank}`}</td>
                   <td><strong>{e.agentName}</strong><br /><span className="is-size-7 has-text-grey">{e.agentPhone}</span></td>
+                  <td>{e.tier ? <span className="tag is-light">{e.tier}</span> : '-'}</td>
                   <td className="has-text-right">{e.totalOrders.toLocaleString('en-GH')}</td>
                   <td>
                     <span>{formatCedis(e.totalRevenue)}</span>
                     <progress className="progress is-small is-primary mb-0 mt-1" value={e.totalRevenue} max={top || 1} aria-label={`${e.agentName} revenue relative to the top agent`} />
                   </td>
                   <td className="has-text-right">{formatCedis(e.totalCommission)}</td>
+                  <td className="has-text-right">{formatCedis(e.parentMargin)}</td>
                 </tr>
               ))}
             </tbody>

@@ -106,6 +106,9 @@ export default function Page() {
         <div className="column is-half-tablet is-one-quarter-desktop">
           <StatCard testId="average" label="Avg Commission" value={summary ? formatCedis(summary.averageCommission) : '…'} hint="Per paid order" />
         </div>
+        <div className="column is-half-tablet is-one-quarter-desktop">
+          <StatCard testId="parent-margins" label="Parent Margins" value={summary ? formatCedis(summary.parentMargins.totalAmount) : '…'} hint={summary ? `${summary.parentMargins.totalCount.toLocaleString('en-GH')} sub-agent orders, paid to their parents, not commission` : undefined} />
+        </div>
       </div>
 
       <form className="box" aria-label="Analytics filters" onSubmit={(e) => e.preventDefault()}>
@@ -124,7 +127,7 @@ export default function Page() {
         <h2 className="title is-5">Commission by {groupLabel}</h2>
         {analytics ? (
           <p className="is-size-7 mb-3" data-testid="analytics-totals">
-            {analytics.totalStats.totalOrders.toLocaleString('en-GH')} orders · revenue {formatCedis(analytics.totalStats.totalRevenue)} · commission {formatCedis(analytics.totalStats.totalCommission)} · average {formatCedis(analytics.totalStats.averageCommission)}
+            {analytics.totalStats.totalOrders.toLocaleString('en-GH')} orders · revenue {formatCedis(analytics.totalStats.totalRevenue)} · commission {formatCedis(analytics.totalStats.totalCommission)} · average {formatCedis(analytics.totalStats.averageCommission)} · parent margins {formatCedis(analytics.totalStats.totalParentMargin)}
           </p>
         ) : null}
         <div className="table-container">

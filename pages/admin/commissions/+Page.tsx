@@ -124,6 +124,7 @@ export default function Page() {
         <div className="column is-half-tablet is-one-quarter-desktop"><StatCard testId="count" label="Commissions" value={summary ? summary.totalCount.toLocaleString('en-GH') : '…'} /></div>
         <div className="column is-half-tablet is-one-quarter-desktop"><StatCard testId="revenue" label="Order Value" value={summary ? formatCedis(summary.totalRevenue) : '…'} /></div>
         <div className="column is-half-tablet is-one-quarter-desktop"><StatCard testId="average" label="Average Commission" value={summary ? formatCedis(summary.averageCommission) : '…'} /></div>
+        <div className="column is-half-tablet is-one-quarter-desktop"><StatCard testId="parent-margins" label="Parent Margins" value={summary ? formatCedis(summary.totalParentMargin) : '…'} hint="Paid to agents on their sub-agents' orders, not commission" /></div>
       </div>
 
       <h2 className="title is-5">Commission History</h2>

@@ -8,11 +8,12 @@ import { TierForm } from './TierForm.tsx'
 export default function Page() {
   const { tiers: initial, tree } = (usePageContext() as unknown as { data: TiersData }).data
   const [tiers, setTiers] = useState(initial)
+  const [said, setSaid] = useState('')
   return (
     <section>
       <h1 className="title">Tiers</h1>
       <p className="subtitle is-6">
-        Agents pay their tier's price (set per bundle on <a href="/admin/packages">Packages</a>). Every day agents whose delivered sales over 30 days reach a tier's threshold move up to it; they never move down by themselves.
+        Agents pay their tier's price (set per bundle on <a href="/admin/packages">Packages</a>). Every day agents whose delivered sales over 30 days reach a tier's threshold move up to it; they never move down by themselves. The order matters: a tier without its own price for a bundle pays the price of the tier above it.
       </p>
       {tree ? (
         <div className="box" data-testid="agent-tree">
@@ -27,7 +28,10 @@ export default function Page() {
           ) : <p>No sub-agents.</p>}
         </div>
       ) : null}
-      {tiers.map((t) => <TierForm key={`${t.id}-${t.name}`} tier={t} onSaved={setTiers} />)}
+      <p className="is-sr-only" aria-live="polite">{said}</p>
+      {tiers.map((t, i) => (
+        <TierForm key={`${t.id}-${t.name}`} tier={t} last={i === tiers.length - 1} onSaved={setTiers} onMoved={(next, text) => { setTiers(next); setSaid(text) }} />
+      ))}
       <TierForm key={`new-${tiers.length}`} tier={null} onSaved={setTiers} />
     </section>
   )

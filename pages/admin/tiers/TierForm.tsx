@@ -3,11 +3,12 @@ import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { ghsFixed } from '../../../server/lib/money.ts'
 import type { TiersData } from './+data.ts'
+import { TierMove } from './TierMove.tsx'
 
 type Tier = TiersData['tiers'][number]
 
 /** One tier's name and settings (or a new tier, placed last); saved through the API, audited there. */
-export function TierForm({ tier, onSaved }: { tier: Tier | null; onSaved: (tiers: Tier[]) => void }) {
+export function TierForm({ tier, last = false, onSaved, onMoved }: { tier: Tier | null; last?: boolean; onSaved: (tiers: Tier[]) => void; onMoved?: (tiers: Tier[], said: string) => void }) {
   const toast = useToast()
   const key = tier ? `tier-${tier.id}` : 'tier-new'
   const [name, setName] = useState(tier?.name ?? '')
@@ -53,6 +54,7 @@ export function TierForm({ tier, onSaved }: { tier: Tier | null; onSaved: (tiers
         </div>
       </div>
       <button type="submit" className={`button is-primary${saving ? ' is-loading' : ''}`} disabled={saving}>{tier ? 'Save' : 'Add tier'}</button>
+      {tier && onMoved ? <TierMove tier={tier} last={last} onMoved={onMoved} /> : null}
     </form>
   )
 }

@@ -44,7 +44,7 @@ const ANALYTICS: CsvColumn<Group>[] = [
   { header: 'Average Commission (GHS)', kind: 'money', value: (g) => g.averageCommission },
 ]
 
-type Entry = { rank: number; agentId: number; agentName: string; agentPhone: string; totalOrders: number; totalRevenue: number; totalCommission: number }
+type Entry = { rank: number; agentId: number; agentName: string; agentPhone: string; totalOrders: number; totalRevenue: number; totalCommission: number; tier: string | null; parentMargin: number }
 const LEADERBOARD: CsvColumn<Entry>[] = [
   { header: 'Rank', kind: 'int', value: (e) => e.rank },
   { header: 'Agent ID', kind: 'int', value: (e) => e.agentId },
@@ -53,6 +53,8 @@ const LEADERBOARD: CsvColumn<Entry>[] = [
   { header: 'Orders', kind: 'int', value: (e) => e.totalOrders },
   { header: 'Revenue (GHS)', kind: 'money', value: (e) => e.totalRevenue },
   { header: 'Commission (GHS)', kind: 'money', value: (e) => e.totalCommission },
+  { header: 'Tier', value: (e) => e.tier ?? '' },
+  { header: 'Parent margins (GHS)', kind: 'money', value: (e) => e.parentMargin },
 ]
 
 /** /api/commission-analytics: totals, groupings, leaderboard, networks, the archive and its exports. Admins only. */

@@ -38,6 +38,9 @@ export function tiersAdminRouter(services: Services) {
   r.post('/', async (req, res) => {
     res.json({ tiers: await services.tiers.save(req.body, ctxOf(req)) })
   })
+  r.post('/:id/move', async (req, res) => {
+    res.json({ tiers: await services.tiers.move(req.params.id, req.body, ctxOf(req)) })
+  })
   r.get('/prices', async (_req, res) => {
     res.json(await services.tiers.grid())
   })

@@ -5,10 +5,12 @@ import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 import { dateParam, dayRangeSql, pageInfo, rangeSql, toInt, toRange, validate, whereSql, wholeDays, type Range } from '../reports/range.ts'
 import { NETWORKS } from '../../lib/vocabulary.ts'
+import { parentMarginsSql } from './parent-margins.ts'
 
 // Reports over commissions (written by services.commissions when an order is paid) and orders.
 // Every figure is one SQL aggregate over the whole table, never a sum of one page.
-// Revenue of agents and networks comes from SUCCESS orders; commission figures from commissions.
+// Revenue of agents and networks comes from SUCCESS orders; commission figures from commissions;
+// parents' margins on sub-agent orders from the earnings ledger, as a figure of their own.
 
 const range = { startDate: dateParam, endDate: dateParam }
 const network = Joi.string().trim().uppercase().allow('').valid(...NETWORKS, '')
@@ -136,8 +138,11 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
   async function analytics(input: unknown) {
     const v = validate<{ groupBy: GroupBy; scope: 'all' | 'current' | 'archived'; startDate?: string; endDate?: string }>(schemas.analytics, input)
     const byAgent = v.groupBy === 'agent'
-    const src = commissionSource(toRange(v.startDate, v.endDate), v.scope, byAgent)
+    const range = toRange(v.startDate, v.endDate)
+    const src = commissionSource(range, v.scope, byAgent)
     const key = GROUP_KEY[v.groupBy]
+    const marginRepl: Record<string, unknown> = {}
+    const margins = q(parentMarginsSql(range, marginRepl), marginRepl)
     const raw = src.rollup ? key.rollup : key.raw
     // One pass: the groups and the grand total (the empty grouping set) together.
     const rows = await q(
@@ -151,6 +156,7 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
       src.repl,
     )
     const total = rows.find((r) => toInt(r.is_total) === 1)
+    const [m] = await margins
     const groups = rows.filter((r) => toInt(r.is_total) === 0).map((r) => ({
       key: String(r.key),
       label: byAgent ? (r.agent_name ?? 'Direct Customer') : v.groupBy === 'week' ? `Week of ${r.key}` : String(r.key),
@@ -171,6 +177,9 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
         totalRevenue: ghs(total?.revenue),
         totalOrders: toInt(total?.n),
         averageCommission: avg(total?.commission, total?.n),
+        // not archived, so the scope does not apply; see parent-margins.ts
+        totalParentMargin: ghs(m.margin),
+        parentMarginOrders: toInt(m.n),
       },
       groupByData: groups.map(({ _commission, ...g }) => g),
     }
@@ -195,13 +204,20 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
       o = `SELECT o.agent_id, sum(o.amount_pesewas) AS revenue, count(*) AS n FROM orders o WHERE ${ow.join(' AND ')}${net('o.network')} GROUP BY o.agent_id`
       c = `SELECT c.agent_id, sum(c.commission_amount_pesewas) AS commission FROM commissions c WHERE ${cw.join(' AND ')}${net('c.network')} GROUP BY c.agent_id`
     }
+    const m = parentMarginsSql(range, repl, { network: v.network || null, byAgent: true })
+    // Agents rank by their own paid orders (a sub-agent's sale is the sub-agent's); a parent's margins on
+    // those sales are their own column, and their total covers every parent, selling or not.
     const [row] = await q(
-      `WITH o AS (${o}), c AS (${c}),
-            t AS (SELECT o.agent_id, o.revenue, o.n, COALESCE(c.commission, 0) AS commission FROM o LEFT JOIN c USING (agent_id))
+      `WITH o AS (${o}), c AS (${c}), m AS (${m}),
+            t AS (SELECT o.agent_id, o.revenue, o.n, COALESCE(c.commission, 0) AS commission, COALESCE(m.margin, 0) AS margin
+                    FROM o LEFT JOIN c USING (agent_id) LEFT JOIN m USING (agent_id))
        SELECT (SELECT json_build_object('agents', count(*), 'highest', max(revenue), 'lowest', min(revenue), 'average', avg(revenue),
                  'mostOrders', max(n), 'revenue', sum(revenue), 'orders', sum(n), 'commission', sum(commission)) FROM t) AS stats,
+              (SELECT json_build_object('margin', COALESCE(sum(margin), 0), 'n', COALESCE(sum(n), 0)) FROM m) AS margins,
               (SELECT COALESCE(json_agg(x), '[]') FROM (
-                 SELECT t.agent_id, t.revenue, t.n, t.commission, a.name, a.phone FROM t JOIN agents a ON a.id = t.agent_id
+                 SELECT t.agent_id, t.revenue, t.n, t.commission, t.margin, a.name, a.phone, tr.name AS tier
+                   FROM t JOIN agents a ON a.id = t.agent_id
+                   LEFT JOIN tiers tr ON tr.id = COALESCE(a.tier_id, (SELECT id FROM tiers ORDER BY position LIMIT 1))
                  ORDER BY t.revenue DESC, t.n DESC, t.agent_id ASC LIMIT :limit) x) AS rows`,
       repl,
     )
@@ -213,9 +229,11 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
         agentId: r.agent_id,
         agentName: r.name,
         agentPhone: r.phone,
+        tier: (r.tier as string | null) ?? null,
         totalRevenue: ghs(r.revenue),
         totalOrders: toInt(r.n),
         totalCommission: ghs(r.commission),
+        parentMargin: ghs(r.margin),
       })),
       totalAgents: toInt(s.agents),
       stats: {
@@ -226,6 +244,8 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
         totalRevenue: ghs(s.revenue),
         totalOrders: toInt(s.orders),
         totalCommission: ghs(s.commission),
+        totalParentMargin: ghs(row.margins.margin),
+        parentMarginOrders: toInt(row.margins.n),
       },
     }
   }
@@ -239,18 +259,22 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
       const days = v.startDate || v.endDate ? src : commissionSource(toRange(new Date(Date.now() - 30 * 86400_000).toISOString().slice(0, 10), null), 'current')
       const dayKey = days.rollup ? 'c.day' : `date_trunc('day', c.created_at AT TIME ZONE 'UTC')`
       const { sql, repl } = commissionWhere(v, 'current')
-      const [[t], byDay, recent] = await Promise.all([
+      const marginRepl: Record<string, unknown> = {}
+      const [[t], byDay, recent, [m]] = await Promise.all([
         q(`SELECT sum(${src.c}) AS commission, sum(${src.r}) AS revenue, sum(${src.n}) AS n FROM ${src.from} ${src.where}`, src.repl),
         q(`SELECT to_char(k, 'YYYY-MM-DD') AS date, commission, n FROM (
              SELECT ${dayKey} AS k, sum(${days.c}) AS commission, sum(${days.n}) AS n FROM ${days.from} ${days.where} GROUP BY 1) d
            WHERE n <> 0 ORDER BY k`, days.repl),
         page(sql, repl, 'c.created_at DESC, c.id DESC', 5, 0),
+        q(parentMarginsSql(range, marginRepl), marginRepl),
       ])
       return {
         totalCommission: ghs(t.commission),
         totalRevenue: ghs(t.revenue),
         totalCount: toInt(t.n),
         averageCommission: avg(t.commission, t.n),
+        totalParentMargin: ghs(m.margin),
+        parentMarginOrders: toInt(m.n),
         commissionByDate: byDay.map((d) => ({ date: d.date, amount: ghs(d.commission), count: toInt(d.n) })),
         recentCommissions: recent,
       }
@@ -287,8 +311,9 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
                 sum(commission) AS tot, sum(n) AS tot_n
          FROM commission_daily`,
       )
+      const [m] = await q(parentMarginsSql({ from: null, to: null }, {}))
       const pair = (a: unknown, n: unknown) => ({ totalAmount: ghs(a), totalCount: toInt(n) })
-      return { current: pair(r.cur, r.cur_n), archived: pair(r.arc, r.arc_n), combined: pair(r.tot, r.tot_n), averageCommission: avg(r.tot, r.tot_n) }
+      return { current: pair(r.cur, r.cur_n), archived: pair(r.arc, r.arc_n), combined: pair(r.tot, r.tot_n), averageCommission: avg(r.tot, r.tot_n), parentMargins: pair(m.margin, m.n) }
     },
 
     analytics,

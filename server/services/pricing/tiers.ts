@@ -8,6 +8,7 @@ import type { Ctx } from '../context.ts'
 import type { PackagesService } from '../packages/index.ts'
 import { agentPriceOf, type PricingService } from './index.ts'
 import { ACTIVE_AGENT_SQL } from '../../lib/vocabulary.ts'
+import { moveTier } from './tier-order.ts'
 
 /** Delivered sales over this many days decide automatic promotion. */
 const PROMOTION_WINDOW_DAYS = 30
@@ -118,6 +119,12 @@ export function createTiersService(deps: { sequelize: Sequelize; audit: AuditSer
         if (err instanceof UniqueConstraintError) throw conflict('A tier with this name already exists')
         throw err
       }
+      return list()
+    },
+
+    /** Moves a tier one place up or down; positions stay 0..n-1 (see tier-order.ts). Audited. */
+    async move(rawId: unknown, body: unknown, ctx: Ctx) {
+      await moveTier(deps, rawId, body, ctx)
       return list()
     },
 

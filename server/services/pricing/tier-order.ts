@@ -1,0 +1,48 @@
+import Joi from 'joi'
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import { badRequest, notFound } from '../../lib/errors.ts'
+import { parseId } from '../agents/index.ts'
+import type { AuditService } from '../audit/index.ts'
+import type { Ctx } from '../context.ts'
+
+const moveSchema = Joi.object({
+  direction: Joi.string().valid('up', 'down').required().messages({ '*': 'direction must be up or down' }),
+}).options({ stripUnknown: true })
+
+/**
+ * Moves a tier one place up or down the list (ADR 0041). The order decides which tier's price an empty
+ * price falls back to, which tier is "first" (agents never placed in one) and which tiers are "higher"
+ * for promotion, so all of them follow the new order at once.
+ */
+export async function moveTier(deps: { sequelize: Sequelize; audit: AuditService }, rawId: unknown, body: unknown, ctx: Ctx) {
+  const id = parseId(rawId, 'tier')
+  const { value, error } = moveSchema.validate(body ?? {})
+  if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
+  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction: Transaction) =>
+    deps.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+  await deps.sequelize.transaction(async (t) => {
+    // Two admins moving tiers at once would each renumber from what they read: the table lock makes the
+    // second wait and read the first one's order. It also holds back a new tier taking max(position) + 1.
+    await deps.sequelize.query('LOCK TABLE tiers IN SHARE ROW EXCLUSIVE MODE', { transaction: t })
+    const tiers = await q<{ id: number; name: string }>('SELECT id, name FROM tiers ORDER BY position, id', {}, t)
+    const at = tiers.findIndex((r) => r.id === id)
+    if (at < 0) throw notFound('Tier not found')
+    const to = value.direction === 'up' ? at - 1 : at + 1
+    if (to < 0) throw badRequest(`${tiers[at]!.name} is already the first tier`)
+    if (to >= tiers.length) throw badRequest(`${tiers[at]!.name} is already the last tier`)
+    const order = tiers.slice()
+    ;[order[at], order[to]] = [order[to]!, order[at]!]
+    // position is UNIQUE and checked row by row: park every tier above the dense range, then renumber 0..n-1.
+    await q('UPDATE tiers SET position = position + (SELECT max(position) + 1 FROM tiers) RETURNING id', {}, t)
+    await q(
+      `UPDATE tiers SET position = v.position, updated_at = now() FROM (SELECT unnest(ARRAY[:ids]::int[]) AS id, generate_subscripts(ARRAY[:ids]::int[], 1) - 1 AS position) v
+        WHERE tiers.id = v.id RETURNING tiers.id`,
+      { ids: order.map((r) => r.id) }, t,
+    )
+    await deps.audit.record(
+      { action: 'TIER_MOVED', resource: 'SYSTEM', resourceId: `tier:${id}`, severity: 'MEDIUM', details: { tierId: id, tier: tiers[at]!.name, direction: value.direction, from: at, to, order: order.map((r) => r.name) } },
+      { ...ctx, transaction: t },
+    )
+  })
+}
+
