@@ -15,7 +15,7 @@ module.exports = {
         'Files that import each other cannot be read, tested or moved one at a time. Move what both need ' +
         'into a lower module (a shared helper into server/lib, shared types into their own file).',
       from: {},
-      to: { circular: true },
+      to: { circular: true }
     },
     {
       name: 'domain-not-above',
@@ -24,26 +24,22 @@ module.exports = {
         'server/services, models and server/lib serve every channel; they never import a channel ' +
         '(server/http, pages, renderer, ussd, jobs) nor scripts, benchmarks or tests.',
       from: { path: '^(server/services|server/lib|models)/' },
-      to: { path: ABOVE_THE_DOMAIN },
+      to: { path: ABOVE_THE_DOMAIN }
     },
     {
       name: 'lib-and-models-not-services',
       severity: 'error',
-      comment:
-        'server/lib and models sit under the domain layer: they take what they need as arguments, ' +
-        'never by importing server/services.',
+      comment: 'server/lib and models sit under the domain layer: they take what they need as arguments, ' + 'never by importing server/services.',
       from: { path: '^(server/lib|models)/' },
-      to: { path: '^server/services/' },
+      to: { path: '^server/services/' }
     },
     {
       name: 'pages-not-http',
       severity: 'error',
-      comment:
-        'Pages and the renderer reach the server through pageContext.services and the JSON API, ' +
-        'never by importing the HTTP layer.',
+      comment: 'Pages and the renderer reach the server through pageContext.services and the JSON API, ' + 'never by importing the HTTP layer.',
       from: { path: '^(pages|renderer)/' },
-      to: { path: '^server/http/' },
-    },
+      to: { path: '^server/http/' }
+    }
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
@@ -53,10 +49,10 @@ module.exports = {
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
-      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.d.ts'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.d.ts']
     },
     reporterOptions: {
-      text: { highlightFocused: true },
-    },
-  },
+      text: { highlightFocused: true }
+    }
+  }
 }

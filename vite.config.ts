@@ -43,11 +43,11 @@ const purge = purgeCSSPlugin({
   safelist: {
     standard: ['html', 'body', /^is-(dark|light)$/, /^medal-\d$/],
     deep: [/data-theme/],
-    variables: variablesReadElsewhere(),
+    variables: variablesReadElsewhere()
   },
   variables: true,
   keyframes: true,
-  fontFace: true,
+  fontFace: true
 })
 
 export default defineConfig(({ command }) => ({
@@ -60,12 +60,9 @@ export default defineConfig(({ command }) => ({
     compression({
       include: /\.(js|mjs|css|svg|json|webmanifest|txt|xml)$/,
       threshold: 512,
-      algorithms: [
-        defineAlgorithm('gzip', { level: 9 }),
-        defineAlgorithm('brotliCompress', { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
-      ],
-      logLevel: 'silent',
-    }),
+      algorithms: [defineAlgorithm('gzip', { level: 9 }), defineAlgorithm('brotliCompress', { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } })],
+      logLevel: 'silent'
+    })
   ],
   // Several test runs may build at once (under a lock); keeping old hashed files lets a server
   // started from an earlier build keep serving its assets.
@@ -75,7 +72,7 @@ export default defineConfig(({ command }) => ({
     // 500 kB default; any other chunk that large still warns.
     chunkSizeWarningLimit: 1100,
     // Timings of a build on a busy machine say nothing anyone acts on.
-    rolldownOptions: { checks: { bundlerTimings: false } },
+    rolldownOptions: { checks: { bundlerTimings: false } }
   },
-  css: { preprocessorOptions: { scss: { quietDeps: true } }, postcss: { plugins: command === 'build' ? [purge] : [] } },
+  css: { preprocessorOptions: { scss: { quietDeps: true } }, postcss: { plugins: command === 'build' ? [purge] : [] } }
 }))

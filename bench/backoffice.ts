@@ -15,16 +15,23 @@ import { postgresCpu } from './lib.ts'
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def)
 const RUNS = arg('runs', 60)
 // --exports=50000,200000,400000 (the sizes, in order); --export=N is --exports=N
-const EXPORTS = (process.argv.find((a) => a.startsWith('--exports='))?.split('=')[1] ?? (process.argv.some((a) => a.startsWith('--export=')) ? String(arg('export', 0)) : '50000,200000,400000'))
-  .split(',').map(Number).filter((x) => x > 0)
+const EXPORTS = (
+  process.argv.find((a) => a.startsWith('--exports='))?.split('=')[1] ??
+  (process.argv.some((a) => a.startsWith('--export=')) ? String(arg('export', 0)) : '50000,200000,400000')
+)
+  .split(',')
+  .map(Number)
+  .filter((x) => x > 0)
 // What the export client accepts: a browser's Accept-Encoding by default; --encoding=gzip (or br) for one
 // encoding, --encoding=identity (or BENCH_IDENTITY=1) for none.
-const ENCODING = process.argv.find((a) => a.startsWith('--encoding='))?.split('=')[1] ?? (process.env.BENCH_IDENTITY === '1' ? 'identity' : 'gzip, deflate, br, zstd')
+const ENCODING =
+  process.argv.find((a) => a.startsWith('--encoding='))?.split('=')[1] ?? (process.env.BENCH_IDENTITY === '1' ? 'identity' : 'gzip, deflate, br, zstd')
 const GC_MS = arg('gc-ms', 2000) // forced GC + live heap sample interval during an export; 0 = none
 const EXPORT_ONLY = arg('export-only', 0) === 1 // skip the endpoint timings
 
 const { env, log, db } = await openBenchDb()
-const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) => db.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT }) as unknown as Promise<T[]>
+const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) =>
+  db.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT }) as unknown as Promise<T[]>
 const [{ n: orderCount }] = await q<{ n: string }>('SELECT count(*) AS n FROM orders')
 if (Number(orderCount) < 1000) {
   console.error('The bench database is (nearly) empty: run `node_modules/.bin/node scripts/seed-volume.ts` first.')
@@ -37,7 +44,10 @@ const base = running.url
 // Sign in like the browser: session cookie + CSRF token.
 const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(BENCH_ADMIN) })
 if (!login.ok) throw new Error(`admin login failed: ${login.status} ${await login.text()}`)
-const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+const cookie = login.headers
+  .getSetCookie()
+  .map((c) => c.split(';')[0])
+  .join('; ')
 const csrf = ((await login.json()) as { csrfToken: string }).csrfToken
 const headers = { Cookie: cookie, 'x-csrf-token': csrf, Accept: 'application/json' }
 
@@ -62,21 +72,27 @@ async function measure(name: string, paths: string[] | (() => string), note = ''
   times.sort((a, b) => a - b)
   const row = { name, p50: pct(times, 50), p95: pct(times, 95), max: times.at(-1)!, note }
   results.push(row)
-  console.log(`${name.padEnd(46)} p50 ${row.p50.toFixed(1).padStart(7)} ms   p95 ${row.p95.toFixed(1).padStart(7)} ms   max ${row.max.toFixed(1).padStart(7)} ms  ${note}`)
+  console.log(
+    `${name.padEnd(46)} p50 ${row.p50.toFixed(1).padStart(7)} ms   p95 ${row.p95.toFixed(1).padStart(7)} ms   max ${row.max.toFixed(1).padStart(7)} ms  ${note}`
+  )
 }
 
 const sizes = await q<Record<string, string>>(
   `SELECT (SELECT count(*) FROM orders) AS orders, (SELECT count(*) FROM orders_view WHERE NOT exported) AS active,
-          (SELECT count(*) FROM agents) AS agents, (SELECT count(*) FROM afa_registrations) AS afa`,
+          (SELECT count(*) FROM agents) AS agents, (SELECT count(*) FROM afa_registrations) AS afa`
 )
 console.log('data:', sizes[0])
-console.log("machine:", `${os.cpus().length} CPUs, load average ${loadAverage()}`)
+console.log('machine:', `${os.cpus().length} CPUs, load average ${loadAverage()}`)
 console.log(`runs per endpoint: ${RUNS} (sequential, after 5 warm-up requests)\n`)
 
 // Realistic search terms taken from the data itself.
-const samples = await q<{ recipient_number: string; payment_transaction_id: string }>('SELECT recipient_number, payment_transaction_id FROM orders TABLESAMPLE SYSTEM (0.1) LIMIT 40')
+const samples = await q<{ recipient_number: string; payment_transaction_id: string }>(
+  'SELECT recipient_number, payment_transaction_id FROM orders TABLESAMPLE SYSTEM (0.1) LIMIT 40'
+)
 const agentNames = await q<{ name: string; phone: string }>('SELECT name, phone FROM agents TABLESAMPLE SYSTEM (5) LIMIT 20')
-const afaSamples = await q<{ full_name: string; phone: string; gh_card: string }>('SELECT full_name, phone, gh_card FROM afa_registrations TABLESAMPLE SYSTEM (1) LIMIT 20')
+const afaSamples = await q<{ full_name: string; phone: string; gh_card: string }>(
+  'SELECT full_name, phone, gh_card FROM afa_registrations TABLESAMPLE SYSTEM (1) LIMIT 20'
+)
 const enc = encodeURIComponent
 const searches = [
   ...samples.slice(0, 20).map((s) => s.recipient_number.slice(-7)),
@@ -84,30 +100,54 @@ const searches = [
   ...samples.slice(30, 40).map((s) => s.payment_transaction_id.slice(-9)),
   ...agentNames.slice(0, 10).map((a) => a.name),
   ...agentNames.slice(10, 20).map((a) => a.phone),
-  'mtn', 'failed', 'telecel', '3GB', 'in progress',
+  'mtn',
+  'failed',
+  'telecel',
+  '3GB',
+  'in progress'
 ]
 const pages = (n: number) => Array.from({ length: n }, (_, i) => i + 1)
 
 await measure('orders: active page 1 (limit 20)', ['/api/orders?page=1&limit=20'])
-await measure('orders: active pages 1-50 (limit 20)', pages(50).map((p) => `/api/orders?page=${p}&limit=20`))
+await measure(
+  'orders: active pages 1-50 (limit 20)',
+  pages(50).map((p) => `/api/orders?page=${p}&limit=20`)
+)
 await measure('orders: active, limit 100', ['/api/orders?page=1&limit=100'])
 await measure('orders: history page 1', ['/api/orders?page=1&limit=20&includeExported=true'])
-await measure('orders: history pages 1-50', pages(50).map((p) => `/api/orders?page=${p}&limit=20&includeExported=true`))
+await measure(
+  'orders: history pages 1-50',
+  pages(50).map((p) => `/api/orders?page=${p}&limit=20&includeExported=true`)
+)
 await measure('orders: filters (network+status+type)', [
   '/api/orders?network=MTN&paymentStatus=FAILED',
   '/api/orders?network=TELECEL&orderType=agent',
   '/api/orders?paymentStatus=PENDING&orderType=direct',
   '/api/orders?includeExported=true&network=AIRTELTIGO&orderType=agent',
-  '/api/orders?includeExported=true&network=MTN',
+  '/api/orders?includeExported=true&network=MTN'
 ])
-await measure('orders: search active (mixed terms)', searches.map((s) => `/api/orders?page=1&limit=20&search=${enc(s)}`), `${searches.length} terms`)
-await measure('orders: search history (mixed terms)', searches.map((s) => `/api/orders?page=1&limit=20&includeExported=true&search=${enc(s)}`), `${searches.length} terms`)
+await measure(
+  'orders: search active (mixed terms)',
+  searches.map((s) => `/api/orders?page=1&limit=20&search=${enc(s)}`),
+  `${searches.length} terms`
+)
+await measure(
+  'orders: search history (mixed terms)',
+  searches.map((s) => `/api/orders?page=1&limit=20&includeExported=true&search=${enc(s)}`),
+  `${searches.length} terms`
+)
 await measure('admin: stats', ['/api/admin/stats'])
 await measure('admin: analytics today', ['/api/admin/analytics?range=today'])
 await measure('admin: analytics 7d', ['/api/admin/analytics?range=7d'])
 await measure('admin: analytics 30d', ['/api/admin/analytics?range=30d'])
-await measure('afa: page 1 and pages 1-50', pages(50).map((p) => `/api/afa?page=${p}&limit=20`))
-await measure('afa: search (name, phone, card)', afaSamples.flatMap((a) => [a.full_name, a.phone.slice(-6), a.gh_card.slice(4, 13)]).map((s) => `/api/afa?search=${enc(s)}`))
+await measure(
+  'afa: page 1 and pages 1-50',
+  pages(50).map((p) => `/api/afa?page=${p}&limit=20`)
+)
+await measure(
+  'afa: search (name, phone, card)',
+  afaSamples.flatMap((a) => [a.full_name, a.phone.slice(-6), a.gh_card.slice(4, 13)]).map((s) => `/api/afa?search=${enc(s)}`)
+)
 
 // Export: make `rows` paid orders pending again (setup, not timed), then stream them out with the
 // client in its own process (bench/export-run.ts).
@@ -117,7 +157,7 @@ async function exportRun(rows: number, label = `export ${rows.toLocaleString('en
   await db.sequelize.query(
     `WITH back AS (DELETE FROM order_exports WHERE order_id IN (SELECT order_id FROM order_exports ORDER BY order_id DESC LIMIT :rows) RETURNING order_id)
      UPDATE orders SET delivered = false, delivered_at = NULL, delivery_status = 'NOT_STARTED' WHERE id IN (SELECT order_id FROM back) AND delivered`,
-    { replacements: { rows } },
+    { replacements: { rows } }
   )
   await db.sequelize.query('VACUUM ANALYZE orders')
   // Rewritten packed, as a table that only ever grows (a shop never deletes exports): the deletes
@@ -129,7 +169,7 @@ async function exportRun(rows: number, label = `export ${rows.toLocaleString('en
     url: `${base}/api/orders/export`,
     headers: { ...headers, 'Accept-Encoding': ENCODING },
     pgCpu,
-    gcMs: GC_MS,
+    gcMs: GC_MS
   })
   printExport(label, f)
   if (f.rows !== rows) console.log(`  (expected ${rows.toLocaleString('en')} rows: other paid orders were pending too)`)
@@ -141,13 +181,15 @@ console.log(`export runs: ${EXPORTS.map((r) => r.toLocaleString('en')).join(', '
 await exportRun(2_000, 'warm-up export 2,000')
 const exported: ExportFigures[] = []
 for (const rows of EXPORTS) exported.push(await exportRun(rows))
-console.log('\n| Export | Rows/s | Time (first byte / streaming) | CPU per row: server / PostgreSQL / client | Server memory peak: RSS, heap used, live heap | Load |')
+console.log(
+  '\n| Export | Rows/s | Time (first byte / streaming) | CPU per row: server / PostgreSQL / client | Server memory peak: RSS, heap used, live heap | Load |'
+)
 console.log('|---|---:|---|---|---|---|')
 const mib = (b: number) => (b / 1048576).toFixed(0)
 for (const f of exported) {
   console.log(
     `| ${f.rows.toLocaleString('en')} (${f.encoding}) | ${Math.round(f.rows / f.secs).toLocaleString('en')} | ${f.secs.toFixed(2)} s (${f.ttfb.toFixed(2)} / ${(f.secs - f.ttfb).toFixed(2)}) | ` +
-      `${f.us.server.toFixed(1)} / ${f.us.pg.toFixed(1)} / ${f.us.client.toFixed(1)} us | ${mib(f.memory.rss[1])}, ${mib(f.memory.heap[1])}, ${mib(f.memory.live[1])} MB | ${f.load} |`,
+      `${f.us.server.toFixed(1)} / ${f.us.pg.toFixed(1)} / ${f.us.client.toFixed(1)} us | ${mib(f.memory.rss[1])}, ${mib(f.memory.heap[1])}, ${mib(f.memory.live[1])} MB | ${f.load} |`
   )
 }
 
@@ -161,6 +203,6 @@ for (const f of exported) {
   console.log(`afa export: ${rows.toLocaleString('en')} rows in ${secs.toFixed(2)} s = ${Math.round(rows / secs).toLocaleString('en')} rows/s`)
 }
 
-console.log("load average at the end:", loadAverage())
+console.log('load average at the end:', loadAverage())
 await running.stop()
 await db.close().catch(() => {})

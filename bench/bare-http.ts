@@ -9,7 +9,10 @@ const fallback = process.env.BENCH_BODY ?? '{}'
 const answers = new Map<string, { body: Buffer; headers: Record<string, string | number> }>()
 for (const [p, w] of Object.entries(wire)) {
   const body = Buffer.from(w.body, 'base64')
-  answers.set(p, { body, headers: { 'Content-Type': w.type ?? 'text/html', ...(w.encoding ? { 'Content-Encoding': w.encoding } : {}), 'Content-Length': body.length } })
+  answers.set(p, {
+    body,
+    headers: { 'Content-Type': w.type ?? 'text/html', ...(w.encoding ? { 'Content-Encoding': w.encoding } : {}), 'Content-Length': body.length }
+  })
 }
 http
   .createServer((req, res) => {

@@ -34,7 +34,7 @@ const env = loadEnv({
   PAYMENT_PROVIDER: 'simulator',
   ADMIN_EMAIL: 'bench-bulk@datahub.local',
   ADMIN_PASSWORD: 'bench-bulk-password',
-  SESSION_SECRET: 'bench-bulk-session-secret-00000000000000000',
+  SESSION_SECRET: 'bench-bulk-session-secret-00000000000000000'
 })
 const running = await boot({ env, log: createLogger('error') })
 const { sequelize, models } = running.db
@@ -45,7 +45,13 @@ const ms = (from: number) => performance.now() - from
 try {
   const stamp = Date.now()
   const pkg = await models.Package.create({ network: 'MTN', name: null, sizeMb: 1024, priceUserPesewas: 500, priceAgentPesewas: 450, active: true })
-  const user = await models.User.create({ email: `bench-bulk-${stamp}@datahub.local`, phone: '0249990000', name: 'Bench bulk agent', passwordHash: 'not-a-login', role: 'AGENT' })
+  const user = await models.User.create({
+    email: `bench-bulk-${stamp}@datahub.local`,
+    phone: '0249990000',
+    name: 'Bench bulk agent',
+    passwordHash: 'not-a-login',
+    role: 'AGENT'
+  })
   const agent = await models.Agent.create({ userId: user.get('id'), name: 'Bench bulk agent', phone: '0249990000', approved: true, paymentStatus: 'SUCCESS' })
   const admin = await services.auth.loadActor(Number((await q<{ id: number }>(`SELECT id FROM users WHERE role = 'ADMIN' LIMIT 1`))[0]!.id))
   await services.wallet.adjust(Number(agent.get('id')), { amount: N * 4.5, direction: 'CREDIT', reason: 'Bench float' }, { user: admin })
@@ -73,7 +79,9 @@ try {
   console.log(`bulk order of ${N} lines (package ${pkg.get('id')}, ${CONCURRENCY} workers, simulator vendor without delay)`)
   console.log(`  preview            ${previews.map((p) => `${p.toFixed(0)} ms`).join(', ')} (three runs)`)
   console.log(`  acceptance         ${accepted.toFixed(0)} ms (one debit, ${N} orders and payments settled together in one transaction)`)
-  console.log(`  to all DELIVERED   ${all.toFixed(0)} ms from acceptance start: ${(N / (all / 1000)).toFixed(1)} orders/s; ${(N / ((all - accepted) / 1000)).toFixed(1)} orders/s after it committed`)
+  console.log(
+    `  to all DELIVERED   ${all.toFixed(0)} ms from acceptance start: ${(N / (all / 1000)).toFixed(1)} orders/s; ${(N / ((all - accepted) / 1000)).toFixed(1)} orders/s after it committed`
+  )
 } finally {
   await running.stop()
 }

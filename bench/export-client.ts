@@ -23,7 +23,16 @@ const result = await new Promise<Record<string, unknown>>((resolve) => {
   let bytes = 0
   let lines = 0
   const done = (res: http.IncomingMessage | undefined, error?: unknown) =>
-    resolve({ status: res?.statusCode ?? 0, encoding: res?.headers['content-encoding'] ?? 'identity', ttfb, secs: (performance.now() - t0) / 1000, wire, bytes, lines, error: error ? String(error) : undefined })
+    resolve({
+      status: res?.statusCode ?? 0,
+      encoding: res?.headers['content-encoding'] ?? 'identity',
+      ttfb,
+      secs: (performance.now() - t0) / 1000,
+      wire,
+      bytes,
+      lines,
+      error: error ? String(error) : undefined
+    })
   const req = http.request(url, { method: 'POST', headers }, (res) => {
     // The server sends its headers with the first rows: time to first byte.
     ttfb = (performance.now() - t0) / 1000

@@ -32,9 +32,12 @@ for (let i = 0; i < file.length; i += 65536) writes.push(file.subarray(i, i + 65
 const FLUSH = { flush: zlib.constants.Z_SYNC_FLUSH }
 const settings: Array<[string, () => zlib.Gzip | zlib.BrotliCompress]> = [
   ['gzip 6, flush per write (compressResponses)', () => zlib.createGzip(FLUSH)],
-  ['brotli 4, flush per write (compressResponses)', () => zlib.createBrotliCompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } })],
+  [
+    'brotli 4, flush per write (compressResponses)',
+    () => zlib.createBrotliCompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } })
+  ],
   ['gzip 1 (the export)', () => zlib.createGzip({ level: 1 })],
-  ['brotli 1 (the export)', () => zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } })],
+  ['brotli 1 (the export)', () => zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } })]
 ]
 console.log(`${ROWS.toLocaleString('en')} rows, ${(file.length / 1048576).toFixed(1)} MB of CSV; load average ${loadAverage()}`)
 for (let round = 0; round < 2; round++) {

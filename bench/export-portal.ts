@@ -46,16 +46,21 @@ async function viaCopy(sql: string) {
 }
 
 const statements = {
-  'SELECT': `SELECT g AS x FROM generate_series(1, ${N}) g`,
-  'WITH ins AS (INSERT ... RETURNING) SELECT': `WITH ins AS (INSERT INTO portal_probe SELECT g FROM generate_series(1, ${N}) g RETURNING x) SELECT x FROM ins`,
+  SELECT: `SELECT g AS x FROM generate_series(1, ${N}) g`,
+  'WITH ins AS (INSERT ... RETURNING) SELECT': `WITH ins AS (INSERT INTO portal_probe SELECT g FROM generate_series(1, ${N}) g RETURNING x) SELECT x FROM ins`
 }
 console.log(`${N.toLocaleString('en')} rows; load average ${loadAverage()}`)
 for (const [name, sql] of Object.entries(statements)) {
-  for (const [how, run] of [['portal, 5,000 a time', viaPortal], ['COPY TO STDOUT', viaCopy]] as const) {
+  for (const [how, run] of [
+    ['portal, 5,000 a time', viaPortal],
+    ['COPY TO STDOUT', viaCopy]
+  ] as const) {
     await client.query('BEGIN')
     const r = await run(sql)
     await client.query('ROLLBACK')
-    console.log(`${name.padEnd(42)} ${how.padEnd(22)} first row after ${r.first.toFixed(0).padStart(5)} ms, all ${r.n.toLocaleString('en')} after ${r.all.toFixed(0)} ms`)
+    console.log(
+      `${name.padEnd(42)} ${how.padEnd(22)} first row after ${r.first.toFixed(0).padStart(5)} ms, all ${r.n.toLocaleString('en')} after ${r.all.toFixed(0)} ms`
+    )
   }
 }
 await client.end()

@@ -20,15 +20,29 @@ export interface ExportFigures {
   load: string
 }
 
-export const loadAverage = () => os.loadavg().map((l) => l.toFixed(1)).join(' ')
+export const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')
 
-interface ClientResult { status: number; encoding: string; ttfb: number; secs: number; wire: number; bytes: number; lines: number; cpu: number; error?: string }
+interface ClientResult {
+  status: number
+  encoding: string
+  ttfb: number
+  secs: number
+  wire: number
+  bytes: number
+  lines: number
+  cpu: number
+  error?: string
+}
 
 /** Starts the client process and resolves once it is ready to send (Node's start-up is not measured). */
 async function startClient(url: string, headers: Record<string, string>) {
   const child = spawn(process.execPath, [path.join(import.meta.dirname, 'export-client.ts')], {
     env: { ...process.env, EXPORT_CLIENT: JSON.stringify({ url, headers }) },
-    stdio: ['pipe', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit']
   })
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]()
   const next = async () => {
@@ -45,7 +59,12 @@ async function startClient(url: string, headers: Record<string, string>) {
  * included) and external + array buffers every 50 ms, and the live heap after a forced full GC
  * every `gcMs` (0: never; their time is reported and left out of the server's CPU).
  */
-export async function measureExport(opts: { url: string; headers: Record<string, string>; pgCpu: () => { backends: number; background: number }; gcMs: number }): Promise<ExportFigures> {
+export async function measureExport(opts: {
+  url: string
+  headers: Record<string, string>
+  pgCpu: () => { backends: number; background: number }
+  gcMs: number
+}): Promise<ExportFigures> {
   const gc = globalThis.gc
   if (!gc) throw new Error('run the bench with node --expose-gc')
   const client = await startClient(opts.url, opts.headers)
@@ -60,16 +79,17 @@ export async function measureExport(opts: { url: string; headers: Record<string,
     peak.buffers = Math.max(peak.buffers, m.external + m.arrayBuffers)
   }
   const sampler = setInterval(sample, 50)
-  const collector = opts.gcMs > 0
-    ? setInterval(() => {
-        sample() // garbage included, just before it is collected
-        const t = process.threadCpuUsage() // this thread's CPU: wall time would count waiting for a busy CPU too
-        gc()
-        const d = process.threadCpuUsage(t)
-        gcSecs += (d.user + d.system) / 1e6
-        peak.live = Math.max(peak.live, process.memoryUsage().heapUsed)
-      }, opts.gcMs)
-    : undefined
+  const collector =
+    opts.gcMs > 0
+      ? setInterval(() => {
+          sample() // garbage included, just before it is collected
+          const t = process.threadCpuUsage() // this thread's CPU: wall time would count waiting for a busy CPU too
+          gc()
+          const d = process.threadCpuUsage(t)
+          gcSecs += (d.user + d.system) / 1e6
+          peak.live = Math.max(peak.live, process.memoryUsage().heapUsed)
+        }, opts.gcMs)
+      : undefined
   const cpu0 = process.cpuUsage()
   const pg0 = opts.pgCpu()
   client.go()
@@ -96,7 +116,7 @@ export async function measureExport(opts: { url: string; headers: Record<string,
     us: { server: perRow((cpu.user + cpu.system) / 1e6 - gcSecs), client: perRow(r.cpu), pg: perRow(pgCpu), pgBackends: perRow(pgBackends) },
     gcSecs,
     memory: { rss: [before.rss, peak.rss], heap: [before.heapUsed, peak.heap], live: [before.heapUsed, peak.live], buffers: peak.buffers },
-    load: loadAverage(),
+    load: loadAverage()
   }
 }
 
@@ -107,15 +127,15 @@ export function printExport(label: string, f: ExportFigures) {
   const streaming = f.secs - f.ttfb
   console.log(
     `${label}: ${f.status}, ${n(f.rows)} rows, ${f.mb.toFixed(1)} MB CSV (${f.wireMb.toFixed(1)} MB ${f.encoding} on the wire) in ${f.secs.toFixed(2)} s = ${n(f.rows / f.secs)} rows/s; ` +
-      `first byte after ${f.ttfb.toFixed(2)} s, then streaming ${streaming.toFixed(2)} s = ${n(f.rows / streaming)} rows/s`,
+      `first byte after ${f.ttfb.toFixed(2)} s, then streaming ${streaming.toFixed(2)} s = ${n(f.rows / streaming)} rows/s`
   )
   const total = f.us.server + f.us.client + f.us.pg
   console.log(
     `  CPU per row: server (node) ${f.us.server.toFixed(1)} us, PostgreSQL ${f.us.pg.toFixed(1)} us (its connections ${f.us.pgBackends.toFixed(1)}, background ${(f.us.pg - f.us.pgBackends).toFixed(1)}), bench client (node) ${f.us.client.toFixed(1)} us; total ${total.toFixed(1)} us` +
-      (f.gcSecs ? ` (server without the ${f.gcSecs.toFixed(2)} s of forced GCs for the live heap sample)` : ''),
+      (f.gcSecs ? ` (server without the ${f.gcSecs.toFixed(2)} s of forced GCs for the live heap sample)` : '')
   )
   console.log(
     `  server memory: RSS ${mib(f.memory.rss[0])} -> peak ${mib(f.memory.rss[1])} MB, heap used ${mib(f.memory.heap[0])} -> peak ${mib(f.memory.heap[1])} MB, ` +
-      `live heap after forced GC ${mib(f.memory.live[0])} -> peak ${mib(f.memory.live[1])} MB, external + buffers peak ${mib(f.memory.buffers)} MB; load average ${f.load}`,
+      `live heap after forced GC ${mib(f.memory.live[0])} -> peak ${mib(f.memory.live[1])} MB, external + buffers peak ${mib(f.memory.buffers)} MB; load average ${f.load}`
   )
 }

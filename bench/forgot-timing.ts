@@ -18,12 +18,32 @@ const ROUNDS = arg('rounds', 20)
 const PORT = '3200'
 const PG_PORT = '54370'
 
-const smtp = new SMTPServer({ authOptional: true, disabledCommands: ['STARTTLS'], logger: false, onData: (s, _x, cb) => { s.resume(); s.on('end', () => cb()) } })
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  logger: false,
+  onData: (s, _x, cb) => {
+    s.resume()
+    s.on('end', () => cb())
+  }
+})
 await new Promise<void>((r) => smtp.listen(3201, '127.0.0.1', () => r()))
 const server = await startChild(
   'server/index.ts',
-  { NODE_ENV: 'production', PORT, HOST: '127.0.0.1', DATA_DIR: path.join(ROOT, '.data/bench-recovery'), EMBEDDED_PG_PORT: PG_PORT, JOBS_ENABLED: '0', LOG_LEVEL: 'error', ADMIN_EMAIL: 'bench-recovery@datahub.local', ADMIN_PASSWORD: 'bench-recovery-password', SMTP_HOST: '127.0.0.1', SMTP_PORT: '3201' },
-  `http://127.0.0.1:${PORT}/readyz`,
+  {
+    NODE_ENV: 'production',
+    PORT,
+    HOST: '127.0.0.1',
+    DATA_DIR: path.join(ROOT, '.data/bench-recovery'),
+    EMBEDDED_PG_PORT: PG_PORT,
+    JOBS_ENABLED: '0',
+    LOG_LEVEL: 'error',
+    ADMIN_EMAIL: 'bench-recovery@datahub.local',
+    ADMIN_PASSWORD: 'bench-recovery-password',
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: '3201'
+  },
+  `http://127.0.0.1:${PORT}/readyz`
 )
 const { sequelize, models } = connect(`postgres://datahub:datahub-local@127.0.0.1:${PG_PORT}/datahub`)
 const run = Date.now().toString(36)
@@ -32,7 +52,13 @@ const real: string[] = []
 for (let i = 0; i < ROUNDS + 3; i++) {
   const email = `real-${run}-${i}@bench.local`
   const user = await models.User.create({ email, passwordHash: hash, role: 'AGENT', phone: null, name: `Bench ${i}` })
-  await models.Agent.create({ userId: user.get('id'), name: `Bench ${i}`, phone: `059${run.slice(-3).replace(/\D/g, '0').padStart(3, '0')}${String(1000 + i).slice(-4)}`, approved: true, paymentStatus: 'SUCCESS' })
+  await models.Agent.create({
+    userId: user.get('id'),
+    name: `Bench ${i}`,
+    phone: `059${run.slice(-3).replace(/\D/g, '0').padStart(3, '0')}${String(1000 + i).slice(-4)}`,
+    approved: true,
+    paymentStatus: 'SUCCESS'
+  })
   real.push(email)
 }
 
@@ -44,7 +70,7 @@ async function ask(identifier: string): Promise<number> {
   const res = await fetch(`http://127.0.0.1:${PORT}/api/auth/forgot`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `10.${(ip >> 16) & 255}.${(ip >> 8) & 255}.${ip & 255}` },
-    body: JSON.stringify({ identifier }),
+    body: JSON.stringify({ identifier })
   })
   await res.text()
   if (res.status !== 200) throw new Error(`forgot answered ${res.status}`)
@@ -68,13 +94,16 @@ for (let i = 0; i < ROUNDS; i++) {
   const order = [
     () => ask(`027${String(1000000 + ((Date.now() + i) % 9000000)).slice(-7)}`).then((ms) => t.phone.push(ms)),
     () => ask(`ghost-${run}-${i}@nobody.local`).then((ms) => t.email.push(ms)),
-    () => ask(real[i]!).then((ms) => t.real.push(ms)),
+    () => ask(real[i]!).then((ms) => t.real.push(ms))
   ]
   // Rotate who goes first, so background work of one kind does not always land on the next kind.
   for (let k = 0; k < 3; k++) await order[(k + i) % 3]!()
 }
 await new Promise((r) => setTimeout(r, 500))
-const sent = await sequelize.query("SELECT count(*) AS n FROM sms_outbox WHERE message LIKE '%reset code%' AND id > :id", { replacements: { id: before.id }, plain: true })
+const sent = await sequelize.query("SELECT count(*) AS n FROM sms_outbox WHERE message LIKE '%reset code%' AND id > :id", {
+  replacements: { id: before.id },
+  plain: true
+})
 await sequelize.close()
 await stopChild(server)
 await new Promise<void>((r) => smtp.close(() => r()))

@@ -53,7 +53,7 @@ const env = loadEnv({
   ADMIN_EMAIL: 'bench-fulfilment@datahub.local',
   ADMIN_PASSWORD: 'bench-fulfilment-password',
   SESSION_SECRET: 'bench-fulfilment-session-secret-0000000000',
-  ...(CHILD ? { DATABASE_URL: CHILD, PAYMENT_PROVIDER: 'simulator' } : {}),
+  ...(CHILD ? { DATABASE_URL: CHILD, PAYMENT_PROVIDER: 'simulator' } : {})
 })
 const running = await boot({ env, log: createLogger('error') })
 const { sequelize } = running.db
@@ -82,13 +82,16 @@ const q = <T extends object>(sql: string, replacements: Record<string, unknown> 
 
 await sequelize.query('TRUNCATE orders, payments, commissions, sms_outbox, audit_logs RESTART IDENTITY CASCADE')
 await sequelize.query('DELETE FROM graphile_worker._private_jobs')
-await sequelize.query(`
+await sequelize.query(
+  `
   WITH o AS (
     INSERT INTO orders (recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id, payment_phone_number, package_name)
     SELECT '024' || lpad(g::text, 7, '0'), 'MTN', 1024, 500, 'PENDING', 'bench' || g, '0241234567', '1GB daily' FROM generate_series(1, :n) g
     RETURNING id, payment_transaction_id)
   INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, payer_phone, order_id)
-  SELECT payment_transaction_id, 'data', 'simulator', 'momo', 'PENDING', 500, '0241234567', id FROM o`, { replacements: { n: N } })
+  SELECT payment_transaction_id, 'data', 'simulator', 'momo', 'PENDING', 500, '0241234567', id FROM o`,
+  { replacements: { n: N } }
+)
 const pending = await q<{ transaction_id: string; order_id: number }>('SELECT transaction_id, order_id FROM payments ORDER BY id')
 
 // The moment each order reaches the vendor: the simulator's send, wrapped (in every instance).
@@ -112,7 +115,7 @@ const others = await Promise.all(
       child.on('exit', (code) => reject(new Error(`second instance exited (${code}) before it was ready`)))
     })
     return { child, cpuMs: () => cpuMs }
-  }),
+  })
 ).catch((err) => {
   console.error((err as Error).message)
   process.exit(1)
@@ -128,7 +131,11 @@ if (STATEMENTS) {
       const c = a[0] as string | { text?: string; name?: string }
       // Sequelize inlines its values: fold literals so one statement shape counts once.
       const text = (typeof c === 'string' ? c : (c?.text ?? c?.name ?? '?'))
-        .replace(/'(?:[^']|'')*'/g, "'?'").replace(/\b\d+\b/g, 'N').replace(/\s+/g, ' ').trim().slice(0, 120)
+        .replace(/'(?:[^']|'')*'/g, "'?'")
+        .replace(/\b\d+\b/g, 'N')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, 120)
       statements.set(text, (statements.get(text) ?? 0) + 1)
     }
     return query.apply(this, a)
@@ -192,7 +199,7 @@ await Promise.all(
       await services.payments.settle(p.transaction_id, { status: 'SUCCESS', message: 'Approved', amountPesewas: 500, currency: 'GHS' })
       settledAt.set(p.order_id, now())
     }
-  }),
+  })
 )
 const settledAll = performance.now()
 for (;;) {
@@ -213,26 +220,43 @@ const cpu = process.cpuUsage(cpu0)
 const pgCpu = pgCpuMs() - pgCpu0
 counting = false
 const otherCpuMs = (
-  await Promise.all(others.map(async (o) => {
-    const exited = new Promise((r) => o.child.once('exit', r))
-    o.child.send('stop')
-    await exited
-    return o.cpuMs()
-  }))
+  await Promise.all(
+    others.map(async (o) => {
+      const exited = new Promise((r) => o.child.once('exit', r))
+      o.child.send('stop')
+      await exited
+      return o.cpuMs()
+    })
+  )
 ).reduce((a, b) => a + b, 0)
 
 const lat = pending.map((p) => calledAt.get(p.order_id)! - settledAt.get(p.order_id)!).sort((a, b) => a - b)
 const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))]!.toFixed(0)
 const [sms] = await q<{ sent: string; total: string }>(`SELECT count(*) FILTER (WHERE status = 'SENT') AS sent, count(*) AS total FROM sms_outbox`)
-const [dup] = await q<{ n: string }>(`SELECT count(*) AS n FROM (SELECT resource_id FROM audit_logs WHERE action = 'ORDER_DELIVERED' GROUP BY 1 HAVING count(*) > 1) d`)
-console.log(`fulfilment: ${N} orders, ${INSTANCES} instance(s) with worker concurrency ${CONCURRENCY} each, ${SETTLERS} settling at once, simulator delay ${VENDOR_DELAY} ms`)
-console.log(`  settlement:        ${(N / ((settledAll - started) / 1000)).toFixed(0)} payments/s (all settled in ${((settledAll - started) / 1000).toFixed(2)} s)`)
-console.log(`  delivered:         ${(N / ((done - started) / 1000)).toFixed(0)} orders/s (first settlement to last DELIVERED: ${((done - started) / 1000).toFixed(2)} s)`)
+const [dup] = await q<{ n: string }>(
+  `SELECT count(*) AS n FROM (SELECT resource_id FROM audit_logs WHERE action = 'ORDER_DELIVERED' GROUP BY 1 HAVING count(*) > 1) d`
+)
+console.log(
+  `fulfilment: ${N} orders, ${INSTANCES} instance(s) with worker concurrency ${CONCURRENCY} each, ${SETTLERS} settling at once, simulator delay ${VENDOR_DELAY} ms`
+)
+console.log(
+  `  settlement:        ${(N / ((settledAll - started) / 1000)).toFixed(0)} payments/s (all settled in ${((settledAll - started) / 1000).toFixed(2)} s)`
+)
+console.log(
+  `  delivered:         ${(N / ((done - started) / 1000)).toFixed(0)} orders/s (first settlement to last DELIVERED: ${((done - started) / 1000).toFixed(2)} s)`
+)
 console.log(`  success -> vendor: p50 ${pct(50)} ms   p95 ${pct(95)} ms   p99 ${pct(99)} ms   max ${lat[lat.length - 1]!.toFixed(0)} ms`)
-console.log(`  this process used ${((cpu.user + cpu.system) / 1000 / N).toFixed(1)} ms CPU per order over ${((allDone - started) / 1000).toFixed(1)} s wall (${(((cpu.user + cpu.system) / 1000 / (allDone - started)) * 100).toFixed(0)}% of one core); load average ${load0.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end`)
-if (others.length) console.log(`  the other instance(s) used ${(otherCpuMs / N).toFixed(1)} ms CPU per order: ${((cpu.user + cpu.system) / 1000 / N + otherCpuMs / N).toFixed(1)} ms of app CPU per order in all`)
+console.log(
+  `  this process used ${((cpu.user + cpu.system) / 1000 / N).toFixed(1)} ms CPU per order over ${((allDone - started) / 1000).toFixed(1)} s wall (${(((cpu.user + cpu.system) / 1000 / (allDone - started)) * 100).toFixed(0)}% of one core); load average ${load0.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end`
+)
+if (others.length)
+  console.log(
+    `  the other instance(s) used ${(otherCpuMs / N).toFixed(1)} ms CPU per order: ${((cpu.user + cpu.system) / 1000 / N + otherCpuMs / N).toFixed(1)} ms of app CPU per order in all`
+  )
 console.log(`  PostgreSQL used ${(pgCpu / N).toFixed(1)} ms CPU per order (postmaster and backends)`)
-console.log(`  sms: ${sms!.sent} of ${sms!.total} sent, the last ${((allDone - done) / 1000).toFixed(1)} s after the last delivery (CPU above counted until then); orders delivered twice: ${dup!.n}`)
+console.log(
+  `  sms: ${sms!.sent} of ${sms!.total} sent, the last ${((allDone - done) / 1000).toFixed(1)} s after the last delivery (CPU above counted until then); orders delivered twice: ${dup!.n}`
+)
 if (STATEMENTS) {
   const total = [...statements.values()].reduce((a, b) => a + b, 0)
   console.log(`  statements sent: ${(total / N).toFixed(1)} per order (${total}; the bench's own progress polls included)`)
@@ -242,12 +266,24 @@ if (PG_STATS) {
   clearTimeout(sampling)
   await sampler?.end()
   const samples = [...waits.values()].reduce((a, b) => a + b, 0)
-  console.log(`  busy backends by wait (every 10 ms, ${samples} backend samples): ${[...waits].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([w, n]) => `${w} ${((n / samples) * 100).toFixed(0)}%`).join(', ')}`)
+  console.log(
+    `  busy backends by wait (every 10 ms, ${samples} backend samples): ${[...waits]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 12)
+      .map(([w, n]) => `${w} ${((n / samples) * 100).toFixed(0)}%`)
+      .join(', ')}`
+  )
   const rows = await q<{ calls: string; plan: number; exec: number; blks: string; query: string }>(
-    `SELECT calls, total_plan_time AS plan, total_exec_time AS exec, shared_blks_hit + shared_blks_read AS blks, query FROM pg_stat_statements ORDER BY total_plan_time + total_exec_time DESC LIMIT 40`)
+    `SELECT calls, total_plan_time AS plan, total_exec_time AS exec, shared_blks_hit + shared_blks_read AS blks, query FROM pg_stat_statements ORDER BY total_plan_time + total_exec_time DESC LIMIT 40`
+  )
   const total = rows.reduce((a, r) => a + r.plan + r.exec, 0)
-  console.log(`  PostgreSQL time by statement (pg_stat_statements, top 40: ${((total * 1000) / N).toFixed(0)} us per order; per order: calls, plan us, exec us, buffers touched per call):`)
-  for (const r of rows) console.log(`    ${(Number(r.calls) / N).toFixed(2).padStart(6)} ${((r.plan * 1000) / N).toFixed(0).padStart(5)} ${((r.exec * 1000) / N).toFixed(0).padStart(6)} ${(Number(r.blks) / Math.max(1, Number(r.calls))).toFixed(0).padStart(5)}  ${r.query.replace(/\s+/g, ' ').slice(0, 110)}`)
+  console.log(
+    `  PostgreSQL time by statement (pg_stat_statements, top 40: ${((total * 1000) / N).toFixed(0)} us per order; per order: calls, plan us, exec us, buffers touched per call):`
+  )
+  for (const r of rows)
+    console.log(
+      `    ${(Number(r.calls) / N).toFixed(2).padStart(6)} ${((r.plan * 1000) / N).toFixed(0).padStart(5)} ${((r.exec * 1000) / N).toFixed(0).padStart(6)} ${(Number(r.blks) / Math.max(1, Number(r.calls))).toFixed(0).padStart(5)}  ${r.query.replace(/\s+/g, ' ').slice(0, 110)}`
+    )
 }
 await running.stop()
 process.exit(0)

@@ -25,8 +25,14 @@ if (!fs.existsSync(path.join(ROOT, 'dist/server/entry.mjs')) || process.env.BENC
   spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build'], { cwd: ROOT, stdio: 'inherit' })
 }
 
-const loadavg = () => os.loadavg().map((l) => l.toFixed(1)).join(' ')
-console.log(`Data Hub HTTP benchmark: ${seconds}s per target in ${rounds} slices, ${connections} connections, node ${process.version}, ${new Date().toISOString()}, load ${loadavg()}`)
+const loadavg = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')
+console.log(
+  `Data Hub HTTP benchmark: ${seconds}s per target in ${rounds} slices, ${connections} connections, node ${process.version}, ${new Date().toISOString()}, load ${loadavg()}`
+)
 const server = await startChild('server/index.ts', { ...BENCH_ENV, PORT }, `http://127.0.0.1:${PORT}/readyz`)
 const base = `http://127.0.0.1:${PORT}`
 
@@ -34,7 +40,7 @@ const base = `http://127.0.0.1:${PORT}`
 const login = await fetch(`${base}/api/auth/login`, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ email: BENCH_ENV.ADMIN_EMAIL, password: BENCH_ENV.ADMIN_PASSWORD }),
+  body: JSON.stringify({ email: BENCH_ENV.ADMIN_EMAIL, password: BENCH_ENV.ADMIN_PASSWORD })
 })
 const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!
 if (!login.ok || !cookie) throw new Error(`bench sign-in failed: ${login.status}`)
@@ -47,7 +53,8 @@ const AGENT_PASSWORD = 'bench-agent-password'
 {
   const db = new pg.Client({ connectionString: BENCH_DB_URL })
   await db.connect()
-  await db.query(`WITH u AS (INSERT INTO users (email, name, password_hash, role) VALUES ('bench-shop@datahub.local', 'Bench Shop', $1, 'AGENT')
+  await db.query(
+    `WITH u AS (INSERT INTO users (email, name, password_hash, role) VALUES ('bench-shop@datahub.local', 'Bench Shop', $1, 'AGENT')
                     ON CONFLICT (lower(email)) DO UPDATE SET name = EXCLUDED.name, password_hash = EXCLUDED.password_hash RETURNING id),
                  a AS (INSERT INTO agents (user_id, name, phone, approved, payment_status) SELECT id, 'Bench Shop', '0240000999', true, 'SUCCESS' FROM u
                     ON CONFLICT (user_id) DO UPDATE SET approved = true RETURNING id),
@@ -55,13 +62,15 @@ const AGENT_PASSWORD = 'bench-agent-password'
                     ON CONFLICT (agent_id) DO UPDATE SET status = 'ACTIVE' RETURNING id)
             INSERT INTO shop_prices (shop_id, package_id, price_pesewas)
             SELECT s.id, p.id, COALESCE(p.price_agent_pesewas, p.price_user_pesewas) FROM s, (SELECT * FROM packages WHERE active ORDER BY id LIMIT 3) p
-            ON CONFLICT (shop_id, package_id) DO NOTHING`, [await hashSecret(AGENT_PASSWORD)])
+            ON CONFLICT (shop_id, package_id) DO NOTHING`,
+    [await hashSecret(AGENT_PASSWORD)]
+  )
   await db.end()
 }
 const agentLogin = await fetch(`${base}/api/auth/login`, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ email: 'bench-shop@datahub.local', password: AGENT_PASSWORD }),
+  body: JSON.stringify({ email: 'bench-shop@datahub.local', password: AGENT_PASSWORD })
 })
 const agentCookie = (agentLogin.headers.get('set-cookie') ?? '').split(';')[0]!
 if (!agentLogin.ok || !agentCookie) throw new Error(`bench agent sign-in failed: ${agentLogin.status}`)
@@ -79,7 +88,7 @@ const renderRate = (url: string, secs: number) => {
   const r = spawnSync(process.execPath, ['bench/render-rate.ts'], {
     cwd: ROOT,
     env: { ...process.env, ...BENCH_ENV, BENCH_SECONDS: String(secs), BENCH_CONNECTIONS: String(connections), BENCH_URL: url },
-    encoding: 'utf8',
+    encoding: 'utf8'
   })
   if (r.status !== 0) throw new Error(`render-rate ${url} failed: ${r.stderr}`)
   return JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}').rendersPerSecond as number
@@ -90,11 +99,15 @@ const rendersBefore = PAGES.map((u) => renderRate(u, seconds / 2))
 // Signed-in pages: the bare server answers the very bytes (and Content-Encoding) the page answered.
 const SIGNED_IN: [string, string, string][] = [
   ['GET /agent/dashboard (agent)', '/agent/dashboard', agentCookie],
-  ['GET /admin/overview (admin)', '/admin/overview', cookie],
+  ['GET /admin/overview (admin)', '/admin/overview', cookie]
 ]
 const wire: Record<string, { body: string; encoding?: string; type?: string }> = {}
 for (const [, p, c] of SIGNED_IN) wire[p] = await wireBytes(`${base}${p}`, { ...browserish, cookie: c })
-const bare = await startChild('bench/bare-http.ts', { PORT: BARE_PORT, BENCH_BODIES: JSON.stringify(bodies), BENCH_WIRE: JSON.stringify(wire) }, `http://127.0.0.1:${BARE_PORT}/api/settings`)
+const bare = await startChild(
+  'bench/bare-http.ts',
+  { PORT: BARE_PORT, BENCH_BODIES: JSON.stringify(bodies), BENCH_WIRE: JSON.stringify(wire) },
+  `http://127.0.0.1:${BARE_PORT}/api/settings`
+)
 const bareBase = `http://127.0.0.1:${BARE_PORT}`
 
 const allTargets: [string, string, Record<string, string>?][] = [
@@ -105,12 +118,12 @@ const allTargets: [string, string, Record<string, string>?][] = [
   ['GET / (signed in)', `${base}/`, { ...browserish, cookie }],
   ...SIGNED_IN.flatMap(([name, p, c]): [string, string, Record<string, string>][] => [
     [name, `${base}${p}`, { ...browserish, cookie: c }],
-    [`bare node:http ${p} same bytes`, `${bareBase}${p}`, browserish],
+    [`bare node:http ${p} same bytes`, `${bareBase}${p}`, browserish]
   ]),
   ['GET /api/settings', `${base}/api/settings`],
   ['bare node:http /api/settings JSON', `${bareBase}/api/settings`],
   ['GET /api/packages', `${base}/api/packages`],
-  ['bare node:http /api/packages JSON', `${bareBase}/api/packages`],
+  ['bare node:http /api/packages JSON', `${bareBase}/api/packages`]
 ]
 const targets = only ? allTargets.filter(([name]) => only.split(',').some((o) => name.includes(o))) : allTargets
 // On a shared machine the load drifts within a run: every target is measured in ROUNDS slices,
@@ -145,7 +158,7 @@ for (const [name, fs] of Object.entries(slices)) {
     p99: Math.max(...fs.map((f) => f.p99)),
     bytes: fs.reduce((a, f) => a + f.bytes, 0) / fs.length,
     errors: fs.reduce((a, f) => a + f.errors, 0),
-    non2xx: fs.reduce((a, f) => a + f.non2xx, 0),
+    non2xx: fs.reduce((a, f) => a + f.non2xx, 0)
   }
 }
 
@@ -158,14 +171,18 @@ console.log('')
 for (const [name, f] of Object.entries(figures)) console.log(`${pad(name)}${fmt(f)}   (p99 per slice ${slices[name]!.map((s) => s.p99).join(' ')})`)
 console.log('')
 for (const [name, c] of Object.entries(cpu)) {
-  if (!name.startsWith('bare') && c.n) console.log(`${pad(`CPU per response, ${name}`)}app ${((c.app / c.n) * 1000).toFixed(2)} ms   PostgreSQL ${((c.db / c.n) * 1000).toFixed(2)} ms   (${c.n} responses)`)
+  if (!name.startsWith('bare') && c.n)
+    console.log(
+      `${pad(`CPU per response, ${name}`)}app ${((c.app / c.n) * 1000).toFixed(2)} ms   PostgreSQL ${((c.db / c.n) * 1000).toFixed(2)} ms   (${c.n} responses)`
+    )
 }
 PAGES.forEach((url, i) => {
-  console.log(`${pad(`in-process render ${url}`)}${renders[url]!.toFixed(0).padStart(7)} renders/s (${connections} in flight, no HTTP; before ${rendersBefore[i]!.toFixed(0)}, after ${rendersAfter[i]!.toFixed(0)})`)
+  console.log(
+    `${pad(`in-process render ${url}`)}${renders[url]!.toFixed(0).padStart(7)} renders/s (${connections} in flight, no HTTP; before ${rendersBefore[i]!.toFixed(0)}, after ${rendersAfter[i]!.toFixed(0)})`
+  )
 })
 console.log('')
-const ratio = (a: string, av: number, b: string, bv: number) =>
-  console.log(`ratio ${a} / ${b}: ${av.toFixed(0)} / ${bv.toFixed(0)} = ${(av / bv).toFixed(2)}`)
+const ratio = (a: string, av: number, b: string, bv: number) => console.log(`ratio ${a} / ${b}: ${av.toFixed(0)} / ${bv.toFixed(0)} = ${(av / bv).toFixed(2)}`)
 for (const [name, p] of SIGNED_IN) {
   const bareName = `bare node:http ${p} same bytes`
   if (figures[name] && figures[bareName]) ratio(name, figures[name].reqs, bareName, figures[bareName].reqs)

@@ -16,7 +16,7 @@ export const BENCH_ENV = {
   ADMIN_PASSWORD: 'bench-admin-password',
   // production refuses to start without one (server/env.ts)
   SESSION_SECRET: 'bench-session-secret-long-enough-000000000',
-  PAYMENT_PROVIDER: 'simulator',
+  PAYMENT_PROVIDER: 'simulator'
 }
 export const BENCH_DB_URL = `postgres://datahub:datahub-local@127.0.0.1:${BENCH_ENV.EMBEDDED_PG_PORT}/datahub`
 
@@ -45,24 +45,42 @@ export function stopChild(child: ChildProcess): Promise<void> {
   })
 }
 
-export interface Figures { reqs: number; p50: number; p99: number; errors: number; non2xx: number; /** bytes received per response, headers included */ bytes: number; /** responses in all */ total?: number }
+export interface Figures {
+  reqs: number
+  p50: number
+  p99: number
+  errors: number
+  non2xx: number /** bytes received per response, headers included */
+  bytes: number /** responses in all */
+  total?: number
+}
 
 export async function load(url: string, opts: { seconds?: number; connections?: number; headers?: Record<string, string> } = {}): Promise<Figures> {
   const r = await autocannon({ url, duration: opts.seconds ?? 10, connections: opts.connections ?? 20, headers: opts.headers })
-  return { reqs: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx, bytes: r.requests.total ? r.throughput.total / r.requests.total : 0, total: r.requests.total }
+  return {
+    reqs: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors,
+    non2xx: r.non2xx,
+    bytes: r.requests.total ? r.throughput.total / r.requests.total : 0,
+    total: r.requests.total
+  }
 }
 
 /** A response's body exactly as it came over the wire (still compressed), base64, with its Content-Encoding and type. */
 export function wireBytes(url: string, headers: Record<string, string>): Promise<{ body: string; encoding?: string; type?: string }> {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => {
-        if (res.statusCode !== 200) return reject(new Error(`${url} answered ${res.statusCode}`))
-        resolve({ body: Buffer.concat(chunks).toString('base64'), encoding: res.headers['content-encoding'], type: res.headers['content-type'] })
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => {
+          if (res.statusCode !== 200) return reject(new Error(`${url} answered ${res.statusCode}`))
+          resolve({ body: Buffer.concat(chunks).toString('base64'), encoding: res.headers['content-encoding'], type: res.headers['content-type'] })
+        })
       })
-    }).on('error', reject)
+      .on('error', reject)
   })
 }
 

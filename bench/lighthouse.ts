@@ -30,9 +30,9 @@ const child = base
         JOBS_ENABLED: '0',
         SESSION_SECRET: 'lighthouse-session-secret-long-enough-000000',
         ADMIN_EMAIL: ADMIN.email,
-        ADMIN_PASSWORD: ADMIN.password,
+        ADMIN_PASSWORD: ADMIN.password
       },
-      `http://127.0.0.1:${port}/healthz`,
+      `http://127.0.0.1:${port}/healthz`
     )
 base ??= `http://127.0.0.1:${port}`
 
@@ -41,8 +41,15 @@ async function session(email: string, password: string) {
   let cookie = ''
   let csrf = ''
   const call = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(base + p, { method, headers: { 'Content-Type': 'application/json', Accept: 'application/json', Cookie: cookie, 'x-csrf-token': csrf }, body: body === undefined ? undefined : JSON.stringify(body) })
-    const set = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+    const res = await fetch(base + p, {
+      method,
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', Cookie: cookie, 'x-csrf-token': csrf },
+      body: body === undefined ? undefined : JSON.stringify(body)
+    })
+    const set = res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ')
     if (set) cookie = set
     return { status: res.status, body: (await res.json().catch(() => null)) as any }
   }
@@ -58,7 +65,11 @@ async function ensureShop() {
   await (await session(ADMIN.email, ADMIN.password)).call('PUT', '/api/settings', { agentRegistrationFee: 0 })
   const email = `lighthouse-agent-${Date.now()}@datahub.local`
   const password = 'lighthouse-agent-pass-123'
-  const reg = await fetch(`${base}/api/agents/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Lighthouse Data', phone: `024${String(Date.now()).slice(-7)}`, email, password }) })
+  const reg = await fetch(`${base}/api/agents/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'Lighthouse Data', phone: `024${String(Date.now()).slice(-7)}`, email, password })
+  })
   if (reg.status >= 300) throw new Error(`agent registration for the shop page failed (${reg.status}): is the agent fee 0 on this server?`)
   const admin = await session(ADMIN.email, ADMIN.password)
   const agents = await admin.call('GET', '/api/admin/agents')
@@ -76,7 +87,7 @@ await ensureShop()
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
   headless: true,
-  args: ['--no-sandbox', '--disable-dev-shm-usage', '--remote-debugging-port=0'],
+  args: ['--no-sandbox', '--disable-dev-shm-usage', '--remote-debugging-port=0']
 })
 const debugPort = Number(new URL(browser.wsEndpoint()).port)
 const outDir = path.join(ROOT, '.data/lighthouse')
@@ -85,7 +96,12 @@ fs.mkdirSync(outDir, { recursive: true })
 /** One Lighthouse run; a busy shared machine sometimes loses the trace (NO_NAVSTART), so retry. */
 async function audit(url: string) {
   for (let attempt = 1; ; attempt++) {
-    const result = await lighthouse(url, { port: debugPort, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] })
+    const result = await lighthouse(url, {
+      port: debugPort,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo']
+    })
     if (!result) throw new Error(`no Lighthouse result for ${url}`)
     if (!result.lhr.runtimeError) return result.lhr
     if (attempt === 3) throw new Error(`${url}: ${result.lhr.runtimeError.message}`)
@@ -93,7 +109,18 @@ async function audit(url: string) {
   }
 }
 
-interface Row { page: string; perf: number; a11y: number; bp: number; seo: number; fcp: number; lcp: number; tbt: number; cls: number; kb: number }
+interface Row {
+  page: string
+  perf: number
+  a11y: number
+  bp: number
+  seo: number
+  fcp: number
+  lcp: number
+  tbt: number
+  cls: number
+  kb: number
+}
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const rows: Row[] = []
 try {
@@ -105,9 +132,16 @@ try {
       const score = (c: string) => Math.round((lhr.categories[c]?.score ?? 0) * 100)
       const num = (a: string) => lhr.audits[a]?.numericValue ?? NaN
       runs.push({
-        page, perf: score('performance'), a11y: score('accessibility'), bp: score('best-practices'), seo: score('seo'),
-        fcp: num('first-contentful-paint'), lcp: num('largest-contentful-paint'), tbt: num('total-blocking-time'),
-        cls: num('cumulative-layout-shift'), kb: num('total-byte-weight') / 1024,
+        page,
+        perf: score('performance'),
+        a11y: score('accessibility'),
+        bp: score('best-practices'),
+        seo: score('seo'),
+        fcp: num('first-contentful-paint'),
+        lcp: num('largest-contentful-paint'),
+        tbt: num('total-blocking-time'),
+        cls: num('cumulative-layout-shift'),
+        kb: num('total-byte-weight') / 1024
       })
       // What failed, so a score under 100 says why.
       for (const c of ['accessibility', 'best-practices', 'seo']) {
@@ -118,7 +152,18 @@ try {
       }
     }
     const pick = (k: keyof Row) => median(runs.map((r) => r[k] as number))
-    rows.push({ page, perf: pick('perf'), a11y: pick('a11y'), bp: pick('bp'), seo: pick('seo'), fcp: pick('fcp'), lcp: pick('lcp'), tbt: pick('tbt'), cls: pick('cls'), kb: pick('kb') })
+    rows.push({
+      page,
+      perf: pick('perf'),
+      a11y: pick('a11y'),
+      bp: pick('bp'),
+      seo: pick('seo'),
+      fcp: pick('fcp'),
+      lcp: pick('lcp'),
+      tbt: pick('tbt'),
+      cls: pick('cls'),
+      kb: pick('kb')
+    })
   }
 } finally {
   await browser.close()
@@ -129,5 +174,7 @@ console.log(`\nLighthouse ${RUNS > 1 ? `(median of ${RUNS} runs) ` : ''}mobile, 
 console.log('| page | perf | a11y | best pr. | SEO | FCP | LCP | TBT | CLS | transferred |')
 console.log('| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |')
 for (const r of rows) {
-  console.log(`| ${r.page} | ${r.perf} | ${r.a11y} | ${r.bp} | ${r.seo} | ${(r.fcp / 1000).toFixed(1)} s | ${(r.lcp / 1000).toFixed(1)} s | ${Math.round(r.tbt)} ms | ${r.cls.toFixed(3)} | ${Math.round(r.kb)} KB |`)
+  console.log(
+    `| ${r.page} | ${r.perf} | ${r.a11y} | ${r.bp} | ${r.seo} | ${(r.fcp / 1000).toFixed(1)} s | ${(r.lcp / 1000).toFixed(1)} s | ${Math.round(r.tbt)} ms | ${r.cls.toFixed(3)} | ${Math.round(r.kb)} KB |`
+  )
 }

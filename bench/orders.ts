@@ -19,27 +19,47 @@ const PORT = process.env.BENCH_PORT ?? '3100'
 const BARE_PORT = String(Number(PORT) + 1)
 const base = `http://127.0.0.1:${PORT}`
 const statementLog = path.join(ROOT, '.data/bench-statements.log')
-const loadavg = () => os.loadavg().map((l) => l.toFixed(1)).join(' ')
-console.log(`Data Hub order placement benchmark: ${rounds} rounds of ${perRound} orders in a row per kind, node ${process.version}, ${new Date().toISOString()}, load ${loadavg()}`)
+const loadavg = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')
+console.log(
+  `Data Hub order placement benchmark: ${rounds} rounds of ${perRound} orders in a row per kind, node ${process.version}, ${new Date().toISOString()}, load ${loadavg()}`
+)
 
 fs.rmSync(statementLog, { force: true })
-const server = await startChild('server/index.ts', { ...BENCH_ENV, PORT, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ./bench/statement-log.ts`, STATEMENT_LOG: statementLog }, `${base}/readyz`)
+const server = await startChild(
+  'server/index.ts',
+  { ...BENCH_ENV, PORT, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ./bench/statement-log.ts`, STATEMENT_LOG: statementLog },
+  `${base}/readyz`
+)
 const db = new pg.Client({ connectionString: BENCH_DB_URL })
 await db.connect()
 
 // An approved, paid agent with a well-filled wallet and an API key.
 const AGENT_EMAIL = 'bench-orders@datahub.local'
 const AGENT_PASSWORD = 'bench-agent-password'
-await db.query(`WITH u AS (INSERT INTO users (email, name, password_hash, role) VALUES ($1, 'Bench Orders', $2, 'AGENT')
+await db.query(
+  `WITH u AS (INSERT INTO users (email, name, password_hash, role) VALUES ($1, 'Bench Orders', $2, 'AGENT')
                   ON CONFLICT (lower(email)) DO UPDATE SET password_hash = EXCLUDED.password_hash RETURNING id),
                a AS (INSERT INTO agents (user_id, name, phone, approved, payment_status) SELECT id, 'Bench Orders', '0240000998', true, 'SUCCESS' FROM u
                   ON CONFLICT (user_id) DO UPDATE SET approved = true RETURNING id)
           INSERT INTO wallets (agent_id, balance_pesewas) SELECT id, 1000000000 FROM a ON CONFLICT (agent_id) DO UPDATE SET balance_pesewas = 1000000000`,
-[AGENT_EMAIL, await hashSecret(AGENT_PASSWORD)])
-const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: AGENT_EMAIL, password: AGENT_PASSWORD }) })
+  [AGENT_EMAIL, await hashSecret(AGENT_PASSWORD)]
+)
+const login = await fetch(`${base}/api/auth/login`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ email: AGENT_EMAIL, password: AGENT_PASSWORD })
+})
 const loginBody = (await login.json()) as { csrfToken: string }
 const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!
-const keyRes = await fetch(`${base}/api/reseller/keys`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': loginBody.csrfToken }, body: JSON.stringify({ name: `bench ${Date.now()}` }) })
+const keyRes = await fetch(`${base}/api/reseller/keys`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': loginBody.csrfToken },
+  body: JSON.stringify({ name: `bench ${Date.now()}` })
+})
 const apiKey = ((await keyRes.json()) as { key?: string; apiKey?: string }).key ?? ''
 if (!keyRes.ok || !apiKey) throw new Error(`bench API key failed: ${keyRes.status}`)
 const [pkg] = (await (await fetch(`${base}/api/packages`)).json()) as { id: number; network: string }[]
@@ -49,10 +69,18 @@ const phone = () => `024${String(1_000_000 + (n++ % 8_000_000)).padStart(7, '0')
 const kinds: Record<string, () => Promise<Response>> = {
   'visitor order + mobile-money prompt (POST /api/orders)': () => {
     const p = phone()
-    return fetch(`${base}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ packageId: pkg!.id, recipientNumber: p, payerPhone: p, payerNetwork: 'MTN' }) })
+    return fetch(`${base}/api/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ packageId: pkg!.id, recipientNumber: p, payerPhone: p, payerNetwork: 'MTN' })
+    })
   },
   'wallet order over the reseller API (POST /api/v1/orders)': () =>
-    fetch(`${base}/api/v1/orders`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}`, 'idempotency-key': randomUUID() }, body: JSON.stringify({ packageId: pkg!.id, recipientNumber: phone() }) }),
+    fetch(`${base}/api/v1/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}`, 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ packageId: pkg!.id, recipientNumber: phone() })
+    })
 }
 // The bare server answers each kind's JSON (a 201 the size of the app's) the same way: a request, its answer, the next.
 const sample: Record<string, string> = {}
@@ -62,7 +90,8 @@ for (const [name, place] of Object.entries(kinds)) {
   sample[name] = await r.text()
 }
 const bare = await startChild('bench/bare-http.ts', { PORT: BARE_PORT, BENCH_BODY: sample[Object.keys(kinds)[0]!]! }, `http://127.0.0.1:${BARE_PORT}/`)
-const bareKind = () => fetch(`http://127.0.0.1:${BARE_PORT}/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"packageId":1}' })
+const bareKind = () =>
+  fetch(`http://127.0.0.1:${BARE_PORT}/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"packageId":1}' })
 
 async function inARow(place: () => Promise<Response>): Promise<number[]> {
   // Rate limits are per address and phone: a bench from one address would meet them, not the code.

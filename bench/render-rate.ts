@@ -16,7 +16,13 @@ import { BENCH_DB_URL } from './lib.ts'
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const inFlight = Number(process.env.BENCH_CONNECTIONS ?? 20)
 const url = process.env.BENCH_URL ?? '/'
-const env = loadEnv({ ...process.env, NODE_ENV: 'production', DATABASE_URL: BENCH_DB_URL, SESSION_SECRET: 'bench-render-session-secret-000000000000', PAYMENT_PROVIDER: 'simulator' })
+const env = loadEnv({
+  ...process.env,
+  NODE_ENV: 'production',
+  DATABASE_URL: BENCH_DB_URL,
+  SESSION_SECRET: 'bench-render-session-secret-000000000000',
+  PAYMENT_PROVIDER: 'simulator'
+})
 const log = createLogger('warn')
 const { sequelize, models } = connect(BENCH_DB_URL)
 const services = createServices({ sequelize, models, env, log })
@@ -32,7 +38,7 @@ async function renderOnce() {
     services,
     user: null,
     settings: services.settings.getPublicSync(settings),
-    csrfToken: null,
+    csrfToken: null
   })
   const res = ctx.httpResponse
   if (!res || res.statusCode !== 200) throw new Error(`render of ${url} answered ${res?.statusCode}`)
@@ -42,7 +48,7 @@ async function renderOnce() {
       write(chunk, _enc, cb) {
         bytes += chunk.length
         cb()
-      },
+      }
     })
     sink.on('finish', resolve).on('error', reject)
     res.pipe(sink)
@@ -60,7 +66,7 @@ await Promise.all(
       await renderOnce()
       n++
     }
-  }),
+  })
 )
 const elapsed = (performance.now() - start) / 1000
 console.log(JSON.stringify({ url, rendersPerSecond: n / elapsed, renders: n, inFlight }))

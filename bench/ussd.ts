@@ -37,10 +37,24 @@ const PG_PORT = process.env.BENCH_PG_PORT ?? '54341'
 const server = await startChild(
   'server/index.ts',
   // BENCH_SERVER_NODE_OPTIONS=--cpu-prof profiles the server alone.
-  { ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}), NODE_ENV: 'production', PORT, HOST: '127.0.0.1', DATA_DIR: path.join(ROOT, '.data/bench-ussd'), EMBEDDED_PG_PORT: PG_PORT, JOBS_ENABLED: '0', LOG_LEVEL: 'error', ADMIN_EMAIL: 'bench-ussd@datahub.local', ADMIN_PASSWORD: 'bench-ussd-password', SESSION_SECRET: process.env.SESSION_SECRET ?? 'bench-ussd-session-secret-0123456789abcdef' },
-  `http://127.0.0.1:${PORT}/readyz`,
+  {
+    ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
+    NODE_ENV: 'production',
+    PORT,
+    HOST: '127.0.0.1',
+    DATA_DIR: path.join(ROOT, '.data/bench-ussd'),
+    EMBEDDED_PG_PORT: PG_PORT,
+    JOBS_ENABLED: '0',
+    LOG_LEVEL: 'error',
+    ADMIN_EMAIL: 'bench-ussd@datahub.local',
+    ADMIN_PASSWORD: 'bench-ussd-password',
+    SESSION_SECRET: process.env.SESSION_SECRET ?? 'bench-ussd-session-secret-0123456789abcdef'
+  },
+  `http://127.0.0.1:${PORT}/readyz`
 )
-const { sequelize, models } = connect(`postgres://datahub:datahub-local@127.0.0.1:${PG_PORT}/datahub`, undefined, { poolMax: Number(process.env.DB_POOL_MAX ?? 10) })
+const { sequelize, models } = connect(`postgres://datahub:datahub-local@127.0.0.1:${PG_PORT}/datahub`, undefined, {
+  poolMax: Number(process.env.DB_POOL_MAX ?? 10)
+})
 const endpoint = `http://127.0.0.1:${PORT}/ussd/africastalking`
 
 // A fresh cast: N approved, paid agents with one PIN hash (hashing once keeps set-up quick), 6 MTN bundles.
@@ -56,7 +70,8 @@ for (let i = 0; i < N; i++) {
   phones.push(phone)
 }
 await models.Package.destroy({ where: {} })
-for (const gb of [1, 2, 3, 5, 10, 20]) await models.Package.create({ network: 'MTN', sizeMb: gb * 1024, priceUserPesewas: gb * 500, priceAgentPesewas: gb * 450, active: true })
+for (const gb of [1, 2, 3, 5, 10, 20])
+  await models.Package.create({ network: 'MTN', sizeMb: gb * 1024, priceUserPesewas: gb * 500, priceAgentPesewas: gb * 450, active: true })
 
 type Kind = 'dial' | 'pin' | 'menu' | 'order'
 const times: Record<Kind, number[]> = { dial: [], pin: [], menu: [], order: [] }
@@ -67,7 +82,13 @@ async function hop(sessionId: string, phone: string, inputs: string[], kind: Kin
   const res = await fetch(endpoint, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ sessionId, serviceCode: '*920*44#', phoneNumber: `+233${phone.slice(1)}`, networkCode: '62001', text: inputs.join('*') }).toString(),
+    body: new URLSearchParams({
+      sessionId,
+      serviceCode: '*920*44#',
+      phoneNumber: `+233${phone.slice(1)}`,
+      networkCode: '62001',
+      text: inputs.join('*')
+    }).toString()
   })
   const body = await res.text()
   times[kind].push(performance.now() - t)
@@ -109,13 +130,19 @@ const pct = (xs: number[], p: number) => {
   return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]! : NaN
 }
 const row = (name: string, xs: number[]) =>
-  `${name.padEnd(24)} n ${String(xs.length).padStart(5)}   p50 ${pct(xs, 50).toFixed(1).padStart(7)} ms   p99 ${pct(xs, 99).toFixed(1).padStart(7)} ms   max ${Math.max(...xs).toFixed(1).padStart(7)} ms`
+  `${name.padEnd(24)} n ${String(xs.length).padStart(5)}   p50 ${pct(xs, 50).toFixed(1).padStart(7)} ms   p99 ${pct(xs, 99).toFixed(1).padStart(7)} ms   max ${Math.max(
+    ...xs
+  )
+    .toFixed(1)
+    .padStart(7)} ms`
 
 // Warm-up: one dialogue, not counted.
 await dialogue(0, -1)
 for (const k of Object.keys(times) as Kind[]) times[k] = []
 
-console.log(`USSD benchmark: ${N} concurrent dialogues x ${ROUNDS} rounds, buy=${BUY}, think=${THINK} ms, spread=${SPREAD} ms, PIN hash ${PASSWORD_PIN ? 'password settings' : 'hashPin (m=4MiB,t=1)'}, node ${process.version}, ${os.cpus().length} CPUs, pool max ${process.env.DB_POOL_MAX ?? 10}, ${new Date().toISOString()}`)
+console.log(
+  `USSD benchmark: ${N} concurrent dialogues x ${ROUNDS} rounds, buy=${BUY}, think=${THINK} ms, spread=${SPREAD} ms, PIN hash ${PASSWORD_PIN ? 'password settings' : 'hashPin (m=4MiB,t=1)'}, node ${process.version}, ${os.cpus().length} CPUs, pool max ${process.env.DB_POOL_MAX ?? 10}, ${new Date().toISOString()}`
+)
 const [{ data_directory: pgDataDir }] = await sequelize.query<{ data_directory: string }>('SHOW data_directory', { type: QueryTypes.SELECT })
 const cpu0 = { server: processCpuSeconds(server.pid!), pg: postgresCpuSeconds(pgDataDir) }
 const load0 = os.loadavg()
@@ -125,9 +152,11 @@ if (PG_STATS) {
 }
 const started = performance.now()
 // Each agent dials again as soon as its previous dialogue ends: no barrier between rounds.
-await Promise.all(Array.from({ length: N }, async (_, i) => {
-  for (let r = 0; r < ROUNDS; r++) await dialogue(i, r)
-}))
+await Promise.all(
+  Array.from({ length: N }, async (_, i) => {
+    for (let r = 0; r < ROUNDS; r++) await dialogue(i, r)
+  })
+)
 const seconds = (performance.now() - started) / 1000
 const all = [...times.dial, ...times.pin, ...times.menu, ...times.order]
 const notPin = [...times.dial, ...times.menu, ...times.order]
@@ -145,17 +174,29 @@ console.log(`${(all.length / seconds).toFixed(0)} hops/s, ${((N * ROUNDS) / seco
 const serverCpu = processCpuSeconds(server.pid!) - cpu0.server
 const pgCpu = postgresCpuSeconds(pgDataDir) - cpu0.pg
 const perHop = (s: number) => ((s / all.length) * 1000).toFixed(2)
-console.log(`CPU per hop: server ${perHop(serverCpu)} ms, PostgreSQL ${perHop(pgCpu)} ms (server ${serverCpu.toFixed(1)} s, PostgreSQL ${pgCpu.toFixed(1)} s over ${all.length} hops)`)
-console.log(`load average: ${load0.map((l) => l.toFixed(1)).join(' ')} at the start, ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end`)
+console.log(
+  `CPU per hop: server ${perHop(serverCpu)} ms, PostgreSQL ${perHop(pgCpu)} ms (server ${serverCpu.toFixed(1)} s, PostgreSQL ${pgCpu.toFixed(1)} s over ${all.length} hops)`
+)
+console.log(
+  `load average: ${load0.map((l) => l.toFixed(1)).join(' ')} at the start, ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} at the end`
+)
 const orders = await models.Order.count({ where: { channel: 'ussd' } })
 console.log(`orders created: ${orders}`)
 
 if (PG_STATS) {
   const rows = await sequelize.query<{ calls: string; plan: number; exec: number; query: string }>(
-    `SELECT calls, total_plan_time AS plan, total_exec_time AS exec, query FROM pg_stat_statements ORDER BY calls DESC LIMIT 45`, { type: QueryTypes.SELECT })
+    `SELECT calls, total_plan_time AS plan, total_exec_time AS exec, query FROM pg_stat_statements ORDER BY calls DESC LIMIT 45`,
+    { type: QueryTypes.SELECT }
+  )
   const dialogues = N * ROUNDS
   console.log(`PostgreSQL statements per dialogue (pg_stat_statements; calls, plan us, exec us per dialogue):`)
-  for (const r of rows) console.log(`  ${(Number(r.calls) / dialogues).toFixed(2).padStart(6)} ${((r.plan * 1000) / dialogues).toFixed(0).padStart(5)} ${((r.exec * 1000) / dialogues).toFixed(0).padStart(6)}  ${r.query.replace(/\s+/g, ' ').slice(0, 120)}`)
+  for (const r of rows)
+    console.log(
+      `  ${(Number(r.calls) / dialogues).toFixed(2).padStart(6)} ${((r.plan * 1000) / dialogues).toFixed(0).padStart(5)} ${((r.exec * 1000) / dialogues).toFixed(0).padStart(6)}  ${r.query.replace(/\s+/g, ' ').slice(0, 120)}`
+    )
 }
 await sequelize.close()
 await stopChild(server)

@@ -13,16 +13,22 @@ if (!fs.existsSync(path.join(ROOT, 'dist/server/entry.mjs')) || process.env.BENC
   spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build'], { cwd: ROOT, stdio: 'inherit' })
 }
 const base = `http://127.0.0.1:${PORT}`
-const server = await startChild('server/index.ts', { ...BENCH_ENV, EMBEDDED_PG_PORT: PG_PORT, PORT, SESSION_SECRET: 'bench-session-secret-long-enough-00000000' }, `${base}/readyz`)
+const server = await startChild(
+  'server/index.ts',
+  { ...BENCH_ENV, EMBEDDED_PG_PORT: PG_PORT, PORT, SESSION_SECRET: 'bench-session-secret-long-enough-00000000' },
+  `${base}/readyz`
+)
 
 /** Bytes on the wire for one asset (fetch() would decode them, so node:http counts). */
 function size(url: string, encoding: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    http.get(base + url, { headers: { 'accept-encoding': encoding } }, (res) => {
-      let n = 0
-      res.on('data', (c: Buffer) => (n += c.length))
-      res.on('end', () => resolve(n))
-    }).on('error', reject)
+    http
+      .get(base + url, { headers: { 'accept-encoding': encoding } }, (res) => {
+        let n = 0
+        res.on('data', (c: Buffer) => (n += c.length))
+        res.on('end', () => resolve(n))
+      })
+      .on('error', reject)
   })
 }
 
@@ -30,11 +36,23 @@ let cookie = ''
 const login = await fetch(`${base}/api/auth/login`, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ email: BENCH_ENV.ADMIN_EMAIL, password: BENCH_ENV.ADMIN_PASSWORD }),
+  body: JSON.stringify({ email: BENCH_ENV.ADMIN_EMAIL, password: BENCH_ENV.ADMIN_PASSWORD })
 })
-if (login.ok) cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+if (login.ok)
+  cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ')
 
-const pages: [string, boolean][] = [['/', false], ['/data-services', false], ['/afa', false], ['/agent/register', false], ['/login', false], ['/admin/orders', true], ['/admin/overview', true]]
+const pages: [string, boolean][] = [
+  ['/', false],
+  ['/data-services', false],
+  ['/afa', false],
+  ['/agent/register', false],
+  ['/login', false],
+  ['/admin/orders', true],
+  ['/admin/overview', true]
+]
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
 console.log(`First-load weight, production build, ${new Date().toISOString()}`)
 console.log('| page | CSS br | CSS gzip | CSS raw | JS br | JS gzip | JS raw |')
@@ -45,7 +63,9 @@ try {
     const css = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map((m) => m[1])
     const js = [...new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]))]
     const sum = async (urls: string[], enc: string) => (await Promise.all(urls.map((u) => size(u, enc)))).reduce((a, b) => a + b, 0)
-    console.log(`| ${page} | ${kb(await sum(css, 'br'))} | ${kb(await sum(css, 'gzip'))} | ${kb(await sum(css, 'identity'))} | ${kb(await sum(js, 'br'))} | ${kb(await sum(js, 'gzip'))} | ${kb(await sum(js, 'identity'))} |`)
+    console.log(
+      `| ${page} | ${kb(await sum(css, 'br'))} | ${kb(await sum(css, 'gzip'))} | ${kb(await sum(css, 'identity'))} | ${kb(await sum(js, 'br'))} | ${kb(await sum(js, 'gzip'))} | ${kb(await sum(js, 'identity'))} |`
+    )
   }
 } finally {
   await stopChild(server)

@@ -42,18 +42,34 @@ function startApp(i: number) {
   a.child = spawn(node, [path.join(root, 'server/index.ts')], {
     cwd: root,
     env: {
-      PATH: process.env.PATH, NODE_ENV: 'production', PORT: String(a.port), HOST: '127.0.0.1', DATABASE_URL: dbUrl,
-      SESSION_SECRET: SECRET, PAYMENT_PROVIDER: 'simulator', TRUST_PROXY: '1', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'info', SHUTDOWN_DRAIN_MS: process.env.SHUTDOWN_DRAIN_MS ?? '5000', DB_POOL_MAX: '10',
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      PORT: String(a.port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: dbUrl,
+      SESSION_SECRET: SECRET,
+      PAYMENT_PROVIDER: 'simulator',
+      TRUST_PROXY: '1',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'info',
+      SHUTDOWN_DRAIN_MS: process.env.SHUTDOWN_DRAIN_MS ?? '5000',
+      DB_POOL_MAX: '10'
     },
-    stdio: ['ignore', out, out],
+    stdio: ['ignore', out, out]
   })
 }
 
 async function ready(port: number, timeoutMs = 90_000) {
   const until = Date.now() + timeoutMs
   while (Date.now() < until) {
-    if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) return
+    if (
+      await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.ok,
+        () => false
+      )
+    )
+      return
     await sleep(250)
   }
   throw new Error(`instance on ${port} did not become ready`)
@@ -70,22 +86,40 @@ function note(kind: string) {
   stats.errors.set(kind, (stats.errors.get(kind) ?? 0) + 1)
 }
 
-interface Res { status: number; body: any; cookies: string[] }
+interface Res {
+  status: number
+  body: any
+  cookies: string[]
+}
 const cookieHeader = (set: string[]) => set.map((c) => c.split(';')[0]).join('; ')
 function request(agent: http.Agent, method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Res> {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : JSON.stringify(body)
-    const req = http.request({ host: '127.0.0.1', port: LB, method, path: p, agent, headers: { Accept: 'application/json', ...(data ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) } : {}), ...headers } }, (res) => {
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', (d) => (text += d))
-      res.on('end', () => {
-        let parsed: any = text
-        try { parsed = JSON.parse(text) } catch { /* not JSON */ }
-        resolve({ status: res.statusCode ?? 0, body: parsed, cookies: res.headers['set-cookie'] ?? [] })
-      })
-      res.on('error', reject)
-    })
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: LB,
+        method,
+        path: p,
+        agent,
+        headers: { Accept: 'application/json', ...(data ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) } : {}), ...headers }
+      },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (d) => (text += d))
+        res.on('end', () => {
+          let parsed: any = text
+          try {
+            parsed = JSON.parse(text)
+          } catch {
+            /* not JSON */
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed, cookies: res.headers['set-cookie'] ?? [] })
+        })
+        res.on('error', reject)
+      }
+    )
     req.on('error', reject)
     req.setTimeout(20_000, () => req.destroy(new Error('timeout')))
     req.end(data)
@@ -128,7 +162,11 @@ async function worker(id: number, packages: number[]) {
   // browser (or whoever gives the paying phone) may then read the payment's status, as in the shop.
   let buyer: Record<string, string> = {}
   const signIn = async () => {
-    const r = await timed('login', (x) => x.status === 200, () => request(agent, 'POST', '/api/auth/login', ADMIN))
+    const r = await timed(
+      'login',
+      (x) => x.status === 200,
+      () => request(agent, 'POST', '/api/auth/login', ADMIN)
+    )
     if (r?.status === 200) {
       cookie = cookieHeader(r.cookies)
       csrf = r.body.csrfToken
@@ -145,21 +183,52 @@ async function worker(id: number, packages: number[]) {
         orders = 0
       }
       const phone = `024${String(1000000 + ((id * 7919 + stats.sent) % 8999999)).padStart(7, '0')}`
-      const r = await timed('order', (x) => x.status === 201, () => request(agent, 'POST', '/api/orders', { packageId: packages[stats.sent % packages.length], recipientNumber: phone, payerPhone: phone, payerNetwork: 'MTN' }, buyer))
+      const r = await timed(
+        'order',
+        (x) => x.status === 201,
+        () =>
+          request(
+            agent,
+            'POST',
+            '/api/orders',
+            { packageId: packages[stats.sent % packages.length], recipientNumber: phone, payerPhone: phone, payerNetwork: 'MTN' },
+            buyer
+          )
+      )
       if (r?.cookies.length) buyer = { Cookie: cookieHeader(r.cookies) }
       const tid = r?.body?.transactionId ?? r?.body?.payment?.transactionId
       if (tid) {
-        const a = await timed('approve', (x) => x.status === 200, () => request(agent, 'POST', `/api/simulator/payments/${tid}/approve`, {}, buyer))
+        const a = await timed(
+          'approve',
+          (x) => x.status === 200,
+          () => request(agent, 'POST', `/api/simulator/payments/${tid}/approve`, {}, buyer)
+        )
         if (a?.status === 200) approved.push(String(tid))
-        await timed('status', (x) => x.status === 200, () => request(agent, 'GET', `/api/payment/status/${tid}`, undefined, buyer))
+        await timed(
+          'status',
+          (x) => x.status === 200,
+          () => request(agent, 'GET', `/api/payment/status/${tid}`, undefined, buyer)
+        )
       }
     } else if (roll < 0.65) {
-      await timed('lookup', (x) => x.status === 200, () => request(agent, 'GET', `/api/orders?phoneNumber=024${1000000 + (stats.sent % 50)}`))
+      await timed(
+        'lookup',
+        (x) => x.status === 200,
+        () => request(agent, 'GET', `/api/orders?phoneNumber=024${1000000 + (stats.sent % 50)}`)
+      )
     } else if (roll < 0.9) {
-      const r = await timed('me', (x) => x.status === 200, () => request(agent, 'GET', '/api/auth/me', undefined, { Cookie: cookie }))
+      const r = await timed(
+        'me',
+        (x) => x.status === 200,
+        () => request(agent, 'GET', '/api/auth/me', undefined, { Cookie: cookie })
+      )
       if (r && r.status === 401) stats.sessionLost++
     } else if (roll < 0.97) {
-      await timed('admin-orders', (x) => x.status === 200, () => request(agent, 'GET', '/api/orders?page=1&limit=20', undefined, { Cookie: cookie, 'x-csrf-token': csrf }))
+      await timed(
+        'admin-orders',
+        (x) => x.status === 200,
+        () => request(agent, 'GET', '/api/orders?page=1&limit=20', undefined, { Cookie: cookie, 'x-csrf-token': csrf })
+      )
     } else {
       await signIn()
     }
@@ -176,8 +245,14 @@ function halfBodyRequest(port: number, packageId: number, n: number) {
   let error = ''
   sock.on('data', (d) => (reply += d))
   sock.on('error', (e: NodeJS.ErrnoException) => (error = e.code ?? e.message))
-  const done = new Promise<{ ok: boolean; detail: string }>((r) => sock.once('close', () => r({ ok: /^HTTP\/1\.1 201 /.test(reply), detail: error || reply.split('\r\n')[0] || 'closed without a reply' })))
-  sock.once('connect', () => sock.write(`POST /api/orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, half)}`))
+  const done = new Promise<{ ok: boolean; detail: string }>((r) =>
+    sock.once('close', () => r({ ok: /^HTTP\/1\.1 201 /.test(reply), detail: error || reply.split('\r\n')[0] || 'closed without a reply' }))
+  )
+  sock.once('connect', () =>
+    sock.write(
+      `POST /api/orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, half)}`
+    )
+  )
   return { finish: () => sock.write(body.slice(half)), done }
 }
 
@@ -199,8 +274,15 @@ async function main() {
     await Promise.all([ready(APPS[1]!), ready(APPS[2]!)])
     const hlog = fs.openSync(path.join(work, 'haproxy.log'), 'a')
     haproxy = spawn('/usr/sbin/haproxy', ['-db', '-f', path.join(root, 'deploy/haproxy.cfg')], {
-      env: { ...process.env, DATAHUB_LISTEN: `127.0.0.1:${LB}`, DATAHUB_APP1: `127.0.0.1:${APPS[0]}`, DATAHUB_APP2: `127.0.0.1:${APPS[1]}`, DATAHUB_APP3: `127.0.0.1:${APPS[2]}`, DATAHUB_STATS: `127.0.0.1:${STATS}` },
-      stdio: ['ignore', hlog, hlog],
+      env: {
+        ...process.env,
+        DATAHUB_LISTEN: `127.0.0.1:${LB}`,
+        DATAHUB_APP1: `127.0.0.1:${APPS[0]}`,
+        DATAHUB_APP2: `127.0.0.1:${APPS[1]}`,
+        DATAHUB_APP3: `127.0.0.1:${APPS[2]}`,
+        DATAHUB_STATS: `127.0.0.1:${STATS}`
+      },
+      stdio: ['ignore', hlog, hlog]
     })
     await ready(LB, 20_000)
     const client = new pg.Client({ connectionString: dbUrl })
@@ -237,12 +319,20 @@ async function main() {
     // Each approved order settled exactly once: one PAYMENT_SUCCESS audit entry, order marked paid.
     const twice = await client.query("SELECT resource_id, count(*) FROM audit_logs WHERE action = 'PAYMENT_SUCCESS' GROUP BY resource_id HAVING count(*) > 1")
     const paid = await client.query("SELECT count(*)::int AS n FROM payments WHERE status = 'SUCCESS' AND transaction_id = ANY($1)", [approved])
-    const paidOrders = await client.query("SELECT count(*)::int AS n FROM orders WHERE payment_status = 'SUCCESS' AND payment_transaction_id = ANY($1)", [approved])
+    const paidOrders = await client.query("SELECT count(*)::int AS n FROM orders WHERE payment_status = 'SUCCESS' AND payment_transaction_id = ANY($1)", [
+      approved
+    ])
     await client.end()
 
     for (const a of apps) a.child!.kill('SIGTERM')
     const codes = await Promise.all(apps.map((a) => exited(a.child!)))
-    const stoppedLines = apps.map((a) => fs.readFileSync(a.log, 'utf8').split('\n').filter((l) => l.includes('"msg":"stopped"')).length)
+    const stoppedLines = apps.map(
+      (a) =>
+        fs
+          .readFileSync(a.log, 'utf8')
+          .split('\n')
+          .filter((l) => l.includes('"msg":"stopped"')).length
+    )
 
     const lat = stats.latencies.sort((x, y) => x - y)
     const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))]?.toFixed(1)
@@ -254,10 +344,17 @@ async function main() {
       `sessions lost: ${stats.sessionLost}`,
       `half a body before SIGTERM, rest after (straight to the instance): ${halfResults.length - halfReset.length}/${halfResults.length} answered${halfReset.length ? ` (${halfReset.map((r) => r.detail).join('; ')})` : ''}`,
       `orders approved: ${approved.length}; payments SUCCESS: ${paid.rows[0].n}; orders paid: ${paidOrders.rows[0].n}; settled more than once: ${twice.rowCount}`,
-      `"stopped" logged per instance: ${stoppedLines.join(', ')} (2 each: the rolling restart and the end); exit codes at the end: ${codes.join(', ')}`,
+      `"stopped" logged per instance: ${stoppedLines.join(', ')} (2 each: the rolling restart and the end); exit codes at the end: ${codes.join(', ')}`
     )
-    ok = stats.failed === 0 && stats.sessionLost === 0 && halfReset.length === 0 && twice.rowCount === 0 &&
-      paid.rows[0].n === approved.length && paidOrders.rows[0].n === approved.length && stoppedLines.every((n) => n === 2) && codes.every((c) => c === 0)
+    ok =
+      stats.failed === 0 &&
+      stats.sessionLost === 0 &&
+      halfReset.length === 0 &&
+      twice.rowCount === 0 &&
+      paid.rows[0].n === approved.length &&
+      paidOrders.rows[0].n === approved.length &&
+      stoppedLines.every((n) => n === 2) &&
+      codes.every((c) => c === 0)
   } finally {
     stopTraffic = true
     haproxy?.kill('SIGTERM')

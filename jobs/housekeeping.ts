@@ -17,7 +17,7 @@ export async function housekeeping({ services, log }: JobDeps): Promise<Locked<H
     const result = {
       ussdSessions: await services.ussd.sessions.purgeExpired(),
       rateLimits: await services.rateLimit.purgeOlderThan(RATE_LIMIT_STALE_SECONDS),
-      jobRuns: await purgeJobRuns(services.deps.sequelize),
+      jobRuns: await purgeJobRuns(services.deps.sequelize)
     }
     if (result.ussdSessions || result.rateLimits || result.jobRuns) log.info(result, 'housekeeping run')
     return result

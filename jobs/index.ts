@@ -13,7 +13,7 @@ export const SCHEDULES = {
   // 01:10 UTC: yesterday's transactions are all at the gateway by then; days missed before it too.
   reconcileDaily: '10 1 * * *',
   // 02:20 UTC, once a day: agents whose delivered sales passed a tier's threshold move up (ADR 0041).
-  tierPromotions: '20 2 * * *',
+  tierPromotions: '20 2 * * *'
 } as const
 
 /** A failing run is logged and the next tick tries again; nothing a job throws reaches the process. */
@@ -31,7 +31,7 @@ const SCHEDULED: Record<keyof typeof SCHEDULES, (deps: JobDeps) => Promise<unkno
   housekeeping,
   deliverySync,
   reconcileDaily: (deps) => reconcileMissedDays(deps),
-  tierPromotions: (deps) => deps.services.tiers.promoteDue(),
+  tierPromotions: (deps) => deps.services.tiers.promoteDue()
 }
 
 /**

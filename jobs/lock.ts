@@ -15,7 +15,7 @@ export async function withAdvisoryLock<T>(sequelize: Sequelize, key: number, fn:
     const [row] = await sequelize.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock(:key) AS ok', {
       replacements: { key },
       type: QueryTypes.SELECT,
-      transaction,
+      transaction
     })
     if (!row?.ok) return { ran: false } as const
     return { ran: true, result: await fn() } as const

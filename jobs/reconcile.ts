@@ -11,7 +11,7 @@ export const RECONCILE_DEFAULTS = {
   maxPages: 50,
   /** Expired this recently: asked again (once a minute at most), so a late approval without a webhook is still found. */
   lateWindowMinutes: 30,
-  concurrency: 4,
+  concurrency: 4
 }
 
 export interface ReconcileResult {
@@ -44,7 +44,7 @@ export async function reconcilePayments({ services, log }: JobDeps, opts: Partia
             AND created_at < now() - make_interval(secs => :older)
             AND (COALESCE(last_checked_at, '-infinity'::timestamptz), id) > (CAST(:at AS timestamptz), :id)
           ORDER BY COALESCE(last_checked_at, '-infinity'::timestamptz), id LIMIT :batch`,
-        { replacements: { older: o.olderThanSeconds, batch: o.batch, at: cursor.at, id: cursor.id }, type: QueryTypes.SELECT },
+        { replacements: { older: o.olderThanSeconds, batch: o.batch, at: cursor.at, id: cursor.id }, type: QueryTypes.SELECT }
       )
       if (!rows.length) break
       const last = rows[rows.length - 1]!
@@ -71,7 +71,7 @@ export async function reconcilePayments({ services, log }: JobDeps, opts: Partia
         WHERE status = 'EXPIRED' AND settled_at > now() - make_interval(mins => :mins)
           AND (last_checked_at IS NULL OR last_checked_at < now() - interval '1 minute')
         ORDER BY last_checked_at NULLS FIRST, id LIMIT :batch`,
-      { replacements: { mins: o.lateWindowMinutes, batch: o.batch }, type: QueryTypes.SELECT },
+      { replacements: { mins: o.lateWindowMinutes, batch: o.batch }, type: QueryTypes.SELECT }
     )
     for (const { transaction_id: tx } of late) {
       try {

@@ -15,10 +15,10 @@ const FORMAT = 'datahub-backup'
 const BATCH = 1000
 
 async function tables(sequelize: Sequelize, t: Transaction): Promise<string[]> {
-  const rows = await sequelize.query<{ name: string }>(
-    "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
-    { type: QueryTypes.SELECT, transaction: t },
-  )
+  const rows = await sequelize.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename", {
+    type: QueryTypes.SELECT,
+    transaction: t
+  })
   return rows.map((r) => r.name)
 }
 
@@ -26,7 +26,7 @@ async function columns(sequelize: Sequelize, table: string, t: Transaction): Pro
   const rows = await sequelize.query<{ name: string }>(
     `SELECT column_name AS name FROM information_schema.columns
       WHERE table_schema = 'public' AND table_name = :table AND is_generated = 'NEVER' ORDER BY ordinal_position`,
-    { replacements: { table }, type: QueryTypes.SELECT, transaction: t },
+    { replacements: { table }, type: QueryTypes.SELECT, transaction: t }
   )
   return rows.map((r) => r.name)
 }
@@ -47,7 +47,10 @@ export async function backupTo(sequelize: Sequelize, file: string): Promise<{ ta
         const cols = await columns(sequelize, table, t)
         yield JSON.stringify({ table, columns: cols }) + '\n'
         const cursor = `backup_${count}`
-        await sequelize.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT row_to_json(x)::text AS j FROM (SELECT ${cols.map(q).join(', ')} FROM ${q(table)}) x`, { transaction: t })
+        await sequelize.query(
+          `DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT row_to_json(x)::text AS j FROM (SELECT ${cols.map(q).join(', ')} FROM ${q(table)}) x`,
+          { transaction: t }
+        )
         while (true) {
           const rows = await sequelize.query<{ j: string }>(`FETCH ${BATCH} FROM ${cursor}`, { type: QueryTypes.SELECT, transaction: t })
           if (rows.length === 0) break
@@ -80,14 +83,19 @@ export async function restoreFrom(sequelize: Sequelize, file: string): Promise<{
   let ended = false
   let skipped = 0
   await sequelize.transaction(async (t) => {
-    const [su] = await sequelize.query<{ s: boolean }>('SELECT rolsuper AS s FROM pg_roles WHERE rolname = current_user', { type: QueryTypes.SELECT, transaction: t })
+    const [su] = await sequelize.query<{ s: boolean }>('SELECT rolsuper AS s FROM pg_roles WHERE rolname = current_user', {
+      type: QueryTypes.SELECT,
+      transaction: t
+    })
     // Foreign keys are checked by triggers: a superuser loads the tables in any order with them off.
     if (su?.s) await sequelize.query('SET LOCAL session_replication_role = replica', { transaction: t })
     else await sequelize.query('SET CONSTRAINTS ALL DEFERRED', { transaction: t })
     const present = await tables(sequelize, t)
     // The schema is this version's (migrated by the caller): its own migration list stays.
     const data = present.filter((n) => n !== 'schema_migrations')
-    const migrated = new Set((await sequelize.query<{ name: string }>('SELECT name FROM schema_migrations', { type: QueryTypes.SELECT, transaction: t })).map((r) => r.name))
+    const migrated = new Set(
+      (await sequelize.query<{ name: string }>('SELECT name FROM schema_migrations', { type: QueryTypes.SELECT, transaction: t })).map((r) => r.name)
+    )
     await sequelize.query(`TRUNCATE ${data.map(q).join(', ')} RESTART IDENTITY CASCADE`, { transaction: t })
     let first = true
     let table = ''
@@ -101,7 +109,8 @@ export async function restoreFrom(sequelize: Sequelize, file: string): Promise<{
         if (rec.format !== FORMAT) throw new Error(`${file} is not a Data Hub backup`)
         first = false
       } else if (rec.table) {
-        if (!present.includes(rec.table)) throw new Error(`The backup has a table "${rec.table}" this version does not know; restore with the version that made it.`)
+        if (!present.includes(rec.table))
+          throw new Error(`The backup has a table "${rec.table}" this version does not know; restore with the version that made it.`)
         table = rec.table
         const here = await columns(sequelize, table, t)
         cols = (rec.columns as string[]).filter((c) => here.includes(c))
@@ -117,7 +126,7 @@ export async function restoreFrom(sequelize: Sequelize, file: string): Promise<{
         await sequelize.query(
           `INSERT INTO ${q(table)} (${cols.map(q).join(', ')}) OVERRIDING SYSTEM VALUE
            SELECT ${cols.map(q).join(', ')} FROM json_populate_recordset(NULL::${q(table)}, $1::json)`,
-          { bind: [JSON.stringify(rec.rows)], transaction: t },
+          { bind: [JSON.stringify(rec.rows)], transaction: t }
         )
         rows += rec.rows.length
       }
@@ -127,7 +136,7 @@ export async function restoreFrom(sequelize: Sequelize, file: string): Promise<{
       `SELECT c.table_name AS tbl, c.column_name AS col, pg_get_serial_sequence(quote_ident(c.table_name), c.column_name) AS seq
          FROM information_schema.columns c WHERE c.table_schema = 'public'
           AND pg_get_serial_sequence(quote_ident(c.table_name), c.column_name) IS NOT NULL`,
-      { type: QueryTypes.SELECT, transaction: t },
+      { type: QueryTypes.SELECT, transaction: t }
     )
     for (const s of seqs) {
       await sequelize.query(`SELECT setval('${s.seq}', COALESCE((SELECT max(${q(s.col)}) FROM ${q(s.tbl)}), 0) + 1, false)`, { transaction: t })

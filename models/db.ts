@@ -25,7 +25,7 @@ export function connect(url: string, log?: Logger, opts: { poolMax?: number } = 
     dialect: 'postgres',
     logging: log && log.isLevelEnabled('trace') ? (sql: string) => log.trace({ sql }) : false,
     pool: { max: opts.poolMax ?? 10, min: 0, idle: 10_000 },
-    dialectOptions: { application_name: 'datahub' },
+    dialectOptions: { application_name: 'datahub' }
   })
   return { sequelize, models: defineModels(sequelize) }
 }
@@ -65,6 +65,6 @@ export async function openDatabase(env: DatabaseConfig, log: Logger, opts: { att
     async close() {
       await sequelize.close()
       if (embedded) await embedded.stop()
-    },
+    }
   }
 }

@@ -46,7 +46,7 @@ export function resolveClusterDir(dataDir: string, name: string, _log?: Logger, 
     // Versions before 0017 moved the cluster there; starting empty here would hide the shop's orders.
     throw new ClusterDirError(
       `An earlier version kept this shop's database in ${legacy} (outside the data folder, where the system may clean it). ` +
-        `Stop the shop, check it is this shop's, move it with: mv ${legacy} ${wanted} (and chown -R postgres: it, when run as root), then start again.`,
+        `Stop the shop, check it is this shop's, move it with: mv ${legacy} ${wanted} (and chown -R postgres: it, when run as root), then start again.`
     )
   }
   if (os.userInfo().uid !== 0) return wanted
@@ -89,7 +89,7 @@ function clusterDirError(dataDir: string, blocked: string): ClusterDirError {
   const mode = (fs.statSync(blocked).mode & 0o777).toString(8)
   return new ClusterDirError(
     `The embedded database cannot live in ${path.resolve(dataDir)}: PostgreSQL runs as the "postgres" user, which cannot enter ${blocked} (mode ${mode}). ` +
-      'Set DATA_DIR to a folder it can reach, such as /var/lib/datahub, or set DATABASE_URL to use another PostgreSQL server.',
+      'Set DATA_DIR to a folder it can reach, such as /var/lib/datahub, or set DATABASE_URL to use another PostgreSQL server.'
   )
 }
 
@@ -176,7 +176,14 @@ function clearStaleServer(dir: string, log?: Logger) {
  * `durable` (the default) keeps fsync and full_page_writes on: a crash must not lose a paid order.
  * Only throw-away test clusters turn them off.
  */
-export async function startEmbedded(opts: { dir: string; port: number; database: string; log?: Logger; persistent?: boolean; durable?: boolean }): Promise<EmbeddedHandle> {
+export async function startEmbedded(opts: {
+  dir: string
+  port: number
+  database: string
+  log?: Logger
+  persistent?: boolean
+  durable?: boolean
+}): Promise<EmbeddedHandle> {
   const { dir, port, database, log } = opts
   const lines: string[] = []
   const EmbeddedPostgres = await loadEmbeddedPostgres()
@@ -190,12 +197,21 @@ export async function startEmbedded(opts: { dir: string; port: number; database:
     persistent: opts.persistent ?? true,
     createPostgresUser: os.userInfo().uid === 0,
     authMethod: 'scram-sha-256',
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir ?? ''}`, '-c', `fsync=${durable ? 'on' : 'off'}`, '-c', `full_page_writes=${durable ? 'on' : 'off'}`],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      `unix_socket_directories=${socketDir ?? ''}`,
+      '-c',
+      `fsync=${durable ? 'on' : 'off'}`,
+      '-c',
+      `full_page_writes=${durable ? 'on' : 'off'}`
+    ],
     onLog: (m) => {
       lines.push(String(m))
       if (lines.length > 50) lines.shift()
     },
-    onError: (e) => lines.push(String(e)),
+    onError: (e) => lines.push(String(e))
   })
   clearStaleServer(dir, log)
   if (!(await portFree(port))) {
@@ -207,7 +223,9 @@ export async function startEmbedded(opts: { dir: string; port: number; database:
       if (fs.existsSync(dir) && !fs.statSync(dir).isDirectory()) throw new Error('it is not a folder')
       await pg.initialise()
     } catch (err) {
-      throw new Error(`Could not create the embedded PostgreSQL cluster in ${dir}: ${(err as Error).message}. Set DATA_DIR to a writable folder, or DATABASE_URL to use another server.`)
+      throw new Error(
+        `Could not create the embedded PostgreSQL cluster in ${dir}: ${(err as Error).message}. Set DATA_DIR to a writable folder, or DATABASE_URL to use another server.`
+      )
     }
   }
   try {
@@ -222,6 +240,6 @@ export async function startEmbedded(opts: { dir: string; port: number; database:
   await admin.end()
   return {
     url: urlFor(port, database, socketDir),
-    stop: () => pg.stop(),
+    stop: () => pg.stop()
   }
 }

@@ -13,12 +13,15 @@ const MIGRATION_LOCK = 727001
 
 /** Runs pending migrations in file-name order, in one transaction each, under an advisory lock. */
 export async function migrate(sequelize: Sequelize, log?: Logger): Promise<string[]> {
-  const files = fs.readdirSync(dir).filter((f) => /^\d+_.+\.ts$/.test(f)).sort()
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => /^\d+_.+\.ts$/.test(f))
+    .sort()
   return sequelize.transaction(async (t) => {
     await sequelize.query('SELECT pg_advisory_xact_lock(:k)', { replacements: { k: MIGRATION_LOCK }, transaction: t })
     await sequelize.query('CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, run_at TIMESTAMPTZ NOT NULL DEFAULT now())', { transaction: t })
     const done = new Set(
-      (await sequelize.query<{ name: string }>('SELECT name FROM schema_migrations', { type: QueryTypes.SELECT, transaction: t })).map((r) => r.name),
+      (await sequelize.query<{ name: string }>('SELECT name FROM schema_migrations', { type: QueryTypes.SELECT, transaction: t })).map((r) => r.name)
     )
     const ran: string[] = []
     for (const file of files) {

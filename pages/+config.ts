@@ -5,6 +5,6 @@ export default {
     '/buy': '/data-services',
     '/my-orders': '/data-services',
     '/agent': '/agent/dashboard',
-    '/admin': '/admin/overview',
-  },
+    '/admin': '/admin/overview'
+  }
 } satisfies Config

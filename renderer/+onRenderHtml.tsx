@@ -18,10 +18,10 @@ const DEFAULT_DESCRIPTION = 'Buy MTN, Telecel and AirtelTigo data bundles in Gha
 export const onRenderHtml: OnRenderHtmlAsync = async (pageContext) => {
   const { Page } = pageContext
   const stream = await renderToStream(<Root pageContext={pageContext}>{Page ? <Page /> : null}</Root>, {
-    userAgent: pageContext.headersOriginal ? String((pageContext.headersOriginal as Record<string, unknown>)['user-agent'] ?? '') : undefined,
+    userAgent: pageContext.headersOriginal ? String((pageContext.headersOriginal as Record<string, unknown>)['user-agent'] ?? '') : undefined
   })
   const siteName = pageContext.settings?.siteName || 'Data Hub'
-  const meta = ((pageContext.data as { meta?: PageMeta } | undefined)?.meta ?? null)
+  const meta = (pageContext.data as { meta?: PageMeta } | undefined)?.meta ?? null
   const pageTitle = meta?.title ?? pageContext.config.title
   const title = pageTitle ? `${pageTitle} | ${siteName}` : siteName
   const nonce = pageContext.cspNonce ?? ''

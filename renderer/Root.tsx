@@ -17,7 +17,11 @@ export const DEMO_BANNER_TEXT = 'Demo: payments are simulated'
 function DemoBanner() {
   return (
     // Fixed yellow on dark text: readable in light and dark mode alike, like the maintenance banner.
-    <div className="demo-banner" role="status" data-testid="demo-banner" style={{ background: '#ffdd57', color: '#3b3000', fontWeight: 700, textAlign: 'center', padding: '.25rem .75rem' }}>
+    <div
+      className="demo-banner"
+      role="status"
+      data-testid="demo-banner"
+      style={{ background: '#ffdd57', color: '#3b3000', fontWeight: 700, textAlign: 'center', padding: '.25rem .75rem' }}>
       {DEMO_BANNER_TEXT}
     </div>
   )

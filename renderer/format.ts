@@ -1,19 +1,37 @@
 /** Display helpers every page shares (server and browser print the same text, so hydration matches). */
 export {
-  formatCedis, NETWORKS, NETWORK_LABEL, MOMO_LABEL, networkLabel, paymentStatusLabel, deliveryLabel, purposeLabel, formatSize, formatDate, formatDay, isActiveAgent,
-  CHANNEL_LABEL,
+  formatCedis,
+  NETWORKS,
+  NETWORK_LABEL,
+  MOMO_LABEL,
+  networkLabel,
+  paymentStatusLabel,
+  deliveryLabel,
+  purposeLabel,
+  formatSize,
+  formatDate,
+  formatDay,
+  isActiveAgent,
+  CHANNEL_LABEL
 } from '../server/lib/vocabulary.ts'
 
 /** Badge colours (spec section 4): SUCCESS green, PENDING yellow, IN_PROGRESS blue, FAILED red, EXPIRED grey, DELIVERED blue. */
 export function statusClass(status: string | null | undefined): string {
   switch (String(status ?? '').toUpperCase()) {
-    case 'SUCCESS': return 'is-success'
-    case 'PENDING': return 'is-warning'
-    case 'IN_PROGRESS': return 'is-info'
-    case 'FAILED': return 'is-danger'
-    case 'EXPIRED': return 'is-dark'
-    case 'DELIVERED': return 'is-link'
-    default: return 'is-light'
+    case 'SUCCESS':
+      return 'is-success'
+    case 'PENDING':
+      return 'is-warning'
+    case 'IN_PROGRESS':
+      return 'is-info'
+    case 'FAILED':
+      return 'is-danger'
+    case 'EXPIRED':
+      return 'is-dark'
+    case 'DELIVERED':
+      return 'is-link'
+    default:
+      return 'is-light'
   }
 }
 

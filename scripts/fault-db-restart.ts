@@ -68,7 +68,11 @@ async function sql<T extends pg.QueryResultRow>(text: string, values: unknown[] 
 }
 
 // ---- the shop -----------------------------------------------------------------------------
-const shopEnv = (delayMs: number, concurrency = 8) => ({ DELIVERY_SIMULATOR_DELAY_MS: String(delayMs), LOG_LEVEL: 'info', QUEUE_CONCURRENCY: String(concurrency) })
+const shopEnv = (delayMs: number, concurrency = 8) => ({
+  DELIVERY_SIMULATOR_DELAY_MS: String(delayMs),
+  LOG_LEVEL: 'info',
+  QUEUE_CONCURRENCY: String(concurrency)
+})
 // A vendor taking 1 s a call: deliveries are under way when PostgreSQL stops.
 let shop = await startChildServer(url, shopEnv(1000))
 const shopUrl = () => shop.url
@@ -137,14 +141,25 @@ const buyers = Array.from({ length: BUYERS }, async () => {
 })
 
 async function deliveredState() {
-  return sql<{ transaction_id: string; status: string; delivery_status: string; paid_at: Date | null; delivered_at: Date | null; delivery_reference: string | null; id: number }>(
+  return sql<{
+    transaction_id: string
+    status: string
+    delivery_status: string
+    paid_at: Date | null
+    delivered_at: Date | null
+    delivery_reference: string | null
+    id: number
+  }>(
     `SELECT p.transaction_id, p.status, o.delivery_status, p.settled_at AS paid_at, o.delivered_at, o.delivery_reference, o.id
-       FROM payments p JOIN orders_view o ON o.payment_transaction_id = p.transaction_id`,
+       FROM payments p JOIN orders_view o ON o.payment_transaction_id = p.transaction_id`
   )
 }
 async function metrics(): Promise<string> {
   const text = (await new Client(shopUrl()).get('/metrics')).text as string
-  return text.split('\n').filter((l) => /^datahub_(queue_jobs|db_connection_up)/.test(l)).join('\n')
+  return text
+    .split('\n')
+    .filter((l) => /^datahub_(queue_jobs|db_connection_up)/.test(l))
+    .join('\n')
 }
 
 // ---- 1. PostgreSQL stopped under traffic ------------------------------------------------------
@@ -160,7 +175,9 @@ await sleep(1500)
 const api = await fetch(`${shopUrl()}/api/packages`, { headers: { accept: 'application/json' } }).catch(() => null)
 const page = await fetch(`${shopUrl()}/buy`, { headers: { accept: 'text/html', 'user-agent': 'Mozilla/5.0' } }).catch(() => null)
 const pageText = page ? await page.text() : ''
-const ready = await fetch(`${shopUrl()}/readyz`).then((r) => r.json()).catch(() => null)
+const ready = await fetch(`${shopUrl()}/readyz`)
+  .then((r) => r.json())
+  .catch(() => null)
 await sleep(Math.max(0, OUTAGE_S * 1000 - (Date.now() - downAt)))
 const inFlightAtStop = approved.size
 embedded = await startEmbedded({ dir, port: pgPort, database: DB, persistent: true, durable: true })
@@ -202,19 +219,27 @@ while (Date.now() < settleBy && rows.some((r) => r.status === 'SUCCESS' && r.del
 }
 const during = attempts.filter((a) => a.at >= stopAt && a.at < upAt)
 const after = attempts.filter((a) => a.at >= backAt)
-const byStatus = (list: Attempt[]) => Object.entries(list.reduce<Record<string, number>>((m, a) => ((m[a.status] = (m[a.status] ?? 0) + 1), m), {})).map(([k, v]) => `${k}: ${v}`).join(', ')
+const byStatus = (list: Attempt[]) =>
+  Object.entries(list.reduce<Record<string, number>>((m, a) => ((m[a.status] = (m[a.status] ?? 0) + 1), m), {}))
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ')
 const paid = rows.filter((r) => r.status === 'SUCCESS')
 const inFlight = paid.filter((r) => inFlightIds.has(r.transaction_id))
 const placedAfter = paid.filter((r) => r.paid_at && r.paid_at.getTime() >= upAt)
 const lag = (list: typeof rows, from: (r: (typeof rows)[number]) => number) => {
-  const l = list.filter((r) => r.delivered_at).map((r) => r.delivered_at!.getTime() - from(r)).sort((a, b) => a - b)
+  const l = list
+    .filter((r) => r.delivered_at)
+    .map((r) => r.delivered_at!.getTime() - from(r))
+    .sort((a, b) => a - b)
   return l.length ? `median ${secs(l[Math.floor(l.length / 2)]!)}, max ${secs(l[l.length - 1]!)}` : 'none'
 }
 console.log(`  orders placed: ${seq}, approved: ${approved.size} (${inFlightAtStop} before the restart), paid: ${paid.length}`)
 console.log(`  during the outage (${secs(upAt - stopAt)}): ${during.length} requests, statuses ${byStatus(during)}`)
 const noAnswer = [...new Set(attempts.filter((a) => a.error).map((a) => `${a.step}: ${a.error}`))]
 if (noAnswer.length) console.log(`  requests without an HTTP answer: ${noAnswer.join('; ')}`)
-console.log(`  the API then: ${api?.status} Retry-After ${api?.headers.get('retry-after')}; a page: ${page?.status} "${/<h1>([^<]*)<\/h1>/.exec(pageText)?.[1] ?? ''}"; /readyz: ${JSON.stringify(ready)}`)
+console.log(
+  `  the API then: ${api?.status} Retry-After ${api?.headers.get('retry-after')}; a page: ${page?.status} "${/<h1>([^<]*)<\/h1>/.exec(pageText)?.[1] ?? ''}"; /readyz: ${JSON.stringify(ready)}`
+)
 console.log(`  first successful order ${secs(backAt - upAt)} after PostgreSQL was back`)
 console.log(`  after that: ${after.length} requests, failures ${after.filter((a) => !a.ok).length} (${byStatus(after.filter((a) => !a.ok)) || 'none'})`)
 console.log(`  deliveries in flight at the stop (${inFlight.length}): delivered ${lag(inFlight, () => upAt)} after PostgreSQL was back`)
@@ -223,13 +248,24 @@ console.log(`  settings change by another instance seen here after ${seenAfter} 
 const m1 = await metrics()
 console.log(`  /metrics:\n    ${m1.split('\n').join('\n    ')}`)
 const log = shop.output()
-console.log(`  shop log: "connection lost" ${(log.match(/database connection lost/g) ?? []).length}x, "connection back" ${(log.match(/database connection back/g) ?? []).length}x, "Failed task" ${(log.match(/Failed task/g) ?? []).length}x, worker pool replaced ${(log.match(/worker pool stopped by itself/g) ?? []).length}x`)
+console.log(
+  `  shop log: "connection lost" ${(log.match(/database connection lost/g) ?? []).length}x, "connection back" ${(log.match(/database connection back/g) ?? []).length}x, "Failed task" ${(log.match(/Failed task/g) ?? []).length}x, worker pool replaced ${(log.match(/worker pool stopped by itself/g) ?? []).length}x`
+)
 
 check(api?.status === 503 && api.headers.get('retry-after') !== null, 'API answers 503 with Retry-After during the outage')
 check(page?.status === 503 && pageText.includes("We'll be right back"), "a page shows We'll be right back during the outage")
-check(during.every((a) => a.status === 503 || a.ok || a.status === 0), 'during the outage: only 503s (or successes), no 500')
-check(after.every((a) => a.ok), '0 failures once PostgreSQL is back')
-check(inFlight.every((r) => r.delivered_at && r.delivered_at.getTime() - upAt < 30_000), 'every delivery in flight completes within 30 s of the return')
+check(
+  during.every((a) => a.status === 503 || a.ok || a.status === 0),
+  'during the outage: only 503s (or successes), no 500'
+)
+check(
+  after.every((a) => a.ok),
+  '0 failures once PostgreSQL is back'
+)
+check(
+  inFlight.every((r) => r.delivered_at && r.delivered_at.getTime() - upAt < 30_000),
+  'every delivery in flight completes within 30 s of the return'
+)
 check(/datahub_queue_jobs\{state="failed"\} 0/.test(m1), '/metrics shows 0 failed jobs')
 check(seenAfter >= 0 && seenAfter < 1000, 'a settings change on another instance is seen at once (NOTIFY)')
 
@@ -245,11 +281,16 @@ for (let i = 0; i < 10; i++) {
   if (approved.size > before) tids.push([...approved.keys()].pop()!)
 }
 buying = false
-const claimed = async () => Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM orders_view WHERE payment_transaction_id = ANY($1) AND delivery_status = 'PROCESSING'`, [tids]))[0]!.n)
+const claimed = async () =>
+  Number(
+    (await sql<{ n: string }>(`SELECT count(*) AS n FROM orders_view WHERE payment_transaction_id = ANY($1) AND delivery_status = 'PROCESSING'`, [tids]))[0]!.n
+  )
 const claimDeadline = Date.now() + 20_000
 while ((await claimed()) < tids.length && Date.now() < claimDeadline) await sleep(100)
 const processing = await claimed()
-console.log(`  before the kill: ${JSON.stringify((await deliveredState()).filter((r) => tids.includes(r.transaction_id)).map((r) => `${r.status}/${r.delivery_status}`))}`)
+console.log(
+  `  before the kill: ${JSON.stringify((await deliveredState()).filter((r) => tids.includes(r.transaction_id)).map((r) => `${r.status}/${r.delivery_status}`))}`
+)
 await shop.kill('SIGKILL')
 shop = await startChildServer(url, shopEnv(1000))
 const restartedAt = Date.now()
@@ -259,13 +300,19 @@ while (killRows.some((r) => r.delivery_status !== 'DELIVERED') && Date.now() - r
   killRows = (await deliveredState()).filter((r) => tids.includes(r.transaction_id))
 }
 const killLag = killRows.map((r) => (r.delivered_at ? r.delivered_at.getTime() - restartedAt : Infinity))
-console.log(`\n  kill -9 with ${processing} of ${tids.length} deliveries in flight: delivered ${secs(Math.min(...killLag))}-${secs(Math.max(...killLag))} after the restart`)
+console.log(
+  `\n  kill -9 with ${processing} of ${tids.length} deliveries in flight: delivered ${secs(Math.min(...killLag))}-${secs(Math.max(...killLag))} after the restart`
+)
 check(tids.length === 10 && processing === 10, '10 deliveries were in flight at the kill')
-check(killLag.every((l) => l < 30_000), 'all 10 delivered within 30 s of the restart')
+check(
+  killLag.every((l) => l < 30_000),
+  'all 10 delivered within 30 s of the restart'
+)
 
 // ---- nothing lost or doubled --------------------------------------------------------------
 // An approval answered 202 is settled by the reconcile job (each minute): wait for it.
-const done = (rows: Awaited<ReturnType<typeof deliveredState>>) => [...approved.keys()].every((tid) => rows.find((r) => r.transaction_id === tid)?.delivery_status === 'DELIVERED')
+const done = (rows: Awaited<ReturnType<typeof deliveredState>>) =>
+  [...approved.keys()].every((tid) => rows.find((r) => r.transaction_id === tid)?.delivery_status === 'DELIVERED')
 const allBy = Date.now() + 150_000
 let all = await deliveredState()
 while (!done(all) && Date.now() < allBy) {
@@ -277,10 +324,19 @@ const paidAll = all.filter((r) => r.status === 'SUCCESS')
 const audits = await sql<{ resource_id: string; n: string }>(`SELECT resource_id, count(*) AS n FROM audit_logs WHERE action = 'ORDER_DELIVERED' GROUP BY 1`)
 const sends = await sql<{ reference: string }>('SELECT reference FROM delivery_simulator_sends')
 const sendRefs = new Set(sends.map((s) => s.reference))
-check([...approved.keys()].every((tid) => all.find((r) => r.transaction_id === tid)?.status === 'SUCCESS'), `every approved payment settled (${approved.size})`)
-check(paidAll.every((r) => r.delivery_status === 'DELIVERED'), `every paid order delivered (${paidAll.length})`)
+check(
+  [...approved.keys()].every((tid) => all.find((r) => r.transaction_id === tid)?.status === 'SUCCESS'),
+  `every approved payment settled (${approved.size})`
+)
+check(
+  paidAll.every((r) => r.delivery_status === 'DELIVERED'),
+  `every paid order delivered (${paidAll.length})`
+)
 check(audits.every((a) => a.n === '1') && audits.length === paidAll.length, 'one delivery entry per order, none twice')
-check(sends.length === paidAll.length && paidAll.every((r) => r.delivery_reference && sendRefs.has(r.delivery_reference)), 'one vendor key per order, and each order has the reference the vendor gave its key')
+check(
+  sends.length === paidAll.length && paidAll.every((r) => r.delivery_reference && sendRefs.has(r.delivery_reference)),
+  'one vendor key per order, and each order has the reference the vendor gave its key'
+)
 const m2 = await metrics()
 check(/datahub_queue_jobs\{state="failed"\} 0/.test(m2), '/metrics shows 0 failed jobs at the end')
 

@@ -101,7 +101,10 @@ async function run(env: Env) {
           await db.models.AuthToken.update({ revokedAt: new Date() }, { where: { userId: id, revokedAt: null }, transaction })
           await db.sequelize.query("DELETE FROM session WHERE (sess->>'userId')::int = :id", { replacements: { id }, transaction })
           const services = createServices({ sequelize: db.sequelize, models: db.models, env, log })
-          await services.audit.record({ action: 'PASSWORD_CHANGED', resource: 'USER', resourceId: id, severity: 'MEDIUM', details: { by: 'operator command' } }, { transaction })
+          await services.audit.record(
+            { action: 'PASSWORD_CHANGED', resource: 'USER', resourceId: id, severity: 'MEDIUM', details: { by: 'operator command' } },
+            { transaction }
+          )
         })
       })
       console.log(`Password reset for ${e}${env.DATAHUB_PASSWORD ? '' : `\nNew password: ${pw}\n(shown once)`}`)
@@ -113,7 +116,8 @@ async function run(env: Env) {
         const services = createServices({ sequelize: db.sequelize, models: db.models, env, log })
         return services.payments.reconcileNow({ from: positional[0], to: positional[1] }, {}, 'operator command')
       })
-      for (const r of runs) console.log(`Reconciled ${r.day}: ${r.gatewayCount} at the gateway, ${r.localCount} here, ${r.mismatches} mismatch${r.mismatches === 1 ? '' : 'es'}`)
+      for (const r of runs)
+        console.log(`Reconciled ${r.day}: ${r.gatewayCount} at the gateway, ${r.localCount} here, ${r.mismatches} mismatch${r.mismatches === 1 ? '' : 'es'}`)
       const found = runs.reduce((n, r) => n + r.mismatches, 0)
       console.log(found ? `${found} to look at on the admin page "Payments needing attention".` : 'Nothing to look at.')
       return
@@ -125,5 +129,5 @@ async function run(env: Env) {
 
 run(env).then(
   () => process.exit(0),
-  (err) => fail(`${command} failed: ${(err as Error).message}`),
+  (err) => fail(`${command} failed: ${(err as Error).message}`)
 )

@@ -33,7 +33,7 @@ export async function openBenchDb() {
     JOBS_ENABLED: '0',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     PORT: '0',
-    HOST: '127.0.0.1',
+    HOST: '127.0.0.1'
   })
   const log = createLogger(env.LOG_LEVEL)
   let db = await openDatabase(env, log)
@@ -71,7 +71,9 @@ async function step(label: string, fn: () => Promise<unknown>) {
 export async function seedVolume(db: Database, opts: { orders: number; agents: number; afa: number; reset: boolean }) {
   const q = (sql: string, replacements: Record<string, unknown> = {}) => db.sequelize.query(sql, { replacements })
   if (opts.reset) {
-    await step('truncate', () => q('TRUNCATE orders, agents, afa_registrations, payments, commissions, audit_logs RESTART IDENTITY CASCADE; DELETE FROM users WHERE role <> \'ADMIN\''))
+    await step('truncate', () =>
+      q("TRUNCATE orders, agents, afa_registrations, payments, commissions, audit_logs RESTART IDENTITY CASCADE; DELETE FROM users WHERE role <> 'ADMIN'")
+    )
   }
   // One real argon2 hash shared by every generated user: they can sign in with 'password-123'.
   const hash = await hashSecret('password-123')
@@ -82,7 +84,7 @@ export async function seedVolume(db: Database, opts: { orders: number; agents: n
         `INSERT INTO users (email, phone, name, password_hash, role, created_at)
          SELECT 'agent' || g || '@bench.local', '02' || lpad(g::text, 8, '0'), 'Agent ' || g, :hash, 'AGENT', now() - random() * interval '120 days'
          FROM generate_series(1, :n) g`,
-        { hash, n: opts.agents },
+        { hash, n: opts.agents }
       )
       await q(
         `INSERT INTO agents (user_id, name, phone, approved, payment_status, payment_transaction_id, created_at)
@@ -94,19 +96,19 @@ export async function seedVolume(db: Database, opts: { orders: number; agents: n
                 CASE WHEN r < 0.85 THEN 'SUCCESS' WHEN r < 0.90 THEN 'PENDING' WHEN r < 0.95 THEN 'FAILED' ELSE NULL END,
                 CASE WHEN r < 0.95 THEN 'agentfee-' || u.id END,
                 u.created_at
-         FROM (SELECT id, phone, created_at, random() AS r FROM users WHERE role = 'AGENT' AND email LIKE '%@bench.local') u`,
+         FROM (SELECT id, phone, created_at, random() AS r FROM users WHERE role = 'AGENT' AND email LIKE '%@bench.local') u`
       )
       await q(
         `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, payer_phone, agent_id, user_id, created_at, settled_at)
          SELECT a.payment_transaction_id, 'agent_fee', 'simulator', 'momo', a.payment_status, 5000, a.phone, a.id, a.user_id, a.created_at,
                 CASE WHEN a.payment_status = 'SUCCESS' THEN a.created_at END
-         FROM agents a WHERE a.payment_transaction_id LIKE 'agentfee-%'`,
+         FROM agents a WHERE a.payment_transaction_id LIKE 'agentfee-%'`
       )
       await q(
         `INSERT INTO users (email, phone, name, password_hash, role, created_at)
          SELECT 'customer' || g || '@bench.local', '05' || lpad(g::text, 8, '0'), 'Customer ' || g, :hash, 'PUBLIC', now() - random() * interval '120 days'
          FROM generate_series(1, :n) g`,
-        { hash, n: opts.agents * 2 },
+        { hash, n: opts.agents * 2 }
       )
     })
   }
@@ -117,7 +119,7 @@ export async function seedVolume(db: Database, opts: { orders: number; agents: n
     const indexes = await db.sequelize.query<{ name: string; def: string }>(
       `SELECT i.indexname AS name, i.indexdef AS def FROM pg_indexes i JOIN pg_class c ON c.relname = i.indexname JOIN pg_index x ON x.indexrelid = c.oid
        WHERE i.tablename = 'orders' AND NOT x.indisunique`,
-      { type: QueryTypes.SELECT },
+      { type: QueryTypes.SELECT }
     )
     // Row triggers (the revenue roll-ups, migration 061) would run once per paid order; they
     // are switched off for the bulk insert and their tables rebuilt from the orders afterwards.
@@ -154,19 +156,22 @@ export async function seedVolume(db: Database, opts: { orders: number; agents: n
            OFFSET 0 -- keeps the subquery whole: each random() is drawn once per row, and the join below is a plain hash join
          ) s
          LEFT JOIN agents a ON a.id = s.agent_pick`,
-        { n: opts.orders - have, offset: have, lo: agentRange!.lo ?? 1, hi: agentRange!.hi ?? 1 },
+        { n: opts.orders - have, offset: have, lo: agentRange!.lo ?? 1, hi: agentRange!.hi ?? 1 }
       )
     })
     await step('order_exports (paid orders older than a day)', () =>
-      q(`INSERT INTO order_exports (order_id, exported_at)
+      q(
+        `INSERT INTO order_exports (order_id, exported_at)
          SELECT id, created_at + interval '3 hours' FROM orders
-         WHERE id > :offset AND payment_status = 'SUCCESS' AND created_at < now() - interval '1 day'`, { offset: have }),
+         WHERE id > :offset AND payment_status = 'SUCCESS' AND created_at < now() - interval '1 day'`,
+        { offset: have }
+      )
     )
     await q('ALTER TABLE orders ENABLE TRIGGER USER')
     await step('rebuild revenue roll-ups (if present)', async () => {
       const [r] = await db.sequelize.query<{ daily: string | null; agent: string | null }>(
         "SELECT to_regclass('order_revenue_daily')::text AS daily, to_regclass('order_revenue_by_agent')::text AS agent",
-        { type: QueryTypes.SELECT },
+        { type: QueryTypes.SELECT }
       )
       if (r?.daily) {
         await q('DELETE FROM order_revenue_daily')
@@ -201,8 +206,8 @@ export async function seedVolume(db: Database, opts: { orders: number; agents: n
                 c.created_at < now() - interval '3 days', CASE WHEN c.created_at < now() - interval '3 days' THEN c.created_at + interval '1 day' END,
                 c.created_at, c.created_at
          FROM generate_series(1, :n) g CROSS JOIN LATERAL (SELECT now() - random() * interval '90 days' + g * interval '0' AS created_at) c`,
-        { n: opts.afa },
-      ),
+        { n: opts.afa }
+      )
     )
   }
   // Fresh statistics and visibility map: the planner's estimates and index-only scans depend on them.
@@ -211,7 +216,7 @@ export async function seedVolume(db: Database, opts: { orders: number; agents: n
     `SELECT (SELECT count(*) FROM orders) AS orders, (SELECT count(*) FROM orders_view WHERE NOT exported) AS active,
             (SELECT count(*) FROM agents) AS agents, (SELECT count(*) FROM afa_registrations) AS afa,
             pg_size_pretty(pg_database_size(current_database())) AS size`,
-    { type: QueryTypes.SELECT },
+    { type: QueryTypes.SELECT }
   )
   console.log('  rows:', sizes)
 }
@@ -220,7 +225,11 @@ if (path.resolve(process.argv[1] ?? '') === path.resolve(import.meta.filename)) 
   const t = performance.now()
   const { env, log, db } = await openBenchDb()
   console.log(`Seeding ${env.DATABASE_URL ? 'DATABASE_URL' : path.join(env.DATA_DIR, 'pg')}`)
-  await seedDefaults(db.models, createServices({ sequelize: db.sequelize, models: db.models, env, log }), { adminEmail: BENCH_ADMIN.email, adminPassword: BENCH_ADMIN.password, log })
+  await seedDefaults(db.models, createServices({ sequelize: db.sequelize, models: db.models, env, log }), {
+    adminEmail: BENCH_ADMIN.email,
+    adminPassword: BENCH_ADMIN.password,
+    log
+  })
   await seedVolume(db, { orders: arg('orders', 1_000_000), agents: arg('agents', 10_000), afa: arg('afa', 100_000), reset: process.argv.includes('--reset') })
   console.log(`done in ${((performance.now() - t) / 1000).toFixed(1)} s`)
   await db.close()

@@ -29,7 +29,10 @@ function lazyPublicAssets(bundle: Rollup.OutputBundle): string[] {
   const entries = Object.keys(bundle).filter((n) => PUBLIC_ENTRY.test(n))
   const first = staticClosure(bundle, entries)
   // Vike's own entry imports every page on demand: what it imports is other pages, not lazy code of these.
-  const lazy = staticClosure(bundle, [...first].filter((n) => !VIKE_ENTRY.test(n)).flatMap((n) => (bundle[n] as Rollup.OutputChunk).dynamicImports))
+  const lazy = staticClosure(
+    bundle,
+    [...first].filter((n) => !VIKE_ENTRY.test(n)).flatMap((n) => (bundle[n] as Rollup.OutputChunk).dynamicImports)
+  )
   const files = [...lazy].filter((n) => !first.has(n))
   const css = files.flatMap((n) => [...((bundle[n] as Rollup.OutputChunk & { viteMetadata?: { importedCss: Set<string> } }).viteMetadata?.importedCss ?? [])])
   return [...files, ...css].sort().map((n) => `/${n}`)
@@ -52,6 +55,6 @@ export function serviceWorker(): Plugin {
       const version = hash.digest('hex').slice(0, 12)
       const code = source.replace('__BUILD_VERSION__', version).replace('__LAZY_ASSETS__', JSON.stringify(lazyPublicAssets(bundle)))
       this.emitFile({ type: 'asset', fileName: 'sw.js', source: code })
-    },
+    }
   }
 }

@@ -19,14 +19,15 @@ if (!process.env.SKIP_BUILD || !fs.existsSync('dist/server/entry.mjs')) {
   const built = await buildPages({
     logFile: '.data/test-build.log',
     lockFile: '.data/build.lock',
-    env: { ...process.env, VITE_KEEP_OUTDIR: '1', NODE_ENV: 'production' },
+    env: { ...process.env, VITE_KEEP_OUTDIR: '1', NODE_ENV: 'production' }
   })
   if (!built) process.exit(1)
 }
 
 function listTests(dir: string): string[] {
   if (!fs.existsSync(dir)) return []
-  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.test.ts'))
     .map((f) => path.join(dir, f))
     .sort()

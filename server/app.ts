@@ -81,23 +81,26 @@ export function createApp(opts: AppOptions): Express {
 
   const sequelize = services.deps.sequelize
   app.use(
-    lazySession(session({
-      name: SESSION_COOKIE,
-      secret: opts.sessionSecret,
-      resave: false,
-      saveUninitialized: false,
-      rolling: true,
-      // The session table lives in our own database and is reached through the app's pool.
-      // A read moves the session's expiry at most once a minute (ADR 0043).
-      store: createSessionStore({
-        pgPromise: { any: async (text: string, params: unknown[]) => (await sequelize.query(text, { bind: params }))[0] },
-        tableName: 'session',
-        createTableIfMissing: false,
-        pruneSessionInterval: env.NODE_ENV === 'test' ? false : 600,
-        ttl: IDLE_TIMEOUT_MS / 1000,
+    lazySession(
+      session({
+        name: SESSION_COOKIE,
+        secret: opts.sessionSecret,
+        resave: false,
+        saveUninitialized: false,
+        rolling: true,
+        // The session table lives in our own database and is reached through the app's pool.
+        // A read moves the session's expiry at most once a minute (ADR 0043).
+        store: createSessionStore({
+          pgPromise: { any: async (text: string, params: unknown[]) => (await sequelize.query(text, { bind: params }))[0] },
+          tableName: 'session',
+          createTableIfMissing: false,
+          pruneSessionInterval: env.NODE_ENV === 'test' ? false : 600,
+          ttl: IDLE_TIMEOUT_MS / 1000
+        }),
+        cookie: { httpOnly: true, sameSite: 'lax', secure: prod ? 'auto' : false, maxAge: IDLE_TIMEOUT_MS }
       }),
-      cookie: { httpOnly: true, sameSite: 'lax', secure: prod ? 'auto' : false, maxAge: IDLE_TIMEOUT_MS },
-    }), SESSION_COOKIE),
+      SESSION_COOKIE
+    )
   )
 
   // Raw bytes are kept for webhook signatures (HMAC over the exact body).
@@ -106,8 +109,8 @@ export function createApp(opts: AppOptions): Express {
       limit: '100kb',
       verify: (req, _res, buf) => {
         ;(req as express.Request).rawBody = buf
-      },
-    }),
+      }
+    })
   )
   app.use(express.urlencoded({ extended: false, limit: '20kb' }))
   app.use(rejectUnstorableText)

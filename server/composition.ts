@@ -40,7 +40,8 @@ export function registerTasks(services: Services): void {
   services.queue.register<{ orderId: number; sms?: unknown; agent?: unknown } | { orderId: number; sms?: unknown }[]>(DELIVERY_TASK, (p) =>
     Array.isArray(p)
       ? services.delivery.runBatch(p.map((i) => ({ orderId: Number(i.orderId), sms: smsIds(i.sms) })).filter((i) => Number.isInteger(i.orderId)))
-      : services.delivery.runSend(Number(p.orderId), smsIds(p.sms), p.agent === true))
+      : services.delivery.runSend(Number(p.orderId), smsIds(p.sms), p.agent === true)
+  )
   services.queue.register<{ orderId: number }>(DELIVERY_CHECK_TASK, async (p) => void (await services.delivery.check(Number(p.orderId))))
   services.queue.register<{ id: number }>(SMS_TASK, async (p) => void (await services.sms.dispatch(Number(p.id))))
   services.queue.register(DELIVERY_SWEEP_TASK, async () => void (await services.delivery.sync()))

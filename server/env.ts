@@ -18,7 +18,11 @@ const SETTINGS = {
   NODE_ENV: always(oneOf(['development', 'production', 'test'] as const).default('development')),
   PORT: always(Joi.number().integer().min(0).max(65535).default(3000)),
   HOST: always(Joi.string().default('0.0.0.0')),
-  DATABASE_URL: maybe(Joi.string().uri({ scheme: ['postgres', 'postgresql'] }).empty('')),
+  DATABASE_URL: maybe(
+    Joi.string()
+      .uri({ scheme: ['postgres', 'postgresql'] })
+      .empty('')
+  ),
   DATA_DIR: always(Joi.string().default(path.resolve('.data'))),
   EMBEDDED_PG_PORT: always(Joi.number().integer().min(1024).max(65535).default(54320)),
   /** Sequelize's connections per instance. */
@@ -59,9 +63,20 @@ const SETTINGS = {
   SMTP_PASS: maybe(Joi.string().empty('')),
   SMTP_FROM: always(Joi.string().default('Data Hub <no-reply@datahub.local>')),
   /** Express 'trust proxy': a hop count (1 behind one balancer), or addresses/subnets, comma-separated. */
-  TRUST_PROXY: always(Joi.string().trim().pattern(/^(\d+|true|false|[\w.:/,\s]+)$/).default('loopback')),
+  TRUST_PROXY: always(
+    Joi.string()
+      .trim()
+      .pattern(/^(\d+|true|false|[\w.:/,\s]+)$/)
+      .default('loopback')
+  ),
   /** How long /readyz answers 503 before the listener closes, so the balancer stops sending first. */
-  SHUTDOWN_DRAIN_MS: always(Joi.number().integer().min(0).max(60_000).when('NODE_ENV', { is: 'production', then: Joi.number().default(5000), otherwise: Joi.number().default(0) })),
+  SHUTDOWN_DRAIN_MS: always(
+    Joi.number()
+      .integer()
+      .min(0)
+      .max(60_000)
+      .when('NODE_ENV', { is: 'production', then: Joi.number().default(5000), otherwise: Joi.number().default(0) })
+  ),
   /** Requests still running this long after the listener closed are cut, and the process ends. */
   SHUTDOWN_TIMEOUT_MS: always(Joi.number().integer().min(1000).max(300_000).default(25_000)),
   /** /metrics answers a request bearing this token, or from METRICS_ALLOW_IPS; otherwise 404. */
@@ -88,16 +103,32 @@ const SETTINGS = {
   ARKESEL_BASE_URL: always(Joi.string().uri().default('https://sms.arkesel.com')),
   /** WhatsApp Cloud API (docs/whatsapp.md): without an access token the built-in simulator plays Meta. */
   WHATSAPP_GRAPH_URL: always(Joi.string().uri().default('https://graph.facebook.com')),
-  WHATSAPP_API_VERSION: always(Joi.string().pattern(/^v\d+\.\d+$/).default('v21.0')),
-  WHATSAPP_PHONE_NUMBER_ID: maybe(Joi.string().pattern(/^\d{1,30}$/).empty('')),
+  WHATSAPP_API_VERSION: always(
+    Joi.string()
+      .pattern(/^v\d+\.\d+$/)
+      .default('v21.0')
+  ),
+  WHATSAPP_PHONE_NUMBER_ID: maybe(
+    Joi.string()
+      .pattern(/^\d{1,30}$/)
+      .empty('')
+  ),
   WHATSAPP_ACCESS_TOKEN: maybe(Joi.string().empty('')),
   /** The Meta app's secret: every webhook POST is signed with it (X-Hub-Signature-256). */
   WHATSAPP_APP_SECRET: maybe(Joi.string().empty('')),
   /** Echoed back to Meta's GET verification of the webhook URL. */
   WHATSAPP_VERIFY_TOKEN: maybe(Joi.string().empty('')),
   /** An approved message template with one body variable, for receipts outside the 24-hour window. */
-  WHATSAPP_TEMPLATE_NAME: always(Joi.string().pattern(/^[a-z0-9_]{1,512}$/).default('order_update')),
-  WHATSAPP_TEMPLATE_LANGUAGE: always(Joi.string().pattern(/^[a-z]{2,3}(_[A-Z]{2})?$/).default('en')),
+  WHATSAPP_TEMPLATE_NAME: always(
+    Joi.string()
+      .pattern(/^[a-z0-9_]{1,512}$/)
+      .default('order_update')
+  ),
+  WHATSAPP_TEMPLATE_LANGUAGE: always(
+    Joi.string()
+      .pattern(/^[a-z]{2,3}(_[A-Z]{2})?$/)
+      .default('en')
+  ),
   /** First wait before an SMS is tried again; each later one doubles. */
   SMS_RETRY_BASE_MS: always(Joi.number().integer().min(0).default(10000)),
   /** 'simulator' on purpose: the only way to run the payment simulator in production on a real database. */
@@ -113,7 +144,13 @@ const SETTINGS = {
   /** A payout SENDING this long (its worker died mid-call) is verified and, if never sent, sent again. */
   PAYOUT_STALE_SECONDS: always(Joi.number().integer().min(1).default(120)),
   /** Seals result-checker PINs (AES-256-GCM): 32 bytes as 64 hex digits or base64; required in production once a card exists. */
-  VOUCHER_ENCRYPTION_KEY: maybe(Joi.string().trim().empty('').custom((v: string, h) => (keyBytesOf(v) ? v : h.error('any.invalid'))).messages({ 'any.invalid': 'VOUCHER_ENCRYPTION_KEY must be 32 bytes: 64 hex digits or base64' })),
+  VOUCHER_ENCRYPTION_KEY: maybe(
+    Joi.string()
+      .trim()
+      .empty('')
+      .custom((v: string, h) => (keyBytesOf(v) ? v : h.error('any.invalid')))
+      .messages({ 'any.invalid': 'VOUCHER_ENCRYPTION_KEY must be 32 bytes: 64 hex digits or base64' })
+  )
 }
 
 /** The 32 key bytes of VOUCHER_ENCRYPTION_KEY (hex or base64), or null when it is neither. */

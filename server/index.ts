@@ -58,7 +58,12 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
   await services.queue.migrate()
   await seedDefaults(db.models, services, { adminEmail: env.ADMIN_EMAIL, adminPassword: env.ADMIN_PASSWORD, log, sampleBusiness: env.NODE_ENV !== 'test' })
   const stopSettingsListener = await services.settings.listen()
-  const stopChangesListener = await listenForPageChanges({ sequelize: db.sequelize, connections: services.connections, packages: services.packages, shops: services.shops })
+  const stopChangesListener = await listenForPageChanges({
+    sequelize: db.sequelize,
+    connections: services.connections,
+    packages: services.packages,
+    shops: services.shops
+  })
   const stopPoolWatch = watchAppPool(db.sequelize, services.connections)
   const pages = await pageLayer(env, services, opts.dev ?? false)
   const composition = await import('./composition.ts')
@@ -117,7 +122,7 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
 export function main(dev = process.argv.includes('--dev')) {
   let env: Env
   try {
-    env = loadEnv(process.env, dev ? { NODE_ENV: 'development' } as Partial<Env> : {})
+    env = loadEnv(process.env, dev ? ({ NODE_ENV: 'development' } as Partial<Env>) : {})
   } catch (err) {
     console.error((err as Error).message)
     process.exit(1)
@@ -134,14 +139,20 @@ export function main(dev = process.argv.includes('--dev')) {
   const stopNow = (r: Running, sig: string) => {
     log.info({ sig }, 'signal received')
     // Should the stop itself hang, the process still ends (the balancer has long moved on).
-    setTimeout(() => {
-      log.error('shutdown took too long; exiting')
-      process.exit(1)
-    }, env.SHUTDOWN_DRAIN_MS + env.SHUTDOWN_TIMEOUT_MS + 15_000).unref()
-    r.stop().then(() => process.exit(0), (err) => {
-      log.error({ err }, 'shutdown failed')
-      process.exit(1)
-    })
+    setTimeout(
+      () => {
+        log.error('shutdown took too long; exiting')
+        process.exit(1)
+      },
+      env.SHUTDOWN_DRAIN_MS + env.SHUTDOWN_TIMEOUT_MS + 15_000
+    ).unref()
+    r.stop().then(
+      () => process.exit(0),
+      (err) => {
+        log.error({ err }, 'shutdown failed')
+        process.exit(1)
+      }
+    )
   }
   const onSignal = (sig: string) => {
     if (running) stopNow(running, sig)
@@ -158,7 +169,7 @@ export function main(dev = process.argv.includes('--dev')) {
       log.fatal({ err: { message: err.message } }, 'start-up failed')
       console.error(`\n${err.message}\n`)
       process.exit(1)
-    },
+    }
   )
 }
 

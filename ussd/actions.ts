@@ -17,12 +17,19 @@ export async function placeFromDial(env: MenuEnv, s: DialState, voucher: string 
   if (!(await env.services.ussd.sessions.claim(env.sessionId, 'order'))) return { end: 'Your order is already being placed. Wait for the payment prompt.' }
   const user = await actorOf(env, s)
   const payer = s.agent.phone
-  const placed = await env.ports.placeOrder({ packageId: p.id, recipientNumber: s.recipient, payerPhone: payer, payerNetwork: s.payerNetwork, voucher }, { ...env.ctx, user })
+  const placed = await env.ports.placeOrder(
+    { packageId: p.id, recipientNumber: s.recipient, payerPhone: payer, payerNetwork: s.payerNetwork, voucher },
+    { ...env.ctx, user }
+  )
   const ref = placed.transactionId.slice(-8)
   if (placed.paymentStatus === 'FAILED') {
-    return { end: `Order ${ref} created, but the payment request failed${placed.message ? `: ${ascii(placed.message).slice(0, 60)}` : ''}. Please try again later.` }
+    return {
+      end: `Order ${ref} created, but the payment request failed${placed.message ? `: ${ascii(placed.message).slice(0, 60)}` : ''}. Please try again later.`
+    }
   }
-  return { end: `Order placed: ${formatSize(p.sizeMb)} ${NETWORK_LABELS[p.network]} to ${s.recipient}. A payment prompt for ${ghs(placed.amountPesewas)} is coming to ${payer}. Approve it to pay. Ref ${ref}` }
+  return {
+    end: `Order placed: ${formatSize(p.sizeMb)} ${NETWORK_LABELS[p.network]} to ${s.recipient}. A payment prompt for ${ghs(placed.amountPesewas)} is coming to ${payer}. Approve it to pay. Ref ${ref}`
+  }
 }
 
 /** The signed-in agent as the order and payment services see them, read fresh (rules are checked again there). */
@@ -35,7 +42,14 @@ export async function actorOf(env: MenuEnv, state: DialState): Promise<Actor> {
 /** For showing prices only: the dial-in checks found this agent approved and paid. */
 export function pricingActor(state: DialState): Actor {
   const a = state.agent
-  return { id: a.userId, email: '', role: 'AGENT', name: a.name, phone: a.phone, agent: { id: a.id, name: a.name, phone: a.phone, approved: true, paymentStatus: 'SUCCESS' } }
+  return {
+    id: a.userId,
+    email: '',
+    role: 'AGENT',
+    name: a.name,
+    phone: a.phone,
+    agent: { id: a.id, name: a.name, phone: a.phone, approved: true, paymentStatus: 'SUCCESS' }
+  }
 }
 
 export async function chosenPackage(env: MenuEnv, state: DialState): Promise<MenuPackage | null> {
@@ -58,9 +72,14 @@ export async function payFromWallet(env: MenuEnv, s: DialState, p: MenuPackage):
   if ((await env.services.wallet.balancePesewas(s.agent.id)) < p.pricePesewas) return { note: 'Wallet balance too low.' }
   if (!(await env.services.ussd.sessions.claim(env.sessionId, 'order'))) return { end: 'Your order is already being placed.' }
   try {
-    const placed = await env.ports.placeOrder({ packageId: p.id, recipientNumber: s.recipient!, payerPhone: s.agent.phone, payerNetwork: null, payFrom: 'wallet' }, { ...env.ctx, user: await actorOf(env, s) })
+    const placed = await env.ports.placeOrder(
+      { packageId: p.id, recipientNumber: s.recipient!, payerPhone: s.agent.phone, payerNetwork: null, payFrom: 'wallet' },
+      { ...env.ctx, user: await actorOf(env, s) }
+    )
     const left = await env.services.wallet.balancePesewas(s.agent.id)
-    return { end: `Order #${placed.orderId} confirmed: ${formatSize(p.sizeMb)} ${NETWORK_LABELS[p.network]} to ${s.recipient}, paid from wallet. Balance ${ghs(left)}. Ref ${placed.transactionId.slice(-8)}` }
+    return {
+      end: `Order #${placed.orderId} confirmed: ${formatSize(p.sizeMb)} ${NETWORK_LABELS[p.network]} to ${s.recipient}, paid from wallet. Balance ${ghs(left)}. Ref ${placed.transactionId.slice(-8)}`
+    }
   } catch (err) {
     // A race with another purchase took the balance first: nothing was written.
     if ((err as { status?: number }).status === 402) return { end: 'Wallet balance too low. Top up in the agent portal and dial again.' }

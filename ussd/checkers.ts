@@ -30,7 +30,7 @@ export const CHECKER_SCREENS: Record<'checkerProduct' | 'checkerQty' | 'checkerC
       if (!pick) return { note: 'Invalid choice.' }
       s.checkerProductId = pick.id
       return { go: 'checkerQty' }
-    },
+    }
   },
 
   checkerQty: {
@@ -42,7 +42,7 @@ export const CHECKER_SCREENS: Record<'checkerProduct' | 'checkerQty' | 'checkerC
       if (!/^\d$/.test(v) || n < 1 || n > USSD_MAX_CARDS) return { note: `Enter 1 to ${USSD_MAX_CARDS}.` }
       s.checkerQty = n
       return { go: 'checkerConfirm' }
-    },
+    }
   },
 
   checkerConfirm: {
@@ -50,7 +50,15 @@ export const CHECKER_SCREENS: Record<'checkerProduct' | 'checkerQty' | 'checkerC
       const p = await chosen(env, s)
       if (!p) return screen(['That checker is no longer available.', NAV], note)
       const balance = await env.services.wallet.balancePesewas(s.agent.id)
-      return screen([`${ascii(p.name).slice(0, 30)} x${s.checkerQty}`, `Total: ${ghs(toPesewas(p.price) * (s.checkerQty ?? 1))}`, `1. Pay from wallet (${ghs(balance)})`, NAV], note)
+      return screen(
+        [
+          `${ascii(p.name).slice(0, 30)} x${s.checkerQty}`,
+          `Total: ${ghs(toPesewas(p.price) * (s.checkerQty ?? 1))}`,
+          `1. Pay from wallet (${ghs(balance)})`,
+          NAV
+        ],
+        note
+      )
     },
     async input(env, s, v) {
       if (v !== '1') return { note: 'Invalid choice.' }
@@ -69,6 +77,6 @@ export const CHECKER_SCREENS: Record<'checkerProduct' | 'checkerQty' | 'checkerC
         if (status && status < 500) return { end: ascii(cediToGhs(String((err as Error).message))) }
         throw err
       }
-    },
-  },
+    }
+  }
 }

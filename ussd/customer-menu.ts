@@ -59,11 +59,19 @@ async function place(env: CustomerEnv, s: CustomerDial, voucher: string | null):
   await env.services.limits.take({ orderPerPhone: s.phone })
   // A gateway retry of this very hop must not place a second order.
   if (!(await env.services.ussd.sessions.claim(env.sessionId, 'order'))) return { end: 'Your order is already being placed. Wait for the payment prompt.' }
-  const placed = await env.ports.placeOrder({ packageId: p.id, recipientNumber: s.recipient, payerPhone: s.phone, payerNetwork: s.payerNetwork, voucher }, { ...env.ctx, user: null })
+  const placed = await env.ports.placeOrder(
+    { packageId: p.id, recipientNumber: s.recipient, payerPhone: s.phone, payerNetwork: s.payerNetwork, voucher },
+    { ...env.ctx, user: null }
+  )
   if (placed.paymentStatus === 'FAILED') return { end: 'Your order could not be paid for now. Please try again later.' }
   const text = (await env.services.settings.get()).ussdCustomerPlaced
   return {
-    end: fillCustomerText(text, { price: ghs(placed.amountPesewas), dataSize: formatSize(p.sizeMb), network: NETWORK_LABELS[p.network] ?? p.network, recipientNumber: s.recipient }),
+    end: fillCustomerText(text, {
+      price: ghs(placed.amountPesewas),
+      dataSize: formatSize(p.sizeMb),
+      network: NETWORK_LABELS[p.network] ?? p.network,
+      recipientNumber: s.recipient
+    })
   }
 }
 
@@ -76,7 +84,10 @@ function onNetwork(v: string, apply: (n: string) => void, next: CustomerScreen):
   return { go: next }
 }
 
-export const CUSTOMER_SCREENS: Record<CustomerScreen, { render(env: CustomerEnv, s: CustomerDial, note?: string | null): Promise<string>; input(env: CustomerEnv, s: CustomerDial, v: string): Promise<Outcome> }> = {
+export const CUSTOMER_SCREENS: Record<
+  CustomerScreen,
+  { render(env: CustomerEnv, s: CustomerDial, note?: string | null): Promise<string>; input(env: CustomerEnv, s: CustomerDial, v: string): Promise<Outcome> }
+> = {
   home: {
     async render(env, _s, note) {
       const welcome = ascii((await env.services.settings.get()).ussdCustomerWelcome || 'Buy data bundles')
@@ -94,7 +105,7 @@ export const CUSTOMER_SCREENS: Record<CustomerScreen, { render(env: CustomerEnv,
       if (v === '4') return { end: settings.ussdCustomerHelp || 'Help is not available right now.' }
       if (v === '0') return { end: `Thank you for using ${ascii(settings.siteName || 'Data Hub').slice(0, 30)}.` }
       return { note: 'Invalid choice.' }
-    },
+    }
   },
 
   recipientInput: {
@@ -105,7 +116,7 @@ export const CUSTOMER_SCREENS: Record<CustomerScreen, { render(env: CustomerEnv,
       if (!/^\d{9,12}$/.test(v)) return { note: 'Enter 9 to 12 digits.' }
       s.recipient = v
       return { go: 'network' }
-    },
+    }
   },
 
   network: {
@@ -113,12 +124,16 @@ export const CUSTOMER_SCREENS: Record<CustomerScreen, { render(env: CustomerEnv,
       return screen(['Choose network', ...networkList(), HOME_NAV], note)
     },
     async input(_env, s, v) {
-      return onNetwork(v, (n) => {
-        s.network = n
-        s.page = 0
-        delete s.packageId
-      }, 'packages')
-    },
+      return onNetwork(
+        v,
+        (n) => {
+          s.network = n
+          s.page = 0
+          delete s.packageId
+        },
+        'packages'
+      )
+    }
   },
 
   packages: {
@@ -132,12 +147,12 @@ export const CUSTOMER_SCREENS: Record<CustomerScreen, { render(env: CustomerEnv,
     async input(env, s, v) {
       const { pages } = await packagesOf(env, s)
       const page = Math.min(s.page ?? 0, Math.max(0, pages.length - 1))
-      if (v === '98' && page < pages.length - 1) return (s.page = page + 1), { stay: true }
+      if (v === '98' && page < pages.length - 1) return ((s.page = page + 1), { stay: true })
       const pick = /^[1-7]$/.test(v) ? pages[page]?.[Number(v) - 1] : undefined
       if (!pick) return { note: 'Invalid choice.' }
       s.packageId = pick.id
       return { go: s.payerNetwork ? 'confirm' : 'payNetwork' }
-    },
+    }
   },
 
   payNetwork: {
@@ -146,21 +161,30 @@ export const CUSTOMER_SCREENS: Record<CustomerScreen, { render(env: CustomerEnv,
     },
     async input(_env, s, v) {
       return onNetwork(v, (n) => (s.payerNetwork = n), 'confirm')
-    },
+    }
   },
 
   confirm: {
     async render(env, s, note) {
       const p = await chosen(env, s)
       if (!p) return screen(['That bundle is no longer available.', HOME_NAV], note)
-      return screen([`Buy ${formatSize(p.sizeMb)} ${NETWORK_LABELS[p.network]} data`, `To: ${s.recipient}`, `Price: ${ghs(p.pricePesewas)}`, `1. Confirm, pay by mobile money`, HOME_NAV], note)
+      return screen(
+        [
+          `Buy ${formatSize(p.sizeMb)} ${NETWORK_LABELS[p.network]} data`,
+          `To: ${s.recipient}`,
+          `Price: ${ghs(p.pricePesewas)}`,
+          `1. Confirm, pay by mobile money`,
+          HOME_NAV
+        ],
+        note
+      )
     },
     async input(env, s, v) {
       if (v !== '1') return { note: 'Invalid choice.' }
       // Telecel Cash asks for a voucher before it charges: asked now, while the caller is still here.
       if (s.payerNetwork === 'TELECEL') return { go: 'voucher' }
       return place(env, s, null)
-    },
+    }
   },
 
   voucher: {
@@ -170,7 +194,7 @@ export const CUSTOMER_SCREENS: Record<CustomerScreen, { render(env: CustomerEnv,
     async input(env, s, v) {
       if (!VOUCHER_RE.test(v)) return { note: 'Enter the 6-digit voucher.' }
       return place(env, s, v)
-    },
+    }
   },
 
   orders: {
@@ -181,8 +205,8 @@ export const CUSTOMER_SCREENS: Record<CustomerScreen, { render(env: CustomerEnv,
     },
     async input() {
       return { note: 'Invalid choice.' }
-    },
-  },
+    }
+  }
 }
 
 /** One answer in a customer dial: '00' home, '0' back (a page back first on a paged list), else the screen's rule. */
@@ -192,6 +216,6 @@ export function customerStep(env: CustomerEnv, s: CustomerDial, input: string): 
     nav: true,
     back: () => (s.screen === 'packages' && (s.page ?? 0) > 0 ? ((s.page = (s.page ?? 0) - 1), true) : false),
     answer: (v) => CUSTOMER_SCREENS[s.screen].input(env, s, v),
-    render: (note) => CUSTOMER_SCREENS[s.screen].render(env, s, note),
+    render: (note) => CUSTOMER_SCREENS[s.screen].render(env, s, note)
   })
 }

@@ -5,11 +5,27 @@ import type { MenuPorts } from './ports.ts'
 
 // Apart from the menu so that the actions, which the menu's screens call, can speak of a dial too.
 
-export type Screen = 'pin' | 'main' | 'network' | 'packages' | 'recipient' | 'recipientInput' | 'payNetwork' | 'confirm' | 'voucher' | 'orders' | 'statusInput' | 'statusResult'
+export type Screen =
+  | 'pin'
+  | 'main'
+  | 'network'
+  | 'packages'
+  | 'recipient'
+  | 'recipientInput'
+  | 'payNetwork'
+  | 'confirm'
+  | 'voucher'
+  | 'orders'
+  | 'statusInput'
+  | 'statusResult'
   // Shop earnings and a payout to the verified number.
-  | 'earnings' | 'payoutAmount' | 'payoutPin'
+  | 'earnings'
+  | 'payoutAmount'
+  | 'payoutPin'
   // Result-checker cards from the wallet.
-  | 'checkerProduct' | 'checkerQty' | 'checkerConfirm'
+  | 'checkerProduct'
+  | 'checkerQty'
+  | 'checkerConfirm'
 
 /** What a dial remembers between hops (stored as JSON in ussd_sessions). Never the PIN. */
 export interface DialState {
@@ -45,7 +61,7 @@ export const MAX_INPUT = 40
 export async function stepWith<S extends string>(
   s: { screen: S; stack: S[] },
   input: string,
-  o: { home: S; nav: boolean; back?: () => boolean; answer: (v: string) => Promise<Outcome<S>>; render: (note: string | null) => Promise<string> },
+  o: { home: S; nav: boolean; back?: () => boolean; answer: (v: string) => Promise<Outcome<S>>; render: (note: string | null) => Promise<string> }
 ): Promise<{ end: boolean; text: string }> {
   let note: string | null = null
   if (input.length > MAX_INPUT) note = 'Input too long.'

@@ -84,7 +84,7 @@ export function createUssdEngine(services: Services, ports?: MenuPorts): UssdEng
       payerNetwork: payerNetworkOf(req.network, access.agent.phone),
       authed: false,
       screen: 'pin',
-      stack: [],
+      stack: []
     }
     await store.save(req.sessionId, phone, state)
     return con(await SCREENS.pin.render(env, state))
@@ -111,7 +111,8 @@ export function createUssdEngine(services: Services, ports?: MenuPorts): UssdEng
       let reply: UssdReply
       try {
         const answer = input === false ? '\u0000' : input?.trim()
-        if ('kind' in state) reply = answer === undefined ? con(await CUSTOMER_SCREENS[state.screen].render(env, state)) : await customerStep(env, state, answer)
+        if ('kind' in state)
+          reply = answer === undefined ? con(await CUSTOMER_SCREENS[state.screen].render(env, state)) : await customerStep(env, state, answer)
         else if (answer === undefined) reply = con(await SCREENS[state.authed ? state.screen : 'pin'].render(env, state))
         else reply = await step(env, state, answer)
       } catch (err) {
@@ -123,6 +124,6 @@ export function createUssdEngine(services: Services, ports?: MenuPorts): UssdEng
       if (reply.end) await store.remove(req.sessionId)
       else await store.save(req.sessionId, phone, state)
       return reply
-    },
+    }
   }
 }

@@ -26,7 +26,7 @@ export function ipAllowed(ip: string, list: string[]): boolean {
     const n = Number(bits)
     if (a === null || b === null || !(n >= 0 && n <= 32)) return false
     const mask = n === 0 ? 0 : (~0 << (32 - n)) >>> 0
-    return ((a & mask) >>> 0) === ((b & mask) >>> 0)
+    return (a & mask) >>> 0 === (b & mask) >>> 0
   })
 }
 
@@ -49,7 +49,10 @@ const LOOPBACK = ['127.0.0.1', '::1']
  */
 export function ussdGate(env: Env, log: Logger, refuse: (req: Request, res: Parameters<RequestHandler>[1]) => void): RequestHandler {
   const secret = env.USSD_SHARED_SECRET ?? null
-  const ips = (env.USSD_ALLOWED_IPS ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  const ips = (env.USSD_ALLOWED_IPS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
   const prod = env.NODE_ENV === 'production'
   const open = !prod && !secret && !ips.length
   const allowed = secret || ips.length ? ips : prod ? LOOPBACK : []

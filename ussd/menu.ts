@@ -37,7 +37,8 @@ export const pkgLine = (p: MenuPackage) => `${formatSize(p.sizeMb)} ${ghs(p.pric
 const netShort: Record<string, string> = { MTN: 'MTN', TELECEL: 'TEL', AIRTELTIGO: 'AT' }
 const statusShort: Record<string, string> = { PENDING: 'Pending', IN_PROGRESS: 'Paying', SUCCESS: 'Paid', FAILED: 'Failed', EXPIRED: 'Expired' }
 /** One order on a phone's screen: size, network, the recipient's last digits, payment state. */
-export const orderLine = (o: UssdOrderRow) => `${formatSize(o.dataSizeMb)} ${netShort[o.network] ?? o.network} ..${String(o.recipientNumber).slice(-4)} ${statusShort[o.paymentStatus] ?? o.paymentStatus}`
+export const orderLine = (o: UssdOrderRow) =>
+  `${formatSize(o.dataSizeMb)} ${netShort[o.network] ?? o.network} ..${String(o.recipientNumber).slice(-4)} ${statusShort[o.paymentStatus] ?? o.paymentStatus}`
 
 async function packagesOf(env: MenuEnv, state: DialState) {
   const list = await env.ports.listPackages(state.network!, pricingActor(state))
@@ -46,7 +47,10 @@ async function packagesOf(env: MenuEnv, state: DialState) {
 }
 
 /** Each screen: how it looks, and what an answer does. '0' (back) and '00' (main menu) are handled before. */
-export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?: string | null): Promise<string>; input(env: MenuEnv, s: DialState, v: string): Promise<Outcome> }> = {
+export const SCREENS: Record<
+  Screen,
+  { render(env: MenuEnv, s: DialState, note?: string | null): Promise<string>; input(env: MenuEnv, s: DialState, v: string): Promise<Outcome> }
+> = {
   pin: {
     async render(env, _s, note) {
       return screen([`Welcome to ${await siteName(env)}`, 'Enter your 4-digit agent PIN:'], note)
@@ -58,12 +62,15 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
       s.stack = []
       s.screen = 'main'
       return { stay: true }
-    },
+    }
   },
 
   main: {
     async render(env, _s, note) {
-      return screen([await siteName(env), '1. Buy data', '2. My last 5 orders', '3. Order status', '4. Earnings and payout', '5. Result checkers', '0. Exit'], note)
+      return screen(
+        [await siteName(env), '1. Buy data', '2. My last 5 orders', '3. Order status', '4. Earnings and payout', '5. Result checkers', '0. Exit'],
+        note
+      )
     },
     async input(env, s, v) {
       if (v === '1') {
@@ -79,7 +86,7 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
       }
       if (v === '0') return { end: `Thank you for using ${await siteName(env)}.` }
       return { note: 'Invalid choice.' }
-    },
+    }
   },
 
   network: {
@@ -93,7 +100,7 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
       s.page = 0
       delete s.packageId
       return { go: 'packages' }
-    },
+    }
   },
 
   packages: {
@@ -108,13 +115,13 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
     async input(env, s, v) {
       const { pages } = await packagesOf(env, s)
       const page = Math.min(s.page ?? 0, Math.max(0, pages.length - 1))
-      if (v === '9' && page < pages.length - 1) return (s.page = page + 1), { stay: true }
-      if (v === '8' && page > 0) return (s.page = page - 1), { stay: true }
+      if (v === '9' && page < pages.length - 1) return ((s.page = page + 1), { stay: true })
+      if (v === '8' && page > 0) return ((s.page = page - 1), { stay: true })
       const pick = /^[1-7]$/.test(v) ? pages[page]?.[Number(v) - 1] : undefined
       if (!pick) return { note: 'Invalid choice.' }
       s.packageId = pick.id
       return { go: 'recipient' }
-    },
+    }
   },
 
   recipient: {
@@ -128,7 +135,7 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
       }
       if (v === '2') return { go: 'recipientInput' }
       return { note: 'Invalid choice.' }
-    },
+    }
   },
 
   recipientInput: {
@@ -139,7 +146,7 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
       if (!/^\d{9,12}$/.test(v)) return { note: 'Enter 9 to 12 digits.' }
       s.recipient = v
       return { go: s.payerNetwork ? 'confirm' : 'payNetwork' }
-    },
+    }
   },
 
   payNetwork: {
@@ -151,7 +158,7 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
       if (!/^[1-3]$/.test(v) || !n) return { note: 'Invalid choice.' }
       s.payerNetwork = n
       return { go: 'confirm' }
-    },
+    }
   },
 
   confirm: {
@@ -159,7 +166,18 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
       const p = await chosenPackage(env, s)
       if (!p) return screen(['That bundle is no longer available.', NAV], note)
       const balance = await env.services.wallet.balancePesewas(s.agent.id)
-      return screen(['Confirm purchase', `${formatSize(p.sizeMb)} ${NETWORK_LABELS[p.network]} data`, `To: ${s.recipient}`, `Price: ${ghs(p.pricePesewas)}`, '1. Mobile money', `2. Wallet (${ghs(balance)})`, NAV], note)
+      return screen(
+        [
+          'Confirm purchase',
+          `${formatSize(p.sizeMb)} ${NETWORK_LABELS[p.network]} data`,
+          `To: ${s.recipient}`,
+          `Price: ${ghs(p.pricePesewas)}`,
+          '1. Mobile money',
+          `2. Wallet (${ghs(balance)})`,
+          NAV
+        ],
+        note
+      )
     },
     async input(env, s, v) {
       if (v !== '1' && v !== '2') return { note: 'Invalid choice.' }
@@ -175,7 +193,7 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
         return { go: 'voucher' }
       }
       return placeFromDial(env, s, null)
-    },
+    }
   },
 
   voucher: {
@@ -185,7 +203,7 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
     async input(env, s, v) {
       if (!VOUCHER_RE.test(v)) return { note: 'Enter the 6-digit voucher.' }
       return placeFromDial(env, s, v)
-    },
+    }
   },
 
   orders: {
@@ -197,7 +215,7 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
     },
     async input() {
       return { note: 'Invalid choice.' }
-    },
+    }
   },
 
   statusInput: {
@@ -211,7 +229,7 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
       if (!order) return { note: 'No order found with those digits.' }
       s.orderId = order.id
       return { go: 'statusResult' }
-    },
+    }
   },
 
   earnings: {
@@ -219,12 +237,15 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
       const available = await env.services.earnings.balancePesewas(s.agent.id)
       const n = await env.services.payouts.activeNumber(s.agent.id)
       if (!n) return screen(['Shop earnings', `Available: ${ghs(available)}`, 'Add a payout number in the agent portal (Payouts) to withdraw.', NAV], note)
-      return screen(['Shop earnings', `Available: ${ghs(available)}`, `Payout to: ${NETWORK_LABELS[n.network] ?? n.network} ${n.phone}`, '1. Request payout', NAV], note)
+      return screen(
+        ['Shop earnings', `Available: ${ghs(available)}`, `Payout to: ${NETWORK_LABELS[n.network] ?? n.network} ${n.phone}`, '1. Request payout', NAV],
+        note
+      )
     },
     async input(env, s, v) {
       if (v !== '1' || !(await env.services.payouts.activeNumber(s.agent.id))) return { note: 'Invalid choice.' }
       return { go: 'payoutAmount' }
-    },
+    }
   },
 
   payoutAmount: {
@@ -239,14 +260,21 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
       if (pesewas < toPesewas(rules.minimum)) return { note: `Minimum is ${ghs(toPesewas(rules.minimum))}.` }
       s.payoutPesewas = pesewas
       return { go: 'payoutPin' }
-    },
+    }
   },
 
   payoutPin: {
     async render(env, s, note) {
       const n = await env.services.payouts.activeNumber(s.agent.id)
       const fee = toPesewas((await env.services.payouts.settings()).fee)
-      return screen([`Payout ${ghs(s.payoutPesewas ?? 0)} to ${n ? `${NETWORK_LABELS[n.network] ?? n.network} ${n.phone}` : 'your number'}`, `Fee ${ghs(fee)}. Enter your PIN to confirm:`, NAV], note)
+      return screen(
+        [
+          `Payout ${ghs(s.payoutPesewas ?? 0)} to ${n ? `${NETWORK_LABELS[n.network] ?? n.network} ${n.phone}` : 'your number'}`,
+          `Fee ${ghs(fee)}. Enter your PIN to confirm:`,
+          NAV
+        ],
+        note
+      )
     },
     async input(env, s, v) {
       const refused = await checkPin(env, s, v)
@@ -262,7 +290,7 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
         if (status && status < 500) return { end: ascii(cediToGhs(String((err as Error).message))) }
         throw err
       }
-    },
+    }
   },
 
   ...CHECKER_SCREENS,
@@ -281,19 +309,22 @@ export const SCREENS: Record<Screen, { render(env: MenuEnv, s: DialState, note?:
         }
       }
       if (!o) return screen(['Order not found.', NAV], note)
-      return screen([
-        `Order ..${String(o.paymentTransactionId ?? '').slice(-8)}`,
-        `${formatSize(o.dataSizeMb)} ${NETWORK_LABELS[o.network] ?? o.network} to ${o.recipientNumber}`,
-        `Amount: ${ghs(o.amountPesewas)}`,
-        `Payment: ${statusLabel(o.paymentStatus)}`,
-        `Delivery: ${o.paymentStatus === 'SUCCESS' ? (DELIVERY_LABELS[o.deliveryStatus] ?? 'Awaiting delivery') : 'After payment'}`,
-        NAV,
-      ], note)
+      return screen(
+        [
+          `Order ..${String(o.paymentTransactionId ?? '').slice(-8)}`,
+          `${formatSize(o.dataSizeMb)} ${NETWORK_LABELS[o.network] ?? o.network} to ${o.recipientNumber}`,
+          `Amount: ${ghs(o.amountPesewas)}`,
+          `Payment: ${statusLabel(o.paymentStatus)}`,
+          `Delivery: ${o.paymentStatus === 'SUCCESS' ? (DELIVERY_LABELS[o.deliveryStatus] ?? 'Awaiting delivery') : 'After payment'}`,
+          NAV
+        ],
+        note
+      )
     },
     async input() {
       return { note: 'Invalid choice.' }
-    },
-  },
+    }
+  }
 }
 
 /** Applies one answer to the dial: the PIN until signed in, then global navigation and the screen's own rule. */
@@ -302,6 +333,6 @@ export function step(env: MenuEnv, s: DialState, input: string): Promise<{ end: 
     home: 'main',
     nav: s.authed,
     answer: (v) => SCREENS[s.authed ? s.screen : 'pin'].input(env, s, v),
-    render: (note) => SCREENS[s.screen].render(env, s, note),
+    render: (note) => SCREENS[s.screen].render(env, s, note)
   })
 }

@@ -5,7 +5,9 @@ const BY_CODE: Record<string, string> = { '62001': 'MTN', '62002': 'TELECEL', '6
 
 /** The caller's mobile-money network: from the gateway's network field, else from the number. */
 export function payerNetworkOf(gatewayNetwork: string | null, phone: string): string | null {
-  const g = String(gatewayNetwork ?? '').trim().toUpperCase()
+  const g = String(gatewayNetwork ?? '')
+    .trim()
+    .toUpperCase()
   if (BY_CODE[g]) return BY_CODE[g]!
   if (g.includes('MTN')) return 'MTN'
   if (g.includes('VODA') || g.includes('TELECEL')) return 'TELECEL'

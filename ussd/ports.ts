@@ -20,7 +20,10 @@ export interface PlacedOrder {
 /** What the menu needs from the domain layer: the same services the web uses. */
 export interface MenuPorts {
   listPackages(network: string, actor: Actor | null, fresh?: boolean): Promise<MenuPackage[]>
-  placeOrder(input: { packageId: number; recipientNumber: string; payerPhone: string; payerNetwork: string | null; voucher?: string | null; payFrom?: 'wallet' }, ctx: Ctx): Promise<PlacedOrder>
+  placeOrder(
+    input: { packageId: number; recipientNumber: string; payerPhone: string; payerNetwork: string | null; voucher?: string | null; payFrom?: 'wallet' },
+    ctx: Ctx
+  ): Promise<PlacedOrder>
   /** Asks the gateway about an open payment (at the gateway's pace) and settles it. */
   refreshStatus(transactionId: string, ctx: Ctx): Promise<void>
 }
@@ -50,20 +53,28 @@ export function menuPorts(services: Services, opts: { cacheMs?: number } = {}): 
     },
     async placeOrder(input, ctx) {
       const { order, payment, amountPesewas } = await services.orders.placeOrder(
-        { packageId: input.packageId, recipientNumber: input.recipientNumber, payerPhone: input.payerPhone, payerNetwork: input.payerNetwork, voucher: input.voucher ?? null, channel: 'ussd', payFrom: input.payFrom },
-        ctx,
+        {
+          packageId: input.packageId,
+          recipientNumber: input.recipientNumber,
+          payerPhone: input.payerPhone,
+          payerNetwork: input.payerNetwork,
+          voucher: input.voucher ?? null,
+          channel: 'ussd',
+          payFrom: input.payFrom
+        },
+        ctx
       )
       return {
         orderId: order.id,
         transactionId: payment.transactionId ?? order.paymentTransactionId ?? '',
         amountPesewas,
         paymentStatus: String(payment.paymentStatus ?? order.paymentStatus).toUpperCase(),
-        message: payment.message ?? null,
+        message: payment.message ?? null
       }
     },
     async refreshStatus(transactionId) {
       // The menu has already scoped the order to the dialling agent; this only asks the gateway.
       await services.payments.refresh(transactionId)
-    },
+    }
   }
 }

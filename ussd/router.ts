@@ -39,7 +39,7 @@ export function ussdRouter(services: Services, opts: { env: Env; log: Logger; en
         req.log.error({ err }, 'USSD hop failed')
         adapter.send(res, { end: true, text: SERVICE_ERROR }, parsed.request)
       }
-    },
+    }
   )
   return router
 }

@@ -6,11 +6,20 @@ const PREFIX = 4
 export const NOTE_ROOM = 28
 export const NAV = '0 Back 00 Menu'
 
-export { NETWORK_LABEL as NETWORK_LABELS, NETWORKS as NETWORK_ORDER, paymentStatusLabel as statusLabel, formatSize, ghsText as ghs, cediToGhs } from '../server/lib/vocabulary.ts'
+export {
+  NETWORK_LABEL as NETWORK_LABELS,
+  NETWORKS as NETWORK_ORDER,
+  paymentStatusLabel as statusLabel,
+  formatSize,
+  ghsText as ghs,
+  cediToGhs
+} from '../server/lib/vocabulary.ts'
 
 /** Only printable ASCII reaches a handset; anything else (names, emoji) is dropped. */
 export function ascii(s: string): string {
-  return String(s ?? '').replace(/[^\x20-\x7E\n]/g, '').replace(/[ \t]+/g, ' ')
+  return String(s ?? '')
+    .replace(/[^\x20-\x7E\n]/g, '')
+    .replace(/[ \t]+/g, ' ')
 }
 
 /** The screen body, clamped so prefix + body never exceeds the limit (a last guard; menus are sized to fit). */

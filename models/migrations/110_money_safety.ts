@@ -80,5 +80,4 @@ export const up: MigrationFn = async ({ context: sql }) => {
     started_at TIMESTAMPTZ NOT NULL DEFAULT now(),
     finished_at TIMESTAMPTZ
   )`)
-
 }

@@ -50,4 +50,3 @@ ALTER TABLE idempotency_keys ADD COLUMN payment_transaction_id TEXT;
 CREATE UNIQUE INDEX wallet_entries_payment_refund_key ON wallet_entries (payment_transaction_id, reason) WHERE type = 'REFUND' AND order_id IS NULL;
 `)
 }
-

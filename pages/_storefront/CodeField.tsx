@@ -33,7 +33,10 @@ export function CodeField({ transactionId, needs, instruction, onAnswer }: Props
     setBusy(true)
     setError(null)
     try {
-      const r = await api<any>(`/api/payment/${encodeURIComponent(transactionId)}/code`, { body: { code: code.trim() }, fallbackError: 'The code could not be sent' })
+      const r = await api<any>(`/api/payment/${encodeURIComponent(transactionId)}/code`, {
+        body: { code: code.trim() },
+        fallbackError: 'The code could not be sent'
+      })
       if (r.needsCode) setError(r.message || 'The code was not accepted. Please try again.')
       else setCode('')
       onAnswer({ needsCode: r.needsCode ?? null, message: r.message ?? '', paymentStatus: r.paymentStatus })
@@ -46,9 +49,13 @@ export function CodeField({ transactionId, needs, instruction, onAnswer }: Props
 
   return (
     <form className="box sf-gap-top" onSubmit={(e) => void submit(e)} data-testid="payment-code-form">
-      <p className="mb-2" data-testid="payment-code-instruction">{instruction}</p>
+      <p className="mb-2" data-testid="payment-code-instruction">
+        {instruction}
+      </p>
       <div className="field">
-        <label className="label" htmlFor={id}>{LABEL[needs]}</label>
+        <label className="label" htmlFor={id}>
+          {LABEL[needs]}
+        </label>
         <div className="field has-addons">
           <div className="control is-expanded">
             <input
@@ -65,10 +72,16 @@ export function CodeField({ transactionId, needs, instruction, onAnswer }: Props
             />
           </div>
           <div className="control">
-            <button type="submit" className={`button is-primary${busy ? ' is-loading' : ''}`} disabled={busy} data-testid="payment-code-submit">Send code</button>
+            <button type="submit" className={`button is-primary${busy ? ' is-loading' : ''}`} disabled={busy} data-testid="payment-code-submit">
+              Send code
+            </button>
           </div>
         </div>
-        {error ? <p className="help is-danger" id={`${id}-error`} role="alert">{error}</p> : null}
+        {error ? (
+          <p className="help is-danger" id={`${id}-error`} role="alert">
+            {error}
+          </p>
+        ) : null}
       </div>
     </form>
   )

@@ -34,7 +34,9 @@ export function PayerFields(props: {
     <div className="columns is-mobile is-multiline">
       <div className="column is-7-tablet is-12-mobile">
         <div className="field">
-          <label className="label" htmlFor={`${idPrefix}-payer-phone`}>{props.phoneLabel ?? 'Payment Phone Number'}</label>
+          <label className="label" htmlFor={`${idPrefix}-payer-phone`}>
+            {props.phoneLabel ?? 'Payment Phone Number'}
+          </label>
           <div className="control">
             <input
               id={`${idPrefix}-payer-phone`}
@@ -54,11 +56,17 @@ export function PayerFields(props: {
       </div>
       <div className="column is-5-tablet is-12-mobile">
         <div className="field">
-          <label className="label" htmlFor={`${idPrefix}-payer-network`}>Payment Network</label>
+          <label className="label" htmlFor={`${idPrefix}-payer-network`}>
+            Payment Network
+          </label>
           <div className="control">
             <div className="select is-fullwidth">
               <select id={`${idPrefix}-payer-network`} value={props.network} onChange={(e) => props.onNetwork(e.target.value)}>
-                {NETWORKS.map((n) => <option key={n} value={n}>{NETWORK_LABEL[n]}</option>)}
+                {NETWORKS.map((n) => (
+                  <option key={n} value={n}>
+                    {NETWORK_LABEL[n]}
+                  </option>
+                ))}
               </select>
             </div>
           </div>

@@ -57,7 +57,13 @@ export function PaymentDialog(p: Props) {
   usePaymentWatch(current?.transactionId ?? null, p.open && pending && !p.busy, (res) => {
     if (!current || res.transactionId !== current.transactionId) return
     const next: PaymentState = { ...current, ...res, extTransactionId: res.extTransactionId ?? current.extTransactionId, needsCode: res.needsCode ?? null }
-    if (next.paymentStatus === current.paymentStatus && next.message === current.message && next.extTransactionId === current.extTransactionId && next.needsCode === (current.needsCode ?? null)) return
+    if (
+      next.paymentStatus === current.paymentStatus &&
+      next.message === current.message &&
+      next.extTransactionId === current.extTransactionId &&
+      next.needsCode === (current.needsCode ?? null)
+    )
+      return
     p.onWatched(next)
     // A paid order is settled and delivered by the server already: the live status panel says so, and
     // no toast asks for a click that changes nothing (it outlived the 'Order placed' toast).
@@ -76,13 +82,17 @@ export function PaymentDialog(p: Props) {
       <div className="modal-background" onClick={() => !p.busy && p.onClose()} />
       <div className="modal-card">
         <header className="modal-card-head">
-          <h2 className="modal-card-title" id="payment-dialog-title">{title}</h2>
+          <h2 className="modal-card-title" id="payment-dialog-title">
+            {title}
+          </h2>
           <button ref={closeRef} className="delete" aria-label="Close" onClick={p.onClose} disabled={!!p.busy} />
         </header>
         <section className="modal-card-body sf-stack">
           <div className="sf-between">
             <span>Amount</span>
-            <strong className="is-size-4" data-testid="payment-amount">{formatCedis(p.amount)}</strong>
+            <strong className="is-size-4" data-testid="payment-amount">
+              {formatCedis(p.amount)}
+            </strong>
           </div>
           <div className="sf-muted">{p.summary}</div>
           {!p.payment ? p.children : null}
@@ -91,14 +101,22 @@ export function PaymentDialog(p: Props) {
             <div role="status" aria-live="polite" aria-atomic="true">
               {p.payment ? (
                 <div className="sf-between sf-gap-bottom">
-                  <span className="sf-mono" title={p.payment.transactionId} aria-hidden="true">…{p.payment.transactionId.slice(-8)}</span>
-                  <span className={`tag ${statusClass(status)}`} data-testid="payment-status" data-status={status ?? ''}>{statusLabel(status)}</span>
+                  <span className="sf-mono" title={p.payment.transactionId} aria-hidden="true">
+                    …{p.payment.transactionId.slice(-8)}
+                  </span>
+                  <span className={`tag ${statusClass(status)}`} data-testid="payment-status" data-status={status ?? ''}>
+                    {statusLabel(status)}
+                  </span>
                 </div>
               ) : null}
               <p data-testid="payment-status-text">{statusText}</p>
             </div>
             {p.payment?.message && p.payment.message !== statusText && !(open && needs) && !answered ? <p className="sf-muted">{p.payment.message}</p> : null}
-            {answered && !needs && answered.message ? <p className="sf-muted" data-testid="payment-code-answer">{answered.message}</p> : null}
+            {answered && !needs && answered.message ? (
+              <p className="sf-muted" data-testid="payment-code-answer">
+                {answered.message}
+              </p>
+            ) : null}
             {p.payment && open && needs ? (
               <CodeField
                 transactionId={p.payment.transactionId}
@@ -118,14 +136,18 @@ export function PaymentDialog(p: Props) {
           </div>
         </section>
         <footer ref={footRef} className="modal-card-foot sf-row" style={{ justifyContent: 'flex-end' }}>
-          <button className="button" onClick={p.onClose} disabled={!!p.busy}>{p.payment ? 'Close' : 'Cancel'}</button>
+          <button className="button" onClick={p.onClose} disabled={!!p.busy}>
+            {p.payment ? 'Close' : 'Cancel'}
+          </button>
           {!p.payment ? (
             <button className={`button is-primary${p.busy === 'request' ? ' is-loading' : ''}`} onClick={p.onProceed} disabled={!p.canProceed || !!p.busy}>
               Proceed to Payment
             </button>
           ) : null}
           {open ? (
-            <button className={`button is-info${p.busy === 'check' ? ' is-loading' : ''}`} onClick={p.onCheck} disabled={!!p.busy}>I Have Paid</button>
+            <button className={`button is-info${p.busy === 'check' ? ' is-loading' : ''}`} onClick={p.onCheck} disabled={!!p.busy}>
+              I Have Paid
+            </button>
           ) : null}
           {status === 'SUCCESS' ? (
             <button className={`button is-success${p.busy === 'complete' ? ' is-loading' : ''}`} onClick={p.onComplete} disabled={!!p.busy}>
@@ -133,7 +155,9 @@ export function PaymentDialog(p: Props) {
             </button>
           ) : null}
           {status === 'FAILED' || status === 'EXPIRED' ? (
-            <button className="button is-warning" onClick={p.onRetry} disabled={!!p.busy}>Retry Payment</button>
+            <button className="button is-warning" onClick={p.onRetry} disabled={!!p.busy}>
+              Retry Payment
+            </button>
           ) : null}
         </footer>
       </div>

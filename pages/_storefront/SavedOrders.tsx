@@ -14,11 +14,14 @@ export function SavedOrders() {
   if (!offline || !orders.length) return null
   return (
     <section className="sf-stack sf-gap-top" aria-labelledby="saved-orders-title" data-testid="saved-orders">
-      <h2 className="title is-5" id="saved-orders-title">Your recent orders on this device</h2>
+      <h2 className="title is-5" id="saved-orders-title">
+        Your recent orders on this device
+      </h2>
       <p className="sf-muted">As this device last saw them; look them up again once you are back online.</p>
       {orders.map((o) => (
         <OrderCard key={o.id} order={o}>
-          <dt>Status seen</dt><dd>{formatDate(o.seenAt)}</dd>
+          <dt>Status seen</dt>
+          <dd>{formatDate(o.seenAt)}</dd>
         </OrderCard>
       ))}
     </section>

@@ -27,21 +27,38 @@ export function WalletPayButton(p: {
 
   if (asking && p.price !== null) {
     return (
-      <div className={`notification is-success is-light ${p.className ?? ''}`} role="group" aria-labelledby={`${p.testId}-question`} data-testid={`${p.testId}-confirm-box`}>
+      <div
+        className={`notification is-success is-light ${p.className ?? ''}`}
+        role="group"
+        aria-labelledby={`${p.testId}-question`}
+        data-testid={`${p.testId}-confirm-box`}>
         <p id={`${p.testId}-question`} className="mb-2">
           Pay <strong>{formatCedis(p.price)}</strong> from your wallet for {p.summary}? Balance after: {formatCedis(roundGhs(p.balance - p.price))}.
         </p>
         <div className="buttons">
-          <button ref={confirmRef} type="button" className={`button is-success${p.busy ? ' is-loading' : ''}`} disabled={p.busy} onClick={p.onConfirm} data-testid={`${p.testId}-confirm`}>
+          <button
+            ref={confirmRef}
+            type="button"
+            className={`button is-success${p.busy ? ' is-loading' : ''}`}
+            disabled={p.busy}
+            onClick={p.onConfirm}
+            data-testid={`${p.testId}-confirm`}>
             Confirm {formatCedis(p.price)}
           </button>
-          <button type="button" className="button" disabled={p.busy} onClick={() => setAsking(false)}>Cancel</button>
+          <button type="button" className="button" disabled={p.busy} onClick={() => setAsking(false)}>
+            Cancel
+          </button>
         </div>
       </div>
     )
   }
   return (
-    <button type="button" className={`button is-success is-fullwidth ${p.className ?? ''}`} disabled={p.disabled || p.busy} onClick={() => setAsking(true)} data-testid={p.testId}>
+    <button
+      type="button"
+      className={`button is-success is-fullwidth ${p.className ?? ''}`}
+      disabled={p.disabled || p.busy}
+      onClick={() => setAsking(true)}
+      data-testid={p.testId}>
       Pay from wallet (balance {formatCedis(p.balance)})
     </button>
   )

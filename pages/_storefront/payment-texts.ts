@@ -11,7 +11,7 @@ export const STATUS_TEXT: Record<string, string> = {
   REFUND_PENDING: 'Your money is being refunded.',
   REFUNDED: 'Your money has been refunded.',
   REFUND_FAILED: 'Your refund is delayed; the shop has been told and will contact you.',
-  REVERSED: 'This payment was reversed.',
+  REVERSED: 'This payment was reversed.'
 }
 /** Badge labels (spec section 4), from the one vocabulary. */
 export const statusLabel = (s: string | null | undefined) => paymentStatusLabel(s, '')
@@ -38,7 +38,7 @@ export interface PaymentState {
 export function newTransactionId(): string {
   const a = new Uint32Array(2)
   crypto.getRandomValues(a)
-  const n = ((BigInt(a[0]!) << 32n) | BigInt(a[1]!)) % 900_000_000_000_000n + 100_000_000_000_000n
+  const n = (((BigInt(a[0]!) << 32n) | BigInt(a[1]!)) % 900_000_000_000_000n) + 100_000_000_000_000n
   return n.toString()
 }
 

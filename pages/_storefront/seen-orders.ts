@@ -8,13 +8,20 @@ import type { OrderView } from '../../server/services/orders/view.ts'
 export const SEEN_ORDERS_KEY = 'rdh_seen_orders'
 export const SEEN_ORDERS_MAX = 10
 
-export type SeenOrder = Pick<OrderView, 'id' | 'network' | 'packageName' | 'dataSizeMB' | 'amount' | 'recipientNumber' | 'paymentStatus' | 'paymentTransactionId' | 'createdAt'> & {
+export type SeenOrder = Pick<
+  OrderView,
+  'id' | 'network' | 'packageName' | 'dataSizeMB' | 'amount' | 'recipientNumber' | 'paymentStatus' | 'paymentTransactionId' | 'createdAt'
+> & {
   /** When this browser last saw the status (ISO time). */
   seenAt: string
 }
 
 const isSeenOrder = (o: unknown): o is SeenOrder =>
-  !!o && typeof o === 'object' && typeof (o as SeenOrder).id === 'number' && typeof (o as SeenOrder).paymentStatus === 'string' && typeof (o as SeenOrder).seenAt === 'string'
+  !!o &&
+  typeof o === 'object' &&
+  typeof (o as SeenOrder).id === 'number' &&
+  typeof (o as SeenOrder).paymentStatus === 'string' &&
+  typeof (o as SeenOrder).seenAt === 'string'
 
 export function loadSeenOrders(): SeenOrder[] {
   try {
@@ -30,8 +37,16 @@ export function rememberOrders(orders: Omit<SeenOrder, 'seenAt'>[]): void {
   if (!orders.length) return
   const seenAt = new Date().toISOString()
   const fresh = orders.map((o) => ({
-    id: o.id, network: o.network, packageName: o.packageName, dataSizeMB: o.dataSizeMB, amount: o.amount,
-    recipientNumber: o.recipientNumber, paymentStatus: o.paymentStatus, paymentTransactionId: o.paymentTransactionId, createdAt: o.createdAt, seenAt,
+    id: o.id,
+    network: o.network,
+    packageName: o.packageName,
+    dataSizeMB: o.dataSizeMB,
+    amount: o.amount,
+    recipientNumber: o.recipientNumber,
+    paymentStatus: o.paymentStatus,
+    paymentTransactionId: o.paymentTransactionId,
+    createdAt: o.createdAt,
+    seenAt
   }))
   const ids = new Set(fresh.map((o) => o.id))
   try {

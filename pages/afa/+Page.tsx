@@ -8,7 +8,14 @@ import { PayerFields } from '../_storefront/PayerFields.tsx'
 import type { Busy } from '../_storefront/PaymentDialog.tsx'
 import { LazyPaymentDialog, preloadPaymentDialog } from '../_storefront/LazyPaymentDialog.tsx'
 import {
-  AFA_SUCCESS_TEXT, CHECK_FAILED, CHECK_FAILED_TOAST, CHECK_PENDING_TOAST, NO_TRANSACTION, PAYMENT_REQUEST_FAILED, newTransactionId, type PaymentState,
+  AFA_SUCCESS_TEXT,
+  CHECK_FAILED,
+  CHECK_FAILED_TOAST,
+  CHECK_PENDING_TOAST,
+  NO_TRANSACTION,
+  PAYMENT_REQUEST_FAILED,
+  newTransactionId,
+  type PaymentState
 } from '../_storefront/payment-texts.ts'
 import '../_storefront/storefront.css'
 import type { AfaData } from './+data.ts'
@@ -62,9 +69,9 @@ export default function Page() {
           ghCard: ghCard.trim(),
           phone,
           transactionId: newTransactionId(),
-          ...(card ? { email: email.trim().toLowerCase() } : { phone_number: payerPhone, network: payerNetwork }),
+          ...(card ? { email: email.trim().toLowerCase() } : { phone_number: payerPhone, network: payerNetwork })
         },
-        fallbackError: PAYMENT_REQUEST_FAILED,
+        fallbackError: PAYMENT_REQUEST_FAILED
       })
       setPayment(res)
       if (res.gateway === 'paystack' && res.paymentStatus !== 'FAILED' && res.paymentStatus !== 'SUCCESS') {
@@ -106,8 +113,15 @@ export default function Page() {
     setBusy('complete')
     try {
       const res = await api<PaymentState>('/api/payment/request', {
-        body: { type: 'afa_registration', fullName: fullName.trim(), ghCard: ghCard.trim(), phone, transactionId: newTransactionId(), ...(email.trim() ? { email: email.trim().toLowerCase() } : {}) },
-        fallbackError: 'Failed to create registration',
+        body: {
+          type: 'afa_registration',
+          fullName: fullName.trim(),
+          ghCard: ghCard.trim(),
+          phone,
+          transactionId: newTransactionId(),
+          ...(email.trim() ? { email: email.trim().toLowerCase() } : {})
+        },
+        fallbackError: 'Failed to create registration'
       })
       if (String(res.paymentStatus).toUpperCase() !== 'SUCCESS') {
         setError(res.message || 'Failed to create registration')
@@ -135,8 +149,15 @@ export default function Page() {
 
   async function record(transactionId: string) {
     await api('/api/afa', {
-      body: { fullName: fullName.trim(), ghCard: ghCard.trim(), phone, email: email.trim().toLowerCase() || undefined, paymentStatus: 'SUCCESS', paymentTransactionId: transactionId },
-      fallbackError: 'Failed to create registration',
+      body: {
+        fullName: fullName.trim(),
+        ghCard: ghCard.trim(),
+        phone,
+        email: email.trim().toLowerCase() || undefined,
+        paymentStatus: 'SUCCESS',
+        paymentTransactionId: transactionId
+      },
+      fallbackError: 'Failed to create registration'
     })
     toast(SUCCESS, 'success', 8000)
     setFullName('')
@@ -146,7 +167,9 @@ export default function Page() {
     setPayerPhone('')
     setDialog(false)
     setPayment(null)
-    setTimeout(() => { window.location.href = '/' }, 1500)
+    setTimeout(() => {
+      window.location.href = '/'
+    }, 1500)
   }
 
   return (
@@ -157,31 +180,80 @@ export default function Page() {
         <div className="columns">
           <div className="column is-7">
             {fee > 0 ? (
-              <div className="notification is-info is-light" data-testid="afa-fee">Registration fee: <strong>{formatCedis(fee)}</strong></div>
+              <div className="notification is-info is-light" data-testid="afa-fee">
+                Registration fee: <strong>{formatCedis(fee)}</strong>
+              </div>
             ) : null}
-            <form onFocusCapture={preloadPaymentDialog} onPointerDownCapture={preloadPaymentDialog} className="box sf-stack" noValidate onSubmit={(e) => { e.preventDefault(); openDialog() }} aria-describedby={error ? 'afa-error' : undefined}>
-              {error ? <div className="notification is-danger" id="afa-error" role="alert">{error}</div> : null}
+            <form
+              onFocusCapture={preloadPaymentDialog}
+              onPointerDownCapture={preloadPaymentDialog}
+              className="box sf-stack"
+              noValidate
+              onSubmit={(e) => {
+                e.preventDefault()
+                openDialog()
+              }}
+              aria-describedby={error ? 'afa-error' : undefined}>
+              {error ? (
+                <div className="notification is-danger" id="afa-error" role="alert">
+                  {error}
+                </div>
+              ) : null}
               <div className="field">
-                <label className="label" htmlFor="afa-name">Full name</label>
-                <div className="control"><input id="afa-name" className="input" autoComplete="name" value={fullName} onChange={(e) => setFullName(e.target.value)} maxLength={120} /></div>
+                <label className="label" htmlFor="afa-name">
+                  Full name
+                </label>
+                <div className="control">
+                  <input id="afa-name" className="input" autoComplete="name" value={fullName} onChange={(e) => setFullName(e.target.value)} maxLength={120} />
+                </div>
               </div>
               <div className="field">
-                <label className="label" htmlFor="afa-card">GH card number</label>
-                <div className="control"><input id="afa-card" className="input" placeholder="GHA-000000000-0" value={ghCard} onChange={(e) => setGhCard(e.target.value.toUpperCase())} maxLength={40} /></div>
+                <label className="label" htmlFor="afa-card">
+                  GH card number
+                </label>
+                <div className="control">
+                  <input
+                    id="afa-card"
+                    className="input"
+                    placeholder="GHA-000000000-0"
+                    value={ghCard}
+                    onChange={(e) => setGhCard(e.target.value.toUpperCase())}
+                    maxLength={40}
+                  />
+                </div>
               </div>
               <div className="field">
-                <label className="label" htmlFor="afa-phone">Phone number</label>
-                <div className="control"><input id="afa-phone" className="input" inputMode="numeric" autoComplete="tel" placeholder="0241234567" value={phone} onChange={(e) => setPhone(digitsOnly(e.target.value))} /></div>
+                <label className="label" htmlFor="afa-phone">
+                  Phone number
+                </label>
+                <div className="control">
+                  <input
+                    id="afa-phone"
+                    className="input"
+                    inputMode="numeric"
+                    autoComplete="tel"
+                    placeholder="0241234567"
+                    value={phone}
+                    onChange={(e) => setPhone(digitsOnly(e.target.value))}
+                  />
+                </div>
               </div>
               {free ? null : card ? (
                 <div className="field">
-                  <label className="label" htmlFor="afa-email">Payment email</label>
-                  <div className="control"><input id="afa-email" className="input" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} /></div>
+                  <label className="label" htmlFor="afa-email">
+                    Payment email
+                  </label>
+                  <div className="control">
+                    <input id="afa-email" className="input" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+                  </div>
                 </div>
               ) : (
                 <PayerFields idPrefix="afa" phone={payerPhone} network={payerNetwork} onPhone={setPayerPhone} onNetwork={setPayerNetwork} />
               )}
-              <button type="submit" className={`button is-primary is-fullwidth is-medium${busy === 'complete' && free ? ' is-loading' : ''}`} disabled={closed || !!busy}>
+              <button
+                type="submit"
+                className={`button is-primary is-fullwidth is-medium${busy === 'complete' && free ? ' is-loading' : ''}`}
+                disabled={closed || !!busy}>
                 {closed ? 'Platform Closed' : 'Register'}
               </button>
             </form>
@@ -190,9 +262,14 @@ export default function Page() {
             <aside className="card">
               <div className="card-content sf-stack">
                 <h2 className="title is-5">Need help?</h2>
-                <p>AFA registration needs your full name as on your Ghana card, the card number and an active phone number. {free ? 'Registration is free: we process it as soon as you submit the form.' : 'We process registrations after payment.'}</p>
+                <p>
+                  AFA registration needs your full name as on your Ghana card, the card number and an active phone number.{' '}
+                  {free ? 'Registration is free: we process it as soon as you submit the form.' : 'We process registrations after payment.'}
+                </p>
                 {wa ? (
-                  <a className="button is-success is-fullwidth" href={wa} target="_blank" rel="noopener noreferrer">Chat with support on WhatsApp</a>
+                  <a className="button is-success is-fullwidth" href={wa} target="_blank" rel="noopener noreferrer">
+                    Chat with support on WhatsApp
+                  </a>
                 ) : null}
               </div>
             </aside>
@@ -212,9 +289,11 @@ export default function Page() {
         onCheck={check}
         onWatched={(next) => setPayment((cur) => (cur?.transactionId === next.transactionId ? next : cur))}
         onComplete={complete}
-        onRetry={() => { setDialog(false); setPayment(null) }}
-        onClose={() => setDialog(false)}
-      >
+        onRetry={() => {
+          setDialog(false)
+          setPayment(null)
+        }}
+        onClose={() => setDialog(false)}>
         {card ? (
           <p className="notification is-info is-light">You will be taken to the {pc.data.providerLabel} checkout to pay, then brought back.</p>
         ) : (

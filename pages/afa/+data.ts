@@ -1,6 +1,8 @@
 import type { PageContextServer } from 'vike/types'
 
-export interface AfaData { providerLabel: string }
+export interface AfaData {
+  providerLabel: string
+}
 
 export function data(pageContext: PageContextServer): AfaData {
   const payments = pageContext.services?.payments

@@ -37,7 +37,10 @@ export default function Page() {
     if (!card && payerPhone.length < 9) return toast('Please enter a valid phone number', 'error')
     setBusy(true)
     try {
-      const res = await api<PaymentView>('/api/vouchers/orders', { body: { productId, quantity, ...(card ? { email: email.trim().toLowerCase(), payFrom: 'card' } : { payerPhone, payerNetwork, payFrom: 'momo' }) }, fallbackError: 'Payment request failed' })
+      const res = await api<PaymentView>('/api/vouchers/orders', {
+        body: { productId, quantity, ...(card ? { email: email.trim().toLowerCase(), payFrom: 'card' } : { payerPhone, payerNetwork, payFrom: 'momo' }) },
+        fallbackError: 'Payment request failed'
+      })
       if (res.authorizationUrl && res.paymentStatus !== 'FAILED') {
         window.location.href = res.authorizationUrl
         return
@@ -57,7 +60,10 @@ export default function Page() {
     if (!product) return toast('Choose a checker', 'error')
     setBusy(true)
     try {
-      const r = await api<{ purchase: PurchaseView }>('/api/vouchers/orders', { body: { productId, quantity, payFrom: 'wallet' }, fallbackError: 'Payment failed' })
+      const r = await api<{ purchase: PurchaseView }>('/api/vouchers/orders', {
+        body: { productId, quantity, payFrom: 'wallet' },
+        fallbackError: 'Payment failed'
+      })
       setTid(r.purchase.transactionId)
       setPurchase(r.purchase)
       toast('Paid from your wallet.', 'success')
@@ -86,42 +92,79 @@ export default function Page() {
     <section className="section">
       <div className="container" style={{ maxWidth: 640 }}>
         <h1 className="title">Result Checkers</h1>
-        <p className="subtitle is-6">WASSCE, BECE and placement checker cards. Your serial and PIN appear here and come by SMS. <a href="/checkers/mine">My checkers</a></p>
+        <p className="subtitle is-6">
+          WASSCE, BECE and placement checker cards. Your serial and PIN appear here and come by SMS. <a href="/checkers/mine">My checkers</a>
+        </p>
         {closed ? <p className="notification is-warning">Purchases are temporarily disabled.</p> : null}
-        {!products.length ? <p className="notification is-info is-light">No checkers on sale right now.</p> : (
+        {!products.length ? (
+          <p className="notification is-info is-light">No checkers on sale right now.</p>
+        ) : (
           <form onSubmit={buy} className="box" aria-label="Buy result checkers">
             <fieldset className="field">
               <legend className="label">Checker</legend>
               {products.map((p) => (
                 <label key={p.id} className="radio is-block my-1">
                   <input type="radio" name="product" value={p.id} checked={p.id === productId} disabled={!p.inStock} onChange={() => setProductId(p.id)} />{' '}
-                  {p.name} · {formatCedis(p.price)}{p.inStock ? '' : ' · out of stock'}
+                  {p.name} · {formatCedis(p.price)}
+                  {p.inStock ? '' : ' · out of stock'}
                 </label>
               ))}
             </fieldset>
             <div className="field">
-              <label className="label" htmlFor="checker-quantity">How many cards (1-{MAX})</label>
+              <label className="label" htmlFor="checker-quantity">
+                How many cards (1-{MAX})
+              </label>
               <div className="control">
-                <input id="checker-quantity" className="input" type="number" inputMode="numeric" min={1} max={MAX} value={quantity} onChange={(e) => setQuantity(Math.max(1, Math.min(MAX, Number(e.target.value) || 1)))} />
+                <input
+                  id="checker-quantity"
+                  className="input"
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={MAX}
+                  value={quantity}
+                  onChange={(e) => setQuantity(Math.max(1, Math.min(MAX, Number(e.target.value) || 1)))}
+                />
               </div>
             </div>
             {card ? (
               <div className="field">
-                <label className="label" htmlFor="checker-email">Email for payment</label>
-                <div className="control"><input id="checker-email" className="input" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} /></div>
+                <label className="label" htmlFor="checker-email">
+                  Email for payment
+                </label>
+                <div className="control">
+                  <input id="checker-email" className="input" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+                </div>
               </div>
             ) : (
               <PayerFields idPrefix="checker" phone={payerPhone} network={payerNetwork} onPhone={setPayerPhone} onNetwork={setPayerNetwork} />
             )}
-            <p className="mb-3">Total: <strong data-testid="checker-total">{formatCedis((product?.price ?? 0) * quantity)}</strong></p>
-            <button type="submit" className={`button is-primary is-fullwidth${busy && !tid ? ' is-loading' : ''}`} disabled={busy || closed || !product?.inStock}>Pay</button>
-            {agent ? <button type="button" className="button is-link is-fullwidth mt-2" disabled={busy || closed || !product?.inStock} onClick={payFromWallet}>Pay from wallet</button> : null}
+            <p className="mb-3">
+              Total: <strong data-testid="checker-total">{formatCedis((product?.price ?? 0) * quantity)}</strong>
+            </p>
+            <button
+              type="submit"
+              className={`button is-primary is-fullwidth${busy && !tid ? ' is-loading' : ''}`}
+              disabled={busy || closed || !product?.inStock}>
+              Pay
+            </button>
+            {agent ? (
+              <button type="button" className="button is-link is-fullwidth mt-2" disabled={busy || closed || !product?.inStock} onClick={payFromWallet}>
+                Pay from wallet
+              </button>
+            ) : null}
           </form>
         )}
         {tid ? (
           <div className="box" role="status" aria-live="polite">
-            <p className="mb-2">Payment reference: <strong>{tid}</strong></p>
-            {purchase?.cards.length ? null : <button type="button" className={`button is-link${busy ? ' is-loading' : ''}`} onClick={check}>I have approved: show my cards</button>}
+            <p className="mb-2">
+              Payment reference: <strong>{tid}</strong>
+            </p>
+            {purchase?.cards.length ? null : (
+              <button type="button" className={`button is-link${busy ? ' is-loading' : ''}`} onClick={check}>
+                I have approved: show my cards
+              </button>
+            )}
             {purchase ? <CardList purchase={purchase} /> : null}
           </div>
         ) : null}

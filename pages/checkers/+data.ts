@@ -1,7 +1,10 @@
 import type { PageContextServer } from 'vike/types'
 import type { PublicProductView } from '../../server/services/vouchers/index.ts'
 
-export interface CheckersData { products: PublicProductView[]; card: boolean }
+export interface CheckersData {
+  products: PublicProductView[]
+  card: boolean
+}
 
 export async function data(pageContext: PageContextServer): Promise<CheckersData> {
   const services = pageContext.services

@@ -30,12 +30,19 @@ export async function data(pageContext: PageContextServer): Promise<BuyData> {
   const quotes = pageContext.user?.role === 'AGENT' ? await services.pricing.quotes(pageContext.user, rows) : null
   const packages = rows.map((p) => {
     const v = services.packages.present(p)
-    return { id: v.id, network: v.network, name: v.name, sizeMB: v.sizeMB, priceUser: v.priceUser, priceAgent: quotes ? toGhs(quotes.get(p.id)!.pricePesewas) : null }
+    return {
+      id: v.id,
+      network: v.network,
+      name: v.name,
+      sizeMB: v.sizeMB,
+      priceUser: v.priceUser,
+      priceAgent: quotes ? toGhs(quotes.get(p.id)!.pricePesewas) : null
+    }
   })
   return {
     packages,
     providerLabel: services.payments.providerName === 'paystack' ? 'Paystack' : services.payments.providerLabel,
     tab,
-    network: openingNetwork(packages, pageContext.urlParsed.search.network),
+    network: openingNetwork(packages, pageContext.urlParsed.search.network)
   }
 }

@@ -7,7 +7,14 @@ import { PayerFields } from '../_storefront/PayerFields.tsx'
 import type { Busy } from '../_storefront/PaymentDialog.tsx'
 import { LazyPaymentDialog, preloadPaymentDialog } from '../_storefront/LazyPaymentDialog.tsx'
 import {
-  CHECK_FAILED, CHECK_FAILED_TOAST, CHECK_PENDING_TOAST, NO_TRANSACTION, PAYMENT_REQUEST_FAILED, SHOP_RETURN_KEY, newTransactionId, type PaymentState,
+  CHECK_FAILED,
+  CHECK_FAILED_TOAST,
+  CHECK_PENDING_TOAST,
+  NO_TRANSACTION,
+  PAYMENT_REQUEST_FAILED,
+  SHOP_RETURN_KEY,
+  newTransactionId,
+  type PaymentState
 } from '../_storefront/payment-texts.ts'
 import { addRecent, loadRecent } from '../_storefront/recent.ts'
 import { rememberOrders, type SeenOrder } from '../_storefront/seen-orders.ts'
@@ -19,7 +26,11 @@ import { networkMismatchWarning, parseGhanaMobile } from '../../server/lib/phone
 // Only a signed-in agent pays from a wallet: a visitor's first load carries none of it (ADR 0044).
 const WalletPay = lazy(() => import('./WalletPay.tsx').then((m) => ({ default: m.WalletPay })))
 
-interface PatchOutcome { message?: string; currentStatus?: string; info?: string }
+interface PatchOutcome {
+  message?: string
+  currentStatus?: string
+  info?: string
+}
 type PlacedOrder = Omit<SeenOrder, 'seenAt' | 'paymentStatus' | 'paymentTransactionId'>
 
 /**
@@ -27,7 +38,9 @@ type PlacedOrder = Omit<SeenOrder, 'seenAt' | 'paymentStatus' | 'paymentTransact
  * priceUser, the order goes to the shop's endpoint with the price shown, and a 409 brings the new
  * price to confirm again. The buyer there is the shop's customer, whoever is signed in.
  */
-export interface ShopMode { slug: string }
+export interface ShopMode {
+  slug: string
+}
 
 export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
   const toast = useToast()
@@ -65,7 +78,7 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
 
   const shownPackages = useMemo(
     () => data.packages.map((p) => (repriced[p.id] !== undefined ? { ...p, priceUser: repriced[p.id]! } : p)),
-    [data.packages, repriced],
+    [data.packages, repriced]
   )
   const pkg: StorePackage | undefined = shownPackages.find((p) => p.id === packageId && p.network === network)
   const parsedRecipient = recipient.trim() ? parseGhanaMobile(recipient) : null
@@ -118,18 +131,29 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
     setBusy('request')
     setPriceNotice(null)
     try {
-      const res = await api<{ id: number; payment: PaymentState & { gateway: string; authorizationUrl: string | null; providerLabel: string } }>(shop ? `/api/shops/${encodeURIComponent(shop.slug)}/orders` : '/api/orders', {
-        body: {
-          packageId: pkg.id,
-          ...(shop ? { price } : {}),
-          recipientNumber: recipient.trim(),
-          transactionId: newTransactionId(),
-          ...(card ? { email: isAgent ? undefined : email.trim().toLowerCase(), requestPayment: true } : { payerPhone, payerNetwork }),
-        },
-        fallbackError: PAYMENT_REQUEST_FAILED,
-      })
+      const res = await api<{ id: number; payment: PaymentState & { gateway: string; authorizationUrl: string | null; providerLabel: string } }>(
+        shop ? `/api/shops/${encodeURIComponent(shop.slug)}/orders` : '/api/orders',
+        {
+          body: {
+            packageId: pkg.id,
+            ...(shop ? { price } : {}),
+            recipientNumber: recipient.trim(),
+            transactionId: newTransactionId(),
+            ...(card ? { email: isAgent ? undefined : email.trim().toLowerCase(), requestPayment: true } : { payerPhone, payerNetwork })
+          },
+          fallbackError: PAYMENT_REQUEST_FAILED
+        }
+      )
       setOrderId(res.id)
-      setPlaced({ id: res.id, network: pkg.network, packageName: pkg.name, dataSizeMB: pkg.sizeMB, amount: price, recipientNumber: recipient.trim(), createdAt: new Date().toISOString() })
+      setPlaced({
+        id: res.id,
+        network: pkg.network,
+        packageName: pkg.name,
+        dataSizeMB: pkg.sizeMB,
+        amount: price,
+        recipientNumber: recipient.trim(),
+        createdAt: new Date().toISOString()
+      })
       setPayment(res.payment)
       setPaidFor(`${pkg.id}:${recipient.trim()}`)
       if (res.payment.gateway === 'paystack' && res.payment.paymentStatus !== 'FAILED' && res.payment.paymentStatus !== 'SUCCESS') {
@@ -149,7 +173,9 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
       if (shop && err instanceof ApiError && err.status === 409 && typeof err.body?.price === 'number') {
         // Nothing was charged: the new price is shown and the buyer confirms it (or not) with Proceed.
         setRepriced((r) => ({ ...r, [pkg.id]: err.body.price }))
-        setPriceNotice(`The price of this bundle has changed to ${formatCedis(err.body.price)}. Nothing was charged. Check the new price and press Proceed to pay it.`)
+        setPriceNotice(
+          `The price of this bundle has changed to ${formatCedis(err.body.price)}. Nothing was charged. Check the new price and press Proceed to pay it.`
+        )
         return
       }
       toast(err instanceof ApiError ? err.message : PAYMENT_REQUEST_FAILED, 'error')
@@ -191,7 +217,11 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
     }
     setBusy('complete')
     try {
-      const res = await api<PatchOutcome>(`/api/orders/${orderId}`, { method: 'PATCH', body: { paymentStatus: 'SUCCESS' }, fallbackError: 'Failed to finalize order' })
+      const res = await api<PatchOutcome>(`/api/orders/${orderId}`, {
+        method: 'PATCH',
+        body: { paymentStatus: 'SUCCESS' },
+        fallbackError: 'Failed to finalize order'
+      })
       const status = res.currentStatus
       const text = [res.message, res.info].filter(Boolean).join(' ')
       if (!status || status === 'SUCCESS') {
@@ -229,14 +259,36 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
   return (
     <div className="columns">
       <div className="column is-7">
-        <form onFocusCapture={preloadPaymentDialog} onPointerDownCapture={preloadPaymentDialog} className="box sf-stack" onSubmit={(e) => { e.preventDefault(); openDialog() }} noValidate aria-describedby={error ? 'buy-error' : undefined}>
-          {error ? <div className="notification is-danger" id="buy-error" role="alert">{error}</div> : null}
+        <form
+          onFocusCapture={preloadPaymentDialog}
+          onPointerDownCapture={preloadPaymentDialog}
+          className="box sf-stack"
+          onSubmit={(e) => {
+            e.preventDefault()
+            openDialog()
+          }}
+          noValidate
+          aria-describedby={error ? 'buy-error' : undefined}>
+          {error ? (
+            <div className="notification is-danger" id="buy-error" role="alert">
+              {error}
+            </div>
+          ) : null}
           {isAgent && !isActiveAgent(user?.agent) ? (
             <div className="notification is-warning">Your agent account must be paid and approved before you can place orders.</div>
           ) : null}
-          <NetworkPackages packages={shownPackages} network={network} onNetwork={chooseNetwork} selected={packageId} onSelect={setPackageId} agentPricing={agentPricing} />
+          <NetworkPackages
+            packages={shownPackages}
+            network={network}
+            onNetwork={chooseNetwork}
+            selected={packageId}
+            onSelect={setPackageId}
+            agentPricing={agentPricing}
+          />
           <div className="field">
-            <label className="label" htmlFor="recipient">Recipient number</label>
+            <label className="label" htmlFor="recipient">
+              Recipient number
+            </label>
             <div className="control">
               <input
                 id="recipient"
@@ -258,41 +310,76 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
               <div className="sf-row sf-gap-top" aria-label="Recent recipients">
                 <span className="sf-muted">Recent</span>
                 {recent.map((n) => (
-                  <button key={n} type="button" className="button is-small is-light sf-chip" onClick={() => setRecipient(n)}>{n}</button>
+                  <button key={n} type="button" className="button is-small is-light sf-chip" onClick={() => setRecipient(n)}>
+                    {n}
+                  </button>
                 ))}
               </div>
             ) : null}
           </div>
           {card && !isAgent ? (
             <div className="field">
-              <label className="label" htmlFor="email">Payment email</label>
+              <label className="label" htmlFor="email">
+                Payment email
+              </label>
               <div className="control">
-                <input id="email" className="input" type="email" autoComplete="email" placeholder="you@example.com" value={email} onChange={(e) => setEmail(e.target.value)} />
+                <input
+                  id="email"
+                  className="input"
+                  type="email"
+                  autoComplete="email"
+                  placeholder="you@example.com"
+                  value={email}
+                  onChange={(e) => setEmail(e.target.value)}
+                />
               </div>
               <p className="help">Needed for the {data.providerLabel} card checkout.</p>
             </div>
           ) : null}
           {!card ? <PayerFields idPrefix="buy" phone={payerPhone} network={payerNetwork} onPhone={setPayerPhone} onNetwork={setPayerNetwork} /> : null}
-          <button type="submit" className="button is-primary is-fullwidth is-medium" disabled={!canSubmit} aria-describedby={blocker ? 'proceed-why' : undefined}>
+          <button
+            type="submit"
+            className="button is-primary is-fullwidth is-medium"
+            disabled={!canSubmit}
+            aria-describedby={blocker ? 'proceed-why' : undefined}>
             {closed ? 'Platform Closed' : 'Proceed to Payment'}
           </button>
           {isAgent && isActiveAgent(user?.agent) ? (
             <Suspense fallback={null}>
-              <WalletPay packageId={pkg?.id ?? null} recipient={recipient} price={price} summary={pkg ? `${NETWORK_LABEL[pkg.network]} ${formatSize(pkg.sizeMB)} to ${recipient.trim()}` : ''} disabled={closed || !recipient.trim()} onPaid={(m) => { toast(`${m} ${settings.agentSuccessMessage}`, 'success', 8000); resetForm() }} />
+              <WalletPay
+                packageId={pkg?.id ?? null}
+                recipient={recipient}
+                price={price}
+                summary={pkg ? `${NETWORK_LABEL[pkg.network]} ${formatSize(pkg.sizeMB)} to ${recipient.trim()}` : ''}
+                disabled={closed || !recipient.trim()}
+                onPaid={(m) => {
+                  toast(`${m} ${settings.agentSuccessMessage}`, 'success', 8000)
+                  resetForm()
+                }}
+              />
             </Suspense>
           ) : null}
-          {blocker ? <p className="help has-text-centered" id="proceed-why">{blocker}</p> : null}
+          {blocker ? (
+            <p className="help has-text-centered" id="proceed-why">
+              {blocker}
+            </p>
+          ) : null}
         </form>
       </div>
       <div className="column is-5">
         <aside className="box" aria-label="Order summary">
           <h2 className="title is-5">Summary</h2>
           <dl className="sf-summary">
-            <dt>Network</dt><dd>{NETWORK_LABEL[network]}</dd>
-            <dt>Package</dt><dd>{pkg ? `${formatSize(pkg.sizeMB)} · ${pkg.name}` : '-'}</dd>
-            <dt>Recipient</dt><dd>{recipient || '-'}</dd>
-            <dt>Payment</dt><dd>{card ? 'Card / checkout' : 'Mobile money'}</dd>
-            <dt>Total</dt><dd className="is-size-5">{formatCedis(price)}</dd>
+            <dt>Network</dt>
+            <dd>{NETWORK_LABEL[network]}</dd>
+            <dt>Package</dt>
+            <dd>{pkg ? `${formatSize(pkg.sizeMB)} · ${pkg.name}` : '-'}</dd>
+            <dt>Recipient</dt>
+            <dd>{recipient || '-'}</dd>
+            <dt>Payment</dt>
+            <dd>{card ? 'Card / checkout' : 'Mobile money'}</dd>
+            <dt>Total</dt>
+            <dd className="is-size-5">{formatCedis(price)}</dd>
           </dl>
         </aside>
       </div>
@@ -307,15 +394,27 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
         onCheck={check}
         onWatched={(next) => setPayment((cur) => (cur?.transactionId === next.transactionId ? next : cur))}
         onComplete={complete}
-        onRetry={() => { setDialog(false); setPayment(null); setOrderId(null) }}
-        onClose={() => { setDialog(false); if (payment?.paymentStatus !== 'PENDING' && payment?.paymentStatus !== 'IN_PROGRESS') setPayment(null) }}
-      >
-        {priceNotice ? <p className="notification is-warning" role="alert" data-testid="price-changed">{priceNotice}</p> : null}
+        onRetry={() => {
+          setDialog(false)
+          setPayment(null)
+          setOrderId(null)
+        }}
+        onClose={() => {
+          setDialog(false)
+          if (payment?.paymentStatus !== 'PENDING' && payment?.paymentStatus !== 'IN_PROGRESS') setPayment(null)
+        }}>
+        {priceNotice ? (
+          <p className="notification is-warning" role="alert" data-testid="price-changed">
+            {priceNotice}
+          </p>
+        ) : null}
         {card ? (
           <p className="notification is-info is-light">You will be taken to the {data.providerLabel} checkout to pay by card, then brought back here.</p>
         ) : (
           <>
-            <p className="notification is-info is-light">A mobile-money prompt will be sent to the payment phone. Approve it with your PIN, then click I Have Paid.</p>
+            <p className="notification is-info is-light">
+              A mobile-money prompt will be sent to the payment phone. Approve it with your PIN, then click I Have Paid.
+            </p>
             <PayerFields idPrefix="dialog" phone={payerPhone} network={payerNetwork} onPhone={setPayerPhone} onNetwork={setPayerNetwork} />
           </>
         )}

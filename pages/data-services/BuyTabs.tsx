@@ -15,7 +15,10 @@ export function BuyTabs({ initial, buy }: { initial: Tab; buy: ReactNode }) {
         label="Buy data or look up orders"
         current={tab}
         onChange={setTab}
-        tabs={[{ id: 'buy', label: 'Buy Data', href: '?' }, { id: 'orders', label: 'My Orders', href: '?tab=orders' }]}
+        tabs={[
+          { id: 'buy', label: 'Buy Data', href: '?' },
+          { id: 'orders', label: 'My Orders', href: '?tab=orders' }
+        ]}
       />
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {tab === 'buy' ? buy : <MyOrders />}

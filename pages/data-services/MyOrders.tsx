@@ -36,13 +36,24 @@ export function MyOrders() {
   return (
     <div className="sf-stack">
       <form className="box" onSubmit={lookUp} role="search" aria-label="Look up orders">
-        <label className="label" htmlFor="lookup-phone">Phone number</label>
+        <label className="label" htmlFor="lookup-phone">
+          Phone number
+        </label>
         <div className="field has-addons">
           <div className="control is-expanded">
-            <input id="lookup-phone" className="input" inputMode="numeric" placeholder="0241234567" value={phone} onChange={(e) => setPhone(digitsOnly(e.target.value))} />
+            <input
+              id="lookup-phone"
+              className="input"
+              inputMode="numeric"
+              placeholder="0241234567"
+              value={phone}
+              onChange={(e) => setPhone(digitsOnly(e.target.value))}
+            />
           </div>
           <div className="control">
-            <button type="submit" className={`button is-primary${loading ? ' is-loading' : ''}`} disabled={loading}>Look Up</button>
+            <button type="submit" className={`button is-primary${loading ? ' is-loading' : ''}`} disabled={loading}>
+              Look Up
+            </button>
           </div>
         </div>
         <p className="help">The recipient number or the number that paid.</p>
@@ -56,8 +67,18 @@ export function MyOrders() {
         <div className="sf-stack" data-testid="order-list">
           {orders.map((o) => (
             <OrderCard key={o.id} order={o}>
-              <dt>Delivery</dt><dd><DeliveryBadge status={o.deliveryStatus} paid={o.paymentStatus === 'SUCCESS'} /></dd>
-              {o.deliveryReference ? <><dt>Delivery reference</dt><dd className="sf-mono" data-testid="delivery-reference">{o.deliveryReference}</dd></> : null}
+              <dt>Delivery</dt>
+              <dd>
+                <DeliveryBadge status={o.deliveryStatus} paid={o.paymentStatus === 'SUCCESS'} />
+              </dd>
+              {o.deliveryReference ? (
+                <>
+                  <dt>Delivery reference</dt>
+                  <dd className="sf-mono" data-testid="delivery-reference">
+                    {o.deliveryReference}
+                  </dd>
+                </>
+              ) : null}
             </OrderCard>
           ))}
         </div>

@@ -30,7 +30,9 @@ export default function Page() {
     <section className="section">
       <div className="container is-max-desktop content">
         <h1 className="title">{doc.info.title}</h1>
-        <p className="subtitle is-6">Version {doc.info.version}. {doc.info.summary}</p>
+        <p className="subtitle is-6">
+          Version {doc.info.version}. {doc.info.summary}
+        </p>
         <p>{doc.info.description}</p>
         <p>
           Base URL: <code>{doc.servers[0].url}</code>. Machine-readable description: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a> (OpenAPI 3.1).
@@ -38,23 +40,35 @@ export default function Page() {
 
         <h2 className="title is-4">Getting started</h2>
         <ol>
-          <li>Sign in to the agent portal and top up your <a href="/agent/wallet">wallet</a>.</li>
-          <li>Create an API key under <a href="/agent/profile">Profile, API access</a>. It is shown once; keep it secret on your server.</li>
-          <li>Send it with every request: <code>Authorization: Bearer &lt;key&gt;</code>.</li>
+          <li>
+            Sign in to the agent portal and top up your <a href="/agent/wallet">wallet</a>.
+          </li>
+          <li>
+            Create an API key under <a href="/agent/profile">Profile, API access</a>. It is shown once; keep it secret on your server.
+          </li>
+          <li>
+            Send it with every request: <code>Authorization: Bearer &lt;key&gt;</code>.
+          </li>
         </ol>
-        <pre className="is-size-7" aria-label="Example request"><code>{ORDER_SAMPLE}</code></pre>
+        <pre className="is-size-7" aria-label="Example request">
+          <code>{ORDER_SAMPLE}</code>
+        </pre>
         <p>
           <strong>Errors</strong> come as <code>{'{ "error": "..." }'}</code> with the HTTP status. <strong>Rate limit</strong>: each key may make a set number
           of requests per minute; every answer carries <code>X-RateLimit-Remaining</code>, and a <code>429</code> carries <code>Retry-After</code> (seconds).
         </p>
 
         <h2 className="title is-4">Endpoints</h2>
-        {ops.map(({ path, method, op }) => <Operation key={`${method} ${path}`} method={method} path={path} op={op} />)}
+        {ops.map(({ path, method, op }) => (
+          <Operation key={`${method} ${path}`} method={method} path={path} op={op} />
+        ))}
 
         <h2 className="title is-4">Webhook: order status changes</h2>
         <Operation method="post" path="(your webhook URL)" op={hook} />
         <p>Verifying a delivery in Node.js:</p>
-        <pre className="is-size-7" aria-label="Signature verification example"><code>{VERIFY_SAMPLE}</code></pre>
+        <pre className="is-size-7" aria-label="Signature verification example">
+          <code>{VERIFY_SAMPLE}</code>
+        </pre>
       </div>
     </section>
   )

@@ -61,21 +61,32 @@ export function Operation({ method, path, op }: { method: string; path: string; 
       {op.description ? <p>{op.description}</p> : null}
       {op.parameters?.length ? (
         <>
-          <p className="mb-1"><strong>Parameters</strong></p>
+          <p className="mb-1">
+            <strong>Parameters</strong>
+          </p>
           <ul className="mt-0">
             {op.parameters.map((p) => (
-              <li key={p.name}><code>{p.name}</code> ({p.in}{p.required ? ', required' : ''}) <span className="has-text-grey">{typeOf(p.schema)}</span>{p.description ? ` — ${p.description}` : ''}</li>
+              <li key={p.name}>
+                <code>{p.name}</code> ({p.in}
+                {p.required ? ', required' : ''}) <span className="has-text-grey">{typeOf(p.schema)}</span>
+                {p.description ? ` — ${p.description}` : ''}
+              </li>
             ))}
           </ul>
         </>
       ) : null}
       {body ? (
         <>
-          <p className="mb-1"><strong>Request body</strong> <span className="has-text-grey">{typeOf(body)}</span>{resolve(body).oneOf ? ' — give packageId, or network and dataSizeMB' : ''}</p>
+          <p className="mb-1">
+            <strong>Request body</strong> <span className="has-text-grey">{typeOf(body)}</span>
+            {resolve(body).oneOf ? ' — give packageId, or network and dataSizeMB' : ''}
+          </p>
           <Fields schema={body} />
         </>
       ) : null}
-      <p className="mb-1"><strong>Responses</strong></p>
+      <p className="mb-1">
+        <strong>Responses</strong>
+      </p>
       <ul className="mt-0">
         {Object.entries(op.responses).map(([status, r]) => {
           const schema = r.content?.['application/json'].schema

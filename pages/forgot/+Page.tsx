@@ -48,31 +48,65 @@ export default function Page() {
             <div className="notification is-info" role="status" data-reset-by-support>
               Password reset is done by support. Please contact support to reset your password.
             </div>
-            {support ? <a className="button is-success is-fullwidth" href={support} target="_blank" rel="noreferrer">Contact support on WhatsApp</a> : null}
-            <p className="mt-4 has-text-centered"><a href="/login">Back to Sign In</a></p>
+            {support ? (
+              <a className="button is-success is-fullwidth" href={support} target="_blank" rel="noreferrer">
+                Contact support on WhatsApp
+              </a>
+            ) : null}
+            <p className="mt-4 has-text-centered">
+              <a href="/login">Back to Sign In</a>
+            </p>
           </div>
         ) : sent ? (
           <div className="box">
-            <div className="notification is-success" role="status" data-reset-sent>{sent}</div>
+            <div className="notification is-success" role="status" data-reset-sent>
+              {sent}
+            </div>
             <p className="mb-4">The code is valid for 10 minutes. Enter it with your new password on the next page.</p>
-            <a className="button is-primary is-fullwidth" href="/reset">Enter the code</a>
-            <p className="mt-4 has-text-centered"><a href="/login">Back to Sign In</a></p>
+            <a className="button is-primary is-fullwidth" href="/reset">
+              Enter the code
+            </a>
+            <p className="mt-4 has-text-centered">
+              <a href="/login">Back to Sign In</a>
+            </p>
           </div>
         ) : (
           <form className="box" onSubmit={submit} noValidate aria-describedby={error ? 'forgot-error' : 'forgot-help'}>
-            {error ? <div className="notification is-danger" id="forgot-error" role="alert">{error}</div> : null}
-            <p className="mb-4" id="forgot-help">Enter the phone number or email of your account. We will send a 6-digit code to the account's phone (and email).</p>
+            {error ? (
+              <div className="notification is-danger" id="forgot-error" role="alert">
+                {error}
+              </div>
+            ) : null}
+            <p className="mb-4" id="forgot-help">
+              Enter the phone number or email of your account. We will send a 6-digit code to the account's phone (and email).
+            </p>
             <div className="field">
-              <label className="label" htmlFor="identifier">Phone number or email</label>
+              <label className="label" htmlFor="identifier">
+                Phone number or email
+              </label>
               <div className="control">
-                <input id="identifier" name="identifier" className="input" type="text" autoComplete="username" inputMode="email" value={identifier} onChange={(e) => setIdentifier(e.target.value)} required />
+                <input
+                  id="identifier"
+                  name="identifier"
+                  className="input"
+                  type="text"
+                  autoComplete="username"
+                  inputMode="email"
+                  value={identifier}
+                  onChange={(e) => setIdentifier(e.target.value)}
+                  required
+                />
               </div>
             </div>
-            <button className={`button is-primary is-fullwidth${busy ? ' is-loading' : ''}`} type="submit" disabled={busy}>Send code</button>
+            <button className={`button is-primary is-fullwidth${busy ? ' is-loading' : ''}`} type="submit" disabled={busy}>
+              Send code
+            </button>
             <p className="mt-4 is-size-7 has-text-grey">
               Agents: this resets your web password. Your USSD PIN is not changed; if you have forgotten it too, reset it under Profile after you sign in.
             </p>
-            <p className="mt-4 has-text-centered"><a href="/login">Back to Sign In</a></p>
+            <p className="mt-4 has-text-centered">
+              <a href="/login">Back to Sign In</a>
+            </p>
           </form>
         )}
       </div>

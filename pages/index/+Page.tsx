@@ -9,17 +9,17 @@ import type { HomeData } from './+data.ts'
 const FEATURES = [
   { icon: '⚡', title: 'Lightning Fast', text: 'Instant activation: your bundle is on its way the moment payment is confirmed.' },
   { icon: '💰', title: 'Best Prices', text: 'Competitive prices on every network, and wholesale rates for agents.' },
-  { icon: '🔒', title: 'Bank-Grade Security', text: 'Secure payments by mobile money or card through a trusted gateway.' },
+  { icon: '🔒', title: 'Bank-Grade Security', text: 'Secure payments by mobile money or card through a trusted gateway.' }
 ]
 const STEPS = [
   { title: 'Choose network', text: 'MTN, Telecel or AirtelTigo.' },
   { title: 'Pick package', text: 'Daily, weekly or monthly bundles.' },
-  { title: 'Pay and receive', text: 'Approve the payment and the data arrives.' },
+  { title: 'Pay and receive', text: 'Approve the payment and the data arrives.' }
 ]
 const CTAS = [
   { href: '/data-services', title: 'Buy Data', text: 'Top up any number in seconds.', button: 'Buy Data Now' },
   { href: '/data-services?tab=orders', title: 'My Orders', text: 'Track orders with your phone number.', button: 'Look Up Orders' },
-  { href: '/agent/register', title: 'Become an Agent', text: 'Resell data at wholesale prices.', button: 'Become an Agent' },
+  { href: '/agent/register', title: 'Become an Agent', text: 'Resell data at wholesale prices.', button: 'Become an Agent' }
 ]
 
 /** After a card checkout that returns to home: verify the payment and say how it went. */
@@ -32,7 +32,9 @@ function usePaymentReturn() {
     if (!reference || done.current) return
     done.current = true
     api<{ status: string }>(`/api/webhooks/paystack?trxref=${encodeURIComponent(q.get('trxref') ?? reference)}&reference=${encodeURIComponent(reference)}`)
-      .then((v) => toast(v.status === 'success' ? 'Payment completed successfully!' : 'Payment verification failed', v.status === 'success' ? 'success' : 'error'))
+      .then((v) =>
+        toast(v.status === 'success' ? 'Payment completed successfully!' : 'Payment verification failed', v.status === 'success' ? 'success' : 'error')
+      )
       .catch(() => toast('Payment verification failed', 'error'))
       .finally(() => history.replaceState(null, '', '/'))
   }, [toast])
@@ -51,8 +53,12 @@ export default function Page() {
           <h1 className="title is-2">{name}</h1>
           <p className="subtitle">{settings.welcomeMessage}</p>
           <div className="buttons">
-            <a className="button is-light is-medium" href="/data-services">Buy Data Now</a>
-            <a className="button is-dark is-outlined is-medium" href="/agent/register">Become an Agent</a>
+            <a className="button is-light is-medium" href="/data-services">
+              Buy Data Now
+            </a>
+            <a className="button is-dark is-outlined is-medium" href="/agent/register">
+              Become an Agent
+            </a>
           </div>
           <div className="tags" aria-label="Supported networks">
             <span className="tag is-warning is-medium">MTN</span>
@@ -67,11 +73,15 @@ export default function Page() {
           <h2 className="title is-4 has-text-centered">Why {name}?</h2>
           <div className="sf-features">
             {FEATURES.map((f) => (
-              <div key={f.title} className="card"><div className="card-content">
-                <p className="is-size-3" aria-hidden="true">{f.icon}</p>
-                <h3 className="title is-5">{f.title}</h3>
-                <p>{f.text}</p>
-              </div></div>
+              <div key={f.title} className="card">
+                <div className="card-content">
+                  <p className="is-size-3" aria-hidden="true">
+                    {f.icon}
+                  </p>
+                  <h3 className="title is-5">{f.title}</h3>
+                  <p>{f.text}</p>
+                </div>
+              </div>
             ))}
           </div>
 
@@ -79,7 +89,9 @@ export default function Page() {
           <ol className="sf-steps">
             {STEPS.map((s, i) => (
               <li key={s.title} className="box">
-                <span className="sf-step-number" aria-hidden="true">{i + 1}</span>
+                <span className="sf-step-number" aria-hidden="true">
+                  {i + 1}
+                </span>
                 <h3 className="title is-6">{s.title}</h3>
                 <p className="sf-muted">{s.text}</p>
               </li>
@@ -88,19 +100,39 @@ export default function Page() {
 
           <div className="sf-features sf-gap-top">
             {CTAS.map((c) => (
-              <div key={c.title} className="card"><div className="card-content sf-stack">
-                <h3 className="title is-5">{c.title}</h3>
-                <p>{c.text}</p>
-                <a className="button is-link is-light" href={c.href}>{c.button}</a>
-              </div></div>
+              <div key={c.title} className="card">
+                <div className="card-content sf-stack">
+                  <h3 className="title is-5">{c.title}</h3>
+                  <p>{c.text}</p>
+                  <a className="button is-link is-light" href={c.href}>
+                    {c.button}
+                  </a>
+                </div>
+              </div>
             ))}
           </div>
 
           <div className="box sf-trust sf-gap-top" aria-label="Why people trust us">
-            {figures.customers ? <div data-testid="trust-users"><strong>{figures.customers}</strong><span className="sf-muted">users</span></div> : null}
-            {figures.successRate ? <div data-testid="trust-success"><strong>{figures.successRate}</strong><span className="sf-muted">success rate</span></div> : null}
-            <div><strong>Instant</strong><span className="sf-muted">activation</span></div>
-            <div><strong>Secure</strong><span className="sf-muted">payments</span></div>
+            {figures.customers ? (
+              <div data-testid="trust-users">
+                <strong>{figures.customers}</strong>
+                <span className="sf-muted">users</span>
+              </div>
+            ) : null}
+            {figures.successRate ? (
+              <div data-testid="trust-success">
+                <strong>{figures.successRate}</strong>
+                <span className="sf-muted">success rate</span>
+              </div>
+            ) : null}
+            <div>
+              <strong>Instant</strong>
+              <span className="sf-muted">activation</span>
+            </div>
+            <div>
+              <strong>Secure</strong>
+              <span className="sf-muted">payments</span>
+            </div>
           </div>
         </div>
       </section>

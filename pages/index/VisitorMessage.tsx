@@ -55,7 +55,9 @@ export function VisitorMessage() {
             <p id="visitor-message-title">{title || 'Notice'}</p>
             <button className="delete" aria-label="Close message" onClick={close} autoFocus />
           </div>
-          <div className="message-body" style={{ whiteSpace: 'pre-line' }}>{content}</div>
+          <div className="message-body" style={{ whiteSpace: 'pre-line' }}>
+            {content}
+          </div>
         </article>
       </div>
     </div>

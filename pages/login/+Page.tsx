@@ -60,21 +60,49 @@ export default function Page() {
       <div className="container" style={{ maxWidth: 420 }}>
         <h1 className="title">Sign In</h1>
         <form className="box" onSubmit={submit} noValidate aria-describedby={error ? 'login-error' : undefined}>
-          {error ? <div className="notification is-danger" id="login-error" role="alert">{error}</div> : null}
+          {error ? (
+            <div className="notification is-danger" id="login-error" role="alert">
+              {error}
+            </div>
+          ) : null}
           <div className="field">
-            <label className="label" htmlFor="email">Email</label>
+            <label className="label" htmlFor="email">
+              Email
+            </label>
             <div className="control">
-              <input id="email" name="email" className="input" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} required />
+              <input
+                id="email"
+                name="email"
+                className="input"
+                type="email"
+                autoComplete="username"
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                required
+              />
             </div>
           </div>
           <div className="field">
-            <label className="label" htmlFor="password">Password</label>
+            <label className="label" htmlFor="password">
+              Password
+            </label>
             <div className="field has-addons mb-0">
               <div className="control is-expanded">
-                <input id="password" name="password" className="input" type={show ? 'text' : 'password'} autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+                <input
+                  id="password"
+                  name="password"
+                  className="input"
+                  type={show ? 'text' : 'password'}
+                  autoComplete="current-password"
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                  required
+                />
               </div>
               <div className="control">
-                <button type="button" className="button" aria-pressed={show} aria-controls="password" onClick={() => setShow(!show)}>{show ? 'Hide' : 'Show'}</button>
+                <button type="button" className="button" aria-pressed={show} aria-controls="password" onClick={() => setShow(!show)}>
+                  {show ? 'Hide' : 'Show'}
+                </button>
               </div>
             </div>
           </div>
@@ -84,8 +112,12 @@ export default function Page() {
             </label>
             <a href="/forgot">Forgot your password?</a>
           </div>
-          <button className={`button is-primary is-fullwidth${busy ? ' is-loading' : ''}`} type="submit" disabled={busy}>Sign In</button>
-          <p className="mt-4 has-text-centered">New here? <a href="/agent/register">Become an Agent</a></p>
+          <button className={`button is-primary is-fullwidth${busy ? ' is-loading' : ''}`} type="submit" disabled={busy}>
+            Sign In
+          </button>
+          <p className="mt-4 has-text-centered">
+            New here? <a href="/agent/register">Become an Agent</a>
+          </p>
         </form>
       </div>
     </section>

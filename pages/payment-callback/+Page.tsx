@@ -4,11 +4,30 @@ import { useToast } from '../../renderer/ui/Toasts.tsx'
 import '../_storefront/storefront.css'
 import { SHOP_RETURN_KEY } from '../_storefront/payment-texts.ts'
 
-interface Verification { status: string; message?: string; type?: 'data' | 'agent' | 'afa' | 'agent_order' | 'wallet_topup' | 'voucher'; orderId?: number | null }
+interface Verification {
+  status: string
+  message?: string
+  type?: 'data' | 'agent' | 'afa' | 'agent_order' | 'wallet_topup' | 'voucher'
+  orderId?: number | null
+}
 
 // Spec section 2, Payment callback: success destinations and 'Try Again' targets by payment type.
-const SUCCESS_TO: Record<string, string> = { data: '/buy', agent: '/agent/dashboard', afa: '/', agent_order: '/agent/orders', wallet_topup: '/agent/wallet', voucher: '/checkers/mine' }
-const RETRY_TO: Record<string, string> = { data: '/buy', agent: '/agent/payment', afa: '/afa', agent_order: '/agent/place-order', wallet_topup: '/agent/wallet', voucher: '/checkers' }
+const SUCCESS_TO: Record<string, string> = {
+  data: '/buy',
+  agent: '/agent/dashboard',
+  afa: '/',
+  agent_order: '/agent/orders',
+  wallet_topup: '/agent/wallet',
+  voucher: '/checkers/mine'
+}
+const RETRY_TO: Record<string, string> = {
+  data: '/buy',
+  agent: '/agent/payment',
+  afa: '/afa',
+  agent_order: '/agent/place-order',
+  wallet_topup: '/agent/wallet',
+  voucher: '/checkers'
+}
 const PENDING_TRIES = 6
 const PENDING_WAIT_MS = 2500
 
@@ -43,11 +62,15 @@ export default function Page() {
       // The gateway may confirm a moment after the redirect: ask a few times before calling it a failure.
       for (let i = 0; i < PENDING_TRIES && !cancelled; i++) {
         try {
-          const v = await api<Verification>(`/api/webhooks/paystack?trxref=${encodeURIComponent(q.get('trxref') ?? reference)}&reference=${encodeURIComponent(reference)}`)
+          const v = await api<Verification>(
+            `/api/webhooks/paystack?trxref=${encodeURIComponent(q.get('trxref') ?? reference)}&reference=${encodeURIComponent(reference)}`
+          )
           if (v.status === 'success') {
             setState({ kind: 'success', type: v.type ?? 'data' })
             toast('Payment completed successfully!', 'success')
-            setTimeout(() => { window.location.href = successTo(v.type ?? 'data') }, 3000)
+            setTimeout(() => {
+              window.location.href = successTo(v.type ?? 'data')
+            }, 3000)
             return
           }
           if (v.status === 'failed' || i === PENDING_TRIES - 1) {
@@ -63,7 +86,9 @@ export default function Page() {
         await new Promise((r) => setTimeout(r, PENDING_WAIT_MS))
       }
     })()
-    return () => { cancelled = true }
+    return () => {
+      cancelled = true
+    }
   }, [toast])
 
   return (
@@ -78,19 +103,29 @@ export default function Page() {
             </>
           ) : state.kind === 'success' ? (
             <>
-              <p className="is-size-1" aria-hidden="true">✅</p>
+              <p className="is-size-1" aria-hidden="true">
+                ✅
+              </p>
               <h1 className="title is-4">Payment Successful</h1>
               <p>Payment completed successfully! Redirecting you in 3 seconds...</p>
-              <a className="button is-primary" href={successTo(state.type)}>Continue</a>
+              <a className="button is-primary" href={successTo(state.type)}>
+                Continue
+              </a>
             </>
           ) : (
             <>
-              <p className="is-size-1" aria-hidden="true">⚠️</p>
+              <p className="is-size-1" aria-hidden="true">
+                ⚠️
+              </p>
               <h1 className="title is-4">Payment Failed</h1>
               <p data-testid="callback-error">{state.message || 'There was an issue with your payment.'}</p>
               <div className="sf-row" style={{ justifyContent: 'center' }}>
-                <a className="button is-primary" href={retryTo(state.type)}>Try Again</a>
-                <a className="button" href="/">Go Home</a>
+                <a className="button is-primary" href={retryTo(state.type)}>
+                  Try Again
+                </a>
+                <a className="button" href="/">
+                  Go Home
+                </a>
               </div>
             </>
           )}

@@ -36,7 +36,7 @@ export default function Page() {
     try {
       const r = await api<HopResponse>('/api/ussd-simulator/hop', {
         body: { sessionId, phoneNumber: phone.trim(), serviceCode: code.trim(), text: joinInputs(next) },
-        fallbackError: 'The USSD endpoint did not answer',
+        fallbackError: 'The USSD endpoint did not answer'
       })
       const reply = readReply(r.response)
       setInputs(next)
@@ -83,25 +83,36 @@ export default function Page() {
       <div className="container" style={{ maxWidth: 720 }}>
         <h1 className="title">USSD Simulator</h1>
         <p className="subtitle is-6">
-          Plays an agent&apos;s phone against the real USSD endpoint (Africa&apos;s Talking format: every answer so far is sent
-          again, joined by <code>*</code>). After a purchase, approve the mobile-money prompt on the payment
-          simulator&apos;s phone.
+          Plays an agent&apos;s phone against the real USSD endpoint (Africa&apos;s Talking format: every answer so far is sent again, joined by <code>*</code>
+          ). After a purchase, approve the mobile-money prompt on the payment simulator&apos;s phone.
         </p>
 
         <form className="box" onSubmit={dial} aria-label="Dial">
           <div className="columns is-mobile is-multiline">
             <div className="column is-12-mobile is-6-tablet">
               <div className="field">
-                <label className="label" htmlFor="sim-phone">Phone number</label>
+                <label className="label" htmlFor="sim-phone">
+                  Phone number
+                </label>
                 <div className="control">
-                  <input id="sim-phone" className="input" inputMode="tel" autoComplete="off" placeholder="0241234567" value={phone}
-                    onChange={(e) => setPhone(e.target.value.replace(/[^\d+]/g, '').slice(0, 15))} disabled={!!session} />
+                  <input
+                    id="sim-phone"
+                    className="input"
+                    inputMode="tel"
+                    autoComplete="off"
+                    placeholder="0241234567"
+                    value={phone}
+                    onChange={(e) => setPhone(e.target.value.replace(/[^\d+]/g, '').slice(0, 15))}
+                    disabled={!!session}
+                  />
                 </div>
               </div>
             </div>
             <div className="column is-12-mobile is-6-tablet">
               <div className="field">
-                <label className="label" htmlFor="sim-code">USSD code</label>
+                <label className="label" htmlFor="sim-code">
+                  USSD code
+                </label>
                 <div className="control">
                   <input id="sim-code" className="input" value={code} onChange={(e) => setCode(e.target.value.slice(0, 30))} disabled={!!session} />
                 </div>
@@ -112,20 +123,31 @@ export default function Page() {
             <button type="submit" className={`button is-primary${busy && !screen ? ' is-loading' : ''}`} disabled={busy || !!session}>
               {screen?.end ? 'Dial again' : 'Dial'}
             </button>
-            {session ? <button type="button" className="button" onClick={hangUp}>Hang up</button> : null}
+            {session ? (
+              <button type="button" className="button" onClick={hangUp}>
+                Hang up
+              </button>
+            ) : null}
           </div>
         </form>
 
         {screen ? (
           <div className="box" data-testid="ussd-phone">
-            <div role="status" aria-live="polite" data-testid="ussd-screen"
+            <div
+              role="status"
+              aria-live="polite"
+              data-testid="ussd-screen"
               className="has-background-dark has-text-light p-4 mb-3"
               style={{ whiteSpace: 'pre-wrap', fontFamily: 'monospace', borderRadius: 8, minHeight: '8rem', overflowWrap: 'anywhere' }}>
               {screen.text}
             </div>
             {screen.end && /payment prompt/i.test(screen.text) ? (
               <p className="mb-3">
-                <a className="button is-small is-link is-light" href={`/simulator/phone?phone=${encodeURIComponent(phone.replace(/^\+?233/, '0'))}`} target="_blank" rel="noopener noreferrer">
+                <a
+                  className="button is-small is-link is-light"
+                  href={`/simulator/phone?phone=${encodeURIComponent(phone.replace(/^\+?233/, '0'))}`}
+                  target="_blank"
+                  rel="noopener noreferrer">
                   Open the payer&apos;s phone (payment simulator)
                 </a>
               </p>
@@ -138,12 +160,25 @@ export default function Page() {
               <form onSubmit={send} aria-label="Answer">
                 <div className="field has-addons">
                   <div className="control is-expanded">
-                    <label className="is-sr-only" htmlFor="sim-answer">Your answer</label>
-                    <input id="sim-answer" ref={answerRef} className="input" autoComplete="off" inputMode="numeric" placeholder="Type your answer"
-                      value={answer} onChange={(e) => setAnswer(e.target.value.slice(0, 60))} type={pinScreen ? 'password' : 'text'} />
+                    <label className="is-sr-only" htmlFor="sim-answer">
+                      Your answer
+                    </label>
+                    <input
+                      id="sim-answer"
+                      ref={answerRef}
+                      className="input"
+                      autoComplete="off"
+                      inputMode="numeric"
+                      placeholder="Type your answer"
+                      value={answer}
+                      onChange={(e) => setAnswer(e.target.value.slice(0, 60))}
+                      type={pinScreen ? 'password' : 'text'}
+                    />
                   </div>
                   <div className="control">
-                    <button type="submit" className={`button is-primary${busy ? ' is-loading' : ''}`} disabled={busy}>Send</button>
+                    <button type="submit" className={`button is-primary${busy ? ' is-loading' : ''}`} disabled={busy}>
+                      Send
+                    </button>
                   </div>
                 </div>
               </form>
@@ -159,7 +194,9 @@ export default function Page() {
                 <li key={log.length - i} className="mb-2">
                   <span className="tag mr-2">{h.sent}</span>
                   <span className="is-size-7">{h.ms} ms</span>
-                  <pre className="is-size-7 mt-1" style={{ whiteSpace: 'pre-wrap' }}>{h.body}</pre>
+                  <pre className="is-size-7 mt-1" style={{ whiteSpace: 'pre-wrap' }}>
+                    {h.body}
+                  </pre>
                 </li>
               ))}
             </ol>

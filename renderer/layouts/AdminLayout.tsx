@@ -26,7 +26,7 @@ export const ADMIN_LINKS = [
   // Shops
   { href: '/admin/shops', label: 'Shops' },
   { href: '/admin/tiers', label: 'Tiers' },
-  { href: '/ussd-simulator', label: 'USSD Simulator' },
+  { href: '/ussd-simulator', label: 'USSD Simulator' }
 ]
 
 const CRUMBS = {
@@ -42,9 +42,13 @@ const CRUMBS = {
   // Shops, payouts
   '/admin/shops': 'Shops',
   '/admin/tiers': 'Tiers',
-  '/admin/payouts': 'Payouts',
+  '/admin/payouts': 'Payouts'
 }
 
 export function AdminLayout({ children }: { children: ReactNode }) {
-  return <PortalLayout title="Admin Panel" links={ADMIN_LINKS} crumbs={CRUMBS}>{children}</PortalLayout>
+  return (
+    <PortalLayout title="Admin Panel" links={ADMIN_LINKS} crumbs={CRUMBS}>
+      {children}
+    </PortalLayout>
+  )
 }

@@ -15,7 +15,7 @@ const CRUMBS = {
   '/agent/sub-agents': 'Sub-agents',
   '/agent/packages': 'Packages',
   '/agent/profile': 'Profile',
-  '/agent/payment': 'Payment',
+  '/agent/payment': 'Payment'
 }
 
 export function AgentLayout({ children }: { children: ReactNode }) {
@@ -34,9 +34,13 @@ export function AgentLayout({ children }: { children: ReactNode }) {
     // Dealer tiers: an agent's sub-agents, or a sub-agent's parent (ADR 0041).
     { href: '/agent/sub-agents', label: 'Sub-agents' },
     { href: '/agent/packages', label: 'Packages' },
-    { href: '/agent/profile', label: 'Profile' },
+    { href: '/agent/profile', label: 'Profile' }
   ]
   // The Payment item shows only while the agent is unapproved or the fee is not yet SUCCESS.
   if (!isActiveAgent(agent)) links.push({ href: '/agent/payment', label: 'Payment' })
-  return <PortalLayout title="Agent Portal" links={links} crumbs={CRUMBS}>{children}</PortalLayout>
+  return (
+    <PortalLayout title="Agent Portal" links={links} crumbs={CRUMBS}>
+      {children}
+    </PortalLayout>
+  )
 }

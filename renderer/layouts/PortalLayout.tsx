@@ -4,7 +4,10 @@ import { ThemeToggle } from '../ui/ThemeToggle.tsx'
 import { usePageContext } from '../usePageContext.tsx'
 import { useTapOutside } from '../ui/useTapOutside.ts'
 
-export interface NavLink { href: string; label: string }
+export interface NavLink {
+  href: string
+  label: string
+}
 
 export const SIDEBAR_COOKIE = 'sidebar_state'
 const SEVEN_DAYS = 7 * 24 * 3600
@@ -17,9 +20,7 @@ function cookieOpen(header: unknown): boolean {
 /** Sidebar shell shared by the admin and agent portals (spec: cookie 7 days, Ctrl/Cmd+B, 768 px). */
 export function PortalLayout({ title, links, crumbs, children }: { title: string; links: NavLink[]; crumbs: Record<string, string>; children: ReactNode }) {
   const { urlPathname, settings, headersOriginal, user } = usePageContext() as ReturnType<typeof usePageContext> & { headersOriginal?: Record<string, unknown> }
-  const [open, setOpen] = useState(() =>
-    typeof document === 'undefined' ? cookieOpen(headersOriginal?.cookie) : cookieOpen(document.cookie),
-  )
+  const [open, setOpen] = useState(() => (typeof document === 'undefined' ? cookieOpen(headersOriginal?.cookie) : cookieOpen(document.cookie)))
   const [mobileOpen, setMobileOpen] = useState(false)
   // Below 768 px the toggle opens a drawer instead; aria-expanded follows whichever is in use.
   const [mobile, setMobile] = useState(false)
@@ -54,9 +55,13 @@ export function PortalLayout({ title, links, crumbs, children }: { title: string
   const crumb = crumbs[urlPathname] ?? links.find((l) => l.href === urlPathname)?.label
   return (
     <>
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       {settings.platformOpen === false ? (
-        <div className="maintenance-banner" role="alert">MAINTENANCE MODE ACTIVE - Platform is closed to users</div>
+        <div className="maintenance-banner" role="alert">
+          MAINTENANCE MODE ACTIVE - Platform is closed to users
+        </div>
       ) : null}
       <div className={`app-shell${open ? '' : ' is-collapsed'}${mobileOpen ? ' is-mobile-open' : ''}`}>
         <aside ref={sidebarRef} className="app-sidebar" id="portal-sidebar" aria-label={title}>
@@ -71,7 +76,9 @@ export function PortalLayout({ title, links, crumbs, children }: { title: string
                 </li>
               ))}
               <li>
-                <button className="button is-text is-fullwidth is-justify-content-flex-start px-3" onClick={() => signOut()}>Logout</button>
+                <button className="button is-text is-fullwidth is-justify-content-flex-start px-3" onClick={() => signOut()}>
+                  Logout
+                </button>
               </li>
             </ul>
           </nav>
@@ -85,15 +92,25 @@ export function PortalLayout({ title, links, crumbs, children }: { title: string
               aria-expanded={mobile ? mobileOpen : open}
               data-testid="sidebar-toggle"
               title="Toggle sidebar (Ctrl+B)"
-              onClick={() => (window.matchMedia('(max-width: 768px)').matches ? setMobileOpen(!mobileOpen) : setOpen(!open))}
-            >
-              <span aria-hidden="true">☰</span><span className="ml-1">Menu</span>
+              onClick={() => (window.matchMedia('(max-width: 768px)').matches ? setMobileOpen(!mobileOpen) : setOpen(!open))}>
+              <span aria-hidden="true">☰</span>
+              <span className="ml-1">Menu</span>
             </button>
-            <a className="portal-brand" href="/">{settings.siteName || 'Data Hub'}</a>
+            <a className="portal-brand" href="/">
+              {settings.siteName || 'Data Hub'}
+            </a>
             <nav className="breadcrumb mb-0" aria-label="breadcrumbs">
               <ul>
-                <li><a href="/">Home</a></li>
-                {crumb ? <li className="is-active"><a href={urlPathname} aria-current="page">{crumb}</a></li> : null}
+                <li>
+                  <a href="/">Home</a>
+                </li>
+                {crumb ? (
+                  <li className="is-active">
+                    <a href={urlPathname} aria-current="page">
+                      {crumb}
+                    </a>
+                  </li>
+                ) : null}
               </ul>
             </nav>
             <div className="portal-header-end">

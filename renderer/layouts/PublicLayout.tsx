@@ -14,7 +14,9 @@ function Header() {
   const role = user?.role
   const approvedAgent = role === 'AGENT' && user?.agent?.approved
   const link = (href: string, label: string) => (
-    <a className={`navbar-item${urlPathname === href ? ' is-active' : ''}`} href={href} aria-current={urlPathname === href ? 'page' : undefined}>{label}</a>
+    <a className={`navbar-item${urlPathname === href ? ' is-active' : ''}`} href={href} aria-current={urlPathname === href ? 'page' : undefined}>
+      {label}
+    </a>
   )
   return (
     <header>
@@ -22,18 +24,28 @@ function Header() {
         <div className="container">
           <div className="navbar-brand">
             <a className="navbar-item has-text-weight-bold" href="/">
-              {settings.logoUrl ? <img src={settings.logoUrl} alt="" width={28} height={28} className="mr-2" /> : <span aria-hidden="true" className="mr-2">📶</span>}
+              {settings.logoUrl ? (
+                <img src={settings.logoUrl} alt="" width={28} height={28} className="mr-2" />
+              ) : (
+                <span aria-hidden="true" className="mr-2">
+                  📶
+                </span>
+              )}
               <span data-testid="site-name">{settings.siteName || 'Data Hub'}</span>
             </a>
-            <div className="navbar-item ml-auto px-1"><ThemeToggle /></div>
+            <div className="navbar-item ml-auto px-1">
+              <ThemeToggle />
+            </div>
             <button
               className={`navbar-burger ml-0${open ? ' is-active' : ''}`}
               aria-label="Menu"
               aria-expanded={open}
               aria-controls="main-menu"
-              onClick={() => setOpen(!open)}
-            >
-              <span aria-hidden="true" /><span aria-hidden="true" /><span aria-hidden="true" /><span aria-hidden="true" />
+              onClick={() => setOpen(!open)}>
+              <span aria-hidden="true" />
+              <span aria-hidden="true" />
+              <span aria-hidden="true" />
+              <span aria-hidden="true" />
             </button>
           </div>
           <div id="main-menu" className={`navbar-menu${open ? ' is-active' : ''}`}>
@@ -48,13 +60,19 @@ function Header() {
             </div>
             <div className="navbar-end">
               {role === 'AGENT' && !approvedAgent ? (
-                <span className="navbar-item"><span className="tag is-warning">Awaiting approval</span></span>
+                <span className="navbar-item">
+                  <span className="tag is-warning">Awaiting approval</span>
+                </span>
               ) : null}
               <div className="navbar-item">
                 {user ? (
-                  <button className="button is-light" onClick={() => signOut()}>Sign Out</button>
+                  <button className="button is-light" onClick={() => signOut()}>
+                    Sign Out
+                  </button>
                 ) : (
-                  <a className="button is-primary" href="/login">Sign In</a>
+                  <a className="button is-primary" href="/login">
+                    Sign In
+                  </a>
                 )}
               </div>
             </div>
@@ -86,21 +104,47 @@ function Footer() {
           <p>Fast data purchases and powerful agent tools.</p>
         </div>
         <div className="column">
-          {settings.whatsappNumber ? <p>Phone: <a href={`tel:${settings.whatsappNumber}`}>{settings.whatsappNumber}</a></p> : null}
-          {wa ? <p><a href={wa} target="_blank" rel="noopener noreferrer">Chat on WhatsApp</a></p> : null}
-          {settings.whatsappChannelLink ? <p><a href={settings.whatsappChannelLink} target="_blank" rel="noopener noreferrer">Join our WhatsApp channel</a></p> : null}
+          {settings.whatsappNumber ? (
+            <p>
+              Phone: <a href={`tel:${settings.whatsappNumber}`}>{settings.whatsappNumber}</a>
+            </p>
+          ) : null}
+          {wa ? (
+            <p>
+              <a href={wa} target="_blank" rel="noopener noreferrer">
+                Chat on WhatsApp
+              </a>
+            </p>
+          ) : null}
+          {settings.whatsappChannelLink ? (
+            <p>
+              <a href={settings.whatsappChannelLink} target="_blank" rel="noopener noreferrer">
+                Join our WhatsApp channel
+              </a>
+            </p>
+          ) : null}
         </div>
         <nav className="column" aria-label="Quick links">
           <p className="has-text-weight-bold">Quick links</p>
           <ul>
-            <li><a href="/data-services">Buy Data</a></li>
-            <li><a href="/data-services">My Orders</a></li>
-            <li><a href="/afa">AFA Registration</a></li>
-            <li><a href="/agent/register">Become an Agent</a></li>
+            <li>
+              <a href="/data-services">Buy Data</a>
+            </li>
+            <li>
+              <a href="/data-services">My Orders</a>
+            </li>
+            <li>
+              <a href="/afa">AFA Registration</a>
+            </li>
+            <li>
+              <a href="/agent/register">Become an Agent</a>
+            </li>
           </ul>
         </nav>
       </div>
-      <p className="has-text-centered is-size-7 mt-4">© {new Date().getFullYear()} {settings.siteName || 'Data Hub'}. All rights reserved.</p>
+      <p className="has-text-centered is-size-7 mt-4">
+        © {new Date().getFullYear()} {settings.siteName || 'Data Hub'}. All rights reserved.
+      </p>
     </footer>
   )
 }
@@ -108,7 +152,9 @@ function Footer() {
 export function PublicLayout({ children }: { children: ReactNode }) {
   return (
     <>
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <Header />
       <OfflineNotice />
       <WorkingHours />

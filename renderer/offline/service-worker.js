@@ -31,13 +31,10 @@ self.addEventListener('install', (event) => {
     (async () => {
       const cache = await caches.open(CACHE)
       // One page that cannot be saved (the server busy, a page gone) leaves the others usable.
-      await Promise.all([
-        ...PAGES.map((p) => keepPage(cache, p).catch(() => undefined)),
-        ...LAZY_ASSETS.map((a) => cache.add(a).catch(() => undefined)),
-      ])
+      await Promise.all([...PAGES.map((p) => keepPage(cache, p).catch(() => undefined)), ...LAZY_ASSETS.map((a) => cache.add(a).catch(() => undefined))])
       // Safe to take over at once: pages are asked of the network first, and assets are immutable by name.
       await self.skipWaiting()
-    })(),
+    })()
   )
 })
 
@@ -46,7 +43,7 @@ self.addEventListener('activate', (event) => {
     (async () => {
       for (const key of await caches.keys()) if (key.startsWith(CACHE_PREFIX) && key !== CACHE) await caches.delete(key)
       await self.clients.claim()
-    })(),
+    })()
   )
 })
 
@@ -66,7 +63,10 @@ async function page(request, url) {
     const res = await fetch(request)
     if (shareable(res)) {
       const copy = res.clone()
-      caches.open(CACHE).then((c) => c.put(key, copy)).catch(() => undefined)
+      caches
+        .open(CACHE)
+        .then((c) => c.put(key, copy))
+        .catch(() => undefined)
     }
     return res
   } catch (err) {

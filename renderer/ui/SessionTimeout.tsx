@@ -78,14 +78,26 @@ export function SessionTimeout() {
       <div className="modal-background" />
       <div className="modal-card" style={{ maxWidth: 'calc(100vw - 2rem)' }}>
         <header className="modal-card-head">
-          <p className="modal-card-title" id="session-timeout-title">Your session is about to expire</p>
+          <p className="modal-card-title" id="session-timeout-title">
+            Your session is about to expire
+          </p>
         </header>
         <section className="modal-card-body">
-          <p>You have been inactive for a while. You will be signed out in <strong aria-live="polite">{mm}:{ss}</strong>.</p>
+          <p>
+            You have been inactive for a while. You will be signed out in{' '}
+            <strong aria-live="polite">
+              {mm}:{ss}
+            </strong>
+            .
+          </p>
         </section>
         <footer className="modal-card-foot buttons">
-          <button className="button is-primary" onClick={extend} autoFocus>Extend Session</button>
-          <button className="button" onClick={() => signOut()}>Logout Now</button>
+          <button className="button is-primary" onClick={extend} autoFocus>
+            Extend Session
+          </button>
+          <button className="button" onClick={() => signOut()}>
+            Logout Now
+          </button>
         </footer>
       </div>
     </div>

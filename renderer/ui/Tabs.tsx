@@ -1,6 +1,10 @@
 import { useRef, type KeyboardEvent } from 'react'
 
-export interface TabItem<T extends string> { id: T; label: string; href?: string }
+export interface TabItem<T extends string> {
+  id: T
+  label: string
+  href?: string
+}
 
 /**
  * Bulma tabs that follow the ARIA tabs pattern: one tab in the Tab order (roving tabindex), the
@@ -8,7 +12,14 @@ export interface TabItem<T extends string> { id: T; label: string; href?: string
  * The panel is the caller's: `<div role="tabpanel" id={`panel-${id}`} aria-labelledby={`tab-${id}`}>`.
  * `everyPanel`: the caller renders every tab's panel (the others `hidden`), so every tab names its own.
  */
-export function Tabs<T extends string>({ tabs, current, onChange, label, className = '', everyPanel = false }: {
+export function Tabs<T extends string>({
+  tabs,
+  current,
+  onChange,
+  label,
+  className = '',
+  everyPanel = false
+}: {
   tabs: TabItem<T>[]
   current: T
   onChange: (id: T) => void
@@ -34,15 +45,19 @@ export function Tabs<T extends string>({ tabs, current, onChange, label, classNa
           return (
             <li key={t.id} role="presentation" className={active ? 'is-active' : undefined}>
               <a
-                ref={(el) => { refs.current.set(t.id, el) }}
+                ref={(el) => {
+                  refs.current.set(t.id, el)
+                }}
                 role="tab"
                 id={`tab-${t.id}`}
                 aria-selected={active}
                 aria-controls={active || everyPanel ? `panel-${t.id}` : undefined}
                 tabIndex={active ? 0 : -1}
                 href={t.href ?? `#panel-${t.id}`}
-                onClick={(e) => { e.preventDefault(); onChange(t.id) }}
-              >
+                onClick={(e) => {
+                  e.preventDefault()
+                  onChange(t.id)
+                }}>
                 {t.label}
               </a>
             </li>

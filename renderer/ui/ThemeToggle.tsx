@@ -14,8 +14,7 @@ export function ThemeToggle() {
       onClick={() => {
         applyTheme(next)
         setTheme(next)
-      }}
-    >
+      }}>
       <span aria-hidden="true">{theme === 'dark' ? '☀️' : '🌙'}</span>
       <span className="ml-1">{next === 'dark' ? 'Dark' : 'Light'}</span>
     </button>

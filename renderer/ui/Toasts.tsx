@@ -1,7 +1,11 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
 
 export type ToastType = 'success' | 'error' | 'info'
-interface Toast { id: number; text: string; type: ToastType }
+interface Toast {
+  id: number
+  text: string
+  type: ToastType
+}
 type Show = (text: string, type?: ToastType, durationMs?: number) => void
 
 // Spec section 9: default 5000 ms, success 8000 ms, info 6000 ms.
@@ -26,11 +30,14 @@ export function flashToast(text: string, type: ToastType = 'info', durationMs?: 
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([])
   const dismiss = useCallback((id: number) => setToasts((t) => t.filter((x) => x.id !== id)), [])
-  const show = useCallback<Show>((text, type = 'info', durationMs) => {
-    const id = Date.now() + Math.random()
-    setToasts((t) => [...t.slice(-(MAX_TOASTS - 1)), { id, text, type }])
-    setTimeout(() => dismiss(id), durationMs ?? DURATION[type])
-  }, [dismiss])
+  const show = useCallback<Show>(
+    (text, type = 'info', durationMs) => {
+      const id = Date.now() + Math.random()
+      setToasts((t) => [...t.slice(-(MAX_TOASTS - 1)), { id, text, type }])
+      setTimeout(() => dismiss(id), durationMs ?? DURATION[type])
+    },
+    [dismiss]
+  )
   useEffect(() => {
     try {
       const raw = sessionStorage.getItem(FLASH_KEY)

@@ -13,7 +13,7 @@ export function browserOf(req: Request): Browser {
       if (!req.session) return
       req.session.startedPayments = [...list().filter((t) => t !== tid), tid].slice(-REMEMBERED_PAYMENTS)
     },
-    started: () => [...list()].reverse(),
+    started: () => [...list()].reverse()
   }
 }
 
@@ -24,7 +24,7 @@ export const ctxOf = (req: Request): Ctx => ({
   log: req.log,
   sessionId: req.authVia === 'session' ? req.sessionID : null,
   tokenFamily: req.authVia === 'bearer' ? (req.tokenFamily ?? null) : null,
-  browser: browserOf(req),
+  browser: browserOf(req)
 })
 
 /** After "end the other sessions", the one the request came in on carries the new epoch and stays valid. */

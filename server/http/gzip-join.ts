@@ -23,7 +23,7 @@ export function deflatedParts(parts: Buffer[]): DeflatedParts {
   return {
     deflated: parts.map((p) => zlib.deflateRawSync(p, { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH })),
     firstCrc: zlib.crc32(parts[0] ?? Buffer.alloc(0)),
-    length: parts.reduce((n, p) => n + p.length, 0),
+    length: parts.reduce((n, p) => n + p.length, 0)
   }
 }
 

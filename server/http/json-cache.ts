@@ -39,9 +39,10 @@ export function sendCachedJson(res: Response, value: object, present: (v: any) =
   res.setHeader('Content-Type', 'application/json; charset=utf-8')
   const encoding = Number(hit.length) >= COMPRESS_FROM_BYTES ? res.req.acceptsEncodings('br', 'gzip') : false
   if (encoding === 'br' || encoding === 'gzip') {
-    const buf = encoding === 'br'
-      ? (hit.br ??= zlib.brotliCompressSync(hit.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }))
-      : (hit.gzip ??= zlib.gzipSync(hit.body, { level: 9 }))
+    const buf =
+      encoding === 'br'
+        ? (hit.br ??= zlib.brotliCompressSync(hit.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }))
+        : (hit.gzip ??= zlib.gzipSync(hit.body, { level: 9 }))
     res.setHeader('Content-Encoding', encoding)
     res.setHeader('Content-Length', String(buf.length))
     res.end(buf)

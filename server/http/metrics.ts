@@ -13,12 +13,17 @@ export function createMetrics(ops: OpsMetrics, connections: ConnectionStates) {
   const registry = new client.Registry()
   client.collectDefaultMetrics({ register: registry })
   const requests = new client.Counter({
-    name: 'datahub_http_requests_total', help: 'HTTP requests answered, by method, route and status',
-    labelNames: ['method', 'route', 'status'] as const, registers: [registry],
+    name: 'datahub_http_requests_total',
+    help: 'HTTP requests answered, by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry]
   })
   const latency = new client.Histogram({
-    name: 'datahub_http_request_duration_seconds', help: 'HTTP request latency, by method and route',
-    labelNames: ['method', 'route'] as const, buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry],
+    name: 'datahub_http_request_duration_seconds',
+    help: 'HTTP request latency, by method and route',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry]
   })
   const scrapers: (() => Promise<void>)[] = []
   const onScrape = (fn: () => Promise<void>) => scrapers.push(fn)
@@ -28,7 +33,12 @@ export function createMetrics(ops: OpsMetrics, connections: ConnectionStates) {
     payments.reset()
     for (const r of await ops.paymentsByStatus()) payments.set({ status: r.status }, r.count)
   })
-  const queue = new client.Gauge({ name: 'datahub_queue_jobs', help: 'Durable job queue: waiting, running (held by a worker) and failed (gave up) jobs', labelNames: ['state'] as const, registers: [registry] })
+  const queue = new client.Gauge({
+    name: 'datahub_queue_jobs',
+    help: 'Durable job queue: waiting, running (held by a worker) and failed (gave up) jobs',
+    labelNames: ['state'] as const,
+    registers: [registry]
+  })
   onScrape(async () => {
     const q = await ops.queue()
     queue.reset()
@@ -38,8 +48,18 @@ export function createMetrics(ops: OpsMetrics, connections: ConnectionStates) {
       queue.set({ state: 'failed' }, q.failed)
     }
   })
-  const connected = new client.Gauge({ name: 'datahub_db_connection_up', help: "This instance's long-lived database connections: 1 up, 0 lost and reconnecting", labelNames: ['connection'] as const, registers: [registry] })
-  const losses = new client.Gauge({ name: 'datahub_db_connection_losses', help: 'Times each long-lived database connection was lost since start', labelNames: ['connection'] as const, registers: [registry] })
+  const connected = new client.Gauge({
+    name: 'datahub_db_connection_up',
+    help: "This instance's long-lived database connections: 1 up, 0 lost and reconnecting",
+    labelNames: ['connection'] as const,
+    registers: [registry]
+  })
+  const losses = new client.Gauge({
+    name: 'datahub_db_connection_losses',
+    help: 'Times each long-lived database connection was lost since start',
+    labelNames: ['connection'] as const,
+    registers: [registry]
+  })
   onScrape(async () => {
     connected.reset()
     losses.reset()
@@ -82,7 +102,9 @@ function allowed(req: Request, env: Env): boolean {
     const b = Buffer.from(env.METRICS_TOKEN)
     if (a.length === b.length && crypto.timingSafeEqual(a, b)) return true
   }
-  const ips = env.METRICS_ALLOW_IPS.split(',').map((s) => s.trim()).filter(Boolean)
+  const ips = env.METRICS_ALLOW_IPS.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
   const ip = (req.ip ?? '').replace(/^::ffff:/, '')
   return ips.includes(ip)
 }

@@ -75,7 +75,16 @@ export function createPageCache(deps: PageCacheDeps, opts: { maxAgeMs?: number; 
     // Only a plain 200 is kept: redirects (maintenance, guards) and errors are answered as rendered.
     if (page.status !== 200 || page.noStore) return page
     const parts = page.body.split(placeholder).map((p) => Buffer.from(p))
-    const entry: Entry = { version, tag: page.tag, at: Date.now(), status: page.status, headers: page.headers, parts, gzip: deflatedParts(parts), bytes: page.body.length }
+    const entry: Entry = {
+      version,
+      tag: page.tag,
+      at: Date.now(),
+      status: page.status,
+      headers: page.headers,
+      parts,
+      gzip: deflatedParts(parts),
+      bytes: page.body.length
+    }
     if (deps.version() === version && drops === dropsBefore) {
       entries.delete(key)
       entries.set(key, entry)
@@ -139,6 +148,6 @@ export function createPageCache(deps: PageCacheDeps, opts: { maxAgeMs?: number; 
     },
     get size(): number {
       return entries.size
-    },
+    }
   }
 }

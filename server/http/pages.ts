@@ -30,23 +30,28 @@ export function staticAssets(): RequestHandler[] {
   const client = path.join(ROOT, 'dist/client')
   // Only a path that names a file can be one: API calls and pages skip the fs.stat.
   const fileLike = /\.[A-Za-z0-9]+$/
-  const onlyFiles = (h: RequestHandler): RequestHandler => (req, res, next) => (fileLike.test(req.path) ? h(req, res, next) : next())
+  const onlyFiles =
+    (h: RequestHandler): RequestHandler =>
+    (req, res, next) =>
+      fileLike.test(req.path) ? h(req, res, next) : next()
   return [
-    onlyFiles(expressStaticGzip(client, {
-      enableBrotli: true,
-      orderPreference: ['br', 'gzip'],
-      index: false,
-      serveStatic: {
+    onlyFiles(
+      expressStaticGzip(client, {
+        enableBrotli: true,
+        orderPreference: ['br', 'gzip'],
         index: false,
-        setHeaders(res, file) {
-          if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable')
-          // Icons keep their names across releases (the manifest and old pages name them), so not immutable; a week spares the revalidations.
-          else if (file.includes(`${path.sep}icons${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=604800')
-          // The service worker is looked at on every visit, so a deploy reaches browsers at once (ADR 0044).
-          else if (SERVICE_WORKER_FILE.test(file)) res.setHeader('Cache-Control', 'no-cache')
-        },
-      },
-    })),
+        serveStatic: {
+          index: false,
+          setHeaders(res, file) {
+            if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable')
+            // Icons keep their names across releases (the manifest and old pages name them), so not immutable; a week spares the revalidations.
+            else if (file.includes(`${path.sep}icons${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=604800')
+            // The service worker is looked at on every visit, so a deploy reaches browsers at once (ADR 0044).
+            else if (SERVICE_WORKER_FILE.test(file)) res.setHeader('Cache-Control', 'no-cache')
+          }
+        }
+      })
+    )
   ]
 }
 
@@ -82,7 +87,7 @@ export function vikeHandler(services: Services): RequestHandler {
       user,
       settings: user?.role === 'ADMIN' ? settings : services.settings.getPublicSync(settings),
       csrfToken,
-      simulatedPayments: services.payments.isSimulator,
+      simulatedPayments: services.payments.isSimulator
     })
     // A +data hook that met the database down: the friendly page, not the error page.
     if (isDbUnavailable(pageContext.errorWhileRendering)) return answerDbUnavailable(req, res)
@@ -120,7 +125,16 @@ function anonymousPageCache(services: Services) {
     async render(url, nonce, host) {
       const settings = services.settings.getPublicSync(await services.settings.get())
       const headersOriginal: Record<string, string> = { 'user-agent': 'Mozilla/5.0', ...(host ? { host } : {}) }
-      const ctx = await renderPage({ urlOriginal: url, headersOriginal, cspNonce: nonce, services, user: null, settings, csrfToken: null, simulatedPayments: services.payments.isSimulator })
+      const ctx = await renderPage({
+        urlOriginal: url,
+        headersOriginal,
+        cspNonce: nonce,
+        services,
+        user: null,
+        settings,
+        csrfToken: null,
+        simulatedPayments: services.payments.isSimulator
+      })
       // Never keep a page rendered while the database was down: the error middleware answers 503.
       if (isDbUnavailable(ctx.errorWhileRendering)) throw ctx.errorWhileRendering
       const r = ctx.httpResponse
@@ -131,8 +145,10 @@ function anonymousPageCache(services: Services) {
       if (!isShopPath(new URL(url, 'http://x').pathname)) return { status: r.statusCode, headers, body }
       // A shop's page is kept only under its shop's tag: without one, nothing would ever drop it.
       const shopId = (ctx as { data?: { shop?: { id?: unknown } } }).data?.shop?.id
-      return typeof shopId === 'number' ? { status: r.statusCode, headers, body, tag: `shop:${shopId}` } : { status: r.statusCode, headers, body, noStore: true }
-    },
+      return typeof shopId === 'number'
+        ? { status: r.statusCode, headers, body, tag: `shop:${shopId}` }
+        : { status: r.statusCode, headers, body, noStore: true }
+    }
   })
   services.settings.onChange(() => cache.clear())
   services.packages.onChange(() => cache.clear())

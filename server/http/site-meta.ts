@@ -49,9 +49,9 @@ export function siteMetaRouter(services: Services): Router {
             { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
             { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
             { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
-            { src: '/icons/icon.svg', sizes: 'any', type: 'image/svg+xml' },
-          ],
-        }),
+            { src: '/icons/icon.svg', sizes: 'any', type: 'image/svg+xml' }
+          ]
+        })
       )
   })
   return r

@@ -31,7 +31,7 @@ export function createConnectionStates(log: Logger) {
     isUp: (name: string) => states.get(name)?.up ?? false,
     allUp: () => [...states.values()].every((s) => s.up),
     snapshot: (): Record<string, ConnectionState> => Object.fromEntries([...states].map(([k, v]) => [k, { ...v }])),
-    forget: (name: string) => void states.delete(name),
+    forget: (name: string) => void states.delete(name)
   }
 }
 export type ConnectionStates = ReturnType<typeof createConnectionStates>

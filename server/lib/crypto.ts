@@ -4,7 +4,7 @@ import { promisify } from 'node:util'
 // Node 24 ships argon2id in node:crypto (no native addon to build).
 const argon2 = promisify((crypto as unknown as { argon2: (...a: unknown[]) => void }).argon2) as (
   algorithm: string,
-  params: Record<string, unknown>,
+  params: Record<string, unknown>
 ) => Promise<Buffer>
 
 const PARAMS = { memory: 19456, passes: 2, parallelism: 1, tagLength: 32 }
@@ -33,7 +33,7 @@ export async function verifySecret(secret: string, stored: string | null | undef
     memory: Number(m[1]),
     passes: Number(m[2]),
     parallelism: Number(m[3]),
-    tagLength: expected.length,
+    tagLength: expected.length
   })
   return tag.length === expected.length && crypto.timingSafeEqual(tag, expected)
 }

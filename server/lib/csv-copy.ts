@@ -48,7 +48,7 @@ export function copyCsv(columns: CopyCsvColumn[]): CopyCsv {
     select: columns.map((c, i) => `${columnSql(c)} AS ${name(i)}`).join(',\n         '),
     names: columns.map((_, i) => name(i)).join(', '),
     options: `FORMAT csv${quoted.length ? `, FORCE_QUOTE (${quoted.join(', ')})` : ''}`,
-    head: Buffer.from(BOM + headerLine(columns)),
+    head: Buffer.from(BOM + headerLine(columns))
   }
 }
 

@@ -6,8 +6,16 @@
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN'])
 // 57P01-03: the server is shutting down or starting up; class 08: connection exceptions.
 const SQLSTATE = /^(57P0[123]|08\d{3})$/
-const PG_MESSAGES = /Connection terminated|not queryable|connection is closed|Connection ended|timeout exceeded when trying to connect|the database system is (starting up|shutting down|in recovery mode)/i
-const SEQUELIZE_NAMES = new Set(['SequelizeConnectionError', 'SequelizeConnectionRefusedError', 'SequelizeConnectionTimedOutError', 'SequelizeHostNotFoundError', 'SequelizeHostNotReachableError', 'SequelizeConnectionAcquireTimeoutError'])
+const PG_MESSAGES =
+  /Connection terminated|not queryable|connection is closed|Connection ended|timeout exceeded when trying to connect|the database system is (starting up|shutting down|in recovery mode)/i
+const SEQUELIZE_NAMES = new Set([
+  'SequelizeConnectionError',
+  'SequelizeConnectionRefusedError',
+  'SequelizeConnectionTimedOutError',
+  'SequelizeHostNotFoundError',
+  'SequelizeHostNotReachableError',
+  'SequelizeConnectionAcquireTimeoutError'
+])
 
 export const RETRY_AFTER_SECONDS = 5
 export const DB_UNAVAILABLE_MESSAGE = 'The service is briefly unavailable. Please try again in a few seconds.'

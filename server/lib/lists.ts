@@ -1,7 +1,15 @@
 import { QueryTypes, type Sequelize } from 'sequelize'
 import { phoneVariants } from './phone.ts'
 
-export interface Pagination { page: number; limit: number; total: number; totalPages: number; hasNext: boolean; hasPrev: boolean; exact: boolean }
+export interface Pagination {
+  page: number
+  limit: number
+  total: number
+  totalPages: number
+  hasNext: boolean
+  hasPrev: boolean
+  exact: boolean
+}
 
 export function paginationOf(page: number, limit: number, total: number, exact = true): Pagination {
   const totalPages = Math.max(1, Math.ceil(total / limit))
@@ -16,10 +24,16 @@ export function paginationOf(page: number, limit: number, total: number, exact =
 export const COUNT_CAP = 2_000
 
 export async function cappedCount(sequelize: Sequelize, fromWhere: string, replacements: Record<string, unknown>): Promise<{ total: number; exact: boolean }> {
-  const [row] = await sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 ${fromWhere} LIMIT ${COUNT_CAP + 1}) capped`, { replacements, type: QueryTypes.SELECT })
+  const [row] = await sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 ${fromWhere} LIMIT ${COUNT_CAP + 1}) capped`, {
+    replacements,
+    type: QueryTypes.SELECT
+  })
   const n = Number(row?.n ?? 0)
   if (n <= COUNT_CAP) return { total: n, exact: true }
-  const [plan] = await sequelize.query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(`EXPLAIN (FORMAT JSON) SELECT 1 ${fromWhere}`, { replacements, type: QueryTypes.SELECT })
+  const [plan] = await sequelize.query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(`EXPLAIN (FORMAT JSON) SELECT 1 ${fromWhere}`, {
+    replacements,
+    type: QueryTypes.SELECT
+  })
   const estimate = Math.round(Number(plan?.['QUERY PLAN']?.[0]?.Plan?.['Plan Rows'] ?? 0))
   return { total: Math.max(estimate, COUNT_CAP + 1), exact: false }
 }

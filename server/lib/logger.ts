@@ -8,9 +8,27 @@ export function createLogger(level = 'info', destination?: string): Logger {
     level,
     base: undefined,
     redact: {
-      paths: ['password', '*.password', 'newPassword', '*.newPassword', 'confirmPassword', '*.confirmPassword', 'code', '*.code', 'pin', '*.pin', 'token', '*.token', 'accessToken', 'refreshToken', 'req.headers.authorization', 'req.headers.cookie', 'headers["x-paystack-signature"]'],
-      censor: '[redacted]',
-    },
+      paths: [
+        'password',
+        '*.password',
+        'newPassword',
+        '*.newPassword',
+        'confirmPassword',
+        '*.confirmPassword',
+        'code',
+        '*.code',
+        'pin',
+        '*.pin',
+        'token',
+        '*.token',
+        'accessToken',
+        'refreshToken',
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'headers["x-paystack-signature"]'
+      ],
+      censor: '[redacted]'
+    }
   }
   return destination ? pino(opts, pino.destination({ dest: destination, sync: true })) : pino(opts)
 }

@@ -54,7 +54,13 @@ export const sqlGhs = (column: string): string => `(${column} / ${PER_CEDI}.0)::
 /** `percent` of a pesewas amount, in whole pesewas (commissions round, shop markups floor). */
 export const percentOf = (pesewas: number, percent: number, round: (n: number) => number = Math.round): Pesewas => round((pesewas * Number(percent)) / 100)
 
-const cedi = new Intl.NumberFormat('en-GH', { style: 'currency', currency: 'GHS', currencyDisplay: 'narrowSymbol', minimumFractionDigits: 2, maximumFractionDigits: 2 })
+const cedi = new Intl.NumberFormat('en-GH', {
+  style: 'currency',
+  currency: 'GHS',
+  currencyDisplay: 'narrowSymbol',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2
+})
 
 /** 'GH₵5.00' style text; en-GH's narrow symbol is ₵, so the GH prefix is added. */
 export function formatCedis(ghs: number | null | undefined): string {

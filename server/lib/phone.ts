@@ -11,14 +11,17 @@ export type PhoneNetwork = NetworkName
 export const MOBILE_PREFIXES: Record<PhoneNetwork, readonly string[]> = {
   MTN: ['24', '25', '53', '54', '55', '59'],
   TELECEL: ['20', '50'],
-  AIRTELTIGO: ['26', '27', '56', '57'],
+  AIRTELTIGO: ['26', '27', '56', '57']
 }
 
 export const INVALID_MOBILE = 'Enter a Ghanaian mobile number: 0 and 9 digits, like 0241234567'
 
 /** What a person may type around the digits: spaces, dashes, dots, brackets and a leading +. */
 function strip(raw: unknown): string {
-  return String(raw ?? '').trim().replace(/[\s().-]/g, '').replace(/^\+/, '')
+  return String(raw ?? '')
+    .trim()
+    .replace(/[\s().-]/g, '')
+    .replace(/^\+/, '')
 }
 
 export function normalizePhone(raw: string): string {

@@ -24,7 +24,9 @@ export function isPublicAddress(ip: string): boolean {
  * not parse at all; rewriting the tail as two hex groups lets every IPv6 form be judged.
  */
 function parseIp(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
-  const hex = net.isIPv6(ip) ? ip.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`) : ip
+  const hex = net.isIPv6(ip)
+    ? ip.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`)
+    : ip
   return ipaddr.isValid(hex) ? ipaddr.parse(hex) : null
 }
 

@@ -40,6 +40,6 @@ export function createSecretBox(env: Pick<Env, 'NODE_ENV' | 'VOUCHER_ENCRYPTION_
       decipher.setAuthTag(raw.subarray(12, 28))
       return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')
     },
-    isSealed: (text) => text.startsWith(SEALED_PREFIX),
+    isSealed: (text) => text.startsWith(SEALED_PREFIX)
   }
 }

@@ -18,7 +18,8 @@ export const CHANNEL_LABEL: Record<string, string> = { web: 'Web', ussd: 'USSD',
 export const MOMO_LABEL: Record<NetworkName, string> = { MTN: 'MTN MoMo', TELECEL: 'Telecel Cash', AIRTELTIGO: 'AirtelTigo Money' }
 export const isNetwork = (code: string): code is NetworkName => (NETWORKS as readonly string[]).includes(code)
 /** 'MTN, TELECEL or AIRTELTIGO': the choices in a sentence (error messages). */
-export const orList = (words: readonly string[]): string => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`)
+export const orList = (words: readonly string[]): string =>
+  words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`
 
 /** Payment statuses (spec section 4's admin labels) and the refund states that follow a payment. */
 export const PAYMENT_STATUS_LABEL: Record<string, string> = {
@@ -32,7 +33,7 @@ export const PAYMENT_STATUS_LABEL: Record<string, string> = {
   REFUND_FAILED: 'Refund delayed',
   REVERSED: 'Reversed',
   DELIVERED: 'Delivered',
-  PAID: 'Paid',
+  PAID: 'Paid'
 }
 
 /** What buyers and agents read for each delivery status (cards, tables, USSD). */
@@ -42,7 +43,7 @@ export const DELIVERY_LABELS: Record<string, string> = {
   PROCESSING: 'Delivering',
   DELIVERED: 'Delivered',
   MANUAL: 'Delivered',
-  FAILED: 'Delivery failed',
+  FAILED: 'Delivery failed'
 }
 
 /** What a payment pays for (the payer's phone prompt, the simulator, statements). */
@@ -54,7 +55,7 @@ export const PURPOSE_LABEL: Record<string, string> = {
   agent: 'Agent registration fee',
   wallet_topup: 'Wallet top-up',
   voucher: 'Result checker cards',
-  batch: 'Bulk order',
+  batch: 'Bulk order'
 }
 
 /** A readable word for a code no map knows yet: 'SOME_CODE' -> 'Some code'. */
@@ -63,11 +64,13 @@ function humanize(code: string): string {
   return words ? words[0]!.toUpperCase() + words.slice(1) : ''
 }
 
-const label = (map: Record<string, string>, upper: boolean) => (code: string | null | undefined, none = '-'): string => {
-  const raw = String(code ?? '').trim()
-  if (!raw) return none
-  return map[upper ? raw.toUpperCase() : raw] ?? humanize(raw)
-}
+const label =
+  (map: Record<string, string>, upper: boolean) =>
+  (code: string | null | undefined, none = '-'): string => {
+    const raw = String(code ?? '').trim()
+    if (!raw) return none
+    return map[upper ? raw.toUpperCase() : raw] ?? humanize(raw)
+  }
 
 export const networkLabel = label(NETWORK_LABEL, true)
 export const paymentStatusLabel = label(PAYMENT_STATUS_LABEL, true)
@@ -84,7 +87,15 @@ export function formatSize(mb: number | null | undefined): string {
 }
 
 // Ghana's own zone (GMT all year) and day-first dates, fixed so the server render and any browser agree.
-const dateTimeFmt = new Intl.DateTimeFormat('en-GH', { timeZone: 'Africa/Accra', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+const dateTimeFmt = new Intl.DateTimeFormat('en-GH', {
+  timeZone: 'Africa/Accra',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23'
+})
 const dayFmt = new Intl.DateTimeFormat('en-GH', { timeZone: 'Africa/Accra', day: '2-digit', month: '2-digit', year: 'numeric' })
 const valid = (d: string | Date | null | undefined): Date | null => {
   if (!d) return null

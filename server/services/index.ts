@@ -86,7 +86,12 @@ export function createServices(deps: Deps) {
     url: deps.url ?? '',
     log: deps.log,
     connections,
-    options: { concurrency: deps.env.QUEUE_CONCURRENCY, poolMax: deps.env.QUEUE_POOL_MAX, completeBatchMs: deps.env.QUEUE_COMPLETE_BATCH_MS, localSize: deps.env.QUEUE_LOCAL_SIZE },
+    options: {
+      concurrency: deps.env.QUEUE_CONCURRENCY,
+      poolMax: deps.env.QUEUE_POOL_MAX,
+      completeBatchMs: deps.env.QUEUE_COMPLETE_BATCH_MS,
+      localSize: deps.env.QUEUE_LOCAL_SIZE
+    }
   })
   const rateLimit = createRateLimitService({ sequelize })
   const settings = createSettingsService({ models, audit, sequelize, connections })
@@ -123,9 +128,17 @@ export function createServices(deps: Deps) {
   const payouts = createPayoutsService({ sequelize, env: deps.env, log: deps.log, audit, settings, earnings, queue, attention })
   // A refund of a wallet-paid order goes back to the wallet through the one refund path.
   const payments = createPaymentsService({
-    ...deps, settings, audit, commissions, sms, delivery, queue, events, attention,
+    ...deps,
+    settings,
+    audit,
+    commissions,
+    sms,
+    delivery,
+    queue,
+    events,
+    attention,
     refundHandlers: { wallet: walletRefundHandler({ sequelize, audit }) },
-    gatewayEvents: [{ prefix: 'transfer.', handle: payouts.onTransferEvent }],
+    gatewayEvents: [{ prefix: 'transfer.', handle: payouts.onTransferEvent }]
   })
   // Agent programme: registration, fee payment (through payments), approval, PIN; the inbox.
   const agents = createAgentsService({ sequelize, models, audit, auth, settings, limits, sms, payments })
@@ -168,7 +181,56 @@ export function createServices(deps: Deps) {
   subscribeBulk(events, bulk)
   subscribeVouchers(events, vouchers)
   subscribeWhatsapp(events, whatsapp)
-  return { events, whatsapp, pricing, tiers, subAgents, vouchers, apiVouchers, connections, queue, opsMetrics, bulk, batchApi, sessions, recovery, wallet, earnings, shops, payouts, resellerApi, agentWebhooks, packages, sms, delivery, commissions, payments, simulator, orders, afa, ussd, adminStats, publicStats, ordersAdmin, afaAdmin, deps, audit, auditLogs, commissionReports, rateLimit, limits, settings, auth, usersAdmin, packagesAdmin, whitelist, adminMessages, agents, inbox, agentOrders }
+  return {
+    events,
+    whatsapp,
+    pricing,
+    tiers,
+    subAgents,
+    vouchers,
+    apiVouchers,
+    connections,
+    queue,
+    opsMetrics,
+    bulk,
+    batchApi,
+    sessions,
+    recovery,
+    wallet,
+    earnings,
+    shops,
+    payouts,
+    resellerApi,
+    agentWebhooks,
+    packages,
+    sms,
+    delivery,
+    commissions,
+    payments,
+    simulator,
+    orders,
+    afa,
+    ussd,
+    adminStats,
+    publicStats,
+    ordersAdmin,
+    afaAdmin,
+    deps,
+    audit,
+    auditLogs,
+    commissionReports,
+    rateLimit,
+    limits,
+    settings,
+    auth,
+    usersAdmin,
+    packagesAdmin,
+    whitelist,
+    adminMessages,
+    agents,
+    inbox,
+    agentOrders
+  }
 }
 
 export type Services = ReturnType<typeof createServices>

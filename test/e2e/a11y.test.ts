@@ -8,8 +8,19 @@ import { ADMIN, app, resetDb } from '../helpers/server.ts'
 import { checkerWithStock } from '../helpers/vouchers.ts'
 
 const ADMIN_PAGES = [
-  '/admin/overview', '/admin/orders', '/admin/agents', '/admin/afa', '/admin/users', '/admin/packages', '/admin/commissions', '/admin/ussd-whitelist',
-  '/admin/commission-analytics', '/admin/agent-performance', '/admin/settings', '/admin/audit-logs', '/admin/messaging',
+  '/admin/overview',
+  '/admin/orders',
+  '/admin/agents',
+  '/admin/afa',
+  '/admin/users',
+  '/admin/packages',
+  '/admin/commissions',
+  '/admin/ussd-whitelist',
+  '/admin/commission-analytics',
+  '/admin/agent-performance',
+  '/admin/settings',
+  '/admin/audit-logs',
+  '/admin/messaging',
   // Shops
   '/admin/shops',
   // Payouts
@@ -17,22 +28,35 @@ const ADMIN_PAGES = [
   '/admin/bulk-orders',
   '/admin/checkers',
   // The WhatsApp simulator is for admins outside development.
-  '/simulator/whatsapp',
+  '/simulator/whatsapp'
 ]
 const AGENT_PAGES = [
-  '/agent/dashboard', '/agent/orders', '/agent/place-order', '/agent/packages', '/agent/wallet', '/agent/profile', '/agent/payment',
+  '/agent/dashboard',
+  '/agent/orders',
+  '/agent/place-order',
+  '/agent/packages',
+  '/agent/wallet',
+  '/agent/profile',
+  '/agent/payment',
   // Shops
   '/agent/shop',
   // Payouts
   '/agent/payouts',
-  '/agent/bulk',
+  '/agent/bulk'
 ]
 const SIMULATOR_PAGES = ['/simulator/phone?phone=0241234567', '/simulator/checkout']
 const PUBLIC_PAGES = [
-  '/', '/data-services', '/data-services?tab=orders', '/afa', '/agent/register', '/login',
+  '/',
+  '/data-services',
+  '/data-services?tab=orders',
+  '/afa',
+  '/agent/register',
+  '/login',
   // An agent's shop, made in before()
-  '/shop/ama-axe-data', '/shop/ama-axe-data?tab=orders',
-  '/checkers', '/checkers/mine',
+  '/shop/ama-axe-data',
+  '/shop/ama-axe-data?tab=orders',
+  '/checkers',
+  '/checkers/mine'
 ]
 
 describe('browser: accessibility (axe-core) of every page, and 360 px layout', function () {
@@ -50,7 +74,10 @@ describe('browser: accessibility (axe-core) of every page, and 360 px layout', f
     await app().services.sms.send('0245550101', 'Your 1GB MTN bundle for 0201230000 was delivered.')
     // The agent's shop with every bundle at its ceiling (public page, /agent/shop, /admin/shops).
     const actor = await app().services.auth.loadActor(a.user.id)
-    await app().services.shops.saveMine({ slug: 'ama-axe-data', name: 'Ama Axe Data', description: 'Bundles for every network', whatsapp: '0245550101', accent: '#6a1b9a' }, { user: actor })
+    await app().services.shops.saveMine(
+      { slug: 'ama-axe-data', name: 'Ama Axe Data', description: 'Bundles for every network', whatsapp: '0245550101', accent: '#6a1b9a' },
+      { user: actor }
+    )
     const { prices } = await app().services.shops.mine({ user: actor })
     await app().services.shops.setPrices({ prices: prices.map((l) => ({ packageId: l.packageId, price: l.ceiling })) }, { user: actor })
     // A checker on sale, so /checkers shows its form and /admin/checkers its tables.
@@ -149,7 +176,9 @@ describe('browser: accessibility (axe-core) of every page, and 360 px layout', f
       const { scroll, client, culprit } = await page.evaluate(() => {
         const client = document.documentElement.clientWidth
         // The first element reaching past the screen's right edge, to say what to fix.
-        const el = [...document.body.querySelectorAll<HTMLElement>('*')].find((e) => e.getBoundingClientRect().right > client + 1 && !e.closest('.table-container'))
+        const el = [...document.body.querySelectorAll<HTMLElement>('*')].find(
+          (e) => e.getBoundingClientRect().right > client + 1 && !e.closest('.table-container')
+        )
         const culprit = el ? `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}` : ''
         return { scroll: document.documentElement.scrollWidth, client, culprit }
       })
@@ -163,14 +192,17 @@ describe('browser: accessibility (axe-core) of every page, and 360 px layout', f
     const wide = [
       ...(await wideAt360([...PUBLIC_PAGES, ...SIMULATOR_PAGES], null)),
       ...(await wideAt360(AGENT_PAGES, agent)),
-      ...(await wideAt360(ADMIN_PAGES, ADMIN)),
+      ...(await wideAt360(ADMIN_PAGES, ADMIN))
     ]
     expect(wide).to.deep.equal([])
   })
 
   it('shows wide tables as cards at 360 px: every cell of a row, status and date included, is on screen and labelled', async () => {
     const offScreen: string[] = []
-    for (const [who, pages] of [[agent, ['/agent/orders', '/agent/wallet']], [ADMIN, ['/admin/orders', '/admin/agents', '/admin/commissions', '/admin/audit-logs', '/admin/sms']]] as const) {
+    for (const [who, pages] of [
+      [agent, ['/agent/orders', '/agent/wallet']],
+      [ADMIN, ['/admin/orders', '/admin/agents', '/admin/commissions', '/admin/audit-logs', '/admin/sms']]
+    ] as const) {
       const page = await newPage(browser, { width: 360 })
       await login(page, who.email, who.password)
       for (const p of pages) {
@@ -178,7 +210,7 @@ describe('browser: accessibility (axe-core) of every page, and 360 px layout', f
         await hydrated(page)
         await page.waitForNetworkIdle({ idleTime: 300, timeout: 4000 }).catch(() => undefined)
         const cells = await page.$$eval('table.is-stacked-mobile tbody tr:first-child td[data-label]', (tds) =>
-          tds.map((td) => ({ label: td.getAttribute('data-label'), right: td.getBoundingClientRect().right, shown: getComputedStyle(td, '::before').content })),
+          tds.map((td) => ({ label: td.getAttribute('data-label'), right: td.getBoundingClientRect().right, shown: getComputedStyle(td, '::before').content }))
         )
         if (p !== '/agent/wallet' && cells.length === 0) offScreen.push(`${p}: no labelled row`)
         for (const c of cells) {

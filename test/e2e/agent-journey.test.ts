@@ -8,8 +8,17 @@ import { app, resetDb } from '../helpers/server.ts'
 const waitText = (page: Page, text: string) => page.waitForFunction((t) => document.body.innerText.includes(t), {}, text)
 
 async function clickButton(page: Page, text: string, scope = 'body') {
-  await page.waitForFunction((t, s) => [...document.querySelectorAll(`${s} button`)].some((b) => (b as HTMLElement).innerText.trim() === t && !(b as HTMLButtonElement).disabled), {}, text, scope)
-  await page.evaluate((t, s) => ([...document.querySelectorAll(`${s} button`)].find((b) => (b as HTMLElement).innerText.trim() === t) as HTMLElement).click(), text, scope)
+  await page.waitForFunction(
+    (t, s) => [...document.querySelectorAll(`${s} button`)].some((b) => (b as HTMLElement).innerText.trim() === t && !(b as HTMLButtonElement).disabled),
+    {},
+    text,
+    scope
+  )
+  await page.evaluate(
+    (t, s) => ([...document.querySelectorAll(`${s} button`)].find((b) => (b as HTMLElement).innerText.trim() === t) as HTMLElement).click(),
+    text,
+    scope
+  )
 }
 
 /** Clicks through the DOM: a toast in the corner of a 360 px screen may cover the button's spot. */
@@ -42,7 +51,9 @@ describe('browser: the agent journey', function () {
 
     // Register: fee banner, strength meter, the spec's success text, then /login after 2 s.
     await goto(page, '/agent/register')
-    expect(await bodyText(page)).to.include('GH₵20.00').and.include('What Happens Next?')
+    expect(await bodyText(page))
+      .to.include('GH₵20.00')
+      .and.include('What Happens Next?')
     await page.type('#reg-name', 'Kojo Data Hub')
     await page.type('#reg-phone', '0244556677')
     await page.type('#reg-email', 'kojo@example.com')
@@ -116,7 +127,8 @@ describe('browser: the agent journey', function () {
     await hydrated(page)
     await page.waitForSelector('[data-testid=order-row]')
     let text = await bodyText(page)
-    for (const t of ['Track and manage your data orders', '0201234567', 'GH₵8.00', '2.0GB', 'Successful', 'Orders (1)', 'Total (1)']) expect(text, t).to.include(t)
+    for (const t of ['Track and manage your data orders', '0201234567', 'GH₵8.00', '2.0GB', 'Successful', 'Orders (1)', 'Total (1)'])
+      expect(text, t).to.include(t)
     expect(await fitsPhone(page)).to.equal(true)
     await page.select('#orders-status', 'SUCCESS')
     await page.waitForFunction(() => document.querySelector('[data-testid=orders-count]')?.textContent === 'Orders (1)')

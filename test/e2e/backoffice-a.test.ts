@@ -17,7 +17,8 @@ const sql = <T extends object = any>(q: string, replacements: Record<string, unk
 const cells = (page: Page, table: string) =>
   page.$$eval(`[data-testid="${table}"] tbody tr`, (rows) => rows.map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent?.trim())))
 const waitText = (page: Page, text: string) => page.waitForFunction((t) => document.body.innerText.includes(t), {}, text)
-const rowCount = (page: Page, n: number) => page.waitForFunction((k) => document.querySelectorAll('tr[data-order-id]').length === k && !document.querySelector('[aria-busy="true"]'), {}, n)
+const rowCount = (page: Page, n: number) =>
+  page.waitForFunction((k) => document.querySelectorAll('tr[data-order-id]').length === k && !document.querySelector('[aria-busy="true"]'), {}, n)
 
 async function clickButton(page: Page, text: string) {
   await page.waitForFunction((t) => [...document.querySelectorAll('button')].some((b) => b.innerText.trim() === t && !b.disabled), {}, text)
@@ -38,7 +39,14 @@ describe('browser: back office A (orders, export, AFA, overview)', function () {
 
   it('an admin filters orders, marks one delivered, exports the CSV and finds them in the history', async () => {
     const { user, agent } = await createAgent({ name: 'Kofi Bundles', phone: '0245550000', approved: false })
-    const mtnAgent = await createOrder({ network: 'MTN', paymentStatus: 'SUCCESS', recipientNumber: '0241112222', userId: user.id, agentId: agent.id, amountPesewas: 450 })
+    const mtnAgent = await createOrder({
+      network: 'MTN',
+      paymentStatus: 'SUCCESS',
+      recipientNumber: '0241112222',
+      userId: user.id,
+      agentId: agent.id,
+      amountPesewas: 450
+    })
     const mtnDirect = await createOrder({ network: 'MTN', paymentStatus: 'SUCCESS', recipientNumber: '0543334444' })
     const telecel = await createOrder({ network: 'TELECEL', paymentStatus: 'SUCCESS', recipientNumber: '0205556666', dataSizeMb: 2048 })
     const unpaid = await createOrder({ network: 'AIRTELTIGO', paymentStatus: 'PENDING', recipientNumber: '0267778888' })
@@ -48,7 +56,18 @@ describe('browser: back office A (orders, export, AFA, overview)', function () {
     await page.goto(url('/admin/orders'))
     await hydrated(page)
     const text = await bodyText(page)
-    for (const t of ['Active Orders', 'Show Exported History', 'Export & Clear Orders', 'Export All Orders', 'Total: 4 orders', 'Page 1 of 1', 'Direct Customer', 'Kofi Bundles', 'Not Approved', 'GH₵4.50']) {
+    for (const t of [
+      'Active Orders',
+      'Show Exported History',
+      'Export & Clear Orders',
+      'Export All Orders',
+      'Total: 4 orders',
+      'Page 1 of 1',
+      'Direct Customer',
+      'Kofi Bundles',
+      'Not Approved',
+      'GH₵4.50'
+    ]) {
       expect(text, t).to.include(t)
     }
     expect(await page.$eval('#f-search', (e) => (e as HTMLInputElement).placeholder)).to.equal('Search orders, numbers, agents, status...')
@@ -75,9 +94,16 @@ describe('browser: back office A (orders, export, AFA, overview)', function () {
     // Export: the browser downloads the CSV (CDP download behaviour), which is parsed here.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'datahub-dl-'))
     const cdp = await page.createCDPSession()
-    await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir, browserContextId: (page.browserContext() as unknown as { id?: string }).id, eventsEnabled: true })
+    await cdp.send('Browser.setDownloadBehavior', {
+      behavior: 'allow',
+      downloadPath: dir,
+      browserContextId: (page.browserContext() as unknown as { id?: string }).id,
+      eventsEnabled: true
+    })
     await clickButton(page, 'Export All Orders')
-    await page.waitForFunction(() => [...document.querySelectorAll('.toast-area .notification')].some((n) => n.textContent?.includes('Orders exported successfully!')))
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('.toast-area .notification')].some((n) => n.textContent?.includes('Orders exported successfully!'))
+    )
     const file = `orders_export_${new Date().toISOString().slice(0, 10)}.csv`
     for (let i = 0; i < 200 && !fs.existsSync(path.join(dir, file)); i++) await new Promise((r) => setTimeout(r, 50))
     const [header, ...rows] = parseCsv(fs.readFileSync(path.join(dir, file), 'utf8'))
@@ -102,7 +128,9 @@ describe('browser: back office A (orders, export, AFA, overview)', function () {
     // Nothing left to export: the info toast.
     await sql("UPDATE orders SET payment_status = 'FAILED' WHERE id = :id", { id: unpaid.id })
     await clickButton(page, 'Export All Orders')
-    await page.waitForFunction(() => [...document.querySelectorAll('.toast-area .notification')].some((n) => n.textContent?.includes('No orders available for export')))
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('.toast-area .notification')].some((n) => n.textContent?.includes('No orders available for export'))
+    )
     await page.browserContext().close()
   })
 
@@ -118,10 +146,14 @@ describe('browser: back office A (orders, export, AFA, overview)', function () {
     await waitText(page, 'Abena Owusu')
     expect(await bodyText(page)).to.include('Mark completed')
     await page.click(`tr[data-afa-id="${afa.id}"] input[type=checkbox]`)
-    await page.waitForFunction((id) => {
-      const box = document.querySelector(`tr[data-afa-id="${id}"] input[type=checkbox]`) as HTMLInputElement
-      return box?.checked && box.disabled
-    }, {}, afa.id)
+    await page.waitForFunction(
+      (id) => {
+        const box = document.querySelector(`tr[data-afa-id="${id}"] input[type=checkbox]`) as HTMLInputElement
+        return box?.checked && box.disabled
+      },
+      {},
+      afa.id
+    )
     expect((await sql('SELECT completed FROM afa_registrations WHERE id = :id', { id: afa.id }))[0].completed).to.equal(true)
 
     // The server render carries placeholders and no chart code; the public home page neither.
@@ -136,10 +168,26 @@ describe('browser: back office A (orders, export, AFA, overview)', function () {
     await hydrated(page)
     await page.waitForFunction(() => document.querySelectorAll('.apexcharts-canvas').length === 4)
     const heights = await page.$$eval('.apexcharts-canvas', (els) => els.map((e) => Math.round(e.getBoundingClientRect().height)))
-    expect(heights.every((h) => h >= 280 && h <= 320), String(heights)).to.equal(true)
+    expect(
+      heights.every((h) => h >= 280 && h <= 320),
+      String(heights)
+    ).to.equal(true)
     // textContent: the card headings are upper-cased by CSS only.
     const text = await page.evaluate(() => document.body.textContent ?? '')
-    for (const t of ['Total users', 'Registered agents', 'Total orders', 'Pending orders', 'Success rate', 'Data revenue (GHS)', 'Agent revenue (GHS)', 'Data payment analytics', 'Agent registration analytics', 'Network distribution', '50.0%', 'GH₵12.00']) {
+    for (const t of [
+      'Total users',
+      'Registered agents',
+      'Total orders',
+      'Pending orders',
+      'Success rate',
+      'Data revenue (GHS)',
+      'Agent revenue (GHS)',
+      'Data payment analytics',
+      'Agent registration analytics',
+      'Network distribution',
+      '50.0%',
+      'GH₵12.00'
+    ]) {
       expect(text, t).to.include(t)
     }
     // Switching the range reloads the figures.
@@ -155,7 +203,10 @@ describe('browser: back office A (orders, export, AFA, overview)', function () {
     const productId = await checkerWithStock(await adminClient(), 3)
     const p = await app().services.vouchers.buy({ productId, quantity: 2, payerPhone: '0245000011', payerNetwork: 'MTN' }, { ip: '10.2.0.1' })
     await app().services.payments.settle(p.transactionId, { status: 'SUCCESS', message: 'Approved', amountPesewas: 4000, currency: 'GHS' })
-    await app().db.sequelize.query(`UPDATE voucher_cards SET sold_at = now() - interval '10 days' WHERE payment_transaction_id = :tid`, { replacements: { tid: p.transactionId }, type: QueryTypes.UPDATE })
+    await app().db.sequelize.query(`UPDATE voucher_cards SET sold_at = now() - interval '10 days' WHERE payment_transaction_id = :tid`, {
+      replacements: { tid: p.transactionId },
+      type: QueryTypes.UPDATE
+    })
 
     const page = await newPage(browser, { width: 360 })
     await login(page, ADMIN.email, ADMIN.password)
@@ -165,13 +216,18 @@ describe('browser: back office A (orders, export, AFA, overview)', function () {
       ['Web', '0', 'GH₵0.00'],
       ['USSD', '1', 'GH₵4.50'],
       ['WhatsApp', '0', 'GH₵0.00'],
-      ['API', '0', 'GH₵0.00'],
+      ['API', '0', 'GH₵0.00']
     ])
     expect(await page.$('[data-testid="checker-sales"]')).to.equal(null)
     expect(await page.evaluate(() => document.body.innerText)).to.include('No checker cards sold in this range.')
 
     await page.evaluate(() => [...document.querySelectorAll('button')].find((b) => b.textContent === '30 days')!.click())
-    await page.waitForFunction(() => document.querySelector('button[aria-pressed="true"]')?.textContent === '30 days' && !document.querySelector('.is-loading') && document.querySelector('[data-testid="checker-sales"]'))
+    await page.waitForFunction(
+      () =>
+        document.querySelector('button[aria-pressed="true"]')?.textContent === '30 days' &&
+        !document.querySelector('.is-loading') &&
+        document.querySelector('[data-testid="checker-sales"]')
+    )
     expect(await cells(page, 'checker-sales')).to.deep.equal([['BECE checker', '2', 'GH₵40.00']])
     expect((await cells(page, 'channel-sales'))[2]).to.deep.equal(['WhatsApp', '1', 'GH₵12.00'])
     expect(await page.evaluate(() => document.documentElement.scrollWidth), 'no sideways scroll at 360 px').to.be.at.most(360)

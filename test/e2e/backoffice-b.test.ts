@@ -15,7 +15,7 @@ async function clickText(page: Page, selector: string, text: string) {
     (s, t) => [...document.querySelectorAll(s)].some((e) => (e as HTMLElement).innerText.trim() === t && !(e as HTMLButtonElement).disabled),
     {},
     selector,
-    text,
+    text
   )
   const handles = await page.$$(selector)
   for (const h of handles) {
@@ -146,7 +146,7 @@ describe('browser: back office B (users, packages, settings, whitelist, messagin
     await hydrated(page)
     await page.waitForSelector('[data-message="Weekend promo"]')
     const state = await page.$$eval('[data-message="Weekend promo"] [data-recipient]', (els) =>
-      Object.fromEntries(els.map((e) => [e.getAttribute('data-recipient'), e.querySelector('.tag')?.textContent])),
+      Object.fromEntries(els.map((e) => [e.getAttribute('data-recipient'), e.querySelector('.tag')?.textContent]))
     )
     expect(state).to.deep.equal({ [a.user.email]: 'Read', [b.user.email]: 'Unread' })
     await page.select('#history-priority', 'LOW')
@@ -168,7 +168,9 @@ describe('browser: back office B (users, packages, settings, whitelist, messagin
     await page.type('#bulk-text', '0241234567\n233241234567, 0551234567; abc')
     await clickText(page, '.modal button', 'Import')
     await waitToast(page, 'Bulk import completed! Added: 2, Skipped: 1, Errors: 1')
-    const styles = await page.$$eval('.toast-area .notification', (els) => els.filter((e) => e.textContent?.includes('Bulk import')).map((e) => e.getAttribute('data-toast')))
+    const styles = await page.$$eval('.toast-area .notification', (els) =>
+      els.filter((e) => e.textContent?.includes('Bulk import')).map((e) => e.getAttribute('data-toast'))
+    )
     expect(styles).to.deep.equal(['error'])
     await page.waitForSelector('tr[data-phone="0551234567"]')
     expect((await page.$$('tr[data-phone]')).length).to.equal(2)

@@ -9,7 +9,8 @@ import { app, resetDb } from '../helpers/server.ts'
 // Bulk orders in the browser at 360 px: paste, fix a refused line in place, pay from the wallet, watch them deliver.
 const tap = (page: Page, selector: string) => page.$eval(selector, (e) => (e as HTMLElement).click())
 const fitsPhone = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)
-const enabled = (page: Page, selector: string) => page.waitForFunction((s) => (document.querySelector(s) as HTMLButtonElement | null)?.disabled === false, {}, selector)
+const enabled = (page: Page, selector: string) =>
+  page.waitForFunction((s) => (document.querySelector(s) as HTMLButtonElement | null)?.disabled === false, {}, selector)
 
 describe('browser: bulk orders', function () {
   this.timeout(180_000)
@@ -45,7 +46,9 @@ describe('browser: bulk orders', function () {
     await enabled(page, '[data-testid=bulk-check]')
     await tap(page, '[data-testid=bulk-check]')
     await page.waitForSelector('[data-testid=bulk-preview]')
-    expect(await page.$$eval('[data-testid=line-error]', (els) => els.map((e) => e.textContent))).to.deep.equal(['Enter a Ghanaian mobile number: 0 and 9 digits, like 0241234567'])
+    expect(await page.$$eval('[data-testid=line-error]', (els) => els.map((e) => e.textContent))).to.deep.equal([
+      'Enter a Ghanaian mobile number: 0 and 9 digits, like 0241234567'
+    ])
     expect(await page.$eval('[data-testid=bulk-pay]', (e) => (e as HTMLButtonElement).disabled)).to.equal(true)
     // A screen reader's checklist holds with the preview open, in the dark theme at 360 px.
     expect(describeViolations(await axe(page))).to.equal('')
@@ -55,7 +58,9 @@ describe('browser: bulk orders', function () {
     await page.$eval(line3, (e) => (e as HTMLInputElement).select())
     await page.type(line3, '0241234569,MTN,1GB')
     await tap(page, '[data-testid=bulk-recheck]')
-    await page.waitForFunction(() => !document.querySelector('[data-testid=line-error]') && document.querySelector('[data-testid=bulk-total]')?.textContent === 'GH₵13.50')
+    await page.waitForFunction(
+      () => !document.querySelector('[data-testid=line-error]') && document.querySelector('[data-testid=bulk-total]')?.textContent === 'GH₵13.50'
+    )
     expect(await fitsPhone(page)).to.equal(true)
     await enabled(page, '[data-testid=bulk-pay]')
     await Promise.all([page.waitForNavigation(), tap(page, '[data-testid=bulk-pay]')])
@@ -112,7 +117,9 @@ describe('browser: bulk orders', function () {
     await phone.close()
 
     // The page's poll sees the batch paid and shows its lines.
-    await page.waitForFunction(() => !document.querySelector('[data-testid=bulk-awaiting]') && document.querySelectorAll('tr[data-status]').length === 2, { timeout: 20_000 })
+    await page.waitForFunction(() => !document.querySelector('[data-testid=bulk-awaiting]') && document.querySelectorAll('tr[data-status]').length === 2, {
+      timeout: 20_000
+    })
     expect(await app().db.models.Order.count({ where: { paymentStatus: 'SUCCESS' } })).to.equal(2)
     await page.goto(url('/agent/bulk'))
     await hydrated(page)

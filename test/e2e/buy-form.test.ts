@@ -66,7 +66,16 @@ describe('browser: an agent shop opens on the network it sells', function () {
     const c = new Client()
     await c.login(a.user.email, a.password)
     expect((await c.put('/api/shops/mine', { slug: 'adwoa-data', name: 'Adwoa Data', description: '', whatsapp: '', accent: '#1565c0' })).status).to.equal(200)
-    expect((await c.put('/api/shops/mine/prices', { prices: [{ packageId: telecel, price: 4.9 }, { packageId: airteltigo, price: 5.3 }] })).status).to.equal(200)
+    expect(
+      (
+        await c.put('/api/shops/mine/prices', {
+          prices: [
+            { packageId: telecel, price: 4.9 },
+            { packageId: airteltigo, price: 5.3 }
+          ]
+        })
+      ).status
+    ).to.equal(200)
 
     const page = await newPage(browser)
     await page.goto(url('/shop/adwoa-data'))
@@ -75,7 +84,9 @@ describe('browser: an agent shop opens on the network it sells', function () {
     expect(await page.$$eval('[aria-label="Network"] [role="tab"]', (tabs) => tabs.map((t) => t.textContent))).to.deep.equal(['Telecel', 'AirtelTigo'])
     expect(await visible(page, `[data-testid="package-${telecel}"]`)).to.equal(true)
     expect(await visible(page, `[data-testid="package-${airteltigo}"]`)).to.equal(false)
-    expect(await bodyText(page)).to.include('GH₵4.90').and.not.include('No packages available for this network.')
+    expect(await bodyText(page))
+      .to.include('GH₵4.90')
+      .and.not.include('No packages available for this network.')
 
     // ARIA tabs: one Tab stop, the arrows select and focus the next tab, Tab then enters its packages.
     await page.focus('#tab-TELECEL')
@@ -93,10 +104,14 @@ describe('browser: an agent shop opens on the network it sells', function () {
     const plain = await newPage(browser)
     await plain.setJavaScriptEnabled(false)
     await plain.goto(url('/shop/adwoa-data'))
-    expect(await bodyText(plain)).to.include('GH₵4.90').and.not.include('GH₵5.30')
+    expect(await bodyText(plain))
+      .to.include('GH₵4.90')
+      .and.not.include('GH₵5.30')
     await Promise.all([plain.waitForNavigation(), plain.click('#tab-AIRTELTIGO')])
     expect(plain.url()).to.match(/\/shop\/adwoa-data\?network=AIRTELTIGO$/)
-    expect(await bodyText(plain)).to.include('GH₵5.30').and.not.include('GH₵4.90')
+    expect(await bodyText(plain))
+      .to.include('GH₵5.30')
+      .and.not.include('GH₵4.90')
     await plain.browserContext().close()
   })
 })

@@ -39,7 +39,7 @@ describe('browser: automatic delivery (simulator vendor)', function () {
     const card = await page.$eval('[data-testid="order-card"]', (e) => (e as HTMLElement).innerText)
     expect(card).to.include('Delivered')
     expect(await page.$eval('[data-testid="delivery-reference"]', (e) => e.textContent)).to.match(/^SIM-[0-9A-F]{8}$/)
-    const api = await (await fetch(url('/api/orders?phoneNumber=0201112222'))).json() as any
+    const api = (await (await fetch(url('/api/orders?phoneNumber=0201112222'))).json()) as any
     const order = (api.orders ?? api)[0]
     expect(order).to.include({ deliveryStatus: 'DELIVERED', delivered: true, deliveryAttempts: 1 })
     expect(order.deliveryReference).to.match(/^SIM-/)
@@ -67,10 +67,13 @@ describe('browser: automatic delivery (simulator vendor)', function () {
     await buyAndComplete(browser, page, { recipient: '0201113333', payer: '0241234567' })
     const admin = await newPage(browser, { width: 1280 })
     await login(admin, ADMIN.email, ADMIN.password)
-    await admin.waitForFunction(async () => {
-      const r = await fetch('/api/delivery/overview')
-      return (await r.json()).needsAttention === 1
-    }, { polling: 300, timeout: 10_000 })
+    await admin.waitForFunction(
+      async () => {
+        const r = await fetch('/api/delivery/overview')
+        return (await r.json()).needsAttention === 1
+      },
+      { polling: 300, timeout: 10_000 }
+    )
     await admin.goto(url('/admin/overview'))
     await hydrated(admin)
     await admin.waitForSelector('[data-testid="needs-attention"]')
@@ -80,9 +83,12 @@ describe('browser: automatic delivery (simulator vendor)', function () {
     await hydrated(admin)
     expect(await admin.$eval('[data-testid="delivery-cell"]', (e) => (e as HTMLElement).innerText)).to.include('Failed')
     await clickButton(admin, 'Retry delivery')
-    await admin.waitForFunction(async () => {
-      const r = await fetch('/api/orders?deliveryStatus=DELIVERED')
-      return (await r.json()).orders.length === 1
-    }, { polling: 300, timeout: 10_000 })
+    await admin.waitForFunction(
+      async () => {
+        const r = await fetch('/api/orders?deliveryStatus=DELIVERED')
+        return (await r.json()).orders.length === 1
+      },
+      { polling: 300, timeout: 10_000 }
+    )
   })
 })

@@ -131,8 +131,9 @@ describe('browser: the shell', function () {
     const [extend] = await page.$$('xpath/.//button[contains(., "Extend Session")]')
     expect(await page.$$('xpath/.//button[contains(., "Logout Now")]')).to.have.length(1)
     await extend!.click()
-    await page.waitForFunction(() => [...document.querySelectorAll('[data-toast="success"]')].some((t) => t.textContent?.includes('Session extended successfully')))
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('[data-toast="success"]')].some((t) => t.textContent?.includes('Session extended successfully'))
+    )
     expect(await page.$('#session-timeout-title')).to.equal(null)
   })
 })
-

@@ -96,7 +96,11 @@ describe('browser: password recovery on a fresh machine started like `npm start`
   })
 
   it('the same start with a Paystack key and no SMS provider or SMTP: 503 "done by support", /forgot says so, start-up warns', async () => {
-    shop = await startShopLikeNpmStart(dataDir, { PAYSTACK_SECRET_KEY: 'sk_test_fresh', PAYSTACK_BASE_URL: 'http://127.0.0.1:9', PAYER_EMAIL_DOMAIN: 'customers.example.com' })
+    shop = await startShopLikeNpmStart(dataDir, {
+      PAYSTACK_SECRET_KEY: 'sk_test_fresh',
+      PAYSTACK_BASE_URL: 'http://127.0.0.1:9',
+      PAYER_EMAIL_DOMAIN: 'customers.example.com'
+    })
     expect(shop.output()).to.include('self-service password reset is off')
     const api = await new Client(shop.url).post('/api/auth/forgot', { identifier: PHONE })
     expect(api.status).to.equal(503)

@@ -18,22 +18,36 @@ const waitToast = (page: Page, text: string) =>
 const settled = (page: Page) => page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'))
 
 async function clickButton(page: Page, text: string, scope = 'body') {
-  await page.waitForFunction((s, t) => [...document.querySelectorAll(`${s} button`)].some((b) => (b as HTMLElement).innerText.trim() === t && !(b as HTMLButtonElement).disabled), {}, scope, text)
-  await page.evaluate((s, t) => ([...document.querySelectorAll(`${s} button`)].find((b) => (b as HTMLElement).innerText.trim() === t) as HTMLElement).click(), scope, text)
+  await page.waitForFunction(
+    (s, t) => [...document.querySelectorAll(`${s} button`)].some((b) => (b as HTMLElement).innerText.trim() === t && !(b as HTMLButtonElement).disabled),
+    {},
+    scope,
+    text
+  )
+  await page.evaluate(
+    (s, t) => ([...document.querySelectorAll(`${s} button`)].find((b) => (b as HTMLElement).innerText.trim() === t) as HTMLElement).click(),
+    scope,
+    text
+  )
 }
 
 /** Lets the page's downloads land in a fresh folder; returns a reader that waits for a file. */
 async function downloads(page: Page) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'datahub-dl-'))
   const cdp = await page.createCDPSession()
-  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir, browserContextId: (page.browserContext() as unknown as { id?: string }).id, eventsEnabled: true })
+  await cdp.send('Browser.setDownloadBehavior', {
+    behavior: 'allow',
+    downloadPath: dir,
+    browserContextId: (page.browserContext() as unknown as { id?: string }).id,
+    eventsEnabled: true
+  })
   return {
     async read(name: string) {
       const file = path.join(dir, name)
       for (let i = 0; i < 200 && !fs.existsSync(file); i++) await new Promise((r) => setTimeout(r, 50))
       return fs.readFileSync(file, 'utf8')
     },
-    done: () => fs.rmSync(dir, { recursive: true, force: true }),
+    done: () => fs.rmSync(dir, { recursive: true, force: true })
   }
 }
 
@@ -49,13 +63,40 @@ describe('browser: back office insight (audit logs, commissions, analytics, agen
   it('an admin filters audit logs by action, opens Details, copies them and exports; archives two commissions; exports agent performance', async () => {
     const ama = await createAgent({ name: 'Ama Sales', phone: '0245550001' })
     const kofi = await createAgent({ name: 'Kofi Data', phone: '0245550002' })
-    const c1 = await createCommission({ agentId: ama.agent.id, userId: ama.user.id, network: 'MTN', originalAmountPesewas: 1000, commissionAmountPesewas: 100, createdAt: new Date('2026-03-02T10:00:00Z') })
-    const c2 = await createCommission({ agentId: ama.agent.id, userId: ama.user.id, network: 'TELECEL', originalAmountPesewas: 2000, commissionAmountPesewas: 200, createdAt: new Date('2026-03-03T10:00:00Z') })
-    const c3 = await createCommission({ agentId: kofi.agent.id, userId: kofi.user.id, network: 'MTN', originalAmountPesewas: 500, commissionAmountPesewas: 50, createdAt: new Date('2026-03-04T10:00:00Z') })
+    const c1 = await createCommission({
+      agentId: ama.agent.id,
+      userId: ama.user.id,
+      network: 'MTN',
+      originalAmountPesewas: 1000,
+      commissionAmountPesewas: 100,
+      createdAt: new Date('2026-03-02T10:00:00Z')
+    })
+    const c2 = await createCommission({
+      agentId: ama.agent.id,
+      userId: ama.user.id,
+      network: 'TELECEL',
+      originalAmountPesewas: 2000,
+      commissionAmountPesewas: 200,
+      createdAt: new Date('2026-03-03T10:00:00Z')
+    })
+    const c3 = await createCommission({
+      agentId: kofi.agent.id,
+      userId: kofi.user.id,
+      network: 'MTN',
+      originalAmountPesewas: 500,
+      commissionAmountPesewas: 50,
+      createdAt: new Date('2026-03-04T10:00:00Z')
+    })
     const longValue = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140 Safari/537.36'
     const details = { changed: 'siteName', userAgent: longValue, count: 2 }
-    await app().services.audit.record({ action: 'SETTINGS_UPDATED', resource: 'SETTINGS', resourceId: 'settings-record-1', severity: 'MEDIUM', details }, { ip: '41.66.1.2' })
-    await app().services.audit.record({ action: 'AGENT_APPROVED', resource: 'AGENT', resourceId: String(ama.agent.id), severity: 'HIGH', details: { approved: true } }, { ip: '41.66.1.3' })
+    await app().services.audit.record(
+      { action: 'SETTINGS_UPDATED', resource: 'SETTINGS', resourceId: 'settings-record-1', severity: 'MEDIUM', details },
+      { ip: '41.66.1.2' }
+    )
+    await app().services.audit.record(
+      { action: 'AGENT_APPROVED', resource: 'AGENT', resourceId: String(ama.agent.id), severity: 'HIGH', details: { approved: true } },
+      { ip: '41.66.1.3' }
+    )
 
     const page = await newPage(browser, { width: 360 })
     await page.browserContext().overridePermissions(url(''), ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write'])
@@ -66,7 +107,26 @@ describe('browser: back office insight (audit logs, commissions, analytics, agen
     await page.goto(url('/admin/audit-logs'))
     await hydrated(page)
     let text = await bodyText(page)
-    for (const t of ['Audit Logs', 'User ID', 'Action', 'Resource', 'Severity', 'Start Date', 'End Date', 'Clear Filters', 'Export CSV', 'Export JSON', 'Timestamp', 'IP Address', 'Details', 'SETTINGS_UPDATED', 'AGENT_APPROVED', 'LOGIN', 'Unknown', ADMIN.email]) {
+    for (const t of [
+      'Audit Logs',
+      'User ID',
+      'Action',
+      'Resource',
+      'Severity',
+      'Start Date',
+      'End Date',
+      'Clear Filters',
+      'Export CSV',
+      'Export JSON',
+      'Timestamp',
+      'IP Address',
+      'Details',
+      'SETTINGS_UPDATED',
+      'AGENT_APPROVED',
+      'LOGIN',
+      'Unknown',
+      ADMIN.email
+    ]) {
       expect(text, t).to.include(t)
     }
     expect(await page.$eval('#audit-limit', (e) => (e as HTMLSelectElement).value)).to.equal('50')
@@ -80,8 +140,14 @@ describe('browser: back office insight (audit logs, commissions, analytics, agen
     // Details: a key/value list, the long value in monospace, copied as JSON.
     await clickButton(page, 'View', 'tr[data-log-id]')
     await page.waitForSelector('[data-testid="audit-details"]')
-    const pairs = await page.$$eval('[data-testid="audit-details"] > div', (divs) => divs.map((d) => [d.querySelector('dt')!.textContent, d.querySelector('dd')!.textContent, !!d.querySelector('.is-monospace')]))
-    expect(pairs).to.have.deep.members([['changed', 'siteName', false], ['userAgent', longValue, true], ['count', '2', false]])
+    const pairs = await page.$$eval('[data-testid="audit-details"] > div', (divs) =>
+      divs.map((d) => [d.querySelector('dt')!.textContent, d.querySelector('dd')!.textContent, !!d.querySelector('.is-monospace')])
+    )
+    expect(pairs).to.have.deep.members([
+      ['changed', 'siteName', false],
+      ['userAgent', longValue, true],
+      ['count', '2', false]
+    ])
     await page.bringToFront()
     await clickButton(page, 'Copy as JSON', '.modal')
     await waitToast(page, 'Details copied to clipboard!')
@@ -102,7 +168,8 @@ describe('browser: back office insight (audit logs, commissions, analytics, agen
     await page.goto(url('/admin/commissions'))
     await hydrated(page)
     text = await bodyText(page)
-    for (const t of ['Commissions', 'Total Commission', 'GH₵3.50', 'Commission History', 'Archive Selected', 'Archive All', 'Ama Sales', 'Kofi Data']) expect(text, t).to.include(t)
+    for (const t of ['Commissions', 'Total Commission', 'GH₵3.50', 'Commission History', 'Archive Selected', 'Archive All', 'Ama Sales', 'Kofi Data'])
+      expect(text, t).to.include(t)
     await clickButton(page, 'Archive Selected')
     await waitToast(page, 'Please select commissions to archive')
     // The toast sits over the bottom of a phone screen: dismiss it before clicking rows.
@@ -125,11 +192,27 @@ describe('browser: back office insight (audit logs, commissions, analytics, agen
     await page.goto(url('/admin/commission-analytics'))
     await hydrated(page)
     text = await bodyText(page)
-    for (const t of ['Commission Analytics', 'Current', 'Archived', 'Total', 'Avg Commission', 'Group By', 'Top Agents', 'Network Performance', 'Archived Commissions', 'Export']) expect(text, t).to.include(t)
-    const archivedRows = await page.$$eval('[data-testid="archived-table"] tr[data-commission-id]', (rows) => rows.map((r) => [Number(r.getAttribute('data-commission-id')), r.textContent]))
+    for (const t of [
+      'Commission Analytics',
+      'Current',
+      'Archived',
+      'Total',
+      'Avg Commission',
+      'Group By',
+      'Top Agents',
+      'Network Performance',
+      'Archived Commissions',
+      'Export'
+    ])
+      expect(text, t).to.include(t)
+    const archivedRows = await page.$$eval('[data-testid="archived-table"] tr[data-commission-id]', (rows) =>
+      rows.map((r) => [Number(r.getAttribute('data-commission-id')), r.textContent])
+    )
     expect(archivedRows.map((r) => r[0]).sort()).to.deep.equal([c1.id, c2.id].sort())
     for (const [, rowText] of archivedRows) expect(rowText).to.include('Paid out in March')
-    const cards = await page.$$eval('[data-stat]', (els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-stat'), e.querySelector('.stat-value')?.textContent])))
+    const cards = await page.$$eval('[data-stat]', (els) =>
+      Object.fromEntries(els.map((e) => [e.getAttribute('data-stat'), e.querySelector('.stat-value')?.textContent]))
+    )
     expect(cards).to.include({ current: 'GH₵0.50', archived: 'GH₵3.00', total: 'GH₵3.50' })
     await page.select('#analytics-group', 'agent')
     await waitText(page, 'Commission by Agent')
@@ -144,15 +227,36 @@ describe('browser: back office insight (audit logs, commissions, analytics, agen
     await page.goto(url('/admin/agent-performance'))
     await hydrated(page)
     text = await bodyText(page)
-    for (const t of ['Agent Performance', 'Top N', 'Top 3 Performers', 'Leaderboard', 'Statistics', 'Highest Revenue', 'Lowest Revenue', 'Average Revenue', 'Most Orders', 'Total Revenue', 'GH₵30.00', 'GH₵5.00']) expect(text, t).to.include(t)
-    expect(await page.$$eval('[data-testid="leaderboard"] .medal', (m) => m.map((x) => x.getAttribute('aria-label')))).to.deep.equal(['Gold medal, rank 1', 'Silver medal, rank 2'])
+    for (const t of [
+      'Agent Performance',
+      'Top N',
+      'Top 3 Performers',
+      'Leaderboard',
+      'Statistics',
+      'Highest Revenue',
+      'Lowest Revenue',
+      'Average Revenue',
+      'Most Orders',
+      'Total Revenue',
+      'GH₵30.00',
+      'GH₵5.00'
+    ])
+      expect(text, t).to.include(t)
+    expect(await page.$$eval('[data-testid="leaderboard"] .medal', (m) => m.map((x) => x.getAttribute('aria-label')))).to.deep.equal([
+      'Gold medal, rank 1',
+      'Silver medal, rank 2'
+    ])
     expect(await page.$eval('#performance-top', (e) => (e as HTMLSelectElement).value)).to.equal('10')
     await page.select('#performance-top', '20')
     await settled(page)
     await clickButton(page, 'Export CSV')
     await waitToast(page, 'Agent performance exported')
     const lb = parseCsv(await dl.read(`agent_performance_${new Date().toISOString().slice(0, 10)}.csv`))
-    expect(lb.map((r) => [r[0], r[2], r[5]])).to.deep.equal([['Rank', 'Agent', 'Revenue (GHS)'], ['1', 'Ama Sales', '30.00'], ['2', 'Kofi Data', '5.00']])
+    expect(lb.map((r) => [r[0], r[2], r[5]])).to.deep.equal([
+      ['Rank', 'Agent', 'Revenue (GHS)'],
+      ['1', 'Ama Sales', '30.00'],
+      ['2', 'Kofi Data', '5.00']
+    ])
     dl.done()
   })
 })

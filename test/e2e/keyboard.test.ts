@@ -42,10 +42,18 @@ describe('browser: keyboard-only buy journey', function () {
   it('buys 1GB MTN with Tab, arrows, Enter and Escape; focus moves into the dialog, stays there and comes back', async () => {
     const page = await newPage(browser)
     let mouse = 0
-    await page.exposeFunction('__mouse', () => { mouse++ })
+    await page.exposeFunction('__mouse', () => {
+      mouse++
+    })
     await page.evaluateOnNewDocument(() => {
       for (const t of ['mousedown', 'mouseup', 'click', 'pointerdown']) {
-        document.addEventListener(t, (e) => { if ((e as MouseEvent).detail > 0 || (e as PointerEvent).pointerType === 'mouse') (window as any).__mouse() }, true)
+        document.addEventListener(
+          t,
+          (e) => {
+            if ((e as MouseEvent).detail > 0 || (e as PointerEvent).pointerType === 'mouse') (window as any).__mouse()
+          },
+          true
+        )
       }
     })
     await page.goto(url('/data-services'))

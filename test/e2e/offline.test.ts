@@ -53,7 +53,10 @@ describe('browser: offline service worker', function () {
     expect(await page.$$('[data-testid^="package-"]')).to.have.length.greaterThan(0)
     await page.waitForSelector('[data-testid="saved-orders"]')
     // As the look-up showed it (another browser's transaction id comes masked, and stays so).
-    expect(await page.$eval('[data-testid="saved-orders"]', (e) => e.textContent)).to.include('1GB daily').and.include('0241112233').and.include('Status seen')
+    expect(await page.$eval('[data-testid="saved-orders"]', (e) => e.textContent))
+      .to.include('1GB daily')
+      .and.include('0241112233')
+      .and.include('Status seen')
 
     // Another public page the visitor never opened was saved when the worker installed.
     await page.goto(url('/afa'))

@@ -56,7 +56,7 @@ describe('browser: admin refund and payments needing attention (simulator)', fun
     // SUCCESS here, but the simulator's payer never approved it: paid here, not at the gateway.
     await app().db.sequelize.query(
       `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, created_at) VALUES ('E2E-RECON-1', 'data', 'simulator', 'momo', 'SUCCESS', 500, :at)`,
-      { replacements: { at: `${yesterday}T12:00:00Z` } },
+      { replacements: { at: `${yesterday}T12:00:00Z` } }
     )
     const page = await newPage(browser, { width: 360, height: 740 })
     await login(page, ADMIN.email, ADMIN.password)

@@ -22,7 +22,9 @@ describe('browser: agent payouts', function () {
     await app().services.settings.update({ payoutMinimum: 5, payoutFee: 0.5, payoutApprovalAbove: 500 }, {})
     app().services.payouts.simulatorControl({ mode: 'succeed', delayMs: 0 }, {})
     const a = await factories.createAgent({ phone: '0244556677', email: 'payout.agent@example.com', password: 'Secret#123' })
-    await app().db.sequelize.transaction((t) => app().services.earnings.post({ agentId: a.agent.id, type: 'ADJUSTMENT', amountPesewas: 3000, reason: 'margins' }, t))
+    await app().db.sequelize.transaction((t) =>
+      app().services.earnings.post({ agentId: a.agent.id, type: 'ADJUSTMENT', amountPesewas: 3000, reason: 'margins' }, t)
+    )
     const page = await newPage(browser, { width: 360 })
     const errors: string[] = []
     page.on('pageerror', (e) => errors.push(String(e)))
@@ -37,7 +39,10 @@ describe('browser: agent payouts', function () {
     await page.type('#pn-name', 'Kwame Asante')
     await tap(page, '[data-testid=payout-number-save]')
     await page.waitForSelector('[data-testid=payout-number]')
-    expect(await page.$eval('[data-testid=payout-number]', (e) => (e as HTMLElement).innerText)).to.include('0551234567').and.include('Verified').and.include('Kwame Asante')
+    expect(await page.$eval('[data-testid=payout-number]', (e) => (e as HTMLElement).innerText))
+      .to.include('0551234567')
+      .and.include('Verified')
+      .and.include('Kwame Asante')
 
     await page.type('#wd-amount', '20')
     expect(await page.$eval('#wd-help', (e) => e.textContent)).to.include('You receive GH₵20.00; GH₵20.50 is taken from your earnings.')
@@ -46,7 +51,9 @@ describe('browser: agent payouts', function () {
     expect(await page.$eval('[data-testid=earnings-available]', (e) => e.textContent)).to.equal('GH₵9.50')
     // The queue sends it (tests run jobs by hand); the page reads the status again by itself.
     await app().services.queue.drain()
-    await page.waitForFunction(() => document.querySelector('[data-testid=payout-history] tbody tr [data-status]')?.getAttribute('data-status') === 'SUCCESS', { timeout: 15_000 })
+    await page.waitForFunction(() => document.querySelector('[data-testid=payout-history] tbody tr [data-status]')?.getAttribute('data-status') === 'SUCCESS', {
+      timeout: 15_000
+    })
     const row = await page.$eval('[data-testid=payout-history] tbody tr', (e) => (e as HTMLElement).innerText)
     expect(row).to.include('GH₵20.00').and.include('Paid').and.include('0551234567')
     expect(await fitsPhone(page)).to.equal(true)

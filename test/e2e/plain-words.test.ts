@@ -38,7 +38,11 @@ async function goto(page: Page, path: string) {
 
 /** A date of today in the format people here read, and the month-first one they must not see. */
 function todayBothWays() {
-  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-GB', { timeZone: 'Africa/Accra', day: '2-digit', month: '2-digit', year: 'numeric' }).formatToParts(new Date()).map((p) => [p.type, p.value]))
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', { timeZone: 'Africa/Accra', day: '2-digit', month: '2-digit', year: 'numeric' })
+      .formatToParts(new Date())
+      .map((p) => [p.type, p.value])
+  )
   return { dayFirst: `${parts.day}/${parts.month}/${parts.year}`, monthFirst: `${parts.month}/${parts.day}/${parts.year}` }
 }
 

@@ -76,7 +76,9 @@ describe('browser: storefront and payments (simulator)', function () {
     // The badge and its text sit in a polite live region, so the change is announced.
     expect(await page.$eval('[data-testid="payment-status"]', (e) => e.closest('[role="status"]')?.getAttribute('aria-live'))).to.equal('polite')
     const looks: string[] = []
-    page.on('request', (r) => { if (r.url().includes('/api/payment/status/')) looks.push(r.url()) })
+    page.on('request', (r) => {
+      if (r.url().includes('/api/payment/status/')) looks.push(r.url())
+    })
     await approveOnSimulatorPhone(browser, '0241235555')
     // No click on this page: the dialog's own watch finds the approval.
     await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'Successful', { timeout: 30_000 })
@@ -126,7 +128,7 @@ describe('browser: storefront and payments (simulator)', function () {
     await waitText(page, 'Payment Successful')
     await page.waitForNavigation({ timeout: 10_000 })
     expect(new URL(page.url()).pathname).to.equal('/data-services')
-    expect((await app().db.models.Order.findOne({ raw: true }) as any).paymentStatus).to.equal('SUCCESS')
+    expect(((await app().db.models.Order.findOne({ raw: true })) as any).paymentStatus).to.equal('SUCCESS')
   })
 
   it('a cancelled card checkout lands on the failure screen with Try Again and Go Home', async () => {
@@ -159,12 +161,14 @@ describe('browser: storefront and payments (simulator)', function () {
     await page.waitForSelector('[data-testid="payment-dialog"]')
     await clickButton(page, 'Proceed to Payment', DIALOG)
     await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'Pending')
-    const tid = (await app().db.models.Payment.findOne({ raw: true }) as any).transactionId
+    const tid = ((await app().db.models.Payment.findOne({ raw: true })) as any).transactionId
     // The documented HTTP call (docs/payments.md) approves it, as a script would.
     expect((await new Client().post(`/api/simulator/payments/${tid}/approve`)).status).to.equal(200)
     await clickButton(page, 'I Have Paid')
     await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'Successful')
-    expect(await page.$eval('[data-testid="payment-status-text"]', (e) => e.textContent)).to.equal('Payment successful! Your AFA registration is being processed.')
+    expect(await page.$eval('[data-testid="payment-status-text"]', (e) => e.textContent)).to.equal(
+      'Payment successful! Your AFA registration is being processed.'
+    )
     await clickButton(page, 'Complete Registration')
     await waitText(page, 'AFA registration completed successfully! We will process your application shortly.')
     expect(await page.$eval('#afa-name', (e) => (e as HTMLInputElement).value)).to.equal('')
@@ -188,12 +192,16 @@ describe('browser: storefront and payments (simulator)', function () {
   })
 
   it('home shows its sections and the visitor message once per session; a closed platform disables purchases', async () => {
-    await app().services.settings.update({ visitorMessageEnabled: true, visitorMessageTitle: 'Holiday hours', visitorMessageContent: 'We deliver until 8pm.', visitorMessageType: 'WARNING' }, {})
+    await app().services.settings.update(
+      { visitorMessageEnabled: true, visitorMessageTitle: 'Holiday hours', visitorMessageContent: 'We deliver until 8pm.', visitorMessageType: 'WARNING' },
+      {}
+    )
     const page = await newPage(browser)
     await page.goto(url('/'))
     await hydrated(page)
     const text = await bodyText(page)
-    for (const t of ['Buy Data Now', 'Become an Agent', 'Lightning Fast', 'Best Prices', 'Bank-Grade Security', 'How It Works', 'My Orders']) expect(text).to.include(t)
+    for (const t of ['Buy Data Now', 'Become an Agent', 'Lightning Fast', 'Best Prices', 'Bank-Grade Security', 'How It Works', 'My Orders'])
+      expect(text).to.include(t)
     // A fresh shop makes no claim its orders do not support.
     expect(text).to.not.include('10,000+').and.not.include('99.9%')
     await page.waitForSelector('[data-testid="visitor-message"]')
@@ -222,7 +230,12 @@ describe('browser: storefront and payments (simulator)', function () {
     expect(r! + g! + b!, bg).to.be.below(200)
 
     await app().services.settings.update({ platformOpen: false }, {})
-    const res = await new Client().post('/api/orders', { packageId: await mtn1gb(), recipientNumber: '0201112222', payerPhone: '0241234567', payerNetwork: 'MTN' })
+    const res = await new Client().post('/api/orders', {
+      packageId: await mtn1gb(),
+      recipientNumber: '0201112222',
+      payerPhone: '0241234567',
+      payerNetwork: 'MTN'
+    })
     expect(res.body.error).to.equal('Purchases are temporarily disabled')
   })
 })

@@ -19,7 +19,9 @@ describe('browser: sub-agent prices', function () {
 
   it('a dealer at 360 px edits its sub-agents price: refused below its own price, saved inside, and charged to the sub-agent', async () => {
     const q = (sql: string, replacements: Record<string, unknown> = {}) => app().db.sequelize.query<any>(sql, { replacements, type: QueryTypes.SELECT })
-    const [dealerTier] = await q(`INSERT INTO tiers (name, position, may_invite) VALUES ('Agent', 0, false), ('Dealer', 1, true) RETURNING id`).then((rows) => rows.slice(1))
+    const [dealerTier] = await q(`INSERT INTO tiers (name, position, may_invite) VALUES ('Agent', 0, false), ('Dealer', 1, true) RETURNING id`).then((rows) =>
+      rows.slice(1)
+    )
     const pkgId = await mtn1gb() // GH₵5.00, no agent price: the dealer's own price GH₵5.00, maximum GH₵6.00 at 20 %
     const dealer = await createAgent({ phone: '0245551001', name: 'Kwesi Dealer' })
     const sub = await createAgent({ phone: '0245551002', name: 'Abena Sub' })

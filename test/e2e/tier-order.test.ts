@@ -17,7 +17,8 @@ describe('browser: reordering tiers', function () {
   })
   after(closeBrowser)
 
-  const titles = (page: Page) => page.$$eval('form[data-testid^="tier-"]:not([data-testid="tier-new"]) h2', (hs) => hs.map((h) => h.firstChild?.textContent ?? ''))
+  const titles = (page: Page) =>
+    page.$$eval('form[data-testid^="tier-"]:not([data-testid="tier-new"]) h2', (hs) => hs.map((h) => h.firstChild?.textContent ?? ''))
 
   it('moves a tier up with the keyboard: the list, the database and the screen-reader announcement follow, focus stays on the tier', async () => {
     const page = await newPage(browser)
@@ -57,7 +58,9 @@ describe('browser: reordering tiers', function () {
     await login(page, ADMIN.email, ADMIN.password)
     await page.goto(url('/admin/agent-performance'))
     await hydrated(page)
-    const row = await page.$eval('[data-testid="leaderboard"] tbody tr', (tr) => [...tr.querySelectorAll('td')].map((td) => (td as HTMLElement).innerText.trim()))
+    const row = await page.$eval('[data-testid="leaderboard"] tbody tr', (tr) =>
+      [...tr.querySelectorAll('td')].map((td) => (td as HTMLElement).innerText.trim())
+    )
     expect(row.slice(1, 4)).to.deep.equal(['Kwesi Dealer\n0245561001', 'Super dealer', '1'])
     expect(row[6]).to.equal('GH₵0.00')
     expect(await page.$eval('[data-stat="parent-margins"] .stat-value', (e) => e.textContent)).to.equal('GH₵0.00')

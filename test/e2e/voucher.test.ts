@@ -59,7 +59,9 @@ describe('browser: Telecel voucher on the buy page (simulator)', function () {
 
     await checkPaidIfPending(page)
     await page.waitForFunction(() => document.querySelector('[data-testid="payment-status"]')?.textContent === 'Successful')
-    const [p] = await app().db.sequelize.query<{ status: string; payer_network: string }>('SELECT status, payer_network FROM payments', { type: 'SELECT' as never })
+    const [p] = await app().db.sequelize.query<{ status: string; payer_network: string }>('SELECT status, payer_network FROM payments', {
+      type: 'SELECT' as never
+    })
     expect(p).to.deep.equal({ status: 'SUCCESS', payer_network: 'TELECEL' })
   })
 })

@@ -55,7 +55,9 @@ describe('browser: the agent wallet', function () {
     // The first tap asks once, with the amount; nothing is paid until Confirm.
     await tap(page, '[data-testid=pay-wallet]')
     await page.waitForSelector('[data-testid=pay-wallet-confirm]')
-    expect(await page.$eval('[data-testid=pay-wallet-confirm-box]', (e) => (e as HTMLElement).innerText)).to.include('Pay GH₵8.00 from your wallet for MTN 2.0GB to 0551234567? Balance after: GH₵12.00.')
+    expect(await page.$eval('[data-testid=pay-wallet-confirm-box]', (e) => (e as HTMLElement).innerText)).to.include(
+      'Pay GH₵8.00 from your wallet for MTN 2.0GB to 0551234567? Balance after: GH₵12.00.'
+    )
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).to.equal('pay-wallet-confirm')
     expect(await app().db.models.Order.count({ where: { agentId: a.agent.id } })).to.equal(0)
     await Promise.all([page.waitForNavigation(), tap(page, '[data-testid=pay-wallet-confirm]')])
@@ -91,9 +93,11 @@ describe('browser: the agent wallet', function () {
     expect(overview.toLowerCase()).to.include('wallet liability (ghs)')
     await ap.goto(url(`/admin/wallets?agentId=${a.agent.id}`))
     await hydrated(ap)
-    await ap.waitForFunction(() => document.querySelector('[data-testid=admin-wallet-balance]')?.textContent === 'GH₵12.00', { timeout: 5000 }).catch(async (e) => {
-      throw new Error(`${e.message}: ${errors.join(' | ')} ${(await ap.content()).slice(0, 3000)}`)
-    })
+    await ap
+      .waitForFunction(() => document.querySelector('[data-testid=admin-wallet-balance]')?.textContent === 'GH₵12.00', { timeout: 5000 })
+      .catch(async (e) => {
+        throw new Error(`${e.message}: ${errors.join(' | ')} ${(await ap.content()).slice(0, 3000)}`)
+      })
     await admin.close()
 
     // The developers page renders the documented routes.

@@ -9,16 +9,24 @@ async function botSays(page: Page, text: string) {
   await page.waitForFunction(
     (t) => [...document.querySelectorAll('[data-direction=out] [data-testid=wa-text]')].some((e) => e.textContent?.includes(t)),
     { timeout: 15_000 },
-    text,
+    text
   )
 }
 
 /** Taps a reply button of the newest bot message. */
 async function tap(page: Page, title: string) {
-  await page.waitForFunction((t) => [...document.querySelectorAll('[data-testid=wa-chat] .buttons button')].some((b) => b.textContent?.startsWith(t) && !(b as HTMLButtonElement).disabled), {}, title)
+  await page.waitForFunction(
+    (t) =>
+      [...document.querySelectorAll('[data-testid=wa-chat] .buttons button')].some((b) => b.textContent?.startsWith(t) && !(b as HTMLButtonElement).disabled),
+    {},
+    title
+  )
   await page.evaluate((t) => {
     const all = [...document.querySelectorAll('[data-testid=wa-chat] .buttons button')] as HTMLButtonElement[]
-    all.filter((b) => b.textContent?.startsWith(t) && !b.disabled).at(-1)!.click()
+    all
+      .filter((b) => b.textContent?.startsWith(t) && !b.disabled)
+      .at(-1)!
+      .click()
   }, title)
 }
 

@@ -35,7 +35,8 @@ export async function startFakeArkesel(apiKey = 'ark_test_key'): Promise<FakeArk
       } catch {
         return send(422, { status: 'error', message: 'Invalid JSON' })
       }
-      if (typeof body.sender !== 'string' || body.sender.length < 1 || body.sender.length > 11) return send(422, { status: 'error', message: 'Sender ID must be at most 11 characters' })
+      if (typeof body.sender !== 'string' || body.sender.length < 1 || body.sender.length > 11)
+        return send(422, { status: 'error', message: 'Sender ID must be at most 11 characters' })
       if (typeof body.message !== 'string' || !body.message) return send(422, { status: 'error', message: 'Message is required' })
       if (!Array.isArray(body.recipients) || body.recipients.length === 0) return send(422, { status: 'error', message: 'Recipients are required' })
       if (failing > 0) {
@@ -69,6 +70,6 @@ export async function startFakeArkesel(apiKey = 'ark_test_key'): Promise<FakeArk
     async close() {
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
-    },
+    }
   }
 }

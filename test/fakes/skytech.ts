@@ -71,7 +71,8 @@ export async function startFakeSkytech(opts: { key?: string; secret?: string } =
       const ts = String(req.headers['x-timestamp'] ?? '')
       const expected = crypto.createHmac('sha256', secret).update(`${ts}\n${req.method}\n${url.pathname}\n${raw}`).digest('hex')
       const given = String(req.headers['x-signature'] ?? '')
-      const signatureOk = given.length === expected.length && crypto.timingSafeEqual(Buffer.from(given), Buffer.from(expected)) && req.headers.authorization === `Bearer ${key}`
+      const signatureOk =
+        given.length === expected.length && crypto.timingSafeEqual(Buffer.from(given), Buffer.from(expected)) && req.headers.authorization === `Bearer ${key}`
       requests.push({ method: req.method ?? '', path: url.pathname, signatureOk })
       if (!signatureOk) return send(401, { status: 'error', error: 'Invalid signature' })
       if (Math.abs(Date.now() / 1000 - Number(ts)) > 300) return send(401, { status: 'error', error: 'Stale timestamp' })
@@ -96,7 +97,15 @@ export async function startFakeSkytech(opts: { key?: string; secret?: string } =
         }
         const seen = byKey.get(k)
         if (seen) return send(200, { status: 'success', ref: seen.ref, duplicate: true })
-        const order: FakeVendorOrder = { ref: `SKY${String(++seq).padStart(6, '0')}`, key: k, network: body.network, recipient: String(body.recipient), capacity: Number(body.capacity), status: 'processing', createdAt: Date.now() }
+        const order: FakeVendorOrder = {
+          ref: `SKY${String(++seq).padStart(6, '0')}`,
+          key: k,
+          network: body.network,
+          recipient: String(body.recipient),
+          capacity: Number(body.capacity),
+          status: 'processing',
+          createdAt: Date.now()
+        }
         orders.set(order.ref, order)
         byKey.set(k, order)
         fake.balance -= 5
@@ -144,7 +153,7 @@ export async function startFakeSkytech(opts: { key?: string; secret?: string } =
       for (const r of hanging) r.destroy()
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
-    },
+    }
   }
   return fake
 }

@@ -32,8 +32,12 @@ export interface FakeGraph {
 function problem(m: any): string | null {
   if (m?.messaging_product !== 'whatsapp') return 'messaging_product must be whatsapp'
   if (typeof m.to !== 'string' || !/^\d{6,15}$/.test(m.to)) return 'to must be a phone number in international digits'
-  if (m.type === 'text') return typeof m.text?.body === 'string' && m.text.body.length >= 1 && m.text.body.length <= 4096 ? null : 'text.body is required (at most 4096 characters)'
-  if (m.type === 'template') return typeof m.template?.name === 'string' && typeof m.template?.language?.code === 'string' ? null : 'template.name and template.language.code are required'
+  if (m.type === 'text')
+    return typeof m.text?.body === 'string' && m.text.body.length >= 1 && m.text.body.length <= 4096 ? null : 'text.body is required (at most 4096 characters)'
+  if (m.type === 'template')
+    return typeof m.template?.name === 'string' && typeof m.template?.language?.code === 'string'
+      ? null
+      : 'template.name and template.language.code are required'
   if (m.type !== 'interactive') return `Unsupported message type ${m.type}`
   const i = m.interactive
   if (typeof i?.body?.text !== 'string' || !i.body.text || i.body.text.length > 1024) return 'interactive.body.text is required (at most 1024 characters)'
@@ -102,22 +106,53 @@ export async function startFakeGraph(opts: { version?: string; phoneNumberId?: s
     sent,
     requests,
     texts(to) {
-      return sent.filter((m) => !to || m.to === to).map((m) =>
-        m.type === 'text' ? m.body.text.body : m.type === 'interactive' ? m.body.interactive.body.text : m.body.template.components?.[0]?.parameters?.[0]?.text ?? '')
+      return sent
+        .filter((m) => !to || m.to === to)
+        .map((m) =>
+          m.type === 'text'
+            ? m.body.text.body
+            : m.type === 'interactive'
+              ? m.body.interactive.body.text
+              : (m.body.template.components?.[0]?.parameters?.[0]?.text ?? '')
+        )
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
   }
 }
 
 /** A webhook body as Meta sends it for one customer message. */
-export function inbound(from: string, message: { id: string } & ({ text: string } | { replyId: string; title: string; kind?: 'button_reply' | 'list_reply' }), name = 'Ama'): any {
+export function inbound(
+  from: string,
+  message: { id: string } & ({ text: string } | { replyId: string; title: string; kind?: 'button_reply' | 'list_reply' }),
+  name = 'Ama'
+): any {
   const base = { from, id: message.id, timestamp: String(Math.floor(Date.now() / 1000)) }
-  const m = 'text' in message
-    ? { ...base, type: 'text', text: { body: message.text } }
-    : { ...base, type: 'interactive', interactive: { type: message.kind ?? 'button_reply', [message.kind ?? 'button_reply']: { id: message.replyId, title: message.title } } }
+  const m =
+    'text' in message
+      ? { ...base, type: 'text', text: { body: message.text } }
+      : {
+          ...base,
+          type: 'interactive',
+          interactive: { type: message.kind ?? 'button_reply', [message.kind ?? 'button_reply']: { id: message.replyId, title: message.title } }
+        }
   return {
     object: 'whatsapp_business_account',
-    entry: [{ id: '102290129340398', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' }, contacts: [{ profile: { name }, wa_id: from }], messages: [m] } }] }],
+    entry: [
+      {
+        id: '102290129340398',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' },
+              contacts: [{ profile: { name }, wa_id: from }],
+              messages: [m]
+            }
+          }
+        ]
+      }
+    ]
   }
 }
 
@@ -125,6 +160,20 @@ export function inbound(from: string, message: { id: string } & ({ text: string 
 export function statusEvent(wamid: string, status: 'sent' | 'delivered' | 'read' | 'failed', recipient: string): any {
   return {
     object: 'whatsapp_business_account',
-    entry: [{ id: '102290129340398', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' }, statuses: [{ id: wamid, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: recipient }] } }] }],
+    entry: [
+      {
+        id: '102290129340398',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' },
+              statuses: [{ id: wamid, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: recipient }]
+            }
+          }
+        ]
+      }
+    ]
   }
 }

@@ -27,7 +27,16 @@ export async function useBrowser(ctx: Mocha.Context): Promise<Browser> {
     executablePath: exe!,
     headless: true,
     userDataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'datahub-chrome-')),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync'
+    ]
   })
   return browser
 }

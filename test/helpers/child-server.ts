@@ -3,7 +3,12 @@ import os from 'node:os'
 import path from 'node:path'
 import { freePort } from '../../models/embedded.ts'
 
-export interface ChildServer { url: string; child: ChildProcess; output: () => string; kill(signal?: NodeJS.Signals): Promise<void> }
+export interface ChildServer {
+  url: string
+  child: ChildProcess
+  output: () => string
+  kill(signal?: NodeJS.Signals): Promise<void>
+}
 
 /**
  * A real server process (node server/index.ts) on the test database, so a test can kill -9 it the
@@ -21,7 +26,7 @@ export async function startChildServer(databaseUrl: string, env: Record<string, 
     JOBS_ENABLED: '1',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
     SESSION_SECRET: 'child-session-secret-that-is-long-enough-000',
-    ...env,
+    ...env
   })
 }
 
@@ -39,7 +44,7 @@ export async function startShopLikeNpmStart(dataDir: string, env: Record<string,
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     EMBEDDED_PG_PORT: String(await freePort()),
-    ...env,
+    ...env
   })
 }
 
@@ -72,6 +77,6 @@ async function spawnServer(script: string, port: number, env: NodeJS.ProcessEnv)
         if (child.exitCode !== null || child.signalCode) return resolve()
         child.once('exit', () => resolve())
         child.kill(signal)
-      }),
+      })
   }
 }

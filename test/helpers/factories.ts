@@ -14,7 +14,7 @@ export async function createUser(over: Over = {}) {
     passwordHash: await hashSecret(password),
     role: over.role ?? 'PUBLIC',
     name: over.name ?? `User ${n}`,
-    phone: over.phone ?? null,
+    phone: over.phone ?? null
   })
   return { ...(row.get({ plain: true }) as Over), password } as Over & { id: number; email: string; role: string; password: string }
 }
@@ -30,7 +30,7 @@ export async function createAgent(over: Over = {}) {
     phone,
     approved: over.approved ?? true,
     paymentStatus: over.paymentStatus === undefined ? 'SUCCESS' : over.paymentStatus,
-    paymentTransactionId: over.paymentTransactionId ?? null,
+    paymentTransactionId: over.paymentTransactionId ?? null
   })
   return { user, agent: agent.get({ plain: true }) as Over, password: user.password as string }
 }
@@ -42,7 +42,7 @@ export async function createPackage(over: Over = {}) {
     sizeMb: over.sizeMb ?? 1024,
     priceUserPesewas: over.priceUserPesewas ?? 500,
     priceAgentPesewas: over.priceAgentPesewas === undefined ? 450 : over.priceAgentPesewas,
-    active: over.active ?? true,
+    active: over.active ?? true
   })
   return row.get({ plain: true }) as Over
 }
@@ -64,12 +64,14 @@ export async function createOrder(over: Over = {}) {
     channel: over.channel ?? 'web',
     delivered: over.delivered ?? false,
     deliveryStatus: over.deliveryStatus ?? (over.delivered ? 'MANUAL' : 'NOT_STARTED'),
-    createdAt: over.createdAt ?? new Date(),
+    createdAt: over.createdAt ?? new Date()
   })
   const order = row.get({ plain: true }) as Over
   // An export is a row in order_exports (ADR 0021); the order reads as exported through orders_view.
   if (over.exported) {
-    await app().db.sequelize.query('INSERT INTO order_exports (order_id, exported_at) VALUES (:id, :at)', { replacements: { id: order.id, at: over.exportedAt ?? new Date() } })
+    await app().db.sequelize.query('INSERT INTO order_exports (order_id, exported_at) VALUES (:id, :at)', {
+      replacements: { id: order.id, at: over.exportedAt ?? new Date() }
+    })
     Object.assign(order, { exported: true, exportedAt: over.exportedAt ?? new Date() })
   }
   return order
@@ -82,7 +84,14 @@ export async function createOrder(over: Over = {}) {
 export async function createCommission(over: Over = {}) {
   const order = over.orderId
     ? { id: over.orderId, agentId: over.agentId ?? null, network: over.network ?? 'MTN', amountPesewas: over.originalAmountPesewas ?? 500 }
-    : await createOrder({ agentId: over.agentId ?? null, userId: over.userId ?? null, network: over.network, amountPesewas: over.originalAmountPesewas ?? 500, paymentStatus: 'SUCCESS', createdAt: over.createdAt })
+    : await createOrder({
+        agentId: over.agentId ?? null,
+        userId: over.userId ?? null,
+        network: over.network,
+        amountPesewas: over.originalAmountPesewas ?? 500,
+        paymentStatus: 'SUCCESS',
+        createdAt: over.createdAt
+      })
   const row = await app().db.models.Commission.create({
     orderId: order.id,
     agentId: over.agentId ?? order.agentId ?? null,
@@ -93,7 +102,7 @@ export async function createCommission(over: Over = {}) {
     paymentStatus: over.paymentStatus ?? 'PENDING',
     archived: over.archived ?? false,
     archivedAt: over.archived ? new Date() : null,
-    archiveNotes: over.archiveNotes ?? null,
+    archiveNotes: over.archiveNotes ?? null
   })
   const id = row.get('id') as number
   if (over.createdAt) {
@@ -115,7 +124,7 @@ export async function createAfaRegistration(over: Over = {}) {
     paymentStatus: over.paymentStatus === undefined ? 'SUCCESS' : over.paymentStatus,
     paymentTransactionId: over.paymentTransactionId ?? `afa${Date.now()}${n}`,
     completed: over.completed ?? false,
-    createdAt: over.createdAt ?? new Date(),
+    createdAt: over.createdAt ?? new Date()
   })
   return row.get({ plain: true }) as Over
 }

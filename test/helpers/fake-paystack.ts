@@ -60,7 +60,11 @@ export interface FakePaystack {
   refuseNextTransfer(message: string | null): void
   completeTransfer(reference: string, status: 'success' | 'failed' | 'reversed'): void
   /** A signed transfer.success / transfer.failed / transfer.reversed event for a transfer. */
-  transferEvent(reference: string, event: 'transfer.success' | 'transfer.failed' | 'transfer.reversed', opts?: { amount?: number }): { body: string; signature: string }
+  transferEvent(
+    reference: string,
+    event: 'transfer.success' | 'transfer.failed' | 'transfer.reversed',
+    opts?: { amount?: number }
+  ): { body: string; signature: string }
   url: string
   secret: string
   txns: Map<string, FakeTxn>
@@ -100,17 +104,24 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
   const BANKS = [
     { id: 28, name: 'MTN', slug: 'mtn-gh', code: 'MTN', type: 'mobile_money', currency: 'GHS', country: 'Ghana', active: true },
     { id: 29, name: 'Vodafone', slug: 'vodafone-gh', code: 'VOD', type: 'mobile_money', currency: 'GHS', country: 'Ghana', active: true },
-    { id: 30, name: 'AirtelTigo', slug: 'airteltigo-gh', code: 'ATL', type: 'mobile_money', currency: 'GHS', country: 'Ghana', active: true },
+    { id: 30, name: 'AirtelTigo', slug: 'airteltigo-gh', code: 'ATL', type: 'mobile_money', currency: 'GHS', country: 'Ghana', active: true }
   ]
-  const transferData = (t: FakeTransfer) => ({ ...t, domain: 'test', source: 'balance', recipient: recipients.get(t.recipient) ? { recipient_code: t.recipient, type: 'mobile_money' } : t.recipient, createdAt: new Date().toISOString() })
+  const transferData = (t: FakeTransfer) => ({
+    ...t,
+    domain: 'test',
+    source: 'balance',
+    recipient: recipients.get(t.recipient) ? { recipient_code: t.recipient, type: 'mobile_money' } : t.recipient,
+    createdAt: new Date().toISOString()
+  })
   /** Answers the way a Trouble says; true when it took the answer over. */
   const misbehave = (tr: Trouble, req: http.IncomingMessage, res: http.ServerResponse, ok: () => void): boolean => {
-    if (tr.kind === '429') return res.writeHead(429, { 'Content-Type': 'application/json' }), res.end(JSON.stringify({ status: false, message: 'Too Many Requests' })), true
-    if (tr.kind === '502') return res.writeHead(502, { 'Content-Type': 'text/html' }), res.end('<html><body>502 Bad Gateway</body></html>'), true
-    if (tr.kind === 'nonjson') return res.writeHead(200, { 'Content-Type': 'text/html' }), res.end('<html>upstream error</html>'), true
-    if (tr.kind === 'reset') return req.socket.destroy(), true
-    if (tr.kind === 'silence') return setTimeout(() => req.socket.destroy(), tr.ms ?? 20_000).unref(), true
-    if (tr.kind === 'slow') return setTimeout(ok, tr.ms ?? 20_000).unref(), true
+    if (tr.kind === '429')
+      return (res.writeHead(429, { 'Content-Type': 'application/json' }), res.end(JSON.stringify({ status: false, message: 'Too Many Requests' })), true)
+    if (tr.kind === '502') return (res.writeHead(502, { 'Content-Type': 'text/html' }), res.end('<html><body>502 Bad Gateway</body></html>'), true)
+    if (tr.kind === 'nonjson') return (res.writeHead(200, { 'Content-Type': 'text/html' }), res.end('<html>upstream error</html>'), true)
+    if (tr.kind === 'reset') return (req.socket.destroy(), true)
+    if (tr.kind === 'silence') return (setTimeout(() => req.socket.destroy(), tr.ms ?? 20_000).unref(), true)
+    if (tr.kind === 'slow') return (setTimeout(ok, tr.ms ?? 20_000).unref(), true)
     return false
   }
   const state = { refundMode: 'processed' as FakePaystack['refundMode'], maxPerPage: 100 }
@@ -125,10 +136,14 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
     channel: t.channel,
     gateway_response: t.status === 'success' ? 'Approved' : t.status === 'failed' ? 'Declined' : 'The transaction was not completed',
     display_text:
-      t.status === 'pay_offline' ? 'Please complete authorization process on your mobile phone' : t.status === 'send_otp' ? 'Please dial *110# to generate a voucher code. Then input the voucher' : undefined,
+      t.status === 'pay_offline'
+        ? 'Please complete authorization process on your mobile phone'
+        : t.status === 'send_otp'
+          ? 'Please dial *110# to generate a voucher code. Then input the voucher'
+          : undefined,
     created_at: t.createdAt.toISOString(),
     paid_at: t.status === 'success' ? new Date().toISOString() : null,
-    customer: { email: t.email },
+    customer: { email: t.email }
   })
 
   const server = http.createServer((req, res) => {
@@ -151,12 +166,26 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
       if (req.headers.authorization !== `Bearer ${secret}`) return send(401, { status: false, message: 'Invalid key' })
 
       if (req.method === 'POST' && path === '/transaction/initialize') {
-        if (!body?.email || !Number.isInteger(Number(body.amount)) || Number(body.amount) <= 0) return send(400, { status: false, message: 'Invalid amount or email' })
+        if (!body?.email || !Number.isInteger(Number(body.amount)) || Number(body.amount) <= 0)
+          return send(400, { status: false, message: 'Invalid amount or email' })
         const reference = String(body.reference ?? crypto.randomUUID())
         if (txns.has(reference)) return send(400, { status: false, message: 'Duplicate Transaction Reference' })
         const access = crypto.randomBytes(6).toString('hex')
-        txns.set(reference, { id: nextId++, reference, amount: Number(body.amount), currency: body.currency ?? 'GHS', email: body.email, channel: 'card', status: 'abandoned', createdAt: new Date() })
-        return send(200, { status: true, message: 'Authorization URL created', data: { authorization_url: `https://checkout.paystack.com/${access}`, access_code: access, reference } })
+        txns.set(reference, {
+          id: nextId++,
+          reference,
+          amount: Number(body.amount),
+          currency: body.currency ?? 'GHS',
+          email: body.email,
+          channel: 'card',
+          status: 'abandoned',
+          createdAt: new Date()
+        })
+        return send(200, {
+          status: true,
+          message: 'Authorization URL created',
+          data: { authorization_url: `https://checkout.paystack.com/${access}`, access_code: access, reference }
+        })
       }
       let m = /^\/transaction\/verify\/([^/]+)$/.exec(path)
       if (req.method === 'GET' && m) {
@@ -171,12 +200,22 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
         }
         const reference = String(body.reference)
         if (txns.has(reference)) return send(400, { status: false, message: 'Duplicate Transaction Reference' })
-        if (!/^[^\s@]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i.test(String(body.email))) return send(400, { status: false, message: 'Invalid Email Address Passed' })
+        if (!/^[^\s@]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i.test(String(body.email)))
+          return send(400, { status: false, message: 'Invalid Email Address Passed' })
         // A well-formed Ghanaian number the network does not know: Paystack's clear refusal.
-        if (mm.phone === '0240000000') return send(400, { status: false, message: 'Charge attempted', data: { status: 'failed', message: 'Invalid phone number' } })
+        if (mm.phone === '0240000000')
+          return send(400, { status: false, message: 'Charge attempted', data: { status: 'failed', message: 'Invalid phone number' } })
         const t: FakeTxn = {
-          id: nextId++, reference, amount: Number(body.amount), currency: body.currency ?? 'GHS', email: body.email, channel: 'mobile_money', provider: mm.provider, phone: mm.phone,
-          status: otpProviders.has(mm.provider) ? 'send_otp' : 'pay_offline', createdAt: new Date(),
+          id: nextId++,
+          reference,
+          amount: Number(body.amount),
+          currency: body.currency ?? 'GHS',
+          email: body.email,
+          channel: 'mobile_money',
+          provider: mm.provider,
+          phone: mm.phone,
+          status: otpProviders.has(mm.provider) ? 'send_otp' : 'pay_offline',
+          createdAt: new Date()
         }
         const tr = trouble
         trouble = null
@@ -193,7 +232,8 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
           }
           if (tr.kind === 'reset') return req.socket.destroy()
           if (tr.kind === 'silence') return void setTimeout(() => req.socket.destroy(), tr.ms ?? 20_000).unref()
-          if (tr.kind === 'slow') return void setTimeout(() => send(200, { status: true, message: 'Charge attempted', data: dataOf(t) }), tr.ms ?? 20_000).unref()
+          if (tr.kind === 'slow')
+            return void setTimeout(() => send(200, { status: true, message: 'Charge attempted', data: dataOf(t) }), tr.ms ?? 20_000).unref()
         }
         txns.set(reference, t)
         return send(200, { status: true, message: 'Charge attempted', data: dataOf(t) })
@@ -215,7 +255,8 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
         const done = refunds.filter((r) => r.reference === t.reference && r.status !== 'failed').reduce((a, r) => a + r.amount, 0)
         const amount = body.amount === undefined ? paid - done : Number(body.amount)
         if (done >= paid) return send(400, { status: false, message: 'Transaction has been fully reversed' })
-        if (!Number.isInteger(amount) || amount <= 0 || amount > paid - done) return send(400, { status: false, message: 'Refund amount cannot be greater than transaction amount' })
+        if (!Number.isInteger(amount) || amount <= 0 || amount > paid - done)
+          return send(400, { status: false, message: 'Refund amount cannot be greater than transaction amount' })
         if (state.refundMode === 'refuse') return send(400, { status: false, message: 'Refund could not be processed' })
         const r: FakeRefund = { id: nextId++, reference: t.reference, amount, status: state.refundMode === 'pending' ? 'pending' : 'processed' }
         refunds.push(r)
@@ -224,12 +265,20 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
           r.status = 'processed'
           return void setTimeout(() => req.socket.destroy(), 5_000).unref()
         }
-        return send(200, { status: true, message: 'Refund has been queued for processing', data: { id: r.id, transaction: { id: t.id, reference: t.reference, amount: paid }, amount, currency: 'GHS', status: r.status } })
+        return send(200, {
+          status: true,
+          message: 'Refund has been queued for processing',
+          data: { id: r.id, transaction: { id: t.id, reference: t.reference, amount: paid }, amount, currency: 'GHS', status: r.status }
+        })
       }
       if (req.method === 'GET' && path === '/refund') {
         const ref = new URL(req.url ?? '/', 'http://x').searchParams.get('reference')
         const list = refunds.filter((r) => !ref || r.reference === ref)
-        return send(200, { status: true, message: 'Refunds retrieved', data: list.map((r) => ({ id: r.id, amount: r.amount, status: r.status, transaction: { reference: r.reference } })) })
+        return send(200, {
+          status: true,
+          message: 'Refunds retrieved',
+          data: list.map((r) => ({ id: r.id, amount: r.amount, status: r.status, transaction: { reference: r.reference } }))
+        })
       }
       if (req.method === 'GET' && path === '/transaction') {
         const sp = new URL(req.url ?? '/', 'http://x').searchParams
@@ -239,34 +288,76 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
         const page = Math.max(1, Number(sp.get('page') ?? 1))
         const all = [...txns.values()].filter((t) => t.createdAt >= from && t.createdAt < to).sort((a, b) => a.id - b.id)
         const slice = all.slice((page - 1) * perPage, page * perPage)
-        return send(200, { status: true, message: 'Transactions retrieved', data: slice.map(dataOf), meta: { total: all.length, perPage, page, pageCount: Math.max(1, Math.ceil(all.length / perPage)) } })
+        return send(200, {
+          status: true,
+          message: 'Transactions retrieved',
+          data: slice.map(dataOf),
+          meta: { total: all.length, perPage, page, pageCount: Math.max(1, Math.ceil(all.length / perPage)) }
+        })
       }
       // Transfers API
       if (req.method === 'GET' && path === '/bank') {
         const sp = new URL(req.url ?? '/', 'http://x').searchParams
-        return send(200, { status: true, message: 'Banks retrieved', data: BANKS.filter((b) => (!sp.get('currency') || b.currency === sp.get('currency')) && (!sp.get('type') || b.type === sp.get('type'))) })
+        return send(200, {
+          status: true,
+          message: 'Banks retrieved',
+          data: BANKS.filter((b) => (!sp.get('currency') || b.currency === sp.get('currency')) && (!sp.get('type') || b.type === sp.get('type')))
+        })
       }
       if (req.method === 'GET' && path === '/bank/resolve') {
         const sp = new URL(req.url ?? '/', 'http://x').searchParams
         const number = sp.get('account_number') ?? ''
         if (!BANKS.some((b) => b.code === sp.get('bank_code'))) return send(422, { status: false, message: 'Unknown bank code' })
-        if (!/^0\d{9}$/.test(number) || unknownNumbers.has(number)) return send(422, { status: false, message: 'Could not resolve account name. Check parameters or try again.' })
-        return send(200, { status: true, message: 'Account number resolved', data: { account_number: number, account_name: 'KOFI MENSAH', bank_id: BANKS.find((b) => b.code === sp.get('bank_code'))!.id } })
+        if (!/^0\d{9}$/.test(number) || unknownNumbers.has(number))
+          return send(422, { status: false, message: 'Could not resolve account name. Check parameters or try again.' })
+        return send(200, {
+          status: true,
+          message: 'Account number resolved',
+          data: { account_number: number, account_name: 'KOFI MENSAH', bank_id: BANKS.find((b) => b.code === sp.get('bank_code'))!.id }
+        })
       }
       if (req.method === 'POST' && path === '/transferrecipient') {
-        if (body?.type !== 'mobile_money' || body?.currency !== 'GHS' || !body?.name || !/^0\d{9}$/.test(String(body?.account_number ?? '')) || !BANKS.some((b) => b.code === body?.bank_code)) {
+        if (
+          body?.type !== 'mobile_money' ||
+          body?.currency !== 'GHS' ||
+          !body?.name ||
+          !/^0\d{9}$/.test(String(body?.account_number ?? '')) ||
+          !BANKS.some((b) => b.code === body?.bank_code)
+        ) {
           return send(400, { status: false, message: 'Invalid recipient details' })
         }
         const key = `${body.bank_code}:${body.account_number}`
         let rec = [...recipients.values()].find((r) => `${r.bank_code}:${r.account_number}` === key)
         if (!rec) {
-          rec = { recipient_code: `RCP_${crypto.randomBytes(6).toString('hex')}`, account_number: body.account_number, bank_code: body.bank_code, name: body.name }
+          rec = {
+            recipient_code: `RCP_${crypto.randomBytes(6).toString('hex')}`,
+            account_number: body.account_number,
+            bank_code: body.bank_code,
+            name: body.name
+          }
           recipients.set(rec.recipient_code, rec)
         }
-        return send(201, { status: true, message: 'Transfer recipient created successfully', data: { active: true, currency: 'GHS', name: rec.name, recipient_code: rec.recipient_code, type: 'mobile_money', details: { account_number: rec.account_number, account_name: rec.name, bank_code: rec.bank_code } } })
+        return send(201, {
+          status: true,
+          message: 'Transfer recipient created successfully',
+          data: {
+            active: true,
+            currency: 'GHS',
+            name: rec.name,
+            recipient_code: rec.recipient_code,
+            type: 'mobile_money',
+            details: { account_number: rec.account_number, account_name: rec.name, bank_code: rec.bank_code }
+          }
+        })
       }
       if (req.method === 'POST' && path === '/transfer') {
-        if (body?.source !== 'balance' || !Number.isInteger(body?.amount) || body.amount <= 0 || !recipients.has(String(body?.recipient)) || !/^[a-z0-9_-]{16,50}$/.test(String(body?.reference ?? ''))) {
+        if (
+          body?.source !== 'balance' ||
+          !Number.isInteger(body?.amount) ||
+          body.amount <= 0 ||
+          !recipients.has(String(body?.recipient)) ||
+          !/^[a-z0-9_-]{16,50}$/.test(String(body?.reference ?? ''))
+        ) {
           return send(400, { status: false, message: 'Invalid transfer details' })
         }
         const reference = String(body.reference)
@@ -276,7 +367,16 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
           refuseTransfer = null
           return send(400, { status: false, message })
         }
-        const t: FakeTransfer = { id: nextId++, reference, amount: body.amount, currency: body.currency ?? 'NGN', recipient: String(body.recipient), reason: String(body.reason ?? ''), transfer_code: `TRF_${crypto.randomBytes(6).toString('hex')}`, status: 'pending' }
+        const t: FakeTransfer = {
+          id: nextId++,
+          reference,
+          amount: body.amount,
+          currency: body.currency ?? 'NGN',
+          recipient: String(body.recipient),
+          reason: String(body.reason ?? ''),
+          transfer_code: `TRF_${crypto.randomBytes(6).toString('hex')}`,
+          status: 'pending'
+        }
         const tr = transferTrouble
         transferTrouble = null
         if (tr) {
@@ -333,7 +433,14 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
       const t = transfers.get(reference)
       if (!t) throw new Error(`fake paystack: no transfer ${reference}`)
       const status = event.slice('transfer.'.length)
-      const body = JSON.stringify({ event, data: { ...transferData({ ...t, status: status as FakeTransfer['status'] }), amount: opts.amount ?? t.amount, ...(status === 'failed' ? { reason_for_failure: 'Recipient account could not be credited' } : {}) } })
+      const body = JSON.stringify({
+        event,
+        data: {
+          ...transferData({ ...t, status: status as FakeTransfer['status'] }),
+          amount: opts.amount ?? t.amount,
+          ...(status === 'failed' ? { reason_for_failure: 'Recipient account could not be credited' } : {})
+        }
+      })
       return { body, signature: sign(body) }
     },
     requests,
@@ -369,7 +476,10 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
       if (!t) throw new Error(`fake paystack: no transaction ${reference}`)
       const body = JSON.stringify({
         event: 'charge.success',
-        data: { ...dataOf({ ...t, status: 'success', ...(opts.currency !== undefined ? { paidCurrency: opts.currency } : {}) }), amount: opts.amount ?? t.paidAmount ?? t.amount },
+        data: {
+          ...dataOf({ ...t, status: 'success', ...(opts.currency !== undefined ? { paidCurrency: opts.currency } : {}) }),
+          amount: opts.amount ?? t.paidAmount ?? t.amount
+        }
       })
       return { body, signature: sign(body) }
     },
@@ -378,7 +488,7 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
       return { body, signature: sign(body) }
     },
     sign,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
   }
 }
 
@@ -397,7 +507,14 @@ export async function bootWithFakePaystack(env: Partial<import('../../server/env
   const ps = await boot({
     env: { ...testEnv(), PAYSTACK_SECRET_KEY: 'sk_test_x', PAYSTACK_BASE_URL: fake.url, PORT: 0, ...env },
     log: createLogger('silent'),
-    db: { sequelize, models, url, close: async () => sequelize.close() },
+    db: { sequelize, models, url, close: async () => sequelize.close() }
   })
-  return { fake, ps, stop: async () => { await ps.stop(); await fake.close() } }
+  return {
+    fake,
+    ps,
+    stop: async () => {
+      await ps.stop()
+      await fake.close()
+    }
+  }
 }

@@ -20,11 +20,11 @@ export async function startFakeSmtp(): Promise<{ port: number; mails: Mail[]; st
         mails.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
+          raw: Buffer.concat(chunks).toString('utf8')
         })
         callback()
       })
-    },
+    }
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
   const port = (server.server.address() as { port: number }).port

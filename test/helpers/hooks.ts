@@ -9,5 +9,5 @@ export const mochaHooks = {
   async afterAll(this: Mocha.Context) {
     this.timeout(30_000)
     await stopTestApp()
-  },
+  }
 }

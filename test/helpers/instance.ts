@@ -12,9 +12,10 @@ export async function bootInstance(env: Partial<Env> = {}): Promise<Running> {
   return boot({
     env: { ...testEnv(), PORT: 0, ...env },
     log: createLogger('silent'),
-    db: { sequelize, models, url, close: async () => sequelize.close() },
+    db: { sequelize, models, url, close: async () => sequelize.close() }
   })
 }
 
 /** An instance whose payments go to the fake Paystack server. */
-export const bootOnPaystack = (fake: FakePaystack, env: Partial<Env> = {}) => bootInstance({ PAYSTACK_SECRET_KEY: fake.secret, PAYSTACK_BASE_URL: fake.url, ...env })
+export const bootOnPaystack = (fake: FakePaystack, env: Partial<Env> = {}) =>
+  bootInstance({ PAYSTACK_SECRET_KEY: fake.secret, PAYSTACK_BASE_URL: fake.url, ...env })

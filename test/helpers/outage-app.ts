@@ -16,11 +16,17 @@ export async function startOutageApp(): Promise<{ base: string; close: () => Pro
   const { sequelize, models } = connect(`postgres://datahub:x@127.0.0.1:${await freePort()}/gone`)
   const log = createLogger('silent')
   const services = createServices({ sequelize, models, env: testEnv(), log, url: '' })
-  const a = createApp({ env: testEnv(), log, services, sessionSecret: 'outage-test-secret-long-enough-0000000', pages: { assets: [], render: vikeHandler(services) } })
+  const a = createApp({
+    env: testEnv(),
+    log,
+    services,
+    sessionSecret: 'outage-test-secret-long-enough-0000000',
+    pages: { assets: [], render: vikeHandler(services) }
+  })
   const server: Server = a.listen(0, '127.0.0.1')
   await new Promise((r) => server.once('listening', r))
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () => new Promise<void>((r) => server.close(() => r()))
   }
 }

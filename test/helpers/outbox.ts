@@ -5,7 +5,7 @@ import { app } from './server.ts'
 export async function outboxFor(phone: string): Promise<Array<{ id: number; message: string; sensitive: boolean }>> {
   return app().db.sequelize.query('SELECT id, message, sensitive FROM sms_outbox WHERE to_phone = :phone ORDER BY id DESC', {
     replacements: { phone },
-    type: QueryTypes.SELECT,
+    type: QueryTypes.SELECT
   })
 }
 

@@ -50,8 +50,22 @@ export async function startTestApp(): Promise<Running> {
     url = embedded.url
   }
   const env = loadEnv(
-    { ...process.env, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: url, DATA_DIR: path.join(os.tmpdir(), 'datahub-test'), JOBS_ENABLED: '0', DELIVERY_SIMULATOR_DELAY_MS: '0', DELIVERY_RETRY_BASE_MS: '0', SMS_RETRY_BASE_MS: '0', ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, SESSION_SECRET: 'test-session-secret-that-is-long-enough-000' },
-    testEnvOverrides,
+    {
+      ...process.env,
+      NODE_ENV: 'test',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: url,
+      DATA_DIR: path.join(os.tmpdir(), 'datahub-test'),
+      JOBS_ENABLED: '0',
+      DELIVERY_SIMULATOR_DELAY_MS: '0',
+      DELIVERY_RETRY_BASE_MS: '0',
+      SMS_RETRY_BASE_MS: '0',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      SESSION_SECRET: 'test-session-secret-that-is-long-enough-000'
+    },
+    testEnvOverrides
   )
   envUsed = env
   const { sequelize, models } = connect(url)
@@ -79,7 +93,7 @@ export async function resetDb(): Promise<void> {
   const { services, db } = app()
   const tables = await db.sequelize.query<{ tablename: string }>(
     "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations'",
-    { type: QueryTypes.SELECT },
+    { type: QueryTypes.SELECT }
   )
   await db.sequelize.query(`TRUNCATE ${tables.map((t) => `"${t.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`)
   await db.sequelize.query('TRUNCATE graphile_worker._private_jobs, graphile_worker._private_job_queues, graphile_worker._private_known_crontabs CASCADE')

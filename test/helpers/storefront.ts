@@ -21,7 +21,8 @@ export async function dismissToasts(page: Page) {
   for (const close of await page.$$('.toast-area .delete')) await close.click().catch(() => {})
   await page.waitForFunction(() => !document.querySelector('.toast-area .notification'))
 }
-export const waitText = (page: Page, text: string, timeout?: number) => page.waitForFunction((t) => document.body.innerText.includes(t), timeout ? { timeout } : {}, text)
+export const waitText = (page: Page, text: string, timeout?: number) =>
+  page.waitForFunction((t) => document.body.innerText.includes(t), timeout ? { timeout } : {}, text)
 export const mtn1gb = async () => (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
 export const DIALOG = '//*[@data-testid="payment-dialog"]'
 

@@ -10,7 +10,9 @@ export const q = <T extends object = any>(sql: string, replacements: Record<stri
 
 /** resetDb empties every table; these are the migration's four tiers. */
 export async function seedTiers() {
-  await q(`INSERT INTO tiers (name, position, may_invite) VALUES ('Agent', 0, false), ('Super agent', 1, false), ('Dealer', 2, true), ('Super dealer', 3, true) RETURNING id`)
+  await q(
+    `INSERT INTO tiers (name, position, may_invite) VALUES ('Agent', 0, false), ('Super agent', 1, false), ('Dealer', 2, true), ('Super dealer', 3, true) RETURNING id`
+  )
 }
 
 export async function tierIds() {

@@ -17,7 +17,7 @@ export async function atHop(fields: Record<string, string>, query = '', headers:
   const res = await fetch(`${app().url}/ussd/africastalking${query}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
-    body: new URLSearchParams(fields).toString(),
+    body: new URLSearchParams(fields).toString()
   })
   const body = await res.text()
   return { status: res.status, body, con: body.startsWith('CON '), end: body.startsWith('END '), text: body.slice(4) }

@@ -18,7 +18,7 @@ async function bootInstance(env: Record<string, unknown>, logFile: string): Prom
   return boot({
     env: { ...testEnv(), PORT: 0, ...env } as ReturnType<typeof testEnv>,
     log: createLogger('trace', logFile),
-    db: { sequelize, models, url: app().db.url, close: () => sequelize.close() },
+    db: { sequelize, models, url: app().db.url, close: () => sequelize.close() }
   })
 }
 
@@ -55,9 +55,29 @@ describe('account recovery: email by SMTP, what the log holds, production with a
 
     // A wrong code, a mismatch, then the right one.
     const wrong = code === '000000' ? '000001' : '000000'
-    answers.push((await c('').post('/api/auth/reset', { identifier: 'esi@example.com', code: wrong, newPassword: 'Sunrise-Password-9', confirmPassword: 'Sunrise-Password-9' }, h('10.5.0.2'))).text)
-    answers.push((await c('').post('/api/auth/reset', { identifier: 'esi@example.com', code, newPassword: 'Sunrise-Password-9', confirmPassword: 'Sunrise-Password-0' }, h('10.5.0.2'))).text)
-    const ok = await c('').post('/api/auth/reset', { identifier: 'esi@example.com', code, newPassword: 'Sunrise-Password-9', confirmPassword: 'Sunrise-Password-9' }, h('10.5.0.2'))
+    answers.push(
+      (
+        await c('').post(
+          '/api/auth/reset',
+          { identifier: 'esi@example.com', code: wrong, newPassword: 'Sunrise-Password-9', confirmPassword: 'Sunrise-Password-9' },
+          h('10.5.0.2')
+        )
+      ).text
+    )
+    answers.push(
+      (
+        await c('').post(
+          '/api/auth/reset',
+          { identifier: 'esi@example.com', code, newPassword: 'Sunrise-Password-9', confirmPassword: 'Sunrise-Password-0' },
+          h('10.5.0.2')
+        )
+      ).text
+    )
+    const ok = await c('').post(
+      '/api/auth/reset',
+      { identifier: 'esi@example.com', code, newPassword: 'Sunrise-Password-9', confirmPassword: 'Sunrise-Password-9' },
+      h('10.5.0.2')
+    )
     expect(ok.status).to.equal(200)
     answers.push(ok.text)
     const login = await c('').post('/api/auth/login', { email: 'esi@example.com', password: 'Sunrise-Password-9' })

@@ -13,7 +13,12 @@ const from = (ip = `10.9.${Math.floor(++ipSeq / 250)}.${ipSeq % 250}`) => ({ 'X-
 const forgot = (identifier: string, headers = from()) => new Client().post('/api/auth/forgot', { identifier }, headers)
 const reset = (body: Record<string, unknown>, headers = from()) => new Client().post('/api/auth/reset', body, headers)
 const codeRow = async (userId: number) =>
-  (await app().db.sequelize.query<{ attempts: number }>('SELECT attempts FROM password_reset_codes WHERE user_id = :userId', { replacements: { userId }, type: QueryTypes.SELECT }))[0]
+  (
+    await app().db.sequelize.query<{ attempts: number }>('SELECT attempts FROM password_reset_codes WHERE user_id = :userId', {
+      replacements: { userId },
+      type: QueryTypes.SELECT
+    })
+  )[0]
 
 describe('account recovery', function () {
   this.timeout(60_000)
@@ -58,7 +63,9 @@ describe('account recovery', function () {
     expect(code).to.match(/^\d{6}$/)
     const mismatch = await reset({ identifier: '0241110002', code, newPassword: 'fresh-pass-1', confirmPassword: 'fresh-pass-2' })
     expect(mismatch.body.error).to.equal('New passwords do not match')
-    expect((await reset({ identifier: '0241110002', code, newPassword: 'short', confirmPassword: 'short' })).body.error).to.equal('Password must be at least 6 characters')
+    expect((await reset({ identifier: '0241110002', code, newPassword: 'short', confirmPassword: 'short' })).body.error).to.equal(
+      'Password must be at least 6 characters'
+    )
     expect((await codeRow(user.id))!.attempts).to.equal(0) // bad input is not a try
 
     const ok = await reset({ identifier: '0241110002', code, newPassword: 'fresh-pass-1', confirmPassword: 'fresh-pass-1' })
@@ -95,7 +102,9 @@ describe('account recovery', function () {
     const { user } = await createAgent({ phone: '0241110003' })
     await forgot(user.email)
     const code = (await latestResetCode('0241110003'))!
-    await app().db.sequelize.query("UPDATE password_reset_codes SET expires_at = now() - interval '1 second' WHERE user_id = :id", { replacements: { id: user.id } })
+    await app().db.sequelize.query("UPDATE password_reset_codes SET expires_at = now() - interval '1 second' WHERE user_id = :id", {
+      replacements: { id: user.id }
+    })
     expect((await reset({ identifier: user.email, code, newPassword: 'fresh-pass-1', confirmPassword: 'fresh-pass-1' })).body.error).to.equal(INVALID_CODE)
   })
 
@@ -107,7 +116,9 @@ describe('account recovery', function () {
     const second = (await latestResetCode('0241110004'))!
     expect((await app().db.sequelize.query('SELECT 1 FROM password_reset_codes', { type: QueryTypes.SELECT })).length).to.equal(1)
     if (first !== second) {
-      expect((await reset({ identifier: user.email, code: first, newPassword: 'fresh-pass-1', confirmPassword: 'fresh-pass-1' })).body.error).to.equal(INVALID_CODE)
+      expect((await reset({ identifier: user.email, code: first, newPassword: 'fresh-pass-1', confirmPassword: 'fresh-pass-1' })).body.error).to.equal(
+        INVALID_CODE
+      )
     }
     expect((await reset({ identifier: user.email, code: second, newPassword: 'fresh-pass-1', confirmPassword: 'fresh-pass-1' })).status).to.equal(200)
   })
@@ -154,8 +165,11 @@ describe('account recovery', function () {
     for (let round = 0; round < 20; round++) {
       const batch = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          reset({ identifier: user.email, code: guess(round * 50 + i), newPassword: 'attacker-pass', confirmPassword: 'attacker-pass' }, from(`10.66.0.${i + 1}`)),
-        ),
+          reset(
+            { identifier: user.email, code: guess(round * 50 + i), newPassword: 'attacker-pass', confirmPassword: 'attacker-pass' },
+            from(`10.66.0.${i + 1}`)
+          )
+        )
       )
       statuses.push(...batch.map((r) => r.status))
     }
@@ -179,7 +193,11 @@ describe('account recovery', function () {
     await forgot(user.email)
     const code = (await latestResetCode('0241110009'))!
     const wrong = code === '111111' ? '222222' : '111111'
-    await Promise.all(Array.from({ length: 8 }, (_, i) => reset({ identifier: user.email, code: wrong, newPassword: 'attacker-pass', confirmPassword: 'attacker-pass' }, from(`10.77.0.${i + 1}`))))
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        reset({ identifier: user.email, code: wrong, newPassword: 'attacker-pass', confirmPassword: 'attacker-pass' }, from(`10.77.0.${i + 1}`))
+      )
+    )
     expect((await reset({ identifier: user.email, code, newPassword: 'fresh-pass-1', confirmPassword: 'fresh-pass-1' })).body.error).to.equal(INVALID_CODE)
   })
 
@@ -190,7 +208,9 @@ describe('account recovery', function () {
       const code = (await latestResetCode(phone))!
       const wrong = code === '111111' ? '222222' : '111111'
       for (let i = 0; i < wrongTries; i++) {
-        expect((await reset({ identifier: user.email, code: wrong, newPassword: 'attacker-pass', confirmPassword: 'attacker-pass' })).body.error).to.equal(INVALID_CODE)
+        expect((await reset({ identifier: user.email, code: wrong, newPassword: 'attacker-pass', confirmPassword: 'attacker-pass' })).body.error).to.equal(
+          INVALID_CODE
+        )
       }
       return { user, code }
     }

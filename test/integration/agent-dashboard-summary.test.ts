@@ -7,7 +7,7 @@ describe('agent dashboard summary', function () {
   this.timeout(30_000)
   beforeEach(resetDb)
 
-  it('counts, money and the split per network cover the agent\'s own orders only', async () => {
+  it("counts, money and the split per network cover the agent's own orders only", async () => {
     const { user, agent } = await createAgent()
     const other = await createUser()
     const mine = { agentId: agent.id, userId: user.id }

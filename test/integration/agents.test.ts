@@ -26,7 +26,10 @@ async function setFee(ghs: number) {
 
 /** Whether the agent's USSD PIN is locked now (columns shared by the PIN check and the reset). */
 async function pinLocked(agentId: number): Promise<boolean> {
-  const [row] = await app().db.sequelize.query<{ locked: boolean }>('SELECT pin_locked_until > now() AS locked FROM agents WHERE id = :id', { replacements: { id: agentId }, type: QueryTypes.SELECT })
+  const [row] = await app().db.sequelize.query<{ locked: boolean }>('SELECT pin_locked_until > now() AS locked FROM agents WHERE id = :id', {
+    replacements: { id: agentId },
+    type: QueryTypes.SELECT
+  })
   return !!row?.locked
 }
 
@@ -77,7 +80,7 @@ describe('agents API: registration', () => {
       [{ ...good, phone: '024-123-4567' }, 'Enter a valid phone number'],
       [{ ...good, email: 'not-an-email' }, 'Enter a valid email'],
       [{ ...good, password: '12345' }, 'Password must be at least 6 characters'],
-      [{ ...good, password: 123456 }, 'Password must be at least 6 characters'],
+      [{ ...good, password: 123456 }, 'Password must be at least 6 characters']
     ]
     for (const [body, error] of cases) {
       const res = await new Client().post('/api/agents/register', body)
@@ -91,7 +94,7 @@ describe('agents API: registration', () => {
 describe('agents API: profile, list and approval', () => {
   beforeEach(resetDb)
 
-  it('gives an agent its own profile and refuses another agent\'s', async () => {
+  it("gives an agent its own profile and refuses another agent's", async () => {
     const a = await agentClient({ name: 'Agent A' })
     const b = await createAgent({ name: 'Agent B' })
     const own = await a.c.get(`/api/agents/${a.agent.id}`)
@@ -119,7 +122,22 @@ describe('agents API: profile, list and approval', () => {
     const list = await admin.get('/api/agents')
     expect(list.status).to.equal(200)
     expect(list.body.map((x: any) => x.name).sort()).to.deep.equal(['Agent A', 'Agent B'])
-    expect(list.body[0]).to.have.keys(['id', 'userId', 'name', 'phone', 'email', 'approved', 'approvedAt', 'paymentStatus', 'paymentTransactionId', 'hasPin', 'tierId', 'parentAgentId', 'createdAt', 'user'])
+    expect(list.body[0]).to.have.keys([
+      'id',
+      'userId',
+      'name',
+      'phone',
+      'email',
+      'approved',
+      'approvedAt',
+      'paymentStatus',
+      'paymentTransactionId',
+      'hasPin',
+      'tierId',
+      'parentAgentId',
+      'createdAt',
+      'user'
+    ])
     expect((await a.c.get('/api/agents')).status).to.equal(403)
     expect((await new Client().get('/api/agents')).status).to.equal(401)
   })
@@ -171,7 +189,10 @@ describe('agents API: USSD PIN', () => {
     const pin = res.body.pin as string
     expect(pin).to.match(/^\d{4}$/)
     expect(isGuessablePin(pin)).to.equal(false)
-    const [row] = await app().db.sequelize.query<{ pin_hash: string }>('SELECT pin_hash FROM agents WHERE id = :id', { replacements: { id: a.agent.id }, type: QueryTypes.SELECT })
+    const [row] = await app().db.sequelize.query<{ pin_hash: string }>('SELECT pin_hash FROM agents WHERE id = :id', {
+      replacements: { id: a.agent.id },
+      type: QueryTypes.SELECT
+    })
     expect(row!.pin_hash).to.match(/^\$argon2id\$/)
     expect(row!.pin_hash).to.not.include(pin)
     const audit = await app().db.sequelize.query('SELECT details::text AS d FROM audit_logs', { type: QueryTypes.SELECT })
@@ -215,13 +236,28 @@ describe('agents API: USSD PIN', () => {
 describe('agents API: own orders (GET /api/orders for agents)', () => {
   beforeEach(resetDb)
 
-  it('lists only the agent\'s own orders, with filters, counts and includeExported', async () => {
+  it("lists only the agent's own orders, with filters, counts and includeExported", async () => {
     const a = await agentClient()
     const b = await createAgent()
-    await createOrder({ agentId: a.agent.id, userId: a.user.id, recipientNumber: '0241111111', network: 'MTN', paymentStatus: 'SUCCESS', delivered: true, amountPesewas: 450 })
+    await createOrder({
+      agentId: a.agent.id,
+      userId: a.user.id,
+      recipientNumber: '0241111111',
+      network: 'MTN',
+      paymentStatus: 'SUCCESS',
+      delivered: true,
+      amountPesewas: 450
+    })
     await createOrder({ agentId: a.agent.id, userId: a.user.id, recipientNumber: '0202222222', network: 'TELECEL', paymentStatus: 'PENDING' })
     // Exported: the export takes only paid orders and they read as delivered (ADR 0021).
-    await createOrder({ agentId: a.agent.id, userId: a.user.id, recipientNumber: '0263333333', network: 'AIRTELTIGO', paymentStatus: 'SUCCESS', exported: true })
+    await createOrder({
+      agentId: a.agent.id,
+      userId: a.user.id,
+      recipientNumber: '0263333333',
+      network: 'AIRTELTIGO',
+      paymentStatus: 'SUCCESS',
+      exported: true
+    })
     await createOrder({ agentId: b.agent.id, userId: b.user.id, recipientNumber: '0244444444', network: 'MTN', paymentStatus: 'SUCCESS' })
 
     const all = await a.c.get('/api/orders?includeExported=true')
@@ -390,11 +426,25 @@ describe('agents API: registration fee payment (simulator gateway)', () => {
 describe('agents API: ordering is gated on approval and a SUCCESS fee', () => {
   beforeEach(resetDb)
 
-  it('refuses an unapproved or unpaid agent\'s order, whatever the client sends, and creates nothing', async () => {
+  it("refuses an unapproved or unpaid agent's order, whatever the client sends, and creates nothing", async () => {
     const pkg: any = await factories.createPackage({ network: 'MTN', priceUserPesewas: 1000, priceAgentPesewas: 700 })
-    for (const over of [{ approved: false }, { paymentStatus: 'PENDING' }, { approved: true, paymentStatus: 'FAILED' }, { approved: false, paymentStatus: null }]) {
+    for (const over of [
+      { approved: false },
+      { paymentStatus: 'PENDING' },
+      { approved: true, paymentStatus: 'FAILED' },
+      { approved: false, paymentStatus: null }
+    ]) {
       const a = await agentClient(over)
-      const forged = { packageId: pkg.id, recipientNumber: '0241234567', payerPhone: '0241234567', payerNetwork: 'MTN', amount: 0, paymentStatus: 'SUCCESS', approved: true, agentApproved: true }
+      const forged = {
+        packageId: pkg.id,
+        recipientNumber: '0241234567',
+        payerPhone: '0241234567',
+        payerNetwork: 'MTN',
+        amount: 0,
+        paymentStatus: 'SUCCESS',
+        approved: true,
+        agentApproved: true
+      }
       const res = await a.c.post('/api/orders', forged)
       expect(res.status, JSON.stringify(over)).to.equal(403)
       const two = await a.c.post('/api/orders', { packageId: pkg.id, recipientNumber: '0241234567', paymentStatus: 'SUCCESS' })
@@ -464,7 +514,9 @@ describe('agents API: fee races', () => {
   it('starts one charge for parallel pay clicks and settles the fee once for parallel status checks', async () => {
     await setFee(15)
     const a = await agentClient({ approved: false, paymentStatus: null })
-    const clicks = await Promise.all(Array.from({ length: 5 }, () => a.c.post(`/api/agents/${a.agent.id}/payment/request`, { phone_number: '0241234567', network: 'MTN' })))
+    const clicks = await Promise.all(
+      Array.from({ length: 5 }, () => a.c.post(`/api/agents/${a.agent.id}/payment/request`, { phone_number: '0241234567', network: 'MTN' }))
+    )
     expect(clicks.filter((r) => r.status === 200)).to.have.length(1)
     expect(clicks.filter((r) => r.status === 409)).to.have.length(4)
     expect(await app().db.models.Payment.count()).to.equal(1)

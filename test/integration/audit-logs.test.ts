@@ -14,10 +14,46 @@ async function adminId() {
 /** Fixture rows written straight to the table, with times and addresses we choose. */
 async function seedLogs(userId: number) {
   const rows = [
-    { timestamp: new Date('2026-03-01T08:00:00Z'), userId, action: 'LOGIN', resource: 'USER', resourceId: String(userId), severity: 'LOW', ipAddress: '41.66.1.1', details: { email: ADMIN.email } },
-    { timestamp: new Date('2026-03-02T09:00:00Z'), userId, action: 'SETTINGS_UPDATED', resource: 'SETTINGS', resourceId: '1', severity: 'MEDIUM', ipAddress: '41.66.1.2', details: { changed: ['siteName'] } },
-    { timestamp: new Date('2026-03-03T10:00:00Z'), userId: null, action: 'PAYMENT_FAILED', resource: 'PAYMENT', resourceId: 'tx-abcdef123456', severity: 'HIGH', ipAddress: '::ffff:10.0.0.9', details: { reason: 'declined' } },
-    { timestamp: new Date('2026-03-03T23:59:59Z'), userId, action: 'AGENT_APPROVED', resource: 'AGENT', resourceId: '7', severity: 'CRITICAL', ipAddress: '41.66.1.1', details: { note: 'x'.repeat(80) } },
+    {
+      timestamp: new Date('2026-03-01T08:00:00Z'),
+      userId,
+      action: 'LOGIN',
+      resource: 'USER',
+      resourceId: String(userId),
+      severity: 'LOW',
+      ipAddress: '41.66.1.1',
+      details: { email: ADMIN.email }
+    },
+    {
+      timestamp: new Date('2026-03-02T09:00:00Z'),
+      userId,
+      action: 'SETTINGS_UPDATED',
+      resource: 'SETTINGS',
+      resourceId: '1',
+      severity: 'MEDIUM',
+      ipAddress: '41.66.1.2',
+      details: { changed: ['siteName'] }
+    },
+    {
+      timestamp: new Date('2026-03-03T10:00:00Z'),
+      userId: null,
+      action: 'PAYMENT_FAILED',
+      resource: 'PAYMENT',
+      resourceId: 'tx-abcdef123456',
+      severity: 'HIGH',
+      ipAddress: '::ffff:10.0.0.9',
+      details: { reason: 'declined' }
+    },
+    {
+      timestamp: new Date('2026-03-03T23:59:59Z'),
+      userId,
+      action: 'AGENT_APPROVED',
+      resource: 'AGENT',
+      resourceId: '7',
+      severity: 'CRITICAL',
+      ipAddress: '41.66.1.1',
+      details: { note: 'x'.repeat(80) }
+    }
   ]
   for (const r of rows) await models().AuditLog.create(r)
   return rows
@@ -36,7 +72,7 @@ describe('audit logs: access', () => {
     const calls: Array<[string, string, unknown?]> = [
       ['GET', '/api/admin/audit-logs'],
       ['GET', '/api/admin/audit-logs/actions'],
-      ['POST', '/api/admin/audit-logs/export', { format: 'json' }],
+      ['POST', '/api/admin/audit-logs/export', { format: 'json' }]
     ]
     for (const [method, path, body] of calls) {
       expect((await new Client().request(method, path, body)).status, `visitor ${path}`).to.equal(401)
@@ -46,7 +82,12 @@ describe('audit logs: access', () => {
     const admin = await adminClient()
     const before = await models().AuditLog.count()
     const id = (await models().AuditLog.findOne())!.get('id')
-    for (const [method, path] of [['PUT', `/api/admin/audit-logs/${id}`], ['PATCH', `/api/admin/audit-logs/${id}`], ['DELETE', `/api/admin/audit-logs/${id}`], ['DELETE', '/api/admin/audit-logs']]) {
+    for (const [method, path] of [
+      ['PUT', `/api/admin/audit-logs/${id}`],
+      ['PATCH', `/api/admin/audit-logs/${id}`],
+      ['DELETE', `/api/admin/audit-logs/${id}`],
+      ['DELETE', '/api/admin/audit-logs']
+    ]) {
       const r = await admin.request(method!, path!, method === 'DELETE' ? undefined : { action: 'X' })
       expect(r.status, `${method} ${path}`).to.equal(405)
       expect(r.body.error).to.equal('Audit logs cannot be edited or deleted')
@@ -67,7 +108,7 @@ describe('audit logs: access', () => {
       expect(String(err), q).to.match(/audit logs cannot be (edited|deleted)/)
     }
     await db.query('DELETE FROM users WHERE id = :id', { replacements: { id: u.id } })
-    const rows = await models().AuditLog.findAll({ where: { resourceId: String(u.id), action: 'LOGIN' }, raw: true }) as any[]
+    const rows = (await models().AuditLog.findAll({ where: { resourceId: String(u.id), action: 'LOGIN' }, raw: true })) as any[]
     expect(rows).to.have.length(1)
     expect(rows[0]).to.include({ userId: null, ipAddress: '41.66.3.3' })
   })
@@ -106,7 +147,12 @@ describe('audit logs: entries written where things happen', () => {
 
   it('agent registration (USER_CREATED), approval (AGENT_APPROVED) and logout (LOGOUT) are each recorded once with the acting user and IP', async () => {
     const visitor = new Client()
-    const reg = await visitor.request('POST', '/api/agents/register', { name: 'Audit Registrant', phone: '0245557777', email: 'registrant@test.local', password: 'secret-pass-9' }, { 'X-Forwarded-For': '41.66.5.5' })
+    const reg = await visitor.request(
+      'POST',
+      '/api/agents/register',
+      { name: 'Audit Registrant', phone: '0245557777', email: 'registrant@test.local', password: 'secret-pass-9' },
+      { 'X-Forwarded-For': '41.66.5.5' }
+    )
     expect(reg.status, reg.text).to.be.oneOf([200, 201])
     const newUser = (await models().User.findOne({ where: { email: 'registrant@test.local' } }))!.get({ plain: true }) as any
     const admin = await adminClient()
@@ -134,7 +180,10 @@ describe('audit logs: entries written where things happen', () => {
   })
 
   it('scrubs secrets even when a caller passes them in details', async () => {
-    await app().services.audit.record({ action: 'LOGIN', resource: 'USER', details: { password: 'hunter2', nested: { pin: '1234', token: 'abc' }, ok: 'kept' } }, { ip: '1.2.3.4' })
+    await app().services.audit.record(
+      { action: 'LOGIN', resource: 'USER', details: { password: 'hunter2', nested: { pin: '1234', token: 'abc' }, ok: 'kept' } },
+      { ip: '1.2.3.4' }
+    )
     const admin = await adminClient()
     const list = await admin.get('/api/admin/audit-logs?ipAddress=1.2.3.4')
     expect(list.body.logs).to.have.length(1)
@@ -145,7 +194,12 @@ describe('audit logs: entries written where things happen', () => {
     const buyer = new Client()
     await buyer.login(user.email, password)
     const pkg = (await models().Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
-    const placed = await buyer.request('POST', '/api/orders', { packageId: pkg, recipientNumber: '0201112222', payerPhone: '0241234567', payerNetwork: 'MTN' }, { 'X-Forwarded-For': '41.66.99.1' })
+    const placed = await buyer.request(
+      'POST',
+      '/api/orders',
+      { packageId: pkg, recipientNumber: '0201112222', payerPhone: '0241234567', payerNetwork: 'MTN' },
+      { 'X-Forwarded-For': '41.66.99.1' }
+    )
     expect(placed.status).to.equal(201)
     const tid = placed.body.payment.transactionId as string
     for (let i = 0; i < 2; i++) await new Client().post(`/api/simulator/payments/${tid}/approve`)
@@ -160,14 +214,30 @@ describe('audit logs: entries written where things happen', () => {
     const paid = (await admin.get(`/api/admin/audit-logs?action=PAYMENT_SUCCESS&resourceId=${tid}`)).body.logs
     expect(paid).to.have.length(1)
     expect(paid[0]).to.include({ resource: 'PAYMENT', userId: user.id })
-    expect((await admin.get(`/api/admin/audit-logs?userId=${user.id}`)).body.logs.map((l: any) => l.action).sort()).to.deep.equal(['LOGIN', 'ORDER_CREATED', 'PAYMENT_SUCCESS'])
+    expect((await admin.get(`/api/admin/audit-logs?userId=${user.id}`)).body.logs.map((l: any) => l.action).sort()).to.deep.equal([
+      'LOGIN',
+      'ORDER_CREATED',
+      'PAYMENT_SUCCESS'
+    ])
     const all = await admin.post('/api/admin/audit-logs/export', { format: 'json' })
     expect(all.text).not.to.match(SECRETS)
     expect(all.text).not.to.include(password)
 
     // The purchase shows up in the reports, reconciled with the order.
     const board = (await admin.get('/api/commission-analytics/agent-leaderboard')).body.leaderboard
-    expect(board).to.deep.equal([{ rank: 1, agentId: agent.id, agentName: 'Audit Agent', agentPhone: agent.phone, tier: null, totalRevenue: placed.body.order.amount, totalOrders: 1, totalCommission: Math.round(placed.body.order.amount * 10) / 100, parentMargin: 0 }])
+    expect(board).to.deep.equal([
+      {
+        rank: 1,
+        agentId: agent.id,
+        agentName: 'Audit Agent',
+        agentPhone: agent.phone,
+        tier: null,
+        totalRevenue: placed.body.order.amount,
+        totalOrders: 1,
+        totalCommission: Math.round(placed.body.order.amount * 10) / 100,
+        parentMargin: 0
+      }
+    ])
     expect((await admin.get('/api/commission-analytics/summary')).body.combined.totalCount).to.equal(1)
   })
 })
@@ -212,7 +282,7 @@ describe('audit logs: list and filters', () => {
       `INSERT INTO audit_logs (timestamp, user_id, action, resource, severity, ip_address, details)
        SELECT now() - (g || ' seconds')::interval, :uid, CASE WHEN g <= 30 THEN 'PAYMENT_FAILED' ELSE 'ORDER_CREATED' END, 'ORDER', 'LOW', '41.66.0.1', '{}'
        FROM generate_series(1, 10050) g`,
-      { replacements: { uid } },
+      { replacements: { uid } }
     )
     await app().db.sequelize.query('ANALYZE audit_logs')
     const admin = await adminClient()
@@ -225,7 +295,16 @@ describe('audit logs: list and filters', () => {
 
   it('refuses bad filters with 400 and a message', async () => {
     const admin = await adminClient()
-    for (const q of ['severity=SEVERE', 'userId=abc', 'limit=1000', 'page=0', 'startDate=yesterday', 'startDate=2026-03-05&endDate=2026-03-01', 'ipAddress=<script>', 'action=DROP%20TABLE']) {
+    for (const q of [
+      'severity=SEVERE',
+      'userId=abc',
+      'limit=1000',
+      'page=0',
+      'startDate=yesterday',
+      'startDate=2026-03-05&endDate=2026-03-01',
+      'ipAddress=<script>',
+      'action=DROP%20TABLE'
+    ]) {
       const r = await admin.get(`/api/admin/audit-logs?${q}`)
       expect(r.status, q).to.equal(400)
       expect(r.body.error, q).to.be.a('string').and.not.empty
@@ -236,7 +315,16 @@ describe('audit logs: list and filters', () => {
     await seedLogs(await adminId())
     await app().services.audit.record({ action: 'ROLE_CHANGED', resource: 'USER' })
     const r = await (await adminClient()).get('/api/admin/audit-logs/actions')
-    expect(r.body.actions.slice(0, 8)).to.deep.equal(['LOGIN', 'LOGOUT', 'USER_CREATED', 'ORDER_CREATED', 'PAYMENT_SUCCESS', 'PAYMENT_FAILED', 'AGENT_APPROVED', 'SETTINGS_UPDATED'])
+    expect(r.body.actions.slice(0, 8)).to.deep.equal([
+      'LOGIN',
+      'LOGOUT',
+      'USER_CREATED',
+      'ORDER_CREATED',
+      'PAYMENT_SUCCESS',
+      'PAYMENT_FAILED',
+      'AGENT_APPROVED',
+      'SETTINGS_UPDATED'
+    ])
     expect(r.body.actions).to.include('ROLE_CHANGED')
   })
 })
@@ -253,11 +341,23 @@ describe('audit logs: export', () => {
     expect(r.headers.get('content-type')).to.match(/text\/csv/)
     expect(r.headers.get('content-disposition')).to.match(/attachment; filename="audit_logs_\d{4}-\d{2}-\d{2}\.csv"/)
     const rows = parseCsv(r.text)
-    expect(rows[0]).to.deep.equal(['ID', 'Timestamp', 'User ID', 'User Email', 'User Role', 'Action', 'Resource', 'Resource ID', 'Severity', 'IP Address', 'Details'])
+    expect(rows[0]).to.deep.equal([
+      'ID',
+      'Timestamp',
+      'User ID',
+      'User Email',
+      'User Role',
+      'Action',
+      'Resource',
+      'Resource ID',
+      'Severity',
+      'IP Address',
+      'Details'
+    ])
     expect(rows).to.have.length(2)
     expect(rows[1]!.slice(1, 9)).to.deep.equal(['2026-03-01 08:00:00', String(uid), ADMIN.email, 'ADMIN', 'LOGIN', 'USER', String(uid), 'LOW'])
     expect(JSON.parse(rows[1]![10]!)).to.deep.equal({ email: ADMIN.email })
-    const exported = await models().AuditLog.findAll({ where: { action: 'AUDIT_LOGS_EXPORTED' }, raw: true }) as any[]
+    const exported = (await models().AuditLog.findAll({ where: { action: 'AUDIT_LOGS_EXPORTED' }, raw: true })) as any[]
     expect(exported).to.have.length(1)
     expect(exported[0].userId).to.equal(uid)
     expect(exported[0].details.format).to.equal('csv')
@@ -282,7 +382,7 @@ describe('audit logs: export', () => {
     await app().db.sequelize.query(
       `INSERT INTO audit_logs (timestamp, user_id, action, resource, severity, ip_address, details)
        SELECT now() - ((g / 3) || ' seconds')::interval, :uid, 'ORDER_CREATED', 'ORDER', 'LOW', '41.66.0.1', jsonb_build_object('n', g) FROM generate_series(1, 10500) g`,
-      { replacements: { uid } },
+      { replacements: { uid } }
     )
     const r = await (await adminClient()).post('/api/admin/audit-logs/export', { format: 'csv', filters: { action: 'ORDER_CREATED' } })
     const rows = parseCsv(r.text)

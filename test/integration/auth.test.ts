@@ -14,7 +14,9 @@ describe('auth API', () => {
     expect(res.body.accessToken).to.be.a('string').with.length.above(20)
     expect(res.body.refreshToken).to.be.a('string').with.length.above(20)
     const cookie = res.headers.getSetCookie().find((h) => h.startsWith('datahub.sid='))!
-    expect(cookie).to.match(/HttpOnly/i).and.match(/SameSite=Lax/i)
+    expect(cookie)
+      .to.match(/HttpOnly/i)
+      .and.match(/SameSite=Lax/i)
     const me = await c.get('/api/auth/me')
     expect(me.status).to.equal(200)
     expect(me.body.user).to.include({ email: ADMIN.email, role: 'ADMIN' })

@@ -27,7 +27,7 @@ describe('back office B: admin endpoints refuse non-admins', () => {
     ['POST', '/api/ussd-whitelist/bulk-import', { phoneNumbers: ['0241234567'] }],
     ['POST', '/api/admin-messages', { title: 't', message: 'm', priority: 'LOW', recipientIds: [1] }],
     ['GET', '/api/admin-messages'],
-    ['DELETE', '/api/admin-messages/1'],
+    ['DELETE', '/api/admin-messages/1']
   ]
 
   it('answers visitors 401 and agents 403 on every route, without data, changing nothing', async () => {
@@ -39,7 +39,10 @@ describe('back office B: admin endpoints refuse non-admins', () => {
     for (const [method, path, body] of calls) {
       const v = await visitor.request(method, path, body)
       expect(v.status, `visitor ${method} ${path}`).to.equal(401)
-      for (const [who, cl] of [['agent', agent], ['customer', pub]] as const) {
+      for (const [who, cl] of [
+        ['agent', agent],
+        ['customer', pub]
+      ] as const) {
         const r = await cl.request(method, path, body)
         expect(r.status, `${who} ${method} ${path}`).to.equal(403)
         expect(Object.keys(r.body)).to.have.members(['error', 'message'])
@@ -98,7 +101,7 @@ describe('back office B: users and roles', () => {
     expect(res.body.message).to.equal('User role updated successfully')
     expect(res.body.user).to.include({ id: target.id, role: 'ADMIN' })
     expect((await c.get('/api/admin/users')).status).to.equal(200)
-    const log = await models().AuditLog.findOne({ where: { action: 'USER_ROLE_CHANGED' }, raw: true }) as any
+    const log = (await models().AuditLog.findOne({ where: { action: 'USER_ROLE_CHANGED' }, raw: true })) as any
     expect(log).to.include({ resource: 'USER', resourceId: String(target.id) })
     expect(log.details).to.include({ from: 'PUBLIC', to: 'ADMIN' })
     expect((await admin.patch(`/api/admin/users/${target.id}/role`, { role: 'OWNER' })).status).to.equal(400)
@@ -106,7 +109,7 @@ describe('back office B: users and roles', () => {
     expect((await admin.patch('/api/admin/users/abc/role', { role: 'AGENT' })).status).to.equal(400)
   })
 
-  it('refuses a role change on one\'s own account', async () => {
+  it("refuses a role change on one's own account", async () => {
     const admin = await adminClient()
     const me = (await admin.get('/api/auth/me')).body
     const myId = me.user?.id ?? me.id
@@ -126,7 +129,7 @@ describe('back office B: users and roles', () => {
     expect(res.body.agents).to.have.length(2)
     const byId = new Map(res.body.agents.map((x: any) => [x.id, x]))
     expect((byId.get(a.user.id) as any).agent.approved).to.equal(true)
-    expect((byId.get(b.user.id) as any)).to.deep.include({ email: b.user.email })
+    expect(byId.get(b.user.id) as any).to.deep.include({ email: b.user.email })
     expect((byId.get(b.user.id) as any).agent.approved).to.equal(false)
   })
 })
@@ -149,7 +152,7 @@ describe('back office B: packages', () => {
     expect(updated.body.message).to.equal('Package updated')
     expect(updated.body.package).to.include({ id, priceUser: 8.25, priceAgent: null, active: false })
     expect(await models().Package.count()).to.equal(10)
-    const logs = await models().AuditLog.findAll({ where: { resource: 'SYSTEM' }, order: [['id', 'ASC']], raw: true }) as any[]
+    const logs = (await models().AuditLog.findAll({ where: { resource: 'SYSTEM' }, order: [['id', 'ASC']], raw: true })) as any[]
     expect(logs.map((l) => l.action)).to.deep.equal(['PACKAGE_CREATED', 'PACKAGE_UPDATED'])
     expect(logs[1].details.changed).to.have.members(['priceUser', 'priceAgent', 'active'])
     expect((await admin.post('/api/packages', { id: 99999, network: 'MTN', sizeMB: 1024, priceUser: 1 })).status).to.equal(404)
@@ -170,7 +173,7 @@ describe('back office B: packages', () => {
       { id: pkg.id, network: 'MTN', sizeMB: 1024, priceUser: -3 },
       // A price of 0 (or one that rounds to 0 pesewas) would sell data for nothing.
       { network: 'MTN', sizeMB: 1024, priceUser: 0 },
-      { network: 'MTN', sizeMB: 1024, priceUser: 0.004 },
+      { network: 'MTN', sizeMB: 1024, priceUser: 0.004 }
     ]
     for (const body of bad) {
       const res = await admin.post('/api/packages', body)
@@ -202,7 +205,7 @@ describe('back office B: settings validation', () => {
       { visitorMessageType: 'DANGER' },
       { paymentGateway: 'cash' },
       { platformOpen: 'maybe' },
-      { siteName: '' },
+      { siteName: '' }
     ]
     for (const change of bad) {
       const res = await admin.put('/api/settings', { ...before, siteName: 'Changed', ...change })
@@ -242,14 +245,14 @@ describe('back office B: USSD whitelist', () => {
     const admin = await adminClient()
     await admin.post('/api/ussd-whitelist', { phoneNumber: '0201111111' })
     const res = await admin.post('/api/ussd-whitelist/bulk-import', {
-      phoneNumbers: ['0241234567', '233241234567', '0241234567', '233201111111', '0551234567', 'abc', '12345', '', '  ', '+233 27 123 4567'],
+      phoneNumbers: ['0241234567', '233241234567', '0241234567', '233201111111', '0551234567', 'abc', '12345', '', '  ', '+233 27 123 4567']
     })
     expect(res.status).to.equal(200)
     expect(res.body.results.added).to.equal(3)
     expect(res.body.results.skipped).to.equal(3)
     expect(res.body.results.errors).to.have.length(2)
     expect(res.body.results.errors.map((e: any) => e.phoneNumber)).to.deep.equal(['abc', '12345'])
-    const stored = (await models().UssdWhitelist.findAll({ raw: true }) as any[]).map((r) => r.phoneNumber).sort()
+    const stored = ((await models().UssdWhitelist.findAll({ raw: true })) as any[]).map((r) => r.phoneNumber).sort()
     expect(stored).to.deep.equal(['0201111111', '0241234567', '0271234567', '0551234567'])
     const again = await admin.post('/api/ussd-whitelist/bulk-import', { phoneNumbers: ['233551234567'] })
     expect(again.body.results).to.deep.equal({ added: 0, skipped: 1, errors: [] })
@@ -283,7 +286,12 @@ describe('back office B: admin messages', () => {
     const a = await createAgent()
     const b = await createAgent({ approved: false, paymentStatus: 'PENDING' })
     const admin = await adminClient()
-    const sent = await admin.post('/api/admin-messages', { title: ' Price change ', message: 'MTN prices drop today', priority: 'HIGH', recipientIds: [a.user.id, b.user.id] })
+    const sent = await admin.post('/api/admin-messages', {
+      title: ' Price change ',
+      message: 'MTN prices drop today',
+      priority: 'HIGH',
+      recipientIds: [a.user.id, b.user.id]
+    })
     expect(sent.status).to.equal(201)
     await admin.post('/api/admin-messages', { title: 'Hello', message: 'Welcome', priority: 'LOW', recipientIds: [a.user.id] })
     const id = sent.body.data.id
@@ -315,7 +323,7 @@ describe('back office B: admin messages', () => {
       { ...base, recipientIds: [] },
       { ...base, priority: 'CRITICAL' },
       { ...base, recipientIds: [a.user.id, customer.id] },
-      { ...base, recipientIds: [424242] },
+      { ...base, recipientIds: [424242] }
     ]) {
       const res = await admin.post('/api/admin-messages', body)
       expect(res.status, JSON.stringify(body)).to.equal(400)

@@ -19,7 +19,7 @@ async function loggedIn(user: { email: string; password: string }) {
 async function rawBytes(c: Client, path: string): Promise<Buffer> {
   const res = await fetch(c.base + path, {
     method: 'POST',
-    headers: { Cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'x-csrf-token': c.csrf ?? '' },
+    headers: { Cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'x-csrf-token': c.csrf ?? '' }
   })
   return Buffer.from(await res.arrayBuffer())
 }
@@ -31,7 +31,7 @@ async function bulkOrders(n: number, over: { status?: string; exported?: boolean
        SELECT '024' || lpad(g::text, 7, '0'), 'MTN', 1024, 500, :status, 'bulk' || g, :delivered, now() - g * interval '1 second'
        FROM generate_series(1, :n) g RETURNING id)
      INSERT INTO order_exports (order_id, exported_at) SELECT id, now() FROM o WHERE :exported`,
-    { replacements: { n, status: over.status ?? 'SUCCESS', exported: over.exported ?? false, delivered: over.delivered ?? false } },
+    { replacements: { n, status: over.status ?? 'SUCCESS', exported: over.exported ?? false, delivered: over.delivered ?? false } }
   )
 }
 
@@ -45,7 +45,7 @@ describe('back office A: admin endpoints refuse non-admins', () => {
     ['POST', '/api/orders/export'],
     ['GET', '/api/afa'],
     ['PATCH', '/api/afa/1/completed'],
-    ['POST', '/api/afa/export'],
+    ['POST', '/api/afa/export']
   ]
 
   it('answers visitors 401 and signed-in customers and agents 403, changing nothing', async () => {
@@ -58,7 +58,10 @@ describe('back office A: admin endpoints refuse non-admins', () => {
     for (const [method, path] of calls) {
       const v = await visitor.request(method, path.replace('/1/', `/${path.includes('afa') ? afa.id : order.id}/`), method === 'GET' ? undefined : {})
       expect(v.status, `visitor ${method} ${path}`).to.be.oneOf([401, 403])
-      for (const [who, c] of [['agent', agent], ['customer', customer]] as const) {
+      for (const [who, c] of [
+        ['agent', agent],
+        ['customer', customer]
+      ] as const) {
         const r = await c.request(method, path.replace('/1/', `/${path.includes('afa') ? afa.id : order.id}/`), method === 'GET' ? undefined : {})
         expect(r.status, `${who} ${method} ${path}`).to.equal(403)
         expect(r.text).not.to.include('recipientNumber')
@@ -141,8 +144,21 @@ describe('back office A: orders list', () => {
     const { agent } = await createAgent({ name: 'Ama Data Shop', phone: '0277654321' })
     const a = await createOrder({ recipientNumber: '0244556677', network: 'MTN', paymentStatus: 'SUCCESS', paymentTransactionId: '900000000000001' })
     // Fixed transaction ids: a random one may hold a searched string ('512' does, now and then).
-    const b = await createOrder({ recipientNumber: '0501234567', network: 'TELECEL', paymentStatus: 'FAILED', agentId: agent.id, dataSizeMb: 512, paymentTransactionId: '800000000000002' })
-    const c = await createOrder({ recipientNumber: '0269998888', network: 'AIRTELTIGO', paymentStatus: 'PENDING', dataSizeMb: 3072, paymentTransactionId: '800000000000003' })
+    const b = await createOrder({
+      recipientNumber: '0501234567',
+      network: 'TELECEL',
+      paymentStatus: 'FAILED',
+      agentId: agent.id,
+      dataSizeMb: 512,
+      paymentTransactionId: '800000000000002'
+    })
+    const c = await createOrder({
+      recipientNumber: '0269998888',
+      network: 'AIRTELTIGO',
+      paymentStatus: 'PENDING',
+      dataSizeMb: 3072,
+      paymentTransactionId: '800000000000003'
+    })
     const ids = async (q: string) => (await admin.get(`/api/orders?search=${encodeURIComponent(q)}&limit=100`)).body.orders.map((o: any) => o.id).sort()
 
     expect(await ids('4556677')).to.deep.equal([a.id])
@@ -189,14 +205,28 @@ describe('back office A: orders export', () => {
   it('exports the N paid, undelivered active orders as CSV, then they are in the history only', async () => {
     const { user, agent } = await createAgent({ name: 'Yaw, "The Plug" Ltd', phone: '0209876543' })
     const pending = [
-      await createOrder({ paymentStatus: 'SUCCESS', recipientNumber: '0241234567', amountPesewas: 1250, network: 'TELECEL', dataSizeMb: 2048, userId: user.id, agentId: agent.id }),
+      await createOrder({
+        paymentStatus: 'SUCCESS',
+        recipientNumber: '0241234567',
+        amountPesewas: 1250,
+        network: 'TELECEL',
+        dataSizeMb: 2048,
+        userId: user.id,
+        agentId: agent.id
+      }),
       await createOrder({ paymentStatus: 'SUCCESS', recipientNumber: '0501112222', amountPesewas: 500, paymentPhoneNumber: '0557778888' }),
-      await createOrder({ paymentStatus: 'SUCCESS', recipientNumber: '0273334444', amountPesewas: 99 }),
+      await createOrder({ paymentStatus: 'SUCCESS', recipientNumber: '0273334444', amountPesewas: 99 })
     ]
     const unpaid = await createOrder({ paymentStatus: 'PENDING' })
     const failed = await createOrder({ paymentStatus: 'FAILED' })
     const handDelivered = await createOrder({ paymentStatus: 'SUCCESS', delivered: true })
-    const old = await createOrder({ paymentStatus: 'SUCCESS', delivered: true, exported: true, exportedAt: new Date(Date.now() - 86_400_000), createdAt: new Date(Date.now() - 2 * 86_400_000) })
+    const old = await createOrder({
+      paymentStatus: 'SUCCESS',
+      delivered: true,
+      exported: true,
+      exportedAt: new Date(Date.now() - 86_400_000),
+      createdAt: new Date(Date.now() - 2 * 86_400_000)
+    })
 
     const res = await admin.post('/api/orders/export')
     expect(res.status).to.equal(200)
@@ -207,7 +237,23 @@ describe('back office A: orders export', () => {
 
     const rows = parseCsv(res.text)
     const [header, ...data] = rows
-    expect(header).to.deep.equal(['Order ID', 'Recipient Number', 'Network', 'Data Size', 'Data Size (MB)', 'Amount (GHS)', 'Order Type', 'Agent Name', 'Agent Phone', 'Payment Status', 'Transaction ID', 'Payment Phone', 'Created At (UTC)', 'Exported At (UTC)', 'Simulated Payment'])
+    expect(header).to.deep.equal([
+      'Order ID',
+      'Recipient Number',
+      'Network',
+      'Data Size',
+      'Data Size (MB)',
+      'Amount (GHS)',
+      'Order Type',
+      'Agent Name',
+      'Agent Phone',
+      'Payment Status',
+      'Transaction ID',
+      'Payment Phone',
+      'Created At (UTC)',
+      'Exported At (UTC)',
+      'Simulated Payment'
+    ])
     expect(data).to.have.length(pending.length)
     expect(data.map((r) => Number(r[0])).sort((x, y) => x - y)).to.deep.equal(pending.map((p) => p.id).sort((x, y) => x - y))
     const first = data.find((r) => Number(r[0]) === pending[0]!.id)!
@@ -252,14 +298,14 @@ describe('back office A: orders export', () => {
         write: async () => {
           batches++
           if (batches === 2) throw new Error('disk full')
-        },
+        }
       })
     } catch (err) {
       failure = err as Error
     }
     expect(failure?.message).to.equal('disk full')
     expect(batches).to.equal(2)
-    const [counts] = await sql("SELECT count(*) FILTER (WHERE exported OR delivered)::int AS marked, count(*)::int AS total FROM orders_view")
+    const [counts] = await sql('SELECT count(*) FILTER (WHERE exported OR delivered)::int AS marked, count(*)::int AS total FROM orders_view')
     expect(counts).to.deep.equal({ marked: 0, total: 12_000 })
     const audit = await sql("SELECT count(*)::int AS n FROM audit_logs WHERE action = 'ORDERS_EXPORTED'")
     expect(audit[0].n).to.equal(0)
@@ -302,7 +348,17 @@ describe('back office A: overview stats and analytics', () => {
 
     const week = await admin.get('/api/admin/analytics?range=7d')
     expect(week.status).to.equal(200)
-    expect(week.body).to.include({ range: '7d', totalOrders: 4, successCount: 2, failedCount: 1, expiredCount: 0, pendingCount: 1, totalRevenue: 15, averageOrderValue: 7.5, successRate: 50 })
+    expect(week.body).to.include({
+      range: '7d',
+      totalOrders: 4,
+      successCount: 2,
+      failedCount: 1,
+      expiredCount: 0,
+      pendingCount: 1,
+      totalRevenue: 15,
+      averageOrderValue: 7.5,
+      successRate: 50
+    })
     expect(week.body.ordersByDay).to.have.length(7)
     expect(week.body.ordersByDay.at(-1)).to.deep.equal({ date: new Date().toISOString().slice(0, 10), count: 3 })
     expect(week.body.revenueByDay.at(-1).amount).to.equal(10)
@@ -342,7 +398,12 @@ describe('back office A: AFA registrations', () => {
 
   it('lists newest first with server pagination and search by name, card or phone', async () => {
     for (let i = 0; i < 23; i++) await createAfaRegistration({ createdAt: new Date(Date.now() - i * 60_000) })
-    const abena = await createAfaRegistration({ fullName: 'Abena Owusu', ghCard: 'GHA-777888999-3', phone: '0249990000', createdAt: new Date(Date.now() - 3_600_000) })
+    const abena = await createAfaRegistration({
+      fullName: 'Abena Owusu',
+      ghCard: 'GHA-777888999-3',
+      phone: '0249990000',
+      createdAt: new Date(Date.now() - 3_600_000)
+    })
     const res = await admin.get('/api/afa?page=1&limit=20')
     expect(res.status).to.equal(200)
     expect(res.body.registrations).to.have.length(20)
@@ -351,7 +412,10 @@ describe('back office A: AFA registrations', () => {
     expect(p2.body.registrations.at(-1).id).to.equal(abena.id)
     for (const q of ['abena', 'OWUSU', '777888', '233249990000', '0249990']) {
       const found = await admin.get(`/api/afa?search=${encodeURIComponent(q)}`)
-      expect(found.body.registrations.map((r: any) => r.id), q).to.deep.equal([abena.id])
+      expect(
+        found.body.registrations.map((r: any) => r.id),
+        q
+      ).to.deep.equal([abena.id])
     }
     expect((await admin.get('/api/afa?search=nobody')).body.pagination.total).to.equal(0)
     expect((await admin.get('/api/afa?page=0')).status).to.equal(400)
@@ -379,7 +443,20 @@ describe('back office A: AFA registrations', () => {
     expect(res.status).to.equal(200)
     expect(res.headers.get('content-disposition')).to.equal('attachment; filename="afa_registrations.csv"')
     const [header, ...data] = parseCsv(res.text)
-    expect(header).to.deep.equal(['ID', 'Full Name', 'GH Card Number', 'Phone Number', 'Email', 'Amount (GHS)', 'Payment Status', 'Transaction ID', 'Completed', 'Submitted (UTC)', 'Completed At (UTC)', 'Simulated Payment'])
+    expect(header).to.deep.equal([
+      'ID',
+      'Full Name',
+      'GH Card Number',
+      'Phone Number',
+      'Email',
+      'Amount (GHS)',
+      'Payment Status',
+      'Transaction ID',
+      'Completed',
+      'Submitted (UTC)',
+      'Completed At (UTC)',
+      'Simulated Payment'
+    ])
     expect(data).to.have.length(2)
     expect(data[0]![1]).to.equal('\t=HYPERLINK("x")') // formula neutralised
     expect(data[0]![3]).to.equal('\t0201234567')

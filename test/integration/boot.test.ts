@@ -9,9 +9,13 @@ describe('boot', () => {
     const { sequelize, models } = connect(app().db.url)
     const taken = new URL(app().url).port
     try {
-      await boot({ env: { ...testEnv(), PORT: Number(taken) }, log: createLogger('silent'), db: { sequelize, models, url: app().db.url, close: () => sequelize.close() } }).then(
+      await boot({
+        env: { ...testEnv(), PORT: Number(taken) },
+        log: createLogger('silent'),
+        db: { sequelize, models, url: app().db.url, close: () => sequelize.close() }
+      }).then(
         () => expect.fail('should not start'),
-        (err: Error) => expect(err.message).to.equal(`Port ${taken} is taken. Set PORT to a free port.`),
+        (err: Error) => expect(err.message).to.equal(`Port ${taken} is taken. Set PORT to a free port.`)
       )
     } finally {
       await sequelize.close().catch(() => {})

@@ -52,15 +52,24 @@ describe('bulk orders paid by mobile money', () => {
     const view = await c.get(`/api/bulk/${res.body.batch.id}`)
     expect(view.body.batch).to.include({ status: 'PAID' })
     expect(view.body.lines.map((l: any) => [l.recipientNumber, l.paymentStatus, l.deliveryStatus])).to.deep.equal([
-      ['0241000001', 'SUCCESS', 'QUEUED'], ['0241000002', 'SUCCESS', 'QUEUED'], ['0241000003', 'SUCCESS', 'QUEUED'],
+      ['0241000001', 'SUCCESS', 'QUEUED'],
+      ['0241000002', 'SUCCESS', 'QUEUED'],
+      ['0241000003', 'SUCCESS', 'QUEUED']
     ])
     expect(await count('orders WHERE batch_id = :b', { b: res.body.batch.id })).to.equal(3)
     expect(await count(`payments WHERE purpose = 'data' AND status = 'SUCCESS'`)).to.equal(3)
     // The money went through the wallet: in as the payment, out as the batch's one debit.
-    const entries = await sql<{ type: string; amount_pesewas: number }>('SELECT type, amount_pesewas FROM wallet_entries WHERE agent_id = :a ORDER BY id', { a: ag.id })
-    expect(entries.map((e) => [e.type, Number(e.amount_pesewas)])).to.deep.equal([['TOPUP', 1350], ['ORDER', -1350]])
+    const entries = await sql<{ type: string; amount_pesewas: number }>('SELECT type, amount_pesewas FROM wallet_entries WHERE agent_id = :a ORDER BY id', {
+      a: ag.id
+    })
+    expect(entries.map((e) => [e.type, Number(e.amount_pesewas)])).to.deep.equal([
+      ['TOPUP', 1350],
+      ['ORDER', -1350]
+    ])
     expect(await count(`audit_logs WHERE action = 'BULK_ORDER_PAID'`)).to.equal(1)
-    expect(await count(`graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'delivery.send'`)).to.equal(3)
+    expect(
+      await count(`graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'delivery.send'`)
+    ).to.equal(3)
     await app().services.queue.drain()
     expect(await count(`orders WHERE batch_id = :b AND delivery_status = 'DELIVERED'`, { b: res.body.batch.id })).to.equal(3)
   })
@@ -70,7 +79,9 @@ describe('bulk orders paid by mobile money', () => {
     const res = await c.post('/api/bulk', { text: lines, pay: 'momo', payerPhone: '0241234567', payerNetwork: 'MTN' })
     expect(res.status, res.text).to.equal(201)
     const tid = res.body.payment.transactionId
-    const outs = await Promise.all(Array.from({ length: 5 }, () => app().services.payments.settle(tid, { status: 'SUCCESS', message: 'ok', amountPesewas: 1350, currency: 'GHS' })))
+    const outs = await Promise.all(
+      Array.from({ length: 5 }, () => app().services.payments.settle(tid, { status: 'SUCCESS', message: 'ok', amountPesewas: 1350, currency: 'GHS' }))
+    )
     expect(outs.filter((o) => o.settled)).to.have.length(1)
     expect(await count('orders')).to.equal(3)
     expect(await count(`wallet_entries WHERE type = 'ORDER'`)).to.equal(1)

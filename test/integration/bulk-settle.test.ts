@@ -23,41 +23,55 @@ async function agentWith(credit: number) {
 /** What settlement left for these orders, with ids, references and times replaced by the line's place. */
 async function endState(orderIds: number[]) {
   const place = new Map(orderIds.map((id, i) => [String(id), i]))
-  const tids = (await sql<{ t: string }>('SELECT transaction_id AS t FROM payments WHERE order_id IN (:ids) ORDER BY order_id', { ids: orderIds })).map((r) => r.t)
+  const tids = (await sql<{ t: string }>('SELECT transaction_id AS t FROM payments WHERE order_id IN (:ids) ORDER BY order_id', { ids: orderIds })).map(
+    (r) => r.t
+  )
   const placeOfTid = new Map(tids.map((t, i) => [t, i]))
   const orders = await sql(
     `SELECT package_id, package_name, network, data_size_mb, amount_pesewas, payment_status, delivery_status, delivery_attempts, delivery_error, delivered, simulated, channel
        FROM orders_view WHERE id IN (:ids) ORDER BY id`,
-    { ids: orderIds },
+    { ids: orderIds }
   )
   const payments = await sql<Record<string, any>>(
     `SELECT purpose, gateway, method, status, amount_pesewas, payer_phone, email, agent_id, user_id, simulated, ext_transaction_id, settled_at IS NOT NULL AS settled,
             details - 'batchId' AS details
        FROM payments WHERE order_id IN (:ids) ORDER BY order_id`,
-    { ids: orderIds },
+    { ids: orderIds }
   )
-  const commissions = await sql('SELECT agent_id, network, original_amount_pesewas, commission_amount_pesewas, commission_type, payment_status FROM commissions WHERE order_id IN (:ids) ORDER BY order_id', { ids: orderIds })
+  const commissions = await sql(
+    'SELECT agent_id, network, original_amount_pesewas, commission_amount_pesewas, commission_type, payment_status FROM commissions WHERE order_id IN (:ids) ORDER BY order_id',
+    { ids: orderIds }
+  )
   const audit = await sql<Record<string, any>>(
     `SELECT action, resource, resource_id, severity, user_id, details FROM audit_logs WHERE resource = 'PAYMENT' AND resource_id IN (:tids) ORDER BY resource_id, id`,
-    { tids },
+    { tids }
   )
   const jobs = await sql<Record<string, any>>(
     `SELECT t.identifier AS task, j.key, j.max_attempts, j.payload FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
       WHERE (t.identifier = 'delivery.send' AND (j.payload->>'orderId')::int IN (:ids))
          OR (t.identifier = 'agent-webhook' AND (j.payload #>> '{payload,data,order,id}') IN (:sids))`,
-    { ids: orderIds, sids: orderIds.map(String) },
+    { ids: orderIds, sids: orderIds.map(String) }
   )
   const norm = (s: string | null) => (s ?? '').replace(/\d+/g, (d) => (place.has(d) ? `#${place.get(d)}` : d))
   return {
     orders,
     payments: payments as Record<string, any>[],
     commissions,
-    audit: audit.map((a): Record<string, any> => ({
-      ...a,
-      resource_id: placeOfTid.get(a.resource_id),
-      // The message names the batch; everything else is the single path's.
-      details: { ...a.details, transactionId: placeOfTid.get(a.details.transactionId), orderId: place.get(String(a.details.orderId)), message: typeof a.details.message },
-    })).sort((x, y) => x.resource_id! - y.resource_id!),
+    audit: audit
+      .map(
+        (a): Record<string, any> => ({
+          ...a,
+          resource_id: placeOfTid.get(a.resource_id),
+          // The message names the batch; everything else is the single path's.
+          details: {
+            ...a.details,
+            transactionId: placeOfTid.get(a.details.transactionId),
+            orderId: place.get(String(a.details.orderId)),
+            message: typeof a.details.message
+          }
+        })
+      )
+      .sort((x, y) => x.resource_id! - y.resource_id!),
     jobs: jobs
       .map((j) => {
         const order = j.payload.payload?.data?.order
@@ -66,12 +80,16 @@ async function endState(orderIds: number[]) {
           key: norm(j.key),
           max: j.max_attempts,
           payload: order
-            ? { agentId: j.payload.agentId === undefined ? null : 'agent', type: j.payload.payload.type, order: { ...order, id: place.get(String(order.id)), transactionId: placeOfTid.get(order.transactionId), createdAt: null, updatedAt: null } }
+            ? {
+                agentId: j.payload.agentId === undefined ? null : 'agent',
+                type: j.payload.payload.type,
+                order: { ...order, id: place.get(String(order.id)), transactionId: placeOfTid.get(order.transactionId), createdAt: null, updatedAt: null }
+              }
             : // The single order's job also carries its agent's "order received" text; a batch line sends none (ADR 0039).
-              { ...j.payload, orderId: place.get(String(j.payload.orderId)), sms: undefined },
+              { ...j.payload, orderId: place.get(String(j.payload.orderId)), sms: undefined }
         })
       })
-      .sort(),
+      .sort()
   }
 }
 
@@ -100,7 +118,9 @@ describe('bulk orders: lines settled together end as single wallet orders do', (
     const bulk = await agentWith(100)
     const res = await bulk.c.post('/api/bulk', { text: numbers.map((n, i) => `${n},MTN,${sizes[i]!.id}`).join('\n') })
     expect(res.status, res.text).to.equal(201)
-    const batchIds = (await sql<{ id: number }>('SELECT id FROM orders WHERE batch_id = :b ORDER BY id', { b: res.body.id ?? res.body.batch?.id })).map((r) => r.id)
+    const batchIds = (await sql<{ id: number }>('SELECT id FROM orders WHERE batch_id = :b ORDER BY id', { b: res.body.id ?? res.body.batch?.id })).map(
+      (r) => r.id
+    )
     expect(batchIds).to.have.length(3)
 
     const a = await endState(singleIds)
@@ -110,7 +130,11 @@ describe('bulk orders: lines settled together end as single wallet orders do', (
     expect(a.audit.map((x) => x.action)).to.deep.equal(['PAYMENT_SUCCESS', 'PAYMENT_SUCCESS', 'PAYMENT_SUCCESS'])
     expect(a.jobs.filter((j) => j.includes('delivery.send'))).to.have.length(3)
     expect(a.jobs.filter((j) => j.includes('agent-webhook'))).to.have.length(6)
-    const agentFree = (s: typeof a) => ({ ...s, payments: s.payments.map((p) => ({ ...p, agent_id: !!p.agent_id, user_id: !!p.user_id, email: !!p.email })), audit: s.audit.map((x) => ({ ...x, user_id: !!x.user_id })) })
+    const agentFree = (s: typeof a) => ({
+      ...s,
+      payments: s.payments.map((p) => ({ ...p, agent_id: !!p.agent_id, user_id: !!p.user_id, email: !!p.email })),
+      audit: s.audit.map((x) => ({ ...x, user_id: !!x.user_id }))
+    })
     expect(agentFree(b).orders).to.deep.equal(agentFree(a).orders)
     expect(agentFree(b).payments).to.deep.equal(agentFree(a).payments)
     expect(b.commissions.map((c: any) => ({ ...c, agent_id: !!c.agent_id }))).to.deep.equal(a.commissions.map((c: any) => ({ ...c, agent_id: !!c.agent_id })))

@@ -13,7 +13,8 @@ const sql = async <T extends object = any>(text: string, replacements: Record<st
   app().db.sequelize.query<T>(text, { replacements, type: QueryTypes.SELECT }) as Promise<T[]>
 const count = async (from: string, r: Record<string, unknown> = {}) => Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM ${from}`, r))[0]!.n)
 const drain = () => app().services.queue.drain()
-const balance = async (agentId: number) => Number((await sql<{ b: string }>('SELECT balance_pesewas AS b FROM wallets WHERE agent_id = :id', { id: agentId }))[0]?.b ?? 0)
+const balance = async (agentId: number) =>
+  Number((await sql<{ b: string }>('SELECT balance_pesewas AS b FROM wallets WHERE agent_id = :id', { id: agentId }))[0]?.b ?? 0)
 
 async function agentWith(credit: number) {
   const a = await createAgent()
@@ -105,7 +106,13 @@ describe('bulk orders', () => {
   it('an .xlsx upload is read like a CSV: rows by number, header skipped, numbers typed as numbers; a broken file is a 400', async () => {
     const { mtn2 } = await catalogue()
     const { c } = await agentWith(0)
-    const book = xlsxOf([['recipient', 'network', 'bundle'], ['0241234567', 'MTN', '1GB'], [201234567, '', '1GB'], ['0551234567', 'Telecel', '1GB'], ['0241234568', '', String(mtn2.id)]])
+    const book = xlsxOf([
+      ['recipient', 'network', 'bundle'],
+      ['0241234567', 'MTN', '1GB'],
+      [201234567, '', '1GB'],
+      ['0551234567', 'Telecel', '1GB'],
+      ['0241234568', '', String(mtn2.id)]
+    ])
     const res = await c.post('/api/bulk/preview', { xlsx: book.toString('base64') })
     expect(res.status, res.text).to.equal(200)
     expect(res.body.lines.map((l: any) => [l.line, l.recipient, l.network, l.price, l.error, !!l.warning])).to.deep.equal([
@@ -113,7 +120,7 @@ describe('bulk orders', () => {
       [3, '0201234567', 'TELECEL', 4.7, null, false],
       // An MTN prefix sent as Telecel: allowed (numbers move networks), with a warning.
       [4, '0551234567', 'TELECEL', 4.7, null, true],
-      [5, '0241234568', 'MTN', 8, null, false],
+      [5, '0241234568', 'MTN', 8, null, false]
     ])
     expect(res.body).to.include({ total: 21.9, balance: 0, enough: false })
     const broken = await c.post('/api/bulk/preview', { xlsx: Buffer.from('not a workbook').toString('base64') })
@@ -186,7 +193,9 @@ describe('bulk orders', () => {
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
     try {
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`
-      await app().db.sequelize.query("UPDATE agents SET webhook_url = :url, webhook_secret = 'whsec_test_secret_0123456789' WHERE id = :id", { replacements: { url, id: agent.id } })
+      await app().db.sequelize.query("UPDATE agents SET webhook_url = :url, webhook_secret = 'whsec_test_secret_0123456789' WHERE id = :id", {
+        replacements: { url, id: agent.id }
+      })
       await app().services.settings.update({ deliveryRetryLimit: 1 }, {})
       const paid = await c.post('/api/bulk', { text: Array.from({ length: 20 }, (_, i) => `${mtn(300 + i)} 1GB`).join('\n'), sms: true })
       expect(paid.status, paid.text).to.equal(201)
@@ -195,9 +204,13 @@ describe('bulk orders', () => {
       expect(await count(`sms_outbox WHERE to_phone LIKE '024%'`)).to.equal(20)
       app().services.delivery.simulatorControl({ mode: 'fail', count: 5 })
       for (let i = 0; i < 4; i++) await drain()
-      const failed = await sql<{ id: number }>(`SELECT id FROM orders WHERE batch_id = :b AND delivery_status = 'FAILED' ORDER BY id`, { b: paid.body.batch.id })
+      const failed = await sql<{ id: number }>(`SELECT id FROM orders WHERE batch_id = :b AND delivery_status = 'FAILED' ORDER BY id`, {
+        b: paid.body.batch.id
+      })
       expect(failed).to.have.length(5)
-      const refunds = await sql<{ order_id: number; amount_pesewas: string }>(`SELECT order_id, amount_pesewas FROM wallet_entries WHERE type = 'REFUND' ORDER BY order_id`)
+      const refunds = await sql<{ order_id: number; amount_pesewas: string }>(
+        `SELECT order_id, amount_pesewas FROM wallet_entries WHERE type = 'REFUND' ORDER BY order_id`
+      )
       expect(refunds.map((r) => [r.order_id, Number(r.amount_pesewas)])).to.deep.equal(failed.map((f) => [f.id, 450]))
       // Asked again (a retried refund job, a second hook): nothing more.
       for (const f of failed) expect((await app().services.wallet.refundOrder(f.id, 'again')).refunded).to.equal(false)
@@ -231,7 +244,12 @@ describe('bulk orders', () => {
     const created = await a.c.post('/api/reseller/keys', { name: 'Bulk' })
     const api = new Client()
     api.bearer = created.body.key
-    const body = { lines: [{ recipientNumber: mtn(1), packageId: mtn1.id }, { recipientNumber: mtn(2), bundle: '1GB' }] }
+    const body = {
+      lines: [
+        { recipientNumber: mtn(1), packageId: mtn1.id },
+        { recipientNumber: mtn(2), bundle: '1GB' }
+      ]
+    }
     expect((await api.post('/api/v1/batches', body)).status).to.equal(400)
     const wrong = await api.post('/api/v1/batches', { lines: [...body.lines, { recipientNumber: '123', bundle: '1GB' }] }, { 'Idempotency-Key': 'b-0' })
     expect(wrong.status).to.equal(422)

@@ -22,11 +22,45 @@ async function fixture() {
   const kofi = await createAgent({ name: 'Kofi Data' })
   const buyer = await createUser()
   const c = [
-    await createCommission({ agentId: ama.agent.id, userId: ama.user.id, network: 'MTN', originalAmountPesewas: 1000, commissionAmountPesewas: 100, createdAt: new Date('2026-03-02T10:00:00Z') }),
-    await createCommission({ agentId: ama.agent.id, userId: ama.user.id, network: 'TELECEL', originalAmountPesewas: 2000, commissionAmountPesewas: 200, createdAt: new Date('2026-03-08T12:00:00Z') }),
-    await createCommission({ agentId: kofi.agent.id, userId: kofi.user.id, network: 'MTN', originalAmountPesewas: 500, commissionAmountPesewas: 50, createdAt: new Date('2026-03-09T08:00:00Z') }),
-    await createCommission({ userId: buyer.id, network: 'AIRTELTIGO', originalAmountPesewas: 800, commissionAmountPesewas: 80, createdAt: new Date('2026-04-01T09:00:00Z') }),
-    await createCommission({ agentId: kofi.agent.id, userId: kofi.user.id, network: 'MTN', originalAmountPesewas: 1500, commissionAmountPesewas: 150, createdAt: new Date('2026-04-01T23:30:00Z') }),
+    await createCommission({
+      agentId: ama.agent.id,
+      userId: ama.user.id,
+      network: 'MTN',
+      originalAmountPesewas: 1000,
+      commissionAmountPesewas: 100,
+      createdAt: new Date('2026-03-02T10:00:00Z')
+    }),
+    await createCommission({
+      agentId: ama.agent.id,
+      userId: ama.user.id,
+      network: 'TELECEL',
+      originalAmountPesewas: 2000,
+      commissionAmountPesewas: 200,
+      createdAt: new Date('2026-03-08T12:00:00Z')
+    }),
+    await createCommission({
+      agentId: kofi.agent.id,
+      userId: kofi.user.id,
+      network: 'MTN',
+      originalAmountPesewas: 500,
+      commissionAmountPesewas: 50,
+      createdAt: new Date('2026-03-09T08:00:00Z')
+    }),
+    await createCommission({
+      userId: buyer.id,
+      network: 'AIRTELTIGO',
+      originalAmountPesewas: 800,
+      commissionAmountPesewas: 80,
+      createdAt: new Date('2026-04-01T09:00:00Z')
+    }),
+    await createCommission({
+      agentId: kofi.agent.id,
+      userId: kofi.user.id,
+      network: 'MTN',
+      originalAmountPesewas: 1500,
+      commissionAmountPesewas: 150,
+      createdAt: new Date('2026-04-01T23:30:00Z')
+    })
   ]
   await createOrder({ agentId: ama.agent.id, userId: ama.user.id, network: 'MTN', amountPesewas: 700, paymentStatus: 'SUCCESS' })
   await createOrder({ agentId: kofi.agent.id, userId: kofi.user.id, network: 'MTN', amountPesewas: 9999, paymentStatus: 'FAILED' })
@@ -58,7 +92,7 @@ describe('commission reports: access', () => {
       ['GET', '/api/commission-analytics/export/csv'],
       ['GET', '/api/commission-analytics/export/current-csv'],
       ['GET', '/api/commission-analytics/export/analytics-csv?groupBy=network'],
-      ['GET', '/api/commission-analytics/export/leaderboard-csv'],
+      ['GET', '/api/commission-analytics/export/leaderboard-csv']
     ]
     for (const [method, path, body] of calls) {
       expect((await new Client().request(method, path, body)).status, `visitor ${path}`).to.equal(401)
@@ -79,36 +113,50 @@ describe('commission reports: figures', () => {
     const get = async (groupBy: string) => {
       const r = await admin.get(`/api/commission-analytics/analytics?groupBy=${groupBy}`)
       expect(r.status, groupBy).to.equal(200)
-      expect(r.body.totalStats, groupBy).to.deep.equal({ totalCommission: 5.8, totalRevenue: 58, totalOrders: 5, averageCommission: 1.16, totalParentMargin: 0, parentMarginOrders: 0 })
+      expect(r.body.totalStats, groupBy).to.deep.equal({
+        totalCommission: 5.8,
+        totalRevenue: 58,
+        totalOrders: 5,
+        averageCommission: 1.16,
+        totalParentMargin: 0,
+        parentMarginOrders: 0
+      })
       return r.body.groupByData.map((g: any) => [g.key, g.label, g.totalOrders, g.totalRevenue, g.totalCommission])
     }
     expect(await get('day')).to.deep.equal([
       ['2026-03-02', '2026-03-02', 1, 10, 1],
       ['2026-03-08', '2026-03-08', 1, 20, 2],
       ['2026-03-09', '2026-03-09', 1, 5, 0.5],
-      ['2026-04-01', '2026-04-01', 2, 23, 2.3],
+      ['2026-04-01', '2026-04-01', 2, 23, 2.3]
     ])
     expect(await get('week')).to.deep.equal([
       ['2026-03-02', 'Week of 2026-03-02', 2, 30, 3],
       ['2026-03-09', 'Week of 2026-03-09', 1, 5, 0.5],
-      ['2026-03-30', 'Week of 2026-03-30', 2, 23, 2.3],
+      ['2026-03-30', 'Week of 2026-03-30', 2, 23, 2.3]
     ])
     expect(await get('month')).to.deep.equal([
       ['2026-03', '2026-03', 3, 35, 3.5],
-      ['2026-04', '2026-04', 2, 23, 2.3],
+      ['2026-04', '2026-04', 2, 23, 2.3]
     ])
     expect(await get('agent')).to.deep.equal([
       [String(ama.agent.id), 'Ama Sales', 2, 30, 3],
       [String(kofi.agent.id), 'Kofi Data', 2, 20, 2],
-      ['direct', 'Direct Customer', 1, 8, 0.8],
+      ['direct', 'Direct Customer', 1, 8, 0.8]
     ])
     expect(await get('network')).to.deep.equal([
       ['MTN', 'MTN', 3, 30, 3],
       ['TELECEL', 'TELECEL', 1, 20, 2],
-      ['AIRTELTIGO', 'AIRTELTIGO', 1, 8, 0.8],
+      ['AIRTELTIGO', 'AIRTELTIGO', 1, 8, 0.8]
     ])
     const march = await admin.get('/api/commission-analytics/analytics?groupBy=network&startDate=2026-03-01&endDate=2026-03-31')
-    expect(march.body.totalStats).to.deep.equal({ totalCommission: 3.5, totalRevenue: 35, totalOrders: 3, averageCommission: 1.17, totalParentMargin: 0, parentMarginOrders: 0 })
+    expect(march.body.totalStats).to.deep.equal({
+      totalCommission: 3.5,
+      totalRevenue: 35,
+      totalOrders: 3,
+      averageCommission: 1.17,
+      totalParentMargin: 0,
+      parentMarginOrders: 0
+    })
     const bad = await admin.get('/api/commission-analytics/analytics?groupBy=year')
     expect(bad.status).to.equal(400)
     expect(bad.body.error).to.equal('groupBy must be one of day, week, month, agent, network')
@@ -121,12 +169,44 @@ describe('commission reports: figures', () => {
     expect(r.status).to.equal(200)
     expect(r.body.totalAgents).to.equal(2)
     expect(r.body.leaderboard).to.deep.equal([
-      { rank: 1, agentId: ama.agent.id, agentName: 'Ama Sales', agentPhone: ama.agent.phone, tier: null, totalRevenue: 37, totalOrders: 3, totalCommission: 3, parentMargin: 0 },
-      { rank: 2, agentId: kofi.agent.id, agentName: 'Kofi Data', agentPhone: kofi.agent.phone, tier: null, totalRevenue: 20, totalOrders: 2, totalCommission: 2, parentMargin: 0 },
+      {
+        rank: 1,
+        agentId: ama.agent.id,
+        agentName: 'Ama Sales',
+        agentPhone: ama.agent.phone,
+        tier: null,
+        totalRevenue: 37,
+        totalOrders: 3,
+        totalCommission: 3,
+        parentMargin: 0
+      },
+      {
+        rank: 2,
+        agentId: kofi.agent.id,
+        agentName: 'Kofi Data',
+        agentPhone: kofi.agent.phone,
+        tier: null,
+        totalRevenue: 20,
+        totalOrders: 2,
+        totalCommission: 2,
+        parentMargin: 0
+      }
     ])
-    expect(r.body.stats).to.deep.equal({ highestRevenue: 37, lowestRevenue: 20, averageRevenue: 28.5, mostOrders: 3, totalRevenue: 57, totalOrders: 5, totalCommission: 5, totalParentMargin: 0, parentMarginOrders: 0 })
+    expect(r.body.stats).to.deep.equal({
+      highestRevenue: 37,
+      lowestRevenue: 20,
+      averageRevenue: 28.5,
+      mostOrders: 3,
+      totalRevenue: 57,
+      totalOrders: 5,
+      totalCommission: 5,
+      totalParentMargin: 0,
+      parentMarginOrders: 0
+    })
     for (const e of r.body.leaderboard) {
-      const [{ s }] = await sql<{ s: string }>(`SELECT sum(amount_pesewas) AS s FROM orders WHERE agent_id = :a AND payment_status = 'SUCCESS'`, { a: e.agentId })
+      const [{ s }] = await sql<{ s: string }>(`SELECT sum(amount_pesewas) AS s FROM orders WHERE agent_id = :a AND payment_status = 'SUCCESS'`, {
+        a: e.agentId
+      })
       expect(e.totalRevenue).to.equal(Number(s) / 100)
     }
     const top1 = await admin.get('/api/commission-analytics/agent-leaderboard?limit=1')
@@ -143,7 +223,7 @@ describe('commission reports: figures', () => {
     expect(r.body.networks).to.deep.equal([
       { network: 'MTN', totalOrders: 4, totalRevenue: 37, totalCommission: 3 },
       { network: 'TELECEL', totalOrders: 1, totalRevenue: 20, totalCommission: 2 },
-      { network: 'AIRTELTIGO', totalOrders: 1, totalRevenue: 8, totalCommission: 0.8 },
+      { network: 'AIRTELTIGO', totalOrders: 1, totalRevenue: 8, totalCommission: 0.8 }
     ])
   })
 
@@ -156,7 +236,7 @@ describe('commission reports: figures', () => {
     expect(s.body.commissionByDate).to.deep.equal([
       { date: '2026-03-02', amount: 1, count: 1 },
       { date: '2026-03-08', amount: 2, count: 1 },
-      { date: '2026-03-09', amount: 0.5, count: 1 },
+      { date: '2026-03-09', amount: 0.5, count: 1 }
     ])
     expect(s.body.recentCommissions.map((c: any) => c.commissionAmount)).to.deep.equal([0.5, 2, 1])
     const all = await admin.get('/api/commissions/summary')
@@ -187,7 +267,9 @@ describe('commission reports: running totals', () => {
     const orderOf = async (cid: number) => (await sql<{ order_id: number }>('SELECT order_id FROM commissions WHERE id = :cid', { cid }))[0]!.order_id
     // A refund-like change, a moved order, a deleted order (its commission goes with it), an agent reassigned.
     await sql(`UPDATE orders SET payment_status = 'FAILED' WHERE id = :id RETURNING id`, { id: await orderOf(ids[2]!) })
-    await sql(`UPDATE orders SET amount_pesewas = amount_pesewas + 250, created_at = '2026-02-27T10:00:00Z' WHERE id = :id RETURNING id`, { id: await orderOf(ids[0]!) })
+    await sql(`UPDATE orders SET amount_pesewas = amount_pesewas + 250, created_at = '2026-02-27T10:00:00Z' WHERE id = :id RETURNING id`, {
+      id: await orderOf(ids[0]!)
+    })
     await sql('DELETE FROM orders WHERE id = :id RETURNING id', { id: await orderOf(ids[3]!) })
     await sql('UPDATE commissions SET agent_id = :a, network = :n WHERE id = :id RETURNING id', { a: kofi.agent.id, n: 'AIRTELTIGO', id: ids[0] })
     await createOrder({ agentId: ama.agent.id, network: 'TELECEL', amountPesewas: 1234, paymentStatus: 'SUCCESS' })
@@ -214,9 +296,15 @@ describe('commission reports: running totals', () => {
     const summary = await same('/api/commissions/summary', true)
     expect((await admin.get('/api/commissions')).body.total).to.equal(summary.totalCount)
 
-    const [base] = await sql(`SELECT sum(commission_amount_pesewas) FILTER (WHERE NOT archived) AS cur, sum(commission_amount_pesewas) FILTER (WHERE archived) AS arc, count(*) AS n FROM commissions`)
+    const [base] = await sql(
+      `SELECT sum(commission_amount_pesewas) FILTER (WHERE NOT archived) AS cur, sum(commission_amount_pesewas) FILTER (WHERE archived) AS arc, count(*) AS n FROM commissions`
+    )
     const s = (await admin.get('/api/commission-analytics/summary')).body
-    expect([s.current.totalAmount, s.archived.totalAmount, s.combined.totalCount]).to.deep.equal([Number(base.cur) / 100, Number(base.arc) / 100, Number(base.n)])
+    expect([s.current.totalAmount, s.archived.totalAmount, s.combined.totalCount]).to.deep.equal([
+      Number(base.cur) / 100,
+      Number(base.arc) / 100,
+      Number(base.n)
+    ])
     for (const e of board.leaderboard) {
       const [{ r }] = await sql(`SELECT sum(amount_pesewas) AS r FROM orders WHERE agent_id = :a AND payment_status = 'SUCCESS'`, { a: e.agentId })
       expect(e.totalRevenue).to.equal(Number(r) / 100)
@@ -234,7 +322,11 @@ describe('commission reports: archive', () => {
     const { ids } = await fixture()
     const admin = await adminClient()
     const before = await summary(admin)
-    expect(before).to.deep.include({ current: { totalAmount: 5.8, totalCount: 5 }, archived: { totalAmount: 0, totalCount: 0 }, combined: { totalAmount: 5.8, totalCount: 5 } })
+    expect(before).to.deep.include({
+      current: { totalAmount: 5.8, totalCount: 5 },
+      archived: { totalAmount: 0, totalCount: 0 },
+      combined: { totalAmount: 5.8, totalCount: 5 }
+    })
 
     const first = await admin.post('/api/commission-analytics/archive', { commissionIds: [ids[0], ids[1]], notes: 'March payout' })
     expect(first.status).to.equal(200)
@@ -245,12 +337,19 @@ describe('commission reports: archive', () => {
     expect(await sql('SELECT id, archived, archived_at, archive_notes FROM commissions ORDER BY id')).to.deep.equal(rowsAfterFirst)
 
     const after = await summary(admin)
-    expect(after).to.deep.include({ current: { totalAmount: 2.8, totalCount: 3 }, archived: { totalAmount: 3, totalCount: 2 }, combined: { totalAmount: 5.8, totalCount: 5 } })
+    expect(after).to.deep.include({
+      current: { totalAmount: 2.8, totalCount: 3 },
+      archived: { totalAmount: 3, totalCount: 2 },
+      combined: { totalAmount: 5.8, totalCount: 5 }
+    })
     expect(after.current.totalAmount + after.archived.totalAmount).to.be.closeTo(after.combined.totalAmount, 1e-9)
 
     const archived = await admin.get('/api/commission-analytics/archived?page=1&limit=20')
     expect(archived.body).to.include({ total: 2, page: 1, totalPages: 1 })
-    expect(archived.body.commissions.map((c: any) => [c.id, c.archiveNotes, c.agentName])).to.have.deep.members([[ids[0], 'March payout', 'Ama Sales'], [ids[1], 'March payout', 'Ama Sales']])
+    expect(archived.body.commissions.map((c: any) => [c.id, c.archiveNotes, c.agentName])).to.have.deep.members([
+      [ids[0], 'March payout', 'Ama Sales'],
+      [ids[1], 'March payout', 'Ama Sales']
+    ])
     expect(archived.body.commissions[0].archivedAt).to.be.a('string')
     const current = await admin.get('/api/commissions')
     expect(current.body.total).to.equal(3)
@@ -266,7 +365,7 @@ describe('commission reports: archive', () => {
     await admin.post('/api/commission-analytics/archive', { commissionIds: [(await sql('SELECT min(id) AS id FROM commissions'))[0].id] })
     const [a, b] = await Promise.all([
       admin.post('/api/commission-analytics/archive-all', { notes: 'Year end' }),
-      admin.post('/api/commission-analytics/archive-all', { notes: 'Year end' }),
+      admin.post('/api/commission-analytics/archive-all', { notes: 'Year end' })
     ])
     expect(a.status).to.equal(200)
     expect(b.status).to.equal(200)
@@ -276,7 +375,11 @@ describe('commission reports: archive', () => {
     expect(again.body.archivedCount).to.equal(0)
     expect(await sql('SELECT id, archived, archived_at, archive_notes FROM commissions ORDER BY id')).to.deep.equal(snapshot)
     const s = await summary(admin)
-    expect(s).to.deep.include({ current: { totalAmount: 0, totalCount: 0 }, archived: { totalAmount: 5.8, totalCount: 5 }, combined: { totalAmount: 5.8, totalCount: 5 } })
+    expect(s).to.deep.include({
+      current: { totalAmount: 0, totalCount: 0 },
+      archived: { totalAmount: 5.8, totalCount: 5 },
+      combined: { totalAmount: 5.8, totalCount: 5 }
+    })
     // The first commission kept its own (default) note; the others got 'Year end'.
     const notes = (await sql<{ archive_notes: string }>('SELECT archive_notes FROM commissions ORDER BY id')).map((r) => r.archive_notes)
     expect(notes[0]).to.match(/^Archived on \d{2}\/\d{2}\/\d{4}$/)
@@ -310,14 +413,28 @@ describe('commission reports: exports', () => {
     expect(cur.status).to.equal(200)
     expect(cur.headers.get('content-disposition')).to.match(/current_commissions_\d{4}-\d{2}-\d{2}\.csv/)
     const curRows = parseCsv(cur.text)
-    expect(curRows[0]).to.deep.equal(['Commission ID', 'Order ID', 'Agent', 'Agent Phone', 'Recipient', 'Network', 'Order Amount (GHS)', 'Commission (GHS)', 'Payment Status', 'Created At'])
+    expect(curRows[0]).to.deep.equal([
+      'Commission ID',
+      'Order ID',
+      'Agent',
+      'Agent Phone',
+      'Recipient',
+      'Network',
+      'Order Amount (GHS)',
+      'Commission (GHS)',
+      'Payment Status',
+      'Created At'
+    ])
     expect(curRows.slice(1).map((r) => Number(r[0]))).to.deep.equal([ids[1], ids[2], ids[4]])
     expect(curRows[2]!.slice(2, 4)).to.deep.equal(['Kofi Data', `\t${kofi.agent.phone}`])
     expect(curRows[2]!.slice(5, 8)).to.deep.equal(['MTN', '5.00', '0.50'])
 
     const arc = parseCsv((await admin.get('/api/commission-analytics/export/csv')).text)
     expect(arc).to.have.length(3)
-    expect(arc.slice(1).map((r) => [Number(r[0]), r[2], r[6], r[10]])).to.deep.equal([[ids[0], 'Ama Sales', '1.00', 'Paid, "cash"'], [ids[3], 'Direct Customer', '0.80', 'Paid, "cash"']])
+    expect(arc.slice(1).map((r) => [Number(r[0]), r[2], r[6], r[10]])).to.deep.equal([
+      [ids[0], 'Ama Sales', '1.00', 'Paid, "cash"'],
+      [ids[3], 'Direct Customer', '0.80', 'Paid, "cash"']
+    ])
 
     const an = parseCsv((await admin.get('/api/commission-analytics/export/analytics-csv?groupBy=network')).text)
     expect(an).to.deep.equal([
@@ -325,13 +442,13 @@ describe('commission reports: exports', () => {
       ['MTN', '3', '30.00', '3.00', '1.00'],
       ['TELECEL', '1', '20.00', '2.00', '2.00'],
       ['AIRTELTIGO', '1', '8.00', '0.80', '0.80'],
-      ['Total', '5', '58.00', '5.80', '1.16'],
+      ['Total', '5', '58.00', '5.80', '1.16']
     ])
     const lb = parseCsv((await admin.get('/api/commission-analytics/export/leaderboard-csv?limit=10')).text)
     expect(lb.map((r) => [r[0], r[2], r[4], r[5], r[6]])).to.deep.equal([
       ['Rank', 'Agent', 'Orders', 'Revenue (GHS)', 'Commission (GHS)'],
       ['1', 'Ama Sales', '3', '37.00', '3.00'],
-      ['2', 'Kofi Data', '2', '20.00', '2.00'],
+      ['2', 'Kofi Data', '2', '20.00', '2.00']
     ])
     expect(await app().db.models.AuditLog.count({ where: { action: 'COMMISSIONS_EXPORTED' } })).to.equal(4)
   })

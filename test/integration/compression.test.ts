@@ -110,7 +110,7 @@ describe('compression: what a phone receives', () => {
     expect(decode(brOnly)).to.include('</html>')
   })
 
-  it('compresses JSON answers (a visitor\'s catalogue is compressed once per version)', async () => {
+  it("compresses JSON answers (a visitor's catalogue is compressed once per version)", async () => {
     for (let i = 0; i < 15; i++) await createPackage({ name: `Bundle number ${i} with a long enough name`, sizeMb: 1000 + i })
     const r = await rawGet('/api/packages', 'br')
     expect(r.status).to.equal(200)

@@ -87,14 +87,22 @@ describe('the embedded database lives in the data folder the owner chose', funct
     const dataDir = path.join(parent, 'data')
     const before = clustersInTemp()
     const r = spawnSync(process.execPath, [path.resolve('server/index.ts')], {
-      env: { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, EMBEDDED_PG_PORT: '54369', PORT: '0', SESSION_SECRET: 'x'.repeat(32), DATABASE_URL: '' },
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        DATA_DIR: dataDir,
+        EMBEDDED_PG_PORT: '54369',
+        PORT: '0',
+        SESSION_SECRET: 'x'.repeat(32),
+        DATABASE_URL: ''
+      },
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: 60_000
     })
     expect(r.status).to.equal(1)
     expect(r.stderr).to.include(
       `The embedded database cannot live in ${dataDir}: PostgreSQL runs as the "postgres" user, which cannot enter ${parent} (mode 700). ` +
-        'Set DATA_DIR to a folder it can reach, such as /var/lib/datahub, or set DATABASE_URL to use another PostgreSQL server.',
+        'Set DATA_DIR to a folder it can reach, such as /var/lib/datahub, or set DATABASE_URL to use another PostgreSQL server.'
     )
     expect(clustersInTemp()).to.deep.equal(before)
     expect(fs.existsSync(path.join(dataDir, 'pg'))).to.equal(false)

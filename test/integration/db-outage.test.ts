@@ -48,8 +48,16 @@ describe('when the database blinks', function () {
     after(() => outage.close())
 
     it('answers the API 503 with Retry-After and the { error } shape, never 500', async () => {
-      for (const [method, path, body] of [['GET', '/api/settings'], ['GET', '/api/packages'], ['POST', '/api/orders', { packageId: 1, recipientNumber: '0241234567' }]] as const) {
-        const res = await fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: body ? JSON.stringify(body) : undefined })
+      for (const [method, path, body] of [
+        ['GET', '/api/settings'],
+        ['GET', '/api/packages'],
+        ['POST', '/api/orders', { packageId: 1, recipientNumber: '0241234567' }]
+      ] as const) {
+        const res = await fetch(`${base}${path}`, {
+          method,
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: body ? JSON.stringify(body) : undefined
+        })
         expect(res.status, `${method} ${path}`).to.equal(503)
         expect(res.headers.get('retry-after')).to.equal('5')
         expect(await res.json()).to.deep.equal({ error: 'The service is briefly unavailable. Please try again in a few seconds.' })
@@ -104,7 +112,9 @@ describe('when the database blinks', function () {
   })
 
   it('/metrics counts a job a worker holds on its last attempt as running, not failed', async () => {
-    const [{ id }] = (await q<{ id: string }>(`SELECT (graphile_worker.add_job('outage-test', '{}'::json, max_attempts => 1)).id::text AS id`)) as [{ id: string }]
+    const [{ id }] = (await q<{ id: string }>(`SELECT (graphile_worker.add_job('outage-test', '{}'::json, max_attempts => 1)).id::text AS id`)) as [
+      { id: string }
+    ]
     await q(`UPDATE graphile_worker._private_jobs SET locked_by = 'pool-x', locked_at = now(), attempts = 1 WHERE id = :id`, { id })
     const held = (await new Client().get('/metrics')).text
     expect(held).to.include('datahub_queue_jobs{state="running"} 1')
@@ -116,7 +126,10 @@ describe('when the database blinks', function () {
   it("takes back jobs held by a worker pool that is gone within seconds, and leaves a live pool's alone", async () => {
     const add = async (lockedBy: string) => {
       const [{ id }] = (await q<{ id: string }>(`SELECT (graphile_worker.add_job('outage-test', '{}'::json)).id::text AS id`)) as [{ id: string }]
-      await q(`UPDATE graphile_worker._private_jobs SET locked_by = :lockedBy, locked_at = now() - interval '30 seconds', attempts = 1 WHERE id = :id`, { id, lockedBy })
+      await q(`UPDATE graphile_worker._private_jobs SET locked_by = :lockedBy, locked_at = now() - interval '30 seconds', attempts = 1 WHERE id = :id`, {
+        id,
+        lockedBy
+      })
       return id
     }
     // A live pool: its connection named after it (what every instance's queue keeps open).
@@ -131,8 +144,9 @@ describe('when the database blinks', function () {
     try {
       other = await boot({ env, log: createLogger('silent'), db: { sequelize, models, url: app().db.url, close: () => sequelize.close() } })
       const started = Date.now()
-      const lockOf = async (id: string) => (await q<{ locked_by: string | null }>('SELECT locked_by FROM graphile_worker._private_jobs WHERE id = :id', { id }))[0]!.locked_by
-      await until('the dead pool\'s job to be released', async () => (await lockOf(deadJob)) === null, 20_000)
+      const lockOf = async (id: string) =>
+        (await q<{ locked_by: string | null }>('SELECT locked_by FROM graphile_worker._private_jobs WHERE id = :id', { id }))[0]!.locked_by
+      await until("the dead pool's job to be released", async () => (await lockOf(deadJob)) === null, 20_000)
       expect(Date.now() - started).to.be.lessThan(15_000)
       expect(await lockOf(liveJob)).to.equal('pool-alive')
     } finally {
@@ -161,11 +175,18 @@ describe('when the database blinks', function () {
     const tid = order.body.payment.transactionId as string
     // The settlement's write fails after the answer is saved (as when the connection dies between them).
     await q(`CREATE FUNCTION outage_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'connection lost'; END $$`)
-    await q(`CREATE TRIGGER outage_test_fail BEFORE UPDATE OF status ON payments FOR EACH ROW WHEN (NEW.status = 'SUCCESS') EXECUTE FUNCTION outage_test_fail()`)
+    await q(
+      `CREATE TRIGGER outage_test_fail BEFORE UPDATE OF status ON payments FOR EACH ROW WHEN (NEW.status = 'SUCCESS') EXECUTE FUNCTION outage_test_fail()`
+    )
     try {
       const res = await payer.post(`/api/simulator/payments/${tid}/approve`)
       expect(res.status, res.text).to.equal(202)
-      expect(res.body).to.include({ reference: tid, decision: 'APPROVED', paymentStatus: 'PENDING', message: 'Your answer was recorded. The payment is being confirmed.' })
+      expect(res.body).to.include({
+        reference: tid,
+        decision: 'APPROVED',
+        paymentStatus: 'PENDING',
+        message: 'Your answer was recorded. The payment is being confirmed.'
+      })
     } finally {
       await q('DROP TRIGGER outage_test_fail ON payments')
       await q('DROP FUNCTION outage_test_fail()')
@@ -235,7 +256,9 @@ describe('when the database blinks', function () {
     expect(created.status, created.text).to.equal(201)
     const api = new Client()
     api.bearer = created.body.key
-    const res = await withConnectionLostAfter(DEBIT, () => api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241112244' }, { 'Idempotency-Key': 'lost-after-debit-1' }))
+    const res = await withConnectionLostAfter(DEBIT, () =>
+      api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241112244' }, { 'Idempotency-Key': 'lost-after-debit-1' })
+    )
     expect(res.status, res.text).to.equal(201)
     expect(res.body.order).to.include({ recipientNumber: '0241112244' })
     // The same key later answers the same order: one order, one debit.
@@ -253,7 +276,10 @@ describe('when the database blinks', function () {
     expect(placed.status, placed.text).to.equal(201)
     const tid = placed.body.payment.transactionId as string
     // The payer's answer is saved without settling it, so the callback's own check is what settles.
-    await q(`UPDATE payments SET details = jsonb_set(details, '{simulator}', jsonb_build_object('decision', 'APPROVED', 'at', now())) WHERE transaction_id = :tid`, { tid })
+    await q(
+      `UPDATE payments SET details = jsonb_set(details, '{simulator}', jsonb_build_object('decision', 'APPROVED', 'at', now())) WHERE transaction_id = :tid`,
+      { tid }
+    )
     const res = await withConnectionLostAfter(/./, () => buyer.get(`/api/webhooks/paystack?reference=${tid}`))
     expect(res.status, res.text).to.equal(200)
     expect(res.body).to.include({ status: 'success', paymentStatus: 'SUCCESS', type: 'agent_order' })

@@ -17,13 +17,21 @@ const q = <T extends object>(sql: string, replacements: Record<string, unknown> 
 async function queuePaidOrders(n: number): Promise<number[]> {
   const ids: number[] = []
   for (let i = 0; i < n; i++) {
-    const o = await createOrder({ paymentStatus: 'SUCCESS', recipientNumber: `024${String(1000000 + i)}`, paymentTransactionId: `88${String(i).padStart(10, '0')}` })
+    const o = await createOrder({
+      paymentStatus: 'SUCCESS',
+      recipientNumber: `024${String(1000000 + i)}`,
+      paymentTransactionId: `88${String(i).padStart(10, '0')}`
+    })
     ids.push(o.id as number)
   }
   // The settlement's own UPDATE queues the order (queueOnPaymentSets), then onPaid adds the job.
   await app().db.sequelize.transaction(async (t) => {
     for (const id of ids) {
-      const [order] = await app().db.sequelize.query<any>(`UPDATE orders SET ${queueOnPaymentSets('true')} WHERE id = :id RETURNING *`, { replacements: { id }, type: QueryTypes.SELECT, transaction: t })
+      const [order] = await app().db.sequelize.query<any>(`UPDATE orders SET ${queueOnPaymentSets('true')} WHERE id = :id RETURNING *`, {
+        replacements: { id },
+        type: QueryTypes.SELECT,
+        transaction: t
+      })
       await app().services.delivery.onPaid(order, t)
     }
   })
@@ -57,7 +65,9 @@ async function expectDeliveredOnce(fake: FakeSkytech, ids: number[]) {
     expect(sent!.recipient).to.equal(o.recipient_number)
   }
   expect(new Set([...fake.orders.values()].map((o) => o.recipient)).size).to.equal(ids.length)
-  const [{ n }] = (await q<{ n: string }>(`SELECT count(*) AS n FROM audit_logs WHERE action = 'ORDER_DELIVERED' AND resource_id IN (:ids)`, { ids: ids.map(String) })) as [{ n: string }]
+  const [{ n }] = (await q<{ n: string }>(`SELECT count(*) AS n FROM audit_logs WHERE action = 'ORDER_DELIVERED' AND resource_id IN (:ids)`, {
+    ids: ids.map(String)
+  })) as [{ n: string }]
   expect(Number(n)).to.equal(ids.length)
 }
 
@@ -133,6 +143,9 @@ describe('delivery under crashes and several instances (SkyTech fake)', function
       await Promise.all(instances.map((r) => r.stop()))
     }
     await expectDeliveredOnce(fake, ids)
-    expect([...fake.callsPerKey.values()].every((n) => n === 1), 'one vendor call per order').to.equal(true)
+    expect(
+      [...fake.callsPerKey.values()].every((n) => n === 1),
+      'one vendor call per order'
+    ).to.equal(true)
   })
 })

@@ -78,8 +78,14 @@ describe('delivery meets the money', () => {
     await drain()
     await drain()
     await drain() // a second run changes nothing
-    const entries = await q<{ type: string; amount_pesewas: string }>('SELECT type, amount_pesewas FROM wallet_entries WHERE agent_id = :id ORDER BY id', { id: a.agent.id })
-    expect(entries.map((e) => [e.type, Number(e.amount_pesewas)])).to.deep.equal([['ADJUSTMENT', 1000], ['ORDER', -450], ['REFUND', 450]])
+    const entries = await q<{ type: string; amount_pesewas: string }>('SELECT type, amount_pesewas FROM wallet_entries WHERE agent_id = :id ORDER BY id', {
+      id: a.agent.id
+    })
+    expect(entries.map((e) => [e.type, Number(e.amount_pesewas)])).to.deep.equal([
+      ['ADJUSTMENT', 1000],
+      ['ORDER', -450],
+      ['REFUND', 450]
+    ])
     const [w] = await q<{ b: string }>('SELECT balance_pesewas AS b FROM wallets WHERE agent_id = :id', { id: a.agent.id })
     expect(Number(w!.b)).to.equal(1000)
     const [o] = await q('SELECT payment_status FROM orders WHERE id = :id', { id: order.id })
@@ -102,7 +108,9 @@ describe('delivery meets the money', () => {
       const pkg = await createPackage({ network: 'MTN', priceUserPesewas: 500, priceAgentPesewas: 450 })
       const a = await createAgent()
       const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`
-      await app().db.sequelize.query("UPDATE agents SET webhook_url = :url, webhook_secret = 'whsec_test_secret_0123456789' WHERE id = :id", { replacements: { url, id: a.agent.id } })
+      await app().db.sequelize.query("UPDATE agents SET webhook_url = :url, webhook_secret = 'whsec_test_secret_0123456789' WHERE id = :id", {
+        replacements: { url, id: a.agent.id }
+      })
       const admin = await adminClient()
       await admin.post(`/api/wallet/agents/${a.agent.id}/adjust`, { amount: 10, direction: 'CREDIT', reason: 'Opening balance' })
       const actor = await app().services.auth.loadActor(a.user.id)

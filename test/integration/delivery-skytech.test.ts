@@ -21,7 +21,11 @@ async function markReal(orderId: number, transactionId: string) {
 
 async function instance(env: Partial<Env>): Promise<Running> {
   const { sequelize, models } = connect(app().db.url)
-  return boot({ env: { ...testEnv(), PORT: 0, ...env }, log: createLogger('silent'), db: { sequelize, models, url: app().db.url, close: () => sequelize.close() } })
+  return boot({
+    env: { ...testEnv(), PORT: 0, ...env },
+    log: createLogger('silent'),
+    db: { sequelize, models, url: app().db.url, close: () => sequelize.close() }
+  })
 }
 
 describe('delivery through SkyTech GH (fake vendor)', function () {
@@ -30,7 +34,13 @@ describe('delivery through SkyTech GH (fake vendor)', function () {
   let sky: Running
   before(async () => {
     fake = await startFakeSkytech()
-    sky = await instance({ SKYTECH_API_KEY: fake.key, SKYTECH_API_SECRET: fake.secret, SKYTECH_BASE_URL: fake.url, DELIVERY_CHECK_AFTER_MS: 0, DELIVERY_VENDOR_TIMEOUT_MS: 400 })
+    sky = await instance({
+      SKYTECH_API_KEY: fake.key,
+      SKYTECH_API_SECRET: fake.secret,
+      SKYTECH_BASE_URL: fake.url,
+      DELIVERY_CHECK_AFTER_MS: 0,
+      DELIVERY_VENDOR_TIMEOUT_MS: 400
+    })
   })
   after(async () => {
     await sky?.stop()
@@ -140,9 +150,17 @@ describe('delivery through SkyTech GH (fake vendor)', function () {
     const a = await createAgent()
     const agent = new Client(sky.url)
     expect((await agent.login(a.user.email, a.password)).status).to.equal(200)
-    expect((await agent.put('/api/shops/mine', { slug: 'ama-data', name: 'Ama Data', description: 'Bundles', whatsapp: '0241234567', accent: '#1565c0' })).status).to.equal(200)
+    expect(
+      (await agent.put('/api/shops/mine', { slug: 'ama-data', name: 'Ama Data', description: 'Bundles', whatsapp: '0241234567', accent: '#1565c0' })).status
+    ).to.equal(200)
     expect((await agent.put('/api/shops/mine/prices', { prices: [{ packageId: pkg.id, price: 5.2 }] })).status).to.equal(200)
-    const placed = await new Client(sky.url).post('/api/shops/ama-data/orders', { packageId: pkg.id, price: 5.2, recipientNumber: '0241112222', payerPhone: '0241234567', payerNetwork: 'MTN' })
+    const placed = await new Client(sky.url).post('/api/shops/ama-data/orders', {
+      packageId: pkg.id,
+      price: 5.2,
+      recipientNumber: '0241112222',
+      payerPhone: '0241234567',
+      payerNetwork: 'MTN'
+    })
     expect(placed.status, placed.text).to.equal(201)
     const id = placed.body.order.id as number
     await markReal(id, placed.body.payment.transactionId)
@@ -161,7 +179,10 @@ describe('delivery through SkyTech GH (fake vendor)', function () {
     expect(await earned()).to.deep.equal({ available: 0, entries: 0 })
 
     fake.complete(waiting.delivery_reference, 'failed')
-    expect((await new Client(sky.url).post('/api/webhooks/delivery/skytech', { ref: waiting.delivery_reference, status: 'failed' })).body).to.include({ orderId: id, deliveryStatus: 'FAILED' })
+    expect((await new Client(sky.url).post('/api/webhooks/delivery/skytech', { ref: waiting.delivery_reference, status: 'failed' })).body).to.include({
+      orderId: id,
+      deliveryStatus: 'FAILED'
+    })
     await drain()
     expect((await orderOf(id)).delivery_status).to.equal('FAILED')
     expect(await earned()).to.deep.equal({ available: 0, entries: 0 })

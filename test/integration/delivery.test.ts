@@ -29,7 +29,9 @@ async function orderOf(id: number) {
 
 /** The pending delivery jobs, with their payloads (the public jobs view leaves them out). */
 const deliveryJobs = () =>
-  q<{ key: string; payload: any }>(`SELECT j.key, j.payload FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'delivery.send' ORDER BY j.id`)
+  q<{ key: string; payload: any }>(
+    `SELECT j.key, j.payload FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'delivery.send' ORDER BY j.id`
+  )
 
 const audits = (action: string, id: number) => q<any>(`SELECT * FROM audit_logs WHERE action = :action AND resource_id = :id`, { action, id: String(id) })
 
@@ -52,7 +54,13 @@ describe('delivery (simulator vendor)', () => {
     expect(o.delivered_at).to.be.instanceOf(Date)
 
     const lookup = await new Client().get('/api/orders?phoneNumber=0201112222')
-    expect(lookup.body.orders?.[0] ?? lookup.body[0]).to.include({ deliveryStatus: 'DELIVERED', deliveryReference: o.delivery_reference, deliveryAttempts: 1, deliveryError: null, delivered: true })
+    expect(lookup.body.orders?.[0] ?? lookup.body[0]).to.include({
+      deliveryStatus: 'DELIVERED',
+      deliveryReference: o.delivery_reference,
+      deliveryAttempts: 1,
+      deliveryError: null,
+      delivered: true
+    })
 
     const admin = await adminClient()
     const list = await admin.get('/api/orders?deliveryStatus=DELIVERED')
@@ -76,7 +84,9 @@ describe('delivery (simulator vendor)', () => {
 
   it('one job per paid order: the order-created text rides the delivery job, which sends it with the delivered one', async () => {
     const { id } = await buyAndPay()
-    const jobs = await q<{ task_identifier: string; payload: any }>(`SELECT t.identifier AS task_identifier, j.payload FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id ORDER BY j.id`)
+    const jobs = await q<{ task_identifier: string; payload: any }>(
+      `SELECT t.identifier AS task_identifier, j.payload FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id ORDER BY j.id`
+    )
     expect(jobs.filter((j) => j.task_identifier !== 'delivery.sweep').map((j) => j.task_identifier)).to.deep.equal(['delivery.send'])
     const [created] = await q<any>(`SELECT * FROM sms_outbox ORDER BY id`)
     expect(created).to.include({ status: 'QUEUED' })
@@ -84,7 +94,10 @@ describe('delivery (simulator vendor)', () => {
     expect(jobs.find((j) => j.task_identifier === 'delivery.send')!.payload).to.deep.equal([{ orderId: id, sms: [created.id] }])
     await drain()
     const sms = await q<any>(`SELECT * FROM sms_outbox ORDER BY id`)
-    expect(sms.map((m) => [m.status, m.attempts])).to.deep.equal([['SENT', 1], ['SENT', 1]])
+    expect(sms.map((m) => [m.status, m.attempts])).to.deep.equal([
+      ['SENT', 1],
+      ['SENT', 1]
+    ])
     expect(sms[0].message).to.match(/1\.0GB MTN/)
     expect(Number((await q<{ n: string }>(`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'sms.send'`))[0]!.n)).to.equal(0)
   })
@@ -122,9 +135,12 @@ describe('delivery (simulator vendor)', () => {
     const sms = await q<{ to_phone: string; message: string; status: string; attempts: number }>(`SELECT * FROM sms_outbox ORDER BY id`)
     expect(sms).to.have.length(6)
     expect(sms.every((m) => m.status === 'SENT' && m.attempts === 1)).to.equal(true)
-    expect(sms.filter((m) => /has been delivered/.test(m.message)).map((m) => m.message).sort()).to.deep.equal(
-      ['0201110001', '0201110017', '0201110033'].map((r) => `Your 1.0GB MTN data to ${r} has been delivered.`),
-    )
+    expect(
+      sms
+        .filter((m) => /has been delivered/.test(m.message))
+        .map((m) => m.message)
+        .sort()
+    ).to.deep.equal(['0201110001', '0201110017', '0201110033'].map((r) => `Your 1.0GB MTN data to ${r} has been delivered.`))
   })
 
   it('a batch larger than DELIVERY_BATCH_MAX is shared out: the job runs its part and queues the rest in jobs of that size', async () => {
@@ -136,9 +152,24 @@ describe('delivery (simulator vendor)', () => {
     const [gathered] = await deliveryJobs()
     expect(gathered!.payload.map((i: { orderId: number }) => i.orderId)).to.deep.equal(ids)
     const { services, db } = app()
-    const small = createDeliveryService({ sequelize: db.sequelize, audit: services.audit, settings: services.settings, sms: services.sms, queue: services.queue, env: { ...testEnv(), DELIVERY_BATCH_MAX: 2 }, log: services.deps.log, events: createDomainEvents() })
+    const small = createDeliveryService({
+      sequelize: db.sequelize,
+      audit: services.audit,
+      settings: services.settings,
+      sms: services.sms,
+      queue: services.queue,
+      env: { ...testEnv(), DELIVERY_BATCH_MAX: 2 },
+      log: services.deps.log,
+      events: createDomainEvents()
+    })
     await small.runBatch(gathered!.payload)
-    expect(await Promise.all(ids.map(async (id) => (await orderOf(id)).delivery_status))).to.deep.equal(['DELIVERED', 'DELIVERED', 'QUEUED', 'QUEUED', 'QUEUED'])
+    expect(await Promise.all(ids.map(async (id) => (await orderOf(id)).delivery_status))).to.deep.equal([
+      'DELIVERED',
+      'DELIVERED',
+      'QUEUED',
+      'QUEUED',
+      'QUEUED'
+    ])
     const parts = (await deliveryJobs()).filter((j) => j.key === null).map((j) => j.payload.map((i: { orderId: number }) => i.orderId))
     expect(parts).to.deep.equal([[9, 13], [17]])
     // The gathered job ends (its run returned); the queue delivers the parts.
@@ -155,7 +186,9 @@ describe('delivery (simulator vendor)', () => {
     // A worker takes the batch job (uncommitted) just as another settlement adds to its key: add_job's
     // clearing of taken jobs' keys saw the job free, and its upsert then finds it taken.
     const worker = await app().db.sequelize.transaction()
-    await app().db.sequelize.query(`UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'test-worker' WHERE key = 'delivery-batch:1'`, { transaction: worker })
+    await app().db.sequelize.query(`UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'test-worker' WHERE key = 'delivery-batch:1'`, {
+      transaction: worker
+    })
     await q(`SELECT setval('orders_id_seq', 17, false)`)
     const second = buyAndPay('0201110017')
     await new Promise((r) => setTimeout(r, 300))
@@ -205,9 +238,14 @@ describe('delivery (simulator vendor)', () => {
     await q(`UPDATE sms_outbox SET updated_at = now() - interval '5 minutes' WHERE status = 'QUEUED' RETURNING id`)
     expect((await q<any>(`SELECT status FROM sms_outbox ORDER BY id`)).map((m) => m.status)).to.deep.equal(['QUEUED', 'SENT'])
     expect(await app().services.sms.sweep()).to.equal(1)
-    await q(`DELETE FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'delivery.send') RETURNING id`)
+    await q(
+      `DELETE FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'delivery.send') RETURNING id`
+    )
     await drain()
-    expect((await q<any>(`SELECT status, attempts FROM sms_outbox ORDER BY id`)).map((m) => [m.status, m.attempts])).to.deep.equal([['SENT', 1], ['SENT', 1]])
+    expect((await q<any>(`SELECT status, attempts FROM sms_outbox ORDER BY id`)).map((m) => [m.status, m.attempts])).to.deep.equal([
+      ['SENT', 1],
+      ['SENT', 1]
+    ])
   })
 
   it('vendor failing: retries up to the limit, then FAILED with the reason and one DELIVERY_FAILED; Retry delivery then delivers', async () => {
@@ -241,7 +279,16 @@ describe('delivery (simulator vendor)', () => {
 
   it('backs off exponentially between attempts (DELIVERY_RETRY_BASE_MS, doubling)', async () => {
     const { services, db } = app()
-    const slow = createDeliveryService({ sequelize: db.sequelize, audit: services.audit, settings: services.settings, sms: services.sms, queue: services.queue, env: { ...testEnv(), DELIVERY_RETRY_BASE_MS: 60_000 }, log: services.deps.log, events: createDomainEvents() })
+    const slow = createDeliveryService({
+      sequelize: db.sequelize,
+      audit: services.audit,
+      settings: services.settings,
+      sms: services.sms,
+      queue: services.queue,
+      env: { ...testEnv(), DELIVERY_RETRY_BASE_MS: 60_000 },
+      log: services.deps.log,
+      events: createDomainEvents()
+    })
     slow.simulatorControl({ mode: 'fail', count: 5 })
     const { id } = await buyAndPay()
     const runAt = async () => {
@@ -307,7 +354,11 @@ describe('delivery (simulator vendor)', () => {
     expect([a.status, b.status].sort()).to.deep.equal([200, 409])
     expect(await audits('DELIVERY_RETRIED', id)).to.have.length(1)
     const set = app().services.delivery.setDeliveryStatus
-    const results = await Promise.all([set(id, 'DELIVERED', { reference: 'X1' }), set(id, 'DELIVERED', { reference: 'X2' }), set(id, 'DELIVERED', { reference: 'X3' })])
+    const results = await Promise.all([
+      set(id, 'DELIVERED', { reference: 'X1' }),
+      set(id, 'DELIVERED', { reference: 'X2' }),
+      set(id, 'DELIVERED', { reference: 'X3' })
+    ])
     expect(results.filter(Boolean)).to.have.length(1)
     expect(await audits('ORDER_DELIVERED', id)).to.have.length(1)
     const sms = await q<any>(`SELECT * FROM sms_outbox WHERE message LIKE '%has been delivered%'`)
@@ -335,14 +386,21 @@ describe('delivery (simulator vendor)', () => {
     expect(approved).to.deep.equal([{ to_phone: pending.agent.phone, message: 'Your Data Hub agent account has been approved. You can now place orders.' }])
   })
 
-  it('hooks run in each change of their scope only: an agent\'s order is claimed with its hooks even when its job does not say it is an agent\'s; a customer\'s claim runs none', async () => {
+  it("hooks run in each change of their scope only: an agent's order is claimed with its hooks even when its job does not say it is an agent's; a customer's claim runs none", async () => {
     // A hook for agents' orders, like the agent webhooks: it must see the claim (PROCESSING) of every
     // agent order in that claim's transaction, whichever way the claim goes (one-statement claim).
     const seen: { id: number; to: string; inTransaction: boolean }[] = []
-    app().services.events.on('delivery.changed', async ({ order, to }, { transaction: t }) => {
-      const [row] = await app().db.sequelize.query<{ x: string }>('SELECT pg_current_xact_id_if_assigned()::text AS x', { type: QueryTypes.SELECT, transaction: t })
-      seen.push({ id: order.id, to, inTransaction: !!row?.x })
-    }, { agentOrdersOnly: true })
+    app().services.events.on(
+      'delivery.changed',
+      async ({ order, to }, { transaction: t }) => {
+        const [row] = await app().db.sequelize.query<{ x: string }>('SELECT pg_current_xact_id_if_assigned()::text AS x', {
+          type: QueryTypes.SELECT,
+          transaction: t
+        })
+        seen.push({ id: order.id, to, inTransaction: !!row?.x })
+      },
+      { agentOrdersOnly: true }
+    )
     const a = await createAgent()
     const c = new Client()
     expect((await c.login(a.user.email, a.password)).status).to.equal(200)
@@ -351,7 +409,10 @@ describe('delivery (simulator vendor)', () => {
     const agentOrder = placed.body.order.id as number
     // The job as the settlement wrote it says it is an agent's; drop that hint, as a job queued by the
     // sweep or a retry would not have it: the claim must still run the hook.
-    await q(`UPDATE graphile_worker._private_jobs SET payload = json_build_object('orderId', :id) WHERE key = :k RETURNING id`, { id: agentOrder, k: `delivery:${agentOrder}` })
+    await q(`UPDATE graphile_worker._private_jobs SET payload = json_build_object('orderId', :id) WHERE key = :k RETURNING id`, {
+      id: agentOrder,
+      k: `delivery:${agentOrder}`
+    })
     const { id: customerOrder } = await buyAndPay()
     await drain()
     expect((await orderOf(agentOrder)).delivery_status).to.equal('DELIVERED')

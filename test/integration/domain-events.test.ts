@@ -54,7 +54,7 @@ describe('domain events', () => {
       app().db.sequelize.transaction(async (t) => {
         await q(`UPDATE orders SET recipient_number = '0209999999' WHERE id = :id RETURNING id`, { id: order.id }, t)
         await events.publish('order.moneyReturned', { orderId: order.id as number, why: 'refund' }, { transaction: t })
-      }),
+      })
     )
     expect(err.message).to.equal('the subscriber refused')
     expect(ran).to.deep.equal(['first', 'second'])
@@ -96,9 +96,13 @@ describe('domain events', () => {
 
   it("the app's own publishers: a delivery subscriber that throws undoes the admin's 'mark delivered' with its audit entry", async () => {
     const order = await createOrder({ paymentStatus: 'SUCCESS' })
-    const off = app().services.events.on('delivery.changed', async () => {
-      throw new Error('subscriber down')
-    }, { to: ['MANUAL'] })
+    const off = app().services.events.on(
+      'delivery.changed',
+      async () => {
+        throw new Error('subscriber down')
+      },
+      { to: ['MANUAL'] }
+    )
     try {
       const admin = await adminClient()
       const res = await admin.patch(`/api/orders/${order.id}/delivered`)

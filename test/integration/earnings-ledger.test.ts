@@ -12,9 +12,15 @@ const post = (input: Parameters<ReturnType<typeof app>['services']['earnings']['
   app().db.sequelize.transaction((t) => app().services.earnings.post(input, t))
 /** Payout rows for the ledger's payout_id (a foreign key since migration 210), bare: no transfer is made. */
 async function payouts(agentId: number, ids: number[]) {
-  const [n] = await sql<{ id: number }>(`INSERT INTO payout_numbers (agent_id, network, phone, account_name, provider, recipient_code) VALUES (:agentId, 'MTN', '0241234567', 'Test', 'simulator', 'SIMRCP_test') RETURNING id`, { agentId })
+  const [n] = await sql<{ id: number }>(
+    `INSERT INTO payout_numbers (agent_id, network, phone, account_name, provider, recipient_code) VALUES (:agentId, 'MTN', '0241234567', 'Test', 'simulator', 'SIMRCP_test') RETURNING id`,
+    { agentId }
+  )
   for (const id of ids) {
-    await sql(`INSERT INTO payouts (id, agent_id, payout_number_id, amount_pesewas, status, reference, provider) VALUES (:id, :agentId, :n, 100, 'QUEUED', :ref, 'simulator') RETURNING id`, { id, agentId, n: n!.id, ref: `ledger-test-${id}` })
+    await sql(
+      `INSERT INTO payouts (id, agent_id, payout_number_id, amount_pesewas, status, reference, provider) VALUES (:id, :agentId, :n, 100, 'QUEUED', :ref, 'simulator') RETURNING id`,
+      { id, agentId, n: n!.id, ref: `ledger-test-${id}` }
+    )
   }
 }
 describe('earnings ledger', () => {
@@ -25,23 +31,31 @@ describe('earnings ledger', () => {
     const a = await createAgent()
     const order = await createOrder({ agentId: a.agent.id, paymentStatus: 'SUCCESS' })
     await post({ agentId: a.agent.id, type: 'MARGIN', amountPesewas: 1000, reason: 'margin', orderId: order.id })
-    await payouts(a.agent.id, Array.from({ length: 20 }, (_, i) => i + 1))
+    await payouts(
+      a.agent.id,
+      Array.from({ length: 20 }, (_, i) => i + 1)
+    )
     const results = await Promise.allSettled(
-      Array.from({ length: 20 }, (_, i) => post({ agentId: a.agent.id, type: 'PAYOUT', amountPesewas: -800, reason: 'payout', payoutId: i + 1 })),
+      Array.from({ length: 20 }, (_, i) => post({ agentId: a.agent.id, type: 'PAYOUT', amountPesewas: -800, reason: 'payout', payoutId: i + 1 }))
     )
     expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(1)
-    for (const r of results.filter((x) => x.status === 'rejected') as PromiseRejectedResult[]) expect(r.reason).to.include({ status: 402, message: 'Not enough available earnings' })
+    for (const r of results.filter((x) => x.status === 'rejected') as PromiseRejectedResult[])
+      expect(r.reason).to.include({ status: 402, message: 'Not enough available earnings' })
     expect(await app().services.earnings.balancePesewas(a.agent.id)).to.equal(200)
   })
 
   it('one margin per order and one return per payout, however often asked; the balance is the ledger sum', async () => {
     const a = await createAgent()
     const order = await createOrder({ agentId: a.agent.id, paymentStatus: 'SUCCESS' })
-    const runs = await Promise.all(Array.from({ length: 5 }, () => post({ agentId: a.agent.id, type: 'MARGIN', amountPesewas: 300, reason: 'margin', orderId: order.id })))
+    const runs = await Promise.all(
+      Array.from({ length: 5 }, () => post({ agentId: a.agent.id, type: 'MARGIN', amountPesewas: 300, reason: 'margin', orderId: order.id }))
+    )
     expect(runs.filter((r) => r.entry)).to.have.length(1)
     await payouts(a.agent.id, [7])
     await post({ agentId: a.agent.id, type: 'PAYOUT', amountPesewas: -300, reason: 'payout', payoutId: 7 })
-    const returns = await Promise.all(Array.from({ length: 3 }, () => post({ agentId: a.agent.id, type: 'PAYOUT_RETURN', amountPesewas: 300, reason: 'transfer failed', payoutId: 7 })))
+    const returns = await Promise.all(
+      Array.from({ length: 3 }, () => post({ agentId: a.agent.id, type: 'PAYOUT_RETURN', amountPesewas: 300, reason: 'transfer failed', payoutId: 7 }))
+    )
     expect(returns.filter((r) => r.entry)).to.have.length(1)
     const [sum] = await sql<{ s: string }>('SELECT sum(amount_pesewas) AS s FROM earnings_entries WHERE agent_id = :id', { id: a.agent.id })
     expect(Number(sum!.s)).to.equal(300)
@@ -60,7 +74,9 @@ describe('earnings ledger', () => {
     let res = await c.get('/api/wallet/earnings')
     expect(res.status, res.text).to.equal(200)
     expect(res.body.available).to.equal(-5)
-    expect((await rejection(post({ agentId: a.agent.id, type: 'PAYOUT', amountPesewas: -100, reason: 'payout', payoutId: 2 }))).message).to.equal('Not enough available earnings')
+    expect((await rejection(post({ agentId: a.agent.id, type: 'PAYOUT', amountPesewas: -100, reason: 'payout', payoutId: 2 }))).message).to.equal(
+      'Not enough available earnings'
+    )
     await post({ agentId: a.agent.id, type: 'MARGIN', amountPesewas: 800, reason: 'margin', orderId: o2.id })
     res = await c.get('/api/wallet/earnings')
     expect(res.body.available).to.equal(3)

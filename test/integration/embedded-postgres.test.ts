@@ -38,7 +38,7 @@ describe('embedded PostgreSQL', function () {
     try {
       await startEmbedded({ dir: dir('taken'), port, database: 'x' }).then(
         () => expect.fail('should not start'),
-        (err: Error) => expect(err.message).to.match(new RegExp(`Port ${port} .* is taken. Set EMBEDDED_PG_PORT`)),
+        (err: Error) => expect(err.message).to.match(new RegExp(`Port ${port} .* is taken. Set EMBEDDED_PG_PORT`))
       )
     } finally {
       blocker.close()
@@ -52,7 +52,7 @@ describe('embedded PostgreSQL', function () {
     dirs.push(file)
     await startEmbedded({ dir: file, port: await freePort(), database: 'x' }).then(
       () => expect.fail('should not start'),
-      (err: Error) => expect(err.message).to.match(/Could not create the embedded PostgreSQL cluster .*Set DATA_DIR/),
+      (err: Error) => expect(err.message).to.match(/Could not create the embedded PostgreSQL cluster .*Set DATA_DIR/)
     )
   })
 
@@ -64,11 +64,19 @@ describe('embedded PostgreSQL', function () {
     await first.stop()
 
     // A process that starts the cluster and dies without stopping it leaves postgres running.
-    const crasher = spawn(process.execPath, ['--input-type=module', '-e', `
+    const crasher = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `
       import { startEmbedded } from ${JSON.stringify(path.resolve('models/embedded.ts'))}
       await startEmbedded({ dir: ${JSON.stringify(d)}, port: ${port}, database: 'keep' })
       process.kill(process.pid, 'SIGKILL')
-    `], { stdio: 'ignore' })
+    `
+      ],
+      { stdio: 'ignore' }
+    )
     await new Promise((r) => crasher.once('exit', r))
     expect(fs.existsSync(path.join(d, 'postmaster.pid'))).to.equal(true)
 

@@ -11,7 +11,14 @@ const MAX_LINES = 40
 async function firstStart(dataDir: string): Promise<{ lines: string[]; url: string; stop: () => Promise<void> }> {
   const port = await freePort()
   // Nothing from the test run's environment (NODE_ENV=test and the like): a clone has no .env.
-  const env = { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_PORT: String(await freePort()) }
+  const env = {
+    PATH: process.env.PATH!,
+    HOME: process.env.HOME ?? '/tmp',
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    EMBEDDED_PG_PORT: String(await freePort())
+  }
   const child = spawn(process.execPath, [path.resolve('scripts/start.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   child.stdout!.on('data', (d) => (out += d))
@@ -31,7 +38,10 @@ async function firstStart(dataDir: string): Promise<{ lines: string[]; url: stri
     }
     await new Promise((r) => setTimeout(r, 100))
   }
-  const lines = out.slice(0, out.indexOf('\n', out.indexOf('Data Hub is listening')) + 1).split('\n').slice(0, -1)
+  const lines = out
+    .slice(0, out.indexOf('\n', out.indexOf('Data Hub is listening')) + 1)
+    .split('\n')
+    .slice(0, -1)
   return { lines, url: `http://127.0.0.1:${port}`, stop }
 }
 

@@ -16,7 +16,10 @@ describe('free fees are free', () => {
     expect(pay.body.paymentStatus).to.equal('SUCCESS')
     const reg = await c.post('/api/afa', { ...form, paymentStatus: 'SUCCESS', paymentTransactionId: pay.body.transactionId })
     expect(reg.status, JSON.stringify(reg.body)).to.be.oneOf([200, 201])
-    const [row] = (await app().db.sequelize.query('SELECT amount_pesewas, payment_status FROM afa_registrations')) as [{ amount_pesewas: number; payment_status: string }[], unknown]
+    const [row] = (await app().db.sequelize.query('SELECT amount_pesewas, payment_status FROM afa_registrations')) as [
+      { amount_pesewas: number; payment_status: string }[],
+      unknown
+    ]
     expect(row).to.have.length(1)
     expect(row[0]).to.deep.include({ amount_pesewas: 0, payment_status: 'SUCCESS' })
   })

@@ -10,16 +10,27 @@ async function startInstance(port: number): Promise<{ child: ChildProcess; out: 
   let out = ''
   const child = spawn(process.execPath, [path.resolve('server/index.ts')], {
     env: {
-      ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: app().db.url,
-      SESSION_SECRET: 'graceful-stop-test-secret-0123456789', PAYMENT_PROVIDER: 'simulator', JOBS_ENABLED: '0', SHUTDOWN_DRAIN_MS: '800', LOG_LEVEL: 'info',
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: app().db.url,
+      SESSION_SECRET: 'graceful-stop-test-secret-0123456789',
+      PAYMENT_PROVIDER: 'simulator',
+      JOBS_ENABLED: '0',
+      SHUTDOWN_DRAIN_MS: '800',
+      LOG_LEVEL: 'info'
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe']
   })
   child.stdout!.on('data', (d) => (out += d))
   child.stderr!.on('data', (d) => (out += d))
   const until = Date.now() + 30_000
   while (Date.now() < until) {
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.ok,
+      () => false
+    )
     if (ok) return { child, out: () => out }
     if (child.exitCode !== null) break
     await new Promise((r) => setTimeout(r, 200))
@@ -46,7 +57,9 @@ describe('graceful stop on SIGTERM', function () {
     sock.on('data', (d) => (reply += d))
     sock.on('error', (e) => (reset = e))
     const ended = new Promise((r) => sock.once('close', r))
-    sock.write(`POST /api/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, half)}`)
+    sock.write(
+      `POST /api/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, half)}`
+    )
     await new Promise((r) => setTimeout(r, 150))
 
     child.kill('SIGTERM')

@@ -21,7 +21,8 @@ describe('home page: figures the data supports', () => {
   })
 
   it('a few orders are not enough to claim anything', async () => {
-    for (let i = 0; i < 5; i++) await createOrder({ paymentStatus: 'SUCCESS', deliveryStatus: 'DELIVERED', delivered: true, paymentPhoneNumber: `02400000${String(i).padStart(2, '0')}` })
+    for (let i = 0; i < 5; i++)
+      await createOrder({ paymentStatus: 'SUCCESS', deliveryStatus: 'DELIVERED', delivered: true, paymentPhoneNumber: `02400000${String(i).padStart(2, '0')}` })
     const html = await home('/?few')
     expect(html).to.not.include('data-testid="trust-users"').and.not.include('data-testid="trust-success"')
   })
@@ -29,7 +30,11 @@ describe('home page: figures the data supports', () => {
   it('with enough paid orders it shows the real count, rounded down, and the delivered share, never rounded up', async () => {
     // 123 paying numbers; 122 delivered, 1 delivery failed: 99.18...% shows as 99.1%.
     for (let i = 0; i < 123; i++) {
-      await createOrder({ paymentStatus: 'SUCCESS', paymentPhoneNumber: `0241${String(i).padStart(6, '0')}`, ...(i === 0 ? { deliveryStatus: 'FAILED' } : { deliveryStatus: 'DELIVERED', delivered: true }) })
+      await createOrder({
+        paymentStatus: 'SUCCESS',
+        paymentPhoneNumber: `0241${String(i).padStart(6, '0')}`,
+        ...(i === 0 ? { deliveryStatus: 'FAILED' } : { deliveryStatus: 'DELIVERED', delivered: true })
+      })
     }
     // Unpaid orders count for nothing.
     for (let i = 0; i < 3; i++) await createOrder({ paymentStatus: 'FAILED', paymentPhoneNumber: `0551${String(i).padStart(6, '0')}` })

@@ -49,7 +49,8 @@ describe('app instances on one database', function () {
 
   it('refuse the very next purchase on every other instance once an admin closes the platform', async () => {
     const pkg = (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
-    const buy = (url: string) => new Client(url).post('/api/orders', { packageId: pkg, recipientNumber: '0201112222', payerPhone: '0241234567', payerNetwork: 'MTN' })
+    const buy = (url: string) =>
+      new Client(url).post('/api/orders', { packageId: pkg, recipientNumber: '0201112222', payerPhone: '0241234567', payerNetwork: 'MTN' })
     // Both others hold a copy that says open, and sell.
     expect((await buy(second.url)).status).to.be.oneOf([200, 201])
     expect((await buy(third.url)).status).to.be.oneOf([200, 201])
@@ -72,7 +73,7 @@ describe('app instances on one database', function () {
     const b = connect(url)
     try {
       const [ranA, ranB] = await Promise.all([migrate(a.sequelize), migrate(b.sequelize)])
-      expect([ranA.length, ranB.length].sort()).to.deep.equal([0, (ranA.length || ranB.length)])
+      expect([ranA.length, ranB.length].sort()).to.deep.equal([0, ranA.length || ranB.length])
       expect(ranA.length + ranB.length).to.be.greaterThan(0)
     } finally {
       await a.sequelize.close()

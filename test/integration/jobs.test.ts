@@ -32,14 +32,14 @@ const q = <T extends object>(sql: string, replacements: Record<string, unknown> 
 async function age(transactionId: string, seconds: number) {
   await app().db.sequelize.query(
     `UPDATE payments SET created_at = now() - make_interval(secs => :s), last_checked_at = now() - make_interval(secs => :s) WHERE transaction_id = :t`,
-    { replacements: { s: seconds, t: transactionId } },
+    { replacements: { s: seconds, t: transactionId } }
   )
 }
 
 async function paymentStatus(transactionId: string) {
   const [row] = await q<{ status: string; order_status: string | null }>(
     'SELECT p.status, o.payment_status AS order_status FROM payments p LEFT JOIN orders o ON o.id = p.order_id WHERE p.transaction_id = :t',
-    { t: transactionId },
+    { t: transactionId }
   )
   return row!
 }
@@ -64,7 +64,7 @@ describe('jobs', () => {
       const pkg = await createPackage({ network: 'MTN', priceUserPesewas: 500, priceAgentPesewas: 450 })
       const { order, payment } = await other.services.orders.placeOrder(
         { packageId: pkg.id, recipientNumber, payerPhone: '0241234567', payerNetwork: 'MTN', channel: 'ussd' },
-        {},
+        {}
       )
       expect(payment.provider).to.equal('paystack')
       // USSD orders start their charge in a queued job (ADR 0013): run it, as a worker would.
@@ -72,7 +72,7 @@ describe('jobs', () => {
       return order.paymentTransactionId!
     }
 
-    it('leaves a payment younger than a minute alone, then settles it from the gateway\'s answer, once', async () => {
+    it("leaves a payment younger than a minute alone, then settles it from the gateway's answer, once", async () => {
       const tx = await momoOrder()
       fake.complete(tx, 'success') // the payer approved; the webhook is lost
 
@@ -92,7 +92,7 @@ describe('jobs', () => {
       expect(await app().db.models.AuditLog.count({ where: { action: 'PAYMENT_SUCCESS', resourceId: tx } })).to.equal(1)
     })
 
-    it('expires mobile-money payments still open after the gateway\'s approval window (Paystack: 180 s, plus a minute), and only those', async () => {
+    it("expires mobile-money payments still open after the gateway's approval window (Paystack: 180 s, plus a minute), and only those", async () => {
       const stale = await momoOrder('0551111111')
       const fresh = await momoOrder('0552222222')
       await age(stale, 250)
@@ -164,14 +164,14 @@ describe('jobs', () => {
       for (let i = 0; i < 5; i++) {
         const { order } = await app().services.orders.placeOrder(
           { packageId: pkg.id, recipientNumber: `05500000${i}0`, payerPhone: '0241140001', payerNetwork: 'MTN', channel: 'ussd' },
-          { user: actor },
+          { user: actor }
         )
         txs.push(order.paymentTransactionId!)
       }
       // The payer approved every prompt on the simulator's side, and no status check or webhook followed.
       await app().db.sequelize.query(
         `UPDATE payments SET details = jsonb_set(details, '{simulator}', jsonb_build_object('decision', 'APPROVED', 'at', now())) WHERE transaction_id IN (:txs)`,
-        { replacements: { txs } },
+        { replacements: { txs } }
       )
       for (const tx of txs) await age(tx, 90)
 
@@ -179,7 +179,7 @@ describe('jobs', () => {
         reconcilePayments({ services: app().services, log }),
         reconcilePayments({ services: other.services, log }),
         reconcilePayments({ services: app().services, log }),
-        reconcilePayments({ services: other.services, log }),
+        reconcilePayments({ services: other.services, log })
       ])
       expect(runs.some((r) => r.ran)).to.equal(true)
       const checked = runs.reduce((n, r) => n + (r.ran ? r.result.checked : 0), 0)
@@ -189,7 +189,7 @@ describe('jobs', () => {
       const [audits] = await q<{ n: string }>(`SELECT count(*) AS n FROM audit_logs WHERE action = 'PAYMENT_SUCCESS' AND resource_id IN (:txs)`, { txs })
       const [commissions] = await q<{ n: string; orders: string }>(
         'SELECT count(*) AS n, count(DISTINCT c.order_id) AS orders FROM commissions c JOIN orders o ON o.id = c.order_id WHERE o.payment_transaction_id IN (:txs)',
-        { txs },
+        { txs }
       )
       // One PAYMENT_SUCCESS entry and one commission per payment, however many runs raced.
       expect(Number(audits!.n)).to.equal(5)
@@ -214,7 +214,7 @@ describe('jobs', () => {
       const lines: string[] = []
       const captured = createLogger('error')
       const spy = Object.assign(Object.create(captured), {
-        child: () => ({ error: (o: unknown, m: string) => lines.push(`${m} ${JSON.stringify(o)}`) }),
+        child: () => ({ error: (o: unknown, m: string) => lines.push(`${m} ${JSON.stringify(o)}`) })
       })
       await runJob('broken', { services: app().services, log: spy }, async () => {
         throw new Error('database went away')
@@ -227,9 +227,15 @@ describe('jobs', () => {
   describe('scheduled jobs on the job queue', () => {
     async function unsettledPayment() {
       const pkg = await createPackage({ network: 'MTN', priceUserPesewas: 500, priceAgentPesewas: 450 })
-      const { order } = await app().services.orders.placeOrder({ packageId: pkg.id, recipientNumber: '0557777777', payerPhone: '0247777777', payerNetwork: 'MTN', channel: 'ussd' }, {})
+      const { order } = await app().services.orders.placeOrder(
+        { packageId: pkg.id, recipientNumber: '0557777777', payerPhone: '0247777777', payerNetwork: 'MTN', channel: 'ussd' },
+        {}
+      )
       const tx = order.paymentTransactionId!
-      await app().db.sequelize.query(`UPDATE payments SET details = jsonb_set(details, '{simulator}', '{"decision":"APPROVED"}'::jsonb) WHERE transaction_id = :tx`, { replacements: { tx } })
+      await app().db.sequelize.query(
+        `UPDATE payments SET details = jsonb_set(details, '{simulator}', '{"decision":"APPROVED"}'::jsonb) WHERE transaction_id = :tx`,
+        { replacements: { tx } }
+      )
       await age(tx, 90)
       return tx
     }
@@ -275,9 +281,14 @@ describe('jobs', () => {
         const at = new Date(tick).toISOString()
         const runs = await q<{ job: string; duplicates: number }>('SELECT job, duplicates FROM job_runs WHERE tick = :at ORDER BY job', { at })
         // Every job due at that minute ran there once (a row each), and no second instance arrived late for it.
-        const due = Object.entries(SCHEDULES).filter(([, p]) => p === '* * * * *' || (p === '*/5 * * * *' && new Date(tick).getUTCMinutes() % 5 === 0)).map(([j]) => j)
+        const due = Object.entries(SCHEDULES)
+          .filter(([, p]) => p === '* * * * *' || (p === '*/5 * * * *' && new Date(tick).getUTCMinutes() % 5 === 0))
+          .map(([j]) => j)
         expect(runs.map((r) => r.job).sort()).to.deep.equal(due.sort())
-        expect(runs.every((r) => r.duplicates === 0), JSON.stringify(runs)).to.equal(true)
+        expect(
+          runs.every((r) => r.duplicates === 0),
+          JSON.stringify(runs)
+        ).to.equal(true)
       } finally {
         await a.kill('SIGTERM')
         await b.kill('SIGTERM')

@@ -17,7 +17,12 @@ const WARN = 40
 const ERROR = 50
 
 /** The log lines an instance wrote at the production level, as objects. */
-const linesOf = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>)
+const linesOf = (file: string) =>
+  fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, any>)
 
 async function until<T>(find: () => T | undefined): Promise<T> {
   for (let i = 0; i < 50; i++) {
@@ -37,7 +42,11 @@ describe('log hygiene: what failing agent webhooks and unknown shops write to th
 
   before(async () => {
     const { sequelize, models } = connect(app().db.url)
-    inst = await boot({ env: { ...testEnv(), PORT: 0 }, log: createLogger('info', logFile), db: { sequelize, models, url: app().db.url, close: () => sequelize.close() } })
+    inst = await boot({
+      env: { ...testEnv(), PORT: 0 },
+      log: createLogger('info', logFile),
+      db: { sequelize, models, url: app().db.url, close: () => sequelize.close() }
+    })
     busy = http.createServer((_req, res) => res.writeHead(500).end('down'))
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve))
   })
@@ -77,12 +86,16 @@ describe('log hygiene: what failing agent webhooks and unknown shops write to th
       expect(text, `the log holds ${leak}`).to.not.include(leak)
     }
     const lines = linesOf(logFile)
-    expect(lines.filter((l) => l.level >= ERROR), 'error lines').to.deep.equal([])
+    expect(
+      lines.filter((l) => l.level >= ERROR),
+      'error lines'
+    ).to.deep.equal([])
     const failures = lines.filter((l) => l.msg?.startsWith('agent webhook failed'))
     expect(failures).to.have.length(2)
     expect(failures[0]).to.deep.include({ host: `127.0.0.1:${closed}`, error: 'ECONNREFUSED', attempt: 1 })
     expect(failures[1]).to.deep.include({ host: new URL(busyUrl).host, status: 500, attempt: 2 })
-    for (const l of failures) expect(Object.keys(l).sort()).to.deep.equal(['attempt', 'host', 'level', 'msg', 'time', 'status' in l ? 'status' : 'error'].sort())
+    for (const l of failures)
+      expect(Object.keys(l).sort()).to.deep.equal(['attempt', 'host', 'level', 'msg', 'time', 'status' in l ? 'status' : 'error'].sort())
   })
 
   it('GET /shop/<unknown> answers 404 and logs it at info without a stack; no error line', async () => {
@@ -96,7 +109,10 @@ describe('log hygiene: what failing agent webhooks and unknown shops write to th
       const l = linesOf(logFile).slice(before)
       return l.filter(rendered).length >= 3 ? l : undefined
     })
-    expect(lines.filter((l) => l.level >= ERROR), 'error lines').to.deep.equal([])
+    expect(
+      lines.filter((l) => l.level >= ERROR),
+      'error lines'
+    ).to.deep.equal([])
     expect(lines.filter((l) => l.msg === 'page render failed')).to.deep.equal([])
     for (const l of lines.filter((x) => x.msg === 'page not found')) {
       expect(l).to.include({ level: 30, status: 404 })

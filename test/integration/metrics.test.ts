@@ -17,7 +17,7 @@ describe('/metrics', function () {
     await c.get('/api/packages')
     await c.get('/api/packages')
     await app().db.sequelize.query(
-      "INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, created_at, updated_at) VALUES ('m1', 'data', 'ussd', 'momo', 'SUCCESS', 500, now(), now()), ('m2', 'data', 'ussd', 'momo', 'PENDING', 500, now(), now())",
+      "INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, created_at, updated_at) VALUES ('m1', 'data', 'ussd', 'momo', 'SUCCESS', 500, now(), now()), ('m2', 'data', 'ussd', 'momo', 'PENDING', 500, now(), now())"
     )
     const res = await c.get('/metrics')
     expect(res.status).to.equal(200)
@@ -39,7 +39,11 @@ describe('/metrics', function () {
     let other: Running
     before(async () => {
       const { sequelize, models } = connect(app().db.url)
-      other = await boot({ env: { ...testEnv(), PORT: 0, METRICS_TOKEN: 'scrape-token-0123456789', METRICS_ALLOW_IPS: '' }, log: createLogger('silent'), db: { sequelize, models, url: app().db.url, close: () => sequelize.close() } })
+      other = await boot({
+        env: { ...testEnv(), PORT: 0, METRICS_TOKEN: 'scrape-token-0123456789', METRICS_ALLOW_IPS: '' },
+        log: createLogger('silent'),
+        db: { sequelize, models, url: app().db.url, close: () => sequelize.close() }
+      })
     })
     after(async () => other?.stop())
 

@@ -33,13 +33,21 @@ describe('simulator modes', () => {
     expect((await app().services.simulator.prompts('0241230003')).map((p) => p.reference)).to.deep.equal([tid])
     await app().services.simulator.approve(tid)
     expect(await status(tid)).to.equal('SUCCESS')
-    const [order2] = await app().db.sequelize.query<{ payment_status: string }>('SELECT payment_status FROM orders WHERE id = :id', { replacements: { id: o.id }, type: QueryTypes.SELECT })
+    const [order2] = await app().db.sequelize.query<{ payment_status: string }>('SELECT payment_status FROM orders WHERE id = :id', {
+      replacements: { id: o.id },
+      type: QueryTypes.SELECT
+    })
     expect(order2!.payment_status).to.equal('SUCCESS')
     expect((await app().services.payments.attention.list()).map((i) => i.kind)).to.include('late_success')
     // Other numbers cannot approve after expiry.
     const other = await order('0241239999')
     await app().services.payments.settle(other.payment.transactionId, { status: 'EXPIRED', message: 'Payment expired' })
-    await app().services.simulator.approve(other.payment.transactionId).then(() => expect.fail('approved'), (err) => expect(err.status).to.equal(409))
+    await app()
+      .services.simulator.approve(other.payment.transactionId)
+      .then(
+        () => expect.fail('approved'),
+        (err) => expect(err.status).to.equal(409)
+      )
   })
 
   it('refunds succeed by default and fail for ...0002, where the admin can retry', async () => {
@@ -77,7 +85,7 @@ describe('simulator modes', () => {
       ['/api/admin/refunds/0/retry', {}, 400, /Invalid refund/],
       ['/api/admin/refunds/12345/retry', {}, 409, /Only a failed refund/],
       ['/api/admin/payments/attention/nonsense/1/resolve', {}, 400, /Invalid item|Only issues/],
-      ['/api/admin/payments/attention/issue/77/resolve', {}, 404, /not found/],
+      ['/api/admin/payments/attention/issue/77/resolve', {}, 404, /not found/]
     ] as const) {
       const r = await admin.post(path, body)
       expect(r.status, path).to.equal(status)

@@ -20,10 +20,15 @@ describe('money safety with Paystack (fake Paystack server)', function () {
   const client = () => (payerBrowser ??= new Client(ps.url))
   const sql = async <T extends object = any>(text: string, replacements: Record<string, unknown> = {}) =>
     app().db.sequelize.query<T>(text, { replacements, type: QueryTypes.SELECT })
-  const count = async (from: string, replacements: Record<string, unknown> = {}) => Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM ${from}`, replacements))[0]!.n)
+  const count = async (from: string, replacements: Record<string, unknown> = {}) =>
+    Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM ${from}`, replacements))[0]!.n)
   const mtn1gb = async () => (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
   const postWebhook = (body: string, signature?: string) =>
-    fetch(`${ps.url}/api/webhooks/paystack`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(signature ? { 'x-paystack-signature': signature } : {}) }, body })
+    fetch(`${ps.url}/api/webhooks/paystack`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...(signature ? { 'x-paystack-signature': signature } : {}) },
+      body
+    })
   /** Lets the next status check through at once (Paystack asks for 10 s between charge checks). */
   const allowCheck = (tid: string) => sql(`UPDATE payments SET last_checked_at = now() - interval '1 minute' WHERE transaction_id = :tid RETURNING id`, { tid })
   const payment = async (tid: string) => (await ps.services.payments.load(tid))!
@@ -33,7 +38,13 @@ describe('money safety with Paystack (fake Paystack server)', function () {
     return c
   }
   const order = async (over: Record<string, unknown> = {}) => {
-    const res = await client().post('/api/orders', { packageId: await mtn1gb(), recipientNumber: '0201112222', payerPhone: '0241234567', payerNetwork: 'MTN', ...over })
+    const res = await client().post('/api/orders', {
+      packageId: await mtn1gb(),
+      recipientNumber: '0201112222',
+      payerPhone: '0241234567',
+      payerNetwork: 'MTN',
+      ...over
+    })
     expect(res.status, res.text).to.equal(201)
     return res.body as { id: number; payment: any }
   }
@@ -80,7 +91,7 @@ describe('money safety with Paystack (fake Paystack server)', function () {
       ['502 with an HTML body', { kind: '502' }],
       ['a body that is not JSON', { kind: 'nonjson' }],
       ['connection reset', { kind: 'reset' }],
-      ['20 s of silence', { kind: 'silence', ms: 20_000 }],
+      ['20 s of silence', { kind: 'silence', ms: 20_000 }]
     ]
     for (const [name, trouble] of cases) {
       it(`${name}: the payer is told "waiting for approval", then approves: SUCCESS once, nobody involved`, async () => {
@@ -109,8 +120,13 @@ describe('money safety with Paystack (fake Paystack server)', function () {
       })
     }
 
-    it('a clear refusal (invalid number) still fails at once with the gateway\'s message', async () => {
-      const res = await client().post('/api/orders', { packageId: await mtn1gb(), recipientNumber: '0201112222', payerPhone: '0240000000', payerNetwork: 'MTN' })
+    it("a clear refusal (invalid number) still fails at once with the gateway's message", async () => {
+      const res = await client().post('/api/orders', {
+        packageId: await mtn1gb(),
+        recipientNumber: '0201112222',
+        payerPhone: '0240000000',
+        payerNetwork: 'MTN'
+      })
       expect(res.status).to.equal(201)
       expect(res.body.payment.paymentStatus).to.equal('FAILED')
       expect(res.body.payment.message).to.equal('Invalid phone number')
@@ -121,7 +137,7 @@ describe('money safety with Paystack (fake Paystack server)', function () {
     for (const [name, opts, refunded] of [
       ['1 pesewa short', { amount: 499 }, 499],
       ['in USD', { currency: 'USD' }, 500],
-      ['with no currency', { currency: null }, 500],
+      ['with no currency', { currency: null }, 500]
     ] as const) {
       it(`a success ${name}: nothing delivered, exactly one refund of what came in (webhook 5 times at once), listed for the admin`, async () => {
         const o = await order()
@@ -181,8 +197,14 @@ describe('money safety with Paystack (fake Paystack server)', function () {
     it('an overpaid payment (6 GHS in, 5 due) the admin refunds afterwards gets the excess, then the rest: never more than came in, also with both at once', async () => {
       const a = await admin()
       const refunded = async (tid: string) => {
-        const ours = await sql<{ kind: string; amount_pesewas: number }>(`SELECT kind, amount_pesewas FROM refunds WHERE transaction_id = :tid AND status <> 'FAILED' ORDER BY kind`, { tid })
-        const theirs = fake.refunds.filter((r) => r.reference === tid).map((r) => r.amount).sort((x, y) => x - y)
+        const ours = await sql<{ kind: string; amount_pesewas: number }>(
+          `SELECT kind, amount_pesewas FROM refunds WHERE transaction_id = :tid AND status <> 'FAILED' ORDER BY kind`,
+          { tid }
+        )
+        const theirs = fake.refunds
+          .filter((r) => r.reference === tid)
+          .map((r) => r.amount)
+          .sort((x, y) => x - y)
         return { ours: ours.map((r) => [r.kind, r.amount_pesewas]), theirs }
       }
       const overpaid = async () => {
@@ -203,16 +225,31 @@ describe('money safety with Paystack (fake Paystack server)', function () {
       expect(res.status, res.text).to.equal(201)
       expect(res.body.amount).to.equal(5)
       await ps.services.queue.drain()
-      expect(await refunded(one.tid)).to.deep.equal({ ours: [['excess', 100], ['full', 500]], theirs: [100, 500] })
+      expect(await refunded(one.tid)).to.deep.equal({
+        ours: [
+          ['excess', 100],
+          ['full', 500]
+        ],
+        theirs: [100, 500]
+      })
       expect((await payment(one.tid)).status).to.equal('REFUNDED')
 
       // At once: the admin clicks Refund (three times) while the excess refund is on its way to Paystack.
       const two = await overpaid()
-      const [, ...clicks] = await Promise.all([ps.services.queue.drain(), ...[1, 2, 3].map(() => a.post(`/api/admin/orders/${two.id}/refund`, { reason: 'Customer asked' }))])
+      const [, ...clicks] = await Promise.all([
+        ps.services.queue.drain(),
+        ...[1, 2, 3].map(() => a.post(`/api/admin/orders/${two.id}/refund`, { reason: 'Customer asked' }))
+      ])
       expect(clicks.map((c) => c.status).sort()).to.deep.equal([201, 409, 409])
       expect(clicks.find((c) => c.status === 201)!.body.amount).to.equal(5)
       await ps.services.queue.drain()
-      expect(await refunded(two.tid)).to.deep.equal({ ours: [['excess', 100], ['full', 500]], theirs: [100, 500] })
+      expect(await refunded(two.tid)).to.deep.equal({
+        ours: [
+          ['excess', 100],
+          ['full', 500]
+        ],
+        theirs: [100, 500]
+      })
     })
 
     it('a refund whose answer is lost (timeout after Paystack made it) is found on retry, never sent twice', async () => {
@@ -275,7 +312,10 @@ describe('money safety with Paystack (fake Paystack server)', function () {
     it('approval after expiry: the order is settled automatically and listed on the attention page', async () => {
       const o = await order()
       const tid = o.payment.transactionId
-      await sql(`UPDATE payments SET created_at = now() - interval '10 minutes', last_checked_at = now() - interval '1 minute' WHERE transaction_id = :tid RETURNING id`, { tid })
+      await sql(
+        `UPDATE payments SET created_at = now() - interval '10 minutes', last_checked_at = now() - interval '1 minute' WHERE transaction_id = :tid RETURNING id`,
+        { tid }
+      )
       const { reconcilePayments } = await import('../../jobs/reconcile.ts')
       await reconcilePayments({ services: ps.services, log: createLogger('silent') })
       expect((await payment(tid)).status).to.equal('EXPIRED')
@@ -292,7 +332,10 @@ describe('money safety with Paystack (fake Paystack server)', function () {
     it('approval after expiry with no webhook at all: the reconcile job asks again and settles it', async () => {
       const o = await order()
       const tid = o.payment.transactionId
-      await sql(`UPDATE payments SET created_at = now() - interval '10 minutes', last_checked_at = now() - interval '1 minute' WHERE transaction_id = :tid RETURNING id`, { tid })
+      await sql(
+        `UPDATE payments SET created_at = now() - interval '10 minutes', last_checked_at = now() - interval '1 minute' WHERE transaction_id = :tid RETURNING id`,
+        { tid }
+      )
       const { reconcilePayments } = await import('../../jobs/reconcile.ts')
       await reconcilePayments({ services: ps.services, log: createLogger('silent') })
       expect((await payment(tid)).status).to.equal('EXPIRED')
@@ -361,7 +404,7 @@ describe('money safety with Paystack (fake Paystack server)', function () {
       const res = await fetch(`${ps.url}/ussd/africastalking`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ sessionId, serviceCode: '*920*44#', phoneNumber: phone, networkCode, text: inputs.join('*') }).toString(),
+        body: new URLSearchParams({ sessionId, serviceCode: '*920*44#', phoneNumber: phone, networkCode, text: inputs.join('*') }).toString()
       })
       return { text: await res.text(), ms: performance.now() - started }
     }
@@ -421,12 +464,15 @@ describe('money safety with Paystack (fake Paystack server)', function () {
       await sql(
         `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, payer_phone, payer_network, email, details, created_at, last_checked_at)
          SELECT 'STUCK' || lpad(g::text, 4, '0'), 'data', 'paystack', 'momo', 'PENDING', 500, '0241234567', 'MTN', 'a@example.com', '{}', now() - interval '3 minutes' - g * interval '1 second', NULL
-           FROM generate_series(1, 200) g RETURNING id`,
+           FROM generate_series(1, 200) g RETURNING id`
       )
       for (let g = 1; g <= 200; g++) fake.plant({ reference: `STUCK${String(g).padStart(4, '0')}`, amount: 500, status: 'pay_offline' })
       const o = await order()
       const tid = o.payment.transactionId
-      await sql(`UPDATE payments SET created_at = now() - interval '90 seconds', last_checked_at = now() - interval '1 minute' WHERE transaction_id = :tid RETURNING id`, { tid })
+      await sql(
+        `UPDATE payments SET created_at = now() - interval '90 seconds', last_checked_at = now() - interval '1 minute' WHERE transaction_id = :tid RETURNING id`,
+        { tid }
+      )
       fake.complete(tid, 'success')
       fake.requests.length = 0
       const { reconcilePayments } = await import('../../jobs/reconcile.ts')
@@ -476,17 +522,27 @@ describe('money safety with Paystack (fake Paystack server)', function () {
       // Paystack's list is read page by page: 7 transactions, 2 a page.
       expect(fake.requests.filter((r) => r.path === '/transaction').map((r) => r.query.get('page'))).to.deep.equal(['1', '2', '3', '4'])
       expect(run.gatewayCount).to.equal(7)
-      const issues = await sql<{ key: string; transaction_id: string }>(`SELECT key, transaction_id FROM payment_issues WHERE kind = 'recon_mismatch' ORDER BY key`)
+      const issues = await sql<{ key: string; transaction_id: string }>(
+        `SELECT key, transaction_id FROM payment_issues WHERE kind = 'recon_mismatch' ORDER BY key`
+      )
       const day = today.toISOString().slice(0, 10)
       expect(issues.map((i) => i.key).sort()).to.deep.equal(
-        [`${day}:amount:${differ.tid}`, `${day}:not_paid_there:${ghost.payment.transactionId}`, `${day}:not_success_here:${lostTid}`, `${day}:unknown:STRANGER-1`].sort(),
+        [
+          `${day}:amount:${differ.tid}`,
+          `${day}:not_paid_there:${ghost.payment.transactionId}`,
+          `${day}:not_success_here:${lostTid}`,
+          `${day}:unknown:STRANGER-1`
+        ].sort()
       )
       // Paid there but not here: settled through the one path (late money).
       expect((await payment(lostTid)).status).to.equal('SUCCESS')
       expect(await count(`orders WHERE id = :id AND payment_status = 'SUCCESS'`, { id: lost.id })).to.equal(1)
       const res = await (await admin()).get('/api/admin/payments/attention')
       expect(res.body.items.filter((i: any) => i.kind === 'recon_mismatch')).to.have.length(4)
-      expect(res.body.runs.map((r: any) => [r.status, r.mismatches])).to.deep.equal([['DONE', 4], ['DONE', 0]])
+      expect(res.body.runs.map((r: any) => [r.status, r.mismatches])).to.deep.equal([
+        ['DONE', 4],
+        ['DONE', 0]
+      ])
     })
   })
 

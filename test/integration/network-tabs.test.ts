@@ -7,8 +7,7 @@ import { app, resetDb } from '../helpers/server.ts'
 // JavaScript or a link preview gets it: it opens on a network that has something to sell, and every
 // network's bundles and prices are in the markup, not only in the hydration data.
 
-const seeded = async (network: string, sizeMb: number) =>
-  (await app().db.models.Package.findOne({ where: { network, sizeMb } }))!.get('id') as number
+const seeded = async (network: string, sizeMb: number) => (await app().db.models.Package.findOne({ where: { network, sizeMb } }))!.get('id') as number
 
 async function page(path: string) {
   const res = await fetch(`${app().url}${path}`, { headers: { 'User-Agent': 'Mozilla/5.0', Accept: 'text/html' }, redirect: 'manual' })
@@ -17,7 +16,11 @@ async function page(path: string) {
   return (await res.text()).replace(/<script\b[\s\S]*?<\/script>/g, '')
 }
 
-interface Panel { network: string; hidden: boolean; html: string }
+interface Panel {
+  network: string
+  hidden: boolean
+  html: string
+}
 /** Each network's tab panel: its attributes and its markup up to the next panel. */
 function panels(html: string): Panel[] {
   const re = /<div role="tabpanel" id="panel-([A-Z]+)"([^>]*)>/g
@@ -25,7 +28,7 @@ function panels(html: string): Panel[] {
   return found.map((m, i) => ({
     network: m[1]!,
     hidden: /\bhidden\b/.test(m[2]!),
-    html: html.slice(m.index! + m[0].length, found[i + 1]?.index ?? html.indexOf('</fieldset>', m.index)),
+    html: html.slice(m.index! + m[0].length, found[i + 1]?.index ?? html.indexOf('</fieldset>', m.index))
   }))
 }
 /** The network tablist's markup (the page's other tablist is Buy Data / My Orders). */
@@ -50,7 +53,7 @@ describe('buy form: every network server-rendered, opening on one that sells', (
     // Seeded Telecel: 1GB GH₵4.50, 3GB GH₵14.00, no agent price; the default ceiling is 20 % above.
     await shopSelling('ama-telecel', 'Ama Telecel Corner', [
       { packageId: await seeded('TELECEL', 1024), price: 4.9 },
-      { packageId: await seeded('TELECEL', 3072), price: 15.2 },
+      { packageId: await seeded('TELECEL', 3072), price: 15.2 }
     ])
     const html = await page('/shop/ama-telecel')
     expect(html).to.include('Ama Telecel Corner')
@@ -67,11 +70,15 @@ describe('buy form: every network server-rendered, opening on one that sells', (
       { packageId: await seeded('MTN', 1024), price: 5.6 },
       { packageId: await seeded('TELECEL', 1024), price: 4.9 },
       { packageId: await seeded('AIRTELTIGO', 1024), price: 5.3 },
-      { packageId: await seeded('AIRTELTIGO', 10240), price: 55.5 },
+      { packageId: await seeded('AIRTELTIGO', 10240), price: 55.5 }
     ])
     const html = await page('/shop/kojo-all')
     const shown = panels(html)
-    expect(shown.map((p) => [p.network, p.hidden])).to.deep.equal([['MTN', false], ['TELECEL', true], ['AIRTELTIGO', true]])
+    expect(shown.map((p) => [p.network, p.hidden])).to.deep.equal([
+      ['MTN', false],
+      ['TELECEL', true],
+      ['AIRTELTIGO', true]
+    ])
     expect(shown[0]!.html).to.include('GH₵5.60')
     expect(shown[1]!.html).to.include('GH₵4.90')
     expect(shown[2]!.html).to.include('GH₵5.30').and.include('GH₵55.50')
@@ -80,17 +87,25 @@ describe('buy form: every network server-rendered, opening on one that sells', (
     // The tabs are links: without JavaScript the server opens the one asked for.
     const at = await page('/shop/kojo-all?network=AIRTELTIGO')
     expect(selectedTab(at)).to.equal('AirtelTigo')
-    expect(panels(at).map((p) => [p.network, p.hidden])).to.deep.equal([['MTN', true], ['TELECEL', true], ['AIRTELTIGO', false]])
+    expect(panels(at).map((p) => [p.network, p.hidden])).to.deep.equal([
+      ['MTN', true],
+      ['TELECEL', true],
+      ['AIRTELTIGO', false]
+    ])
   })
 
-  it('/data-services has every network\'s seeded bundles and prices in its HTML; a bad ?network= falls back to the first', async () => {
+  it("/data-services has every network's seeded bundles and prices in its HTML; a bad ?network= falls back to the first", async () => {
     const html = await page('/data-services')
     const shown = panels(html)
-    expect(shown.map((p) => [p.network, p.hidden])).to.deep.equal([['MTN', false], ['TELECEL', true], ['AIRTELTIGO', true]])
+    expect(shown.map((p) => [p.network, p.hidden])).to.deep.equal([
+      ['MTN', false],
+      ['TELECEL', true],
+      ['AIRTELTIGO', true]
+    ])
     const prices: Record<string, string[]> = {
       MTN: ['GH₵5.00', 'GH₵15.00', 'GH₵50.00'],
       TELECEL: ['GH₵4.50', 'GH₵14.00', 'GH₵45.00'],
-      AIRTELTIGO: ['GH₵4.80', 'GH₵14.50', 'GH₵48.00'],
+      AIRTELTIGO: ['GH₵4.80', 'GH₵14.50', 'GH₵48.00']
     }
     for (const p of shown) {
       for (const price of prices[p.network]!) expect(p.html, p.network).to.include(price)
@@ -105,6 +120,9 @@ describe('buy form: every network server-rendered, opening on one that sells', (
     await app().db.models.Package.update({ active: false }, { where: { network: 'MTN' } })
     const html = await page('/data-services')
     expect(selectedTab(html)).to.equal('Telecel')
-    expect(panels(html).map((p) => [p.network, p.hidden])).to.deep.equal([['TELECEL', false], ['AIRTELTIGO', true]])
+    expect(panels(html).map((p) => [p.network, p.hidden])).to.deep.equal([
+      ['TELECEL', false],
+      ['AIRTELTIGO', true]
+    ])
   })
 })

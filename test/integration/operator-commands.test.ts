@@ -15,7 +15,7 @@ function ops(args: string[], env: Record<string, string> = {}): Promise<{ status
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.resolve('scripts/ops.ts'), ...args], {
       env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: app().db.url, LOG_LEVEL: 'warn', ...env },
-      timeout: 60_000,
+      timeout: 60_000
     })
     let out = ''
     child.stdout.on('data', (d) => (out += d))
@@ -47,7 +47,7 @@ describe('operator commands', function () {
     const r = await ops(['restore', file, '--yes'])
     expect(r.status, r.out).to.equal(0)
     app().services.settings.invalidate()
-    const back = await app().db.models.Order.findAll({ order: [['id', 'ASC']], raw: true }) as any[]
+    const back = (await app().db.models.Order.findAll({ order: [['id', 'ASC']], raw: true })) as any[]
     expect(back.map((o) => [o.id, o.amountPesewas, o.paymentStatus])).to.deep.equal(orders.map((o) => [o.id, o.amountPesewas, o.paymentStatus]))
     const next = await createOrder()
     expect(next.id).to.be.greaterThan(Math.max(...orders.map((o) => o.id as number)))
@@ -85,7 +85,7 @@ describe('operator commands', function () {
     // SUCCESS here, but the simulator's payer never approved it: "paid here, not at the gateway".
     await app().db.sequelize.query(
       `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, created_at) VALUES ('OPS-RECON-1', 'data', 'simulator', 'momo', 'SUCCESS', 500, :at)`,
-      { replacements: { at: `${day}T10:00:00Z` } },
+      { replacements: { at: `${day}T10:00:00Z` } }
     )
     const r = await ops(['payments:reconcile', day])
     expect(r.status, r.out).to.equal(0)
@@ -93,9 +93,14 @@ describe('operator commands', function () {
     expect(r.out).to.include('1 to look at on the admin page "Payments needing attention".')
     const attention = (await (await adminClient()).get('/api/admin/payments/attention')).body
     expect(attention.items.map((i: any) => [i.kind, i.transactionId])).to.deep.include(['recon_mismatch', 'OPS-RECON-1'])
-    const [done] = await app().db.sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM reconciled_days WHERE day = :day`, { replacements: { day }, type: QueryTypes.SELECT })
+    const [done] = await app().db.sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM reconciled_days WHERE day = :day`, {
+      replacements: { day },
+      type: QueryTypes.SELECT
+    })
     expect(Number(done!.n)).to.equal(1)
-    const [audit] = await app().db.sequelize.query<{ details: any }>(`SELECT details FROM audit_logs WHERE action = 'RECONCILIATION_RUN'`, { type: QueryTypes.SELECT })
+    const [audit] = await app().db.sequelize.query<{ details: any }>(`SELECT details FROM audit_logs WHERE action = 'RECONCILIATION_RUN'`, {
+      type: QueryTypes.SELECT
+    })
     expect(audit!.details).to.include({ by: 'operator command', from: day, to: day })
 
     const bad = await ops(['payments:reconcile', '2026-13-01'])

@@ -20,7 +20,7 @@ async function bulkPaid(n: number) {
     await app().db.sequelize.query(
       `INSERT INTO orders (recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id, created_at)
        SELECT '024' || lpad(g::text, 7, '0'), 'MTN', 1024, 500, 'SUCCESS', 'bulk' || g, now() - g * interval '1 second' FROM generate_series(1, :n) g`,
-      { replacements: { n }, transaction: t },
+      { replacements: { n }, transaction: t }
     )
   })
 }
@@ -30,7 +30,12 @@ function stalledExport(admin: Client) {
   const url = new URL('/api/orders/export', app().url)
   const req = http.request(url, {
     method: 'POST',
-    headers: { Cookie: [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'x-csrf-token': admin.csrf!, 'Accept-Encoding': 'identity', 'Content-Length': 0 },
+    headers: {
+      Cookie: [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      'x-csrf-token': admin.csrf!,
+      'Accept-Encoding': 'identity',
+      'Content-Length': 0
+    }
   })
   const response = new Promise<http.IncomingMessage>((resolve, reject) => {
     req.on('response', (res) => {
@@ -61,7 +66,13 @@ describe('order export in one statement (ADR 0023)', () => {
   it("PostgreSQL's CSV keeps csv.ts's rules: CRLF row ends, line breaks and quotes inside fields, formula guard, phones as text, empty fields", async () => {
     const formula = await createAgent({ name: '=HYPERLINK("http://x","y")', phone: '0241110001' })
     const twoLines = await createAgent({ name: 'Ama\nMensah, "Ltd"', phone: '0241110002' })
-    const a = await createOrder({ paymentStatus: 'SUCCESS', agentId: formula.agent.id, userId: formula.user.id, recipientNumber: '0201234567', paymentPhoneNumber: '' })
+    const a = await createOrder({
+      paymentStatus: 'SUCCESS',
+      agentId: formula.agent.id,
+      userId: formula.user.id,
+      recipientNumber: '0201234567',
+      paymentPhoneNumber: ''
+    })
     const b = await createOrder({ paymentStatus: 'SUCCESS', agentId: twoLines.agent.id, userId: twoLines.user.id, dataSizeMb: 500, amountPesewas: 5 })
     const c = await createOrder({ paymentStatus: 'SUCCESS' })
     await q('UPDATE orders SET simulated = true WHERE id = :id', { id: c.id })
@@ -89,7 +100,11 @@ describe('order export in one statement (ADR 0023)', () => {
   it('compresses the download itself (brotli, else gzip, else none), marked no-transform, and decodes to the same file', async () => {
     await bulkPaid(300)
     const texts: string[] = []
-    for (const [accept, encoding] of [['gzip, deflate, br', 'br'], ['gzip', 'gzip'], ['identity', null]] as const) {
+    for (const [accept, encoding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      ['identity', null]
+    ] as const) {
       await q('DELETE FROM order_exports')
       const res = await admin.post('/api/orders/export', undefined, { 'Accept-Encoding': accept })
       expect(res.status, accept).to.equal(200)
@@ -131,12 +146,15 @@ describe('order export in one statement (ADR 0023)', () => {
     const res = await response
     expect(res.statusCode).to.equal(200)
     // PostgreSQL is waiting for the server to take more rows: the export is mid-statement, not committed.
-    await until('the COPY waits on its client', async () =>
-      (await q<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'COPY (%' AND wait_event = 'ClientWrite'"))[0]!.n === 1,
+    await until(
+      'the COPY waits on its client',
+      async () =>
+        (await q<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'COPY (%' AND wait_event = 'ClientWrite'"))[0]!.n === 1
     )
     req.destroy()
-    await until('the export has rolled back', async () =>
-      (await q<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'COPY (%' AND state = 'active'"))[0]!.n === 0,
+    await until(
+      'the export has rolled back',
+      async () => (await q<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'COPY (%' AND state = 'active'"))[0]!.n === 0
     )
     expect(await marked()).to.equal(0)
     expect(await exportAudits()).to.equal(0)

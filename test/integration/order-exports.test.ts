@@ -24,7 +24,13 @@ async function pausedExport() {
   const paused = new Promise<void>((r) => (release = r))
   let started!: () => void
   const streaming = new Promise<void>((r) => (started = r))
-  const done = app().services.ordersAdmin.exportPending({ start: () => {}, write: async () => { started(); await paused } })
+  const done = app().services.ordersAdmin.exportPending({
+    start: () => {},
+    write: async () => {
+      started()
+      await paused
+    }
+  })
   await streaming
   return { release, done }
 }
@@ -38,7 +44,10 @@ describe('order exports (ADR 0021): every reader sees an exported order as expor
   })
 
   it('orders_view has every column of orders, plus exported and exported_at', async () => {
-    const cols = (t: string) => q<{ column_name: string }>('SELECT column_name FROM information_schema.columns WHERE table_name = :t', { t }).then((r) => r.map((c) => c.column_name).sort())
+    const cols = (t: string) =>
+      q<{ column_name: string }>('SELECT column_name FROM information_schema.columns WHERE table_name = :t', { t }).then((r) =>
+        r.map((c) => c.column_name).sort()
+      )
     expect(await cols('orders_view')).to.deep.equal([...(await cols('orders')), 'exported', 'exported_at'].sort())
   })
 
@@ -48,9 +57,18 @@ describe('order exports (ADR 0021): every reader sees an exported order as expor
     const pending = await createOrder({ paymentStatus: 'PENDING' })
     const [before] = await q<{ updated_at: Date }>('SELECT updated_at FROM orders WHERE id = :id', { id: paid.id })
     const res = await exportNow(admin)
-    expect(parseCsv(res.text).slice(1).map((r) => Number(r[0]))).to.deep.equal([paid.id, failedDelivery.id])
-    const rows = await q<any>('SELECT id, delivered, delivery_status, updated_at FROM orders WHERE id IN (:ids) ORDER BY id', { ids: [paid.id, failedDelivery.id] })
-    expect(rows.map((r) => [r.delivered, r.delivery_status])).to.deep.equal([[false, 'NOT_STARTED'], [false, 'FAILED']])
+    expect(
+      parseCsv(res.text)
+        .slice(1)
+        .map((r) => Number(r[0]))
+    ).to.deep.equal([paid.id, failedDelivery.id])
+    const rows = await q<any>('SELECT id, delivered, delivery_status, updated_at FROM orders WHERE id IN (:ids) ORDER BY id', {
+      ids: [paid.id, failedDelivery.id]
+    })
+    expect(rows.map((r) => [r.delivered, r.delivery_status])).to.deep.equal([
+      [false, 'NOT_STARTED'],
+      [false, 'FAILED']
+    ])
     expect(new Date(rows[0].updated_at).getTime()).to.equal(new Date(before!.updated_at).getTime())
     expect((await q<any>('SELECT order_id FROM order_exports ORDER BY order_id')).map((r) => r.order_id)).to.deep.equal([paid.id, failedDelivery.id])
 
@@ -101,7 +119,12 @@ describe('order exports (ADR 0021): every reader sees an exported order as expor
     // An export holds its lock while it streams: a retry started meanwhile waits, then finds the order exported.
     const { release, done: exporting } = await pausedExport()
     let retried: unknown
-    const retrying = app().services.delivery.retry(order.id).then((r) => (retried = r), (e: Error) => (retried = e))
+    const retrying = app()
+      .services.delivery.retry(order.id)
+      .then(
+        (r) => (retried = r),
+        (e: Error) => (retried = e)
+      )
     await new Promise((r) => setTimeout(r, 200))
     expect(retried).to.equal(undefined) // still waiting for the export
     release()
@@ -133,7 +156,13 @@ describe('order exports (ADR 0021): every reader sees an exported order as expor
 
   it('agents: My Orders hides exported orders unless asked, DELIVERED filter and dashboard count them, public lookup and USSD show them delivered', async () => {
     const a = await ussdAgent({ phone: '0241130001' })
-    const mine = await createOrder({ agentId: a.agent.id, userId: a.user.id, paymentStatus: 'SUCCESS', recipientNumber: '0551234567', paymentTransactionId: '880000004321' })
+    const mine = await createOrder({
+      agentId: a.agent.id,
+      userId: a.user.id,
+      paymentStatus: 'SUCCESS',
+      recipientNumber: '0551234567',
+      paymentTransactionId: '880000004321'
+    })
     const open = await createOrder({ agentId: a.agent.id, userId: a.user.id, paymentStatus: 'PENDING', recipientNumber: '0551234568' })
     await exportNow(admin)
 
@@ -149,14 +178,18 @@ describe('order exports (ADR 0021): every reader sees an exported order as expor
     expect(delivered.body.orders.map((o: any) => o.id)).to.deep.equal([mine.id])
     const success = await agent.get('/api/orders?includeExported=true&status=SUCCESS')
     expect(success.body.orders).to.have.length(0) // paid and delivered shows as DELIVERED
-    const summary = await app().services.agentOrders.summary({ user: { id: a.user.id, role: 'AGENT', agent: { id: a.agent.id, approved: true, paymentStatus: 'SUCCESS' } } as any })
+    const summary = await app().services.agentOrders.summary({
+      user: { id: a.user.id, role: 'AGENT', agent: { id: a.agent.id, approved: true, paymentStatus: 'SUCCESS' } } as any
+    })
     expect(summary).to.include({ success: 1, delivered: 1, deliveryRate: 100 })
     expect(summary.recent.find((o) => o.id === mine.id)).to.include({ delivered: true, exported: true })
     const dashboard = await agent.get('/agent/dashboard')
     expect(dashboard.status).to.equal(200)
 
     const lookup = await new Client().get('/api/orders?phoneNumber=0551234567')
-    expect(lookup.body.orders ?? lookup.body).to.satisfy((orders: any[]) => orders.some((o) => o.id === mine.id && o.delivered === true && o.deliveryStatus === 'MANUAL'))
+    expect(lookup.body.orders ?? lookup.body).to.satisfy((orders: any[]) =>
+      orders.some((o) => o.id === mine.id && o.delivered === true && o.deliveryStatus === 'MANUAL')
+    )
 
     const phone = new AtPhone('+233241130001')
     await phone.dial()

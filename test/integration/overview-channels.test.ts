@@ -12,7 +12,12 @@ const sql = (q: string, replacements: Record<string, unknown> = {}) => app().db.
 /** A paid checker purchase of `quantity` cards by a visitor, settled as the gateway would. */
 async function sellCards(productId: number, quantity: number, unitPesewas: number, i: number) {
   const p = await app().services.vouchers.buy({ productId, quantity, payerPhone: `02450000${10 + i}`, payerNetwork: 'MTN' }, { ip: `10.1.0.${i}` })
-  const out = await app().services.payments.settle(p.transactionId, { status: 'SUCCESS', message: 'Approved', amountPesewas: unitPesewas * quantity, currency: 'GHS' })
+  const out = await app().services.payments.settle(p.transactionId, {
+    status: 'SUCCESS',
+    message: 'Approved',
+    amountPesewas: unitPesewas * quantity,
+    currency: 'GHS'
+  })
   expect(out.settled).to.equal(true)
   return p.transactionId
 }
@@ -45,17 +50,20 @@ describe('overview: orders per channel and checker sales per product', function 
       web: { count: 3, revenue: 16.55 },
       ussd: { count: 2, revenue: 3.33 },
       whatsapp: { count: 1, revenue: 19.99 },
-      api: { count: 2, revenue: 2 },
+      api: { count: 2, revenue: 2 }
     })
     const channels = Object.values(week.body.channelBreakdown as Record<string, { count: number; revenue: number }>)
-    expect(channels.reduce((s, c) => s + c.count, 0), 'channels add up to the total').to.equal(week.body.totalOrders)
+    expect(
+      channels.reduce((s, c) => s + c.count, 0),
+      'channels add up to the total'
+    ).to.equal(week.body.totalOrders)
 
     const today = await admin.get('/api/admin/analytics?range=today')
     expect(today.body.channelBreakdown).to.deep.equal({
       web: { count: 2, revenue: 4.5 },
       ussd: { count: 2, revenue: 3.33 },
       whatsapp: { count: 0, revenue: 0 },
-      api: { count: 2, revenue: 2 },
+      api: { count: 2, revenue: 2 }
     })
     const month = await admin.get('/api/admin/analytics?range=30d')
     expect(month.body.channelBreakdown.whatsapp).to.deep.equal({ count: 2, revenue: 69.99 })
@@ -64,7 +72,11 @@ describe('overview: orders per channel and checker sales per product', function 
   it('counts checker cards sold per product with their revenue; cards sold before the range stay out', async () => {
     const bece = await checkerWithStock(admin, 10)
     const wassce = await checkerWithStock(admin, 0, { name: 'WASSCE checker', priceUser: 25.5 })
-    const more = await admin.post('/api/vouchers/admin/stock', { productId: wassce, format: 'paste', content: 'W0001,8000000001\nW0002,8000000002\nW0003,8000000003' })
+    const more = await admin.post('/api/vouchers/admin/stock', {
+      productId: wassce,
+      format: 'paste',
+      content: 'W0001,8000000001\nW0002,8000000002\nW0003,8000000003'
+    })
     expect(more.status).to.equal(201)
     await sellCards(bece, 2, 2000, 1)
     await sellCards(bece, 1, 2000, 2)
@@ -76,7 +88,7 @@ describe('overview: orders per channel and checker sales per product', function 
     expect(week.status).to.equal(200)
     expect(week.body.checkerSales).to.deep.equal([
       { productId: bece, product: 'BECE checker', cards: 3, revenue: 60 },
-      { productId: wassce, product: 'WASSCE checker', cards: 1, revenue: 25.5 },
+      { productId: wassce, product: 'WASSCE checker', cards: 1, revenue: 25.5 }
     ])
     const month = await admin.get('/api/admin/analytics?range=30d')
     expect(month.body.checkerSales[1]).to.deep.equal({ productId: wassce, product: 'WASSCE checker', cards: 3, revenue: 76.5 })

@@ -93,10 +93,15 @@ describe('anonymous page cache', () => {
     // Raw node:http: fetch() would decode the body itself and hide the encoding.
     const raw = (headers: Record<string, string>) =>
       new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-        http.get(app().url + '/', { headers: { 'user-agent': 'Mozilla/5.0', accept: 'text/html', ...headers } }, (res) => {
-          const chunks: Buffer[] = []
-          res.on('data', (c) => chunks.push(c)).on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) })).on('error', reject)
-        }).on('error', reject)
+        http
+          .get(app().url + '/', { headers: { 'user-agent': 'Mozilla/5.0', accept: 'text/html', ...headers } }, (res) => {
+            const chunks: Buffer[] = []
+            res
+              .on('data', (c) => chunks.push(c))
+              .on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }))
+              .on('error', reject)
+          })
+          .on('error', reject)
       })
     await page('/')
     const browser = await raw({ 'accept-encoding': 'gzip, deflate, br, zstd' })
@@ -156,7 +161,8 @@ describe('light API requests', () => {
     expect(r.headers.get('content-security-policy')).to.equal("default-src 'none'; frame-ancestors 'none'")
     expect(r.headers.get('x-frame-options')).to.equal('DENY')
     expect(r.headers.get('cross-origin-resource-policy')).to.equal('same-origin')
-    for (const documentOnly of ['cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-xss-protection']) expect(r.headers.get(documentOnly)).to.equal(null)
+    for (const documentOnly of ['cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-xss-protection'])
+      expect(r.headers.get(documentOnly)).to.equal(null)
     // A page keeps helmet's full set.
     const html = await page('/')
     expect(html.headers.get('cross-origin-opener-policy')).to.equal('same-origin')
@@ -184,7 +190,9 @@ describe('light API requests', () => {
     await createPackage({ name: 'Telecel One', network: 'TELECEL' })
     await createPackage({ name: 'Withdrawn', active: false })
     const names = (r: { body: { name: string }[] }) => r.body.map((p) => p.name)
-    expect(names(await new Client().get('/api/packages'))).to.include.members(['On Sale', 'Telecel One']).and.not.include('Withdrawn')
+    expect(names(await new Client().get('/api/packages')))
+      .to.include.members(['On Sale', 'Telecel One'])
+      .and.not.include('Withdrawn')
     const telecel = await new Client().get('/api/packages?network=telecel')
     expect(names(telecel)).to.include('Telecel One').and.not.include('On Sale')
     expect(new Set(telecel.body.map((p: { network: string }) => p.network))).to.deep.equal(new Set(['TELECEL']))

@@ -17,7 +17,9 @@ describe('pages: routes, redirects and guards on the server', () => {
     expect(first).to.include('<head>')
     let rest = ''
     for (let r = await reader.read(); !r.done; r = await reader.read()) rest += new TextDecoder().decode(r.value)
-    expect(first + rest).to.include('Data Hub').and.include('</html>')
+    expect(first + rest)
+      .to.include('Data Hub')
+      .and.include('</html>')
   })
 
   it('sends visitors from admin and agent pages to /login, and lets the admin in', async () => {

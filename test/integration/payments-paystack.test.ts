@@ -22,9 +22,14 @@ describe('payments with Paystack (fake Paystack server)', function () {
   }
   const mtn1gb = async () => (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
   const postWebhook = (body: string, signature?: string) =>
-    fetch(`${ps.url}/api/webhooks/paystack`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(signature ? { 'x-paystack-signature': signature } : {}) }, body })
+    fetch(`${ps.url}/api/webhooks/paystack`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...(signature ? { 'x-paystack-signature': signature } : {}) },
+      body
+    })
   /** Lets the next status check through at once (Paystack asks for 10 s between charge checks). */
-  const allowCheck = (tid: string) => app().db.sequelize.query(`UPDATE payments SET last_checked_at = now() - interval '1 minute' WHERE transaction_id = :tid`, { replacements: { tid } })
+  const allowCheck = (tid: string) =>
+    app().db.sequelize.query(`UPDATE payments SET last_checked_at = now() - interval '1 minute' WHERE transaction_id = :tid`, { replacements: { tid } })
 
   before(async () => {
     fake = await startFakePaystack('sk_test_x')
@@ -49,7 +54,13 @@ describe('payments with Paystack (fake Paystack server)', function () {
   })
 
   it('mobile money: charge with the provider code and pesewas, status by transaction/verify, no faster than allowed', async () => {
-    const res = await client().post('/api/orders', { packageId: await mtn1gb(), recipientNumber: '0201112222', payerPhone: '0551234567', payerNetwork: 'TELECEL', amount: 0.01 })
+    const res = await client().post('/api/orders', {
+      packageId: await mtn1gb(),
+      recipientNumber: '0201112222',
+      payerPhone: '0551234567',
+      payerNetwork: 'TELECEL',
+      amount: 0.01
+    })
     expect(res.status).to.equal(201)
     const tid = res.body.payment.transactionId
     expect(res.body.payment).to.include({ paymentStatus: 'IN_PROGRESS', gateway: 'ussd', provider: 'paystack' })
@@ -123,7 +134,9 @@ describe('payments with Paystack (fake Paystack server)', function () {
     const { body, signature } = fake.webhook(tid)
     const results = await Promise.all([
       ...Array.from({ length: 20 }, () => postWebhook(body, signature).then((r) => r.status)),
-      client().patch(`/api/orders/${res.body.id}`, { paymentStatus: 'SUCCESS' }).then((r) => r.status),
+      client()
+        .patch(`/api/orders/${res.body.id}`, { paymentStatus: 'SUCCESS' })
+        .then((r) => r.status)
     ])
     expect(results.every((s) => s === 200)).to.equal(true)
     expect(await count(`orders WHERE payment_status = 'SUCCESS'`)).to.equal(1)

@@ -13,7 +13,8 @@ describe('payouts with Paystack Transfers (fake Paystack server)', function () {
   this.timeout(60_000)
   let fake: FakePaystack
   let ps: Running
-  const sql = async <T extends object = any>(text: string, r: Record<string, unknown> = {}) => app().db.sequelize.query<T>(text, { replacements: r, type: QueryTypes.SELECT }) as Promise<T[]>
+  const sql = async <T extends object = any>(text: string, r: Record<string, unknown> = {}) =>
+    app().db.sequelize.query<T>(text, { replacements: r, type: QueryTypes.SELECT }) as Promise<T[]>
   const earn = async (agentId: number, pesewas: number) =>
     app().db.sequelize.transaction((t) => app().services.earnings.post({ agentId, type: 'ADJUSTMENT', amountPesewas: pesewas, reason: 'test earnings' }, t))
   const balance = (agentId: number) => app().services.earnings.balancePesewas(agentId)
@@ -22,9 +23,14 @@ describe('payouts with Paystack Transfers (fake Paystack server)', function () {
     app().services.settings.invalidate()
   }
   const postWebhook = (w: { body: string; signature: string }) =>
-    fetch(`${ps.url}/api/webhooks/paystack`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'x-paystack-signature': w.signature }, body: w.body })
+    fetch(`${ps.url}/api/webhooks/paystack`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'x-paystack-signature': w.signature },
+      body: w.body
+    })
   const payout = async (id: number) => (await sql('SELECT * FROM payouts WHERE id = :id', { id }))[0]
-  const entries = async (payoutId: number) => (await sql<{ type: string }>('SELECT type FROM earnings_entries WHERE payout_id = :payoutId ORDER BY id', { payoutId })).map((e) => e.type)
+  const entries = async (payoutId: number) =>
+    (await sql<{ type: string }>('SELECT type FROM earnings_entries WHERE payout_id = :payoutId ORDER BY id', { payoutId })).map((e) => e.type)
 
   /** An approved agent signed in on the Paystack instance, with earnings and a verified MTN payout number. */
   async function agentWithNumber(earningsPesewas: number) {
@@ -89,7 +95,11 @@ describe('payouts with Paystack Transfers (fake Paystack server)', function () {
     expect((await payout(ok[0]!.body.id)).status).to.equal('SENT')
   })
 
-  for (const [event, status, back] of [['transfer.success', 'SUCCESS', 0], ['transfer.failed', 'FAILED', 850], ['transfer.reversed', 'REVERSED', 850]] as const) {
+  for (const [event, status, back] of [
+    ['transfer.success', 'SUCCESS', 0],
+    ['transfer.failed', 'FAILED', 850],
+    ['transfer.reversed', 'REVERSED', 850]
+  ] as const) {
     it(`${event} delivered 3 times at once: ${status}, the balance changes once`, async () => {
       const a = await agentWithNumber(2000)
       const r = await a.c.post('/api/payouts', { amount: 8 })
@@ -105,7 +115,10 @@ describe('payouts with Paystack Transfers (fake Paystack server)', function () {
       expect((await payout(r.body.id)).status).to.equal(status)
       expect(await balance(a.agent.id)).to.equal(1150 + back)
       expect(await entries(r.body.id)).to.deep.equal(back ? ['PAYOUT', 'PAYOUT_RETURN'] : ['PAYOUT'])
-      const audits = await sql<{ n: string }>(`SELECT count(*) AS n FROM audit_logs WHERE resource = 'PAYOUT' AND resource_id = :id AND action = :action`, { id: String(r.body.id), action: `PAYOUT_${{ SUCCESS: 'SUCCEEDED', FAILED: 'FAILED', REVERSED: 'REVERSED' }[status]}` })
+      const audits = await sql<{ n: string }>(`SELECT count(*) AS n FROM audit_logs WHERE resource = 'PAYOUT' AND resource_id = :id AND action = :action`, {
+        id: String(r.body.id),
+        action: `PAYOUT_${{ SUCCESS: 'SUCCEEDED', FAILED: 'FAILED', REVERSED: 'REVERSED' }[status]}`
+      })
       expect(Number(audits[0]!.n)).to.equal(1)
       // A later verify or webhook changes nothing more.
       await postWebhook(w)

@@ -9,7 +9,8 @@ import { AtPhone, ussdAgent } from '../helpers/ussd.ts'
 // retry and export, the settings, and the USSD menu's earnings and payout.
 describe('payouts (transfers simulator)', function () {
   this.timeout(30_000)
-  const sql = async <T extends object = any>(text: string, r: Record<string, unknown> = {}) => app().db.sequelize.query<T>(text, { replacements: r, type: QueryTypes.SELECT }) as Promise<T[]>
+  const sql = async <T extends object = any>(text: string, r: Record<string, unknown> = {}) =>
+    app().db.sequelize.query<T>(text, { replacements: r, type: QueryTypes.SELECT }) as Promise<T[]>
   const earn = (agentId: number, pesewas: number) =>
     app().db.sequelize.transaction((t) => app().services.earnings.post({ agentId, type: 'ADJUSTMENT', amountPesewas: pesewas, reason: 'test earnings' }, t))
   const balance = (agentId: number) => app().services.earnings.balancePesewas(agentId)
@@ -40,13 +41,20 @@ describe('payouts (transfers simulator)', function () {
   it('ten numbers added at the same moment by one agent: each answered 201 or 409, never 500, and one number stays active', async () => {
     const a = await createAgent()
     const c = await signedIn(a)
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => c.post('/api/payouts/number', { network: 'MTN', phone: `024123456${i}`, accountName: 'Kojo' })))
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => c.post('/api/payouts/number', { network: 'MTN', phone: `024123456${i}`, accountName: 'Kojo' }))
+    )
     const statuses = answers.map((r) => r.status)
-    expect(statuses.filter((s) => s !== 201 && s !== 409), answers.map((r) => r.text).join('\n')).to.deep.equal([])
+    expect(
+      statuses.filter((s) => s !== 201 && s !== 409),
+      answers.map((r) => r.text).join('\n')
+    ).to.deep.equal([])
     const active = await sql('SELECT phone FROM payout_numbers WHERE agent_id = :id AND removed_at IS NULL', { id: a.agent.id })
     expect(active).to.have.length(1)
     // Every 201 kept its number (and wrote its audit entry) before the next replaced it.
-    const added = await sql<{ n: number }>("SELECT count(*)::int AS n FROM audit_logs WHERE action = 'PAYOUT_NUMBER_ADDED' AND resource_id = :id", { id: String(a.agent.id) })
+    const added = await sql<{ n: number }>("SELECT count(*)::int AS n FROM audit_logs WHERE action = 'PAYOUT_NUMBER_ADDED' AND resource_id = :id", {
+      id: String(a.agent.id)
+    })
     expect(added[0]!.n).to.equal(statuses.filter((s) => s === 201).length)
   })
 
@@ -142,8 +150,13 @@ describe('payouts (transfers simulator)', function () {
     const csv = await admin.get('/api/admin/payouts/export.csv?status=PENDING_APPROVAL')
     expect(csv.status).to.equal(200)
     expect(csv.headers.get('content-type')).to.contain('text/csv')
-    const lines = csv.text.replace(/^\uFEFF/, '').trim().split('\r\n')
-    expect(lines[0]).to.equal('Payout,Requested,Agent,Agent phone,Network,Payout number,Account name,Amount (GHS),Fee (GHS),Status,Reference,Channel,Message,Updated')
+    const lines = csv.text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n')
+    expect(lines[0]).to.equal(
+      'Payout,Requested,Agent,Agent phone,Network,Payout number,Account name,Amount (GHS),Fee (GHS),Status,Reference,Channel,Message,Updated'
+    )
     expect(lines).to.have.length(2)
     expect(lines[1]).to.contain('Esi Shop').and.contain('150.00').and.contain('PENDING_APPROVAL')
     expect(await sql(`SELECT id FROM audit_logs WHERE action = 'PAYOUTS_EXPORTED'`)).to.have.length(1)

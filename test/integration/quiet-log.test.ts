@@ -9,7 +9,12 @@ import { createServices } from '../../server/services/index.ts'
 import { app, resetDb, testEnv } from '../helpers/server.ts'
 
 const infoLines = (file: string) =>
-  fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level >= 30)
+  fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { level: number; msg: string })
+    .filter((l) => l.level >= 30)
 
 describe('a quiet log while idle', () => {
   beforeEach(resetDb)

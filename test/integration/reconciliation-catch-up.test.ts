@@ -35,7 +35,11 @@ describe('daily reconciliation: catch-up and "Reconcile now" (fake Paystack)', f
     const o = await order(payer)
     fake.complete(o.tid, 'success')
     const { body, signature } = fake.webhook(o.tid)
-    const res = await fetch(`${ps().url}/api/webhooks/paystack`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'x-paystack-signature': signature }, body })
+    const res = await fetch(`${ps().url}/api/webhooks/paystack`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'x-paystack-signature': signature },
+      body
+    })
     expect(res.status).to.equal(200)
     return o
   }
@@ -79,7 +83,11 @@ describe('daily reconciliation: catch-up and "Reconcile now" (fake Paystack)', f
     expect(res.status, res.text).to.equal(200)
     expect(res.body.mismatches).to.equal(3)
     const listed = await mismatches(c)
-    expect(listed.map((i: any) => [i.transactionId, i.details.day])).to.have.deep.members([[pendingHere.tid, today], [unknownThere.tid, today], [differs.tid, today]])
+    expect(listed.map((i: any) => [i.transactionId, i.details.day])).to.have.deep.members([
+      [pendingHere.tid, today],
+      [unknownThere.tid, today],
+      [differs.tid, today]
+    ])
     expect(listed.find((i: any) => i.transactionId === pendingHere.tid).summary).to.match(/Paid at the gateway but (PENDING|IN_PROGRESS) here/)
     expect(listed.find((i: any) => i.transactionId === unknownThere.tid).summary).to.match(/SUCCESS here but absent at the gateway/)
     expect(listed.find((i: any) => i.transactionId === differs.tid).summary).to.match(/Amounts differ/)
@@ -129,7 +137,9 @@ describe('daily reconciliation: catch-up and "Reconcile now" (fake Paystack)', f
   it('a shop stopped over 01:10 reconciles each missed day once when it starts, and a second start asks again for none', async () => {
     const latest = latestDueDay(new Date())
     const lastDone = dayKey(Date.parse(latest) - 2 * DAY_MS)
-    const [run] = await sql<{ id: number }>(`INSERT INTO reconciliation_runs (day, gateway, status) VALUES (:d, 'paystack', 'DONE') RETURNING id`, { d: lastDone })
+    const [run] = await sql<{ id: number }>(`INSERT INTO reconciliation_runs (day, gateway, status) VALUES (:d, 'paystack', 'DONE') RETURNING id`, {
+      d: lastDone
+    })
     await sql(`INSERT INTO reconciled_days (day, gateway, run_id) VALUES (:d, 'paystack', :id) RETURNING day`, { d: lastDone, id: run!.id })
     // A payment paid at the gateway on a missed day that never reached the shop: found by the catch-up.
     fake.plant({ reference: 'MISSED-DAY-1', amount: 900, createdAt: new Date(Date.parse(latest) + 3_600_000) })
@@ -144,9 +154,14 @@ describe('daily reconciliation: catch-up and "Reconcile now" (fake Paystack)', f
       }
     }
     expect(listedDays()).to.deep.equal(missed)
-    const done = await sql<{ day: string; n: string }>(`SELECT to_char(day, 'YYYY-MM-DD') AS day, count(*) AS n FROM reconciliation_runs WHERE status = 'DONE' GROUP BY day ORDER BY day`)
+    const done = await sql<{ day: string; n: string }>(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, count(*) AS n FROM reconciliation_runs WHERE status = 'DONE' GROUP BY day ORDER BY day`
+    )
     expect(done.map((r) => [r.day, Number(r.n)])).to.deep.equal([[lastDone, 1], ...missed.map((d) => [d, 1])])
-    expect((await sql<{ day: string }>(`SELECT to_char(day, 'YYYY-MM-DD') AS day FROM reconciled_days ORDER BY day`)).map((r) => r.day)).to.deep.equal([lastDone, ...missed])
+    expect((await sql<{ day: string }>(`SELECT to_char(day, 'YYYY-MM-DD') AS day FROM reconciled_days ORDER BY day`)).map((r) => r.day)).to.deep.equal([
+      lastDone,
+      ...missed
+    ])
     expect((await mismatches(await admin())).map((i: any) => i.transactionId)).to.deep.equal(['MISSED-DAY-1'])
   })
 

@@ -14,7 +14,7 @@ import { checkerWithStock } from '../helpers/vouchers.ts'
 
 // The reseller API (/api/v1), its keys, idempotency, rate limit, webhooks and OpenAPI document.
 const count = async (from: string, r: Record<string, unknown> = {}) =>
-  Number(((await app().db.sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM ${from}`, { replacements: r, type: QueryTypes.SELECT }))[0]!).n)
+  Number((await app().db.sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM ${from}`, { replacements: r, type: QueryTypes.SELECT }))[0]!.n)
 
 async function reseller(over: Record<string, unknown> = {}, credit = 0) {
   const a = await createAgent(over)
@@ -111,11 +111,16 @@ describe('reseller API /api/v1', () => {
     expect(again.status).to.equal(201)
     expect(again.headers.get('idempotent-replayed')).to.equal('true')
     expect(again.body.order.id).to.equal(first.body.order.id)
-    const burst = await Promise.all(Array.from({ length: 6 }, () => order(api, { network: 'mtn', dataSizeMB: 1024, recipientNumber: '0201112222' }, 'order-002')))
+    const burst = await Promise.all(
+      Array.from({ length: 6 }, () => order(api, { network: 'mtn', dataSizeMB: 1024, recipientNumber: '0201112222' }, 'order-002'))
+    )
     expect(burst.map((r) => r.status)).to.deep.equal([201, 201, 201, 201, 201, 201])
     expect(new Set(burst.map((r) => r.body.order.id)).size).to.equal(1)
     expect(await count('orders WHERE agent_id = :id', { id: agent.id })).to.equal(2)
-    expect((await api.get('/api/v1/balance')).body).to.deep.equal({ balance: Math.round((20 - 4.5 - burst[0]!.body.order.amount) * 100) / 100, currency: 'GHS' })
+    expect((await api.get('/api/v1/balance')).body).to.deep.equal({
+      balance: Math.round((20 - 4.5 - burst[0]!.body.order.amount) * 100) / 100,
+      currency: 'GHS'
+    })
     const changed = await order(api, { packageId: pkg.id, recipientNumber: '0249999999' }, 'order-001')
     expect(changed.status).to.equal(422)
     expect((await order(api, { packageId: pkg.id, recipientNumber: '0241234567', amount: 0.01 }, 'order-003')).status).to.equal(400)
@@ -135,14 +140,17 @@ describe('reseller API /api/v1', () => {
     expect(answers.filter((r) => r.status === 201)).to.have.length(30)
     expect(answers.filter((r) => r.status === 402)).to.have.length(20)
     expect((await api.get('/api/v1/balance')).body.balance).to.equal(0)
-    const [row] = await app().db.sequelize.query<{ s: string; low: string }>('SELECT sum(amount_pesewas) AS s, min(balance_after_pesewas) AS low FROM wallet_entries WHERE agent_id = :id', { replacements: { id: agent.id }, type: QueryTypes.SELECT })
+    const [row] = await app().db.sequelize.query<{ s: string; low: string }>(
+      'SELECT sum(amount_pesewas) AS s, min(balance_after_pesewas) AS low FROM wallet_entries WHERE agent_id = :id',
+      { replacements: { id: agent.id }, type: QueryTypes.SELECT }
+    )
     expect(Number(row!.s)).to.equal(0)
     expect(Number(row!.low)).to.equal(0)
     expect(await count('orders WHERE agent_id = :id', { id: agent.id })).to.equal(30)
     expect(await count('idempotency_keys')).to.equal(30)
   })
 
-  it('orders are the caller\'s own: another agent\'s order is 404; packages carry agent prices', async () => {
+  it("orders are the caller's own: another agent's order is 404; packages carry agent prices", async () => {
     const pkg = await createPackage({ priceAgentPesewas: 450, priceUserPesewas: 500 })
     const one = await reseller({}, 10)
     const two = await reseller({}, 10)
@@ -225,7 +233,13 @@ describe('reseller API /api/v1', () => {
       // Refused (503): the job is kept with a backoff; make it due now and run again.
       // Put off by the queue's backoff: due after the failed attempt (not "after now": a slow machine may already be there).
       // The drain can return just before graphile-worker has written the failed attempt: wait for it (bounded).
-      const failedJob = async () => (await app().db.sequelize.query<any>(`SELECT attempts, run_at > updated_at AS later, last_error FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'agent-webhook') AND locked_at IS NULL AND last_error IS NOT NULL`, { type: QueryTypes.SELECT }))[0]
+      const failedJob = async () =>
+        (
+          await app().db.sequelize.query<any>(
+            `SELECT attempts, run_at > updated_at AS later, last_error FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'agent-webhook') AND locked_at IS NULL AND last_error IS NOT NULL`,
+            { type: QueryTypes.SELECT }
+          )
+        )[0]
       let job = await failedJob()
       for (let i = 0; !job && i < 50; i++) job = await new Promise((r) => setTimeout(r, 100)).then(failedJob)
       expect(job).to.include({ attempts: 1, later: true })
@@ -243,21 +257,27 @@ describe('reseller API /api/v1', () => {
       expect(event).to.include({ type: 'order.updated' })
       expect(event.data.order).to.include({ id: placed.body.order.id, paymentStatus: 'SUCCESS' })
       // Delivered: the webhook job is gone.
-      expect(await count(`graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'agent-webhook')`)).to.equal(0)
+      expect(
+        await count(`graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'agent-webhook')`)
+      ).to.equal(0)
     })
 
-    it('agentWebhooks.onOrderStatusChange enqueues for an agent with a URL (inside the caller\'s transaction) and nothing otherwise', async () => {
+    it("agentWebhooks.onOrderStatusChange enqueues for an agent with a URL (inside the caller's transaction) and nothing otherwise", async () => {
       const pkg = await createPackage({ priceAgentPesewas: 450 })
       const { api, portal } = await reseller({}, 10)
       const placed = await order(api, { packageId: pkg.id, recipientNumber: '0241234567' }, 'hook-2')
       expect(await app().services.agentWebhooks.onOrderStatusChange(placed.body.order.id)).to.equal(null)
       const { secret } = (await portal.put('/api/reseller/webhook', { url })).body
       // Rolled back with the caller's transaction: no job.
-      await app().db.sequelize.transaction(async (transaction) => {
-        expect(await app().services.agentWebhooks.onOrderStatusChange(placed.body.order.id, { transaction })).to.be.a('string')
-        await transaction.rollback()
-      }).catch(() => undefined)
-      expect(await count(`graphile_worker._private_jobs WHERE task_id IN (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'agent-webhook')`)).to.equal(0)
+      await app()
+        .db.sequelize.transaction(async (transaction) => {
+          expect(await app().services.agentWebhooks.onOrderStatusChange(placed.body.order.id, { transaction })).to.be.a('string')
+          await transaction.rollback()
+        })
+        .catch(() => undefined)
+      expect(
+        await count(`graphile_worker._private_jobs WHERE task_id IN (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'agent-webhook')`)
+      ).to.equal(0)
       await app().db.sequelize.transaction((transaction) => app().services.agentWebhooks.onOrderStatusChange(placed.body.order.id, { transaction }))
       await app().services.queue.drain()
       expect(received).to.have.length(1)
@@ -283,7 +303,9 @@ describe('reseller API /api/v1', () => {
       expect(rotated.status).to.equal(201)
       expect(rotated.headers.get('cache-control')).to.equal('no-store')
       const fresh = rotated.body.secret as string
-      expect(fresh).to.match(/^whsec_/).and.not.equal(old)
+      expect(fresh)
+        .to.match(/^whsec_/)
+        .and.not.equal(old)
       expect((await portal.get('/api/reseller/webhook')).text).not.to.include(fresh)
       expect(await count(`audit_logs WHERE action = 'WEBHOOK_SECRET_ROTATED'`)).to.equal(1)
       expect(await count(`audit_logs WHERE details::text LIKE '%whsec_%'`)).to.equal(0)
@@ -346,7 +368,11 @@ describe('reseller API /api/v1', () => {
     const batched = await api.post('/api/v1/batches', batch, { 'Idempotency-Key': 'doc-b1' })
     expectDocumented('/batches', 'post', batched)
     expectDocumented('/batches', 'post', await api.post('/api/v1/batches', batch))
-    expectDocumented('/batches', 'post', await api.post('/api/v1/batches', { lines: [{ recipientNumber: '12', bundle: '1GB' }] }, { 'Idempotency-Key': 'doc-b2' }))
+    expectDocumented(
+      '/batches',
+      'post',
+      await api.post('/api/v1/batches', { lines: [{ recipientNumber: '12', bundle: '1GB' }] }, { 'Idempotency-Key': 'doc-b2' })
+    )
     expectDocumented('/batches', 'post', await api.post('/api/v1/batches', batch, { 'Idempotency-Key': 'doc-b3' }))
     expectDocumented('/batches/{id}', 'get', await api.get(`/api/v1/batches/${batched.body.batch.id}`))
     expectDocumented('/batches/{id}', 'get', await other.api.get(`/api/v1/batches/${batched.body.batch.id}`))
@@ -365,7 +391,9 @@ describe('reseller API /api/v1', () => {
     expectDocumented('/vouchers/orders', 'post', await checker({ productId }, 'card-2'))
     expectDocumented('/vouchers/orders', 'post', await checker({ productId }))
     expectDocumented('/vouchers/orders', 'post', await checker({ productId: 999 }, 'card-3'))
-    expect(await app().db.sequelize.query(`SELECT count(*)::int AS n FROM payments WHERE purpose = 'voucher'`, { type: QueryTypes.SELECT })).to.deep.equal([{ n: 1 }])
+    expect(await app().db.sequelize.query(`SELECT count(*)::int AS n FROM payments WHERE purpose = 'voucher'`, { type: QueryTypes.SELECT })).to.deep.equal([
+      { n: 1 }
+    ])
     await app().db.models.Agent.update({ approved: false }, { where: { id: agent.id } })
     expectDocumented('/packages', 'get', await api.get('/api/v1/packages'))
     const env = app().services.deps.env
@@ -379,7 +407,29 @@ describe('reseller API /api/v1', () => {
     }
     // Every documented path and method was called.
     const documented = Object.entries(spec.paths).flatMap(([p, ops]) => Object.keys(ops as object).map((m) => `${m} ${p}`))
-    for (const op of documented) expect([...checked].some((c) => c.startsWith(`${op} `)), `${op} was never called`).to.equal(true)
-    expect([...checked]).to.include.members(['post /vouchers/orders 201', 'post /vouchers/orders 409', 'post /vouchers/orders 422', 'post /vouchers/orders 404', 'post /orders 201', 'post /orders 400', 'post /orders 402', 'post /orders 422', 'get /orders/{id} 404', 'get /balance 401', 'get /packages 403', 'get /balance 429', 'post /batches 201', 'post /batches 400', 'post /batches 402', 'post /batches 422', 'get /batches/{id} 404'])
+    for (const op of documented)
+      expect(
+        [...checked].some((c) => c.startsWith(`${op} `)),
+        `${op} was never called`
+      ).to.equal(true)
+    expect([...checked]).to.include.members([
+      'post /vouchers/orders 201',
+      'post /vouchers/orders 409',
+      'post /vouchers/orders 422',
+      'post /vouchers/orders 404',
+      'post /orders 201',
+      'post /orders 400',
+      'post /orders 402',
+      'post /orders 422',
+      'get /orders/{id} 404',
+      'get /balance 401',
+      'get /packages 403',
+      'get /balance 429',
+      'post /batches 201',
+      'post /batches 400',
+      'post /batches 402',
+      'post /batches 422',
+      'get /batches/{id} 404'
+    ])
   })
 })

@@ -40,7 +40,9 @@ describe('the sample shop of a fresh machine', () => {
     expect(page.status).to.equal(200)
     expect(page.text).to.include('Save up to')
     // Regular GH₵5.00 struck through, the agent's GH₵4.50, and the GH₵0.50 saved on MTN 1GB.
-    expect(page.text).to.match(/<span class="strike">GH₵5\.00<\/span><\/td><td class="has-text-weight-bold">GH₵4\.50<\/td><td class="has-text-success">GH₵0\.50<\/td>/)
+    expect(page.text).to.match(
+      /<span class="strike">GH₵5\.00<\/span><\/td><td class="has-text-weight-bold">GH₵4\.50<\/td><td class="has-text-success">GH₵0\.50<\/td>/
+    )
   })
 
   it('the test reset keeps agents at the public price, as the other tests expect', async () => {

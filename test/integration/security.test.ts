@@ -14,7 +14,11 @@ const q = <T extends object = any>(sql: string, replacements: Record<string, unk
 const mtn1gb = async () => (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
 const from = (ip: string) => ({ 'X-Forwarded-For': ip })
 async function buy(client: Client, over: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-  return client.post('/api/orders', { packageId: await mtn1gb(), recipientNumber: '0201112222', payerPhone: '0241234567', payerNetwork: 'MTN', ...over }, headers)
+  return client.post(
+    '/api/orders',
+    { packageId: await mtn1gb(), recipientNumber: '0201112222', payerPhone: '0241234567', payerNetwork: 'MTN', ...over },
+    headers
+  )
 }
 
 describe('security', () => {
@@ -49,10 +53,24 @@ describe('security', () => {
       expect(csv.text).to.include('Simulated Payment')
       expect(csv.text).to.include('YES - do not deliver')
       // An AFA fee taken by the simulator: the registration says so in the admin list and export.
-      const afa = await shopper.post('/api/payment/request', { type: 'afa_registration', fullName: 'Ama Mensah', ghCard: 'GHA-123456789-0', phone: '0241234567', phone_number: '0241234567', network: 'MTN' })
+      const afa = await shopper.post('/api/payment/request', {
+        type: 'afa_registration',
+        fullName: 'Ama Mensah',
+        ghCard: 'GHA-123456789-0',
+        phone: '0241234567',
+        phone_number: '0241234567',
+        network: 'MTN'
+      })
       expect(afa.status).to.equal(200)
       await app().services.settings.update({ afaRegistrationFee: 10 }, {})
-      const paidAfa = await shopper.post('/api/payment/request', { type: 'afa_registration', fullName: 'Kofi Boat', ghCard: 'GHA-123456789-1', phone: '0241234568', phone_number: '0241234568', network: 'MTN' })
+      const paidAfa = await shopper.post('/api/payment/request', {
+        type: 'afa_registration',
+        fullName: 'Kofi Boat',
+        ghCard: 'GHA-123456789-1',
+        phone: '0241234568',
+        phone_number: '0241234568',
+        network: 'MTN'
+      })
       await shopper.post(`/api/simulator/payments/${paidAfa.body.transactionId}/approve`)
       const regs = (await admin.get('/api/afa')).body.registrations
       expect(regs.find((r: any) => r.fullName === 'Kofi Boat')).to.include({ simulated: true })
@@ -62,7 +80,13 @@ describe('security', () => {
 
     it("every page shows 'Demo: payments are simulated' while the simulator takes payments", async () => {
       const admin = await adminClient()
-      for (const [c, path] of [[new Client(), '/'], [new Client(), '/login'], [new Client(), '/afa'], [new Client(), '/agent/register'], [admin, '/admin/orders']] as const) {
+      for (const [c, path] of [
+        [new Client(), '/'],
+        [new Client(), '/login'],
+        [new Client(), '/afa'],
+        [new Client(), '/agent/register'],
+        [admin, '/admin/orders']
+      ] as const) {
         const r = await c.get(path, { Accept: 'text/html' })
         expect(r.status, path).to.equal(200)
         expect(r.text, path).to.include('Demo: payments are simulated')
@@ -191,10 +215,15 @@ describe('security', () => {
       const admin = await adminClient()
       const calls: Array<[Client, string, string, unknown]> = [
         [new Client(), 'POST', '/api/auth/login', { email: 'a\u0000@x.com', password: 'x' }],
-        [new Client(), 'POST', '/api/payment/request', { type: 'afa_registration', fullName: 'Ama\u0000', ghCard: 'GHA-123456789-0', phone: '0241234567', payerPhone: '0241234567', payerNetwork: 'MTN' }],
+        [
+          new Client(),
+          'POST',
+          '/api/payment/request',
+          { type: 'afa_registration', fullName: 'Ama\u0000', ghCard: 'GHA-123456789-0', phone: '0241234567', payerPhone: '0241234567', payerNetwork: 'MTN' }
+        ],
         [new Client(), 'POST', '/api/agents/register', { name: 'x\u0000', phone: '0241234567', email: 'n@x.com', password: 'secret-1' }],
         [admin, 'PUT', '/api/settings', { siteName: 'Hub\u0000' }],
-        [new Client(), 'GET', '/api/orders?phoneNumber=024%00', undefined],
+        [new Client(), 'GET', '/api/orders?phoneNumber=024%00', undefined]
       ]
       for (const [c, method, path, body] of calls) {
         const r = await c.request(method, path, body)
@@ -208,7 +237,11 @@ describe('security', () => {
     it('many customers behind one address can order and look up; one phone number cannot be used in bulk', async () => {
       // 50 customers, one carrier address (the old per-address limit refused the 41st).
       for (let i = 0; i < 50; i++) {
-        const r = await buy(new Client(), { payerPhone: `02440${String(i).padStart(5, '0')}`, recipientNumber: `02440${String(i).padStart(5, '0')}` }, from('41.66.200.1'))
+        const r = await buy(
+          new Client(),
+          { payerPhone: `02440${String(i).padStart(5, '0')}`, recipientNumber: `02440${String(i).padStart(5, '0')}` },
+          from('41.66.200.1')
+        )
         expect(r.status, `order ${i}`).to.equal(201)
       }
       // One number looked up from many addresses is still limited.
@@ -222,12 +255,24 @@ describe('security', () => {
 
     it('registrations: generous per address, tight per phone number', async () => {
       for (let i = 0; i < 35; i++) {
-        const r = await new Client().post('/api/agents/register', { name: `Agent ${i}`, phone: `02770${String(i).padStart(5, '0')}`, email: `nat${i}@x.com`, password: 'secret-12' }, from('41.66.200.2'))
+        const r = await new Client().post(
+          '/api/agents/register',
+          { name: `Agent ${i}`, phone: `02770${String(i).padStart(5, '0')}`, email: `nat${i}@x.com`, password: 'secret-12' },
+          from('41.66.200.2')
+        )
         expect(r.status, `registration ${i}`).to.equal(201)
       }
       const statuses: number[] = []
       for (let i = 0; i < 4; i++) {
-        statuses.push((await new Client().post('/api/agents/register', { name: 'Dup', phone: '0277999999', email: `dup${i}@x.com`, password: 'secret-12' }, from(`10.8.0.${i}`))).status)
+        statuses.push(
+          (
+            await new Client().post(
+              '/api/agents/register',
+              { name: 'Dup', phone: '0277999999', email: `dup${i}@x.com`, password: 'secret-12' },
+              from(`10.8.0.${i}`)
+            )
+          ).status
+        )
       }
       expect(statuses).to.deep.equal([201, 409, 409, 429])
     })

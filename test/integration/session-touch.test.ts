@@ -13,7 +13,9 @@ describe('session expiry moves at most once a minute on reads', function () {
 
   const sidOf = (c: Client) => decodeURIComponent(c.cookies.get('datahub.sid')!).slice(2).split('.')[0]!
   const expireOf = async (sid: string) =>
-    (await app().db.sequelize.query<{ expire: Date }>('SELECT expire FROM session WHERE sid = :sid', { replacements: { sid }, type: QueryTypes.SELECT }))[0]?.expire.getTime()
+    (
+      await app().db.sequelize.query<{ expire: Date }>('SELECT expire FROM session WHERE sid = :sid', { replacements: { sid }, type: QueryTypes.SELECT })
+    )[0]?.expire.getTime()
   const moveExpire = (sid: string, seconds: number) =>
     app().db.sequelize.query(`UPDATE session SET expire = now() + make_interval(secs => :seconds) WHERE sid = :sid`, { replacements: { sid, seconds } })
 
@@ -52,16 +54,21 @@ describe('session expiry moves at most once a minute on reads', function () {
 
   it('the store writes the expiry again once the interval has passed, and a save always writes', async () => {
     const sequelize = app().db.sequelize
-    const store = createSessionStore({
-      pgPromise: { any: async (text: string, params: unknown[]) => (await sequelize.query(text, { bind: params }))[0] },
-      tableName: 'session',
-      createTableIfMissing: false,
-      pruneSessionInterval: false,
-    }, 200)
+    const store = createSessionStore(
+      {
+        pgPromise: { any: async (text: string, params: unknown[]) => (await sequelize.query(text, { bind: params }))[0] },
+        tableName: 'session',
+        createTableIfMissing: false,
+        pruneSessionInterval: false
+      },
+      200
+    )
     const call = (f: (cb: (err?: unknown) => void) => void) => new Promise<void>((resolve, reject) => f((err) => (err ? reject(err) : resolve())))
     // As express-session hands it over: the session of a GET, its request kept out of sight.
     const sess = (minutes: number) =>
-      Object.defineProperty({ cookie: { expires: new Date(Date.now() + minutes * 60_000), originalMaxAge: minutes * 60_000 } }, 'req', { value: { method: 'GET' } }) as unknown as session.SessionData
+      Object.defineProperty({ cookie: { expires: new Date(Date.now() + minutes * 60_000), originalMaxAge: minutes * 60_000 } }, 'req', {
+        value: { method: 'GET' }
+      }) as unknown as session.SessionData
     await call((cb) => store.set('touch-test', sess(30), cb))
     const saved = await expireOf('touch-test')
     await call((cb) => store.touch!('touch-test', sess(31), cb))

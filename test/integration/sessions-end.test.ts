@@ -20,7 +20,12 @@ describe('sessions end when they should', function () {
   }
 
   const sessionRows = async (userId: number) =>
-    (await app().db.sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM session WHERE sess->>'userId' = :u`, { replacements: { u: String(userId) }, type: QueryTypes.SELECT }))[0]!.n
+    (
+      await app().db.sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM session WHERE sess->>'userId' = :u`, {
+        replacements: { u: String(userId) },
+        type: QueryTypes.SELECT
+      })
+    )[0]!.n
 
   it('changing the password ends every other cookie session and token, and keeps the one that changed it', async () => {
     const { user, password } = await createAgent()
@@ -66,11 +71,16 @@ describe('sessions end when they should', function () {
     const stale = new Client()
     await stale.login(user.email, password)
     const sid = decodeURIComponent(stale.cookies.get('datahub.sid')!).slice(2).split('.')[0]!
-    const [row] = await app().db.sequelize.query<{ sess: unknown; expire: Date }>('SELECT sess, expire FROM session WHERE sid = :sid', { replacements: { sid }, type: QueryTypes.SELECT })
+    const [row] = await app().db.sequelize.query<{ sess: unknown; expire: Date }>('SELECT sess, expire FROM session WHERE sid = :sid', {
+      replacements: { sid },
+      type: QueryTypes.SELECT
+    })
     const me = new Client()
     await me.login(user.email, password)
     expect((await me.post('/api/auth/logout-everywhere')).status).to.equal(200)
-    await app().db.sequelize.query('INSERT INTO session (sid, sess, expire) VALUES (:sid, :sess, :expire)', { replacements: { sid, sess: JSON.stringify(row!.sess), expire: row!.expire } })
+    await app().db.sequelize.query('INSERT INTO session (sid, sess, expire) VALUES (:sid, :sess, :expire)', {
+      replacements: { sid, sess: JSON.stringify(row!.sess), expire: row!.expire }
+    })
     expect((await stale.get('/api/auth/me')).status).to.equal(401)
     // The browser with the ended session signs in again normally.
     expect((await stale.login(user.email, password)).status).to.equal(200)
@@ -91,7 +101,7 @@ describe('sessions end when they should', function () {
     expect((await other.post('/api/auth/logout-everywhere')).status).to.equal(200)
   })
 
-  it('an admin sending a password reset ends the account\'s sessions at once, and never answers a code', async () => {
+  it("an admin sending a password reset ends the account's sessions at once, and never answers a code", async () => {
     const { user, password } = await createAgent()
     const other = await signedIn(user.email, password)
     const admin = await adminClient()

@@ -9,7 +9,14 @@ describe('settings API', () => {
   it('gives everyone the public fields with the spec defaults, and admins all fields', async () => {
     const pub = await new Client().get('/api/settings')
     expect(pub.status).to.equal(200)
-    expect(pub.body).to.include({ siteName: 'Data Hub', platformOpen: true, agentRegistrationFee: 0, afaRegistrationFee: 0, paymentGateway: 'ussd', visitorMessageType: 'INFO' })
+    expect(pub.body).to.include({
+      siteName: 'Data Hub',
+      platformOpen: true,
+      agentRegistrationFee: 0,
+      afaRegistrationFee: 0,
+      paymentGateway: 'ussd',
+      visitorMessageType: 'INFO'
+    })
     expect(pub.body).to.not.have.property('commissionPercentage')
     expect(pub.body).to.not.have.property('smsOrderCreatedUser')
     const admin = await (await adminClient()).get('/api/settings')
@@ -51,7 +58,14 @@ describe('settings API', () => {
 
   it('rejects invalid values with a 400 and changes nothing', async () => {
     const admin = await adminClient()
-    for (const bad of [{ commissionPercentage: 150 }, { agentRegistrationFee: -1 }, { paymentGateway: 'bitcoin' }, { platformOpen: 'maybe' }, { visitorMessageType: 'LOUD' }, { siteName: '' }]) {
+    for (const bad of [
+      { commissionPercentage: 150 },
+      { agentRegistrationFee: -1 },
+      { paymentGateway: 'bitcoin' },
+      { platformOpen: 'maybe' },
+      { visitorMessageType: 'LOUD' },
+      { siteName: '' }
+    ]) {
       const res = await admin.put('/api/settings', bad)
       expect(res.status, JSON.stringify(bad)).to.equal(400)
       expect(res.body.error).to.be.a('string')

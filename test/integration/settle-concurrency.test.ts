@@ -12,7 +12,12 @@ async function placeOrders(n: number) {
   const packageId = await mtn1gb()
   const tids: string[] = []
   for (let i = 0; i < n; i++) {
-    const placed = await new Client().post('/api/orders', { packageId, recipientNumber: `02411${String(10000 + i)}`, payerPhone: `02422${String(10000 + i)}`, payerNetwork: 'MTN' })
+    const placed = await new Client().post('/api/orders', {
+      packageId,
+      recipientNumber: `02411${String(10000 + i)}`,
+      payerPhone: `02422${String(10000 + i)}`,
+      payerNetwork: 'MTN'
+    })
     expect(placed.status, JSON.stringify(placed.body)).to.equal(201)
     tids.push(placed.body.payment.transactionId)
   }

@@ -20,7 +20,11 @@ async function bootAnother(): Promise<Running> {
 }
 
 /** Asks until `ok` holds, for at most 1 s: another instance hears of a change by NOTIFY, a moment after the writer's answer. */
-async function seenWithin1s(what: string, ask: () => Promise<{ status: number; text: string; headers: Headers }>, ok: (r: { status: number; text: string }) => boolean) {
+async function seenWithin1s(
+  what: string,
+  ask: () => Promise<{ status: number; text: string; headers: Headers }>,
+  ok: (r: { status: number; text: string }) => boolean
+) {
   const started = Date.now()
   let r = await ask()
   while (!ok(r) && Date.now() - started < 1000) {
@@ -129,7 +133,11 @@ describe('shop page cache', function () {
     const here = await page('/shop/price-shop')
     expect(cacheState(here)).to.equal('miss')
     expect(here.text).to.include('GH₵5.35').and.not.include('GH₵5.20')
-    await seenWithin1s('price on the other instance', () => at(second.url, '/shop/price-shop'), (r) => r.text.includes('GH₵5.35') && !r.text.includes('GH₵5.20'))
+    await seenWithin1s(
+      'price on the other instance',
+      () => at(second.url, '/shop/price-shop'),
+      (r) => r.text.includes('GH₵5.35') && !r.text.includes('GH₵5.20')
+    )
   })
 
   it('shows a suspension (the closed page) and the reopening at once on another instance', async () => {
@@ -138,11 +146,19 @@ describe('shop page cache', function () {
     expect(cacheState(await at(second.url, '/shop/held-shop'))).to.equal('hit')
     const admin = await adminClient()
     expect((await admin.post(`/api/admin/shops/${a.shop.id}/suspend`, { reason: 'Complaints' })).status).to.equal(200)
-    const closed = await seenWithin1s('suspension', () => at(second.url, '/shop/held-shop'), (r) => r.text.includes('This shop is closed at the moment.'))
+    const closed = await seenWithin1s(
+      'suspension',
+      () => at(second.url, '/shop/held-shop'),
+      (r) => r.text.includes('This shop is closed at the moment.')
+    )
     expect(closed.status).to.equal(200)
     expect(closed.text).to.not.include('Proceed to Payment')
     expect((await admin.post(`/api/admin/shops/${a.shop.id}/unsuspend`)).status).to.equal(200)
-    await seenWithin1s('reopening', () => at(second.url, '/shop/held-shop'), (r) => !r.text.includes('This shop is closed at the moment.') && r.text.includes('GH₵5.20'))
+    await seenWithin1s(
+      'reopening',
+      () => at(second.url, '/shop/held-shop'),
+      (r) => !r.text.includes('This shop is closed at the moment.') && r.text.includes('GH₵5.20')
+    )
   })
 
   it('shows an agent losing its standing, and a catalogue change, at once on another instance', async () => {
@@ -150,12 +166,28 @@ describe('shop page cache', function () {
     await at(second.url, '/shop/cat-shop')
     expect(cacheState(await at(second.url, '/shop/cat-shop'))).to.equal('hit')
     const admin = await adminClient()
-    const renamed = await admin.post('/api/packages', { id: pkg.id, network: 'MTN', sizeMB: 2048, priceUser: 5, priceAgent: 4.5, name: 'Renamed Bundle', active: true })
+    const renamed = await admin.post('/api/packages', {
+      id: pkg.id,
+      network: 'MTN',
+      sizeMB: 2048,
+      priceUser: 5,
+      priceAgent: 4.5,
+      name: 'Renamed Bundle',
+      active: true
+    })
     expect(renamed.status, renamed.text).to.equal(200)
-    await seenWithin1s('package renamed', () => at(second.url, '/shop/cat-shop'), (r) => r.text.includes('Renamed Bundle'))
+    await seenWithin1s(
+      'package renamed',
+      () => at(second.url, '/shop/cat-shop'),
+      (r) => r.text.includes('Renamed Bundle')
+    )
     // Written by hand, as an operator might: the trigger tells every instance all the same.
     await app().db.sequelize.query('UPDATE agents SET approved = false WHERE id = :id', { replacements: { id: a.agent.id } })
-    await seenWithin1s('agent unapproved', () => at(second.url, '/shop/cat-shop'), (r) => r.text.includes('This shop is closed at the moment.'))
+    await seenWithin1s(
+      'agent unapproved',
+      () => at(second.url, '/shop/cat-shop'),
+      (r) => r.text.includes('This shop is closed at the moment.')
+    )
   })
 
   it('gives a shop renamed to a new link a 301 from the old one, never the cached old page', async () => {
@@ -163,7 +195,11 @@ describe('shop page cache', function () {
     await at(second.url, '/shop/old-link')
     expect(cacheState(await at(second.url, '/shop/old-link'))).to.equal('hit')
     expect((await a.c.put('/api/shops/mine', { slug: 'new-link', name: 'Ama Data Hub' })).status).to.equal(200)
-    const r = await seenWithin1s('old link', () => new Client(second.url).get('/shop/old-link', { 'User-Agent': 'Mozilla/5.0' }), (x) => x.status === 301)
+    const r = await seenWithin1s(
+      'old link',
+      () => new Client(second.url).get('/shop/old-link', { 'User-Agent': 'Mozilla/5.0' }),
+      (x) => x.status === 301
+    )
     expect(r.headers.get('location')).to.match(/\/shop\/new-link$/)
   })
 })

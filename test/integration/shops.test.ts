@@ -14,7 +14,14 @@ async function agentWithShop(slug = 'kofi-data', over: Record<string, unknown> =
   const a = await createAgent()
   const c = new Client()
   expect((await c.login(a.user.email, a.password)).status).to.equal(200)
-  const res = await c.put('/api/shops/mine', { slug, name: 'Kofi Data Plug', description: 'Cheap bundles, fast', whatsapp: '0241234567', accent: '#1565c0', ...over })
+  const res = await c.put('/api/shops/mine', {
+    slug,
+    name: 'Kofi Data Plug',
+    description: 'Cheap bundles, fast',
+    whatsapp: '0241234567',
+    accent: '#1565c0',
+    ...over
+  })
   expect(res.status, res.text).to.equal(200)
   return { ...a, c, shop: res.body.shop }
 }
@@ -56,7 +63,10 @@ describe('agent shops', () => {
     expect(placed.status, placed.text).to.equal(201)
     expect(placed.body.order.amount).to.equal(5.2)
     const tid = placed.body.payment.transactionId as string
-    const [order] = await q('SELECT id, agent_id, shop_agent_id, amount_pesewas, shop_price_pesewas, shop_agent_price_pesewas, shop_margin_pesewas FROM orders WHERE payment_transaction_id = :tid', { tid })
+    const [order] = await q(
+      'SELECT id, agent_id, shop_agent_id, amount_pesewas, shop_price_pesewas, shop_agent_price_pesewas, shop_margin_pesewas FROM orders WHERE payment_transaction_id = :tid',
+      { tid }
+    )
     expect(order).to.deep.include({ agent_id: null, shop_agent_id: a.agent.id, amount_pesewas: 520 })
     expect([order.shop_price_pesewas, order.shop_agent_price_pesewas, order.shop_margin_pesewas].map(Number)).to.deep.equal([520, 450, 70])
 
@@ -91,7 +101,10 @@ describe('agent shops', () => {
     await drain()
     mine = await earnings(a.c)
     expect(mine.available).to.equal(0)
-    expect(mine.entries.map((e) => [e.type, e.amount])).to.deep.equal([['MARGIN_REVERSAL', -0.7], ['MARGIN', 0.7]])
+    expect(mine.entries.map((e) => [e.type, e.amount])).to.deep.equal([
+      ['MARGIN_REVERSAL', -0.7],
+      ['MARGIN', 0.7]
+    ])
     expect(await q(`SELECT id FROM audit_logs WHERE action = 'SHOP_MARGIN_REVERSED' AND resource_id = :id`, { id: String(order.id) })).to.have.length(1)
 
     // the agent's chart: today's margin net of the reversal, and the sale no longer counted (refunded)
@@ -160,7 +173,7 @@ describe('agent shops', () => {
     expect(below.status).to.equal(400)
     expect(below.body.error).to.equal('2.0GB MTN: the price cannot be below your agent price of GH₵4.50')
     expect((await a.c.put('/api/shops/mine/prices', { prices: [{ packageId: pkg.id, price: 'lots' }] })).status).to.equal(400)
-    expect((await q('SELECT * FROM shop_prices'))).to.have.length(0)
+    expect(await q('SELECT * FROM shop_prices')).to.have.length(0)
 
     // not listed: not sold, whatever price is sent
     expect((await buy('kofi-data', pkg.id, 5)).body.error).to.equal('This bundle is not sold in this shop')
@@ -169,7 +182,12 @@ describe('agent shops', () => {
     expect([huge.status, huge.body.error]).to.deep.equal([400, 'Please select a package'])
     expect((await a.c.put('/api/shops/mine/prices', { prices: [{ packageId: pkg.id, price: 5.4 }] })).status).to.equal(200)
     // the buyer's page must send the price it showed; another price is a 409 with the current one
-    const noPrice = await new Client().post('/api/shops/kofi-data/orders', { packageId: pkg.id, recipientNumber: '0201112222', payerPhone: '0241234567', payerNetwork: 'MTN' })
+    const noPrice = await new Client().post('/api/shops/kofi-data/orders', {
+      packageId: pkg.id,
+      recipientNumber: '0201112222',
+      payerPhone: '0241234567',
+      payerNetwork: 'MTN'
+    })
     expect(noPrice.status).to.equal(400)
     const stale = await buy('kofi-data', pkg.id, 4.5)
     expect(stale.status).to.equal(409)
@@ -190,7 +208,12 @@ describe('agent shops', () => {
     const ok = await buy('kofi-data', pkg.id, 4.8)
     expect(ok.status, ok.text).to.equal(201)
     expect(ok.body.order.amount).to.equal(4.8)
-    expect((await a.c.get('/api/shops/mine')).body.prices.find((p: any) => p.packageId === pkg.id)).to.include({ saved: 5.4, price: 4.8, ceiling: 4.8, margin: 0.3 })
+    expect((await a.c.get('/api/shops/mine')).body.prices.find((p: any) => p.packageId === pkg.id)).to.include({
+      saved: 5.4,
+      price: 4.8,
+      ceiling: 4.8,
+      margin: 0.3
+    })
   })
 
   it('10 concurrent purchases during a price change each pay the price they confirmed, or are refused with 409', async function () {
@@ -200,7 +223,7 @@ describe('agent shops', () => {
     const confirmed = [5.2, 5.0, 5.2, 5.0, 5.2, 5.0, 5.2, 5.0, 5.2, 5.2]
     const [results, change] = await Promise.all([
       Promise.all(confirmed.map((p, i) => buy('kofi-data', pkg.id, p, `024${String(5550000 + i)}`))),
-      new Promise((r) => setTimeout(r, 15)).then(() => a.c.put('/api/shops/mine/prices', { prices: [{ packageId: pkg.id, price: 5.0 }] })),
+      new Promise((r) => setTimeout(r, 15)).then(() => a.c.put('/api/shops/mine/prices', { prices: [{ packageId: pkg.id, price: 5.0 }] }))
     ])
     expect(change.status).to.equal(200)
     let placed = 0
@@ -216,7 +239,7 @@ describe('agent shops', () => {
       }
     }
     const rows = await q<{ amount_pesewas: number; shop_price_pesewas: string; p: string }>(
-      'SELECT o.amount_pesewas, o.shop_price_pesewas, p.amount_pesewas AS p FROM orders o JOIN payments p ON p.transaction_id = o.payment_transaction_id WHERE o.shop_id IS NOT NULL',
+      'SELECT o.amount_pesewas, o.shop_price_pesewas, p.amount_pesewas AS p FROM orders o JOIN payments p ON p.transaction_id = o.payment_transaction_id WHERE o.shop_id IS NOT NULL'
     )
     expect(rows).to.have.length(placed)
     for (const r of rows) expect([Number(r.shop_price_pesewas), Number(r.p)]).to.deep.equal([r.amount_pesewas, r.amount_pesewas])
@@ -232,7 +255,7 @@ describe('agent shops', () => {
       ['has space', 'Shop link must be 3 to 30 characters'],
       ['-dash-first', 'Shop link must be 3 to 30 characters'],
       ['a'.repeat(31), 'Shop link must be 3 to 30 characters'],
-      ['admin', 'reserved'],
+      ['admin', 'reserved']
     ]) {
       const res = await a.c.put('/api/shops/mine', { slug, name: 'Ama' })
       expect(res.status, slug).to.equal(400)

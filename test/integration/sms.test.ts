@@ -28,7 +28,9 @@ describe('SMS dispatcher', function () {
   })
 
   it('rows written by other code (no job) are swept up and sent', async () => {
-    await app().db.sequelize.query(`INSERT INTO sms_outbox (to_phone, message, status, created_at, updated_at) VALUES ('0241234567', 'Your code is 123456', 'QUEUED', now() - interval '5 minutes', now() - interval '5 minutes')`)
+    await app().db.sequelize.query(
+      `INSERT INTO sms_outbox (to_phone, message, status, created_at, updated_at) VALUES ('0241234567', 'Your code is 123456', 'QUEUED', now() - interval '5 minutes', now() - interval '5 minutes')`
+    )
     expect(await app().services.sms.sweep()).to.equal(1)
     await app().services.queue.drain()
     expect((await rows())[0]).to.include({ status: 'SENT' })
@@ -48,7 +50,10 @@ describe('SMS dispatcher', function () {
     const a = (await app().services.sms.send('0241234567', 'One', { defer: true }))!
     const b = (await app().services.sms.send('0241234568', 'Two', { defer: true }))!
     const out = await app().services.sms.dispatchMany([a, b])
-    expect([...out]).to.deep.equal([[a, 'SENT'], [b, 'SENT']])
+    expect([...out]).to.deep.equal([
+      [a, 'SENT'],
+      [b, 'SENT']
+    ])
     const [ra, rb] = await rows()
     expect(ra.provider_message_id).to.match(/^log-/)
     expect(rb.provider_message_id).to.match(/^log-/).and.not.equal(ra.provider_message_id)
@@ -62,7 +67,10 @@ describe('SMS dispatcher', function () {
     const admin = await adminClient()
     const list = await admin.get('/api/delivery/sms')
     expect(list.status).to.equal(200)
-    expect(list.body.messages.map((m: any) => [m.message, m.status])).to.deep.equal([['Two', 'QUEUED'], ['One', 'SENT']])
+    expect(list.body.messages.map((m: any) => [m.message, m.status])).to.deep.equal([
+      ['Two', 'QUEUED'],
+      ['One', 'SENT']
+    ])
     expect(list.body.pagination.total).to.equal(2)
     expect((await admin.get('/api/delivery/sms?status=SENT')).body.messages).to.have.length(1)
     expect((await admin.get('/api/delivery/sms?status=NOPE')).status).to.equal(400)
@@ -75,7 +83,11 @@ describe('SMS dispatcher', function () {
     before(async () => {
       fake = await startFakeArkesel()
       const { sequelize, models } = connect(app().db.url)
-      ark = await boot({ env: { ...testEnv(), PORT: 0, ARKESEL_API_KEY: fake.apiKey, ARKESEL_BASE_URL: fake.url }, log: createLogger('silent'), db: { sequelize, models, url: app().db.url, close: () => sequelize.close() } })
+      ark = await boot({
+        env: { ...testEnv(), PORT: 0, ARKESEL_API_KEY: fake.apiKey, ARKESEL_BASE_URL: fake.url },
+        log: createLogger('silent'),
+        db: { sequelize, models, url: app().db.url, close: () => sequelize.close() }
+      })
     })
     after(async () => {
       await ark?.stop()
@@ -87,7 +99,7 @@ describe('SMS dispatcher', function () {
       ark.services.settings.invalidate()
     })
 
-    it('sends with the sender ID from settings and records Arkesel\'s message id', async () => {
+    it("sends with the sender ID from settings and records Arkesel's message id", async () => {
       await ark.services.settings.update({ smsSenderId: 'MyShop' }, {})
       await ark.services.sms.send('233241234567', 'Your data is on its way')
       await ark.services.queue.drain()
@@ -104,7 +116,11 @@ describe('SMS dispatcher', function () {
       fake.failNext(1, 402)
       const id = await ark.services.sms.send('0241234567', 'No credit')
       await ark.services.queue.drain()
-      expect((await q<any>('SELECT * FROM sms_outbox WHERE id = :id', { id }))[0]).to.include({ status: 'FAILED', attempts: 1, error: 'Arkesel: Insufficient balance' })
+      expect((await q<any>('SELECT * FROM sms_outbox WHERE id = :id', { id }))[0]).to.include({
+        status: 'FAILED',
+        attempts: 1,
+        error: 'Arkesel: Insufficient balance'
+      })
     })
 
     it('gives up after 5 tries on a gateway that stays down', async () => {

@@ -33,7 +33,11 @@ describe('storefront API: packages', () => {
     const sizes = all.body.map((p: any) => p.sizeMB)
     expect(sizes).to.deep.equal([...sizes].sort((a: number, b: number) => a - b))
     const mtn = await new Client().get('/api/packages?network=MTN')
-    expect(mtn.body.map((p: any) => [p.sizeMB, p.priceUser])).to.deep.equal([[1024, 5], [3072, 15], [10240, 50]])
+    expect(mtn.body.map((p: any) => [p.sizeMB, p.priceUser])).to.deep.equal([
+      [1024, 5],
+      [3072, 15],
+      [10240, 50]
+    ])
     expect(mtn.body[0]).to.include({ network: 'MTN', name: '1GB daily', active: true })
     const tel = await new Client().get('/api/packages?network=telecel')
     expect(tel.body.map((p: any) => p.priceUser)).to.deep.equal([4.5, 14, 45])
@@ -52,8 +56,22 @@ describe('storefront API: placing orders', () => {
   it('prices on the server: a client amount of 0.01 and status SUCCESS for a 5.00 package record 5.00 PENDING', async () => {
     const res = await buy({ amount: 0.01, paymentStatus: 'SUCCESS', transactionId: '123456789012345' })
     expect(res.status).to.equal(201)
-    expect(res.body.order).to.include({ amount: 5, paymentStatus: 'PENDING', recipientNumber: '0201112222', network: 'MTN', dataSizeMB: 1024, paymentTransactionId: '123456789012345', paymentPhoneNumber: '0241234567' })
-    expect(res.body.payment).to.include({ transactionId: '123456789012345', paymentStatus: 'PENDING', gateway: 'ussd', amount: 5, message: 'USSD prompt sent! Check your phone and complete payment.' })
+    expect(res.body.order).to.include({
+      amount: 5,
+      paymentStatus: 'PENDING',
+      recipientNumber: '0201112222',
+      network: 'MTN',
+      dataSizeMB: 1024,
+      paymentTransactionId: '123456789012345',
+      paymentPhoneNumber: '0241234567'
+    })
+    expect(res.body.payment).to.include({
+      transactionId: '123456789012345',
+      paymentStatus: 'PENDING',
+      gateway: 'ussd',
+      amount: 5,
+      message: 'USSD prompt sent! Check your phone and complete payment.'
+    })
     const row = (await app().db.models.Order.findByPk(res.body.id))!.get({ plain: true }) as any
     expect(row.amountPesewas).to.equal(500)
     expect(await count(`audit_logs WHERE action = 'ORDER_CREATED' AND resource_id = :id`, { id: String(res.body.id) })).to.equal(1)
@@ -117,12 +135,12 @@ describe('storefront API: placing orders', () => {
       [{ packageId: id, recipientNumber: '0201112222', payerPhone: '0302123456', payerNetwork: 'MTN' }, 400, /^Please enter a valid phone number$/],
       [{ packageId: id, recipientNumber: { $gt: '' }, ...momo }, 400, /recipient/i],
       [{ packageId: 999999, recipientNumber: '0201112222', ...momo }, 400, /^Please select a package$/],
-      [{ packageId: "1; DROP TABLE orders", recipientNumber: '0201112222', ...momo }, 400, /^Please select a package$/],
+      [{ packageId: '1; DROP TABLE orders', recipientNumber: '0201112222', ...momo }, 400, /^Please select a package$/],
       [{ packageId: id, recipientNumber: '0201112222', payerPhone: '02412', payerNetwork: 'MTN' }, 400, /^Please enter a valid phone number$/],
       [{ packageId: id, recipientNumber: '0201112222', payerPhone: '0241234567', payerNetwork: 'VODAFONE' }, 400, /payment network/],
       [{ packageId: id, recipientNumber: '0201112222', ...momo, transactionId: 'abc' }, 400, /up to 15 digits/],
       [{ packageId: id, recipientNumber: '0201112222', ...momo, transactionId: '1234567890123456' }, 400, /up to 15 digits/],
-      ['{"packageId":', 400, /Malformed JSON/],
+      ['{"packageId":', 400, /Malformed JSON/]
     ]
     for (const [body, status, msg] of cases) {
       // Each case is a fresh visitor: the per-phone order limit (tested on its own) must not interfere.
@@ -168,17 +186,43 @@ describe('storefront API: placing orders', () => {
 
   it("supports the spec's two-step client: POST /api/orders, then POST /api/payment/request for its transaction id", async () => {
     const browser = new Client()
-    const created = await browser.post('/api/orders', { recipientNumber: '0201112222', network: 'MTN', dataSizeMB: 1024, paymentStatus: 'PENDING', paymentTransactionId: '55501', amount: 0.01 })
+    const created = await browser.post('/api/orders', {
+      recipientNumber: '0201112222',
+      network: 'MTN',
+      dataSizeMB: 1024,
+      paymentStatus: 'PENDING',
+      paymentTransactionId: '55501',
+      amount: 0.01
+    })
     expect(created.status).to.equal(201)
     expect(created.body.id).to.be.a('number')
     expect(created.body.order).to.include({ amount: 5, paymentStatus: 'PENDING' })
     // Another browser knowing only the transaction id cannot take over the payment step.
     const stranger = await new Client().post('/api/payment/request', { transactionId: '55501', phone_number: '0241234567', network: 'MTN' })
     expect(stranger.status).to.equal(404)
-    const pay = await browser.post('/api/payment/request', { amount: 0.01, recipientNumber: '0201112222', dataSizeMB: 1024, transactionId: '55501', phone_number: '0241234567', network: 'MTN' })
+    const pay = await browser.post('/api/payment/request', {
+      amount: 0.01,
+      recipientNumber: '0201112222',
+      dataSizeMB: 1024,
+      transactionId: '55501',
+      phone_number: '0241234567',
+      network: 'MTN'
+    })
     expect(pay.status).to.equal(200)
     expect(pay.body).to.include({ transactionId: '55501', paymentStatus: 'PENDING', gateway: 'ussd', amount: 5 })
-    expect(pay.body).to.have.all.keys('transactionId', 'paymentStatus', 'extTransactionId', 'message', 'gateway', 'authorizationUrl', 'provider', 'providerLabel', 'amount', 'purpose', 'needsCode')
+    expect(pay.body).to.have.all.keys(
+      'transactionId',
+      'paymentStatus',
+      'extTransactionId',
+      'message',
+      'gateway',
+      'authorizationUrl',
+      'provider',
+      'providerLabel',
+      'amount',
+      'purpose',
+      'needsCode'
+    )
     const twice = await browser.post('/api/payment/request', { transactionId: '55501', phone_number: '0241234567', network: 'MTN' })
     expect(twice.status).to.equal(409)
     const unknown = await new Client().post('/api/payment/request', { transactionId: '99999', phone_number: '0241234567', network: 'MTN' })
@@ -212,10 +256,10 @@ describe('storefront API: payment status, Complete Order and the simulator', () 
     expect(done.body).to.include({ currentStatus: 'SUCCESS', message: 'Order placed successfully! Your data will be delivered shortly.' })
     await new Client().patch(`/api/orders/${body.id}`, { paymentStatus: 'SUCCESS' })
     expect(await count(`commissions WHERE order_id = :id`, { id: body.id })).to.equal(1)
-    const [commission] = await app().db.models.Commission.findAll({ raw: true }) as any[]
+    const [commission] = (await app().db.models.Commission.findAll({ raw: true })) as any[]
     expect(commission).to.include({ originalAmountPesewas: 500, commissionAmountPesewas: 50, agentId: null, commissionType: 'PERCENTAGE' })
     expect(await count(`audit_logs WHERE action = 'PAYMENT_SUCCESS' AND resource_id = :tid`, { tid })).to.equal(1)
-    const sms = await app().db.models.SmsOutbox.findAll({ raw: true }) as any[]
+    const sms = (await app().db.models.SmsOutbox.findAll({ raw: true })) as any[]
     expect(sms).to.have.length(1)
     expect(sms[0]).to.include({ toPhone: '0241234567', message: 'Your order for 1.0GB MTN data to 0201112222 has been received.' })
     expect((await approve(tid)).status).to.equal(409)
@@ -242,7 +286,7 @@ describe('storefront API: payment status, Complete Order and the simulator', () 
     await c.login(a.user.email, a.password)
     const r1 = await buy({}, c)
     await approve(r1.body.payment.transactionId)
-    const [row] = await app().db.models.Commission.findAll({ raw: true }) as any[]
+    const [row] = (await app().db.models.Commission.findAll({ raw: true })) as any[]
     expect(row).to.include({ commissionAmountPesewas: 75, agentId: a.agent.id, commissionType: 'FIXED' })
     expect(((await app().db.models.SmsOutbox.findAll({ raw: true })) as any[])[0].toPhone).to.equal(a.agent.phone)
     await setSettings({ commissionEnabled: false })
@@ -299,7 +343,9 @@ describe('storefront API: payment status, Complete Order and the simulator', () 
   it('expireStale closes old open payments and leaves fresh ones', async () => {
     const old = await buy()
     const fresh = await buy({ recipientNumber: '0203334444' })
-    await app().db.sequelize.query(`UPDATE payments SET created_at = now() - interval '3 hours' WHERE transaction_id = :tid`, { replacements: { tid: old.body.payment.transactionId } })
+    await app().db.sequelize.query(`UPDATE payments SET created_at = now() - interval '3 hours' WHERE transaction_id = :tid`, {
+      replacements: { tid: old.body.payment.transactionId }
+    })
     const out = await app().services.payments.expireStale(60)
     expect(out.checked).to.equal(1)
     expect((await app().services.payments.load(old.body.payment.transactionId))!.status).to.equal('EXPIRED')
@@ -322,9 +368,11 @@ describe('storefront API: payment status, Complete Order and the simulator', () 
   it('20 duplicate approvals, status checks and Complete Orders at once settle once', async () => {
     const { body, client: shopper } = await buy()
     const tid = body.payment.transactionId
-    await app().db.sequelize.query(`UPDATE payments SET details = jsonb_set(details, '{simulator}', '{"decision":"APPROVED"}') WHERE transaction_id = :tid`, { replacements: { tid } })
+    await app().db.sequelize.query(`UPDATE payments SET details = jsonb_set(details, '{simulator}', '{"decision":"APPROVED"}') WHERE transaction_id = :tid`, {
+      replacements: { tid }
+    })
     const calls = Array.from({ length: 20 }, (_, i) =>
-      i % 2 ? shopper.get(`/api/payment/status/${tid}`) : new Client().patch(`/api/orders/${body.id}`, { paymentStatus: 'SUCCESS' }),
+      i % 2 ? shopper.get(`/api/payment/status/${tid}`) : new Client().patch(`/api/orders/${body.id}`, { paymentStatus: 'SUCCESS' })
     )
     const results = await Promise.all(calls)
     for (const r of results) expect(r.status).to.equal(200)
@@ -345,7 +393,14 @@ describe('storefront API: order lookup by phone', () => {
     const res = await new Client().get('/api/orders?phoneNumber=233201112222')
     expect(res.status).to.equal(200)
     expect(res.body).to.have.length(2)
-    expect(res.body[0]).to.include({ recipientNumber: '0555000111', paymentPhoneNumber: '*******222', packageName: '1GB daily', network: 'MTN', amount: 5, paymentStatus: 'PENDING' })
+    expect(res.body[0]).to.include({
+      recipientNumber: '0555000111',
+      paymentPhoneNumber: '*******222',
+      packageName: '1GB daily',
+      network: 'MTN',
+      amount: 5,
+      paymentStatus: 'PENDING'
+    })
     expect(res.body[0].paymentTransactionId).to.match(/^\*{12}\d{3}$/)
     expect((await new Client().get('/api/orders?phoneNumber=0279999999')).body).to.deep.equal([])
   })
@@ -406,15 +461,35 @@ describe('storefront API: hostile input on the payment and AFA calls', () => {
       ['POST', '/api/payment/request', { type: { $ne: 1 } }, /Unknown payment type/],
       ['POST', '/api/payment/request', { transactionId: { $gt: 0 }, phone_number: '0241234567', network: 'MTN' }, /up to 15 digits/],
       ['POST', '/api/payment/request', { transactionId: '1'.repeat(16) }, /up to 15 digits/],
-      ['POST', '/api/payment/request', { packageId: 1, recipientNumber: '0'.repeat(5000), phone_number: '0241234567', network: 'MTN' }, /Ghanaian mobile number|select a package/],
-      ['POST', '/api/payment/request', { type: 'afa_registration', fullName: 'A'.repeat(500), ghCard: 'X', phone: '0241112222', phone_number: '0241112222', network: 'MTN' }, /fullName/],
-      ['POST', '/api/payment/request', { type: 'afa_registration', fullName: 'Ama', ghCard: '<script>', phone: '0241112222', phone_number: '0241112222', network: 'MTN' }, /letters, digits and dashes/],
+      [
+        'POST',
+        '/api/payment/request',
+        { packageId: 1, recipientNumber: '0'.repeat(5000), phone_number: '0241234567', network: 'MTN' },
+        /Ghanaian mobile number|select a package/
+      ],
+      [
+        'POST',
+        '/api/payment/request',
+        { type: 'afa_registration', fullName: 'A'.repeat(500), ghCard: 'X', phone: '0241112222', phone_number: '0241112222', network: 'MTN' },
+        /fullName/
+      ],
+      [
+        'POST',
+        '/api/payment/request',
+        { type: 'afa_registration', fullName: 'Ama', ghCard: '<script>', phone: '0241112222', phone_number: '0241112222', network: 'MTN' },
+        /letters, digits and dashes/
+      ],
       ['POST', '/api/afa', [], /Please fill all fields/],
       ['POST', '/api/afa', { fullName: ['x'], ghCard: 'GHA-1', phone: '0241112222', paymentTransactionId: '1' }, /fullName/],
-      ['POST', '/api/afa', { fullName: 'Ama', ghCard: 'GHA-1', phone: '0241112222', paymentTransactionId: "1' OR 1=1" }, /fails to match|Payment must be successful/],
+      [
+        'POST',
+        '/api/afa',
+        { fullName: 'Ama', ghCard: 'GHA-1', phone: '0241112222', paymentTransactionId: "1' OR 1=1" },
+        /fails to match|Payment must be successful/
+      ],
       ['GET', '/api/payment/status/' + 'x'.repeat(200), undefined, /Invalid transaction ID/],
       ['GET', '/api/webhooks/paystack?reference[$ne]=1', undefined, /reference/i],
-      ['PATCH', '/api/orders/99999999999999999999', { paymentStatus: 'SUCCESS' }, /Invalid order id/],
+      ['PATCH', '/api/orders/99999999999999999999', { paymentStatus: 'SUCCESS' }, /Invalid order id/]
     ]
     for (const [method, path, body, msg] of cases) {
       const res = await new Client().request(method, path, body)
@@ -461,7 +536,13 @@ describe('storefront API: AFA registration', () => {
   })
 
   it('refuses missing fields, a closed platform, and a data payment passed off as an AFA one', async () => {
-    const missing = await new Client().post('/api/payment/request', { type: 'afa_registration', fullName: 'Ama', phone: '0241112222', phone_number: '0241112222', network: 'MTN' })
+    const missing = await new Client().post('/api/payment/request', {
+      type: 'afa_registration',
+      fullName: 'Ama',
+      phone: '0241112222',
+      phone_number: '0241112222',
+      network: 'MTN'
+    })
     expect(missing.status).to.equal(400)
     expect(missing.body.error).to.equal('Please fill all fields')
     // A fee to pay needs a payer (a fee of 0 needs none: free-fees.test.ts).

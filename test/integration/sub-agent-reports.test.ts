@@ -10,7 +10,10 @@ describe('reports: sub-agent sales and parent margins', () => {
   beforeEach(async () => {
     await resetDb()
     await seedTiers()
-    await app().services.settings.update({ shopMaxMarkupType: 'PERCENT', shopMaxMarkupValue: 20, commissionEnabled: true, commissionPercentage: 10, deliveryMode: 'automatic' }, {})
+    await app().services.settings.update(
+      { shopMaxMarkupType: 'PERCENT', shopMaxMarkupValue: 20, commissionEnabled: true, commissionPercentage: 10, deliveryMode: 'automatic' },
+      {}
+    )
   })
 
   /** Every report's parent-margin and commission figures, through HTTP. */
@@ -24,13 +27,20 @@ describe('reports: sub-agent sales and parent margins', () => {
       get('/api/commission-analytics/summary'),
       get('/api/commission-analytics/analytics?groupBy=agent'),
       get('/api/commission-analytics/agent-leaderboard?limit=10'),
-      get('/api/commissions/summary'),
+      get('/api/commissions/summary')
     ])
     return {
       margins: [summary.parentMargins.totalAmount, analytics.totalStats.totalParentMargin, board.stats.totalParentMargin, cards.totalParentMargin],
       marginOrders: [summary.parentMargins.totalCount, analytics.totalStats.parentMarginOrders, board.stats.parentMarginOrders, cards.parentMarginOrders],
       commissions: [summary.combined.totalAmount, analytics.totalStats.totalCommission, board.stats.totalCommission, cards.totalCommission],
-      rows: (board.leaderboard as Record<string, unknown>[]).map((r) => ({ name: r.agentName, tier: r.tier, orders: r.totalOrders, revenue: r.totalRevenue, commission: r.totalCommission, parentMargin: r.parentMargin })),
+      rows: (board.leaderboard as Record<string, unknown>[]).map((r) => ({
+        name: r.agentName,
+        tier: r.tier,
+        orders: r.totalOrders,
+        revenue: r.totalRevenue,
+        commission: r.totalCommission,
+        parentMargin: r.parentMargin
+      }))
     }
   }
 
@@ -59,7 +69,7 @@ describe('reports: sub-agent sales and parent margins', () => {
     // the sale is the sub-agent's, at its price, with no commission; the parent's revenue is only its own order
     expect(paid.rows).to.deep.equal([
       { name: 'Sub Sena', tier: 'Agent', orders: 1, revenue: 5.3, commission: 0, parentMargin: 0 },
-      { name: 'Dealer Dede', tier: 'Dealer', orders: 1, revenue: 5, commission: 0.5, parentMargin: 0 },
+      { name: 'Dealer Dede', tier: 'Dealer', orders: 1, revenue: 5, commission: 0.5, parentMargin: 0 }
     ])
 
     await app().services.delivery.setDeliveryStatus(orderId, 'DELIVERED', {})
@@ -67,7 +77,10 @@ describe('reports: sub-agent sales and parent margins', () => {
     expect(delivered.margins).to.deep.equal([0.3, 0.3, 0.3, 0.3])
     expect(delivered.marginOrders).to.deep.equal([1, 1, 1, 1])
     expect(delivered.commissions).to.deep.equal(paid.commissions)
-    expect(delivered.rows.map((r) => [r.name, r.parentMargin, r.commission])).to.deep.equal([['Sub Sena', 0, 0], ['Dealer Dede', 0.3, 0.5]])
+    expect(delivered.rows.map((r) => [r.name, r.parentMargin, r.commission])).to.deep.equal([
+      ['Sub Sena', 0, 0],
+      ['Dealer Dede', 0.3, 0.5]
+    ])
 
     const tid = placed.body.order.paymentTransactionId ?? placed.body.payment.transactionId
     await app().services.payments.refund(tid, 'Never arrived')

@@ -14,14 +14,24 @@ describe('reordering tiers', () => {
     pkg = (await createPackage({ network: 'MTN', sizeMb: 2048, priceUserPesewas: 600, priceAgentPesewas: 500 })) as { id: number }
   })
 
-  const names = async () => (await q<{ name: string; position: number }>('SELECT name, position FROM tiers ORDER BY position')).map((r) => `${r.position}:${r.name}`)
+  const names = async () =>
+    (await q<{ name: string; position: number }>('SELECT name, position FROM tiers ORDER BY position')).map((r) => `${r.position}:${r.name}`)
 
   it('an empty tier price falls back to the tier above in the new order, for the grid and for an order placed over HTTP', async function () {
     this.timeout(30_000)
     const t = await tierIds()
     const admin = await adminClient()
     // Super agent 4.80, Dealer empty, Super dealer 4.40: the Dealer pays the Super agent's 4.80
-    expect((await admin.put(`/api/admin/tiers/prices/${pkg.id}`, { prices: [{ tierId: t['Super agent'], price: 4.8 }, { tierId: t['Super dealer'], price: 4.4 }] })).status).to.equal(200)
+    expect(
+      (
+        await admin.put(`/api/admin/tiers/prices/${pkg.id}`, {
+          prices: [
+            { tierId: t['Super agent'], price: 4.8 },
+            { tierId: t['Super dealer'], price: 4.4 }
+          ]
+        })
+      ).status
+    ).to.equal(200)
     const dealer = await agentIn(t.Dealer, '0241810001')
     await credit(dealer.agent.id, 20)
     const before = await dealer.c.post('/api/orders', { packageId: pkg.id, recipientNumber: '0201112222', payFrom: 'wallet' })
@@ -30,7 +40,12 @@ describe('reordering tiers', () => {
     // Dealer up above Super agent: Agent, Dealer, Super agent, Super dealer; the Dealer now falls back to the Agent tier's 5.00
     const moved = await admin.post(`/api/admin/tiers/${t.Dealer}/move`, { direction: 'up' })
     expect(moved.status, moved.text).to.equal(200)
-    expect((moved.body.tiers as { name: string; position: number }[]).map((x) => [x.name, x.position])).to.deep.equal([['Agent', 0], ['Dealer', 1], ['Super agent', 2], ['Super dealer', 3]])
+    expect((moved.body.tiers as { name: string; position: number }[]).map((x) => [x.name, x.position])).to.deep.equal([
+      ['Agent', 0],
+      ['Dealer', 1],
+      ['Super agent', 2],
+      ['Super dealer', 3]
+    ])
     const grid = ((await admin.get('/api/admin/tiers/prices')).body.packages as { id: number; prices: { effective: number }[] }[]).find((p) => p.id === pkg.id)!
     expect(grid.prices.map((p) => p.effective)).to.deep.equal([5, 5, 4.8, 4.4])
     const after = await dealer.c.post('/api/orders', { packageId: pkg.id, recipientNumber: '0201112222', payFrom: 'wallet' })

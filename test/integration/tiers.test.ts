@@ -12,7 +12,10 @@ describe('tiers, one price rule, sub-agents', () => {
   beforeEach(async () => {
     await resetDb()
     await seedTiers()
-    await app().services.settings.update({ shopMaxMarkupType: 'PERCENT', shopMaxMarkupValue: 20, commissionEnabled: true, commissionPercentage: 10, deliveryMode: 'automatic' }, {})
+    await app().services.settings.update(
+      { shopMaxMarkupType: 'PERCENT', shopMaxMarkupValue: 20, commissionEnabled: true, commissionPercentage: 10, deliveryMode: 'automatic' },
+      {}
+    )
     pkg = await createPackage({ network: 'MTN', sizeMb: 2048, priceUserPesewas: 600, priceAgentPesewas: 500 })
   })
 
@@ -21,7 +24,12 @@ describe('tiers, one price rule, sub-agents', () => {
     const t = await tierIds()
     const admin = await adminClient()
     // Super agent 4.80, Dealer empty (= Super agent's), Super dealer 4.40
-    const grid = await admin.put(`/api/admin/tiers/prices/${pkg.id}`, { prices: [{ tierId: t['Super agent'], price: 4.8 }, { tierId: t['Super dealer'], price: 4.4 }] })
+    const grid = await admin.put(`/api/admin/tiers/prices/${pkg.id}`, {
+      prices: [
+        { tierId: t['Super agent'], price: 4.8 },
+        { tierId: t['Super dealer'], price: 4.4 }
+      ]
+    })
     expect(grid.status, grid.text).to.equal(200)
     const row = grid.body.packages.find((p: any) => p.id === pkg.id)
     expect(row.prices.map((p: any) => p.effective)).to.deep.equal([5, 4.8, 4.8, 4.4])
@@ -30,7 +38,7 @@ describe('tiers, one price rule, sub-agents', () => {
       await agentIn(t.Agent, '0241300001'),
       await agentIn(t['Super agent'], '0241300002'),
       await agentIn(t.Dealer, '0241300003'),
-      await agentIn(t['Super dealer'], '0241300004'),
+      await agentIn(t['Super dealer'], '0241300004')
     ]
     const dealer = buyers[2]!
     const sub = await agentIn(t.Agent, '0241300005', dealer.agent.id)
@@ -76,7 +84,9 @@ describe('tiers, one price rule, sub-agents', () => {
       expect((await b.c.put('/api/shops/mine', { slug: `shop-${i}-x`, name: 'A shop', whatsapp: '', accent: '#1565c0' })).status).to.equal(200)
       const floor = (await b.c.get('/api/shops/mine')).body.prices.find((p: any) => p.packageId === pkg.id).floor
 
-      const amounts = (await q<{ channel: string; amount_pesewas: number }>('SELECT channel, amount_pesewas FROM orders WHERE agent_id = :id ORDER BY id', { id: b.agent.id }))
+      const amounts = await q<{ channel: string; amount_pesewas: number }>('SELECT channel, amount_pesewas FROM orders WHERE agent_id = :id ORDER BY id', {
+        id: b.agent.id
+      })
       expect(amounts.map((o) => o.channel)).to.deep.equal(['web', 'web', 'api', 'ussd'])
       const charged = new Set([...amounts.map((o) => toGhs(Number(o.amount_pesewas))!), listed.price, ussdPrice, floor])
       expect([...charged], `buyer ${i}: ${JSON.stringify({ amounts, listed: listed.price, ussdPrice, floor })}`).to.deep.equal([expected])
@@ -113,7 +123,10 @@ describe('tiers, one price rule, sub-agents', () => {
     await app().services.queue.drain()
     mine = await earnings(dealer.c)
     expect(mine.available).to.equal(0)
-    expect(mine.entries.map((e) => [e.type, e.amount])).to.deep.equal([['SUB_AGENT_MARGIN_REVERSAL', -0.3], ['SUB_AGENT_MARGIN', 0.3]])
+    expect(mine.entries.map((e) => [e.type, e.amount])).to.deep.equal([
+      ['SUB_AGENT_MARGIN_REVERSAL', -0.3],
+      ['SUB_AGENT_MARGIN', 0.3]
+    ])
 
     // the parent's page shows the sub-agent's sale and what it earned from it (net of the refund)
     const page = await dealer.c.get('/api/sub-agents/mine')
@@ -139,18 +152,32 @@ describe('tiers, one price rule, sub-agents', () => {
 
     // registering through the link makes a sub-agent of the inviter; a bad code is refused
     const ref = mine.body.invitePath.split('ref=')[1]
-    const reg = await new Client().post('/api/agents/register', { name: 'Ama Sub', phone: '0241500003', email: 'ama-sub@test.local', password: 'password-123', ref })
+    const reg = await new Client().post('/api/agents/register', {
+      name: 'Ama Sub',
+      phone: '0241500003',
+      email: 'ama-sub@test.local',
+      password: 'password-123',
+      ref
+    })
     expect(reg.status, reg.text).to.equal(201)
     expect(reg.body.agent).to.include({ parentAgentId: dealer.agent.id })
-    const bad = await new Client().post('/api/agents/register', { name: 'Kofi', phone: '0241500004', email: 'kofi@test.local', password: 'password-123', ref: 'nosuchcode' })
+    const bad = await new Client().post('/api/agents/register', {
+      name: 'Kofi',
+      phone: '0241500004',
+      email: 'kofi@test.local',
+      password: 'password-123',
+      ref: 'nosuchcode'
+    })
     expect(bad.status).to.equal(400)
     // a sub-agent cannot have sub-agents of its own, whoever writes
     let refused: unknown = null
-    await q('UPDATE agents SET parent_agent_id = :sub WHERE id = :plain RETURNING id', { sub: reg.body.agent.id, plain: plain.agent.id }).catch((e) => (refused = e))
+    await q('UPDATE agents SET parent_agent_id = :sub WHERE id = :plain RETURNING id', { sub: reg.body.agent.id, plain: plain.agent.id }).catch(
+      (e) => (refused = e)
+    )
     expect(String(refused)).to.contain('one level only')
   })
 
-  it("a parent suspends and reinstates its own sub-agent (no buying meanwhile, in any channel); another agent cannot", async () => {
+  it('a parent suspends and reinstates its own sub-agent (no buying meanwhile, in any channel); another agent cannot', async () => {
     const t = await tierIds()
     const dealer = await agentIn(t.Dealer, '0241550001')
     const other = await agentIn(t.Dealer, '0241550002')
@@ -172,7 +199,10 @@ describe('tiers, one price rule, sub-agents', () => {
     expect((await dealer.c.post(`/api/sub-agents/${sub.agent.id}/reinstate`)).status).to.equal(200)
     const placed = await sub.c.post('/api/orders', { packageId: pkg.id, recipientNumber: '0201112222', payFrom: 'wallet' })
     expect(placed.status, placed.text).to.equal(201)
-    expect(await q(`SELECT action FROM audit_logs WHERE action IN ('SUB_AGENT_SUSPENDED','SUB_AGENT_REINSTATED') ORDER BY id`)).to.deep.equal([{ action: 'SUB_AGENT_SUSPENDED' }, { action: 'SUB_AGENT_REINSTATED' }])
+    expect(await q(`SELECT action FROM audit_logs WHERE action IN ('SUB_AGENT_SUSPENDED','SUB_AGENT_REINSTATED') ORDER BY id`)).to.deep.equal([
+      { action: 'SUB_AGENT_SUSPENDED' },
+      { action: 'SUB_AGENT_REINSTATED' }
+    ])
   })
 
   it('10 sub-agent orders at once during a price change each pay the price they confirmed', async function () {
@@ -183,13 +213,18 @@ describe('tiers, one price rule, sub-agents', () => {
     expect((await dealer.c.put('/api/sub-agents/mine/prices', { prices: [{ packageId: pkg.id, price: 5.2 }] })).status).to.equal(200)
     await credit(sub.agent.id, 100)
     const results = await Promise.all([
-      ...Array.from({ length: 10 }, (_, i) => sub.c.post('/api/orders', { packageId: pkg.id, recipientNumber: `02411${String(10000 + i)}`, payFrom: 'wallet', price: 5.2 })),
-      dealer.c.put('/api/sub-agents/mine/prices', { prices: [{ packageId: pkg.id, price: 5.6 }] }),
+      ...Array.from({ length: 10 }, (_, i) =>
+        sub.c.post('/api/orders', { packageId: pkg.id, recipientNumber: `02411${String(10000 + i)}`, payFrom: 'wallet', price: 5.2 })
+      ),
+      dealer.c.put('/api/sub-agents/mine/prices', { prices: [{ packageId: pkg.id, price: 5.6 }] })
     ])
     const orders = results.slice(0, 10)
     for (const r of orders) expect([201, 409], r.text).to.include(r.status)
     for (const r of orders.filter((x) => x.status === 409)) expect(r.body.price).to.equal(5.6)
-    const rows = await q<{ amount_pesewas: number; parent_margin_pesewas: number }>('SELECT amount_pesewas, parent_margin_pesewas FROM orders WHERE agent_id = :id', { id: sub.agent.id })
+    const rows = await q<{ amount_pesewas: number; parent_margin_pesewas: number }>(
+      'SELECT amount_pesewas, parent_margin_pesewas FROM orders WHERE agent_id = :id',
+      { id: sub.agent.id }
+    )
     expect(rows).to.have.length(orders.filter((x) => x.status === 201).length)
     for (const r of rows) expect([Number(r.amount_pesewas), Number(r.parent_margin_pesewas)]).to.deep.equal([520, 20])
     // the wallet paid exactly what was placed

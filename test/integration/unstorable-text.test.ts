@@ -34,8 +34,11 @@ describe('text PostgreSQL cannot store is refused at the edge', function () {
       ['a key, not a value', () => agent.put('/api/shops/mine', { name: 'Shop', [LONE]: 1 })],
       ['nested in an array', () => admin.put('/api/settings', { siteName: 'Hub', extra: [{ note: LONE }] })],
       ['reseller API order', () => api.post('/api/v1/orders', { packageId: 1, recipientNumber: '0241234567', note: LONE }, { 'Idempotency-Key': 'k-1' })],
-      ['USSD hop (JSON gateway)', () => new Client().post('/ussd/arkesel', { sessionID: 's1', userID: 'u', msisdn: '233241234567', network: 'MTN', newSession: true, userData: LONE })],
-      ['payment webhook', () => new Client().post('/api/webhooks/paystack', { event: 'charge.success', data: { reference: LONE } })],
+      [
+        'USSD hop (JSON gateway)',
+        () => new Client().post('/ussd/arkesel', { sessionID: 's1', userID: 'u', msisdn: '233241234567', network: 'MTN', newSession: true, userData: LONE })
+      ],
+      ['payment webhook', () => new Client().post('/api/webhooks/paystack', { event: 'charge.success', data: { reference: LONE } })]
     ]
     const before = await snapshot()
     for (const [what, call] of calls) {

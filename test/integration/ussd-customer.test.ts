@@ -26,7 +26,7 @@ describe('customer USSD menu (fake Paystack)', function () {
       const res = await fetch(`${ps.url}/ussd/africastalking`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ sessionId, serviceCode: '*920*44#', phoneNumber: phone, networkCode, text: inputs.join('*') }).toString(),
+        body: new URLSearchParams({ sessionId, serviceCode: '*920*44#', phoneNumber: phone, networkCode, text: inputs.join('*') }).toString()
       })
       const body = await res.text()
       expect(body.length, `screen too long: ${body}`).to.be.at.most(LIMIT)
@@ -75,7 +75,15 @@ describe('customer USSD menu (fake Paystack)', function () {
     // Structural proof that the hop did not wait on the gateway: no charge had even been asked for.
     expect(fake.requests.filter((r) => r.path === '/charge')).to.have.length(0)
     const [order] = await sql<any>(`SELECT * FROM orders`)
-    expect(order).to.include({ channel: 'ussd', user_id: null, agent_id: null, recipient_number: '0551234567', payment_phone_number: '0241160002', amount_pesewas: 500, payment_status: 'PENDING' })
+    expect(order).to.include({
+      channel: 'ussd',
+      user_id: null,
+      agent_id: null,
+      recipient_number: '0551234567',
+      payment_phone_number: '0241160002',
+      amount_pesewas: 500,
+      payment_status: 'PENDING'
+    })
 
     // The queued job starts the charge after the session: the gateway is slow, the payment stays pending.
     await ps.services.queue.drain()

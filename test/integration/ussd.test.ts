@@ -14,7 +14,7 @@ async function auditCount(action: string) {
   return app().db.models.AuditLog.count({ where: { action } })
 }
 
-describe('USSD channel (Africa\'s Talking format)', () => {
+describe("USSD channel (Africa's Talking format)", () => {
   beforeEach(resetDb)
 
   describe('access', () => {
@@ -130,8 +130,14 @@ describe('USSD channel (Africa\'s Talking format)', () => {
       const express = (await import('express')).default
       const a = express()
       a.use(express.urlencoded({ extended: false }))
-      a.use((req, _res, next) => ((req as any).log = app().services.deps.log, next()))
-      a.use('/ussd', ussdRouter(app().services, { env: { ...app().services.deps.env, USSD_SHARED_SECRET: 's3cret-value', USSD_ALLOWED_IPS: '10.0.0.0/8' }, log: app().services.deps.log }))
+      a.use((req, _res, next) => (((req as any).log = app().services.deps.log), next()))
+      a.use(
+        '/ussd',
+        ussdRouter(app().services, {
+          env: { ...app().services.deps.env, USSD_SHARED_SECRET: 's3cret-value', USSD_ALLOWED_IPS: '10.0.0.0/8' },
+          log: app().services.deps.log
+        })
+      )
       const server = a.listen(0, '127.0.0.1')
       await new Promise((r) => server.once('listening', r))
       const base = `http://127.0.0.1:${(server.address() as any).port}/ussd/africastalking`
@@ -157,7 +163,7 @@ describe('USSD channel (Africa\'s Talking format)', () => {
       const express = (await import('express')).default
       const a = express()
       a.use(express.urlencoded({ extended: false }))
-      a.use((req, _res, next) => ((req as any).log = app().services.deps.log, next()))
+      a.use((req, _res, next) => (((req as any).log = app().services.deps.log), next()))
       a.use('/ussd', ussdRouter(app().services, { env: { ...app().services.deps.env, USSD_ALLOWED_IPS: '196.201.214.0/24' }, log: app().services.deps.log }))
       const server = a.listen(0, '127.0.0.1')
       await new Promise((r) => server.once('listening', r))
@@ -165,7 +171,7 @@ describe('USSD channel (Africa\'s Talking format)', () => {
         const res = await fetch(`http://127.0.0.1:${(server.address() as any).port}/ussd/africastalking`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ sessionId: 'x2', phoneNumber: '+233241110009', text: '' }).toString(),
+          body: new URLSearchParams({ sessionId: 'x2', phoneNumber: '+233241110009', text: '' }).toString()
         })
         expect(res.status).to.equal(403)
         expect(await res.text()).to.equal('END Not allowed.')
@@ -185,8 +191,14 @@ describe('USSD channel (Africa\'s Talking format)', () => {
         const a = express()
         a.set('trust proxy', 'loopback')
         a.use(express.urlencoded({ extended: false }))
-        a.use((req, _res, next) => ((req as any).log = log, next()))
-        a.use('/ussd', ussdRouter(app().services, { env: { ...app().services.deps.env, NODE_ENV: 'production', USSD_SHARED_SECRET: undefined, USSD_ALLOWED_IPS: undefined, ...extra }, log }))
+        a.use((req, _res, next) => (((req as any).log = log), next()))
+        a.use(
+          '/ussd',
+          ussdRouter(app().services, {
+            env: { ...app().services.deps.env, NODE_ENV: 'production', USSD_SHARED_SECRET: undefined, USSD_ALLOWED_IPS: undefined, ...extra },
+            log
+          })
+        )
         const server = a.listen(0, '127.0.0.1')
         await new Promise((r) => server.once('listening', r))
         const url = `http://127.0.0.1:${(server.address() as any).port}/ussd/africastalking`
@@ -194,7 +206,7 @@ describe('USSD channel (Africa\'s Talking format)', () => {
           fetch(url + q, {
             method: 'POST',
             headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(from ? { 'X-Forwarded-For': from } : {}) },
-            body: new URLSearchParams({ sessionId: `s${Math.random()}`, phoneNumber: '+233241110010', serviceCode: '*920#', text: '' }).toString(),
+            body: new URLSearchParams({ sessionId: `s${Math.random()}`, phoneNumber: '+233241110010', serviceCode: '*920#', text: '' }).toString()
           })
         return { post, close: () => server.close() }
       }
@@ -236,7 +248,15 @@ describe('USSD channel (Africa\'s Talking format)', () => {
       for (let i = 0; i < 12; i++) await createPackage({ network: 'MTN', sizeMb: 1024 * (i + 1), priceUserPesewas: 100_000 + i, priceAgentPesewas: 99_000 + i })
       const { phone, main } = await signedIn()
       expect(main.body).to.equal('CON Data Hub\n1. Buy data\n2. My last 5 orders\n3. Order status\n4. Earnings and payout\n5. Result checkers\n0. Exit')
-      const hops = [main, await phone.send('1'), await phone.send('1'), await phone.send('9'), await phone.send('9'), await phone.send('x'), await phone.send('8')]
+      const hops = [
+        main,
+        await phone.send('1'),
+        await phone.send('1'),
+        await phone.send('9'),
+        await phone.send('9'),
+        await phone.send('x'),
+        await phone.send('8')
+      ]
       for (const h of hops) {
         expect(h.con, h.body).to.equal(true)
         expectFits(h)
@@ -287,7 +307,9 @@ describe('USSD channel (Africa\'s Talking format)', () => {
       await createPackage({ network: 'MTN' })
       const { phone } = await signedIn('0241120004')
       let hop = await phone.send('7')
-      expect(hop.body).to.equal('CON Invalid choice.\nData Hub\n1. Buy data\n2. My last 5 orders\n3. Order status\n4. Earnings and payout\n5. Result checkers\n0. Exit')
+      expect(hop.body).to.equal(
+        'CON Invalid choice.\nData Hub\n1. Buy data\n2. My last 5 orders\n3. Order status\n4. Earnings and payout\n5. Result checkers\n0. Exit'
+      )
       hop = await phone.send('9'.repeat(300))
       expect(hop.text).to.match(/^Input too long\.\n/)
       expectFits(hop)
@@ -336,14 +358,29 @@ describe('USSD channel (Africa\'s Talking format)', () => {
       expect(await app().db.models.UssdSession.count()).to.equal(0)
     })
 
-    it('lists the agent\'s last 5 orders and finds one by the last digits of its transaction id', async () => {
+    it("lists the agent's last 5 orders and finds one by the last digits of its transaction id", async () => {
       const { agent, phone } = await signedIn('0241120007')
       for (let i = 0; i < 7; i++) {
-        await createOrder({ agentId: agent.id, userId: agent.userId, recipientNumber: `055000000${i}`, paymentTransactionId: `90000000000000${i}`, createdAt: new Date(Date.now() - (10 - i) * 60_000), paymentStatus: i === 6 ? 'SUCCESS' : 'FAILED' })
+        await createOrder({
+          agentId: agent.id,
+          userId: agent.userId,
+          recipientNumber: `055000000${i}`,
+          paymentTransactionId: `90000000000000${i}`,
+          createdAt: new Date(Date.now() - (10 - i) * 60_000),
+          paymentStatus: i === 6 ? 'SUCCESS' : 'FAILED'
+        })
       }
       await createOrder({ recipientNumber: '0201111111', paymentTransactionId: '777777771234' }) // someone else's
       let hop = await phone.send('2')
-      expect(hop.text.split('\n')).to.deep.equal(['Your last orders:', '1.0GB MTN ..0006 Paid', '1.0GB MTN ..0005 Failed', '1.0GB MTN ..0004 Failed', '1.0GB MTN ..0003 Failed', '1.0GB MTN ..0002 Failed', '0 Back 00 Menu'])
+      expect(hop.text.split('\n')).to.deep.equal([
+        'Your last orders:',
+        '1.0GB MTN ..0006 Paid',
+        '1.0GB MTN ..0005 Failed',
+        '1.0GB MTN ..0004 Failed',
+        '1.0GB MTN ..0003 Failed',
+        '1.0GB MTN ..0002 Failed',
+        '0 Back 00 Menu'
+      ])
       expectFits(hop)
       hop = await phone.send('0')
       hop = await phone.send('3')
@@ -376,12 +413,22 @@ describe('USSD channel (Africa\'s Talking format)', () => {
       expect(confirm.text).to.equal('Confirm purchase\n1.0GB MTN data\nTo: 0551234567\nPrice: GHS 4.50\n1. Mobile money\n2. Wallet (GHS 0.00)\n0 Back 00 Menu')
       const done = await phone.send('1')
       expect(done.end, done.body).to.equal(true)
-      expect(done.text).to.match(/^Order placed: 1\.0GB MTN to 0551234567\. A payment prompt for GHS 4\.50 is coming to 0241130001\. Approve it to pay\. Ref \d{8}$/)
+      expect(done.text).to.match(
+        /^Order placed: 1\.0GB MTN to 0551234567\. A payment prompt for GHS 4\.50 is coming to 0241130001\. Approve it to pay\. Ref \d{8}$/
+      )
       expect(done.body.length).to.be.at.most(LIMIT)
       expect(await app().db.models.UssdSession.count()).to.equal(0)
 
       const order = (await app().db.models.Order.findOne({ where: { agentId: agent.id } }))!.get({ plain: true }) as any
-      expect(order).to.include({ packageId: pkg.id, recipientNumber: '0551234567', network: 'MTN', amountPesewas: 450, paymentStatus: 'PENDING', channel: 'ussd', userId: agent.userId })
+      expect(order).to.include({
+        packageId: pkg.id,
+        recipientNumber: '0551234567',
+        network: 'MTN',
+        amountPesewas: 450,
+        paymentStatus: 'PENDING',
+        channel: 'ussd',
+        userId: agent.userId
+      })
       expect(done.text.endsWith(order.paymentTransactionId.slice(-8))).to.equal(true)
       const payment = (await app().db.models.Payment.findOne({ where: { transactionId: order.paymentTransactionId } }))!.get({ plain: true }) as any
       expect(payment).to.include({ status: 'PENDING', method: 'momo', payerPhone: '0241130001', payerNetwork: 'MTN', amountPesewas: 450, purpose: 'data' })
@@ -424,7 +471,7 @@ describe('USSD channel (Africa\'s Talking format)', () => {
       expect(await app().db.models.Order.count({ where: { agentId: agent.id } })).to.equal(1)
     })
 
-    it('uses the caller\'s own number as recipient, asks the mobile money network when it cannot tell, and stops with the rule\'s text when purchases are closed', async () => {
+    it("uses the caller's own number as recipient, asks the mobile money network when it cannot tell, and stops with the rule's text when purchases are closed", async () => {
       await createPackage({ network: 'TELECEL', sizeMb: 2048, priceUserPesewas: 900, priceAgentPesewas: 800 })
       const { agent, pin } = await ussdAgent({ phone: '0301130002' })
       const phone = new AtPhone('+233301130002')
@@ -462,7 +509,13 @@ describe('USSD channel (Africa\'s Talking format)', () => {
       const base = { sessionID: 'ark-123', userID: 'DATAHUB', msisdn: '233241160001', network: 'MTN' }
       let r = await arkesel({ ...base, newSession: true, userData: '*920*44#' })
       expect(r.status).to.equal(200)
-      expect(r.body).to.deep.equal({ sessionID: 'ark-123', userID: 'DATAHUB', msisdn: '233241160001', message: 'Welcome to Data Hub\nEnter your 4-digit agent PIN:', continueSession: true })
+      expect(r.body).to.deep.equal({
+        sessionID: 'ark-123',
+        userID: 'DATAHUB',
+        msisdn: '233241160001',
+        message: 'Welcome to Data Hub\nEnter your 4-digit agent PIN:',
+        continueSession: true
+      })
       r = await arkesel({ ...base, newSession: false, userData: pin })
       expect(r.body.message).to.match(/^Data Hub\n1\. Buy data/)
       r = await arkesel({ ...base, newSession: false, userData: '1' })

@@ -24,7 +24,11 @@ describe('result-checker PINs stay secret', function () {
   before(async () => {
     const { sequelize, models } = connect(app().db.url)
     // A second instance on the same database, logging at debug level to a file we can read.
-    inst = await boot({ env: { ...testEnv(), PORT: 0 }, log: createLogger('debug', logFile), db: { sequelize, models, url: app().db.url, close: () => sequelize.close() } })
+    inst = await boot({
+      env: { ...testEnv(), PORT: 0 },
+      log: createLogger('debug', logFile),
+      db: { sequelize, models, url: app().db.url, close: () => sequelize.close() }
+    })
   })
   after(async () => {
     await inst?.stop()
@@ -45,7 +49,7 @@ describe('result-checker PINs stay secret', function () {
     return { admin, buyer, tid, productId }
   }
 
-  it('appears in the buyer\'s answers only: not in a dump of the database, the server log, audit, admin lists or anyone else\'s answer', async () => {
+  it("appears in the buyer's answers only: not in a dump of the database, the server log, audit, admin lists or anyone else's answer", async () => {
     const { admin, buyer, tid } = await boughtByVisitor()
     const mine = await buyer.get(`/api/vouchers/orders/${tid}`)
     expect(mine.body.purchase.cards).to.deep.equal([{ serial: 'S0001', pin: PIN, expiresOn: null }])
@@ -60,7 +64,7 @@ describe('result-checker PINs stay secret', function () {
       admin.get('/api/vouchers/admin/sold'),
       admin.get('/api/vouchers/admin/products'),
       admin.get('/api/admin/audit-logs?limit=100'),
-      admin.get('/api/admin/payments/attention'),
+      admin.get('/api/admin/payments/attention')
     ]
     for (const res of await Promise.all(others)) expect(res.text, res.text.slice(0, 200)).to.not.include(PIN)
     expect((await new Client(inst.url).get(`/api/vouchers/orders/${tid}`)).status).to.equal(404)

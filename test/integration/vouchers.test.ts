@@ -30,12 +30,20 @@ describe('result-checker vouchers', function () {
   it('stock uploads refuse bad lines and duplicates (in the file and against stock) with line numbers, count per product, and audit counts only', async () => {
     const admin = await adminClient()
     const productId = await checkerWithStock(admin, 0)
-    const dupInFile = await admin.post('/api/vouchers/admin/stock', { productId, format: 'csv', content: 'serial,pin,expiry\nA0001,1111\nA0002,2222\nA0001,3333' })
+    const dupInFile = await admin.post('/api/vouchers/admin/stock', {
+      productId,
+      format: 'csv',
+      content: 'serial,pin,expiry\nA0001,1111\nA0002,2222\nA0001,3333'
+    })
     expect(dupInFile.status).to.equal(400)
     expect(dupInFile.body.error).to.equal('Line 4: serial A0001 is already on line 2')
     const badDate = await admin.post('/api/vouchers/admin/stock', { productId, format: 'csv', content: 'A0001,1111,not-a-date' })
     expect(badDate.body.error).to.equal('Line 1: expiry must be a date (YYYY-MM-DD)')
-    const ok = await admin.post('/api/vouchers/admin/stock', { productId, format: 'paste', content: 'A0001\t1111\nA0002\t2222\t2020-01-31\nA0003\t3333\t2099-12-31' })
+    const ok = await admin.post('/api/vouchers/admin/stock', {
+      productId,
+      format: 'paste',
+      content: 'A0001\t1111\nA0002\t2222\t2020-01-31\nA0003\t3333\t2099-12-31'
+    })
     expect(ok.status).to.equal(201)
     expect(ok.body).to.deep.equal({ added: 3, available: 2 })
     const again = await admin.post('/api/vouchers/admin/stock', { productId, format: 'paste', content: 'B0001,4444\nA0003,5555\nA0001,6666' })
@@ -47,7 +55,9 @@ describe('result-checker vouchers', function () {
     const audit = await sql(`SELECT details::text AS d FROM audit_logs WHERE action = 'VOUCHER_STOCK_UPLOADED'`)
     expect(audit).to.have.length(1)
     expect(audit[0].d).to.include('"added": 3').and.not.include('1111').and.not.include('3333')
-    expect((await sql(`SELECT pin_sealed FROM voucher_cards`)).every((r) => r.pin_sealed.startsWith('sealed:v1:') && !/1111|2222|3333/.test(r.pin_sealed))).to.equal(true)
+    expect(
+      (await sql(`SELECT pin_sealed FROM voucher_cards`)).every((r) => r.pin_sealed.startsWith('sealed:v1:') && !/1111|2222|3333/.test(r.pin_sealed))
+    ).to.equal(true)
     // Bad input is a clear 4xx, and only admins may upload.
     expect((await admin.post('/api/vouchers/admin/stock', { productId, content: '' })).status).to.equal(400)
     expect((await admin.post('/api/vouchers/admin/products', { name: 'X', priceUser: -1 })).status).to.equal(400)
@@ -73,7 +83,9 @@ describe('result-checker vouchers', function () {
       tids.push(p.transactionId)
     }
     // Every payment's success arrives at once (webhooks, callbacks): each settles in its own transaction.
-    const outs = await Promise.all(tids.map((tid) => app().services.payments.settle(tid, { status: 'SUCCESS', message: 'Approved', amountPesewas: 2000, currency: 'GHS' })))
+    const outs = await Promise.all(
+      tids.map((tid) => app().services.payments.settle(tid, { status: 'SUCCESS', message: 'Approved', amountPesewas: 2000, currency: 'GHS' }))
+    )
     expect(outs.filter((o) => o.settled)).to.have.length(200)
 
     expect(await count(`voucher_cards WHERE status = 'SOLD'`)).to.equal(150)
@@ -117,7 +129,9 @@ describe('result-checker vouchers', function () {
     expect((await admin.post(`/api/vouchers/admin/cards/${z.id}/void`, { reason: 'Reported used' })).status).to.equal(200)
     expect((await admin.post(`/api/vouchers/admin/cards/${z.id}/void`, { reason: 'Reported used' })).status).to.equal(409)
     const [sold] = await sql(`SELECT id FROM voucher_cards WHERE status = 'SOLD' LIMIT 1`)
-    expect((await admin.post(`/api/vouchers/admin/cards/${sold.id}/void`, { reason: 'Too late' })).body.error).to.equal('This card has been sold and cannot be voided')
+    expect((await admin.post(`/api/vouchers/admin/cards/${sold.id}/void`, { reason: 'Too late' })).body.error).to.equal(
+      'This card has been sold and cannot be voided'
+    )
     expect((await a.c.post('/api/vouchers/orders', { productId, quantity: 1, payFrom: 'wallet' })).status).to.equal(409)
     // The admins' list of sold cards: masked PINs and the buyer.
     const list = await admin.get('/api/vouchers/admin/sold')
@@ -137,7 +151,9 @@ describe('result-checker vouchers', function () {
       return app().services.vouchers.buyFromWallet({ productId, quantity: 2 }, { user: actor })
     })
     expect((await app().services.vouchers.cardsOf(out.transactionId)).map((c) => c.serial)).to.deep.equal(['S0001'])
-    expect(await sql(`SELECT kind, amount_pesewas FROM refunds WHERE transaction_id = :t`, { t: out.transactionId })).to.deep.equal([{ kind: 'shortfall', amount_pesewas: 1800 }])
+    expect(await sql(`SELECT kind, amount_pesewas FROM refunds WHERE transaction_id = :t`, { t: out.transactionId })).to.deep.equal([
+      { kind: 'shortfall', amount_pesewas: 1800 }
+    ])
     expect(await count(`payment_issues WHERE kind = 'out_of_stock'`)).to.equal(1)
     await app().services.queue.drain()
     await app().services.queue.drain()

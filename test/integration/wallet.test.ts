@@ -45,8 +45,8 @@ describe('wallet: ledger, concurrency, top-up, wallet orders', () => {
     const actor = await app().services.auth.loadActor(a.user.id)
     const results = await Promise.allSettled(
       Array.from({ length: 50 }, (_, i) =>
-        app().services.orders.placeOrder({ packageId: pkg.id, recipientNumber: `02412${String(10000 + i)}`, payFrom: 'wallet' }, { user: actor }),
-      ),
+        app().services.orders.placeOrder({ packageId: pkg.id, recipientNumber: `02412${String(10000 + i)}`, payFrom: 'wallet' }, { user: actor })
+      )
     )
     const ok = results.filter((r) => r.status === 'fulfilled')
     const refused = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[]
@@ -56,7 +56,10 @@ describe('wallet: ledger, concurrency, top-up, wallet orders', () => {
     expect(await balance(a.agent.id)).to.equal(0)
     expect(await ledgerSum(a.agent.id)).to.equal(0)
     // Never below zero: every entry's running balance is >= 0, and they chain without gaps.
-    const entries = await sql<{ amount_pesewas: string; balance_after_pesewas: string }>('SELECT amount_pesewas, balance_after_pesewas FROM wallet_entries WHERE agent_id = :id ORDER BY id', { id: a.agent.id })
+    const entries = await sql<{ amount_pesewas: string; balance_after_pesewas: string }>(
+      'SELECT amount_pesewas, balance_after_pesewas FROM wallet_entries WHERE agent_id = :id ORDER BY id',
+      { id: a.agent.id }
+    )
     let running = 0
     for (const e of entries) {
       running += Number(e.amount_pesewas)
@@ -181,7 +184,10 @@ describe('wallet: ledger, concurrency, top-up, wallet orders', () => {
     expect((await c.get('/api/wallet/statement?from=yesterday')).status).to.equal(400)
     const csv = await c.get('/api/wallet/statement.csv?type=ORDER')
     expect(csv.headers.get('content-type')).to.include('text/csv')
-    const lines = csv.text.replace(/^\uFEFF/, '').trim().split('\r\n')
+    const lines = csv.text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n')
     expect(lines[0]).to.equal('Date,Type,Amount (GHS),Balance after (GHS),Reason,Order,Transaction ID')
     expect(lines).to.have.length(2)
     expect(lines[1]).to.include(',ORDER,-4.50,5.50,')
@@ -201,7 +207,9 @@ describe('wallet: ledger, concurrency, top-up, wallet orders', () => {
     expect(done.end, done.body).to.equal(true)
     const [order] = await sql<any>('SELECT * FROM orders WHERE agent_id = :id', { id: agent.id })
     expect(order).to.include({ payment_status: 'SUCCESS', channel: 'ussd', amount_pesewas: 450, recipient_number: '0551234567' })
-    expect(done.text).to.equal(`Order #${order.id} confirmed: 1.0GB MTN to 0551234567, paid from wallet. Balance GHS 0.50. Ref ${order.payment_transaction_id.slice(-8)}`)
+    expect(done.text).to.equal(
+      `Order #${order.id} confirmed: 1.0GB MTN to 0551234567, paid from wallet. Balance GHS 0.50. Ref ${order.payment_transaction_id.slice(-8)}`
+    )
     expect(done.body.length).to.be.at.most(182)
     expect(await balance(agent.id)).to.equal(50)
     // And the bundle goes out by itself: the delivery job (queued in the payment's transaction) delivers it.

@@ -25,12 +25,31 @@ describe('agent webhooks reach public addresses only', () => {
 
   const webhooksWith = (allowPrivate: boolean) => {
     const s = app().services
-    return createAgentWebhooks({ sequelize: app().db.sequelize, env: { ...testEnv(), WEBHOOKS_ALLOW_PRIVATE: allowPrivate }, log: s.deps.log, queue: s.queue, audit: s.audit })
+    return createAgentWebhooks({
+      sequelize: app().db.sequelize,
+      env: { ...testEnv(), WEBHOOKS_ALLOW_PRIVATE: allowPrivate },
+      log: s.deps.log,
+      queue: s.queue,
+      audit: s.audit
+    })
   }
   const actorOf = async (userId: number) => ({ user: await app().services.auth.loadActor(userId) })
 
   it('knows public from private, loopback, link-local and mapped addresses', () => {
-    for (const ip of ['127.0.0.1', '10.1.2.3', '172.16.0.9', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1'])
+    for (const ip of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.9',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1'
+    ])
       expect(isPublicAddress(ip), ip).to.equal(false)
     for (const ip of ['41.66.1.10', '8.8.8.8', '2c0f:fe38::1']) expect(isPublicAddress(ip), ip).to.equal(true)
   })
@@ -44,7 +63,7 @@ describe('agent webhooks reach public addresses only', () => {
     'local-use NAT64 64:ff9b:1::/48': '64:ff9b:1::808:808',
     '6to4 2002::/16': '2002:7f00:1::1',
     'Teredo 2001::/32, private server': '2001:0:a00:1:8000:63bf:f7f7:f7f7',
-    'Teredo 2001::/32, loopback client': '2001:0:4136:e378:8000:63bf:80ff:fffe',
+    'Teredo 2001::/32, loopback client': '2001:0:4136:e378:8000:63bf:80ff:fffe'
   }
   const EMBEDDED_PUBLIC = ['::8.8.8.8', '::ffff:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1', '2001:0:4136:e378:8000:63bf:f7f7:f7f7']
 
@@ -64,7 +83,9 @@ describe('agent webhooks reach public addresses only', () => {
       await hooks.update({ url }, ctx).catch((e) => (status = e.status))
       expect(status, `save ${form}`).to.equal(400)
       // Saved before the rule existed (or written around it): the send refuses it before connecting.
-      await app().db.sequelize.query(`UPDATE agents SET webhook_url = :url, webhook_secret = 'whsec_test' WHERE id = :id`, { replacements: { url, id: a.agent.id } })
+      await app().db.sequelize.query(`UPDATE agents SET webhook_url = :url, webhook_secret = 'whsec_test' WHERE id = :id`, {
+        replacements: { url, id: a.agent.id }
+      })
       let code = ''
       await hooks.deliver({ agentId: a.agent.id, payload }).catch((e) => (code = e.code))
       expect(code, `send ${form}`).to.equal('EPRIVATEADDRESS')
@@ -88,10 +109,14 @@ describe('agent webhooks reach public addresses only', () => {
   it('does not send to a name that resolves to loopback, and sends when private addresses are allowed (development)', async () => {
     const a = await createAgent()
     const { port } = receiver.address() as AddressInfo
-    await app().db.sequelize.query(`UPDATE agents SET webhook_url = :url, webhook_secret = 'whsec_test' WHERE id = :id`, { replacements: { url: `http://localhost:${port}/hook`, id: a.agent.id } })
+    await app().db.sequelize.query(`UPDATE agents SET webhook_url = :url, webhook_secret = 'whsec_test' WHERE id = :id`, {
+      replacements: { url: `http://localhost:${port}/hook`, id: a.agent.id }
+    })
     const payload = { id: 'evt_1', type: 'order.updated' as const, createdAt: new Date().toISOString(), data: { order: {} as any } }
     let code = ''
-    await webhooksWith(false).deliver({ agentId: a.agent.id, payload }).catch((e) => (code = e.code))
+    await webhooksWith(false)
+      .deliver({ agentId: a.agent.id, payload })
+      .catch((e) => (code = e.code))
     expect(code).to.equal('EPRIVATEADDRESS')
     expect(hits).to.equal(0)
     expect(await webhooksWith(true).deliver({ agentId: a.agent.id, payload })).to.equal('sent')

@@ -24,7 +24,7 @@ describe('WhatsApp ordering (fake Graph API)', function () {
     return fetch(`${wa.url}/api/whatsapp/webhook`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-Hub-Signature-256': signature ?? signBody(raw, APP_SECRET) },
-      body: raw,
+      body: raw
     })
   }
   /** The customer sends a message; the answers go out through the queue; returns what they saw. */
@@ -40,8 +40,12 @@ describe('WhatsApp ordering (fake Graph API)', function () {
   before(async () => {
     graph = await startFakeGraph()
     wa = await bootInstance({
-      WHATSAPP_GRAPH_URL: graph.url, WHATSAPP_API_VERSION: graph.version, WHATSAPP_PHONE_NUMBER_ID: graph.phoneNumberId,
-      WHATSAPP_ACCESS_TOKEN: graph.token, WHATSAPP_APP_SECRET: APP_SECRET, WHATSAPP_VERIFY_TOKEN: VERIFY,
+      WHATSAPP_GRAPH_URL: graph.url,
+      WHATSAPP_API_VERSION: graph.version,
+      WHATSAPP_PHONE_NUMBER_ID: graph.phoneNumberId,
+      WHATSAPP_ACCESS_TOKEN: graph.token,
+      WHATSAPP_APP_SECRET: APP_SECRET,
+      WHATSAPP_VERIFY_TOKEN: VERIFY
     })
   })
   after(async () => {
@@ -57,10 +61,13 @@ describe('WhatsApp ordering (fake Graph API)', function () {
   })
   afterEach(() => {
     // Every call to the Graph API was well formed and authorised (the fake checks shape and token).
-    expect(graph.requests.filter((r) => r.status !== 200), JSON.stringify(graph.requests.filter((r) => r.status !== 200))).to.deep.equal([])
+    expect(
+      graph.requests.filter((r) => r.status !== 200),
+      JSON.stringify(graph.requests.filter((r) => r.status !== 200))
+    ).to.deep.equal([])
   })
 
-  it('answers Meta\'s GET verification with the challenge only for the right verify token', async () => {
+  it("answers Meta's GET verification with the challenge only for the right verify token", async () => {
     const ok = await fetch(`${wa.url}/api/whatsapp/webhook?hub.mode=subscribe&hub.verify_token=${VERIFY}&hub.challenge=1158201444`)
     expect(ok.status).to.equal(200)
     expect(await ok.text()).to.equal('1158201444')
@@ -102,9 +109,18 @@ describe('WhatsApp ordering (fake Graph API)', function () {
 
     seen = await say(me, { replyId: 'confirm', title: 'Confirm and pay' })
     const [order] = await sql<any>(`SELECT * FROM orders`)
-    expect(order).to.include({ channel: 'whatsapp', user_id: null, agent_id: null, recipient_number: '0551234567', payment_phone_number: '0241170001', amount_pesewas: 500 })
+    expect(order).to.include({
+      channel: 'whatsapp',
+      user_id: null,
+      agent_id: null,
+      recipient_number: '0551234567',
+      payment_phone_number: '0241170001',
+      amount_pesewas: 500
+    })
     const ref = String(order.payment_transaction_id).slice(-8)
-    expect(words(seen)).to.deep.equal([`Order placed (ref ${ref}). A payment prompt for GHS 5.00 is coming to 0241170001. Approve it to pay; we will message you when the data is delivered.`])
+    expect(words(seen)).to.deep.equal([
+      `Order placed (ref ${ref}). A payment prompt for GHS 5.00 is coming to 0241170001. Approve it to pay; we will message you when the data is delivered.`
+    ])
 
     // The payer approves the prompt (the payment simulator plays the phone): paid, delivered, a receipt.
     await wa.services.simulator.approve(order.payment_transaction_id)
@@ -115,7 +131,10 @@ describe('WhatsApp ordering (fake Graph API)', function () {
     expect(words(graph.sent.slice(before))).to.deep.equal([`Delivered: 1.0GB MTN to 0551234567 (ref ${ref}). Thank you for buying with us!`])
 
     seen = await say(me, { replyId: 'menu:orders', title: 'My orders' })
-    expect(words(seen)).to.deep.equal([`Your last orders:\n• 1.0GB MTN to 0551234567, GHS 5.00: Successful, delivered (ref ${ref})`, 'What would you like to do?'])
+    expect(words(seen)).to.deep.equal([
+      `Your last orders:\n• 1.0GB MTN to 0551234567, GHS 5.00: Successful, delivered (ref ${ref})`,
+      'What would you like to do?'
+    ])
 
     // Meta's status callbacks move the bot's messages along (never backwards).
     const last = graph.sent.at(-1)!
@@ -132,9 +151,13 @@ describe('WhatsApp ordering (fake Graph API)', function () {
     await say(me, { replyId: 'net:TELECEL', title: 'Telecel', kind: 'list_reply' })
     await say(me, { replyId: `pkg:${pkg.id}`, title: '2.0GB', kind: 'list_reply' })
     await say(me, { replyId: 'to:me', title: 'This number' })
-    expect(words(await say(me, { replyId: 'pay:me', title: 'This number' }))).to.deep.equal(['Telecel Cash needs a voucher: dial *110#, choose Generate Voucher, then send the 6-digit voucher here.'])
+    expect(words(await say(me, { replyId: 'pay:me', title: 'This number' }))).to.deep.equal([
+      'Telecel Cash needs a voucher: dial *110#, choose Generate Voucher, then send the 6-digit voucher here.'
+    ])
     expect(words(await say(me, { text: '12' }))).to.deep.equal(['Send the 6-digit voucher from *110# (Generate Voucher).'])
-    expect(words(await say(me, { text: '123456' }))).to.deep.equal(['Please confirm: 2.0GB Telecel for 0501170002. Price: GHS 9.00. The payment prompt goes to 0501170002.'])
+    expect(words(await say(me, { text: '123456' }))).to.deep.equal([
+      'Please confirm: 2.0GB Telecel for 0501170002. Price: GHS 9.00. The payment prompt goes to 0501170002.'
+    ])
     await say(me, { replyId: 'confirm', title: 'Confirm and pay' })
     const [p] = await sql<any>(`SELECT payer_network, details FROM payments`)
     expect(p.payer_network).to.equal('TELECEL')
@@ -146,7 +169,11 @@ describe('WhatsApp ordering (fake Graph API)', function () {
     const forged = await post(body, signBody(JSON.stringify(body), 'not-the-secret'))
     expect(forged.status).to.equal(401)
     expect((await post(body, 'garbage')).status).to.equal(401)
-    const unsigned = await fetch(`${wa.url}/api/whatsapp/webhook`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+    const unsigned = await fetch(`${wa.url}/api/whatsapp/webhook`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body)
+    })
     expect(unsigned.status).to.equal(401)
     await wa.services.queue.drain()
     expect(await sql(`SELECT id FROM whatsapp_messages UNION ALL SELECT 1 FROM whatsapp_chats`)).to.deep.equal([])
@@ -188,7 +215,10 @@ describe('WhatsApp ordering (fake Graph API)', function () {
     expect((await new Client(wa.url).get('/api/whatsapp/chats')).status).to.equal(401)
 
     expect((await admin.post(`/api/whatsapp/chats/${me}/release`)).status).to.equal(200)
-    expect(words(await say(me, { text: 'hello' }))).to.deep.equal(['Hello! Welcome to Data Hub. Buy data bundles right here in the chat.', 'What would you like to do?'])
+    expect(words(await say(me, { text: 'hello' }))).to.deep.equal([
+      'Hello! Welcome to Data Hub. Buy data bundles right here in the chat.',
+      'What would you like to do?'
+    ])
   })
 
   it('outside the 24-hour window a receipt goes as the approved template', async () => {
@@ -199,6 +229,10 @@ describe('WhatsApp ordering (fake Graph API)', function () {
     await wa.services.queue.drain()
     const last = graph.sent.at(-1)!
     expect(last.body).to.deep.include({ type: 'template', to: me })
-    expect(last.body.template).to.deep.equal({ name: 'order_update', language: { code: 'en' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Your data is on its way.' }] }] })
+    expect(last.body.template).to.deep.equal({
+      name: 'order_update',
+      language: { code: 'en' },
+      components: [{ type: 'body', parameters: [{ type: 'text', text: 'Your data is on its way.' }] }]
+    })
   })
 })

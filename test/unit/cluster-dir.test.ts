@@ -11,7 +11,7 @@ describe('resolveClusterDir', () => {
     expect(resolveClusterDir(path.join(base, 'shop'), 'pg', undefined, path.join(base, 'legacy'))).to.equal(path.join(base, 'shop', 'pg'))
   })
 
-  it('refuses to start empty when an earlier version moved this shop\'s cluster out of the data folder, and says how to bring it back', () => {
+  it("refuses to start empty when an earlier version moved this shop's cluster out of the data folder, and says how to bring it back", () => {
     const dataDir = path.join(base, 'old-shop')
     const wanted = path.join(dataDir, 'pg')
     const legacyRoot = path.join(base, 'legacy')

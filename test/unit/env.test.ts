@@ -11,8 +11,11 @@ const RAW_READERS = ['server/env.ts', 'server/index.ts', 'scripts/start.ts', 'sc
 function shopFiles(): string[] {
   return SHOP_CODE.flatMap((p) =>
     fs.statSync(p).isDirectory()
-      ? fs.readdirSync(p, { recursive: true, encoding: 'utf8' }).filter((f) => /\.tsx?$/.test(f)).map((f) => path.join(p, f))
-      : [p],
+      ? fs
+          .readdirSync(p, { recursive: true, encoding: 'utf8' })
+          .filter((f) => /\.tsx?$/.test(f))
+          .map((f) => path.join(p, f))
+      : [p]
   )
 }
 
@@ -24,8 +27,14 @@ describe('configuration', () => {
     const names = exampleNames()
     const counts = new Map<string, number>()
     for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1)
-    expect(ENV_KEYS.filter((k) => counts.get(k) !== 1), 'missing or listed twice').to.deep.equal([])
-    expect(names.filter((n) => !ENV_KEYS.includes(n)), 'listed but never read').to.deep.equal([])
+    expect(
+      ENV_KEYS.filter((k) => counts.get(k) !== 1),
+      'missing or listed twice'
+    ).to.deep.equal([])
+    expect(
+      names.filter((n) => !ENV_KEYS.includes(n)),
+      'listed but never read'
+    ).to.deep.equal([])
   })
 
   it('every variable the shop code names is checked by loadEnv', () => {
@@ -41,8 +50,14 @@ describe('configuration', () => {
       for (const m of text.matchAll(/(?<!import\.meta\.)\benv\??\.([A-Z][A-Z0-9_]*)/g)) named.add(m[1]!)
     }
     expect(named.size).to.be.greaterThan(40)
-    expect([...named].filter((n) => !ENV_KEYS.includes(n)), 'read but not in server/env.ts').to.deep.equal([])
-    expect([...rawReaders].filter((f) => !RAW_READERS.includes(f)), 'reads process.env instead of the checked env').to.deep.equal([])
+    expect(
+      [...named].filter((n) => !ENV_KEYS.includes(n)),
+      'read but not in server/env.ts'
+    ).to.deep.equal([])
+    expect(
+      [...rawReaders].filter((f) => !RAW_READERS.includes(f)),
+      'reads process.env instead of the checked env'
+    ).to.deep.equal([])
   })
 
   it('refuses a malformed pool or queue size at start-up, naming the variable', () => {
@@ -51,7 +66,13 @@ describe('configuration', () => {
     expect(() => loadEnv({ QUEUE_POOL_MAX: '-3' })).to.throw(/QUEUE_POOL_MAX/)
     expect(() => loadEnv({ QUEUE_LOCAL_SIZE: 'x' })).to.throw(/QUEUE_LOCAL_SIZE/)
     const env = loadEnv({ DB_POOL_MAX: '25', QUEUE_CONCURRENCY: '4', QUEUE_COMPLETE_BATCH_MS: '-1' })
-    expect([env.DB_POOL_MAX, env.QUEUE_CONCURRENCY, env.QUEUE_POOL_MAX, env.QUEUE_COMPLETE_BATCH_MS, env.QUEUE_LOCAL_SIZE]).to.deep.equal([25, 4, undefined, -1, 0])
+    expect([env.DB_POOL_MAX, env.QUEUE_CONCURRENCY, env.QUEUE_POOL_MAX, env.QUEUE_COMPLETE_BATCH_MS, env.QUEUE_LOCAL_SIZE]).to.deep.equal([
+      25,
+      4,
+      undefined,
+      -1,
+      0
+    ])
   })
 
   it('requires SESSION_SECRET in production, and not in development or for operator commands', () => {

@@ -1,5 +1,17 @@
 import { expect } from 'chai'
-import { formatPesewas, ghsFixed, ghsText, isWholePesewas, parseGhs, percentOf, percentage, pesewasFixed, roundGhs, toGhs, toPesewas } from '../../server/lib/money.ts'
+import {
+  formatPesewas,
+  ghsFixed,
+  ghsText,
+  isWholePesewas,
+  parseGhs,
+  percentOf,
+  percentage,
+  pesewasFixed,
+  roundGhs,
+  toGhs,
+  toPesewas
+} from '../../server/lib/money.ts'
 
 describe('money helpers (pesewas inside, GHS outside)', () => {
   it('parses what a person types into pesewas', () => {

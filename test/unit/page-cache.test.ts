@@ -33,7 +33,9 @@ describe('page cache: shop pages', () => {
 
   it('answers but never keeps a render that a drop overtook, and a later visitor does not wait on it', async () => {
     let release!: () => void
-    const { cache, renders } = cacheWith((url) => renders.length === 1 ? new Promise((r) => (release = () => r(shopPage(1, 'old')))) : Promise.resolve(shopPage(1, 'new')))
+    const { cache, renders } = cacheWith((url) =>
+      renders.length === 1 ? new Promise((r) => (release = () => r(shopPage(1, 'old')))) : Promise.resolve(shopPage(1, 'new'))
+    )
     const early = cache.get('/shop/a')
     await new Promise((r) => setImmediate(r))
     cache.drop('shop:1')
@@ -48,7 +50,9 @@ describe('page cache: shop pages', () => {
   })
 
   it('keeps neither a page marked noStore nor a non-200', async () => {
-    const { cache } = cacheWith(async (url) => (url === '/shop/x' ? { status: 200, headers: [], body: 'x', noStore: true } : { status: 404, headers: [], body: '' }))
+    const { cache } = cacheWith(async (url) =>
+      url === '/shop/x' ? { status: 200, headers: [], body: 'x', noStore: true } : { status: 404, headers: [], body: '' }
+    )
     await cache.get('/shop/x')
     await cache.get('/shop/gone')
     expect(cache.size).to.equal(0)

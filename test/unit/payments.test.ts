@@ -49,7 +49,9 @@ describe('payments: pure rules', () => {
   it('SMS templates and data sizes', () => {
     expect(formatDataSize(1024)).to.equal('1.0GB')
     expect(formatDataSize(500)).to.equal('500MB')
-    expect(fillTemplate('{dataSize} {network} to {recipientNumber} {other}', { dataSize: '1.0GB', network: 'MTN', recipientNumber: '024' })).to.equal('1.0GB MTN to 024 {other}')
+    expect(fillTemplate('{dataSize} {network} to {recipientNumber} {other}', { dataSize: '1.0GB', network: 'MTN', recipientNumber: '024' })).to.equal(
+      '1.0GB MTN to 024 {other}'
+    )
   })
 
   it('transaction ids are 15-digit integers', () => {

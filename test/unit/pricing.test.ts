@@ -3,12 +3,20 @@ import { agentPriceOf, subAgentPriceOf, tierPriceOf } from '../../server/service
 
 describe('pricing: the one price rule, pure parts', () => {
   const pkg = { id: 7, priceUserPesewas: 500, priceAgentPesewas: 450 }
-  const tiers = [{ id: 11, position: 0 }, { id: 12, position: 1 }, { id: 13, position: 2 }, { id: 14, position: 3 }]
+  const tiers = [
+    { id: 11, position: 0 },
+    { id: 12, position: 1 },
+    { id: 13, position: 2 },
+    { id: 14, position: 3 }
+  ]
 
   it('a tier without its own price pays the tier listed before it, then the agent price (else the public price)', () => {
     expect(agentPriceOf(pkg)).to.equal(450)
     expect(agentPriceOf({ priceUserPesewas: 500, priceAgentPesewas: null })).to.equal(500)
-    const own = new Map([[12, 430], [14, 400]])
+    const own = new Map([
+      [12, 430],
+      [14, 400]
+    ])
     expect(tierPriceOf(null, tiers, own, pkg)).to.equal(450)
     expect(tierPriceOf(11, tiers, own, pkg)).to.equal(450)
     expect(tierPriceOf(12, tiers, own, pkg)).to.equal(430)

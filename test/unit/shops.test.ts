@@ -9,7 +9,7 @@ const refused = (fn: () => unknown) => {
   try {
     fn()
   } catch (err) {
-    return (err as { status?: number; message: string })
+    return err as { status?: number; message: string }
   }
   throw new Error('expected a refusal')
 }
@@ -54,7 +54,11 @@ describe('shops: rules, link-preview card and QR code', () => {
   it('QR codes: finder patterns in three corners, the version grows with the text, SVG has a quiet zone', () => {
     const m = qrMatrix('http://127.0.0.1:3000/shop/kofi-data')
     expect(m.length).to.equal(29) // version 3
-    const finder = (x: number, y: number) => [0, 1, 2, 3, 4, 5, 6].map((i) => [m[y]![x + i], m[y + 6]![x + i], m[y + i]![x], m[y + i]![x + 6]]).flat().every(Boolean)
+    const finder = (x: number, y: number) =>
+      [0, 1, 2, 3, 4, 5, 6]
+        .map((i) => [m[y]![x + i], m[y + 6]![x + i], m[y + i]![x], m[y + i]![x + 6]])
+        .flat()
+        .every(Boolean)
     expect(finder(0, 0) && finder(22, 0) && finder(0, 22)).to.equal(true)
     expect(qrMatrix('x'.repeat(150)).length).to.equal(49) // version 8
     expect(qrSvg('https://example.com/shop/abc')).to.match(/^<svg [^>]*viewBox="0 0 37 37"/)

@@ -8,7 +8,7 @@ import { fit, formatSize, ghs, screen, SCREEN_MAX } from '../../ussd/text.ts'
 const at = (text: string) => ({ gateway: 'africastalking', sessionId: 's', phone: '233241234567', serviceCode: null, network: null, text })
 
 describe('ussd: pure parts', () => {
-  it('takes the new input from Africa\'s Talking cumulative text', () => {
+  it("takes the new input from Africa's Talking cumulative text", () => {
     expect(newInput(at('4826'), 0)).to.equal('4826')
     expect(newInput(at('4826*1'), 4)).to.equal('1')
     expect(newInput(at('4826*1*'), 6)).to.equal('') // an empty answer
@@ -61,7 +61,13 @@ describe('ussd: pure parts', () => {
     expect(pages.flat()).to.have.length(23)
     for (const p of pages) {
       expect(p.length).to.be.within(1, 7)
-      const body = ['Invalid choice.', 'AirtelTigo bundles: (9/9)', ...p.map((x, i) => `${i + 1}. ${formatSize(x.sizeMb)} ${ghs(x.pricePesewas)}`), '8 Prev 9 Next', '0 Back 00 Menu'].join('\n')
+      const body = [
+        'Invalid choice.',
+        'AirtelTigo bundles: (9/9)',
+        ...p.map((x, i) => `${i + 1}. ${formatSize(x.sizeMb)} ${ghs(x.pricePesewas)}`),
+        '8 Prev 9 Next',
+        '0 Back 00 Menu'
+      ].join('\n')
       expect(body.length + 4).to.be.at.most(SCREEN_MAX)
     }
   })

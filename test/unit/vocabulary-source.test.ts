@@ -17,7 +17,10 @@ function sources(dir: string): string[] {
   })
 }
 const files = DIRS.flatMap(sources)
-const lines = (file: string) => readFileSync(join(ROOT, file), 'utf8').split('\n').map((text, i) => ({ file, line: i + 1, text }))
+const lines = (file: string) =>
+  readFileSync(join(ROOT, file), 'utf8')
+    .split('\n')
+    .map((text, i) => ({ file, line: i + 1, text }))
 
 const MONEY = /\/ ?100\b|\* ?100\b|toFixed\(2\)/
 /** Hundreds that are not money, each with its reason. Match on file and a piece of the line. */
@@ -25,7 +28,7 @@ const NOT_MONEY: { file: string; has: string; why: string }[] = [
   { file: 'server/services/delivery/vendors/skytech.ts', has: '(mb / 1024) * 100) / 100', why: 'a bundle size in GB to 2 decimals, as the vendor takes it' },
   { file: 'server/services/reports/public-stats.ts', has: 'Math.floor(n / 100) * 100', why: 'a public count rounded down to hundreds' },
   { file: 'pages/admin/packages/size.ts', has: '(mb / MB_PER_GB).toFixed(2)', why: 'a size in GB with up to 2 decimals' },
-  { file: 'pages/admin/payouts/+Page.tsx', has: 'state.delayMs / 100', why: 'milliseconds shown as seconds with one decimal' },
+  { file: 'pages/admin/payouts/+Page.tsx', has: 'state.delayMs / 100', why: 'milliseconds shown as seconds with one decimal' }
 ]
 
 const NETWORK_LIST = /['"]MTN['"]\s*[,|]\s*['"]TELECEL['"]|TELECEL:\s*['"]Telecel/
@@ -39,7 +42,7 @@ const ACTIVE_AGENT_BY_HAND = /approved\s*(AND|&&)\s*[\w?.]*payment_?[sS]tatus\s*
 const VOUCHER_BY_HAND = /\/\^\\d\{(6|4,8)\}\$\//
 const NOT_VOUCHERS: { file: string; why: string }[] = [
   { file: 'server/services/recovery/index.ts', why: 'a password reset code: six digits, not a voucher' },
-  { file: 'pages/reset/+Page.tsx', why: 'the same reset code, checked in the form' },
+  { file: 'pages/reset/+Page.tsx', why: 'the same reset code, checked in the form' }
 ]
 /** The site's address built by hand instead of publicOrigin. */
 const ORIGIN_BY_HAND = /PUBLIC_URL\s*(\?\?|\.replace)|\$\{req\.protocol\}:\/\/|http:\/\/\$\{headers\.host/
@@ -58,7 +61,10 @@ describe('one vocabulary in the source tree', () => {
   })
 
   it('checks a voucher with VOUCHER_RE only, and builds the public address with publicOrigin only', () => {
-    expect(handWritten(VOUCHER_BY_HAND, ['server/lib/vocabulary.ts', ...NOT_VOUCHERS.map((n) => n.file)]), 'use VOUCHER_RE from server/lib/vocabulary.ts').to.deep.equal([])
+    expect(
+      handWritten(VOUCHER_BY_HAND, ['server/lib/vocabulary.ts', ...NOT_VOUCHERS.map((n) => n.file)]),
+      'use VOUCHER_RE from server/lib/vocabulary.ts'
+    ).to.deep.equal([])
     expect(handWritten(ORIGIN_BY_HAND, ['server/lib/origin.ts']), 'use publicOrigin from server/lib/origin.ts').to.deep.equal([])
   })
 
@@ -68,7 +74,10 @@ describe('one vocabulary in the source tree', () => {
       .flatMap(lines)
       .filter((l) => MONEY.test(l.text) && !NOT_MONEY.some((a) => a.file === l.file && l.text.includes(a.has)))
       .map((l) => `${l.file}:${l.line}: ${l.text.trim()}`)
-    expect(found, 'use toGhs/toPesewas/parseGhs/ghsText/roundGhs/ghsFixed/percentOf/percentage from server/lib/money.ts (or allow-list a non-money hundred with its reason)').to.deep.equal([])
+    expect(
+      found,
+      'use toGhs/toPesewas/parseGhs/ghsText/roundGhs/ghsFixed/percentOf/percentage from server/lib/money.ts (or allow-list a non-money hundred with its reason)'
+    ).to.deep.equal([])
   })
 
   it('keeps each allow-listed non-money hundred where it is (a stale entry is removed)', () => {

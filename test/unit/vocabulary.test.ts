@@ -1,5 +1,15 @@
 import { expect } from 'chai'
-import { cediToGhs, formatDate, formatDay, ghsText, isActiveAgent, networkLabel, paymentStatusLabel, purposeLabel, VOUCHER_RE } from '../../server/lib/vocabulary.ts'
+import {
+  cediToGhs,
+  formatDate,
+  formatDay,
+  ghsText,
+  isActiveAgent,
+  networkLabel,
+  paymentStatusLabel,
+  purposeLabel,
+  VOUCHER_RE
+} from '../../server/lib/vocabulary.ts'
 import { publicOrigin } from '../../server/lib/origin.ts'
 import { fillTemplate } from '../../server/services/sms/index.ts'
 import { roundDownFigure } from '../../server/services/reports/public-stats.ts'
@@ -15,8 +25,13 @@ describe('vocabulary: what people read for the codes', () => {
   })
 
   it('fills the SMS templates with the network as people write it, and money for handsets as GHS', () => {
-    expect(fillTemplate('Your {dataSize} {network} data to {recipientNumber} has been delivered.', { dataSize: '1.0GB', network: 'TELECEL', recipientNumber: '0201112222' }))
-      .to.equal('Your 1.0GB Telecel data to 0201112222 has been delivered.')
+    expect(
+      fillTemplate('Your {dataSize} {network} data to {recipientNumber} has been delivered.', {
+        dataSize: '1.0GB',
+        network: 'TELECEL',
+        recipientNumber: '0201112222'
+      })
+    ).to.equal('Your 1.0GB Telecel data to 0201112222 has been delivered.')
     expect(ghsText(450)).to.equal('GHS 4.50')
     expect(cediToGhs('Minimum is GH₵5.00 or GH₵ 6.00')).to.equal('Minimum is GHS 5.00 or GHS 6.00')
   })
@@ -34,7 +49,15 @@ describe('vocabulary: what people read for the codes', () => {
 
   it('an agent is active when approved AND the fee is paid, never one without the other', () => {
     expect(isActiveAgent({ approved: true, paymentStatus: 'SUCCESS' })).to.equal(true)
-    expect([{ approved: false, paymentStatus: 'SUCCESS' }, { approved: true, paymentStatus: 'PENDING' }, { approved: true, paymentStatus: null }, null, undefined].map(isActiveAgent)).to.deep.equal([false, false, false, false, false])
+    expect(
+      [
+        { approved: false, paymentStatus: 'SUCCESS' },
+        { approved: true, paymentStatus: 'PENDING' },
+        { approved: true, paymentStatus: null },
+        null,
+        undefined
+      ].map(isActiveAgent)
+    ).to.deep.equal([false, false, false, false, false])
   })
 
   it('a voucher is the six digits *110# gives', () => {

@@ -5,10 +5,13 @@ import type { UssdAdapter } from './types.ts'
 const schema = Joi.object({
   sessionId: Joi.string().trim().min(1).max(100).required(),
   serviceCode: Joi.string().trim().max(40).allow('').default(''),
-  phoneNumber: Joi.string().trim().pattern(/^\+?\d{6,15}$/).required(),
+  phoneNumber: Joi.string()
+    .trim()
+    .pattern(/^\+?\d{6,15}$/)
+    .required(),
   networkCode: Joi.string().trim().max(20).allow('').default(''),
   // The whole dial's inputs; generous, but bounded so a hostile caller cannot make us work hard.
-  text: Joi.string().allow('').max(2000).default(''),
+  text: Joi.string().allow('').max(2000).default('')
 }).unknown(true)
 
 export const africasTalking: UssdAdapter = {
@@ -24,11 +27,14 @@ export const africasTalking: UssdAdapter = {
         phone: value.phoneNumber.replace(/\D/g, ''),
         serviceCode: value.serviceCode || null,
         network: value.networkCode || null,
-        text: value.text,
-      },
+        text: value.text
+      }
     }
   },
   send(res, reply, _request, status = 200) {
-    res.status(status).type('text/plain').send(`${reply.end ? 'END' : 'CON'} ${reply.text}`)
-  },
+    res
+      .status(status)
+      .type('text/plain')
+      .send(`${reply.end ? 'END' : 'CON'} ${reply.text}`)
+  }
 }

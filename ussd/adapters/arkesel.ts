@@ -7,9 +7,12 @@ const schema = Joi.object({
   sessionID: Joi.string().trim().min(1).max(100).required(),
   userID: Joi.string().trim().max(60).allow('').default(''),
   newSession: Joi.boolean().required(),
-  msisdn: Joi.string().trim().pattern(/^\+?\d{6,15}$/).required(),
+  msisdn: Joi.string()
+    .trim()
+    .pattern(/^\+?\d{6,15}$/)
+    .required(),
   userData: Joi.string().allow('').max(200).default(''),
-  network: Joi.string().trim().max(30).allow('').default(''),
+  network: Joi.string().trim().max(30).allow('').default('')
 }).unknown(true)
 
 export const arkesel: UssdAdapter = {
@@ -28,11 +31,11 @@ export const arkesel: UssdAdapter = {
         // On the first hop userData is the dialled code, not an answer.
         lastInput: value.newSession ? '' : value.userData,
         newSession: value.newSession,
-        echo: { sessionID: value.sessionID, userID: value.userID, msisdn: value.msisdn },
-      },
+        echo: { sessionID: value.sessionID, userID: value.userID, msisdn: value.msisdn }
+      }
     }
   },
   send(res, reply, request, status = 200) {
     res.status(status).json({ ...(request?.echo ?? {}), message: reply.text, continueSession: !reply.end })
-  },
+  }
 }

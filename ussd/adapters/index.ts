@@ -5,5 +5,5 @@ import type { UssdAdapter } from './types.ts'
 /** Gateways by URL segment: POST /ussd/<name>. */
 export const ADAPTERS: Record<string, UssdAdapter> = {
   africastalking: africasTalking,
-  arkesel,
+  arkesel
 }

@@ -16,12 +16,32 @@ export function Pager({ page, totalPages, onPage, label }: { page: number; total
     <>
       <SharedPager page={page} totalPages={totalPages} onPage={onPage} label={label} />
       {totalPages > 7 ? (
-        <form className="field has-addons is-justify-content-center mt-2" onSubmit={(e) => { e.preventDefault(); onPage(clampPage(goTo, totalPages)); setGoTo('') }}>
+        <form
+          className="field has-addons is-justify-content-center mt-2"
+          onSubmit={(e) => {
+            e.preventDefault()
+            onPage(clampPage(goTo, totalPages))
+            setGoTo('')
+          }}>
           <div className="control">
-            <label className="is-sr-only" htmlFor={id}>Go to page</label>
-            <input id={id} className="input is-small" style={{ width: '6rem' }} inputMode="numeric" placeholder="Page" value={goTo} onChange={(e) => setGoTo(e.target.value)} />
+            <label className="is-sr-only" htmlFor={id}>
+              Go to page
+            </label>
+            <input
+              id={id}
+              className="input is-small"
+              style={{ width: '6rem' }}
+              inputMode="numeric"
+              placeholder="Page"
+              value={goTo}
+              onChange={(e) => setGoTo(e.target.value)}
+            />
           </div>
-          <div className="control"><button type="submit" className="button is-small">Go</button></div>
+          <div className="control">
+            <button type="submit" className="button is-small">
+              Go
+            </button>
+          </div>
         </form>
       ) : null}
     </>

@@ -14,7 +14,11 @@ export function SendPasswordReset({ userId, label }: { userId: number; label: st
   async function send() {
     setBusy(true)
     try {
-      const res = await api<{ message: string }>(`/api/admin/users/${userId}/password-reset`, { method: 'POST', body: {}, fallbackError: 'Failed to send password reset' })
+      const res = await api<{ message: string }>(`/api/admin/users/${userId}/password-reset`, {
+        method: 'POST',
+        body: {},
+        fallbackError: 'Failed to send password reset'
+      })
       toast(res.message, 'success')
       setConfirming(false)
     } catch (err) {
@@ -26,7 +30,12 @@ export function SendPasswordReset({ userId, label }: { userId: number; label: st
 
   if (!confirming) {
     return (
-      <button type="button" className="button is-small is-light" data-send-reset={userId} aria-label={`Send password reset to ${label}`} onClick={() => setConfirming(true)}>
+      <button
+        type="button"
+        className="button is-small is-light"
+        data-send-reset={userId}
+        aria-label={`Send password reset to ${label}`}
+        onClick={() => setConfirming(true)}>
         Send password reset
       </button>
     )
@@ -34,8 +43,12 @@ export function SendPasswordReset({ userId, label }: { userId: number; label: st
   return (
     <div className="buttons are-small mb-0" role="group" aria-label={`Send a reset code to ${label}?`}>
       <span className="is-size-7 mr-2">Send a code to their phone? Their sessions end.</span>
-      <button type="button" className={`button is-warning${busy ? ' is-loading' : ''}`} data-confirm-reset={userId} disabled={busy} onClick={() => void send()}>Send</button>
-      <button type="button" className="button" disabled={busy} onClick={() => setConfirming(false)}>Cancel</button>
+      <button type="button" className={`button is-warning${busy ? ' is-loading' : ''}`} data-confirm-reset={userId} disabled={busy} onClick={() => void send()}>
+        Send
+      </button>
+      <button type="button" className="button" disabled={busy} onClick={() => setConfirming(false)}>
+        Cancel
+      </button>
     </div>
   )
 }

@@ -86,28 +86,56 @@ export default function Page() {
   return (
     <section className="ops-page">
       <div className="level is-mobile mb-3" style={{ flexWrap: 'wrap', gap: '.5rem' }}>
-        <div className="level-left"><h1 className="title is-4">AFA Registrations</h1></div>
+        <div className="level-left">
+          <h1 className="title is-4">AFA Registrations</h1>
+        </div>
         <div className="level-right">
-          <button className={`button is-primary${exporting ? ' is-loading' : ''}`} disabled={exporting} onClick={exportCsv}>Export CSV</button>
+          <button className={`button is-primary${exporting ? ' is-loading' : ''}`} disabled={exporting} onClick={exportCsv}>
+            Export CSV
+          </button>
         </div>
       </div>
       <div className="box">
-        <label className="label is-small" htmlFor="afa-search">Search</label>
-        <input id="afa-search" className="input is-small" type="search" placeholder="Search by full name, GH Card number or phone" value={searchInput} onChange={(e) => setSearchInput(e.target.value)} />
-        <p className="help">{pagination && !pagination.exact ? 'about ' : ''}{countText(total)} registration{total === 1 ? '' : 's'}</p>
+        <label className="label is-small" htmlFor="afa-search">
+          Search
+        </label>
+        <input
+          id="afa-search"
+          className="input is-small"
+          type="search"
+          placeholder="Search by full name, GH Card number or phone"
+          value={searchInput}
+          onChange={(e) => setSearchInput(e.target.value)}
+        />
+        <p className="help">
+          {pagination && !pagination.exact ? 'about ' : ''}
+          {countText(total)} registration{total === 1 ? '' : 's'}
+        </p>
       </div>
 
       {loading ? (
         <div aria-busy="true" aria-label="Loading registrations">
-          {Array.from({ length: 5 }, (_, i) => <div key={i} className="ops-skeleton is-row" />)}
+          {Array.from({ length: 5 }, (_, i) => (
+            <div key={i} className="ops-skeleton is-row" />
+          ))}
         </div>
       ) : rows.length === 0 ? (
-        <div className="box has-text-centered" data-empty>{search ? 'No registrations match your search.' : 'No AFA registrations yet.'}</div>
+        <div className="box has-text-centered" data-empty>
+          {search ? 'No registrations match your search.' : 'No AFA registrations yet.'}
+        </div>
       ) : (
         <div className="table-container">
           <table className="table is-fullwidth is-striped is-hoverable is-narrow ops-table">
             <thead>
-              <tr><th>Full Name</th><th>GH Card Number</th><th>Phone Number</th><th>Submitted</th><th>Payment Status</th><th>Completed</th><th>Actions</th></tr>
+              <tr>
+                <th>Full Name</th>
+                <th>GH Card Number</th>
+                <th>Phone Number</th>
+                <th>Submitted</th>
+                <th>Payment Status</th>
+                <th>Completed</th>
+                <th>Actions</th>
+              </tr>
             </thead>
             <tbody>
               {rows.map((r) => {
@@ -121,12 +149,22 @@ export default function Page() {
                     <td>{formatDate(r.createdAt)}</td>
                     <td>
                       {r.paymentStatus ? <span className={`tag ${status.cls}`}>{status.label}</span> : 'N/A'}
-                      {r.simulated ? <span className="tag is-warning is-light ml-1" title="Paid through the payment simulator: no real money moved">Simulated</span> : null}
+                      {r.simulated ? (
+                        <span className="tag is-warning is-light ml-1" title="Paid through the payment simulator: no real money moved">
+                          Simulated
+                        </span>
+                      ) : null}
                     </td>
                     <td>{r.completed ? <span className="tag is-success is-light">Yes</span> : <span className="tag is-light">No</span>}</td>
                     <td>
                       <label className="checkbox">
-                        <input type="checkbox" checked={r.completed} disabled={r.completed || busy} onChange={() => complete(r)} aria-label={`Mark completed: ${r.fullName}`} />{' '}
+                        <input
+                          type="checkbox"
+                          checked={r.completed}
+                          disabled={r.completed || busy}
+                          onChange={() => complete(r)}
+                          aria-label={`Mark completed: ${r.fullName}`}
+                        />{' '}
                         {busy ? 'Processing...' : 'Mark completed'}
                       </label>
                     </td>

@@ -2,7 +2,10 @@ import { useState } from 'react'
 import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 
-export interface TierOption { id: number; name: string }
+export interface TierOption {
+  id: number
+  name: string
+}
 
 /** An agent's tier, changed by the admin (audited, told to the agent); the first tier stands for none. */
 export function AgentTier({ agentId, agentName, tierId, tiers }: { agentId: number; agentName: string; tierId: number | null; tiers: TierOption[] }) {
@@ -26,8 +29,17 @@ export function AgentTier({ agentId, agentName, tierId, tiers }: { agentId: numb
   if (!tiers.length) return <span>-</span>
   return (
     <div className={`select is-small${saving ? ' is-loading' : ''}`}>
-      <select value={value} disabled={saving} onChange={(e) => void change(Number(e.target.value))} aria-label={`Tier of ${agentName}`} data-testid="agent-tier">
-        {tiers.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+      <select
+        value={value}
+        disabled={saving}
+        onChange={(e) => void change(Number(e.target.value))}
+        aria-label={`Tier of ${agentName}`}
+        data-testid="agent-tier">
+        {tiers.map((t) => (
+          <option key={t.id} value={t.id}>
+            {t.name}
+          </option>
+        ))}
       </select>
     </div>
   )

@@ -23,7 +23,11 @@ function SkeletonRows() {
     <>
       {Array.from({ length: 5 }, (_, i) => (
         <tr key={i} aria-hidden="true">
-          {Array.from({ length: 7 }, (_, j) => <td key={j}><span className="dh-skeleton-line" /></td>)}
+          {Array.from({ length: 7 }, (_, j) => (
+            <td key={j}>
+              <span className="dh-skeleton-line" />
+            </td>
+          ))}
         </tr>
       ))}
     </>
@@ -50,7 +54,9 @@ export default function Page() {
     const mine = ++seq.current
     setLoading(true)
     try {
-      const res = await api<{ logs: AuditLogView[]; pagination: NonNullable<AuditLogsData['pagination']> }>(`/api/admin/audit-logs?${query({ page, limit, ...filters })}`)
+      const res = await api<{ logs: AuditLogView[]; pagination: NonNullable<AuditLogsData['pagination']> }>(
+        `/api/admin/audit-logs?${query({ page, limit, ...filters })}`
+      )
       if (mine !== seq.current) return
       setLogs(res.logs)
       setPagination(res.pagination)
@@ -94,7 +100,9 @@ export default function Page() {
     }
   }
 
-  const actions = initial?.actions?.length ? initial.actions : ['LOGIN', 'LOGOUT', 'USER_CREATED', 'ORDER_CREATED', 'PAYMENT_SUCCESS', 'PAYMENT_FAILED', 'AGENT_APPROVED', 'SETTINGS_UPDATED']
+  const actions = initial?.actions?.length
+    ? initial.actions
+    : ['LOGIN', 'LOGOUT', 'USER_CREATED', 'ORDER_CREATED', 'PAYMENT_SUCCESS', 'PAYMENT_FAILED', 'AGENT_APPROVED', 'SETTINGS_UPDATED']
   const hasFilters = Object.values(filters).some((v) => v !== '') || userIdDraft !== ''
   const from = pagination && pagination.total ? (pagination.page - 1) * pagination.limit + 1 : 0
   const to = pagination ? Math.min(pagination.page * pagination.limit, pagination.total) : 0
@@ -110,8 +118,12 @@ export default function Page() {
         </div>
         <div className="level-right">
           <div className="buttons">
-            <button className={`button is-small${exporting === 'csv' ? ' is-loading' : ''}`} disabled={!!exporting} onClick={() => exportAs('csv')}>Export CSV</button>
-            <button className={`button is-small${exporting === 'json' ? ' is-loading' : ''}`} disabled={!!exporting} onClick={() => exportAs('json')}>Export JSON</button>
+            <button className={`button is-small${exporting === 'csv' ? ' is-loading' : ''}`} disabled={!!exporting} onClick={() => exportAs('csv')}>
+              Export CSV
+            </button>
+            <button className={`button is-small${exporting === 'json' ? ' is-loading' : ''}`} disabled={!!exporting} onClick={() => exportAs('json')}>
+              Export JSON
+            </button>
           </div>
         </div>
       </div>
@@ -120,34 +132,76 @@ export default function Page() {
         <div className="columns is-multiline is-mobile">
           <div className="column is-half-mobile is-2-desktop">
             <div className="field">
-              <label className="label is-small" htmlFor="audit-user">User ID</label>
+              <label className="label is-small" htmlFor="audit-user">
+                User ID
+              </label>
               <div className="control">
-                <input id="audit-user" className="input is-small" type="number" min={1} inputMode="numeric" value={userIdDraft} placeholder="Any"
-                  onChange={(e) => setUserIdDraft(e.target.value.replace(/\D/g, ''))} />
+                <input
+                  id="audit-user"
+                  className="input is-small"
+                  type="number"
+                  min={1}
+                  inputMode="numeric"
+                  value={userIdDraft}
+                  placeholder="Any"
+                  onChange={(e) => setUserIdDraft(e.target.value.replace(/\D/g, ''))}
+                />
               </div>
             </div>
           </div>
           <div className="column is-half-mobile is-2-desktop">
-            <SelectField id="audit-action" label="Action" value={filters.action} onChange={(v) => change({ action: v })} options={[{ value: '', label: 'All Actions' }, ...actions]} />
+            <SelectField
+              id="audit-action"
+              label="Action"
+              value={filters.action}
+              onChange={(v) => change({ action: v })}
+              options={[{ value: '', label: 'All Actions' }, ...actions]}
+            />
           </div>
           <div className="column is-half-mobile is-2-desktop">
-            <SelectField id="audit-resource" label="Resource" value={filters.resource} onChange={(v) => change({ resource: v })} options={[{ value: '', label: 'All Resources' }, ...RESOURCES]} />
+            <SelectField
+              id="audit-resource"
+              label="Resource"
+              value={filters.resource}
+              onChange={(v) => change({ resource: v })}
+              options={[{ value: '', label: 'All Resources' }, ...RESOURCES]}
+            />
           </div>
           <div className="column is-half-mobile is-2-desktop">
-            <SelectField id="audit-severity" label="Severity" value={filters.severity} onChange={(v) => change({ severity: v })} options={[{ value: '', label: 'All Severities' }, ...SEVERITIES]} />
+            <SelectField
+              id="audit-severity"
+              label="Severity"
+              value={filters.severity}
+              onChange={(v) => change({ severity: v })}
+              options={[{ value: '', label: 'All Severities' }, ...SEVERITIES]}
+            />
           </div>
           <DateRange idPrefix="audit" startDate={filters.startDate} endDate={filters.endDate} onChange={(r) => change(r)} />
         </div>
         <div className="level is-mobile">
           <div className="level-left">
-            <button type="button" className="button is-small" onClick={clear} disabled={!hasFilters}>Clear Filters</button>
+            <button type="button" className="button is-small" onClick={clear} disabled={!hasFilters}>
+              Clear Filters
+            </button>
           </div>
           <div className="level-right">
             <div className="field is-horizontal">
-              <label className="label is-small mr-2 mb-0" htmlFor="audit-limit">Per page</label>
+              <label className="label is-small mr-2 mb-0" htmlFor="audit-limit">
+                Per page
+              </label>
               <div className="select is-small">
-                <select id="audit-limit" value={limit} onChange={(e) => { setLimit(Number(e.target.value)); setPage(1) }}>
-                  {[20, 50, 100].map((n) => <option key={n} value={n}>{n}</option>)}
+                <select
+                  id="audit-limit"
+                  value={limit}
+                  onChange={(e) => {
+                    setLimit(Number(e.target.value))
+                    setPage(1)
+                  }}>
+                  {[20, 50, 100].map((n) => (
+                    <option key={n} value={n}>
+                      {n}
+                    </option>
+                  ))}
                 </select>
               </div>
             </div>
@@ -156,7 +210,8 @@ export default function Page() {
       </form>
 
       <p className="is-size-7 mb-2" aria-live="polite">
-        {pagination ? `Showing ${from} to ${to} of ${pagination.estimated ? 'about ' : ''}${pagination.total.toLocaleString('en-GH')} entries` : ''}{pagination && pagination.totalPages > 1 ? ` · Page ${pagination.page} of ${pagination.totalPages}` : ''}
+        {pagination ? `Showing ${from} to ${to} of ${pagination.estimated ? 'about ' : ''}${pagination.total.toLocaleString('en-GH')} entries` : ''}
+        {pagination && pagination.totalPages > 1 ? ` · Page ${pagination.page} of ${pagination.totalPages}` : ''}
       </p>
 
       <div className="table-container">
@@ -175,11 +230,17 @@ export default function Page() {
           <tbody>
             {loading && logs.length === 0 ? <SkeletonRows /> : null}
             {!loading && logs.length === 0 ? (
-              <tr><td colSpan={7} className="has-text-centered has-text-grey py-5">{hasFilters ? 'No audit logs match the current filters.' : 'No audit logs yet.'}</td></tr>
+              <tr>
+                <td colSpan={7} className="has-text-centered has-text-grey py-5">
+                  {hasFilters ? 'No audit logs match the current filters.' : 'No audit logs yet.'}
+                </td>
+              </tr>
             ) : null}
             {logs.map((l) => (
               <tr key={l.id} data-log-id={l.id} className={loading ? 'is-loading-row' : undefined}>
-                <td data-label="Timestamp" className="nowrap">{formatDateTime(l.timestamp)}</td>
+                <td data-label="Timestamp" className="nowrap">
+                  {formatDateTime(l.timestamp)}
+                </td>
                 <td data-label="User">
                   {l.user ? (
                     <>
@@ -187,17 +248,33 @@ export default function Page() {
                       <br />
                       <span className="tag is-small">{l.user.role}</span>
                     </>
-                  ) : <span className="has-text-grey">Unknown</span>}
+                  ) : (
+                    <span className="has-text-grey">Unknown</span>
+                  )}
                 </td>
-                <td data-label="Action"><code>{l.action}</code></td>
+                <td data-label="Action">
+                  <code>{l.action}</code>
+                </td>
                 <td data-label="Resource">
                   {l.resource}
-                  {l.resourceId ? <span className="has-text-grey" title={l.resourceId}> #{l.resourceId.slice(0, 8)}</span> : null}
+                  {l.resourceId ? (
+                    <span className="has-text-grey" title={l.resourceId}>
+                      {' '}
+                      #{l.resourceId.slice(0, 8)}
+                    </span>
+                  ) : null}
                 </td>
-                <td data-label="Severity"><span className={`tag ${SEVERITY_TAG[l.severity] ?? ''}`}>{l.severity}</span></td>
-                <td data-label="IP Address" className="nowrap">{l.ipAddress ?? '-'}</td>
+                <td data-label="Severity">
+                  <span className={`tag ${SEVERITY_TAG[l.severity] ?? ''}`}>{l.severity}</span>
+                </td>
+                <td data-label="IP Address" className="nowrap">
+                  {l.ipAddress ?? '-'}
+                </td>
                 <td data-label="Details">
-                  <button className="button is-small is-link is-light" onClick={() => setOpen(l)} aria-label={`View details of ${l.action} at ${formatDateTime(l.timestamp)}`}>
+                  <button
+                    className="button is-small is-link is-light"
+                    onClick={() => setOpen(l)}
+                    aria-label={`View details of ${l.action} at ${formatDateTime(l.timestamp)}`}>
                     View
                   </button>
                 </td>

@@ -37,12 +37,15 @@ export function DetailsModal({ log, onClose }: { log: AuditLogView; onClose: () 
       <div className="modal-background" onClick={onClose} />
       <div className="modal-card">
         <header className="modal-card-head">
-          <p className="modal-card-title" id="audit-details-title">Log Details</p>
+          <p className="modal-card-title" id="audit-details-title">
+            Log Details
+          </p>
           <button className="delete" aria-label="Close" onClick={onClose} />
         </header>
         <section className="modal-card-body">
           <p className="mb-3 is-size-7">
-            <strong>{log.action}</strong> on {log.resource}{log.resourceId ? ` #${log.resourceId}` : ''} · {formatDateTime(log.timestamp)} · {log.user?.email ?? 'Unknown'} · {log.ipAddress ?? 'no IP'}
+            <strong>{log.action}</strong> on {log.resource}
+            {log.resourceId ? ` #${log.resourceId}` : ''} · {formatDateTime(log.timestamp)} · {log.user?.email ?? 'Unknown'} · {log.ipAddress ?? 'no IP'}
           </p>
           {entries.length === 0 ? (
             <p className="has-text-grey">No details recorded.</p>
@@ -51,7 +54,9 @@ export function DetailsModal({ log, onClose }: { log: AuditLogView; onClose: () 
               {entries.map(([k, v]) => (
                 <div key={k}>
                   <dt>{k}</dt>
-                  <dd><Value value={v} /></dd>
+                  <dd>
+                    <Value value={v} />
+                  </dd>
                 </div>
               ))}
             </dl>
@@ -59,8 +64,12 @@ export function DetailsModal({ log, onClose }: { log: AuditLogView; onClose: () 
         </section>
         <footer className="modal-card-foot is-justify-content-flex-end">
           <div className="buttons">
-            <button className="button is-primary" onClick={copy}>Copy as JSON</button>
-            <button className="button" ref={closeRef} onClick={onClose}>Close</button>
+            <button className="button is-primary" onClick={copy}>
+              Copy as JSON
+            </button>
+            <button className="button" ref={closeRef} onClick={onClose}>
+              Close
+            </button>
           </div>
         </footer>
       </div>

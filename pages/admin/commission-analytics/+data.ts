@@ -15,7 +15,11 @@ export async function data(pageContext: PageContextServer): Promise<AnalyticsDat
   const r = pageContext.services?.commissionReports
   if (pageContext.user?.role !== 'ADMIN' || !r) return null
   const [summary, analytics, leaderboard, networks, archived] = await Promise.all([
-    r.analyticsSummary(), r.analytics({ groupBy: 'day' }), r.leaderboard({ limit: 5 }), r.networkAnalytics({}), r.archived({ page: 1, limit: 20 }),
+    r.analyticsSummary(),
+    r.analytics({ groupBy: 'day' }),
+    r.leaderboard({ limit: 5 }),
+    r.networkAnalytics({}),
+    r.archived({ page: 1, limit: 20 })
   ])
   return { summary, analytics, leaderboard, networks, archived }
 }

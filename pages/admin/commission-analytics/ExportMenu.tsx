@@ -38,18 +38,45 @@ export function ExportMenu({ filters }: { filters: Record<string, string> }) {
   return (
     <div className={`dropdown is-right${open ? ' is-active' : ''}`} ref={ref}>
       <div className="dropdown-trigger">
-        <button className={`button${busy ? ' is-loading' : ''}`} aria-haspopup="true" aria-expanded={open} aria-controls="export-menu" onClick={() => setOpen(!open)} disabled={busy}>
+        <button
+          className={`button${busy ? ' is-loading' : ''}`}
+          aria-haspopup="true"
+          aria-expanded={open}
+          aria-controls="export-menu"
+          onClick={() => setOpen(!open)}
+          disabled={busy}>
           Export ▾
         </button>
       </div>
       <div className="dropdown-menu" id="export-menu" role="menu">
         <div className="dropdown-content">
-          <button type="button" role="menuitem" className="dropdown-item"
-            onClick={() => run('/api/commission-analytics/export/csv', `archived_commissions_${day}.csv`, 'Archived commissions')}>Archived CSV</button>
-          <button type="button" role="menuitem" className="dropdown-item"
-            onClick={() => run('/api/commission-analytics/export/current-csv', `current_commissions_${day}.csv`, 'Current commissions')}>Current CSV</button>
-          <button type="button" role="menuitem" className="dropdown-item"
-            onClick={() => run(`/api/commission-analytics/export/analytics-csv?${query(filters)}`, `commission_analytics_${filters.groupBy ?? 'day'}_${day}.csv`, 'Analytics')}>Analytics CSV</button>
+          <button
+            type="button"
+            role="menuitem"
+            className="dropdown-item"
+            onClick={() => run('/api/commission-analytics/export/csv', `archived_commissions_${day}.csv`, 'Archived commissions')}>
+            Archived CSV
+          </button>
+          <button
+            type="button"
+            role="menuitem"
+            className="dropdown-item"
+            onClick={() => run('/api/commission-analytics/export/current-csv', `current_commissions_${day}.csv`, 'Current commissions')}>
+            Current CSV
+          </button>
+          <button
+            type="button"
+            role="menuitem"
+            className="dropdown-item"
+            onClick={() =>
+              run(
+                `/api/commission-analytics/export/analytics-csv?${query(filters)}`,
+                `commission_analytics_${filters.groupBy ?? 'day'}_${day}.csv`,
+                'Analytics'
+              )
+            }>
+            Analytics CSV
+          </button>
         </div>
       </div>
     </div>

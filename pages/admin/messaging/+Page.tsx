@@ -31,7 +31,9 @@ export default function Page() {
     if (!valid || sending) return
     setSending(true)
     try {
-      await api('/api/admin-messages', { body: { title: form.title.trim(), message: form.message.trim(), priority: form.priority, recipientIds: [...selected] } })
+      await api('/api/admin-messages', {
+        body: { title: form.title.trim(), message: form.message.trim(), priority: form.priority, recipientIds: [...selected] }
+      })
       window.alert('Message sent successfully!')
       setForm(EMPTY)
       setSelected(new Set())
@@ -47,7 +49,9 @@ export default function Page() {
     <div className="column is-4">
       <div className="box has-text-centered px-2">
         <p className="is-size-7 has-text-weight-semibold">{label}</p>
-        <p className="stat-value" data-stat={label}>{loading ? '…' : value}</p>
+        <p className="stat-value" data-stat={label}>
+          {loading ? '…' : value}
+        </p>
       </div>
     </div>
   )
@@ -62,7 +66,9 @@ export default function Page() {
           </div>
         </div>
         <div className="buttons mb-0">
-          <a className="button" href="/admin/messaging/history">Message History</a>
+          <a className="button" href="/admin/messaging/history">
+            Message History
+          </a>
           <button className="button is-primary" aria-expanded={open} aria-controls="new-message" onClick={() => setOpen(!open)}>
             {open ? 'Close' : 'New Message'}
           </button>
@@ -81,27 +87,54 @@ export default function Page() {
           <div className="columns">
             <div className="column is-two-thirds">
               <div className="field">
-                <label className="label" htmlFor="msg-title">Title</label>
-                <input id="msg-title" className="input" maxLength={200} value={form.title} onChange={(e) => setForm({ ...form, title: e.target.value })} required />
+                <label className="label" htmlFor="msg-title">
+                  Title
+                </label>
+                <input
+                  id="msg-title"
+                  className="input"
+                  maxLength={200}
+                  value={form.title}
+                  onChange={(e) => setForm({ ...form, title: e.target.value })}
+                  required
+                />
               </div>
             </div>
             <div className="column">
               <div className="field">
-                <label className="label" htmlFor="msg-priority">Priority</label>
+                <label className="label" htmlFor="msg-priority">
+                  Priority
+                </label>
                 <div className="select is-fullwidth">
                   <select id="msg-priority" value={form.priority} onChange={(e) => setForm({ ...form, priority: e.target.value })}>
-                    {PRIORITIES.map((p) => <option key={p} value={p}>{p}</option>)}
+                    {PRIORITIES.map((p) => (
+                      <option key={p} value={p}>
+                        {p}
+                      </option>
+                    ))}
                   </select>
                 </div>
               </div>
             </div>
           </div>
           <div className="field">
-            <label className="label" htmlFor="msg-body">Message</label>
-            <textarea id="msg-body" className="textarea" rows={5} maxLength={5000} value={form.message} onChange={(e) => setForm({ ...form, message: e.target.value })} required />
+            <label className="label" htmlFor="msg-body">
+              Message
+            </label>
+            <textarea
+              id="msg-body"
+              className="textarea"
+              rows={5}
+              maxLength={5000}
+              value={form.message}
+              onChange={(e) => setForm({ ...form, message: e.target.value })}
+              required
+            />
           </div>
           <Recipients agents={agents} selected={selected} onChange={setSelected} disabled={sending} />
-          <button type="submit" className={`button is-primary${sending ? ' is-loading' : ''}`} disabled={!valid || sending}>Send Message</button>
+          <button type="submit" className={`button is-primary${sending ? ' is-loading' : ''}`} disabled={!valid || sending}>
+            Send Message
+          </button>
           {!valid ? <p className="help">A title, a message and at least one recipient are needed.</p> : null}
         </form>
       ) : null}

@@ -1,7 +1,23 @@
-export interface AgentOption { id: number; email: string; name: string; phone: string; agent: { approved: boolean } }
+export interface AgentOption {
+  id: number
+  email: string
+  name: string
+  phone: string
+  agent: { approved: boolean }
+}
 
 /** Recipients checklist with Select All / Deselect All and the selected count. */
-export function Recipients({ agents, selected, onChange, disabled }: { agents: AgentOption[]; selected: Set<number>; onChange: (s: Set<number>) => void; disabled?: boolean }) {
+export function Recipients({
+  agents,
+  selected,
+  onChange,
+  disabled
+}: {
+  agents: AgentOption[]
+  selected: Set<number>
+  onChange: (s: Set<number>) => void
+  disabled?: boolean
+}) {
   const flip = (id: number) => {
     const next = new Set(selected)
     if (next.has(id)) next.delete(id)
@@ -12,9 +28,15 @@ export function Recipients({ agents, selected, onChange, disabled }: { agents: A
     <fieldset className="field" disabled={disabled}>
       <legend className="label">Recipients</legend>
       <div className="buttons are-small mb-2">
-        <button type="button" className="button" onClick={() => onChange(new Set(agents.map((a) => a.id)))} disabled={!agents.length}>Select All</button>
-        <button type="button" className="button" onClick={() => onChange(new Set())} disabled={!selected.size}>Deselect All</button>
-        <span className="ml-2 is-size-7" aria-live="polite" data-selected-count>{selected.size} of {agents.length} agents selected</span>
+        <button type="button" className="button" onClick={() => onChange(new Set(agents.map((a) => a.id)))} disabled={!agents.length}>
+          Select All
+        </button>
+        <button type="button" className="button" onClick={() => onChange(new Set())} disabled={!selected.size}>
+          Deselect All
+        </button>
+        <span className="ml-2 is-size-7" aria-live="polite" data-selected-count>
+          {selected.size} of {agents.length} agents selected
+        </span>
       </div>
       <div className="box p-2" style={{ maxHeight: '18rem', overflowY: 'auto' }}>
         {agents.length === 0 ? (

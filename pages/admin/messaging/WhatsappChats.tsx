@@ -2,8 +2,17 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react'
 import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 
-interface Chat { waId: string; name: string | null; phone: string }
-interface Message { id: number; direction: 'in' | 'out'; sentBy: string; text: string }
+interface Chat {
+  waId: string
+  name: string | null
+  phone: string
+}
+interface Message {
+  id: number
+  direction: 'in' | 'out'
+  sentBy: string
+  text: string
+}
 
 /** WhatsApp chats a customer handed to a person ("Talk to a person"): read, answer, hand back to the bot. */
 export function WhatsappChats() {
@@ -15,10 +24,14 @@ export function WhatsappChats() {
   const [busy, setBusy] = useState(false)
 
   const loadChats = useCallback(() => {
-    api<{ chats: Chat[] }>('/api/whatsapp/chats').then((r) => setChats(r.chats)).catch(() => setChats([]))
+    api<{ chats: Chat[] }>('/api/whatsapp/chats')
+      .then((r) => setChats(r.chats))
+      .catch(() => setChats([]))
   }, [])
   const loadMessages = useCallback((waId: string) => {
-    api<{ messages: Message[] }>(`/api/whatsapp/chats/${waId}`).then((r) => setMessages(r.messages)).catch(() => setMessages([]))
+    api<{ messages: Message[] }>(`/api/whatsapp/chats/${waId}`)
+      .then((r) => setMessages(r.messages))
+      .catch(() => setMessages([]))
   }, [])
   useEffect(loadChats, [loadChats])
 
@@ -60,11 +73,22 @@ export function WhatsappChats() {
 
   return (
     <div className="box" aria-labelledby="wa-chats-title">
-      <h2 className="title is-5" id="wa-chats-title">WhatsApp chats waiting for a person</h2>
-      {chats === null ? <p>Loading…</p> : chats.length === 0 ? <p className="has-text-grey">No customer is waiting.</p> : (
+      <h2 className="title is-5" id="wa-chats-title">
+        WhatsApp chats waiting for a person
+      </h2>
+      {chats === null ? (
+        <p>Loading…</p>
+      ) : chats.length === 0 ? (
+        <p className="has-text-grey">No customer is waiting.</p>
+      ) : (
         <div className="buttons">
           {chats.map((c) => (
-            <button key={c.waId} type="button" className={`button${open === c.waId ? ' is-link' : ''}`} aria-pressed={open === c.waId} onClick={() => show(c.waId)}>
+            <button
+              key={c.waId}
+              type="button"
+              className={`button${open === c.waId ? ' is-link' : ''}`}
+              aria-pressed={open === c.waId}
+              onClick={() => show(c.waId)}>
               {c.name ? `${c.name} (${c.phone})` : c.phone}
             </button>
           ))}
@@ -81,12 +105,18 @@ export function WhatsappChats() {
           </ul>
           <form onSubmit={send} aria-label="Reply on WhatsApp">
             <div className="field">
-              <label className="label" htmlFor="wa-reply">Reply</label>
+              <label className="label" htmlFor="wa-reply">
+                Reply
+              </label>
               <textarea id="wa-reply" className="textarea" rows={2} maxLength={4096} value={reply} onChange={(e) => setReply(e.target.value)} />
             </div>
             <div className="buttons">
-              <button type="submit" className={`button is-primary${busy ? ' is-loading' : ''}`} disabled={busy || !reply.trim()}>Send reply</button>
-              <button type="button" className="button" disabled={busy} onClick={() => void release()}>Hand back to the bot</button>
+              <button type="submit" className={`button is-primary${busy ? ' is-loading' : ''}`} disabled={busy || !reply.trim()}>
+                Send reply
+              </button>
+              <button type="button" className="button" disabled={busy} onClick={() => void release()}>
+                Hand back to the bot
+              </button>
             </div>
           </form>
         </div>

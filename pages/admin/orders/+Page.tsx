@@ -17,7 +17,7 @@ const STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED', 'REF
 const TYPES = [
   { value: 'all', label: 'All Orders' },
   { value: 'agent', label: 'Agent Orders' },
-  { value: 'direct', label: 'Direct Customers' },
+  { value: 'direct', label: 'Direct Customers' }
 ]
 const SIZES = [10, 20, 50, 100]
 
@@ -28,10 +28,19 @@ const DELIVERY = [
   { value: 'PROCESSING', label: 'Processing' },
   { value: 'DELIVERED', label: 'Delivered' },
   { value: 'MANUAL', label: 'Delivered (manual)' },
-  { value: 'FAILED', label: 'Failed' },
+  { value: 'FAILED', label: 'Failed' }
 ]
 
-interface Filters { history: boolean; network: string; paymentStatus: string; deliveryStatus: string; orderType: string; limit: number; search: string; batchId: string }
+interface Filters {
+  history: boolean
+  network: string
+  paymentStatus: string
+  deliveryStatus: string
+  orderType: string
+  limit: number
+  search: string
+  batchId: string
+}
 const DEFAULTS: Filters = { history: false, network: 'ALL', paymentStatus: 'ALL', deliveryStatus: 'ALL', orderType: 'all', limit: 20, search: '', batchId: '' }
 
 function query(f: Filters, page: number) {
@@ -59,20 +68,23 @@ export default function Page() {
   const [busy, setBusy] = useState<Set<number>>(new Set())
   const seq = useRef(0)
 
-  const load = useCallback(async (f: Filters, p: number) => {
-    const mine = ++seq.current
-    setLoading(true)
-    try {
-      const res = await api<{ orders: AdminOrder[]; pagination: Pagination }>(`/api/orders?${query(f, p)}`)
-      if (mine !== seq.current) return
-      setOrders(res.orders)
-      setPagination(res.pagination)
-    } catch (err) {
-      if (mine === seq.current) toast(err instanceof ApiError ? err.message : 'Failed to load orders', 'error')
-    } finally {
-      if (mine === seq.current) setLoading(false)
-    }
-  }, [toast])
+  const load = useCallback(
+    async (f: Filters, p: number) => {
+      const mine = ++seq.current
+      setLoading(true)
+      try {
+        const res = await api<{ orders: AdminOrder[]; pagination: Pagination }>(`/api/orders?${query(f, p)}`)
+        if (mine !== seq.current) return
+        setOrders(res.orders)
+        setPagination(res.pagination)
+      } catch (err) {
+        if (mine === seq.current) toast(err instanceof ApiError ? err.message : 'Failed to load orders', 'error')
+      } finally {
+        if (mine === seq.current) setLoading(false)
+      }
+    },
+    [toast]
+  )
 
   useReloadEffect(() => load(filters, page), [filters, page, load], !!initial?.pagination)
 
@@ -154,7 +166,9 @@ export default function Page() {
   return (
     <section className="ops-page">
       <div className="level is-mobile mb-3" style={{ flexWrap: 'wrap', gap: '.5rem' }}>
-        <div className="level-left"><h1 className="title is-4">{history ? 'Exported Orders History' : 'Active Orders'}</h1></div>
+        <div className="level-left">
+          <h1 className="title is-4">{history ? 'Exported Orders History' : 'Active Orders'}</h1>
+        </div>
         <div className="level-right buttons mb-0">
           <button className="button is-light" onClick={() => change({ history: !history })}>
             {history ? 'Show Active Orders' : 'Show Exported History'}
@@ -169,18 +183,30 @@ export default function Page() {
 
       {history ? null : (
         <div className="notification is-info is-light">
-          <strong>Export &amp; Clear Orders:</strong> 'Export All Orders' downloads a CSV of the pending orders (paid and not yet delivered),
-          marks them as delivered and moves them to the exported history. Orders being delivered automatically are left out.
+          <strong>Export &amp; Clear Orders:</strong> 'Export All Orders' downloads a CSV of the pending orders (paid and not yet delivered), marks them as
+          delivered and moves them to the exported history. Orders being delivered automatically are left out.
         </div>
       )}
 
       <div className="box">
         <div className="columns is-multiline is-variable is-2">
           <div className="column is-6-tablet is-3-desktop">
-            <SelectField id="f-network" label="Network" value={filters.network} onChange={(v) => change({ network: v })} options={[{ value: 'ALL', label: 'All' }, ...Object.entries(NETWORK_LABEL).map(([value, label]) => ({ value, label }))]} />
+            <SelectField
+              id="f-network"
+              label="Network"
+              value={filters.network}
+              onChange={(v) => change({ network: v })}
+              options={[{ value: 'ALL', label: 'All' }, ...Object.entries(NETWORK_LABEL).map(([value, label]) => ({ value, label }))]}
+            />
           </div>
           <div className="column is-6-tablet is-3-desktop">
-            <SelectField id="f-status" label="Payment status" value={filters.paymentStatus} onChange={(v) => change({ paymentStatus: v })} options={[{ value: 'ALL', label: 'All' }, ...STATUSES.map((value) => ({ value, label: statusOf(value).label }))]} />
+            <SelectField
+              id="f-status"
+              label="Payment status"
+              value={filters.paymentStatus}
+              onChange={(v) => change({ paymentStatus: v })}
+              options={[{ value: 'ALL', label: 'All' }, ...STATUSES.map((value) => ({ value, label: statusOf(value).label }))]}
+            />
           </div>
           <div className="column is-6-tablet is-3-desktop">
             <SelectField id="f-delivery" label="Delivery" value={filters.deliveryStatus} onChange={(v) => change({ deliveryStatus: v })} options={DELIVERY} />
@@ -192,27 +218,68 @@ export default function Page() {
             <SelectField id="f-size" label="Per page" value={filters.limit} onChange={(v) => change({ limit: Number(v) })} options={SIZES} />
           </div>
         </div>
-        <form className="field has-addons mb-1" role="search" onSubmit={(e) => { e.preventDefault(); change({ search: searchInput }) }}>
+        <form
+          className="field has-addons mb-1"
+          role="search"
+          onSubmit={(e) => {
+            e.preventDefault()
+            change({ search: searchInput })
+          }}>
           <div className="control is-expanded">
-            <label className="is-sr-only" htmlFor="f-search">Search orders</label>
-            <input id="f-search" className="input is-small" type="search" placeholder="Search orders, numbers, agents, status..." value={searchInput} onChange={(e) => setSearchInput(e.target.value)} />
+            <label className="is-sr-only" htmlFor="f-search">
+              Search orders
+            </label>
+            <input
+              id="f-search"
+              className="input is-small"
+              type="search"
+              placeholder="Search orders, numbers, agents, status..."
+              value={searchInput}
+              onChange={(e) => setSearchInput(e.target.value)}
+            />
           </div>
           <div className="control">
-            <button type="button" className="button is-small" disabled={!searchInput && !filters.search} onClick={() => { setSearchInput(''); change({ search: '' }) }}>Clear</button>
+            <button
+              type="button"
+              className="button is-small"
+              disabled={!searchInput && !filters.search}
+              onClick={() => {
+                setSearchInput('')
+                change({ search: '' })
+              }}>
+              Clear
+            </button>
           </div>
         </form>
-        {filters.search.trim() ? <p className="help" aria-live="polite">{about}{countText(total)} result{total === 1 ? '' : 's'} found</p> : null}
+        {filters.search.trim() ? (
+          <p className="help" aria-live="polite">
+            {about}
+            {countText(total)} result{total === 1 ? '' : 's'} found
+          </p>
+        ) : null}
       </div>
 
       <div className="box ops-summary py-3" aria-live="polite">
-        <span><strong>{history ? 'Exported' : 'Total'}:</strong> {about}{countText(total)} orders</span>
-        {filtered ? <span><strong>Filters:</strong> {active.join(', ')}</span> : null}
-        <span>Page {pagination?.page ?? page} of {about}{countText(totalPages)}</span>
+        <span>
+          <strong>{history ? 'Exported' : 'Total'}:</strong> {about}
+          {countText(total)} orders
+        </span>
+        {filtered ? (
+          <span>
+            <strong>Filters:</strong> {active.join(', ')}
+          </span>
+        ) : null}
+        <span>
+          Page {pagination?.page ?? page} of {about}
+          {countText(totalPages)}
+        </span>
       </div>
 
       {loading ? (
         <div aria-busy="true" aria-label="Loading orders">
-          {Array.from({ length: 6 }, (_, i) => <div key={i} className="ops-skeleton mb-3" />)}
+          {Array.from({ length: 6 }, (_, i) => (
+            <div key={i} className="ops-skeleton mb-3" />
+          ))}
         </div>
       ) : orders.length === 0 ? (
         <div className="box has-text-centered" data-empty>
@@ -232,13 +299,34 @@ export default function Page() {
           <table className="table is-stacked-mobile is-fullwidth is-striped is-hoverable is-narrow ops-table">
             <thead>
               <tr>
-                <th>Recipient</th><th>Network</th><th>Size</th><th>Amount</th><th>Agent</th><th>Payment Status</th><th>Transaction ID</th>
+                <th>Recipient</th>
+                <th>Network</th>
+                <th>Size</th>
+                <th>Amount</th>
+                <th>Agent</th>
+                <th>Payment Status</th>
+                <th>Transaction ID</th>
                 <th>{history ? 'Exported At' : 'Date'}</th>
-                {history ? null : <><th>Delivery</th><th>Actions</th></>}
+                {history ? null : (
+                  <>
+                    <th>Delivery</th>
+                    <th>Actions</th>
+                  </>
+                )}
               </tr>
             </thead>
             <tbody>
-              {orders.map((o) => <OrderRow key={o.id} order={o} history={history} busy={busy.has(o.id)} onDelivered={markDelivered} onRetry={retryDelivery} onRefunded={(r) => setOrders((list) => list.map((x) => (x.id === r.id ? r : x)))} />)}
+              {orders.map((o) => (
+                <OrderRow
+                  key={o.id}
+                  order={o}
+                  history={history}
+                  busy={busy.has(o.id)}
+                  onDelivered={markDelivered}
+                  onRetry={retryDelivery}
+                  onRefunded={(r) => setOrders((list) => list.map((x) => (x.id === r.id ? r : x)))}
+                />
+              ))}
             </tbody>
           </table>
         </div>

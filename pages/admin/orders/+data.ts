@@ -2,7 +2,12 @@ import type { PageContextServer } from 'vike/types'
 import type { Pagination } from '../../../server/lib/lists.ts'
 import type { AdminOrder } from '../../../server/services/orders/admin.ts'
 
-export interface OrdersData { orders: AdminOrder[]; pagination: Pagination | null; deliveryStatus?: string; batchId?: string }
+export interface OrdersData {
+  orders: AdminOrder[]
+  pagination: Pagination | null
+  deliveryStatus?: string
+  batchId?: string
+}
 
 const DELIVERY = ['NOT_STARTED', 'QUEUED', 'PROCESSING', 'DELIVERED', 'FAILED', 'MANUAL']
 

@@ -12,7 +12,7 @@ import { SalesTables } from './SalesTables.tsx'
 const RANGES = [
   { value: 'today', label: 'Today' },
   { value: '7d', label: '7 days' },
-  { value: '30d', label: '30 days' },
+  { value: '30d', label: '30 days' }
 ] as const
 
 function Stat({ label, value, note }: { label: string; value: string; note?: string }) {
@@ -29,7 +29,12 @@ function Stat({ label, value, note }: { label: string; value: string; note?: str
 
 function Row({ label, value }: { label: string; value: string }) {
   return (
-    <tr><th scope="row" className="has-text-weight-normal">{label}</th><td className="has-text-right has-text-weight-semibold">{value}</td></tr>
+    <tr>
+      <th scope="row" className="has-text-weight-normal">
+        {label}
+      </th>
+      <td className="has-text-right has-text-weight-semibold">{value}</td>
+    </tr>
   )
 }
 
@@ -59,12 +64,17 @@ export default function Page() {
   return (
     <section className="ops-page">
       <div className="level is-mobile mb-4" style={{ flexWrap: 'wrap', gap: '.5rem' }}>
-        <div className="level-left"><h1 className="title is-4">Overview</h1></div>
+        <div className="level-left">
+          <h1 className="title is-4">Overview</h1>
+        </div>
         <div className="level-right">
           <div className="buttons has-addons mb-0" role="group" aria-label="Range">
             {RANGES.map((r) => (
-              <button key={r.value} className={`button is-small${range === r.value ? ' is-primary is-selected' : ''}${loading && range === r.value ? ' is-loading' : ''}`}
-                aria-pressed={range === r.value} onClick={() => pick(r.value)}>
+              <button
+                key={r.value}
+                className={`button is-small${range === r.value ? ' is-primary is-selected' : ''}${loading && range === r.value ? ' is-loading' : ''}`}
+                aria-pressed={range === r.value}
+                onClick={() => pick(r.value)}>
                 {r.label}
               </button>
             ))}
@@ -74,7 +84,9 @@ export default function Page() {
 
       {initial?.attentionCount ? (
         <div className="notification is-warning is-light" data-testid="attention-banner">
-          <a href="/admin/payments">{initial.attentionCount} payment{initial.attentionCount === 1 ? ' needs' : 's need'} attention</a>
+          <a href="/admin/payments">
+            {initial.attentionCount} payment{initial.attentionCount === 1 ? ' needs' : 's need'} attention
+          </a>
         </div>
       ) : null}
 
@@ -90,7 +102,13 @@ export default function Page() {
             <Stat label="Success rate" value={`${analytics.successRate.toFixed(1)}%`} note={rangeLabel} />
             <Stat label="Data revenue (GHS)" value={formatCedis(analytics.totalRevenue)} note={rangeLabel} />
             <Stat label="Agent revenue (GHS)" value={formatCedis(stats.totalAgentRevenue)} note="registration fees, all time" />
-            {initial?.walletLiability ? <Stat label="Wallet liability (GHS)" value={formatCedis(initial.walletLiability.total)} note={`owed to agents in ${countText(initial.walletLiability.wallets)} wallets`} /> : null}
+            {initial?.walletLiability ? (
+              <Stat
+                label="Wallet liability (GHS)"
+                value={formatCedis(initial.walletLiability.total)}
+                note={`owed to agents in ${countText(initial.walletLiability.wallets)} wallets`}
+              />
+            ) : null}
           </div>
 
           <div className="columns">

@@ -3,12 +3,22 @@ import type { AdminStatsService } from '../../../server/services/reports/admin-s
 
 export type Stats = Awaited<ReturnType<AdminStatsService['stats']>>
 export type Analytics = Awaited<ReturnType<AdminStatsService['analytics']>>
-export interface OverviewData { stats: Stats | null; analytics: Analytics | null; attentionCount?: number; walletLiability?: { total: number; wallets: number } | null }
+export interface OverviewData {
+  stats: Stats | null
+  analytics: Analytics | null
+  attentionCount?: number
+  walletLiability?: { total: number; wallets: number } | null
+}
 
 // Figures for the default range (7 days) come with the page; the charts themselves load in the browser.
 export async function data(pageContext: PageContextServer): Promise<OverviewData> {
   const s = pageContext.services
   if (pageContext.user?.role !== 'ADMIN' || !s) return { stats: null, analytics: null }
-  const [stats, analytics, attentionCount, walletLiability] = await Promise.all([s.adminStats.stats(), s.adminStats.analytics('7d'), s.payments.attention.count(), s.wallet.liability()])
+  const [stats, analytics, attentionCount, walletLiability] = await Promise.all([
+    s.adminStats.stats(),
+    s.adminStats.analytics('7d'),
+    s.payments.attention.count(),
+    s.wallet.liability()
+  ])
   return { stats, analytics, attentionCount, walletLiability }
 }

@@ -31,7 +31,9 @@ export default function Page() {
           <h1 className="title">Packages</h1>
           <p className="subtitle is-6">Data bundles, prices and availability</p>
         </div>
-        <button className="button is-primary" onClick={() => setForm('new')} disabled={form === 'new'}>Add Package</button>
+        <button className="button is-primary" onClick={() => setForm('new')} disabled={form === 'new'}>
+          Add Package
+        </button>
       </div>
 
       {form ? (
@@ -48,22 +50,39 @@ export default function Page() {
                 <th>Regular Price</th>
                 <th>Agent Price</th>
                 <th>Status</th>
-                <th><span className="is-sr-only">Actions</span></th>
+                <th>
+                  <span className="is-sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {packages.length === 0 ? (
-                <tr><td colSpan={6} className="has-text-centered py-5">No packages yet. Use Add Package to create one.</td></tr>
+                <tr>
+                  <td colSpan={6} className="has-text-centered py-5">
+                    No packages yet. Use Add Package to create one.
+                  </td>
+                </tr>
               ) : (
                 packages.map((p) => (
                   <tr key={p.id} data-package-id={p.id}>
-                    <td><span className="network-badge">{LABEL[p.network] ?? p.network}</span></td>
-                    <td><span style={{ whiteSpace: 'nowrap' }}>{formatSize(p.sizeMB)}</span>{p.name ? <div className="is-size-7 has-text-grey">{p.name}</div> : null}</td>
+                    <td>
+                      <span className="network-badge">{LABEL[p.network] ?? p.network}</span>
+                    </td>
+                    <td>
+                      <span style={{ whiteSpace: 'nowrap' }}>{formatSize(p.sizeMB)}</span>
+                      {p.name ? <div className="is-size-7 has-text-grey">{p.name}</div> : null}
+                    </td>
                     <td style={{ whiteSpace: 'nowrap' }}>{formatCedis(p.priceUser)}</td>
                     <td style={{ whiteSpace: 'nowrap' }}>{p.priceAgent === null ? <span className="has-text-grey">-</span> : formatCedis(p.priceAgent)}</td>
                     <td>{p.active ? <span className="tag is-success is-light">Active</span> : <span className="tag">Inactive</span>}</td>
                     <td>
-                      <button className="button is-small" aria-label={`Edit ${LABEL[p.network]} ${formatSize(p.sizeMB)}`} onClick={() => { setForm(p); window.scrollTo({ top: 0, behavior: 'smooth' }) }}>
+                      <button
+                        className="button is-small"
+                        aria-label={`Edit ${LABEL[p.network]} ${formatSize(p.sizeMB)}`}
+                        onClick={() => {
+                          setForm(p)
+                          window.scrollTo({ top: 0, behavior: 'smooth' })
+                        }}>
                         Edit
                       </button>
                     </td>

@@ -7,11 +7,23 @@ import { gbToMb, mbToGbText } from './size.ts'
 
 const NETWORK_OPTIONS = NETWORKS.map((value) => ({ value, label: NETWORK_LABEL[value]! }))
 
-interface Draft { network: string; sizeGb: string; priceUser: string; priceAgent: string; active: boolean }
+interface Draft {
+  network: string
+  sizeGb: string
+  priceUser: string
+  priceAgent: string
+  active: boolean
+}
 
 const draftOf = (p: AdminPackage | null): Draft =>
   p
-    ? { network: p.network, sizeGb: mbToGbText(p.sizeMB), priceUser: String(p.priceUser), priceAgent: p.priceAgent === null ? '' : String(p.priceAgent), active: p.active }
+    ? {
+        network: p.network,
+        sizeGb: mbToGbText(p.sizeMB),
+        priceUser: String(p.priceUser),
+        priceAgent: p.priceAgent === null ? '' : String(p.priceAgent),
+        active: p.active
+      }
     : { network: '', sizeGb: '', priceUser: '', priceAgent: '', active: true }
 
 /** Create or edit one package: size in GB here, MB on the server (spec section 5 rules). */
@@ -27,9 +39,14 @@ export function PackageForm({ editing, onSaved, onCancel }: { editing: AdminPack
     const user = Number(d.priceUser)
     const agent = d.priceAgent.trim() === '' ? null : Number(d.priceAgent)
     const valid =
-      d.network && d.sizeGb.trim() !== '' && Number.isFinite(gb) && gb >= 0.1 &&
+      d.network &&
+      d.sizeGb.trim() !== '' &&
+      Number.isFinite(gb) &&
+      gb >= 0.1 &&
       // A price is at least 0.01 and the agent price never above the user price (the server checks again).
-      d.priceUser.trim() !== '' && Number.isFinite(user) && user >= 0.01 &&
+      d.priceUser.trim() !== '' &&
+      Number.isFinite(user) &&
+      user >= 0.01 &&
       (agent === null || (Number.isFinite(agent) && agent >= 0.01 && agent <= user))
     if (!valid) {
       toast('Fill all fields correctly', 'error')
@@ -40,7 +57,7 @@ export function PackageForm({ editing, onSaved, onCancel }: { editing: AdminPack
     setBusy(true)
     try {
       const res = await api<{ package: AdminPackage }>('/api/packages', {
-        body: { ...(editing ? { id: editing.id } : {}), network: d.network, sizeMB, priceUser: user, priceAgent: agent, active: d.active },
+        body: { ...(editing ? { id: editing.id } : {}), network: d.network, sizeMB, priceUser: user, priceAgent: agent, active: d.active }
       })
       toast(editing ? 'Package updated' : 'Package created', 'success')
       onSaved(res.package)
@@ -53,35 +70,79 @@ export function PackageForm({ editing, onSaved, onCancel }: { editing: AdminPack
 
   return (
     <form className="box" onSubmit={submit} noValidate aria-labelledby="package-form-title">
-      <h2 className="title is-5" id="package-form-title">{editing ? 'Edit Package' : 'Create Package'}</h2>
+      <h2 className="title is-5" id="package-form-title">
+        {editing ? 'Edit Package' : 'Create Package'}
+      </h2>
       <div className="columns is-multiline">
         <div className="column is-half-tablet">
           <div className="field">
-            <label className="label" htmlFor="pkg-network">Network</label>
+            <label className="label" htmlFor="pkg-network">
+              Network
+            </label>
             <div className="select is-fullwidth">
               <select id="pkg-network" value={d.network} required onChange={(e) => set({ network: e.target.value })}>
                 <option value="">Select network</option>
-                {NETWORK_OPTIONS.map((n) => <option key={n.value} value={n.value}>{n.label}</option>)}
+                {NETWORK_OPTIONS.map((n) => (
+                  <option key={n.value} value={n.value}>
+                    {n.label}
+                  </option>
+                ))}
               </select>
             </div>
           </div>
         </div>
         <div className="column is-half-tablet">
           <div className="field">
-            <label className="label" htmlFor="pkg-size">Size (GB)</label>
-            <input id="pkg-size" className="input" type="number" inputMode="decimal" min={0.1} step={0.1} required value={d.sizeGb} onChange={(e) => set({ sizeGb: e.target.value })} />
+            <label className="label" htmlFor="pkg-size">
+              Size (GB)
+            </label>
+            <input
+              id="pkg-size"
+              className="input"
+              type="number"
+              inputMode="decimal"
+              min={0.1}
+              step={0.1}
+              required
+              value={d.sizeGb}
+              onChange={(e) => set({ sizeGb: e.target.value })}
+            />
           </div>
         </div>
         <div className="column is-half-tablet">
           <div className="field">
-            <label className="label" htmlFor="pkg-price-user">Regular Price (GH₵)</label>
-            <input id="pkg-price-user" className="input" type="number" inputMode="decimal" min={0.01} step={0.01} required value={d.priceUser} onChange={(e) => set({ priceUser: e.target.value })} />
+            <label className="label" htmlFor="pkg-price-user">
+              Regular Price (GH₵)
+            </label>
+            <input
+              id="pkg-price-user"
+              className="input"
+              type="number"
+              inputMode="decimal"
+              min={0.01}
+              step={0.01}
+              required
+              value={d.priceUser}
+              onChange={(e) => set({ priceUser: e.target.value })}
+            />
           </div>
         </div>
         <div className="column is-half-tablet">
           <div className="field">
-            <label className="label" htmlFor="pkg-price-agent">Agent Price (GH₵)</label>
-            <input id="pkg-price-agent" className="input" type="number" inputMode="decimal" min={0.01} step={0.01} placeholder="Optional" value={d.priceAgent} onChange={(e) => set({ priceAgent: e.target.value })} />
+            <label className="label" htmlFor="pkg-price-agent">
+              Agent Price (GH₵)
+            </label>
+            <input
+              id="pkg-price-agent"
+              className="input"
+              type="number"
+              inputMode="decimal"
+              min={0.01}
+              step={0.01}
+              placeholder="Optional"
+              value={d.priceAgent}
+              onChange={(e) => set({ priceAgent: e.target.value })}
+            />
             <p className="help">Leave empty to charge agents the regular price.</p>
           </div>
         </div>
@@ -92,8 +153,12 @@ export function PackageForm({ editing, onSaved, onCancel }: { editing: AdminPack
         </div>
       </div>
       <div className="buttons">
-        <button type="submit" className={`button is-primary${busy ? ' is-loading' : ''}`} disabled={busy}>{editing ? 'Update Package' : 'Create Package'}</button>
-        <button type="button" className="button" onClick={onCancel} disabled={busy}>Cancel</button>
+        <button type="submit" className={`button is-primary${busy ? ' is-loading' : ''}`} disabled={busy}>
+          {editing ? 'Update Package' : 'Create Package'}
+        </button>
+        <button type="button" className="button" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
       </div>
     </form>
   )

@@ -36,34 +36,67 @@ export function TierPriceGrid({ initial }: { initial: TierGrid }) {
   if (!grid.tiers.length) return null
   return (
     <div className="box mt-5">
-      <h2 className="title is-5" id="tier-grid-title">Prices per tier</h2>
-      <p className="mb-3">Leave a cell empty to charge what the tier above it pays (the first tier: the agent price). A tier price cannot be above the regular price. <a href="/admin/tiers">Edit tiers</a></p>
+      <h2 className="title is-5" id="tier-grid-title">
+        Prices per tier
+      </h2>
+      <p className="mb-3">
+        Leave a cell empty to charge what the tier above it pays (the first tier: the agent price). A tier price cannot be above the regular price.{' '}
+        <a href="/admin/tiers">Edit tiers</a>
+      </p>
       <div className="table-container">
         <table className="table is-fullwidth is-stacked-mobile" aria-labelledby="tier-grid-title">
           <thead>
-            <tr><th scope="col">Bundle</th><th scope="col">Agent price</th>{grid.tiers.map((t) => <th key={t.id} scope="col">{t.name}</th>)}<th scope="col"><span className="is-sr-only">Save</span></th></tr>
+            <tr>
+              <th scope="col">Bundle</th>
+              <th scope="col">Agent price</th>
+              {grid.tiers.map((t) => (
+                <th key={t.id} scope="col">
+                  {t.name}
+                </th>
+              ))}
+              <th scope="col">
+                <span className="is-sr-only">Save</span>
+              </th>
+            </tr>
           </thead>
           <tbody>
             {grid.packages.map((p) => {
               const label = `${p.name} (${NETWORK_LABEL[p.network as keyof typeof NETWORK_LABEL] ?? p.network})`
               return (
                 <tr key={p.id} data-testid={`tier-row-${p.id}`}>
-                  <td data-label="Bundle">{label}{p.active ? null : <span className="tag ml-1">Inactive</span>}</td>
+                  <td data-label="Bundle">
+                    {label}
+                    {p.active ? null : <span className="tag ml-1">Inactive</span>}
+                  </td>
                   <td data-label="Agent price">{formatCedis(p.agentPrice)}</td>
                   {p.prices.map((c) => {
                     const tier = grid.tiers.find((t) => t.id === c.tierId)
                     return (
                       <td key={c.tierId} data-label={tier?.name ?? ''}>
                         <input
-                          className="input is-small" type="number" inputMode="decimal" step="0.01" min={0.01} max={p.priceUser}
-                          placeholder={ghsFixed(c.effective)} value={texts[p.id]?.[c.tierId] ?? ''}
+                          className="input is-small"
+                          type="number"
+                          inputMode="decimal"
+                          step="0.01"
+                          min={0.01}
+                          max={p.priceUser}
+                          placeholder={ghsFixed(c.effective)}
+                          value={texts[p.id]?.[c.tierId] ?? ''}
                           onChange={(e) => setTexts((all) => ({ ...all, [p.id]: { ...all[p.id], [c.tierId]: e.target.value } }))}
                           aria-label={`${tier?.name ?? 'Tier'} price for ${label}`}
                         />
                       </td>
                     )
                   })}
-                  <td><button type="button" className={`button is-small is-primary${saving === p.id ? ' is-loading' : ''}`} disabled={saving !== null} onClick={() => void save(p)}>Save</button></td>
+                  <td>
+                    <button
+                      type="button"
+                      className={`button is-small is-primary${saving === p.id ? ' is-loading' : ''}`}
+                      disabled={saving !== null}
+                      onClick={() => void save(p)}>
+                      Save
+                    </button>
+                  </td>
                 </tr>
               )
             })}

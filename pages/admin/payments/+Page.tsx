@@ -20,9 +20,16 @@ const KIND_LABEL: Record<string, string> = {
   payout_mismatch: 'Payout: amount differs',
   payout_unclear: 'Payout: transfer not found',
   payout_refused: 'Payout refused by the gateway',
-  payout_otp: 'Payout waits for an OTP',
+  payout_otp: 'Payout waits for an OTP'
 }
-const KIND_TAG: Record<string, string> = { refund_failed: 'is-danger', dispute: 'is-danger', reversal: 'is-warning', wrong_amount: 'is-warning', recon_mismatch: 'is-warning', refund_in_flight: 'is-info' }
+const KIND_TAG: Record<string, string> = {
+  refund_failed: 'is-danger',
+  dispute: 'is-danger',
+  reversal: 'is-warning',
+  wrong_amount: 'is-warning',
+  recon_mismatch: 'is-warning',
+  refund_in_flight: 'is-info'
+}
 
 /** Late successes, refunds in flight and failed, reversals, disputes, mismatches and unknown gateway events. */
 export default function Page() {
@@ -43,8 +50,14 @@ export default function Page() {
     e.preventDefault()
     setBusy('reconcile')
     try {
-      const r = await api<{ mismatches: number; runs: unknown[] }>('/api/admin/payments/reconcile', { method: 'POST', body: { from: range.from, to: range.to || undefined } })
-      toast(`Reconciled ${r.runs.length} day${r.runs.length === 1 ? '' : 's'}: ${r.mismatches === 0 ? 'nothing differs' : `${r.mismatches} to look at`}`, r.mismatches ? 'info' : 'success')
+      const r = await api<{ mismatches: number; runs: unknown[] }>('/api/admin/payments/reconcile', {
+        method: 'POST',
+        body: { from: range.from, to: range.to || undefined }
+      })
+      toast(
+        `Reconciled ${r.runs.length} day${r.runs.length === 1 ? '' : 's'}: ${r.mismatches === 0 ? 'nothing differs' : `${r.mismatches} to look at`}`,
+        r.mismatches ? 'info' : 'success'
+      )
       await reload()
     } catch (err) {
       toast(err instanceof ApiError ? err.message : 'Reconciliation failed', 'error')
@@ -68,7 +81,9 @@ export default function Page() {
   return (
     <section className="ops-page">
       <h1 className="title is-4">Payments needing attention</h1>
-      <p className="mb-4 has-text-grey" data-testid="attention-count">{items.length === 0 ? 'Nothing needs attention.' : `${items.length} item${items.length === 1 ? '' : 's'} need attention.`}</p>
+      <p className="mb-4 has-text-grey" data-testid="attention-count">
+        {items.length === 0 ? 'Nothing needs attention.' : `${items.length} item${items.length === 1 ? '' : 's'} need attention.`}
+      </p>
       {items.map((i) => {
         const key = `${i.type}-${i.id}`
         return (
@@ -78,24 +93,34 @@ export default function Page() {
                 <span className={`tag ${KIND_TAG[i.kind] ?? 'is-light'}`}>{KIND_LABEL[i.kind] ?? i.kind}</span>
                 {i.transactionId ? <span className="is-family-monospace is-size-7">{i.transactionId}</span> : null}
               </div>
-              <div className="level-right is-size-7 has-text-grey"><time dateTime={i.createdAt}>{formatDate(i.createdAt)}</time></div>
+              <div className="level-right is-size-7 has-text-grey">
+                <time dateTime={i.createdAt}>{formatDate(i.createdAt)}</time>
+              </div>
             </div>
             <p className="has-text-weight-semibold">{i.summary}</p>
             {i.actionTaken ? <p className="is-size-7 mt-1">What was done: {i.actionTaken}</p> : null}
             {i.type === 'event' ? (
               <details className="mt-2">
                 <summary>Payload</summary>
-                <pre className="is-size-7" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>{JSON.stringify(i.details, null, 2)}</pre>
+                <pre className="is-size-7" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+                  {JSON.stringify(i.details, null, 2)}
+                </pre>
               </details>
             ) : null}
             <div className="buttons mt-3">
               {i.actions.includes('retry_refund') ? (
-                <button className={`button is-small is-warning${busy === key ? ' is-loading' : ''}`} disabled={!!busy} onClick={() => void act(key, `/api/admin/refunds/${i.id}/retry`, 'Refund sent again')}>
+                <button
+                  className={`button is-small is-warning${busy === key ? ' is-loading' : ''}`}
+                  disabled={!!busy}
+                  onClick={() => void act(key, `/api/admin/refunds/${i.id}/retry`, 'Refund sent again')}>
                   Retry refund
                 </button>
               ) : null}
               {i.actions.includes('resolve') ? (
-                <button className={`button is-small${busy === key ? ' is-loading' : ''}`} disabled={!!busy} onClick={() => void act(key, `/api/admin/payments/attention/${i.type}/${i.id}/resolve`, 'Marked as dealt with')}>
+                <button
+                  className={`button is-small${busy === key ? ' is-loading' : ''}`}
+                  disabled={!!busy}
+                  onClick={() => void act(key, `/api/admin/payments/attention/${i.type}/${i.id}/resolve`, 'Marked as dealt with')}>
                   Mark as dealt with
                 </button>
               ) : null}
@@ -109,15 +134,37 @@ export default function Page() {
       <form className="box" onSubmit={(e) => void reconcileNow(e)} aria-label="Reconcile now" data-testid="reconcile-now">
         <div className="field is-grouped is-grouped-multiline">
           <div className="control">
-            <label className="label is-small" htmlFor="recon-from">From (UTC day)</label>
-            <input id="recon-from" className="input is-small" type="date" required max={new Date().toISOString().slice(0, 10)} value={range.from} onChange={(e) => setRange({ ...range, from: e.target.value })} />
+            <label className="label is-small" htmlFor="recon-from">
+              From (UTC day)
+            </label>
+            <input
+              id="recon-from"
+              className="input is-small"
+              type="date"
+              required
+              max={new Date().toISOString().slice(0, 10)}
+              value={range.from}
+              onChange={(e) => setRange({ ...range, from: e.target.value })}
+            />
           </div>
           <div className="control">
-            <label className="label is-small" htmlFor="recon-to">To (optional, at most 31 days)</label>
-            <input id="recon-to" className="input is-small" type="date" min={range.from} max={new Date().toISOString().slice(0, 10)} value={range.to} onChange={(e) => setRange({ ...range, to: e.target.value })} />
+            <label className="label is-small" htmlFor="recon-to">
+              To (optional, at most 31 days)
+            </label>
+            <input
+              id="recon-to"
+              className="input is-small"
+              type="date"
+              min={range.from}
+              max={new Date().toISOString().slice(0, 10)}
+              value={range.to}
+              onChange={(e) => setRange({ ...range, to: e.target.value })}
+            />
           </div>
           <div className="control" style={{ alignSelf: 'flex-end' }}>
-            <button type="submit" className={`button is-small is-link${busy === 'reconcile' ? ' is-loading' : ''}`} disabled={!!busy}>Reconcile now</button>
+            <button type="submit" className={`button is-small is-link${busy === 'reconcile' ? ' is-loading' : ''}`} disabled={!!busy}>
+              Reconcile now
+            </button>
           </div>
         </div>
       </form>
@@ -126,10 +173,27 @@ export default function Page() {
       ) : (
         <div className="table-container">
           <table className="table is-fullwidth is-striped">
-            <thead><tr><th scope="col">Day</th><th scope="col">Status</th><th scope="col">At the gateway</th><th scope="col">Here</th><th scope="col">Mismatches</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Day</th>
+                <th scope="col">Status</th>
+                <th scope="col">At the gateway</th>
+                <th scope="col">Here</th>
+                <th scope="col">Mismatches</th>
+              </tr>
+            </thead>
             <tbody>
               {runs.map((r) => (
-                <tr key={r.id}><td>{r.day}</td><td>{r.status}{r.message ? `: ${r.message}` : ''}</td><td>{r.gatewayCount}</td><td>{r.localCount}</td><td>{r.mismatches}</td></tr>
+                <tr key={r.id}>
+                  <td>{r.day}</td>
+                  <td>
+                    {r.status}
+                    {r.message ? `: ${r.message}` : ''}
+                  </td>
+                  <td>{r.gatewayCount}</td>
+                  <td>{r.localCount}</td>
+                  <td>{r.mismatches}</td>
+                </tr>
               ))}
             </tbody>
           </table>

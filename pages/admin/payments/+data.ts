@@ -12,7 +12,10 @@ export interface ReconciliationRun {
   message: string | null
   startedAt: string
 }
-export interface AttentionData { items: AttentionItem[]; runs: ReconciliationRun[] }
+export interface AttentionData {
+  items: AttentionItem[]
+  runs: ReconciliationRun[]
+}
 
 export async function data(pageContext: PageContextServer): Promise<AttentionData> {
   const s = pageContext.services

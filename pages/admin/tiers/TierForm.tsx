@@ -8,7 +8,17 @@ import { TierMove } from './TierMove.tsx'
 type Tier = TiersData['tiers'][number]
 
 /** One tier's name and settings (or a new tier, placed last); saved through the API, audited there. */
-export function TierForm({ tier, last = false, onSaved, onMoved }: { tier: Tier | null; last?: boolean; onSaved: (tiers: Tier[]) => void; onMoved?: (tiers: Tier[], said: string) => void }) {
+export function TierForm({
+  tier,
+  last = false,
+  onSaved,
+  onMoved
+}: {
+  tier: Tier | null
+  last?: boolean
+  onSaved: (tiers: Tier[]) => void
+  onMoved?: (tiers: Tier[], said: string) => void
+}) {
   const toast = useToast()
   const key = tier ? `tier-${tier.id}` : 'tier-new'
   const [name, setName] = useState(tier?.name ?? '')
@@ -24,7 +34,7 @@ export function TierForm({ tier, last = false, onSaved, onMoved }: { tier: Tier 
       const res = await api<{ tiers: Tier[] }>('/api/admin/tiers', {
         method: 'POST',
         body: { ...(tier ? { id: tier.id } : {}), name, promoteAt: promoteAt.trim() === '' ? null : Number(promoteAt), mayInvite, parentsApprove },
-        fallbackError: 'Failed to save the tier',
+        fallbackError: 'Failed to save the tier'
       })
       onSaved(res.tiers)
       if (!tier) setName('')
@@ -38,22 +48,46 @@ export function TierForm({ tier, last = false, onSaved, onMoved }: { tier: Tier 
 
   return (
     <form className="box" onSubmit={save} data-testid={key}>
-      <h2 className="title is-6">{tier ? `${tier.position + 1}. ${tier.name}` : 'Add a tier (placed last)'}{tier ? <span className="tag is-light ml-2">{tier.agents} agents</span> : null}</h2>
+      <h2 className="title is-6">
+        {tier ? `${tier.position + 1}. ${tier.name}` : 'Add a tier (placed last)'}
+        {tier ? <span className="tag is-light ml-2">{tier.agents} agents</span> : null}
+      </h2>
       <div className="columns is-multiline">
         <div className="column is-12-mobile is-4-tablet">
-          <label className="label" htmlFor={`${key}-name`}>Name</label>
+          <label className="label" htmlFor={`${key}-name`}>
+            Name
+          </label>
           <input id={`${key}-name`} className="input" value={name} maxLength={40} required onChange={(e) => setName(e.target.value)} />
         </div>
         <div className="column is-12-mobile is-4-tablet">
-          <label className="label" htmlFor={`${key}-promote`}>Promote at (GH₵ delivered in 30 days)</label>
-          <input id={`${key}-promote`} className="input" type="number" inputMode="decimal" min={0.01} step="0.01" placeholder="Only by an admin" value={promoteAt} onChange={(e) => setPromoteAt(e.target.value)} />
+          <label className="label" htmlFor={`${key}-promote`}>
+            Promote at (GH₵ delivered in 30 days)
+          </label>
+          <input
+            id={`${key}-promote`}
+            className="input"
+            type="number"
+            inputMode="decimal"
+            min={0.01}
+            step="0.01"
+            placeholder="Only by an admin"
+            value={promoteAt}
+            onChange={(e) => setPromoteAt(e.target.value)}
+          />
         </div>
         <div className="column is-12-mobile is-4-tablet">
-          <label className="checkbox is-block mb-2"><input type="checkbox" checked={mayInvite} onChange={(e) => setMayInvite(e.target.checked)} /> May invite sub-agents</label>
-          <label className="checkbox is-block"><input type="checkbox" checked={parentsApprove} disabled={!mayInvite} onChange={(e) => setParentsApprove(e.target.checked)} /> Approves its own sub-agents</label>
+          <label className="checkbox is-block mb-2">
+            <input type="checkbox" checked={mayInvite} onChange={(e) => setMayInvite(e.target.checked)} /> May invite sub-agents
+          </label>
+          <label className="checkbox is-block">
+            <input type="checkbox" checked={parentsApprove} disabled={!mayInvite} onChange={(e) => setParentsApprove(e.target.checked)} /> Approves its own
+            sub-agents
+          </label>
         </div>
       </div>
-      <button type="submit" className={`button is-primary${saving ? ' is-loading' : ''}`} disabled={saving}>{tier ? 'Save' : 'Add tier'}</button>
+      <button type="submit" className={`button is-primary${saving ? ' is-loading' : ''}`} disabled={saving}>
+        {tier ? 'Save' : 'Add tier'}
+      </button>
       {tier && onMoved ? <TierMove tier={tier} last={last} onMoved={onMoved} /> : null}
     </form>
   )

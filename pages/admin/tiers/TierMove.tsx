@@ -25,7 +25,11 @@ export function TierMove({ tier, last, onMoved }: { tier: Tier; last: boolean; o
   async function move(direction: 'up' | 'down') {
     setBusy(true)
     try {
-      const res = await api<{ tiers: Tier[] }>(`/api/admin/tiers/${tier.id}/move`, { method: 'POST', body: { direction }, fallbackError: 'Failed to move the tier' })
+      const res = await api<{ tiers: Tier[] }>(`/api/admin/tiers/${tier.id}/move`, {
+        method: 'POST',
+        body: { direction },
+        fallbackError: 'Failed to move the tier'
+      })
       const now = res.tiers.find((t) => t.id === tier.id)
       onMoved(res.tiers, `${tier.name} is now number ${(now?.position ?? 0) + 1} of ${res.tiers.length}`)
       setRefocus(direction)
@@ -38,7 +42,13 @@ export function TierMove({ tier, last, onMoved }: { tier: Tier; last: boolean; o
 
   return (
     <div className="buttons has-addons is-inline-flex ml-2" role="group" aria-label={`Order of ${tier.name}`}>
-      <button type="button" ref={up} className="button is-small" disabled={busy || tier.position === 0} onClick={() => move('up')} aria-label={`Move ${tier.name} up`}>
+      <button
+        type="button"
+        ref={up}
+        className="button is-small"
+        disabled={busy || tier.position === 0}
+        onClick={() => move('up')}
+        aria-label={`Move ${tier.name} up`}>
         <span aria-hidden="true">↑</span>&nbsp;Up
       </button>
       <button type="button" ref={down} className="button is-small" disabled={busy || last} onClick={() => move('down')} aria-label={`Move ${tier.name} down`}>

@@ -29,7 +29,9 @@ function SkeletonRows() {
       {Array.from({ length: 5 }, (_, i) => (
         <tr key={i} aria-hidden="true" data-skeleton>
           {[60, 30, 50, 30, 10].map((w, j) => (
-            <td key={j} className={j === 3 ? 'is-hidden-mobile' : undefined}><span className="dh-skeleton" style={{ width: `${w + 20}%` }} /></td>
+            <td key={j} className={j === 3 ? 'is-hidden-mobile' : undefined}>
+              <span className="dh-skeleton" style={{ width: `${w + 20}%` }} />
+            </td>
           ))}
         </tr>
       ))}
@@ -96,12 +98,13 @@ export default function Page() {
           e.preventDefault()
           setPage(1)
           setFilters({ ...draft })
-        }}
-      >
+        }}>
         <div className="columns is-mobile is-multiline is-align-items-flex-end">
           <div className="column is-half-mobile">
             <div className="field">
-              <label className="label" htmlFor="users-role">Role</label>
+              <label className="label" htmlFor="users-role">
+                Role
+              </label>
               <div className="select is-fullwidth">
                 <select id="users-role" value={draft.role} onChange={(e) => setDraft({ ...draft, role: e.target.value })}>
                   <option value="">All Roles</option>
@@ -114,7 +117,9 @@ export default function Page() {
           </div>
           <div className="column is-half-mobile">
             <div className="field">
-              <label className="label" htmlFor="users-agent-status">Agent Status</label>
+              <label className="label" htmlFor="users-agent-status">
+                Agent Status
+              </label>
               <div className="select is-fullwidth">
                 <select id="users-agent-status" value={draft.agentStatus} onChange={(e) => setDraft({ ...draft, agentStatus: e.target.value })}>
                   <option value="">All</option>
@@ -126,7 +131,9 @@ export default function Page() {
             </div>
           </div>
           <div className="column is-full-mobile is-narrow">
-            <button type="submit" className={`button is-primary is-fullwidth${loading ? ' is-loading' : ''}`}>Apply Filters</button>
+            <button type="submit" className={`button is-primary is-fullwidth${loading ? ' is-loading' : ''}`}>
+              Apply Filters
+            </button>
           </div>
         </div>
       </form>
@@ -140,7 +147,9 @@ export default function Page() {
                 <th>Role</th>
                 <th>Agent Details</th>
                 <th className="is-hidden-mobile">Joined</th>
-                <th><span className="is-sr-only">Actions</span></th>
+                <th>
+                  <span className="is-sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody aria-busy={loading}>
@@ -161,7 +170,9 @@ export default function Page() {
                       <div className="is-size-7">{u.email}</div>
                       {u.phone ? <div className="is-size-7 has-text-grey">{u.phone}</div> : null}
                     </td>
-                    <td><RoleBadge user={u} /></td>
+                    <td>
+                      <RoleBadge user={u} />
+                    </td>
                     <td>
                       {u.agent ? (
                         <>
@@ -173,7 +184,9 @@ export default function Page() {
                         <span className="has-text-grey">-</span>
                       )}
                     </td>
-                    <td className="is-size-7 is-hidden-mobile">{new Date(u.createdAt).toLocaleDateString('en-GH', { year: 'numeric', month: 'short', day: 'numeric' })}</td>
+                    <td className="is-size-7 is-hidden-mobile">
+                      {new Date(u.createdAt).toLocaleDateString('en-GH', { year: 'numeric', month: 'short', day: 'numeric' })}
+                    </td>
                     <td>
                       {u.id === me?.id ? null : (
                         <div className="is-flex is-align-items-center is-flex-wrap-wrap" style={{ gap: '0.25rem' }}>
@@ -192,8 +205,12 @@ export default function Page() {
 
       {pagination && total > 0 ? (
         <div className="mt-4">
-          <p className="has-text-centered is-size-7 mb-2" data-showing>Showing {from} to {to} of {total} results</p>
-          {pagination.totalPages > 1 ? <Pager page={pagination.page} totalPages={pagination.totalPages} onPage={setPage} disabled={loading} label="Users pages" /> : null}
+          <p className="has-text-centered is-size-7 mb-2" data-showing>
+            Showing {from} to {to} of {total} results
+          </p>
+          {pagination.totalPages > 1 ? (
+            <Pager page={pagination.page} totalPages={pagination.totalPages} onPage={setPage} disabled={loading} label="Users pages" />
+          ) : null}
         </div>
       ) : null}
     </section>

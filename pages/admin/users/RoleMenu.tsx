@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react'
 export const ROLE_OPTIONS = [
   { value: 'PUBLIC', label: 'Customer' },
   { value: 'AGENT', label: 'Agent' },
-  { value: 'ADMIN', label: 'Admin' },
+  { value: 'ADMIN', label: 'Admin' }
 ] as const
 
 /**
@@ -32,8 +32,7 @@ export function RoleMenu({ email, role, busy, onPick }: { email: string; role: s
         aria-expanded={open}
         aria-label={`Change role for ${email}`}
         data-role-menu={email}
-        onClick={() => setOpen(!open)}
-      >
+        onClick={() => setOpen(!open)}>
         &#8942;
       </button>
       {open ? (
@@ -48,8 +47,7 @@ export function RoleMenu({ email, role, busy, onPick }: { email: string; role: s
               onClick={() => {
                 setOpen(false)
                 if (o.value !== role) onPick(o.value)
-              }}
-            >
+              }}>
               {o.label}
             </button>
           ))}

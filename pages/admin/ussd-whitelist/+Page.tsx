@@ -45,7 +45,7 @@ export default function Page() {
 
   const filtered = useMemo(
     () => entries.filter((e) => matchesPhone(e.phoneNumber, search) && (status === 'all' || (status === 'active') === e.isActive)),
-    [entries, search, status],
+    [entries, search, status]
   )
   const totalPages = Math.max(1, Math.ceil(filtered.length / size))
   const current = Math.min(page, totalPages)
@@ -102,39 +102,83 @@ export default function Page() {
 
       <div className="box">
         <label className="checkbox" htmlFor="whitelist-enabled">
-          <input id="whitelist-enabled" type="checkbox" role="switch" aria-checked={enabled} checked={enabled} disabled={toggling} onChange={(e) => void toggle(e.target.checked)} />{' '}
+          <input
+            id="whitelist-enabled"
+            type="checkbox"
+            role="switch"
+            aria-checked={enabled}
+            checked={enabled}
+            disabled={toggling}
+            onChange={(e) => void toggle(e.target.checked)}
+          />{' '}
           <strong>Enable USSD whitelist</strong>
         </label>
         <p className="help">
-          {enabled ? 'Only active numbers below can use the USSD menu.' : 'Off: every registered agent can use the USSD menu.'} {activeCount} active of {entries.length} numbers.
+          {enabled ? 'Only active numbers below can use the USSD menu.' : 'Off: every registered agent can use the USSD menu.'} {activeCount} active of{' '}
+          {entries.length} numbers.
         </p>
       </div>
 
       <div className="box">
         <form onSubmit={add} noValidate>
-          <label className="label" htmlFor="whitelist-phone">Add Number</label>
+          <label className="label" htmlFor="whitelist-phone">
+            Add Number
+          </label>
           <div className="field has-addons">
             <div className="control is-expanded">
-              <input id="whitelist-phone" className="input" type="tel" inputMode="numeric" maxLength={16} placeholder="0241234567 or 233241234567" value={phone} onChange={(e) => setPhone(e.target.value)} />
+              <input
+                id="whitelist-phone"
+                className="input"
+                type="tel"
+                inputMode="numeric"
+                maxLength={16}
+                placeholder="0241234567 or 233241234567"
+                value={phone}
+                onChange={(e) => setPhone(e.target.value)}
+              />
             </div>
             <div className="control">
-              <button type="submit" className={`button is-primary${adding ? ' is-loading' : ''}`} disabled={adding}>Add Number</button>
+              <button type="submit" className={`button is-primary${adding ? ' is-loading' : ''}`} disabled={adding}>
+                Add Number
+              </button>
             </div>
           </div>
         </form>
-        <button className="button is-link is-light mt-3" onClick={() => setBulkOpen(true)}>Bulk Import</button>
+        <button className="button is-link is-light mt-3" onClick={() => setBulkOpen(true)}>
+          Bulk Import
+        </button>
       </div>
 
       <div className="box">
         <div className="columns is-mobile is-multiline">
           <div className="column is-full-mobile">
-            <label className="label" htmlFor="whitelist-search">Search</label>
-            <input id="whitelist-search" className="input" type="search" placeholder="Search phone numbers..." value={search} onChange={(e) => { setSearch(e.target.value); setPage(1) }} />
+            <label className="label" htmlFor="whitelist-search">
+              Search
+            </label>
+            <input
+              id="whitelist-search"
+              className="input"
+              type="search"
+              placeholder="Search phone numbers..."
+              value={search}
+              onChange={(e) => {
+                setSearch(e.target.value)
+                setPage(1)
+              }}
+            />
           </div>
           <div className="column is-half-mobile is-narrow">
-            <label className="label" htmlFor="whitelist-status">Status</label>
+            <label className="label" htmlFor="whitelist-status">
+              Status
+            </label>
             <div className="select">
-              <select id="whitelist-status" value={status} onChange={(e) => { setStatus(e.target.value as typeof status); setPage(1) }}>
+              <select
+                id="whitelist-status"
+                value={status}
+                onChange={(e) => {
+                  setStatus(e.target.value as typeof status)
+                  setPage(1)
+                }}>
                 <option value="all">All</option>
                 <option value="active">Active Only</option>
                 <option value="inactive">Inactive Only</option>
@@ -142,10 +186,22 @@ export default function Page() {
             </div>
           </div>
           <div className="column is-half-mobile is-narrow">
-            <label className="label" htmlFor="whitelist-size">Per page</label>
+            <label className="label" htmlFor="whitelist-size">
+              Per page
+            </label>
             <div className="select">
-              <select id="whitelist-size" value={size} onChange={(e) => { setSize(Number(e.target.value)); setPage(1) }}>
-                {SIZES.map((s) => <option key={s} value={s}>{s}</option>)}
+              <select
+                id="whitelist-size"
+                value={size}
+                onChange={(e) => {
+                  setSize(Number(e.target.value))
+                  setPage(1)
+                }}>
+                {SIZES.map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
               </select>
             </div>
           </div>
@@ -154,11 +210,22 @@ export default function Page() {
         <div className="table-container" style={{ position: 'relative' }}>
           <table className="table is-fullwidth is-hoverable">
             <thead>
-              <tr><th>Phone Number</th><th>Status</th><th className="is-hidden-mobile">Added</th><th><span className="is-sr-only">Actions</span></th></tr>
+              <tr>
+                <th>Phone Number</th>
+                <th>Status</th>
+                <th className="is-hidden-mobile">Added</th>
+                <th>
+                  <span className="is-sr-only">Actions</span>
+                </th>
+              </tr>
             </thead>
             <tbody aria-busy={loading}>
               {loading ? (
-                <tr><td colSpan={4} className="has-text-centered py-5">Loading whitelist...</td></tr>
+                <tr>
+                  <td colSpan={4} className="has-text-centered py-5">
+                    Loading whitelist...
+                  </td>
+                </tr>
               ) : shown.length === 0 ? (
                 <tr>
                   <td colSpan={4} className="has-text-centered py-5">
@@ -173,8 +240,15 @@ export default function Page() {
                     <td className="is-size-7 is-hidden-mobile">{new Date(e.addedAt).toLocaleString('en-GH', { dateStyle: 'medium', timeStyle: 'short' })}</td>
                     <td>
                       <div className="buttons are-small is-flex-wrap-nowrap">
-                        <button className="button" aria-label={`Edit ${e.phoneNumber}`} onClick={() => setEditing(e)}>Edit</button>
-                        <button className={`button is-danger is-light${deleting === e.id ? ' is-loading' : ''}`} aria-label={`Delete ${e.phoneNumber}`} onClick={() => void remove(e)}>Delete</button>
+                        <button className="button" aria-label={`Edit ${e.phoneNumber}`} onClick={() => setEditing(e)}>
+                          Edit
+                        </button>
+                        <button
+                          className={`button is-danger is-light${deleting === e.id ? ' is-loading' : ''}`}
+                          aria-label={`Delete ${e.phoneNumber}`}
+                          onClick={() => void remove(e)}>
+                          Delete
+                        </button>
                       </div>
                     </td>
                   </tr>
@@ -192,13 +266,27 @@ export default function Page() {
             {totalPages > 1 ? (
               <nav className="pagination is-small" aria-label="Whitelist pages">
                 <ul className="pagination-list">
-                  <li><button className="pagination-link" disabled={current <= 1} onClick={() => setPage(current - 1)}>Previous</button></li>
+                  <li>
+                    <button className="pagination-link" disabled={current <= 1} onClick={() => setPage(current - 1)}>
+                      Previous
+                    </button>
+                  </li>
                   {pageWindow(current, totalPages).map((p) => (
                     <li key={p}>
-                      <button className={`pagination-link${p === current ? ' is-current' : ''}`} aria-label={`Page ${p}`} aria-current={p === current ? 'page' : undefined} onClick={() => setPage(p)}>{p}</button>
+                      <button
+                        className={`pagination-link${p === current ? ' is-current' : ''}`}
+                        aria-label={`Page ${p}`}
+                        aria-current={p === current ? 'page' : undefined}
+                        onClick={() => setPage(p)}>
+                        {p}
+                      </button>
                     </li>
                   ))}
-                  <li><button className="pagination-link" disabled={current >= totalPages} onClick={() => setPage(current + 1)}>Next</button></li>
+                  <li>
+                    <button className="pagination-link" disabled={current >= totalPages} onClick={() => setPage(current + 1)}>
+                      Next
+                    </button>
+                  </li>
                 </ul>
               </nav>
             ) : null}
@@ -206,12 +294,23 @@ export default function Page() {
         ) : null}
       </div>
 
-      {bulkOpen ? <BulkImport onClose={() => setBulkOpen(false)} onDone={() => { setBulkOpen(false); void load() }} /> : null}
+      {bulkOpen ? (
+        <BulkImport
+          onClose={() => setBulkOpen(false)}
+          onDone={() => {
+            setBulkOpen(false)
+            void load()
+          }}
+        />
+      ) : null}
       {editing ? (
         <EditStatus
           entry={editing}
           onClose={() => setEditing(null)}
-          onSaved={(u) => { setEntries((list) => list.map((x) => (x.id === u.id ? u : x))); setEditing(null) }}
+          onSaved={(u) => {
+            setEntries((list) => list.map((x) => (x.id === u.id ? u : x)))
+            setEditing(null)
+          }}
         />
       ) : null}
     </section>

@@ -7,7 +7,11 @@ import { useFocusTrap } from '../../../renderer/ui/useFocusTrap.ts'
 
 const CHUNK = 2000
 
-interface Results { added: number; skipped: number; errors: Array<{ phoneNumber: string; error: string }> }
+interface Results {
+  added: number
+  skipped: number
+  errors: Array<{ phoneNumber: string; error: string }>
+}
 
 /** Bulk Import modal: numbers from text (newline, comma, semicolon) or the first column of a CSV file. */
 export function BulkImport({ onClose, onDone }: { onClose: () => void; onDone: () => void }) {
@@ -55,7 +59,9 @@ export function BulkImport({ onClose, onDone }: { onClose: () => void; onDone: (
       <div className="modal-background" onClick={() => !busy && onClose()} />
       <div className="modal-card">
         <header className="modal-card-head">
-          <p className="modal-card-title" id="bulk-title">Bulk Import</p>
+          <p className="modal-card-title" id="bulk-title">
+            Bulk Import
+          </p>
           <button className="delete" aria-label="Close" onClick={onClose} disabled={busy} />
         </header>
         <section className="modal-card-body">
@@ -71,21 +77,36 @@ export function BulkImport({ onClose, onDone }: { onClose: () => void; onDone: (
           </div>
           {mode === 'text' ? (
             <div className="field">
-              <label className="label" htmlFor="bulk-text">Phone numbers</label>
-              <textarea id="bulk-text" className="textarea" rows={6} placeholder={'0241234567\n233201234567, 0551234567'} value={text} onChange={(e) => setText(e.target.value)} />
+              <label className="label" htmlFor="bulk-text">
+                Phone numbers
+              </label>
+              <textarea
+                id="bulk-text"
+                className="textarea"
+                rows={6}
+                placeholder={'0241234567\n233201234567, 0551234567'}
+                value={text}
+                onChange={(e) => setText(e.target.value)}
+              />
               <p className="help">One per line, or separated by commas or semicolons. Format 0XXXXXXXXX or 233XXXXXXXXX.</p>
             </div>
           ) : (
             <div className="field">
-              <label className="label" htmlFor="bulk-file">CSV file</label>
+              <label className="label" htmlFor="bulk-file">
+                CSV file
+              </label>
               <input id="bulk-file" className="input" type="file" accept=".csv,text/csv,text/plain" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
               <p className="help">The first column of each line is read.</p>
             </div>
           )}
         </section>
         <footer className="modal-card-foot buttons">
-          <button className={`button is-primary${busy ? ' is-loading' : ''}`} onClick={() => void submit()} disabled={busy}>Import</button>
-          <button className="button" onClick={onClose} disabled={busy}>Cancel</button>
+          <button className={`button is-primary${busy ? ' is-loading' : ''}`} onClick={() => void submit()} disabled={busy}>
+            Import
+          </button>
+          <button className="button" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
         </footer>
       </div>
     </div>

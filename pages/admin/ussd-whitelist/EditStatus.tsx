@@ -30,12 +30,16 @@ export function EditStatus({ entry, onClose, onSaved }: { entry: WhitelistEntry;
       <div className="modal-background" onClick={() => !busy && onClose()} />
       <div className="modal-card">
         <header className="modal-card-head">
-          <p className="modal-card-title" id="edit-title">Edit {entry.phoneNumber}</p>
+          <p className="modal-card-title" id="edit-title">
+            Edit {entry.phoneNumber}
+          </p>
           <button className="delete" aria-label="Close" onClick={onClose} disabled={busy} />
         </header>
         <section className="modal-card-body">
           <div className="field">
-            <label className="label" htmlFor="edit-status">Status</label>
+            <label className="label" htmlFor="edit-status">
+              Status
+            </label>
             <div className="select is-fullwidth">
               <select id="edit-status" value={active ? 'active' : 'inactive'} onChange={(e) => setActive(e.target.value === 'active')}>
                 <option value="active">Active</option>
@@ -45,8 +49,12 @@ export function EditStatus({ entry, onClose, onSaved }: { entry: WhitelistEntry;
           </div>
         </section>
         <footer className="modal-card-foot buttons">
-          <button className={`button is-primary${busy ? ' is-loading' : ''}`} onClick={() => void save()} disabled={busy}>Save</button>
-          <button className="button" onClick={onClose} disabled={busy}>Cancel</button>
+          <button className={`button is-primary${busy ? ' is-loading' : ''}`} onClick={() => void save()} disabled={busy}>
+            Save
+          </button>
+          <button className="button" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
         </footer>
       </div>
     </div>

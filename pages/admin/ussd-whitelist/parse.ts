@@ -12,14 +12,20 @@ export function matchesPhone(stored: string, query: string): boolean {
 
 /** Text mode: numbers split by newline, comma or semicolon. */
 export const numbersFromText = (text: string): string[] =>
-  text.split(/[\n\r,;]+/).map((s) => s.trim()).filter(Boolean)
+  text
+    .split(/[\n\r,;]+/)
+    .map((s) => s.trim())
+    .filter(Boolean)
 
 /** CSV mode: the first column of each line; a header line without digits is skipped. */
 export function numbersFromCsv(csv: string): string[] {
   const lines = csv.replace(/^\uFEFF/, '').split(/\r?\n/)
   const out: string[] = []
   lines.forEach((line, i) => {
-    const first = (line.split(/[,;\t]/)[0] ?? '').trim().replace(/^"(.*)"$/, '$1').trim()
+    const first = (line.split(/[,;\t]/)[0] ?? '')
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .trim()
     if (!first) return
     if (i === 0 && !/\d/.test(first)) return
     out.push(first)

@@ -20,7 +20,9 @@ export default function Page() {
 
   useEffect(() => {
     if (!agentId) return setMissing(true)
-    api<any>(`/api/wallet/agents/${agentId}?limit=1`).then((d) => setInfo({ agent: d.agent, balance: d.balance })).catch(() => setMissing(true))
+    api<any>(`/api/wallet/agents/${agentId}?limit=1`)
+      .then((d) => setInfo({ agent: d.agent, balance: d.balance }))
+      .catch(() => setMissing(true))
   }, [agentId, version])
 
   async function adjust(e: React.FormEvent) {
@@ -28,7 +30,10 @@ export default function Page() {
     if (reason.trim().length < 3) return toast('A reason of at least 3 characters is required', 'error')
     setBusy(true)
     try {
-      const r = await api<{ balance: number }>(`/api/wallet/agents/${agentId}/adjust`, { body: { amount: Number(amount), direction, reason }, fallbackError: 'Adjustment failed' })
+      const r = await api<{ balance: number }>(`/api/wallet/agents/${agentId}/adjust`, {
+        body: { amount: Number(amount), direction, reason },
+        fallbackError: 'Adjustment failed'
+      })
       toast(`Wallet ${direction === 'CREDIT' ? 'credited' : 'debited'}. New balance ${formatCedis(r.balance)}.`, 'success')
       setAmount('')
       setReason('')
@@ -40,7 +45,15 @@ export default function Page() {
     }
   }
 
-  if (missing) return <section><h1 className="title">Agent wallet</h1><p className="notification is-warning">Agent not found. Open a wallet from the <a href="/admin/agents">Agents</a> page.</p></section>
+  if (missing)
+    return (
+      <section>
+        <h1 className="title">Agent wallet</h1>
+        <p className="notification is-warning">
+          Agent not found. Open a wallet from the <a href="/admin/agents">Agents</a> page.
+        </p>
+      </section>
+    )
   return (
     <section>
       <h1 className="title">Agent wallet</h1>
@@ -49,16 +62,22 @@ export default function Page() {
         <div className="column is-one-third">
           <div className="box has-text-centered">
             <p className="heading">Balance</p>
-            <p className="stat-value" data-testid="admin-wallet-balance">{info ? formatCedis(info.balance) : '-'}</p>
+            <p className="stat-value" data-testid="admin-wallet-balance">
+              {info ? formatCedis(info.balance) : '-'}
+            </p>
           </div>
         </div>
         <div className="column">
           <form className="box" onSubmit={(e) => void adjust(e)} aria-labelledby="adjust-title">
-            <h2 className="title is-5" id="adjust-title">Credit or debit</h2>
+            <h2 className="title is-5" id="adjust-title">
+              Credit or debit
+            </h2>
             <div className="columns is-mobile is-multiline">
               <div className="column is-6-tablet is-12-mobile">
                 <div className="field">
-                  <label className="label" htmlFor="adj-direction">Direction</label>
+                  <label className="label" htmlFor="adj-direction">
+                    Direction
+                  </label>
                   <div className="select is-fullwidth">
                     <select id="adj-direction" value={direction} onChange={(e) => setDirection(e.target.value as 'CREDIT' | 'DEBIT')}>
                       <option value="CREDIT">Credit (add)</option>
@@ -69,17 +88,33 @@ export default function Page() {
               </div>
               <div className="column is-6-tablet is-12-mobile">
                 <div className="field">
-                  <label className="label" htmlFor="adj-amount">Amount (GH₵)</label>
-                  <input id="adj-amount" className="input" type="number" min="0.01" step="0.01" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} required />
+                  <label className="label" htmlFor="adj-amount">
+                    Amount (GH₵)
+                  </label>
+                  <input
+                    id="adj-amount"
+                    className="input"
+                    type="number"
+                    min="0.01"
+                    step="0.01"
+                    inputMode="decimal"
+                    value={amount}
+                    onChange={(e) => setAmount(e.target.value)}
+                    required
+                  />
                 </div>
               </div>
             </div>
             <div className="field">
-              <label className="label" htmlFor="adj-reason">Reason</label>
+              <label className="label" htmlFor="adj-reason">
+                Reason
+              </label>
               <input id="adj-reason" className="input" maxLength={300} value={reason} onChange={(e) => setReason(e.target.value)} required />
               <p className="help">Required; kept on the ledger and in the audit log.</p>
             </div>
-            <button type="submit" className={`button is-primary${busy ? ' is-loading' : ''}`} disabled={busy}>Save adjustment</button>
+            <button type="submit" className={`button is-primary${busy ? ' is-loading' : ''}`} disabled={busy}>
+              Save adjustment
+            </button>
           </form>
         </div>
       </div>

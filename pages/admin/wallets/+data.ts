@@ -1,6 +1,8 @@
 import type { PageContextServer } from 'vike/types'
 
-export interface AdminWalletData { agentId: number }
+export interface AdminWalletData {
+  agentId: number
+}
 
 // The agent comes from ?agentId=; the page loads its wallet through the admin API.
 export function data(pageContext: PageContextServer): AdminWalletData {

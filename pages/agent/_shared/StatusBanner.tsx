@@ -13,16 +13,31 @@ export function StatusBanner({ agent, fee, onAgent }: { agent: AgentView | null;
   let action = null
   switch (stage) {
     case 'required':
-      text = fee > 0 ? `Pay the one-time registration fee of ${formatCedis(fee)} to activate your agent account.` : 'Complete the registration step to activate your agent account.'
-      action = <a className="button is-warning is-dark" href="/agent/payment">Complete Payment</a>
+      text =
+        fee > 0
+          ? `Pay the one-time registration fee of ${formatCedis(fee)} to activate your agent account.`
+          : 'Complete the registration step to activate your agent account.'
+      action = (
+        <a className="button is-warning is-dark" href="/agent/payment">
+          Complete Payment
+        </a>
+      )
       break
     case 'processing':
       text = 'We are waiting for your registration payment to be confirmed. Approve the prompt on your phone, then tap I Have Paid.'
-      action = <button className={`button is-info${checking ? ' is-loading' : ''}`} disabled={checking} onClick={() => void check()}>I Have Paid</button>
+      action = (
+        <button className={`button is-info${checking ? ' is-loading' : ''}`} disabled={checking} onClick={() => void check()}>
+          I Have Paid
+        </button>
+      )
       break
     case 'failed':
       text = 'Your registration payment did not go through. Retry Payment starts a new payment with a new transaction ID.'
-      action = <a className="button is-danger" href="/agent/payment">Retry Payment</a>
+      action = (
+        <a className="button is-danger" href="/agent/payment">
+          Retry Payment
+        </a>
+      )
       break
     case 'awaiting':
       text = noFeeDue(agent)

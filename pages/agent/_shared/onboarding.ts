@@ -1,4 +1,8 @@
-export interface AgentLike { approved: boolean; paymentStatus: string | null; paymentTransactionId?: string | null }
+export interface AgentLike {
+  approved: boolean
+  paymentStatus: string | null
+  paymentTransactionId?: string | null
+}
 
 export type Stage = 'required' | 'processing' | 'failed' | 'awaiting' | 'active'
 
@@ -25,17 +29,23 @@ export const STAGE_TITLE: Record<Stage, string> = {
   processing: 'Payment Processing',
   failed: 'Payment Failed',
   awaiting: 'Payment Complete - Awaiting Approval',
-  active: 'Account Fully Active',
+  active: 'Account Fully Active'
 }
 
 /** Registration payment status labels (Payment page). */
 export function feeStatusLabel(status: string | null | undefined, agent?: AgentLike | null): string {
   if (agent && noFeeDue(agent)) return 'No fee due'
   switch (String(status ?? '').toUpperCase()) {
-    case 'SUCCESS': return 'Payment Successful'
-    case 'FAILED': case 'EXPIRED': return 'Payment Failed'
-    case 'PENDING': return 'Payment Pending'
-    case 'IN_PROGRESS': return 'Payment In Progress'
-    default: return 'Not Started'
+    case 'SUCCESS':
+      return 'Payment Successful'
+    case 'FAILED':
+    case 'EXPIRED':
+      return 'Payment Failed'
+    case 'PENDING':
+      return 'Payment Pending'
+    case 'IN_PROGRESS':
+      return 'Payment In Progress'
+    default:
+      return 'Not Started'
   }
 }

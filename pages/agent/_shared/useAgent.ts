@@ -36,23 +36,26 @@ export function useFeeCheck(onAgent: (a: AgentView) => void) {
   const toast = useToast()
   const [checking, setChecking] = useState(false)
   /** With an agent id it reads GET /api/agents/{id}/payment/status (Refresh Status); else POST /api/agents/payment/status. */
-  const check = useCallback(async (agentId?: number) => {
-    setChecking(true)
-    try {
-      type R = { paymentStatus: string | null; message: string | null; agent: AgentView }
-      const r = agentId ? await api<R>(`/api/agents/${agentId}/payment/status`) : await api<R>('/api/agents/payment/status', { method: 'POST' })
-      onAgent(r.agent)
-      const st = String(r.paymentStatus ?? '').toUpperCase()
-      if (st === 'SUCCESS') toast(feePaidToast(r.agent), 'success', 6000)
-      else if (st === 'FAILED' || st === 'EXPIRED') toast('Payment failed. Please retry or contact support.', 'error')
-      else toast('Payment is still pending. Please try again shortly.', 'info')
-      return r
-    } catch {
-      toast('Failed to check payment status', 'error')
-      return null
-    } finally {
-      setChecking(false)
-    }
-  }, [onAgent, toast])
+  const check = useCallback(
+    async (agentId?: number) => {
+      setChecking(true)
+      try {
+        type R = { paymentStatus: string | null; message: string | null; agent: AgentView }
+        const r = agentId ? await api<R>(`/api/agents/${agentId}/payment/status`) : await api<R>('/api/agents/payment/status', { method: 'POST' })
+        onAgent(r.agent)
+        const st = String(r.paymentStatus ?? '').toUpperCase()
+        if (st === 'SUCCESS') toast(feePaidToast(r.agent), 'success', 6000)
+        else if (st === 'FAILED' || st === 'EXPIRED') toast('Payment failed. Please retry or contact support.', 'error')
+        else toast('Payment is still pending. Please try again shortly.', 'info')
+        return r
+      } catch {
+        toast('Failed to check payment status', 'error')
+        return null
+      } finally {
+        setChecking(false)
+      }
+    },
+    [onAgent, toast]
+  )
   return { check, checking }
 }

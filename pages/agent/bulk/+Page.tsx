@@ -10,7 +10,16 @@ import { isActiveAgent } from '../../../renderer/format.ts'
 import type { BulkData } from './+data.ts'
 import { PreviewTable, type PreviewLine } from './PreviewTable.tsx'
 
-interface Preview { lines: PreviewLine[]; count: number; refused: number; duplicates: number; total: number; balance: number; enough: boolean; maxLines: number }
+interface Preview {
+  lines: PreviewLine[]
+  count: number
+  refused: number
+  duplicates: number
+  total: number
+  balance: number
+  enough: boolean
+  maxLines: number
+}
 type Source = { text: string } | { csv: string } | { xlsx: string }
 
 const errorText = (err: unknown, fallback: string) => (err instanceof ApiError && err.message ? err.message : fallback)
@@ -85,7 +94,10 @@ export default function Page() {
     setBusy('pay')
     try {
       const momo = payBy === 'momo' ? { pay: 'momo', payerPhone: phone, payerNetwork: network } : {}
-      const r = await api<{ batch: { id: number }; payment?: { paymentStatus: string; message: string } }>('/api/bulk', { body: { text: texts.join('\n'), allowDuplicates, sms, expectedTotal: preview.total, ...momo }, fallbackError: 'The bulk order could not be paid' })
+      const r = await api<{ batch: { id: number }; payment?: { paymentStatus: string; message: string } }>('/api/bulk', {
+        body: { text: texts.join('\n'), allowDuplicates, sms, expectedTotal: preview.total, ...momo },
+        fallbackError: 'The bulk order could not be paid'
+      })
       if (r.payment) toast(r.payment.message || 'Approve the prompt on your phone.', r.payment.paymentStatus === 'FAILED' ? 'error' : 'info')
       else toast('Bulk order paid. Your bundles are on their way.', 'success')
       location.href = `/agent/bulk/${r.batch.id}`
@@ -100,55 +112,131 @@ export default function Page() {
   return (
     <section>
       <h1 className="title">Bulk Order</h1>
-      <p className="subtitle is-6">Send bundles to up to {maxLines} numbers at once, paid once from your wallet ({formatCedis(balance)}) or by mobile money.</p>
+      <p className="subtitle is-6">
+        Send bundles to up to {maxLines} numbers at once, paid once from your wallet ({formatCedis(balance)}) or by mobile money.
+      </p>
       <Gate agent={agent} />
       {isActiveAgent(agent) ? (
         <>
           <form className="box" onSubmit={(e) => void first(e)} aria-labelledby="bulk-lines-title">
-            <h2 className="title is-5" id="bulk-lines-title">Your lines</h2>
+            <h2 className="title is-5" id="bulk-lines-title">
+              Your lines
+            </h2>
             <div className="field">
-              <label className="label" htmlFor="bulk-text">Paste one order per line</label>
+              <label className="label" htmlFor="bulk-text">
+                Paste one order per line
+              </label>
               <div className="control">
-                <textarea id="bulk-text" className="textarea is-family-monospace" rows={8} value={pasted} onChange={(e) => setPasted(e.target.value)} placeholder={'0241234567 1GB\n0201234567,TELECEL,2GB'} aria-describedby="bulk-text-help" />
+                <textarea
+                  id="bulk-text"
+                  className="textarea is-family-monospace"
+                  rows={8}
+                  value={pasted}
+                  onChange={(e) => setPasted(e.target.value)}
+                  placeholder={'0241234567 1GB\n0201234567,TELECEL,2GB'}
+                  aria-describedby="bulk-text-help"
+                />
               </div>
-              <p className="help" id="bulk-text-help">Number, then the bundle (1GB, 500MB, its name or its package id); add the network when the number moved networks.</p>
+              <p className="help" id="bulk-text-help">
+                Number, then the bundle (1GB, 500MB, its name or its package id); add the network when the number moved networks.
+              </p>
             </div>
             <div className="field">
-              <label className="label" htmlFor="bulk-file">Or upload a CSV or Excel (.xlsx) file</label>
+              <label className="label" htmlFor="bulk-file">
+                Or upload a CSV or Excel (.xlsx) file
+              </label>
               <div className="control">
-                <input id="bulk-file" className="input" type="file" accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+                <input
+                  id="bulk-file"
+                  className="input"
+                  type="file"
+                  accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+                  onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+                />
               </div>
-              <p className="help"><a href="/api/bulk/template.csv" download>Download the CSV template</a></p>
+              <p className="help">
+                <a href="/api/bulk/template.csv" download>
+                  Download the CSV template
+                </a>
+              </p>
             </div>
-            <button type="submit" data-testid="bulk-check" className={`button is-primary${busy === 'check' ? ' is-loading' : ''}`} disabled={!!busy || (!pasted.trim() && !file)}>Check lines</button>
+            <button
+              type="submit"
+              data-testid="bulk-check"
+              className={`button is-primary${busy === 'check' ? ' is-loading' : ''}`}
+              disabled={!!busy || (!pasted.trim() && !file)}>
+              Check lines
+            </button>
           </form>
 
           {preview ? (
             <div className="box" aria-labelledby="bulk-preview-title">
-              <h2 className="title is-5" id="bulk-preview-title">Check and pay</h2>
+              <h2 className="title is-5" id="bulk-preview-title">
+                Check and pay
+              </h2>
               <div className="level is-mobile" role="status" aria-live="polite">
-                <p>{preview.lines.length} lines, {refusedIdx.length} refused. Total <strong data-testid="bulk-total">{formatCedis(preview.total)}</strong>; wallet {formatCedis(preview.balance)}.</p>
+                <p>
+                  {preview.lines.length} lines, {refusedIdx.length} refused. Total <strong data-testid="bulk-total">{formatCedis(preview.total)}</strong>;
+                  wallet {formatCedis(preview.balance)}.
+                </p>
               </div>
-              {!preview.enough && payBy === 'wallet' ? <p className="notification is-warning is-light">Your wallet does not cover this total. <a href="/agent/wallet">Top up</a> first, or pay by mobile money.</p> : null}
+              {!preview.enough && payBy === 'wallet' ? (
+                <p className="notification is-warning is-light">
+                  Your wallet does not cover this total. <a href="/agent/wallet">Top up</a> first, or pay by mobile money.
+                </p>
+              ) : null}
               <PreviewTable lines={preview.lines} texts={texts} onEdit={edit} onDrop={(i) => drop([i])} />
               <div className="buttons">
-                <button type="button" data-testid="bulk-recheck" className={`button${busy === 'check' ? ' is-loading' : ''}`} disabled={!!busy || !texts.length} onClick={() => void check({ text: texts.join('\n') })}>Check again</button>
-                {refusedIdx.length ? <button type="button" className="button is-light" onClick={() => drop(refusedIdx)}>Drop refused lines</button> : null}
+                <button
+                  type="button"
+                  data-testid="bulk-recheck"
+                  className={`button${busy === 'check' ? ' is-loading' : ''}`}
+                  disabled={!!busy || !texts.length}
+                  onClick={() => void check({ text: texts.join('\n') })}>
+                  Check again
+                </button>
+                {refusedIdx.length ? (
+                  <button type="button" className="button is-light" onClick={() => drop(refusedIdx)}>
+                    Drop refused lines
+                  </button>
+                ) : null}
               </div>
               {preview.duplicates ? (
-                <label className="checkbox is-block mb-2"><input type="checkbox" checked={allowDuplicates} onChange={(e) => setAllowDuplicates(e.target.checked)} /> Send repeated lines too ({preview.duplicates})</label>
+                <label className="checkbox is-block mb-2">
+                  <input type="checkbox" checked={allowDuplicates} onChange={(e) => setAllowDuplicates(e.target.checked)} /> Send repeated lines too (
+                  {preview.duplicates})
+                </label>
               ) : null}
-              <label className="checkbox is-block mb-3"><input type="checkbox" checked={sms} onChange={(e) => setSms(e.target.checked)} /> Text each recipient about their bundle</label>
+              <label className="checkbox is-block mb-3">
+                <input type="checkbox" checked={sms} onChange={(e) => setSms(e.target.checked)} /> Text each recipient about their bundle
+              </label>
               {dirty ? <p className="help mb-2">You changed lines: check them again before paying.</p> : null}
               <fieldset className="field">
                 <legend className="label">Pay with</legend>
                 <div className="control">
-                  <label className="radio mr-4"><input type="radio" name="bulk-pay-by" value="wallet" checked={payBy === 'wallet'} onChange={() => setPayBy('wallet')} /> Wallet</label>
-                  <label className="radio"><input type="radio" name="bulk-pay-by" value="momo" data-testid="bulk-pay-momo" checked={payBy === 'momo'} onChange={() => setPayBy('momo')} /> Mobile money</label>
+                  <label className="radio mr-4">
+                    <input type="radio" name="bulk-pay-by" value="wallet" checked={payBy === 'wallet'} onChange={() => setPayBy('wallet')} /> Wallet
+                  </label>
+                  <label className="radio">
+                    <input
+                      type="radio"
+                      name="bulk-pay-by"
+                      value="momo"
+                      data-testid="bulk-pay-momo"
+                      checked={payBy === 'momo'}
+                      onChange={() => setPayBy('momo')}
+                    />{' '}
+                    Mobile money
+                  </label>
                 </div>
               </fieldset>
               {payBy === 'momo' ? <PayerFields idPrefix="bulk" phone={phone} network={network} onPhone={setPhone} onNetwork={setNetwork} /> : null}
-              <button type="button" data-testid="bulk-pay" className={`button is-success${busy === 'pay' ? ' is-loading' : ''}`} disabled={blocked || !!busy} onClick={() => void pay()}>
+              <button
+                type="button"
+                data-testid="bulk-pay"
+                className={`button is-success${busy === 'pay' ? ' is-loading' : ''}`}
+                disabled={blocked || !!busy}
+                onClick={() => void pay()}>
                 Pay {formatCedis(preview.total)} {payBy === 'wallet' ? 'from wallet' : 'by mobile money'}
               </button>
             </div>
@@ -160,7 +248,12 @@ export default function Page() {
               <ul>
                 {recent.map((b) => (
                   <li key={b.id}>
-                    <a href={`/agent/bulk/${b.id}`}>#{b.id}</a>: {b.lines} lines, {formatCedis(b.total)}, {b.status === 'PAID' ? `${b.counts.delivered} delivered${b.counts.failed ? `, ${b.counts.failed} failed` : ''}` : b.status === 'CANCELLED' ? 'cancelled (not paid)' : 'awaiting payment'}
+                    <a href={`/agent/bulk/${b.id}`}>#{b.id}</a>: {b.lines} lines, {formatCedis(b.total)},{' '}
+                    {b.status === 'PAID'
+                      ? `${b.counts.delivered} delivered${b.counts.failed ? `, ${b.counts.failed} failed` : ''}`
+                      : b.status === 'CANCELLED'
+                        ? 'cancelled (not paid)'
+                        : 'awaiting payment'}
                   </li>
                 ))}
               </ul>

@@ -21,7 +21,7 @@ export async function data(pageContext: PageContextServer): Promise<BulkData> {
     services.wallet.mine({ user }),
     services.bulk.mine({ limit: 10 }, { user }),
     // An unknown or another agent's batch simply prefills nothing.
-    /^\d{1,9}$/.test(from) ? services.bulk.failedText(from, { user }).catch(() => '') : Promise.resolve(''),
+    /^\d{1,9}$/.test(from) ? services.bulk.failedText(from, { user }).catch(() => '') : Promise.resolve('')
   ])
   return { ...empty, balance: wallet.balance, maxLines: (await services.settings.get()).bulkMaxLines, prefill, recent: mine.batches }
 }

@@ -49,18 +49,40 @@ export default function Page() {
               <p className="stat-value">{formatCedis(d.walletBalance)}</p>
             </div>
           </div>
-          <div className="level-right"><a className="button is-primary is-light" href="/agent/wallet">Top up</a></div>
+          <div className="level-right">
+            <a className="button is-primary is-light" href="/agent/wallet">
+              Top up
+            </a>
+          </div>
         </div>
       ) : null}
 
       <div className="box">
         <h2 className="title is-5">Quick Actions</h2>
         <div className="buttons">
-          {active ? <a className="button is-primary" href="/agent/place-order">Place Order</a> : <button className="button is-primary" disabled title="Available once approved and paid">Place Order</button>}
-          <a className="button" href="/agent/orders">My Orders</a>
-          <a className="button" href="/agent/packages">View Packages</a>
-          <a className="button" href="/agent/profile">Profile</a>
-          {!active ? <a className="button is-warning" href="/agent/payment">Payment</a> : null}
+          {active ? (
+            <a className="button is-primary" href="/agent/place-order">
+              Place Order
+            </a>
+          ) : (
+            <button className="button is-primary" disabled title="Available once approved and paid">
+              Place Order
+            </button>
+          )}
+          <a className="button" href="/agent/orders">
+            My Orders
+          </a>
+          <a className="button" href="/agent/packages">
+            View Packages
+          </a>
+          <a className="button" href="/agent/profile">
+            Profile
+          </a>
+          {!active ? (
+            <a className="button is-warning" href="/agent/payment">
+              Payment
+            </a>
+          ) : null}
         </div>
       </div>
 
@@ -70,11 +92,30 @@ export default function Page() {
             <h2 className="title is-5">Order Summary</h2>
             <table className="table is-fullwidth">
               <tbody>
-                <tr><th scope="row">Total spent</th><td className="has-text-right">{formatCedis(s?.totalSpent ?? 0)}</td></tr>
-                <tr><th scope="row">Data purchased</th><td className="has-text-right">{formatSize(s?.dataMB ?? 0)}</td></tr>
-                <tr><th scope="row">Delivered</th><td className="has-text-right">{s?.delivered ?? 0}</td></tr>
-                <tr><th scope="row">Success rate</th><td className="has-text-right" data-testid="success-rate">{s?.successRate ?? 0}%</td></tr>
-                <tr><th scope="row">Delivery rate</th><td className="has-text-right" data-testid="delivery-rate">{s?.deliveryRate ?? 0}%</td></tr>
+                <tr>
+                  <th scope="row">Total spent</th>
+                  <td className="has-text-right">{formatCedis(s?.totalSpent ?? 0)}</td>
+                </tr>
+                <tr>
+                  <th scope="row">Data purchased</th>
+                  <td className="has-text-right">{formatSize(s?.dataMB ?? 0)}</td>
+                </tr>
+                <tr>
+                  <th scope="row">Delivered</th>
+                  <td className="has-text-right">{s?.delivered ?? 0}</td>
+                </tr>
+                <tr>
+                  <th scope="row">Success rate</th>
+                  <td className="has-text-right" data-testid="success-rate">
+                    {s?.successRate ?? 0}%
+                  </td>
+                </tr>
+                <tr>
+                  <th scope="row">Delivery rate</th>
+                  <td className="has-text-right" data-testid="delivery-rate">
+                    {s?.deliveryRate ?? 0}%
+                  </td>
+                </tr>
               </tbody>
             </table>
           </div>
@@ -82,7 +123,10 @@ export default function Page() {
             <h2 className="title is-5">Orders by Network</h2>
             {NETWORKS.map((n) => (
               <div key={n} className="mb-2">
-                <div className="is-flex is-justify-content-space-between is-size-7"><span>{NETWORK_LABEL[n]}</span><span>{s?.byNetwork[n] ?? 0}</span></div>
+                <div className="is-flex is-justify-content-space-between is-size-7">
+                  <span>{NETWORK_LABEL[n]}</span>
+                  <span>{s?.byNetwork[n] ?? 0}</span>
+                </div>
                 <progress className="progress is-small is-primary mb-0" value={s?.byNetwork[n] ?? 0} max={maxNet} aria-label={`${NETWORK_LABEL[n]} orders`} />
               </div>
             ))}
@@ -92,24 +136,38 @@ export default function Page() {
           <div className="box">
             <div className="is-flex is-justify-content-space-between is-align-items-center mb-3">
               <h2 className="title is-5 mb-0">Recent Orders</h2>
-              <a href="/agent/orders" className="is-size-7">View all</a>
+              <a href="/agent/orders" className="is-size-7">
+                View all
+              </a>
             </div>
             {!s || s.recent.length === 0 ? (
               <p>{active ? 'No orders yet. Start by placing your first order!' : 'Your orders will appear here once your account is active.'}</p>
             ) : (
               <ul>
                 {s.recent.map((o) => (
-                  <li key={o.id} className="is-flex is-justify-content-space-between is-align-items-center py-2" style={{ borderBottom: '1px solid var(--bulma-border)' }}>
+                  <li
+                    key={o.id}
+                    className="is-flex is-justify-content-space-between is-align-items-center py-2"
+                    style={{ borderBottom: '1px solid var(--bulma-border)' }}>
                     <span>
-                      <strong>{NETWORK_LABEL[o.network] ?? o.network} {formatSize(o.dataSizeMB)}</strong>
+                      <strong>
+                        {NETWORK_LABEL[o.network] ?? o.network} {formatSize(o.dataSizeMB)}
+                      </strong>
                       <br />
-                      <span className="is-size-7">{o.recipientNumber} · {formatDate(o.createdAt)}</span>
+                      <span className="is-size-7">
+                        {o.recipientNumber} · {formatDate(o.createdAt)}
+                      </span>
                     </span>
                     <span className="has-text-right">
                       {formatCedis(o.amount)}
                       <br />
                       <span className={`tag ${statusClass(o.displayStatus)}`}>{paymentStatusLabel(o.displayStatus)}</span>
-                      {o.paymentStatus === 'SUCCESS' && !o.delivered ? <> <DeliveryBadge status={o.deliveryStatus} /></> : null}
+                      {o.paymentStatus === 'SUCCESS' && !o.delivered ? (
+                        <>
+                          {' '}
+                          <DeliveryBadge status={o.deliveryStatus} />
+                        </>
+                      ) : null}
                     </span>
                   </li>
                 ))}

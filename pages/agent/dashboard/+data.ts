@@ -23,7 +23,7 @@ export async function data(pageContext: PageContextServer): Promise<DashboardDat
     services.agentOrders.summary(ctx),
     services.inbox.myMessages(ctx, { limit: 20 }),
     services.inbox.unreadCount(ctx),
-    services.wallet.mine(ctx),
+    services.wallet.mine(ctx)
   ])
   return { ...out, summary, messages, unreadCount: unread.unreadCount, walletBalance: wallet.balance }
 }

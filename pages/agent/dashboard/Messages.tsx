@@ -31,7 +31,9 @@ export function Messages({ initial, unread }: { initial: InboxItem[]; unread: nu
       <header className="card-header">
         <p className="card-header-title">
           Messages
-          <span className={`tag is-rounded ml-2 ${count ? 'is-danger' : 'is-light'}`} data-testid="unread-count" aria-label={`${count} unread`}>{count}</span>
+          <span className={`tag is-rounded ml-2 ${count ? 'is-danger' : 'is-light'}`} data-testid="unread-count" aria-label={`${count} unread`}>
+            {count}
+          </span>
           <span className="is-size-7 has-text-weight-normal ml-2">unread</span>
         </p>
       </header>
@@ -48,8 +50,7 @@ export function Messages({ initial, unread }: { initial: InboxItem[]; unread: nu
                   aria-expanded={open === m.messageId}
                   aria-controls={`msg-${m.messageId}`}
                   onClick={() => void toggle(m)}
-                  data-testid="message-item"
-                >
+                  data-testid="message-item">
                   <span className="has-text-left">
                     {!m.isRead ? <span className="tag is-danger is-small mr-2">New</span> : null}
                     {m.message.title}

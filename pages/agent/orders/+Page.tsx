@@ -18,9 +18,13 @@ export default function Page() {
         </div>
         <div>
           {active ? (
-            <a className="button is-primary" href="/agent/place-order">Place New Order</a>
+            <a className="button is-primary" href="/agent/place-order">
+              Place New Order
+            </a>
           ) : (
-            <button className="button is-primary" disabled title="Available once your account is approved and paid">Place New Order</button>
+            <button className="button is-primary" disabled title="Available once your account is approved and paid">
+              Place New Order
+            </button>
           )}
         </div>
       </div>

@@ -9,12 +9,18 @@ import { formatDate, formatSize, NETWORK_LABEL, NETWORKS, paymentStatusLabel, st
 const STATUSES = ['ALL', 'PENDING', 'SUCCESS', 'FAILED', 'DELIVERED'] as const
 const LIMIT = 20
 
-interface ListResponse { orders: AgentOrder[]; pagination: { total: number; totalPages: number; page: number }; totalAll: number }
+interface ListResponse {
+  orders: AgentOrder[]
+  pagination: { total: number; totalPages: number; page: number }
+  totalAll: number
+}
 
 function Skeleton() {
   return (
     <div aria-busy="true" aria-label="Loading orders" data-testid="orders-skeleton">
-      {Array.from({ length: 6 }, (_, i) => <div key={i} className="box skeleton-block is-skeleton mb-2" />)}
+      {Array.from({ length: 6 }, (_, i) => (
+        <div key={i} className="box skeleton-block is-skeleton mb-2" />
+      ))}
     </div>
   )
 }
@@ -64,53 +70,100 @@ export function OrdersTable() {
     <div className="box">
       <div className="columns is-multiline">
         <div className="column is-12-mobile is-6-tablet">
-          <label className="label" htmlFor="orders-search">Search</label>
-          <input id="orders-search" className="input" type="search" placeholder="Recipient number or network" value={search} onChange={(e) => setSearch(e.target.value)} />
+          <label className="label" htmlFor="orders-search">
+            Search
+          </label>
+          <input
+            id="orders-search"
+            className="input"
+            type="search"
+            placeholder="Recipient number or network"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
         </div>
         <div className="column is-6-mobile is-3-tablet">
-          <label className="label" htmlFor="orders-status">Status</label>
+          <label className="label" htmlFor="orders-status">
+            Status
+          </label>
           <div className="select is-fullwidth">
             <select id="orders-status" value={status} onChange={(e) => setStatus(e.target.value)}>
-              {STATUSES.map((s) => <option key={s} value={s}>{s === 'ALL' ? 'All' : paymentStatusLabel(s)}</option>)}
+              {STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {s === 'ALL' ? 'All' : paymentStatusLabel(s)}
+                </option>
+              ))}
             </select>
           </div>
         </div>
         <div className="column is-6-mobile is-3-tablet">
-          <label className="label" htmlFor="orders-network">Network</label>
+          <label className="label" htmlFor="orders-network">
+            Network
+          </label>
           <div className="select is-fullwidth">
             <select id="orders-network" value={network} onChange={(e) => setNetwork(e.target.value)}>
               <option value="ALL">All</option>
-              {NETWORKS.map((n) => <option key={n} value={n}>{NETWORK_LABEL[n]}</option>)}
+              {NETWORKS.map((n) => (
+                <option key={n} value={n}>
+                  {NETWORK_LABEL[n]}
+                </option>
+              ))}
             </select>
           </div>
         </div>
       </div>
 
       <div className="level is-mobile mb-3">
-        <div className="level-left"><h2 className="title is-5 mb-0" data-testid="orders-count">Orders ({filtered})</h2></div>
-        <div className="level-right"><span className="tag is-light" data-testid="orders-total">Total ({data?.totalAll ?? 0})</span></div>
+        <div className="level-left">
+          <h2 className="title is-5 mb-0" data-testid="orders-count">
+            Orders ({filtered})
+          </h2>
+        </div>
+        <div className="level-right">
+          <span className="tag is-light" data-testid="orders-total">
+            Total ({data?.totalAll ?? 0})
+          </span>
+        </div>
       </div>
 
       {loading && !data ? (
         <Skeleton />
       ) : data && data.orders.length === 0 ? (
-        <p className="has-text-centered py-5" data-testid="orders-empty">{filtersOn ? 'No orders match your filters.' : 'No orders yet. Start by placing your first order!'}</p>
+        <p className="has-text-centered py-5" data-testid="orders-empty">
+          {filtersOn ? 'No orders match your filters.' : 'No orders yet. Start by placing your first order!'}
+        </p>
       ) : (
         <div className="table-container" aria-busy={loading}>
           <table className="table is-stacked-mobile is-fullwidth is-striped is-hoverable">
             <thead>
-              <tr><th>Recipient</th><th>Network</th><th>Size</th><th>Amount</th><th>Payment Status</th><th>Delivery</th><th>Date</th></tr>
+              <tr>
+                <th>Recipient</th>
+                <th>Network</th>
+                <th>Size</th>
+                <th>Amount</th>
+                <th>Payment Status</th>
+                <th>Delivery</th>
+                <th>Date</th>
+              </tr>
             </thead>
             <tbody>
               {data?.orders.map((o) => (
                 <tr key={o.id} data-testid="order-row">
-                  <td data-label="Recipient" className="is-monospace" style={{ whiteSpace: 'nowrap', wordBreak: 'normal' }}>{o.recipientNumber}</td>
+                  <td data-label="Recipient" className="is-monospace" style={{ whiteSpace: 'nowrap', wordBreak: 'normal' }}>
+                    {o.recipientNumber}
+                  </td>
                   <td data-label="Network">{NETWORK_LABEL[o.network] ?? o.network}</td>
                   <td data-label="Size">{formatSize(o.dataSizeMB)}</td>
                   <td data-label="Amount">{formatCedis(o.amount)}</td>
                   {/* The payment's own status here: delivery has its column, so a delivered order still reads Successful. */}
-                  <td data-label="Payment Status"><span className={`tag ${statusClass(o.paymentStatus)}`} data-status={o.paymentStatus}>{paymentStatusLabel(o.paymentStatus)}</span></td>
-                  <td data-label="Delivery"><DeliveryBadge status={o.deliveryStatus} paid={o.paymentStatus === 'SUCCESS'} /></td>
+                  <td data-label="Payment Status">
+                    <span className={`tag ${statusClass(o.paymentStatus)}`} data-status={o.paymentStatus}>
+                      {paymentStatusLabel(o.paymentStatus)}
+                    </span>
+                  </td>
+                  <td data-label="Delivery">
+                    <DeliveryBadge status={o.deliveryStatus} paid={o.paymentStatus === 'SUCCESS'} />
+                  </td>
                   <td data-label="Date">{formatDate(o.createdAt)}</td>
                 </tr>
               ))}
@@ -121,9 +174,15 @@ export function OrdersTable() {
 
       {data && data.pagination.totalPages > 1 ? (
         <nav className="pagination is-small is-centered" aria-label="pagination">
-          <button className="pagination-previous button" disabled={page <= 1} onClick={() => setPage(page - 1)}>Previous</button>
-          <button className="pagination-next button" disabled={page >= data.pagination.totalPages} onClick={() => setPage(page + 1)}>Next</button>
-          <p className="pagination-list is-size-7">Page {page} of {data.pagination.totalPages}</p>
+          <button className="pagination-previous button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Previous
+          </button>
+          <button className="pagination-next button" disabled={page >= data.pagination.totalPages} onClick={() => setPage(page + 1)}>
+            Next
+          </button>
+          <p className="pagination-list is-size-7">
+            Page {page} of {data.pagination.totalPages}
+          </p>
         </nav>
       ) : null}
     </div>

@@ -44,7 +44,7 @@ export default function Page() {
     try {
       const r = await api<any>(`/api/agents/${agent.id}/payment/request`, {
         body: method === 'momo' ? { amount: fee, phone_number: phone, network } : { amount: fee },
-        fallbackError: 'Payment request failed',
+        fallbackError: 'Payment request failed'
       })
       setAgent(r.agent)
       setMessage(r.message || null)
@@ -86,11 +86,15 @@ export default function Page() {
         <div className="columns is-mobile is-multiline">
           <div className="column is-half-mobile">
             <p className="heading">Registration Fee</p>
-            <p className="stat-value" data-testid="fee">{fee > 0 ? feeText : 'No fee'}</p>
+            <p className="stat-value" data-testid="fee">
+              {fee > 0 ? feeText : 'No fee'}
+            </p>
           </div>
           <div className="column is-half-mobile">
             <p className="heading">Status</p>
-            <span className={`tag is-medium ${status ? statusClass(status) : 'is-light'}`} data-testid="fee-status">{feeStatusLabel(status, agent)}</span>
+            <span className={`tag is-medium ${status ? statusClass(status) : 'is-light'}`} data-testid="fee-status">
+              {feeStatusLabel(status, agent)}
+            </span>
           </div>
         </div>
       </div>
@@ -98,30 +102,54 @@ export default function Page() {
       {paid ? (
         <div className="notification is-success is-light" role="status" data-testid="fee-paid">
           <p className="has-text-weight-bold">{free ? 'No registration fee is due' : 'Payment verified'}</p>
-          <p>{free ? 'Nothing to pay.' : 'Your registration payment is verified.'} Admin approval is required before you can place orders; it usually takes 24-48 hours.</p>
-          <a className="button is-success mt-3" href="/agent/dashboard">Go to Dashboard</a>
+          <p>
+            {free ? 'Nothing to pay.' : 'Your registration payment is verified.'} Admin approval is required before you can place orders; it usually takes 24-48
+            hours.
+          </p>
+          <a className="button is-success mt-3" href="/agent/dashboard">
+            Go to Dashboard
+          </a>
         </div>
       ) : (
         <div className="card mb-4">
-          <header className="card-header"><p className="card-header-title">Payment Method</p></header>
+          <header className="card-header">
+            <p className="card-header-title">Payment Method</p>
+          </header>
           <div className="card-content">
             {fee <= 0 ? (
               <p className="mb-4">No registration fee is due: continue to send your account for approval.</p>
             ) : method === 'momo' ? (
               <>
                 <div className="field">
-                  <label className="label" htmlFor="pay-phone">Phone Number</label>
+                  <label className="label" htmlFor="pay-phone">
+                    Phone Number
+                  </label>
                   <div className="control">
-                    <input id="pay-phone" className="input" inputMode="numeric" autoComplete="tel" placeholder="0241234567" value={phone} maxLength={12} onChange={(e) => setPhone(digitsOnly(e.target.value))} />
+                    <input
+                      id="pay-phone"
+                      className="input"
+                      inputMode="numeric"
+                      autoComplete="tel"
+                      placeholder="0241234567"
+                      value={phone}
+                      maxLength={12}
+                      onChange={(e) => setPhone(digitsOnly(e.target.value))}
+                    />
                   </div>
                   <p className="help">The mobile money number that receives the payment prompt.</p>
                 </div>
                 <div className="field">
-                  <label className="label" htmlFor="pay-network">Mobile Network</label>
+                  <label className="label" htmlFor="pay-network">
+                    Mobile Network
+                  </label>
                   <div className="control">
                     <div className="select is-fullwidth">
                       <select id="pay-network" value={network} onChange={(e) => setNetwork(e.target.value)}>
-                        {NETWORKS.map((n) => <option key={n} value={n}>{NETWORK_LABEL[n]}</option>)}
+                        {NETWORKS.map((n) => (
+                          <option key={n} value={n}>
+                            {NETWORK_LABEL[n]}
+                          </option>
+                        ))}
                       </select>
                     </div>
                   </div>
@@ -131,10 +159,16 @@ export default function Page() {
               <p className="mb-4">You will be redirected to the secure card checkout to pay, then brought back here.</p>
             )}
             <div className="buttons">
-              <button className={`button is-primary${paying ? ' is-loading' : ''}`} disabled={paying || !agent} onClick={() => void pay()} data-testid="pay-fee">
+              <button
+                className={`button is-primary${paying ? ' is-loading' : ''}`}
+                disabled={paying || !agent}
+                onClick={() => void pay()}
+                data-testid="pay-fee">
                 {fee > 0 ? `Pay ${feeText}` : 'Continue'}
               </button>
-              <button className={`button${checking ? ' is-loading' : ''}`} disabled={!txn || checking} onClick={() => void check()} data-testid="i-have-paid">I Have Paid</button>
+              <button className={`button${checking ? ' is-loading' : ''}`} disabled={!txn || checking} onClick={() => void check()} data-testid="i-have-paid">
+                I Have Paid
+              </button>
             </div>
           </div>
         </div>
@@ -143,21 +177,37 @@ export default function Page() {
       {txn ? (
         <div className="box" data-testid="fee-transaction">
           <p className="heading">Transaction ID</p>
-          <p className="is-monospace mb-2" data-testid="fee-txn">{txn}</p>
-          <p className="mb-2">Status: <span className={`tag ${statusClass(status)}`}>{feeStatusLabel(status, agent)}</span></p>
-          {message && !paid ? <p className="mb-3" role="status">{message}</p> : null}
+          <p className="is-monospace mb-2" data-testid="fee-txn">
+            {txn}
+          </p>
+          <p className="mb-2">
+            Status: <span className={`tag ${statusClass(status)}`}>{feeStatusLabel(status, agent)}</span>
+          </p>
+          {message && !paid ? (
+            <p className="mb-3" role="status">
+              {message}
+            </p>
+          ) : null}
           <div className="buttons">
             {status && (OPEN.includes(status) || status === 'FAILED' || status === 'EXPIRED') ? (
               OPEN.includes(status) ? (
-                <button className={`button is-info${checking ? ' is-loading' : ''}`} disabled={checking} onClick={() => void check()}>I Have Paid</button>
+                <button className={`button is-info${checking ? ' is-loading' : ''}`} disabled={checking} onClick={() => void check()}>
+                  I Have Paid
+                </button>
               ) : (
-                <button className={`button is-warning${paying ? ' is-loading' : ''}`} disabled={paying} onClick={() => void pay()} data-testid="retry-fee">Retry Payment</button>
+                <button className={`button is-warning${paying ? ' is-loading' : ''}`} disabled={paying} onClick={() => void pay()} data-testid="retry-fee">
+                  Retry Payment
+                </button>
               )
             ) : null}
             {status === 'PENDING' ? (
-              <button className={`button${checking ? ' is-loading' : ''}`} disabled={checking} onClick={() => agent && void check(agent.id)}>Refresh Status</button>
+              <button className={`button${checking ? ' is-loading' : ''}`} disabled={checking} onClick={() => agent && void check(agent.id)}>
+                Refresh Status
+              </button>
             ) : null}
-            <button className="button is-light" onClick={() => void copyTxn()}>Copy Transaction ID</button>
+            <button className="button is-light" onClick={() => void copyTxn()}>
+              Copy Transaction ID
+            </button>
           </div>
           {status && OPEN.includes(status) && needsCode && txn ? (
             <CodeField
@@ -181,7 +231,9 @@ export default function Page() {
             </div>
           ) : null}
           {status === 'FAILED' || status === 'EXPIRED' ? (
-            <p className="notification is-danger is-light mt-3">The payment did not go through. Retry Payment starts a new payment with a new transaction ID.</p>
+            <p className="notification is-danger is-light mt-3">
+              The payment did not go through. Retry Payment starts a new payment with a new transaction ID.
+            </p>
           ) : null}
         </div>
       ) : null}

@@ -63,7 +63,9 @@ export default function Page() {
             <div className="column is-one-third">
               <div className="box has-text-centered">
                 <p className="heading">Available earnings</p>
-                <p className={`stat-value${view.available < 0 ? ' has-text-danger' : ''}`} data-testid="earnings-available">{formatCedis(view.available)}</p>
+                <p className={`stat-value${view.available < 0 ? ' has-text-danger' : ''}`} data-testid="earnings-available">
+                  {formatCedis(view.available)}
+                </p>
                 {view.available < 0 ? <p className="help">Below zero after a refund; your next margins make it up.</p> : null}
               </div>
             </div>
@@ -94,7 +96,10 @@ function PayoutNumber({ view, onChange }: { view: PayoutsView; onChange(): void 
     if (name.trim().length < 2) return toast('Enter the account name registered on the number', 'error')
     setBusy(true)
     try {
-      const saved = await api<{ phone: string; accountName: string }>('/api/payouts/number', { body: { network, phone: phone.replace(/\s/g, ''), accountName: name.trim() }, fallbackError: 'Could not verify the number' })
+      const saved = await api<{ phone: string; accountName: string }>('/api/payouts/number', {
+        body: { network, phone: phone.replace(/\s/g, ''), accountName: name.trim() },
+        fallbackError: 'Could not verify the number'
+      })
       toast(`Payout number verified: ${saved.phone} (${saved.accountName})`, 'success')
       setEditing(false)
       setPhone('')
@@ -130,43 +135,75 @@ function PayoutNumber({ view, onChange }: { view: PayoutsView; onChange(): void 
         </p>
         <p className="help mb-3">Registered name: {n.accountName}</p>
         <div className="buttons">
-          <button type="button" className="button is-small" onClick={() => setEditing(true)} disabled={busy}>Change number</button>
-          <button type="button" className={`button is-small is-danger is-outlined${busy ? ' is-loading' : ''}`} onClick={() => void remove()} disabled={busy}>Remove</button>
+          <button type="button" className="button is-small" onClick={() => setEditing(true)} disabled={busy}>
+            Change number
+          </button>
+          <button type="button" className={`button is-small is-danger is-outlined${busy ? ' is-loading' : ''}`} onClick={() => void remove()} disabled={busy}>
+            Remove
+          </button>
         </div>
       </div>
     )
   }
   return (
     <form className="box" onSubmit={(e) => void add(e)} aria-labelledby="number-title" data-testid="payout-number-form">
-      <h2 className="title is-5" id="number-title">{n ? 'Change payout number' : 'Add a payout number'}</h2>
+      <h2 className="title is-5" id="number-title">
+        {n ? 'Change payout number' : 'Add a payout number'}
+      </h2>
       <p className="help mb-3">We check the number with the mobile money network before any money is sent to it.</p>
       <div className="columns is-multiline">
         <div className="column is-4-tablet is-12-mobile">
           <div className="field">
-            <label className="label" htmlFor="pn-network">Network</label>
+            <label className="label" htmlFor="pn-network">
+              Network
+            </label>
             <div className="select is-fullwidth">
               <select id="pn-network" value={network} onChange={(e) => setNetwork(e.target.value)}>
-                {NETWORKS.map((v) => <option key={v} value={v}>{MOMO_LABEL[v]}</option>)}
+                {NETWORKS.map((v) => (
+                  <option key={v} value={v}>
+                    {MOMO_LABEL[v]}
+                  </option>
+                ))}
               </select>
             </div>
           </div>
         </div>
         <div className="column is-4-tablet is-12-mobile">
           <div className="field">
-            <label className="label" htmlFor="pn-phone">Mobile money number</label>
-            <input id="pn-phone" className="input" type="tel" inputMode="numeric" autoComplete="tel" maxLength={12} value={phone} onChange={(e) => setPhone(e.target.value.replace(/\D/g, ''))} required />
+            <label className="label" htmlFor="pn-phone">
+              Mobile money number
+            </label>
+            <input
+              id="pn-phone"
+              className="input"
+              type="tel"
+              inputMode="numeric"
+              autoComplete="tel"
+              maxLength={12}
+              value={phone}
+              onChange={(e) => setPhone(e.target.value.replace(/\D/g, ''))}
+              required
+            />
           </div>
         </div>
         <div className="column is-4-tablet is-12-mobile">
           <div className="field">
-            <label className="label" htmlFor="pn-name">Account name</label>
+            <label className="label" htmlFor="pn-name">
+              Account name
+            </label>
             <input id="pn-name" className="input" autoComplete="name" maxLength={120} value={name} onChange={(e) => setName(e.target.value)} required />
           </div>
         </div>
       </div>
       <div className="buttons">
-        <button type="submit" className={`button is-primary${busy ? ' is-loading' : ''}`} disabled={busy} data-testid="payout-number-save">Verify and save</button>
-        {n ? <button type="button" className="button" onClick={() => setEditing(false)} disabled={busy}>Cancel</button> : null}
+        <button type="submit" className={`button is-primary${busy ? ' is-loading' : ''}`} disabled={busy} data-testid="payout-number-save">
+          Verify and save
+        </button>
+        {n ? (
+          <button type="button" className="button" onClick={() => setEditing(false)} disabled={busy}>
+            Cancel
+          </button>
+        ) : null}
       </div>
     </form>
   )
@@ -186,7 +223,12 @@ function Withdraw({ view, onDone }: { view: PayoutsView; onDone(): void }) {
     setBusy(true)
     try {
       const p = await api<{ status: string; amount: number }>('/api/payouts', { body: { amount: value }, fallbackError: 'Payout request failed' })
-      toast(p.status === 'PENDING_APPROVAL' ? `Payout of ${formatCedis(p.amount)} requested. An admin approves payouts above ${formatCedis(approvalAbove)}.` : `Payout of ${formatCedis(p.amount)} is on its way to ${view.number?.phone}.`, 'success')
+      toast(
+        p.status === 'PENDING_APPROVAL'
+          ? `Payout of ${formatCedis(p.amount)} requested. An admin approves payouts above ${formatCedis(approvalAbove)}.`
+          : `Payout of ${formatCedis(p.amount)} is on its way to ${view.number?.phone}.`,
+        'success'
+      )
       setAmount('')
       onDone()
     } catch (err) {
@@ -198,12 +240,27 @@ function Withdraw({ view, onDone }: { view: PayoutsView; onDone(): void }) {
 
   return (
     <form className="box" onSubmit={(e) => void submit(e)} aria-labelledby="withdraw-title">
-      <h2 className="title is-5" id="withdraw-title">Withdraw</h2>
+      <h2 className="title is-5" id="withdraw-title">
+        Withdraw
+      </h2>
       {!view.number ? <p className="notification is-warning is-light">Add and verify a payout number first.</p> : null}
       <div className="field">
-        <label className="label" htmlFor="wd-amount">Amount to receive (GH₵)</label>
+        <label className="label" htmlFor="wd-amount">
+          Amount to receive (GH₵)
+        </label>
         <div className="control">
-          <input id="wd-amount" className="input" type="number" inputMode="decimal" min={minimum} step="0.01" value={amount} onChange={(e) => setAmount(e.target.value)} disabled={!view.number || busy} aria-describedby="wd-help" />
+          <input
+            id="wd-amount"
+            className="input"
+            type="number"
+            inputMode="decimal"
+            min={minimum}
+            step="0.01"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            disabled={!view.number || busy}
+            aria-describedby="wd-help"
+          />
         </div>
         <p className="help" id="wd-help" aria-live="polite">
           Minimum {formatCedis(minimum)}. Fee {formatCedis(fee)} per payout.
@@ -211,7 +268,9 @@ function Withdraw({ view, onDone }: { view: PayoutsView; onDone(): void }) {
           {valid && value > approvalAbove ? ' Above ' + formatCedis(approvalAbove) + ' an admin approves the payout first.' : ''}
         </p>
       </div>
-      <button type="submit" className={`button is-primary${busy ? ' is-loading' : ''}`} disabled={!view.number || busy} data-testid="withdraw-submit">Request payout</button>
+      <button type="submit" className={`button is-primary${busy ? ' is-loading' : ''}`} disabled={!view.number || busy} data-testid="withdraw-submit">
+        Request payout
+      </button>
     </form>
   )
 }
@@ -221,25 +280,48 @@ function History({ view, refreshing, onRefresh }: { view: PayoutsView; refreshin
     <div className="box">
       <div className="is-flex is-justify-content-space-between is-align-items-center mb-3">
         <h2 className="title is-5 mb-0">Payout history</h2>
-        <button type="button" className={`button is-small${refreshing ? ' is-loading' : ''}`} onClick={onRefresh} disabled={refreshing}>Refresh</button>
+        <button type="button" className={`button is-small${refreshing ? ' is-loading' : ''}`} onClick={onRefresh} disabled={refreshing}>
+          Refresh
+        </button>
       </div>
       <div className="table-container">
         <table className="table is-stacked-mobile is-fullwidth is-striped" aria-busy={refreshing} data-testid="payout-history">
           <thead>
-            <tr><th>Date</th><th className="has-text-right">Amount</th><th className="has-text-right">Fee</th><th>To</th><th>Status</th><th>Details</th></tr>
+            <tr>
+              <th>Date</th>
+              <th className="has-text-right">Amount</th>
+              <th className="has-text-right">Fee</th>
+              <th>To</th>
+              <th>Status</th>
+              <th>Details</th>
+            </tr>
           </thead>
           <tbody>
-            {view.payouts.length ? view.payouts.map((p) => (
-              <tr key={p.id} data-payout={p.id}>
-                <td data-label="Date">{formatDate(p.createdAt)}</td>
-                <td data-label="Amount" className="has-text-right">{formatCedis(p.amount)}</td>
-                <td data-label="Fee" className="has-text-right">{formatCedis(p.fee)}</td>
-                <td data-label="To">{p.network} {p.phone}</td>
-                <td data-label="Status"><PayoutStatusTag status={p.status} /></td>
-                <td data-label="Details">{p.message ?? ''}</td>
+            {view.payouts.length ? (
+              view.payouts.map((p) => (
+                <tr key={p.id} data-payout={p.id}>
+                  <td data-label="Date">{formatDate(p.createdAt)}</td>
+                  <td data-label="Amount" className="has-text-right">
+                    {formatCedis(p.amount)}
+                  </td>
+                  <td data-label="Fee" className="has-text-right">
+                    {formatCedis(p.fee)}
+                  </td>
+                  <td data-label="To">
+                    {p.network} {p.phone}
+                  </td>
+                  <td data-label="Status">
+                    <PayoutStatusTag status={p.status} />
+                  </td>
+                  <td data-label="Details">{p.message ?? ''}</td>
+                </tr>
+              ))
+            ) : (
+              <tr>
+                <td colSpan={6} className="has-text-centered">
+                  No payouts yet.
+                </td>
               </tr>
-            )) : (
-              <tr><td colSpan={6} className="has-text-centered">No payouts yet.</td></tr>
             )}
           </tbody>
         </table>

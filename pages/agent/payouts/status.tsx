@@ -19,12 +19,16 @@ export const PAYOUT_STATUS: Record<string, { label: string; tag: string }> = {
   SUCCESS: { label: 'Paid', tag: 'is-success' },
   FAILED: { label: 'Failed, money returned', tag: 'is-danger' },
   REVERSED: { label: 'Reversed, money returned', tag: 'is-danger' },
-  REJECTED: { label: 'Rejected, money returned', tag: 'is-dark' },
+  REJECTED: { label: 'Rejected, money returned', tag: 'is-dark' }
 }
 
 export const OPEN_PAYOUT = ['PENDING_APPROVAL', 'QUEUED', 'SENDING', 'SENT', 'UNKNOWN']
 
 export function PayoutStatusTag({ status }: { status: string }) {
   const s = PAYOUT_STATUS[status] ?? { label: status, tag: '' }
-  return <span className={`tag ${s.tag}`} data-status={status}>{s.label}</span>
+  return (
+    <span className={`tag ${s.tag}`} data-status={status}>
+      {s.label}
+    </span>
+  )
 }

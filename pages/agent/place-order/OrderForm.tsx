@@ -23,7 +23,17 @@ function requestFailure(err: unknown, toast: ReturnType<typeof useToast>, fallba
   else toast(fallback, 'error')
 }
 
-export function OrderForm({ agent, packages, method, walletBalance }: { agent: AgentView | null; packages: OrderPackage[]; method: 'card' | 'momo'; walletBalance: number | null }) {
+export function OrderForm({
+  agent,
+  packages,
+  method,
+  walletBalance
+}: {
+  agent: AgentView | null
+  packages: OrderPackage[]
+  method: 'card' | 'momo'
+  walletBalance: number | null
+}) {
   const { settings } = usePageContext()
   const toast = useToast()
   const closed = settings.platformOpen === false
@@ -55,12 +65,19 @@ export function OrderForm({ agent, packages, method, walletBalance }: { agent: A
     if (method === 'momo' && payerPhone.length < 9) return toast('Please enter payment phone number', 'error')
     setBusy('request')
     try {
-      const body = method === 'momo'
-        ? { packageId: pkg.id, recipientNumber: recipient, payerPhone, payerNetwork, price: pkg.price }
-        : { packageId: pkg.id, recipientNumber: recipient, requestPayment: true, price: pkg.price }
+      const body =
+        method === 'momo'
+          ? { packageId: pkg.id, recipientNumber: recipient, payerPhone, payerNetwork, price: pkg.price }
+          : { packageId: pkg.id, recipientNumber: recipient, requestPayment: true, price: pkg.price }
       const r = await api<any>('/api/orders', { body, fallbackError: 'Payment request failed' })
       setOrderId(r.id)
-      setPayment({ transactionId: r.transactionId, paymentStatus: r.paymentStatus, message: r.message, extTransactionId: r.extTransactionId ?? null, needsCode: r.needsCode ?? null } as PaymentState)
+      setPayment({
+        transactionId: r.transactionId,
+        paymentStatus: r.paymentStatus,
+        message: r.message,
+        extTransactionId: r.extTransactionId ?? null,
+        needsCode: r.needsCode ?? null
+      } as PaymentState)
       if (method === 'card' && r.paymentStatus !== 'FAILED') {
         const provider = r.providerLabel || 'Paystack'
         if (r.authorizationUrl) {
@@ -80,7 +97,10 @@ export function OrderForm({ agent, packages, method, walletBalance }: { agent: A
     if (!pkg || !recipient.trim()) return toast('Please select package and enter recipient number', 'error')
     setWalletBusy(true)
     try {
-      await api<any>('/api/orders', { body: { packageId: pkg.id, recipientNumber: recipient, payFrom: 'wallet', price: pkg.price }, fallbackError: 'Wallet payment failed' })
+      await api<any>('/api/orders', {
+        body: { packageId: pkg.id, recipientNumber: recipient, payFrom: 'wallet', price: pkg.price },
+        fallbackError: 'Wallet payment failed'
+      })
       toast(settings.agentSuccessMessage, 'success', 8000)
       setRecent(addRecent(recipient))
       location.href = '/agent/orders'
@@ -95,7 +115,13 @@ export function OrderForm({ agent, packages, method, walletBalance }: { agent: A
     setBusy('check')
     try {
       const r = await api<any>(`/api/payment/status/${payment.transactionId}`)
-      setPayment({ ...payment, paymentStatus: r.paymentStatus, message: r.message, extTransactionId: r.extTransactionId ?? payment.extTransactionId, needsCode: r.needsCode ?? null })
+      setPayment({
+        ...payment,
+        paymentStatus: r.paymentStatus,
+        message: r.message,
+        extTransactionId: r.extTransactionId ?? payment.extTransactionId,
+        needsCode: r.needsCode ?? null
+      })
       // SUCCESS: the dialog's status panel says it; the order is already settled, so no toast asks for a click.
       if (r.paymentStatus === 'SUCCESS') return
       if (r.paymentStatus === 'FAILED') toast(CHECK_FAILED_TOAST, 'error')
@@ -113,7 +139,11 @@ export function OrderForm({ agent, packages, method, walletBalance }: { agent: A
     if (payment?.paymentStatus !== 'SUCCESS') return toast('Payment must be successful before finalizing order', 'error')
     setBusy('complete')
     try {
-      const r = await api<{ message: string; currentStatus?: string; info?: string }>(`/api/orders/${orderId}`, { method: 'PATCH', body: { paymentStatus: 'SUCCESS' }, fallbackError: 'Failed to finalize order' })
+      const r = await api<{ message: string; currentStatus?: string; info?: string }>(`/api/orders/${orderId}`, {
+        method: 'PATCH',
+        body: { paymentStatus: 'SUCCESS' },
+        fallbackError: 'Failed to finalize order'
+      })
       const st = r.currentStatus
       if (!st || st === 'SUCCESS') {
         flashToast(r.message || settings.agentSuccessMessage, 'success', 8000)
@@ -140,29 +170,78 @@ export function OrderForm({ agent, packages, method, walletBalance }: { agent: A
   return (
     <div className="box">
       <div className="field">
-        <label className="label" htmlFor="po-network">Network</label>
+        <label className="label" htmlFor="po-network">
+          Network
+        </label>
         <div className="select is-fullwidth">
-          <select id="po-network" value={network} onChange={(e) => { setNetwork(e.target.value); setPackageId(null); resetPayment() }}>
-            {NETWORKS.map((n) => <option key={n} value={n}>{NETWORK_LABEL[n]}</option>)}
+          <select
+            id="po-network"
+            value={network}
+            onChange={(e) => {
+              setNetwork(e.target.value)
+              setPackageId(null)
+              resetPayment()
+            }}>
+            {NETWORKS.map((n) => (
+              <option key={n} value={n}>
+                {NETWORK_LABEL[n]}
+              </option>
+            ))}
           </select>
         </div>
       </div>
       <div className="field">
-        <label className="label" htmlFor="po-package">Data Package</label>
+        <label className="label" htmlFor="po-package">
+          Data Package
+        </label>
         <div className="select is-fullwidth">
-          <select id="po-package" value={packageId ?? ''} onChange={(e) => { setPackageId(e.target.value ? Number(e.target.value) : null); resetPayment() }}>
+          <select
+            id="po-package"
+            value={packageId ?? ''}
+            onChange={(e) => {
+              setPackageId(e.target.value ? Number(e.target.value) : null)
+              resetPayment()
+            }}>
             <option value="">{list.length ? 'Select a package' : 'No packages for this network'}</option>
-            {list.map((p) => <option key={p.id} value={p.id}>{formatSize(p.sizeMB)} - {formatCedis(p.price)}</option>)}
+            {list.map((p) => (
+              <option key={p.id} value={p.id}>
+                {formatSize(p.sizeMB)} - {formatCedis(p.price)}
+              </option>
+            ))}
           </select>
         </div>
       </div>
       <div className="field">
-        <label className="label" htmlFor="po-recipient">Recipient Number</label>
-        <input id="po-recipient" className="input" inputMode="numeric" placeholder="0241234567" maxLength={12} value={recipient} onChange={(e) => { setRecipient(digitsOnly(e.target.value)); resetPayment() }} />
+        <label className="label" htmlFor="po-recipient">
+          Recipient Number
+        </label>
+        <input
+          id="po-recipient"
+          className="input"
+          inputMode="numeric"
+          placeholder="0241234567"
+          maxLength={12}
+          value={recipient}
+          onChange={(e) => {
+            setRecipient(digitsOnly(e.target.value))
+            resetPayment()
+          }}
+        />
         {recent.length ? (
           <div className="buttons are-small mt-2" aria-label="Recent numbers">
             <span className="is-size-7 mr-2">Recent:</span>
-            {recent.map((n) => <button key={n} type="button" className="button is-rounded is-light" onClick={() => { setRecipient(n); resetPayment() }}>{n}</button>)}
+            {recent.map((n) => (
+              <button
+                key={n}
+                type="button"
+                className="button is-rounded is-light"
+                onClick={() => {
+                  setRecipient(n)
+                  resetPayment()
+                }}>
+                {n}
+              </button>
+            ))}
           </div>
         ) : null}
       </div>
@@ -184,7 +263,11 @@ export function OrderForm({ agent, packages, method, walletBalance }: { agent: A
           testId="pay-wallet"
         />
       ) : null}
-      {walletBalance !== null && pkg && walletBalance < pkg.price ? <p className="help mb-2">Your wallet balance does not cover this bundle. <a href="/agent/wallet">Top up</a> or pay by mobile money.</p> : null}
+      {walletBalance !== null && pkg && walletBalance < pkg.price ? (
+        <p className="help mb-2">
+          Your wallet balance does not cover this bundle. <a href="/agent/wallet">Top up</a> or pay by mobile money.
+        </p>
+      ) : null}
       <button className="button is-primary is-fullwidth" disabled={!ready} onClick={() => setOpen(true)} data-testid="proceed">
         {closed ? 'Platform Closed' : 'Proceed to Payment'}
       </button>
@@ -192,7 +275,13 @@ export function OrderForm({ agent, packages, method, walletBalance }: { agent: A
       <PaymentDialog
         open={open}
         amount={pkg?.price ?? null}
-        summary={pkg ? <>{formatSize(pkg.sizeMB)} {NETWORK_LABEL[pkg.network]} for {recipient}</> : null}
+        summary={
+          pkg ? (
+            <>
+              {formatSize(pkg.sizeMB)} {NETWORK_LABEL[pkg.network]} for {recipient}
+            </>
+          ) : null
+        }
         payment={payment}
         busy={busy}
         canProceed={method === 'card' || payerPhone.length >= 9}
@@ -200,9 +289,11 @@ export function OrderForm({ agent, packages, method, walletBalance }: { agent: A
         onCheck={() => void check()}
         onWatched={(next) => setPayment((cur) => (cur?.transactionId === next.transactionId ? next : cur))}
         onComplete={() => void complete()}
-        onRetry={() => { resetPayment(); setOpen(false) }}
-        onClose={() => setOpen(false)}
-      >
+        onRetry={() => {
+          resetPayment()
+          setOpen(false)
+        }}
+        onClose={() => setOpen(false)}>
         {method === 'momo' ? (
           <>
             <PayerFields idPrefix="po" phone={payerPhone} network={payerNetwork} onPhone={setPayerPhone} onNetwork={setPayerNetwork} />

@@ -18,7 +18,10 @@ export default function Page() {
   const name = agent?.name ?? pc.user?.name ?? ''
   const email = agent?.email ?? pc.user?.email ?? ''
   const row = (label: string, value: React.ReactNode, testid?: string) => (
-    <tr><th scope="row">{label}</th><td data-testid={testid}>{value}</td></tr>
+    <tr>
+      <th scope="row">{label}</th>
+      <td data-testid={testid}>{value}</td>
+    </tr>
   )
   return (
     <section>
@@ -26,23 +29,37 @@ export default function Page() {
       <div className="columns">
         <div className="column">
           <div className="card mb-4">
-            <header className="card-header"><h2 className="card-header-title">Account Information</h2></header>
+            <header className="card-header">
+              <h2 className="card-header-title">Account Information</h2>
+            </header>
             <div className="card-content">
               <div className="is-flex is-align-items-center mb-4">
-                <span className="tag is-primary is-rounded is-large mr-3" aria-hidden="true" style={{ width: 48, height: 48 }}>{(name || email || '?').charAt(0).toUpperCase()}</span>
+                <span className="tag is-primary is-rounded is-large mr-3" aria-hidden="true" style={{ width: 48, height: 48 }}>
+                  {(name || email || '?').charAt(0).toUpperCase()}
+                </span>
                 <div>
                   <p className="has-text-weight-bold">{name}</p>
                   <p className="is-size-7">{email}</p>
                 </div>
               </div>
-              {!agent ? <p>Checking your account status...</p> : (
+              {!agent ? (
+                <p>Checking your account status...</p>
+              ) : (
                 <table className="table is-fullwidth">
                   <tbody>
                     {row('Business Name', agent.name)}
                     {row('Phone Number', agent.phone)}
                     {row('Email', email)}
-                    {row('Approval Status', agent.approved ? <span className="tag is-success">Approved</span> : <span className="tag is-warning">Pending Approval</span>, 'approval-status')}
-                    {row('Payment Status', <span className={`tag ${statusClass(agent.paymentStatus)}`}>{paymentLabel(agent.paymentStatus)}</span>, 'payment-status')}
+                    {row(
+                      'Approval Status',
+                      agent.approved ? <span className="tag is-success">Approved</span> : <span className="tag is-warning">Pending Approval</span>,
+                      'approval-status'
+                    )}
+                    {row(
+                      'Payment Status',
+                      <span className={`tag ${statusClass(agent.paymentStatus)}`}>{paymentLabel(agent.paymentStatus)}</span>,
+                      'payment-status'
+                    )}
                     {row('Member Since', formatDay(agent.createdAt))}
                   </tbody>
                 </table>

@@ -3,8 +3,17 @@ import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { copyText, formatDate } from '../_shared/format.ts'
 
-interface Key { id: number; name: string; prefix: string; createdAt: string; lastUsedAt: string | null }
-interface WebhookSettings { url: string | null; hasSecret: boolean }
+interface Key {
+  id: number
+  name: string
+  prefix: string
+  createdAt: string
+  lastUsedAt: string | null
+}
+interface WebhookSettings {
+  url: string | null
+  hasSecret: boolean
+}
 const fail = (err: unknown, fallback: string) => (err instanceof ApiError && err.message ? err.message : fallback)
 
 /** Reseller API keys and the webhook's signing secret, each shown once when made; the webhook URL. */
@@ -19,8 +28,18 @@ export function ApiAccess() {
   const [freshSecret, setFreshSecret] = useState<string | null>(null)
 
   useEffect(() => {
-    api<{ keys: Key[] }>('/api/reseller/keys').then((r) => setKeys(r.keys)).catch((err) => { setKeys([]); toast(fail(err, 'Failed to load API keys'), 'error') })
-    api<WebhookSettings>('/api/reseller/webhook').then((r) => { setUrl(r.url ?? ''); setHasSecret(r.hasSecret) }).catch(() => undefined)
+    api<{ keys: Key[] }>('/api/reseller/keys')
+      .then((r) => setKeys(r.keys))
+      .catch((err) => {
+        setKeys([])
+        toast(fail(err, 'Failed to load API keys'), 'error')
+      })
+    api<WebhookSettings>('/api/reseller/webhook')
+      .then((r) => {
+        setUrl(r.url ?? '')
+        setHasSecret(r.hasSecret)
+      })
+      .catch(() => undefined)
   }, [toast])
 
   async function create(e: React.FormEvent) {
@@ -58,7 +77,11 @@ export function ApiAccess() {
     e.preventDefault()
     setBusy('webhook')
     try {
-      const r = await api<WebhookSettings & { secret?: string }>('/api/reseller/webhook', { method: 'PUT', body: { url: url.trim() }, fallbackError: 'Failed to save the webhook' })
+      const r = await api<WebhookSettings & { secret?: string }>('/api/reseller/webhook', {
+        method: 'PUT',
+        body: { url: url.trim() },
+        fallbackError: 'Failed to save the webhook'
+      })
       setUrl(r.url ?? '')
       setHasSecret(r.hasSecret)
       if (r.secret) setFreshSecret(r.secret)
@@ -71,10 +94,14 @@ export function ApiAccess() {
   }
 
   async function rotateSecret() {
-    if (hasSecret && !window.confirm('Make a new signing secret? Webhooks are signed with the new one at once; your software must use it to verify them.')) return
+    if (hasSecret && !window.confirm('Make a new signing secret? Webhooks are signed with the new one at once; your software must use it to verify them.'))
+      return
     setBusy('rotate')
     try {
-      const r = await api<WebhookSettings & { secret: string }>('/api/reseller/webhook/secret', { method: 'POST', fallbackError: 'Failed to make a new secret' })
+      const r = await api<WebhookSettings & { secret: string }>('/api/reseller/webhook/secret', {
+        method: 'POST',
+        fallbackError: 'Failed to make a new secret'
+      })
       setHasSecret(true)
       setFreshSecret(r.secret)
       toast('New signing secret made. Copy it now: it is shown only once.', 'success')
@@ -87,32 +114,72 @@ export function ApiAccess() {
 
   return (
     <div className="card mb-4">
-      <header className="card-header"><h2 className="card-header-title">API access</h2></header>
+      <header className="card-header">
+        <h2 className="card-header-title">API access</h2>
+      </header>
       <div className="card-content">
-        <p className="mb-3">Sell from your own website or bot with the <a href="/developers">reseller API</a>. Orders are paid from your wallet.</p>
+        <p className="mb-3">
+          Sell from your own website or bot with the <a href="/developers">reseller API</a>. Orders are paid from your wallet.
+        </p>
         {fresh ? <ShownOnce label="Your new key" value={fresh} testId="new-api-key" onDone={() => setFresh(null)} /> : null}
         <form onSubmit={(e) => void create(e)} className="field has-addons mb-3">
           <div className="control is-expanded">
-            <label className="label is-sr-only" htmlFor="key-name">Key name</label>
-            <input id="key-name" className="input" maxLength={60} placeholder="Key name, e.g. My website" value={name} onChange={(e) => setName(e.target.value)} />
+            <label className="label is-sr-only" htmlFor="key-name">
+              Key name
+            </label>
+            <input
+              id="key-name"
+              className="input"
+              maxLength={60}
+              placeholder="Key name, e.g. My website"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+            />
           </div>
           <div className="control">
-            <button type="submit" className={`button is-primary${busy === 'create' ? ' is-loading' : ''}`} disabled={!!busy}>Create key</button>
+            <button type="submit" className={`button is-primary${busy === 'create' ? ' is-loading' : ''}`} disabled={!!busy}>
+              Create key
+            </button>
           </div>
         </form>
         <div className="table-container">
           <table className="table is-fullwidth is-narrow" data-testid="api-keys">
-            <thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th><span className="is-sr-only">Actions</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Key</th>
+                <th>Created</th>
+                <th>Last used</th>
+                <th>
+                  <span className="is-sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
-              {keys?.length ? keys.map((k) => (
-                <tr key={k.id}>
-                  <td>{k.name}</td>
-                  <td className="is-monospace">{k.prefix}…</td>
-                  <td>{formatDate(k.createdAt)}</td>
-                  <td>{k.lastUsedAt ? formatDate(k.lastUsedAt) : 'Never'}</td>
-                  <td><button type="button" className={`button is-small is-danger is-light${busy === `revoke-${k.id}` ? ' is-loading' : ''}`} disabled={!!busy} onClick={() => void revoke(k)} aria-label={`Revoke ${k.name}`}>Revoke</button></td>
+              {keys?.length ? (
+                keys.map((k) => (
+                  <tr key={k.id}>
+                    <td>{k.name}</td>
+                    <td className="is-monospace">{k.prefix}…</td>
+                    <td>{formatDate(k.createdAt)}</td>
+                    <td>{k.lastUsedAt ? formatDate(k.lastUsedAt) : 'Never'}</td>
+                    <td>
+                      <button
+                        type="button"
+                        className={`button is-small is-danger is-light${busy === `revoke-${k.id}` ? ' is-loading' : ''}`}
+                        disabled={!!busy}
+                        onClick={() => void revoke(k)}
+                        aria-label={`Revoke ${k.name}`}>
+                        Revoke
+                      </button>
+                    </td>
+                  </tr>
+                ))
+              ) : (
+                <tr>
+                  <td colSpan={5}>{keys === null ? 'Loading...' : 'No API keys yet.'}</td>
                 </tr>
-              )) : <tr><td colSpan={5}>{keys === null ? 'Loading...' : 'No API keys yet.'}</td></tr>}
+              )}
             </tbody>
           </table>
         </div>
@@ -120,16 +187,38 @@ export function ApiAccess() {
         <h3 className="title is-6 mt-4">Webhook</h3>
         <form onSubmit={(e) => void saveWebhook(e)}>
           <div className="field">
-            <label className="label" htmlFor="webhook-url">Webhook URL</label>
-            <input id="webhook-url" className="input" type="url" placeholder="https://example.com/datahub-webhook" value={url} onChange={(e) => setUrl(e.target.value)} aria-describedby="webhook-help" />
-            <p className="help" id="webhook-help">We POST each order status change here, signed with the secret below. Leave empty to stop.</p>
+            <label className="label" htmlFor="webhook-url">
+              Webhook URL
+            </label>
+            <input
+              id="webhook-url"
+              className="input"
+              type="url"
+              placeholder="https://example.com/datahub-webhook"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              aria-describedby="webhook-help"
+            />
+            <p className="help" id="webhook-help">
+              We POST each order status change here, signed with the secret below. Leave empty to stop.
+            </p>
           </div>
-          {freshSecret ? <ShownOnce label="Your signing secret" value={freshSecret} testId="webhook-secret" onDone={() => setFreshSecret(null)} /> : hasSecret ? (
-            <p className="help mb-3" data-testid="webhook-secret-set">A signing secret is set. It was shown once when it was made; if you no longer have it, make a new one.</p>
+          {freshSecret ? (
+            <ShownOnce label="Your signing secret" value={freshSecret} testId="webhook-secret" onDone={() => setFreshSecret(null)} />
+          ) : hasSecret ? (
+            <p className="help mb-3" data-testid="webhook-secret-set">
+              A signing secret is set. It was shown once when it was made; if you no longer have it, make a new one.
+            </p>
           ) : null}
           <div className="buttons">
-            <button type="submit" className={`button is-primary${busy === 'webhook' ? ' is-loading' : ''}`} disabled={!!busy}>Save webhook</button>
-            {hasSecret ? <button type="button" className={`button${busy === 'rotate' ? ' is-loading' : ''}`} disabled={!!busy} onClick={() => void rotateSecret()}>New secret</button> : null}
+            <button type="submit" className={`button is-primary${busy === 'webhook' ? ' is-loading' : ''}`} disabled={!!busy}>
+              Save webhook
+            </button>
+            {hasSecret ? (
+              <button type="button" className={`button${busy === 'rotate' ? ' is-loading' : ''}`} disabled={!!busy} onClick={() => void rotateSecret()}>
+                New secret
+              </button>
+            ) : null}
           </div>
         </form>
       </div>
@@ -142,11 +231,22 @@ function ShownOnce({ label, value, testId, onDone }: { label: string; value: str
   const toast = useToast()
   return (
     <div className="notification is-warning is-light" role="status">
-      <p className="mb-2"><strong>{label}</strong> (shown only once):</p>
-      <p className="is-monospace mb-2" style={{ wordBreak: 'break-all' }} data-testid={testId}>{value}</p>
+      <p className="mb-2">
+        <strong>{label}</strong> (shown only once):
+      </p>
+      <p className="is-monospace mb-2" style={{ wordBreak: 'break-all' }} data-testid={testId}>
+        {value}
+      </p>
       <div className="buttons">
-        <button type="button" className="button is-small" onClick={() => void copyText(value).then((ok) => toast(ok ? 'Copied to clipboard' : 'Unable to copy', ok ? 'success' : 'error'))}>Copy</button>
-        <button type="button" className="button is-small" onClick={onDone}>Done</button>
+        <button
+          type="button"
+          className="button is-small"
+          onClick={() => void copyText(value).then((ok) => toast(ok ? 'Copied to clipboard' : 'Unable to copy', ok ? 'success' : 'error'))}>
+          Copy
+        </button>
+        <button type="button" className="button is-small" onClick={onDone}>
+          Done
+        </button>
       </div>
     </div>
   )

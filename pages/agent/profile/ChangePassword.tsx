@@ -31,22 +31,39 @@ export function ChangePassword() {
 
   const field = (id: keyof typeof f, label: string, autoComplete: string) => (
     <div className="field">
-      <label className="label" htmlFor={`pw-${id}`}>{label}</label>
+      <label className="label" htmlFor={`pw-${id}`}>
+        {label}
+      </label>
       <div className="control">
-        <input id={`pw-${id}`} className="input" type="password" autoComplete={autoComplete} value={f[id]} onChange={(e) => setF({ ...f, [id]: e.target.value })} />
+        <input
+          id={`pw-${id}`}
+          className="input"
+          type="password"
+          autoComplete={autoComplete}
+          value={f[id]}
+          onChange={(e) => setF({ ...f, [id]: e.target.value })}
+        />
       </div>
     </div>
   )
 
   return (
     <form className="card mb-4" onSubmit={submit} noValidate>
-      <header className="card-header"><h2 className="card-header-title">Change Password</h2></header>
+      <header className="card-header">
+        <h2 className="card-header-title">Change Password</h2>
+      </header>
       <div className="card-content">
-        {error ? <div className="notification is-danger is-light" role="alert" data-testid="password-error">{error}</div> : null}
+        {error ? (
+          <div className="notification is-danger is-light" role="alert" data-testid="password-error">
+            {error}
+          </div>
+        ) : null}
         {field('current', 'Current Password', 'current-password')}
         {field('next', 'New Password', 'new-password')}
         {field('confirm', 'Confirm New Password', 'new-password')}
-        <button type="submit" className={`button is-primary${busy ? ' is-loading' : ''}`} disabled={!ready || busy}>Change Password</button>
+        <button type="submit" className={`button is-primary${busy ? ' is-loading' : ''}`} disabled={!ready || busy}>
+          Change Password
+        </button>
       </div>
     </form>
   )

@@ -33,19 +33,33 @@ export function PinCard({ hasPin, onReset }: { hasPin: boolean; onReset: () => v
 
   return (
     <div className="card mb-4">
-      <header className="card-header"><h2 className="card-header-title">USSD Agent PIN</h2></header>
+      <header className="card-header">
+        <h2 className="card-header-title">USSD Agent PIN</h2>
+      </header>
       <div className="card-content">
         <p className="mb-3">Use this 4-digit PIN to order by dialling the USSD code from your registered phone.</p>
         <p className="is-size-3 is-monospace mb-3" data-testid="pin-value" aria-live="polite">
           {pin ? (visible ? pin : '••••') : '••••'}
         </p>
         <p className="help mb-3">
-          {pin ? 'Write it down now: for your security it cannot be shown again after you leave this page.' : hasPin ? 'You have a PIN. It is stored securely and cannot be shown; reset it to get a new one.' : 'You have no PIN yet. Reset PIN creates one.'}
+          {pin
+            ? 'Write it down now: for your security it cannot be shown again after you leave this page.'
+            : hasPin
+              ? 'You have a PIN. It is stored securely and cannot be shown; reset it to get a new one.'
+              : 'You have no PIN yet. Reset PIN creates one.'}
         </p>
         <div className="buttons">
-          {pin ? <button className="button" aria-pressed={visible} onClick={() => setVisible(!visible)}>{visible ? 'Hide' : 'Show'}</button> : null}
-          <button className={`button is-warning${busy ? ' is-loading' : ''}`} disabled={busy} onClick={() => void reset()} data-testid="reset-pin">Reset PIN</button>
-          <button className="button is-light" disabled={!pin} onClick={() => void copy()} data-testid="copy-pin">Copy</button>
+          {pin ? (
+            <button className="button" aria-pressed={visible} onClick={() => setVisible(!visible)}>
+              {visible ? 'Hide' : 'Show'}
+            </button>
+          ) : null}
+          <button className={`button is-warning${busy ? ' is-loading' : ''}`} disabled={busy} onClick={() => void reset()} data-testid="reset-pin">
+            Reset PIN
+          </button>
+          <button className="button is-light" disabled={!pin} onClick={() => void copy()} data-testid="copy-pin">
+            Copy
+          </button>
         </div>
       </div>
     </div>

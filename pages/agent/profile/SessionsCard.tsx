@@ -21,7 +21,9 @@ export function SessionsCard() {
 
   return (
     <div className="card mb-4">
-      <header className="card-header"><h2 className="card-header-title">Sessions</h2></header>
+      <header className="card-header">
+        <h2 className="card-header-title">Sessions</h2>
+      </header>
       <div className="card-content">
         <p className="mb-3">Lost a phone, or signed in on a shared computer? Sign out every other browser and app using your account.</p>
         <button type="button" className={`button is-warning${busy ? ' is-loading' : ''}`} disabled={busy} onClick={() => void run()} data-logout-everywhere>

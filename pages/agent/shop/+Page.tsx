@@ -19,7 +19,9 @@ export default function Page() {
   return (
     <section>
       <h1 className="title">My Shop</h1>
-      <p className="subtitle is-6">Your own shop link with your prices: customers pay the gateway directly, and you earn the margin when each bundle is delivered.</p>
+      <p className="subtitle is-6">
+        Your own shop link with your prices: customers pay the gateway directly, and you earn the margin when each bundle is delivered.
+      </p>
       <Gate agent={agent} />
       {isActiveAgent(agent) && mine ? (
         <>
@@ -27,13 +29,19 @@ export default function Page() {
             <div className="column is-12-tablet is-4-desktop">
               <div className="box has-text-centered">
                 <p className="heading">Available earnings</p>
-                <p className={`stat-value${(earnings ?? 0) < 0 ? ' has-text-danger' : ''}`} data-testid="shop-earnings">{formatCedis(earnings ?? 0)}</p>
+                <p className={`stat-value${(earnings ?? 0) < 0 ? ' has-text-danger' : ''}`} data-testid="shop-earnings">
+                  {formatCedis(earnings ?? 0)}
+                </p>
                 {(earnings ?? 0) < 0 ? <p className="help">Below zero after a refund; your next margins make it up.</p> : null}
-                <p className="mt-2"><a href="/agent/payouts">Payout history</a></p>
+                <p className="mt-2">
+                  <a href="/agent/payouts">Payout history</a>
+                </p>
               </div>
               <div className="box">
                 <p className="heading">All-time sales</p>
-                <p>{mine.figures.salesCount} {mine.figures.salesCount === 1 ? 'sale' : 'sales'}, {formatCedis(mine.figures.salesAmount)}</p>
+                <p>
+                  {mine.figures.salesCount} {mine.figures.salesCount === 1 ? 'sale' : 'sales'}, {formatCedis(mine.figures.salesAmount)}
+                </p>
                 <p>Margin earned {formatCedis(mine.figures.marginEarned)}</p>
               </div>
             </div>

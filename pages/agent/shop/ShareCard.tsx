@@ -9,12 +9,29 @@ export function ShareCard({ shop, url, qrSvg }: { shop: ShopView; url: string; q
   return (
     <div className="box" data-testid="share-card">
       <h2 className="title is-5">Your shop link</h2>
-      {!shop.open ? <p className="notification is-warning" role="status">Your shop is closed: an admin suspended it. Contact support to reopen it.</p> : null}
-      <p className="shop-link mb-3"><a href={url} data-testid="shop-link">{url}</a></p>
+      {!shop.open ? (
+        <p className="notification is-warning" role="status">
+          Your shop is closed: an admin suspended it. Contact support to reopen it.
+        </p>
+      ) : null}
+      <p className="shop-link mb-3">
+        <a href={url} data-testid="shop-link">
+          {url}
+        </a>
+      </p>
       <div className="buttons">
-        <button type="button" className="button" onClick={() => void copyText(url).then((ok) => toast(ok ? 'Link copied to clipboard' : 'Unable to copy the link', ok ? 'success' : 'error'))}>Copy link</button>
-        <a className="button is-success" href={`https://wa.me/?text=${encodeURIComponent(text)}`} target="_blank" rel="noopener noreferrer">Share on WhatsApp</a>
-        <a className="button is-light" href={url} target="_blank" rel="noopener noreferrer">Open my shop</a>
+        <button
+          type="button"
+          className="button"
+          onClick={() => void copyText(url).then((ok) => toast(ok ? 'Link copied to clipboard' : 'Unable to copy the link', ok ? 'success' : 'error'))}>
+          Copy link
+        </button>
+        <a className="button is-success" href={`https://wa.me/?text=${encodeURIComponent(text)}`} target="_blank" rel="noopener noreferrer">
+          Share on WhatsApp
+        </a>
+        <a className="button is-light" href={url} target="_blank" rel="noopener noreferrer">
+          Open my shop
+        </a>
       </div>
       {qrSvg ? (
         <figure className="mt-3">

@@ -15,13 +15,26 @@ export default function Page() {
       <Gate agent={agent} />
       {parent ? (
         <>
-          <p className="subtitle is-6">You joined through {parent.parent ? <strong>{parent.parent.name}</strong> : 'another agent'}{parent.parent ? ` (${parent.parent.phone})` : ''}. These are your prices on every channel.</p>
+          <p className="subtitle is-6">
+            You joined through {parent.parent ? <strong>{parent.parent.name}</strong> : 'another agent'}
+            {parent.parent ? ` (${parent.parent.phone})` : ''}. These are your prices on every channel.
+          </p>
           <div className="table-container">
             <table className="table is-fullwidth is-stacked-mobile" aria-label="Your prices">
-              <thead><tr><th scope="col">Bundle</th><th scope="col">Your price</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Bundle</th>
+                  <th scope="col">Your price</th>
+                </tr>
+              </thead>
               <tbody>
                 {parent.prices.map((p) => (
-                  <tr key={p.packageId}><td data-label="Bundle">{p.name} ({NETWORK_LABEL[p.network as keyof typeof NETWORK_LABEL] ?? p.network})</td><td data-label="Your price">{formatCedis(p.price)}</td></tr>
+                  <tr key={p.packageId}>
+                    <td data-label="Bundle">
+                      {p.name} ({NETWORK_LABEL[p.network as keyof typeof NETWORK_LABEL] ?? p.network})
+                    </td>
+                    <td data-label="Your price">{formatCedis(p.price)}</td>
+                  </tr>
                 ))}
               </tbody>
             </table>
@@ -30,13 +43,19 @@ export default function Page() {
       ) : null}
       {mine ? (
         <>
-          <p className="subtitle is-6">Agents who register through your link buy at the prices you set here; you earn the difference when their bundles are delivered.</p>
+          <p className="subtitle is-6">
+            Agents who register through your link buy at the prices you set here; you earn the difference when their bundles are delivered.
+          </p>
           <div className="columns is-multiline">
             <div className="column is-12-tablet is-4-desktop">
               <div className="box has-text-centered">
                 <p className="heading">Earned from sub-agents</p>
-                <p className="stat-value" data-testid="sub-agent-earnings">{formatCedis(mine.earned)}</p>
-                <p className="mt-2"><a href="/agent/payouts">Payout history</a></p>
+                <p className="stat-value" data-testid="sub-agent-earnings">
+                  {formatCedis(mine.earned)}
+                </p>
+                <p className="mt-2">
+                  <a href="/agent/payouts">Payout history</a>
+                </p>
               </div>
             </div>
             <div className="column">
@@ -44,9 +63,22 @@ export default function Page() {
                 <h2 className="title is-5">Invite link</h2>
                 {mine.invitePath ? (
                   <>
-                    <label className="label" htmlFor="invite-link">Share this link</label>
-                    <input id="invite-link" className="input" readOnly value={`${origin}${mine.invitePath}`} onFocus={(e) => e.currentTarget.select()} data-testid="invite-link" />
-                    <p className="help">{mine.parentsApprove ? 'You approve the agents who join through it once their fee is paid.' : 'An admin approves the agents who join through it, as for any agent.'}</p>
+                    <label className="label" htmlFor="invite-link">
+                      Share this link
+                    </label>
+                    <input
+                      id="invite-link"
+                      className="input"
+                      readOnly
+                      value={`${origin}${mine.invitePath}`}
+                      onFocus={(e) => e.currentTarget.select()}
+                      data-testid="invite-link"
+                    />
+                    <p className="help">
+                      {mine.parentsApprove
+                        ? 'You approve the agents who join through it once their fee is paid.'
+                        : 'An admin approves the agents who join through it, as for any agent.'}
+                    </p>
                   </>
                 ) : (
                   <p>Your tier does not include sub-agents yet. Sell more to move up, or ask an admin.</p>

@@ -8,19 +8,38 @@ import { usePriceSave } from '../_shared/usePriceSave.ts'
 export function SubAgentPrices({ lines }: { lines: SubAgentPriceLine[] }) {
   const textOf = (l: SubAgentPriceLine) => (l.saved === null ? '' : ghsFixed(l.saved))
   const [rows, setRows] = useState(() => lines.map((l) => ({ ...l, text: textOf(l) })))
-  const { save: put, saving, error } = usePriceSave<SubAgentPriceLine>('/api/sub-agents/mine/prices', (next) => setRows(next.map((l) => ({ ...l, text: textOf(l) }))))
+  const {
+    save: put,
+    saving,
+    error
+  } = usePriceSave<SubAgentPriceLine>('/api/sub-agents/mine/prices', (next) => setRows(next.map((l) => ({ ...l, text: textOf(l) }))))
   const save = () => put(rows.map((r) => ({ packageId: r.packageId, price: r.text.trim() === '' ? null : Number(r.text) })))
 
   if (!rows.length) return <p className="notification is-light">No bundles are on sale right now.</p>
   return (
     <div className="box">
-      <h2 className="title is-5" id="sub-prices-title">What your sub-agents pay</h2>
-      <p className="mb-3">Set a price between your own price and the maximum; leave it empty for the standard agent price. You earn the difference when each bundle is delivered. Orders keep the price they were placed at.</p>
-      {error ? <div className="notification is-danger" role="alert" data-testid="sub-prices-error">{error}</div> : null}
+      <h2 className="title is-5" id="sub-prices-title">
+        What your sub-agents pay
+      </h2>
+      <p className="mb-3">
+        Set a price between your own price and the maximum; leave it empty for the standard agent price. You earn the difference when each bundle is delivered.
+        Orders keep the price they were placed at.
+      </p>
+      {error ? (
+        <div className="notification is-danger" role="alert" data-testid="sub-prices-error">
+          {error}
+        </div>
+      ) : null}
       <div className="table-container">
         <table className="table is-fullwidth is-stacked-mobile" aria-labelledby="sub-prices-title">
           <thead>
-            <tr><th scope="col">Bundle</th><th scope="col">Your price</th><th scope="col">Maximum</th><th scope="col">Their price (GH₵)</th><th scope="col">You earn</th></tr>
+            <tr>
+              <th scope="col">Bundle</th>
+              <th scope="col">Your price</th>
+              <th scope="col">Maximum</th>
+              <th scope="col">Their price (GH₵)</th>
+              <th scope="col">You earn</th>
+            </tr>
           </thead>
           <tbody>
             {rows.map((r) => {
@@ -37,10 +56,16 @@ export function SubAgentPrices({ lines }: { lines: SubAgentPriceLine[] }) {
                   <td data-label="Their price (GH₵)">
                     <input
                       className={`input is-small${valid ? '' : ' is-danger'}`}
-                      type="number" inputMode="decimal" step="0.01" min={r.floor} max={r.ceiling}
-                      placeholder={ghsFixed(r.price)} value={r.text}
+                      type="number"
+                      inputMode="decimal"
+                      step="0.01"
+                      min={r.floor}
+                      max={r.ceiling}
+                      placeholder={ghsFixed(r.price)}
+                      value={r.text}
                       onChange={(e) => setRows((rs) => rs.map((x) => (x.packageId === r.packageId ? { ...x, text: e.target.value } : x)))}
-                      aria-label={`Sub-agent price for ${label}`} aria-invalid={!valid}
+                      aria-label={`Sub-agent price for ${label}`}
+                      aria-invalid={!valid}
                     />
                   </td>
                   <td data-label="You earn">{earn !== null ? formatCedis(earn) : <span className="has-text-danger">Out of range</span>}</td>
@@ -50,7 +75,9 @@ export function SubAgentPrices({ lines }: { lines: SubAgentPriceLine[] }) {
           </tbody>
         </table>
       </div>
-      <button type="button" className={`button is-primary${saving ? ' is-loading' : ''}`} disabled={saving} onClick={save}>Save prices</button>
+      <button type="button" className={`button is-primary${saving ? ' is-loading' : ''}`} disabled={saving} onClick={save}>
+        Save prices
+      </button>
     </div>
   )
 }

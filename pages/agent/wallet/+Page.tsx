@@ -24,11 +24,21 @@ export default function Page() {
             <div className="column is-one-third">
               <div className="box has-text-centered">
                 <p className="heading">Balance</p>
-                <p className="stat-value" data-testid="wallet-balance">{formatCedis(balance)}</p>
+                <p className="stat-value" data-testid="wallet-balance">
+                  {formatCedis(balance)}
+                </p>
               </div>
             </div>
             <div className="column">
-              <TopUp agent={agent!} method={method} limits={wallet.limits} onCredited={(b) => { setBalance(b); setVersion((v) => v + 1) }} />
+              <TopUp
+                agent={agent!}
+                method={method}
+                limits={wallet.limits}
+                onCredited={(b) => {
+                  setBalance(b)
+                  setVersion((v) => v + 1)
+                }}
+              />
             </div>
           </div>
           <Statement version={version} />

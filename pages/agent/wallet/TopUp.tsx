@@ -6,12 +6,26 @@ import type { AgentView } from '../../../server/services/agents/index.ts'
 import { PayerFields } from '../../_storefront/PayerFields.tsx'
 import { digitsOnly } from '../_shared/format.ts'
 
-interface Pending { transactionId: string; paymentStatus: string; message: string }
+interface Pending {
+  transactionId: string
+  paymentStatus: string
+  message: string
+}
 
 const errorText = (err: unknown, fallback: string) => (err instanceof ApiError && err.message ? err.message : fallback)
 
 /** Top-up by mobile money (prompt, then check) or card (redirect), through the one payments service. */
-export function TopUp({ agent, method, limits, onCredited }: { agent: AgentView; method: 'card' | 'momo'; limits: { min: number; max: number }; onCredited(balance: number): void }) {
+export function TopUp({
+  agent,
+  method,
+  limits,
+  onCredited
+}: {
+  agent: AgentView
+  method: 'card' | 'momo'
+  limits: { min: number; max: number }
+  onCredited(balance: number): void
+}) {
   const toast = useToast()
   const [amount, setAmount] = useState('')
   const [phone, setPhone] = useState(() => digitsOnly(agent.phone ?? ''))
@@ -71,25 +85,58 @@ export function TopUp({ agent, method, limits, onCredited }: { agent: AgentView;
 
   return (
     <form className="box" onSubmit={(e) => void request(e)} aria-labelledby="topup-title">
-      <h2 className="title is-5" id="topup-title">Top up</h2>
+      <h2 className="title is-5" id="topup-title">
+        Top up
+      </h2>
       <div className="field">
-        <label className="label" htmlFor="topup-amount">Amount (GH₵)</label>
+        <label className="label" htmlFor="topup-amount">
+          Amount (GH₵)
+        </label>
         <div className="control">
-          <input id="topup-amount" className="input" type="number" inputMode="decimal" min={limits.min} max={limits.max} step="0.01" value={amount} onChange={(e) => setAmount(e.target.value)} disabled={!!pending} aria-describedby="topup-help" />
+          <input
+            id="topup-amount"
+            className="input"
+            type="number"
+            inputMode="decimal"
+            min={limits.min}
+            max={limits.max}
+            step="0.01"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            disabled={!!pending}
+            aria-describedby="topup-help"
+          />
         </div>
-        <p className="help" id="topup-help">Between {formatCedis(limits.min)} and {formatCedis(limits.max)}.</p>
+        <p className="help" id="topup-help">
+          Between {formatCedis(limits.min)} and {formatCedis(limits.max)}.
+        </p>
       </div>
-      {method === 'momo' ? <PayerFields idPrefix="topup" phone={phone} network={network} onPhone={setPhone} onNetwork={setNetwork} /> : <p className="help mb-3">You will pay on the secure card checkout and come back here.</p>}
+      {method === 'momo' ? (
+        <PayerFields idPrefix="topup" phone={phone} network={network} onPhone={setPhone} onNetwork={setNetwork} />
+      ) : (
+        <p className="help mb-3">You will pay on the secure card checkout and come back here.</p>
+      )}
       {pending ? (
         <div className="notification is-info is-light" role="status" data-testid="topup-pending">
           <p>{pending.message || 'Approve the prompt on your phone, then tap I Have Paid.'}</p>
           <div className="buttons mt-3">
-            <button type="button" className={`button is-primary${busy === 'check' ? ' is-loading' : ''}`} disabled={!!busy} onClick={() => void check()} data-testid="topup-check">I Have Paid</button>
-            <button type="button" className="button" disabled={!!busy} onClick={() => setPending(null)}>Cancel</button>
+            <button
+              type="button"
+              className={`button is-primary${busy === 'check' ? ' is-loading' : ''}`}
+              disabled={!!busy}
+              onClick={() => void check()}
+              data-testid="topup-check">
+              I Have Paid
+            </button>
+            <button type="button" className="button" disabled={!!busy} onClick={() => setPending(null)}>
+              Cancel
+            </button>
           </div>
         </div>
       ) : (
-        <button type="submit" className={`button is-primary${busy === 'request' ? ' is-loading' : ''}`} disabled={!!busy} data-testid="topup-submit">Top up</button>
+        <button type="submit" className={`button is-primary${busy === 'request' ? ' is-loading' : ''}`} disabled={!!busy} data-testid="topup-submit">
+          Top up
+        </button>
       )}
     </form>
   )

@@ -15,7 +15,9 @@ export default function Page() {
   const [busy, setBusy] = useState(false)
 
   useEffect(() => {
-    api<{ purchases: PurchaseView[] }>('/api/vouchers/mine').then((r) => setMine(r.purchases)).catch(() => setMine([]))
+    api<{ purchases: PurchaseView[] }>('/api/vouchers/mine')
+      .then((r) => setMine(r.purchases))
+      .catch(() => setMine([]))
   }, [])
 
   async function lookup(e: React.FormEvent) {
@@ -38,12 +40,17 @@ export default function Page() {
     }
   }
 
-  const list = (items: PurchaseView[]) => items.map((p) => (
-    <div key={p.transactionId}>
-      <CardList purchase={p} />
-      {p.cards.length ? <button type="button" className="button is-small mb-4" onClick={() => resend(p.transactionId)}>Send the cards by SMS again</button> : null}
-    </div>
-  ))
+  const list = (items: PurchaseView[]) =>
+    items.map((p) => (
+      <div key={p.transactionId}>
+        <CardList purchase={p} />
+        {p.cards.length ? (
+          <button type="button" className="button is-small mb-4" onClick={() => resend(p.transactionId)}>
+            Send the cards by SMS again
+          </button>
+        ) : null}
+      </div>
+    ))
 
   return (
     <section className="section">
@@ -54,16 +61,41 @@ export default function Page() {
         <h2 className="title is-5 mt-5">Find a purchase</h2>
         <form onSubmit={lookup} className="box" aria-label="Find a purchase">
           <div className="field">
-            <label className="label" htmlFor="lookup-phone">Phone number that paid</label>
-            <div className="control"><input id="lookup-phone" className="input" inputMode="numeric" autoComplete="tel" value={phone} onChange={(e) => setPhone(digitsOnly(e.target.value))} /></div>
+            <label className="label" htmlFor="lookup-phone">
+              Phone number that paid
+            </label>
+            <div className="control">
+              <input
+                id="lookup-phone"
+                className="input"
+                inputMode="numeric"
+                autoComplete="tel"
+                value={phone}
+                onChange={(e) => setPhone(digitsOnly(e.target.value))}
+              />
+            </div>
           </div>
           <div className="field">
-            <label className="label" htmlFor="lookup-tid">Transaction ID</label>
-            <div className="control"><input id="lookup-tid" className="input" inputMode="numeric" value={transactionId} onChange={(e) => setTransactionId(digitsOnly(e.target.value))} /></div>
+            <label className="label" htmlFor="lookup-tid">
+              Transaction ID
+            </label>
+            <div className="control">
+              <input
+                id="lookup-tid"
+                className="input"
+                inputMode="numeric"
+                value={transactionId}
+                onChange={(e) => setTransactionId(digitsOnly(e.target.value))}
+              />
+            </div>
           </div>
-          <button type="submit" className={`button is-primary${busy ? ' is-loading' : ''}`}>Find</button>
+          <button type="submit" className={`button is-primary${busy ? ' is-loading' : ''}`}>
+            Find
+          </button>
         </form>
-        <div aria-live="polite">{found === null ? null : found.length ? list(found) : <p data-testid="checkers-none">Nothing found for this phone number and transaction ID.</p>}</div>
+        <div aria-live="polite">
+          {found === null ? null : found.length ? list(found) : <p data-testid="checkers-none">Nothing found for this phone number and transaction ID.</p>}
+        </div>
       </div>
     </section>
   )

@@ -14,7 +14,9 @@ export default function Page() {
       {/* The accent passed the server's contrast check against white, so this band reads in light and dark mode. */}
       <header className="shop-band" style={{ background: shop.accent, color: '#fff' }} data-testid="shop-band">
         <div className="container">
-          <h1 className="title is-3" style={{ color: '#fff' }}>{shop.name}</h1>
+          <h1 className="title is-3" style={{ color: '#fff' }}>
+            {shop.name}
+          </h1>
           {shop.description ? <p className="shop-description">{shop.description}</p> : null}
           {whatsappUrl ? (
             <a className="button is-small is-white is-outlined mt-3" href={whatsappUrl} target="_blank" rel="noopener noreferrer">
@@ -29,8 +31,12 @@ export default function Page() {
             <div className="box has-text-centered" role="status" data-testid="shop-closed">
               <h2 className="title is-4">This shop is closed at the moment.</h2>
               <p className="mb-4">Nothing can be bought here for now. You can still look up an order, or buy at the main shop.</p>
-              <a className="button is-primary" href="/data-services">Go to the main shop</a>
-              <div className="sf-gap-top has-text-left"><MyOrders /></div>
+              <a className="button is-primary" href="/data-services">
+                Go to the main shop
+              </a>
+              <div className="sf-gap-top has-text-left">
+                <MyOrders />
+              </div>
             </div>
           ) : (
             <BuyTabs initial={pc.data.tab} buy={<BuyData data={pc.data} shop={{ slug: shop.slug }} />} />

@@ -36,10 +36,13 @@ export async function data(pageContext: PageContextServer): Promise<ShopData> {
     meta: {
       title: view.shop.name,
       description: view.shop.open
-        ? `${prices.length ? `${prices.join(', ')}. ` : ''}${view.shop.description || 'Data bundles for MTN, Telecel and AirtelTigo'}. Pay with mobile money or card.`.slice(0, 300)
+        ? `${prices.length ? `${prices.join(', ')}. ` : ''}${view.shop.description || 'Data bundles for MTN, Telecel and AirtelTigo'}. Pay with mobile money or card.`.slice(
+            0,
+            300
+          )
         : 'This shop is closed at the moment.',
       image: `${url}/og.png`,
-      url,
-    },
+      url
+    }
   }
 }

@@ -10,7 +10,9 @@ export function requireSimulator(pageContext: PageContextServer): { ttlSeconds: 
   return {
     ttlSeconds: sim.ttlSeconds,
     siteName: pageContext.settings?.siteName || 'Data Hub',
-    phone: String(q.phone ?? '').replace(/\D/g, '').slice(0, 12),
-    reference: String(q.reference ?? '').slice(0, 64),
+    phone: String(q.phone ?? '')
+      .replace(/\D/g, '')
+      .slice(0, 12),
+    reference: String(q.reference ?? '').slice(0, 64)
   }
 }

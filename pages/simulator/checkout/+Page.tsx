@@ -5,7 +5,14 @@ import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { formatCedis } from '../../_storefront/format.ts'
 import '../../_storefront/storefront.css'
 
-interface Checkout { reference: string; amount: number; email: string | null; purpose: string; status: string; answered: boolean }
+interface Checkout {
+  reference: string
+  amount: number
+  email: string | null
+  purpose: string
+  status: string
+  answered: boolean
+}
 
 /** A stand-in for the card gateway's hosted checkout: pay or cancel, then back to /payment-callback. */
 export default function Page() {
@@ -21,7 +28,9 @@ export default function Page() {
       setError('No payment reference provided')
       return
     }
-    api<Checkout>(`/api/simulator/payments/${encodeURIComponent(reference)}`).then(setInfo, (err) => setError(err instanceof ApiError ? err.message : 'Payment not found'))
+    api<Checkout>(`/api/simulator/payments/${encodeURIComponent(reference)}`).then(setInfo, (err) =>
+      setError(err instanceof ApiError ? err.message : 'Payment not found')
+    )
   }, [reference])
 
   const back = () => {
@@ -41,25 +50,39 @@ export default function Page() {
   return (
     <section className="sf-section">
       <div className="container" style={{ maxWidth: 460 }}>
-        <div className="notification is-warning is-light"><strong>Payment simulator</strong> checkout. No card is charged.</div>
+        <div className="notification is-warning is-light">
+          <strong>Payment simulator</strong> checkout. No card is charged.
+        </div>
         <div className="box sf-stack">
           <h1 className="title is-4">Pay {pc.data.siteName}</h1>
-          {error ? <p className="notification is-danger" role="alert">{error}</p> : null}
+          {error ? (
+            <p className="notification is-danger" role="alert">
+              {error}
+            </p>
+          ) : null}
           {!info && !error ? <progress className="progress is-small" max={100} aria-label="Loading" /> : null}
           {info ? (
             <>
-              <p className="is-size-3 has-text-weight-bold" data-testid="checkout-amount">{formatCedis(info.amount)}</p>
+              <p className="is-size-3 has-text-weight-bold" data-testid="checkout-amount">
+                {formatCedis(info.amount)}
+              </p>
               <p className="sf-muted">{info.email}</p>
               <p className="sf-muted sf-mono">Ref {info.reference}</p>
               {info.answered || !['PENDING', 'IN_PROGRESS'].includes(info.status) ? (
                 <>
                   <p>This payment is already {info.status.toLowerCase()}.</p>
-                  <button className="button is-primary" onClick={back}>Return to shop</button>
+                  <button className="button is-primary" onClick={back}>
+                    Return to shop
+                  </button>
                 </>
               ) : (
                 <div className="sf-row">
-                  <button className={`button is-success${busy === 'approve' ? ' is-loading' : ''}`} disabled={!!busy} onClick={() => answer('approve')}>Pay {formatCedis(info.amount)}</button>
-                  <button className={`button is-light${busy === 'decline' ? ' is-loading' : ''}`} disabled={!!busy} onClick={() => answer('decline')}>Cancel payment</button>
+                  <button className={`button is-success${busy === 'approve' ? ' is-loading' : ''}`} disabled={!!busy} onClick={() => answer('approve')}>
+                    Pay {formatCedis(info.amount)}
+                  </button>
+                  <button className={`button is-light${busy === 'decline' ? ' is-loading' : ''}`} disabled={!!busy} onClick={() => answer('decline')}>
+                    Cancel payment
+                  </button>
                 </div>
               )}
             </>

@@ -3,8 +3,19 @@ import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 
-interface Choice { id: string; title: string; description?: string }
-interface Message { id: number; direction: 'in' | 'out'; sentBy: string; status: string; text: string; choices: Choice[] }
+interface Choice {
+  id: string
+  title: string
+  description?: string
+}
+interface Message {
+  id: number
+  direction: 'in' | 'out'
+  sentBy: string
+  status: string
+  text: string
+  choices: Choice[]
+}
 const POLL_MS = 2000
 const why = (err: unknown) => (err instanceof ApiError ? err.message : 'The bot did not answer')
 
@@ -72,35 +83,60 @@ export default function Page() {
     <section className="section px-3">
       <div className="container" style={{ maxWidth: 560 }}>
         <h1 className="title">WhatsApp Simulator</h1>
-        <p className="subtitle is-6">Play a customer chatting with {pc.data.siteName} on WhatsApp. No WhatsApp account is configured, so the bot's messages appear here.</p>
+        <p className="subtitle is-6">
+          Play a customer chatting with {pc.data.siteName} on WhatsApp. No WhatsApp account is configured, so the bot's messages appear here.
+        </p>
         {!chat ? (
           <form className="box" onSubmit={start} aria-label="Start a chat">
             <div className="field">
-              <label className="label" htmlFor="wa-phone">Customer's WhatsApp number</label>
+              <label className="label" htmlFor="wa-phone">
+                Customer's WhatsApp number
+              </label>
               <div className="control">
-                <input id="wa-phone" className="input" inputMode="tel" autoComplete="off" placeholder="0241234567" value={phone} onChange={(e) => setPhone(e.target.value.slice(0, 16))} />
+                <input
+                  id="wa-phone"
+                  className="input"
+                  inputMode="tel"
+                  autoComplete="off"
+                  placeholder="0241234567"
+                  value={phone}
+                  onChange={(e) => setPhone(e.target.value.slice(0, 16))}
+                />
               </div>
             </div>
-            <button type="submit" className="button is-primary">Start chat</button>
+            <button type="submit" className="button is-primary">
+              Start chat
+            </button>
           </form>
         ) : (
           <div className="box p-3" data-testid="wa-chat">
             <p className="is-size-7 mb-2">
               Chat with <strong>+{chat}</strong>.{' '}
-              <a href={`/simulator/phone?phone=0${chat.slice(3)}`} target="_blank" rel="noopener noreferrer">Open the payment simulator's phone</a>
+              <a href={`/simulator/phone?phone=0${chat.slice(3)}`} target="_blank" rel="noopener noreferrer">
+                Open the payment simulator's phone
+              </a>
             </p>
             <div role="log" aria-live="polite" aria-label="Messages" style={{ maxHeight: '60vh', overflowY: 'auto' }}>
               {messages.length === 0 ? <p className="has-text-grey">Say "hi" to start.</p> : null}
               {messages.map((m) => (
                 <div key={m.id} className={`is-flex mb-2 ${m.direction === 'in' ? 'is-justify-content-flex-end' : 'is-justify-content-flex-start'}`}>
-                  <div className={`notification py-2 px-3 mb-0 ${m.direction === 'in' ? 'is-success is-light' : 'is-light'}`} style={{ maxWidth: '85%', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-direction={m.direction}>
+                  <div
+                    className={`notification py-2 px-3 mb-0 ${m.direction === 'in' ? 'is-success is-light' : 'is-light'}`}
+                    style={{ maxWidth: '85%', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+                    data-direction={m.direction}>
                     <span className="is-sr-only">{m.direction === 'in' ? 'You: ' : m.sentBy === 'admin' ? 'Team: ' : 'Bot: '}</span>
                     <span data-testid="wa-text">{m.text}</span>
                     {m.choices.length ? (
                       <div className="buttons are-small mt-2 mb-0">
                         {m.choices.map((c) => (
-                          <button key={c.id} type="button" className="button is-link is-light" disabled={busy || m !== lastOut} onClick={() => void send({ replyId: c.id, replyTitle: c.title })}>
-                            {c.title}{c.description ? ` (${c.description})` : ''}
+                          <button
+                            key={c.id}
+                            type="button"
+                            className="button is-link is-light"
+                            disabled={busy || m !== lastOut}
+                            onClick={() => void send({ replyId: c.id, replyTitle: c.title })}>
+                            {c.title}
+                            {c.description ? ` (${c.description})` : ''}
                           </button>
                         ))}
                       </div>
@@ -113,11 +149,22 @@ export default function Page() {
             <form className="mt-3" onSubmit={submit} aria-label="Send a message">
               <div className="field has-addons">
                 <div className="control is-expanded">
-                  <label className="is-sr-only" htmlFor="wa-text">Message</label>
-                  <input id="wa-text" className="input" autoComplete="off" placeholder="Type a message" value={text} onChange={(e) => setText(e.target.value.slice(0, 500))} />
+                  <label className="is-sr-only" htmlFor="wa-text">
+                    Message
+                  </label>
+                  <input
+                    id="wa-text"
+                    className="input"
+                    autoComplete="off"
+                    placeholder="Type a message"
+                    value={text}
+                    onChange={(e) => setText(e.target.value.slice(0, 500))}
+                  />
                 </div>
                 <div className="control">
-                  <button type="submit" className={`button is-primary${busy ? ' is-loading' : ''}`} disabled={busy}>Send</button>
+                  <button type="submit" className={`button is-primary${busy ? ' is-loading' : ''}`} disabled={busy}>
+                    Send
+                  </button>
                 </div>
               </div>
             </form>

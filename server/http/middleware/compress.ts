@@ -18,8 +18,8 @@ export function compressResponses(): RequestHandler {
     flush: zlib.constants.Z_NO_FLUSH,
     brotli: {
       flush: zlib.constants.BROTLI_OPERATION_PROCESS,
-      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 },
-    },
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 }
+    }
   })
   return (req, res, next) => {
     // `compression` leaves HEAD answers unencoded, so a HEAD would not show the headers its GET
@@ -64,9 +64,7 @@ export function downloadBody(req: Request, res: Response): Writable {
   res.setHeader('Cache-Control', [res.getHeader('Cache-Control'), 'no-transform'].filter(Boolean).join(', '))
   const encoding = req.acceptsEncodings('br') ? 'br' : req.acceptsEncodings('gzip') ? 'gzip' : 'identity'
   if (encoding === 'identity') return res
-  const encoder = encoding === 'br'
-    ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } })
-    : zlib.createGzip({ level: 1 })
+  const encoder = encoding === 'br' ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } }) : zlib.createGzip({ level: 1 })
   res.setHeader('Content-Encoding', encoding)
   // A response that fails or closes early destroys the encoder too, and a writer waiting on it sees 'close'.
   pipeline(encoder, res, () => {})

@@ -19,7 +19,7 @@ export function requestLogger(app: Express, log: Logger): RequestHandler {
     },
     set(this: any, v: Logger) {
       this[CHILD] = v
-    },
+    }
   })
   return (req, res, next) => {
     const id = (req.headers['x-request-id'] as string | undefined)?.slice(0, 64) || crypto.randomUUID()

@@ -38,7 +38,7 @@ function record(mw: RequestHandler): [string, string][] {
       headers.delete(name.toLowerCase())
     },
     getHeader: (name: string) => headers.get(name.toLowerCase()),
-    locals: {},
+    locals: {}
   }
   let done = false
   mw({ method: 'GET', headers: {}, url: '/' } as any, res as any, () => (done = true))
@@ -57,12 +57,12 @@ export function securityHeaders(env: Env): SecurityHeaders {
     // The offline service worker, /sw.js (ADR 0044).
     'worker-src': ["'self'"],
     'form-action': ["'self'", 'https:'],
-    'upgrade-insecure-requests': prod && env.PUBLIC_URL?.startsWith('https') ? [] : null,
+    'upgrade-insecure-requests': prod && env.PUBLIC_URL?.startsWith('https') ? [] : null
   })
   const base = {
     // Payment pages redirect to the gateway's checkout; keep the default same-origin opener policy.
     crossOriginEmbedderPolicy: false,
-    hsts: prod && !!env.PUBLIC_URL?.startsWith('https'),
+    hsts: prod && !!env.PUBLIC_URL?.startsWith('https')
   }
   // Vite's dev client injects inline scripts of its own: no CSP in development.
   const fixed = record(helmet({ ...base, contentSecurityPolicy: dev ? false : { directives: directives([]) } }))
@@ -80,7 +80,7 @@ export function securityHeaders(env: Env): SecurityHeaders {
     ['x-content-type-options', 'nosniff'],
     ['x-frame-options', 'DENY'],
     ['cross-origin-resource-policy', 'same-origin'],
-    ...fixed.filter(([n]) => n === 'strict-transport-security'),
+    ...fixed.filter(([n]) => n === 'strict-transport-security')
   ]
   return {
     middleware: (req, res, next) => {
@@ -94,6 +94,6 @@ export function securityHeaders(env: Env): SecurityHeaders {
       if (!c) return ''
       res.setHeader('Content-Security-Policy', c.header)
       return c.nonce
-    },
+    }
   }
 }

@@ -18,7 +18,7 @@ const COLUMNS: CsvColumn<AuditLogView>[] = [
   { header: 'Resource ID', value: (l) => l.resourceId },
   { header: 'Severity', value: (l) => l.severity },
   { header: 'IP Address', value: (l) => l.ipAddress },
-  { header: 'Details', value: (l) => JSON.stringify(l.details) },
+  { header: 'Details', value: (l) => JSON.stringify(l.details) }
 ]
 
 /** Mounted at /api/admin next to other admin routers, so each route carries its own guard. */

@@ -30,7 +30,7 @@ export function authRouter(services: Services) {
     const u = req.user!
     res.json({
       user: { id: u.id, email: u.email, role: u.role, name: u.name, phone: u.phone },
-      agent: u.agent ? { id: u.agent.id, approved: u.agent.approved, paymentStatus: u.agent.paymentStatus, name: u.agent.name, phone: u.agent.phone } : null,
+      agent: u.agent ? { id: u.agent.id, approved: u.agent.approved, paymentStatus: u.agent.paymentStatus, name: u.agent.name, phone: u.agent.phone } : null
     })
   })
 

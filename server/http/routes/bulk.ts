@@ -14,7 +14,7 @@ const RESULT_COLUMNS = [
   { header: 'Payment', value: (l: BatchLineView) => l.paymentStatus },
   { header: 'Delivery', value: (l: BatchLineView) => l.deliveryStatus },
   { header: 'Vendor reference', value: (l: BatchLineView) => l.reference },
-  { header: 'Error', value: (l: BatchLineView) => l.error },
+  { header: 'Error', value: (l: BatchLineView) => l.error }
 ]
 
 const attachment = (name: string) => `attachment; filename="${name}"`

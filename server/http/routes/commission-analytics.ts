@@ -19,7 +19,7 @@ const ARCHIVED: CsvColumn<CommissionView>[] = [
   { header: 'Payment Status', value: (c) => c.paymentStatus },
   { header: 'Created At', kind: 'datetime', value: (c) => c.createdAt },
   { header: 'Archived At', kind: 'datetime', value: (c) => c.archivedAt },
-  { header: 'Archive Notes', value: (c) => c.archiveNotes },
+  { header: 'Archive Notes', value: (c) => c.archiveNotes }
 ]
 
 const CURRENT: CsvColumn<CommissionView>[] = [
@@ -32,7 +32,7 @@ const CURRENT: CsvColumn<CommissionView>[] = [
   { header: 'Order Amount (GHS)', kind: 'money', value: (c) => c.originalAmount },
   { header: 'Commission (GHS)', kind: 'money', value: (c) => c.commissionAmount },
   { header: 'Payment Status', value: (c) => c.paymentStatus },
-  { header: 'Created At', kind: 'datetime', value: (c) => c.createdAt },
+  { header: 'Created At', kind: 'datetime', value: (c) => c.createdAt }
 ]
 
 type Group = { key: string; label: string; totalOrders: number; totalRevenue: number; totalCommission: number; averageCommission: number }
@@ -41,10 +41,20 @@ const ANALYTICS: CsvColumn<Group>[] = [
   { header: 'Orders', kind: 'int', value: (g) => g.totalOrders },
   { header: 'Revenue (GHS)', kind: 'money', value: (g) => g.totalRevenue },
   { header: 'Commission (GHS)', kind: 'money', value: (g) => g.totalCommission },
-  { header: 'Average Commission (GHS)', kind: 'money', value: (g) => g.averageCommission },
+  { header: 'Average Commission (GHS)', kind: 'money', value: (g) => g.averageCommission }
 ]
 
-type Entry = { rank: number; agentId: number; agentName: string; agentPhone: string; totalOrders: number; totalRevenue: number; totalCommission: number; tier: string | null; parentMargin: number }
+type Entry = {
+  rank: number
+  agentId: number
+  agentName: string
+  agentPhone: string
+  totalOrders: number
+  totalRevenue: number
+  totalCommission: number
+  tier: string | null
+  parentMargin: number
+}
 const LEADERBOARD: CsvColumn<Entry>[] = [
   { header: 'Rank', kind: 'int', value: (e) => e.rank },
   { header: 'Agent ID', kind: 'int', value: (e) => e.agentId },
@@ -54,7 +64,7 @@ const LEADERBOARD: CsvColumn<Entry>[] = [
   { header: 'Revenue (GHS)', kind: 'money', value: (e) => e.totalRevenue },
   { header: 'Commission (GHS)', kind: 'money', value: (e) => e.totalCommission },
   { header: 'Tier', value: (e) => e.tier ?? '' },
-  { header: 'Parent margins (GHS)', kind: 'money', value: (e) => e.parentMargin },
+  { header: 'Parent margins (GHS)', kind: 'money', value: (e) => e.parentMargin }
 ]
 
 /** /api/commission-analytics: totals, groupings, leaderboard, networks, the archive and its exports. Admins only. */

@@ -53,9 +53,9 @@ export function ordersAdminRouter(services: Services) {
             csvHeaders(res, exportFileName())
             body = downloadBody(req, res)
           },
-          write: (chunk) => writeWithBackpressure(body!, chunk),
+          write: (chunk) => writeWithBackpressure(body!, chunk)
         },
-        ctxOf(req),
+        ctxOf(req)
       )
       // Only after COMMIT: a complete download means the orders are marked.
       body!.end()

@@ -39,7 +39,7 @@ export function payerOf(body: Record<string, any>) {
   return {
     payerPhone: body.payerPhone ?? body.phone_number ?? null,
     payerNetwork: body.payerNetwork ?? (body.phone_number !== undefined ? body.network : null) ?? null,
-    email: body.email ?? null,
+    email: body.email ?? null
   }
 }
 
@@ -68,7 +68,7 @@ export function ordersRouter(services: Services) {
       // The price the buyer confirmed (optional): placed at exactly it, or 409 with the current price.
       price: body.price,
       channel: 'web' as const,
-      callbackUrl: callbackUrlOf(req, env),
+      callbackUrl: callbackUrlOf(req, env)
     }
     const payer = { payerPhone: body.payerPhone ?? null, payerNetwork: body.payerNetwork ?? null, email: body.email ?? null }
     // An agent paying from its wallet: paid at once, no gateway.

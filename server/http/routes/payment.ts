@@ -33,7 +33,7 @@ export function paymentRouter(services: Services) {
     // No order yet: one call places it at the server's price.
     const { order, payment } = await services.orders.placeOrder(
       { packageId: body.packageId, recipientNumber: body.recipientNumber, transactionId: tid, channel: 'web', callbackUrl, ...payer },
-      ctx,
+      ctx
     )
     res.json({ ...payment, orderId: order.id, order })
   })

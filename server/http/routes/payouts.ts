@@ -19,7 +19,7 @@ const CSV_COLUMNS = [
   { header: 'Reference', value: (p: PayoutView) => p.reference },
   { header: 'Channel', value: (p: PayoutView) => p.channel },
   { header: 'Message', value: (p: PayoutView) => p.message },
-  { header: 'Updated', kind: 'datetime' as const, value: (p: PayoutView) => p.updatedAt },
+  { header: 'Updated', kind: 'datetime' as const, value: (p: PayoutView) => p.updatedAt }
 ]
 
 const idOf = (raw: unknown) => {

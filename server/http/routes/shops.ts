@@ -45,9 +45,9 @@ export function shopsRouter(services: Services) {
         payerNetwork: body.payerNetwork ?? null,
         email: body.email ?? null,
         channel: 'web',
-        callbackUrl: callbackUrlOf(req, env),
+        callbackUrl: callbackUrlOf(req, env)
       },
-      ctxOf(req),
+      ctxOf(req)
     )
     res.status(201).json({ id: order.id, order, payment, ...payment })
   })

@@ -18,10 +18,12 @@ export function simulatorRouter(services: Services) {
     res.json(await services.simulator.checkout(req.params.reference, ctxOf(req), req.query.phone))
   })
   // 202: the answer is saved and the payment's settlement is still being confirmed.
-  const answer = (decide: (reference: string) => Promise<{ beingConfirmed?: boolean }>): RequestHandler => async (req, res) => {
-    const answered = await decide(String(req.params.reference))
-    res.status(answered.beingConfirmed ? 202 : 200).json(answered)
-  }
+  const answer =
+    (decide: (reference: string) => Promise<{ beingConfirmed?: boolean }>): RequestHandler =>
+    async (req, res) => {
+      const answered = await decide(String(req.params.reference))
+      res.status(answered.beingConfirmed ? 202 : 200).json(answered)
+    }
   r.post('/payments/:reference/approve', answer(services.simulator.approve))
   r.post('/payments/:reference/decline', answer(services.simulator.decline))
   return r

@@ -13,7 +13,7 @@ const CSV_COLUMNS = [
   { header: 'Balance after (GHS)', kind: 'money' as const, value: (e: EntryView) => e.balanceAfter },
   { header: 'Reason', value: (e: EntryView) => e.reason },
   { header: 'Order', kind: 'int' as const, value: (e: EntryView) => e.orderId },
-  { header: 'Transaction ID', value: (e: EntryView) => e.transactionId },
+  { header: 'Transaction ID', value: (e: EntryView) => e.transactionId }
 ]
 
 const query = (q: Record<string, unknown>) => Object.fromEntries(Object.entries(q).filter(([, v]) => typeof v === 'string')) as Record<string, string>

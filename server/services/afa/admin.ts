@@ -35,7 +35,7 @@ export function presentAfa(r: AfaRow) {
     completed: r.completed,
     completedAt: r.completed_at,
     createdAt: r.created_at,
-    simulated: !!r.simulated,
+    simulated: !!r.simulated
   }
 }
 export type AdminAfa = ReturnType<typeof presentAfa>
@@ -53,13 +53,13 @@ export const AFA_CSV_COLUMNS: CsvColumn<AfaRow>[] = [
   { header: 'Submitted (UTC)', kind: 'datetime', value: (r) => r.created_at },
   { header: 'Completed At (UTC)', kind: 'datetime', value: (r) => r.completed_at },
   // Paid through the payment simulator: no real money moved, so nobody should register it.
-  { header: 'Simulated Payment', value: (r) => (r.simulated ? 'YES - do not register' : 'no') },
+  { header: 'Simulated Payment', value: (r) => (r.simulated ? 'YES - do not register' : 'no') }
 ]
 
 const listSchema = Joi.object({
   page: Joi.number().integer().min(1).max(1_000_000).default(1),
   limit: Joi.number().integer().min(1).max(100).default(20),
-  search: Joi.string().trim().max(100).allow(''),
+  search: Joi.string().trim().max(100).allow('')
 })
 
 const COLS = `id, full_name, gh_card, phone, email, amount_pesewas, payment_status, payment_transaction_id, completed, completed_at, created_at,
@@ -84,9 +84,9 @@ export function createAfaAdminService({ sequelize, audit }: { sequelize: Sequeli
       const [rows, counted] = await Promise.all([
         sequelize.query<AfaRow>(`SELECT ${COLS} FROM afa_registrations WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset`, {
           replacements: params,
-          type: QueryTypes.SELECT,
+          type: QueryTypes.SELECT
         }),
-        cappedCount(sequelize, `FROM afa_registrations WHERE ${where}`, params),
+        cappedCount(sequelize, `FROM afa_registrations WHERE ${where}`, params)
       ])
       return { registrations: rows.map(presentAfa), pagination: paginationOf(page, limit, counted.total, counted.exact) }
     },
@@ -100,7 +100,7 @@ export function createAfaAdminService({ sequelize, audit }: { sequelize: Sequeli
       if (row.completed) return presentAfa(row)
       const [updated] = await sequelize.query<AfaRow>(
         `UPDATE afa_registrations SET completed = true, completed_at = now(), updated_at = now() WHERE id = :id RETURNING ${COLS}`,
-        { replacements: { id }, type: QueryTypes.SELECT },
+        { replacements: { id }, type: QueryTypes.SELECT }
       )
       await audit.record({ action: 'AFA_COMPLETED', resource: 'USER', resourceId: id, severity: 'LOW' }, ctx)
       return presentAfa(updated!)
@@ -119,6 +119,6 @@ export function createAfaAdminService({ sequelize, audit }: { sequelize: Sequeli
         }
       })
       return n
-    },
+    }
   }
 }

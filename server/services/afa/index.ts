@@ -13,9 +13,17 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 const form = {
   fullName: Joi.string().trim().min(1).max(120),
-  ghCard: Joi.string().trim().min(1).max(40).pattern(/^[A-Za-z0-9-]+$/).messages({ 'string.pattern.base': 'GH card number may contain letters, digits and dashes only' }),
-  phone: Joi.string().trim().pattern(/^\d{9,12}$/).messages({ 'string.pattern.base': 'Please enter a valid phone number' }),
-  email: Joi.string().trim().lowercase().allow('', null).max(254),
+  ghCard: Joi.string()
+    .trim()
+    .min(1)
+    .max(40)
+    .pattern(/^[A-Za-z0-9-]+$/)
+    .messages({ 'string.pattern.base': 'GH card number may contain letters, digits and dashes only' }),
+  phone: Joi.string()
+    .trim()
+    .pattern(/^\d{9,12}$/)
+    .messages({ 'string.pattern.base': 'Please enter a valid phone number' }),
+  email: Joi.string().trim().lowercase().allow('', null).max(254)
 }
 
 export function createAfaService({ sequelize, settings, payments }: { sequelize: Sequelize; settings: SettingsService; payments: PaymentsService }) {
@@ -43,7 +51,9 @@ export function createAfaService({ sequelize, settings, payments }: { sequelize:
       const fee = toPesewas((await settings.getFresh()).afaRegistrationFee)
       // With a fee of 0 there is nothing to pay: no payer phone or checkout e-mail is asked for.
       if (fee > 0 && method === 'card') {
-        const email = String(raw.email ?? '').trim().toLowerCase()
+        const email = String(raw.email ?? '')
+          .trim()
+          .toLowerCase()
         if (!email) throw badRequest(FILL_ALL)
         if (!EMAIL_RE.test(email)) throw badRequest('Please enter a valid email address for payment')
       } else if (fee > 0 && !String(raw.payerPhone ?? '').trim()) throw badRequest('Please enter payment phone number')
@@ -59,9 +69,9 @@ export function createAfaService({ sequelize, settings, payments }: { sequelize:
           afa,
           callbackUrl: (raw.callbackUrl as string | undefined) ?? null,
           method,
-          emailMessage: 'Please enter a valid email address for payment',
+          emailMessage: 'Please enter a valid email address for payment'
         },
-        ctx,
+        ctx
       )
     },
 
@@ -74,7 +84,7 @@ export function createAfaService({ sequelize, settings, payments }: { sequelize:
         fullName: form.fullName.required(),
         ghCard: form.ghCard.required(),
         phone: form.phone.required(),
-        paymentTransactionId: Joi.alternatives(Joi.string().trim().pattern(REFERENCE_RE), Joi.number().integer().min(1)),
+        paymentTransactionId: Joi.alternatives(Joi.string().trim().pattern(REFERENCE_RE), Joi.number().integer().min(1))
       })
         .options({ stripUnknown: true })
         .messages({ 'any.required': FILL_ALL, 'string.empty': FILL_ALL })
@@ -95,11 +105,30 @@ export function createAfaService({ sequelize, settings, payments }: { sequelize:
         `INSERT INTO afa_registrations (full_name, gh_card, phone, email, amount_pesewas, payment_status, payment_transaction_id)
          VALUES (:fullName, :ghCard, :phone, :email, :amount, 'SUCCESS', :tid)
          ON CONFLICT (payment_transaction_id) DO NOTHING RETURNING id`,
-        { replacements: { fullName: value.fullName, ghCard: value.ghCard.toUpperCase(), phone: value.phone, email: value.email || p.email, amount: p.amount_pesewas, tid }, type: QueryTypes.SELECT },
+        {
+          replacements: {
+            fullName: value.fullName,
+            ghCard: value.ghCard.toUpperCase(),
+            phone: value.phone,
+            email: value.email || p.email,
+            amount: p.amount_pesewas,
+            tid
+          },
+          type: QueryTypes.SELECT
+        }
       )
-      const id = created?.id ?? (await sequelize.query<{ id: number }>('SELECT id FROM afa_registrations WHERE payment_transaction_id = :tid', { replacements: { tid }, type: QueryTypes.SELECT }))[0]!.id
-      await sequelize.query('UPDATE payments SET afa_registration_id = :id WHERE transaction_id = :tid AND afa_registration_id IS NULL', { replacements: { id, tid } })
+      const id =
+        created?.id ??
+        (
+          await sequelize.query<{ id: number }>('SELECT id FROM afa_registrations WHERE payment_transaction_id = :tid', {
+            replacements: { tid },
+            type: QueryTypes.SELECT
+          })
+        )[0]!.id
+      await sequelize.query('UPDATE payments SET afa_registration_id = :id WHERE transaction_id = :tid AND afa_registration_id IS NULL', {
+        replacements: { id, tid }
+      })
       return { id }
-    },
+    }
   }
 }

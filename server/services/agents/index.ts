@@ -23,42 +23,81 @@ const PENDING = ['PENDING', 'IN_PROGRESS']
 
 /** What this service needs from the payments service: the fee's payment and its status (built before agents). */
 export interface FeePayments {
-  request(input: {
-    purpose: 'agent_fee'
-    amountPesewas: number
-    transactionId?: string
-    payerPhone?: string | null
-    payerNetwork?: string | null
-    email?: string | null
-    agentId?: number
-    userId?: number
-  }, ctx: Ctx): Promise<{ transactionId: string; paymentStatus: string; extTransactionId?: string | null; message?: string | null; gateway?: string; authorizationUrl?: string | null }>
+  request(
+    input: {
+      purpose: 'agent_fee'
+      amountPesewas: number
+      transactionId?: string
+      payerPhone?: string | null
+      payerNetwork?: string | null
+      email?: string | null
+      agentId?: number
+      userId?: number
+    },
+    ctx: Ctx
+  ): Promise<{
+    transactionId: string
+    paymentStatus: string
+    extTransactionId?: string | null
+    message?: string | null
+    gateway?: string
+    authorizationUrl?: string | null
+  }>
   status(transactionId: string, ctx: Ctx): Promise<{ paymentStatus: string; message?: string | null; extTransactionId?: string | null }>
 }
 
-const digits = (msg: string) => Joi.string().trim().pattern(/^\d{9,12}$/).messages({ 'string.pattern.base': msg, 'string.base': msg, 'string.empty': msg, 'any.required': msg })
+const digits = (msg: string) =>
+  Joi.string()
+    .trim()
+    .pattern(/^\d{9,12}$/)
+    .messages({ 'string.pattern.base': msg, 'string.base': msg, 'string.empty': msg, 'any.required': msg })
 
 export const registerSchema = Joi.object({
   name: Joi.string().trim().max(120).required().messages({
-    'any.required': 'Enter your business/full name', 'string.empty': 'Enter your business/full name', 'string.base': 'Enter your business/full name',
-    'string.max': 'Name must be at most 120 characters',
+    'any.required': 'Enter your business/full name',
+    'string.empty': 'Enter your business/full name',
+    'string.base': 'Enter your business/full name',
+    'string.max': 'Name must be at most 120 characters'
   }),
   phone: digits('Enter a valid phone number').required(),
-  email: Joi.string().trim().lowercase().max(254).pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/).required().messages({
-    'any.required': 'Enter a valid email', 'string.empty': 'Enter a valid email', 'string.pattern.base': 'Enter a valid email', 'string.base': 'Enter a valid email', 'string.max': 'Enter a valid email',
-  }),
+  email: Joi.string()
+    .trim()
+    .lowercase()
+    .max(254)
+    .pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/)
+    .required()
+    .messages({
+      'any.required': 'Enter a valid email',
+      'string.empty': 'Enter a valid email',
+      'string.pattern.base': 'Enter a valid email',
+      'string.base': 'Enter a valid email',
+      'string.max': 'Enter a valid email'
+    }),
   password: Joi.string().min(6).max(200).required().messages({
-    'any.required': 'Password must be at least 6 characters', 'string.empty': 'Password must be at least 6 characters',
-    'string.min': 'Password must be at least 6 characters', 'string.base': 'Password must be at least 6 characters', 'string.max': 'Password must be at most 200 characters',
+    'any.required': 'Password must be at least 6 characters',
+    'string.empty': 'Password must be at least 6 characters',
+    'string.min': 'Password must be at least 6 characters',
+    'string.base': 'Password must be at least 6 characters',
+    'string.max': 'Password must be at most 200 characters'
   }),
   // An invite link's code (/agent/register?ref=...): the new agent becomes that agent's sub-agent.
-  ref: Joi.string().trim().allow('', null).max(40).messages({ '*': 'This invite link is not valid' }),
+  ref: Joi.string().trim().allow('', null).max(40).messages({ '*': 'This invite link is not valid' })
 }).options({ stripUnknown: true })
 
 export const feeRequestSchema = Joi.object({
   phone_number: digits('Please enter a valid phone number'),
-  network: Joi.string().trim().uppercase().valid(...NETWORKS).messages({ 'any.only': 'Please select a mobile network', 'string.base': 'Please select a mobile network', 'string.empty': 'Please select a mobile network' }),
-}).rename('phoneNumber', 'phone_number', { ignoreUndefined: true }).options({ stripUnknown: true })
+  network: Joi.string()
+    .trim()
+    .uppercase()
+    .valid(...NETWORKS)
+    .messages({
+      'any.only': 'Please select a mobile network',
+      'string.base': 'Please select a mobile network',
+      'string.empty': 'Please select a mobile network'
+    })
+})
+  .rename('phoneNumber', 'phone_number', { ignoreUndefined: true })
+  .options({ stripUnknown: true })
 
 const idSchema = Joi.number().integer().min(1).max(2_147_483_647).required()
 export function parseId(raw: unknown, what = 'agent'): number {
@@ -118,7 +157,7 @@ function present(a: Row): AgentView {
     tierId: a.tierId ?? null,
     parentAgentId: a.parentAgentId ?? null,
     createdAt: new Date(a.createdAt).toISOString(),
-    user: u ? { id: u.id, email: u.email, phone: u.phone ?? null, name: u.name ?? null, createdAt: new Date(u.createdAt).toISOString() } : null,
+    user: u ? { id: u.id, email: u.email, phone: u.phone ?? null, name: u.name ?? null, createdAt: new Date(u.createdAt).toISOString() } : null
   }
 }
 
@@ -134,7 +173,6 @@ export function createAgentsService(deps: {
   payments: FeePayments
 }) {
   const { sequelize, models, audit, auth, settings, limits, payments } = deps
-
 
   async function load(agentId: number): Promise<Row | null> {
     const row = await models.Agent.unscoped().findByPk(agentId, { include: [{ model: models.User, as: 'user' }] })
@@ -177,7 +215,8 @@ export function createAgentsService(deps: {
         res = await payments.status(txn, ctx)
       } catch (err) {
         // An attempt the gateway never saw (refused before it started) has nothing to ask about.
-        if (err instanceof AppError && err.status === 404) return { paymentStatus: a.paymentStatus ?? null, transactionId: txn, message: null, extTransactionId: null, agent: present(a) }
+        if (err instanceof AppError && err.status === 404)
+          return { paymentStatus: a.paymentStatus ?? null, transactionId: txn, message: null, extTransactionId: null, agent: present(a) }
         throw err
       }
       message = res.message ?? null
@@ -203,7 +242,7 @@ export function createAgentsService(deps: {
       // Generous per address (one carrier's NAT may carry many people), tight per phone and per e-mail.
       await limits.take(
         { registerPerIp: ctx.ip ?? 'unknown', registerPerPhone: phone, registerPerEmail: String(value.email).toLowerCase() },
-        'Too many registrations. Please try again later.',
+        'Too many registrations. Please try again later.'
       )
       if (await models.User.findOne({ where: sequelize.where(sequelize.fn('lower', sequelize.col('email')), value.email) })) {
         throw conflict('An account with this email already exists. Please sign in instead.')
@@ -220,10 +259,22 @@ export function createAgentsService(deps: {
         agentId = await sequelize.transaction(async (transaction) => {
           const user = await auth.createUser({ email: value.email, password: value.password, role: 'AGENT', name: value.name, phone }, { ...ctx, transaction })
           const agent = await models.Agent.create(
-            { userId: user.get('id'), name: value.name, phone, approved: false, paymentStatus: free ? 'SUCCESS' : null, paymentTransactionId: null, parentAgentId: parent?.id ?? null },
-            { transaction },
+            {
+              userId: user.get('id'),
+              name: value.name,
+              phone,
+              approved: false,
+              paymentStatus: free ? 'SUCCESS' : null,
+              paymentTransactionId: null,
+              parentAgentId: parent?.id ?? null
+            },
+            { transaction }
           )
-          if (parent) await audit.record({ action: 'SUB_AGENT_JOINED', resource: 'AGENT', resourceId: agent.get('id') as number, details: { parentAgentId: parent.id } }, { ...ctx, transaction })
+          if (parent)
+            await audit.record(
+              { action: 'SUB_AGENT_JOINED', resource: 'AGENT', resourceId: agent.get('id') as number, details: { parentAgentId: parent.id } },
+              { ...ctx, transaction }
+            )
           return agent.get('id') as number
         })
       } catch (err) {
@@ -231,7 +282,15 @@ export function createAgentsService(deps: {
         throw err
       }
       if (free) {
-        await audit.record({ action: 'PAYMENT_SUCCESS', resource: 'AGENT', resourceId: agentId, details: { purpose: 'agent_fee', amount: 0, reason: 'no registration fee configured' } }, ctx)
+        await audit.record(
+          {
+            action: 'PAYMENT_SUCCESS',
+            resource: 'AGENT',
+            resourceId: agentId,
+            details: { purpose: 'agent_fee', amount: 0, reason: 'no registration fee configured' }
+          },
+          ctx
+        )
       }
       return { agent: await view(agentId), message: 'Registration successful! Please log in to your account to complete payment in your portal.' }
     },
@@ -246,7 +305,13 @@ export function createAgentsService(deps: {
 
     async list(ctx: Ctx): Promise<AgentView[]> {
       if (ctx.user?.role !== 'ADMIN') throw forbidden('You do not have access to this resource')
-      const rows = await models.Agent.unscoped().findAll({ include: [{ model: models.User, as: 'user' }], order: [['createdAt', 'DESC'], ['id', 'DESC']] })
+      const rows = await models.Agent.unscoped().findAll({
+        include: [{ model: models.User, as: 'user' }],
+        order: [
+          ['createdAt', 'DESC'],
+          ['id', 'DESC']
+        ]
+      })
       return rows.map((r) => present(r.get({ plain: true }) as Row))
     },
 
@@ -261,13 +326,16 @@ export function createAgentsService(deps: {
         }
         if (!!a.get('approved') === approved) return false
         await a.update({ approved, approvedAt: approved ? new Date() : null }, { transaction })
-        await audit.record({
-          action: approved ? 'AGENT_APPROVED' : 'AGENT_UNAPPROVED',
-          resource: 'AGENT',
-          resourceId: agentId,
-          severity: 'MEDIUM',
-          details: { approved, agentName: a.get('name'), agentPhone: a.get('phone') },
-        }, { ...ctx, transaction })
+        await audit.record(
+          {
+            action: approved ? 'AGENT_APPROVED' : 'AGENT_UNAPPROVED',
+            resource: 'AGENT',
+            resourceId: agentId,
+            severity: 'MEDIUM',
+            details: { approved, agentName: a.get('name'), agentPhone: a.get('phone') }
+          },
+          { ...ctx, transaction }
+        )
         const template = approved ? (await settings.get({ transaction })).smsAgentApproved : ''
         if (template && deps.sms) await deps.sms.send(String(a.get('phone')), template, { transaction })
         return true
@@ -316,28 +384,66 @@ export function createAgentsService(deps: {
       })
 
       if (outcome === 'free') {
-        await audit.record({ action: 'PAYMENT_SUCCESS', resource: 'AGENT', resourceId: agentId, details: { purpose: 'agent_fee', amount: 0, reason: 'no registration fee configured' } }, ctx)
+        await audit.record(
+          {
+            action: 'PAYMENT_SUCCESS',
+            resource: 'AGENT',
+            resourceId: agentId,
+            details: { purpose: 'agent_fee', amount: 0, reason: 'no registration fee configured' }
+          },
+          ctx
+        )
         const agent = await view(agentId)
-        return { transactionId: null, paymentStatus: 'SUCCESS', extTransactionId: null, message: 'No registration fee is due. Your account is awaiting approval.', gateway: 'none', authorizationUrl: null, amount: 0, agent }
+        return {
+          transactionId: null,
+          paymentStatus: 'SUCCESS',
+          extTransactionId: null,
+          message: 'No registration fee is due. Your account is awaiting approval.',
+          gateway: 'none',
+          authorizationUrl: null,
+          amount: 0,
+          agent
+        }
       }
 
       let res: Awaited<ReturnType<FeePayments['request']>>
       try {
         res = await payments.request(
-          { purpose: 'agent_fee', amountPesewas: fee, transactionId, payerPhone: card ? null : normalizePhone(value.phone_number), payerNetwork: card ? null : value.network, email: card ? ctx.user!.email : null, agentId, userId: ctx.user!.id },
-          ctx,
+          {
+            purpose: 'agent_fee',
+            amountPesewas: fee,
+            transactionId,
+            payerPhone: card ? null : normalizePhone(value.phone_number),
+            payerNetwork: card ? null : value.network,
+            email: card ? ctx.user!.email : null,
+            agentId,
+            userId: ctx.user!.id
+          },
+          ctx
         )
       } catch (err) {
-        await models.Agent.update({ paymentStatus: 'FAILED' }, { where: { id: agentId, paymentTransactionId: transactionId, paymentStatus: { [Op.in]: PENDING } } })
+        await models.Agent.update(
+          { paymentStatus: 'FAILED' },
+          { where: { id: agentId, paymentTransactionId: transactionId, paymentStatus: { [Op.in]: PENDING } } }
+        )
         if (err instanceof AppError) throw new AppError(err.status, err.message, { ...(err.extra ?? {}), canRetry: true })
         ctx.log?.error({ err, agentId }, 'agent fee payment request failed')
         throw new AppError(502, 'Payment request failed', { canRetry: true })
       }
       const status = String(res.paymentStatus ?? 'PENDING').toUpperCase()
       // Settlement may already have moved the agent on (an instant approval); never step back from SUCCESS.
-      await models.Agent.update({ paymentStatus: status }, { where: { id: agentId, paymentTransactionId: transactionId, paymentStatus: { [Op.ne]: 'SUCCESS' } } })
+      await models.Agent.update(
+        { paymentStatus: status },
+        { where: { id: agentId, paymentTransactionId: transactionId, paymentStatus: { [Op.ne]: 'SUCCESS' } } }
+      )
       const agent = await view(agentId)
-      return { ...res, transactionId: res.transactionId ?? transactionId, paymentStatus: agent.paymentStatus === 'SUCCESS' ? 'SUCCESS' : status, amount: toGhs(fee), agent }
+      return {
+        ...res,
+        transactionId: res.transactionId ?? transactionId,
+        paymentStatus: agent.paymentStatus === 'SUCCESS' ? 'SUCCESS' : status,
+        amount: toGhs(fee),
+        agent
+      }
     },
 
     async myFeePaymentStatus(ctx: Ctx) {
@@ -356,6 +462,6 @@ export function createAgentsService(deps: {
       return { pin }
     },
 
-    feePesewas,
+    feePesewas
   }
 }

@@ -2,7 +2,16 @@ import { preparedFor } from '../../../models/prepared.ts'
 import type { Models } from '../../../models/index.ts'
 import type { Ctx } from '../context.ts'
 
-export const AUDIT_ACTIONS = ['LOGIN', 'LOGOUT', 'USER_CREATED', 'ORDER_CREATED', 'PAYMENT_SUCCESS', 'PAYMENT_FAILED', 'AGENT_APPROVED', 'SETTINGS_UPDATED'] as const
+export const AUDIT_ACTIONS = [
+  'LOGIN',
+  'LOGOUT',
+  'USER_CREATED',
+  'ORDER_CREATED',
+  'PAYMENT_SUCCESS',
+  'PAYMENT_FAILED',
+  'AGENT_APPROVED',
+  'SETTINGS_UPDATED'
+] as const
 export const AUDIT_SEVERITIES = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const
 
 export interface AuditEntry {
@@ -21,9 +30,7 @@ const SECRET_KEY = /pass(word)?|pin|token|secret|authorization|cookie|signature|
 export function scrub(value: unknown, depth = 0): unknown {
   if (depth > 5 || value === null || typeof value !== 'object') return value
   if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1))
-  return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, SECRET_KEY.test(k) ? '[redacted]' : scrub(v, depth + 1)]),
-  )
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, SECRET_KEY.test(k) ? '[redacted]' : scrub(v, depth + 1)]))
 }
 
 export type AuditService = ReturnType<typeof createAuditService>
@@ -44,9 +51,9 @@ export function createAuditService({ models }: { models: Models }) {
           entry.resourceId === undefined || entry.resourceId === null ? null : String(entry.resourceId),
           entry.severity ?? 'LOW',
           ctx.ip ?? null,
-          JSON.stringify(scrub(entry.details ?? {})),
+          JSON.stringify(scrub(entry.details ?? {}))
         ],
-        ctx.transaction,
+        ctx.transaction
       )
     },
 
@@ -65,11 +72,11 @@ export function createAuditService({ models }: { models: Models }) {
             resource: entries.map((e) => e.resource),
             resourceId: entries.map((e) => (e.resourceId === undefined || e.resourceId === null ? null : String(e.resourceId))),
             severity: entries.map((e) => e.severity ?? 'LOW'),
-            details: entries.map((e) => JSON.stringify(scrub(e.details ?? {}))),
+            details: entries.map((e) => JSON.stringify(scrub(e.details ?? {})))
           },
-          transaction: ctx.transaction,
-        },
+          transaction: ctx.transaction
+        }
       )
-    },
+    }
   }
 }

@@ -7,7 +7,12 @@ import { dateParam, pageInfo, rangeSql, toInt, toRange, validate } from '../repo
 
 // Reading and exporting the audit trail. Writing is audit.ts; nothing here changes or removes a row.
 
-const upperWord = Joi.string().trim().uppercase().allow('').max(60).pattern(/^[A-Z0-9_]*$/)
+const upperWord = Joi.string()
+  .trim()
+  .uppercase()
+  .allow('')
+  .max(60)
+  .pattern(/^[A-Z0-9_]*$/)
   .messages({ 'string.pattern.base': '{{#label}} must be letters, digits or underscores' })
 
 const filterKeys = {
@@ -15,22 +20,31 @@ const filterKeys = {
   action: upperWord,
   resource: upperWord,
   resourceId: Joi.string().trim().allow('').max(100),
-  severity: Joi.string().trim().uppercase().allow('').valid(...AUDIT_SEVERITIES, ''),
+  severity: Joi.string()
+    .trim()
+    .uppercase()
+    .allow('')
+    .valid(...AUDIT_SEVERITIES, ''),
   startDate: dateParam,
   endDate: dateParam,
-  ipAddress: Joi.string().trim().allow('').max(64).pattern(/^[0-9a-fA-F:.]*$/).messages({ 'string.pattern.base': 'ipAddress must be an IP address' }),
+  ipAddress: Joi.string()
+    .trim()
+    .allow('')
+    .max(64)
+    .pattern(/^[0-9a-fA-F:.]*$/)
+    .messages({ 'string.pattern.base': 'ipAddress must be an IP address' })
 }
 
 export const listSchema = Joi.object({
   page: Joi.number().integer().min(1).max(1_000_000).default(1),
   limit: Joi.number().integer().min(1).max(100).default(50),
-  ...filterKeys,
+  ...filterKeys
 })
 
 export const exportSchema = Joi.object({
   format: Joi.string().trim().lowercase().valid('csv', 'json').default('csv').messages({ 'any.only': 'format must be csv or json' }),
   filters: Joi.object(filterKeys).default({}),
-  ...filterKeys,
+  ...filterKeys
 })
 
 export const EXACT_COUNT_LIMIT = 10_000
@@ -51,7 +65,12 @@ function whereOf(f: AuditFilters) {
     where.push('l.user_id = :userId')
     repl.userId = Number(f.userId)
   }
-  for (const [key, col] of [['action', 'action'], ['resource', 'resource'], ['resourceId', 'resource_id'], ['severity', 'severity']] as const) {
+  for (const [key, col] of [
+    ['action', 'action'],
+    ['resource', 'resource'],
+    ['resourceId', 'resource_id'],
+    ['severity', 'severity']
+  ] as const) {
     if (f[key]) {
       where.push(`l.${col} = :${key}`)
       repl[key] = f[key]
@@ -82,7 +101,7 @@ function view(r: any): AuditLogView {
     resourceId: r.resource_id ?? null,
     severity: r.severity,
     ipAddress: r.ip_address ?? null,
-    details: r.details ?? {},
+    details: r.details ?? {}
   }
 }
 
@@ -107,8 +126,12 @@ export function createAuditLogsService({ sequelize, audit }: { sequelize: Sequel
       const f = validate<AuditFilters & { page: number; limit: number }>(listSchema, input)
       const { sql, repl } = whereOf(f)
       const [rows, count] = await Promise.all([
-        q<any>(`${SELECT} ${sql} ORDER BY l.timestamp DESC, l.id DESC LIMIT :limit OFFSET :offset`, { ...repl, limit: f.limit, offset: (f.page - 1) * f.limit }),
-        total(sql, repl),
+        q<any>(`${SELECT} ${sql} ORDER BY l.timestamp DESC, l.id DESC LIMIT :limit OFFSET :offset`, {
+          ...repl,
+          limit: f.limit,
+          offset: (f.page - 1) * f.limit
+        }),
+        total(sql, repl)
       ])
       return { logs: rows.map(view), pagination: { ...pageInfo(f.page, f.limit, count.total), estimated: count.estimated } }
     },
@@ -121,7 +144,7 @@ export function createAuditLogsService({ sequelize, audit }: { sequelize: Sequel
            UNION ALL
            SELECT (SELECT action FROM audit_logs WHERE action > a.action ORDER BY action LIMIT 1) FROM a WHERE a.action IS NOT NULL
          ) SELECT action FROM a WHERE action IS NOT NULL`,
-        {},
+        {}
       )
       const found = rows.map((r) => r.action).filter((a) => !(AUDIT_ACTIONS as readonly string[]).includes(a))
       return [...AUDIT_ACTIONS, ...found]
@@ -140,9 +163,15 @@ export function createAuditLogsService({ sequelize, audit }: { sequelize: Sequel
         let after: { ts: string; id: string } | null = null
         for (;;) {
           const cond = after ? `${sql ? `${sql} AND` : 'WHERE'} (l.timestamp, l.id) < (:afterTs::timestamptz, :afterId)` : sql
-          const page: any[] = await q<any>(`${SELECT.replace('SELECT ', 'SELECT l.timestamp::text AS ts_key, ')} ${cond} ORDER BY l.timestamp DESC, l.id DESC LIMIT :batch`, {
-            ...repl, batch, afterTs: after?.ts ?? null, afterId: after?.id ?? null,
-          })
+          const page: any[] = await q<any>(
+            `${SELECT.replace('SELECT ', 'SELECT l.timestamp::text AS ts_key, ')} ${cond} ORDER BY l.timestamp DESC, l.id DESC LIMIT :batch`,
+            {
+              ...repl,
+              batch,
+              afterTs: after?.ts ?? null,
+              afterId: after?.id ?? null
+            }
+          )
           for (const r of page) yield view(r)
           if (page.length < batch) return
           const last = page[page.length - 1]
@@ -150,6 +179,6 @@ export function createAuditLogsService({ sequelize, audit }: { sequelize: Sequel
         }
       }
       return { format, filters, rows }
-    },
+    }
   }
 }

@@ -16,16 +16,16 @@ export const INVALID_LOGIN = 'Invalid email or password'
 
 export const loginSchema = Joi.object({
   email: Joi.string().trim().lowercase().max(254).required(),
-  password: Joi.string().max(200).required(),
+  password: Joi.string().max(200).required()
 }).messages({ 'any.required': 'Enter email and password', 'string.empty': 'Enter email and password' })
 
 export const changePasswordSchema = Joi.object({
   currentPassword: Joi.string().max(200).required(),
-  newPassword: Joi.string().min(6).max(200).required(),
+  newPassword: Joi.string().min(6).max(200).required()
 }).messages({
   'any.required': 'All password fields are required',
   'string.empty': 'All password fields are required',
-  'string.min': 'Password must be at least 6 characters',
+  'string.min': 'Password must be at least 6 characters'
 })
 
 export interface IssuedTokens {
@@ -38,7 +38,19 @@ export type AuthService = ReturnType<typeof createAuthService>
 
 export const SESSION_EXPIRED = 'Session expired. Please log in again.'
 
-export function createAuthService({ sequelize, models, audit, sessions, throttle }: { sequelize: Sequelize; models: Models; audit: AuditService; sessions: SessionsService; throttle: LoginThrottle }) {
+export function createAuthService({
+  sequelize,
+  models,
+  audit,
+  sessions,
+  throttle
+}: {
+  sequelize: Sequelize
+  models: Models
+  audit: AuditService
+  sessions: SessionsService
+  throttle: LoginThrottle
+}) {
   // Every signed-in request and every USSD order reads the actor: a named statement (ADR 0024).
   const run = preparedFor(sequelize)
   async function loadActor(userId: number): Promise<Actor | null> {
@@ -48,10 +60,13 @@ export function createAuthService({ sequelize, models, audit, sessions, throttle
               a.id AS agent_id, a.name AS agent_name, a.phone AS agent_phone, a.approved AS agent_approved, a.payment_status AS agent_payment_status
          FROM users u LEFT JOIN agents a ON a.user_id = u.id
         WHERE u.id = $1`,
-      [userId],
+      [userId]
     )
     if (!u) return null
-    const agent = u.agent_id === null ? null : { id: u.agent_id, name: u.agent_name, phone: u.agent_phone, approved: !!u.agent_approved, paymentStatus: u.agent_payment_status ?? null }
+    const agent =
+      u.agent_id === null
+        ? null
+        : { id: u.agent_id, name: u.agent_name, phone: u.agent_phone, approved: !!u.agent_approved, paymentStatus: u.agent_payment_status ?? null }
     return {
       id: u.id,
       email: u.email,
@@ -59,7 +74,7 @@ export function createAuthService({ sequelize, models, audit, sessions, throttle
       name: u.name ?? agent?.name ?? null,
       phone: u.phone ?? null,
       agent,
-      sessionEpoch: Number(u.session_epoch ?? 0),
+      sessionEpoch: Number(u.session_epoch ?? 0)
     }
   }
 
@@ -73,7 +88,7 @@ export function createAuthService({ sequelize, models, audit, sessions, throttle
   async function findToken(token: string, kind: 'access' | 'refresh') {
     if (!token || token.length > 200) return null
     return models.AuthToken.findOne({
-      where: { tokenHash: sha256(token), kind, revokedAt: null, expiresAt: { [Op.gt]: new Date() } },
+      where: { tokenHash: sha256(token), kind, revokedAt: null, expiresAt: { [Op.gt]: new Date() } }
     })
   }
 
@@ -99,9 +114,9 @@ export function createAuthService({ sequelize, models, audit, sessions, throttle
               resourceId: userId,
               userId,
               severity: accountFailures >= ACCOUNT_ALERT_FAILURES ? 'HIGH' : 'MEDIUM',
-              details: { email: value.email, fromAddress: ctx.ip ?? null, waitSeconds: blockedSeconds, failuresOnAccount15m: accountFailures },
+              details: { email: value.email, fromAddress: ctx.ip ?? null, waitSeconds: blockedSeconds, failuresOnAccount15m: accountFailures }
             },
-            ctx,
+            ctx
           )
         }
         throw unauthorized(INVALID_LOGIN)
@@ -112,7 +127,7 @@ export function createAuthService({ sequelize, models, audit, sessions, throttle
       const tokens = {
         accessToken: await issue(actor.id, 'access', ACCESS_TTL_SECONDS, family),
         refreshToken: await issue(actor.id, 'refresh', REFRESH_TTL_SECONDS, family),
-        expiresIn: ACCESS_TTL_SECONDS,
+        expiresIn: ACCESS_TTL_SECONDS
       }
       await audit.record({ action: 'LOGIN', resource: 'USER', resourceId: actor.id, userId: actor.id, details: { email: actor.email } }, ctx)
       return { actor, tokens }
@@ -132,7 +147,10 @@ export function createAuthService({ sequelize, models, audit, sessions, throttle
         const familyId = (row.get('familyId') as string | null) ?? crypto.randomUUID()
         if (row.get('rotatedAt')) {
           await models.AuthToken.update({ revokedAt: new Date() }, { where: { familyId, revokedAt: null }, transaction })
-          await audit.record({ action: 'REFRESH_TOKEN_REUSED', resource: 'USER', resourceId: userId, userId, severity: 'HIGH', details: { family: familyId } }, { ...ctx, transaction })
+          await audit.record(
+            { action: 'REFRESH_TOKEN_REUSED', resource: 'USER', resourceId: userId, userId, severity: 'HIGH', details: { family: familyId } },
+            { ...ctx, transaction }
+          )
           return null
         }
         if (row.get('revokedAt') || (row.get('expiresAt') as Date) <= new Date()) return null
@@ -140,7 +158,7 @@ export function createAuthService({ sequelize, models, audit, sessions, throttle
         return {
           accessToken: await issue(userId, 'access', ACCESS_TTL_SECONDS, familyId, transaction),
           refreshToken: await issue(userId, 'refresh', REFRESH_TTL_SECONDS, familyId, transaction),
-          expiresIn: ACCESS_TTL_SECONDS,
+          expiresIn: ACCESS_TTL_SECONDS
         }
       })
       if (!outcome) throw unauthorized(SESSION_EXPIRED)
@@ -192,11 +210,20 @@ export function createAuthService({ sequelize, models, audit, sessions, throttle
 
     async createUser(input: { email: string; password: string; role: Role; name?: string | null; phone?: string | null }, ctx: Ctx = {}) {
       const user = await models.User.create(
-        { email: input.email.trim().toLowerCase(), passwordHash: await hashSecret(input.password), role: input.role, name: input.name ?? null, phone: input.phone ?? null },
-        { transaction: ctx.transaction },
+        {
+          email: input.email.trim().toLowerCase(),
+          passwordHash: await hashSecret(input.password),
+          role: input.role,
+          name: input.name ?? null,
+          phone: input.phone ?? null
+        },
+        { transaction: ctx.transaction }
       )
-      await audit.record({ action: 'USER_CREATED', resource: 'USER', resourceId: user.get('id') as number, details: { role: input.role, email: input.email } }, ctx)
+      await audit.record(
+        { action: 'USER_CREATED', resource: 'USER', resourceId: user.get('id') as number, details: { role: input.role, email: input.email } },
+        ctx
+      )
       return user
-    },
+    }
   }
 }

@@ -29,24 +29,30 @@ export function createSessionsService({ sequelize, audit }: { sequelize: Sequeli
       const t = ctx.transaction
       const [row] = await sequelize.query<{ session_epoch: number }>(
         'UPDATE users SET session_epoch = session_epoch + 1 WHERE id = :userId RETURNING session_epoch',
-        { replacements: { userId }, type: QueryTypes.SELECT, transaction: t },
+        { replacements: { userId }, type: QueryTypes.SELECT, transaction: t }
       )
-      const [, del] = await sequelize.query(
-        `DELETE FROM session WHERE sess->>'userId' = :uid AND (CAST(:keepSid AS TEXT) IS NULL OR sid <> :keepSid)`,
-        { replacements: { uid: String(userId), keepSid }, transaction: t },
-      )
+      const [, del] = await sequelize.query(`DELETE FROM session WHERE sess->>'userId' = :uid AND (CAST(:keepSid AS TEXT) IS NULL OR sid <> :keepSid)`, {
+        replacements: { uid: String(userId), keepSid },
+        transaction: t
+      })
       const [, upd] = await sequelize.query(
         `UPDATE auth_tokens SET revoked_at = now()
           WHERE user_id = :userId AND revoked_at IS NULL AND (CAST(:keepFamily AS UUID) IS NULL OR family_id IS DISTINCT FROM CAST(:keepFamily AS UUID))`,
-        { replacements: { userId, keepFamily }, transaction: t },
+        { replacements: { userId, keepFamily }, transaction: t }
       )
       const ended = { epoch: Number(row?.session_epoch ?? 0), sessions: rowCount(del), tokens: rowCount(upd) }
       await audit.record(
-        { action: 'SESSIONS_ENDED', resource: 'USER', resourceId: userId, severity: 'MEDIUM', details: { reason: opts.reason, sessions: ended.sessions, tokens: ended.tokens, keptCurrent: !!own } },
-        ctx,
+        {
+          action: 'SESSIONS_ENDED',
+          resource: 'USER',
+          resourceId: userId,
+          severity: 'MEDIUM',
+          details: { reason: opts.reason, sessions: ended.sessions, tokens: ended.tokens, keptCurrent: !!own }
+        },
+        ctx
       )
       return ended
-    },
+    }
   }
 }
 

@@ -12,13 +12,23 @@ export const AGENT_STATUSES = ['approved', 'pending', 'rejected'] as const
 export const usersQuerySchema = Joi.object({
   page: Joi.number().integer().min(1).max(1_000_000).default(1),
   limit: Joi.number().integer().min(1).max(100).default(20),
-  role: Joi.string().uppercase().valid(...ROLES, 'ALL', '').default(''),
-  agentStatus: Joi.string().lowercase().valid(...AGENT_STATUSES, 'all', '').default(''),
+  role: Joi.string()
+    .uppercase()
+    .valid(...ROLES, 'ALL', '')
+    .default(''),
+  agentStatus: Joi.string()
+    .lowercase()
+    .valid(...AGENT_STATUSES, 'all', '')
+    .default('')
 }).options({ stripUnknown: true })
 
 const roleSchema = Joi.object({
-  role: Joi.string().trim().uppercase().valid(...ROLES).required()
-    .messages({ 'any.only': 'Role must be PUBLIC, AGENT or ADMIN', 'any.required': 'Role is required', 'string.empty': 'Role is required' }),
+  role: Joi.string()
+    .trim()
+    .uppercase()
+    .valid(...ROLES)
+    .required()
+    .messages({ 'any.only': 'Role must be PUBLIC, AGENT or ADMIN', 'any.required': 'Role is required', 'string.empty': 'Role is required' })
 }).options({ stripUnknown: true })
 
 export interface AdminUserAgent {
@@ -47,7 +57,9 @@ export interface Pagination {
 }
 
 const agentOf = (r: any): AdminUserAgent | null =>
-  r.agent_id == null ? null : { id: r.agent_id, name: r.agent_name, phone: r.agent_phone, approved: !!r.agent_approved, paymentStatus: r.agent_payment_status ?? null }
+  r.agent_id == null
+    ? null
+    : { id: r.agent_id, name: r.agent_name, phone: r.agent_phone, approved: !!r.agent_approved, paymentStatus: r.agent_payment_status ?? null }
 
 const userOf = (r: any): AdminUser => ({
   id: r.id,
@@ -56,7 +68,7 @@ const userOf = (r: any): AdminUser => ({
   phone: r.phone ?? null,
   role: r.role,
   createdAt: new Date(r.created_at).toISOString(),
-  agent: agentOf(r),
+  agent: agentOf(r)
 })
 
 const SELECT = `SELECT u.id, u.email, u.name, u.phone, u.role, u.created_at,
@@ -81,22 +93,23 @@ export function createUsersAdminService({ sequelize, models, audit }: { sequeliz
         rep.role = value.role
       }
       if (value.agentStatus === 'approved') where.push('a.approved = true')
-      else if (value.agentStatus === 'pending') where.push("a.id IS NOT NULL AND a.approved = false AND coalesce(a.payment_status, '') NOT IN ('FAILED','EXPIRED')")
+      else if (value.agentStatus === 'pending')
+        where.push("a.id IS NOT NULL AND a.approved = false AND coalesce(a.payment_status, '') NOT IN ('FAILED','EXPIRED')")
       else if (value.agentStatus === 'rejected') where.push("a.approved = false AND a.payment_status IN ('FAILED','EXPIRED')")
       const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : ''
-      const [countRow] = await sequelize.query<{ n: string }>(
-        `SELECT count(*) AS n FROM users u LEFT JOIN agents a ON a.user_id = u.id ${whereSql}`,
-        { replacements: rep, type: QueryTypes.SELECT },
-      )
+      const [countRow] = await sequelize.query<{ n: string }>(`SELECT count(*) AS n FROM users u LEFT JOIN agents a ON a.user_id = u.id ${whereSql}`, {
+        replacements: rep,
+        type: QueryTypes.SELECT
+      })
       const total = Number(countRow?.n ?? 0)
       const totalPages = Math.max(1, Math.ceil(total / value.limit))
       const rows = await sequelize.query(`${SELECT} ${whereSql} ORDER BY u.created_at DESC, u.id DESC LIMIT :limit OFFSET :offset`, {
         replacements: { ...rep, limit: value.limit, offset: (value.page - 1) * value.limit },
-        type: QueryTypes.SELECT,
+        type: QueryTypes.SELECT
       })
       return {
         users: rows.map(userOf),
-        pagination: { page: value.page, limit: value.limit, total, totalPages, hasNext: value.page < totalPages, hasPrev: value.page > 1 },
+        pagination: { page: value.page, limit: value.limit, total, totalPages, hasNext: value.page < totalPages, hasPrev: value.page > 1 }
       }
     },
 
@@ -118,7 +131,7 @@ export function createUsersAdminService({ sequelize, models, audit }: { sequeliz
           await row.update({ role: value.role }, { transaction: t })
           await audit.record(
             { action: 'USER_ROLE_CHANGED', resource: 'USER', resourceId: id, severity: 'HIGH', details: { email: row.get('email'), from, to: value.role } },
-            { ...ctx, transaction: t },
+            { ...ctx, transaction: t }
           )
         }
         const user = (await getUser(id, t))!
@@ -132,11 +145,10 @@ export function createUsersAdminService({ sequelize, models, audit }: { sequeliz
 
     /** Users with an agent profile (messaging recipients): id is the user id. */
     async listAgents(): Promise<{ agents: Array<{ id: number; email: string; name: string; phone: string; agent: AdminUserAgent }> }> {
-      const rows = await sequelize.query<any>(
-        `${SELECT.replace('LEFT JOIN', 'JOIN')} WHERE u.role = 'AGENT' ORDER BY lower(a.name), u.id`,
-        { type: QueryTypes.SELECT },
-      )
+      const rows = await sequelize.query<any>(`${SELECT.replace('LEFT JOIN', 'JOIN')} WHERE u.role = 'AGENT' ORDER BY lower(a.name), u.id`, {
+        type: QueryTypes.SELECT
+      })
       return { agents: rows.map((r) => ({ id: r.id, email: r.email, name: r.agent_name, phone: r.agent_phone, agent: agentOf(r)! })) }
-    },
+    }
   }
 }

@@ -51,18 +51,32 @@ const storedLines = (input: AcceptInput): StoredLine[] =>
     return { packageId: p.id, name: input.nameOf(p), recipient: l.recipient, network: p.network, sizeMb: p.sizeMb, pricePesewas: l.pricePesewas }
   })
 
-const query = (sequelize: Sequelize, t: Transaction) => <T extends object>(sql: string, replacements: Record<string, unknown>) =>
-  sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction: t })
+const query =
+  (sequelize: Sequelize, t: Transaction) =>
+  <T extends object>(sql: string, replacements: Record<string, unknown>) =>
+    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction: t })
 
-async function insertBatch(sequelize: Sequelize, input: AcceptInput, t: Transaction, awaiting?: { transactionId: string; lines: StoredLine[] }): Promise<number> {
+async function insertBatch(
+  sequelize: Sequelize,
+  input: AcceptInput,
+  t: Transaction,
+  awaiting?: { transactionId: string; lines: StoredLine[] }
+): Promise<number> {
   const totalPesewas = input.lines.reduce((s, l) => s + l.pricePesewas, 0)
   const [batch] = await query(sequelize, t)<{ id: number }>(
     `INSERT INTO order_batches (agent_id, user_id, channel, line_count, total_pesewas, notify_sms, status, payment_transaction_id, pending_lines)
      VALUES (:agentId, :userId, :channel, :n, :total, :sms, :status, :tid, CAST(:pending AS jsonb)) RETURNING id`,
     {
-      agentId: input.actor.agent.id, userId: input.actor.id, channel: input.channel, n: input.lines.length, total: totalPesewas, sms: input.notifySms,
-      status: awaiting ? 'AWAITING_PAYMENT' : 'PAID', tid: awaiting?.transactionId ?? null, pending: awaiting ? JSON.stringify(awaiting.lines) : null,
-    },
+      agentId: input.actor.agent.id,
+      userId: input.actor.id,
+      channel: input.channel,
+      n: input.lines.length,
+      total: totalPesewas,
+      sms: input.notifySms,
+      status: awaiting ? 'AWAITING_PAYMENT' : 'PAID',
+      tid: awaiting?.transactionId ?? null,
+      pending: awaiting ? JSON.stringify(awaiting.lines) : null
+    }
   )
   return batch!.id
 }
@@ -80,7 +94,7 @@ export async function payLines(
   payer: Payer,
   lines: StoredLine[],
   settings: Settings,
-  ctx: Ctx & { transaction: Transaction },
+  ctx: Ctx & { transaction: Transaction }
 ): Promise<void> {
   const { sequelize, payments } = deps
   const t = ctx.transaction
@@ -88,14 +102,46 @@ export async function payLines(
   const batchId = batch.id
   const totalPesewas = lines.reduce((s, l) => s + l.pricePesewas, 0)
   const simulated = payments.isSimulator
-  const { balancePesewas } = await post(sequelize, { agentId: payer.agentId, type: 'ORDER', amountPesewas: -totalPesewas, reason: `Bulk order #${batchId}: ${lines.length} lines`, actorUserId: payer.userId, batchId }, t)
+  const { balancePesewas } = await post(
+    sequelize,
+    {
+      agentId: payer.agentId,
+      type: 'ORDER',
+      amountPesewas: -totalPesewas,
+      reason: `Bulk order #${batchId}: ${lines.length} lines`,
+      actorUserId: payer.userId,
+      batchId
+    },
+    t
+  )
   await deps.audit.record(
-    { action: 'BULK_ORDER_PAID', resource: 'BATCH', resourceId: batchId, severity: 'LOW', userId: payer.userId, details: { agentId: payer.agentId, lines: lines.length, amount: toGhs(totalPesewas), balance: toGhs(balancePesewas), channel: batch.channel, from: batch.from } },
-    ctx,
+    {
+      action: 'BULK_ORDER_PAID',
+      resource: 'BATCH',
+      resourceId: batchId,
+      severity: 'LOW',
+      userId: payer.userId,
+      details: {
+        agentId: payer.agentId,
+        lines: lines.length,
+        amount: toGhs(totalPesewas),
+        balance: toGhs(balancePesewas),
+        channel: batch.channel,
+        from: batch.from
+      }
+    },
+    ctx
   )
   const tids = lines.map(() => newTransactionId())
   // One statement for all the lines' orders and one for their payments: a thousand rows in two round trips.
-  const orders = await q<{ id: number; payment_transaction_id: string; amount_pesewas: number; recipient_number: string; network: string; data_size_mb: number }>(
+  const orders = await q<{
+    id: number
+    payment_transaction_id: string
+    amount_pesewas: number
+    recipient_number: string
+    network: string
+    data_size_mb: number
+  }>(
     `INSERT INTO orders (user_id, agent_id, package_id, package_name, recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id, channel, simulated, batch_id)
      SELECT :userId, :agentId, p, n, r, nw, s, a, 'PENDING', tid, :channel, :simulated, :batchId
        FROM unnest(ARRAY[:pkg]::int[], ARRAY[:name]::text[], ARRAY[:rcpt]::text[], ARRAY[:net]::text[], ARRAY[:size]::int[], ARRAY[:amt]::int[], ARRAY[:tid]::text[])
@@ -103,22 +149,46 @@ export async function payLines(
       ORDER BY i
      RETURNING id, payment_transaction_id, amount_pesewas, recipient_number, network, data_size_mb`,
     {
-      userId: payer.userId, agentId: payer.agentId, channel: batch.channel, simulated, batchId,
-      pkg: lines.map((l) => l.packageId), name: lines.map((l) => l.name), rcpt: lines.map((l) => l.recipient), net: lines.map((l) => l.network),
-      size: lines.map((l) => l.sizeMb), amt: lines.map((l) => l.pricePesewas), tid: tids,
-    },
+      userId: payer.userId,
+      agentId: payer.agentId,
+      channel: batch.channel,
+      simulated,
+      batchId,
+      pkg: lines.map((l) => l.packageId),
+      name: lines.map((l) => l.name),
+      rcpt: lines.map((l) => l.recipient),
+      net: lines.map((l) => l.network),
+      size: lines.map((l) => l.sizeMb),
+      amt: lines.map((l) => l.pricePesewas),
+      tid: tids
+    }
   )
   await q(
     `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, email, order_id, agent_id, user_id, details, last_checked_at, simulated)
      SELECT tid, 'data', 'wallet', 'wallet', 'PENDING', a, :email, o, :agentId, :userId, jsonb_build_object('batchId', :batchId::int), now(), :simulated
        FROM unnest(ARRAY[:tid]::text[], ARRAY[:amt]::int[], ARRAY[:oid]::int[]) AS l(tid, a, o)`,
-    { email: payer.email, agentId: payer.agentId, userId: payer.userId, batchId, simulated, tid: orders.map((o) => o.payment_transaction_id), amt: orders.map((o) => o.amount_pesewas), oid: orders.map((o) => o.id) },
+    {
+      email: payer.email,
+      agentId: payer.agentId,
+      userId: payer.userId,
+      batchId,
+      simulated,
+      tid: orders.map((o) => o.payment_transaction_id),
+      amt: orders.map((o) => o.amount_pesewas),
+      oid: orders.map((o) => o.id)
+    }
   )
   // All lines settled together, set-based: each ends as a single wallet order settled alone would.
   await payments.settleLines({ transactionIds: tids, agentId: payer.agentId, message: `Paid from wallet (bulk order #${batchId})`, settings }, ctx)
   if (batch.notifySms && settings.smsOrderCreatedUser) {
     const template = settings.smsOrderCreatedUser
-    await deps.sms.sendMany(orders.map((o) => ({ to: o.recipient_number, message: fillTemplate(template, { dataSize: formatDataSize(o.data_size_mb), network: o.network, recipientNumber: o.recipient_number }) })), { transaction: t })
+    await deps.sms.sendMany(
+      orders.map((o) => ({
+        to: o.recipient_number,
+        message: fillTemplate(template, { dataSize: formatDataSize(o.data_size_mb), network: o.network, recipientNumber: o.recipient_number })
+      })),
+      { transaction: t }
+    )
   }
 }
 
@@ -127,7 +197,14 @@ export async function acceptFromWallet(deps: AcceptDeps, input: AcceptInput, ctx
   const { actor } = input
   return deps.sequelize.transaction(async (t) => {
     const batchId = await insertBatch(deps.sequelize, input, t)
-    await payLines(deps, { id: batchId, channel: input.channel, notifySms: input.notifySms, from: 'wallet' }, { agentId: actor.agent.id, userId: actor.id, email: actor.email ?? null }, storedLines(input), input.settings, { ...ctx, user: actor, transaction: t })
+    await payLines(
+      deps,
+      { id: batchId, channel: input.channel, notifySms: input.notifySms, from: 'wallet' },
+      { agentId: actor.agent.id, userId: actor.id, email: actor.email ?? null },
+      storedLines(input),
+      input.settings,
+      { ...ctx, user: actor, transaction: t }
+    )
     await input.andThen?.(batchId, t)
     return batchId
   })

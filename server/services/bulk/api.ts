@@ -20,7 +20,7 @@ export function createBatchApi(deps: { sequelize: Sequelize; bulk: BulkService }
   const findKeyUse = async (agentId: number, key: string) => {
     const [row] = await sequelize.query<{ request_hash: string; batch_id: number | null; order_id: number | null }>(
       'SELECT request_hash, batch_id, order_id FROM idempotency_keys WHERE agent_id = :agentId AND key = :key',
-      { replacements: { agentId, key }, type: QueryTypes.SELECT },
+      { replacements: { agentId, key }, type: QueryTypes.SELECT }
     )
     return row ?? null
   }
@@ -46,7 +46,7 @@ export function createBatchApi(deps: { sequelize: Sequelize; bulk: BulkService }
           const [mine] = await sequelize.query<{ key: string }>(
             `INSERT INTO idempotency_keys (agent_id, key, request_hash, batch_id) VALUES (:agentId, :key, :hash, :batchId)
              ON CONFLICT (agent_id, key) DO NOTHING RETURNING key`,
-            { replacements: { agentId, key: idempotencyKey, hash, batchId }, type: QueryTypes.SELECT, transaction },
+            { replacements: { agentId, key: idempotencyKey, hash, batchId }, type: QueryTypes.SELECT, transaction }
           )
           if (!mine) throw new KeyTaken()
         })
@@ -59,7 +59,7 @@ export function createBatchApi(deps: { sequelize: Sequelize; bulk: BulkService }
       }
     },
 
-    get: (agentId: number, id: unknown) => bulk.forAgent(id, agentId),
+    get: (agentId: number, id: unknown) => bulk.forAgent(id, agentId)
   }
 }
 

@@ -30,25 +30,30 @@ const sourceSchema = Joi.object({
   // Mobile money: the total in one payment from this phone (like a wallet top-up), the lines written when it succeeds.
   pay: Joi.string().valid('wallet', 'momo').default('wallet').messages({ '*': 'pay must be wallet or momo' }),
   payerPhone: Joi.string().allow('', null).max(20),
-  payerNetwork: Joi.string().allow('', null).max(20),
-}).oxor('text', 'csv', 'xlsx').options({ stripUnknown: true })
+  payerNetwork: Joi.string().allow('', null).max(20)
+})
+  .oxor('text', 'csv', 'xlsx')
+  .options({ stripUnknown: true })
 
 /** What the reseller API sends: lines as JSON. */
 const apiLineSchema = Joi.object({
   recipientNumber: Joi.alternatives(Joi.string().allow(''), Joi.number()).required(),
   network: Joi.string().allow('', null),
   packageId: Joi.number().integer().min(1).max(2_147_483_647),
-  bundle: Joi.string().allow('').max(60),
+  bundle: Joi.string().allow('').max(60)
 }).options({ stripUnknown: true })
 const apiSchema = Joi.object({
-  lines: Joi.array().items(apiLineSchema).min(1).required().messages({ 'array.min': NOTHING_TO_ORDER, 'any.required': 'lines is required: an array of lines, each with recipientNumber and packageId or bundle (network optional)' }),
+  lines: Joi.array().items(apiLineSchema).min(1).required().messages({
+    'array.min': NOTHING_TO_ORDER,
+    'any.required': 'lines is required: an array of lines, each with recipientNumber and packageId or bundle (network optional)'
+  }),
   allowDuplicates: Joi.boolean().default(false),
-  sms: Joi.boolean().default(false),
+  sms: Joi.boolean().default(false)
 }).options({ stripUnknown: true })
 
 const listSchema = Joi.object({
   page: Joi.number().integer().min(1).max(100000).default(1),
-  limit: Joi.number().integer().min(1).max(100).default(20),
+  limit: Joi.number().integer().min(1).max(100).default(20)
 }).options({ stripUnknown: true })
 
 export interface PreviewResult {
@@ -62,7 +67,15 @@ export interface PreviewResult {
   maxLines: number
 }
 
-type Source = { lines: RawLine[]; allowDuplicates: boolean; sms: boolean; expectedTotal?: number; pay?: 'wallet' | 'momo'; payerPhone?: string | null; payerNetwork?: string | null }
+type Source = {
+  lines: RawLine[]
+  allowDuplicates: boolean
+  sms: boolean
+  expectedTotal?: number
+  pay?: 'wallet' | 'momo'
+  payerPhone?: string | null
+  payerNetwork?: string | null
+}
 
 export type BulkService = ReturnType<typeof createBulkService>
 
@@ -101,7 +114,15 @@ export function createBulkService(deps: {
     if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
     const isWord = (w: string) => networkOfWord(w) !== null
     const lines = value.xlsx ? await parseXlsx(Buffer.from(value.xlsx, 'base64')) : parseText(value.text ?? value.csv ?? '', isWord)
-    return { lines, allowDuplicates: value.allowDuplicates, sms: value.sms, expectedTotal: value.expectedTotal, pay: value.pay, payerPhone: value.payerPhone, payerNetwork: value.payerNetwork }
+    return {
+      lines,
+      allowDuplicates: value.allowDuplicates,
+      sms: value.sms,
+      expectedTotal: value.expectedTotal,
+      pay: value.pay,
+      payerPhone: value.payerPhone,
+      payerNetwork: value.payerNetwork
+    }
   }
 
   function apiSourceOf(raw: unknown): Source {
@@ -111,7 +132,7 @@ export function createBulkService(deps: {
       line: i + 1,
       recipient: String(l.recipientNumber ?? '').trim(),
       network: l.network ?? '',
-      bundle: l.packageId !== undefined ? String(l.packageId) : (l.bundle ?? ''),
+      bundle: l.packageId !== undefined ? String(l.packageId) : (l.bundle ?? '')
     }))
     return { lines, allowDuplicates: value.allowDuplicates, sms: value.sms }
   }
@@ -145,29 +166,47 @@ export function createBulkService(deps: {
       total: toGhs(totalPesewas)!,
       balance: toGhs(balancePesewas)!,
       enough: balancePesewas >= totalPesewas,
-      maxLines: s.bulkMaxLines,
+      maxLines: s.bulkMaxLines
     }
   }
 
   const lineErrors = (lines: CheckedLine[]) => lines.filter((l) => l.error).map((l) => ({ line: l.line, error: l.error }))
 
-  async function accept(src: Source, actor: Actor & { agent: NonNullable<Actor['agent']> }, ctx: Ctx, channel: 'web' | 'api', andThen?: (batchId: number, t: Transaction) => Promise<void>): Promise<{ id: number; payment?: PaymentView }> {
+  async function accept(
+    src: Source,
+    actor: Actor & { agent: NonNullable<Actor['agent']> },
+    ctx: Ctx,
+    channel: 'web' | 'api',
+    andThen?: (batchId: number, t: Transaction) => Promise<void>
+  ): Promise<{ id: number; payment?: PaymentView }> {
     const { lines, ok, totalPesewas, byId, settings: s } = await check(src, actor)
     if (!s.platformOpen) throw forbidden('Purchases are temporarily disabled')
     const refused = lineErrors(lines)
     if (refused.length) throw new AppError(422, `${refused.length} of ${lines.length} lines cannot be ordered: fix or drop them`, { lines: refused })
     const dups = lines.filter((l) => l.duplicateOf !== null)
     if (dups.length && !src.allowDuplicates) {
-      throw new AppError(422, 'Some lines repeat a number with the same bundle: allow duplicates to send them anyway', { lines: dups.map((l) => ({ line: l.line, error: `Same number and bundle as line ${l.duplicateOf}` })) })
+      throw new AppError(422, 'Some lines repeat a number with the same bundle: allow duplicates to send them anyway', {
+        lines: dups.map((l) => ({ line: l.line, error: `Same number and bundle as line ${l.duplicateOf}` }))
+      })
     }
-    if (src.expectedTotal !== undefined && toPesewas(src.expectedTotal) !== totalPesewas) throw conflict(`Prices changed since the preview: the total is now ${ghsText(totalPesewas)}. Check it and pay again.`)
+    if (src.expectedTotal !== undefined && toPesewas(src.expectedTotal) !== totalPesewas)
+      throw conflict(`Prices changed since the preview: the total is now ${ghsText(totalPesewas)}. Check it and pay again.`)
     const input = { actor, lines: ok, packageOf: (id: number) => byId.get(id)!, nameOf, channel, notifySms: src.sms, settings: s, andThen }
     if (src.pay !== 'momo') return { id: await acceptFromWallet(deps, input, ctx) }
     const { batchId, transactionId } = await acceptAwaitingPayment(deps, input)
     try {
       const payment = await deps.payments.request(
-        { purpose: 'batch', transactionId, amountPesewas: totalPesewas, payerPhone: src.payerPhone, payerNetwork: src.payerNetwork, agentId: actor.agent.id, userId: actor.id, method: 'momo' },
-        ctx,
+        {
+          purpose: 'batch',
+          transactionId,
+          amountPesewas: totalPesewas,
+          payerPhone: src.payerPhone,
+          payerNetwork: src.payerNetwork,
+          agentId: actor.agent.id,
+          userId: actor.id,
+          method: 'momo'
+        },
+        ctx
       )
       return { id: batchId, payment }
     } catch (err) {
@@ -198,7 +237,7 @@ export function createBulkService(deps: {
     const rows = await q<Record<string, any>>(
       `SELECT id, recipient_number, network, package_name, data_size_mb, amount_pesewas, payment_status, delivery_status, delivery_reference, delivery_error
          FROM orders_view WHERE batch_id = :id ORDER BY id`,
-      { id: batchId },
+      { id: batchId }
     )
     return rows.map(presentBatchLine)
   }
@@ -221,7 +260,11 @@ export function createBulkService(deps: {
     },
 
     /** The reseller API's batch: lines as JSON, `andThen` records its Idempotency-Key in the batch's transaction. */
-    async acceptApi(raw: unknown, actor: Actor & { agent: NonNullable<Actor['agent']> }, andThen: (batchId: number, t: Transaction) => Promise<void>): Promise<number> {
+    async acceptApi(
+      raw: unknown,
+      actor: Actor & { agent: NonNullable<Actor['agent']> },
+      andThen: (batchId: number, t: Transaction) => Promise<void>
+    ): Promise<number> {
       return (await accept(apiSourceOf(raw), actor, { user: actor }, 'api', andThen)).id
     },
 
@@ -229,9 +272,16 @@ export function createBulkService(deps: {
       const agent = requireActiveAgent(ctx, 'Bulk orders')
       const { value, error } = listSchema.validate(raw ?? {})
       if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
-      const rows = await q<BatchRow>('SELECT * FROM order_batches WHERE agent_id = :agentId ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset', { agentId: agent.id, limit: value.limit, offset: (value.page - 1) * value.limit })
+      const rows = await q<BatchRow>('SELECT * FROM order_batches WHERE agent_id = :agentId ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset', {
+        agentId: agent.id,
+        limit: value.limit,
+        offset: (value.page - 1) * value.limit
+      })
       const [n] = await q<{ n: number }>('SELECT count(*)::int AS n FROM order_batches WHERE agent_id = :agentId', { agentId: agent.id })
-      return { batches: await batchesWith(rows), pagination: { page: value.page, limit: value.limit, total: n!.n, totalPages: Math.max(1, Math.ceil(n!.n / value.limit)) } }
+      return {
+        batches: await batchesWith(rows),
+        pagination: { page: value.page, limit: value.limit, total: n!.n, totalPages: Math.max(1, Math.ceil(n!.n / value.limit)) }
+      }
     },
 
     /** A batch with its lines: its agent's, or any for an admin. */
@@ -256,7 +306,7 @@ export function createBulkService(deps: {
       const row = await ownBatch(idRaw, requireActiveAgent(ctx, 'Bulk orders').id)
       const rows = await q<{ recipient_number: string; network: string; package_id: number }>(
         `SELECT recipient_number, network, package_id FROM orders_view WHERE batch_id = :id AND delivery_status = 'FAILED' ORDER BY id`,
-        { id: row.id },
+        { id: row.id }
       )
       return rows.map((r) => `${r.recipient_number},${r.network},${r.package_id}`).join('\n')
     },
@@ -268,10 +318,13 @@ export function createBulkService(deps: {
       const rows = await q<BatchRow>(
         `SELECT b.*, a.name AS agent_name, a.phone AS agent_phone FROM order_batches b JOIN agents a ON a.id = b.agent_id
           ORDER BY b.created_at DESC, b.id DESC LIMIT :limit OFFSET :offset`,
-        { limit: value.limit, offset: (value.page - 1) * value.limit },
+        { limit: value.limit, offset: (value.page - 1) * value.limit }
       )
       const [n] = await q<{ n: number }>('SELECT count(*)::int AS n FROM order_batches', {})
-      return { batches: await batchesWith(rows), pagination: { page: value.page, limit: value.limit, total: n!.n, totalPages: Math.max(1, Math.ceil(n!.n / value.limit)) } }
+      return {
+        batches: await batchesWith(rows),
+        pagination: { page: value.page, limit: value.limit, total: n!.n, totalPages: Math.max(1, Math.ceil(n!.n / value.limit)) }
+      }
     },
 
     /**
@@ -283,14 +336,28 @@ export function createBulkService(deps: {
     async onPayment(transactionId: string, paid: boolean, ctx: Ctx & { transaction: Transaction }): Promise<void> {
       const t = ctx.transaction
       const [row] = await q<BatchRow & { user_id: number | null; pending_lines: StoredLine[] }>(
-        `SELECT * FROM order_batches WHERE payment_transaction_id = :tid AND status = 'AWAITING_PAYMENT' FOR UPDATE`, { tid: transactionId }, t)
+        `SELECT * FROM order_batches WHERE payment_transaction_id = :tid AND status = 'AWAITING_PAYMENT' FOR UPDATE`,
+        { tid: transactionId },
+        t
+      )
       if (!row) return
       if (paid) {
         const [user] = await q<{ email: string | null }>('SELECT email FROM users WHERE id = :id', { id: row.user_id }, t)
         const s = await settings.get({ transaction: t })
-        await payLines(deps, { id: row.id, channel: row.channel, notifySms: row.notify_sms, from: 'momo' }, { agentId: row.agent_id, userId: row.user_id, email: user?.email ?? null }, row.pending_lines, s, ctx)
+        await payLines(
+          deps,
+          { id: row.id, channel: row.channel, notifySms: row.notify_sms, from: 'momo' },
+          { agentId: row.agent_id, userId: row.user_id, email: user?.email ?? null },
+          row.pending_lines,
+          s,
+          ctx
+        )
       }
-      await q(`UPDATE order_batches SET status = :status, pending_lines = NULL WHERE id = :id RETURNING id`, { id: row.id, status: paid ? 'PAID' : 'CANCELLED' }, t)
+      await q(
+        `UPDATE order_batches SET status = :status, pending_lines = NULL WHERE id = :id RETURNING id`,
+        { id: row.id, status: paid ? 'PAID' : 'CANCELLED' },
+        t
+      )
     },
 
     /**
@@ -301,11 +368,15 @@ export function createBulkService(deps: {
     async onLineEnded(batchId: number, t: Transaction): Promise<void> {
       const [row] = await q<BatchRow>('SELECT * FROM order_batches WHERE id = :id AND completed_at IS NULL FOR UPDATE', { id: batchId }, t)
       if (!row) return
-      const [open] = await q<{ n: number }>(`SELECT count(*)::int AS n FROM orders_view WHERE batch_id = :id AND delivery_status NOT IN ('DELIVERED','MANUAL','FAILED')`, { id: batchId }, t)
+      const [open] = await q<{ n: number }>(
+        `SELECT count(*)::int AS n FROM orders_view WHERE batch_id = :id AND delivery_status NOT IN ('DELIVERED','MANUAL','FAILED')`,
+        { id: batchId },
+        t
+      )
       if (open!.n > 0) return
       const [done] = await q<BatchRow>('UPDATE order_batches SET completed_at = now() WHERE id = :id RETURNING *', { id: batchId }, t)
       const [counts] = await q<BatchCounts & { batch_id: number }>(COUNTS_SQL, { ids: [batchId] }, t)
       await deps.webhooks.onBatchCompleted(done!.agent_id, presentBatch(done!, counts), { transaction: t })
-    },
+    }
   }
 }

@@ -67,11 +67,14 @@ export function catalogue(rows: PackageRow[], nameOf: (p: PackageRow) => string)
       const mb = sizeMbOf(bundle)
       if (mb !== null) return bySize.get(`${network}:${mb}`) ?? null
       // "1GB MTN" typed as a name names the size on that network too.
-      const words = bundle.trim().split(/\s+/).filter((w) => networkOfWord(w) !== network)
+      const words = bundle
+        .trim()
+        .split(/\s+/)
+        .filter((w) => networkOfWord(w) !== network)
       const sized = words.length === 1 ? sizeMbOf(words[0]!) : null
       if (sized !== null) return bySize.get(`${network}:${sized}`) ?? null
       return (byName.get(squash(bundle)) ?? []).find((p) => p.network === network) ?? null
-    },
+    }
   }
 }
 
@@ -93,7 +96,18 @@ export function checkLines(lines: RawLine[], cat: Catalogue, price: (p: PackageR
 }
 
 function checkOne(raw: RawLine, cat: Catalogue, price: (p: PackageRow) => Pesewas): CheckedLine {
-  const base: CheckedLine = { line: raw.line, text: [raw.recipient, raw.network, raw.bundle].join(','), recipient: raw.recipient, network: null, packageId: null, bundle: raw.bundle, pricePesewas: 0, error: null, warning: null, duplicateOf: null }
+  const base: CheckedLine = {
+    line: raw.line,
+    text: [raw.recipient, raw.network, raw.bundle].join(','),
+    recipient: raw.recipient,
+    network: null,
+    packageId: null,
+    bundle: raw.bundle,
+    pricePesewas: 0,
+    error: null,
+    warning: null,
+    duplicateOf: null
+  }
   const refuse = (error: string) => ({ ...base, error })
   if (!raw.recipient) return refuse('Enter recipient number')
   const phone = parseGhanaMobile(raw.recipient)
@@ -126,7 +140,7 @@ function checkOne(raw: RawLine, cat: Catalogue, price: (p: PackageRow) => Pesewa
     network,
     packageId: pkg.id,
     pricePesewas,
-    warning: networkMismatchWarning(phone.local, network),
+    warning: networkMismatchWarning(phone.local, network)
   }
 }
 
@@ -142,6 +156,6 @@ export function presentLines(lines: CheckedLine[]) {
     price: l.error ? null : toGhs(l.pricePesewas),
     error: l.error,
     warning: l.warning,
-    duplicateOf: l.duplicateOf,
+    duplicateOf: l.duplicateOf
   }))
 }

@@ -7,7 +7,11 @@ export function subscribeBulk(events: Pick<Events, 'on'>, bulk: Pick<BulkService
   events.on('batch.paymentSettled', async ({ transactionId, paid }, ctx) => {
     await bulk.onPayment(transactionId, paid, ctx)
   })
-  events.on('delivery.changed', async ({ order }, { transaction }) => {
-    if (order.batch_id) await bulk.onLineEnded(order.batch_id, transaction)
-  }, { to: ['DELIVERED', 'FAILED', 'MANUAL'], agentOrdersOnly: true })
+  events.on(
+    'delivery.changed',
+    async ({ order }, { transaction }) => {
+      if (order.batch_id) await bulk.onLineEnded(order.batch_id, transaction)
+    },
+    { to: ['DELIVERED', 'FAILED', 'MANUAL'], agentOrdersOnly: true }
+  )
 }

@@ -49,7 +49,7 @@ export function presentBatch(b: BatchRow, counts: BatchCounts | undefined) {
     done: c.queued === 0,
     completedAt: iso(b.completed_at),
     createdAt: iso(b.created_at)!,
-    ...(b.agent_name !== undefined ? { agent: { id: b.agent_id, name: b.agent_name, phone: b.agent_phone ?? null } } : {}),
+    ...(b.agent_name !== undefined ? { agent: { id: b.agent_id, name: b.agent_name, phone: b.agent_phone ?? null } } : {})
   }
 }
 
@@ -67,7 +67,7 @@ export function presentBatchLine(o: Record<string, any>) {
     paymentStatus: o.payment_status as string,
     deliveryStatus: o.delivery_status as string,
     reference: (o.delivery_reference ?? null) as string | null,
-    error: (o.delivery_error ?? null) as string | null,
+    error: (o.delivery_error ?? null) as string | null
   }
 }
 

@@ -40,7 +40,7 @@ export function createCommissionsService({ sequelize }: { sequelize: Sequelize }
          VALUES ($1, $2, $3, $4, $5, $6, 'PENDING')
          ON CONFLICT (order_id) DO NOTHING RETURNING id`,
         [order.id, order.agent_id, order.network, order.amount_pesewas, commissionFor(order.amount_pesewas, settings), settings.commissionType],
-        transaction,
+        transaction
       )
       return rows.length > 0
     },
@@ -53,12 +53,19 @@ export function createCommissionsService({ sequelize }: { sequelize: Sequelize }
          SELECT o, a, n, amt, c, :type, 'PENDING' FROM unnest(ARRAY[:id]::int[], ARRAY[:agent]::int[], ARRAY[:net]::text[], ARRAY[:amt]::int[], ARRAY[:c]::int[]) AS l(o, a, n, amt, c)
          ON CONFLICT (order_id) DO NOTHING RETURNING order_id`,
         {
-          replacements: { type: settings.commissionType, id: due.map((o) => o.id), agent: due.map((o) => o.agent_id), net: due.map((o) => o.network), amt: due.map((o) => o.amount_pesewas), c: due.map((o) => commissionFor(o.amount_pesewas, settings)) },
+          replacements: {
+            type: settings.commissionType,
+            id: due.map((o) => o.id),
+            agent: due.map((o) => o.agent_id),
+            net: due.map((o) => o.network),
+            amt: due.map((o) => o.amount_pesewas),
+            c: due.map((o) => commissionFor(o.amount_pesewas, settings))
+          },
           type: QueryTypes.SELECT,
-          transaction,
-        },
+          transaction
+        }
       )
       return new Set(rows.map((r) => Number(r.order_id)))
-    },
+    }
   }
 }

@@ -13,7 +13,11 @@ import { parentMarginsSql } from './parent-margins.ts'
 // parents' margins on sub-agent orders from the earnings ledger, as a figure of their own.
 
 const range = { startDate: dateParam, endDate: dateParam }
-const network = Joi.string().trim().uppercase().allow('').valid(...NETWORKS, '')
+const network = Joi.string()
+  .trim()
+  .uppercase()
+  .allow('')
+  .valid(...NETWORKS, '')
 const notes = Joi.string().trim().allow('').max(500)
 
 const schemas = {
@@ -21,18 +25,26 @@ const schemas = {
   list: Joi.object({ page: Joi.number().integer().min(1).max(1_000_000).default(1), limit: Joi.number().integer().min(1).max(100).default(20), ...range }),
   archive: Joi.object({
     commissionIds: Joi.array().items(Joi.number().integer().min(1)).min(1).max(10_000).unique().required(),
-    notes,
-  }).messages({ 'array.min': 'Please select commissions to archive', 'any.required': 'Please select commissions to archive', 'array.unique': 'Each commission may be listed once' }),
+    notes
+  }).messages({
+    'array.min': 'Please select commissions to archive',
+    'any.required': 'Please select commissions to archive',
+    'array.unique': 'Each commission may be listed once'
+  }),
   archiveAll: Joi.object({ notes }),
   analytics: Joi.object({
-    groupBy: Joi.string().trim().lowercase().valid('day', 'week', 'month', 'agent', 'network').default('day')
+    groupBy: Joi.string()
+      .trim()
+      .lowercase()
+      .valid('day', 'week', 'month', 'agent', 'network')
+      .default('day')
       .messages({ 'any.only': 'groupBy must be one of day, week, month, agent, network' }),
     scope: Joi.string().trim().lowercase().valid('all', 'current', 'archived').default('all'),
-    ...range,
+    ...range
   }),
   leaderboard: Joi.object({ limit: Joi.number().integer().min(1).max(100).default(10), network, ...range }),
   networks: Joi.object(range),
-  archived: Joi.object({ page: Joi.number().integer().min(1).max(1_000_000).default(1), limit: Joi.number().integer().min(1).max(100).default(20) }),
+  archived: Joi.object({ page: Joi.number().integer().min(1).max(1_000_000).default(1), limit: Joi.number().integer().min(1).max(100).default(20) })
 }
 
 export type GroupBy = 'day' | 'week' | 'month' | 'agent' | 'network'
@@ -47,7 +59,7 @@ const GROUP_KEY: Record<GroupBy, { raw: string; rollup: string; text: string }> 
   week: { raw: `date_trunc('week', c.created_at AT TIME ZONE 'UTC')`, rollup: `date_trunc('week', c.day)`, text: `to_char(k, 'YYYY-MM-DD')` },
   month: { raw: `date_trunc('month', c.created_at AT TIME ZONE 'UTC')`, rollup: `date_trunc('month', c.day)`, text: `to_char(k, 'YYYY-MM')` },
   agent: { raw: 'c.agent_id', rollup: 'NULLIF(c.agent_id, 0)', text: `COALESCE(k::text, 'direct')` },
-  network: { raw: 'c.network', rollup: 'c.network', text: 'k' },
+  network: { raw: 'c.network', rollup: 'c.network', text: 'k' }
 }
 
 /**
@@ -60,7 +72,15 @@ function commissionSource(range: Range, scope: 'all' | 'current' | 'archived', b
   if (scope !== 'all') where.push(`c.archived = ${scope === 'archived'}`)
   if (wholeDays(range) && !(byAgent && (range.from || range.to))) {
     if (!byAgent) dayRangeSql('c.day', range, where, repl)
-    return { rollup: true, from: byAgent ? 'commission_by_agent c' : 'commission_daily c', c: 'c.commission', r: 'c.revenue', n: 'c.n', where: whereSql(where), repl }
+    return {
+      rollup: true,
+      from: byAgent ? 'commission_by_agent c' : 'commission_daily c',
+      c: 'c.commission',
+      r: 'c.revenue',
+      n: 'c.n',
+      where: whereSql(where),
+      repl
+    }
   }
   rangeSql('c.created_at', range, where, repl)
   return { rollup: false, from: 'commissions c', c: 'c.commission_amount_pesewas', r: 'c.original_amount_pesewas', n: '1', where: whereSql(where), repl }
@@ -86,8 +106,8 @@ function commissionView(r: any) {
       recipientNumber: r.recipient_number ?? null,
       dataSizeMb: r.data_size_mb ?? null,
       packageName: r.package_name ?? null,
-      user: r.user_id || agent ? { id: r.user_id ?? null, email: r.user_email ?? null, agent } : null,
-    },
+      user: r.user_id || agent ? { id: r.user_id ?? null, email: r.user_email ?? null, agent } : null
+    }
   }
 }
 export type CommissionView = ReturnType<typeof commissionView>
@@ -96,7 +116,8 @@ const ROWS = `SELECT c.*, o.recipient_number, o.data_size_mb, o.package_name, o.
 const JOINS = `LEFT JOIN orders o ON o.id = c.order_id LEFT JOIN users u ON u.id = o.user_id LEFT JOIN agents a ON a.id = c.agent_id`
 
 export function createCommissionReportsService({ sequelize, audit }: { sequelize: Sequelize; audit: AuditService }) {
-  const q = <T extends object = any>(sql: string, replacements: Record<string, unknown> = {}) => sequelize.query<T>(sql, { type: QueryTypes.SELECT, replacements })
+  const q = <T extends object = any>(sql: string, replacements: Record<string, unknown> = {}) =>
+    sequelize.query<T>(sql, { type: QueryTypes.SELECT, replacements })
 
   /** WHERE for commissions `c` over a date range and archived scope. */
   function commissionWhere(input: { startDate?: unknown; endDate?: unknown }, scope: 'all' | 'current' | 'archived') {
@@ -109,7 +130,11 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
 
   /** One page of commissions `c` (already filtered and ordered) with their order, buyer and agent. */
   async function page(filter: string, repl: Record<string, unknown>, order: string, limit: number, offset: number) {
-    const rows = await q(`${ROWS} FROM (SELECT * FROM commissions c ${filter} ORDER BY ${order} LIMIT :limit OFFSET :offset) c ${JOINS} ORDER BY ${order}`, { ...repl, limit, offset })
+    const rows = await q(`${ROWS} FROM (SELECT * FROM commissions c ${filter} ORDER BY ${order} LIMIT :limit OFFSET :offset) c ${JOINS} ORDER BY ${order}`, {
+      ...repl,
+      limit,
+      offset
+    })
     return rows.map(commissionView)
   }
 
@@ -128,10 +153,18 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
     // `archived = false` in the same statement makes a repeat (or a racing twin) move nothing twice.
     const [, affected] = await sequelize.query(
       `UPDATE commissions c SET archived = true, archived_at = now(), archive_notes = :notes WHERE c.archived = false ${condition}`,
-      { replacements: { ...repl, notes }, type: QueryTypes.UPDATE },
+      { replacements: { ...repl, notes }, type: QueryTypes.UPDATE }
     )
     const archivedCount = Number(affected ?? 0)
-    await audit.record({ action: 'COMMISSIONS_ARCHIVED', resource: 'SYSTEM', severity: 'MEDIUM', details: { kind, archivedCount, notes, ...(repl.ids ? { requested: (repl.ids as number[]).length } : {}) } }, ctx)
+    await audit.record(
+      {
+        action: 'COMMISSIONS_ARCHIVED',
+        resource: 'SYSTEM',
+        severity: 'MEDIUM',
+        details: { kind, archivedCount, notes, ...(repl.ids ? { requested: (repl.ids as number[]).length } : {}) }
+      },
+      ctx
+    )
     return { archivedCount, message: archivedCount === 1 ? '1 commission archived' : `${archivedCount} commissions archived` }
   }
 
@@ -153,22 +186,24 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
              GROUP BY GROUPING SETS ((${raw}), ())) g
        ${byAgent ? 'LEFT JOIN agents a ON a.id = g.k' : ''}
        WHERE g.n <> 0 OR g.is_total = 1`,
-      src.repl,
+      src.repl
     )
     const total = rows.find((r) => toInt(r.is_total) === 1)
     const [m] = await margins
-    const groups = rows.filter((r) => toInt(r.is_total) === 0).map((r) => ({
-      key: String(r.key),
-      label: byAgent ? (r.agent_name ?? 'Direct Customer') : v.groupBy === 'week' ? `Week of ${r.key}` : String(r.key),
-      totalCommission: ghs(r.commission),
-      totalRevenue: ghs(r.revenue),
-      totalOrders: toInt(r.n),
-      averageCommission: avg(r.commission, r.n),
-      _commission: toInt(r.commission),
-    }))
-    groups.sort(byAgent || v.groupBy === 'network'
-      ? (a, b) => b._commission - a._commission || a.key.localeCompare(b.key)
-      : (a, b) => a.key.localeCompare(b.key))
+    const groups = rows
+      .filter((r) => toInt(r.is_total) === 0)
+      .map((r) => ({
+        key: String(r.key),
+        label: byAgent ? (r.agent_name ?? 'Direct Customer') : v.groupBy === 'week' ? `Week of ${r.key}` : String(r.key),
+        totalCommission: ghs(r.commission),
+        totalRevenue: ghs(r.revenue),
+        totalOrders: toInt(r.n),
+        averageCommission: avg(r.commission, r.n),
+        _commission: toInt(r.commission)
+      }))
+    groups.sort(
+      byAgent || v.groupBy === 'network' ? (a, b) => b._commission - a._commission || a.key.localeCompare(b.key) : (a, b) => a.key.localeCompare(b.key)
+    )
     return {
       groupBy: v.groupBy,
       scope: v.scope,
@@ -179,9 +214,9 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
         averageCommission: avg(total?.commission, total?.n),
         // not archived, so the scope does not apply; see parent-margins.ts
         totalParentMargin: ghs(m.margin),
-        parentMarginOrders: toInt(m.n),
+        parentMarginOrders: toInt(m.n)
       },
-      groupByData: groups.map(({ _commission, ...g }) => g),
+      groupByData: groups.map(({ _commission, ...g }) => g)
     }
   }
 
@@ -219,7 +254,7 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
                    FROM t JOIN agents a ON a.id = t.agent_id
                    LEFT JOIN tiers tr ON tr.id = COALESCE(a.tier_id, (SELECT id FROM tiers ORDER BY position LIMIT 1))
                  ORDER BY t.revenue DESC, t.n DESC, t.agent_id ASC LIMIT :limit) x) AS rows`,
-      repl,
+      repl
     )
     const s = row.stats
     const mostOrders = toInt(s.mostOrders)
@@ -233,7 +268,7 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
         totalRevenue: ghs(r.revenue),
         totalOrders: toInt(r.n),
         totalCommission: ghs(r.commission),
-        parentMargin: ghs(r.margin),
+        parentMargin: ghs(r.margin)
       })),
       totalAgents: toInt(s.agents),
       stats: {
@@ -245,8 +280,8 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
         totalOrders: toInt(s.orders),
         totalCommission: ghs(s.commission),
         totalParentMargin: ghs(row.margins.margin),
-        parentMarginOrders: toInt(row.margins.n),
-      },
+        parentMarginOrders: toInt(row.margins.n)
+      }
     }
   }
 
@@ -262,11 +297,14 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
       const marginRepl: Record<string, unknown> = {}
       const [[t], byDay, recent, [m]] = await Promise.all([
         q(`SELECT sum(${src.c}) AS commission, sum(${src.r}) AS revenue, sum(${src.n}) AS n FROM ${src.from} ${src.where}`, src.repl),
-        q(`SELECT to_char(k, 'YYYY-MM-DD') AS date, commission, n FROM (
+        q(
+          `SELECT to_char(k, 'YYYY-MM-DD') AS date, commission, n FROM (
              SELECT ${dayKey} AS k, sum(${days.c}) AS commission, sum(${days.n}) AS n FROM ${days.from} ${days.where} GROUP BY 1) d
-           WHERE n <> 0 ORDER BY k`, days.repl),
+           WHERE n <> 0 ORDER BY k`,
+          days.repl
+        ),
         page(sql, repl, 'c.created_at DESC, c.id DESC', 5, 0),
-        q(parentMarginsSql(range, marginRepl), marginRepl),
+        q(parentMarginsSql(range, marginRepl), marginRepl)
       ])
       return {
         totalCommission: ghs(t.commission),
@@ -276,7 +314,7 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
         totalParentMargin: ghs(m.margin),
         parentMarginOrders: toInt(m.n),
         commissionByDate: byDay.map((d) => ({ date: d.date, amount: ghs(d.commission), count: toInt(d.n) })),
-        recentCommissions: recent,
+        recentCommissions: recent
       }
     },
 
@@ -287,7 +325,7 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
       const src = commissionSource(toRange(v.startDate, v.endDate), 'current')
       const [commissions, [c]] = await Promise.all([
         page(sql, repl, 'c.created_at DESC, c.id DESC', v.limit, (v.page - 1) * v.limit),
-        q(`SELECT sum(${src.n}) AS n FROM ${src.from} ${src.where}`, src.repl),
+        q(`SELECT sum(${src.n}) AS n FROM ${src.from} ${src.where}`, src.repl)
       ])
       const p = pageInfo(v.page, v.limit, toInt(c.n))
       return { commissions, total: p.total, totalPages: p.totalPages, page: p.page, limit: p.limit, pagination: p }
@@ -309,11 +347,17 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
         `SELECT sum(commission) FILTER (WHERE NOT archived) AS cur, sum(n) FILTER (WHERE NOT archived) AS cur_n,
                 sum(commission) FILTER (WHERE archived) AS arc, sum(n) FILTER (WHERE archived) AS arc_n,
                 sum(commission) AS tot, sum(n) AS tot_n
-         FROM commission_daily`,
+         FROM commission_daily`
       )
       const [m] = await q(parentMarginsSql({ from: null, to: null }, {}))
       const pair = (a: unknown, n: unknown) => ({ totalAmount: ghs(a), totalCount: toInt(n) })
-      return { current: pair(r.cur, r.cur_n), archived: pair(r.arc, r.arc_n), combined: pair(r.tot, r.tot_n), averageCommission: avg(r.tot, r.tot_n), parentMargins: pair(m.margin, m.n) }
+      return {
+        current: pair(r.cur, r.cur_n),
+        archived: pair(r.arc, r.arc_n),
+        combined: pair(r.tot, r.tot_n),
+        averageCommission: avg(r.tot, r.tot_n),
+        parentMargins: pair(m.margin, m.n)
+      }
     },
 
     analytics,
@@ -336,7 +380,7 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
       }
       const [orders, commissions] = await Promise.all([
         q(orderSql, repl),
-        q(`SELECT c.network, sum(${src.c}) AS commission FROM ${src.from} ${src.where} GROUP BY c.network`, src.repl),
+        q(`SELECT c.network, sum(${src.c}) AS commission FROM ${src.from} ${src.where} GROUP BY c.network`, src.repl)
       ])
       const networks = NETWORKS.map((network) => {
         const o = orders.find((r) => r.network === network)
@@ -351,7 +395,7 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
       const v = validate<{ page: number; limit: number }>(schemas.archived, input)
       const [commissions, [c]] = await Promise.all([
         page('WHERE c.archived = true', {}, 'c.archived_at DESC, c.id DESC', v.limit, (v.page - 1) * v.limit),
-        q(`SELECT sum(n) AS n FROM commission_daily WHERE archived`),
+        q(`SELECT sum(n) AS n FROM commission_daily WHERE archived`)
       ])
       const p = pageInfo(v.page, v.limit, toInt(c.n))
       return { commissions, total: p.total, page: p.page, totalPages: p.totalPages, limit: p.limit }
@@ -362,6 +406,6 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
 
     async recordExport(kind: 'archived' | 'current' | 'analytics' | 'leaderboard', ctx: Ctx) {
       await audit.record({ action: 'COMMISSIONS_EXPORTED', resource: 'SYSTEM', details: { kind } }, ctx)
-    },
+    }
   }
 }

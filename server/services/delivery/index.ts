@@ -50,9 +50,12 @@ export interface DeliveryDeps {
 }
 
 const simulatorSchema = Joi.object({
-  mode: Joi.string().valid(...SIMULATOR_MODES).required().messages({ '*': `mode must be one of ${SIMULATOR_MODES.join(', ')}` }),
+  mode: Joi.string()
+    .valid(...SIMULATOR_MODES)
+    .required()
+    .messages({ '*': `mode must be one of ${SIMULATOR_MODES.join(', ')}` }),
   count: Joi.number().integer().min(1).max(1000).default(1),
-  lateMs: Joi.number().integer().min(0).max(600_000),
+  lateMs: Joi.number().integer().min(0).max(600_000)
 }).options({ stripUnknown: true })
 
 export type DeliveryService = ReturnType<typeof createDeliveryService>
@@ -75,13 +78,21 @@ export function createDeliveryService(deps: DeliveryDeps) {
   // `agent`: the order is an agent's, so its claim runs in a transaction for the agent's webhook
   // (a hint only: without it the claim tries the customer's one-statement path first).
   const enqueueSend = (orderId: number, opts: { transaction?: Transaction; runAt?: Date; sms?: number[]; agent?: boolean } = {}) =>
-    queue.enqueue(DELIVERY_TASK, { orderId, ...(opts.sms?.length ? { sms: opts.sms } : {}), ...(opts.agent ? { agent: true } : {}) }, { transaction: opts.transaction, runAt: opts.runAt, jobKey: `delivery:${orderId}` })
+    queue.enqueue(
+      DELIVERY_TASK,
+      { orderId, ...(opts.sms?.length ? { sms: opts.sms } : {}), ...(opts.agent ? { agent: true } : {}) },
+      { transaction: opts.transaction, runAt: opts.runAt, jobKey: `delivery:${orderId}` }
+    )
   // graphile-worker appends an array payload to the pending job of the same key (batch jobs); a job
   // already taken loses its key, so the order starts the slot's next job. One race adds nothing: a
   // worker takes the job between add_job's clearing of taken jobs' keys and its upsert, which then
   // skips the taken row and returns no job. The order then gets a job of its own.
   async function enqueueInBatch(orderId: number, sms: number[], transaction: Transaction) {
-    const id = await queue.enqueue(DELIVERY_TASK, [{ orderId, ...(sms.length ? { sms } : {}) }], { transaction, jobKey: `delivery-batch:${orderId % DELIVERY_BATCH_SLOTS}`, jobKeyMode: 'preserve_run_at' })
+    const id = await queue.enqueue(DELIVERY_TASK, [{ orderId, ...(sms.length ? { sms } : {}) }], {
+      transaction,
+      jobKey: `delivery-batch:${orderId % DELIVERY_BATCH_SLOTS}`,
+      jobKeyMode: 'preserve_run_at'
+    })
     if (!id) await enqueueSend(orderId, { transaction, sms })
   }
 
@@ -116,7 +127,8 @@ export function createDeliveryService(deps: DeliveryDeps) {
       await attempt(orderId, smsOut, agentOrder)
     } finally {
       // Whatever happened to the call: the texts are already in the outbox (the sweep is the fence).
-      if (smsOut.length) await deps.sms.dispatchMany(smsOut).catch((err) => log.warn({ orderId, err: (err as Error).message }, 'order texts not sent now; the sweep sends them'))
+      if (smsOut.length)
+        await deps.sms.dispatchMany(smsOut).catch((err) => log.warn({ orderId, err: (err as Error).message }, 'order texts not sent now; the sweep sends them'))
     }
   }
 
@@ -127,7 +139,13 @@ export function createDeliveryService(deps: DeliveryDeps) {
     // The claim is the job's first statement (ADR 0024): it takes a QUEUED/PROCESSING order no vendor
     // has accepted yet and picks its vendor in the same UPDATE. Lost to a crash of PostgreSQL, the
     // job runs again and asks the vendor under the same key: its commit does not wait for the flush.
-    const order = await setDeliveryStatus(orderId, 'PROCESSING', { vendorByNetwork: vendorsByNetwork(settings), unconfirmed: true, attempts: 'increment', noFlushWait: true, agentOrder })
+    const order = await setDeliveryStatus(orderId, 'PROCESSING', {
+      vendorByNetwork: vendorsByNetwork(settings),
+      unconfirmed: true,
+      attempts: 'increment',
+      noFlushWait: true,
+      agentOrder
+    })
     if (!order) {
       // Accepted earlier, confirmation pending: ask, never send again. Anything else: nothing to do.
       const before = await load(orderId)
@@ -150,11 +168,18 @@ export function createDeliveryService(deps: DeliveryDeps) {
       return null
     }
     try {
-      const result = await vendor.send({ id: order.id, network: order.network, recipientNumber: order.recipient_number, dataSizeMb: order.data_size_mb }, idempotencyKeyFor(order))
+      const result = await vendor.send(
+        { id: order.id, network: order.network, recipientNumber: order.recipient_number, dataSizeMb: order.data_size_mb },
+        idempotencyKeyFor(order)
+      )
       if (result.status === 'DELIVERED') return { reference: result.reference ?? null, via: vendorName }
       await sequelize.transaction(async (t) => {
         await setDeliveryStatus(order.id, 'PROCESSING', { reference: result.reference, error: null }, { transaction: t })
-        await queue.enqueue(DELIVERY_CHECK_TASK, { orderId: order.id }, { transaction: t, jobKey: `delivery-check:${order.id}`, runAt: new Date(Date.now() + env.DELIVERY_CHECK_AFTER_MS) })
+        await queue.enqueue(
+          DELIVERY_CHECK_TASK,
+          { orderId: order.id },
+          { transaction: t, jobKey: `delivery-check:${order.id}`, runAt: new Date(Date.now() + env.DELIVERY_CHECK_AFTER_MS) }
+        )
       })
     } catch (err) {
       await failOrRetry(order, err, settings, smsOut)
@@ -185,7 +210,11 @@ export function createDeliveryService(deps: DeliveryDeps) {
       const settings = await deps.settings.get()
       const claimed = await state.claimMany(ids, { vendorByNetwork: vendorsByNetwork(settings) })
       const taken = new Set(claimed.map((o) => o.id))
-      for (const id of ids) if (!taken.has(id)) await attempt(id, smsOut, false).catch((err) => log.warn({ orderId: id, err: (err as Error).message }, 'delivery attempt failed; the sweep takes it again'))
+      for (const id of ids)
+        if (!taken.has(id))
+          await attempt(id, smsOut, false).catch((err) =>
+            log.warn({ orderId: id, err: (err as Error).message }, 'delivery attempt failed; the sweep takes it again')
+          )
       const delivered: { order: DeliveryRow; reference: string | null; via: string }[] = []
       let next = 0
       const caller = async () => {
@@ -200,9 +229,13 @@ export function createDeliveryService(deps: DeliveryDeps) {
       smsOut.push(...recorded.sms)
       const done = new Set(recorded.orders)
       // Not changed by the batch statement (marked by an admin meanwhile...): as a job of its own would.
-      for (const d of delivered) if (!done.has(d.order.id)) await setDeliveryStatus(d.order.id, 'DELIVERED', { reference: d.reference, error: null, via: d.via, smsOut })
+      for (const d of delivered)
+        if (!done.has(d.order.id)) await setDeliveryStatus(d.order.id, 'DELIVERED', { reference: d.reference, error: null, via: d.via, smsOut })
     } finally {
-      if (smsOut.length) await deps.sms.dispatchMany(smsOut).catch((err) => log.warn({ orders: ids.length, err: (err as Error).message }, 'order texts not sent now; the sweep sends them'))
+      if (smsOut.length)
+        await deps.sms
+          .dispatchMany(smsOut)
+          .catch((err) => log.warn({ orders: ids.length, err: (err as Error).message }, 'order texts not sent now; the sweep sends them'))
     }
   }
 
@@ -215,7 +248,11 @@ export function createDeliveryService(deps: DeliveryDeps) {
     const st = await vendor.status(order.delivery_reference)
     if (st.status === 'DELIVERED') return setDeliveryStatus(orderId, 'DELIVERED', { error: null, via })
     if (st.status === 'FAILED') return setDeliveryStatus(orderId, 'FAILED', { error: st.message ?? 'Vendor reports the delivery failed', via })
-    await queue.enqueue(DELIVERY_CHECK_TASK, { orderId }, { jobKey: `delivery-check:${orderId}`, runAt: new Date(Date.now() + Math.max(env.DELIVERY_CHECK_AFTER_MS * 2, 1000)) })
+    await queue.enqueue(
+      DELIVERY_CHECK_TASK,
+      { orderId },
+      { jobKey: `delivery-check:${orderId}`, runAt: new Date(Date.now() + Math.max(env.DELIVERY_CHECK_AFTER_MS * 2, 1000)) }
+    )
     return order
   }
 
@@ -249,7 +286,10 @@ export function createDeliveryService(deps: DeliveryDeps) {
       const queued = orders.filter((o) => o.delivery_status === 'QUEUED')
       const alone = queued.filter((o) => !state.batchable(o))
       for (const o of queued) if (state.batchable(o)) await enqueueInBatch(o.id, [], t)
-      await queue.enqueueMany(alone.map((o) => ({ task: DELIVERY_TASK, payload: { orderId: o.id, ...(o.agent_id ? { agent: true } : {}) }, jobKey: `delivery:${o.id}` })), t)
+      await queue.enqueueMany(
+        alone.map((o) => ({ task: DELIVERY_TASK, payload: { orderId: o.id, ...(o.agent_id ? { agent: true } : {}) }, jobKey: `delivery:${o.id}` })),
+        t
+      )
       return queued.map((o) => o.id)
     },
 
@@ -264,7 +304,16 @@ export function createDeliveryService(deps: DeliveryDeps) {
         const row = await setDeliveryStatus(orderId, 'QUEUED', { attempts: 'reset', error: null, vendor: null, via: 'admin' }, { ...ctx, transaction: t })
         if (!row) throw conflict('This order is already delivered or on its way')
         await enqueueSend(orderId, { transaction: t })
-        await deps.audit.record({ action: 'DELIVERY_RETRIED', resource: 'ORDER', resourceId: orderId, severity: 'MEDIUM', details: { previous: order.delivery_status, error: order.delivery_error } }, { ...ctx, transaction: t })
+        await deps.audit.record(
+          {
+            action: 'DELIVERY_RETRIED',
+            resource: 'ORDER',
+            resourceId: orderId,
+            severity: 'MEDIUM',
+            details: { previous: order.delivery_status, error: order.delivery_error }
+          },
+          { ...ctx, transaction: t }
+        )
         return row
       })
     },
@@ -282,7 +331,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
       const stale = await q<{ id: number; delivery_reference: string | null }>(
         `SELECT id, delivery_reference FROM orders WHERE delivery_status IN ('QUEUED','PROCESSING')
            AND updated_at < now() - make_interval(secs => :s) ORDER BY updated_at LIMIT 500`,
-        { s: env.DELIVERY_STALE_SECONDS },
+        { s: env.DELIVERY_STALE_SECONDS }
       )
       let requeued = 0
       let checked = 0
@@ -302,7 +351,10 @@ export function createDeliveryService(deps: DeliveryDeps) {
     /** A vendor's callback: never trusted by itself; the order's status is asked from the vendor. */
     async callback(vendorName: string, reference: unknown): Promise<{ orderId: number; deliveryStatus: string } | null> {
       if (typeof reference !== 'string' || !reference || reference.length > 120) throw badRequest('ref is required')
-      const [order] = await q<{ id: number }>('SELECT id FROM orders WHERE delivery_vendor = :v AND delivery_reference = :ref', { v: vendorName, ref: reference })
+      const [order] = await q<{ id: number }>('SELECT id FROM orders WHERE delivery_vendor = :v AND delivery_reference = :ref', {
+        v: vendorName,
+        ref: reference
+      })
       if (!order) return null
       const row = await check(order.id, `${vendorName}-callback`)
       return { orderId: order.id, deliveryStatus: row?.delivery_status ?? 'UNKNOWN' }
@@ -313,8 +365,11 @@ export function createDeliveryService(deps: DeliveryDeps) {
       const s = await deps.settings.get()
       const [[failed], inflight] = await Promise.all([
         // An exported FAILED order was delivered by hand (MANUAL): not 'needs attention'.
-        q<{ n: string }>(`SELECT count(*) AS n FROM orders o WHERE delivery_status = 'FAILED' AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)`, {}),
-        q<{ n: string }>(`SELECT count(*) AS n FROM orders WHERE delivery_status IN ('QUEUED','PROCESSING')`, {}),
+        q<{ n: string }>(
+          `SELECT count(*) AS n FROM orders o WHERE delivery_status = 'FAILED' AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)`,
+          {}
+        ),
+        q<{ n: string }>(`SELECT count(*) AS n FROM orders WHERE delivery_status IN ('QUEUED','PROCESSING')`, {})
       ])
       const names = [...new Set(NETWORKS.map((n) => vendors.nameFor(n, s)))]
       const balances = await Promise.all(
@@ -332,9 +387,15 @@ export function createDeliveryService(deps: DeliveryDeps) {
           }
           const low = entry.value !== null && entry.value < s.deliveryLowBalanceThreshold
           return { vendor: name, balance: entry.value, low, error: entry.error ?? null }
-        }),
+        })
       )
-      return { mode: s.deliveryMode, needsAttention: Number(failed?.n ?? 0), inFlight: Number(inflight[0]?.n ?? 0), lowBalanceThreshold: s.deliveryLowBalanceThreshold, balances }
+      return {
+        mode: s.deliveryMode,
+        needsAttention: Number(failed?.n ?? 0),
+        inFlight: Number(inflight[0]?.n ?? 0),
+        lowBalanceThreshold: s.deliveryLowBalanceThreshold,
+        balances
+      }
     },
 
     simulatorState: () => vendors.simulator.state(),
@@ -345,6 +406,6 @@ export function createDeliveryService(deps: DeliveryDeps) {
       const { value, error } = simulatorSchema.validate(input ?? {})
       if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
       return vendors.simulator.control(value)
-    },
+    }
   }
 }

@@ -14,6 +14,6 @@ export function deliveryFields(o: Record<string, any>, audience: 'admin' | 'publ
     deliveryStatus: status,
     deliveryReference: get('deliveryReference', 'delivery_reference') ?? null,
     deliveryAttempts: Number(get('deliveryAttempts', 'delivery_attempts') ?? 0),
-    deliveryError: audience === 'admin' ? error : status === 'FAILED' ? PUBLIC_DELIVERY_ERROR : null,
+    deliveryError: audience === 'admin' ? error : status === 'FAILED' ? PUBLIC_DELIVERY_ERROR : null
   }
 }

@@ -21,7 +21,7 @@ export const ALLOWED_FROM: Record<DeliveryStatus, DeliveryStatus[]> = {
   DELIVERED: ['QUEUED', 'PROCESSING'],
   FAILED: ['QUEUED', 'PROCESSING'],
   // exported or ticked by hand: the admin's word wins over anything still on its way
-  MANUAL: ['NOT_STARTED', 'QUEUED', 'PROCESSING', 'FAILED'],
+  MANUAL: ['NOT_STARTED', 'QUEUED', 'PROCESSING', 'FAILED']
 }
 
 /**
@@ -37,17 +37,17 @@ export const queueOnPaymentSets = (flag: string) => {
     delivery_error = CASE WHEN ${now} THEN NULL ELSE delivery_error END`
 }
 
-
-
-
-
 /** What sets an order apart for the subscribers: placed by an agent, sold through a shop, its channel. */
 interface Kind {
   agent: boolean
   shop: boolean
   channel: string
 }
-const kindOf = (o: { agent_id?: number | null; shop_id?: number | null; channel?: string | null }): Kind => ({ agent: !!o.agent_id, shop: !!o.shop_id, channel: o.channel ?? 'web' })
+const kindOf = (o: { agent_id?: number | null; shop_id?: number | null; channel?: string | null }): Kind => ({
+  agent: !!o.agent_id,
+  shop: !!o.shop_id,
+  channel: o.channel ?? 'web'
+})
 const PLAIN: Kind = { agent: false, shop: false, channel: 'web' }
 
 /** The buyer's text for a change to DELIVERED or FAILED of an order placed by no agent; null when none is sent. */
@@ -71,7 +71,9 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
   const { sequelize, events } = deps
   const run = preparedFor(sequelize)
   const inScope = (scope: Partial<DeliveryScope>, to: DeliveryStatus, kind: Kind) =>
-    (!scope.to || scope.to.includes(to)) && (kind.agent || !scope.agentOrdersOnly) && (kind.shop || !scope.shopOrdersOnly) &&
+    (!scope.to || scope.to.includes(to)) &&
+    (kind.agent || !scope.agentOrdersOnly) &&
+    (kind.shop || !scope.shopOrdersOnly) &&
     (!scope.channels || scope.channels.includes(kind.channel))
   /** Whether a subscriber of `delivery.changed` acts on a change to `to` of an order of this kind. */
   const heard = (to: DeliveryStatus, kind: Kind) => events.scopes('delivery.changed').some((s) => inScope(s, to, kind))
@@ -84,11 +86,19 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
     let phone = text.phone
     if (order.batch_id) {
       // A bulk order's line: its recipient hears of it when the agent ticked texts, nobody otherwise (ADR 0039).
-      const [batch] = await sequelize.query<{ notify_sms: boolean }>('SELECT notify_sms FROM order_batches WHERE id = :id', { replacements: { id: order.batch_id }, type: QueryTypes.SELECT, transaction: t })
+      const [batch] = await sequelize.query<{ notify_sms: boolean }>('SELECT notify_sms FROM order_batches WHERE id = :id', {
+        replacements: { id: order.batch_id },
+        type: QueryTypes.SELECT,
+        transaction: t
+      })
       if (!batch?.notify_sms) return
       phone = order.recipient_number
     } else if (order.agent_id) {
-      const [agent] = await sequelize.query<{ phone: string }>('SELECT phone FROM agents WHERE id = :id', { replacements: { id: order.agent_id }, type: QueryTypes.SELECT, transaction: t })
+      const [agent] = await sequelize.query<{ phone: string }>('SELECT phone FROM agents WHERE id = :id', {
+        replacements: { id: order.agent_id },
+        type: QueryTypes.SELECT,
+        transaction: t
+      })
       if (agent) phone = agent.phone
     }
     const id = await deps.sms.send(phone, text.message, { transaction: t, defer: !!smsOut })
@@ -104,7 +114,10 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
     if (details.vendor !== undefined) sets.push(`delivery_vendor = ${param(details.vendor)}`)
     // A worker's claim: the vendor is the order's own, or its network's from settings; simulated money
     // only ever goes to the simulator.
-    if (details.vendorByNetwork) sets.push(`delivery_vendor = CASE WHEN o.simulated THEN 'simulator' ELSE COALESCE(o.delivery_vendor, ${param(JSON.stringify(details.vendorByNetwork))}::jsonb ->> o.network) END`)
+    if (details.vendorByNetwork)
+      sets.push(
+        `delivery_vendor = CASE WHEN o.simulated THEN 'simulator' ELSE COALESCE(o.delivery_vendor, ${param(JSON.stringify(details.vendorByNetwork))}::jsonb ->> o.network) END`
+      )
     if (details.reference !== undefined) sets.push(`delivery_reference = ${param(details.reference)}`)
     if (details.error !== undefined) sets.push(`delivery_error = ${param(details.error?.slice(0, 500) ?? null)}`)
     if (details.attempts === 'increment') sets.push('delivery_attempts = delivery_attempts + 1')
@@ -129,7 +142,7 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
          AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
        RETURNING o.*, before.old_status`,
       change.values,
-      t,
+      t
     )
     return row ?? null
   }
@@ -144,7 +157,12 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
     if (heard(to, { agent: true, shop: false, channel: 'web' })) conditions.push('o.agent_id IS NULL')
     if (heard(to, { agent: false, shop: true, channel: 'web' })) conditions.push('o.shop_id IS NULL')
     // Channel names come from the subscribers' code (never from a request): letters only.
-    const channels = new Set(events.scopes('delivery.changed').flatMap((sc) => sc.channels ?? []).filter((c) => /^[a-z]+$/.test(c)))
+    const channels = new Set(
+      events
+        .scopes('delivery.changed')
+        .flatMap((sc) => sc.channels ?? [])
+        .filter((c) => /^[a-z]+$/.test(c))
+    )
     for (const c of channels) if (heard(to, { agent: false, shop: false, channel: c })) conditions.push(`o.channel <> '${c}'`)
     return conditions.map((c) => `AND ${c}`).join(' ')
   }
@@ -183,7 +201,7 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
          AND o.delivery_reference IS NULL ${only}
          AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
        RETURNING o.*`,
-      change.values,
+      change.values
     )
   }
 
@@ -195,7 +213,10 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
    * the caller's one-by-one path. The entry and the text are the rows audit.record and sms.send write
    * (same columns, the text from `deliveryText`), inserted here so that all of it is one statement.
    */
-  async function deliveredMany(done: { order: DeliveryRow; reference: string | null; via: string }[], settings: Settings): Promise<{ orders: number[]; sms: number[] }> {
+  async function deliveredMany(
+    done: { order: DeliveryRow; reference: string | null; via: string }[],
+    settings: Settings
+  ): Promise<{ orders: number[]; sms: number[] }> {
     const only = unheard('DELIVERED')
     if (only === null || !done.length) return { orders: [], sms: [] }
     const texts = done.map((d) => deliveryText(d.order, 'DELIVERED', settings))
@@ -229,8 +250,8 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
         done.map((d) => d.via),
         texts.map((x) => x?.phone ?? null),
         texts.map((x) => x?.message ?? null),
-        ALLOWED_FROM.DELIVERED,
-      ],
+        ALLOWED_FROM.DELIVERED
+      ]
     )
     return { orders: (row?.orders ?? []).map(Number), sms: (row?.sms ?? []).map(Number) }
   }
@@ -252,9 +273,17 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
           resource: 'ORDER',
           resourceId: orderId,
           severity: next === 'FAILED' ? 'HIGH' : 'LOW',
-          details: { deliveryStatus: next, previous: was, vendor: row.delivery_vendor, reference: row.delivery_reference, attempts: row.delivery_attempts, error: next === 'FAILED' ? row.delivery_error : undefined, via: details.via },
+          details: {
+            deliveryStatus: next,
+            previous: was,
+            vendor: row.delivery_vendor,
+            reference: row.delivery_reference,
+            attempts: row.delivery_attempts,
+            error: next === 'FAILED' ? row.delivery_error : undefined,
+            via: details.via
+          }
         },
-        ctx,
+        ctx
       )
     }
     if ((next === 'DELIVERED' || next === 'FAILED') && was !== next) await notify(row, next, t, details.smsOut)
@@ -279,7 +308,6 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
     },
     /** The `delivery.changed` of a NOT_STARTED -> QUEUED change made by the payment's UPDATE (`queueOnPaymentSets`). */
     queuedByPayment: (order: DeliveryRow, t: Transaction): Promise<void> =>
-      changed({ order, from: 'NOT_STARTED', to: 'QUEUED', details: { attempts: 'reset', error: null } }, { transaction: t }),
+      changed({ order, from: 'NOT_STARTED', to: 'QUEUED', details: { attempts: 'reset', error: null } }, { transaction: t })
   }
 }
-

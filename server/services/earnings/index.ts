@@ -23,7 +23,7 @@ export const presentEarnings = (e: EarningsRow): EarningsEntryView => ({
   reason: e.reason,
   orderId: e.orderId,
   payoutId: e.payoutId,
-  createdAt: e.createdAt.toISOString(),
+  createdAt: e.createdAt.toISOString()
 })
 
 export type EarningsService = ReturnType<typeof createEarningsService>
@@ -35,7 +35,7 @@ export function createEarningsService(deps: { sequelize: Sequelize }) {
   async function entriesOf(agentId: number, limit = 50): Promise<EarningsEntryView[]> {
     const rows = await sequelize.query<Record<string, any>>(
       'SELECT * FROM earnings_entries WHERE agent_id = :agentId ORDER BY created_at DESC, id DESC LIMIT :limit',
-      { replacements: { agentId, limit }, type: QueryTypes.SELECT },
+      { replacements: { agentId, limit }, type: QueryTypes.SELECT }
     )
     return rows.map((r) => presentEarnings(toEarnings(r)))
   }
@@ -49,6 +49,6 @@ export function createEarningsService(deps: { sequelize: Sequelize }) {
     async mine(ctx: Ctx, limit = 50) {
       const agent = requireActiveAgent(ctx, 'Shop earnings')
       return { available: toGhs(await earningsOf(sequelize, agent.id))!, entries: await entriesOf(agent.id, Math.min(Math.max(1, limit), 200)) }
-    },
+    }
   }
 }

@@ -44,7 +44,7 @@ export function toEarnings(r: Record<string, any>): EarningsRow {
     orderId: r.order_id ?? null,
     payoutId: r.payout_id == null ? null : Number(r.payout_id),
     actorUserId: r.actor_user_id ?? null,
-    createdAt: new Date(r.created_at),
+    createdAt: new Date(r.created_at)
   }
 }
 
@@ -79,15 +79,16 @@ export async function postEarnings(sequelize: Sequelize, input: EarningsInput, t
             reason: input.reason,
             orderId: input.orderId ?? null,
             payoutId: input.payoutId ?? null,
-            actor: input.actorUserId ?? null,
+            actor: input.actorUserId ?? null
           },
           type: QueryTypes.SELECT,
-          transaction: t,
-        },
+          transaction: t
+        }
       )
       return row && toEarnings(row)
-    },
+    }
   })
 }
 
-export const earningsOf = (sequelize: Sequelize, agentId: number, t?: Transaction): Promise<number> => balanceColumnOf(sequelize, agentId, 'earnings_pesewas', t)
+export const earningsOf = (sequelize: Sequelize, agentId: number, t?: Transaction): Promise<number> =>
+  balanceColumnOf(sequelize, agentId, 'earnings_pesewas', t)

@@ -28,14 +28,23 @@ export function createEventBus<M, S = Record<never, never>>() {
     on<K extends keyof M>(name: K, handler: Handler<M[K]>, ...scope: [ScopeOf<S, K>?]): () => void {
       const sub: Sub = { handler: handler as Handler<never>, scope: scope[0] }
       subs.set(name, [...of(name), sub])
-      return () => void subs.set(name, of(name).filter((s) => s !== sub))
+      return () =>
+        void subs.set(
+          name,
+          of(name).filter((s) => s !== sub)
+        )
     },
 
     /**
      * Tells the subscribers, awaiting each in turn. An event that takes scopes needs `inScope`, the
      * publisher's test of a subscriber's scope against this fact (a subscriber without one is always told).
      */
-    async publish<K extends keyof M>(name: K, payload: M[K], ctx: TxCtx, ...inScope: K extends keyof S ? [(scope: ScopeOf<S, K>) => boolean] : []): Promise<void> {
+    async publish<K extends keyof M>(
+      name: K,
+      payload: M[K],
+      ctx: TxCtx,
+      ...inScope: K extends keyof S ? [(scope: ScopeOf<S, K>) => boolean] : []
+    ): Promise<void> {
       if (!ctx.transaction) throw new Error(`event ${String(name)} published outside a transaction`)
       const test = inScope[0] as ((scope: ScopeOf<S, K>) => boolean) | undefined
       for (const s of of(name)) {
@@ -50,7 +59,7 @@ export function createEventBus<M, S = Record<never, never>>() {
      */
     scopes<K extends keyof M>(name: K): Partial<ScopeOf<S, K>>[] {
       return of(name).map((s) => (s.scope ?? {}) as Partial<ScopeOf<S, K>>)
-    },
+    }
   }
 }
 

@@ -25,7 +25,7 @@ export const LIMITS = {
   voucherLookupPerIp: { points: 30, duration: 600 },
   voucherLookupPerPhone: { points: 5, duration: 600 },
   // Sending a purchase's cards again by SMS.
-  voucherResendPerPurchase: { points: 3, duration: 3600 },
+  voucherResendPerPurchase: { points: 3, duration: 3600 }
 } as const
 
 export type LimitName = keyof typeof LIMITS
@@ -34,7 +34,10 @@ export const TOO_MANY = 'Too many requests. Please wait a few minutes and try ag
 
 /** Keys may hold e-mails and addresses; hashing keeps them short (the store's key is 255 chars) and out of plain sight. */
 export const limitKey = (...parts: Array<string | number | null | undefined>) =>
-  crypto.createHash('sha256').update(parts.map((p) => String(p ?? '')).join('\u0001')).digest('base64url')
+  crypto
+    .createHash('sha256')
+    .update(parts.map((p) => String(p ?? '')).join('\u0001'))
+    .digest('base64url')
 
 export function tooManyFor(res: RateLimiterRes | null, message = TOO_MANY): AppError {
   const retryAfter = res ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : 60
@@ -50,7 +53,7 @@ export function pgLimiter(sequelize: Sequelize, keyPrefix: string, points: numbe
     clearExpiredByTimeout: false, // housekeeping deletes expired rows (rate-limit.ts), no in-process timer
     keyPrefix,
     points,
-    duration,
+    duration
   })
 }
 
@@ -58,7 +61,7 @@ export type LimitsService = ReturnType<typeof createLimitsService>
 
 export function createLimitsService({ sequelize }: { sequelize: Sequelize }) {
   const limiters = Object.fromEntries(
-    Object.entries(LIMITS).map(([name, { points, duration }]) => [name, pgLimiter(sequelize, `lim_${name}`, points, duration)]),
+    Object.entries(LIMITS).map(([name, { points, duration }]) => [name, pgLimiter(sequelize, `lim_${name}`, points, duration)])
   ) as Record<LimitName, RateLimiterPostgres>
 
   return {
@@ -79,6 +82,6 @@ export function createLimitsService({ sequelize }: { sequelize: Sequelize }) {
         }
       }
       if (refused !== undefined) throw tooManyFor(refused, message)
-    },
+    }
   }
 }

@@ -61,6 +61,6 @@ export function createLoginThrottle({ sequelize }: { sequelize: Sequelize }) {
     async succeeded(email: string, ip: string | null | undefined): Promise<void> {
       const k = keys(email, ip)
       await Promise.all([pair.delete(k.pair), pairBlocks.delete(k.pair)])
-    },
+    }
   }
 }

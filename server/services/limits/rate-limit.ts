@@ -11,7 +11,7 @@ export async function hitWindow(sequelize: Sequelize, key: string, windowSeconds
        count = CASE WHEN rate_limits.window_start < now() - make_interval(secs => :w) THEN 1 ELSE rate_limits.count + 1 END,
        window_start = CASE WHEN rate_limits.window_start < now() - make_interval(secs => :w) THEN now() ELSE rate_limits.window_start END
      RETURNING count, CEIL(EXTRACT(EPOCH FROM (window_start + make_interval(secs => :w) - now())))::int AS reset`,
-    { replacements: { key, w: windowSeconds }, type: QueryTypes.SELECT },
+    { replacements: { key, w: windowSeconds }, type: QueryTypes.SELECT }
   )
   return { count: Number(row!.count), resetSeconds: Math.max(1, Number(row!.reset)) }
 }
@@ -25,7 +25,7 @@ export function createRateLimitService({ sequelize }: { sequelize: Sequelize }) 
     async count(key: string, windowSeconds: number): Promise<number> {
       const [row] = await sequelize.query<{ count: number }>(
         'SELECT count FROM rate_limits WHERE key = :key AND window_start >= now() - make_interval(secs => :w)',
-        { replacements: { key, w: windowSeconds }, type: QueryTypes.SELECT },
+        { replacements: { key, w: windowSeconds }, type: QueryTypes.SELECT }
       )
       return row ? Number(row.count) : 0
     },
@@ -38,6 +38,6 @@ export function createRateLimitService({ sequelize }: { sequelize: Sequelize }) 
       // rate-limiter-flexible's rows (services/limits/) carry their own expiry in epoch milliseconds.
       const [, flex] = await sequelize.query('DELETE FROM rate_limiter_flexible WHERE expire < :now', { replacements: { now: Date.now() } })
       return ((meta as { rowCount?: number })?.rowCount ?? 0) + ((flex as { rowCount?: number })?.rowCount ?? 0)
-    },
+    }
   }
 }

@@ -29,8 +29,11 @@ export function createInboxService({ models }: { sequelize: Sequelize; models: M
       const rows = await models.AdminMessageRecipient.findAll({
         where: { userId: ctx.user!.id },
         include: [{ model: models.AdminMessage, as: 'message', required: true }],
-        order: [[{ model: models.AdminMessage, as: 'message' }, 'createdAt', 'DESC'], ['id', 'DESC']],
-        limit,
+        order: [
+          [{ model: models.AdminMessage, as: 'message' }, 'createdAt', 'DESC'],
+          ['id', 'DESC']
+        ],
+        limit
       })
       return rows.map((r) => {
         const x = r.get({ plain: true }) as Record<string, any>
@@ -39,7 +42,13 @@ export function createInboxService({ models }: { sequelize: Sequelize; models: M
           messageId: x.messageId,
           isRead: !!x.isRead,
           readAt: x.readAt ? new Date(x.readAt).toISOString() : null,
-          message: { id: x.message.id, title: x.message.title, message: x.message.message, priority: x.message.priority, createdAt: new Date(x.message.createdAt).toISOString() },
+          message: {
+            id: x.message.id,
+            title: x.message.title,
+            message: x.message.message,
+            priority: x.message.priority,
+            createdAt: new Date(x.message.createdAt).toISOString()
+          }
         }
       })
     },
@@ -60,7 +69,13 @@ export function createInboxService({ models }: { sequelize: Sequelize; models: M
       const row = await models.AdminMessageRecipient.findOne({ where: { userId, messageId: id } })
       if (!row) throw notFound('Message not found')
       await models.AdminMessageRecipient.update({ isRead: true, readAt: new Date() }, { where: { id: row.get('id'), isRead: { [Op.not]: true } } })
-      return { message: 'Message marked as read', id: row.get('id') as number, messageId: row.get('messageId') as number, isRead: true, unreadCount: await unread(userId) }
-    },
+      return {
+        message: 'Message marked as read',
+        id: row.get('id') as number,
+        messageId: row.get('messageId') as number,
+        isRead: true,
+        unreadCount: await unread(userId)
+      }
+    }
   }
 }

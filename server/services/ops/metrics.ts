@@ -4,10 +4,9 @@ import { QueryTypes, type Sequelize } from 'sequelize'
 export function createOpsMetrics({ sequelize }: { sequelize: Sequelize }) {
   return {
     async paymentsByStatus(): Promise<{ status: string; count: number }[]> {
-      const rows = await sequelize.query<{ status: string; count: string }>(
-        'SELECT status, count(*) AS count FROM payments GROUP BY status',
-        { type: QueryTypes.SELECT },
-      )
+      const rows = await sequelize.query<{ status: string; count: string }>('SELECT status, count(*) AS count FROM payments GROUP BY status', {
+        type: QueryTypes.SELECT
+      })
       return rows.map((r) => ({ status: r.status, count: Number(r.count) }))
     },
     /**
@@ -23,10 +22,10 @@ export function createOpsMetrics({ sequelize }: { sequelize: Sequelize }) {
                 count(*) FILTER (WHERE locked_at IS NOT NULL) AS running,
                 count(*) FILTER (WHERE locked_at IS NULL AND attempts >= max_attempts) AS failed
            FROM graphile_worker._private_jobs`,
-        { type: QueryTypes.SELECT },
+        { type: QueryTypes.SELECT }
       )
       return { waiting: Number(r!.waiting), running: Number(r!.running), failed: Number(r!.failed) }
-    },
+    }
   }
 }
 export type OpsMetrics = ReturnType<typeof createOpsMetrics>

@@ -15,7 +15,13 @@ export function watchAppPool(sequelize: Sequelize, states: ConnectionStates): ()
   const timer = setInterval(() => {
     if (busy) return
     busy = true
-    sequelize.query('SELECT 1').then(() => states.up(APP_POOL), (err) => states.down(APP_POOL, err)).finally(() => (busy = false))
+    sequelize
+      .query('SELECT 1')
+      .then(
+        () => states.up(APP_POOL),
+        (err) => states.down(APP_POOL, err)
+      )
+      .finally(() => (busy = false))
   }, EVERY_MS)
   timer.unref()
   return () => {

@@ -19,12 +19,21 @@ export const listQuerySchema = Joi.object({
   page: Joi.number().integer().min(1).max(1_000_000).default(1),
   limit: Joi.number().integer().min(1).max(100).default(20),
   includeExported: Joi.boolean().truthy('1').falsy('0').default(false),
-  network: Joi.string().uppercase().valid(...NETWORKS, 'ALL').empty(''),
-  paymentStatus: Joi.string().uppercase().valid(...PAYMENT_STATUSES, 'ALL').empty(''),
+  network: Joi.string()
+    .uppercase()
+    .valid(...NETWORKS, 'ALL')
+    .empty(''),
+  paymentStatus: Joi.string()
+    .uppercase()
+    .valid(...PAYMENT_STATUSES, 'ALL')
+    .empty(''),
   orderType: Joi.string().lowercase().valid('agent', 'direct', 'all').empty(''),
   search: Joi.string().trim().max(100).allow(''),
-  deliveryStatus: Joi.string().uppercase().valid(...DELIVERY_STATUSES, 'ALL').empty(''),
-  batchId: Joi.number().integer().min(1).max(2_147_483_647).empty('').messages({ '*': 'batchId must be a bulk order number' }),
+  deliveryStatus: Joi.string()
+    .uppercase()
+    .valid(...DELIVERY_STATUSES, 'ALL')
+    .empty(''),
+  batchId: Joi.number().integer().min(1).max(2_147_483_647).empty('').messages({ '*': 'batchId must be a bulk order number' })
 }).unknown(true) // the shared GET /api/orders carries other routers' parameters too
 
 export interface OrderListQuery {
@@ -104,7 +113,7 @@ export function presentOrder(r: OrderRow) {
     orderType: agent ? 'agent' : 'direct',
     user: r.user_id || agent ? { id: r.user_id, email: r.user_email, agent } : null,
     // Sold through an agent's shop (the buyer is the shop's customer; agent stays null).
-    shop: r.shop_id ? { id: r.shop_id, slug: r.shop_slug, name: r.shop_name, margin: toGhs(Number(r.shop_margin_pesewas)) } : null,
+    shop: r.shop_id ? { id: r.shop_id, slug: r.shop_slug, name: r.shop_name, margin: toGhs(Number(r.shop_margin_pesewas)) } : null
   }
 }
 export type AdminOrder = ReturnType<typeof presentOrder>
@@ -129,9 +138,19 @@ const SELECT_ORDER = `
 const exportColumns = (exportedAt: string): CopyCsvColumn[] => [
   { header: 'Order ID', kind: 'raw', sql: 'o.id' },
   { header: 'Recipient Number', kind: 'phone', sql: 'o.recipient_number' },
-  { header: 'Network', kind: 'raw', sql: `CASE o.network ${Object.entries(NETWORK_LABEL).map(([k, v]) => `WHEN '${k}' THEN '${v}'`).join(' ')} ELSE o.network END` },
+  {
+    header: 'Network',
+    kind: 'raw',
+    sql: `CASE o.network ${Object.entries(NETWORK_LABEL)
+      .map(([k, v]) => `WHEN '${k}' THEN '${v}'`)
+      .join(' ')} ELSE o.network END`
+  },
   // As the pages' size label reads: GB with 1 decimal from 1024 MB, else MB (sizes are positive: packages-admin)
-  { header: 'Data Size', kind: 'raw', sql: `CASE WHEN o.data_size_mb >= 1024 THEN round(o.data_size_mb / 1024.0, 1)::text || 'GB' ELSE o.data_size_mb::text || 'MB' END` },
+  {
+    header: 'Data Size',
+    kind: 'raw',
+    sql: `CASE WHEN o.data_size_mb >= 1024 THEN round(o.data_size_mb / 1024.0, 1)::text || 'GB' ELSE o.data_size_mb::text || 'MB' END`
+  },
   { header: 'Data Size (MB)', kind: 'raw', sql: 'o.data_size_mb' },
   { header: 'Amount (GHS)', kind: 'raw', sql: sqlGhs('o.amount_pesewas') },
   { header: 'Order Type', kind: 'raw', sql: `CASE WHEN o.agent_id IS NOT NULL THEN 'Agent' ELSE 'Direct Customer' END` },
@@ -143,12 +162,17 @@ const exportColumns = (exportedAt: string): CopyCsvColumn[] => [
   { header: 'Created At (UTC)', kind: 'raw', sql: `to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')` },
   { header: 'Exported At (UTC)', kind: 'raw', sql: exportedAt },
   // Simulator sales: no real money moved, so nobody should deliver them by hand.
-  { header: 'Simulated Payment', kind: 'raw', sql: `CASE WHEN o.simulated THEN 'YES - do not deliver' ELSE 'no' END` },
+  { header: 'Simulated Payment', kind: 'raw', sql: `CASE WHEN o.simulated THEN 'YES - do not deliver' ELSE 'no' END` }
 ]
 
 type OrdersAdminService = ReturnType<typeof createOrdersAdminService>
 
-export function createOrdersAdminService({ sequelize, audit, delivery, events }: {
+export function createOrdersAdminService({
+  sequelize,
+  audit,
+  delivery,
+  events
+}: {
   sequelize: Sequelize
   audit: AuditService
   delivery: Pick<DeliveryService, 'markManual' | 'retry'>
@@ -161,7 +185,7 @@ export function createOrdersAdminService({ sequelize, audit, delivery, events }:
       digits
         ? `SELECT id FROM agents WHERE phone LIKE ANY(ARRAY[:likes]) OR name ILIKE :like LIMIT 1001`
         : `SELECT id FROM agents WHERE name ILIKE :like LIMIT 1001`,
-      { replacements: { like: likePattern(term), likes: digits ? phoneLikes(digits) : [''] }, type: QueryTypes.SELECT },
+      { replacements: { like: likePattern(term), likes: digits ? phoneLikes(digits) : [''] }, type: QueryTypes.SELECT }
     )
     return rows.map((r) => r.id)
   }
@@ -195,7 +219,9 @@ export function createOrdersAdminService({ sequelize, audit, delivery, events }:
     }
     if (!digits) {
       const up = term.toUpperCase()
-      const networks = Object.entries(NETWORK_LABEL).filter(([k, label]) => k.includes(up) || label.toUpperCase().includes(up)).map(([k]) => k)
+      const networks = Object.entries(NETWORK_LABEL)
+        .filter(([k, label]) => k.includes(up) || label.toUpperCase().includes(up))
+        .map(([k]) => k)
       if (networks.length) {
         params.searchNetworks = networks
         arms.push('o.network IN (:searchNetworks)')
@@ -236,7 +262,8 @@ export function createOrdersAdminService({ sequelize, audit, delivery, events }:
         where.push('o.delivery_status = :deliveryStatus')
         // The view's delivery_status is an expression (MANUAL once exported): for the few orders that
         // need a look, let the partial index orders_delivery_open_idx (migration 100) find them.
-        if (['QUEUED', 'PROCESSING', 'FAILED'].includes(query.deliveryStatus)) where.push('o.id IN (SELECT id FROM orders WHERE delivery_status = :deliveryStatus)')
+        if (['QUEUED', 'PROCESSING', 'FAILED'].includes(query.deliveryStatus))
+          where.push('o.id IN (SELECT id FROM orders WHERE delivery_status = :deliveryStatus)')
       }
       if (query.batchId) {
         params.batchId = query.batchId
@@ -253,9 +280,9 @@ export function createOrdersAdminService({ sequelize, audit, delivery, events }:
       const [rows, counted] = await Promise.all([
         sequelize.query<OrderRow>(`${SELECT_ORDER} WHERE ${whereSql} ORDER BY ${order} LIMIT :limit OFFSET :offset`, {
           replacements: { ...params, limit: query.limit, offset: (query.page - 1) * query.limit },
-          type: QueryTypes.SELECT,
+          type: QueryTypes.SELECT
         }),
-        cappedCount(sequelize, `FROM orders_view o WHERE ${whereSql}`, params),
+        cappedCount(sequelize, `FROM orders_view o WHERE ${whereSql}`, params)
       ])
       return { orders: rows.map(presentOrder), pagination: paginationOf(query.page, query.limit, counted.total, counted.exact) }
     },
@@ -263,10 +290,10 @@ export function createOrdersAdminService({ sequelize, audit, delivery, events }:
     /** One way: a paid order is marked delivered (again is a no-op); unpaid ones never are. */
     async markDelivered(id: number, ctx: Ctx = {}) {
       if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw badRequest('Invalid order id')
-      const [row] = await sequelize.query<{ payment_status: string; delivered: boolean }>(
-        'SELECT payment_status, delivered FROM orders_view WHERE id = :id',
-        { replacements: { id }, type: QueryTypes.SELECT },
-      )
+      const [row] = await sequelize.query<{ payment_status: string; delivered: boolean }>('SELECT payment_status, delivered FROM orders_view WHERE id = :id', {
+        replacements: { id },
+        type: QueryTypes.SELECT
+      })
       if (!row) throw notFound('Order not found')
       if (row.payment_status !== 'SUCCESS') throw conflict('Only paid orders can be marked delivered')
       // MANUAL through the one status function (its audit entry is ORDER_DELIVERED).
@@ -296,7 +323,7 @@ export function createOrdersAdminService({ sequelize, audit, delivery, events }:
         // To the microsecond: it names this export's rows (the shop margins below read them by it).
         const [{ stamp, shown }] = (await sequelize.query<{ stamp: string; shown: string }>(
           `SELECT s::text AS stamp, to_char(s AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS shown FROM clock_timestamp() s`,
-          { type: QueryTypes.SELECT, transaction: t },
+          { type: QueryTypes.SELECT, transaction: t }
         )) as [{ stamp: string; shown: string }]
         const csv = copyCsv(exportColumns(sequelize.escape(shown)))
         const count = await copyExport(t, csv, `FROM orders o LEFT JOIN agents a ON a.id = o.agent_id WHERE ${EXPORTABLE}`, sequelize.escape(stamp), sink)
@@ -306,6 +333,6 @@ export function createOrdersAdminService({ sequelize, audit, delivery, events }:
         await audit.record({ action: 'ORDERS_EXPORTED', resource: 'ORDER', severity: 'MEDIUM', details: { count } }, { ...ctx, transaction: t })
         return count
       })
-    },
+    }
   }
 }

@@ -17,9 +17,17 @@ export const agentOrdersQuery = Joi.object({
   page: Joi.number().integer().min(1).max(100000).default(1),
   limit: Joi.number().integer().min(1).max(100).default(20),
   search: Joi.string().trim().allow('').max(40).default(''),
-  status: Joi.string().trim().uppercase().valid(...AGENT_ORDER_STATUSES).default('ALL'),
-  network: Joi.string().trim().uppercase().valid('ALL', ...NETWORKS).default('ALL'),
-  includeExported: Joi.boolean().truthy('1').falsy('0').default(false),
+  status: Joi.string()
+    .trim()
+    .uppercase()
+    .valid(...AGENT_ORDER_STATUSES)
+    .default('ALL'),
+  network: Joi.string()
+    .trim()
+    .uppercase()
+    .valid('ALL', ...NETWORKS)
+    .default('ALL'),
+  includeExported: Joi.boolean().truthy('1').falsy('0').default(false)
 }).options({ stripUnknown: true })
 
 export interface AgentOrder {
@@ -63,7 +71,7 @@ function present(o: Record<string, any>): AgentOrder {
     exported: !!o.exported,
     channel: o.channel ?? 'web',
     createdAt: new Date(o.createdAt).toISOString(),
-    updatedAt: new Date(o.updatedAt).toISOString(),
+    updatedAt: new Date(o.updatedAt).toISOString()
   }
 }
 
@@ -101,16 +109,19 @@ export function createAgentOrdersService({ sequelize, models }: { sequelize: Seq
         models.OrderView.count({ where: { [Op.and]: base } }),
         models.OrderView.findAll({
           where: { [Op.and]: filters },
-          order: [['createdAt', 'DESC'], ['id', 'DESC']],
+          order: [
+            ['createdAt', 'DESC'],
+            ['id', 'DESC']
+          ],
           limit: q.limit,
-          offset: (q.page - 1) * q.limit,
-        }),
+          offset: (q.page - 1) * q.limit
+        })
       ])
       const totalPages = Math.max(1, Math.ceil(total / q.limit))
       return {
         orders: rows.map((r) => present(r.get({ plain: true }))),
         pagination: { page: q.page, limit: q.limit, total, totalPages, hasNext: q.page < totalPages, hasPrev: q.page > 1 },
-        totalAll: all,
+        totalAll: all
       }
     },
 
@@ -131,13 +142,16 @@ export function createAgentOrdersService({ sequelize, models }: { sequelize: Seq
                   coalesce(sum(data_size_mb) FILTER (WHERE payment_status = 'SUCCESS'), 0) AS data_mb,
                   ${PER_NETWORK}
              FROM orders_view WHERE agent_id = :agentId OR user_id = :userId`,
-          where,
+          where
         ),
         models.OrderView.findAll({
           where: { [Op.or]: [{ agentId: agent.id }, { userId }] },
-          order: [['createdAt', 'DESC'], ['id', 'DESC']],
-          limit: 5,
-        }),
+          order: [
+            ['createdAt', 'DESC'],
+            ['id', 'DESC']
+          ],
+          limit: 5
+        })
       ])
       const n = (k: string) => Number(agg?.[k] ?? 0)
       const total = n('total')
@@ -155,8 +169,8 @@ export function createAgentOrdersService({ sequelize, models }: { sequelize: Seq
         successRate: percentage(success, total),
         deliveryRate: percentage(delivered, success),
         byNetwork: Object.fromEntries(NETWORKS.map((net, i) => [net, n(`net_${i}`)])) as Record<string, number>,
-        recent: recent.map((r) => present(r.get({ plain: true }))),
+        recent: recent.map((r) => present(r.get({ plain: true })))
       }
-    },
+    }
   }
 }

@@ -50,7 +50,7 @@ export async function copyExport(t: Transaction, csv: CopyCsv, fromWhere: string
         INSERT INTO order_exports (order_id, exported_at) SELECT order_id, ${stampSql}::timestamptz FROM picked
       )
       SELECT ${csv.names} FROM picked ORDER BY order_id
-    ) TO STDOUT WITH (${csv.options})`),
+    ) TO STDOUT WITH (${csv.options})`)
   )
   const crlf = new CrlfRows()
   let started = false

@@ -43,17 +43,25 @@ export interface PlaceOrderInput {
 
 const orderFields = {
   packageId: Joi.number().integer().min(1).max(2_147_483_647).messages({ '*': 'Please select a package' }),
-  network: Joi.string().trim().uppercase().valid(...NETWORKS).messages({ '*': `Network must be ${orList(NETWORKS)}` }),
+  network: Joi.string()
+    .trim()
+    .uppercase()
+    .valid(...NETWORKS)
+    .messages({ '*': `Network must be ${orList(NETWORKS)}` }),
   dataSizeMB: Joi.number().integer().min(1).max(10_000_000).messages({ '*': 'Please select a package' }),
   // A number that can receive data; stored in its local form (0XXXXXXXXX) whatever way it was typed.
-  recipientNumber: Joi.string().trim().required().custom((v: string, h) => {
-    const p = parseGhanaMobile(v)
-    return p.ok ? p.local : h.message({ custom: p.error })
-  }).messages({
-    'any.required': 'Enter recipient number',
-    'string.empty': 'Enter recipient number',
-    'string.base': 'Enter recipient number',
-  }),
+  recipientNumber: Joi.string()
+    .trim()
+    .required()
+    .custom((v: string, h) => {
+      const p = parseGhanaMobile(v)
+      return p.ok ? p.local : h.message({ custom: p.error })
+    })
+    .messages({
+      'any.required': 'Enter recipient number',
+      'string.empty': 'Enter recipient number',
+      'string.base': 'Enter recipient number'
+    }),
   payerPhone: Joi.string().allow('', null),
   payerNetwork: Joi.string().allow('', null),
   email: Joi.string().allow('', null).max(254),
@@ -62,7 +70,7 @@ const orderFields = {
   callbackUrl: Joi.string().uri().allow(null),
   voucher: Joi.string().pattern(VOUCHER_RE).allow(null).messages({ '*': 'Enter the voucher digits' }),
   payFrom: Joi.string().valid('wallet', 'gateway').default('gateway').messages({ '*': 'payFrom must be wallet or gateway' }),
-  price: Joi.number().min(0.01).max(100000).allow(null).messages({ '*': 'price must be the amount in GHS you confirmed' }),
+  price: Joi.number().min(0.01).max(100000).allow(null).messages({ '*': 'price must be the amount in GHS you confirmed' })
 }
 
 const orderSchema = Joi.object<PlaceOrderInput>(orderFields).options({ stripUnknown: true })
@@ -129,7 +137,7 @@ const STATUS_INFO: Record<string, string> = {
   PENDING: 'The payment has not been confirmed yet. Approve the prompt on your phone, then try again.',
   IN_PROGRESS: 'The payment is still in progress. Complete it on your phone, then try again.',
   FAILED: 'The payment failed. You can retry the payment.',
-  EXPIRED: 'The payment expired before it was completed. Please place a new order.',
+  EXPIRED: 'The payment expired before it was completed. Please place a new order.'
 }
 
 export type OrdersService = ReturnType<typeof createOrdersService>
@@ -180,9 +188,7 @@ export function createOrdersService(deps: {
   }
 
   async function resolvePackage(input: PlaceOrderInput): Promise<PackageRow> {
-    const pkg = input.packageId !== undefined
-      ? await packages.getActive(input.packageId)
-      : await packages.findActiveBySize(input.network!, input.dataSizeMB!)
+    const pkg = input.packageId !== undefined ? await packages.getActive(input.packageId) : await packages.findActiveBySize(input.network!, input.dataSizeMB!)
     if (!pkg) throw badRequest('Please select a package')
     if (input.packageId !== undefined && input.network && input.network !== pkg.network) throw badRequest('Please select a package')
     return pkg
@@ -192,7 +198,7 @@ export function createOrdersService(deps: {
     // Every order placed asks this: a named statement (ADR 0024).
     const [used] = await run<{ n: number }>(
       `SELECT 1 AS n FROM orders WHERE payment_transaction_id = $1 UNION ALL SELECT 1 FROM payments WHERE transaction_id = $1 LIMIT 1`,
-      [tid],
+      [tid]
     )
     if (used) throw conflict('Transaction ID already used. Please try again.')
   }
@@ -210,7 +216,9 @@ export function createOrdersService(deps: {
         await shop?.recheck(transaction)
         // A shop order is the shop's sale at the price its buyer confirmed, never an agent's own order.
         // Otherwise THE price rule, read in this transaction (a parent's price change waits for it: ADR 0041).
-        const quote: Quote = shop ? { pricePesewas: shop.pricePesewas, parent: shop.parent ?? null } : await pricing.priceFor(actor, pkg, { transaction, lock: true })
+        const quote: Quote = shop
+          ? { pricePesewas: shop.pricePesewas, parent: shop.parent ?? null }
+          : await pricing.priceFor(actor, pkg, { transaction, lock: true })
         const amountPesewas = quote.pricePesewas
         // A package priced 0 (made before prices had to be positive) would be "paid" at once with nothing: never sold.
         if (!(amountPesewas >= 1)) throw badRequest('This package is not available for purchase')
@@ -219,28 +227,32 @@ export function createOrdersService(deps: {
         }
         const parent = quote.parent
         // Every order placed writes one: a named statement, no model instance (ADR 0024).
-        const [row] = await run(INSERT_ORDER, [
-          actor?.id ?? null,
-          !shop && actor?.role === 'AGENT' ? (actor.agent?.id ?? null) : null,
-          shop?.shopId ?? null,
-          shop?.agentId ?? null,
-          shop?.pricePesewas ?? null,
-          shop?.agentPricePesewas ?? null,
-          shop ? shop.pricePesewas - shop.agentPricePesewas : null,
-          pkg.id,
-          packages.present(pkg).name,
-          input.recipientNumber,
-          pkg.network,
-          pkg.sizeMb,
-          amountPesewas,
-          tid,
-          opts.payerPhone ?? null,
-          input.channel ?? 'web',
-          !!opts.simulated,
-          parent?.agentId ?? null,
-          parent?.pricePesewas ?? null,
-          parent?.marginPesewas ?? null,
-        ], transaction)
+        const [row] = await run(
+          INSERT_ORDER,
+          [
+            actor?.id ?? null,
+            !shop && actor?.role === 'AGENT' ? (actor.agent?.id ?? null) : null,
+            shop?.shopId ?? null,
+            shop?.agentId ?? null,
+            shop?.pricePesewas ?? null,
+            shop?.agentPricePesewas ?? null,
+            shop ? shop.pricePesewas - shop.agentPricePesewas : null,
+            pkg.id,
+            packages.present(pkg).name,
+            input.recipientNumber,
+            pkg.network,
+            pkg.sizeMb,
+            amountPesewas,
+            tid,
+            opts.payerPhone ?? null,
+            input.channel ?? 'web',
+            !!opts.simulated,
+            parent?.agentId ?? null,
+            parent?.pricePesewas ?? null,
+            parent?.marginPesewas ?? null
+          ],
+          transaction
+        )
         const order = camelKeys(row)
         await audit.record(
           {
@@ -248,12 +260,17 @@ export function createOrdersService(deps: {
             resource: 'ORDER',
             resourceId: order.id,
             details: {
-              transactionId: tid, network: pkg.network, dataSizeMB: pkg.sizeMb, amount: toGhs(amountPesewas), recipientNumber: input.recipientNumber, channel: order.channel,
+              transactionId: tid,
+              network: pkg.network,
+              dataSizeMB: pkg.sizeMb,
+              amount: toGhs(amountPesewas),
+              recipientNumber: input.recipientNumber,
+              channel: order.channel,
               ...(shop ? { shopId: shop.shopId, agentPrice: toGhs(shop.agentPricePesewas), margin: toGhs(shop.pricePesewas - shop.agentPricePesewas) } : {}),
-              ...(parent ? { parentAgentId: parent.agentId, parentMargin: toGhs(parent.marginPesewas) } : {}),
-            },
+              ...(parent ? { parentAgentId: parent.agentId, parentMargin: toGhs(parent.marginPesewas) } : {})
+            }
           },
-          { ...ctx, transaction },
+          { ...ctx, transaction }
         )
         await andThen?.(order, transaction)
         return order
@@ -281,14 +298,18 @@ export function createOrdersService(deps: {
     let placed: PlacedOrder | undefined
     await insertOrder(pkg, input, tid, ctx, {
       andThen: async (o, transaction) => {
-        await wallet.payOrder({ id: o.id, agentId: o.agentId, userId: o.userId, amountPesewas: o.amountPesewas, paymentTransactionId: tid }, { ...ctx, transaction }, current)
+        await wallet.payOrder(
+          { id: o.id, agentId: o.agentId, userId: o.userId, amountPesewas: o.amountPesewas, paymentTransactionId: tid },
+          { ...ctx, transaction },
+          current
+        )
         await opts.andThen?.(o.id, transaction)
         // The answer is read before the commit: once the money has moved, a connection lost on a
         // later read must not tell the agent it failed (and invite a second, paid order).
         const fresh = await models.Order.findByPk(o.id, { transaction })
         const payment = await payments.load(tid, transaction)
         placed = { order: presentOrder(fresh!.get({ plain: true })), payment: payments.present(payment!), amountPesewas: o.amountPesewas }
-      },
+      }
     })
     return placed!
   }
@@ -325,8 +346,22 @@ export function createOrdersService(deps: {
       const insert = { payerPhone: payer.phone, shop: opts.shop, simulated }
       const paymentOf = (order: any, c: Ctx) =>
         payments.request(
-          { purpose: 'data', amountPesewas: order.amountPesewas, transactionId: tid, payerPhone: input.payerPhone, payerNetwork: input.payerNetwork, email: input.email, orderId: order.id, userId: ctx.user?.id ?? null, method, callbackUrl: input.callbackUrl, background, voucher: input.voucher ?? null, orderMarked: simulated },
-          c,
+          {
+            purpose: 'data',
+            amountPesewas: order.amountPesewas,
+            transactionId: tid,
+            payerPhone: input.payerPhone,
+            payerNetwork: input.payerNetwork,
+            email: input.email,
+            orderId: order.id,
+            userId: ctx.user?.id ?? null,
+            method,
+            callbackUrl: input.callbackUrl,
+            background,
+            voucher: input.voucher ?? null,
+            orderMarked: simulated
+          },
+          c
         )
       if (background) {
         // USSD, WhatsApp: the charge starts in a queued job, so the order, its payment and that job are one
@@ -367,7 +402,10 @@ export function createOrdersService(deps: {
     },
 
     /** Payment for an order made by createOrder; the amount is the order's, never the client's. */
-    async requestPaymentForOrder(input: { transactionId: string; payerPhone?: string | null; payerNetwork?: string | null; email?: string | null; callbackUrl?: string | null }, ctx: Ctx = {}) {
+    async requestPaymentForOrder(
+      input: { transactionId: string; payerPhone?: string | null; payerNetwork?: string | null; email?: string | null; callbackUrl?: string | null },
+      ctx: Ctx = {}
+    ) {
       await assertOpen()
       const row = await models.Order.findOne({ where: { paymentTransactionId: String(input.transactionId) } })
       if (!row) return null
@@ -380,8 +418,19 @@ export function createOrdersService(deps: {
       const payer = payments.payerFor(method, input, ctx)
       if (payer.phone) await row.update({ paymentPhoneNumber: payer.phone })
       return payments.request(
-        { purpose: 'data', amountPesewas: order.amountPesewas, transactionId: order.paymentTransactionId, payerPhone: input.payerPhone, payerNetwork: input.payerNetwork, email: input.email, orderId: order.id, userId: order.userId, method, callbackUrl: input.callbackUrl },
-        ctx,
+        {
+          purpose: 'data',
+          amountPesewas: order.amountPesewas,
+          transactionId: order.paymentTransactionId,
+          payerPhone: input.payerPhone,
+          payerNetwork: input.payerNetwork,
+          email: input.email,
+          orderId: order.id,
+          userId: order.userId,
+          method,
+          callbackUrl: input.callbackUrl
+        },
+        ctx
       )
     },
 
@@ -398,7 +447,7 @@ export function createOrdersService(deps: {
         // the agent bought for. A visitor's purchase matches either number.
         `SELECT * FROM orders_view WHERE recipient_number IN (:v) OR (agent_id IS NULL AND payment_phone_number IN (:v))
          ORDER BY created_at DESC, id DESC LIMIT 100`,
-        { replacements: { v: variants }, type: QueryTypes.SELECT },
+        { replacements: { v: variants }, type: QueryTypes.SELECT }
       )
       const seenBy = { owns: (tid: string) => !!ctx.browser?.owns(tid), userId: ctx.user?.id ?? null }
       return rows.map((r) => forLookup(presentOrder(r), r.user_id ?? null, seenBy))
@@ -427,7 +476,7 @@ export function createOrdersService(deps: {
         return {
           message: order.agentId ? s.agentSuccessMessage : s.buySuccessMessage,
           currentStatus: 'SUCCESS',
-          info: 'Payment confirmed. Your data will be delivered shortly.',
+          info: 'Payment confirmed. Your data will be delivered shortly.'
         }
       }
       // Only the status: order ids are sequential, so the answer must not carry the order's phone numbers.
@@ -439,6 +488,6 @@ export function createOrdersService(deps: {
       if (!row) throw notFound('Order not found')
       assertMayTouch(row.get({ plain: true }), ctx)
       return presentOrder(row.get({ plain: true }))
-    },
+    }
   }
 }

@@ -38,7 +38,7 @@ export function presentOrder(o: any): OrderView {
     ...deliveryFields(o, 'public'),
     channel: o.channel,
     createdAt: new Date(get('createdAt', 'created_at')).toISOString(),
-    updatedAt: new Date(get('updatedAt', 'updated_at')).toISOString(),
+    updatedAt: new Date(get('updatedAt', 'updated_at')).toISOString()
   }
 }
 

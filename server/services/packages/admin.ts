@@ -27,18 +27,27 @@ export interface AdminPackage {
 
 // A price is at least 1 pesewa after rounding (0.004 is not a price), and the agent price is
 // never above the user price (checked on the whole object below).
-const price = Joi.number().max(100000).custom((v: number, h) => (toPesewas(v) >= 1 ? roundGhs(v) : h.error('price.zero')))
+const price = Joi.number()
+  .max(100000)
+  .custom((v: number, h) => (toPesewas(v) >= 1 ? roundGhs(v) : h.error('price.zero')))
   .messages({ 'price.zero': '{#label} must be at least 0.01 GHS' })
 export const packageSchema = Joi.object({
   id: Joi.number().integer().min(1),
-  network: Joi.string().trim().uppercase().valid(...NETWORKS).required(),
-  sizeMB: Joi.number().integer().min(MIN_SIZE_MB).max(1024 * MB_PER_GB).required(),
+  network: Joi.string()
+    .trim()
+    .uppercase()
+    .valid(...NETWORKS)
+    .required(),
+  sizeMB: Joi.number()
+    .integer()
+    .min(MIN_SIZE_MB)
+    .max(1024 * MB_PER_GB)
+    .required(),
   priceUser: price.required(),
   priceAgent: price.allow(null),
   active: Joi.boolean().default(true),
-  name: Joi.string().trim().max(60).allow('', null),
-})
-  .options({ stripUnknown: true, convert: true })
+  name: Joi.string().trim().max(60).allow('', null)
+}).options({ stripUnknown: true, convert: true })
 
 /** '1GB', '1.5GB', '500MB': the size label the spec shows (>= 1024 MB as GB with 1 decimal at most). */
 export function sizeLabel(mb: number): string {
@@ -56,7 +65,7 @@ export function presentPackage(row: Record<string, any>): AdminPackage {
     priceAgent: toGhs(row.priceAgentPesewas),
     active: row.active !== false,
     createdAt: new Date(row.createdAt).toISOString(),
-    updatedAt: new Date(row.updatedAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString()
   }
 }
 
@@ -64,7 +73,13 @@ export function createPackagesAdminService({ sequelize, models, audit }: { seque
   return {
     /** Every package, inactive ones included (the admin table); the catalogue is small. */
     async listAll(): Promise<AdminPackage[]> {
-      const rows = await models.Package.findAll({ order: [['network', 'ASC'], ['sizeMb', 'ASC'], ['id', 'ASC']] })
+      const rows = await models.Package.findAll({
+        order: [
+          ['network', 'ASC'],
+          ['sizeMb', 'ASC'],
+          ['id', 'ASC']
+        ]
+      })
       return rows.map((r) => presentPackage(r.get({ plain: true })))
     },
 
@@ -81,7 +96,7 @@ export function createPackagesAdminService({ sequelize, models, audit }: { seque
         sizeMb: value.sizeMB,
         priceUserPesewas: toPesewas(value.priceUser),
         priceAgentPesewas: value.priceAgent === null || value.priceAgent === undefined ? null : toPesewas(value.priceAgent),
-        active: value.active,
+        active: value.active
       }
       return sequelize.transaction(async (transaction) => {
         const tctx = { ...ctx, transaction }
@@ -94,15 +109,33 @@ export function createPackagesAdminService({ sequelize, models, audit }: { seque
           await row.update({ ...fields, name }, { transaction })
           const after = presentPackage(row.get({ plain: true }))
           const changed = (['network', 'name', 'sizeMB', 'priceUser', 'priceAgent', 'active'] as const).filter((k) => before[k] !== after[k])
-          await audit.record({ action: 'PACKAGE_UPDATED', resource: 'SYSTEM', resourceId: `package:${after.id}`, severity: 'MEDIUM', details: { packageId: after.id, changed, before: pick(before, changed), after: pick(after, changed) } }, tctx)
+          await audit.record(
+            {
+              action: 'PACKAGE_UPDATED',
+              resource: 'SYSTEM',
+              resourceId: `package:${after.id}`,
+              severity: 'MEDIUM',
+              details: { packageId: after.id, changed, before: pick(before, changed), after: pick(after, changed) }
+            },
+            tctx
+          )
           return { package: after, created: false }
         }
         const row = await models.Package.create({ ...fields, name: value.name || sizeLabel(value.sizeMB) }, { transaction })
         const pkg = presentPackage(row.get({ plain: true }))
-        await audit.record({ action: 'PACKAGE_CREATED', resource: 'SYSTEM', resourceId: `package:${pkg.id}`, severity: 'MEDIUM', details: { packageId: pkg.id, network: pkg.network, sizeMB: pkg.sizeMB, priceUser: pkg.priceUser, priceAgent: pkg.priceAgent, active: pkg.active } }, tctx)
+        await audit.record(
+          {
+            action: 'PACKAGE_CREATED',
+            resource: 'SYSTEM',
+            resourceId: `package:${pkg.id}`,
+            severity: 'MEDIUM',
+            details: { packageId: pkg.id, network: pkg.network, sizeMB: pkg.sizeMB, priceUser: pkg.priceUser, priceAgent: pkg.priceAgent, active: pkg.active }
+          },
+          tctx
+        )
         return { package: pkg, created: true }
       })
-    },
+    }
   }
 }
 

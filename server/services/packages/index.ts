@@ -19,11 +19,15 @@ export function presentPackage(p: PackageRow) {
     priceUser: toGhs(p.priceUserPesewas),
     priceAgent: toGhs(p.priceAgentPesewas),
     price: toGhs(p.priceUserPesewas),
-    active: p.active,
+    active: p.active
   }
 }
 
-export const networkQuery = Joi.string().trim().uppercase().valid(...NETWORKS).messages({ 'any.only': `Network must be ${orList(NETWORKS)}` })
+export const networkQuery = Joi.string()
+  .trim()
+  .uppercase()
+  .valid(...NETWORKS)
+  .messages({ 'any.only': `Network must be ${orList(NETWORKS)}` })
 
 export type PackagesService = ReturnType<typeof createPackagesService>
 
@@ -64,7 +68,14 @@ export function createPackagesService({ models }: { models: Models }) {
   async function queryActive(network?: string): Promise<PackageRow[]> {
     const where: Record<string, unknown> = { active: true }
     if (network !== undefined) where.network = network
-    const rows = await models.Package.findAll({ where, order: [['sizeMb', 'ASC'], ['priceUserPesewas', 'ASC'], ['id', 'ASC']] })
+    const rows = await models.Package.findAll({
+      where,
+      order: [
+        ['sizeMb', 'ASC'],
+        ['priceUserPesewas', 'ASC'],
+        ['id', 'ASC']
+      ]
+    })
     return rows.map(plain)
   }
 
@@ -104,7 +115,14 @@ export function createPackagesService({ models }: { models: Models }) {
         if (error) throw badRequest(error.details[0]!.message)
         where.network = value
       }
-      const rows = await models.Package.findAll({ where, order: [['network', 'ASC'], ['sizeMb', 'ASC'], ['id', 'ASC']] })
+      const rows = await models.Package.findAll({
+        where,
+        order: [
+          ['network', 'ASC'],
+          ['sizeMb', 'ASC'],
+          ['id', 'ASC']
+        ]
+      })
       return rows.map(plain)
     },
     /** The package as it is now (no cache): what an order is priced from. */
@@ -118,6 +136,6 @@ export function createPackagesService({ models }: { models: Models }) {
     async findActiveBySize(network: string, sizeMb: number): Promise<PackageRow | null> {
       const row = await models.Package.findOne({ where: { network, sizeMb, active: true }, order: [['id', 'ASC']] })
       return row ? plain(row) : null
-    },
+    }
   }
 }

@@ -14,7 +14,12 @@ export const CHANGES_LISTENER = 'datahub-changes-listener'
  * stop function; the connection comes back by itself, and what was sent while it was gone is
  * covered by dropping everything (the 5 s lifetime of a cached page holds meanwhile).
  */
-export async function listenForPageChanges(deps: { sequelize: Sequelize; connections: ConnectionStates; packages: PackagesService; shops: ShopsService }): Promise<() => Promise<void>> {
+export async function listenForPageChanges(deps: {
+  sequelize: Sequelize
+  connections: ConnectionStates
+  packages: PackagesService
+  shops: ShopsService
+}): Promise<() => Promise<void>> {
   const c = deps.sequelize.config
   return listenForever({
     name: CHANGES_LISTENER,
@@ -29,6 +34,6 @@ export async function listenForPageChanges(deps: { sequelize: Sequelize; connect
       deps.packages.invalidate()
       deps.shops.changed(null)
     },
-    states: deps.connections,
+    states: deps.connections
   })
 }

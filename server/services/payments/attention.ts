@@ -4,9 +4,19 @@ import { ghsText, toGhs } from '../../lib/money.ts'
 import type { Ctx } from '../context.ts'
 
 /** Kinds of things about money an admin must see (ADR 0013). */
-export type IssueKind = 'late_success' | 'wrong_amount' | 'overpaid' | 'reversal' | 'dispute' | 'unclear_start' | 'recon_mismatch'
+export type IssueKind =
+  | 'late_success'
+  | 'wrong_amount'
+  | 'overpaid'
+  | 'reversal'
+  | 'dispute'
+  | 'unclear_start'
+  | 'recon_mismatch'
   // Payouts: a transfer the code cannot decide, refused, or waiting for an OTP.
-  | 'payout_mismatch' | 'payout_unclear' | 'payout_refused' | 'payout_otp'
+  | 'payout_mismatch'
+  | 'payout_unclear'
+  | 'payout_refused'
+  | 'payout_otp'
   // Result-checker vouchers: a paid purchase the stock could not (fully) supply, refunded automatically.
   | 'out_of_stock'
 
@@ -48,24 +58,31 @@ export function createAttention({ sequelize }: { sequelize: Sequelize }) {
        ON CONFLICT (kind, key) DO UPDATE SET summary = EXCLUDED.summary, action_taken = COALESCE(EXCLUDED.action_taken, payment_issues.action_taken),
          details = payment_issues.details || EXCLUDED.details, updated_at = now()
        RETURNING id`,
-      { kind: n.kind, key: n.key, tid: n.transactionId ?? null, summary: n.summary.slice(0, 500), action: n.actionTaken ?? null, details: JSON.stringify(n.details ?? {}) },
-      transaction,
+      {
+        kind: n.kind,
+        key: n.key,
+        tid: n.transactionId ?? null,
+        summary: n.summary.slice(0, 500),
+        action: n.actionTaken ?? null,
+        details: JSON.stringify(n.details ?? {})
+      },
+      transaction
     )
   }
 
   async function list(): Promise<AttentionItem[]> {
     const issues = await q<any>(
       `SELECT id, kind, transaction_id, summary, action_taken, details, created_at FROM payment_issues WHERE resolved_at IS NULL ORDER BY created_at DESC LIMIT 500`,
-      {},
+      {}
     )
     const refunds = await q<any>(
       `SELECT id, kind, transaction_id, amount_pesewas, reason, status, message, gateway, created_at FROM refunds
        WHERE status <> 'PROCESSED' ORDER BY created_at DESC LIMIT 500`,
-      {},
+      {}
     )
     const events = await q<any>(
       `SELECT id, event, reference, note, payload, received_count, created_at FROM gateway_events WHERE handled = false ORDER BY created_at DESC LIMIT 500`,
-      {},
+      {}
     )
     const items: AttentionItem[] = [
       ...issues.map((r) => ({
@@ -77,7 +94,7 @@ export function createAttention({ sequelize }: { sequelize: Sequelize }) {
         actionTaken: r.action_taken,
         actions: ['resolve' as const],
         details: r.details,
-        createdAt: new Date(r.created_at).toISOString(),
+        createdAt: new Date(r.created_at).toISOString()
       })),
       ...refunds.map((r) => ({
         type: 'refund' as const,
@@ -88,7 +105,7 @@ export function createAttention({ sequelize }: { sequelize: Sequelize }) {
         actionTaken: r.status === 'FAILED' ? `Refund failed: ${r.message ?? 'refused by the gateway'}` : `Refund ${r.status.toLowerCase()} with ${r.gateway}`,
         actions: r.status === 'FAILED' ? ['retry_refund' as const] : [],
         details: { amount: toGhs(r.amount_pesewas), status: r.status, message: r.message },
-        createdAt: new Date(r.created_at).toISOString(),
+        createdAt: new Date(r.created_at).toISOString()
       })),
       ...events.map((r) => ({
         type: 'event' as const,
@@ -99,8 +116,8 @@ export function createAttention({ sequelize }: { sequelize: Sequelize }) {
         actionTaken: r.note ?? 'Stored, nothing changed',
         actions: ['resolve' as const],
         details: r.payload,
-        createdAt: new Date(r.created_at).toISOString(),
-      })),
+        createdAt: new Date(r.created_at).toISOString()
+      }))
     ]
     return items.sort((a, b) => b.createdAt.localeCompare(a.createdAt))
   }
@@ -110,7 +127,7 @@ export function createAttention({ sequelize }: { sequelize: Sequelize }) {
       `SELECT (SELECT count(*) FROM payment_issues WHERE resolved_at IS NULL)
             + (SELECT count(*) FROM refunds WHERE status <> 'PROCESSED')
             + (SELECT count(*) FROM gateway_events WHERE handled = false) AS n`,
-      {},
+      {}
     )
     return Number(r!.n)
   }
@@ -120,10 +137,16 @@ export function createAttention({ sequelize }: { sequelize: Sequelize }) {
     const n = Number(id)
     if (!Number.isInteger(n) || n <= 0) throw badRequest('Invalid item')
     if (type === 'issue') {
-      const rows = await q(`UPDATE payment_issues SET resolved_at = now(), resolved_by = :by WHERE id = :id AND resolved_at IS NULL RETURNING id`, { id: n, by: ctx.user?.id ?? null })
+      const rows = await q(`UPDATE payment_issues SET resolved_at = now(), resolved_by = :by WHERE id = :id AND resolved_at IS NULL RETURNING id`, {
+        id: n,
+        by: ctx.user?.id ?? null
+      })
       if (!rows.length) throw notFound('Item not found or already resolved')
     } else if (type === 'event') {
-      const rows = await q(`UPDATE gateway_events SET handled = true, note = COALESCE(note, '') || ' (dismissed by an admin)' WHERE id = :id AND handled = false RETURNING id`, { id: n })
+      const rows = await q(
+        `UPDATE gateway_events SET handled = true, note = COALESCE(note, '') || ' (dismissed by an admin)' WHERE id = :id AND handled = false RETURNING id`,
+        { id: n }
+      )
       if (!rows.length) throw notFound('Item not found or already resolved')
     } else throw badRequest('Only issues and events can be marked resolved')
   }

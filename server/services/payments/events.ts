@@ -39,7 +39,7 @@ export function createEvents(deps: EventDeps) {
       `INSERT INTO gateway_events (gateway, event_key, event, reference, payload) VALUES (:gateway, :key, :event, :ref, CAST(:payload AS jsonb))
        ON CONFLICT (gateway, event_key) DO UPDATE SET received_count = gateway_events.received_count + 1
        RETURNING id, (xmax = 0) AS first`,
-      { gateway, key: e.key, event: e.event, ref: e.reference, payload: JSON.stringify({ event: e.event, data: e.data }) },
+      { gateway, key: e.key, event: e.event, ref: e.reference, payload: JSON.stringify({ event: e.event, data: e.data }) }
     )
     return row!
   }
@@ -53,22 +53,40 @@ export function createEvents(deps: EventDeps) {
       const [p] = await q<PaymentRow>(
         `UPDATE payments SET status = 'REVERSED', message = :why, updated_at = now() WHERE transaction_id = :ref AND status IN ('SUCCESS','REFUND_FAILED') RETURNING *`,
         { ref: reference, why: why.slice(0, 300) },
-        t,
+        t
       )
       const details: Record<string, unknown> = { transactionId: reference, kind, why }
       if (p?.order_id) {
-        const [o] = await q(`UPDATE orders SET payment_status = 'REVERSED', updated_at = now() WHERE id = :id AND payment_status = 'SUCCESS' RETURNING id`, { id: p.order_id }, t)
+        const [o] = await q(
+          `UPDATE orders SET payment_status = 'REVERSED', updated_at = now() WHERE id = :id AND payment_status = 'SUCCESS' RETURNING id`,
+          { id: p.order_id },
+          t
+        )
         if (o) {
-          const [c] = await q<{ commission_amount_pesewas: number }>('DELETE FROM commissions WHERE order_id = :id RETURNING commission_amount_pesewas', { id: p.order_id }, t)
+          const [c] = await q<{ commission_amount_pesewas: number }>(
+            'DELETE FROM commissions WHERE order_id = :id RETURNING commission_amount_pesewas',
+            { id: p.order_id },
+            t
+          )
           details.commissionReversed = c ? toGhs(c.commission_amount_pesewas) : 0
           await deps.events.publish('order.moneyReturned', { orderId: p.order_id, why: 'reversal' }, { ...ctx, transaction: t })
         }
         details.orderId = p.order_id
       }
-      if (p) await deps.audit.record({ action: 'PAYMENT_REVERSED', resource: 'PAYMENT', resourceId: reference, severity: 'HIGH', details }, { ...ctx, transaction: t })
+      if (p)
+        await deps.audit.record(
+          { action: 'PAYMENT_REVERSED', resource: 'PAYMENT', resourceId: reference, severity: 'HIGH', details },
+          { ...ctx, transaction: t }
+        )
       await deps.attention.note(
-        { kind, key: reference, transactionId: reference, summary: why, actionTaken: p ? 'Payment marked reversed; order and commission reversed' : 'No settled payment to reverse; check it at the gateway' },
-        t,
+        {
+          kind,
+          key: reference,
+          transactionId: reference,
+          summary: why,
+          actionTaken: p ? 'Payment marked reversed; order and commission reversed' : 'No settled payment to reverse; check it at the gateway'
+        },
+        t
       )
       return !!p
     })
@@ -84,7 +102,14 @@ export function createEvents(deps: EventDeps) {
       return void (await mark(stored.id, true, 'Settled'))
     }
     if (e.event.startsWith('refund.')) {
-      const handled = ref ? await deps.refunds.onGatewayEvent(ref, String(e.data?.status ?? e.event.slice(7)), e.data?.id != null ? String(e.data.id) : null, String(e.data?.merchant_note ?? e.data?.customer_note ?? e.event)) : false
+      const handled = ref
+        ? await deps.refunds.onGatewayEvent(
+            ref,
+            String(e.data?.status ?? e.event.slice(7)),
+            e.data?.id != null ? String(e.data.id) : null,
+            String(e.data?.merchant_note ?? e.data?.customer_note ?? e.event)
+          )
+        : false
       return void (await mark(stored.id, handled, handled ? 'Refund updated' : 'A refund this shop did not ask for'))
     }
     if (e.event.startsWith('charge.dispute.')) {
@@ -92,7 +117,11 @@ export function createEvents(deps: EventDeps) {
         await reverse(ref, 'dispute', `The payer disputed this payment (${String(e.data?.category ?? 'dispute')})`, ctx)
       }
       // Kept on the page with its payload: a dispute needs an admin's answer at the gateway.
-      return void (await mark(stored.id, false, known ? 'Dispute: payment marked reversed; answer it on the Paystack dashboard' : 'Dispute for a reference this shop never issued'))
+      return void (await mark(
+        stored.id,
+        false,
+        known ? 'Dispute: payment marked reversed; answer it on the Paystack dashboard' : 'Dispute for a reference this shop never issued'
+      ))
     }
     const route = deps.routes?.find((h) => e.event.startsWith(h.prefix))
     if (route) {

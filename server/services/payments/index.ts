@@ -63,7 +63,14 @@ export interface PaymentsDeps {
 export function chooseProvider(env: Env, sequelize?: Sequelize): PaymentProvider {
   if (env.PAYSTACK_SECRET_KEY && env.PAYMENT_PROVIDER !== 'simulator') return createPaystackProvider(env)
   const phoneOf = async (reference: string) =>
-    sequelize ? (await sequelize.query<{ payer_phone: string | null }>('SELECT payer_phone FROM payments WHERE transaction_id = :r', { replacements: { r: reference }, type: QueryTypes.SELECT })).map((r) => r.payer_phone) : []
+    sequelize
+      ? (
+          await sequelize.query<{ payer_phone: string | null }>('SELECT payer_phone FROM payments WHERE transaction_id = :r', {
+            replacements: { r: reference },
+            type: QueryTypes.SELECT
+          })
+        ).map((r) => r.payer_phone)
+      : []
   // The simulator's "gateway side" is the payer's answer kept on our own rows: its list is read from them.
   const list = async (from: Date, to: Date) =>
     sequelize
@@ -71,7 +78,7 @@ export function chooseProvider(env: Env, sequelize?: Sequelize): PaymentProvider
           await sequelize.query<{ reference: string; status: string; amount: number }>(
             `SELECT transaction_id AS reference, CASE details->'simulator'->>'decision' WHEN 'APPROVED' THEN 'success' WHEN 'DECLINED' THEN 'failed' ELSE 'pending' END AS status, amount_pesewas AS amount
                FROM payments WHERE gateway = 'simulator' AND created_at >= :from AND created_at < :to`,
-            { replacements: { from, to }, type: QueryTypes.SELECT },
+            { replacements: { from, to }, type: QueryTypes.SELECT }
           )
         ).map((r) => ({ reference: r.reference, status: r.status, amountPesewas: r.amount, currency: 'GHS' }))
       : []
@@ -91,7 +98,16 @@ export function createPaymentsService(deps: PaymentsDeps) {
   const { sequelize, env, log } = deps
   const provider = deps.provider ?? chooseProvider(env, sequelize)
   const attention = deps.attention ?? createAttention({ sequelize })
-  const refunds = createRefunds({ sequelize, queue: deps.queue, audit: deps.audit, settings: deps.settings, attention, log, events: deps.events, handlers: { ...deps.refundHandlers, [provider.name]: provider } })
+  const refunds = createRefunds({
+    sequelize,
+    queue: deps.queue,
+    audit: deps.audit,
+    settings: deps.settings,
+    attention,
+    log,
+    events: deps.events,
+    handlers: { ...deps.refundHandlers, [provider.name]: provider }
+  })
   const settlement = createSettlement({ ...deps, refunds, attention })
   const { settle, load } = settlement
   const starter = createStarter({ sequelize, queue: deps.queue, log, provider, settlement, publicUrl: env.PUBLIC_URL })
@@ -110,7 +126,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       '\n  ************************************************************************\n' +
         '  *  PAYMENT SIMULATOR ACTIVE: no PAYSTACK_SECRET_KEY is configured.      *\n' +
         '  *  No real money moves. Approve or decline at /simulator/phone.        *\n' +
-        '  ************************************************************************\n',
+        '  ************************************************************************\n'
     )
   } else if (provider.name === 'paystack') log.info({ baseUrl: env.PAYSTACK_BASE_URL }, 'payments: Paystack')
 
@@ -126,7 +142,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
       authorizationUrl: (p.details?.authorizationUrl as string | undefined) ?? null,
       amount: toGhs(p.amount_pesewas),
       purpose: p.purpose,
-      needsCode: (p.status === 'PENDING' || p.status === 'IN_PROGRESS') && p.details?.needs ? (p.details.needs as 'otp') : null,
+      needsCode: (p.status === 'PENDING' || p.status === 'IN_PROGRESS') && p.details?.needs ? (p.details.needs as 'otp') : null
     }
   }
 
@@ -141,13 +157,17 @@ export function createPaymentsService(deps: PaymentsDeps) {
    * leaves an orphan order). Throws the spec's messages.
    */
   function payerFor(method: Method, input: Pick<PaymentRequestInput, 'payerPhone' | 'payerNetwork' | 'email' | 'emailMessage'>, ctx: Ctx) {
-    const typedEmail = String(input.email ?? '').trim().toLowerCase()
+    const typedEmail = String(input.email ?? '')
+      .trim()
+      .toLowerCase()
     if (method === 'momo') {
       // The prompt goes to this phone: a Ghanaian mobile number, however it was typed.
       const parsed = parseGhanaMobile(input.payerPhone)
       if (!parsed.ok) throw badRequest('Please enter a valid phone number')
       const phone = parsed.local
-      const network = String(input.payerNetwork ?? '').trim().toUpperCase()
+      const network = String(input.payerNetwork ?? '')
+        .trim()
+        .toUpperCase()
       if (!isNetwork(network)) throw badRequest(`Please select a payment network (${orList(NETWORKS)})`)
       const local = normalizePhone(phone)
       // Paystack's charge API needs an e-mail; a visitor paying by phone may not have given one.
@@ -155,7 +175,8 @@ export function createPaymentsService(deps: PaymentsDeps) {
       return { method, phone: local, network, email }
     }
     const email = typedEmail || String(ctx.user?.email ?? '').toLowerCase()
-    if (!EMAIL_RE.test(email) || email.length > 254) throw badRequest(input.emailMessage ?? `Please enter a valid email address for ${provider.name === 'paystack' ? 'Paystack' : provider.label} payment`)
+    if (!EMAIL_RE.test(email) || email.length > 254)
+      throw badRequest(input.emailMessage ?? `Please enter a valid email address for ${provider.name === 'paystack' ? 'Paystack' : provider.label} payment`)
     return { method, phone: null, network: null, email }
   }
 
@@ -166,7 +187,16 @@ export function createPaymentsService(deps: PaymentsDeps) {
     const free = input.amountPesewas === 0
     // A free fee collects nothing, so there is no payer phone or checkout e-mail to ask for.
     const payer = free
-      ? { method, phone: null, network: null, email: String(input.email ?? '').trim().toLowerCase() || (ctx.user?.email ?? null) }
+      ? {
+          method,
+          phone: null,
+          network: null,
+          email:
+            String(input.email ?? '')
+              .trim()
+              .toLowerCase() ||
+            (ctx.user?.email ?? null)
+        }
       : payerFor(method, input, ctx)
     const transactionId = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
     // The row and what it marks. A charge started now (the browser waits on the gateway) needs the row
@@ -176,31 +206,44 @@ export function createPaymentsService(deps: PaymentsDeps) {
     const background = !!input.background && !free
     const write = async (transaction?: Transaction): Promise<PaymentRow> => {
       // Every order placed writes one: a named statement, no model instance (ADR 0024).
-      const [row] = await run<PaymentRow>(INSERT_PAYMENT, [
-        transactionId,
-        input.purpose,
-        free ? 'none' : provider.name,
-        method,
-        input.amountPesewas,
-        payer.phone,
-        payer.network,
-        payer.email,
-        input.orderId ?? null,
-        input.afaRegistrationId ?? null,
-        input.agentId ?? null,
-        input.userId ?? ctx.user?.id ?? null,
-        JSON.stringify({ ...(input.afa ? { afa: input.afa } : {}), ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}), ...(input.voucher ? { voucher: input.voucher } : {}), ...(input.vouchers ? { vouchers: input.vouchers } : {}) }),
-        !free && provider.name === 'simulator',
-      ], transaction)
+      const [row] = await run<PaymentRow>(
+        INSERT_PAYMENT,
+        [
+          transactionId,
+          input.purpose,
+          free ? 'none' : provider.name,
+          method,
+          input.amountPesewas,
+          payer.phone,
+          payer.network,
+          payer.email,
+          input.orderId ?? null,
+          input.afaRegistrationId ?? null,
+          input.agentId ?? null,
+          input.userId ?? ctx.user?.id ?? null,
+          JSON.stringify({
+            ...(input.afa ? { afa: input.afa } : {}),
+            ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}),
+            ...(input.voucher ? { voucher: input.voucher } : {}),
+            ...(input.vouchers ? { vouchers: input.vouchers } : {})
+          }),
+          !free && provider.name === 'simulator'
+        ],
+        transaction
+      )
       if (!free && provider.name === 'simulator' && input.orderId && !input.orderMarked) {
         // The order is marked too: admin tables, exports and delivery must know no real money moved.
-        await sequelize.query('UPDATE orders SET simulated = true, updated_at = now() WHERE id = :id RETURNING id', { replacements: { id: input.orderId }, type: QueryTypes.SELECT, transaction })
+        await sequelize.query('UPDATE orders SET simulated = true, updated_at = now() WHERE id = :id RETURNING id', {
+          replacements: { id: input.orderId },
+          type: QueryTypes.SELECT,
+          transaction
+        })
       }
       if (input.purpose === 'agent_fee' && input.agentId) {
         await sequelize.query(
           `UPDATE agents SET payment_status = 'PENDING', payment_transaction_id = :tid, updated_at = now()
            WHERE id = :id AND payment_status IS DISTINCT FROM 'SUCCESS' RETURNING id`,
-          { replacements: { id: input.agentId, tid: transactionId }, type: QueryTypes.SELECT, transaction },
+          { replacements: { id: input.agentId, tid: transactionId }, type: QueryTypes.SELECT, transaction }
         )
       }
       if (background) await starter.startLater(transactionId, transaction)
@@ -274,7 +317,15 @@ export function createPaymentsService(deps: PaymentsDeps) {
       assertMayRead(existing, ctx, phone)
       const { row } = await checkGateway(tid)
       const p = row ?? existing
-      return { paymentStatus: p.status, message: p.message ?? '', extTransactionId: p.ext_transaction_id, transactionId: p.transaction_id, purpose: p.purpose, orderId: p.order_id, needsCode: present(p).needsCode }
+      return {
+        paymentStatus: p.status,
+        message: p.message ?? '',
+        extTransactionId: p.ext_transaction_id,
+        transactionId: p.transaction_id,
+        purpose: p.purpose,
+        orderId: p.order_id,
+        needsCode: present(p).needsCode
+      }
     },
 
     /** For the reconcile job: gateway check and settlement, no ownership rules. */
@@ -321,7 +372,14 @@ export function createPaymentsService(deps: PaymentsDeps) {
       const existing = await load(tid)
       if (!existing) throw notFound('Payment not found')
       assertMayRead(existing, ctx, phone, 'Payment not found')
-      let type: 'data' | 'agent_order' | 'agent' | 'afa' | 'wallet_topup' | 'voucher' = existing.purpose === 'afa' ? 'afa' : existing.purpose === 'agent_fee' ? 'agent' : existing.purpose === 'wallet_topup' || existing.purpose === 'voucher' ? existing.purpose : 'data'
+      let type: 'data' | 'agent_order' | 'agent' | 'afa' | 'wallet_topup' | 'voucher' =
+        existing.purpose === 'afa'
+          ? 'afa'
+          : existing.purpose === 'agent_fee'
+            ? 'agent'
+            : existing.purpose === 'wallet_topup' || existing.purpose === 'voucher'
+              ? existing.purpose
+              : 'data'
       // Asked before the gateway check settles it: nothing may be read after the payment is settled,
       // where a lost connection would answer an error for money that went through.
       if (existing.purpose === 'data' && existing.order_id) {
@@ -333,12 +391,15 @@ export function createPaymentsService(deps: PaymentsDeps) {
       return {
         status: p.status === 'SUCCESS' ? 'success' : p.status === 'PENDING' || p.status === 'IN_PROGRESS' ? 'pending' : 'failed',
         paymentStatus: p.status,
-        message: p.status === 'SUCCESS' ? 'Payment completed successfully!' : p.message || (p.status === 'FAILED' ? 'There was an issue with your payment.' : 'Payment is still pending'),
+        message:
+          p.status === 'SUCCESS'
+            ? 'Payment completed successfully!'
+            : p.message || (p.status === 'FAILED' ? 'There was an issue with your payment.' : 'Payment is still pending'),
         transactionId: p.transaction_id,
         orderId: p.order_id,
         agentId: p.agent_id,
         afaId: p.afa_registration_id,
-        type,
+        type
       }
     },
 
@@ -350,7 +411,6 @@ export function createPaymentsService(deps: PaymentsDeps) {
       if (!event) return { received: true }
       await events.paystack(event, ctx)
       return { received: true }
-    },
+    }
   }
 }
-

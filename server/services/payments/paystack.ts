@@ -11,7 +11,7 @@ import type {
   PaymentRow,
   RefundAnswer,
   RefundCall,
-  StartResult,
+  StartResult
 } from './provider.ts'
 
 /** Paystack's transaction/charge status words mapped onto ours. */
@@ -68,7 +68,7 @@ export function resultOf(data: PaystackData, fallbackMessage: string): GatewayRe
     extId: data.id !== undefined && data.id !== null ? String(data.id) : null,
     amountPesewas: typeof data.amount === 'number' ? data.amount : null,
     currency: data.currency ?? null,
-    needs: NEEDS[String(data.status ?? '').toLowerCase()] ?? null,
+    needs: NEEDS[String(data.status ?? '').toLowerCase()] ?? null
   }
 }
 
@@ -77,7 +77,9 @@ export function resultOf(data: PaystackData, fallbackMessage: string): GatewayRe
  * (status true, or a 4xx refusal of this request). 'unclear': timeouts, resets, 5xx, 429, a body that
  * is not Paystack's JSON: the request may or may not have taken effect (ADR 0013).
  */
-export type PaystackAnswer = { kind: 'word'; ok: boolean; httpStatus: number; message: string; data: PaystackData & Record<string, any>; raw: unknown; meta?: any; list?: any[] } | { kind: 'unclear'; reason: string }
+export type PaystackAnswer =
+  | { kind: 'word'; ok: boolean; httpStatus: number; message: string; data: PaystackData & Record<string, any>; raw: unknown; meta?: any; list?: any[] }
+  | { kind: 'unclear'; reason: string }
 type Answer = PaystackAnswer
 
 /** One client for every Paystack call (charges, refunds, transfers): base URL and key from env, answers sorted by paystackCaller. */
@@ -91,7 +93,7 @@ export function paystackCaller(env: Env, http?: AxiosInstance) {
       validateStatus: () => true,
       // Paystack's body is read as text and parsed here, so a non-JSON answer is seen as such.
       transformResponse: [(d: unknown) => d],
-      responseType: 'text',
+      responseType: 'text'
     })
   return async function call(method: 'get' | 'post', url: string, body?: unknown, params?: Record<string, unknown>): Promise<Answer> {
     let res: AxiosResponse<string>
@@ -107,10 +109,20 @@ export function paystackCaller(env: Env, http?: AxiosInstance) {
     } catch {
       return { kind: 'unclear', reason: `Paystack answered HTTP ${res.status} with a body that is not JSON` }
     }
-    if (!payload || typeof payload !== 'object' || typeof payload.status !== 'boolean') return { kind: 'unclear', reason: `Paystack answered HTTP ${res.status} without its envelope` }
+    if (!payload || typeof payload !== 'object' || typeof payload.status !== 'boolean')
+      return { kind: 'unclear', reason: `Paystack answered HTTP ${res.status} without its envelope` }
     const message = String(payload.message ?? '')
     const data = Array.isArray(payload.data) ? {} : ((payload.data ?? {}) as PaystackData)
-    return { kind: 'word', ok: res.status < 400 && payload.status === true, httpStatus: res.status, message, data, raw: payload.data ?? null, meta: payload.meta, list: Array.isArray(payload.data) ? payload.data : undefined }
+    return {
+      kind: 'word',
+      ok: res.status < 400 && payload.status === true,
+      httpStatus: res.status,
+      message,
+      data,
+      raw: payload.data ?? null,
+      meta: payload.meta,
+      list: Array.isArray(payload.data) ? payload.data : undefined
+    }
   }
 }
 
@@ -118,7 +130,8 @@ export function createPaystackProvider(env: Env, http?: AxiosInstance): PaymentP
   const call = paystackCaller(env, http)
   const providerCode = { MTN: env.PAYSTACK_MOMO_MTN, TELECEL: env.PAYSTACK_MOMO_TELECEL, AIRTELTIGO: env.PAYSTACK_MOMO_AIRTELTIGO }
 
-  const unclearStart = (reason: string): StartResult => ({ status: 'PENDING', message: WAITING_MESSAGE, unclear: true, extId: null, note: reason }) as StartResult
+  const unclearStart = (reason: string): StartResult =>
+    ({ status: 'PENDING', message: WAITING_MESSAGE, unclear: true, extId: null, note: reason }) as StartResult
 
   async function chargeAnswer(r: Answer, fallback: string): Promise<StartResult> {
     if (r.kind === 'unclear') return unclearStart(r.reason)
@@ -143,11 +156,12 @@ export function createPaystackProvider(env: Env, http?: AxiosInstance): PaymentP
         amount: p.amountPesewas,
         currency: 'GHS',
         reference: p.reference,
-        ...(p.callbackUrl ? { callback_url: p.callbackUrl } : {}),
+        ...(p.callbackUrl ? { callback_url: p.callbackUrl } : {})
       })
       // No checkout page was handed to the payer, so nothing can have been paid: a plain failure.
       if (r.kind === 'unclear') return { status: 'FAILED', message: 'Payment provider is unavailable. Please try again shortly.', authorizationUrl: null }
-      if (!r.ok || !r.data.authorization_url) return { status: 'FAILED', message: r.message || 'Paystack authorization URL not received', authorizationUrl: null }
+      if (!r.ok || !r.data.authorization_url)
+        return { status: 'FAILED', message: r.message || 'Paystack authorization URL not received', authorizationUrl: null }
       return { status: 'PENDING', message: 'Redirecting to Paystack...', authorizationUrl: r.data.authorization_url, extId: null }
     },
     async startMomo(p: MomoStart): Promise<StartResult> {
@@ -156,7 +170,7 @@ export function createPaystackProvider(env: Env, http?: AxiosInstance): PaymentP
         amount: p.amountPesewas,
         currency: 'GHS',
         reference: p.reference,
-        mobile_money: { phone: p.phone, provider: providerCode[p.network] },
+        mobile_money: { phone: p.phone, provider: providerCode[p.network] }
       })
       return chargeAnswer(r, 'USSD prompt sent! Check your phone and complete payment.')
     },
@@ -164,7 +178,8 @@ export function createPaystackProvider(env: Env, http?: AxiosInstance): PaymentP
       const path = kind === 'otp' ? '/charge/submit_otp' : kind === 'pin' ? '/charge/submit_pin' : '/charge/submit_phone'
       const r = await call('post', path, { [kind]: code, reference: p.transaction_id })
       if (r.kind === 'unclear') return unclearStart(r.reason)
-      if (!r.ok && !r.data.status) return { status: 'IN_PROGRESS', message: r.message || 'The code was not accepted. Please try again.', needs: kind, rejected: true } as StartResult
+      if (!r.ok && !r.data.status)
+        return { status: 'IN_PROGRESS', message: r.message || 'The code was not accepted. Please try again.', needs: kind, rejected: true } as StartResult
       const res = resultOf(r.data, r.message || WAITING_MESSAGE)
       return res.status === 'SUCCESS' ? { ...res, status: 'IN_PROGRESS' } : res
     },
@@ -200,7 +215,7 @@ export function createPaystackProvider(env: Env, http?: AxiosInstance): PaymentP
         if (!r.list?.length || page >= pageCount) break
       }
       return out
-    },
+    }
   }
 }
 
@@ -240,6 +255,10 @@ export function parsePaystackEvent(body: any, rawBody?: Buffer): PaystackEvent |
   const key =
     objectId !== null && objectId !== undefined
       ? `${body.event}:${objectId}:${String(data.status ?? '')}`
-      : `${body.event}:${crypto.createHash('sha256').update(rawBody ?? JSON.stringify(body)).digest('hex').slice(0, 32)}`
+      : `${body.event}:${crypto
+          .createHash('sha256')
+          .update(rawBody ?? JSON.stringify(body))
+          .digest('hex')
+          .slice(0, 32)}`
   return { key, event: body.event, reference, data }
 }

@@ -37,11 +37,16 @@ export function createDailyReconciliation(deps: DailyDeps) {
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
 
   async function run(dayInput: Date | string, now = new Date()): Promise<DailyResult> {
-    const from = new Date(typeof dayInput === 'string' ? `${dayInput.slice(0, 10)}T00:00:00Z` : Date.UTC(dayInput.getUTCFullYear(), dayInput.getUTCMonth(), dayInput.getUTCDate()))
+    const from = new Date(
+      typeof dayInput === 'string' ? `${dayInput.slice(0, 10)}T00:00:00Z` : Date.UTC(dayInput.getUTCFullYear(), dayInput.getUTCMonth(), dayInput.getUTCDate())
+    )
     if (Number.isNaN(from.getTime())) throw new Error('invalid day')
     const to = new Date(from.getTime() + 86_400_000)
     const day = from.toISOString().slice(0, 10)
-    const [runRow] = await q<{ id: number }>(`INSERT INTO reconciliation_runs (day, gateway) VALUES (:day, :gateway) RETURNING id`, { day, gateway: provider.name })
+    const [runRow] = await q<{ id: number }>(`INSERT INTO reconciliation_runs (day, gateway) VALUES (:day, :gateway) RETURNING id`, {
+      day,
+      gateway: provider.name
+    })
     const runId = runRow!.id
     try {
       const theirs = await provider.listTransactions(from, to)
@@ -49,62 +54,100 @@ export function createDailyReconciliation(deps: DailyDeps) {
       const ours = await q<{ transaction_id: string; status: string; amount_pesewas: number; paid: number | null }>(
         `SELECT transaction_id, status, amount_pesewas, CAST(details->'paid'->>'amountPesewas' AS int) AS paid FROM payments
           WHERE gateway = :gateway AND ((created_at >= :from AND created_at < :to) OR transaction_id IN (:refs))`,
-        { gateway: provider.name, from, to, refs: theirs.length ? [...byRef.keys()] : [''] },
+        { gateway: provider.name, from, to, refs: theirs.length ? [...byRef.keys()] : [''] }
       )
       const mine = new Map(ours.map((p) => [p.transaction_id, p]))
       let mismatches = 0
       const flag = async (key: string, tid: string, summary: string, actionTaken: string, details: Record<string, unknown>) => {
         mismatches++
-        await deps.attention.note({ kind: 'recon_mismatch', key: `${day}:${key}:${tid}`, transactionId: tid, summary, actionTaken, details: { day, runId, ...details } })
+        await deps.attention.note({
+          kind: 'recon_mismatch',
+          key: `${day}:${key}:${tid}`,
+          transactionId: tid,
+          summary,
+          actionTaken,
+          details: { day, runId, ...details }
+        })
       }
       for (const t of theirs) {
         const p = mine.get(t.reference)
         const paidThere = t.status === 'success'
         if (t.status === 'reversed' && p && SETTLED_HERE.includes(p.status) && p.status !== 'REVERSED' && p.status !== 'REFUNDED') {
           await deps.events.reverse(t.reference, 'reversal', 'The gateway reports this payment reversed')
-          await flag('reversed', t.reference, 'Reversed at the gateway, settled here', 'Payment marked reversed; order and commission reversed', { gatewayStatus: t.status })
+          await flag('reversed', t.reference, 'Reversed at the gateway, settled here', 'Payment marked reversed; order and commission reversed', {
+            gatewayStatus: t.status
+          })
           continue
         }
         if (!paidThere) continue
         if (!p) {
-          await flag('unknown', t.reference, `Paid at the gateway (${ghsText(t.amountPesewas)}) for a reference this shop does not have`, 'Nothing changed: check it at the gateway', { gatewayAmount: toGhs(t.amountPesewas) })
+          await flag(
+            'unknown',
+            t.reference,
+            `Paid at the gateway (${ghsText(t.amountPesewas)}) for a reference this shop does not have`,
+            'Nothing changed: check it at the gateway',
+            { gatewayAmount: toGhs(t.amountPesewas) }
+          )
           continue
         }
         if (!SETTLED_HERE.includes(p.status)) {
-          const out = await deps.settlement.settle(t.reference, { status: 'SUCCESS', message: 'Payment confirmed by reconciliation', amountPesewas: t.amountPesewas, currency: t.currency })
+          const out = await deps.settlement.settle(t.reference, {
+            status: 'SUCCESS',
+            message: 'Payment confirmed by reconciliation',
+            amountPesewas: t.amountPesewas,
+            currency: t.currency
+          })
           const now = out.row?.status ?? p.status
-          await flag('not_success_here', t.reference, `Paid at the gateway but ${p.status} here`, `Settled through reconciliation: now ${now}`, { localStatus: p.status, gatewayAmount: toGhs(t.amountPesewas) })
+          await flag('not_success_here', t.reference, `Paid at the gateway but ${p.status} here`, `Settled through reconciliation: now ${now}`, {
+            localStatus: p.status,
+            gatewayAmount: toGhs(t.amountPesewas)
+          })
           continue
         }
         const ourPaid = p.paid ?? p.amount_pesewas
         if (ourPaid !== t.amountPesewas) {
-          await flag('amount', t.reference, `Amounts differ: ${ghsText(t.amountPesewas)} at the gateway, ${ghsText(ourPaid)} here`, 'Nothing changed: check the payment at the gateway', { gatewayAmount: toGhs(t.amountPesewas), localAmount: toGhs(ourPaid) })
+          await flag(
+            'amount',
+            t.reference,
+            `Amounts differ: ${ghsText(t.amountPesewas)} at the gateway, ${ghsText(ourPaid)} here`,
+            'Nothing changed: check the payment at the gateway',
+            { gatewayAmount: toGhs(t.amountPesewas), localAmount: toGhs(ourPaid) }
+          )
         }
       }
       for (const p of ours) {
         if (p.status !== 'SUCCESS') continue
         const t = byRef.get(p.transaction_id)
         if (!t || (t.status !== 'success' && t.status !== 'reversed')) {
-          await flag('not_paid_there', p.transaction_id, `SUCCESS here but ${t ? t.status : 'absent'} at the gateway`, 'Nothing changed: check the payment at the gateway before delivering more', { gatewayStatus: t?.status ?? null })
+          await flag(
+            'not_paid_there',
+            p.transaction_id,
+            `SUCCESS here but ${t ? t.status : 'absent'} at the gateway`,
+            'Nothing changed: check the payment at the gateway before delivering more',
+            { gatewayStatus: t?.status ?? null }
+          )
         }
       }
       await q(
         `UPDATE reconciliation_runs SET status = 'DONE', gateway_count = :g, local_count = :l, mismatches = :m, finished_at = now() WHERE id = :id RETURNING id`,
-        { id: runId, g: theirs.length, l: ours.length, m: mismatches },
+        { id: runId, g: theirs.length, l: ours.length, m: mismatches }
       )
       // A day still open (or within its late-arrival hour) is looked at but stays due for the catch-up.
       if (isDayComplete(day, now)) {
         await q(
           `INSERT INTO reconciled_days (day, gateway, run_id) VALUES (:day, :gateway, :id)
            ON CONFLICT (day) DO UPDATE SET gateway = EXCLUDED.gateway, run_id = EXCLUDED.run_id, reconciled_at = now() RETURNING day`,
-          { day, gateway: provider.name, id: runId },
+          { day, gateway: provider.name, id: runId }
         )
       }
       // A clean day is routine; a day with mismatches is something an admin acts on (the attention list).
       log[mismatches > 0 ? 'warn' : 'debug']({ day, runId, gateway: theirs.length, local: ours.length, mismatches }, 'daily reconciliation')
       return { runId, day, gatewayCount: theirs.length, localCount: ours.length, mismatches }
     } catch (err) {
-      await q(`UPDATE reconciliation_runs SET status = 'FAILED', message = :m, finished_at = now() WHERE id = :id RETURNING id`, { id: runId, m: (err as Error).message.slice(0, 300) })
+      await q(`UPDATE reconciliation_runs SET status = 'FAILED', message = :m, finished_at = now() WHERE id = :id RETURNING id`, {
+        id: runId,
+        m: (err as Error).message.slice(0, 300)
+      })
       throw err
     }
   }
@@ -120,7 +163,7 @@ export function createDailyReconciliation(deps: DailyDeps) {
       localCount: r.local_count,
       mismatches: r.mismatches,
       message: r.message,
-      startedAt: new Date(r.started_at).toISOString(),
+      startedAt: new Date(r.started_at).toISOString()
     }))
   }
 

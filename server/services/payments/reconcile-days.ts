@@ -9,10 +9,17 @@ import type { DailyResult } from './reconcile-daily.ts'
 /** The most days one catch-up or one admin request reconciles: a month of gateway lists at most. */
 export const MAX_RECONCILE_DAYS = 31
 
-const DAY = Joi.string().trim().pattern(/^\d{4}-\d{2}-\d{2}$/).custom((v: string, h) => (Number.isNaN(dayStart(v)) || dayKey(dayStart(v)) !== v ? h.error('any.invalid') : v))
+const DAY = Joi.string()
+  .trim()
+  .pattern(/^\d{4}-\d{2}-\d{2}$/)
+  .custom((v: string, h) => (Number.isNaN(dayStart(v)) || dayKey(dayStart(v)) !== v ? h.error('any.invalid') : v))
 const rangeSchema = Joi.object({ from: DAY.required(), to: DAY.allow('', null) })
   .unknown(false)
-  .messages({ 'string.pattern.base': '{{#label}} must be a day (YYYY-MM-DD)', 'any.invalid': '{{#label}} is not a real day', 'any.required': '{{#label}} is required (YYYY-MM-DD)' })
+  .messages({
+    'string.pattern.base': '{{#label}} must be a day (YYYY-MM-DD)',
+    'any.invalid': '{{#label}} is not a real day',
+    'any.required': '{{#label}} is required (YYYY-MM-DD)'
+  })
 
 /** The days from..to (inclusive) an admin or operator asks to reconcile, checked. */
 export function requestedDays(raw: unknown, now = new Date()): string[] {
@@ -46,7 +53,7 @@ export function createReconcileDays(deps: { sequelize: Sequelize; audit: AuditSe
       `SELECT to_char(d, 'YYYY-MM-DD') AS day
          FROM generate_series(GREATEST(CAST(:windowStart AS date), COALESCE((SELECT min(day) FROM reconciled_days), CAST(:latest AS date))), CAST(:latest AS date), interval '1 day') d
         WHERE NOT EXISTS (SELECT 1 FROM reconciled_days r WHERE r.day = CAST(d AS date)) ORDER BY d`,
-      { replacements: { windowStart, latest }, type: QueryTypes.SELECT },
+      { replacements: { windowStart, latest }, type: QueryTypes.SELECT }
     )
     return rows.map((r) => r.day)
   }
@@ -69,9 +76,9 @@ export function createReconcileDays(deps: { sequelize: Sequelize; audit: AuditSe
         action: 'RECONCILIATION_RUN',
         resource: 'PAYMENT',
         severity: 'MEDIUM',
-        details: { by, from: days[0], to: days.at(-1), days: done.map((r) => ({ day: r.day, runId: r.runId, mismatches: r.mismatches })), failure },
+        details: { by, from: days[0], to: days.at(-1), days: done.map((r) => ({ day: r.day, runId: r.runId, mismatches: r.mismatches })), failure }
       },
-      ctx,
+      ctx
     )
     if (failure) throw new AppError(502, `Reconciliation stopped at ${failure}. Days before it were reconciled; try again later.`)
     return done

@@ -70,7 +70,12 @@ export function createRefunds(deps: RefundDeps) {
    * Decides a refund inside the caller's transaction. Returns the refund row, or null when this
    * payment already has one of this kind (the loser of a race does nothing).
    */
-  async function issueInTx(t: Transaction, p: PaymentRow, input: { kind: 'full' | 'excess' | 'shortfall'; amountPesewas?: number; reason: string }, ctx: Ctx = {}): Promise<RefundRow | null> {
+  async function issueInTx(
+    t: Transaction,
+    p: PaymentRow,
+    input: { kind: 'full' | 'excess' | 'shortfall'; amountPesewas?: number; reason: string },
+    ctx: Ctx = {}
+  ): Promise<RefundRow | null> {
     const left = await refundable(p, t)
     const amount = Math.min(input.amountPesewas ?? left, left)
     if (amount <= 0) return null
@@ -79,25 +84,43 @@ export function createRefunds(deps: RefundDeps) {
        VALUES (:pid, :tid, :kind, :gateway, :amount, :reason, :by)
        ON CONFLICT (transaction_id, kind) DO NOTHING RETURNING *`,
       { pid: p.id, tid: p.transaction_id, kind: input.kind, gateway: p.gateway, amount, reason: input.reason.slice(0, 500), by: ctx.user?.id ?? null },
-      t,
+      t
     )
     if (!r) return null
-    const details: Record<string, unknown> = { refundId: r.id, transactionId: p.transaction_id, kind: r.kind, amount: toGhs(amount), reason: r.reason, gateway: p.gateway }
+    const details: Record<string, unknown> = {
+      refundId: r.id,
+      transactionId: p.transaction_id,
+      kind: r.kind,
+      amount: toGhs(amount),
+      reason: r.reason,
+      gateway: p.gateway
+    }
     if (input.kind === 'full') {
       await q(`UPDATE payments SET status = 'REFUND_PENDING', updated_at = now() WHERE id = :id RETURNING id`, { id: p.id }, t)
       if (p.order_id) {
-        const [order] = await q<{ id: number }>(`UPDATE orders SET payment_status = 'REFUNDED', updated_at = now() WHERE id = :id AND payment_status = 'SUCCESS' RETURNING id`, { id: p.order_id }, t)
+        const [order] = await q<{ id: number }>(
+          `UPDATE orders SET payment_status = 'REFUNDED', updated_at = now() WHERE id = :id AND payment_status = 'SUCCESS' RETURNING id`,
+          { id: p.order_id },
+          t
+        )
         details.orderId = p.order_id
         if (order) {
           // The agent earns nothing on money given back.
-          const [c] = await q<{ commission_amount_pesewas: number }>('DELETE FROM commissions WHERE order_id = :id RETURNING commission_amount_pesewas', { id: p.order_id }, t)
+          const [c] = await q<{ commission_amount_pesewas: number }>(
+            'DELETE FROM commissions WHERE order_id = :id RETURNING commission_amount_pesewas',
+            { id: p.order_id },
+            t
+          )
           details.commissionReversed = c ? toGhs(c.commission_amount_pesewas) : 0
           await deps.events.publish('order.moneyReturned', { orderId: p.order_id, why: 'refund' }, { ...ctx, transaction: t })
         }
       }
     }
     await deps.queue.enqueue(REFUND_TASK, { refundId: r.id }, { transaction: t, jobKey: `refund:${r.id}`, maxAttempts: 25 })
-    await deps.audit.record({ action: 'REFUND_ISSUED', resource: 'PAYMENT', resourceId: p.transaction_id, severity: 'HIGH', details }, { ...ctx, transaction: t })
+    await deps.audit.record(
+      { action: 'REFUND_ISSUED', resource: 'PAYMENT', resourceId: p.transaction_id, severity: 'HIGH', details },
+      { ...ctx, transaction: t }
+    )
     return r
   }
 
@@ -108,15 +131,25 @@ export function createRefunds(deps: RefundDeps) {
         `UPDATE refunds SET status = :s, message = :m, ext_refund_id = COALESCE(:ext, ext_refund_id), updated_at = now()
          WHERE id = :id AND status IN ('PENDING','SENDING','SENT') RETURNING *`,
         { id: refundId, s: outcome, m: message.slice(0, 300), ext: extRefundId ?? null },
-        t,
+        t
       )
       if (!r) return false
       if (r.kind === 'full') {
-        await q(`UPDATE payments SET status = :s, updated_at = now() WHERE id = :id AND status IN ('REFUND_PENDING','REFUND_FAILED') RETURNING id`, { id: r.payment_id, s: outcome === 'PROCESSED' ? 'REFUNDED' : 'REFUND_FAILED' }, t)
+        await q(
+          `UPDATE payments SET status = :s, updated_at = now() WHERE id = :id AND status IN ('REFUND_PENDING','REFUND_FAILED') RETURNING id`,
+          { id: r.payment_id, s: outcome === 'PROCESSED' ? 'REFUNDED' : 'REFUND_FAILED' },
+          t
+        )
       }
       await deps.audit.record(
-        { action: outcome === 'PROCESSED' ? 'REFUND_PROCESSED' : 'REFUND_FAILED', resource: 'PAYMENT', resourceId: r.transaction_id, severity: outcome === 'PROCESSED' ? 'MEDIUM' : 'HIGH', details: { refundId: r.id, amount: toGhs(r.amount_pesewas), message } },
-        { transaction: t },
+        {
+          action: outcome === 'PROCESSED' ? 'REFUND_PROCESSED' : 'REFUND_FAILED',
+          resource: 'PAYMENT',
+          resourceId: r.transaction_id,
+          severity: outcome === 'PROCESSED' ? 'MEDIUM' : 'HIGH',
+          details: { refundId: r.id, amount: toGhs(r.amount_pesewas), message }
+        },
+        { transaction: t }
       )
       return true
     })
@@ -126,7 +159,7 @@ export function createRefunds(deps: RefundDeps) {
   async function run(refundId: number): Promise<void> {
     const [r] = await q<RefundRow>(
       `UPDATE refunds SET status = 'SENDING', attempts = attempts + 1, updated_at = now() WHERE id = :id AND status IN ('PENDING','SENDING') RETURNING *`,
-      { id: refundId },
+      { id: refundId }
     )
     if (!r) return
     const handler = handlers.get(r.gateway)
@@ -136,11 +169,20 @@ export function createRefunds(deps: RefundDeps) {
     if (r.attempts > 1 && handler.findRefund) answer = await handler.findRefund(r.transaction_id)
     if (!answer || answer.status === 'UNCLEAR') {
       const [p] = await q<{ ext_transaction_id: string | null }>('SELECT ext_transaction_id FROM payments WHERE id = :id', { id: r.payment_id })
-      answer = await handler.refund({ refundId: r.id, reference: r.transaction_id, extId: p?.ext_transaction_id ?? null, amountPesewas: r.amount_pesewas, reason: r.reason })
+      answer = await handler.refund({
+        refundId: r.id,
+        reference: r.transaction_id,
+        extId: p?.ext_transaction_id ?? null,
+        amountPesewas: r.amount_pesewas,
+        reason: r.reason
+      })
     }
     if (answer.status === 'UNCLEAR') throw new Error(`refund ${r.id}: no clear answer (${answer.message}); asked again`)
     if (answer.status === 'SENT') {
-      await q(`UPDATE refunds SET status = 'SENT', ext_refund_id = COALESCE(:ext, ext_refund_id), message = :m, updated_at = now() WHERE id = :id AND status = 'SENDING' RETURNING id`, { id: r.id, ext: answer.extRefundId ?? null, m: answer.message })
+      await q(
+        `UPDATE refunds SET status = 'SENT', ext_refund_id = COALESCE(:ext, ext_refund_id), message = :m, updated_at = now() WHERE id = :id AND status = 'SENDING' RETURNING id`,
+        { id: r.id, ext: answer.extRefundId ?? null, m: answer.message }
+      )
       return
     }
     await finish(r.id, answer.status, answer.message, answer.extRefundId)
@@ -162,7 +204,10 @@ export function createRefunds(deps: RefundDeps) {
     return inTx(async (t) => {
       const p = await loadPayment(transactionId, t)
       if (!p) throw notFound('Payment not found')
-      if (p.status !== 'SUCCESS') throw conflict(p.status === 'REFUND_PENDING' || p.status === 'REFUNDED' ? 'This payment has already been refunded' : 'Only a successful payment can be refunded')
+      if (p.status !== 'SUCCESS')
+        throw conflict(
+          p.status === 'REFUND_PENDING' || p.status === 'REFUNDED' ? 'This payment has already been refunded' : 'Only a successful payment can be refunded'
+        )
       const r = await issueInTx(t, p, { kind: 'full', reason: why }, ctx)
       if (!r) throw conflict('This payment has already been refunded')
       return r
@@ -182,7 +227,7 @@ export function createRefunds(deps: RefundDeps) {
       const [o] = await q<{ payment_transaction_id: string | null; delivered: boolean; payment_status: string; delivery_status: string }>(
         'SELECT payment_transaction_id, delivered, payment_status, delivery_status FROM orders_view WHERE id = :id',
         { id },
-        t,
+        t
       )
       if (!o) throw notFound('Order not found')
       if (o.delivered) throw conflict('This order has been delivered and cannot be refunded')
@@ -199,7 +244,11 @@ export function createRefunds(deps: RefundDeps) {
    * wallet always goes back to the wallet. Otherwise nothing: the admin decides.
    */
   async function onDeliveryFailed(orderId: number, reason: string, ctx: Ctx = {}): Promise<RefundRow | null> {
-    const [pay] = await q<{ gateway: string }>('SELECT p.gateway FROM orders o JOIN payments p ON p.transaction_id = o.payment_transaction_id WHERE o.id = :id', { id: orderId }, ctx.transaction)
+    const [pay] = await q<{ gateway: string }>(
+      'SELECT p.gateway FROM orders o JOIN payments p ON p.transaction_id = o.payment_transaction_id WHERE o.id = :id',
+      { id: orderId },
+      ctx.transaction
+    )
     const s = await deps.settings.getFresh({ transaction: ctx.transaction })
     if (!s.refundOnDeliveryFailure && pay?.gateway !== 'wallet') return null
     try {
@@ -215,11 +264,23 @@ export function createRefunds(deps: RefundDeps) {
     const id = Number(refundId)
     if (!Number.isInteger(id) || id <= 0) throw badRequest('Invalid refund')
     await sequelize.transaction(async (t) => {
-      const [r] = await q<RefundRow>(`UPDATE refunds SET status = 'PENDING', attempts = 0, updated_at = now() WHERE id = :id AND status = 'FAILED' RETURNING *`, { id }, t)
+      const [r] = await q<RefundRow>(
+        `UPDATE refunds SET status = 'PENDING', attempts = 0, updated_at = now() WHERE id = :id AND status = 'FAILED' RETURNING *`,
+        { id },
+        t
+      )
       if (!r) throw conflict('Only a failed refund can be retried')
-      if (r.kind === 'full') await q(`UPDATE payments SET status = 'REFUND_PENDING', updated_at = now() WHERE id = :id AND status = 'REFUND_FAILED' RETURNING id`, { id: r.payment_id }, t)
+      if (r.kind === 'full')
+        await q(
+          `UPDATE payments SET status = 'REFUND_PENDING', updated_at = now() WHERE id = :id AND status = 'REFUND_FAILED' RETURNING id`,
+          { id: r.payment_id },
+          t
+        )
       await deps.queue.enqueue(REFUND_TASK, { refundId: r.id }, { transaction: t, jobKey: `refund:${r.id}`, maxAttempts: 25 })
-      await deps.audit.record({ action: 'REFUND_RETRIED', resource: 'PAYMENT', resourceId: r.transaction_id, severity: 'HIGH', details: { refundId: r.id } }, { ...ctx, transaction: t })
+      await deps.audit.record(
+        { action: 'REFUND_RETRIED', resource: 'PAYMENT', resourceId: r.transaction_id, severity: 'HIGH', details: { refundId: r.id } },
+        { ...ctx, transaction: t }
+      )
     })
   }
 
@@ -228,7 +289,7 @@ export function createRefunds(deps: RefundDeps) {
     const outcome = status === 'processed' ? 'PROCESSED' : status === 'failed' ? 'FAILED' : null
     const rows = await q<RefundRow>(
       `SELECT * FROM refunds WHERE (ext_refund_id = :ext OR transaction_id = :ref) AND status IN ('PENDING','SENDING','SENT') ORDER BY (ext_refund_id = :ext) DESC NULLS LAST, id LIMIT 1`,
-      { ext: extRefundId ?? '', ref: reference },
+      { ext: extRefundId ?? '', ref: reference }
     )
     const r = rows[0]
     if (!r) {
@@ -236,7 +297,10 @@ export function createRefunds(deps: RefundDeps) {
       return !!known
     }
     if (!outcome) {
-      await q(`UPDATE refunds SET ext_refund_id = COALESCE(ext_refund_id, :ext), updated_at = now() WHERE id = :id RETURNING id`, { id: r.id, ext: extRefundId })
+      await q(`UPDATE refunds SET ext_refund_id = COALESCE(ext_refund_id, :ext), updated_at = now() WHERE id = :id RETURNING id`, {
+        id: r.id,
+        ext: extRefundId
+      })
       return true
     }
     await finish(r.id, outcome, message, extRefundId)
@@ -252,7 +316,7 @@ export function createRefunds(deps: RefundDeps) {
     refundOrder,
     onDeliveryFailed,
     retry,
-    onGatewayEvent,
+    onGatewayEvent
   }
 }
 

@@ -86,6 +86,9 @@ export const requestSchema = Joi.object<PaymentRequestInput>({
   background: Joi.boolean(),
   voucher: Joi.string().pattern(VOUCHER_RE).allow(null),
   orderMarked: Joi.boolean(),
-  vouchers: Joi.object({ productId: Joi.number().integer().required(), quantity: Joi.number().integer().min(1).max(10).required(), unitPesewas: Joi.number().integer().min(1).required() }).allow(null),
+  vouchers: Joi.object({
+    productId: Joi.number().integer().required(),
+    quantity: Joi.number().integer().min(1).max(10).required(),
+    unitPesewas: Joi.number().integer().min(1).required()
+  }).allow(null)
 }).options({ stripUnknown: true })
-

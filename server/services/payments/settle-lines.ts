@@ -29,21 +29,22 @@ export interface PaidLines {
 export async function settleLines(deps: LinesDeps, lines: PaidLines, ctx: Ctx & { transaction: Transaction }): Promise<number[]> {
   const t = ctx.transaction
   const { settings } = lines
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => deps.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction: t })
+  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) =>
+    deps.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction: t })
   const payments = await q<Record<string, any>>(
     `UPDATE payments SET status = 'SUCCESS', message = :message,
        details = CASE WHEN amount_pesewas > 0 THEN details || jsonb_build_object('paid', jsonb_build_object('amountPesewas', amount_pesewas, 'currency', 'GHS')) ELSE details END,
        settled_at = now(), updated_at = now()
      WHERE transaction_id IN (:tids) AND purpose = 'data' AND status IN ('PENDING','IN_PROGRESS')
      RETURNING *`,
-    { tids: lines.transactionIds, message: lines.message },
+    { tids: lines.transactionIds, message: lines.message }
   )
   if (payments.length !== lines.transactionIds.length) throw new Error('bulk line payments did not all settle')
   const viaDelivery = !!deps.delivery && settings.deliveryMode !== 'manual'
   const orders = await q<DeliveryRow & CommissionOrder>(
     `UPDATE orders SET payment_status = 'SUCCESS', updated_at = now(), ${queueOnPaymentSets(':queue')}
      WHERE id IN (:ids) AND payment_status IN ('PENDING','IN_PROGRESS') RETURNING *`,
-    { ids: payments.map((p) => p.order_id), queue: viaDelivery },
+    { ids: payments.map((p) => p.order_id), queue: viaDelivery }
   )
   if (orders.length !== payments.length) throw new Error('bulk line orders did not all settle')
   const recorded = await deps.commissions.recordForOrders(orders, settings, t)
@@ -57,12 +58,21 @@ export async function settleLines(deps: LinesDeps, lines: PaidLines, ctx: Ctx & 
       severity: 'LOW' as const,
       userId: p.user_id,
       details: {
-        transactionId: p.transaction_id, purpose: p.purpose, amount: toGhs(p.amount_pesewas), gateway: p.gateway, method: p.method,
-        extTransactionId: p.ext_transaction_id, status: p.status, message: p.message, ...(p.simulated ? { simulated: true } : {}),
-        orderId: p.order_id, commissionRecorded: recorded.has(Number(p.order_id)), ...(deps.delivery ? { deliveryQueued: queued.has(Number(p.order_id)) } : {}),
-      },
+        transactionId: p.transaction_id,
+        purpose: p.purpose,
+        amount: toGhs(p.amount_pesewas),
+        gateway: p.gateway,
+        method: p.method,
+        extTransactionId: p.ext_transaction_id,
+        status: p.status,
+        message: p.message,
+        ...(p.simulated ? { simulated: true } : {}),
+        orderId: p.order_id,
+        commissionRecorded: recorded.has(Number(p.order_id)),
+        ...(deps.delivery ? { deliveryQueued: queued.has(Number(p.order_id)) } : {})
+      }
     })),
-    ctx,
+    ctx
   )
   deps.log.info({ lines: payments.length, agentId: lines.agentId }, 'bulk line payments settled')
   return orders.map((o) => Number(o.id))

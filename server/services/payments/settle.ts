@@ -64,11 +64,20 @@ export function createSettlement(deps: SettleDeps) {
          updated_at = now()
        WHERE transaction_id = :tid AND status IN ('PENDING','IN_PROGRESS')
        RETURNING order_id, status`,
-      { tid: transactionId, status: result.status, message: result.message || null, ext: result.extId ?? null, setNeeds: result.needs !== undefined, needs: result.needs ?? null },
+      {
+        tid: transactionId,
+        status: result.status,
+        message: result.message || null,
+        ext: result.extId ?? null,
+        setNeeds: result.needs !== undefined,
+        needs: result.needs ?? null
+      }
     )
     const row = rows[0]
     if (row?.order_id && row.status === 'IN_PROGRESS') {
-      await q(`UPDATE orders SET payment_status = 'IN_PROGRESS', updated_at = now() WHERE id = :id AND payment_status = 'PENDING' RETURNING id`, { id: row.order_id })
+      await q(`UPDATE orders SET payment_status = 'IN_PROGRESS', updated_at = now() WHERE id = :id AND payment_status = 'PENDING' RETURNING id`, {
+        id: row.order_id
+      })
     }
   }
 
@@ -88,7 +97,7 @@ export function createSettlement(deps: SettleDeps) {
       extTransactionId: p.ext_transaction_id,
       status: p.status,
       message: p.message,
-      ...(p.simulated ? { simulated: true } : {}),
+      ...(p.simulated ? { simulated: true } : {})
     }
 
     if (p.purpose === 'data' && p.order_id) {
@@ -98,7 +107,7 @@ export function createSettlement(deps: SettleDeps) {
         `UPDATE orders SET payment_status = $2, updated_at = now(), ${queueOnPaymentSets('$4')}
          WHERE id = $1 AND payment_status = ANY($3::text[]) RETURNING *`,
         [p.order_id, p.status, openStates, success && viaDelivery],
-        t,
+        t
       )
       details.orderId = p.order_id
       if (!order && success) honoured = false
@@ -114,9 +123,13 @@ export function createSettlement(deps: SettleDeps) {
           smsId = null
         } else if (order.agent_id) {
           const [agent] = await q<{ phone: string }>('SELECT phone FROM agents WHERE id = :id', { id: order.agent_id }, t)
-          if (agent && settings.smsOrderCreatedAgent) smsId = await deps.sms.send(agent.phone, fillTemplate(settings.smsOrderCreatedAgent, vars), { transaction: t, defer: viaDelivery })
+          if (agent && settings.smsOrderCreatedAgent)
+            smsId = await deps.sms.send(agent.phone, fillTemplate(settings.smsOrderCreatedAgent, vars), { transaction: t, defer: viaDelivery })
         } else if (settings.smsOrderCreatedUser) {
-          smsId = await deps.sms.send(order.payment_phone_number || order.recipient_number, fillTemplate(settings.smsOrderCreatedUser, vars), { transaction: t, defer: viaDelivery })
+          smsId = await deps.sms.send(order.payment_phone_number || order.recipient_number, fillTemplate(settings.smsOrderCreatedUser, vars), {
+            transaction: t,
+            defer: viaDelivery
+          })
         }
         const sms = smsId ? [smsId] : []
         // Same transaction: the delivery job exists exactly when the payment is SUCCESS (ADR 0012).
@@ -134,13 +147,21 @@ export function createSettlement(deps: SettleDeps) {
         // lines are refunded like any batch line, and money for a batch cancelled meanwhile stays there.
         const { entry, balancePesewas } = await postWalletEntry(
           sequelize,
-          { agentId: p.agent_id, type: 'TOPUP', amountPesewas: p.amount_pesewas, reason: `${p.purpose === 'batch' ? 'Bulk order payment' : 'Top-up'} by ${p.method === 'card' ? 'card' : 'mobile money'}`, actorUserId: p.user_id, paymentTransactionId: p.transaction_id },
-          t,
+          {
+            agentId: p.agent_id,
+            type: 'TOPUP',
+            amountPesewas: p.amount_pesewas,
+            reason: `${p.purpose === 'batch' ? 'Bulk order payment' : 'Top-up'} by ${p.method === 'card' ? 'card' : 'mobile money'}`,
+            actorUserId: p.user_id,
+            paymentTransactionId: p.transaction_id
+          },
+          t
         )
         details.walletCredited = !!entry
         details.walletBalance = toGhs(balancePesewas)
       }
-      if (p.purpose === 'batch') await deps.events.publish('batch.paymentSettled', { transactionId: p.transaction_id, paid: success }, { ...ctx, transaction: t })
+      if (p.purpose === 'batch')
+        await deps.events.publish('batch.paymentSettled', { transactionId: p.transaction_id, paid: success }, { ...ctx, transaction: t })
     }
 
     if (p.purpose === 'agent_fee' && p.agent_id) {
@@ -153,7 +174,7 @@ export function createSettlement(deps: SettleDeps) {
           : `UPDATE agents SET payment_status = :status, updated_at = now()
              WHERE id = :id AND payment_transaction_id = :tid AND payment_status IS DISTINCT FROM 'SUCCESS' RETURNING id`,
         { id: p.agent_id, tid: p.transaction_id, status: p.status },
-        t,
+        t
       )
       // Already paid by another attempt: this money is not needed.
       if (success && !agentRows.length) honoured = false
@@ -162,7 +183,11 @@ export function createSettlement(deps: SettleDeps) {
     if (p.purpose === 'afa') {
       const form = p.details?.afa as { fullName?: string; ghCard?: string; phone?: string; email?: string } | undefined
       if (p.afa_registration_id) {
-        await q('UPDATE afa_registrations SET payment_status = :status, updated_at = now() WHERE id = :id RETURNING id', { id: p.afa_registration_id, status: p.status }, t)
+        await q(
+          'UPDATE afa_registrations SET payment_status = :status, updated_at = now() WHERE id = :id RETURNING id',
+          { id: p.afa_registration_id, status: p.status },
+          t
+        )
       } else if (success && form?.fullName && form.ghCard && form.phone) {
         // Recorded as soon as the money is in, so a closed browser never loses a paid registration.
         const [reg] = await q<{ id: number }>(
@@ -170,7 +195,7 @@ export function createSettlement(deps: SettleDeps) {
            VALUES (:fullName, :ghCard, :phone, :email, :amount, 'SUCCESS', :tid)
            ON CONFLICT (payment_transaction_id) DO NOTHING RETURNING id`,
           { fullName: form.fullName, ghCard: form.ghCard, phone: form.phone, email: form.email ?? null, amount: p.amount_pesewas, tid: p.transaction_id },
-          t,
+          t
         )
         if (reg) await q('UPDATE payments SET afa_registration_id = :rid WHERE id = :id RETURNING id', { rid: reg.id, id: p.id }, t)
         details.afaRegistrationId = reg?.id ?? null
@@ -192,9 +217,9 @@ export function createSettlement(deps: SettleDeps) {
         resourceId: p.transaction_id,
         severity: success ? (late ? 'HIGH' : 'LOW') : 'MEDIUM',
         userId: p.user_id,
-        details: { ...details, ...(late ? { late: true, honoured } : {}) },
+        details: { ...details, ...(late ? { late: true, honoured } : {}) }
       },
-      { ...ctx, transaction: t },
+      { ...ctx, transaction: t }
     )
     return honoured
   }
@@ -230,7 +255,10 @@ export function createSettlement(deps: SettleDeps) {
     if (status === 'SUCCESS' && before.amount_pesewas > 0) {
       v = verdict(before.amount_pesewas, result)
       if (!v.ok) {
-        log.error({ transactionId, due: before.amount_pesewas, paid: v.paid, currency: v.currency }, 'gateway reported success with a wrong amount or currency: refunding')
+        log.error(
+          { transactionId, due: before.amount_pesewas, paid: v.paid, currency: v.currency },
+          'gateway reported success with a wrong amount or currency: refunding'
+        )
         status = 'FAILED'
         message = `${v.why}: the money is being refunded`
       }
@@ -247,7 +275,7 @@ export function createSettlement(deps: SettleDeps) {
          WHERE transaction_id = $1 AND status = ANY($7::text[])
          RETURNING *, ${SETTINGS_VERSION_SQL} AS settings_version`,
         [transactionId, status, message || null, result.extId ?? null, v?.paid ?? null, v?.currency ?? null, from],
-        t,
+        t
       )
       const row = rows[0]
       if (!row) return { settled: false, row: await load(transactionId, t) }
@@ -261,7 +289,17 @@ export function createSettlement(deps: SettleDeps) {
         // Nothing is delivered; what came in goes back, once (the refund row is unique per payment).
         if (!late) await effects(row, tctx, settings)
         if (v.paid !== 0) await deps.refunds.issueInTx(t, row, { kind: 'full', amountPesewas: v.paid ?? undefined, reason: v.why! }, tctx)
-        await deps.attention.note({ kind: 'wrong_amount', key: transactionId, transactionId, summary: v.why!, actionTaken: v.paid === 0 ? 'Payment failed; nothing to refund' : 'Payment failed and the money that came in is being refunded automatically', details: { due: toGhs(before.amount_pesewas), paid: v.paid === null ? null : toGhs(v.paid), currency: v.currency } }, t)
+        await deps.attention.note(
+          {
+            kind: 'wrong_amount',
+            key: transactionId,
+            transactionId,
+            summary: v.why!,
+            actionTaken: v.paid === 0 ? 'Payment failed; nothing to refund' : 'Payment failed and the money that came in is being refunded automatically',
+            details: { due: toGhs(before.amount_pesewas), paid: v.paid === null ? null : toGhs(v.paid), currency: v.currency }
+          },
+          t
+        )
         return { settled: true, row: (await load(transactionId, t)) ?? row }
       }
       const honoured = await effects(row, tctx, settings, late)
@@ -269,15 +307,43 @@ export function createSettlement(deps: SettleDeps) {
       // registration): a plain settlement returns what its UPDATE returned, one round trip fewer.
       const changedAgain = row.purpose === 'afa' || (!honoured && status === 'SUCCESS') || !!(v && v.excess > 0)
       if (!honoured && status === 'SUCCESS') {
-        await deps.refunds.issueInTx(t, row, { kind: 'full', reason: late ? 'Paid after the payment had closed and the purchase could not be honoured' : row.purpose === 'voucher' ? 'Out of stock: no card could be supplied' : 'Paid for something already paid' }, tctx)
+        await deps.refunds.issueInTx(
+          t,
+          row,
+          {
+            kind: 'full',
+            reason: late
+              ? 'Paid after the payment had closed and the purchase could not be honoured'
+              : row.purpose === 'voucher'
+                ? 'Out of stock: no card could be supplied'
+                : 'Paid for something already paid'
+          },
+          tctx
+        )
       } else if (v && v.excess > 0) {
         await deps.refunds.issueInTx(t, row, { kind: 'excess', amountPesewas: v.excess, reason: `Overpaid by ${ghsText(v.excess)}` }, tctx)
-        await deps.attention.note({ kind: 'overpaid', key: transactionId, transactionId, summary: `Overpaid by ${ghsText(v.excess)}`, actionTaken: 'Settled; the difference is being refunded automatically' }, t)
+        await deps.attention.note(
+          {
+            kind: 'overpaid',
+            key: transactionId,
+            transactionId,
+            summary: `Overpaid by ${ghsText(v.excess)}`,
+            actionTaken: 'Settled; the difference is being refunded automatically'
+          },
+          t
+        )
       }
       if (late) {
         await deps.attention.note(
-          { kind: 'late_success', key: transactionId, transactionId, summary: `Payment succeeded after it was ${before.status}`, actionTaken: honoured ? 'Settled automatically: the purchase proceeds' : 'Refunded automatically: the purchase could not be honoured', details: { previousStatus: before.status, purpose: before.purpose } },
-          t,
+          {
+            kind: 'late_success',
+            key: transactionId,
+            transactionId,
+            summary: `Payment succeeded after it was ${before.status}`,
+            actionTaken: honoured ? 'Settled automatically: the purchase proceeds' : 'Refunded automatically: the purchase could not be honoured',
+            details: { previousStatus: before.status, purpose: before.purpose }
+          },
+          t
         )
       }
       log.info({ transactionId, status, purpose: row.purpose, late }, 'payment settled')

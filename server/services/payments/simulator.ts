@@ -29,7 +29,7 @@ const mode = (phone: string | null | undefined, m: keyof typeof SIM_MODES) => !!
 export function createSimulatorProvider(
   env: Env,
   lookupPhone: (reference: string) => Promise<(string | null)[]> = async () => [],
-  list: (from: Date, to: Date) => Promise<GatewayTxn[]> = async () => [],
+  list: (from: Date, to: Date) => Promise<GatewayTxn[]> = async () => []
 ): PaymentProvider {
   const refundPhone = lookupPhone
   const ttlMs = env.SIMULATOR_PROMPT_TTL_SECONDS * 1000
@@ -42,12 +42,19 @@ export function createSimulatorProvider(
     expireAfterMs: () => ttlMs,
     async startMomo(p: MomoStart): Promise<StartResult> {
       if (p.network === 'TELECEL') return { status: 'IN_PROGRESS', message: SIM_VOUCHER_MESSAGE, extId: extId(p.reference), needs: 'otp' }
-      if (mode(p.phone, 'startTimesOut')) return { status: 'PENDING', message: 'Waiting for approval: check your phone and approve the payment.', unclear: true, note: 'Simulator: charge start timed out' }
+      if (mode(p.phone, 'startTimesOut'))
+        return {
+          status: 'PENDING',
+          message: 'Waiting for approval: check your phone and approve the payment.',
+          unclear: true,
+          note: 'Simulator: charge start timed out'
+        }
       return { status: 'PENDING', message: SIM_PROMPT_MESSAGE, extId: extId(p.reference) }
     },
     async submitCode(p: PaymentRow, _kind, code: string): Promise<StartResult> {
       // Any 6 digits but 000000 is a valid voucher.
-      if (!VOUCHER_RE.test(code) || code === '000000') return { status: 'IN_PROGRESS', message: 'Invalid voucher. Dial *110# to generate a new one and try again.', needs: 'otp', rejected: true }
+      if (!VOUCHER_RE.test(code) || code === '000000')
+        return { status: 'IN_PROGRESS', message: 'Invalid voucher. Dial *110# to generate a new one and try again.', needs: 'otp', rejected: true }
       return { status: 'IN_PROGRESS', message: SIM_PROMPT_MESSAGE, extId: extId(p.transaction_id), needs: null }
     },
     async refund(c): Promise<RefundAnswer> {
@@ -64,7 +71,7 @@ export function createSimulatorProvider(
         status: 'PENDING',
         message: 'Complete the payment on the checkout page.',
         extId: extId(p.reference),
-        authorizationUrl: `${base}/simulator/checkout?reference=${encodeURIComponent(p.reference)}`,
+        authorizationUrl: `${base}/simulator/checkout?reference=${encodeURIComponent(p.reference)}`
       }
     },
     async check(p: PaymentRow): Promise<GatewayResult> {
@@ -76,7 +83,7 @@ export function createSimulatorProvider(
       }
       if (new Date(p.created_at).getTime() + ttlMs < Date.now()) return { status: 'EXPIRED', message: 'Payment prompt expired', extId: id }
       return { status: 'PENDING', message: p.method === 'card' ? 'Waiting for checkout to complete' : SIM_PROMPT_MESSAGE, extId: id }
-    },
+    }
   }
 }
 
@@ -111,12 +118,12 @@ export function createSimulatorControl(deps: { sequelize: Sequelize; env: Env; p
        WHERE transaction_id = :r AND gateway = 'simulator' AND NOT (details ? 'simulator') AND COALESCE(details->>'needs', '') = ''
          AND ((status IN ('PENDING','IN_PROGRESS') AND created_at > now() - make_interval(secs => :ttl)) OR (status = 'EXPIRED' AND payer_phone LIKE '%' || :lateMode AND settled_at > now() - interval '1 hour'))
        RETURNING transaction_id`,
-      { r, decision, ttl, lateMode: SIM_MODES.approveAfterExpiry },
+      { r, decision, ttl, lateMode: SIM_MODES.approveAfterExpiry }
     )
     if (!rows.length) {
       const [p] = await q<{ status: string; answered: boolean }>(
         `SELECT status, (details ? 'simulator') AS answered FROM payments WHERE transaction_id = :r AND gateway = 'simulator'`,
-        { r },
+        { r }
       )
       if (!p) throw notFound('No simulated payment with this reference')
       await deps.payments.refresh(r)
@@ -159,7 +166,7 @@ export function createSimulatorControl(deps: { sequelize: Sequelize; env: Env; p
            AND NOT (details ? 'simulator') AND COALESCE(details->>'needs', '') = ''
            AND ((status IN ('PENDING','IN_PROGRESS') AND created_at > now() - make_interval(secs => :ttl)) OR (status = 'EXPIRED' AND payer_phone LIKE '%' || :lateMode AND settled_at > now() - interval '1 hour'))
          ORDER BY created_at DESC LIMIT 20`,
-        { phones: typed ? phoneVariants(digits) : [''], mine: mine.length ? mine : [''], ttl, lateMode: SIM_MODES.approveAfterExpiry },
+        { phones: typed ? phoneVariants(digits) : [''], mine: mine.length ? mine : [''], ttl, lateMode: SIM_MODES.approveAfterExpiry }
       )
       return rows.map((p) => ({
         reference: p.transaction_id as string,
@@ -168,7 +175,7 @@ export function createSimulatorControl(deps: { sequelize: Sequelize; env: Env; p
         network: p.payer_network as string,
         purpose: p.purpose as string,
         createdAt: new Date(p.created_at).toISOString(),
-        expiresAt: new Date(new Date(p.created_at).getTime() + ttl * 1000).toISOString(),
+        expiresAt: new Date(new Date(p.created_at).getTime() + ttl * 1000).toISOString()
       }))
     },
 
@@ -179,11 +186,18 @@ export function createSimulatorControl(deps: { sequelize: Sequelize; env: Env; p
       const [p] = await q<any>(
         `SELECT transaction_id, amount_pesewas, email, purpose, status, method, user_id, payer_phone, (details ? 'simulator') AS answered FROM payments
          WHERE transaction_id = :r AND gateway = 'simulator'`,
-        { r },
+        { r }
       )
       // Only the browser that started it (or its owner, or whoever knows the payer's phone) sees a checkout.
       if (!p || !deps.payments.mayRead(p, ctx, phone)) throw notFound('No simulated payment with this reference')
-      return { reference: p.transaction_id as string, amount: toGhs(p.amount_pesewas), email: p.email as string | null, purpose: p.purpose as string, status: p.status as string, answered: !!p.answered }
-    },
+      return {
+        reference: p.transaction_id as string,
+        amount: toGhs(p.amount_pesewas),
+        email: p.email as string | null,
+        purpose: p.purpose as string,
+        status: p.status as string,
+        answered: !!p.answered
+      }
+    }
   }
 }

@@ -37,7 +37,13 @@ export function createStarter(deps: StartDeps) {
                    || CASE WHEN CAST(:note AS text) IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('unclear', CAST(:note AS text)) END,
          updated_at = now()
        WHERE transaction_id = :tid RETURNING id`,
-      { tid: row.transaction_id, ext: start.extId ?? null, message: start.message || null, url: start.authorizationUrl ?? row.details?.authorizationUrl ?? null, note: start.unclear ? (start.note ?? 'No clear answer from the gateway') : null },
+      {
+        tid: row.transaction_id,
+        ext: start.extId ?? null,
+        message: start.message || null,
+        url: start.authorizationUrl ?? row.details?.authorizationUrl ?? null,
+        note: start.unclear ? (start.note ?? 'No clear answer from the gateway') : null
+      }
     )
     if (start.unclear) {
       log.warn({ transactionId: row.transaction_id, note: start.note }, 'charge start without a clear answer: payment stays pending and is asked again')
@@ -55,15 +61,26 @@ export function createStarter(deps: StartDeps) {
     const [row] = await q<PaymentRow>(
       `UPDATE payments SET details = details || jsonb_build_object('startedAt', now()), updated_at = now()
        WHERE transaction_id = :tid AND status = 'PENDING' AND NOT (details ? 'startedAt') RETURNING *`,
-      { tid: transactionId },
+      { tid: transactionId }
     )
     if (!row) return
     let start: StartResult
     try {
       start =
         row.method === 'card'
-          ? await provider.startCard({ reference: row.transaction_id, amountPesewas: row.amount_pesewas, email: row.email!, callbackUrl: (row.details?.callbackUrl as string | undefined) ?? (deps.publicUrl ? `${publicOrigin(deps.publicUrl)}/payment-callback` : null) })
-          : await provider.startMomo({ reference: row.transaction_id, amountPesewas: row.amount_pesewas, phone: row.payer_phone!, network: row.payer_network as 'MTN', email: row.email! })
+          ? await provider.startCard({
+              reference: row.transaction_id,
+              amountPesewas: row.amount_pesewas,
+              email: row.email!,
+              callbackUrl: (row.details?.callbackUrl as string | undefined) ?? (deps.publicUrl ? `${publicOrigin(deps.publicUrl)}/payment-callback` : null)
+            })
+          : await provider.startMomo({
+              reference: row.transaction_id,
+              amountPesewas: row.amount_pesewas,
+              phone: row.payer_phone!,
+              network: row.payer_network as 'MTN',
+              email: row.email!
+            })
     } catch (err) {
       if (!(err instanceof GatewayError)) throw err
       start = { status: 'PENDING', message: WAITING_MESSAGE, unclear: true, note: err.message }
@@ -72,7 +89,10 @@ export function createStarter(deps: StartDeps) {
     // A voucher typed up front (USSD, same dial) answers the gateway's request for one at once.
     const voucher = row.details?.voucher as string | undefined
     if (voucher) {
-      if (start.needs === 'otp') await submitCode(row.transaction_id, voucher, ctx).catch((err) => log.warn({ err: { message: (err as Error).message }, transactionId }, 'voucher not accepted'))
+      if (start.needs === 'otp')
+        await submitCode(row.transaction_id, voucher, ctx).catch((err) =>
+          log.warn({ err: { message: (err as Error).message }, transactionId }, 'voucher not accepted')
+        )
       await q(`UPDATE payments SET details = details - 'voucher' WHERE transaction_id = :tid RETURNING id`, { tid: row.transaction_id })
     }
   }
@@ -99,7 +119,7 @@ export function createStarter(deps: StartDeps) {
        WHERE transaction_id = :tid AND (status IN ('PENDING','IN_PROGRESS') OR (status = 'EXPIRED' AND settled_at > now() - interval '1 day'))
          AND (last_checked_at IS NULL OR last_checked_at <= now() - make_interval(secs => :secs))
        RETURNING *`,
-      { tid: transactionId, secs },
+      { tid: transactionId, secs }
     )
     if (!claimed) return { row, asked: false }
     let result: GatewayResult
@@ -130,7 +150,10 @@ export function createStarter(deps: StartDeps) {
       r = { status: 'PENDING', message: WAITING_MESSAGE, unclear: true, note: err.message }
     }
     if (r.rejected) {
-      await q(`UPDATE payments SET message = :m, updated_at = now() WHERE transaction_id = :tid AND status IN ('PENDING','IN_PROGRESS') RETURNING id`, { tid: transactionId, m: r.message })
+      await q(`UPDATE payments SET message = :m, updated_at = now() WHERE transaction_id = :tid AND status IN ('PENDING','IN_PROGRESS') RETURNING id`, {
+        tid: transactionId,
+        m: r.message
+      })
     } else if (r.unclear) {
       await settlement.progress(transactionId, { status: 'IN_PROGRESS', message: WAITING_MESSAGE, needs: null })
     } else if (r.status === 'FAILED') {
@@ -170,7 +193,7 @@ export function createStarter(deps: StartDeps) {
       `SELECT transaction_id FROM payments WHERE status IN ('PENDING','IN_PROGRESS')
          AND created_at < now() - make_interval(secs => CASE WHEN method = 'momo' THEN :momo ELSE :card END)
        ORDER BY last_checked_at NULLS FIRST, id LIMIT 500`,
-      { momo: override ?? provider.expireAfterMs('momo') / 1000, card: override ?? provider.expireAfterMs('card') / 1000 },
+      { momo: override ?? provider.expireAfterMs('momo') / 1000, card: override ?? provider.expireAfterMs('card') / 1000 }
     )
     let settled = 0
     let expired = 0

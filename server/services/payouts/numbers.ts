@@ -28,7 +28,7 @@ export function createPayoutNumbers(deps: { sequelize: Sequelize; audit: AuditSe
     networkLabel: NETWORK_LABELS[n.network],
     phone: n.phone,
     accountName: n.resolved_name ?? n.account_name,
-    verifiedAt: new Date(n.verified_at).toISOString(),
+    verifiedAt: new Date(n.verified_at).toISOString()
   })
 
   return {
@@ -51,16 +51,40 @@ export function createPayoutNumbers(deps: { sequelize: Sequelize; audit: AuditSe
         // the second insert breaks the one-active-number index. NO KEY UPDATE leaves rows that merely
         // reference the agent (orders, ledger entries) free to be written meanwhile.
         await q('SELECT 1 FROM agents WHERE id = :agentId FOR NO KEY UPDATE', { agentId: agent.id }, t)
-        const [old] = await q<{ id: number; phone: string; network: string }>('UPDATE payout_numbers SET removed_at = now() WHERE agent_id = :agentId AND removed_at IS NULL RETURNING id, phone, network', { agentId: agent.id }, t)
+        const [old] = await q<{ id: number; phone: string; network: string }>(
+          'UPDATE payout_numbers SET removed_at = now() WHERE agent_id = :agentId AND removed_at IS NULL RETURNING id, phone, network',
+          { agentId: agent.id },
+          t
+        )
         const [n] = await q<PayoutNumberRow>(
           `INSERT INTO payout_numbers (agent_id, network, phone, account_name, resolved_name, provider, bank_code, recipient_code)
            VALUES (:agentId, :network, :phone, :name, :resolved, :provider, :bank, :recipient) RETURNING *`,
-          { agentId: agent.id, network: v.network, phone: parsed.local, name: v.accountName, resolved: answer.resolvedName, provider: transfers.name, bank: answer.bankCode, recipient: answer.recipientCode },
-          t,
+          {
+            agentId: agent.id,
+            network: v.network,
+            phone: parsed.local,
+            name: v.accountName,
+            resolved: answer.resolvedName,
+            provider: transfers.name,
+            bank: answer.bankCode,
+            recipient: answer.recipientCode
+          },
+          t
         )
         await audit.record(
-          { action: 'PAYOUT_NUMBER_ADDED', resource: 'AGENT', resourceId: agent.id, severity: 'HIGH', details: { network: v.network, phone: parsed.local, accountName: n!.resolved_name ?? n!.account_name, replaced: old ? `${old.network} ${old.phone}` : null } },
-          { ...ctx, transaction: t },
+          {
+            action: 'PAYOUT_NUMBER_ADDED',
+            resource: 'AGENT',
+            resourceId: agent.id,
+            severity: 'HIGH',
+            details: {
+              network: v.network,
+              phone: parsed.local,
+              accountName: n!.resolved_name ?? n!.account_name,
+              replaced: old ? `${old.network} ${old.phone}` : null
+            }
+          },
+          { ...ctx, transaction: t }
         )
         return present(n!)
       })
@@ -69,11 +93,18 @@ export function createPayoutNumbers(deps: { sequelize: Sequelize; audit: AuditSe
     async remove(ctx: Ctx) {
       const agent = requireActiveAgent(ctx, 'Payouts')
       return sequelize.transaction(async (t) => {
-        const [old] = await q<{ id: number; phone: string; network: string }>('UPDATE payout_numbers SET removed_at = now() WHERE agent_id = :agentId AND removed_at IS NULL RETURNING id, phone, network', { agentId: agent.id }, t)
+        const [old] = await q<{ id: number; phone: string; network: string }>(
+          'UPDATE payout_numbers SET removed_at = now() WHERE agent_id = :agentId AND removed_at IS NULL RETURNING id, phone, network',
+          { agentId: agent.id },
+          t
+        )
         if (!old) throw notFound('No payout number to remove')
-        await audit.record({ action: 'PAYOUT_NUMBER_REMOVED', resource: 'AGENT', resourceId: agent.id, severity: 'MEDIUM', details: { network: old.network, phone: old.phone } }, { ...ctx, transaction: t })
+        await audit.record(
+          { action: 'PAYOUT_NUMBER_REMOVED', resource: 'AGENT', resourceId: agent.id, severity: 'MEDIUM', details: { network: old.network, phone: old.phone } },
+          { ...ctx, transaction: t }
+        )
         return { removed: true }
       })
-    },
+    }
   }
 }

@@ -2,13 +2,21 @@ import type { AxiosInstance } from 'axios'
 import type { Env } from '../../env.ts'
 import { MOMO_LABEL } from '../../lib/vocabulary.ts'
 import { paystackCaller } from '../payments/paystack.ts'
-import { transferState, type NumberAnswer, type PayoutNetwork, type SendAnswer, type TransferWord, type TransfersProvider, type VerifyAnswer } from './transfers.ts'
+import {
+  transferState,
+  type NumberAnswer,
+  type PayoutNetwork,
+  type SendAnswer,
+  type TransferWord,
+  type TransfersProvider,
+  type VerifyAnswer
+} from './transfers.ts'
 
 /** Paystack's mobile-money "banks" for GHS, matched by code first, then by name (Telecel was Vodafone). */
 const BANK_MATCH: Record<PayoutNetwork, { codes: string[]; name: RegExp }> = {
   MTN: { codes: ['MTN'], name: /mtn/i },
   TELECEL: { codes: ['VOD', 'TEL'], name: /telecel|vodafone/i },
-  AIRTELTIGO: { codes: ['ATL', 'AIRTELTIGO'], name: /airtel|tigo/i },
+  AIRTELTIGO: { codes: ['ATL', 'AIRTELTIGO'], name: /airtel|tigo/i }
 }
 
 const wordOf = (d: any, fallback: string): TransferWord => ({
@@ -17,7 +25,7 @@ const wordOf = (d: any, fallback: string): TransferWord => ({
   message: String(d?.gateway_response || d?.reason_for_failure || d?.failures?.message || fallback).slice(0, 300),
   transferCode: d?.transfer_code != null ? String(d.transfer_code) : null,
   amountPesewas: typeof d?.amount === 'number' ? d.amount : null,
-  currency: d?.currency ?? null,
+  currency: d?.currency ?? null
 })
 
 /**
@@ -55,14 +63,32 @@ export function createPaystackTransfers(env: Env, http?: AxiosInstance): Transfe
       else if (!/not (supported|available)|unsupported/i.test(resolved.message)) {
         return { kind: 'refused', message: `${MOMO_LABEL[network]} could not confirm ${phone}: ${resolved.message || 'account not found'}` }
       }
-      const r = await call('post', '/transferrecipient', { type: 'mobile_money', name: resolvedName ?? accountName, account_number: phone, bank_code: bank.code, currency: 'GHS' })
+      const r = await call('post', '/transferrecipient', {
+        type: 'mobile_money',
+        name: resolvedName ?? accountName,
+        account_number: phone,
+        bank_code: bank.code,
+        currency: 'GHS'
+      })
       if (r.kind === 'unclear') return { kind: 'unclear', reason: r.reason }
       if (!r.ok || !r.data?.recipient_code) return { kind: 'refused', message: r.message || 'Paystack did not accept this number' }
-      return { kind: 'verified', recipientCode: String(r.data.recipient_code), bankCode: bank.code, resolvedName: resolvedName ?? (r.data?.details?.account_name ? String(r.data.details.account_name) : null) }
+      return {
+        kind: 'verified',
+        recipientCode: String(r.data.recipient_code),
+        bankCode: bank.code,
+        resolvedName: resolvedName ?? (r.data?.details?.account_name ? String(r.data.details.account_name) : null)
+      }
     },
 
     async send({ reference, amountPesewas, recipientCode, reason }): Promise<SendAnswer> {
-      const r = await call('post', '/transfer', { source: 'balance', amount: amountPesewas, recipient: recipientCode, reason: reason.slice(0, 100), currency: 'GHS', reference })
+      const r = await call('post', '/transfer', {
+        source: 'balance',
+        amount: amountPesewas,
+        recipient: recipientCode,
+        reason: reason.slice(0, 100),
+        currency: 'GHS',
+        reference
+      })
       if (r.kind === 'unclear') return r
       // Our own earlier call with this reference went through: the transfer exists, ask for it.
       if (!r.ok && /duplicate|already (been )?(exists|used|initiated)/i.test(r.message)) return { kind: 'unclear', reason: `Paystack: ${r.message}` }
@@ -75,6 +101,6 @@ export function createPaystackTransfers(env: Env, http?: AxiosInstance): Transfe
       if (r.kind === 'unclear') return r
       if (!r.ok) return r.httpStatus === 404 || /not found/i.test(r.message) ? { kind: 'not_found' } : { kind: 'unclear', reason: `Paystack: ${r.message}` }
       return { kind: 'found', ...wordOf(r.data, r.message || 'Transfer retrieved') }
-    },
+    }
   }
 }

@@ -30,7 +30,14 @@ export function createSimulatorTransfers(opts: { delayMs: number }) {
   }
   const word = (t: { final: TransferState; at: number; amount: number; code: string }) => {
     const s: TransferState = Date.now() >= t.at ? t.final : 'pending'
-    const message = s === 'success' ? 'Simulator: transfer completed' : s === 'failed' ? 'Simulator: transfer failed (simulated)' : s === 'reversed' ? 'Simulator: transfer reversed (simulated)' : 'Simulator: transfer pending'
+    const message =
+      s === 'success'
+        ? 'Simulator: transfer completed'
+        : s === 'failed'
+          ? 'Simulator: transfer failed (simulated)'
+          : s === 'reversed'
+            ? 'Simulator: transfer reversed (simulated)'
+            : 'Simulator: transfer pending'
     return { state: s, raw: s, message, transferCode: t.code, amountPesewas: t.amount, currency: 'GHS' }
   }
 
@@ -43,7 +50,12 @@ export function createSimulatorTransfers(opts: { delayMs: number }) {
       const seen = transfers.get(reference)
       if (seen) return { kind: 'accepted', ...word(seen) }
       const mode = next()
-      const t = { final: (mode === 'fail' ? 'failed' : mode === 'reverse' ? 'reversed' : 'success') as TransferState, at: Date.now() + state.delayMs, amount: amountPesewas, code: `SIMTRF_${randomUUID().slice(0, 8)}` }
+      const t = {
+        final: (mode === 'fail' ? 'failed' : mode === 'reverse' ? 'reversed' : 'success') as TransferState,
+        at: Date.now() + state.delayMs,
+        amount: amountPesewas,
+        code: `SIMTRF_${randomUUID().slice(0, 8)}`
+      }
       transfers.set(reference, t)
       state.sent++
       if (mode === 'timeout') return { kind: 'unclear', reason: 'Simulator: the transfer call timed out (simulated; the transfer was made)' }
@@ -52,7 +64,7 @@ export function createSimulatorTransfers(opts: { delayMs: number }) {
     async verify(reference): Promise<VerifyAnswer> {
       const t = transfers.get(reference)
       return t ? { kind: 'found', ...word(t) } : { kind: 'not_found' }
-    },
+    }
   }
 
   return {
@@ -63,7 +75,7 @@ export function createSimulatorTransfers(opts: { delayMs: number }) {
       state.remaining = input.mode === 'succeed' ? 0 : (input.count ?? 1)
       if (input.delayMs !== undefined) state.delayMs = input.delayMs
       return { ...state }
-    },
+    }
   }
 }
 

@@ -21,7 +21,7 @@ export function presentPayout(r: any): PayoutView {
     retriedBy: r.retried_by == null ? null : Number(r.retried_by),
     decisionReason: r.decision_reason,
     createdAt: new Date(r.created_at).toISOString(),
-    updatedAt: new Date(r.updated_at).toISOString(),
+    updatedAt: new Date(r.updated_at).toISOString()
   }
 }
 

@@ -48,7 +48,13 @@ export const agentPriceOf = (pkg: Pick<PackageRow, 'priceUserPesewas' | 'priceAg
  * up to the package's agent price. `tierId` null (an agent never placed in a tier) is the first tier.
  */
 export function tierPriceOf(tierId: number | null, tiers: TierStep[], prices: Map<number, number>, pkg: PricedPackage): number {
-  const at = tierId === null ? 0 : Math.max(0, tiers.findIndex((t) => t.id === tierId))
+  const at =
+    tierId === null
+      ? 0
+      : Math.max(
+          0,
+          tiers.findIndex((t) => t.id === tierId)
+        )
   for (let i = at; i >= 0; i--) {
     const own = tiers[i] && prices.get(tiers[i]!.id)
     if (own) return own
@@ -60,7 +66,12 @@ export function tierPriceOf(tierId: number | null, tiers: TierStep[], prices: Ma
  * A sub-agent's price: what its parent set (or, when nothing is set, the first tier's price, what any
  * agent pays), held between the parent's own price and the ceiling of today's markup rule, as shop prices are.
  */
-export function subAgentPriceOf(saved: number | null, base: number, parentPrice: number, s: Pick<Settings, 'shopMaxMarkupType' | 'shopMaxMarkupValue'>): number {
+export function subAgentPriceOf(
+  saved: number | null,
+  base: number,
+  parentPrice: number,
+  s: Pick<Settings, 'shopMaxMarkupType' | 'shopMaxMarkupValue'>
+): number {
   return sellingPrice(saved ?? base, parentPrice, ceilingOf(parentPrice, s))
 }
 
@@ -79,11 +90,19 @@ export function createPricingService(deps: { sequelize: Sequelize; settings: Set
 
   async function buyerOf(actor: Actor | null | undefined, t?: Transaction): Promise<Buyer | null> {
     if (actor?.role !== 'AGENT' || !actor.agent) return null
-    const [row] = await q<{ id: number; active: boolean; tier_id: number | null; parent_agent_id: number | null; parent_tier_id: number | null; suspended: boolean }>(
+    const [row] = await q<{
+      id: number
+      active: boolean
+      tier_id: number | null
+      parent_agent_id: number | null
+      parent_tier_id: number | null
+      suspended: boolean
+    }>(
       `SELECT a.id, ${ACTIVE_AGENT_SQL} AS active, a.tier_id, a.parent_agent_id, p.tier_id AS parent_tier_id,
               (a.suspended_by_parent_at IS NOT NULL) AS suspended
          FROM agents a LEFT JOIN agents p ON p.id = a.parent_agent_id WHERE a.id = :id`,
-      { id: actor.agent.id }, t,
+      { id: actor.agent.id },
+      t
     )
     if (!row) return null
     return { id: row.id, active: row.active, tierId: row.tier_id, parentId: row.parent_agent_id, parentTierId: row.parent_tier_id, suspended: row.suspended }
@@ -93,7 +112,11 @@ export function createPricingService(deps: { sequelize: Sequelize; settings: Set
   async function tierPrices(packageIds: number[], t?: Transaction) {
     const tiers = await q<TierStep>('SELECT id, position FROM tiers ORDER BY position', {}, t)
     const rows = packageIds.length
-      ? await q<{ tier_id: number; package_id: number; price_pesewas: number }>('SELECT tier_id, package_id, price_pesewas FROM tier_prices WHERE package_id IN (:ids)', { ids: packageIds }, t)
+      ? await q<{ tier_id: number; package_id: number; price_pesewas: number }>(
+          'SELECT tier_id, package_id, price_pesewas FROM tier_prices WHERE package_id IN (:ids)',
+          { ids: packageIds },
+          t
+        )
       : []
     const byPackage = new Map<number, Map<number, number>>()
     for (const r of rows) {
@@ -116,7 +139,10 @@ export function createPricingService(deps: { sequelize: Sequelize; settings: Set
       return out
     }
     if (buyer.suspended && !opts.asSeller) throw forbidden(SUSPENDED_BY_PARENT)
-    const priceOf = await tierPrices(pkgs.map((p) => p.id), t)
+    const priceOf = await tierPrices(
+      pkgs.map((p) => p.id),
+      t
+    )
     if (buyer.parentId === null) {
       for (const p of pkgs) out.set(p.id, { pricePesewas: priceOf(buyer.tierId, p), parent: null })
       return out
@@ -126,7 +152,8 @@ export function createPricingService(deps: { sequelize: Sequelize; settings: Set
     if (ids.length) {
       const rows = await q<{ package_id: number; price_pesewas: number }>(
         `SELECT package_id, price_pesewas FROM sub_agent_prices WHERE parent_agent_id = :parent AND package_id IN (:ids)${opts.lock ? ' FOR SHARE' : ''}`,
-        { parent: buyer.parentId, ids }, t,
+        { parent: buyer.parentId, ids },
+        t
       )
       for (const r of rows) saved.set(r.package_id, Number(r.price_pesewas))
     }
@@ -147,9 +174,16 @@ export function createPricingService(deps: { sequelize: Sequelize; settings: Set
     },
     /** An agent's own price per package by its agent id (a shop's floor, a parent's own cost); no actor needed. */
     async agentPrices(agentId: number, pkgs: PricedPackage[], t?: Transaction): Promise<Map<number, Quote>> {
-      const actor: Actor = { id: 0, email: '', role: 'AGENT', name: null, phone: null, agent: { id: agentId, name: '', phone: '', approved: true, paymentStatus: 'SUCCESS' } }
+      const actor: Actor = {
+        id: 0,
+        email: '',
+        role: 'AGENT',
+        name: null,
+        phone: null,
+        agent: { id: agentId, name: '', phone: '', approved: true, paymentStatus: 'SUCCESS' }
+      }
       return quotes(actor, pkgs, { transaction: t, asSeller: true })
     },
-    tierPrices,
+    tierPrices
   }
 }

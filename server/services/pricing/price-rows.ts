@@ -21,7 +21,7 @@ export function checkPriceChanges(
   active: Map<number, PackageRow>,
   floorOf: (pkg: PackageRow) => number,
   s: Pick<Settings, 'shopMaxMarkupType' | 'shopMaxMarkupValue'>,
-  opts: { nameOf: (pkg: PackageRow) => string; floorWord: string },
+  opts: { nameOf: (pkg: PackageRow) => string; floorWord: string }
 ): PriceChange[] {
   const { value, error } = pricesSchema.validate(body)
   if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
@@ -50,12 +50,13 @@ type PriceTable = { table: 'shop_prices'; owner: 'shop_id' } | { table: 'sub_age
 export async function writePriceChanges(sequelize: Sequelize, where: PriceTable, ownerId: number, changes: PriceChange[], t: Transaction): Promise<void> {
   const q = (sql: string, replacements: Record<string, unknown>) => sequelize.query(sql, { replacements, type: QueryTypes.SELECT, transaction: t })
   for (const c of changes) {
-    if (c.price === null) await q(`DELETE FROM ${where.table} WHERE ${where.owner} = :ownerId AND package_id = :pid RETURNING package_id`, { ownerId, pid: c.packageId })
+    if (c.price === null)
+      await q(`DELETE FROM ${where.table} WHERE ${where.owner} = :ownerId AND package_id = :pid RETURNING package_id`, { ownerId, pid: c.packageId })
     else {
       await q(
         `INSERT INTO ${where.table} (${where.owner}, package_id, price_pesewas) VALUES (:ownerId, :pid, :price)
          ON CONFLICT (${where.owner}, package_id) DO UPDATE SET price_pesewas = EXCLUDED.price_pesewas, updated_at = now() RETURNING package_id`,
-        { ownerId, pid: c.packageId, price: c.price },
+        { ownerId, pid: c.packageId, price: c.price }
       )
     }
   }

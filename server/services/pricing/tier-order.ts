@@ -6,7 +6,7 @@ import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 
 const moveSchema = Joi.object({
-  direction: Joi.string().valid('up', 'down').required().messages({ '*': 'direction must be up or down' }),
+  direction: Joi.string().valid('up', 'down').required().messages({ '*': 'direction must be up or down' })
 }).options({ stripUnknown: true })
 
 /**
@@ -37,12 +37,18 @@ export async function moveTier(deps: { sequelize: Sequelize; audit: AuditService
     await q(
       `UPDATE tiers SET position = v.position, updated_at = now() FROM (SELECT unnest(ARRAY[:ids]::int[]) AS id, generate_subscripts(ARRAY[:ids]::int[], 1) - 1 AS position) v
         WHERE tiers.id = v.id RETURNING tiers.id`,
-      { ids: order.map((r) => r.id) }, t,
+      { ids: order.map((r) => r.id) },
+      t
     )
     await deps.audit.record(
-      { action: 'TIER_MOVED', resource: 'SYSTEM', resourceId: `tier:${id}`, severity: 'MEDIUM', details: { tierId: id, tier: tiers[at]!.name, direction: value.direction, from: at, to, order: order.map((r) => r.name) } },
-      { ...ctx, transaction: t },
+      {
+        action: 'TIER_MOVED',
+        resource: 'SYSTEM',
+        resourceId: `tier:${id}`,
+        severity: 'MEDIUM',
+        details: { tierId: id, tier: tiers[at]!.name, direction: value.direction, from: at, to, order: order.map((r) => r.name) }
+      },
+      { ...ctx, transaction: t }
     )
   })
 }
-

@@ -27,22 +27,39 @@ const tierSchema = Joi.object({
   id: Joi.number().integer().min(1).max(2_147_483_647),
   name: Joi.string().trim().min(2).max(40).required().messages({ '*': 'Tier name must be 2 to 40 characters' }),
   // GHS of delivered sales over 30 days that promote an agent to this tier; null: only an admin moves agents here.
-  promoteAt: Joi.number().min(0.01).max(100_000_000).precision(2).allow(null).default(null).messages({ '*': 'Promotion threshold must be an amount in GHS (or empty)' }),
+  promoteAt: Joi.number()
+    .min(0.01)
+    .max(100_000_000)
+    .precision(2)
+    .allow(null)
+    .default(null)
+    .messages({ '*': 'Promotion threshold must be an amount in GHS (or empty)' }),
   mayInvite: Joi.boolean().default(false).messages({ '*': 'mayInvite must be true or false' }),
-  parentsApprove: Joi.boolean().default(false).messages({ '*': 'parentsApprove must be true or false' }),
+  parentsApprove: Joi.boolean().default(false).messages({ '*': 'parentsApprove must be true or false' })
 }).options({ stripUnknown: true })
 
 const gridSchema = Joi.object({
-  prices: Joi.array().max(100).required().items(Joi.object({
-    tierId: Joi.number().integer().min(1).max(2_147_483_647).required(),
-    // null: the tier pays what the tier before it pays
-    price: Joi.number().min(0.01).max(100000).precision(2).allow(null).required(),
-  })).messages({ '*': 'Send prices as a list of tierId and price (GHS, or null for the tier above)' }),
+  prices: Joi.array()
+    .max(100)
+    .required()
+    .items(
+      Joi.object({
+        tierId: Joi.number().integer().min(1).max(2_147_483_647).required(),
+        // null: the tier pays what the tier before it pays
+        price: Joi.number().min(0.01).max(100000).precision(2).allow(null).required()
+      })
+    )
+    .messages({ '*': 'Send prices as a list of tierId and price (GHS, or null for the tier above)' })
 }).options({ stripUnknown: true })
 
 const presentTier = (r: TierRow) => ({
-  id: r.id, name: r.name, position: r.position, promoteAt: r.promote_at_pesewas === null ? null : toGhs(Number(r.promote_at_pesewas)),
-  mayInvite: r.may_invite, parentsApprove: r.parents_approve, agents: Number(r.agents ?? 0),
+  id: r.id,
+  name: r.name,
+  position: r.position,
+  promoteAt: r.promote_at_pesewas === null ? null : toGhs(Number(r.promote_at_pesewas)),
+  mayInvite: r.may_invite,
+  parentsApprove: r.parents_approve,
+  agents: Number(r.agents ?? 0)
 })
 
 export type TiersService = ReturnType<typeof createTiersService>
@@ -56,33 +73,50 @@ export function createTiersService(deps: { sequelize: Sequelize; audit: AuditSer
   async function list() {
     const rows = await q<TierRow>(
       `SELECT t.*, (SELECT count(*) FROM agents a WHERE COALESCE(a.tier_id, (SELECT id FROM tiers ORDER BY position LIMIT 1)) = t.id) AS agents
-         FROM tiers t ORDER BY t.position`,
+         FROM tiers t ORDER BY t.position`
     )
     return rows.map(presentTier)
   }
 
   /** Moves an agent to a tier, with its record, audit entry and a message in the agent's inbox, in the caller's transaction. */
-  async function moveAgent(agentId: number, tier: { id: number; name: string }, how: 'ADMIN' | 'PROMOTION', ctx: Ctx & { transaction: Transaction }, details: Record<string, unknown> = {}) {
+  async function moveAgent(
+    agentId: number,
+    tier: { id: number; name: string },
+    how: 'ADMIN' | 'PROMOTION',
+    ctx: Ctx & { transaction: Transaction },
+    details: Record<string, unknown> = {}
+  ) {
     const t = ctx.transaction
     const [before] = await q<{ tier_id: number | null; user_id: number }>('SELECT tier_id, user_id FROM agents WHERE id = :agentId FOR UPDATE', { agentId }, t)
     if (!before) throw notFound('Agent not found')
     if (before.tier_id === tier.id) return false
     await q('UPDATE agents SET tier_id = :tierId, updated_at = now() WHERE id = :agentId RETURNING id', { agentId, tierId: tier.id }, t)
-    await q('INSERT INTO tier_changes (agent_id, from_tier_id, to_tier_id, how) VALUES (:agentId, :from, :to, :how) RETURNING id', { agentId, from: before.tier_id, to: tier.id, how }, t)
+    await q(
+      'INSERT INTO tier_changes (agent_id, from_tier_id, to_tier_id, how) VALUES (:agentId, :from, :to, :how) RETURNING id',
+      { agentId, from: before.tier_id, to: tier.id, how },
+      t
+    )
     await audit.record(
-      { action: how === 'PROMOTION' ? 'AGENT_TIER_PROMOTED' : 'AGENT_TIER_SET', resource: 'AGENT', resourceId: agentId, severity: 'MEDIUM', details: { fromTierId: before.tier_id, toTierId: tier.id, tier: tier.name, ...details } },
-      ctx,
+      {
+        action: how === 'PROMOTION' ? 'AGENT_TIER_PROMOTED' : 'AGENT_TIER_SET',
+        resource: 'AGENT',
+        resourceId: agentId,
+        severity: 'MEDIUM',
+        details: { fromTierId: before.tier_id, toTierId: tier.id, tier: tier.name, ...details }
+      },
+      ctx
     )
     const [msg] = await q<{ id: number }>(
       `INSERT INTO admin_messages (title, message, priority, sender_id) VALUES (:title, :message, 'NORMAL', :sender) RETURNING id`,
       {
         title: `You are now in the ${tier.name} tier`,
-        message: how === 'PROMOTION'
-          ? `Your delivered sales over the last ${PROMOTION_WINDOW_DAYS} days moved you up to ${tier.name}. Your new prices apply to your orders from now on.`
-          : `Your account was moved to the ${tier.name} tier. Your prices for this tier apply to your orders from now on.`,
-        sender: how === 'ADMIN' ? (ctx.user?.id ?? null) : null,
+        message:
+          how === 'PROMOTION'
+            ? `Your delivered sales over the last ${PROMOTION_WINDOW_DAYS} days moved you up to ${tier.name}. Your new prices apply to your orders from now on.`
+            : `Your account was moved to the ${tier.name} tier. Your prices for this tier apply to your orders from now on.`,
+        sender: how === 'ADMIN' ? (ctx.user?.id ?? null) : null
       },
-      t,
+      t
     )
     await q('INSERT INTO admin_message_recipients (message_id, user_id) VALUES (:m, :u) RETURNING id', { m: msg!.id, u: before.user_id }, t)
     return true
@@ -95,25 +129,35 @@ export function createTiersService(deps: { sequelize: Sequelize; audit: AuditSer
     async save(body: unknown, ctx: Ctx) {
       const { value, error } = tierSchema.validate(body ?? {})
       if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
-      const fields = { name: value.name, promoteAt: value.promoteAt === null ? null : toPesewas(value.promoteAt), mayInvite: value.mayInvite, parentsApprove: value.parentsApprove }
+      const fields = {
+        name: value.name,
+        promoteAt: value.promoteAt === null ? null : toPesewas(value.promoteAt),
+        mayInvite: value.mayInvite,
+        parentsApprove: value.parentsApprove
+      }
       try {
         await sequelize.transaction(async (t) => {
           let id = value.id as number | undefined
           if (id) {
             const [row] = await q<{ id: number }>(
               `UPDATE tiers SET name = :name, promote_at_pesewas = :promoteAt, may_invite = :mayInvite, parents_approve = :parentsApprove, updated_at = now() WHERE id = :id RETURNING id`,
-              { id, ...fields }, t,
+              { id, ...fields },
+              t
             )
             if (!row) throw notFound('Tier not found')
           } else {
             const [row] = await q<{ id: number }>(
               `INSERT INTO tiers (name, position, promote_at_pesewas, may_invite, parents_approve)
                VALUES (:name, (SELECT COALESCE(max(position) + 1, 0) FROM tiers), :promoteAt, :mayInvite, :parentsApprove) RETURNING id`,
-              fields, t,
+              fields,
+              t
             )
             id = row!.id
           }
-          await audit.record({ action: value.id ? 'TIER_UPDATED' : 'TIER_CREATED', resource: 'SYSTEM', resourceId: `tier:${id}`, severity: 'MEDIUM', details: { ...value, id } }, { ...ctx, transaction: t })
+          await audit.record(
+            { action: value.id ? 'TIER_UPDATED' : 'TIER_CREATED', resource: 'SYSTEM', resourceId: `tier:${id}`, severity: 'MEDIUM', details: { ...value, id } },
+            { ...ctx, transaction: t }
+          )
         })
       } catch (err) {
         if (err instanceof UniqueConstraintError) throw conflict('A tier with this name already exists')
@@ -136,13 +180,18 @@ export function createTiersService(deps: { sequelize: Sequelize; audit: AuditSer
       return {
         tiers,
         packages: all.map((p) => ({
-          id: p.id, network: p.network, name: packages.present(p).name, sizeMB: p.sizeMb, active: p.active,
-          priceUser: toGhs(p.priceUserPesewas)!, agentPrice: toGhs(agentPriceOf(p))!,
+          id: p.id,
+          network: p.network,
+          name: packages.present(p).name,
+          sizeMB: p.sizeMb,
+          active: p.active,
+          priceUser: toGhs(p.priceUserPesewas)!,
+          agentPrice: toGhs(agentPriceOf(p))!,
           prices: tiers.map((tier) => {
             const mine = own.find((r) => r.tier_id === tier.id && r.package_id === p.id)
             return { tierId: tier.id, price: mine ? toGhs(Number(mine.price_pesewas)) : null, effective: toGhs(priceOf(tier.id, p))! }
-          }),
-        })),
+          })
+        }))
       }
     },
 
@@ -157,20 +206,26 @@ export function createTiersService(deps: { sequelize: Sequelize; audit: AuditSer
       const lines = value.prices as { tierId: number; price: number | null }[]
       for (const l of lines) {
         if (!tierIds.has(l.tierId)) throw badRequest('A tier in the list does not exist any more. Please reload the page')
-        if (l.price !== null && toPesewas(l.price) > pkg.priceUserPesewas) throw badRequest(`A tier price cannot be above the public price of ${formatCedis(toGhs(pkg.priceUserPesewas))}`)
+        if (l.price !== null && toPesewas(l.price) > pkg.priceUserPesewas)
+          throw badRequest(`A tier price cannot be above the public price of ${formatCedis(toGhs(pkg.priceUserPesewas))}`)
       }
       await sequelize.transaction(async (t) => {
         for (const l of lines) {
-          if (l.price === null) await q('DELETE FROM tier_prices WHERE tier_id = :tierId AND package_id = :packageId RETURNING tier_id', { tierId: l.tierId, packageId }, t)
+          if (l.price === null)
+            await q('DELETE FROM tier_prices WHERE tier_id = :tierId AND package_id = :packageId RETURNING tier_id', { tierId: l.tierId, packageId }, t)
           else {
             await q(
               `INSERT INTO tier_prices (tier_id, package_id, price_pesewas) VALUES (:tierId, :packageId, :price)
                ON CONFLICT (tier_id, package_id) DO UPDATE SET price_pesewas = EXCLUDED.price_pesewas, updated_at = now() RETURNING tier_id`,
-              { tierId: l.tierId, packageId, price: toPesewas(l.price) }, t,
+              { tierId: l.tierId, packageId, price: toPesewas(l.price) },
+              t
             )
           }
         }
-        await audit.record({ action: 'TIER_PRICES_UPDATED', resource: 'SYSTEM', resourceId: `package:${packageId}`, severity: 'MEDIUM', details: { packageId, prices: lines } }, { ...ctx, transaction: t })
+        await audit.record(
+          { action: 'TIER_PRICES_UPDATED', resource: 'SYSTEM', resourceId: `package:${packageId}`, severity: 'MEDIUM', details: { packageId, prices: lines } },
+          { ...ctx, transaction: t }
+        )
       })
     },
 
@@ -203,13 +258,24 @@ export function createTiersService(deps: { sequelize: Sequelize; audit: AuditSer
            FROM sales s JOIN tiers cur ON cur.id = s.tier_id
            JOIN tiers t ON t.position > cur.position AND t.promote_at_pesewas IS NOT NULL AND t.promote_at_pesewas <= s.sales
           ORDER BY s.agent_id, t.position DESC`,
-        { days: PROMOTION_WINDOW_DAYS },
+        { days: PROMOTION_WINDOW_DAYS }
       )
       let promoted = 0
       for (const d of due) {
-        if (await sequelize.transaction((t) => moveAgent(d.agent_id, { id: d.tier_id, name: d.tier_name }, 'PROMOTION', { ...ctx, transaction: t }, { deliveredSales: toGhs(Number(d.sales)), days: PROMOTION_WINDOW_DAYS }))) promoted++
+        if (
+          await sequelize.transaction((t) =>
+            moveAgent(
+              d.agent_id,
+              { id: d.tier_id, name: d.tier_name },
+              'PROMOTION',
+              { ...ctx, transaction: t },
+              { deliveredSales: toGhs(Number(d.sales)), days: PROMOTION_WINDOW_DAYS }
+            )
+          )
+        )
+          promoted++
       }
       return { promoted }
-    },
+    }
   }
 }

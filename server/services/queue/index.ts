@@ -92,7 +92,12 @@ export function createQueue(deps: QueueDeps) {
     const list: TaskList = {}
     for (const [name, handler] of handlers) {
       const task: Task = async (payload, helpers) => {
-        const job = { id: helpers.job.id, attempts: helpers.job.attempts, maxAttempts: helpers.job.max_attempts, log: log.child({ task: name, jobId: helpers.job.id }) }
+        const job = {
+          id: helpers.job.id,
+          attempts: helpers.job.attempts,
+          maxAttempts: helpers.job.max_attempts,
+          log: log.child({ task: name, jobId: helpers.job.id })
+        }
         // A job that met the database down is run again once it is back, by the worker that holds it:
         // recording the failure is as impossible as the work, and a batch job whose key moved on, or
         // a scheduled tick (one attempt), would otherwise count as failed for good. Handlers are
@@ -104,7 +109,15 @@ export function createQueue(deps: QueueDeps) {
             if (!isDbUnavailable(err) || stopping) throw err
             // A vendor or an agent's endpoint refusing a connection looks the same (ECONNREFUSED): only
             // a database that does not answer right now is waited for; any other failure is the job's own.
-            if (await ownPool().query('SELECT 1').then(() => true, () => false)) throw err
+            if (
+              await ownPool()
+                .query('SELECT 1')
+                .then(
+                  () => true,
+                  () => false
+                )
+            )
+              throw err
             job.log.warn({ err: { message: (err as Error).message } }, 'job met the database down; running it again once it is back')
             await databaseBack()
           }
@@ -115,10 +128,13 @@ export function createQueue(deps: QueueDeps) {
     return list
   }
 
-  const crontab = () => crons.map((c) => {
-    const opts = [c.queueName && `queue=${c.queueName}`, c.maxAttempts && `max=${c.maxAttempts}`].filter(Boolean).join('&')
-    return `${c.pattern} ${c.task}${opts ? ` ?${opts}` : ''}`
-  }).join('\n')
+  const crontab = () =>
+    crons
+      .map((c) => {
+        const opts = [c.queueName && `queue=${c.queueName}`, c.maxAttempts && `max=${c.maxAttempts}`].filter(Boolean).join('&')
+        return `${c.pattern} ${c.task}${opts ? ` ?${opts}` : ''}`
+      })
+      .join('\n')
 
   function ownPool(): pg.Pool {
     if (pool) return pool
@@ -126,7 +142,11 @@ export function createQueue(deps: QueueDeps) {
     // graphile-worker's own writes (taking a job, marking it done) do not wait for the WAL flush: one
     // lost to a crash of PostgreSQL means the job runs again, which every handler allows (ADR 0024).
     // Jobs are added in our own transactions (Sequelize's pool), which keep waiting for it.
-    pool = createPatientPool({ connectionString: url, max: options.poolMax ?? options.concurrency + 2, application_name: 'datahub-queue', options: '-c synchronous_commit=off' }, connections, () => stopping)
+    pool = createPatientPool(
+      { connectionString: url, max: options.poolMax ?? options.concurrency + 2, application_name: 'datahub-queue', options: '-c synchronous_commit=off' },
+      connections,
+      () => stopping
+    )
     // An idle connection dropped by the server (restart, shutdown) must not crash the process.
     // At debug: the outage itself is logged once by the connection states, not once per connection.
     pool.on('error', (err) => log.debug({ err: err.message }, 'job queue: idle database connection lost'))
@@ -172,7 +192,7 @@ export function createQueue(deps: QueueDeps) {
       taskList: taskList(),
       crontab: crontab(),
       events: events(),
-      preset: { worker: batching() },
+      preset: { worker: batching() }
     })
     runner = r
     connections.track('queue-listener')
@@ -180,10 +200,13 @@ export function createQueue(deps: QueueDeps) {
       if (stopping || runner !== r) return
       runner = undefined
       log.warn({ err: { message: (err as Error | undefined)?.message } }, 'job queue: worker pool stopped by itself; starting a new one')
-      restartTimer = setTimeout(() => {
-        restartTimer = undefined
-        if (!stopping) startRunner(opts, attempt + 1).catch((e) => replace(e))
-      }, backoffMs(attempt + 1))
+      restartTimer = setTimeout(
+        () => {
+          restartTimer = undefined
+          if (!stopping) startRunner(opts, attempt + 1).catch((e) => replace(e))
+        },
+        backoffMs(attempt + 1)
+      )
     }
     r.promise.then(() => replace(), replace)
   }
@@ -225,9 +248,9 @@ export function createQueue(deps: QueueDeps) {
           opts.maxAttempts ?? null,
           opts.jobKey ?? null,
           opts.priority ?? null,
-          opts.jobKey ? (opts.jobKeyMode ?? 'replace') : null,
+          opts.jobKey ? (opts.jobKeyMode ?? 'replace') : null
         ],
-        opts.transaction,
+        opts.transaction
       )
       return row?.id ?? null
     },
@@ -244,10 +267,15 @@ export function createQueue(deps: QueueDeps) {
              FROM unnest(ARRAY[:task]::text[], ARRAY[:payload]::text[], ARRAY[:key]::text[], ARRAY[:max]::int[]) WITH ORDINALITY AS j(task, payload, job_key, max_attempts, i)
             ORDER BY i))`,
         {
-          replacements: { task: jobs.map((j) => j.task), payload: jobs.map((j) => JSON.stringify(j.payload)), key: jobs.map((j) => j.jobKey ?? null), max: jobs.map((j) => j.maxAttempts ?? null) },
+          replacements: {
+            task: jobs.map((j) => j.task),
+            payload: jobs.map((j) => JSON.stringify(j.payload)),
+            key: jobs.map((j) => j.jobKey ?? null),
+            max: jobs.map((j) => j.maxAttempts ?? null)
+          },
           type: QueryTypes.SELECT,
-          transaction,
-        },
+          transaction
+        }
       )
       return rows[0]?.n ?? 0
     },
@@ -274,7 +302,7 @@ export function createQueue(deps: QueueDeps) {
                 count(*) FILTER (WHERE locked_at IS NOT NULL) AS locked,
                 count(*) FILTER (WHERE locked_at IS NULL AND attempts >= max_attempts) AS failed
            FROM graphile_worker.jobs`,
-        { type: QueryTypes.SELECT },
+        { type: QueryTypes.SELECT }
       )
       return { ready: Number(row!.ready), scheduled: Number(row!.scheduled), locked: Number(row!.locked), failed: Number(row!.failed) }
     },
@@ -292,7 +320,7 @@ export function createQueue(deps: QueueDeps) {
       const p = pool
       pool = undefined
       if (p) await p.end()
-    },
+    }
   }
 }
 

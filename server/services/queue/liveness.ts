@@ -42,7 +42,7 @@ export function createLiveness(deps: { pool: pg.Pool; config: pg.ClientConfig; s
          UPDATE graphile_worker._private_job_queues SET locked_by = NULL, locked_at = NULL
           WHERE id IN (SELECT job_queue_id FROM j) AND locked_by = ANY($1::text[]))
        SELECT count(*)::text AS n FROM j`,
-      [[...mine], deps.running()],
+      [[...mine], deps.running()]
     )
     if (Number(rows[0]!.n) > 0) log.warn({ jobs: Number(rows[0]!.n) }, 'job queue: released jobs whose completion or failure was lost with the connection')
   }
@@ -58,7 +58,7 @@ export function createLiveness(deps: { pool: pg.Pool; config: pg.ClientConfig; s
          UPDATE graphile_worker._private_job_queues SET locked_by = NULL, locked_at = NULL
           WHERE locked_by IS NOT NULL AND locked_at < now() - make_interval(secs => $1) AND locked_by NOT IN (SELECT id FROM live))
        SELECT count(*)::text AS n FROM j`,
-      [LOCK_GRACE_SECONDS],
+      [LOCK_GRACE_SECONDS]
     )
     if (Number(rows[0]!.n) > 0) log.warn({ jobs: Number(rows[0]!.n) }, 'job queue: took back jobs held by a worker that is gone')
   }
@@ -66,7 +66,9 @@ export function createLiveness(deps: { pool: pg.Pool; config: pg.ClientConfig; s
   const tick = () => {
     if (reaping || !upSince || Date.now() - upSince < SETTLE_MS) return
     reaping = true
-    reapDead().catch(() => {}).finally(() => (reaping = false))
+    reapDead()
+      .catch(() => {})
+      .finally(() => (reaping = false))
   }
 
   return {
@@ -86,7 +88,7 @@ export function createLiveness(deps: { pool: pg.Pool; config: pg.ClientConfig; s
         onUp: () => {
           upSince = Date.now()
           releaseOwn().catch((err) => log.warn({ err: { message: err.message } }, 'job queue: could not release own jobs yet'))
-        },
+        }
       })
       timer ??= setInterval(tick, REAP_EVERY_MS)
       timer.unref()
@@ -97,6 +99,6 @@ export function createLiveness(deps: { pool: pg.Pool; config: pg.ClientConfig; s
       timer = undefined
       await stopListener?.()
       stopListener = undefined
-    },
+    }
   }
 }

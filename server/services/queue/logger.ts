@@ -24,7 +24,7 @@ function compact(meta: Record<string, any> | undefined): Record<string, unknown>
   return {
     ...rest,
     ...(job ? { job: { id: job.id, task: job.task_identifier, attempts: job.attempts, maxAttempts: job.max_attempts } } : {}),
-    ...(error ? { err: error instanceof Error ? error.message : String(error) } : {}),
+    ...(error ? { err: error instanceof Error ? error.message : String(error) } : {})
   }
 }
 

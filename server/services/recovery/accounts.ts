@@ -32,7 +32,11 @@ const SELECT = `SELECT u.id, u.email, coalesce(a.phone, u.phone) AS phone FROM u
  */
 export async function findAccount(sequelize: Sequelize, id: Identifier, transaction?: Transaction): Promise<RecoveryAccount | null> {
   const q = (where: string, replacements: Record<string, unknown>) =>
-    sequelize.query<{ id: number; email: string; phone: string | null }>(`${SELECT} WHERE ${where} LIMIT 2`, { replacements, type: QueryTypes.SELECT, transaction })
+    sequelize.query<{ id: number; email: string; phone: string | null }>(`${SELECT} WHERE ${where} LIMIT 2`, {
+      replacements,
+      type: QueryTypes.SELECT,
+      transaction
+    })
   let rows: { id: number; email: string; phone: string | null }[]
   if (id.kind === 'email') rows = await q('lower(u.email) = :email', { email: id.value })
   else {
@@ -47,7 +51,7 @@ export async function findAccountById(sequelize: Sequelize, userId: number, tran
   const rows = await sequelize.query<{ id: number; email: string; phone: string | null }>(`${SELECT} WHERE u.id = :userId`, {
     replacements: { userId },
     type: QueryTypes.SELECT,
-    transaction,
+    transaction
   })
   return (rows[0] as RecoveryAccount | undefined) ?? null
 }

@@ -26,7 +26,7 @@ export const TOO_MANY_TRIES = 'Too many code entries. Please wait a few minutes 
 const identifierField = Joi.string().trim().max(254).required().messages({
   'any.required': 'Enter your phone number or email',
   'string.empty': 'Enter your phone number or email',
-  'string.max': 'Enter a valid phone number or email',
+  'string.max': 'Enter a valid phone number or email'
 })
 
 const requestSchema = Joi.object({ identifier: identifierField }).options({ stripUnknown: true })
@@ -34,22 +34,26 @@ const requestSchema = Joi.object({ identifier: identifierField }).options({ stri
 /** The same password rules as registration and change-password, plus the confirm field. */
 const resetSchema = Joi.object({
   identifier: identifierField,
-  code: Joi.string().trim().pattern(/^\d{6}$/).required().messages({
-    'any.required': 'Enter the 6-digit code',
-    'string.empty': 'Enter the 6-digit code',
-    'string.pattern.base': 'The code is 6 digits',
-  }),
+  code: Joi.string()
+    .trim()
+    .pattern(/^\d{6}$/)
+    .required()
+    .messages({
+      'any.required': 'Enter the 6-digit code',
+      'string.empty': 'Enter the 6-digit code',
+      'string.pattern.base': 'The code is 6 digits'
+    }),
   newPassword: Joi.string().min(6).max(200).required().messages({
     'any.required': 'All password fields are required',
     'string.empty': 'All password fields are required',
     'string.min': 'Password must be at least 6 characters',
-    'string.max': 'Password must be at most 200 characters',
+    'string.max': 'Password must be at most 200 characters'
   }),
   confirmPassword: Joi.string().required().valid(Joi.ref('newPassword')).messages({
     'any.required': 'All password fields are required',
     'string.empty': 'All password fields are required',
-    'any.only': 'New passwords do not match',
-  }),
+    'any.only': 'New passwords do not match'
+  })
 }).options({ stripUnknown: true })
 
 interface Deps {
@@ -83,7 +87,8 @@ export function createRecoveryService(deps: Deps) {
   // Where the payment simulator is the gateway nobody real pays, so the SMS outbox (read on /admin/sms) is an honest
   // phone; once real money moves, a code must reach the person by a real SMS provider or SMTP.
   const available = () => env.NODE_ENV !== 'production' || deps.paymentsSimulated || !sms.simulated || !!mailer
-  if (!available()) log.warn('A payment gateway is configured but no SMS provider and no SMTP: self-service password reset is off; /forgot tells people to contact support.')
+  if (!available())
+    log.warn('A payment gateway is configured but no SMS provider and no SMTP: self-service password reset is off; /forgot tells people to contact support.')
 
   async function siteName() {
     return (await settings.get()).siteName || 'Data Hub'
@@ -104,20 +109,33 @@ export function createRecoveryService(deps: Deps) {
         `INSERT INTO password_reset_codes (user_id, code_hash, attempts, expires_at, created_at)
          VALUES (:userId, :hash, 0, now() + make_interval(secs => :ttl), now())
          ON CONFLICT (user_id) DO UPDATE SET code_hash = EXCLUDED.code_hash, attempts = 0, expires_at = EXCLUDED.expires_at, created_at = now()`,
-        { replacements: { userId: account.id, hash: codeHash(secret, account.id, code), ttl: CODE_TTL_SECONDS }, transaction },
+        { replacements: { userId: account.id, hash: codeHash(secret, account.id, code), ttl: CODE_TTL_SECONDS }, transaction }
       )
       if (viaSms) {
-        await sms.send(account.phone!, `${name} password reset code: ${code}. It expires in 10 minutes. Never share it; we will never ask for it.`, { transaction, sensitive: true })
+        await sms.send(account.phone!, `${name} password reset code: ${code}. It expires in 10 minutes. Never share it; we will never ask for it.`, {
+          transaction,
+          sensitive: true
+        })
       }
       await audit.record(
-        { action: 'PASSWORD_RESET_REQUESTED', resource: 'USER', resourceId: account.id, severity: by === 'admin' ? 'HIGH' : 'MEDIUM', details: { by, sms: viaSms, email: !!mailer } },
-        { ...ctx, transaction },
+        {
+          action: 'PASSWORD_RESET_REQUESTED',
+          resource: 'USER',
+          resourceId: account.id,
+          severity: by === 'admin' ? 'HIGH' : 'MEDIUM',
+          details: { by, sms: viaSms, email: !!mailer }
+        },
+        { ...ctx, transaction }
       )
     })
     let email = false
     if (mailer) {
       try {
-        await mailer.send(account.email, `${name} password reset code`, `Your ${name} password reset code is ${code}.\nIt expires in 10 minutes. If you did not ask for it, ignore this email; your password stays as it is.`)
+        await mailer.send(
+          account.email,
+          `${name} password reset code`,
+          `Your ${name} password reset code is ${code}.\nIt expires in 10 minutes. If you did not ask for it, ignore this email; your password stays as it is.`
+        )
         email = true
       } catch (err) {
         ctx.log?.warn({ err: { message: (err as Error).message }, userId: account.id }, 'reset email not sent')
@@ -172,7 +190,7 @@ export function createRecoveryService(deps: Deps) {
       const passwordHash = await sequelize.transaction(async (transaction) => {
         const [row] = await sequelize.query<{ code_hash: string; attempts: number; live: boolean }>(
           'SELECT code_hash, attempts, expires_at > now() AS live FROM password_reset_codes WHERE user_id = :userId FOR UPDATE',
-          { replacements: { userId: account.id }, type: QueryTypes.SELECT, transaction },
+          { replacements: { userId: account.id }, type: QueryTypes.SELECT, transaction }
         )
         if (!row || !row.live || row.attempts >= MAX_CODE_ATTEMPTS) return null
         if (!sameHash(row.code_hash, codeHash(secret, account.id, value.code))) {
@@ -180,16 +198,25 @@ export function createRecoveryService(deps: Deps) {
           if (row.attempts + 1 >= MAX_CODE_ATTEMPTS) {
             await sequelize.query('DELETE FROM password_reset_codes WHERE user_id = :userId', { replacements: { userId: account.id }, transaction })
           } else {
-            await sequelize.query('UPDATE password_reset_codes SET attempts = attempts + 1 WHERE user_id = :userId', { replacements: { userId: account.id }, transaction })
+            await sequelize.query('UPDATE password_reset_codes SET attempts = attempts + 1 WHERE user_id = :userId', {
+              replacements: { userId: account.id },
+              transaction
+            })
           }
           return null
         }
         // Single use: the code goes in the same transaction that changes the password.
         await sequelize.query('DELETE FROM password_reset_codes WHERE user_id = :userId', { replacements: { userId: account.id }, transaction })
         const hash = await hashSecret(value.newPassword)
-        await sequelize.query('UPDATE users SET password_hash = :hash, updated_at = now() WHERE id = :userId', { replacements: { hash, userId: account.id }, transaction })
+        await sequelize.query('UPDATE users SET password_hash = :hash, updated_at = now() WHERE id = :userId', {
+          replacements: { hash, userId: account.id },
+          transaction
+        })
         const tctx: Ctx = { ip: ctx.ip, log: ctx.log, transaction }
-        await audit.record({ action: 'PASSWORD_RESET', resource: 'USER', resourceId: account.id, userId: account.id, severity: 'HIGH', details: { sms: !!account.phone } }, tctx)
+        await audit.record(
+          { action: 'PASSWORD_RESET', resource: 'USER', resourceId: account.id, userId: account.id, severity: 'HIGH', details: { sms: !!account.phone } },
+          tctx
+        )
         await sessions.endAll(account.id, { reason: 'PASSWORD_RESET' }, { ...tctx, user: null })
         if (account.phone) {
           await sms.send(account.phone, `Your ${await siteName()} password was changed. Not you? Call ${await supportContact()}`, { transaction })
@@ -209,7 +236,16 @@ export function createRecoveryService(deps: Deps) {
       if (!account) throw notFound('User not found')
       if (!account.phone && !mailer) throw conflict('This account has no phone number to send a code to.')
       const sent = await issueCode(account, 'admin', ctx)
-      await audit.record({ action: 'ADMIN_PASSWORD_RESET_SENT', resource: 'USER', resourceId: uid, severity: 'HIGH', details: { email: account.email, sms: sent.sms, emailSent: sent.email } }, ctx)
+      await audit.record(
+        {
+          action: 'ADMIN_PASSWORD_RESET_SENT',
+          resource: 'USER',
+          resourceId: uid,
+          severity: 'HIGH',
+          details: { email: account.email, sms: sent.sms, emailSent: sent.email }
+        },
+        ctx
+      )
       // An admin resetting an account ends its sessions at once: if it was taken over, the taker is out now.
       await sessions.endAll(uid, { reason: 'ADMIN_PASSWORD_RESET', keepCurrent: true }, ctx)
       const where = sent.sms && sent.email ? "the account's phone and email" : sent.sms ? "the account's phone" : "the account's email"
@@ -224,6 +260,6 @@ export function createRecoveryService(deps: Deps) {
     /** Runs the deliveries queued so far (tests; in service the workers do it). */
     async settled(): Promise<void> {
       await queue.drain()
-    },
+    }
   }
 }

@@ -14,7 +14,7 @@ export const RECOVERY_LIMITS = {
   /** Codes actually sent to one account (5 codes x 5 tries = at most 25 guesses an hour). */
   codesPerAccount: { points: 5, duration: 60 * 60 },
   /** Code entries from one client address. */
-  resetPerIp: { points: 10, duration: 15 * 60 },
+  resetPerIp: { points: 10, duration: 15 * 60 }
 } as const
 
 export type LimitName = keyof typeof RECOVERY_LIMITS
@@ -30,9 +30,9 @@ export function createRecoveryLimiter({ sequelize, sweep }: { sequelize: Sequeli
         clearExpiredByTimeout: sweep,
         keyPrefix: `rec_${name}`,
         points: l.points,
-        duration: l.duration,
-      }),
-    ]),
+        duration: l.duration
+      })
+    ])
   ) as Record<LimitName, RateLimiterPostgres>
 
   return {
@@ -45,6 +45,6 @@ export function createRecoveryLimiter({ sequelize, sweep }: { sequelize: Sequeli
         if (err instanceof RateLimiterRes) return false
         throw err
       }
-    },
+    }
   }
 }

@@ -15,11 +15,11 @@ export function createMailer(env: Env): Mailer | null {
     auth: env.SMTP_USER ? { user: env.SMTP_USER, pass: env.SMTP_PASS ?? '' } : undefined,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
-    socketTimeout: 20_000,
+    socketTimeout: 20_000
   })
   return {
     async send(to, subject, text) {
       await transport.sendMail({ from: env.SMTP_FROM, to, subject, text })
-    },
+    }
   }
 }

@@ -11,7 +11,9 @@ import { checkerSalesSince } from './checker-sales.ts'
 export const RANGES = { today: 1, '7d': 7, '30d': 30 } as const
 export type OverviewRange = keyof typeof RANGES
 
-const rangeSchema = Joi.string().valid(...Object.keys(RANGES)).default('7d')
+const rangeSchema = Joi.string()
+  .valid(...Object.keys(RANGES))
+  .default('7d')
 const DAY_MS = 86_400_000
 
 /** Day keys 'YYYY-MM-DD' (Ghana keeps UTC all year, so UTC days are local days). */
@@ -42,7 +44,7 @@ export function createAdminStatsService({ sequelize, settings }: { sequelize: Se
       `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, payment_status AS status, network, channel,
               count(*) AS n, COALESCE(sum(amount_pesewas), 0) AS amount
        FROM orders WHERE ${where} GROUP BY 1, 2, 3, 4`,
-      { replacements, type: QueryTypes.SELECT },
+      { replacements, type: QueryTypes.SELECT }
     )
 
   async function closedDays(since: Date, until: Date): Promise<DayRow[]> {
@@ -65,9 +67,11 @@ export function createAdminStatsService({ sequelize, settings }: { sequelize: Se
                 -- Registration fees actually received: the settled payment behind each paid agent.
                 (SELECT COALESCE(sum(p.amount_pesewas), 0) FROM agents a JOIN payments p ON p.transaction_id = a.payment_transaction_id
                   WHERE a.payment_status = 'SUCCESS' AND p.status = 'SUCCESS') AS agent_revenue`,
-        { type: QueryTypes.SELECT },
+        { type: QueryTypes.SELECT }
       ),
-      sequelize.query<{ status: string | null; n: string }>('SELECT payment_status AS status, count(*) AS n FROM agents GROUP BY 1', { type: QueryTypes.SELECT }),
+      sequelize.query<{ status: string | null; n: string }>('SELECT payment_status AS status, count(*) AS n FROM agents GROUP BY 1', {
+        type: QueryTypes.SELECT
+      })
     ])
     return { totals: totals!, breakdown }
   }
@@ -96,7 +100,7 @@ export function createAdminStatsService({ sequelize, settings }: { sequelize: Se
         agentPaymentBreakdown,
         successfulRegistrations: agentPaymentBreakdown.SUCCESS!,
         pendingRegistrations: agentPaymentBreakdown.PENDING! + agentPaymentBreakdown.IN_PROGRESS! + agentPaymentBreakdown.NONE!,
-        failedRegistrations: agentPaymentBreakdown.FAILED! + agentPaymentBreakdown.EXPIRED!,
+        failedRegistrations: agentPaymentBreakdown.FAILED! + agentPaymentBreakdown.EXPIRED!
       }
     },
 
@@ -112,7 +116,11 @@ export function createAdminStatsService({ sequelize, settings }: { sequelize: Se
       const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
       const since = new Date(todayStart - (days - 1) * DAY_MS)
       const liveFrom = new Date(Math.max(since.getTime(), todayStart - DAY_MS))
-      const [old, live, checkerSales] = await Promise.all([closedDays(since, liveFrom), grouped('created_at >= :liveFrom', { liveFrom }), checkerSalesSince(sequelize, since)])
+      const [old, live, checkerSales] = await Promise.all([
+        closedDays(since, liveFrom),
+        grouped('created_at >= :liveFrom', { liveFrom }),
+        checkerSalesSince(sequelize, since)
+      ])
       const rows = [...old, ...live]
       const byDay = new Map<string, { count: number; revenue: number }>()
       for (let i = 0; i < days; i++) byDay.set(dayKey(new Date(since.getTime() + i * DAY_MS)), { count: 0, revenue: 0 })
@@ -153,9 +161,12 @@ export function createAdminStatsService({ sequelize, settings }: { sequelize: Se
         failedCount: paymentStatusBreakdown.FAILED ?? 0,
         expiredCount: paymentStatusBreakdown.EXPIRED ?? 0,
         networkBreakdown,
-        channelBreakdown: Object.fromEntries(Object.entries(channelPesewas).map(([c, f]) => [c, { count: f.count, revenue: toGhs(f.revenue) }])) as Record<string, ChannelFigures>,
-        checkerSales,
+        channelBreakdown: Object.fromEntries(Object.entries(channelPesewas).map(([c, f]) => [c, { count: f.count, revenue: toGhs(f.revenue) }])) as Record<
+          string,
+          ChannelFigures
+        >,
+        checkerSales
       }
-    },
+    }
   }
 }

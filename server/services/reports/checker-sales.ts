@@ -19,7 +19,7 @@ export async function checkerSalesSince(sequelize: Sequelize, since: Date): Prom
        FROM voucher_cards c JOIN payments p ON p.transaction_id = c.payment_transaction_id JOIN voucher_products vp ON vp.id = c.product_id
       WHERE c.status = 'SOLD' AND c.sold_at >= :since
       GROUP BY c.product_id, vp.name ORDER BY vp.name`,
-    { replacements: { since }, type: QueryTypes.SELECT },
+    { replacements: { since }, type: QueryTypes.SELECT }
   )
   return rows.map((r) => ({ productId: Number(r.product_id), product: r.name, cards: Number(r.cards), revenue: toGhs(Number(r.revenue)) }))
 }

@@ -29,14 +29,14 @@ export function createPublicStatsService(deps: { sequelize: Sequelize }) {
               count(*) FILTER (WHERE payment_status = 'SUCCESS' AND delivery_status IN ('DELIVERED', 'MANUAL')) AS delivered,
               count(*) FILTER (WHERE payment_status = 'SUCCESS' AND delivery_status = 'FAILED') AS failed
          FROM orders_view`,
-      { type: QueryTypes.SELECT },
+      { type: QueryTypes.SELECT }
     )
     const customers = Number(row?.customers ?? 0)
     const delivered = Number(row?.delivered ?? 0)
     const finished = delivered + Number(row?.failed ?? 0)
     return {
       customers: customers >= MIN_CUSTOMERS ? `${roundDownFigure(customers).toLocaleString('en-GH')}+` : null,
-      successRate: finished >= MIN_FINISHED_DELIVERIES ? `${(Math.floor((delivered / finished) * 1000) / 10).toFixed(1)}%` : null,
+      successRate: finished >= MIN_FINISHED_DELIVERIES ? `${(Math.floor((delivered / finished) * 1000) / 10).toFixed(1)}%` : null
     }
   }
 
@@ -50,7 +50,7 @@ export function createPublicStatsService(deps: { sequelize: Sequelize }) {
     /** Tests and an operator see a new figure at once. */
     forget() {
       cached = null
-    },
+    }
   }
 }
 

@@ -56,10 +56,14 @@ export function createResellerApi(deps: {
   const { sequelize, packages, orders, wallet } = deps
   const keys = createApiKeys(deps)
   const webhooks = createAgentWebhooks(deps)
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
+    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
 
   async function findKeyUse(agentId: number, key: string) {
-    const [row] = await q<{ request_hash: string; order_id: number | null }>('SELECT request_hash, order_id FROM idempotency_keys WHERE agent_id = :agentId AND key = :key', { agentId, key })
+    const [row] = await q<{ request_hash: string; order_id: number | null }>(
+      'SELECT request_hash, order_id FROM idempotency_keys WHERE agent_id = :agentId AND key = :key',
+      { agentId, key }
+    )
     return row ?? null
   }
 
@@ -106,8 +110,14 @@ export function createResellerApi(deps: {
       const rows = await packages.listActive()
       const quotes = await deps.pricing.quotes(caller.actor, rows)
       return {
-        packages: rows.map((p) => ({ id: p.id, network: p.network, name: packages.present(p).name, dataSizeMB: p.sizeMb, price: toGhs(quotes.get(p.id)!.pricePesewas)! })),
-        currency: 'GHS' as const,
+        packages: rows.map((p) => ({
+          id: p.id,
+          network: p.network,
+          name: packages.present(p).name,
+          dataSizeMB: p.sizeMb,
+          price: toGhs(quotes.get(p.id)!.pricePesewas)!
+        })),
+        currency: 'GHS' as const
       }
     },
 
@@ -143,14 +153,14 @@ export function createResellerApi(deps: {
               const [mine] = await sequelize.query<{ key: string }>(
                 `INSERT INTO idempotency_keys (agent_id, key, request_hash, order_id) VALUES (:agentId, :key, :hash, :orderId)
                  ON CONFLICT (agent_id, key) DO NOTHING RETURNING key`,
-                { replacements: { agentId: caller.agentId, key: idempotencyKey, hash, orderId }, type: QueryTypes.SELECT, transaction },
+                { replacements: { agentId: caller.agentId, key: idempotencyKey, hash, orderId }, type: QueryTypes.SELECT, transaction }
               )
               if (!mine) throw new KeyTaken()
               // Read in the order's transaction: after the commit the wallet has paid, and a lost
               // connection must not turn that into an error the caller would retry without its key.
               answer = await orderOf(caller.agentId, orderId, transaction)
-            },
-          },
+            }
+          }
         )
         return { order: answer!, replayed: false }
       } catch (err) {
@@ -165,6 +175,6 @@ export function createResellerApi(deps: {
       queue.register<{ agentId: number; payload: WebhookPayload }>(WEBHOOK_TASK, async (payload, job) => {
         await webhooks.deliver(payload, job.attempts)
       })
-    },
+    }
   }
 }

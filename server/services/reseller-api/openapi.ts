@@ -10,7 +10,7 @@ const errorResponse = (description: string) => ({ description, content: { 'appli
 const rateHeaders = {
   'X-RateLimit-Limit': { description: 'Requests allowed per minute for this key.', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Requests left in the current minute.', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Seconds until the window starts again.', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Seconds until the window starts again.', schema: { type: 'integer' } }
 }
 const common = {
   '401': errorResponse('Missing, unknown or revoked API key.'),
@@ -18,14 +18,21 @@ const common = {
   '429': {
     description: 'Rate limit exceeded for this key.',
     headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } },
-    content: { 'application/json': { schema: error } },
-  },
+    content: { 'application/json': { schema: error } }
+  }
 }
 
 const idempotencyKey = (what: string) => ({
-  name: 'Idempotency-Key', in: 'header', required: true, description: `A unique value per ${what} you intend, e.g. a UUID (1 to 255 of A-Z a-z 0-9 _ . : -).`, schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,255}$' },
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: true,
+  description: `A unique value per ${what} you intend, e.g. a UUID (1 to 255 of A-Z a-z 0-9 _ . : -).`,
+  schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,255}$' }
 })
-const createdHeaders = { ...rateHeaders, 'Idempotent-Replayed': { description: '`true` when this answers an earlier request with the same key.', schema: { type: 'string', enum: ['true'] } } }
+const createdHeaders = {
+  ...rateHeaders,
+  'Idempotent-Replayed': { description: '`true` when this answers an earlier request with the same key.', schema: { type: 'string', enum: ['true'] } }
+}
 
 export const openApiDocument = {
   openapi: '3.1.0',
@@ -36,7 +43,7 @@ export const openApiDocument = {
     description:
       'Create an API key in the agent portal (Profile, API keys) and send it as `Authorization: Bearer <key>`. ' +
       'Orders are paid from your wallet at once; top up in the portal. Amounts are in Ghana cedis (GHS) with 2 decimals. ' +
-      'Each key may make a limited number of requests per minute; a 429 answer carries `Retry-After`.',
+      'Each key may make a limited number of requests per minute; a 429 answer carries `Retry-After`.'
   },
   servers: [{ url: '/api/v1' }],
   security: [{ apiKey: [] }],
@@ -51,11 +58,11 @@ export const openApiDocument = {
           '200': {
             description: 'Every active bundle.',
             headers: rateHeaders,
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/PackageList' } } },
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/PackageList' } } }
           },
-          ...common,
-        },
-      },
+          ...common
+        }
+      }
     },
     '/balance': {
       get: {
@@ -64,9 +71,9 @@ export const openApiDocument = {
         summary: 'Your wallet balance',
         responses: {
           '200': { description: 'The balance.', headers: rateHeaders, content: { 'application/json': { schema: { $ref: '#/components/schemas/Balance' } } } },
-          ...common,
-        },
-      },
+          ...common
+        }
+      }
     },
     '/orders': {
       post: {
@@ -77,22 +84,20 @@ export const openApiDocument = {
           'Name the bundle by `packageId`, or by `network` and `dataSizeMB`. The `Idempotency-Key` header is required: ' +
           'sending the same key with the same body again returns the same order (with `Idempotent-Replayed: true`) and never buys twice; ' +
           'the same key with a different body is refused with 422.',
-        parameters: [
-          idempotencyKey('purchase'),
-        ],
+        parameters: [idempotencyKey('purchase')],
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/OrderRequest' } } } },
         responses: {
           '201': {
             description: 'The order, paid. Also the answer to a repeated request with the same Idempotency-Key.',
             headers: createdHeaders,
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/OrderEnvelope' } } },
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/OrderEnvelope' } } }
           },
           '400': errorResponse('Invalid body or missing Idempotency-Key.'),
           '402': errorResponse('The wallet balance does not cover the order; nothing was bought.'),
           ...common,
-          '422': errorResponse('The Idempotency-Key was already used with a different body.'),
-        },
-      },
+          '422': errorResponse('The Idempotency-Key was already used with a different body.')
+        }
+      }
     },
     '/vouchers/products': {
       get: {
@@ -100,10 +105,14 @@ export const openApiDocument = {
         tags: ['Result checkers'],
         summary: 'Result-checker cards on sale, at your price',
         responses: {
-          '200': { description: 'The products.', headers: rateHeaders, content: { 'application/json': { schema: { $ref: '#/components/schemas/VoucherProductList' } } } },
-          ...common,
-        },
-      },
+          '200': {
+            description: 'The products.',
+            headers: rateHeaders,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/VoucherProductList' } } }
+          },
+          ...common
+        }
+      }
     },
     '/vouchers/orders': {
       post: {
@@ -114,23 +123,35 @@ export const openApiDocument = {
           'The `Idempotency-Key` header is required: the same key with the same body answers the same purchase (with its cards) and never buys twice. ' +
           'Cards the stock could not supply are listed in `notSupplied` and their price goes back to your wallet.',
         parameters: [
-          { name: 'Idempotency-Key', in: 'header', required: true, description: 'A unique value per purchase you intend (1 to 255 of A-Z a-z 0-9 _ . : -).', schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,255}$' } },
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: true,
+            description: 'A unique value per purchase you intend (1 to 255 of A-Z a-z 0-9 _ . : -).',
+            schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,255}$' }
+          }
         ],
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/VoucherOrderRequest' } } } },
         responses: {
           '201': {
             description: 'The purchase with its cards. Also the answer to a repeated request with the same Idempotency-Key.',
-            headers: { ...rateHeaders, 'Idempotent-Replayed': { description: '`true` when this answers an earlier request with the same key.', schema: { type: 'string', enum: ['true'] } } },
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/VoucherPurchaseEnvelope' } } },
+            headers: {
+              ...rateHeaders,
+              'Idempotent-Replayed': {
+                description: '`true` when this answers an earlier request with the same key.',
+                schema: { type: 'string', enum: ['true'] }
+              }
+            },
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/VoucherPurchaseEnvelope' } } }
           },
           '400': errorResponse('Invalid body or missing Idempotency-Key.'),
           '402': errorResponse('The wallet balance does not cover the purchase; nothing was bought.'),
           '404': errorResponse('No such product on sale.'),
           '409': errorResponse('Not enough cards in stock; nothing was bought.'),
           ...common,
-          '422': errorResponse('The Idempotency-Key was already used with a different body.'),
-        },
-      },
+          '422': errorResponse('The Idempotency-Key was already used with a different body.')
+        }
+      }
     },
     '/orders/{id}': {
       get: {
@@ -139,11 +160,15 @@ export const openApiDocument = {
         summary: 'One of your orders, with payment and delivery status',
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }],
         responses: {
-          '200': { description: 'The order.', headers: rateHeaders, content: { 'application/json': { schema: { $ref: '#/components/schemas/OrderEnvelope' } } } },
+          '200': {
+            description: 'The order.',
+            headers: rateHeaders,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/OrderEnvelope' } } }
+          },
           '404': errorResponse('No such order among yours.'),
-          ...common,
-        },
-      },
+          ...common
+        }
+      }
     },
     '/batches': {
       post: {
@@ -156,25 +181,24 @@ export const openApiDocument = {
           'number and reason, and nothing is bought. Otherwise the total is taken from your wallet in one debit and every line becomes an order, ' +
           'delivered on its own; a line whose delivery fails for good is refunded to your wallet. Lines repeating a number with the same bundle are ' +
           'refused unless `allowDuplicates` is true. `sms: true` texts each recipient. The `Idempotency-Key` header is required and works as for orders.',
-        parameters: [
-          idempotencyKey('batch'),
-        ],
+        parameters: [idempotencyKey('batch')],
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchRequest' } } } },
         responses: {
           '201': {
             description: 'The batch, paid, with its orders. Also the answer to a repeated request with the same Idempotency-Key.',
             headers: createdHeaders,
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchEnvelope' } } },
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchEnvelope' } } }
           },
           '400': errorResponse('Invalid body, too many lines, or missing Idempotency-Key.'),
           '402': errorResponse('The wallet balance does not cover the total; nothing was bought.'),
           ...common,
           '422': {
-            description: 'Some lines cannot be ordered (each listed with its line number and reason), or the Idempotency-Key was already used with a different body. Nothing was bought.',
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/LineErrors' } } },
-          },
-        },
-      },
+            description:
+              'Some lines cannot be ordered (each listed with its line number and reason), or the Idempotency-Key was already used with a different body. Nothing was bought.',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/LineErrors' } } }
+          }
+        }
+      }
     },
     '/batches/{id}': {
       get: {
@@ -183,12 +207,16 @@ export const openApiDocument = {
         summary: 'One of your batches: its progress and each line',
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }],
         responses: {
-          '200': { description: 'The batch.', headers: rateHeaders, content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchEnvelope' } } } },
+          '200': {
+            description: 'The batch.',
+            headers: rateHeaders,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchEnvelope' } } }
+          },
           '404': errorResponse('No such batch among yours.'),
-          ...common,
-        },
-      },
-    },
+          ...common
+        }
+      }
+    }
   },
   webhooks: {
     orderUpdated: {
@@ -205,11 +233,11 @@ export const openApiDocument = {
         parameters: [
           { name: 'X-DataHub-Signature', in: 'header', required: true, schema: { type: 'string' } },
           { name: 'X-DataHub-Event', in: 'header', required: true, schema: { type: 'string', enum: ['order.updated'] } },
-          { name: 'X-DataHub-Delivery', in: 'header', required: true, schema: { type: 'string' } },
+          { name: 'X-DataHub-Delivery', in: 'header', required: true, schema: { type: 'string' } }
         ],
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookEvent' } } } },
-        responses: { '200': { description: 'Received.' } },
-      },
+        responses: { '200': { description: 'Received.' } }
+      }
     },
     batchCompleted: {
       post: {
@@ -219,22 +247,22 @@ export const openApiDocument = {
         parameters: [
           { name: 'X-DataHub-Signature', in: 'header', required: true, schema: { type: 'string' } },
           { name: 'X-DataHub-Event', in: 'header', required: true, schema: { type: 'string', enum: ['batch.completed'] } },
-          { name: 'X-DataHub-Delivery', in: 'header', required: true, schema: { type: 'string' } },
+          { name: 'X-DataHub-Delivery', in: 'header', required: true, schema: { type: 'string' } }
         ],
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchCompletedEvent' } } } },
-        responses: { '200': { description: 'Received.' } },
-      },
-    },
+        responses: { '200': { description: 'Received.' } }
+      }
+    }
   },
   components: {
     securitySchemes: {
-      apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from the agent portal (starts with `dh_live_`).' },
+      apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from the agent portal (starts with `dh_live_`).' }
     },
     schemas: {
       Error: {
         type: 'object',
         required: ['error'],
-        properties: { error: { type: 'string' }, message: { type: 'string' } },
+        properties: { error: { type: 'string' }, message: { type: 'string' } }
       },
       Package: {
         type: 'object',
@@ -244,18 +272,18 @@ export const openApiDocument = {
           network: { $ref: '#/components/schemas/Network' },
           name: { type: 'string' },
           dataSizeMB: { type: 'integer' },
-          price: { type: 'number', description: 'Your price in GHS.' },
-        },
+          price: { type: 'number', description: 'Your price in GHS.' }
+        }
       },
       PackageList: {
         type: 'object',
         required: ['packages', 'currency'],
-        properties: { packages: { type: 'array', items: { $ref: '#/components/schemas/Package' } }, currency: { const: 'GHS' } },
+        properties: { packages: { type: 'array', items: { $ref: '#/components/schemas/Package' } }, currency: { const: 'GHS' } }
       },
       Balance: {
         type: 'object',
         required: ['balance', 'currency'],
-        properties: { balance: { type: 'number', minimum: 0 }, currency: { const: 'GHS' } },
+        properties: { balance: { type: 'number', minimum: 0 }, currency: { const: 'GHS' } }
       },
       Network: { type: 'string', enum: [...NETWORKS] },
       OrderRequest: {
@@ -266,13 +294,27 @@ export const openApiDocument = {
           packageId: { type: 'integer', minimum: 1 },
           network: { $ref: '#/components/schemas/Network' },
           dataSizeMB: { type: 'integer', minimum: 1 },
-          recipientNumber: { type: 'string', pattern: '^\\d{1,12}$', examples: ['0241234567'] },
+          recipientNumber: { type: 'string', pattern: '^\\d{1,12}$', examples: ['0241234567'] }
         },
-        oneOf: [{ required: ['packageId'] }, { required: ['network', 'dataSizeMB'] }],
+        oneOf: [{ required: ['packageId'] }, { required: ['network', 'dataSizeMB'] }]
       },
       Order: {
         type: 'object',
-        required: ['id', 'network', 'dataSizeMB', 'packageId', 'recipientNumber', 'amount', 'paymentStatus', 'deliveryStatus', 'delivered', 'transactionId', 'channel', 'createdAt', 'updatedAt'],
+        required: [
+          'id',
+          'network',
+          'dataSizeMB',
+          'packageId',
+          'recipientNumber',
+          'amount',
+          'paymentStatus',
+          'deliveryStatus',
+          'delivered',
+          'transactionId',
+          'channel',
+          'createdAt',
+          'updatedAt'
+        ],
         properties: {
           id: { type: 'integer' },
           network: { $ref: '#/components/schemas/Network' },
@@ -286,8 +328,8 @@ export const openApiDocument = {
           transactionId: { type: ['string', 'null'] },
           channel: { type: 'string' },
           createdAt: { type: 'string', format: 'date-time' },
-          updatedAt: { type: 'string', format: 'date-time' },
-        },
+          updatedAt: { type: 'string', format: 'date-time' }
+        }
       },
       VoucherProductList: {
         type: 'object',
@@ -298,15 +340,22 @@ export const openApiDocument = {
             items: {
               type: 'object',
               required: ['id', 'name', 'price', 'inStock'],
-              properties: { id: { type: 'integer' }, name: { type: 'string' }, price: { type: 'number', description: 'Your price per card in GHS.' }, inStock: { type: 'boolean' }, howToUse: { type: 'string' }, checkingUrl: { type: 'string' } },
-            },
-          },
-        },
+              properties: {
+                id: { type: 'integer' },
+                name: { type: 'string' },
+                price: { type: 'number', description: 'Your price per card in GHS.' },
+                inStock: { type: 'boolean' },
+                howToUse: { type: 'string' },
+                checkingUrl: { type: 'string' }
+              }
+            }
+          }
+        }
       },
       VoucherOrderRequest: {
         type: 'object',
         required: ['productId'],
-        properties: { productId: { type: 'integer', minimum: 1 }, quantity: { type: 'integer', minimum: 1, maximum: 10, default: 1 } },
+        properties: { productId: { type: 'integer', minimum: 1 }, quantity: { type: 'integer', minimum: 1, maximum: 10, default: 1 } }
       },
       VoucherPurchaseEnvelope: {
         type: 'object',
@@ -321,10 +370,17 @@ export const openApiDocument = {
               quantity: { type: 'integer' },
               amount: { type: 'number', description: 'GHS paid from the wallet.' },
               notSupplied: { type: 'integer', description: 'Cards out of stock; their price is refunded to the wallet.' },
-              cards: { type: 'array', items: { type: 'object', required: ['serial', 'pin'], properties: { serial: { type: 'string' }, pin: { type: 'string' }, expiresOn: { type: ['string', 'null'] } } } },
-            },
-          },
-        },
+              cards: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['serial', 'pin'],
+                  properties: { serial: { type: 'string' }, pin: { type: 'string' }, expiresOn: { type: ['string', 'null'] } }
+                }
+              }
+            }
+          }
+        }
       },
       OrderEnvelope: { type: 'object', required: ['order'], properties: { order: { $ref: '#/components/schemas/Order' } } },
       BatchLineRequest: {
@@ -334,17 +390,22 @@ export const openApiDocument = {
           recipientNumber: { type: 'string', examples: ['0241234567'] },
           network: { $ref: '#/components/schemas/Network' },
           packageId: { type: 'integer', minimum: 1 },
-          bundle: { type: 'string', description: 'A size such as 1GB or 500MB, or a bundle name.', examples: ['1GB'] },
-        },
+          bundle: { type: 'string', description: 'A size such as 1GB or 500MB, or a bundle name.', examples: ['1GB'] }
+        }
       },
       BatchRequest: {
         type: 'object',
         required: ['lines'],
         properties: {
-          lines: { type: 'array', minItems: 1, description: 'At most the shop\'s bulk line limit (1000 unless changed).', items: { $ref: '#/components/schemas/BatchLineRequest' } },
+          lines: {
+            type: 'array',
+            minItems: 1,
+            description: "At most the shop's bulk line limit (1000 unless changed).",
+            items: { $ref: '#/components/schemas/BatchLineRequest' }
+          },
           allowDuplicates: { type: 'boolean', default: false },
-          sms: { type: 'boolean', default: false, description: 'Text each recipient about its order.' },
-        },
+          sms: { type: 'boolean', default: false, description: 'Text each recipient about its order.' }
+        }
       },
       Batch: {
         type: 'object',
@@ -358,14 +419,24 @@ export const openApiDocument = {
           counts: {
             type: 'object',
             required: ['queued', 'delivered', 'failed', 'refunded'],
-            properties: { queued: { type: 'integer' }, delivered: { type: 'integer' }, failed: { type: 'integer' }, refunded: { type: 'integer', description: 'Failed lines whose money went back to the wallet.' } },
+            properties: {
+              queued: { type: 'integer' },
+              delivered: { type: 'integer' },
+              failed: { type: 'integer' },
+              refunded: { type: 'integer', description: 'Failed lines whose money went back to the wallet.' }
+            }
           },
           done: { type: 'boolean' },
-          status: { type: 'string', enum: ['PAID', 'AWAITING_PAYMENT', 'CANCELLED'], description: 'PAID for every batch placed here; a batch the agent chose to pay by mobile money in the portal waits for that payment (no lines yet) or was cancelled when it failed.' },
+          status: {
+            type: 'string',
+            enum: ['PAID', 'AWAITING_PAYMENT', 'CANCELLED'],
+            description:
+              'PAID for every batch placed here; a batch the agent chose to pay by mobile money in the portal waits for that payment (no lines yet) or was cancelled when it failed.'
+          },
           paymentTransactionId: { type: ['string', 'null'], description: 'The mobile money payment of a batch paid that way; null for a wallet-paid batch.' },
           completedAt: { type: ['string', 'null'], format: 'date-time' },
-          createdAt: { type: 'string', format: 'date-time' },
-        },
+          createdAt: { type: 'string', format: 'date-time' }
+        }
       },
       BatchLine: {
         type: 'object',
@@ -380,21 +451,24 @@ export const openApiDocument = {
           paymentStatus: { type: 'string' },
           deliveryStatus: { type: 'string' },
           reference: { type: ['string', 'null'], description: "The delivery vendor's reference." },
-          error: { type: ['string', 'null'] },
-        },
+          error: { type: ['string', 'null'] }
+        }
       },
       BatchEnvelope: {
         type: 'object',
         required: ['batch', 'lines'],
-        properties: { batch: { $ref: '#/components/schemas/Batch' }, lines: { type: 'array', items: { $ref: '#/components/schemas/BatchLine' } } },
+        properties: { batch: { $ref: '#/components/schemas/Batch' }, lines: { type: 'array', items: { $ref: '#/components/schemas/BatchLine' } } }
       },
       LineErrors: {
         type: 'object',
         required: ['error'],
         properties: {
           error: { type: 'string' },
-          lines: { type: 'array', items: { type: 'object', required: ['line', 'error'], properties: { line: { type: 'integer', minimum: 1 }, error: { type: 'string' } } } },
-        },
+          lines: {
+            type: 'array',
+            items: { type: 'object', required: ['line', 'error'], properties: { line: { type: 'integer', minimum: 1 }, error: { type: 'string' } } }
+          }
+        }
       },
       BatchCompletedEvent: {
         type: 'object',
@@ -403,8 +477,8 @@ export const openApiDocument = {
           id: { type: 'string' },
           type: { const: 'batch.completed' },
           createdAt: { type: 'string', format: 'date-time' },
-          data: { type: 'object', required: ['batch'], properties: { batch: { $ref: '#/components/schemas/Batch' } } },
-        },
+          data: { type: 'object', required: ['batch'], properties: { batch: { $ref: '#/components/schemas/Batch' } } }
+        }
       },
       WebhookEvent: {
         type: 'object',
@@ -413,10 +487,9 @@ export const openApiDocument = {
           id: { type: 'string' },
           type: { const: 'order.updated' },
           createdAt: { type: 'string', format: 'date-time' },
-          data: { type: 'object', required: ['order'], properties: { order: { $ref: '#/components/schemas/Order' } } },
-        },
-      },
-    },
-  },
+          data: { type: 'object', required: ['order'], properties: { order: { $ref: '#/components/schemas/Order' } } }
+        }
+      }
+    }
+  }
 } as const
-

@@ -32,6 +32,6 @@ export function presentApiOrder(o: Record<string, any>): ApiOrder {
     transactionId: o.payment_transaction_id ?? null,
     channel: o.channel,
     createdAt: new Date(o.created_at).toISOString(),
-    updatedAt: new Date(o.updated_at).toISOString(),
+    updatedAt: new Date(o.updated_at).toISOString()
   }
 }

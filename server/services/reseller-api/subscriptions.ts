@@ -10,7 +10,11 @@ export function subscribeResellerApi(events: Pick<Events, 'on'>, webhooks: Pick<
   events.on('orders.paidTogether', async ({ orderIds }, { transaction }) => {
     await webhooks.onOrdersStatusChange(orderIds, 2, { transaction })
   })
-  events.on('delivery.changed', async ({ order }, { transaction }) => {
-    if (order.agent_id) await webhooks.onOrderStatusChange(order.id, { transaction })
-  }, { agentOrdersOnly: true })
+  events.on(
+    'delivery.changed',
+    async ({ order }, { transaction }) => {
+      if (order.agent_id) await webhooks.onOrderStatusChange(order.id, { transaction })
+    },
+    { agentOrdersOnly: true }
+  )
 }

@@ -9,7 +9,7 @@ export const IDEMPOTENCY_RE = /^[A-Za-z0-9_.:-]{1,255}$/
 
 const orderSchema = Joi.object({
   productId: Joi.number().integer().min(1).required().messages({ '*': 'productId must be a checker product id' }),
-  quantity: Joi.number().integer().min(1).max(10).default(1).messages({ '*': 'quantity must be from 1 to 10' }),
+  quantity: Joi.number().integer().min(1).max(10).default(1).messages({ '*': 'quantity must be from 1 to 10' })
 }).options({ stripUnknown: true })
 
 class KeyTaken extends Error {}
@@ -19,7 +19,12 @@ export function createApiVouchers(deps: { sequelize: Sequelize; vouchers: Vouche
   const { sequelize, vouchers } = deps
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
   const keyUse = async (agentId: number, key: string) =>
-    (await q<{ request_hash: string; payment_transaction_id: string | null }>('SELECT request_hash, payment_transaction_id FROM idempotency_keys WHERE agent_id = :agentId AND key = :key', { agentId, key }))[0] ?? null
+    (
+      await q<{ request_hash: string; payment_transaction_id: string | null }>(
+        'SELECT request_hash, payment_transaction_id FROM idempotency_keys WHERE agent_id = :agentId AND key = :key',
+        { agentId, key }
+      )
+    )[0] ?? null
 
   async function answer(caller: ApiCaller, use: { request_hash: string; payment_transaction_id: string | null }, hash: string): Promise<PurchaseView> {
     if (use.request_hash !== hash || !use.payment_transaction_id) throw new AppError(422, 'This Idempotency-Key was already used with a different request')
@@ -29,7 +34,9 @@ export function createApiVouchers(deps: { sequelize: Sequelize; vouchers: Vouche
   return {
     async listProducts(caller: ApiCaller) {
       const products = await vouchers.products.listPublic(caller.actor)
-      return { products: products.map((p) => ({ id: p.id, name: p.name, price: p.price, inStock: p.inStock, howToUse: p.howToUse, checkingUrl: p.checkingUrl })) }
+      return {
+        products: products.map((p) => ({ id: p.id, name: p.name, price: p.price, inStock: p.inStock, howToUse: p.howToUse, checkingUrl: p.checkingUrl }))
+      }
     },
 
     /** Paid from the wallet; the key is recorded in the purchase's transaction, so it exists exactly when the purchase does. */
@@ -42,21 +49,25 @@ export function createApiVouchers(deps: { sequelize: Sequelize; vouchers: Vouche
       const seen = await keyUse(caller.agentId, idempotencyKey)
       if (seen) return { purchase: await answer(caller, seen, hash), replayed: true }
       try {
-        const { transactionId } = await vouchers.buyFromWallet({ productId: value.productId, quantity: value.quantity }, { user: caller.actor }, {
-          andThen: async (tid, transaction) => {
-            const [mine] = await sequelize.query(
-              `INSERT INTO idempotency_keys (agent_id, key, request_hash, payment_transaction_id) VALUES (:agentId, :key, :hash, :tid)
+        const { transactionId } = await vouchers.buyFromWallet(
+          { productId: value.productId, quantity: value.quantity },
+          { user: caller.actor },
+          {
+            andThen: async (tid, transaction) => {
+              const [mine] = await sequelize.query(
+                `INSERT INTO idempotency_keys (agent_id, key, request_hash, payment_transaction_id) VALUES (:agentId, :key, :hash, :tid)
                ON CONFLICT (agent_id, key) DO NOTHING RETURNING key`,
-              { replacements: { agentId: caller.agentId, key: idempotencyKey, hash, tid }, type: QueryTypes.SELECT, transaction },
-            )
-            if (!mine) throw new KeyTaken()
-          },
-        })
+                { replacements: { agentId: caller.agentId, key: idempotencyKey, hash, tid }, type: QueryTypes.SELECT, transaction }
+              )
+              if (!mine) throw new KeyTaken()
+            }
+          }
+        )
         return { purchase: await vouchers.purchase(transactionId, { user: caller.actor }), replayed: false }
       } catch (err) {
         if (!(err instanceof KeyTaken)) throw err
         return { purchase: await answer(caller, (await keyUse(caller.agentId, idempotencyKey))!, hash), replayed: true }
       }
-    },
+    }
   }
 }

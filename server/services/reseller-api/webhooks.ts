@@ -36,7 +36,11 @@ export function signWebhook(secret: string, body: string, at = Math.floor(Date.n
 
 /** What an agent's software does with a delivery: recompute and compare in constant time, and check the age. */
 export function verifyWebhook(secret: string, body: string, header: string, toleranceSeconds = 300, now = Math.floor(Date.now() / 1000)): boolean {
-  const parts = Object.fromEntries(String(header ?? '').split(',').map((p) => p.split('=', 2) as [string, string]))
+  const parts = Object.fromEntries(
+    String(header ?? '')
+      .split(',')
+      .map((p) => p.split('=', 2) as [string, string])
+  )
   const at = Number(parts.t)
   if (!Number.isInteger(at) || !parts.v1 || Math.abs(now - at) > toleranceSeconds) return false
   const expected = Buffer.from(crypto.createHmac('sha256', secret).update(`${at}.${body}`).digest('hex'))
@@ -57,7 +61,11 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
     sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
   // Production webhooks go to https only; development and tests may use plain http (a local receiver).
-  const urlSchema = Joi.string().trim().max(500).uri({ scheme: env.NODE_ENV === 'production' ? ['https'] : ['https', 'http'] }).allow('', null)
+  const urlSchema = Joi.string()
+    .trim()
+    .max(500)
+    .uri({ scheme: env.NODE_ENV === 'production' ? ['https'] : ['https', 'http'] })
+    .allow('', null)
     .messages({ '*': env.NODE_ENV === 'production' ? 'Webhook URL must be an https:// address' : 'Webhook URL must be an http(s):// address' })
 
   const newSecret = () => `whsec_${randomToken(32)}`
@@ -66,7 +74,10 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
     /** The URL and whether a signing secret exists: the secret itself is shown only when it is made (like API keys). */
     async settings(ctx: Ctx): Promise<WebhookSettings> {
       const agent = requireActiveAgent(ctx, 'Webhooks')
-      const [row] = await q<{ webhook_url: string | null; has_secret: boolean }>('SELECT webhook_url, webhook_secret IS NOT NULL AS has_secret FROM agents WHERE id = :id', { id: agent.id })
+      const [row] = await q<{ webhook_url: string | null; has_secret: boolean }>(
+        'SELECT webhook_url, webhook_secret IS NOT NULL AS has_secret FROM agents WHERE id = :id',
+        { id: agent.id }
+      )
       return { url: row?.webhook_url ?? null, hasSecret: row?.has_secret ?? false }
     },
 
@@ -92,9 +103,12 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
           `UPDATE agents SET webhook_url = :url, webhook_secret = COALESCE(webhook_secret, CASE WHEN :url::text IS NOT NULL THEN :secret END), updated_at = now()
            WHERE id = :id RETURNING webhook_url, webhook_secret IS NOT DISTINCT FROM :secret AS made, webhook_secret IS NOT NULL AS has_secret`,
           { id: agent.id, url, secret: candidate },
-          t,
+          t
         )
-        await audit.record({ action: 'WEBHOOK_UPDATED', resource: 'AGENT', resourceId: agent.id, severity: 'MEDIUM', details: { url, secretMade: row!.made } }, { ...ctx, transaction: t })
+        await audit.record(
+          { action: 'WEBHOOK_UPDATED', resource: 'AGENT', resourceId: agent.id, severity: 'MEDIUM', details: { url, secretMade: row!.made } },
+          { ...ctx, transaction: t }
+        )
         return { url: row!.webhook_url, hasSecret: row!.has_secret, ...(row!.made ? { secret: candidate } : {}) }
       })
     },
@@ -104,8 +118,15 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
       const agent = requireActiveAgent(ctx, 'Webhooks')
       const secret = newSecret()
       return sequelize.transaction(async (t) => {
-        const [row] = await q<{ webhook_url: string | null }>('UPDATE agents SET webhook_secret = :secret, updated_at = now() WHERE id = :id RETURNING webhook_url', { id: agent.id, secret }, t)
-        await audit.record({ action: 'WEBHOOK_SECRET_ROTATED', resource: 'AGENT', resourceId: agent.id, severity: 'HIGH', details: { url: row?.webhook_url ?? null } }, { ...ctx, transaction: t })
+        const [row] = await q<{ webhook_url: string | null }>(
+          'UPDATE agents SET webhook_secret = :secret, updated_at = now() WHERE id = :id RETURNING webhook_url',
+          { id: agent.id, secret },
+          t
+        )
+        await audit.record(
+          { action: 'WEBHOOK_SECRET_ROTATED', resource: 'AGENT', resourceId: agent.id, severity: 'HIGH', details: { url: row?.webhook_url ?? null } },
+          { ...ctx, transaction: t }
+        )
         return { url: row?.webhook_url ?? null, hasSecret: true, secret }
       })
     },
@@ -119,10 +140,15 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
       const [row] = await q<Record<string, any>>(
         `SELECT o.*, a.webhook_url FROM orders_view o JOIN agents a ON a.id = o.agent_id WHERE o.id = :id`,
         { id: orderId },
-        opts.transaction,
+        opts.transaction
       )
       if (!row?.webhook_url) return null
-      const payload: WebhookPayload = { id: `evt_${crypto.randomUUID()}`, type: 'order.updated', createdAt: new Date().toISOString(), data: { order: presentApiOrder(row) } }
+      const payload: WebhookPayload = {
+        id: `evt_${crypto.randomUUID()}`,
+        type: 'order.updated',
+        createdAt: new Date().toISOString(),
+        data: { order: presentApiOrder(row) }
+      }
       return queue.enqueue(WEBHOOK_TASK, { agentId: row.agent_id, payload }, { transaction: opts.transaction, maxAttempts: WEBHOOK_MAX_ATTEMPTS })
     },
 
@@ -135,12 +161,19 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
       const rows = await q<Record<string, any>>(
         `SELECT o.*, a.webhook_url FROM orders_view o JOIN agents a ON a.id = o.agent_id WHERE o.id IN (:ids) AND a.webhook_url IS NOT NULL ORDER BY o.id`,
         { ids: orderIds },
-        opts.transaction,
+        opts.transaction
       )
       const createdAt = new Date().toISOString()
       const jobs = rows.flatMap((row) => {
         const order = presentApiOrder(row)
-        return Array.from({ length: times }, () => ({ task: WEBHOOK_TASK, payload: { agentId: row.agent_id, payload: { id: `evt_${crypto.randomUUID()}`, type: 'order.updated', createdAt, data: { order } } satisfies WebhookPayload }, maxAttempts: WEBHOOK_MAX_ATTEMPTS }))
+        return Array.from({ length: times }, () => ({
+          task: WEBHOOK_TASK,
+          payload: {
+            agentId: row.agent_id,
+            payload: { id: `evt_${crypto.randomUUID()}`, type: 'order.updated', createdAt, data: { order } } satisfies WebhookPayload
+          },
+          maxAttempts: WEBHOOK_MAX_ATTEMPTS
+        }))
       })
       return queue.enqueueMany(jobs, opts.transaction)
     },
@@ -155,33 +188,50 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
 
     /** The job: POST the event to the agent's current URL, signed with the current secret; any non-2xx answer throws, so the queue retries. */
     async deliver(job: { agentId: number; payload: WebhookPayload }, attempt = 1): Promise<'sent' | 'skipped'> {
-      const [agent] = await q<{ webhook_url: string | null; webhook_secret: string | null }>('SELECT webhook_url, webhook_secret FROM agents WHERE id = :id', { id: job.agentId })
+      const [agent] = await q<{ webhook_url: string | null; webhook_secret: string | null }>('SELECT webhook_url, webhook_secret FROM agents WHERE id = :id', {
+        id: job.agentId
+      })
       if (!agent?.webhook_url || !agent.webhook_secret) return 'skipped'
       const body = JSON.stringify(job.payload)
       // Checked again on every send: names are resolved when connecting, so a name that later points inward is refused too.
       if (!env.WEBHOOKS_ALLOW_PRIVATE) assertPublicUrl(agent.webhook_url)
       const host = new URL(agent.webhook_url).host
-      const res = await axios.post(agent.webhook_url, body, {
-        ...(env.WEBHOOKS_ALLOW_PRIVATE ? {} : publicOnlyAgents()),
-        headers: { 'Content-Type': 'application/json', 'User-Agent': 'DataHub-Webhooks/1', [SIGNATURE_HEADER]: signWebhook(agent.webhook_secret, body), 'X-DataHub-Event': job.payload.type, 'X-DataHub-Delivery': job.payload.id, 'X-DataHub-Attempt': String(attempt) },
-        timeout: TIMEOUT_MS,
-        maxRedirects: 0,
-        validateStatus: () => true,
-        transformRequest: [(d: unknown) => d],
-      }).catch((err: unknown) => {
-        throw failed(host, { error: errorCode(err) }, attempt)
-      })
+      const res = await axios
+        .post(agent.webhook_url, body, {
+          ...(env.WEBHOOKS_ALLOW_PRIVATE ? {} : publicOnlyAgents()),
+          headers: {
+            'Content-Type': 'application/json',
+            'User-Agent': 'DataHub-Webhooks/1',
+            [SIGNATURE_HEADER]: signWebhook(agent.webhook_secret, body),
+            'X-DataHub-Event': job.payload.type,
+            'X-DataHub-Delivery': job.payload.id,
+            'X-DataHub-Attempt': String(attempt)
+          },
+          timeout: TIMEOUT_MS,
+          maxRedirects: 0,
+          validateStatus: () => true,
+          transformRequest: [(d: unknown) => d]
+        })
+        .catch((err: unknown) => {
+          throw failed(host, { error: errorCode(err) }, attempt)
+        })
       if (res.status < 200 || res.status >= 300) throw failed(host, { status: res.status }, attempt)
       return 'sent'
-    },
+    }
   }
 
   // The host, the answer and the attempt only: the request holds a signature valid for minutes and the
   // order with the recipient's number, and an agent's endpoint being down is no error of the shop's.
   // ("error", not "code": the logger redacts every "code" field, meant for reset codes.)
   function failed(host: string, answer: { status: number } | { error: string }, attempt: number): ReportedFailure {
-    log.warn({ host, ...answer, attempt }, attempt < WEBHOOK_MAX_ATTEMPTS ? 'agent webhook failed; the queue will retry' : 'agent webhook failed; no more retries')
-    return new ReportedFailure(`agent webhook to ${host}: ${'status' in answer ? `answered ${answer.status}` : answer.error}`, 'error' in answer ? answer.error : undefined)
+    log.warn(
+      { host, ...answer, attempt },
+      attempt < WEBHOOK_MAX_ATTEMPTS ? 'agent webhook failed; the queue will retry' : 'agent webhook failed; no more retries'
+    )
+    return new ReportedFailure(
+      `agent webhook to ${host}: ${'status' in answer ? `answered ${answer.status}` : answer.error}`,
+      'error' in answer ? answer.error : undefined
+    )
   }
 }
 

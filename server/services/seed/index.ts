@@ -7,15 +7,36 @@ import type { Models } from '../../../models/index.ts'
 // Spec section 9: 1GB daily, 3GB weekly, 10GB monthly per network; [public price, agent price] in GHS.
 // The agent prices sit about 10% under the public ones, the margin Ghanaian vendors give resellers.
 const SAMPLE_PRICES = [
-  { network: 'MTN', prices: [[5, 4.5], [15, 13.5], [50, 45]] },
-  { network: 'TELECEL', prices: [[4.5, 4.1], [14, 12.6], [45, 40.5]] },
-  { network: 'AIRTELTIGO', prices: [[4.8, 4.35], [14.5, 13.1], [48, 43.2]] },
+  {
+    network: 'MTN',
+    prices: [
+      [5, 4.5],
+      [15, 13.5],
+      [50, 45]
+    ]
+  },
+  {
+    network: 'TELECEL',
+    prices: [
+      [4.5, 4.1],
+      [14, 12.6],
+      [45, 40.5]
+    ]
+  },
+  {
+    network: 'AIRTELTIGO',
+    prices: [
+      [4.8, 4.35],
+      [14.5, 13.1],
+      [48, 43.2]
+    ]
+  }
 ] as const
 
 const SIZES = [
   { name: '1GB daily', sizeMb: 1024 },
   { name: '3GB weekly', sizeMb: 3 * 1024 },
-  { name: '10GB monthly', sizeMb: 10 * 1024 },
+  { name: '10GB monthly', sizeMb: 10 * 1024 }
 ]
 
 /** The sample packages; `withAgentPrices` false leaves agents paying the public price (the tests' baseline). */
@@ -27,8 +48,8 @@ export function samplePackages(withAgentPrices: boolean) {
       sizeMb: p.sizeMb,
       priceUserPesewas: toPesewas(prices[i]![0]),
       priceAgentPesewas: withAgentPrices ? toPesewas(prices[i]![1]) : null,
-      active: true,
-    })),
+      active: true
+    }))
   )
 }
 
@@ -58,7 +79,7 @@ export async function seedDefaults(models: Models, services: Services, opts: See
     if (sample) {
       opts.log.info(
         { count: packages.length, agentFee: formatCedis(toGhs(SAMPLE_AGENT_FEE_PESEWAS)) },
-        'sample packages seeded with agent prices about 10% under the public ones; change prices at /admin/packages and the agent registration fee at /admin/settings',
+        'sample packages seeded with agent prices about 10% under the public ones; change prices at /admin/packages and the agent registration fee at /admin/settings'
       )
     } else opts.log.info({ count: packages.length }, 'sample packages seeded')
   }

@@ -135,29 +135,54 @@ export const DEFAULT_SETTINGS: Settings = {
   ussdCustomerPlaced: 'A payment prompt is coming to your phone. Approve it to pay {price} for {dataSize} {network} to {recipientNumber}.',
   whatsappBotEnabled: true,
   whatsappGreeting: 'Hello! Welcome to {siteName}. Buy data bundles right here in the chat.',
-  whatsappHandoff: 'A person from our team will answer you here soon.',
+  whatsappHandoff: 'A person from our team will answer you here soon.'
 }
 
 /** Fields everyone may read; the rest (templates, commission, whitelist switch) are for admins. */
 export const PUBLIC_FIELDS = [
-  'siteName', 'logoUrl', 'welcomeMessage', 'buySuccessMessage', 'agentSuccessMessage', 'platformOpen', 'whatsappNumber',
-  'whatsappChannelLink', 'agentRegistrationFee', 'afaRegistrationFee', 'paymentGateway', 'visitorMessageEnabled',
-  'visitorMessageTitle', 'visitorMessageContent', 'visitorMessageType', 'workingHoursEnabled', 'workingHoursText',
+  'siteName',
+  'logoUrl',
+  'welcomeMessage',
+  'buySuccessMessage',
+  'agentSuccessMessage',
+  'platformOpen',
+  'whatsappNumber',
+  'whatsappChannelLink',
+  'agentRegistrationFee',
+  'afaRegistrationFee',
+  'paymentGateway',
+  'visitorMessageEnabled',
+  'visitorMessageTitle',
+  'visitorMessageContent',
+  'visitorMessageType',
+  'workingHoursEnabled',
+  'workingHoursText'
 ] as const satisfies readonly (keyof Settings)[]
 export type PublicSettings = Pick<Settings, (typeof PUBLIC_FIELDS)[number]>
 
 const MONEY_FIELDS = [
-  'agentRegistrationFee', 'afaRegistrationFee', 'commissionFixedAmount', 'deliveryLowBalanceThreshold', 'walletTopupMin', 'walletTopupMax',
+  'agentRegistrationFee',
+  'afaRegistrationFee',
+  'commissionFixedAmount',
+  'deliveryLowBalanceThreshold',
+  'walletTopupMin',
+  'walletTopupMax',
   // Payouts
-  'payoutMinimum', 'payoutFee', 'payoutApprovalAbove',
+  'payoutMinimum',
+  'payoutFee',
+  'payoutApprovalAbove'
 ] as const
 
 const text = (max: number) => Joi.string().allow('').max(max).trim()
 // 0 means free; a positive amount that rounds to 0 pesewas would silently make it free, so it is refused.
-const money = Joi.number().min(0).max(100000).custom((v: number, h) => {
-  const pesewas = toPesewas(v)
-  return v > 0 && pesewas === 0 ? h.error('money.zero') : toGhs(pesewas)
-}).messages({ 'money.zero': '{#label} must be 0 or at least 0.01 GHS' })
+const money = Joi.number()
+  .min(0)
+  .max(100000)
+  .custom((v: number, h) => {
+    const pesewas = toPesewas(v)
+    return v > 0 && pesewas === 0 ? h.error('money.zero') : toGhs(pesewas)
+  })
+  .messages({ 'money.zero': '{#label} must be 0 or at least 0.01 GHS' })
 export const settingsSchema = Joi.object<Settings>({
   siteName: Joi.string().trim().min(1).max(80).messages({ 'string.empty': 'Site name is required' }),
   logoUrl: Joi.string().allow('').max(500).uri({ allowRelative: true }),
@@ -165,8 +190,14 @@ export const settingsSchema = Joi.object<Settings>({
   buySuccessMessage: text(300),
   agentSuccessMessage: text(300),
   platformOpen: Joi.boolean(),
-  whatsappNumber: Joi.string().allow('').pattern(/^\d{0,15}$/).message('WhatsApp number must be digits only'),
-  whatsappChannelLink: Joi.string().allow('').max(500).uri({ scheme: ['https', 'http'] }),
+  whatsappNumber: Joi.string()
+    .allow('')
+    .pattern(/^\d{0,15}$/)
+    .message('WhatsApp number must be digits only'),
+  whatsappChannelLink: Joi.string()
+    .allow('')
+    .max(500)
+    .uri({ scheme: ['https', 'http'] }),
   agentRegistrationFee: money,
   afaRegistrationFee: money,
   paymentGateway: Joi.string().valid(GATEWAY_CARD, GATEWAY_MOMO),
@@ -191,7 +222,10 @@ export const settingsSchema = Joi.object<Settings>({
   bulkMaxLines: Joi.number().integer().min(1).max(5000).messages({ '*': 'Bulk order lines must be a whole number from 1 to 5000' }),
   deliveryLowBalanceThreshold: money,
   // Sender IDs are at most 11 letters or digits (telco rule, Arkesel and the others enforce it).
-  smsSenderId: Joi.string().trim().pattern(/^[A-Za-z0-9 ]{1,11}$/).messages({ '*': 'Sender ID must be 1 to 11 letters or digits' }),
+  smsSenderId: Joi.string()
+    .trim()
+    .pattern(/^[A-Za-z0-9 ]{1,11}$/)
+    .messages({ '*': 'Sender ID must be 1 to 11 letters or digits' }),
   smsDelivered: text(320),
   smsDeliveryFailed: text(320),
   smsAgentApproved: text(320),
@@ -212,7 +246,7 @@ export const settingsSchema = Joi.object<Settings>({
   ussdCustomerPlaced: text(170),
   whatsappBotEnabled: Joi.boolean(),
   whatsappGreeting: text(500),
-  whatsappHandoff: text(500),
+  whatsappHandoff: text(500)
 })
   // The admin page sends the whole object it loaded; unknown keys (id, timestamps) are dropped.
   .options({ stripUnknown: true })
@@ -250,7 +284,17 @@ export const SETTINGS_CHANNEL = 'datahub_settings'
 
 export type SettingsService = ReturnType<typeof createSettingsService>
 
-export function createSettingsService({ models, audit, sequelize, connections }: { models: Models; audit: AuditService; sequelize?: Sequelize; connections?: ConnectionStates }) {
+export function createSettingsService({
+  models,
+  audit,
+  sequelize,
+  connections
+}: {
+  models: Models
+  audit: AuditService
+  sequelize?: Sequelize
+  connections?: ConnectionStates
+}) {
   let cache: Settings | undefined
   let cacheJson = ''
   let loadedAt = 0
@@ -315,7 +359,7 @@ export function createSettingsService({ models, audit, sequelize, connections }:
       onNotify: () => invalidate(),
       // Anything saved while we were not listening is read afresh.
       onGap: () => invalidate(),
-      states: connections,
+      states: connections
     })
   }
 
@@ -359,6 +403,6 @@ export function createSettingsService({ models, audit, sequelize, connections }:
       invalidate()
       await audit.record({ action: 'SETTINGS_UPDATED', resource: 'SETTINGS', resourceId: '1', severity: 'MEDIUM', details: { changed } }, ctx)
       return next
-    },
+    }
   }
 }

@@ -67,15 +67,29 @@ export interface PriceLine {
 export type ShopsService = ReturnType<typeof createShopsService>
 
 /** Agents' shops (ADR 0020 '## Shops'): the shop, its prices, its sales at the confirmed price, its margins. */
-export function createShopsService(deps: { sequelize: Sequelize; audit: AuditService; settings: SettingsService; packages: PackagesService; pricing: PricingService; orders: OrdersService; earnings: EarningsService }) {
+export function createShopsService(deps: {
+  sequelize: Sequelize
+  audit: AuditService
+  settings: SettingsService
+  packages: PackagesService
+  pricing: PricingService
+  orders: OrdersService
+  earnings: EarningsService
+}) {
   const { sequelize, audit, settings, packages } = deps
   const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}, transaction?: Transaction) =>
     sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
 
   const SHOP_SQL = `SELECT s.*, ${ACTIVE_AGENT_SQL} AS agent_active FROM shops s JOIN agents a ON a.id = s.agent_id`
   const present = (s: ShopRow & { agent_active?: boolean }): ShopView => ({
-    id: s.id, slug: s.slug, name: s.name, description: s.description, whatsapp: s.whatsapp, accent: s.accent, status: s.status,
-    open: s.status === 'ACTIVE' && s.agent_active !== false,
+    id: s.id,
+    slug: s.slug,
+    name: s.name,
+    description: s.description,
+    whatsapp: s.whatsapp,
+    accent: s.accent,
+    status: s.status,
+    open: s.status === 'ACTIVE' && s.agent_active !== false
   })
 
   async function shopOfAgent(agentId: number, t?: Transaction) {
@@ -86,7 +100,11 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
   /** Every active package with the shop's floor, ceiling and (when listed) price. */
   async function priceLines(shopId: number | null, agentId: number, s: Settings): Promise<PriceLine[]> {
     const saved = new Map<number, number>()
-    if (shopId) for (const r of await q<{ package_id: number; price_pesewas: string }>('SELECT package_id, price_pesewas FROM shop_prices WHERE shop_id = :shopId', { shopId })) saved.set(r.package_id, Number(r.price_pesewas))
+    if (shopId)
+      for (const r of await q<{ package_id: number; price_pesewas: string }>('SELECT package_id, price_pesewas FROM shop_prices WHERE shop_id = :shopId', {
+        shopId
+      }))
+        saved.set(r.package_id, Number(r.price_pesewas))
     const list = await packages.listActive()
     const floors = await deps.pricing.agentPrices(agentId, list)
     return list.map((p) => {
@@ -96,8 +114,16 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
       const price = mine === undefined ? null : sellingPrice(mine, floor, ceiling)
       const v = packages.present(p)
       return {
-        packageId: p.id, network: p.network, name: v.name, sizeMB: p.sizeMb, listed: mine !== undefined,
-        saved: toGhs(mine), price: toGhs(price), floor: toGhs(floor)!, ceiling: toGhs(ceiling)!, margin: price === null ? null : toGhs(price - floor),
+        packageId: p.id,
+        network: p.network,
+        name: v.name,
+        sizeMB: p.sizeMb,
+        listed: mine !== undefined,
+        saved: toGhs(mine),
+        price: toGhs(price),
+        floor: toGhs(floor)!,
+        ceiling: toGhs(ceiling)!,
+        margin: price === null ? null : toGhs(price - floor)
       }
     })
   }
@@ -112,14 +138,18 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
               (SELECT sum(e.amount_pesewas) FROM earnings_entries e JOIN orders o ON o.id = e.order_id
                 WHERE o.shop_id = s.id AND e.type IN ('MARGIN','MARGIN_REVERSAL')) AS margin
          FROM shops s WHERE s.id IN (:shopIds)`,
-      { shopIds },
+      { shopIds }
     )
-    return new Map(rows.map((r) => [r.shop_id, { salesCount: Number(r.n), salesAmount: toGhs(Number(r.amount ?? 0))!, marginEarned: toGhs(Number(r.margin ?? 0))! }]))
+    return new Map(
+      rows.map((r) => [r.shop_id, { salesCount: Number(r.n), salesAmount: toGhs(Number(r.amount ?? 0))!, marginEarned: toGhs(Number(r.margin ?? 0))! }])
+    )
   }
 
   /** Open shop by current slug, or where an old slug now points. */
   async function resolve(rawSlug: unknown): Promise<{ shop: ShopRow & { agent_active: boolean } } | { redirect: string } | null> {
-    const slug = String(rawSlug ?? '').trim().toLowerCase()
+    const slug = String(rawSlug ?? '')
+      .trim()
+      .toLowerCase()
     if (!slug || slug.length > 30) return null
     const [row] = await q<ShopRow & { agent_active: boolean }>(`${SHOP_SQL} WHERE s.slug = :slug`, { slug })
     if (row) return { shop: row }
@@ -129,7 +159,11 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
 
   /** The price a listed package sells at now in this shop, with its floor; null when the shop does not sell it. */
   async function currentPrice(shop: { id: number; agent_id: number }, pkg: PackageRow, s: Settings, t?: Transaction, lock = false) {
-    const [r] = await q<{ price_pesewas: string }>(`SELECT price_pesewas FROM shop_prices WHERE shop_id = :shopId AND package_id = :pid${lock ? ' FOR SHARE' : ''}`, { shopId: shop.id, pid: pkg.id }, t)
+    const [r] = await q<{ price_pesewas: string }>(
+      `SELECT price_pesewas FROM shop_prices WHERE shop_id = :shopId AND package_id = :pid${lock ? ' FOR SHARE' : ''}`,
+      { shopId: shop.id, pid: pkg.id },
+      t
+    )
     if (!r) return null
     // The floor is what the shop's agent itself pays (its tier's price, or its parent's price for it: ADR 0041).
     const cost: Quote = (await deps.pricing.agentPrices(shop.agent_id, [pkg], t)).get(pkg.id)!
@@ -139,29 +173,52 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
 
   const priceChanged = (pricePesewas: number) => new AppError(409, PRICE_CHANGED, { price: toGhs(pricePesewas) })
 
-    /** Delivery reached DELIVERED or MANUAL: the shop order's margin, once, in that change's transaction. */
-  async function creditMargin(order: { id: number; shop_id?: number | null; shop_agent_id?: number | null; shop_margin_pesewas?: number | string | null }, t: Transaction) {
+  /** Delivery reached DELIVERED or MANUAL: the shop order's margin, once, in that change's transaction. */
+  async function creditMargin(
+    order: { id: number; shop_id?: number | null; shop_agent_id?: number | null; shop_margin_pesewas?: number | string | null },
+    t: Transaction
+  ) {
     const margin = Number(order.shop_margin_pesewas ?? 0)
     if (!order.shop_id || !order.shop_agent_id || !(margin > 0)) return null
-    const { entry, balancePesewas } = await deps.earnings.post({ type: 'MARGIN', agentId: order.shop_agent_id, orderId: order.id, amountPesewas: margin, reason: `Shop margin on order #${order.id}` }, t)
+    const { entry, balancePesewas } = await deps.earnings.post(
+      { type: 'MARGIN', agentId: order.shop_agent_id, orderId: order.id, amountPesewas: margin, reason: `Shop margin on order #${order.id}` },
+      t
+    )
     if (entry) {
-      await audit.record({ action: 'SHOP_MARGIN_CREDITED', resource: 'ORDER', resourceId: order.id, details: { shopId: order.shop_id, agentId: order.shop_agent_id, margin: toGhs(margin), earnings: toGhs(balancePesewas) } }, { transaction: t })
+      await audit.record(
+        {
+          action: 'SHOP_MARGIN_CREDITED',
+          resource: 'ORDER',
+          resourceId: order.id,
+          details: { shopId: order.shop_id, agentId: order.shop_agent_id, margin: toGhs(margin), earnings: toGhs(balancePesewas) }
+        },
+        { transaction: t }
+      )
     }
     return entry
   }
 
-    /** What /shop/<slug> shows: the shop and its bundles, a redirect for an old slug, or null. */
+  /** What /shop/<slug> shows: the shop and its bundles, a redirect for an old slug, or null. */
   async function publicView(rawSlug: unknown): Promise<{ redirect: string } | { shop: ShopView; packages: ShopPackage[] } | null> {
     const found = await resolve(rawSlug)
     if (!found || 'redirect' in found) return found
     const shop = present(found.shop)
     if (!shop.open) return { shop, packages: [] }
     const lines = await priceLines(shop.id, found.shop.agent_id, await settings.get())
-    return { shop, packages: lines.filter((l) => l.listed && l.price !== null).map((l) => ({ id: l.packageId, network: l.network, name: l.name, sizeMB: l.sizeMB, price: l.price! })) }
+    return {
+      shop,
+      packages: lines
+        .filter((l) => l.listed && l.price !== null)
+        .map((l) => ({ id: l.packageId, network: l.network, name: l.name, sizeMB: l.sizeMB, price: l.price! }))
+    }
   }
 
   /** A few of the shop's prices as text (link previews: og:description and the card). */
-  const priceTexts = (list: ShopPackage[], n = 3) => [...list].sort((a, b) => a.price - b.price).slice(0, n).map((p) => `${p.name} ${formatCedis(p.price)}`)
+  const priceTexts = (list: ShopPackage[], n = 3) =>
+    [...list]
+      .sort((a, b) => a.price - b.price)
+      .slice(0, n)
+      .map((p) => `${p.name} ${formatCedis(p.price)}`)
   const cards = new Map<string, Buffer>()
   const listeners = new Set<(shopId: number | null) => void>()
   /** `null`: any shop may have changed. */
@@ -185,7 +242,13 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
     async ogImage(rawSlug: unknown): Promise<Buffer | null> {
       const view = await publicView(rawSlug)
       if (!view || 'redirect' in view) return null
-      const input = { name: view.shop.name, accent: view.shop.accent, siteName: (await settings.get()).siteName, lines: priceTexts(view.packages), closed: !view.shop.open }
+      const input = {
+        name: view.shop.name,
+        accent: view.shop.accent,
+        siteName: (await settings.get()).siteName,
+        lines: priceTexts(view.packages),
+        closed: !view.shop.open
+      }
       const key = JSON.stringify(input)
       let png = cards.get(key)
       if (!png) {
@@ -207,7 +270,7 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
         prices: lines,
         figures: fig ?? { salesCount: 0, salesAmount: 0, marginEarned: 0 },
         limits: { maxMarkupType: s.shopMaxMarkupType, maxMarkupValue: s.shopMaxMarkupValue },
-        palette: ACCENT_PALETTE,
+        palette: ACCENT_PALETTE
       }
     },
 
@@ -229,21 +292,32 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
           if (!before) {
             ;[row] = (await q<ShopRow>(
               `INSERT INTO shops (agent_id, slug, name, description, whatsapp, accent) VALUES (:agentId, :slug, :name, :description, :whatsapp, :accent) RETURNING *`,
-              { agentId: agent.id, slug, name: value.name, description: value.description, whatsapp: value.whatsapp, accent }, t,
+              { agentId: agent.id, slug, name: value.name, description: value.description, whatsapp: value.whatsapp, accent },
+              t
             )) as [ShopRow]
           } else {
             if (before.slug !== slug) {
               await q('DELETE FROM shop_slug_history WHERE slug = :slug AND shop_id = :id RETURNING slug', { slug, id: before.id }, t)
-              await q('INSERT INTO shop_slug_history (slug, shop_id) VALUES (:old, :id) ON CONFLICT (slug) DO NOTHING RETURNING slug', { old: before.slug, id: before.id }, t)
+              await q(
+                'INSERT INTO shop_slug_history (slug, shop_id) VALUES (:old, :id) ON CONFLICT (slug) DO NOTHING RETURNING slug',
+                { old: before.slug, id: before.id },
+                t
+              )
             }
             ;[row] = (await q<ShopRow>(
               `UPDATE shops SET slug = :slug, name = :name, description = :description, whatsapp = :whatsapp, accent = :accent, updated_at = now() WHERE id = :id RETURNING *`,
-              { id: before.id, slug, name: value.name, description: value.description, whatsapp: value.whatsapp, accent }, t,
+              { id: before.id, slug, name: value.name, description: value.description, whatsapp: value.whatsapp, accent },
+              t
             )) as [ShopRow]
           }
           await audit.record(
-            { action: before ? 'SHOP_UPDATED' : 'SHOP_CREATED', resource: 'SHOP', resourceId: row.id, details: { slug, ...(before && before.slug !== slug ? { previousSlug: before.slug } : {}), name: row.name, accent } },
-            { ...ctx, transaction: t },
+            {
+              action: before ? 'SHOP_UPDATED' : 'SHOP_CREATED',
+              resource: 'SHOP',
+              resourceId: row.id,
+              details: { slug, ...(before && before.slug !== slug ? { previousSlug: before.slug } : {}), name: row.name, accent }
+            },
+            { ...ctx, transaction: t }
           )
           return present({ ...row, agent_active: true })
         })
@@ -264,12 +338,20 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
       const s = await settings.getFresh()
       const list = await packages.listActive()
       const floors = await deps.pricing.agentPrices(agent.id, list)
-      const changes = checkPriceChanges(body, new Map(list.map((p) => [p.id, p])), (pkg) => floors.get(pkg.id)!.pricePesewas, s, { nameOf: (pkg) => packages.present(pkg).name, floorWord: 'your agent price' })
+      const changes = checkPriceChanges(body, new Map(list.map((p) => [p.id, p])), (pkg) => floors.get(pkg.id)!.pricePesewas, s, {
+        nameOf: (pkg) => packages.present(pkg).name,
+        floorWord: 'your agent price'
+      })
       await sequelize.transaction(async (t) => {
         await writePriceChanges(sequelize, { table: 'shop_prices', owner: 'shop_id' }, shop.id, changes, t)
         await audit.record(
-          { action: 'SHOP_PRICES_UPDATED', resource: 'SHOP', resourceId: shop.id, details: { prices: changes.map((c) => ({ packageId: c.packageId, price: toGhs(c.price) })) } },
-          { ...ctx, transaction: t },
+          {
+            action: 'SHOP_PRICES_UPDATED',
+            resource: 'SHOP',
+            resourceId: shop.id,
+            details: { prices: changes.map((c) => ({ packageId: c.packageId, price: toGhs(c.price) })) }
+          },
+          { ...ctx, transaction: t }
         )
       })
       changed(shop.id)
@@ -308,13 +390,18 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
           agentPricePesewas: now.floor,
           parent: now.parent,
           recheck: async (t) => {
-            const [open] = await q<{ ok: boolean }>(`SELECT (s.status = 'ACTIVE' AND ${ACTIVE_AGENT_SQL}) AS ok FROM shops s JOIN agents a ON a.id = s.agent_id WHERE s.id = :id FOR SHARE OF s`, { id: shop.id }, t)
+            const [open] = await q<{ ok: boolean }>(
+              `SELECT (s.status = 'ACTIVE' AND ${ACTIVE_AGENT_SQL}) AS ok FROM shops s JOIN agents a ON a.id = s.agent_id WHERE s.id = :id FOR SHARE OF s`,
+              { id: shop.id },
+              t
+            )
             if (!open?.ok) throw new AppError(410, SHOP_CLOSED)
             const again = await currentPrice(shop, pkg, s, t, true)
             if (!again) throw badRequest('This bundle is not sold in this shop')
-            if (again.price !== confirmed || again.floor !== now.floor || again.parent?.pricePesewas !== now.parent?.pricePesewas) throw priceChanged(again.price)
-          },
-        },
+            if (again.price !== confirmed || again.floor !== now.floor || again.parent?.pricePesewas !== now.parent?.pricePesewas)
+              throw priceChanged(again.price)
+          }
+        }
       })
     },
 
@@ -325,7 +412,8 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
       const rows = await q<{ id: number; shop_id: number; shop_agent_id: number; shop_margin_pesewas: string }>(
         `SELECT o.id, o.shop_id, o.shop_agent_id, o.shop_margin_pesewas FROM order_exports e JOIN orders o ON o.id = e.order_id
           WHERE e.exported_at = :stamp::timestamptz AND o.shop_id IS NOT NULL ORDER BY o.shop_agent_id, o.id`,
-        { stamp }, t,
+        { stamp },
+        t
       )
       for (const r of rows) await creditMargin(r, t)
     },
@@ -335,13 +423,32 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
       const t = ctx.transaction
       const [credited] = await q<{ agent_id: number; amount_pesewas: string; shop_id: number }>(
         `SELECT e.agent_id, e.amount_pesewas, o.shop_id FROM earnings_entries e JOIN orders o ON o.id = e.order_id WHERE e.order_id = :orderId AND e.type = 'MARGIN' AND o.shop_id IS NOT NULL`,
-        { orderId }, t,
+        { orderId },
+        t
       )
       if (!credited) return null
       const amount = Number(credited.amount_pesewas)
-      const { entry, balancePesewas } = await deps.earnings.post({ type: 'MARGIN_REVERSAL', agentId: credited.agent_id, orderId, amountPesewas: -amount, reason: `Shop margin taken back: order #${orderId} ${why === 'refund' ? 'refunded' : 'reversed'}` }, t)
+      const { entry, balancePesewas } = await deps.earnings.post(
+        {
+          type: 'MARGIN_REVERSAL',
+          agentId: credited.agent_id,
+          orderId,
+          amountPesewas: -amount,
+          reason: `Shop margin taken back: order #${orderId} ${why === 'refund' ? 'refunded' : 'reversed'}`
+        },
+        t
+      )
       if (entry) {
-        await audit.record({ action: 'SHOP_MARGIN_REVERSED', resource: 'ORDER', resourceId: orderId, severity: 'HIGH', details: { shopId: credited.shop_id, agentId: credited.agent_id, margin: toGhs(amount), why, earnings: toGhs(balancePesewas) } }, ctx)
+        await audit.record(
+          {
+            action: 'SHOP_MARGIN_REVERSED',
+            resource: 'ORDER',
+            resourceId: orderId,
+            severity: 'HIGH',
+            details: { shopId: credited.shop_id, agentId: credited.agent_id, margin: toGhs(amount), why, earnings: toGhs(balancePesewas) }
+          },
+          ctx
+        )
       }
       return entry
     },
@@ -357,7 +464,7 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
                 (SELECT coalesce(sum(o.amount_pesewas), 0) FROM orders o WHERE o.shop_agent_id = :agentId AND o.payment_status = 'SUCCESS' AND (o.created_at AT TIME ZONE 'UTC')::date = d.day) AS amount,
                 (SELECT coalesce(sum(e.amount_pesewas), 0) FROM earnings_entries e WHERE e.agent_id = :agentId AND e.type IN ('MARGIN','MARGIN_REVERSAL') AND (e.created_at AT TIME ZONE 'UTC')::date = d.day) AS margin
            FROM d ORDER BY d.day`,
-        { n, agentId: agent.id },
+        { n, agentId: agent.id }
       )
       return rows.map((r) => ({ day: r.day, sales: Number(r.sales), amount: toGhs(Number(r.amount))!, margin: toGhs(Number(r.margin))! }))
     },
@@ -365,33 +472,55 @@ export function createShopsService(deps: { sequelize: Sequelize; audit: AuditSer
     /** Admin: every shop with its agent, status and figures. */
     async list() {
       const rows = await q<ShopRow & { agent_active: boolean; agent_name: string; agent_phone: string }>(
-        `SELECT s.*, ${ACTIVE_AGENT_SQL} AS agent_active, a.name AS agent_name, a.phone AS agent_phone FROM shops s JOIN agents a ON a.id = s.agent_id ORDER BY s.created_at DESC, s.id DESC LIMIT 1000`,
+        `SELECT s.*, ${ACTIVE_AGENT_SQL} AS agent_active, a.name AS agent_name, a.phone AS agent_phone FROM shops s JOIN agents a ON a.id = s.agent_id ORDER BY s.created_at DESC, s.id DESC LIMIT 1000`
       )
       const fig = await figures(rows.map((r) => r.id))
-      return { shops: rows.map((r) => ({ ...present(r), agentId: r.agent_id, agentName: r.agent_name, agentPhone: r.agent_phone, suspendedReason: r.suspended_reason, createdAt: new Date(r.created_at).toISOString(), ...fig.get(r.id)! })) }
+      return {
+        shops: rows.map((r) => ({
+          ...present(r),
+          agentId: r.agent_id,
+          agentName: r.agent_name,
+          agentPhone: r.agent_phone,
+          suspendedReason: r.suspended_reason,
+          createdAt: new Date(r.created_at).toISOString(),
+          ...fig.get(r.id)!
+        }))
+      }
     },
 
     /** Admin: suspend (its page says it is closed, nothing can be bought) or reopen a shop; audited. */
     async setStatus(id: unknown, status: 'ACTIVE' | 'SUSPENDED', reason: unknown, ctx: Ctx) {
       const shopId = Number(id)
       if (!Number.isSafeInteger(shopId) || shopId <= 0 || shopId > 2_147_483_647) throw badRequest('Invalid shop id')
-      const why = String(reason ?? '').trim().slice(0, 300)
+      const why = String(reason ?? '')
+        .trim()
+        .slice(0, 300)
       if (status === 'SUSPENDED' && !why) throw badRequest('Please give a reason for suspending the shop')
       const view = await sequelize.transaction(async (t) => {
         const [row] = await q<ShopRow>(
           `UPDATE shops SET status = :status, suspended_reason = :why, updated_at = now() WHERE id = :id AND status <> :status RETURNING *`,
-          { id: shopId, status, why: status === 'SUSPENDED' ? why : null }, t,
+          { id: shopId, status, why: status === 'SUSPENDED' ? why : null },
+          t
         )
         if (!row) {
           const [exists] = await q<{ id: number }>('SELECT id FROM shops WHERE id = :id', { id: shopId }, t)
           if (!exists) throw notFound('Shop not found')
           throw conflict(status === 'SUSPENDED' ? 'This shop is already suspended' : 'This shop is not suspended')
         }
-        await audit.record({ action: status === 'SUSPENDED' ? 'SHOP_SUSPENDED' : 'SHOP_UNSUSPENDED', resource: 'SHOP', resourceId: shopId, severity: 'MEDIUM', details: { slug: row.slug, reason: why || undefined } }, { ...ctx, transaction: t })
+        await audit.record(
+          {
+            action: status === 'SUSPENDED' ? 'SHOP_SUSPENDED' : 'SHOP_UNSUSPENDED',
+            resource: 'SHOP',
+            resourceId: shopId,
+            severity: 'MEDIUM',
+            details: { slug: row.slug, reason: why || undefined }
+          },
+          { ...ctx, transaction: t }
+        )
         return present(row)
       })
       changed(shopId)
       return view
-    },
+    }
   }
 }

@@ -8,16 +8,54 @@ import { percentOf, toPesewas } from '../../lib/money.ts'
 export const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{1,28})[a-z0-9]$/
 /** Words a shop link may not be: our own routes and names people would mistake for the platform's. */
 export const RESERVED_SLUGS = new Set([
-  'admin', 'administrator', 'agent', 'agents', 'api', 'app', 'afa', 'assets', 'buy', 'data-hub', 'datahub', 'data-services', 'dashboard',
-  'edit', 'help', 'home', 'login', 'logout', 'my-orders', 'new', 'null', 'official', 'og', 'payment', 'payment-callback', 'payments',
-  'mine', 'register', 'root', 'settings', 'shop', 'shops', 'simulator', 'static', 'support', 'system', 'undefined', 'ussd', 'www',
+  'admin',
+  'administrator',
+  'agent',
+  'agents',
+  'api',
+  'app',
+  'afa',
+  'assets',
+  'buy',
+  'data-hub',
+  'datahub',
+  'data-services',
+  'dashboard',
+  'edit',
+  'help',
+  'home',
+  'login',
+  'logout',
+  'my-orders',
+  'new',
+  'null',
+  'official',
+  'og',
+  'payment',
+  'payment-callback',
+  'payments',
+  'mine',
+  'register',
+  'root',
+  'settings',
+  'shop',
+  'shops',
+  'simulator',
+  'static',
+  'support',
+  'system',
+  'undefined',
+  'ussd',
+  'www'
 ])
 
 export const SLUG_RULE = 'Shop link must be 3 to 30 characters: lowercase letters, digits and hyphens, starting and ending with a letter or digit'
 
 /** The slug as typed, trimmed and lower-cased; throws the rule's message when it does not fit. */
 export function checkSlug(raw: unknown): string {
-  const slug = String(raw ?? '').trim().toLowerCase()
+  const slug = String(raw ?? '')
+    .trim()
+    .toLowerCase()
   if (!slug) throw badRequest('Enter a shop link')
   if (!SLUG_RE.test(slug) || slug.includes('--')) throw badRequest(SLUG_RULE)
   if (RESERVED_SLUGS.has(slug)) throw badRequest(`"${slug}" is reserved. Please choose another shop link`)
@@ -46,9 +84,12 @@ export const ACCENT_PALETTE = ['#00796b', '#1565c0', '#6a1b9a', '#c62828', '#ad1
  * schemes, so it must be a #rrggbb with at least 4.5:1 contrast against white.
  */
 export function checkAccent(raw: unknown): string {
-  const hex = String(raw ?? '').trim().toLowerCase()
+  const hex = String(raw ?? '')
+    .trim()
+    .toLowerCase()
   if (!ACCENT_RE.test(hex)) throw badRequest('Accent colour must be a hex colour like #00796b')
-  if (contrastRatio(hex, '#ffffff') < MIN_ACCENT_CONTRAST) throw badRequest('Choose a darker accent colour: white text on it must stay readable (contrast at least 4.5:1)')
+  if (contrastRatio(hex, '#ffffff') < MIN_ACCENT_CONTRAST)
+    throw badRequest('Choose a darker accent colour: white text on it must stay readable (contrast at least 4.5:1)')
   return hex
 }
 
@@ -66,19 +107,31 @@ export const shopSchema = Joi.object({
   slug: Joi.any(),
   name: Joi.string().trim().min(2).max(60).required().messages({ '*': 'Shop name must be 2 to 60 characters' }),
   description: Joi.string().trim().allow('').max(200).default('').messages({ '*': 'Description must be at most 200 characters' }),
-  whatsapp: Joi.string().trim().allow('').pattern(/^(0\d{9}|233\d{9})$/).default('').messages({ '*': 'WhatsApp number must be 0XXXXXXXXX or 233XXXXXXXXX' }),
-  accent: Joi.any(),
+  whatsapp: Joi.string()
+    .trim()
+    .allow('')
+    .pattern(/^(0\d{9}|233\d{9})$/)
+    .default('')
+    .messages({ '*': 'WhatsApp number must be 0XXXXXXXXX or 233XXXXXXXXX' }),
+  accent: Joi.any()
 }).options({ stripUnknown: true })
 
 export const pricesSchema = Joi.object({
-  prices: Joi.array().min(1).max(500).required().items(Joi.object({
-    packageId: Joi.number().integer().min(1).max(2_147_483_647).required(),
-    // null: not sold in this shop
-    price: Joi.number().min(0.01).max(100000).precision(2).allow(null).required(),
-  })).messages({ '*': 'Send prices as a list of packageId and price (price in GHS, or null to stop selling it)' }),
+  prices: Joi.array()
+    .min(1)
+    .max(500)
+    .required()
+    .items(
+      Joi.object({
+        packageId: Joi.number().integer().min(1).max(2_147_483_647).required(),
+        // null: not sold in this shop
+        price: Joi.number().min(0.01).max(100000).precision(2).allow(null).required()
+      })
+    )
+    .messages({ '*': 'Send prices as a list of packageId and price (price in GHS, or null to stop selling it)' })
 }).options({ stripUnknown: true })
 
 export const orderBodySchema = Joi.object({
   // The price the buyer saw and confirmed, in GHS: the order is placed at it or not at all.
-  price: Joi.number().min(0.01).max(100000).required().messages({ '*': 'The confirmed price is missing. Please reload the page and try again.' }),
+  price: Joi.number().min(0.01).max(100000).required().messages({ '*': 'The confirmed price is missing. Please reload the page and try again.' })
 }).options({ allowUnknown: true })

@@ -6,9 +6,13 @@ import type { ShopsService } from './index.ts'
  * taken back on a refund or reversal, each in that change's transaction (ADR 0020).
  */
 export function subscribeShops(events: Pick<Events, 'on'>, shops: Pick<ShopsService, 'creditMargin' | 'creditMarginsOfExport' | 'reverseMargin'>): void {
-  events.on('delivery.changed', async ({ order }, { transaction }) => {
-    await shops.creditMargin(order, transaction)
-  }, { to: ['DELIVERED', 'MANUAL'], shopOrdersOnly: true })
+  events.on(
+    'delivery.changed',
+    async ({ order }, { transaction }) => {
+      await shops.creditMargin(order, transaction)
+    },
+    { to: ['DELIVERED', 'MANUAL'], shopOrdersOnly: true }
+  )
   events.on('order.moneyReturned', async ({ orderId, why }, ctx) => {
     await shops.reverseMargin(orderId, why, ctx)
   })

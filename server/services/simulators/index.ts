@@ -13,7 +13,7 @@ export function simulatorsInUse(env: Env): string[] {
     !paystack && 'payments (approve at /simulator/phone)',
     !createVendors(env).configured().includes('skytech') && 'data delivery (/admin/delivery-simulator)',
     sms === 'log' && 'SMS (read them at /admin/sms)',
-    !paystack && 'payouts to agents',
+    !paystack && 'payouts to agents'
   ]
   return simulated.filter((s): s is string => typeof s === 'string')
 }

@@ -33,12 +33,25 @@ const listSchema = Joi.object({
   page: Joi.number().integer().min(1).max(100000).default(1),
   limit: Joi.number().integer().min(1).max(100).default(20),
   status: Joi.string().uppercase().valid('ALL', 'QUEUED', 'SENDING', 'SENT', 'FAILED').default('ALL'),
-  phone: Joi.string().trim().pattern(/^\d{1,12}$/).allow('').default('').messages({ 'string.pattern.base': 'Phone must be digits only' }),
+  phone: Joi.string()
+    .trim()
+    .pattern(/^\d{1,12}$/)
+    .allow('')
+    .default('')
+    .messages({ 'string.pattern.base': 'Phone must be digits only' })
 }).options({ stripUnknown: true })
 
 export const HIDDEN_CODE = '(one-time code hidden: sent by the SMS provider)'
 
-export function createSmsDispatcher(deps: { sequelize: Sequelize; queue: Queue; settings: SettingsService; provider: SmsProvider; log: Logger; retryBaseMs: number; box: SecretBox }) {
+export function createSmsDispatcher(deps: {
+  sequelize: Sequelize
+  queue: Queue
+  settings: SettingsService
+  provider: SmsProvider
+  log: Logger
+  retryBaseMs: number
+  box: SecretBox
+}) {
   const { sequelize, queue, provider, log } = deps
   // A sealed text (a checker card's PIN) is opened only on its way to the provider or to a simulated outbox's page.
   const plain = (text: string) => (deps.box.isSealed(text) ? deps.box.open(text) : text)
@@ -68,7 +81,7 @@ export function createSmsDispatcher(deps: { sequelize: Sequelize; queue: Queue; 
        FROM ${NO_FLUSH_WAIT}
        WHERE id = ANY($1::int[]) AND status NOT IN ('SENT', 'FAILED')
          AND (status = 'QUEUED' OR updated_at < now() - make_interval(secs => $3)) RETURNING sms_outbox.*`,
-      [ids, provider.name, SWEEP_AFTER_SECONDS],
+      [ids, provider.name, SWEEP_AFTER_SECONDS]
     )
     if (!rows.length) return outcome
     const sender = (await deps.settings.get()).smsSenderId || 'DataHub'
@@ -82,13 +95,13 @@ export function createSmsDispatcher(deps: { sequelize: Sequelize; queue: Queue; 
         } catch (err) {
           outcome.set(row.id, await failed(row, err))
         }
-      }),
+      })
     )
     if (sent.length) {
       await run(
         `UPDATE sms_outbox s SET status = 'SENT', provider_message_id = v.mid, error = NULL, sent_at = now(), updated_at = now()
            FROM unnest($1::int[], $2::text[]) AS v(id, mid), ${NO_FLUSH_WAIT} WHERE s.id = v.id`,
-        [sent.map((r) => r.id), sent.map((r) => r.mid)],
+        [sent.map((r) => r.id), sent.map((r) => r.mid)]
       )
       for (const r of sent) outcome.set(r.id, 'SENT')
     }
@@ -108,7 +121,10 @@ export function createSmsDispatcher(deps: { sequelize: Sequelize; queue: Queue; 
       return 'FAILED'
     }
     await sequelize.transaction(async (t) => {
-      await sequelize.query(`UPDATE sms_outbox SET status = 'QUEUED', error = :error, updated_at = now() WHERE id = :id`, { replacements: { id, error }, transaction: t })
+      await sequelize.query(`UPDATE sms_outbox SET status = 'QUEUED', error = :error, updated_at = now() WHERE id = :id`, {
+        replacements: { id, error },
+        transaction: t
+      })
       const runAt = new Date(Date.now() + deps.retryBaseMs * 2 ** (row.attempts - 1))
       await queue.enqueue('sms.send', { id }, { transaction: t, jobKey: `sms:${id}`, runAt })
     })
@@ -128,7 +144,7 @@ export function createSmsDispatcher(deps: { sequelize: Sequelize; queue: Queue; 
     async sweep(): Promise<number> {
       const rows = await q<{ id: number }>(
         `SELECT id FROM sms_outbox WHERE status IN ('QUEUED','SENDING') AND updated_at < now() - make_interval(secs => :s) ORDER BY created_at LIMIT 500`,
-        { s: SWEEP_AFTER_SECONDS },
+        { s: SWEEP_AFTER_SECONDS }
       )
       for (const r of rows) await queue.enqueue('sms.send', { id: r.id }, { jobKey: `sms:${r.id}`, jobKeyMode: 'preserve_run_at' })
       return rows.length
@@ -138,14 +154,19 @@ export function createSmsDispatcher(deps: { sequelize: Sequelize; queue: Queue; 
     async list(input: unknown) {
       const { value, error } = listSchema.validate(input ?? {})
       if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
-      const phone = value.phone ? normalizePhone(value.phone) ?? value.phone : ''
+      const phone = value.phone ? (normalizePhone(value.phone) ?? value.phone) : ''
       const where = [value.status === 'ALL' ? 'TRUE' : 'status = :status', phone ? 'to_phone = :phone' : 'TRUE'].join(' AND ')
       // On a fresh machine nobody else receives these, so the page shows codes; once a real provider
       // sends, a text carrying a one-time code is hidden, so no admin can take over an account with it.
       const simulated = provider.name === 'log'
       const [rows, [count]] = await Promise.all([
-        q<OutboxRow>(`SELECT * FROM sms_outbox WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset`, { status: value.status, phone, limit: value.limit, offset: (value.page - 1) * value.limit }),
-        q<{ n: string }>(`SELECT count(*) AS n FROM sms_outbox WHERE ${where}`, { status: value.status, phone }),
+        q<OutboxRow>(`SELECT * FROM sms_outbox WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset`, {
+          status: value.status,
+          phone,
+          limit: value.limit,
+          offset: (value.page - 1) * value.limit
+        }),
+        q<{ n: string }>(`SELECT count(*) AS n FROM sms_outbox WHERE ${where}`, { status: value.status, phone })
       ])
       return {
         provider: provider.name,
@@ -161,10 +182,10 @@ export function createSmsDispatcher(deps: { sequelize: Sequelize; queue: Queue; 
           attempts: r.attempts,
           error: r.error,
           sentAt: r.sent_at,
-          createdAt: r.created_at,
+          createdAt: r.created_at
         })),
-        pagination: paginationOf(value.page, value.limit, Number(count?.n ?? 0)),
+        pagination: paginationOf(value.page, value.limit, Number(count?.n ?? 0))
       }
-    },
+    }
   }
 }

@@ -54,7 +54,15 @@ export type SmsService = ReturnType<typeof createSmsService>
  * transaction (the message exists exactly when the change that caused it commits); the dispatcher
  * sends it through the provider. A sweep also dispatches any QUEUED row, whatever wrote it.
  */
-export function createSmsService(deps: { sequelize: Sequelize; models: Models; queue: Queue; settings: SettingsService; env: Env; log: Logger; provider?: SmsProvider }) {
+export function createSmsService(deps: {
+  sequelize: Sequelize
+  models: Models
+  queue: Queue
+  settings: SettingsService
+  env: Env
+  log: Logger
+  provider?: SmsProvider
+}) {
   const provider = deps.provider ?? chooseSmsProvider(deps.env, deps.log)
   const run = preparedFor(deps.sequelize)
   const box = createSecretBox(deps.env)
@@ -71,7 +79,7 @@ export function createSmsService(deps: { sequelize: Sequelize; models: Models; q
     const [row] = await run<{ id: number }>(
       `INSERT INTO sms_outbox (to_phone, message, status, sensitive, created_at, updated_at) VALUES ($1, $2, 'QUEUED', $3, now(), now()) RETURNING id`,
       [phone, opts.sealed ? box.seal(message.slice(0, 640)) : message.slice(0, 640), !!(opts.sensitive || opts.sealed)],
-      opts.transaction,
+      opts.transaction
     )
     const id = row!.id
     deps.log.debug(opts.sensitive || opts.sealed ? { to: phone, id, sensitive: true } : { to: phone, id, message }, 'sms queued (outbox)')
@@ -89,9 +97,12 @@ export function createSmsService(deps: { sequelize: Sequelize; models: Models; q
     const ids = await deps.sequelize.query<{ id: number }>(
       `INSERT INTO sms_outbox (to_phone, message, status, sensitive, created_at, updated_at)
        SELECT p, m, 'QUEUED', false, now(), now() FROM unnest(ARRAY[:phone]::text[], ARRAY[:message]::text[]) WITH ORDINALITY AS x(p, m, i) ORDER BY i RETURNING id`,
-      { replacements: { phone: rows.map((r) => r.phone), message: rows.map((r) => r.message) }, type: QueryTypes.SELECT, transaction: opts.transaction },
+      { replacements: { phone: rows.map((r) => r.phone), message: rows.map((r) => r.message) }, type: QueryTypes.SELECT, transaction: opts.transaction }
     )
-    await deps.queue.enqueueMany(ids.map((r) => ({ task: SMS_TASK, payload: { id: r.id }, jobKey: `sms:${r.id}` })), opts.transaction)
+    await deps.queue.enqueueMany(
+      ids.map((r) => ({ task: SMS_TASK, payload: { id: r.id }, jobKey: `sms:${r.id}` })),
+      opts.transaction
+    )
     return ids.map((r) => Number(r.id))
   }
 
@@ -103,6 +114,6 @@ export function createSmsService(deps: { sequelize: Sequelize; models: Models; q
     send,
     /** Queues the dispatch of a row written with `defer` whose caller will not send it after all. */
     enqueue,
-    ...dispatcher,
+    ...dispatcher
   }
 }

@@ -54,7 +54,14 @@ export type SubAgentsService = ReturnType<typeof createSubAgentsService>
  * it buys at the price the parent sets (between the parent's own price and the markup ceiling), and the
  * parent earns the difference when each bundle is delivered, once, taken back on a refund.
  */
-export function createSubAgentsService(deps: { sequelize: Sequelize; audit: AuditService; settings: SettingsService; packages: PackagesService; pricing: PricingService; earnings: EarningsService }) {
+export function createSubAgentsService(deps: {
+  sequelize: Sequelize
+  audit: AuditService
+  settings: SettingsService
+  packages: PackagesService
+  pricing: PricingService
+  earnings: EarningsService
+}) {
   const { sequelize, audit, settings, packages, pricing } = deps
   const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}, transaction?: Transaction) =>
     sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
@@ -64,7 +71,7 @@ export function createSubAgentsService(deps: { sequelize: Sequelize; audit: Audi
     const [row] = await q<{ may_invite: boolean; parents_approve: boolean; invite_code: string | null; parent_agent_id: number | null }>(
       `SELECT (${MAY_INVITE}) AS may_invite, COALESCE(t.parents_approve, false) AS parents_approve, a.invite_code, a.parent_agent_id
          FROM agents a LEFT JOIN tiers t ON t.id = ${TIER_OF_AGENT} WHERE a.id = :agentId`,
-      { agentId },
+      { agentId }
     )
     return row ?? null
   }
@@ -75,15 +82,22 @@ export function createSubAgentsService(deps: { sequelize: Sequelize; audit: Audi
       pricing.agentPrices(parentId, list),
       pricing.tierPrices(list.map((p) => p.id)),
       settings.getFresh(),
-      q<{ package_id: number; price_pesewas: number }>('SELECT package_id, price_pesewas FROM sub_agent_prices WHERE parent_agent_id = :parentId', { parentId }),
+      q<{ package_id: number; price_pesewas: number }>('SELECT package_id, price_pesewas FROM sub_agent_prices WHERE parent_agent_id = :parentId', { parentId })
     ])
     const saved = new Map(savedRows.map((r) => [r.package_id, Number(r.price_pesewas)]))
     return list.map((p) => {
       const floor = own.get(p.id)!.pricePesewas
       const price = subAgentPriceOf(saved.get(p.id) ?? null, base(null, p), floor, s)
       return {
-        packageId: p.id, network: p.network, name: packages.present(p).name, sizeMB: p.sizeMb,
-        floor: toGhs(floor)!, ceiling: toGhs(ceilingOf(floor, s))!, saved: toGhs(saved.get(p.id) ?? null), price: toGhs(price)!, margin: toGhs(price - floor)!,
+        packageId: p.id,
+        network: p.network,
+        name: packages.present(p).name,
+        sizeMB: p.sizeMb,
+        floor: toGhs(floor)!,
+        ceiling: toGhs(ceilingOf(floor, s))!,
+        saved: toGhs(saved.get(p.id) ?? null),
+        price: toGhs(price)!,
+        margin: toGhs(price - floor)!
       }
     })
   }
@@ -97,12 +111,18 @@ export function createSubAgentsService(deps: { sequelize: Sequelize; audit: Audi
               (SELECT sum(e.amount_pesewas) FROM earnings_entries e JOIN orders o ON o.id = e.order_id
                 WHERE e.agent_id = :parentId AND o.agent_id = a.id AND e.type IN ('SUB_AGENT_MARGIN','SUB_AGENT_MARGIN_REVERSAL')) AS earned
          FROM agents a WHERE a.parent_agent_id = :parentId ORDER BY a.created_at DESC, a.id DESC`,
-      { parentId },
+      { parentId }
     )
     return rows.map((r) => ({
-      id: r.id, name: r.name, phone: r.phone, status: statusOf(r), joinedAt: new Date(r.created_at).toISOString(),
-      sales: Number(r.sales), salesAmount: toGhs(Number(r.amount ?? 0))!, lastOrderAt: r.last_order_at ? new Date(r.last_order_at).toISOString() : null,
-      earned: toGhs(Number(r.earned ?? 0))!,
+      id: r.id,
+      name: r.name,
+      phone: r.phone,
+      status: statusOf(r),
+      joinedAt: new Date(r.created_at).toISOString(),
+      sales: Number(r.sales),
+      salesAmount: toGhs(Number(r.amount ?? 0))!,
+      lastOrderAt: r.last_order_at ? new Date(r.last_order_at).toISOString() : null,
+      earned: toGhs(Number(r.earned ?? 0))!
     }))
   }
 
@@ -110,7 +130,9 @@ export function createSubAgentsService(deps: { sequelize: Sequelize; audit: Audi
   async function ownSubAgent(parentId: number, rawId: unknown, t: Transaction) {
     const id = parseId(rawId, 'sub-agent')
     const [row] = await q<{ id: number; approved: boolean; payment_status: string | null; suspended_by_parent_at: Date | null }>(
-      'SELECT id, approved, payment_status, suspended_by_parent_at FROM agents WHERE id = :id AND parent_agent_id = :parentId FOR UPDATE', { id, parentId }, t,
+      'SELECT id, approved, payment_status, suspended_by_parent_at FROM agents WHERE id = :id AND parent_agent_id = :parentId FOR UPDATE',
+      { id, parentId },
+      t
     )
     if (!row) throw notFound(NOT_YOUR_SUB_AGENT)
     return row
@@ -121,10 +143,19 @@ export function createSubAgentsService(deps: { sequelize: Sequelize; audit: Audi
     const margin = Number(order.parent_margin_pesewas ?? 0)
     if (!order.parent_agent_id || !(margin > 0)) return null
     const { entry, balancePesewas } = await deps.earnings.post(
-      { type: 'SUB_AGENT_MARGIN', agentId: order.parent_agent_id, orderId: order.id, amountPesewas: margin, reason: `Sub-agent margin on order #${order.id}` }, t,
+      { type: 'SUB_AGENT_MARGIN', agentId: order.parent_agent_id, orderId: order.id, amountPesewas: margin, reason: `Sub-agent margin on order #${order.id}` },
+      t
     )
     if (entry) {
-      await audit.record({ action: 'SUB_AGENT_MARGIN_CREDITED', resource: 'ORDER', resourceId: order.id, details: { parentAgentId: order.parent_agent_id, margin: toGhs(margin), earnings: toGhs(balancePesewas) } }, { transaction: t })
+      await audit.record(
+        {
+          action: 'SUB_AGENT_MARGIN_CREDITED',
+          resource: 'ORDER',
+          resourceId: order.id,
+          details: { parentAgentId: order.parent_agent_id, margin: toGhs(margin), earnings: toGhs(balancePesewas) }
+        },
+        { transaction: t }
+      )
     }
     return entry
   }
@@ -137,7 +168,8 @@ export function createSubAgentsService(deps: { sequelize: Sequelize; audit: Audi
       const rows = await q<{ id: number; parent_agent_id: number; parent_margin_pesewas: number }>(
         `SELECT o.id, o.parent_agent_id, o.parent_margin_pesewas FROM order_exports e JOIN orders o ON o.id = e.order_id
           WHERE e.exported_at = :stamp::timestamptz AND o.parent_agent_id IS NOT NULL ORDER BY o.parent_agent_id, o.id`,
-        { stamp }, t,
+        { stamp },
+        t
       )
       for (const r of rows) await creditMargin(r, t)
     },
@@ -145,16 +177,33 @@ export function createSubAgentsService(deps: { sequelize: Sequelize; audit: Audi
     /** A refund or reversal of a sub-agent order whose parent margin was credited takes it back, once. */
     async reverseMargin(orderId: number, why: 'refund' | 'reversal', ctx: Ctx & { transaction: Transaction }) {
       const [credited] = await q<{ agent_id: number; amount_pesewas: string }>(
-        `SELECT agent_id, amount_pesewas FROM earnings_entries WHERE order_id = :orderId AND type = 'SUB_AGENT_MARGIN'`, { orderId }, ctx.transaction,
+        `SELECT agent_id, amount_pesewas FROM earnings_entries WHERE order_id = :orderId AND type = 'SUB_AGENT_MARGIN'`,
+        { orderId },
+        ctx.transaction
       )
       if (!credited) return null
       const amount = Number(credited.amount_pesewas)
       const { entry, balancePesewas } = await deps.earnings.post(
-        { type: 'SUB_AGENT_MARGIN_REVERSAL', agentId: credited.agent_id, orderId, amountPesewas: -amount, reason: `Sub-agent margin taken back: order #${orderId} ${why === 'refund' ? 'refunded' : 'reversed'}` },
-        ctx.transaction,
+        {
+          type: 'SUB_AGENT_MARGIN_REVERSAL',
+          agentId: credited.agent_id,
+          orderId,
+          amountPesewas: -amount,
+          reason: `Sub-agent margin taken back: order #${orderId} ${why === 'refund' ? 'refunded' : 'reversed'}`
+        },
+        ctx.transaction
       )
       if (entry) {
-        await audit.record({ action: 'SUB_AGENT_MARGIN_REVERSED', resource: 'ORDER', resourceId: orderId, severity: 'HIGH', details: { parentAgentId: credited.agent_id, margin: toGhs(amount), why, earnings: toGhs(balancePesewas) } }, ctx)
+        await audit.record(
+          {
+            action: 'SUB_AGENT_MARGIN_REVERSED',
+            resource: 'ORDER',
+            resourceId: orderId,
+            severity: 'HIGH',
+            details: { parentAgentId: credited.agent_id, margin: toGhs(amount), why, earnings: toGhs(balancePesewas) }
+          },
+          ctx
+        )
       }
       return entry
     },
@@ -166,9 +215,10 @@ export function createSubAgentsService(deps: { sequelize: Sequelize; audit: Audi
       if (!st || st.parent_agent_id !== null) throw forbidden('Sub-agents cannot have sub-agents of their own')
       let code = st.invite_code
       if (st.may_invite && !code) {
-        const [row] = await q<{ invite_code: string }>(
-          'UPDATE agents SET invite_code = COALESCE(invite_code, :code) WHERE id = :id RETURNING invite_code', { id: agent.id, code: newInviteCode() },
-        )
+        const [row] = await q<{ invite_code: string }>('UPDATE agents SET invite_code = COALESCE(invite_code, :code) WHERE id = :id RETURNING invite_code', {
+          id: agent.id,
+          code: newInviteCode()
+        })
         code = row!.invite_code
       }
       const list = await subAgentsOf(agent.id)
@@ -178,7 +228,7 @@ export function createSubAgentsService(deps: { sequelize: Sequelize; audit: Audi
         invitePath: st.may_invite && code ? `/agent/register?ref=${code}` : null,
         subAgents: list,
         earned: toGhs(list.reduce((sum, s) => sum + toPesewas(s.earned), 0))!,
-        prices: await priceLines(agent.id),
+        prices: await priceLines(agent.id)
       }
     },
 
@@ -190,12 +240,20 @@ export function createSubAgentsService(deps: { sequelize: Sequelize; audit: Audi
       const s = await settings.getFresh()
       const list = await packages.listActive()
       const own = await pricing.agentPrices(agent.id, list)
-      const changes = checkPriceChanges(body, new Map(list.map((p) => [p.id, p])), (pkg) => own.get(pkg.id)!.pricePesewas, s, { nameOf: (pkg) => packages.present(pkg).name, floorWord: 'your own price' })
+      const changes = checkPriceChanges(body, new Map(list.map((p) => [p.id, p])), (pkg) => own.get(pkg.id)!.pricePesewas, s, {
+        nameOf: (pkg) => packages.present(pkg).name,
+        floorWord: 'your own price'
+      })
       await sequelize.transaction(async (t) => {
         await writePriceChanges(sequelize, { table: 'sub_agent_prices', owner: 'parent_agent_id' }, agent.id, changes, t)
         await audit.record(
-          { action: 'SUB_AGENT_PRICES_UPDATED', resource: 'AGENT', resourceId: agent.id, details: { prices: changes.map((c) => ({ packageId: c.packageId, price: toGhs(c.price) })) } },
-          { ...ctx, transaction: t },
+          {
+            action: 'SUB_AGENT_PRICES_UPDATED',
+            resource: 'AGENT',
+            resourceId: agent.id,
+            details: { prices: changes.map((c) => ({ packageId: c.packageId, price: toGhs(c.price) })) }
+          },
+          { ...ctx, transaction: t }
         )
       })
       return priceLines(agent.id)
@@ -208,7 +266,16 @@ export function createSubAgentsService(deps: { sequelize: Sequelize; audit: Audi
         const row = await ownSubAgent(agent.id, rawId, t)
         if (!!row.suspended_by_parent_at === suspended) throw conflict(suspended ? 'This sub-agent is already suspended' : 'This sub-agent is not suspended')
         await q(`UPDATE agents SET suspended_by_parent_at = ${suspended ? 'now()' : 'NULL'}, updated_at = now() WHERE id = :id RETURNING id`, { id: row.id }, t)
-        await audit.record({ action: suspended ? 'SUB_AGENT_SUSPENDED' : 'SUB_AGENT_REINSTATED', resource: 'AGENT', resourceId: row.id, severity: 'MEDIUM', details: { parentAgentId: agent.id } }, { ...ctx, transaction: t })
+        await audit.record(
+          {
+            action: suspended ? 'SUB_AGENT_SUSPENDED' : 'SUB_AGENT_REINSTATED',
+            resource: 'AGENT',
+            resourceId: row.id,
+            severity: 'MEDIUM',
+            details: { parentAgentId: agent.id }
+          },
+          { ...ctx, transaction: t }
+        )
       })
       return subAgentsOf(agent.id)
     },
@@ -223,7 +290,10 @@ export function createSubAgentsService(deps: { sequelize: Sequelize; audit: Audi
         if (row.payment_status !== 'SUCCESS') throw conflict('The sub-agent can be approved only after its registration payment is successful.')
         if (row.approved) throw conflict('This sub-agent is already approved')
         await q('UPDATE agents SET approved = true, approved_at = now(), updated_at = now() WHERE id = :id RETURNING id', { id: row.id }, t)
-        await audit.record({ action: 'AGENT_APPROVED', resource: 'AGENT', resourceId: row.id, severity: 'MEDIUM', details: { approved: true, byParentAgentId: agent.id } }, { ...ctx, transaction: t })
+        await audit.record(
+          { action: 'AGENT_APPROVED', resource: 'AGENT', resourceId: row.id, severity: 'MEDIUM', details: { approved: true, byParentAgentId: agent.id } },
+          { ...ctx, transaction: t }
+        )
       })
       return subAgentsOf(agent.id)
     },
@@ -232,14 +302,21 @@ export function createSubAgentsService(deps: { sequelize: Sequelize; audit: Audi
     async myParent(ctx: Ctx) {
       const agent = requireActiveAgent(ctx, 'Sub-agents')
       const [parent] = await q<{ id: number; name: string; phone: string }>(
-        'SELECT p.id, p.name, p.phone FROM agents a JOIN agents p ON p.id = a.parent_agent_id WHERE a.id = :id', { id: agent.id },
+        'SELECT p.id, p.name, p.phone FROM agents a JOIN agents p ON p.id = a.parent_agent_id WHERE a.id = :id',
+        { id: agent.id }
       )
       if (!parent) return { parent: null, prices: [] }
       const list = await packages.listActive()
       const quotes = await pricing.quotes(ctx.user, list)
       return {
         parent: { name: parent.name, phone: parent.phone },
-        prices: list.map((p) => ({ packageId: p.id, network: p.network, name: packages.present(p).name, sizeMB: p.sizeMb, price: toGhs(quotes.get(p.id)!.pricePesewas)! })),
+        prices: list.map((p) => ({
+          packageId: p.id,
+          network: p.network,
+          name: packages.present(p).name,
+          sizeMB: p.sizeMb,
+          price: toGhs(quotes.get(p.id)!.pricePesewas)!
+        }))
       }
     },
 
@@ -247,12 +324,15 @@ export function createSubAgentsService(deps: { sequelize: Sequelize; audit: Audi
     async tree(rawId: unknown) {
       const id = parseId(rawId)
       const [row] = await q<{ id: number; name: string; parent_agent_id: number | null; parent_name: string | null }>(
-        'SELECT a.id, a.name, a.parent_agent_id, p.name AS parent_name FROM agents a LEFT JOIN agents p ON p.id = a.parent_agent_id WHERE a.id = :id', { id },
+        'SELECT a.id, a.name, a.parent_agent_id, p.name AS parent_name FROM agents a LEFT JOIN agents p ON p.id = a.parent_agent_id WHERE a.id = :id',
+        { id }
       )
       if (!row) throw notFound('Agent not found')
       const top = row.parent_agent_id ?? row.id
-      const [root] = row.parent_agent_id ? await q<{ id: number; name: string }>('SELECT id, name FROM agents WHERE id = :top', { top }) : [{ id: row.id, name: row.name }]
+      const [root] = row.parent_agent_id
+        ? await q<{ id: number; name: string }>('SELECT id, name FROM agents WHERE id = :top', { top })
+        : [{ id: row.id, name: row.name }]
       return { agent: { id: row.id, name: row.name }, root: root ?? null, subAgents: await subAgentsOf(top) }
-    },
+    }
   }
 }

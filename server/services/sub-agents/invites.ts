@@ -15,7 +15,9 @@ export const MAY_INVITE = `${ACTIVE_AGENT_SQL} AND a.parent_agent_id IS NULL
 /** The agent whose invite code this is, while it may still invite; null otherwise. */
 export async function inviterOf(sequelize: Sequelize, code: string, t?: Transaction): Promise<{ id: number } | null> {
   const [row] = await sequelize.query<{ id: number }>(`SELECT a.id FROM agents a WHERE a.invite_code = :code AND ${MAY_INVITE}`, {
-    replacements: { code: code.trim() }, type: QueryTypes.SELECT, transaction: t,
+    replacements: { code: code.trim() },
+    type: QueryTypes.SELECT,
+    transaction: t
   })
   return row ?? null
 }

@@ -6,8 +6,14 @@ import type { SubAgentsService } from './index.ts'
  * delivered, by a vendor, by hand or by an export, and taken back on a refund or reversal, each in
  * that change's transaction, once (ADR 0041).
  */
-export function subscribeSubAgents(events: Pick<Events, 'on'>, subAgents: Pick<SubAgentsService, 'creditMargin' | 'creditMarginsOfExport' | 'reverseMargin'>): void {
-  const credit = async ({ order }: { order: Parameters<SubAgentsService['creditMargin']>[0] }, { transaction }: { transaction: Parameters<SubAgentsService['creditMargin']>[1] }) => {
+export function subscribeSubAgents(
+  events: Pick<Events, 'on'>,
+  subAgents: Pick<SubAgentsService, 'creditMargin' | 'creditMarginsOfExport' | 'reverseMargin'>
+): void {
+  const credit = async (
+    { order }: { order: Parameters<SubAgentsService['creditMargin']>[0] },
+    { transaction }: { transaction: Parameters<SubAgentsService['creditMargin']>[1] }
+  ) => {
     await subAgents.creditMargin(order, transaction)
   }
   events.on('delivery.changed', credit, { to: ['DELIVERED', 'MANUAL'], agentOrdersOnly: true })

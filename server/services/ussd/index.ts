@@ -22,10 +22,7 @@ export interface UssdAgent {
 export type AccessRefusal = 'not_whitelisted' | 'not_agent' | 'not_approved' | 'not_paid' | 'no_pin' | 'locked'
 export type AccessResult = { ok: true; agent: UssdAgent } | { ok: false; reason: AccessRefusal; minutesLeft?: number }
 
-export type PinResult =
-  | { ok: true }
-  | { ok: false; locked: true; minutesLeft: number }
-  | { ok: false; locked: false; attemptsLeft: number }
+export type PinResult = { ok: true } | { ok: false; locked: true; minutesLeft: number } | { ok: false; locked: false; attemptsLeft: number }
 
 export interface UssdOrderRow {
   id: number
@@ -79,10 +76,10 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
   const minutesUntil = (d: Date | string) => Math.max(1, Math.ceil((new Date(d).getTime() - Date.now()) / 60_000))
 
   async function isWhitelisted(phone: string): Promise<boolean> {
-    const rows = await sequelize.query(
-      'SELECT 1 FROM ussd_whitelist WHERE is_active AND phone_number IN (:phones) LIMIT 1',
-      { replacements: { phones: phoneVariants(phone) }, type: QueryTypes.SELECT },
-    )
+    const rows = await sequelize.query('SELECT 1 FROM ussd_whitelist WHERE is_active AND phone_number IN (:phones) LIMIT 1', {
+      replacements: { phones: phoneVariants(phone) },
+      type: QueryTypes.SELECT
+    })
     return rows.length > 0
   }
 
@@ -108,7 +105,7 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
           WHERE a.phone = ANY($1::text[])
           ORDER BY a.approved DESC, (a.payment_status = 'SUCCESS') DESC, a.id
           LIMIT 1`,
-        [phoneVariants(phone)],
+        [phoneVariants(phone)]
       )
       if (!a) return { ok: false, reason: 'not_agent' }
       if (a.payment_status !== 'SUCCESS') return { ok: false, reason: 'not_paid' }
@@ -138,7 +135,7 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
                 pin_locked_until = CASE WHEN next.attempts >= $2 THEN now() + make_interval(mins => $3) END
            FROM next, ${NO_FLUSH_WAIT} WHERE a.id = next.id
          RETURNING next.attempts AS attempts, a.pin_locked_until AS locked_until, a.pin_hash, a.user_id`,
-        [agentId, PIN_MAX_FAILURES, PIN_LOCK_MINUTES],
+        [agentId, PIN_MAX_FAILURES, PIN_LOCK_MINUTES]
       )
       if (!row) {
         const agent = await models.Agent.findByPk(agentId, { attributes: ['pinLockedUntil'] })
@@ -158,9 +155,9 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
           resourceId: agentId,
           userId: row.user_id,
           severity: locked ? 'HIGH' : 'MEDIUM',
-          details: { channel: 'ussd', failedAttempts: attempts, ...(locked ? { lockedMinutes: PIN_LOCK_MINUTES } : {}) },
+          details: { channel: 'ussd', failedAttempts: attempts, ...(locked ? { lockedMinutes: PIN_LOCK_MINUTES } : {}) }
         },
-        ctx,
+        ctx
       )
       if (locked) {
         ctx.log?.warn({ agentId }, 'USSD PIN locked after repeated failures')
@@ -173,8 +170,11 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
     async recentOrders(agent: UssdAgent, limit = 5): Promise<UssdOrderRow[]> {
       const rows = await models.OrderView.findAll({
         where: { [Op.or]: [{ agentId: agent.id }, { userId: agent.userId }] },
-        order: [['createdAt', 'DESC'], ['id', 'DESC']],
-        limit,
+        order: [
+          ['createdAt', 'DESC'],
+          ['id', 'DESC']
+        ],
+        limit
       })
       return rows.map((r) => r.get({ plain: true }) as UssdOrderRow)
     },
@@ -185,7 +185,7 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
       const [row] = await sequelize.query<{ id: number }>(
         `SELECT id FROM orders WHERE (agent_id = :agentId OR user_id = :userId) AND payment_transaction_id LIKE :suffix
           ORDER BY created_at DESC, id DESC LIMIT 1`,
-        { replacements: { agentId: agent.id, userId: agent.userId, suffix: `%${digits}` }, type: QueryTypes.SELECT },
+        { replacements: { agentId: agent.id, userId: agent.userId, suffix: `%${digits}` }, type: QueryTypes.SELECT }
       )
       return row ? agentOrder(agent, row.id) : null
     },
@@ -196,10 +196,13 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
     async callerOrders(phone: string, limit = 3): Promise<UssdOrderRow[]> {
       const rows = await models.OrderView.findAll({
         where: { agentId: null, paymentPhoneNumber: { [Op.in]: phoneVariants(phone) } },
-        order: [['createdAt', 'DESC'], ['id', 'DESC']],
-        limit,
+        order: [
+          ['createdAt', 'DESC'],
+          ['id', 'DESC']
+        ],
+        limit
       })
       return rows.map((r) => r.get({ plain: true }) as UssdOrderRow)
-    },
+    }
   }
 }

@@ -52,7 +52,6 @@ export function createSessionStore(sequelize: Sequelize) {
     async purgeExpired(): Promise<number> {
       const [, meta] = await sequelize.query('DELETE FROM ussd_sessions WHERE expires_at <= now()')
       return (meta as { rowCount?: number })?.rowCount ?? 0
-    },
+    }
   }
 }
-

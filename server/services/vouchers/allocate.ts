@@ -45,13 +45,24 @@ export function createAllocation(deps: { sequelize: Sequelize; box: SecretBox; s
     const [c] = await q<{ n: string }>(`SELECT count(*) AS n FROM voucher_cards WHERE product_id = :pid AND ${AVAILABLE_SQL}`, { pid: product.id }, t)
     const available = Number(c?.n ?? 0)
     if (available > product.low_stock_threshold) return false
-    const [won] = await q('UPDATE voucher_products SET low_stock_alerted_at = now() WHERE id = :id AND low_stock_alerted_at IS NULL RETURNING id', { id: product.id }, t)
+    const [won] = await q(
+      'UPDATE voucher_products SET low_stock_alerted_at = now() WHERE id = :id AND low_stock_alerted_at IS NULL RETURNING id',
+      { id: product.id },
+      t
+    )
     if (!won) return false
     const text = `${product.name}: ${available} card${available === 1 ? '' : 's'} left in stock (threshold ${product.low_stock_threshold}). Upload more at Admin > Checkers.`
     const admins = await q<{ id: number; phone: string | null }>(`SELECT id, phone FROM users WHERE role = 'ADMIN'`, {}, t)
     if (admins.length) {
-      const [msg] = await q<{ id: number }>(`INSERT INTO admin_messages (title, message, priority) VALUES (:title, :text, 'HIGH') RETURNING id`, { title: `Low stock: ${product.name}`.slice(0, 200), text }, t)
-      await sequelize.query('INSERT INTO admin_message_recipients (message_id, user_id) SELECT $1, unnest($2::int[])', { bind: [msg!.id, admins.map((a) => a.id)], transaction: t })
+      const [msg] = await q<{ id: number }>(
+        `INSERT INTO admin_messages (title, message, priority) VALUES (:title, :text, 'HIGH') RETURNING id`,
+        { title: `Low stock: ${product.name}`.slice(0, 200), text },
+        t
+      )
+      await sequelize.query('INSERT INTO admin_message_recipients (message_id, user_id) SELECT $1, unnest($2::int[])', {
+        bind: [msg!.id, admins.map((a) => a.id)],
+        transaction: t
+      })
     }
     for (const a of admins) if (a.phone) await sms.send(a.phone, text, { transaction: t })
     return true
@@ -63,7 +74,11 @@ export function createAllocation(deps: { sequelize: Sequelize; box: SecretBox; s
    * cannot supply is refunded here (part) or by settlement (all: `honoured: false`), and listed for
    * the admin. The buyer's text carries the cards sealed in the outbox.
    */
-  async function onPaid(p: PaymentRow, ctx: Ctx & { transaction: Transaction }, settings: Settings): Promise<{ honoured: boolean; details: Record<string, unknown> }> {
+  async function onPaid(
+    p: PaymentRow,
+    ctx: Ctx & { transaction: Transaction },
+    settings: Settings
+  ): Promise<{ honoured: boolean; details: Record<string, unknown> }> {
     const t = ctx.transaction
     const want = p.details?.vouchers as Wanted | undefined
     if (!want) return { honoured: false, details: { error: 'No product on this payment' } }
@@ -74,17 +89,34 @@ export function createAllocation(deps: { sequelize: Sequelize; box: SecretBox; s
           AND status = 'AVAILABLE'
         RETURNING id, serial, pin_sealed, to_char(expires_on, 'YYYY-MM-DD') AS expires_on`,
       { tid: p.transaction_id, pid: want.productId, n: want.quantity },
-      t,
+      t
     )
     const short = want.quantity - taken.length
     const details: Record<string, unknown> = { productId: want.productId, quantity: want.quantity, allocated: taken.length, cardIds: taken.map((c) => c.id) }
     if (short > 0) {
       const amount = short * want.unitPesewas
       details.shortfall = short
-      if (taken.length) await deps.refunds.issueInTx(t, p, { kind: 'shortfall', amountPesewas: amount, reason: `Out of stock: ${short} of ${want.quantity} card${want.quantity === 1 ? '' : 's'} could not be supplied` }, ctx)
+      if (taken.length)
+        await deps.refunds.issueInTx(
+          t,
+          p,
+          {
+            kind: 'shortfall',
+            amountPesewas: amount,
+            reason: `Out of stock: ${short} of ${want.quantity} card${want.quantity === 1 ? '' : 's'} could not be supplied`
+          },
+          ctx
+        )
       await deps.attention.note(
-        { kind: 'out_of_stock', key: p.transaction_id, transactionId: p.transaction_id, summary: `${product?.name ?? 'Checker'}: ${short} of ${want.quantity} paid card${want.quantity === 1 ? '' : 's'} out of stock`, actionTaken: `${ghsText(amount)} is being refunded automatically`, details: { productId: want.productId, short } },
-        t,
+        {
+          kind: 'out_of_stock',
+          key: p.transaction_id,
+          transactionId: p.transaction_id,
+          summary: `${product?.name ?? 'Checker'}: ${short} of ${want.quantity} paid card${want.quantity === 1 ? '' : 's'} out of stock`,
+          actionTaken: `${ghsText(amount)} is being refunded automatically`,
+          details: { productId: want.productId, short }
+        },
+        t
       )
     }
     if (product && taken.length) {

@@ -18,17 +18,37 @@ export const MAX_CARDS_PER_PURCHASE = 10
 
 const buySchema = Joi.object({
   productId: Joi.number().integer().min(1).required().messages({ '*': 'Choose a checker' }),
-  quantity: Joi.number().integer().min(1).max(MAX_CARDS_PER_PURCHASE).default(1).messages({ '*': `Quantity must be from 1 to ${MAX_CARDS_PER_PURCHASE}` }),
+  quantity: Joi.number()
+    .integer()
+    .min(1)
+    .max(MAX_CARDS_PER_PURCHASE)
+    .default(1)
+    .messages({ '*': `Quantity must be from 1 to ${MAX_CARDS_PER_PURCHASE}` }),
   payFrom: Joi.string().valid('wallet', 'momo', 'card').allow(null, ''),
   payerPhone: Joi.string().allow('', null),
   payerNetwork: Joi.string().allow('', null),
   email: Joi.string().allow('', null).max(254),
-  callbackUrl: Joi.string().uri().allow(null),
+  callbackUrl: Joi.string().uri().allow(null)
 }).options({ stripUnknown: true })
 
-export type BuyInput = { productId?: unknown; quantity?: unknown; payFrom?: string | null; payerPhone?: string | null; payerNetwork?: string | null; email?: string | null; callbackUrl?: string | null }
+export type BuyInput = {
+  productId?: unknown
+  quantity?: unknown
+  payFrom?: string | null
+  payerPhone?: string | null
+  payerNetwork?: string | null
+  email?: string | null
+  callbackUrl?: string | null
+}
 
-export function createBuying(deps: { sequelize: Sequelize; audit: AuditService; settings: SettingsService; payments: PaymentsService; limits: LimitsService; products: Products }) {
+export function createBuying(deps: {
+  sequelize: Sequelize
+  audit: AuditService
+  settings: SettingsService
+  payments: PaymentsService
+  limits: LimitsService
+  products: Products
+}) {
   const { sequelize, payments, products } = deps
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
     sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
@@ -41,7 +61,8 @@ export function createBuying(deps: { sequelize: Sequelize; audit: AuditService; 
     const product = await products.load(value.productId).catch(() => null)
     if (!product || !product.active) throw notFound('This checker is not on sale')
     const available = (await products.countsOf([product.id])).get(product.id)?.available ?? 0
-    if (available < value.quantity) throw conflict(available ? `Only ${available} ${product.name} card${available === 1 ? '' : 's'} left` : `${product.name} is out of stock`)
+    if (available < value.quantity)
+      throw conflict(available ? `Only ${available} ${product.name} card${available === 1 ? '' : 's'} left` : `${product.name} is out of stock`)
     const unitPesewas = unitPriceFor(product, ctx.user)
     const wanted: Wanted = { productId: product.id, quantity: value.quantity, unitPesewas }
     return { value, product, wanted, amountPesewas: unitPesewas * value.quantity }
@@ -63,9 +84,9 @@ export function createBuying(deps: { sequelize: Sequelize; audit: AuditService; 
         callbackUrl: value.callbackUrl ?? null,
         agentId: agent?.id ?? null,
         userId: ctx.user?.id ?? null,
-        vouchers: wanted,
+        vouchers: wanted
       },
-      ctx,
+      ctx
     )
   }
 
@@ -73,7 +94,11 @@ export function createBuying(deps: { sequelize: Sequelize; audit: AuditService; 
    * An agent pays from the wallet: payment row, debit and settlement (which allocates the cards) in
    * one transaction, like a wallet-paid data order. Out of stock by then: the refund goes back to the wallet.
    */
-  async function buyFromWallet(raw: BuyInput, ctx: Ctx, opts: { andThen?: (transactionId: string, t: Transaction) => Promise<void> } = {}): Promise<{ transactionId: string; amount: number }> {
+  async function buyFromWallet(
+    raw: BuyInput,
+    ctx: Ctx,
+    opts: { andThen?: (transactionId: string, t: Transaction) => Promise<void> } = {}
+  ): Promise<{ transactionId: string; amount: number }> {
     const agent = requireActiveAgent(ctx, 'Checker purchases')
     const { product, wanted, amountPesewas } = await quote(raw, ctx)
     // Read before the transaction: settlement inside it must not need a second connection.
@@ -83,11 +108,35 @@ export function createBuying(deps: { sequelize: Sequelize; audit: AuditService; 
       await q(
         `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, email, agent_id, user_id, details, last_checked_at, simulated)
          VALUES (:tid, 'voucher', 'wallet', 'wallet', 'PENDING', :amount, :email, :agentId, :userId, CAST(:details AS jsonb), now(), :simulated) RETURNING id`,
-        { tid, amount: amountPesewas, email: ctx.user?.email ?? null, agentId: agent.id, userId: ctx.user?.id ?? null, details: JSON.stringify({ vouchers: wanted }), simulated: payments.isSimulator },
-        t,
+        {
+          tid,
+          amount: amountPesewas,
+          email: ctx.user?.email ?? null,
+          agentId: agent.id,
+          userId: ctx.user?.id ?? null,
+          details: JSON.stringify({ vouchers: wanted }),
+          simulated: payments.isSimulator
+        },
+        t
       )
-      await postWalletEntry(sequelize, { agentId: agent.id, type: 'ORDER', amountPesewas: -amountPesewas, reason: `${product.name} x${wanted.quantity}`, actorUserId: ctx.user?.id ?? null, paymentTransactionId: tid }, t)
-      const out = await payments.settle(tid, { status: 'SUCCESS', message: 'Paid from wallet', amountPesewas, currency: 'GHS' }, { ...ctx, transaction: t }, { settings })
+      await postWalletEntry(
+        sequelize,
+        {
+          agentId: agent.id,
+          type: 'ORDER',
+          amountPesewas: -amountPesewas,
+          reason: `${product.name} x${wanted.quantity}`,
+          actorUserId: ctx.user?.id ?? null,
+          paymentTransactionId: tid
+        },
+        t
+      )
+      const out = await payments.settle(
+        tid,
+        { status: 'SUCCESS', message: 'Paid from wallet', amountPesewas, currency: 'GHS' },
+        { ...ctx, transaction: t },
+        { settings }
+      )
       if (!out.settled) throw new Error('wallet payment did not settle')
       await opts.andThen?.(tid, t)
     })

@@ -29,20 +29,27 @@ export interface PurchaseView {
 
 const lookupSchema = Joi.object({
   phone: Joi.string().trim().allow('').max(20).default(''),
-  transactionId: Joi.string().trim().allow('').max(40).default(''),
+  transactionId: Joi.string().trim().allow('').max(40).default('')
 }).options({ stripUnknown: true })
 
 /** The one answer for a miss, a wrong phone and a guessed id alike. */
 const NOTHING = { purchases: [] as PurchaseView[] }
 
-export function createHandover(deps: { sequelize: Sequelize; box: SecretBox; payments: PaymentsService; limits: LimitsService; settings: SettingsService; sms: SmsService }) {
+export function createHandover(deps: {
+  sequelize: Sequelize
+  box: SecretBox
+  payments: PaymentsService
+  limits: LimitsService
+  settings: SettingsService
+  sms: SmsService
+}) {
   const { sequelize, box, payments } = deps
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
 
   async function cardsOf(transactionId: string): Promise<Card[]> {
     const rows = await q<{ serial: string; pin_sealed: string; expires_on: string | null }>(
       `SELECT serial, pin_sealed, to_char(expires_on, 'YYYY-MM-DD') AS expires_on FROM voucher_cards WHERE payment_transaction_id = :tid ORDER BY id`,
-      { tid: transactionId },
+      { tid: transactionId }
     )
     return rows.map((r) => ({ serial: r.serial, pin: box.open(r.pin_sealed), expiresOn: r.expires_on }))
   }
@@ -66,7 +73,7 @@ export function createHandover(deps: { sequelize: Sequelize; box: SecretBox; pay
       amount: toGhs(p.amount_pesewas)!,
       cards,
       notSupplied: paid ? Math.max(0, (want?.quantity ?? 0) - cards.length) : 0,
-      createdAt: new Date(p.created_at).toISOString(),
+      createdAt: new Date(p.created_at).toISOString()
     }
   }
 
@@ -84,7 +91,7 @@ export function createHandover(deps: { sequelize: Sequelize; box: SecretBox; pay
     const rows = await sequelize.query<PaymentRow>(
       `SELECT * FROM payments WHERE purpose = 'voucher' AND (transaction_id = ANY($1::text[]) OR ($2::int IS NOT NULL AND user_id = $2::int))
        ORDER BY created_at DESC LIMIT 50`,
-      { bind: [started, ctx.user?.id ?? null], type: QueryTypes.SELECT },
+      { bind: [started, ctx.user?.id ?? null], type: QueryTypes.SELECT }
     )
     const mayShow = rows.filter((p) => payments.mayRead(p, ctx))
     return { purchases: await Promise.all(mayShow.map(async (p) => present(p, await cardsOf(p.transaction_id)))) }

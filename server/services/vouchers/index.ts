@@ -23,7 +23,15 @@ export type VouchersService = ReturnType<typeof createVouchersService>
  * through the payments flow or the agent wallet, allocation in the settlement's transaction, and
  * handing the cards over only to their buyer.
  */
-export function createVouchersService(deps: { sequelize: Sequelize; env: Env; audit: AuditService; settings: SettingsService; payments: PaymentsService; sms: SmsService; limits: LimitsService }) {
+export function createVouchersService(deps: {
+  sequelize: Sequelize
+  env: Env
+  audit: AuditService
+  settings: SettingsService
+  payments: PaymentsService
+  sms: SmsService
+  limits: LimitsService
+}) {
   const { sequelize, audit, payments } = deps
   const box = createSecretBox(deps.env)
   const products = createProducts({ sequelize, audit })
@@ -48,7 +56,7 @@ export function createVouchersService(deps: { sequelize: Sequelize; env: Env; au
     resend: handover.resend,
     sold: admin.sold,
     voidCard: admin.voidCard,
-    stock: admin.stock,
+    stock: admin.stock
   }
 }
 

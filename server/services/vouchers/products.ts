@@ -54,12 +54,18 @@ const ghsField = Joi.number().positive().max(100000).precision(2)
 const productSchema = Joi.object({
   name: Joi.string().trim().min(2).max(80).required().messages({ '*': 'Name must be 2 to 80 characters' }),
   howToUse: Joi.string().trim().allow('').max(500).default('').messages({ '*': 'How to use must be at most 500 characters' }),
-  checkingUrl: Joi.string().trim().allow('').max(300).uri({ scheme: ['https', 'http'] }).default('').messages({ '*': 'Checking site must be a web address (https://...)' }),
+  checkingUrl: Joi.string()
+    .trim()
+    .allow('')
+    .max(300)
+    .uri({ scheme: ['https', 'http'] })
+    .default('')
+    .messages({ '*': 'Checking site must be a web address (https://...)' }),
   priceUser: ghsField.required().messages({ '*': 'User price must be an amount in GHS greater than 0' }),
   priceAgent: ghsField.allow(null, '').default(null).messages({ '*': 'Agent price must be an amount in GHS greater than 0, or empty' }),
   shopCeiling: ghsField.allow(null, '').default(null).messages({ '*': 'Agent-shop ceiling must be an amount in GHS greater than 0, or empty' }),
   active: Joi.boolean().default(true),
-  lowStockThreshold: Joi.number().integer().min(0).max(100000).default(10).messages({ '*': 'Low-stock threshold must be a whole number of 0 or more' }),
+  lowStockThreshold: Joi.number().integer().min(0).max(100000).default(10).messages({ '*': 'Low-stock threshold must be a whole number of 0 or more' })
 }).options({ stripUnknown: true, convert: true })
 
 const orNull = (v: unknown) => (v === null || v === undefined || v === '' ? null : toPesewas(v as number))
@@ -85,9 +91,11 @@ export function createProducts(deps: { sequelize: Sequelize; audit: AuditService
               count(*) FILTER (WHERE status = 'AVAILABLE' AND expires_on < current_date) AS expired,
               count(*) FILTER (WHERE status = 'VOID') AS voided
          FROM voucher_cards WHERE product_id = ANY($1::int[]) GROUP BY product_id`,
-      { bind: [ids], type: QueryTypes.SELECT },
+      { bind: [ids], type: QueryTypes.SELECT }
     )
-    return new Map(rows.map((r) => [r.product_id, { available: Number(r.available), sold: Number(r.sold), expired: Number(r.expired), voided: Number(r.voided) }]))
+    return new Map(
+      rows.map((r) => [r.product_id, { available: Number(r.available), sold: Number(r.sold), expired: Number(r.expired), voided: Number(r.voided) }])
+    )
   }
 
   async function load(id: unknown, t?: Transaction): Promise<ProductRow> {
@@ -109,7 +117,7 @@ export function createProducts(deps: { sequelize: Sequelize; audit: AuditService
       priceAgent: orNull(value.priceAgent),
       shopCeiling: orNull(value.shopCeiling),
       active: value.active as boolean,
-      threshold: value.lowStockThreshold as number,
+      threshold: value.lowStockThreshold as number
     }
     if (row.priceAgent !== null && row.priceAgent > row.priceUser) throw badRequest('Agent price cannot be above the user price')
     if (row.shopCeiling !== null && row.shopCeiling < (row.priceAgent ?? row.priceUser)) throw badRequest('Agent-shop ceiling cannot be below the agent price')
@@ -126,7 +134,7 @@ export function createProducts(deps: { sequelize: Sequelize; audit: AuditService
     shopCeiling: r.shop_ceiling_pesewas === null ? null : toGhs(r.shop_ceiling_pesewas)!,
     active: r.active,
     lowStockThreshold: r.low_stock_threshold,
-    stock,
+    stock
   })
 
   async function save(id: number | null, input: unknown, ctx: Ctx): Promise<AdminProductView> {
@@ -139,10 +147,19 @@ export function createProducts(deps: { sequelize: Sequelize; audit: AuditService
           : `UPDATE voucher_products SET name = :name, how_to_use = :howToUse, checking_url = :checkingUrl, price_user_pesewas = :priceUser,
                price_agent_pesewas = :priceAgent, shop_ceiling_pesewas = :shopCeiling, active = :active, low_stock_threshold = :threshold, updated_at = now()
              WHERE id = :id RETURNING *`,
-        { ...v, id },
+        { ...v, id }
       )
       if (!row) throw notFound('Product not found')
-      await audit.record({ action: id === null ? 'VOUCHER_PRODUCT_CREATED' : 'VOUCHER_PRODUCT_UPDATED', resource: 'VOUCHER_PRODUCT', resourceId: row.id, severity: 'MEDIUM', details: { name: row.name, priceUser: toGhs(row.price_user_pesewas), active: row.active } }, ctx)
+      await audit.record(
+        {
+          action: id === null ? 'VOUCHER_PRODUCT_CREATED' : 'VOUCHER_PRODUCT_UPDATED',
+          resource: 'VOUCHER_PRODUCT',
+          resourceId: row.id,
+          severity: 'MEDIUM',
+          details: { name: row.name, priceUser: toGhs(row.price_user_pesewas), active: row.active }
+        },
+        ctx
+      )
       return present(row, (await countsOf([row.id])).get(row.id))
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict('A product with this name already exists')
@@ -165,8 +182,15 @@ export function createProducts(deps: { sequelize: Sequelize; audit: AuditService
     async listPublic(actor?: Actor | null): Promise<PublicProductView[]> {
       const rows = await q<ProductRow>('SELECT * FROM voucher_products WHERE active ORDER BY name', {})
       const counts = await countsOf(rows.map((r) => r.id))
-      return rows.map((r) => ({ id: r.id, name: r.name, howToUse: r.how_to_use, checkingUrl: r.checking_url, price: toGhs(unitPriceFor(r, actor))!, inStock: (counts.get(r.id)?.available ?? 0) > 0 }))
-    },
+      return rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        howToUse: r.how_to_use,
+        checkingUrl: r.checking_url,
+        price: toGhs(unitPriceFor(r, actor))!,
+        inStock: (counts.get(r.id)?.available ?? 0) > 0
+      }))
+    }
   }
 }
 

@@ -20,7 +20,10 @@ export const MAX_CARDS_PER_UPLOAD = 2000
 const uploadSchema = Joi.object({
   productId: Joi.number().integer().min(1).required().messages({ '*': 'Choose a product' }),
   format: Joi.string().valid('csv', 'paste', 'xlsx').default('paste').messages({ '*': 'Format must be csv, xlsx or paste' }),
-  content: Joi.string().max(140_000).required().messages({ 'string.max': 'The file is too large: upload at most 2000 cards at a time', '*': 'Paste the cards or choose a file' }),
+  content: Joi.string()
+    .max(140_000)
+    .required()
+    .messages({ 'string.max': 'The file is too large: upload at most 2000 cards at a time', '*': 'Paste the cards or choose a file' })
 }).options({ stripUnknown: true })
 
 const SERIAL_RE = /^[A-Za-z0-9-]{4,40}$/
@@ -57,7 +60,11 @@ export function cardsOf(rows: unknown[][]): StockLine[] {
 }
 
 /** CSV or pasted text: comma, semicolon or tab separated (a spreadsheet's copy gives tabs). */
-export const textRows = (text: string): string[][] => text.replace(/\r/g, '').split('\n').map((l) => l.split(/[,;\t]/))
+export const textRows = (text: string): string[][] =>
+  text
+    .replace(/\r/g, '')
+    .split('\n')
+    .map((l) => l.split(/[,;\t]/))
 
 async function rowsOf(format: string, content: string): Promise<unknown[][]> {
   if (format !== 'xlsx') return textRows(content)
@@ -86,7 +93,11 @@ export function createStock(deps: { sequelize: Sequelize; audit: AuditService; b
     return sequelize.transaction(async (t) => {
       // Two uploads of the same file at once: the second waits here and then sees the first's serials.
       await q('SELECT id FROM voucher_products WHERE id = :id FOR UPDATE', { id: product.id }, t)
-      const existing = await sequelize.query<{ serial: string }>('SELECT serial FROM voucher_cards WHERE product_id = $1 AND serial = ANY($2::text[])', { bind: [product.id, cards.map((c) => c.serial)], type: QueryTypes.SELECT, transaction: t })
+      const existing = await sequelize.query<{ serial: string }>('SELECT serial FROM voucher_cards WHERE product_id = $1 AND serial = ANY($2::text[])', {
+        bind: [product.id, cards.map((c) => c.serial)],
+        type: QueryTypes.SELECT,
+        transaction: t
+      })
       if (existing.length) {
         const taken = new Set(existing.map((r) => r.serial))
         const lines = cards.filter((c) => taken.has(c.serial)).map((c) => c.line)
@@ -95,13 +106,26 @@ export function createStock(deps: { sequelize: Sequelize; audit: AuditService; b
       await sequelize.query(
         `INSERT INTO voucher_cards (product_id, serial, pin_sealed, expires_on, uploaded_by)
          SELECT $1::int, s, p, e::date, $2::int FROM unnest($3::text[], $4::text[], $5::text[]) AS u(s, p, e)`,
-        { bind: [product.id, ctx.user?.id ?? null, cards.map((c) => c.serial), cards.map((c) => box.seal(c.pin)), cards.map((c) => c.expiresOn)], transaction: t },
+        {
+          bind: [product.id, ctx.user?.id ?? null, cards.map((c) => c.serial), cards.map((c) => box.seal(c.pin)), cards.map((c) => c.expiresOn)],
+          transaction: t
+        }
       )
       const [c] = await q<{ n: string }>(`SELECT count(*) AS n FROM voucher_cards WHERE product_id = :pid AND ${AVAILABLE_SQL}`, { pid: product.id }, t)
       const available = Number(c?.n ?? 0)
       // Stock is back above the threshold: the next time it runs low, the admins are told again.
-      if (available > product.low_stock_threshold) await q('UPDATE voucher_products SET low_stock_alerted_at = NULL WHERE id = :id RETURNING id', { id: product.id }, t)
-      await audit.record({ action: 'VOUCHER_STOCK_UPLOADED', resource: 'VOUCHER_PRODUCT', resourceId: product.id, severity: 'MEDIUM', details: { product: product.name, format: value.format, added: cards.length, available } }, { ...ctx, transaction: t })
+      if (available > product.low_stock_threshold)
+        await q('UPDATE voucher_products SET low_stock_alerted_at = NULL WHERE id = :id RETURNING id', { id: product.id }, t)
+      await audit.record(
+        {
+          action: 'VOUCHER_STOCK_UPLOADED',
+          resource: 'VOUCHER_PRODUCT',
+          resourceId: product.id,
+          severity: 'MEDIUM',
+          details: { product: product.name, format: value.format, added: cards.length, available }
+        },
+        { ...ctx, transaction: t }
+      )
       return { added: cards.length, available }
     })
   }

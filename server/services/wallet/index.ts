@@ -31,15 +31,18 @@ export const presentEntry = (e: EntryRow): EntryView => ({
   reason: e.reason,
   orderId: e.orderId,
   transactionId: e.paymentTransactionId,
-  createdAt: e.createdAt.toISOString(),
+  createdAt: e.createdAt.toISOString()
 })
 
 const statementSchema = Joi.object({
-  type: Joi.string().valid(...ENTRY_TYPES).allow('').messages({ '*': 'Type must be TOPUP, ORDER, REFUND or ADJUSTMENT' }),
+  type: Joi.string()
+    .valid(...ENTRY_TYPES)
+    .allow('')
+    .messages({ '*': 'Type must be TOPUP, ORDER, REFUND or ADJUSTMENT' }),
   from: Joi.date().iso().allow('').messages({ '*': 'From must be a date (YYYY-MM-DD)' }),
   to: Joi.date().iso().allow('').messages({ '*': 'To must be a date (YYYY-MM-DD)' }),
   page: Joi.number().integer().min(1).max(100000).default(1),
-  limit: Joi.number().integer().min(1).max(100).default(20),
+  limit: Joi.number().integer().min(1).max(100).default(20)
 }).options({ stripUnknown: true })
 
 const topupSchema = Joi.object({
@@ -48,13 +51,13 @@ const topupSchema = Joi.object({
   payerNetwork: Joi.string().allow('', null),
   email: Joi.string().allow('', null).max(254),
   method: Joi.string().valid('momo', 'card'),
-  callbackUrl: Joi.string().uri().allow(null),
+  callbackUrl: Joi.string().uri().allow(null)
 }).options({ stripUnknown: true })
 
 const adjustSchema = Joi.object({
   amount: Joi.number().positive().precision(2).max(1_000_000).required().messages({ '*': 'Enter an amount in cedis greater than 0 (up to 2 decimals)' }),
   direction: Joi.string().valid('CREDIT', 'DEBIT').required().messages({ '*': 'Choose credit or debit' }),
-  reason: Joi.string().trim().min(3).max(300).required().messages({ '*': 'A reason of at least 3 characters is required' }),
+  reason: Joi.string().trim().min(3).max(300).required().messages({ '*': 'A reason of at least 3 characters is required' })
 }).options({ stripUnknown: true })
 
 export type StatementQuery = { type?: string; from?: string; to?: string; page?: number | string; limit?: number | string }
@@ -76,28 +79,37 @@ export function createWalletService(deps: { sequelize: Sequelize; models: Models
     // 'to' is a whole day, inclusive
     if (value.to) where.push(`created_at < :to::date + interval '1 day'`)
     const day = (d: unknown) => (d ? new Date(d as string).toISOString().slice(0, 10) : null)
-    return { where: where.join(' AND '), params: { type: value.type || null, from: day(value.from), to: day(value.to) }, page: value.page as number, limit: value.limit as number }
+    return {
+      where: where.join(' AND '),
+      params: { type: value.type || null, from: day(value.from), to: day(value.to) },
+      page: value.page as number,
+      limit: value.limit as number
+    }
   }
 
   async function statementOf(agentId: number, raw: StatementQuery) {
     const f = filters(raw)
     const params = { ...f.params, agentId }
     const [count] = await q<{ n: string }>(`SELECT count(*) AS n FROM wallet_entries WHERE ${f.where}`, params)
-    const rows = await q<WalletEntryRecord>(
-      `SELECT * FROM wallet_entries WHERE ${f.where} ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset`,
-      { ...params, limit: f.limit, offset: (f.page - 1) * f.limit },
-    )
+    const rows = await q<WalletEntryRecord>(`SELECT * FROM wallet_entries WHERE ${f.where} ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset`, {
+      ...params,
+      limit: f.limit,
+      offset: (f.page - 1) * f.limit
+    })
     const total = Number(count!.n)
     return {
       balance: toGhs(await balanceOf(sequelize, agentId))!,
       entries: rows.map((r) => presentEntry(toEntry(r))),
-      pagination: { page: f.page, limit: f.limit, total, totalPages: Math.max(1, Math.ceil(total / f.limit)) },
+      pagination: { page: f.page, limit: f.limit, total, totalPages: Math.max(1, Math.ceil(total / f.limit)) }
     }
   }
 
   async function allEntries(agentId: number, raw: StatementQuery): Promise<EntryView[]> {
     const f = filters(raw)
-    const rows = await q<WalletEntryRecord>(`SELECT * FROM wallet_entries WHERE ${f.where} ORDER BY created_at DESC, id DESC LIMIT 100000`, { ...f.params, agentId })
+    const rows = await q<WalletEntryRecord>(`SELECT * FROM wallet_entries WHERE ${f.where} ORDER BY created_at DESC, id DESC LIMIT 100000`, {
+      ...f.params,
+      agentId
+    })
     return rows.map((r) => presentEntry(toEntry(r)))
   }
 
@@ -145,8 +157,18 @@ export function createWalletService(deps: { sequelize: Sequelize; models: Models
       if (value.amount < min || value.amount > max) throw badRequest(`Top-up amount must be between GH₵${ghsFixed(min)} and GH₵${ghsFixed(max)}`)
       if (!(await deps.settings.get()).platformOpen) throw forbidden('Purchases are temporarily disabled')
       return payments.request(
-        { purpose: 'wallet_topup', amountPesewas: toPesewas(value.amount), payerPhone: value.payerPhone, payerNetwork: value.payerNetwork, email: value.email, agentId: agent.id, userId: ctx.user!.id, method: value.method, callbackUrl: value.callbackUrl ?? null },
-        ctx,
+        {
+          purpose: 'wallet_topup',
+          amountPesewas: toPesewas(value.amount),
+          payerPhone: value.payerPhone,
+          payerNetwork: value.payerNetwork,
+          email: value.email,
+          agentId: agent.id,
+          userId: ctx.user!.id,
+          method: value.method,
+          callbackUrl: value.callbackUrl ?? null
+        },
+        ctx
       )
     },
 
@@ -167,10 +189,20 @@ export function createWalletService(deps: { sequelize: Sequelize; models: Models
       if (!agent) throw notFound('Agent not found')
       const signed = (value.direction === 'DEBIT' ? -1 : 1) * toPesewas(value.amount)
       return sequelize.transaction(async (t) => {
-        const { entry, balancePesewas } = await post(sequelize, { agentId, type: 'ADJUSTMENT', amountPesewas: signed, reason: value.reason, actorUserId: ctx.user?.id ?? null }, t)
+        const { entry, balancePesewas } = await post(
+          sequelize,
+          { agentId, type: 'ADJUSTMENT', amountPesewas: signed, reason: value.reason, actorUserId: ctx.user?.id ?? null },
+          t
+        )
         await audit.record(
-          { action: 'WALLET_ADJUSTED', resource: 'AGENT', resourceId: agentId, severity: 'HIGH', details: { direction: value.direction, amount: value.amount, reason: value.reason, balance: toGhs(balancePesewas), entryId: entry?.id } },
-          { ...ctx, transaction: t },
+          {
+            action: 'WALLET_ADJUSTED',
+            resource: 'AGENT',
+            resourceId: agentId,
+            severity: 'HIGH',
+            details: { direction: value.direction, amount: value.amount, reason: value.reason, balance: toGhs(balancePesewas), entryId: entry?.id }
+          },
+          { ...ctx, transaction: t }
         )
         return { balance: toGhs(balancePesewas)!, entry: entry ? presentEntry(entry) : null }
       })
@@ -184,8 +216,11 @@ export function createWalletService(deps: { sequelize: Sequelize; models: Models
 
     /** What the shop owes agents in total (admin overview). */
     async liability(): Promise<{ total: number; wallets: number }> {
-      const [row] = await q<{ total: string | null; n: string }>('SELECT sum(balance_pesewas) AS total, count(*) FILTER (WHERE balance_pesewas > 0) AS n FROM wallets', {})
+      const [row] = await q<{ total: string | null; n: string }>(
+        'SELECT sum(balance_pesewas) AS total, count(*) FILTER (WHERE balance_pesewas > 0) AS n FROM wallets',
+        {}
+      )
       return { total: toGhs(Number(row?.total ?? 0))!, wallets: Number(row?.n ?? 0) }
-    },
+    }
   }
 }

@@ -62,7 +62,7 @@ export function toEntry(r: WalletEntryRecord): EntryRow {
     actorUserId: r.actor_user_id ?? null,
     paymentTransactionId: r.payment_transaction_id ?? null,
     orderId: r.order_id ?? null,
-    createdAt: new Date(r.created_at),
+    createdAt: new Date(r.created_at)
   }
 }
 
@@ -97,14 +97,14 @@ export async function post(sequelize: Sequelize, input: PostInput, t: Transactio
             actor: input.actorUserId ?? null,
             tid: input.paymentTransactionId ?? null,
             orderId: input.orderId ?? null,
-            batchId: input.batchId ?? null,
+            batchId: input.batchId ?? null
           },
           type: QueryTypes.SELECT,
-          transaction: t,
-        },
+          transaction: t
+        }
       )
       return row && toEntry(row)
-    },
+    }
   })
 }
 

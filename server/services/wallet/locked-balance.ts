@@ -15,14 +15,20 @@ export type BalanceColumn = 'balance_pesewas' | 'earnings_pesewas'
 export async function moveLockedBalance<E>(
   sequelize: Sequelize,
   t: Transaction,
-  m: { agentId: number; column: BalanceColumn; amountPesewas: number; refuse: (balancePesewas: number, afterPesewas: number) => void; insertEntry: (afterPesewas: number) => Promise<E | undefined> },
+  m: {
+    agentId: number
+    column: BalanceColumn
+    amountPesewas: number
+    refuse: (balancePesewas: number, afterPesewas: number) => void
+    insertEntry: (afterPesewas: number) => Promise<E | undefined>
+  }
 ): Promise<{ entry: E | null; balancePesewas: number }> {
   if (!Number.isSafeInteger(m.amountPesewas) || m.amountPesewas === 0) throw new Error('amount must be a non-zero integer of pesewas')
   await sequelize.query('INSERT INTO wallets (agent_id) VALUES (:id) ON CONFLICT (agent_id) DO NOTHING', { replacements: { id: m.agentId }, transaction: t })
   const [row] = await sequelize.query<Record<BalanceColumn, string>>(`SELECT ${m.column} FROM wallets WHERE agent_id = :id FOR UPDATE`, {
     replacements: { id: m.agentId },
     type: QueryTypes.SELECT,
-    transaction: t,
+    transaction: t
   })
   const balance = Number(row![m.column])
   const after = balance + m.amountPesewas
@@ -30,7 +36,10 @@ export async function moveLockedBalance<E>(
   const entry = await m.insertEntry(after)
   if (!entry) return { entry: null, balancePesewas: balance }
   // The CHECK (balance_pesewas >= 0) on the column stays the last fence for the wallet balance.
-  await sequelize.query(`UPDATE wallets SET ${m.column} = :after, updated_at = now() WHERE agent_id = :id`, { replacements: { id: m.agentId, after }, transaction: t })
+  await sequelize.query(`UPDATE wallets SET ${m.column} = :after, updated_at = now() WHERE agent_id = :id`, {
+    replacements: { id: m.agentId, after },
+    transaction: t
+  })
   return { entry, balancePesewas: after }
 }
 

@@ -24,7 +24,7 @@ export async function payOrderFromWallet(
   deps: { sequelize: Sequelize; models: Models; payments: PaymentsService },
   order: WalletOrder,
   ctx: Ctx & { transaction: Transaction },
-  settings: Settings,
+  settings: Settings
 ): Promise<void> {
   const { sequelize, models, payments } = deps
   if (!order.agentId) throw new Error('wallet payment needs an agent order')
@@ -47,14 +47,28 @@ export async function payOrderFromWallet(
       details: {},
       lastCheckedAt: new Date(),
       // While the simulator takes payments, wallet money came from simulated top-ups: never real data.
-      simulated: payments.isSimulator,
+      simulated: payments.isSimulator
     },
-    { transaction: t },
+    { transaction: t }
   )
   if (payments.isSimulator) await sequelize.query('UPDATE orders SET simulated = true WHERE id = :id', { replacements: { id: order.id }, transaction: t })
   if (order.amountPesewas > 0) {
-    await post(sequelize, { agentId: order.agentId, type: 'ORDER', amountPesewas: -order.amountPesewas, reason: `Order #${order.id}`, actorUserId: ctx.user?.id ?? null, paymentTransactionId: tid, orderId: order.id }, t)
+    await post(
+      sequelize,
+      {
+        agentId: order.agentId,
+        type: 'ORDER',
+        amountPesewas: -order.amountPesewas,
+        reason: `Order #${order.id}`,
+        actorUserId: ctx.user?.id ?? null,
+        paymentTransactionId: tid,
+        orderId: order.id
+      },
+      t
+    )
   }
-  const out = await payments.settle(tid, { status: 'SUCCESS', message: 'Paid from wallet', amountPesewas: order.amountPesewas, currency: 'GHS' }, ctx, { settings })
+  const out = await payments.settle(tid, { status: 'SUCCESS', message: 'Paid from wallet', amountPesewas: order.amountPesewas, currency: 'GHS' }, ctx, {
+    settings
+  })
   if (!out.settled) throw new Error('wallet payment did not settle')
 }

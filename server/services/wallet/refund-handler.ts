@@ -16,7 +16,12 @@ interface RefundDeps {
  * for deliveries that failed for good. An order not paid from the wallet is left alone. It needs only
  * the ledger, so the payments service gets it at construction, before the wallet service exists.
  */
-export async function refundOrderToWallet(deps: RefundDeps, orderId: number, reason: string, ctx: Ctx = {}): Promise<{ refunded: boolean; amount: number; balance: number | null }> {
+export async function refundOrderToWallet(
+  deps: RefundDeps,
+  orderId: number,
+  reason: string,
+  ctx: Ctx = {}
+): Promise<{ refunded: boolean; amount: number; balance: number | null }> {
   const { sequelize } = deps
   const run = async (t: Transaction) => {
     const [debit] = await sequelize.query<Record<string, any>>(
@@ -25,19 +30,33 @@ export async function refundOrderToWallet(deps: RefundDeps, orderId: number, rea
        UNION ALL
        SELECT e.agent_id, o.payment_transaction_id, -o.amount_pesewas FROM orders o JOIN wallet_entries e ON e.batch_id = o.batch_id AND e.type = 'ORDER'
         WHERE o.id = :id`,
-      { replacements: { id: orderId }, type: QueryTypes.SELECT, transaction: t },
+      { replacements: { id: orderId }, type: QueryTypes.SELECT, transaction: t }
     )
     if (!debit) return { refunded: false, amount: 0, balance: null }
     const amountPesewas = -Number(debit.amount_pesewas)
     const { entry, balancePesewas } = await post(
       sequelize,
-      { agentId: debit.agent_id, type: 'REFUND', amountPesewas, reason: String(reason || 'Refund').slice(0, 300), actorUserId: ctx.user?.id ?? null, paymentTransactionId: debit.payment_transaction_id, orderId },
-      t,
+      {
+        agentId: debit.agent_id,
+        type: 'REFUND',
+        amountPesewas,
+        reason: String(reason || 'Refund').slice(0, 300),
+        actorUserId: ctx.user?.id ?? null,
+        paymentTransactionId: debit.payment_transaction_id,
+        orderId
+      },
+      t
     )
     if (entry) {
       await deps.audit.record(
-        { action: 'WALLET_REFUNDED', resource: 'ORDER', resourceId: orderId, severity: 'MEDIUM', details: { agentId: debit.agent_id, amount: toGhs(amountPesewas), reason, balance: toGhs(balancePesewas) } },
-        { ...ctx, transaction: t },
+        {
+          action: 'WALLET_REFUNDED',
+          resource: 'ORDER',
+          resourceId: orderId,
+          severity: 'MEDIUM',
+          details: { agentId: debit.agent_id, amount: toGhs(amountPesewas), reason, balance: toGhs(balancePesewas) }
+        },
+        { ...ctx, transaction: t }
       )
     }
     return { refunded: !!entry, amount: toGhs(amountPesewas)!, balance: toGhs(balancePesewas) }
@@ -58,20 +77,37 @@ export function walletRefundHandler(deps: RefundDeps): RefundHandler {
    */
   async function creditPurchase(agentId: number, c: RefundCall): Promise<RefundAnswer> {
     const { entry } = await sequelize.transaction((t) =>
-      post(sequelize, { agentId, type: 'REFUND', amountPesewas: c.amountPesewas, reason: `Refund #${c.refundId}: ${c.reason}`.slice(0, 300), paymentTransactionId: c.reference }, t),
+      post(
+        sequelize,
+        {
+          agentId,
+          type: 'REFUND',
+          amountPesewas: c.amountPesewas,
+          reason: `Refund #${c.refundId}: ${c.reason}`.slice(0, 300),
+          paymentTransactionId: c.reference
+        },
+        t
+      )
     )
     return { status: 'PROCESSED', extRefundId: `wallet-${c.refundId}`, message: entry ? 'Credited back to the wallet' : 'Already credited back to the wallet' }
   }
   return {
     async refund(c): Promise<RefundAnswer> {
-      const [row] = await sequelize.query<{ order_id: number | null; agent_id: number | null; purpose: string }>('SELECT order_id, agent_id, purpose FROM payments WHERE transaction_id = :ref', {
-        replacements: { ref: c.reference },
-        type: QueryTypes.SELECT,
-      })
+      const [row] = await sequelize.query<{ order_id: number | null; agent_id: number | null; purpose: string }>(
+        'SELECT order_id, agent_id, purpose FROM payments WHERE transaction_id = :ref',
+        {
+          replacements: { ref: c.reference },
+          type: QueryTypes.SELECT
+        }
+      )
       if (!row?.order_id && row?.purpose === 'voucher' && row.agent_id) return creditPurchase(row.agent_id, c)
       if (!row?.order_id) return { status: 'FAILED', message: 'No wallet order for this payment' }
       const done = await refundOrderToWallet(deps, row.order_id, c.reason)
-      return { status: 'PROCESSED', extRefundId: `wallet-${c.refundId}`, message: done.refunded ? 'Credited back to the wallet' : 'Already credited back to the wallet' }
-    },
+      return {
+        status: 'PROCESSED',
+        extRefundId: `wallet-${c.refundId}`,
+        message: done.refunded ? 'Credited back to the wallet' : 'Already credited back to the wallet'
+      }
+    }
   }
 }

@@ -35,7 +35,13 @@ export interface ChatOrder {
 export interface ChatPorts {
   settings(): Promise<{ siteName: string; platformOpen: boolean; whatsappGreeting: string; whatsappHandoff: string }>
   bundles(network: string): Promise<ChatBundle[]>
-  place(input: { packageId: number; recipient: string; payer: string; payerNetwork: string; voucher: string | null }): Promise<{ transactionId: string; amountPesewas: number }>
+  place(input: {
+    packageId: number
+    recipient: string
+    payer: string
+    payerNetwork: string
+    voucher: string | null
+  }): Promise<{ transactionId: string; amountPesewas: number }>
   recentOrders(limit: number): Promise<ChatOrder[]>
   handOff(): Promise<void>
 }
@@ -50,14 +56,25 @@ export interface Turn {
 const MAIN: Outgoing = {
   type: 'buttons',
   text: 'What would you like to do?',
-  buttons: [{ id: 'menu:buy', title: 'Buy data' }, { id: 'menu:orders', title: 'My orders' }, { id: 'menu:human', title: 'Talk to a person' }],
+  buttons: [
+    { id: 'menu:buy', title: 'Buy data' },
+    { id: 'menu:orders', title: 'My orders' },
+    { id: 'menu:human', title: 'Talk to a person' }
+  ]
 }
 const GREETINGS = /^(hi|hello|hey|menu|start|help|good (morning|afternoon|evening))\b/i
 
 const bundleLine = (p: { sizeMb: number; network: string }) => `${formatSize(p.sizeMb)} ${NETWORK_LABEL[p.network as 'MTN'] ?? p.network}`
 
 function whoPays(): Outgoing {
-  return { type: 'buttons', text: 'Which mobile money number should get the payment prompt?', buttons: [{ id: 'pay:me', title: 'This number' }, { id: 'pay:other', title: 'Another number' }] }
+  return {
+    type: 'buttons',
+    text: 'Which mobile money number should get the payment prompt?',
+    buttons: [
+      { id: 'pay:me', title: 'This number' },
+      { id: 'pay:other', title: 'Another number' }
+    ]
+  }
 }
 
 /** A typed Ghana mobile number, or what is wrong with it. */
@@ -78,13 +95,23 @@ export async function converse(state: ChatState, turn: Turn, ports: ChatPorts): 
   if (id === 'menu:buy') {
     if (!(await ports.settings()).platformOpen) return [{ type: 'text', text: 'Purchases are temporarily disabled. Please try again later.' }, MAIN]
     Object.assign(clear(state), { step: 'network' })
-    return [{ type: 'list', text: 'Choose the network of the number that gets the data.', button: 'Networks', rows: NETWORKS.map((n) => ({ id: `net:${n}`, title: NETWORK_LABEL[n] })) }]
+    return [
+      {
+        type: 'list',
+        text: 'Choose the network of the number that gets the data.',
+        button: 'Networks',
+        rows: NETWORKS.map((n) => ({ id: `net:${n}`, title: NETWORK_LABEL[n] }))
+      }
+    ]
   }
   if (id === 'menu:orders') {
     clear(state)
     const orders = await ports.recentOrders(3)
     if (!orders.length) return [{ type: 'text', text: 'You have no orders yet.' }, MAIN]
-    const lines = orders.map((o) => `• ${bundleLine({ sizeMb: o.sizeMb, network: o.network })} to ${o.recipient}, ${ghsText(o.amountPesewas)}: ${paymentStatusLabel(o.paymentStatus)}${o.deliveryStatus === 'DELIVERED' ? ', delivered' : ''} (ref ${o.transactionId.slice(-8)})`)
+    const lines = orders.map(
+      (o) =>
+        `• ${bundleLine({ sizeMb: o.sizeMb, network: o.network })} to ${o.recipient}, ${ghsText(o.amountPesewas)}: ${paymentStatusLabel(o.paymentStatus)}${o.deliveryStatus === 'DELIVERED' ? ', delivered' : ''} (ref ${o.transactionId.slice(-8)})`
+    )
     return [{ type: 'text', text: `Your last orders:\n${lines.join('\n')}` }, MAIN]
   }
   if (id === 'menu:human') {
@@ -97,13 +124,29 @@ export async function converse(state: ChatState, turn: Turn, ports: ChatPorts): 
     const list = (NETWORKS as readonly string[]).includes(network) ? await ports.bundles(network) : []
     if (!list.length) return [{ type: 'text', text: 'No bundles are available for that network right now.' }, MAIN]
     Object.assign(state, { step: 'package', network })
-    return [{ type: 'list', text: `${NETWORK_LABEL[network as 'MTN']} bundles: choose one.`, button: 'Bundles', rows: list.slice(0, 10).map((p) => ({ id: `pkg:${p.id}`, title: formatSize(p.sizeMb), description: ghsText(p.pricePesewas) })) }]
+    return [
+      {
+        type: 'list',
+        text: `${NETWORK_LABEL[network as 'MTN']} bundles: choose one.`,
+        button: 'Bundles',
+        rows: list.slice(0, 10).map((p) => ({ id: `pkg:${p.id}`, title: formatSize(p.sizeMb), description: ghsText(p.pricePesewas) }))
+      }
+    ]
   }
   if (id.startsWith('pkg:') && state.step === 'package') {
     const chosen = (await ports.bundles(state.network!)).find((p) => `pkg:${p.id}` === id)
     if (!chosen) return [{ type: 'text', text: 'That bundle is no longer available.' }, MAIN]
     Object.assign(state, { step: 'recipient', packageId: chosen.id })
-    return [{ type: 'buttons', text: `${bundleLine(chosen)} for ${ghsText(chosen.pricePesewas)}. Who gets the data?`, buttons: [{ id: 'to:me', title: 'This number' }, { id: 'to:other', title: 'Another number' }] }]
+    return [
+      {
+        type: 'buttons',
+        text: `${bundleLine(chosen)} for ${ghsText(chosen.pricePesewas)}. Who gets the data?`,
+        buttons: [
+          { id: 'to:me', title: 'This number' },
+          { id: 'to:other', title: 'Another number' }
+        ]
+      }
+    ]
   }
   if (id === 'to:me' && state.step === 'recipient') {
     const m = mobile(own)
@@ -123,7 +166,8 @@ export async function converse(state: ChatState, turn: Turn, ports: ChatPorts): 
     if (!m.ok) return ask(state, 'payerInput', 'This WhatsApp number cannot take a mobile money prompt. Type the mobile money number (like 0241234567).')
     return payerChosen(state, m.local, m.network, ports)
   }
-  if (id === 'pay:other' && state.step === 'payer') return ask(state, 'payerInput', 'Type the mobile money number that should get the prompt (like 0241234567).')
+  if (id === 'pay:other' && state.step === 'payer')
+    return ask(state, 'payerInput', 'Type the mobile money number that should get the prompt (like 0241234567).')
   if (state.step === 'payerInput' && text) {
     const m = mobile(text)
     if (!m.ok) return [{ type: 'text', text: `${m.error}. Type it again (like 0241234567).` }]
@@ -161,7 +205,8 @@ async function payerChosen(state: ChatState, payer: string, network: string, por
   Object.assign(state, { payer, payerNetwork: network })
   delete state.voucher
   // Telecel Cash asks for a voucher before it charges: asked now, so the queued charge can send it.
-  if (network === 'TELECEL') return ask(state, 'voucher', 'Telecel Cash needs a voucher: dial *110#, choose Generate Voucher, then send the 6-digit voucher here.')
+  if (network === 'TELECEL')
+    return ask(state, 'voucher', 'Telecel Cash needs a voucher: dial *110#, choose Generate Voucher, then send the 6-digit voucher here.')
   return confirmation(state, ports)
 }
 
@@ -169,11 +214,16 @@ async function confirmation(state: ChatState, ports: ChatPorts): Promise<Outgoin
   const p = (await ports.bundles(state.network!)).find((b) => b.id === state.packageId)
   if (!p) return [{ type: 'text', text: 'That bundle is no longer available.' }, MAIN]
   state.step = 'confirm'
-  return [{
-    type: 'buttons',
-    text: `Please confirm: ${bundleLine(p)} for ${state.recipient}. Price: ${ghsText(p.pricePesewas)}. The payment prompt goes to ${state.payer}.`,
-    buttons: [{ id: 'confirm', title: 'Confirm and pay' }, { id: 'cancel', title: 'Cancel' }],
-  }]
+  return [
+    {
+      type: 'buttons',
+      text: `Please confirm: ${bundleLine(p)} for ${state.recipient}. Price: ${ghsText(p.pricePesewas)}. The payment prompt goes to ${state.payer}.`,
+      buttons: [
+        { id: 'confirm', title: 'Confirm and pay' },
+        { id: 'cancel', title: 'Cancel' }
+      ]
+    }
+  ]
 }
 
 async function place(state: ChatState, ports: ChatPorts): Promise<Outgoing[]> {
@@ -182,7 +232,12 @@ async function place(state: ChatState, ports: ChatPorts): Promise<Outgoing[]> {
   clear(state)
   try {
     const placed = await ports.place({ packageId: packageId!, recipient: recipient!, payer: payer!, payerNetwork: payerNetwork!, voucher })
-    return [{ type: 'text', text: `Order placed (ref ${placed.transactionId.slice(-8)}). A payment prompt for ${ghsText(placed.amountPesewas)} is coming to ${payer}. Approve it to pay; we will message you when the data is delivered.` }]
+    return [
+      {
+        type: 'text',
+        text: `Order placed (ref ${placed.transactionId.slice(-8)}). A payment prompt for ${ghsText(placed.amountPesewas)} is coming to ${payer}. Approve it to pay; we will message you when the data is delivered.`
+      }
+    ]
   } catch (err) {
     // A rule of the order services (closed, limit, bundle gone): say it, nothing was placed.
     if (err instanceof AppError && err.status < 500) return [{ type: 'text', text: err.message }, MAIN]

@@ -27,7 +27,9 @@ export function createGraphSender(cfg: { graphUrl: string; version: string; phon
     async send(body) {
       let res: AxiosResponse
       try {
-        res = await http.post(`/${cfg.version}/${cfg.phoneNumberId}/messages`, body, { headers: { Authorization: `Bearer ${cfg.token}`, 'Content-Type': 'application/json' } })
+        res = await http.post(`/${cfg.version}/${cfg.phoneNumberId}/messages`, body, {
+          headers: { Authorization: `Bearer ${cfg.token}`, 'Content-Type': 'application/json' }
+        })
       } catch (err) {
         throw new WhatsappSendError(`WhatsApp unreachable: ${(err as Error).message}`, true)
       }
@@ -35,7 +37,7 @@ export function createGraphSender(cfg: { graphUrl: string; version: string; phon
       const id = data.messages?.[0]?.id
       if (res.status >= 200 && res.status < 300 && id) return { wamid: String(id) }
       throw new WhatsappSendError(`WhatsApp: ${data.error?.message ?? `HTTP ${res.status}`}`, res.status >= 500 || res.status === 429 || res.status < 400)
-    },
+    }
   }
 }
 
@@ -45,6 +47,6 @@ export function createSimulatorSender(): WhatsappSender {
     name: 'simulator',
     async send() {
       return { wamid: `wamid.SIM${crypto.randomBytes(12).toString('hex')}` }
-    },
+    }
   }
 }

@@ -20,7 +20,18 @@ export const WHATSAPP_SEND_TASK = 'whatsapp.send'
 /** Free-form messages may follow a customer's message for 24 hours; after that only templates. */
 const WINDOW_HOURS = 24
 
-type Deps = { sequelize: Sequelize; env: Env; log: Logger; settings: SettingsService; packages: PackagesService; pricing: Pick<PricingService, 'quotes'>; orders: OrdersService; limits: LimitsService; queue: Queue; sender?: WhatsappSender }
+type Deps = {
+  sequelize: Sequelize
+  env: Env
+  log: Logger
+  settings: SettingsService
+  packages: PackagesService
+  pricing: Pick<PricingService, 'quotes'>
+  orders: OrdersService
+  limits: LimitsService
+  queue: Queue
+  sender?: WhatsappSender
+}
 
 export interface ChatMessage {
   id: number
@@ -42,9 +53,16 @@ export type WhatsappService = ReturnType<typeof createWhatsappService>
  */
 export function createWhatsappService(deps: Deps) {
   const { sequelize, env, log, settings, packages, orders, limits, queue } = deps
-  const sender = deps.sender ?? (env.WHATSAPP_ACCESS_TOKEN && env.WHATSAPP_PHONE_NUMBER_ID
-    ? createGraphSender({ graphUrl: env.WHATSAPP_GRAPH_URL, version: env.WHATSAPP_API_VERSION, phoneNumberId: env.WHATSAPP_PHONE_NUMBER_ID, token: env.WHATSAPP_ACCESS_TOKEN })
-    : createSimulatorSender())
+  const sender =
+    deps.sender ??
+    (env.WHATSAPP_ACCESS_TOKEN && env.WHATSAPP_PHONE_NUMBER_ID
+      ? createGraphSender({
+          graphUrl: env.WHATSAPP_GRAPH_URL,
+          version: env.WHATSAPP_API_VERSION,
+          phoneNumberId: env.WHATSAPP_PHONE_NUMBER_ID,
+          token: env.WHATSAPP_ACCESS_TOKEN
+        })
+      : createSimulatorSender())
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
     sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
 
@@ -56,7 +74,7 @@ export function createWhatsappService(deps: Deps) {
       const [row] = await q<{ id: number }>(
         `INSERT INTO whatsapp_messages (wa_id, direction, body, status, sent_by) VALUES (:waId, 'out', CAST(:body AS jsonb), 'queued', :by) RETURNING id`,
         { waId, body: JSON.stringify(m), by },
-        t,
+        t
       )
       ids.push(Number(row!.id))
     }
@@ -78,10 +96,20 @@ export function createWhatsappService(deps: Deps) {
         // A savepoint: a refused order leaves the chat's transaction usable for the answer.
         const placed = await sequelize.transaction({ transaction: t }, (sp) =>
           orders.placeOrder(
-            { packageId: input.packageId, recipientNumber: input.recipient, payerPhone: input.payer, payerNetwork: input.payerNetwork, voucher: input.voucher, channel: 'whatsapp' },
+            {
+              packageId: input.packageId,
+              recipientNumber: input.recipient,
+              payerPhone: input.payer,
+              payerNetwork: input.payerNetwork,
+              voucher: input.voucher,
+              channel: 'whatsapp'
+            },
             { user: null, transaction: sp, log },
-            { andThen: async (orderId, tx) => void (await q(`INSERT INTO whatsapp_orders (order_id, wa_id) VALUES (:orderId, :waId) RETURNING order_id`, { orderId, waId }, tx)) },
-          ),
+            {
+              andThen: async (orderId, tx) =>
+                void (await q(`INSERT INTO whatsapp_orders (order_id, wa_id) VALUES (:orderId, :waId) RETURNING order_id`, { orderId, waId }, tx))
+            }
+          )
         )
         return { transactionId: String(placed.order.paymentTransactionId ?? ''), amountPesewas: placed.amountPesewas }
       },
@@ -90,13 +118,21 @@ export function createWhatsappService(deps: Deps) {
           `SELECT o.payment_transaction_id, o.network, o.data_size_mb, o.recipient_number, o.amount_pesewas, o.payment_status, o.delivery_status
              FROM whatsapp_orders w JOIN orders_view o ON o.id = w.order_id WHERE w.wa_id = :waId ORDER BY w.order_id DESC LIMIT :limit`,
           { waId, limit },
-          t,
+          t
         )
-        return rows.map((r) => ({ transactionId: r.payment_transaction_id ?? '', network: r.network, sizeMb: r.data_size_mb, recipient: r.recipient_number, amountPesewas: r.amount_pesewas, paymentStatus: r.payment_status, deliveryStatus: r.delivery_status }))
+        return rows.map((r) => ({
+          transactionId: r.payment_transaction_id ?? '',
+          network: r.network,
+          sizeMb: r.data_size_mb,
+          recipient: r.recipient_number,
+          amountPesewas: r.amount_pesewas,
+          paymentStatus: r.payment_status,
+          deliveryStatus: r.delivery_status
+        }))
       },
       async handOff() {
         await q(`UPDATE whatsapp_chats SET handed_off = true, updated_at = now() WHERE wa_id = :waId RETURNING wa_id`, { waId }, t)
-      },
+      }
     }
   }
 
@@ -108,7 +144,7 @@ export function createWhatsappService(deps: Deps) {
          VALUES (:waId, 'in', :wamid, CAST(:body AS jsonb), 'received', 'customer')
          ON CONFLICT (wamid) WHERE wamid IS NOT NULL DO NOTHING RETURNING id`,
         { waId: m.from, wamid: m.wamid, body: JSON.stringify({ text: m.text, replyId: m.replyId, replyTitle: m.replyTitle }) },
-        t,
+        t
       )
       if (!fresh) return false
       const [chat] = await q<{ state: ChatState; handed_off: boolean }>(
@@ -116,7 +152,7 @@ export function createWhatsappService(deps: Deps) {
          ON CONFLICT (wa_id) DO UPDATE SET last_inbound_at = now(), name = COALESCE(EXCLUDED.name, whatsapp_chats.name), updated_at = now()
          RETURNING state, handed_off`,
         { waId: m.from, name: m.name },
-        t,
+        t
       )
       // A chat handed to a person waits for the admin; "menu" brings the bot back.
       if (chat!.handed_off && !/^\s*menu\s*$/i.test(m.text ?? '')) return true
@@ -126,7 +162,7 @@ export function createWhatsappService(deps: Deps) {
       await q(
         `UPDATE whatsapp_chats SET state = CAST(:state AS jsonb), handed_off = handed_off AND NOT :back, updated_at = now() WHERE wa_id = :waId RETURNING wa_id`,
         { waId: m.from, state: JSON.stringify(state), back: chat!.handed_off },
-        t,
+        t
       )
       await say(m.from, replies, t)
       return true
@@ -147,7 +183,7 @@ export function createWhatsappService(deps: Deps) {
           WHERE wamid = :wamid AND direction = 'out'
             AND array_position(ARRAY['queued','sent','delivered','read'], status) < COALESCE(array_position(ARRAY['queued','sent','delivered','read'], CAST(:status AS text)), 99)
           RETURNING id`,
-        { wamid: s.wamid, status: s.status },
+        { wamid: s.wamid, status: s.status }
       )
     }
     return { received, duplicates, statuses: parsed.batch.statuses.length }
@@ -159,17 +195,25 @@ export function createWhatsappService(deps: Deps) {
       const [row] = await q<{ wa_id: string; body: Outgoing; status: string; in_window: boolean }>(
         `SELECT m.wa_id, m.body, m.status, COALESCE(c.last_inbound_at > now() - make_interval(hours => :hours), false) AS in_window
            FROM whatsapp_messages m LEFT JOIN whatsapp_chats c ON c.wa_id = m.wa_id WHERE m.id = :id`,
-        { id, hours: WINDOW_HOURS },
+        { id, hours: WINDOW_HOURS }
       )
       if (!row || row.status !== 'queued') continue
-      const wire = row.in_window ? toGraph(row.wa_id, row.body) : templateOf(row.wa_id, plainText(row.body), { name: env.WHATSAPP_TEMPLATE_NAME, language: env.WHATSAPP_TEMPLATE_LANGUAGE })
+      const wire = row.in_window
+        ? toGraph(row.wa_id, row.body)
+        : templateOf(row.wa_id, plainText(row.body), { name: env.WHATSAPP_TEMPLATE_NAME, language: env.WHATSAPP_TEMPLATE_LANGUAGE })
       try {
         const { wamid } = await sender.send(wire)
-        await q(`UPDATE whatsapp_messages SET status = 'sent', wamid = :wamid, updated_at = now() WHERE id = :id AND status = 'queued' RETURNING id`, { id, wamid })
+        await q(`UPDATE whatsapp_messages SET status = 'sent', wamid = :wamid, updated_at = now() WHERE id = :id AND status = 'queued' RETURNING id`, {
+          id,
+          wamid
+        })
       } catch (err) {
         if (err instanceof WhatsappSendError && !err.retry) {
           log.warn({ err: { message: err.message }, id }, 'WhatsApp message refused')
-          await q(`UPDATE whatsapp_messages SET status = 'failed', error = :error, updated_at = now() WHERE id = :id RETURNING id`, { id, error: err.message.slice(0, 500) })
+          await q(`UPDATE whatsapp_messages SET status = 'failed', error = :error, updated_at = now() WHERE id = :id RETURNING id`, {
+            id,
+            error: err.message.slice(0, 500)
+          })
           continue
         }
         throw err
@@ -178,7 +222,10 @@ export function createWhatsappService(deps: Deps) {
   }
 
   async function chatOrThrow(waId: string) {
-    const [chat] = await q<{ wa_id: string; name: string | null; handed_off: boolean; last_inbound_at: Date | null }>(`SELECT * FROM whatsapp_chats WHERE wa_id = :waId`, { waId })
+    const [chat] = await q<{ wa_id: string; name: string | null; handed_off: boolean; last_inbound_at: Date | null }>(
+      `SELECT * FROM whatsapp_chats WHERE wa_id = :waId`,
+      { waId }
+    )
     if (!chat) throw notFound('Chat not found')
     return chat
   }
@@ -208,14 +255,19 @@ export function createWhatsappService(deps: Deps) {
     },
 
     /** The receipt of a WhatsApp order's delivery, written with the status change (its transaction). */
-    async onDeliveryChange(order: { id: number; network: string; data_size_mb: number; recipient_number: string; payment_transaction_id?: string | null }, to: string, t: Transaction): Promise<void> {
+    async onDeliveryChange(
+      order: { id: number; network: string; data_size_mb: number; recipient_number: string; payment_transaction_id?: string | null },
+      to: string,
+      t: Transaction
+    ): Promise<void> {
       const [link] = await q<{ wa_id: string }>(`SELECT wa_id FROM whatsapp_orders WHERE order_id = :id`, { id: order.id }, t)
       if (!link) return
       const what = `${formatSize(order.data_size_mb)} ${NETWORK_LABEL[order.network] ?? order.network} to ${order.recipient_number}`
       const ref = String(order.payment_transaction_id ?? '').slice(-8)
-      const text = to === 'DELIVERED'
-        ? `Delivered: ${what} (ref ${ref}). Thank you for buying with us!`
-        : `We could not deliver ${what} (ref ${ref}) yet. Our team is on it.`
+      const text =
+        to === 'DELIVERED'
+          ? `Delivered: ${what} (ref ${ref}). Thank you for buying with us!`
+          : `We could not deliver ${what} (ref ${ref}) yet. Our team is on it.`
       await say(link.wa_id, [{ type: 'text', text }], t)
     },
 
@@ -223,7 +275,7 @@ export function createWhatsappService(deps: Deps) {
     async transcript(waId: string, limit = 100): Promise<ChatMessage[]> {
       const rows = await q<any>(
         `SELECT * FROM (SELECT id, direction, sent_by, status, body, created_at FROM whatsapp_messages WHERE wa_id = :waId ORDER BY id DESC LIMIT :limit) x ORDER BY id`,
-        { waId: String(waId), limit },
+        { waId: String(waId), limit }
       )
       return rows.map((r) => {
         const b = r.body ?? {}
@@ -235,7 +287,7 @@ export function createWhatsappService(deps: Deps) {
           status: r.status,
           text: out ? (b.text ?? '') : (b.replyTitle ?? b.text ?? ''),
           choices: out ? (b.type === 'buttons' ? b.buttons : b.type === 'list' ? b.rows : []) : [],
-          createdAt: r.created_at,
+          createdAt: r.created_at
         }
       })
     },
@@ -271,9 +323,32 @@ export function createWhatsappService(deps: Deps) {
       if (!replyId && !text.trim()) throw badRequest('Type a message')
       const id = `wamid.SIMIN${Date.now()}${Math.random().toString(36).slice(2, 10)}`
       const message = replyId
-        ? { id, from: local, timestamp: String(Math.floor(Date.now() / 1000)), type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: replyId, title: String(input.replyTitle ?? '').slice(0, 100) } } }
+        ? {
+            id,
+            from: local,
+            timestamp: String(Math.floor(Date.now() / 1000)),
+            type: 'interactive',
+            interactive: { type: 'button_reply', button_reply: { id: replyId, title: String(input.replyTitle ?? '').slice(0, 100) } }
+          }
         : { id, from: local, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: text } }
-      await receive({ object: 'whatsapp_business_account', entry: [{ id: 'SIM', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', contacts: [{ wa_id: local, profile: { name: String(input.name ?? 'Simulator') } }], messages: [message] } }] }] })
+      await receive({
+        object: 'whatsapp_business_account',
+        entry: [
+          {
+            id: 'SIM',
+            changes: [
+              {
+                field: 'messages',
+                value: {
+                  messaging_product: 'whatsapp',
+                  contacts: [{ wa_id: local, profile: { name: String(input.name ?? 'Simulator') } }],
+                  messages: [message]
+                }
+              }
+            ]
+          }
+        ]
+      })
       // The simulator's sender answers at once: sent now rather than waiting on a worker.
       const queued = await q<{ id: number }>(`SELECT id FROM whatsapp_messages WHERE wa_id = :waId AND status = 'queued' ORDER BY id`, { waId: local })
       await runSend(queued.map((r) => Number(r.id)))
@@ -282,6 +357,6 @@ export function createWhatsappService(deps: Deps) {
 
     registerTasks(): void {
       queue.register<{ ids: unknown }>(WHATSAPP_SEND_TASK, async (p) => runSend((Array.isArray(p.ids) ? p.ids : []).map(Number).filter(Number.isInteger)))
-    },
+    }
   }
 }

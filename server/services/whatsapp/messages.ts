@@ -32,8 +32,8 @@ export function toGraph(to: string, m: Outgoing): Record<string, unknown> {
       interactive: {
         type: 'button',
         body: { text: cut(m.text, 1024) },
-        action: { buttons: m.buttons.slice(0, 3).map((b) => ({ type: 'reply', reply: { id: b.id, title: cut(b.title, 20) } })) },
-      },
+        action: { buttons: m.buttons.slice(0, 3).map((b) => ({ type: 'reply', reply: { id: b.id, title: cut(b.title, 20) } })) }
+      }
     }
   }
   return {
@@ -44,9 +44,14 @@ export function toGraph(to: string, m: Outgoing): Record<string, unknown> {
       body: { text: cut(m.text, 1024) },
       action: {
         button: cut(m.button, 20),
-        sections: [{ title: cut(m.button, 24), rows: m.rows.slice(0, 10).map((r) => ({ id: r.id, title: cut(r.title, 24), ...(r.description ? { description: cut(r.description, 72) } : {}) })) }],
-      },
-    },
+        sections: [
+          {
+            title: cut(m.button, 24),
+            rows: m.rows.slice(0, 10).map((r) => ({ id: r.id, title: cut(r.title, 24), ...(r.description ? { description: cut(r.description, 72) } : {}) }))
+          }
+        ]
+      }
+    }
   }
 }
 
@@ -57,7 +62,11 @@ export function templateOf(to: string, text: string, template: { name: string; l
     recipient_type: 'individual',
     to,
     type: 'template',
-    template: { name: template.name, language: { code: template.language }, components: [{ type: 'body', parameters: [{ type: 'text', text: cut(text, 1024) }] }] },
+    template: {
+      name: template.name,
+      language: { code: template.language },
+      components: [{ type: 'body', parameters: [{ type: 'text', text: cut(text, 1024) }] }]
+    }
   }
 }
 

@@ -16,31 +16,44 @@ export function signBody(raw: string | Buffer, appSecret: string): string {
 
 const message = Joi.object({
   id: Joi.string().max(200).required(),
-  from: Joi.string().pattern(/^\d{6,15}$/).required(),
+  from: Joi.string()
+    .pattern(/^\d{6,15}$/)
+    .required(),
   type: Joi.string().max(40).required(),
   text: Joi.object({ body: Joi.string().allow('').max(4096) }).unknown(true),
   interactive: Joi.object({
     type: Joi.string(),
     button_reply: Joi.object({ id: Joi.string().max(256), title: Joi.string().allow('').max(100) }).unknown(true),
-    list_reply: Joi.object({ id: Joi.string().max(256), title: Joi.string().allow('').max(100) }).unknown(true),
+    list_reply: Joi.object({ id: Joi.string().max(256), title: Joi.string().allow('').max(100) }).unknown(true)
   }).unknown(true),
-  button: Joi.object({ payload: Joi.string().max(256), text: Joi.string().allow('').max(100) }).unknown(true),
+  button: Joi.object({ payload: Joi.string().max(256), text: Joi.string().allow('').max(100) }).unknown(true)
 }).unknown(true)
 
 const status = Joi.object({ id: Joi.string().max(200).required(), status: Joi.string().valid('sent', 'delivered', 'read', 'failed').required() }).unknown(true)
 
 const schema = Joi.object({
   object: Joi.string().valid('whatsapp_business_account').required(),
-  entry: Joi.array().max(100).items(Joi.object({
-    changes: Joi.array().max(100).items(Joi.object({
-      field: Joi.string(),
-      value: Joi.object({
-        contacts: Joi.array().items(Joi.object({ wa_id: Joi.string(), profile: Joi.object({ name: Joi.string().allow('') }).unknown(true) }).unknown(true)),
-        messages: Joi.array().max(100).items(message),
-        statuses: Joi.array().max(100).items(status),
-      }).unknown(true),
-    }).unknown(true)),
-  }).unknown(true)).required(),
+  entry: Joi.array()
+    .max(100)
+    .items(
+      Joi.object({
+        changes: Joi.array()
+          .max(100)
+          .items(
+            Joi.object({
+              field: Joi.string(),
+              value: Joi.object({
+                contacts: Joi.array().items(
+                  Joi.object({ wa_id: Joi.string(), profile: Joi.object({ name: Joi.string().allow('') }).unknown(true) }).unknown(true)
+                ),
+                messages: Joi.array().max(100).items(message),
+                statuses: Joi.array().max(100).items(status)
+              }).unknown(true)
+            }).unknown(true)
+          )
+      }).unknown(true)
+    )
+    .required()
 }).unknown(true)
 
 export interface WebhookBatch {
@@ -65,7 +78,7 @@ export function parseWebhook(body: unknown): { ok: true; batch: WebhookBatch } |
           name: names.get(m.from) || null,
           text: m.type === 'text' ? String(m.text?.body ?? '') : null,
           replyId: reply?.id ?? null,
-          replyTitle: reply?.title ?? null,
+          replyTitle: reply?.title ?? null
         })
       }
       for (const s of v.statuses ?? []) batch.statuses.push({ wamid: s.id, status: s.status })

@@ -22,7 +22,10 @@ export interface WhitelistEntry {
  * returns the stored form 0XXXXXXXXX, or null when it is not a Ghana mobile number.
  */
 export function parseWhitelistPhone(raw: unknown): string | null {
-  const s = String(raw ?? '').trim().replace(/[\s\-().]/g, '').replace(/^\+/, '')
+  const s = String(raw ?? '')
+    .trim()
+    .replace(/[\s\-().]/g, '')
+    .replace(/^\+/, '')
   if (!/^(0\d{9}|233\d{9})$/.test(s)) return null
   return normalizePhone(s)
 }
@@ -31,14 +34,25 @@ const present = (r: Record<string, any>): WhitelistEntry => ({
   id: r.id,
   phoneNumber: r.phoneNumber ?? r.phone_number,
   isActive: (r.isActive ?? r.is_active) !== false,
-  addedAt: new Date(r.addedAt ?? r.added_at).toISOString(),
+  addedAt: new Date(r.addedAt ?? r.added_at).toISOString()
 })
 
 const addSchema = Joi.object({ phoneNumber: Joi.alternatives(Joi.string(), Joi.number()).required() }).options({ stripUnknown: true })
-const statusSchema = Joi.object({ isActive: Joi.boolean().required() }).options({ stripUnknown: true }).messages({ 'any.required': 'isActive is required', 'boolean.base': 'isActive must be true or false' })
+const statusSchema = Joi.object({ isActive: Joi.boolean().required() })
+  .options({ stripUnknown: true })
+  .messages({ 'any.required': 'isActive is required', 'boolean.base': 'isActive must be true or false' })
 const bulkSchema = Joi.object({
-  phoneNumbers: Joi.array().items(Joi.alternatives(Joi.string().allow(''), Joi.number())).max(MAX_BULK).required(),
-}).options({ stripUnknown: true }).messages({ 'any.required': 'Please enter phone numbers', 'array.max': `At most ${MAX_BULK} numbers per import`, 'array.base': 'phoneNumbers must be a list' })
+  phoneNumbers: Joi.array()
+    .items(Joi.alternatives(Joi.string().allow(''), Joi.number()))
+    .max(MAX_BULK)
+    .required()
+})
+  .options({ stripUnknown: true })
+  .messages({
+    'any.required': 'Please enter phone numbers',
+    'array.max': `At most ${MAX_BULK} numbers per import`,
+    'array.base': 'phoneNumbers must be a list'
+  })
 
 const idOf = (raw: unknown) => {
   const id = Number(raw)
@@ -46,14 +60,29 @@ const idOf = (raw: unknown) => {
   return id
 }
 
-export function createWhitelistService({ sequelize, models, audit, settings }: { sequelize: Sequelize; models: Models; audit: AuditService; settings: SettingsService }) {
+export function createWhitelistService({
+  sequelize,
+  models,
+  audit,
+  settings
+}: {
+  sequelize: Sequelize
+  models: Models
+  audit: AuditService
+  settings: SettingsService
+}) {
   const record = (action: string, details: Record<string, unknown>, ctx: Ctx, resourceId?: string) =>
     audit.record({ action, resource: 'SYSTEM', resourceId: resourceId ?? 'ussd-whitelist', severity: 'MEDIUM', details }, ctx)
 
   return {
     /** The whole list (the page paginates on the client); it holds a few hundred numbers at most. */
     async list(): Promise<{ entries: WhitelistEntry[]; enabled: boolean }> {
-      const rows = await models.UssdWhitelist.findAll({ order: [['addedAt', 'DESC'], ['id', 'DESC']] })
+      const rows = await models.UssdWhitelist.findAll({
+        order: [
+          ['addedAt', 'DESC'],
+          ['id', 'DESC']
+        ]
+      })
       return { entries: rows.map((r) => present(r.get({ plain: true }))), enabled: (await settings.get()).ussdWhitelistEnabled }
     },
 
@@ -106,7 +135,10 @@ export function createWhitelistService({ sequelize, models, audit, settings }: {
      * Adds many numbers at once. Blank items are ignored; a number given twice (in either spelling) or
      * already listed counts as skipped; an invalid one goes to errors. One INSERT for the lot.
      */
-    async bulkImport(input: unknown, ctx: Ctx): Promise<{ results: { added: number; skipped: number; errors: Array<{ phoneNumber: string; error: string }> } }> {
+    async bulkImport(
+      input: unknown,
+      ctx: Ctx
+    ): Promise<{ results: { added: number; skipped: number; errors: Array<{ phoneNumber: string; error: string }> } }> {
       const { value, error } = bulkSchema.validate(input ?? {})
       if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
       const errors: Array<{ phoneNumber: string; error: string }> = []
@@ -125,13 +157,13 @@ export function createWhitelistService({ sequelize, models, audit, settings }: {
       if (unique.size) {
         const rows = await sequelize.query(
           `INSERT INTO ussd_whitelist (phone_number) SELECT unnest($1::varchar[]) ON CONFLICT (phone_number) DO NOTHING RETURNING id`,
-          { bind: [[...unique]], type: QueryTypes.SELECT, transaction: ctx.transaction },
+          { bind: [[...unique]], type: QueryTypes.SELECT, transaction: ctx.transaction }
         )
         added = rows.length
         skipped += unique.size - added
       }
       await record('WHITELIST_BULK_IMPORT', { added, skipped, errors: errors.length }, ctx)
       return { results: { added, skipped, errors } }
-    },
+    }
   }
 }

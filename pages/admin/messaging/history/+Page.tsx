@@ -57,23 +57,39 @@ export default function Page() {
           </div>
         </div>
         <div>
-          <a className="button is-primary" href="/admin/messaging">Send Message</a>
+          <a className="button is-primary" href="/admin/messaging">
+            Send Message
+          </a>
         </div>
       </div>
 
       <div className="box">
         <div className="field is-grouped is-grouped-multiline is-align-items-flex-end">
           <div className="control">
-            <label className="label" htmlFor="history-priority">Priority</label>
+            <label className="label" htmlFor="history-priority">
+              Priority
+            </label>
             <div className="select">
-              <select id="history-priority" value={priority} onChange={(e) => { setPriority(e.target.value); setPage(1) }}>
+              <select
+                id="history-priority"
+                value={priority}
+                onChange={(e) => {
+                  setPriority(e.target.value)
+                  setPage(1)
+                }}>
                 <option value="">All</option>
-                {['LOW', 'NORMAL', 'HIGH', 'URGENT'].map((p) => <option key={p} value={p}>{p}</option>)}
+                {['LOW', 'NORMAL', 'HIGH', 'URGENT'].map((p) => (
+                  <option key={p} value={p}>
+                    {p}
+                  </option>
+                ))}
               </select>
             </div>
           </div>
           <div className="control">
-            <button className={`button${loading ? ' is-loading' : ''}`} onClick={() => void load()} disabled={loading}>Refresh</button>
+            <button className={`button${loading ? ' is-loading' : ''}`} onClick={() => void load()} disabled={loading}>
+              Refresh
+            </button>
           </div>
         </div>
       </div>
@@ -92,21 +108,33 @@ export default function Page() {
           <article key={m.id} className="box" data-message={m.title}>
             <div className="is-flex is-justify-content-space-between is-align-items-flex-start" style={{ gap: '.75rem' }}>
               <div style={{ minWidth: 0 }}>
-                <h2 className="title is-5 mb-1" style={{ overflowWrap: 'anywhere' }}>{m.title}</h2>
+                <h2 className="title is-5 mb-1" style={{ overflowWrap: 'anywhere' }}>
+                  {m.title}
+                </h2>
                 <p className="is-size-7 has-text-grey">
                   <span className={`tag ${PRIORITY_CLASS[m.priority] ?? ''}`}>{m.priority}</span>{' '}
                   {new Date(m.createdAt).toLocaleString('en-GH', { dateStyle: 'medium', timeStyle: 'short' })} · Read by {m.readCount} of {m.recipientCount}
                 </p>
               </div>
-              <button className={`button is-small is-danger is-light${deleting === m.id ? ' is-loading' : ''}`} aria-label={`Delete message ${m.title}`} onClick={() => void remove(m)}>Delete</button>
+              <button
+                className={`button is-small is-danger is-light${deleting === m.id ? ' is-loading' : ''}`}
+                aria-label={`Delete message ${m.title}`}
+                onClick={() => void remove(m)}>
+                Delete
+              </button>
             </div>
-            <p className="my-3" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{m.message}</p>
+            <p className="my-3" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+              {m.message}
+            </p>
             <details open={m.recipientCount <= 10}>
               <summary className="is-size-7 has-text-weight-semibold">Recipients ({m.recipientCount})</summary>
               <ul className="mt-2">
                 {m.recipients.map((r) => (
                   <li key={r.id} className="is-flex is-justify-content-space-between py-1" data-recipient={r.user.email} style={{ gap: '.5rem' }}>
-                    <span style={{ minWidth: 0, overflowWrap: 'anywhere' }}>{r.user.name ? `${r.user.name} · ` : ''}{r.user.email}</span>
+                    <span style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+                      {r.user.name ? `${r.user.name} · ` : ''}
+                      {r.user.email}
+                    </span>
                     {r.isRead ? <span className="tag is-success is-light">Read</span> : <span className="tag is-warning is-light">Unread</span>}
                   </li>
                 ))}
@@ -119,9 +147,15 @@ export default function Page() {
 
       {totalPages > 1 ? (
         <nav className="pagination is-small is-centered" aria-label="History pages">
-          <button className="pagination-previous" disabled={page <= 1 || loading} onClick={() => setPage(page - 1)}>Previous</button>
-          <button className="pagination-next" disabled={page >= totalPages || loading} onClick={() => setPage(page + 1)}>Next</button>
-          <p className="pagination-list is-size-7">Page {page} of {totalPages}</p>
+          <button className="pagination-previous" disabled={page <= 1 || loading} onClick={() => setPage(page - 1)}>
+            Previous
+          </button>
+          <button className="pagination-next" disabled={page >= totalPages || loading} onClick={() => setPage(page + 1)}>
+            Next
+          </button>
+          <p className="pagination-list is-size-7">
+            Page {page} of {totalPages}
+          </p>
         </nav>
       ) : null}
     </section>

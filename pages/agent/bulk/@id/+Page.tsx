@@ -11,7 +11,8 @@ import { PaymentState } from './PaymentState.tsx'
 const POLL_MS = 3000
 const TAG: Record<string, string> = { DELIVERED: 'is-success', MANUAL: 'is-success', FAILED: 'is-danger', PROCESSING: 'is-info', QUEUED: 'is-warning' }
 
-const same = (a: BatchView['counts'], b: BatchView['counts']) => a.queued === b.queued && a.delivered === b.delivered && a.failed === b.failed && a.refunded === b.refunded
+const same = (a: BatchView['counts'], b: BatchView['counts']) =>
+  a.queued === b.queued && a.delivered === b.delivered && a.failed === b.failed && a.refunded === b.refunded
 
 /** One batch: live counts (a small poll while lines are open), each line's state and reference, results and a retry of failed lines. */
 export default function Page() {
@@ -40,28 +41,53 @@ export default function Page() {
     }
   }, [batch])
 
-  if (!batch) return <section><h1 className="title">Bulk Order</h1><Gate agent={agent} /></section>
+  if (!batch)
+    return (
+      <section>
+        <h1 className="title">Bulk Order</h1>
+        <Gate agent={agent} />
+      </section>
+    )
   const c = batch.counts
   return (
     <section>
       <h1 className="title">Bulk order #{batch.id}</h1>
-      <p className="subtitle is-6">{batch.lines} lines, {formatCedis(batch.total)}, ordered on {new Date(batch.createdAt).toLocaleString('en-GH')}.</p>
+      <p className="subtitle is-6">
+        {batch.lines} lines, {formatCedis(batch.total)}, ordered on {new Date(batch.createdAt).toLocaleString('en-GH')}.
+      </p>
       <PaymentState batch={batch} />
       <div className="columns is-mobile is-multiline" role="status" aria-live="polite" data-testid="bulk-counts">
-        {([['Queued', c.queued], ['Delivered', c.delivered], ['Failed', c.failed], ['Refunded', c.refunded]] as const).map(([label, n]) => (
+        {(
+          [
+            ['Queued', c.queued],
+            ['Delivered', c.delivered],
+            ['Failed', c.failed],
+            ['Refunded', c.refunded]
+          ] as const
+        ).map(([label, n]) => (
           <div className="column is-half-mobile is-one-quarter-tablet" key={label}>
             <div className="box has-text-centered">
               <p className="heading">{label}</p>
-              <p className="stat-value" data-count={label.toLowerCase()}>{n}</p>
+              <p className="stat-value" data-count={label.toLowerCase()}>
+                {n}
+              </p>
             </div>
           </div>
         ))}
       </div>
       {batch.status === 'PAID' ? <p className="mb-3">{batch.done ? 'Every line has ended.' : 'Updating as the bundles go out...'}</p> : null}
       <div className="buttons">
-        <a className="button" href={`/api/bulk/${batch.id}/results.csv`} download>Download results (CSV)</a>
-        {c.failed ? <a className="button is-warning" href={`/agent/bulk?from=${batch.id}`}>Order the {c.failed} failed lines again</a> : null}
-        <a className="button is-light" href="/agent/bulk">New bulk order</a>
+        <a className="button" href={`/api/bulk/${batch.id}/results.csv`} download>
+          Download results (CSV)
+        </a>
+        {c.failed ? (
+          <a className="button is-warning" href={`/agent/bulk?from=${batch.id}`}>
+            Order the {c.failed} failed lines again
+          </a>
+        ) : null}
+        <a className="button is-light" href="/agent/bulk">
+          New bulk order
+        </a>
       </div>
       <div className="table-container" tabIndex={0} role="region" aria-label="Lines of this bulk order" /* wider than the screen: keyboard-scrollable */>
         <table className="table is-fullwidth is-narrow is-striped">

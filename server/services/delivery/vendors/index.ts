@@ -12,9 +12,20 @@ export function createVendors(env: Env, sequelize?: Sequelize) {
   const simulator: SimulatorVendor = createSimulatorVendor({ delayMs: env.DELIVERY_SIMULATOR_DELAY_MS, timeoutMs: env.DELIVERY_VENDOR_TIMEOUT_MS, store })
   const byName = new Map<string, DeliveryVendor>([['simulator', simulator.vendor]])
   if (env.SKYTECH_API_KEY && env.SKYTECH_API_SECRET) {
-    byName.set('skytech', createSkytechVendor({ baseUrl: env.SKYTECH_BASE_URL, apiKey: env.SKYTECH_API_KEY, apiSecret: env.SKYTECH_API_SECRET, timeoutMs: env.DELIVERY_VENDOR_TIMEOUT_MS }))
+    byName.set(
+      'skytech',
+      createSkytechVendor({
+        baseUrl: env.SKYTECH_BASE_URL,
+        apiKey: env.SKYTECH_API_KEY,
+        apiSecret: env.SKYTECH_API_SECRET,
+        timeoutMs: env.DELIVERY_VENDOR_TIMEOUT_MS
+      })
+    )
   }
-  const settingKey = { MTN: 'deliveryVendorMtn', TELECEL: 'deliveryVendorTelecel', AIRTELTIGO: 'deliveryVendorAirteltigo' } as const satisfies Record<NetworkName, keyof Settings>
+  const settingKey = { MTN: 'deliveryVendorMtn', TELECEL: 'deliveryVendorTelecel', AIRTELTIGO: 'deliveryVendorAirteltigo' } as const satisfies Record<
+    NetworkName,
+    keyof Settings
+  >
 
   return {
     simulator,
@@ -26,7 +37,6 @@ export function createVendors(env: Env, sequelize?: Sequelize) {
       const choice = s[settingKey[network as keyof typeof settingKey]] ?? 'auto'
       if (choice === 'auto') return byName.has('skytech') ? 'skytech' : 'simulator'
       return choice
-    },
+    }
   }
 }
-

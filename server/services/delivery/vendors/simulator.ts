@@ -35,10 +35,10 @@ export function databaseKeyStore(sequelize: Sequelize): SimulatorKeyStore {
       const [row] = await sequelize.query<{ reference: string; confirm_at: Date | null }>(
         `INSERT INTO delivery_simulator_sends AS s (key, reference, confirm_at) VALUES (:key, :reference, :confirmAt)
          ON CONFLICT (key) DO UPDATE SET key = s.key RETURNING reference, confirm_at`,
-        { replacements: { key, reference, confirmAt: confirmAt ? new Date(confirmAt) : null }, type: QueryTypes.SELECT },
+        { replacements: { key, reference, confirmAt: confirmAt ? new Date(confirmAt) : null }, type: QueryTypes.SELECT }
       )
       return { reference: row!.reference, confirmAt: row!.confirm_at ? row!.confirm_at.getTime() : 0 }
-    },
+    }
   }
 }
 
@@ -83,7 +83,7 @@ export function createSimulatorVendor(opts: { delayMs: number; timeoutMs: number
     },
     async balance() {
       return 1000
-    },
+    }
   }
 
   return {
@@ -94,7 +94,7 @@ export function createSimulatorVendor(opts: { delayMs: number; timeoutMs: number
       state.remaining = input.mode === 'deliver' ? 0 : (input.count ?? 1)
       if (input.lateMs !== undefined) state.lateMs = input.lateMs
       return { ...state }
-    },
+    }
   }
 }
 

@@ -50,8 +50,8 @@ export function createSkytechVendor(cfg: SkytechConfig): DeliveryVendor {
           'X-Timestamp': ts,
           'X-Signature': skytechSignature(cfg.apiSecret, ts, method, path, body),
           Accept: 'application/json',
-          ...(payload ? { 'Content-Type': 'application/json' } : {}),
-        },
+          ...(payload ? { 'Content-Type': 'application/json' } : {})
+        }
       })
       let data: any = {}
       try {
@@ -74,12 +74,18 @@ export function createSkytechVendor(cfg: SkytechConfig): DeliveryVendor {
     async send(order: DeliveryOrder, idempotencyKey: string): Promise<SendResult> {
       const network = NETWORK[order.network]
       if (!network) throw new VendorError(`SkyTech does not sell ${order.network} bundles`, false)
-      const r = await call('POST', '/api/v1/orders', { network, recipient: order.recipientNumber, capacity: capacityOf(order.dataSizeMb), idempotency_key: idempotencyKey })
+      const r = await call('POST', '/api/v1/orders', {
+        network,
+        recipient: order.recipientNumber,
+        capacity: capacityOf(order.dataSizeMb),
+        idempotency_key: idempotencyKey
+      })
       const st = String(r.data?.status ?? '').toLowerCase()
       if (r.status >= 200 && r.status < 300 && r.data?.ref) {
         // On create, 'success'/'queued' mean accepted (the peers store the ref and wait); only a finished state is delivery.
         if (st === 'completed' || st === 'delivered') return { status: 'DELIVERED', reference: String(r.data.ref) }
-        if (st === 'success' || st === 'queued' || st === 'pending' || st === 'processing') return { status: 'PENDING', reference: String(r.data.ref), message: st }
+        if (st === 'success' || st === 'queued' || st === 'pending' || st === 'processing')
+          return { status: 'PENDING', reference: String(r.data.ref), message: st }
       }
       // 5xx, 429 and 408 pass; any other refusal (bad number, no balance, unknown bundle) is final.
       const retryable = r.status >= 500 || r.status === 429 || r.status === 408
@@ -99,6 +105,6 @@ export function createSkytechVendor(cfg: SkytechConfig): DeliveryVendor {
       if (r.status >= 300) throw new VendorError(`SkyTech: ${reason(r)}`, true)
       const n = Number(r.data?.balance)
       return Number.isFinite(n) ? n : null
-    },
+    }
   }
 }

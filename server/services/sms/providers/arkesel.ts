@@ -16,7 +16,11 @@ export function createArkeselProvider(cfg: { baseUrl: string; apiKey: string; ti
     async send({ to, message, sender }) {
       let res: AxiosResponse
       try {
-        res = await http.post('/api/v2/sms/send', { sender, message, recipients: [international(to)] }, { headers: { 'api-key': cfg.apiKey, Accept: 'application/json' } })
+        res = await http.post(
+          '/api/v2/sms/send',
+          { sender, message, recipients: [international(to)] },
+          { headers: { 'api-key': cfg.apiKey, Accept: 'application/json' } }
+        )
       } catch (err) {
         throw new SmsError(`Arkesel unreachable: ${(err as Error).message}`, true)
       }
@@ -27,6 +31,6 @@ export function createArkeselProvider(cfg: { baseUrl: string; apiKey: string; ti
         return { messageId: String(sent.id) }
       }
       throw new SmsError(`Arkesel: ${body.message ?? `HTTP ${res.status}`}`, res.status >= 500 || res.status === 429)
-    },
+    }
   }
 }

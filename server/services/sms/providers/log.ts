@@ -10,6 +10,6 @@ export function createLogProvider(log: Logger): SmsProvider {
       // A one-time code never reaches a log line; the admin SMS page shows it on a fresh machine.
       log.info(sensitive ? { to, sender, sensitive: true } : { to, sender, message }, 'sms (log provider): not sent to a gateway')
       return { messageId: `log-${randomUUID()}` }
-    },
+    }
   }
 }
