@@ -12,7 +12,7 @@ export default function Page() {
       <h1 className="title">Bulk Orders</h1>
       <p className="subtitle is-6">Each bulk order was paid with one wallet debit; its lines are ordinary orders.</p>
       {batches.length === 0 ? (
-        <p className="notification is-light">No bulk orders yet.</p>
+        <p className="has-text-grey">No bulk orders yet.</p>
       ) : (
         <div className="table-container" tabIndex={0} role="region" aria-label="Bulk orders table" /* wider than the screen: keyboard-scrollable */>
           <table className="table is-fullwidth is-striped is-narrow">
