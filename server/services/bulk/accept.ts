@@ -3,6 +3,7 @@ import { toGhs } from '../../lib/money.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Actor, Ctx } from '../context.ts'
 import type { PackageRow } from '../packages/index.ts'
+import type { Quote } from '../pricing/index.ts'
 import { newTransactionId, type PaymentsService } from '../payments/index.ts'
 import type { Settings } from '../settings/index.ts'
 import { fillTemplate, formatDataSize, type SmsService } from '../sms/index.ts'
@@ -36,6 +37,8 @@ export interface StoredLine {
   network: string
   sizeMb: number
   pricePesewas: number
+  /** A sub-agent's line: what its parent pays and earns on delivery (absent in lines kept before sub-agents could order in bulk). */
+  parent?: Quote['parent']
 }
 
 /** Who pays a batch: its agent and the user who placed it. */
@@ -48,7 +51,15 @@ export interface Payer {
 const storedLines = (input: AcceptInput): StoredLine[] =>
   input.lines.map((l) => {
     const p = input.packageOf(l.packageId!)
-    return { packageId: p.id, name: input.nameOf(p), recipient: l.recipient, network: p.network, sizeMb: p.sizeMb, pricePesewas: l.pricePesewas }
+    return {
+      packageId: p.id,
+      name: input.nameOf(p),
+      recipient: l.recipient,
+      network: p.network,
+      sizeMb: p.sizeMb,
+      pricePesewas: l.pricePesewas,
+      parent: l.parent
+    }
   })
 
 const query =
@@ -142,10 +153,12 @@ export async function payLines(
     network: string
     data_size_mb: number
   }>(
-    `INSERT INTO orders (user_id, agent_id, package_id, package_name, recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id, channel, simulated, batch_id)
-     SELECT :userId, :agentId, p, n, r, nw, s, a, 'PENDING', tid, :channel, :simulated, :batchId
-       FROM unnest(ARRAY[:pkg]::int[], ARRAY[:name]::text[], ARRAY[:rcpt]::text[], ARRAY[:net]::text[], ARRAY[:size]::int[], ARRAY[:amt]::int[], ARRAY[:tid]::text[])
-         WITH ORDINALITY AS l(p, n, r, nw, s, a, tid, i)
+    `INSERT INTO orders (user_id, agent_id, package_id, package_name, recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id, channel, simulated, batch_id,
+                         parent_agent_id, parent_price_pesewas, parent_margin_pesewas)
+     SELECT :userId, :agentId, p, n, r, nw, s, a, 'PENDING', tid, :channel, :simulated, :batchId, pa, pp, pm
+       FROM unnest(ARRAY[:pkg]::int[], ARRAY[:name]::text[], ARRAY[:rcpt]::text[], ARRAY[:net]::text[], ARRAY[:size]::int[], ARRAY[:amt]::int[], ARRAY[:tid]::text[],
+                   ARRAY[:pAgent]::int[], ARRAY[:pPrice]::int[], ARRAY[:pMargin]::int[])
+         WITH ORDINALITY AS l(p, n, r, nw, s, a, tid, pa, pp, pm, i)
       ORDER BY i
      RETURNING id, payment_transaction_id, amount_pesewas, recipient_number, network, data_size_mb`,
     {
@@ -160,7 +173,10 @@ export async function payLines(
       net: lines.map((l) => l.network),
       size: lines.map((l) => l.sizeMb),
       amt: lines.map((l) => l.pricePesewas),
-      tid: tids
+      tid: tids,
+      pAgent: lines.map((l) => l.parent?.agentId ?? null),
+      pPrice: lines.map((l) => l.parent?.pricePesewas ?? null),
+      pMargin: lines.map((l) => l.parent?.marginPesewas ?? null)
     }
   )
   await q(

@@ -7,13 +7,13 @@ import type { AuditService } from '../audit/index.ts'
 import type { Actor, Ctx } from '../context.ts'
 import type { PackageRow, PackagesService } from '../packages/index.ts'
 import type { PaymentsService, PaymentView } from '../payments/index.ts'
-import type { PricingService } from '../pricing/index.ts'
+import type { PricingService, Quote } from '../pricing/index.ts'
 import type { AgentWebhooks } from '../reseller-api/webhooks.ts'
 import type { SettingsService } from '../settings/index.ts'
 import type { SmsService } from '../sms/index.ts'
 import { balanceOf } from '../wallet/ledger.ts'
 import { acceptAwaitingPayment, acceptFromWallet, payLines, type StoredLine } from './accept.ts'
-import { NOTHING_TO_ORDER, SUB_AGENTS_ORDER_SINGLY, parseText, parseXlsx, TEMPLATE_CSV, type RawLine } from './parse.ts'
+import { NOTHING_TO_ORDER, parseText, parseXlsx, TEMPLATE_CSV, type RawLine } from './parse.ts'
 import { catalogue, checkLines, networkOfWord, presentLines, type CheckedLine } from './preview.ts'
 import { COUNTS_SQL, presentBatch, presentBatchLine, type BatchCounts, type BatchRow, type BatchView } from './view.ts'
 
@@ -99,14 +99,12 @@ export function createBulkService(deps: {
   const nameOf = (p: PackageRow) => packages.present(p).name
 
   /**
-   * Bulk lines are priced by the one price rule (ADR 0041), for the whole catalogue at once. A
-   * sub-agent's order carries its parent's margin, which the set-based acceptance does not write
-   * yet: sub-agents order one by one until it does, rather than a parent losing its earnings.
+   * Bulk lines are priced by the one price rule (ADR 0041), for the whole catalogue at once; a
+   * sub-agent's line carries its parent's price and margin, as a single order does.
    */
-  async function linePrices(actor: Actor, rows: PackageRow[]): Promise<(p: PackageRow) => number> {
+  async function linePrices(actor: Actor, rows: PackageRow[]): Promise<(p: PackageRow) => Quote> {
     const quotes = await deps.pricing.quotes(actor, rows)
-    if ([...quotes.values()].some((q) => q.parent)) throw badRequest(SUB_AGENTS_ORDER_SINGLY)
-    return (p) => quotes.get(p.id)!.pricePesewas
+    return (p) => quotes.get(p.id)!
   }
 
   async function sourceOf(raw: unknown): Promise<Source> {

@@ -13,7 +13,6 @@ export interface RawLine {
 }
 
 export const TEMPLATE_CSV = 'recipient,network,bundle\r\n0241234567,MTN,1GB\r\n0201234567,,2GB\r\n'
-export const SUB_AGENTS_ORDER_SINGLY = 'Bulk orders are not yet open to sub-agents: please place your orders one by one'
 export const NOTHING_TO_ORDER = 'Paste at least one line, or upload a CSV or Excel file'
 
 /** Network words people type; the codes themselves and their labels are matched case-insensitively too. */

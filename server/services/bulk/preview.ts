@@ -3,6 +3,7 @@ import { networkMismatchWarning, parseGhanaMobile } from '../../lib/phone.ts'
 import { isNetwork, NETWORK_LABEL, NETWORKS, orList, type NetworkName } from '../../lib/vocabulary.ts'
 import type { Actor } from '../context.ts'
 import type { PackageRow } from '../packages/index.ts'
+import type { Quote } from '../pricing/index.ts'
 import { NETWORK_ALIASES, type RawLine } from './parse.ts'
 
 /** A line as checked: what would be ordered and at what price, or why it cannot be. */
@@ -15,6 +16,8 @@ export interface CheckedLine {
   packageId: number | null
   bundle: string
   pricePesewas: Pesewas
+  /** A sub-agent's line: its parent's price and margin, fixed with the line (ADR 0041). */
+  parent: Quote['parent']
   /** Why this line cannot be ordered; null when it can. */
   error: string | null
   /** Orderable, but worth a look (the number's prefix belongs to another network). */
@@ -81,7 +84,7 @@ export function catalogue(rows: PackageRow[], nameOf: (p: PackageRow) => string)
 export type Catalogue = ReturnType<typeof catalogue>
 
 /** Checks every line like a single order: number, network, an active bundle, the price this buyer pays; then flags repeats. */
-export function checkLines(lines: RawLine[], cat: Catalogue, price: (p: PackageRow) => Pesewas): CheckedLine[] {
+export function checkLines(lines: RawLine[], cat: Catalogue, price: (p: PackageRow) => Quote): CheckedLine[] {
   const seen = new Map<string, number>()
   return lines.map((raw) => {
     const out = checkOne(raw, cat, price)
@@ -95,7 +98,7 @@ export function checkLines(lines: RawLine[], cat: Catalogue, price: (p: PackageR
   })
 }
 
-function checkOne(raw: RawLine, cat: Catalogue, price: (p: PackageRow) => Pesewas): CheckedLine {
+function checkOne(raw: RawLine, cat: Catalogue, price: (p: PackageRow) => Quote): CheckedLine {
   const base: CheckedLine = {
     line: raw.line,
     text: [raw.recipient, raw.network, raw.bundle].join(','),
@@ -104,6 +107,7 @@ function checkOne(raw: RawLine, cat: Catalogue, price: (p: PackageRow) => Pesewa
     packageId: null,
     bundle: raw.bundle,
     pricePesewas: 0,
+    parent: null,
     error: null,
     warning: null,
     duplicateOf: null
@@ -131,7 +135,7 @@ function checkOne(raw: RawLine, cat: Catalogue, price: (p: PackageRow) => Pesewa
     pkg = cat.find(bundle, network)
     if (!pkg) return refuse(`No active ${bundle} bundle on ${NETWORK_LABEL[network]}`)
   }
-  const pricePesewas = price(pkg)
+  const { pricePesewas, parent } = price(pkg)
   // A package priced 0 would be "paid" with nothing: never sold, as for a single order.
   if (!(pricePesewas >= 1)) return refuse('This package is not available for purchase')
   return {
@@ -140,6 +144,7 @@ function checkOne(raw: RawLine, cat: Catalogue, price: (p: PackageRow) => Pesewa
     network,
     packageId: pkg.id,
     pricePesewas,
+    parent,
     warning: networkMismatchWarning(phone.local, network)
   }
 }

@@ -46,7 +46,7 @@ export function createCommissionsService({ sequelize }: { sequelize: Sequelize }
     },
     /** `recordForOrder` for many orders in one INSERT; returns the ids of the orders it recorded one for. */
     async recordForOrders(orders: CommissionOrder[], settings: Settings, transaction: Transaction): Promise<Set<number>> {
-      const due = settings.commissionEnabled ? orders.filter((o) => !o.shop_id) : []
+      const due = settings.commissionEnabled ? orders.filter((o) => !o.shop_id && !o.parent_agent_id) : []
       if (!due.length) return new Set()
       const rows = await sequelize.query<{ order_id: number }>(
         `INSERT INTO commissions (order_id, agent_id, network, original_amount_pesewas, commission_amount_pesewas, commission_type, payment_status)
