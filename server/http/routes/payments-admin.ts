@@ -24,10 +24,19 @@ export function paymentsAdminRouter(services: Services) {
     await payments.refunds.retry(req.params.id, ctxOf(req))
     res.json({ ok: true })
   })
+  const reasonOf = (body: unknown) => (body && typeof body === 'object' ? (body as Record<string, unknown>) : {}).reason
+  const refunded = (refund: Awaited<ReturnType<Services['payments']['refundOrder']>>) => ({
+    refundId: refund.id,
+    transactionId: refund.transaction_id,
+    amount: toGhs(refund.amount_pesewas),
+    status: 'REFUND_PENDING'
+  })
   r.post('/orders/:id/refund', requireAdmin, async (req, res) => {
-    const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>
-    const refund = await payments.refundOrder(req.params.id, body.reason, ctxOf(req))
-    res.status(201).json({ refundId: refund.id, transactionId: refund.transaction_id, amount: toGhs(refund.amount_pesewas), status: 'REFUND_PENDING' })
+    res.status(201).json(refunded(await payments.refundOrder(req.params.id, reasonOf(req.body), ctxOf(req))))
+  })
+  // A payment by its reference: a wallet top-up or a bulk order payment comes back out of the wallet (ADR 0045).
+  r.post('/payments/:transactionId/refund', requireAdmin, async (req, res) => {
+    res.status(201).json(refunded(await payments.refundPayment(req.params.transactionId, reasonOf(req.body), ctxOf(req))))
   })
   return r
 }

@@ -359,6 +359,20 @@ export function createBulkService(deps: {
     },
 
     /**
+     * An admin refunding a batch's mobile money payment (ADR 0045): once the lines were written, that
+     * money paid them through the wallet, so the refund is refused and points to the lines' own refunds
+     * (each goes back to the wallet). A batch cancelled before its money came left it in the wallet,
+     * where the refund takes it back like a top-up's.
+     */
+    async onPaymentRefunding(transactionId: string, t: Transaction): Promise<void> {
+      const [row] = await q<BatchRow>(`SELECT * FROM order_batches WHERE payment_transaction_id = :tid FOR UPDATE`, { tid: transactionId }, t)
+      if (row?.status === 'PAID')
+        throw conflict(
+          `This payment paid bulk order #${row.id}: its lines are orders paid from the wallet. Refund the lines not delivered one by one (Orders, batch #${row.id}); each goes back to the wallet.`
+        )
+    },
+
+    /**
      * In the transaction of a line's final delivery change: when it was the batch's last open line,
      * the batch is marked completed and its agent's software told (batch.completed), once. The batch
      * row is locked first, so two lines ending at once are counted one after the other.

@@ -20,6 +20,11 @@ export interface DomainEvents {
    * in the agent's wallet by then, in this transaction), false when it failed or expired.
    */
   'batch.paymentSettled': { transactionId: string; paid: boolean }
+  /**
+   * An admin is refunding a bulk order's mobile money payment, in the refund's transaction (ADR 0045):
+   * a subscriber throws to refuse it (the batch's lines were paid from that money).
+   */
+  'batch.paymentRefunding': { transactionId: string }
   /** A paid order's money went back (a refund) or was taken back (a reversal, a dispute). */
   'order.moneyReturned': { orderId: number; why: 'refund' | 'reversal' }
   /** An order's delivery status changed (`from` may equal `to`: a worker's claim again). */

@@ -363,6 +363,8 @@ export function createPaymentsService(deps: PaymentsDeps) {
     refund: refunds.refund,
     /** For delivery's FAILED transition and the admin's Refund action. */
     refundOrder: refunds.refundOrder,
+    /** Admin Refund by payment reference: orders as refundOrder; top-ups and bulk order payments out of the wallet (ADR 0045). */
+    refundPayment: refunds.refundPayment,
     onDeliveryFailed: refunds.onDeliveryFailed,
 
     /** GET /api/webhooks/paystack?reference=: the payer is back from the checkout; verify and report. */

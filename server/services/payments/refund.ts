@@ -10,6 +10,7 @@ import type { SettingsService } from '../settings/index.ts'
 import type { Attention } from './attention.ts'
 import type { Events } from '../events/index.ts'
 import type { PaymentRow, RefundAnswer, RefundCall } from './provider.ts'
+import { takeBackWalletCredit } from './wallet-credit-refund.ts'
 
 export const REFUND_TASK = 'payments.refund'
 
@@ -73,7 +74,7 @@ export function createRefunds(deps: RefundDeps) {
   async function issueInTx(
     t: Transaction,
     p: PaymentRow,
-    input: { kind: 'full' | 'excess' | 'shortfall'; amountPesewas?: number; reason: string },
+    input: { kind: 'full' | 'excess' | 'shortfall'; amountPesewas?: number; reason: string; details?: Record<string, unknown> },
     ctx: Ctx = {}
   ): Promise<RefundRow | null> {
     const left = await refundable(p, t)
@@ -93,7 +94,8 @@ export function createRefunds(deps: RefundDeps) {
       kind: r.kind,
       amount: toGhs(amount),
       reason: r.reason,
-      gateway: p.gateway
+      gateway: p.gateway,
+      ...input.details
     }
     if (input.kind === 'full') {
       await q(`UPDATE payments SET status = 'REFUND_PENDING', updated_at = now() WHERE id = :id RETURNING id`, { id: p.id }, t)
@@ -194,7 +196,10 @@ export function createRefunds(deps: RefundDeps) {
     return p ?? null
   }
 
-  /** services.payments.refund: gives back what is left of a settled payment (admin or automatic). */
+  /**
+   * services.payments.refund: gives back what is left of a settled payment (admin or automatic); a
+   * payment that credited a wallet gives it back out of the wallet (`takeBackWalletCredit`).
+   */
   async function refund(transactionId: string, reason: unknown, ctx: Ctx = {}): Promise<RefundRow> {
     const why = String(reason ?? '').trim()
     if (!why) throw badRequest('Please give a reason for the refund')
@@ -208,7 +213,10 @@ export function createRefunds(deps: RefundDeps) {
         throw conflict(
           p.status === 'REFUND_PENDING' || p.status === 'REFUNDED' ? 'This payment has already been refunded' : 'Only a successful payment can be refunded'
         )
-      const r = await issueInTx(t, p, { kind: 'full', reason: why }, ctx)
+      const amountPesewas = await refundable(p, t)
+      if (amountPesewas <= 0) throw conflict('This payment has already been refunded')
+      const details = await takeBackWalletCredit(deps, p, amountPesewas, { ...ctx, transaction: t })
+      const r = await issueInTx(t, p, { kind: 'full', amountPesewas, reason: why, details }, ctx)
       if (!r) throw conflict('This payment has already been refunded')
       return r
     })
@@ -237,6 +245,23 @@ export function createRefunds(deps: RefundDeps) {
       if (o.payment_status !== 'SUCCESS' || !o.payment_transaction_id) throw conflict('Only a paid order can be refunded')
       return refund(o.payment_transaction_id, reason, { ...ctx, transaction: t })
     })
+  }
+
+  /**
+   * The admin's Refund on a payment by its reference: an order's payment keeps the order's checks
+   * (`refundOrder`), a top-up or a bulk order's payment the wallet's rule (`refund`). Other purposes
+   * (agent fee, AFA, checker cards) bought something this refund would not take back.
+   */
+  async function refundPayment(transactionId: unknown, reason: unknown, ctx: Ctx = {}): Promise<RefundRow> {
+    const tid = String(transactionId ?? '')
+    const [p] = /^\d{1,20}$/.test(tid)
+      ? await q<{ order_id: number | null; purpose: string }>('SELECT order_id, purpose FROM payments WHERE transaction_id = :tid', { tid })
+      : []
+    if (!p) throw notFound('Payment not found')
+    if (p.order_id) return refundOrder(p.order_id, reason, ctx)
+    if (p.purpose !== 'wallet_topup' && p.purpose !== 'batch')
+      throw conflict("Only an order's payment, a wallet top-up or a bulk order payment can be refunded here")
+    return refund(tid, reason, ctx)
   }
 
   /**
@@ -314,6 +339,7 @@ export function createRefunds(deps: RefundDeps) {
     finish,
     refund,
     refundOrder,
+    refundPayment,
     onDeliveryFailed,
     retry,
     onGatewayEvent
