@@ -1,11 +1,13 @@
 import { expect } from 'chai'
 import type { Browser } from 'puppeteer-core'
 import { closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
-import { Client } from '../helpers/http.ts'
+import * as factories from '../helpers/factories.ts'
+import { adminClient, Client } from '../helpers/http.ts'
 import { ADMIN, app, resetDb } from '../helpers/server.ts'
 
 // The admin refunds a paid, undelivered order from the orders page; a refused refund shows on
 // "Payments needing attention" with its count on the overview, and Retry refund gives the money back.
+// A wallet top-up is refunded from the agent's wallet page, out of the wallet.
 describe('browser: admin refund and payments needing attention (simulator)', function () {
   this.timeout(90_000)
   let browser: Browser
@@ -72,5 +74,49 @@ describe('browser: admin refund and payments needing attention (simulator)', fun
     expect(await page.$eval('table tbody tr', (e) => e.textContent)).to.include(yesterday)
     // Nothing sticks out past a 360 px screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(360)
+  })
+
+  // A top-up goes back to the payer out of the wallet (ADR 0045): refused while the wallet no longer holds it.
+  it('Refund on a top-up: the refusal is shown in the dialog; once covered, the balance drops and the statement shows the debit', async () => {
+    const pkg = await factories.createPackage({ network: 'MTN', sizeMb: 1024, priceUserPesewas: 500, priceAgentPesewas: 450 })
+    app().services.packages.invalidate()
+    const a = await factories.createAgent()
+    const c = new Client()
+    await c.login(a.user.email, a.password)
+    const topup = await c.post('/api/wallet/topup', { amount: 10, payerPhone: '0241234567', payerNetwork: 'MTN' })
+    const tid = topup.body.transactionId as string
+    await app().services.simulator.approve(tid)
+    expect((await c.post('/api/orders', { packageId: pkg.id, recipientNumber: '0241000001', payFrom: 'wallet' })).status).to.equal(201)
+
+    const page = await newPage(browser)
+    await login(page, ADMIN.email, ADMIN.password)
+    await page.goto(url(`/admin/wallets?agentId=${a.agent.id}`))
+    await hydrated(page)
+    await page.waitForSelector('[data-testid="refund-open"]')
+    await page.click('[data-testid="refund-open"]')
+    await page.type('textarea[id^="refund-reason-"]', 'Agent asked for the money back')
+    await page.click('[data-testid="refund-submit"]')
+    await page.waitForFunction(() =>
+      /The wallet holds GHS 5\.50, less than the GHS 10\.00/.test(document.querySelector('.modal [role="alert"]')?.textContent ?? '')
+    )
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).to.equal(true)
+    await page.keyboard.press('Escape')
+    await page.waitForFunction(() => !document.querySelector('.modal.is-active'))
+
+    // The spent part comes back to the wallet (an admin credit): now the top-up can go back to the payer.
+    const credited = await (await adminClient()).post(`/api/wallet/agents/${a.agent.id}/adjust`, {
+      amount: 4.5,
+      direction: 'CREDIT',
+      reason: 'Order refunded by hand'
+    })
+    expect(credited.status, credited.text).to.equal(200)
+    await page.reload()
+    await hydrated(page)
+    await page.waitForFunction(() => document.querySelector('[data-testid=admin-wallet-balance]')?.textContent === 'GH₵10.00')
+    await page.click('[data-testid="refund-open"]')
+    await page.type('textarea[id^="refund-reason-"]', 'Agent asked for the money back')
+    await page.click('[data-testid="refund-submit"]')
+    await page.waitForFunction(() => document.querySelector('[data-testid=admin-wallet-balance]')?.textContent === 'GH₵0.00')
+    await page.waitForFunction(() => document.querySelector('[data-testid=statement] tbody tr')?.textContent?.includes('Refund of the top-up'))
   })
 })

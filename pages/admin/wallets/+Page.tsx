@@ -4,6 +4,7 @@ import { useToast } from '../../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { formatCedis } from '../../../server/lib/money.ts'
 import { Statement } from '../../agent/wallet/Statement.tsx'
+import { RefundDialog } from '../../../renderer/ui/RefundDialog.tsx'
 import type { AdminWalletData } from './+data.ts'
 
 /** Admin: one agent's wallet: balance, statement, and a credit or debit with a required reason. */
@@ -118,7 +119,26 @@ export default function Page() {
           </form>
         </div>
       </div>
-      {agentId ? <Statement version={version} base={`/api/wallet/agents/${agentId}`} csv={false} /> : null}
+      {agentId ? (
+        <Statement
+          version={version}
+          base={`/api/wallet/agents/${agentId}`}
+          csv={false}
+          action={(entry) =>
+            // A top-up (or a bulk order's payment) goes back to the payer out of this wallet (ADR 0045).
+            entry.type === 'TOPUP' && entry.transactionId ? (
+              <RefundDialog
+                id={entry.transactionId}
+                url={`/api/admin/payments/${entry.transactionId}/refund`}
+                title="Refund top-up"
+                text={`The payer gets back ${formatCedis(entry.amount)} and the same is taken out of this wallet; refused when the balance no longer holds it.`}
+                label={`Refund the top-up ${entry.transactionId}`}
+                onRefunded={() => setVersion((v) => v + 1)}
+              />
+            ) : null
+          }
+        />
+      ) : null}
     </section>
   )
 }

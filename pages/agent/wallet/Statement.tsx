@@ -12,6 +12,7 @@ interface Entry {
   balanceAfter: number
   reason: string
   orderId: number | null
+  transactionId: string | null
   createdAt: string
 }
 interface Page {
@@ -29,7 +30,18 @@ const TYPES = [
 const TYPE_LABEL: Record<string, string> = Object.fromEntries(TYPES.filter(([v]) => v))
 
 /** The statement, newest first, with type and date filters and the same filters for the CSV. */
-export function Statement({ version, base = '/api/wallet/statement', csv = true }: { version: number; base?: string; csv?: boolean }) {
+export function Statement({
+  version,
+  base = '/api/wallet/statement',
+  csv = true,
+  action
+}: {
+  version: number
+  base?: string
+  csv?: boolean
+  /** What the reader may do with an entry (the admin's refund of a top-up), shown after its details. */
+  action?: (e: Entry) => React.ReactNode
+}) {
   const toast = useToast()
   const [type, setType] = useState('')
   const [from, setFrom] = useState('')
@@ -135,7 +147,10 @@ export function Statement({ version, base = '/api/wallet/statement', csv = true 
                 <tr key={e.id}>
                   <td data-label="Date">{formatDate(e.createdAt)}</td>
                   <td data-label="Type">{TYPE_LABEL[e.type] ?? e.type}</td>
-                  <td data-label="Details">{e.reason}</td>
+                  <td data-label="Details">
+                    {e.reason}
+                    {action?.(e)}
+                  </td>
                   <td data-label="Amount" className={`has-text-right ${e.amount < 0 ? 'has-text-danger' : 'has-text-success'}`}>
                     {e.amount > 0 ? '+' : ''}
                     {formatCedis(e.amount)}
