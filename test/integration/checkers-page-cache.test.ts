@@ -13,10 +13,14 @@ import { checkerWithStock } from '../helpers/vouchers.ts'
 // React puts a comment between adjacent text parts.
 const product = (html: string, name: string) => new RegExp(`${name} · GH₵[\\d.]+( · out of stock)?`).exec(html.replaceAll('<!-- -->', ''))?.[0]
 
-/** Asks `base` twice, so its copy is cached; the second answer must be a hit. */
+/**
+ * Asks `base` until its copy is kept (a hit), for at most 1 s: the notices of the test's own setup
+ * (resetDb's truncates, the admin's writes) reach the instances a moment later and drop it meanwhile.
+ */
 async function cachedAt(base: string, path = '/checkers') {
-  await pageAt(base, path)
-  const r = await pageAt(base, path)
+  const started = Date.now()
+  let r = await pageAt(base, path)
+  while (cacheState(r) !== 'hit' && Date.now() - started < 1000) r = await pageAt(base, path)
   expect(cacheState(r), base).to.equal('hit')
   return r
 }
@@ -34,11 +38,10 @@ describe('/checkers page cache', function () {
     admin = await adminClient()
   })
 
-  it('serves visitors one render, each answer with its own nonce in the header and the page', async () => {
+  it('serves visitors the kept render, each answer with its own nonce in the header and the page', async () => {
     await checkerWithStock(admin, 2)
-    const first = await page('/checkers')
+    const first = await cachedAt(app().url)
     expect(first.status).to.equal(200)
-    expect(cacheState(first)).to.equal('miss')
     const [a, b] = [await page('/checkers'), await page('/checkers')]
     expect([cacheState(a), cacheState(b)]).to.deep.equal(['hit', 'hit'])
     expect(cspNonce(a)).to.not.equal(cspNonce(b))
