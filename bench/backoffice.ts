@@ -1,15 +1,18 @@
 // Back-office figures at volume: p50/p95 per endpoint and export throughput with memory.
 //
 //   node_modules/.bin/node scripts/seed-volume.ts     # once: ~1M orders, 10k agents, 100k AFA
-//   node_modules/.bin/node --expose-gc bench/backoffice.ts [--runs=60] [--export-only=1] [--exports=50000,200000,400000] [--encoding=gzip|br|identity] [--gc-ms=2000]
+//   node_modules/.bin/node --expose-gc bench/backoffice.ts [--runs=60] [--export-only=1] [--exports=50000,200000,400000] [--rounds=1] [--encoding=gzip|br|identity] [--gc-ms=2000]
 //
+// Each export is followed, in the same round, by the bare node:http baseline sending the same bytes
+// (bench/export-run.ts, bareExportServer) to the same client, and both are printed side by side.
 // Uses its own database (scripts/seed-volume.ts: DATA_DIR .data/bench-backoffice), never dev data.
 // Prints figures only; it asserts nothing. Results go in docs/benchmarks-backoffice.md by hand.
 import { QueryTypes } from 'sequelize'
 import { BENCH_ADMIN, openBenchDb } from '../scripts/seed-volume.ts'
 import { boot } from '../server/index.ts'
+import fs from 'node:fs'
 import os from 'node:os'
-import { loadAverage, measureExport, printExport, type ExportFigures } from './export-run.ts'
+import { bareExportServer, loadAverage, measureExport, printExport, type ExportFigures } from './export-run.ts'
 import { postgresCpu } from './lib.ts'
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def)
@@ -28,6 +31,9 @@ const ENCODING =
   process.argv.find((a) => a.startsWith('--encoding='))?.split('=')[1] ?? (process.env.BENCH_IDENTITY === '1' ? 'identity' : 'gzip, deflate, br, zstd')
 const GC_MS = arg('gc-ms', 2000) // forced GC + live heap sample interval during an export; 0 = none
 const EXPORT_ONLY = arg('export-only', 0) === 1 // skip the endpoint timings
+const ROUNDS = arg('rounds', 1) // the export sizes, this many times over
+// The decoded file of the last export, which the bare baseline sends again (memory, not disk).
+const SAVED = `${fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir()}/datahub-bench-export-${process.pid}.csv`
 
 const { env, log, db } = await openBenchDb()
 const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) =>
@@ -169,27 +175,37 @@ async function exportRun(rows: number, label = `export ${rows.toLocaleString('en
     url: `${base}/api/orders/export`,
     headers: { ...headers, 'Accept-Encoding': ENCODING },
     pgCpu,
-    gcMs: GC_MS
+    gcMs: GC_MS,
+    save: SAVED
   })
   printExport(label, f)
   if (f.rows !== rows) console.log(`  (expected ${rows.toLocaleString('en')} rows: other paid orders were pending too)`)
-  return f
+  const b = await measureExport({ url: bare.url, headers: { 'Accept-Encoding': ENCODING }, pgCpu, gcMs: GC_MS })
+  printExport(`  bare node:http, same bytes`, b)
+  console.log(`  app ${Math.round(f.rows / f.secs).toLocaleString('en')} rows/s = ${((b.secs / f.secs) * 100).toFixed(0)}% of bare node:http`)
+  return { app: f, bare: b }
 }
+const bare = await bareExportServer(() => SAVED)
 
 console.log('')
 console.log(`export runs: ${EXPORTS.map((r) => r.toLocaleString('en')).join(', ')} rows, Accept-Encoding: ${ENCODING}; live heap sampled every ${GC_MS} ms`)
 await exportRun(2_000, 'warm-up export 2,000')
-const exported: ExportFigures[] = []
-for (const rows of EXPORTS) exported.push(await exportRun(rows))
+const exported: { app: ExportFigures; bare: ExportFigures }[] = []
+for (let round = 1; round <= ROUNDS; round++)
+  for (const rows of EXPORTS) exported.push(await exportRun(rows, `round ${round}, export ${rows.toLocaleString('en')}`))
+await bare.close()
+fs.rmSync(SAVED, { force: true })
 console.log(
-  '\n| Export | Rows/s | Time (first byte / streaming) | CPU per row: server / PostgreSQL / client | Server memory peak: RSS, heap used, live heap | Load |'
+  '\n| Export | Rows/s (bare node:http, same bytes) | Time (first byte / streaming) | CPU per row: server (bare) / PostgreSQL / client | Server memory peak: RSS, heap used, live heap (bare) | Load |'
 )
 console.log('|---|---:|---|---|---|---|')
 const mib = (b: number) => (b / 1048576).toFixed(0)
-for (const f of exported) {
+const rate = (f: ExportFigures) => Math.round(f.rows / f.secs).toLocaleString('en')
+for (const { app: f, bare: b } of exported) {
   console.log(
-    `| ${f.rows.toLocaleString('en')} (${f.encoding}) | ${Math.round(f.rows / f.secs).toLocaleString('en')} | ${f.secs.toFixed(2)} s (${f.ttfb.toFixed(2)} / ${(f.secs - f.ttfb).toFixed(2)}) | ` +
-      `${f.us.server.toFixed(1)} / ${f.us.pg.toFixed(1)} / ${f.us.client.toFixed(1)} us | ${mib(f.memory.rss[1])}, ${mib(f.memory.heap[1])}, ${mib(f.memory.live[1])} MB | ${f.load} |`
+    `| ${f.rows.toLocaleString('en')} (${f.encoding}) | ${rate(f)} (${rate(b)}) | ${f.secs.toFixed(2)} s (${f.ttfb.toFixed(2)} / ${(f.secs - f.ttfb).toFixed(2)}) | ` +
+      `${f.us.server.toFixed(1)} (${b.us.server.toFixed(1)}) / ${f.us.pg.toFixed(1)} / ${f.us.client.toFixed(1)} us | ` +
+      `${mib(f.memory.rss[1])}, ${mib(f.memory.heap[1])}, ${mib(f.memory.live[1])} MB (${mib(b.memory.rss[1])}, ${mib(b.memory.heap[1])}, ${mib(b.memory.live[1])}) | ${f.load} |`
   )
 }
 

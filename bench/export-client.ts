@@ -4,12 +4,16 @@
 // Started by the bench with the request in EXPORT_CLIENT (JSON: url, headers). It prints
 // {"ready":true}, waits for a line on stdin, sends the request, reads the whole body and prints one
 // JSON line: status, encoding, time to first byte and to the end (s), bytes on the wire and
-// decoded, lines, its own CPU (s), and the error if the download broke.
+// decoded, lines, its own CPU (s), and the error if the download broke. With `save` (a path, on
+// /dev/shm: memory, not disk) it also writes the decoded file there, for the bare node:http baseline
+// to send the very same bytes.
+import fs from 'node:fs'
 import http from 'node:http'
 import { createInterface } from 'node:readline'
 import zlib from 'node:zlib'
 
-const { url, headers } = JSON.parse(process.env.EXPORT_CLIENT ?? '{}') as { url: string; headers: Record<string, string> }
+const { url, headers, save } = JSON.parse(process.env.EXPORT_CLIENT ?? '{}') as { url: string; headers: Record<string, string>; save?: string }
+const saved = save ? fs.openSync(save, 'w') : undefined
 const input = createInterface({ input: process.stdin })
 console.log(JSON.stringify({ ready: true }))
 await new Promise<void>((resolve) => input.once('line', () => resolve()))
@@ -41,6 +45,7 @@ const result = await new Promise<Record<string, unknown>>((resolve) => {
     const body = enc === 'br' ? res.pipe(zlib.createBrotliDecompress()) : enc === 'gzip' ? res.pipe(zlib.createGunzip()) : res
     body.on('data', (c: Buffer) => {
       bytes += c.length
+      if (saved !== undefined) fs.writeSync(saved, c)
       for (let i = c.indexOf(10); i !== -1; i = c.indexOf(10, i + 1)) lines++
     })
     body.on('end', () => done(res))
@@ -52,4 +57,5 @@ const result = await new Promise<Record<string, unknown>>((resolve) => {
   req.end()
 })
 const cpu = process.cpuUsage(cpu0)
+if (saved !== undefined) fs.closeSync(saved)
 console.log(JSON.stringify({ ...result, cpu: (cpu.user + cpu.system) / 1e6 }))

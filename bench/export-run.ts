@@ -1,9 +1,14 @@
 // One measured `POST /api/orders/export` for bench/backoffice.ts: the server is this process, the
 // HTTP client another one (bench/export-client.ts), so each side's CPU and memory are its own.
 import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
+import { pipeline } from 'node:stream'
+import zlib from 'node:zlib'
 
 export interface ExportFigures {
   rows: number
@@ -39,9 +44,9 @@ interface ClientResult {
 }
 
 /** Starts the client process and resolves once it is ready to send (Node's start-up is not measured). */
-async function startClient(url: string, headers: Record<string, string>) {
+async function startClient(url: string, headers: Record<string, string>, save?: string) {
   const child = spawn(process.execPath, [path.join(import.meta.dirname, 'export-client.ts')], {
-    env: { ...process.env, EXPORT_CLIENT: JSON.stringify({ url, headers }) },
+    env: { ...process.env, EXPORT_CLIENT: JSON.stringify({ url, headers, save }) },
     stdio: ['pipe', 'pipe', 'inherit']
   })
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]()
@@ -64,10 +69,12 @@ export async function measureExport(opts: {
   headers: Record<string, string>
   pgCpu: () => { backends: number; background: number }
   gcMs: number
+  /** Where the client writes the decoded file (for the bare baseline). */
+  save?: string
 }): Promise<ExportFigures> {
   const gc = globalThis.gc
   if (!gc) throw new Error('run the bench with node --expose-gc')
-  const client = await startClient(opts.url, opts.headers)
+  const client = await startClient(opts.url, opts.headers, opts.save)
   gc()
   const before = process.memoryUsage()
   const peak = { rss: before.rss, heap: before.heapUsed, live: before.heapUsed, buffers: before.external + before.arrayBuffers }
@@ -118,6 +125,28 @@ export async function measureExport(opts: {
     memory: { rss: [before.rss, peak.rss], heap: [before.heapUsed, peak.heap], live: [before.heapUsed, peak.live], buffers: peak.buffers },
     load: loadAverage()
   }
+}
+
+/**
+ * The baseline, in this same process: a bare node:http server that sends a saved export file (the very
+ * bytes the app sent, read from /dev/shm in 64 KB chunks) through the encoder the app's export uses
+ * (brotli quality 1 when the client takes br, else gzip level 1, else none), with back-pressure. What
+ * node, zlib and the loopback cost for these bytes with no database and no app: the ceiling the app's
+ * rows/s is read against.
+ */
+export async function bareExportServer(file: () => string) {
+  const server = http.createServer((req, res) => {
+    const accepts = String(req.headers['accept-encoding'] ?? '')
+    const encoding = accepts.includes('br') ? 'br' : accepts.includes('gzip') ? 'gzip' : 'identity'
+    res.writeHead(200, { 'Content-Type': 'text/csv; charset=utf-8', ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }) })
+    const source = fs.createReadStream(file(), { highWaterMark: 65536 })
+    const done = () => {}
+    if (encoding === 'identity') return void pipeline(source, res, done)
+    const encoder = encoding === 'br' ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } }) : zlib.createGzip({ level: 1 })
+    pipeline(source, encoder, res, done)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/export.csv`, close: () => new Promise((resolve) => server.close(resolve)) }
 }
 
 const mib = (b: number) => (b / 1048576).toFixed(0)

@@ -1,6 +1,9 @@
 // Fulfilment throughput: N paid orders through the job queue to the simulator vendor.
 //
-//   node_modules/.bin/node bench/fulfilment.ts [--orders=1000] [--concurrency=8] [--settlers=16] [--vendor-delay=0] [--statements]
+//   node_modules/.bin/node bench/fulfilment.ts [--orders=1000] [--rounds=1] [--concurrency=8] [--settlers=16] [--vendor-delay=0] [--statements]
+//
+// Each round is followed by a bare baseline in the same process (bareRound: one committed UPDATE and
+// one POST to a bare node:http vendor per order, same concurrency), printed beside it.
 //
 // One app instance in this process (production build, workers on, own embedded PostgreSQL under
 // .data/bench-fulfilment on port 54380; BENCH_DATA_DIR, BENCH_PG_PORT and BENCH_PORT move them so
@@ -12,6 +15,8 @@
 // DELIVERED, and payment success (settlement committed) -> vendor call latency.
 // Prints figures; asserts nothing. Results go in docs/benchmarks-fulfilment.md by hand.
 import fs from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import { fork } from 'node:child_process'
 import path from 'node:path'
@@ -30,6 +35,8 @@ const SETTLERS = arg('settlers', 16)
 const VENDOR_DELAY = arg('vendor-delay', 0)
 const STATEMENTS = process.argv.includes('--statements')
 const INSTANCES = arg('instances', 1)
+// --rounds=3: the run this many times over (each from the same emptied tables), each followed by the bare baseline.
+const ROUNDS = arg('rounds', 1)
 // --pg-stats: PostgreSQL's own time per statement shape (pg_stat_statements, planning included). The
 // cluster must preload it: `shared_preload_libraries = 'pg_stat_statements'` and
 // `pg_stat_statements.track_planning = on` in its postgresql.auto.conf (see docs/benchmarks-fulfilment.md).
@@ -37,6 +44,11 @@ const PG_STATS = process.argv.includes('--pg-stats')
 // --instances=2: a second app instance in its own process (its own core), on the same database.
 const CHILD = process.env.BENCH_CHILD_DB_URL
 const now = () => performance.timeOrigin + performance.now()
+const loadNow = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')
 
 const env = loadEnv({
   ...process.env,
@@ -70,29 +82,35 @@ if (CHILD) {
   let cpu0 = process.cpuUsage()
   process.on('message', async (m: string) => {
     if (m === 'go') cpu0 = process.cpuUsage()
+    if (m === 'report') {
+      const cpu = process.cpuUsage(cpu0)
+      process.send!({ cpuMs: (cpu.user + cpu.system) / 1000 })
+    }
     if (m !== 'stop') return
-    const cpu = process.cpuUsage(cpu0)
     await running.stop()
-    process.send!({ cpuMs: (cpu.user + cpu.system) / 1000 }, () => process.exit(0))
+    process.exit(0)
   })
   process.send!('ready')
   await new Promise(() => {})
 }
 const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
 
-await sequelize.query('TRUNCATE orders, payments, commissions, sms_outbox, audit_logs RESTART IDENTITY CASCADE')
-await sequelize.query('DELETE FROM graphile_worker._private_jobs')
-await sequelize.query(
-  `
-  WITH o AS (
-    INSERT INTO orders (recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id, payment_phone_number, package_name)
-    SELECT '024' || lpad(g::text, 7, '0'), 'MTN', 1024, 500, 'PENDING', 'bench' || g, '0241234567', '1GB daily' FROM generate_series(1, :n) g
-    RETURNING id, payment_transaction_id)
-  INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, payer_phone, order_id)
-  SELECT payment_transaction_id, 'data', 'simulator', 'momo', 'PENDING', 500, '0241234567', id FROM o`,
-  { replacements: { n: N } }
-)
-const pending = await q<{ transaction_id: string; order_id: number }>('SELECT transaction_id, order_id FROM payments ORDER BY id')
+/** N pending orders with their payments on emptied tables: every round starts from the same state. */
+async function seedOrders() {
+  await sequelize.query('TRUNCATE orders, payments, commissions, sms_outbox, audit_logs RESTART IDENTITY CASCADE')
+  await sequelize.query('DELETE FROM graphile_worker._private_jobs')
+  await sequelize.query(
+    `
+    WITH o AS (
+      INSERT INTO orders (recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id, payment_phone_number, package_name)
+      SELECT '024' || lpad(g::text, 7, '0'), 'MTN', 1024, 500, 'PENDING', 'bench' || g, '0241234567', '1GB daily' FROM generate_series(1, :n) g
+      RETURNING id, payment_transaction_id)
+    INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, payer_phone, order_id)
+    SELECT payment_transaction_id, 'data', 'simulator', 'momo', 'PENDING', 500, '0241234567', id FROM o`,
+    { replacements: { n: N } }
+  )
+  return q<{ transaction_id: string; order_id: number }>('SELECT transaction_id, order_id FROM payments ORDER BY id')
+}
 
 // The moment each order reaches the vendor: the simulator's send, wrapped (in every instance).
 const calledAt = new Map<number, number>()
@@ -105,16 +123,22 @@ const send = vendor.send.bind(vendor)
 const others = await Promise.all(
   Array.from({ length: INSTANCES - 1 }, async () => {
     const child = fork(fileURLToPath(import.meta.url), process.argv.slice(2), { env: { ...process.env, BENCH_CHILD_DB_URL: running.db.url } })
-    let cpuMs = 0
+    let reported: ((cpuMs: number) => void) | undefined
     child.on('message', (m: { called?: number; at?: number; cpuMs?: number }) => {
       if (m.called !== undefined && !calledAt.has(m.called)) calledAt.set(m.called, m.at!)
-      if (m.cpuMs !== undefined) cpuMs = m.cpuMs
+      if (m.cpuMs !== undefined) reported?.(m.cpuMs)
     })
     await new Promise<void>((resolve, reject) => {
       child.on('message', (m) => m === 'ready' && resolve())
       child.on('exit', (code) => reject(new Error(`second instance exited (${code}) before it was ready`)))
     })
-    return { child, cpuMs: () => cpuMs }
+    /** Its CPU since the round's 'go'. */
+    const report = () =>
+      new Promise<number>((resolve) => {
+        reported = resolve
+        child.send('report')
+      })
+    return { child, report }
   })
 ).catch((err) => {
   console.error((err as Error).message)
@@ -164,8 +188,6 @@ const pgCpuMs = (): number => {
     return NaN
   }
 }
-const load0 = os.loadavg()[0]!
-const pgCpu0 = pgCpuMs()
 
 if (PG_STATS) {
   await sequelize.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements')
@@ -186,81 +208,154 @@ if (PG_STATS) {
   }
   void tick()
 }
-const settledAt = new Map<number, number>()
-counting = true
-for (const o of others) o.child.send('go')
-const cpu0 = process.cpuUsage()
-const started = performance.now()
-let next = 0
-await Promise.all(
-  Array.from({ length: SETTLERS }, async () => {
-    while (next < pending.length) {
-      const p = pending[next++]!
-      await services.payments.settle(p.transaction_id, { status: 'SUCCESS', message: 'Approved', amountPesewas: 500, currency: 'GHS' })
-      settledAt.set(p.order_id, now())
-    }
-  })
-)
-const settledAll = performance.now()
-for (;;) {
-  const [row] = await q<{ n: string }>(`SELECT count(*) AS n FROM orders WHERE delivery_status = 'DELIVERED'`)
-  if (Number(row!.n) >= N) break
-  await new Promise((r) => setTimeout(r, 20))
+interface RoundFigures {
+  perSecond: number
+  p50: number
+  p95: number
+  p99: number
+  load: string
 }
-const done = performance.now()
-// CPU is counted until the orders' texts are out too: all the work an order causes.
-const smsDeadline = performance.now() + 120_000
-for (;;) {
-  const [row] = await q<{ n: string }>(`SELECT count(*) AS n FROM sms_outbox WHERE status <> 'SENT'`)
-  if (Number(row!.n) === 0 || performance.now() > smsDeadline) break
-  await new Promise((r) => setTimeout(r, 50))
-}
-const allDone = performance.now()
-const cpu = process.cpuUsage(cpu0)
-const pgCpu = pgCpuMs() - pgCpu0
-counting = false
-const otherCpuMs = (
+
+/** One round through the app: N orders settled, queued and handed to the vendor. */
+async function appRound(round: number): Promise<RoundFigures> {
+  const pending = await seedOrders()
+  calledAt.clear()
+  const load0 = os.loadavg()[0]!
+  const pgCpu0 = pgCpuMs()
+  const settledAt = new Map<number, number>()
+  counting = true
+  for (const o of others) o.child.send('go')
+  const cpu0 = process.cpuUsage()
+  const started = performance.now()
+  let next = 0
   await Promise.all(
-    others.map(async (o) => {
-      const exited = new Promise((r) => o.child.once('exit', r))
-      o.child.send('stop')
-      await exited
-      return o.cpuMs()
+    Array.from({ length: SETTLERS }, async () => {
+      while (next < pending.length) {
+        const p = pending[next++]!
+        await services.payments.settle(p.transaction_id, { status: 'SUCCESS', message: 'Approved', amountPesewas: 500, currency: 'GHS' })
+        settledAt.set(p.order_id, now())
+      }
     })
   )
-).reduce((a, b) => a + b, 0)
+  const settledAll = performance.now()
+  for (;;) {
+    const [row] = await q<{ n: string }>(`SELECT count(*) AS n FROM orders WHERE delivery_status = 'DELIVERED'`)
+    if (Number(row!.n) >= N) break
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  const done = performance.now()
+  // CPU is counted until the orders' texts are out too: all the work an order causes.
+  const smsDeadline = performance.now() + 120_000
+  for (;;) {
+    const [row] = await q<{ n: string }>(`SELECT count(*) AS n FROM sms_outbox WHERE status <> 'SENT'`)
+    if (Number(row!.n) === 0 || performance.now() > smsDeadline) break
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  const allDone = performance.now()
+  const cpu = process.cpuUsage(cpu0)
+  const pgCpu = pgCpuMs() - pgCpu0
+  counting = false
+  const otherCpuMs = (await Promise.all(others.map((o) => o.report()))).reduce((a, b) => a + b, 0)
 
-const lat = pending.map((p) => calledAt.get(p.order_id)! - settledAt.get(p.order_id)!).sort((a, b) => a - b)
-const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))]!.toFixed(0)
-const [sms] = await q<{ sent: string; total: string }>(`SELECT count(*) FILTER (WHERE status = 'SENT') AS sent, count(*) AS total FROM sms_outbox`)
-const [dup] = await q<{ n: string }>(
-  `SELECT count(*) AS n FROM (SELECT resource_id FROM audit_logs WHERE action = 'ORDER_DELIVERED' GROUP BY 1 HAVING count(*) > 1) d`
-)
-console.log(
-  `fulfilment: ${N} orders, ${INSTANCES} instance(s) with worker concurrency ${CONCURRENCY} each, ${SETTLERS} settling at once, simulator delay ${VENDOR_DELAY} ms`
-)
-console.log(
-  `  settlement:        ${(N / ((settledAll - started) / 1000)).toFixed(0)} payments/s (all settled in ${((settledAll - started) / 1000).toFixed(2)} s)`
-)
-console.log(
-  `  delivered:         ${(N / ((done - started) / 1000)).toFixed(0)} orders/s (first settlement to last DELIVERED: ${((done - started) / 1000).toFixed(2)} s)`
-)
-console.log(`  success -> vendor: p50 ${pct(50)} ms   p95 ${pct(95)} ms   p99 ${pct(99)} ms   max ${lat[lat.length - 1]!.toFixed(0)} ms`)
-console.log(
-  `  this process used ${((cpu.user + cpu.system) / 1000 / N).toFixed(1)} ms CPU per order over ${((allDone - started) / 1000).toFixed(1)} s wall (${(((cpu.user + cpu.system) / 1000 / (allDone - started)) * 100).toFixed(0)}% of one core); load average ${load0.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end`
-)
-if (others.length)
-  console.log(
-    `  the other instance(s) used ${(otherCpuMs / N).toFixed(1)} ms CPU per order: ${((cpu.user + cpu.system) / 1000 / N + otherCpuMs / N).toFixed(1)} ms of app CPU per order in all`
+  const lat = pending.map((p) => calledAt.get(p.order_id)! - settledAt.get(p.order_id)!).sort((a, b) => a - b)
+  const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))]!.toFixed(0)
+  const [sms] = await q<{ sent: string; total: string }>(`SELECT count(*) FILTER (WHERE status = 'SENT') AS sent, count(*) AS total FROM sms_outbox`)
+  const [dup] = await q<{ n: string }>(
+    `SELECT count(*) AS n FROM (SELECT resource_id FROM audit_logs WHERE action = 'ORDER_DELIVERED' GROUP BY 1 HAVING count(*) > 1) d`
   )
-console.log(`  PostgreSQL used ${(pgCpu / N).toFixed(1)} ms CPU per order (postmaster and backends)`)
-console.log(
-  `  sms: ${sms!.sent} of ${sms!.total} sent, the last ${((allDone - done) / 1000).toFixed(1)} s after the last delivery (CPU above counted until then); orders delivered twice: ${dup!.n}`
-)
+  console.log(
+    `round ${round}: ${N} orders, ${INSTANCES} instance(s) with worker concurrency ${CONCURRENCY} each, ${SETTLERS} settling at once, simulator delay ${VENDOR_DELAY} ms`
+  )
+  console.log(
+    `  settlement:        ${(N / ((settledAll - started) / 1000)).toFixed(0)} payments/s (all settled in ${((settledAll - started) / 1000).toFixed(2)} s)`
+  )
+  console.log(
+    `  delivered:         ${(N / ((done - started) / 1000)).toFixed(0)} orders/s (first settlement to last DELIVERED: ${((done - started) / 1000).toFixed(2)} s)`
+  )
+  console.log(`  success -> vendor: p50 ${pct(50)} ms   p95 ${pct(95)} ms   p99 ${pct(99)} ms   max ${lat[lat.length - 1]!.toFixed(0)} ms`)
+  console.log(
+    `  this process used ${((cpu.user + cpu.system) / 1000 / N).toFixed(1)} ms CPU per order over ${((allDone - started) / 1000).toFixed(1)} s wall (${(((cpu.user + cpu.system) / 1000 / (allDone - started)) * 100).toFixed(0)}% of one core); load average ${load0.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end`
+  )
+  if (others.length)
+    console.log(
+      `  the other instance(s) used ${(otherCpuMs / N).toFixed(1)} ms CPU per order: ${((cpu.user + cpu.system) / 1000 / N + otherCpuMs / N).toFixed(1)} ms of app CPU per order in all`
+    )
+  console.log(`  PostgreSQL used ${(pgCpu / N).toFixed(1)} ms CPU per order (postmaster and backends)`)
+  console.log(
+    `  sms: ${sms!.sent} of ${sms!.total} sent, the last ${((allDone - done) / 1000).toFixed(1)} s after the last delivery (CPU above counted until then); orders delivered twice: ${dup!.n}`
+  )
+  return { perSecond: N / ((done - started) / 1000), p50: Number(pct(50)), p95: Number(pct(95)), p99: Number(pct(99)), load: loadNow() }
+}
+
+/**
+ * The baseline, in this process and round: the floor of the same work with no app. Per order one
+ * committed UPDATE on a plain pg pool (the settlement's one durable write; a table of the bench's own,
+ * waiting for the WAL flush like a settlement), then one POST to a bare node:http server standing in
+ * for the vendor, SETTLERS at a time. Latency: commit to the vendor's receipt.
+ */
+async function bareRound(): Promise<RoundFigures> {
+  const pool = new pg.Pool({ connectionString: running.db.url, max: SETTLERS })
+  await pool.query('DROP TABLE IF EXISTS bench_bare_orders; CREATE TABLE bench_bare_orders (id int PRIMARY KEY, paid boolean NOT NULL DEFAULT false)')
+  await pool.query('INSERT INTO bench_bare_orders (id) SELECT g FROM generate_series(1, $1::int) g', [N])
+  const received = new Map<number, number>()
+  const vendorServer = http.createServer((req, res) => {
+    received.set(Number(req.url!.slice(1)), now())
+    req.resume()
+    req.on('end', () => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"accepted"}'))
+  })
+  await new Promise<void>((resolve) => vendorServer.listen(0, '127.0.0.1', resolve))
+  const port = (vendorServer.address() as AddressInfo).port
+  const agent = new http.Agent({ keepAlive: true, maxSockets: SETTLERS })
+  const call = (id: number) =>
+    new Promise<void>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, path: `/${id}`, method: 'POST', agent, headers: { 'Content-Type': 'application/json' } }, (res) =>
+        res.resume().on('end', resolve)
+      )
+      req.on('error', reject)
+      req.end(JSON.stringify({ msisdn: '0240000000', bundle: 'MTN-1GB', reference: `bench-${id}` }))
+    })
+  const committed = new Map<number, number>()
+  const started = performance.now()
+  let next = 1
+  await Promise.all(
+    Array.from({ length: SETTLERS }, async () => {
+      while (next <= N) {
+        const id = next++
+        await pool.query('UPDATE bench_bare_orders SET paid = true WHERE id = $1', [id])
+        committed.set(id, now())
+        await call(id)
+      }
+    })
+  )
+  const secs = (performance.now() - started) / 1000
+  agent.destroy()
+  await new Promise((resolve) => vendorServer.close(resolve))
+  await pool.query('DROP TABLE bench_bare_orders')
+  await pool.end()
+  const lat = [...committed].map(([id, at]) => received.get(id)! - at).sort((a, b) => a - b)
+  const pctOf = (p: number) => Math.round(lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))]!)
+  const f = { perSecond: N / secs, p50: pctOf(50), p95: pctOf(95), p99: pctOf(99), load: loadNow() }
+  console.log(`  bare node:http + pg, same round: ${f.perSecond.toFixed(0)} orders/s, commit -> vendor p50 ${f.p50} ms   p95 ${f.p95} ms   p99 ${f.p99} ms`)
+  return f
+}
+
+const figures: { app: RoundFigures; bare: RoundFigures }[] = []
+for (let round = 1; round <= ROUNDS; round++) {
+  const app = await appRound(round)
+  figures.push({ app, bare: await bareRound() })
+}
+counting = false
+for (const o of others) o.child.send('stop')
+console.log('\n| Round | Orders/s (bare node:http + pg) | Success -> vendor p50 / p95 / p99 ms (bare) | Load |')
+console.log('|---|---:|---|---|')
+for (const [i, { app: a, bare: b }] of figures.entries())
+  console.log(
+    `| ${i + 1} | ${a.perSecond.toFixed(0)} (${b.perSecond.toFixed(0)}) | ${a.p50} / ${a.p95} / ${a.p99} (${b.p50} / ${b.p95} / ${b.p99}) | ${a.load} |`
+  )
 if (STATEMENTS) {
   const total = [...statements.values()].reduce((a, b) => a + b, 0)
-  console.log(`  statements sent: ${(total / N).toFixed(1)} per order (${total}; the bench's own progress polls included)`)
-  for (const [text, n] of [...statements].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`    ${(n / N).toFixed(2).padStart(6)}  ${text}`)
+  console.log(`  statements sent: ${(total / (N * ROUNDS)).toFixed(1)} per order (${total}; the bench's own progress polls included)`)
+  for (const [text, n] of [...statements].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`    ${(n / (N * ROUNDS)).toFixed(2).padStart(6)}  ${text}`)
 }
 if (PG_STATS) {
   clearTimeout(sampling)
@@ -278,11 +373,11 @@ if (PG_STATS) {
   )
   const total = rows.reduce((a, r) => a + r.plan + r.exec, 0)
   console.log(
-    `  PostgreSQL time by statement (pg_stat_statements, top 40: ${((total * 1000) / N).toFixed(0)} us per order; per order: calls, plan us, exec us, buffers touched per call):`
+    `  PostgreSQL time by statement (pg_stat_statements, top 40: ${((total * 1000) / (N * ROUNDS)).toFixed(0)} us per order; per order: calls, plan us, exec us, buffers touched per call):`
   )
   for (const r of rows)
     console.log(
-      `    ${(Number(r.calls) / N).toFixed(2).padStart(6)} ${((r.plan * 1000) / N).toFixed(0).padStart(5)} ${((r.exec * 1000) / N).toFixed(0).padStart(6)} ${(Number(r.blks) / Math.max(1, Number(r.calls))).toFixed(0).padStart(5)}  ${r.query.replace(/\s+/g, ' ').slice(0, 110)}`
+      `    ${(Number(r.calls) / (N * ROUNDS)).toFixed(2).padStart(6)} ${((r.plan * 1000) / (N * ROUNDS)).toFixed(0).padStart(5)} ${((r.exec * 1000) / (N * ROUNDS)).toFixed(0).padStart(6)} ${(Number(r.blks) / Math.max(1, Number(r.calls))).toFixed(0).padStart(5)}  ${r.query.replace(/\s+/g, ' ').slice(0, 110)}`
     )
 }
 await running.stop()

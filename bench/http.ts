@@ -65,6 +65,13 @@ const AGENT_PASSWORD = 'bench-agent-password'
             ON CONFLICT (shop_id, package_id) DO NOTHING`,
     [await hashSecret(AGENT_PASSWORD)]
   )
+  // A checker product with a card in stock for /checkers (the PIN is never opened by the page).
+  await db.query(
+    `WITH p AS (INSERT INTO voucher_products (name, how_to_use, checking_url, price_user_pesewas, price_agent_pesewas)
+                VALUES ('Bench BECE checker', 'Check at', 'https://eresults.waecgh.org', 2000, 1800)
+                ON CONFLICT (name) DO UPDATE SET active = true RETURNING id)
+     INSERT INTO voucher_cards (product_id, serial, pin_sealed) SELECT id, 'BENCH0001', 'sealed:v1:bench' FROM p ON CONFLICT (product_id, serial) DO NOTHING`
+  )
   await db.end()
 }
 const agentLogin = await fetch(`${base}/api/auth/login`, {
@@ -114,6 +121,7 @@ const allTargets: [string, string, Record<string, string>?][] = [
   ['GET / (visitor)', `${base}/`, browserish],
   [`GET /shop/${SHOP} (visitor)`, `${base}/shop/${SHOP}`, browserish],
   ['GET /data-services (visitor)', `${base}/data-services`, browserish],
+  ['GET /checkers (visitor)', `${base}/checkers`, browserish],
   ['GET / (visitor, no Accept-Encoding)', `${base}/`, { 'user-agent': 'Mozilla/5.0', accept: 'text/html' }],
   ['GET / (signed in)', `${base}/`, { ...browserish, cookie }],
   ...SIGNED_IN.flatMap(([name, p, c]): [string, string, Record<string, string>][] => [

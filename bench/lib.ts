@@ -16,6 +16,8 @@ export const BENCH_ENV = {
   ADMIN_PASSWORD: 'bench-admin-password',
   // production refuses to start without one (server/env.ts)
   SESSION_SECRET: 'bench-session-secret-long-enough-000000000',
+  // and, once checker cards are in stock (bench/http.ts puts one there), without this (32 bytes, hex)
+  VOUCHER_ENCRYPTION_KEY: '62656e63682d766f75636865722d6b65792d3030303030303030303030303030',
   PAYMENT_PROVIDER: 'simulator'
 }
 export const BENCH_DB_URL = `postgres://datahub:datahub-local@127.0.0.1:${BENCH_ENV.EMBEDDED_PG_PORT}/datahub`

@@ -62,7 +62,8 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
     sequelize: db.sequelize,
     connections: services.connections,
     packages: services.packages,
-    shops: services.shops
+    shops: services.shops,
+    vouchers: services.vouchers
   })
   const stopPoolWatch = watchAppPool(db.sequelize, services.connections)
   const pages = await pageLayer(env, services, opts.dev ?? false)

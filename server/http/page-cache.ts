@@ -15,8 +15,14 @@ import { deflatedParts, gzipJoin, type DeflatedParts } from './gzip-join.ts'
  * request (brotli, compressResponses) cost two thirds of the server's time on a cached page (ADR 0025).
  */
 
-/** The public pages a visitor sees the same way; pages that show a payment's or a code's state are not here. */
-export const CACHEABLE_PATHS = new Set(['/', '/data-services', '/afa', '/login', '/forgot', '/agent/register'])
+/**
+ * The public pages a visitor sees the same way; pages that show a payment's or a code's state are not here.
+ * /checkers/mine and /developers render no data (the buyer's purchases are fetched by the browser).
+ */
+export const CACHEABLE_PATHS = new Set(['/', '/data-services', '/afa', '/login', '/forgot', '/agent/register', '/checkers', '/checkers/mine', '/developers'])
+
+/** Pages that show rows besides the settings and the catalogue, by the tag their entries are dropped by (ADR 0047). */
+export const PATH_TAGS: ReadonlyMap<string, string> = new Map([['/checkers', 'vouchers']])
 
 /** An agent's shop (`/shop/<slug>`, any case: the slug is looked up lower-cased); `?network=` and `?tab=` are other entries. */
 const SHOP_PATH = /^\/shop\/[A-Za-z0-9-]{1,30}$/
@@ -34,7 +40,7 @@ export interface RenderedPage {
   status: number
   headers: [string, string][]
   body: string
-  /** Names what else the page shows (`shop:<id>`), so `drop(tag)` can end it. */
+  /** Names what else the page shows (`shop:<id>`, `vouchers`), so `drop(tag)` can end it. */
   tag?: string
   /** Answered, never kept: the page shows something no tag or version follows. */
   noStore?: boolean

@@ -8,7 +8,7 @@ import { isDbUnavailable } from '../lib/db-unavailable.ts'
 import { ensureCsrfToken } from './middleware/csrf.ts'
 import { answerDbUnavailable } from './middleware/errors.ts'
 import { securityHeaders } from './middleware/security-headers.ts'
-import { createPageCache, isCacheablePath, isShopPath } from './page-cache.ts'
+import { createPageCache, isCacheablePath, isShopPath, PATH_TAGS } from './page-cache.ts'
 
 export const ROOT = path.resolve(import.meta.dirname, '../..')
 
@@ -117,7 +117,7 @@ function setVikeHeaders(res: { setHeader(n: string, v: string): unknown }, heade
 
 /**
  * The page cache of visitors' pages, keyed by the settings and packages versions and dropped when either moves;
- * a shop's pages are also dropped when that shop changes (ADR 0036).
+ * a shop's pages are also dropped when that shop changes (ADR 0036), /checkers when a checker product or its stock does (ADR 0047).
  */
 function anonymousPageCache(services: Services) {
   const cache = createPageCache({
@@ -142,7 +142,8 @@ function anonymousPageCache(services: Services) {
       if (!r) return { status: 404, headers: [], body: '' }
       const headers = r.headers.filter(([n]) => n.toLowerCase() !== 'content-security-policy')
       const body = await r.getBody()
-      if (!isShopPath(new URL(url, 'http://x').pathname)) return { status: r.statusCode, headers, body }
+      const path = new URL(url, 'http://x').pathname
+      if (!isShopPath(path)) return { status: r.statusCode, headers, body, tag: PATH_TAGS.get(path) }
       // A shop's page is kept only under its shop's tag: without one, nothing would ever drop it.
       const shopId = (ctx as { data?: { shop?: { id?: unknown } } }).data?.shop?.id
       return typeof shopId === 'number'
@@ -153,5 +154,6 @@ function anonymousPageCache(services: Services) {
   services.settings.onChange(() => cache.clear())
   services.packages.onChange(() => cache.clear())
   services.shops.onChange((shopId) => cache.drop(shopId === null ? undefined : `shop:${shopId}`))
+  services.vouchers.onChange(() => cache.drop('vouchers'))
   return cache
 }

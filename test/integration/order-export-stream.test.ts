@@ -97,6 +97,25 @@ describe('order export in one statement (ADR 0023)', () => {
     expect(res.text).to.not.match(/(^|,)""(,|\r)/m) // no empty quoted fields
   })
 
+  it('hands the file to its sink in pieces of 64 KB (the last one excepted), BOM and header first, every row once', async () => {
+    await bulkPaid(3000)
+    const pieces: Buffer[] = []
+    let started = 0
+    const rows = await app().services.ordersAdmin.exportPending({
+      start: () => void started++,
+      write: async (chunk) => void pieces.push(chunk)
+    })
+    expect(rows).to.equal(3000)
+    expect(started).to.equal(1)
+    expect(pieces.length).to.be.greaterThan(2)
+    // PostgreSQL's own pieces are a few KB: gathered, each encoder write is a large one.
+    expect(pieces.slice(0, -1).every((p) => p.length >= 64 * 1024)).to.equal(true)
+    const file = Buffer.concat(pieces).toString()
+    expect(file.startsWith('\uFEFFOrder ID,Recipient Number,')).to.equal(true)
+    expect(file.split('\r\n')).to.have.length(3002) // header, 3,000 rows, '' after the last CRLF
+    expect(await marked()).to.equal(3000)
+  })
+
   it('compresses the download itself (brotli, else gzip, else none), marked no-transform, and decodes to the same file', async () => {
     await bulkPaid(300)
     const texts: string[] = []

@@ -1,42 +1,14 @@
 import { expect } from 'chai'
-import { connect } from '../../models/db.ts'
-import { boot, type Running } from '../../server/index.ts'
-import { createLogger } from '../../server/lib/logger.ts'
+import type { Running } from '../../server/index.ts'
 import { createAgent, createPackage } from '../helpers/factories.ts'
 import { Client, adminClient } from '../helpers/http.ts'
-import { app, resetDb, testEnv } from '../helpers/server.ts'
+import { bootInstance } from '../helpers/instance.ts'
+import { cacheState, cspNonce, page, pageAt as at, pageNonces, seenWithin1s } from '../helpers/page-cache.ts'
+import { app, resetDb } from '../helpers/server.ts'
 
 // An agent's shop page comes from the visitors' page cache like the other public pages (ADR 0019,
 // 0036): per shop, dropped on every instance when the shop, its prices, the settings or the
 // catalogue change, and never carrying one visitor's nonce or a signed-in agent's page to another.
-const cacheState = (r: { headers: Headers }) => r.headers.get('x-page-cache')
-const cspNonce = (r: { headers: Headers }) => /'nonce-([\w-]+)'/.exec(r.headers.get('content-security-policy') ?? '')?.[1]
-const page = (path: string, client = new Client()) => client.get(path, { Accept: 'text/html', 'User-Agent': 'Mozilla/5.0' })
-const at = (base: string, path: string) => page(path, new Client(base))
-
-async function bootAnother(): Promise<Running> {
-  const { sequelize, models } = connect(app().db.url)
-  return boot({ env: { ...testEnv(), PORT: 0 }, log: createLogger('silent'), db: { sequelize, models, url: app().db.url, close: () => sequelize.close() } })
-}
-
-/** Asks until `ok` holds, for at most 1 s: another instance hears of a change by NOTIFY, a moment after the writer's answer. */
-async function seenWithin1s(
-  what: string,
-  ask: () => Promise<{ status: number; text: string; headers: Headers }>,
-  ok: (r: { status: number; text: string }) => boolean
-) {
-  const started = Date.now()
-  let r = await ask()
-  while (!ok(r) && Date.now() - started < 1000) {
-    await new Promise((done) => setTimeout(done, 20))
-    r = await ask()
-  }
-  expect(ok(r), `${what}: last answer ${r.status}`).to.equal(true)
-  // The page's own lifetime (5 s) would have ended it much later.
-  expect(Date.now() - started, what).to.be.lessThan(1000)
-  return r
-}
-
 async function shopWithPrice(slug: string, packageId: number, price: number) {
   const a = await createAgent({ email: `${slug}@test.local` })
   const c = new Client()
@@ -52,7 +24,7 @@ describe('shop page cache', function () {
   let second: Running
   let pkg: Record<string, any>
   before(async () => {
-    second = await bootAnother()
+    second = await bootInstance()
   })
   after(async () => second?.stop())
   beforeEach(async () => {
@@ -72,9 +44,8 @@ describe('shop page cache', function () {
     const [na, nb] = [cspNonce(a)!, cspNonce(b)!]
     expect(na).to.match(/^[\w-]{20,}$/)
     expect(na).to.not.equal(nb)
-    const inPage = (r: { text: string }) => new Set([...r.text.matchAll(/nonce="([^"]*)"/g)].map((m) => m[1]))
-    expect(inPage(a)).to.deep.equal(new Set([na]))
-    expect(inPage(b)).to.deep.equal(new Set([nb]))
+    expect(pageNonces(a)).to.deep.equal(new Set([na]))
+    expect(pageNonces(b)).to.deep.equal(new Set([nb]))
     expect(a.text).to.include('GH₵5.20').and.include('Ama Data Hub')
     expect(a.text.replaceAll(na, 'N')).to.equal(first.text.replaceAll(cspNonce(first)!, 'N'))
     // No session, no CSRF token and no cookie go out with a cached page.

@@ -17,6 +17,8 @@ describe('page cache: shop pages', () => {
     expect(isCacheablePath('/shop/')).to.equal(false)
     expect(isCacheablePath('/data-services')).to.equal(true)
     expect(isCacheablePath('/payment-callback')).to.equal(false)
+    expect(isCacheablePath('/checkers')).to.equal(true)
+    expect(isCacheablePath('/checkers/mine')).to.equal(true)
   })
 
   it("drops one shop's pages, every query of them, and leaves the others", async () => {

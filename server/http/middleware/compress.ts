@@ -64,7 +64,12 @@ export function downloadBody(req: Request, res: Response): Writable {
   res.setHeader('Cache-Control', [res.getHeader('Cache-Control'), 'no-transform'].filter(Boolean).join(', '))
   const encoding = req.acceptsEncodings('br') ? 'br' : req.acceptsEncodings('gzip') ? 'gzip' : 'identity'
   if (encoding === 'identity') return res
-  const encoder = encoding === 'br' ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } }) : zlib.createGzip({ level: 1 })
+  // Output in 64 KB pieces rather than zlib's 16 KB: a quarter of the callbacks on the main thread (ADR 0047).
+  const chunkSize = 64 * 1024
+  const encoder =
+    encoding === 'br'
+      ? zlib.createBrotliCompress({ chunkSize, params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } })
+      : zlib.createGzip({ chunkSize, level: 1 })
   res.setHeader('Content-Encoding', encoding)
   // A response that fails or closes early destroys the encoder too, and a writer waiting on it sees 'close'.
   pipeline(encoder, res, () => {})

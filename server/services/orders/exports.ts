@@ -15,6 +15,9 @@ import { CrlfRows, type CopyCsv } from '../../lib/csv-copy.ts'
 export const EXPORTABLE = `o.payment_status = 'SUCCESS' AND NOT o.delivered AND o.delivery_status IN ('NOT_STARTED','FAILED')
   AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)`
 
+/** How much of the file goes to the sink (the encoder) at a time. */
+const WRITE_BYTES = 64 * 1024
+
 /** Where an export's CSV goes (the HTTP response, through its encoder). */
 export interface ExportSink {
   /** Called once, when the first rows are ready, before the first write (the HTTP layer sends its headers here). */
@@ -53,6 +56,16 @@ export async function copyExport(t: Transaction, csv: CopyCsv, fromWhere: string
     ) TO STDOUT WITH (${csv.options})`)
   )
   const crlf = new CrlfRows()
+  // PostgreSQL's output arrives in pieces of a few KB; each write costs the encoder a round through the
+  // thread pool and a callback, so pieces are gathered into writes of WRITE_BYTES (ADR 0047).
+  let pending: Buffer[] = [csv.head]
+  let pendingBytes = csv.head.length
+  const flush = async () => {
+    const out = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes)
+    pending = []
+    pendingBytes = 0
+    await sink.write(out)
+  }
   let started = false
   let failure: { err: unknown } | undefined
   for await (const chunk of copy as AsyncIterable<Buffer>) {
@@ -61,13 +74,16 @@ export async function copyExport(t: Transaction, csv: CopyCsv, fromWhere: string
       if (!started) {
         started = true
         await sink.start()
-        await sink.write(csv.head)
       }
-      await sink.write(crlf.convert(chunk))
+      const rows = crlf.convert(chunk)
+      pending.push(rows)
+      pendingBytes += rows.length
+      if (pendingBytes >= WRITE_BYTES) await flush()
     } catch (err) {
       failure = { err }
     }
   }
+  if (!failure && started && pendingBytes > 0) await flush()
   if (failure) throw failure.err
   return crlf.rows
 }

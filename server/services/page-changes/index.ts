@@ -3,14 +3,16 @@ import type { ConnectionStates } from '../../lib/connection-states.ts'
 import { listenForever } from '../../lib/pg-listener.ts'
 import type { PackagesService } from '../packages/index.ts'
 import type { ShopsService } from '../shops/index.ts'
+import type { VouchersService } from '../vouchers/index.ts'
 
-/** Triggers NOTIFY here at commit when packages, a shop, its prices or its agent's standing change (migration 250). */
+/** Triggers NOTIFY here at commit when packages, a shop, its prices or its agent's standing change (migration 250), or checker products or their stock (330). */
 export const CHANGES_CHANNEL = 'datahub_changes'
 export const CHANGES_LISTENER = 'datahub-changes-listener'
 
 /**
  * Hands other instances' writes to the caches of this one (ADR 0036): the catalogue and the page
- * cache follow `packages.invalidate()`, a shop's cached pages follow `shops.changed(id)`. Returns a
+ * cache follow `packages.invalidate()`, a shop's cached pages follow `shops.changed(id)`, the /checkers page
+ * follows `vouchers.changed()` (ADR 0047). Returns a
  * stop function; the connection comes back by itself, and what was sent while it was gone is
  * covered by dropping everything (the 5 s lifetime of a cached page holds meanwhile).
  */
@@ -19,6 +21,7 @@ export async function listenForPageChanges(deps: {
   connections: ConnectionStates
   packages: PackagesService
   shops: ShopsService
+  vouchers: Pick<VouchersService, 'changed'>
 }): Promise<() => Promise<void>> {
   const c = deps.sequelize.config
   return listenForever({
@@ -27,12 +30,14 @@ export async function listenForPageChanges(deps: {
     channels: [CHANGES_CHANNEL],
     onNotify: (_channel, payload) => {
       if (payload === 'packages') return deps.packages.invalidate()
+      if (payload === 'vouchers') return deps.vouchers.changed()
       const shop = /^shop:(\d+)$/.exec(payload ?? '')
       deps.shops.changed(shop ? Number(shop[1]) : null)
     },
     onGap: () => {
       deps.packages.invalidate()
       deps.shops.changed(null)
+      deps.vouchers.changed()
     },
     states: deps.connections
   })

@@ -40,10 +40,28 @@ export function createVouchersService(deps: {
   const buying = createBuying({ ...deps, products })
   const handover = createHandover({ ...deps, box })
   const admin = createVoucherAdmin({ sequelize, audit, box })
+  const listeners = new Set<() => void>()
+  const changed = () => {
+    for (const fn of listeners) fn()
+  }
+  // This instance drops its /checkers page before the writer is answered; the others hear the trigger's NOTIFY (ADR 0047).
+  const thenChanged =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const result = await fn(...args)
+      changed()
+      return result
+    }
 
   return {
-    products,
-    upload: stock.upload,
+    products: { ...products, create: thenChanged(products.create), update: thenChanged(products.update) },
+    /** Called when what a visitor's /checkers page shows may have changed (a product, a product running out or coming back). */
+    onChange(fn: () => void): () => void {
+      listeners.add(fn)
+      return () => listeners.delete(fn)
+    },
+    changed,
+    upload: thenChanged(stock.upload),
     /** Settlement's effect for a paid voucher purchase (wired as a payment hook). */
     onPaid: allocation.onPaid,
     quote: buying.quote,
@@ -55,7 +73,7 @@ export function createVouchersService(deps: {
     lookup: handover.lookup,
     resend: handover.resend,
     sold: admin.sold,
-    voidCard: admin.voidCard,
+    voidCard: thenChanged(admin.voidCard),
     stock: admin.stock
   }
 }
