@@ -7,6 +7,7 @@ import lighthouse from 'lighthouse'
 import fs from 'node:fs'
 import path from 'node:path'
 import puppeteer from 'puppeteer-core'
+import { ensureShop } from './demo-shop.ts'
 import { ROOT, startChild, stopChild } from './lib.ts'
 
 // An agent's shop, scored like the public buy page (the demo shop is made below when missing).
@@ -36,53 +37,7 @@ const child = base
     )
 base ??= `http://127.0.0.1:${port}`
 
-/** A signed-in JSON client (session cookie + CSRF token), enough to set up the demo shop over the API. */
-async function session(email: string, password: string) {
-  let cookie = ''
-  let csrf = ''
-  const call = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(base + p, {
-      method,
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json', Cookie: cookie, 'x-csrf-token': csrf },
-      body: body === undefined ? undefined : JSON.stringify(body)
-    })
-    const set = res.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ')
-    if (set) cookie = set
-    return { status: res.status, body: (await res.json().catch(() => null)) as any }
-  }
-  const login = await call('POST', '/api/auth/login', { email, password })
-  csrf = login.body?.csrfToken ?? ''
-  return { call, ok: login.status === 200 }
-}
-
-/** The shop Lighthouse scores: a free-fee agent registered, approved by the admin, its shop opened and one bundle priced. */
-async function ensureShop() {
-  if ((await fetch(`${base}/api/shops/${SHOP_SLUG}`)).status === 200) return
-  // A first start opens a sample business with an agent fee: the demo agent registers free, as the bench assumes.
-  await (await session(ADMIN.email, ADMIN.password)).call('PUT', '/api/settings', { agentRegistrationFee: 0 })
-  const email = `lighthouse-agent-${Date.now()}@datahub.local`
-  const password = 'lighthouse-agent-pass-123'
-  const reg = await fetch(`${base}/api/agents/register`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ name: 'Lighthouse Data', phone: `024${String(Date.now()).slice(-7)}`, email, password })
-  })
-  if (reg.status >= 300) throw new Error(`agent registration for the shop page failed (${reg.status}): is the agent fee 0 on this server?`)
-  const admin = await session(ADMIN.email, ADMIN.password)
-  const agents = await admin.call('GET', '/api/admin/agents')
-  const id = (agents.body?.agents ?? []).find((a: any) => a.email === email)?.agent?.id
-  await admin.call('PATCH', `/api/agents/${id}/approve`)
-  const agent = await session(email, password)
-  await agent.call('PUT', '/api/shops/mine', { slug: SHOP_SLUG, name: 'Lighthouse Data', description: 'Bundles for every network', whatsapp: '0241234567' })
-  const mine = await agent.call('GET', '/api/shops/mine')
-  const prices = (mine.body?.prices ?? []).map((l: any) => ({ packageId: l.packageId, price: l.ceiling }))
-  const saved = await agent.call('PUT', '/api/shops/mine/prices', { prices })
-  if (saved.status !== 200) throw new Error(`could not set up /shop/${SHOP_SLUG}: ${JSON.stringify(saved.body)}`)
-}
-await ensureShop()
+await ensureShop(base, SHOP_SLUG, ADMIN)
 
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',

@@ -1,10 +1,11 @@
 // `node bench/weight.ts`: what a phone downloads on a first visit, per page, on the production build:
 // the render-blocking CSS and the JS each page links, as sent with `Accept-Encoding: br` (and gzip),
-// for the public pages and two portal pages (signed in as the bench admin). Prints figures only.
+// for the public pages, a shop's page and two portal pages (signed in as the bench admin). Prints figures only.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
+import { ensureShop } from './demo-shop.ts'
 import { BENCH_ENV, ROOT, startChild, stopChild } from './lib.ts'
 
 const PORT = process.env.BENCH_PORT ?? '3100'
@@ -32,6 +33,9 @@ function size(url: string, encoding: string): Promise<number> {
   })
 }
 
+const SHOP_SLUG = 'weight-shop'
+await ensureShop(base, SHOP_SLUG, { email: BENCH_ENV.ADMIN_EMAIL, password: BENCH_ENV.ADMIN_PASSWORD })
+
 let cookie = ''
 const login = await fetch(`${base}/api/auth/login`, {
   method: 'POST',
@@ -50,6 +54,7 @@ const pages: [string, boolean][] = [
   ['/afa', false],
   ['/agent/register', false],
   ['/login', false],
+  [`/shop/${SHOP_SLUG}`, false],
   ['/admin/orders', true],
   ['/admin/overview', true]
 ]
@@ -67,6 +72,9 @@ try {
       `| ${page} | ${kb(await sum(css, 'br'))} | ${kb(await sum(css, 'gzip'))} | ${kb(await sum(css, 'identity'))} | ${kb(await sum(js, 'br'))} | ${kb(await sum(js, 'gzip'))} | ${kb(await sum(js, 'identity'))} |`
     )
   }
+  // The icon every page names is asked for again on each visit unless it may be kept.
+  const icon = await fetch(`${base}/icons/icon.svg`)
+  console.log(`/icons/icon.svg: ${icon.status}, Cache-Control: ${icon.headers.get('cache-control')}`)
 } finally {
   await stopChild(server)
 }

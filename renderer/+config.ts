@@ -10,7 +10,12 @@ export default {
      * Which layout's stylesheet a page loads: a +styles.ts file imports it, so Vite links that CSS
      * only for the pages under its folder (public pages never download the portals' CSS).
      */
-    styles: { env: { server: true, client: true } }
+    styles: { env: { server: true, client: true } },
+    /**
+     * The shell around a page: a +Layout.ts file names it per folder, so a page's client code holds only
+     * its own shell (a visitor's first load never carries the portals' sidebar and links).
+     */
+    Layout: { env: { server: true, client: true } }
   },
   // Every navigation is a server render: guards run on the server only and never drift from a client copy.
   clientRouting: false

@@ -20,6 +20,7 @@ declare global {
       title?: string
       description?: string
       styles?: 'public' | 'portal'
+      Layout?: (props: { children: React.ReactNode }) => React.ReactNode
     }
   }
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
-import { signOut } from '../ui/SessionTimeout.tsx'
+import { signOut } from '../ui/sign-out.ts'
 import { ThemeToggle } from '../ui/ThemeToggle.tsx'
 import { usePageContext } from '../usePageContext.tsx'
 import { useTapOutside } from '../ui/useTapOutside.ts'

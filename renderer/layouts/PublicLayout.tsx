@@ -1,6 +1,6 @@
 import { useRef, useState, type ReactNode } from 'react'
 import { OfflineNotice } from '../offline/OfflineNotice.tsx'
-import { signOut } from '../ui/SessionTimeout.tsx'
+import { signOut } from '../ui/sign-out.ts'
 import { ThemeToggle } from '../ui/ThemeToggle.tsx'
 import { whatsappLink } from '../ui/links.ts'
 import { usePageContext } from '../usePageContext.tsx'

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { api, onApiActivity } from '../api.ts'
+import { signOut } from './sign-out.ts'
 import { useToast } from './Toasts.tsx'
 import { useFocusTrap } from './useFocusTrap.ts'
 
@@ -7,17 +8,6 @@ import { useFocusTrap } from './useFocusTrap.ts'
 const IDLE_MS = 30 * 60 * 1000
 const WARN_SECONDS = 300
 const TOUCH_EVERY_MS = 5 * 60 * 1000
-
-export async function signOut(message?: string) {
-  await api('/api/auth/logout', { method: 'POST' }).catch(() => {})
-  try {
-    if (message) sessionStorage.setItem('rdh_flash', message)
-    localStorage.removeItem('rdh_user')
-  } catch {
-    /* storage unavailable */
-  }
-  location.href = '/login'
-}
 
 /** Warns before the idle session ends, with a countdown; Extend Session keeps the server session alive. */
 export function SessionTimeout() {

@@ -175,8 +175,9 @@ export function createAgentsService(deps: {
   const { sequelize, models, audit, auth, settings, limits, payments } = deps
 
   async function load(agentId: number): Promise<Row | null> {
-    const row = await models.Agent.unscoped().findByPk(agentId, { include: [{ model: models.User, as: 'user' }] })
-    return row ? (row.get({ plain: true }) as Row) : null
+    // Plain rows, no model instances: every agent page reads the agent's own profile on each request (ADR 0043).
+    const row = await models.Agent.unscoped().findByPk(agentId, { include: [{ model: models.User, as: 'user' }], raw: true, nest: true })
+    return (row as Row | null) ?? null
   }
 
   /** The agent itself, or (when adminOk) an admin. Others get the same 404 as a missing agent. */

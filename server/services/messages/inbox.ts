@@ -1,5 +1,6 @@
 import { Op, type Sequelize } from 'sequelize'
 import type { Models } from '../../../models/index.ts'
+import { preparedFor } from '../../../models/prepared.ts'
 import { notFound } from '../../lib/errors.ts'
 import { parseId, requireActiveAgent } from '../agents/index.ts'
 import type { Ctx } from '../context.ts'
@@ -14,43 +15,47 @@ export interface InboxItem {
 
 const WHAT = 'Messages'
 
+interface InboxRow {
+  id: number
+  message_id: number
+  is_read: boolean | null
+  read_at: Date | null
+  title: string
+  message: string
+  priority: string
+  created_at: Date
+}
+
 export type InboxService = ReturnType<typeof createInboxService>
 
 /** The admins' messages as one agent sees them; each agent reads and marks only its own copies. */
-export function createInboxService({ models }: { sequelize: Sequelize; models: Models }) {
+export function createInboxService({ sequelize, models }: { sequelize: Sequelize; models: Models }) {
+  const run = preparedFor(sequelize)
   async function unread(userId: number): Promise<number> {
-    return models.AdminMessageRecipient.count({ where: { userId, isRead: false } })
+    const [row] = await run<{ n: number }>('SELECT count(*)::int AS n FROM admin_message_recipients WHERE user_id = $1 AND is_read = false', [userId])
+    return row?.n ?? 0
   }
 
   return {
     async myMessages(ctx: Ctx, opts: { limit?: number } = {}): Promise<InboxItem[]> {
       requireActiveAgent(ctx, WHAT)
       const limit = Math.min(Math.max(Number(opts.limit) || 100, 1), 200)
-      const rows = await models.AdminMessageRecipient.findAll({
-        where: { userId: ctx.user!.id },
-        include: [{ model: models.AdminMessage, as: 'message', required: true }],
-        order: [
-          [{ model: models.AdminMessage, as: 'message' }, 'createdAt', 'DESC'],
-          ['id', 'DESC']
-        ],
-        limit
-      })
-      return rows.map((r) => {
-        const x = r.get({ plain: true }) as Record<string, any>
-        return {
-          id: x.id,
-          messageId: x.messageId,
-          isRead: !!x.isRead,
-          readAt: x.readAt ? new Date(x.readAt).toISOString() : null,
-          message: {
-            id: x.message.id,
-            title: x.message.title,
-            message: x.message.message,
-            priority: x.message.priority,
-            createdAt: new Date(x.message.createdAt).toISOString()
-          }
-        }
-      })
+      // A named statement and plain rows: the agent dashboard reads this on every request (ADR 0043).
+      const rows = await run<InboxRow>(
+        `SELECT r.id, r.message_id, r.is_read, r.read_at, m.title, m.message, m.priority, m.created_at
+           FROM admin_message_recipients r JOIN admin_messages m ON m.id = r.message_id
+          WHERE r.user_id = $1
+          ORDER BY m.created_at DESC, r.id DESC
+          LIMIT $2`,
+        [ctx.user!.id, limit]
+      )
+      return rows.map((x) => ({
+        id: x.id,
+        messageId: x.message_id,
+        isRead: !!x.is_read,
+        readAt: x.read_at ? new Date(x.read_at).toISOString() : null,
+        message: { id: x.message_id, title: x.title, message: x.message, priority: x.priority, createdAt: new Date(x.created_at).toISOString() }
+      }))
     },
 
     async unreadCount(ctx: Ctx): Promise<{ unreadCount: number }> {
