@@ -88,6 +88,8 @@ export interface PlacedOrder {
   order: OrderView
   payment: PaymentView
   amountPesewas: Pesewas
+  /** A wallet order's orders_view row as read in its transaction (the reseller API presents it its own way). */
+  row?: Record<string, any>
 }
 
 export interface PlaceOptions {
@@ -306,18 +308,18 @@ export function createOrdersService(deps: {
     await assertFreshTransactionId(tid)
     let placed: PlacedOrder | undefined
     await insertOrder(pkg, input, tid, ctx, {
+      simulated: payments.isSimulator,
       andThen: async (o, transaction) => {
-        await wallet.payOrder(
-          { id: o.id, agentId: o.agentId, userId: o.userId, amountPesewas: o.amountPesewas, paymentTransactionId: tid },
+        const paid = await wallet.payOrder(
+          { id: o.id, agentId: o.agentId, userId: o.userId, amountPesewas: o.amountPesewas, paymentTransactionId: tid, marked: true },
           { ...ctx, transaction },
           current
         )
+        // The answer is read before the commit, once: once the money has moved, a connection lost on
+        // a later read must not tell the agent it failed (and invite a second, paid order).
+        const [row] = await run('SELECT * FROM orders_view WHERE id = $1', [o.id], transaction)
+        placed = { order: presentOrder(row), payment: payments.present(paid), amountPesewas: o.amountPesewas, row }
         await opts.andThen?.(o.id, transaction)
-        // The answer is read before the commit: once the money has moved, a connection lost on a
-        // later read must not tell the agent it failed (and invite a second, paid order).
-        const fresh = await models.Order.findByPk(o.id, { transaction })
-        const payment = await payments.load(tid, transaction)
-        placed = { order: presentOrder(fresh!.get({ plain: true })), payment: payments.present(payment!), amountPesewas: o.amountPesewas }
       }
     })
     return placed!

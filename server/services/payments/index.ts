@@ -29,6 +29,7 @@ import { createDailyReconciliation } from './reconcile-daily.ts'
 import { createReconcileDays } from './reconcile-days.ts'
 import { EMAIL_RE, newTransactionId, REFERENCE_RE, requestSchema, type PaymentRequestInput, type PaymentView } from './request.ts'
 
+export type { PaymentRow } from './provider.ts'
 export { newTransactionId, REFERENCE_RE, transactionIdSchema, type PaymentRequestInput, type PaymentView } from './request.ts'
 
 const INSERT_PAYMENT = `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, payer_phone, payer_network, email,
