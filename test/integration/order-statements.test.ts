@@ -65,7 +65,7 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     expect(out.body.order).to.include({ paymentStatus: 'PENDING', recipientNumber: '0241234567' })
     expect(out.body.payment).to.include({ paymentStatus: 'PENDING' })
     expect(flushes, sent.join('\n')).to.equal(3)
-    expect(statements, sent.join('\n')).to.be.at.most(10)
+    expect(statements, sent.join('\n')).to.be.at.most(9)
     // Nothing was read back that a write had returned, and the settings came from the cache.
     expect(
       sent.filter((s) => /^SELECT \* FROM payments/.test(s) || /FROM "orders"/.test(s) || /^SELECT [^(]*FROM settings/.test(s)),
@@ -85,7 +85,7 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     expect(out.status, out.text).to.equal(201)
     expect(out.body.order).to.include({ paymentStatus: 'SUCCESS', recipientNumber: '0241112211' })
     expect(flushes, sent.join('\n')).to.equal(1)
-    expect(statements, sent.join('\n')).to.be.at.most(25)
+    expect(statements, sent.join('\n')).to.be.at.most(23)
     const commit = sent.findIndex((s) => /^COMMIT/i.test(s))
     expect(sent.slice(commit + 1), 'after the commit').to.deep.equal([])
     // The wallet moved once, by one conditional UPDATE: no row lock taken by a SELECT, no second write.

@@ -304,8 +304,8 @@ export function createOrdersService(deps: {
    */
   async function placeWalletOrder(pkg: PackageRow, input: PlaceOrderInput, ctx: Ctx, current: Settings, opts: PlaceOptions = {}): Promise<PlacedOrder> {
     if (ctx.user?.role !== 'AGENT' || !ctx.user.agent) throw forbidden('Only agents can pay from a wallet')
+    // A used transaction id: the unique indexes of orders and payments refuse it in the one transaction (409, nothing kept).
     const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
-    await assertFreshTransactionId(tid)
     let placed: PlacedOrder | undefined
     await insertOrder(pkg, input, tid, ctx, {
       simulated: payments.isSimulator,
@@ -352,7 +352,6 @@ export function createOrdersService(deps: {
       const method = background ? 'momo' : methodOf(s)
       const payer = payments.payerFor(method, input, ctx)
       const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
-      await assertFreshTransactionId(tid)
       // The payment follows at once, so the order is written already marked when no real money moves.
       const simulated = payments.isSimulator
       const insert = { payerPhone: payer.phone, shop: opts.shop, simulated }
@@ -372,6 +371,8 @@ export function createOrdersService(deps: {
         orderMarked: simulated
       })
       if (background) {
+        // A phone channel's caller may hold a transaction of its own: a used id is refused before anything is written in it.
+        await assertFreshTransactionId(tid)
         // USSD, WhatsApp: the charge starts in a queued job, so the order, its payment and that job are one
         // transaction (one commit); nothing touches the order before the hop answers, so no read back.
         return within(ctx, async (transaction) => {
@@ -382,7 +383,7 @@ export function createOrdersService(deps: {
         })
       }
       // Now (web, shops): the order, its audit entry and its payment, claimed for its start, are one
-      // transaction (one commit); the gateway is called after it, outside any transaction, so its
+      // transaction (one commit; a used transaction id is refused there by the unique indexes, 409); the gateway is called after it, outside any transaction, so its
       // webhook finds the row (ADR 0046). A payment that cannot be written rolls the order back with it.
       const { order, row } = await sequelize.transaction(async (transaction) => {
         const order = await insertOrder(pkg, input, tid, { ...ctx, transaction }, insert)

@@ -18,6 +18,7 @@ import { createApiKeys } from './keys.ts'
 import { presentApiOrder, type ApiOrder } from './present.ts'
 import { createAgentWebhooks, WEBHOOK_TASK, type WebhookPayload } from './webhooks.ts'
 
+export { KEY_PREFIX } from './keys.ts'
 export const IDEMPOTENCY_KEY_RE = /^[A-Za-z0-9_.:-]{1,255}$/
 export const BAD_KEY = 'Invalid or revoked API key'
 
