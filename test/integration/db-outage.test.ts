@@ -214,6 +214,24 @@ describe('when the database blinks', function () {
         throw new Error('Connection terminated unexpectedly')
       }
     }
+    // Named statements (models/prepared.ts) go to pg straight, past Sequelize's hooks: the same rule
+    // at pg's level, with each connection's transaction followed by its START TRANSACTION and COMMIT.
+    const query = pg.Client.prototype.query
+    const inTransaction = new WeakSet<object>()
+    pg.Client.prototype.query = function (this: object, ...args: unknown[]) {
+      const q = args[0] as string | { name?: string; text?: string }
+      const text = typeof q === 'string' ? q : (q?.text ?? '')
+      if (/^\s*(START TRANSACTION|BEGIN)/i.test(text)) inTransaction.add(this)
+      if (/^\s*(COMMIT|ROLLBACK)/i.test(text)) inTransaction.delete(this)
+      if (typeof q === 'object' && q?.name) {
+        if (debited && !inTransaction.has(this)) {
+          failed++
+          return Promise.reject(new Error('Connection terminated unexpectedly'))
+        }
+        if (inTransaction.has(this) && written.test(text)) debited = true
+      }
+      return (query as (...a: unknown[]) => unknown).apply(this, args)
+    } as typeof query
     sequelize.addHook('afterQuery', 'lost-after-debit', noticeDebit as never)
     sequelize.addHook('beforeQuery', 'lost-after-debit', loseConnection as never)
     try {
@@ -221,6 +239,7 @@ describe('when the database blinks', function () {
       expect(debited, `a statement like ${written} ran in a transaction`).to.equal(true)
       return Object.assign(out as object, { failedReads: failed }) as T
     } finally {
+      pg.Client.prototype.query = query
       sequelize.removeHook('beforeQuery', 'lost-after-debit')
       sequelize.removeHook('afterQuery', 'lost-after-debit')
     }

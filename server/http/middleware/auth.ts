@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express'
 import { forbidden, unauthorized } from '../../lib/errors.ts'
 import type { Role } from '../../services/context.ts'
 import type { Services } from '../../services/index.ts'
+import { KEY_PREFIX } from '../../services/reseller-api/index.ts'
 
 /** Who is asking: the session cookie (browsers) or a Bearer access token (other clients). */
 export function identify(services: Services): RequestHandler {
@@ -10,7 +11,9 @@ export function identify(services: Services): RequestHandler {
       req.user = null
       const header = req.headers.authorization
       if (header?.startsWith('Bearer ')) {
-        const found = await services.auth.fromAccessToken(header.slice(7).trim())
+        const token = header.slice(7).trim()
+        // A reseller API key (its own guard answers for it on /api/v1) is never an access token: not looked up as one.
+        const found = token.startsWith(KEY_PREFIX) ? null : await services.auth.fromAccessToken(token)
         if (found) {
           req.user = found.actor
           req.tokenFamily = found.familyId

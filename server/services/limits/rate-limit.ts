@@ -1,4 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize'
+import { NO_FLUSH_WAIT } from '../../../models/prepared.ts'
 
 /**
  * Counts one hit in `key`'s fixed window of `windowSeconds` (a window that has ended starts again at
@@ -6,7 +7,8 @@ import { QueryTypes, type Sequelize } from 'sequelize'
  */
 export async function hitWindow(sequelize: Sequelize, key: string, windowSeconds: number): Promise<{ count: number; resetSeconds: number }> {
   const [row] = await sequelize.query<{ count: number; reset: number }>(
-    `INSERT INTO rate_limits (key, count, window_start) VALUES (:key, 1, now())
+    // A counter, not money: it need not wait for the WAL flush (ADR 0046, as the request limits).
+    `INSERT INTO rate_limits (key, count, window_start) SELECT :key, 1, now() FROM ${NO_FLUSH_WAIT}
      ON CONFLICT (key) DO UPDATE SET
        count = CASE WHEN rate_limits.window_start < now() - make_interval(secs => :w) THEN 1 ELSE rate_limits.count + 1 END,
        window_start = CASE WHEN rate_limits.window_start < now() - make_interval(secs => :w) THEN now() ELSE rate_limits.window_start END

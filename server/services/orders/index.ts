@@ -10,9 +10,9 @@ import { forLookup, presentOrder, type OrderView } from './view.ts'
 import type { Actor, Ctx } from '../context.ts'
 import type { PackageRow, PackagesService } from '../packages/index.ts'
 import type { PricingService, Quote } from '../pricing/index.ts'
-import { newTransactionId, transactionIdSchema, type PaymentsService, type PaymentView } from '../payments/index.ts'
+import { methodOf, newTransactionId, transactionIdSchema, type PaymentsService, type PaymentView } from '../payments/index.ts'
 import { isActiveAgent, NETWORKS, orList, VOUCHER_RE } from '../../lib/vocabulary.ts'
-import type { SettingsService } from '../settings/index.ts'
+import { SETTINGS_VERSION_SQL, type Settings, type SettingsService } from '../settings/index.ts'
 import type { WalletService } from '../wallet/index.ts'
 
 export const PURCHASES_DISABLED = 'Purchases are temporarily disabled'
@@ -88,6 +88,8 @@ export interface PlacedOrder {
   order: OrderView
   payment: PaymentView
   amountPesewas: Pesewas
+  /** A wallet order's orders_view row as read in its transaction (the reseller API presents it its own way). */
+  row?: Record<string, any>
 }
 
 export interface PlaceOptions {
@@ -124,7 +126,8 @@ interface InsertOptions {
 const INSERT_ORDER = `INSERT INTO orders (user_id, agent_id, shop_id, shop_agent_id, shop_price_pesewas, shop_agent_price_pesewas, shop_margin_pesewas,
     package_id, package_name, recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id,
     payment_phone_number, channel, simulated, parent_agent_id, parent_price_pesewas, parent_margin_pesewas)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'PENDING', $14, $15, $16, $17, $18, $19, $20) RETURNING *`
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'PENDING', $14, $15, $16, $17, $18, $19, $20)
+  RETURNING *, ${SETTINGS_VERSION_SQL} AS settings_version`
 
 /** A row as pg returns it (snake_case columns) with the keys its model would use (camelCase). */
 function camelKeys(row: Record<string, unknown>): any {
@@ -183,8 +186,15 @@ export function createOrdersService(deps: {
     }
   }
 
-  async function assertOpen() {
-    if (!(await settings.getFresh()).platformOpen) throw forbidden(PURCHASES_DISABLED)
+  /**
+   * The settings a request goes by, read once: the cached copy (a save drops it on every instance by
+   * NOTIFY). The order's INSERT returns the saved row's version, and insertOrder checks the platform
+   * is still open against the row as saved then, so a closed shop sells nothing even before NOTIFY came.
+   */
+  async function openSettings(): Promise<Settings> {
+    const s = await settings.get()
+    if (!s.platformOpen) throw forbidden(PURCHASES_DISABLED)
+    return s
   }
 
   async function resolvePackage(input: PlaceOrderInput): Promise<PackageRow> {
@@ -253,7 +263,10 @@ export function createOrdersService(deps: {
           ],
           transaction
         )
-        const order = camelKeys(row)
+        // The settings as saved now, without a read unless they changed since the copy this request used.
+        const { settings_version: version, ...written } = row
+        if (!(await settings.freshAt(version, { transaction })).platformOpen) throw forbidden(PURCHASES_DISABLED)
+        const order = camelKeys(written)
         await audit.record(
           {
             action: 'ORDER_CREATED',
@@ -289,26 +302,24 @@ export function createOrdersService(deps: {
    * Wallet orders: the order, its wallet payment, the debit and settlement to SUCCESS in one
    * transaction; a balance that does not cover it rolls the order back too (402, nothing written).
    */
-  async function placeWalletOrder(pkg: PackageRow, input: PlaceOrderInput, ctx: Ctx, opts: PlaceOptions = {}): Promise<PlacedOrder> {
+  async function placeWalletOrder(pkg: PackageRow, input: PlaceOrderInput, ctx: Ctx, current: Settings, opts: PlaceOptions = {}): Promise<PlacedOrder> {
     if (ctx.user?.role !== 'AGENT' || !ctx.user.agent) throw forbidden('Only agents can pay from a wallet')
+    // A used transaction id: the unique indexes of orders and payments refuse it in the one transaction (409, nothing kept).
     const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
-    await assertFreshTransactionId(tid)
-    // Read before the transaction opens: nothing inside it may wait for a second pool connection.
-    const current = await settings.get()
     let placed: PlacedOrder | undefined
     await insertOrder(pkg, input, tid, ctx, {
+      simulated: payments.isSimulator,
       andThen: async (o, transaction) => {
-        await wallet.payOrder(
-          { id: o.id, agentId: o.agentId, userId: o.userId, amountPesewas: o.amountPesewas, paymentTransactionId: tid },
+        const paid = await wallet.payOrder(
+          { id: o.id, agentId: o.agentId, userId: o.userId, amountPesewas: o.amountPesewas, paymentTransactionId: tid, marked: true },
           { ...ctx, transaction },
           current
         )
+        // The answer is read before the commit, once: once the money has moved, a connection lost on
+        // a later read must not tell the agent it failed (and invite a second, paid order).
+        const [row] = await run('SELECT * FROM orders_view WHERE id = $1', [o.id], transaction)
+        placed = { order: presentOrder(row), payment: payments.present(paid), amountPesewas: o.amountPesewas, row }
         await opts.andThen?.(o.id, transaction)
-        // The answer is read before the commit: once the money has moved, a connection lost on a
-        // later read must not tell the agent it failed (and invite a second, paid order).
-        const fresh = await models.Order.findByPk(o.id, { transaction })
-        const payment = await payments.load(tid, transaction)
-        placed = { order: presentOrder(fresh!.get({ plain: true })), payment: payments.present(payment!), amountPesewas: o.amountPesewas }
       }
     })
     return placed!
@@ -327,69 +338,71 @@ export function createOrdersService(deps: {
 
     /** Creates the PENDING order at the server's price and asks for the payment (mobile money or card per settings). */
     async placeOrder(raw: PlaceOrderInput, ctx: Ctx = {}, opts: PlaceOptions = {}): Promise<PlacedOrder> {
-      // A closed shop says so first, whatever was typed.
-      await assertOpen()
+      // A closed shop says so first, whatever was typed. Read before any transaction opens: nothing
+      // inside one may wait for a second pool connection.
+      const s = await openSettings()
       const input = validated.has(raw) ? raw : validate(raw)
       // A shop's buyer is its customer, whoever is signed in; agent rules are for agents' own orders.
       if (!opts.shop) assertMayBuy(ctx.user)
       const pkg = await resolvePackage(input)
       if (opts.shop && input.payFrom === 'wallet') throw badRequest('Shop orders are paid by mobile money or card')
-      if (input.payFrom === 'wallet') return placeWalletOrder(pkg, input, ctx, opts)
+      if (input.payFrom === 'wallet') return placeWalletOrder(pkg, input, ctx, s, opts)
       // Phone channels answer within seconds and pay by mobile money; their charge starts in a queued job.
       const background = input.channel === 'ussd' || input.channel === 'whatsapp'
-      const method = background ? 'momo' : await payments.methodFor({})
+      const method = background ? 'momo' : methodOf(s)
       const payer = payments.payerFor(method, input, ctx)
       const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
-      await assertFreshTransactionId(tid)
       // The payment follows at once, so the order is written already marked when no real money moves.
       const simulated = payments.isSimulator
       const insert = { payerPhone: payer.phone, shop: opts.shop, simulated }
-      const paymentOf = (order: any, c: Ctx) =>
-        payments.request(
-          {
-            purpose: 'data',
-            amountPesewas: order.amountPesewas,
-            transactionId: tid,
-            payerPhone: input.payerPhone,
-            payerNetwork: input.payerNetwork,
-            email: input.email,
-            orderId: order.id,
-            userId: ctx.user?.id ?? null,
-            method,
-            callbackUrl: input.callbackUrl,
-            background,
-            voucher: input.voucher ?? null,
-            orderMarked: simulated
-          },
-          c
-        )
+      const paymentFields = (order: any) => ({
+        purpose: 'data' as const,
+        amountPesewas: order.amountPesewas,
+        transactionId: tid,
+        payerPhone: input.payerPhone,
+        payerNetwork: input.payerNetwork,
+        email: input.email,
+        orderId: order.id,
+        userId: ctx.user?.id ?? null,
+        method,
+        callbackUrl: input.callbackUrl,
+        background,
+        voucher: input.voucher ?? null,
+        orderMarked: simulated
+      })
       if (background) {
+        // A phone channel's caller may hold a transaction of its own: a used id is refused before anything is written in it.
+        await assertFreshTransactionId(tid)
         // USSD, WhatsApp: the charge starts in a queued job, so the order, its payment and that job are one
         // transaction (one commit); nothing touches the order before the hop answers, so no read back.
         return within(ctx, async (transaction) => {
           const order = await insertOrder(pkg, input, tid, { ...ctx, transaction }, insert)
-          const payment = await paymentOf(order, { ...ctx, transaction })
+          const payment = await payments.request(paymentFields(order), { ...ctx, transaction })
           await opts.andThen?.(order.id, transaction)
           return { order: presentOrder(order), payment, amountPesewas: order.amountPesewas }
         })
       }
-      const order = await insertOrder(pkg, input, tid, ctx, insert)
-      let payment: PaymentView
-      try {
-        payment = await paymentOf(order, ctx)
-      } catch (err) {
-        // No payment exists for it, so no gateway will ever settle it: close the order now.
-        await models.Order.update({ paymentStatus: 'FAILED' }, { where: { id: order.id, paymentStatus: 'PENDING' } })
-        throw err
-      }
-      const fresh = await models.Order.findByPk(order.id)
-      return { order: presentOrder(fresh!.get({ plain: true })), payment, amountPesewas: order.amountPesewas }
+      // Now (web, shops): the order, its audit entry and its payment, claimed for its start, are one
+      // transaction (one commit; a used transaction id is refused there by the unique indexes, 409); the gateway is called after it, outside any transaction, so its
+      // webhook finds the row (ADR 0046). A payment that cannot be written rolls the order back with it.
+      const { order, row } = await sequelize.transaction(async (transaction) => {
+        const order = await insertOrder(pkg, input, tid, { ...ctx, transaction }, insert)
+        return { order, row: await payments.open(paymentFields(order), { ...ctx, transaction }) }
+      })
+      const payment = await payments.charge(row, ctx)
+      // The gateway's answer moved an open payment and its order together (IN_PROGRESS) in the
+      // statement that saved it; only a start that ended the payment changed the order elsewhere.
+      const now =
+        payment.paymentStatus === 'PENDING' || payment.paymentStatus === 'IN_PROGRESS'
+          ? { ...order, paymentStatus: payment.paymentStatus }
+          : (await models.Order.findByPk(order.id))!.get({ plain: true })
+      return { order: presentOrder(now), payment, amountPesewas: order.amountPesewas }
     },
 
     /** The spec's two-step client: the order first (POST /api/orders), the payment next (POST /api/payment/request). */
     async createOrder(raw: PlaceOrderInput, ctx: Ctx = {}): Promise<OrderView> {
       // A closed shop says so first, whatever was typed.
-      await assertOpen()
+      await openSettings()
       const input = validated.has(raw) ? raw : validate(raw)
       assertMayBuy(ctx.user)
       const pkg = await resolvePackage(input)
@@ -406,7 +419,7 @@ export function createOrdersService(deps: {
       input: { transactionId: string; payerPhone?: string | null; payerNetwork?: string | null; email?: string | null; callbackUrl?: string | null },
       ctx: Ctx = {}
     ) {
-      await assertOpen()
+      const s = await openSettings()
       const row = await models.Order.findOne({ where: { paymentTransactionId: String(input.transactionId) } })
       if (!row) return null
       const order = row.get({ plain: true })
@@ -414,7 +427,7 @@ export function createOrdersService(deps: {
       // A visitor's order is paid from the browser that placed it: its transaction id alone is not enough.
       if (!order.userId && ctx.browser && !ctx.browser.owns(String(input.transactionId))) throw notFound('Order not found')
       if (order.paymentStatus !== 'PENDING') throw conflict('This order is no longer awaiting payment. Please start a new order.')
-      const method = await payments.methodFor({})
+      const method = methodOf(s)
       const payer = payments.payerFor(method, input, ctx)
       if (payer.phone) await row.update({ paymentPhoneNumber: payer.phone })
       return payments.request(

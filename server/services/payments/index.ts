@@ -10,7 +10,7 @@ import type { AuditService } from '../audit/index.ts'
 import type { CommissionsService } from '../commissions/index.ts'
 import type { Ctx } from '../context.ts'
 import { isNetwork, NETWORKS, orList } from '../../lib/vocabulary.ts'
-import { GATEWAY_CARD, type SettingsService } from '../settings/index.ts'
+import { GATEWAY_CARD, type Settings, type SettingsService } from '../settings/index.ts'
 import type { SmsService } from '../sms/index.ts'
 import type { DeliveryService } from '../delivery/index.ts'
 import type { Queue } from '../queue/index.ts'
@@ -29,11 +29,13 @@ import { createDailyReconciliation } from './reconcile-daily.ts'
 import { createReconcileDays } from './reconcile-days.ts'
 import { EMAIL_RE, newTransactionId, REFERENCE_RE, requestSchema, type PaymentRequestInput, type PaymentView } from './request.ts'
 
+export type { PaymentRow } from './provider.ts'
 export { newTransactionId, REFERENCE_RE, transactionIdSchema, type PaymentRequestInput, type PaymentView } from './request.ts'
 
 const INSERT_PAYMENT = `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, payer_phone, payer_network, email,
     order_id, afa_registration_id, agent_id, user_id, details, last_checked_at, simulated)
-  VALUES ($1, $2, $3, $4, 'PENDING', $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, now(), $14) RETURNING *`
+  VALUES ($1, $2, $3, $4, 'PENDING', $5, $6, $7, $8, $9, $10, $11, $12,
+    CASE WHEN $15 THEN $13::jsonb || jsonb_build_object('startedAt', now()) ELSE $13::jsonb END, now(), $14) RETURNING *`
 
 export interface PaymentsDeps {
   sequelize: Sequelize
@@ -84,6 +86,9 @@ export function chooseProvider(env: Env, sequelize?: Sequelize): PaymentProvider
       : []
   return createSimulatorProvider(env, phoneOf, list)
 }
+
+/** The flow settings.paymentGateway picks for a request that does not force one. */
+export const methodOf = (s: Pick<Settings, 'paymentGateway'>): Method => (s.paymentGateway === GATEWAY_CARD ? 'card' : 'momo')
 
 /** The visitor's stand-in e-mail domain for Paystack: PAYER_EMAIL_DOMAIN, else the shop's host when it is a domain name. */
 export function payerEmailDomain(env: Env): string {
@@ -147,9 +152,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
   }
 
   async function methodFor(input: { method?: Method }): Promise<Method> {
-    if (input.method) return input.method
-    const s = await deps.settings.getFresh()
-    return s.paymentGateway === GATEWAY_CARD ? 'card' : 'momo'
+    return input.method ?? methodOf(await deps.settings.getFresh())
   }
 
   /**
@@ -180,7 +183,8 @@ export function createPaymentsService(deps: PaymentsDeps) {
     return { method, phone: null, network: null, email }
   }
 
-  async function request(raw: PaymentRequestInput, ctx: Ctx = {}): Promise<PaymentView> {
+  /** What a request asks for, checked: the flow, who pays, and whether the charge starts now or in a queued job. */
+  async function prepare(raw: PaymentRequestInput, ctx: Ctx) {
     const { value: input, error } = requestSchema.validate(raw)
     if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
     const method = await methodFor(input)
@@ -199,12 +203,18 @@ export function createPaymentsService(deps: PaymentsDeps) {
         }
       : payerFor(method, input, ctx)
     const transactionId = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
-    // The row and what it marks. A charge started now (the browser waits on the gateway) needs the row
-    // committed first: webhooks and checks on other connections must see it. A charge started by the
-    // queue (USSD) adds its job in the same transaction (the caller's, which holds its order, when it
-    // has one): one commit instead of three (ADR 0024).
+    // A charge started by the queue (USSD) adds its job in the same transaction as its row.
     const background = !!input.background && !free
-    const write = async (transaction?: Transaction): Promise<PaymentRow> => {
+    return { input, method, free, payer, transactionId, background }
+  }
+
+  /**
+   * The row and what it marks, in `transaction` when given. `claimed`: written with its start already
+   * claimed (`startedAt`), for a caller that calls the gateway itself once its transaction committed.
+   */
+  async function write(p: Awaited<ReturnType<typeof prepare>>, transaction?: Transaction, claimed = false): Promise<PaymentRow> {
+    const { input, free, payer, transactionId } = p
+    try {
       // Every order placed writes one: a named statement, no model instance (ADR 0024).
       const [row] = await run<PaymentRow>(
         INSERT_PAYMENT,
@@ -212,7 +222,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
           transactionId,
           input.purpose,
           free ? 'none' : provider.name,
-          method,
+          p.method,
           input.amountPesewas,
           payer.phone,
           payer.network,
@@ -220,14 +230,15 @@ export function createPaymentsService(deps: PaymentsDeps) {
           input.orderId ?? null,
           input.afaRegistrationId ?? null,
           input.agentId ?? null,
-          input.userId ?? ctx.user?.id ?? null,
+          input.userId ?? null,
           JSON.stringify({
             ...(input.afa ? { afa: input.afa } : {}),
             ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}),
             ...(input.voucher ? { voucher: input.voucher } : {}),
             ...(input.vouchers ? { vouchers: input.vouchers } : {})
           }),
-          !free && provider.name === 'simulator'
+          !free && provider.name === 'simulator',
+          claimed
         ],
         transaction
       )
@@ -246,30 +257,51 @@ export function createPaymentsService(deps: PaymentsDeps) {
           { replacements: { id: input.agentId, tid: transactionId }, type: QueryTypes.SELECT, transaction }
         )
       }
-      if (background) await starter.startLater(transactionId, transaction)
+      if (p.background) await starter.startLater(transactionId, transaction)
       return row!
-    }
-    let written: PaymentRow
-    try {
-      if (background) written = ctx.transaction ? await write(ctx.transaction) : await sequelize.transaction((t) => write(t))
-      else written = await write()
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict('Transaction ID already used. Please try again.')
       throw err
     }
+  }
+
+  async function request(raw: PaymentRequestInput, ctx: Ctx = {}): Promise<PaymentView> {
+    const p = await prepare({ ...raw, userId: raw.userId ?? ctx.user?.id ?? null }, ctx)
+    const { transactionId } = p
+    // A charge started now (the browser waits on the gateway) needs the row committed first: webhooks
+    // and checks on other connections must see it. A charge started by the queue (USSD) adds its job
+    // in the same transaction (the caller's, which holds its order, when it has one): one commit
+    // instead of three (ADR 0024).
+    const written = p.background ? (ctx.transaction ? await write(p, ctx.transaction) : await sequelize.transaction((t) => write(p, t))) : await write(p)
     // This browser may come back to it (status, checkout, the simulator's phone); nobody else by its id alone.
     ctx.browser?.remember(transactionId)
 
-    if (free) {
+    if (p.free) {
       // Nothing to collect (e.g. an AFA fee of 0): settled at once through the same single path.
       await settle(transactionId, { status: 'SUCCESS', message: 'No payment required', amountPesewas: 0, currency: 'GHS' }, ctx)
       return present((await load(transactionId))!)
     }
 
     // Queued: nothing has touched the row since it was written.
-    if (background) return present(written)
-    await starter.startCharge(transactionId, ctx)
-    return present((await load(transactionId))!)
+    if (p.background) return present(written)
+    return present((await starter.startCharge(transactionId, ctx)) ?? (await load(transactionId))!)
+  }
+
+  /**
+   * A charge to start now, written in the caller's transaction (an order and its payment: one commit,
+   * ADR 0046) already claimed for its start. After the commit the caller calls `charge` with the row.
+   */
+  async function open(raw: PaymentRequestInput, ctx: Ctx & { transaction: Transaction }): Promise<PaymentRow> {
+    const p = await prepare({ ...raw, userId: raw.userId ?? ctx.user?.id ?? null, background: false }, ctx)
+    if (p.free) throw new Error('a payment opened with its order collects money')
+    const row = await write(p, ctx.transaction, true)
+    ctx.browser?.remember(p.transactionId)
+    return row
+  }
+
+  /** The gateway call for a row `open` wrote, outside any transaction; the answer comes back from the statement that saved it. */
+  async function charge(row: PaymentRow, ctx: Ctx = {}): Promise<PaymentView> {
+    return present((await starter.startClaimed(row, ctx)) ?? (await load(row.transaction_id))!)
   }
 
   function checkReference(transactionId: unknown): string {
@@ -304,6 +336,8 @@ export function createPaymentsService(deps: PaymentsDeps) {
     methodFor,
     payerFor,
     request,
+    open,
+    charge,
     settle,
     /** Many wallet-covered data payments settled together, in the caller's transaction (a bulk order's lines). */
     settleLines: (lines: PaidLines, ctx: Ctx & { transaction: Transaction }) => settleLines(deps, lines, ctx),
@@ -348,7 +382,10 @@ export function createPaymentsService(deps: PaymentsDeps) {
       return present(await starter.submitCode(tid, code, ctx))
     },
 
-    startCharge: starter.startCharge,
+    /** The queued start of a charge (USSD, WhatsApp). */
+    async startCharge(transactionId: string): Promise<void> {
+      await starter.startCharge(transactionId)
+    },
     /** The daily reconciliation with the gateway's own list (one UTC day), and its kept runs. */
     reconcileDay: daily.run,
     reconciliationRuns: daily.runs,

@@ -122,7 +122,9 @@ export function createSettlement(deps: SettleDeps) {
         if (order.batch_id) {
           smsId = null
         } else if (order.agent_id) {
-          const [agent] = await q<{ phone: string }>('SELECT phone FROM agents WHERE id = :id', { id: order.agent_id }, t)
+          // The agent paying (wallet, USSD) is the one signed in: its phone is already in hand.
+          const own = ctx.user?.agent?.id === order.agent_id ? ctx.user?.agent : null
+          const [agent] = own ? [own] : await q<{ phone: string }>('SELECT phone FROM agents WHERE id = :id', { id: order.agent_id }, t)
           if (agent && settings.smsOrderCreatedAgent)
             smsId = await deps.sms.send(agent.phone, fillTemplate(settings.smsOrderCreatedAgent, vars), { transaction: t, defer: viaDelivery })
         } else if (settings.smsOrderCreatedUser) {
@@ -238,13 +240,20 @@ export function createSettlement(deps: SettleDeps) {
   /**
    * `opts.settings`: a caller settling inside its own transaction passes settings it read before
    * opening it, so settlement never needs a second pool connection while that transaction holds one.
+   * `opts.before`: that caller's row as it wrote it in the same transaction (a wallet order), so it
+   * is not read back.
    */
-  async function settle(transactionId: string, result: GatewayResult, ctx: Ctx = {}, opts: { settings?: Settings } = {}): Promise<SettleOutcome> {
+  async function settle(
+    transactionId: string,
+    result: GatewayResult,
+    ctx: Ctx = {},
+    opts: { settings?: Settings; before?: PaymentRow } = {}
+  ): Promise<SettleOutcome> {
     if (!isFinal(result.status)) {
       await progress(transactionId, result)
       return { settled: false, row: await load(transactionId) }
     }
-    const before = await load(transactionId, ctx.transaction)
+    const before = opts.before ?? (await load(transactionId, ctx.transaction))
     if (!before) return { settled: false, row: null }
     // Money that arrives after we gave up (EXPIRED, or FAILED without the gateway's word) is never dropped.
     const late = (before.status === 'EXPIRED' || before.status === 'FAILED') && result.status === 'SUCCESS'

@@ -7,8 +7,27 @@ import type { Queue } from '../queue/index.ts'
 import { WAITING_MESSAGE } from './paystack.ts'
 import { GatewayError, isFinal, type GatewayResult, type PaymentProvider, type PaymentRow, type StartResult } from './provider.ts'
 import type { createSettlement } from './settle.ts'
+import { preparedFor } from '../../../models/prepared.ts'
 
 export const START_TASK = 'payments.start'
+
+/**
+ * The gateway's word on a started charge, and (when it says the payer is at it) the payment and its
+ * order moved to IN_PROGRESS, never backwards: $6 moves the status, $7 sets what the gateway asks
+ * the payer for ($8). The order moves in the same statement, so the answer needs no second commit.
+ */
+const ANSWER = `WITH p AS (
+    UPDATE payments SET ext_transaction_id = COALESCE($2, ext_transaction_id), message = COALESCE($3, message),
+      status = CASE WHEN $6 AND status IN ('PENDING','IN_PROGRESS') THEN 'IN_PROGRESS' ELSE status END,
+      details = details || jsonb_build_object('authorizationUrl', $4::text)
+                || CASE WHEN $5::text IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('unclear', $5::text) END
+                || CASE WHEN $7 AND status IN ('PENDING','IN_PROGRESS') THEN jsonb_build_object('needs', $8::text) ELSE '{}'::jsonb END,
+      updated_at = now()
+    WHERE transaction_id = $1 RETURNING *),
+  o AS (
+    UPDATE orders SET payment_status = 'IN_PROGRESS', updated_at = now() FROM p
+    WHERE orders.id = p.order_id AND p.status = 'IN_PROGRESS' AND orders.payment_status = 'PENDING' RETURNING orders.id)
+  SELECT * FROM p`
 
 interface StartDeps {
   sequelize: Sequelize
@@ -27,43 +46,62 @@ interface StartDeps {
 export function createStarter(deps: StartDeps) {
   const { sequelize, log, provider, settlement } = deps
   const { settle, load } = settlement
+  // Every charge started takes this path: named statements (ADR 0024).
+  const run = preparedFor(sequelize)
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
 
-  /** Applies what the gateway said at the start of a charge (or to a code). */
-  async function apply(row: PaymentRow, start: StartResult, ctx: Ctx): Promise<void> {
-    await q(
-      `UPDATE payments SET ext_transaction_id = COALESCE(:ext, ext_transaction_id), message = COALESCE(:message, message),
-         details = details || jsonb_build_object('authorizationUrl', CAST(:url AS text))
-                   || CASE WHEN CAST(:note AS text) IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('unclear', CAST(:note AS text)) END,
-         updated_at = now()
-       WHERE transaction_id = :tid RETURNING id`,
-      {
-        tid: row.transaction_id,
-        ext: start.extId ?? null,
-        message: start.message || null,
-        url: start.authorizationUrl ?? row.details?.authorizationUrl ?? null,
-        note: start.unclear ? (start.note ?? 'No clear answer from the gateway') : null
-      }
-    )
-    if (start.unclear) {
+  /**
+   * Applies what the gateway said at the start of a charge, and returns the row as it now is (null
+   * when something after it changed the row again). Its word and the move to IN_PROGRESS (the
+   * payment and its order) are one statement: one commit for the browser to wait on, not three.
+   * A failed start settles the one exactly-once way.
+   */
+  async function apply(row: PaymentRow, start: StartResult, ctx: Ctx): Promise<PaymentRow | null> {
+    const unclear = !!start.unclear
+    const fails = !unclear && (start.status === 'FAILED' || (row.method === 'card' && !start.authorizationUrl))
+    const advance = !unclear && !fails && !isFinal(start.status)
+    const [after] = await run<PaymentRow>(ANSWER, [
+      row.transaction_id,
+      start.extId ?? null,
+      start.message || null,
+      start.authorizationUrl ?? row.details?.authorizationUrl ?? null,
+      unclear ? (start.note ?? 'No clear answer from the gateway') : null,
+      advance && start.status === 'IN_PROGRESS',
+      advance && start.needs !== undefined,
+      start.needs ?? null
+    ])
+    if (unclear) {
       log.warn({ transactionId: row.transaction_id, note: start.note }, 'charge start without a clear answer: payment stays pending and is asked again')
-      return
+      return after ?? null
     }
-    if (start.status === 'FAILED' || (row.method === 'card' && !start.authorizationUrl)) {
-      await settle(row.transaction_id, { status: 'FAILED', message: start.message || `${provider.label} authorization URL not received` }, ctx)
-    } else if (!isFinal(start.status)) {
-      await settlement.progress(row.transaction_id, start)
+    if (fails) {
+      const out = await settle(row.transaction_id, { status: 'FAILED', message: start.message || `${provider.label} authorization URL not received` }, ctx)
+      return out.row
     }
+    return after ?? null
   }
 
-  /** Calls the gateway for a payment written as PENDING; a second call for the same payment does nothing. */
-  async function startCharge(transactionId: string, ctx: Ctx = {}): Promise<void> {
+  /**
+   * Calls the gateway for a payment written as PENDING; a second call for the same payment does
+   * nothing. Returns the row after the gateway's answer (null when there was nothing to start, or
+   * when a voucher changed it again).
+   */
+  async function startCharge(transactionId: string, ctx: Ctx = {}): Promise<PaymentRow | null> {
     const [row] = await q<PaymentRow>(
       `UPDATE payments SET details = details || jsonb_build_object('startedAt', now()), updated_at = now()
        WHERE transaction_id = :tid AND status = 'PENDING' AND NOT (details ? 'startedAt') RETURNING *`,
       { tid: transactionId }
     )
-    if (!row) return
+    return row ? startClaimed(row, ctx) : null
+  }
+
+  /**
+   * The gateway call for a row whose start is already claimed (`startedAt` set): by startCharge, or
+   * written claimed in the transaction of its order. Outside any transaction: the row is committed,
+   * so the gateway's webhook and our own checks can find it. Should this process die before the
+   * answer is written, the payment stays pending and reconciliation asks the gateway about it.
+   */
+  async function startClaimed(row: PaymentRow, ctx: Ctx = {}): Promise<PaymentRow | null> {
     let start: StartResult
     try {
       start =
@@ -85,16 +123,16 @@ export function createStarter(deps: StartDeps) {
       if (!(err instanceof GatewayError)) throw err
       start = { status: 'PENDING', message: WAITING_MESSAGE, unclear: true, note: err.message }
     }
-    await apply(row, start, ctx)
+    const after = await apply(row, start, ctx)
     // A voucher typed up front (USSD, same dial) answers the gateway's request for one at once.
     const voucher = row.details?.voucher as string | undefined
-    if (voucher) {
-      if (start.needs === 'otp')
-        await submitCode(row.transaction_id, voucher, ctx).catch((err) =>
-          log.warn({ err: { message: (err as Error).message }, transactionId }, 'voucher not accepted')
-        )
-      await q(`UPDATE payments SET details = details - 'voucher' WHERE transaction_id = :tid RETURNING id`, { tid: row.transaction_id })
-    }
+    if (!voucher) return after
+    if (start.needs === 'otp')
+      await submitCode(row.transaction_id, voucher, ctx).catch((err) =>
+        log.warn({ err: { message: (err as Error).message }, transactionId: row.transaction_id }, 'voucher not accepted')
+      )
+    await q(`UPDATE payments SET details = details - 'voucher' WHERE transaction_id = :tid RETURNING id`, { tid: row.transaction_id })
+    return null
   }
 
   /** USSD: the charge starts in a queued job, so the hop answers at once. */
@@ -205,5 +243,5 @@ export function createStarter(deps: StartDeps) {
     return { checked: stale.length, settled, expired }
   }
 
-  return { apply, startCharge, startLater, checkGateway, submitCode, expireStale, reconcileOne }
+  return { apply, startCharge, startClaimed, startLater, checkGateway, submitCode, expireStale, reconcileOne }
 }

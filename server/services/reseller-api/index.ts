@@ -18,6 +18,7 @@ import { createApiKeys } from './keys.ts'
 import { presentApiOrder, type ApiOrder } from './present.ts'
 import { createAgentWebhooks, WEBHOOK_TASK, type WebhookPayload } from './webhooks.ts'
 
+export { KEY_PREFIX } from './keys.ts'
 export const IDEMPOTENCY_KEY_RE = /^[A-Za-z0-9_.:-]{1,255}$/
 export const BAD_KEY = 'Invalid or revoked API key'
 
@@ -144,8 +145,9 @@ export function createResellerApi(deps: {
       const seen = await findKeyUse(caller.agentId, idempotencyKey)
       if (seen) return { order: await orderOf(caller.agentId, replay(seen, hash)), replayed: true }
       try {
-        let answer: ApiOrder | undefined
-        await orders.placeOrder(
+        // The answer is the order as read in its own transaction (services.orders): after the commit the
+        // wallet has paid, and a lost connection must not turn that into an error the caller would retry without its key.
+        const placed = await orders.placeOrder(
           input,
           { user: caller.actor },
           {
@@ -156,13 +158,10 @@ export function createResellerApi(deps: {
                 { replacements: { agentId: caller.agentId, key: idempotencyKey, hash, orderId }, type: QueryTypes.SELECT, transaction }
               )
               if (!mine) throw new KeyTaken()
-              // Read in the order's transaction: after the commit the wallet has paid, and a lost
-              // connection must not turn that into an error the caller would retry without its key.
-              answer = await orderOf(caller.agentId, orderId, transaction)
             }
           }
         )
-        return { order: answer!, replayed: false }
+        return { order: presentApiOrder(placed.row!), replayed: false }
       } catch (err) {
         if (!(err instanceof KeyTaken)) throw err
         const use = await findKeyUse(caller.agentId, idempotencyKey)

@@ -69,6 +69,9 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
     .messages({ '*': env.NODE_ENV === 'production' ? 'Webhook URL must be an https:// address' : 'Webhook URL must be an http(s):// address' })
 
   const newSecret = () => `whsec_${randomToken(32)}`
+  // Orders whose agent has no webhook URL, per transaction: one transaction reports a paid order twice
+  // (paid, then queued for delivery), and nothing in it sets a URL, so the second report reads nothing.
+  const unhooked = new WeakMap<Transaction, Set<number>>()
 
   return {
     /** The URL and whether a signing secret exists: the secret itself is shown only when it is made (like API keys). */
@@ -137,12 +140,17 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
      * transaction) is the payload, so each change is reported with the state it produced.
      */
     async onOrderStatusChange(orderId: number, opts: { transaction?: Transaction } = {}): Promise<string | null> {
+      const t = opts.transaction
+      if (t && unhooked.get(t)?.has(orderId)) return null
       const [row] = await q<Record<string, any>>(
         `SELECT o.*, a.webhook_url FROM orders_view o JOIN agents a ON a.id = o.agent_id WHERE o.id = :id`,
         { id: orderId },
-        opts.transaction
+        t
       )
-      if (!row?.webhook_url) return null
+      if (!row?.webhook_url) {
+        if (t) unhooked.set(t, (unhooked.get(t) ?? new Set()).add(orderId))
+        return null
+      }
       const payload: WebhookPayload = {
         id: `evt_${crypto.randomUUID()}`,
         type: 'order.updated',

@@ -1,6 +1,7 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { AppError } from '../../lib/errors.ts'
 import { toGhs } from '../../lib/money.ts'
+import { preparedFor } from '../../../models/prepared.ts'
 import { balanceColumnOf, moveLockedBalance } from './locked-balance.ts'
 
 export const ENTRY_TYPES = ['TOPUP', 'ORDER', 'REFUND', 'ADJUSTMENT'] as const
@@ -67,7 +68,7 @@ export function toEntry(r: WalletEntryRecord): EntryRow {
 }
 
 /**
- * The one way money enters or leaves a wallet, always inside the caller's transaction
+ * The way money enters or leaves a wallet (an order's debit: `debitOrder`), always inside the caller's transaction
  * (`moveLockedBalance`: the wallet row locked first, the entry before the balance). A debit the
  * balance does not cover throws before anything is written; a fenced entry that already exists (one
  * ORDER and one REFUND per order, one TOPUP per payment: unique indexes) leaves everything as it was
@@ -106,6 +107,35 @@ export async function post(sequelize: Sequelize, input: PostInput, t: Transactio
       return row && toEntry(row)
     }
   })
+}
+
+/**
+ * An order's debit (ADR 0046): one statement. The conditional UPDATE moves the balance only when it
+ * covers the amount; it locks the row, and a concurrent movement of the same wallet makes it
+ * re-check the floor against what that one left. The entry is written from the balance it returned.
+ * No wallet row, or too little in it: no row comes back and nothing moved. The order's unique entry
+ * (one ORDER per order) stays the fence against a second debit: a duplicate fails the statement.
+ */
+const DEBIT_ORDER = `WITH w AS (
+    UPDATE wallets SET balance_pesewas = balance_pesewas - $2, updated_at = now()
+    WHERE agent_id = $1 AND balance_pesewas >= $2 RETURNING balance_pesewas)
+  INSERT INTO wallet_entries (agent_id, type, amount_pesewas, balance_after_pesewas, reason, actor_user_id, payment_transaction_id, order_id)
+  SELECT $1, 'ORDER', -$2::bigint, w.balance_pesewas, $3, $4, $5, $6 FROM w RETURNING *`
+
+export async function debitOrder(
+  sequelize: Sequelize,
+  input: Required<Pick<PostInput, 'agentId' | 'amountPesewas' | 'reason' | 'orderId'>> & Pick<PostInput, 'actorUserId' | 'paymentTransactionId'>,
+  t: Transaction
+): Promise<{ entry: EntryRow; balancePesewas: number }> {
+  if (!Number.isSafeInteger(input.amountPesewas) || input.amountPesewas <= 0) throw new Error('a debit is a positive integer of pesewas')
+  const [row] = await preparedFor(sequelize)<WalletEntryRecord>(
+    DEBIT_ORDER,
+    [input.agentId, input.amountPesewas, input.reason, input.actorUserId ?? null, input.paymentTransactionId ?? null, input.orderId],
+    t
+  )
+  if (!row) throw insufficientFunds(await balanceOf(sequelize, input.agentId, t))
+  const entry = toEntry(row)
+  return { entry, balancePesewas: entry.balanceAfterPesewas }
 }
 
 export const balanceOf = (sequelize: Sequelize, agentId: number, t?: Transaction): Promise<number> => balanceColumnOf(sequelize, agentId, 'balance_pesewas', t)

@@ -1,9 +1,9 @@
 import type { Sequelize, Transaction } from 'sequelize'
-import type { Models } from '../../../models/index.ts'
+import { preparedFor } from '../../../models/prepared.ts'
 import type { Ctx } from '../context.ts'
-import type { PaymentsService } from '../payments/index.ts'
+import type { PaymentRow, PaymentsService } from '../payments/index.ts'
 import type { Settings } from '../settings/index.ts'
-import { post } from './ledger.ts'
+import { debitOrder } from './ledger.ts'
 
 export interface WalletOrder {
   id: number
@@ -11,54 +11,46 @@ export interface WalletOrder {
   userId: number | null
   amountPesewas: number
   paymentTransactionId: string
+  /** The order was written already marked simulated: no UPDATE of it here. */
+  marked?: boolean
 }
+
+const INSERT_WALLET_PAYMENT = `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, email, order_id, agent_id, user_id,
+    details, last_checked_at, simulated)
+  VALUES ($1, 'data', 'wallet', 'wallet', 'PENDING', $2, $3, $4, $5, $6, '{}'::jsonb, now(), $7) RETURNING *`
 
 /**
  * Pays an order from its agent's wallet inside the transaction that created the order: a payments row
  * (gateway and method 'wallet'), the ORDER debit on the ledger (which throws when the balance does
  * not cover it, rolling the order back with it), and settlement to SUCCESS through the same single
  * function a gateway payment uses, so commission, SMS, audit and whatever else settlement does
- * (delivery, agent webhooks) follow exactly as for mobile money.
+ * (delivery, agent webhooks) follow exactly as for mobile money. Answers the settled payment row, so
+ * the caller reads nothing back (ADR 0046).
  */
 export async function payOrderFromWallet(
-  deps: { sequelize: Sequelize; models: Models; payments: PaymentsService },
+  deps: { sequelize: Sequelize; payments: PaymentsService },
   order: WalletOrder,
   ctx: Ctx & { transaction: Transaction },
   settings: Settings
-): Promise<void> {
-  const { sequelize, models, payments } = deps
+): Promise<PaymentRow> {
+  const { sequelize, payments } = deps
   if (!order.agentId) throw new Error('wallet payment needs an agent order')
   const t = ctx.transaction
   const tid = order.paymentTransactionId
-  await models.Payment.create(
-    {
-      transactionId: tid,
-      purpose: 'data',
-      gateway: 'wallet',
-      method: 'wallet',
-      status: 'PENDING',
-      amountPesewas: order.amountPesewas,
-      payerPhone: null,
-      payerNetwork: null,
-      email: ctx.user?.email ?? null,
-      orderId: order.id,
-      agentId: order.agentId,
-      userId: order.userId,
-      details: {},
-      lastCheckedAt: new Date(),
-      // While the simulator takes payments, wallet money came from simulated top-ups: never real data.
-      simulated: payments.isSimulator
-    },
-    { transaction: t }
+  // While the simulator takes payments, wallet money came from simulated top-ups: never real data.
+  const simulated = payments.isSimulator
+  const [written] = await preparedFor(sequelize)<PaymentRow>(
+    INSERT_WALLET_PAYMENT,
+    [tid, order.amountPesewas, ctx.user?.email ?? null, order.id, order.agentId, order.userId, simulated],
+    t
   )
-  if (payments.isSimulator) await sequelize.query('UPDATE orders SET simulated = true WHERE id = :id', { replacements: { id: order.id }, transaction: t })
+  if (simulated && !order.marked) await sequelize.query('UPDATE orders SET simulated = true WHERE id = :id', { replacements: { id: order.id }, transaction: t })
   if (order.amountPesewas > 0) {
-    await post(
+    await debitOrder(
       sequelize,
       {
         agentId: order.agentId,
-        type: 'ORDER',
-        amountPesewas: -order.amountPesewas,
+        amountPesewas: order.amountPesewas,
         reason: `Order #${order.id}`,
         actorUserId: ctx.user?.id ?? null,
         paymentTransactionId: tid,
@@ -68,7 +60,9 @@ export async function payOrderFromWallet(
     )
   }
   const out = await payments.settle(tid, { status: 'SUCCESS', message: 'Paid from wallet', amountPesewas: order.amountPesewas, currency: 'GHS' }, ctx, {
-    settings
+    settings,
+    before: written
   })
-  if (!out.settled) throw new Error('wallet payment did not settle')
+  if (!out.settled || !out.row) throw new Error('wallet payment did not settle')
+  return out.row
 }

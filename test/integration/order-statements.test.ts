@@ -1,0 +1,128 @@
+import { expect } from 'chai'
+import pg from 'pg'
+import { QueryTypes } from 'sequelize'
+import { createAgent, createPackage } from '../helpers/factories.ts'
+import { adminClient, Client } from '../helpers/http.ts'
+import { app, resetDb } from '../helpers/server.ts'
+
+/**
+ * What placing an order asks of PostgreSQL (ADR 0046), counted from the statements the app's pg
+ * connections send during one request: how many there are, and how many commits wait for the WAL
+ * flush (a COMMIT, or a write outside a transaction that does not turn the wait off). Counts, never
+ * times: the machine decides the milliseconds, the code decides these.
+ */
+async function statementsOf(fn: () => Promise<unknown>) {
+  const query = pg.Client.prototype.query
+  const sent: string[] = []
+  let flushes = 0
+  const inTransaction = new WeakSet<object>()
+  pg.Client.prototype.query = function (this: object, ...args: unknown[]) {
+    const q = args[0] as string | { text?: string }
+    const text = (typeof q === 'string' ? q : (q?.text ?? '')).trim()
+    // The pool's liveness probe runs on its own clock, not the request's.
+    if (text !== 'SELECT 1') {
+      sent.push(text)
+      if (/^(START TRANSACTION|BEGIN)/i.test(text)) inTransaction.add(this)
+      else if (/^COMMIT/i.test(text)) {
+        inTransaction.delete(this)
+        flushes++
+      } else if (/^ROLLBACK/i.test(text)) inTransaction.delete(this)
+      else if (!inTransaction.has(this) && /\b(INSERT|UPDATE|DELETE)\b/i.test(text) && !/set_config\('synchronous_commit', 'off'/.test(text)) flushes++
+    }
+    return (query as (...a: unknown[]) => unknown).apply(this, args)
+  } as typeof query
+  try {
+    const out = await fn()
+    return { out: out as { status: number; text: string; body: any }, statements: sent.length, flushes, sent }
+  } finally {
+    pg.Client.prototype.query = query
+  }
+}
+
+/** An agent with GHS 20 in its wallet, signed in on the portal, and a bundle it buys at GHS 4.50. */
+async function fundedAgent() {
+  const pkg = await createPackage({ priceAgentPesewas: 450 })
+  const a = await createAgent()
+  const admin = await adminClient()
+  expect((await admin.post(`/api/wallet/agents/${a.agent.id}/adjust`, { amount: 20, direction: 'CREDIT', reason: 'Test float' })).status).to.equal(200)
+  const portal = new Client()
+  await portal.login(a.user.email, a.password)
+  return { pkg, a, portal }
+}
+
+describe('placing an order: statements and commits (ADR 0046)', () => {
+  beforeEach(resetDb)
+
+  it("a visitor's mobile-money order: the order with its payment in one commit, the gateway's answer in one more, the session in a third", async () => {
+    const pkg = await createPackage()
+    const visitor = new Client()
+    // The settings cached as any running shop has them.
+    await visitor.get('/api/settings')
+    const { out, statements, flushes, sent } = await statementsOf(() =>
+      visitor.post('/api/orders', { packageId: pkg.id, recipientNumber: '0241234567', payerPhone: '0241234567', payerNetwork: 'MTN' })
+    )
+    expect(out.status, out.text).to.equal(201)
+    expect(out.body.order).to.include({ paymentStatus: 'PENDING', recipientNumber: '0241234567' })
+    expect(out.body.payment).to.include({ paymentStatus: 'PENDING' })
+    expect(flushes, sent.join('\n')).to.equal(3)
+    expect(statements, sent.join('\n')).to.be.at.most(9)
+    // Nothing was read back that a write had returned, and the settings came from the cache.
+    expect(
+      sent.filter((s) => /^SELECT \* FROM payments/.test(s) || /FROM "orders"/.test(s) || /^SELECT [^(]*FROM settings/.test(s)),
+      sent.join('\n')
+    ).to.deep.equal([])
+  })
+
+  it('a wallet order over the reseller API: one transaction, the debit in one statement, nothing read back after the commit', async () => {
+    const { pkg, a, portal } = await fundedAgent()
+    const api = new Client()
+    api.bearer = (await portal.post('/api/reseller/keys', { name: 'Counted' })).body.key
+    // A first order, so the key's "last used" mark and the settings are as any later order finds them.
+    expect((await api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241112200' }, { 'Idempotency-Key': 'warm-up' })).status).to.equal(201)
+    const { out, statements, flushes, sent } = await statementsOf(() =>
+      api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241112211' }, { 'Idempotency-Key': 'counted-1' })
+    )
+    expect(out.status, out.text).to.equal(201)
+    expect(out.body.order).to.include({ paymentStatus: 'SUCCESS', recipientNumber: '0241112211' })
+    expect(flushes, sent.join('\n')).to.equal(1)
+    expect(statements, sent.join('\n')).to.be.at.most(23)
+    const commit = sent.findIndex((s) => /^COMMIT/i.test(s))
+    expect(sent.slice(commit + 1), 'after the commit').to.deep.equal([])
+    // The wallet moved once, by one conditional UPDATE: no row lock taken by a SELECT, no second write.
+    expect(
+      sent.filter((s) => /wallets/.test(s)),
+      sent.join('\n')
+    ).to.have.length(1)
+    const [w] = await app().db.sequelize.query<{ balance_pesewas: string }>('SELECT balance_pesewas FROM wallets WHERE agent_id = :id', {
+      replacements: { id: a.agent.id },
+      type: QueryTypes.SELECT
+    })
+    expect(Number(w!.balance_pesewas)).to.equal(2000 - 450 - 450)
+  })
+})
+
+describe('placing an order: the settings read once, from the cache (ADR 0046)', () => {
+  beforeEach(resetDb)
+
+  it('a platform closed by a save this instance has not heard of yet refuses the very next order, visitor or wallet, and keeps nothing', async () => {
+    const { pkg, a, portal } = await fundedAgent()
+    const visitor = new Client()
+    // The cached copy says open...
+    expect((await visitor.get('/api/settings')).body.platformOpen).to.equal(true)
+    // ...and a save that sends no notice closes the platform (another instance's, its NOTIFY not yet here).
+    await app().db.sequelize.query(`UPDATE settings SET data = jsonb_set(data, '{platformOpen}', 'false') WHERE id = 1 RETURNING id`, {
+      type: QueryTypes.SELECT
+    })
+    const bought = await visitor.post('/api/orders', { packageId: pkg.id, recipientNumber: '0241234567', payerPhone: '0241234567', payerNetwork: 'MTN' })
+    expect(bought.status, bought.text).to.equal(403)
+    expect(bought.body.error).to.equal('Purchases are temporarily disabled')
+    const paid = await portal.post('/api/orders', { packageId: pkg.id, recipientNumber: '0241112233', payFrom: 'wallet' })
+    expect(paid.status, paid.text).to.equal(403)
+    const [n] = await app().db.sequelize.query<{ orders: string; payments: string; entries: string }>(
+      `SELECT (SELECT count(*) FROM orders) AS orders, (SELECT count(*) FROM payments) AS payments,
+              (SELECT count(*) FROM wallet_entries WHERE type = 'ORDER') AS entries`,
+      { type: QueryTypes.SELECT }
+    )
+    expect(n).to.deep.equal({ orders: '0', payments: '0', entries: '0' })
+  })
+})
