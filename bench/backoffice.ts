@@ -7,7 +7,7 @@
 // Prints figures only; it asserts nothing. Results go in docs/benchmarks-backoffice.md by hand.
 import { QueryTypes } from 'sequelize'
 import { BENCH_ADMIN, openBenchDb } from '../scripts/seed-volume.ts'
-import { boot } from '../server/index.ts'
+import { boot } from '../main.ts'
 import os from 'node:os'
 import { loadAverage, measureExport, printExport, type ExportFigures } from './export-run.ts'
 import { postgresCpu } from './lib.ts'
