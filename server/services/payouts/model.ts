@@ -20,44 +20,6 @@ export const OPEN: PayoutStatus[] = ['SENDING', 'SENT', 'UNKNOWN']
 /** Ended without money leaving: the hold goes back to the agent's earnings. */
 export const RETURNS: PayoutStatus[] = ['FAILED', 'REVERSED', 'REJECTED']
 
-export interface PayoutRow {
-  id: number
-  agent_id: number
-  payout_number_id: number
-  amount_pesewas: number
-  fee_pesewas: number
-  status: PayoutStatus
-  reference: string
-  provider: string
-  transfer_code: string | null
-  message: string | null
-  channel: 'web' | 'ussd' | 'admin'
-  send_attempts: number
-  retry_of: number | null
-  requested_by: number | null
-  decided_by: number | null
-  decided_at: Date | null
-  decision_reason: string | null
-  last_checked_at: Date | null
-  settled_at: Date | null
-  created_at: Date
-  updated_at: Date
-}
-
-export interface PayoutNumberRow {
-  id: number
-  agent_id: number
-  network: PayoutNetwork
-  phone: string
-  account_name: string
-  resolved_name: string | null
-  provider: string
-  bank_code: string | null
-  recipient_code: string
-  verified_at: Date
-  removed_at: Date | null
-}
-
 export interface PayoutView {
   id: number
   agentId: number
