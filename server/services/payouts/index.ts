@@ -20,7 +20,7 @@ import { createSimulatorTransfers, type SimulatorTransfers } from './simulator.t
 import type { TransfersProvider } from './transfers.ts'
 import { presentPayout } from './view.ts'
 
-export { PAYOUT_SEND_TASK, PAYOUT_CHECK_TASK, PAYOUT_SWEEP_TASK, type PayoutStatus, type PayoutView } from './model.ts'
+export { PAYOUT_SEND_TASK, PAYOUT_CHECK_TASK, PAYOUT_SWEEP_TASK, type PayoutView } from './model.ts'
 
 export interface PayoutsDeps {
   sequelize: Sequelize
