@@ -30,7 +30,7 @@ import { apiV1Router } from './api-v1/index.ts'
 import { resellerRouter } from './reseller.ts'
 import { shopsAdminRouter, shopsRouter } from './shops.ts'
 import { subAgentsRouter, tiersAdminRouter } from './tiers.ts'
-import { adminPayoutsRouter, payoutsRouter } from './payouts.ts'
+import { adminPayoutsRouter, payoutsRouter } from './payouts/index.ts'
 import { bulkRouter } from './bulk.ts'
 import { vouchersRouter } from './vouchers.ts'
 

@@ -4,7 +4,7 @@ import { formatCedis, toGhs } from '../../lib/money.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 import type { PayoutLifecycle } from './lifecycle.ts'
-import { listSchema, reasonSchema, validate, type PayoutView } from './model.ts'
+import type { PayoutListInput, PayoutView } from './model.ts'
 import type { Payout, PayoutNumber, PayoutQueries } from './queries.ts'
 import { presentPayout } from './view.ts'
 
@@ -23,8 +23,7 @@ export function createPayoutAdmin(deps: PayoutAdminDeps) {
 
   return {
     /** Pages of payouts by tab. */
-    async list(raw: unknown) {
-      const f = validate<{ status: string; page: number; limit: number }>(listSchema, raw)
+    async list(f: PayoutListInput) {
       const [total, payouts, counts] = await Promise.all([
         queries.countInTab(f.status),
         queries.listedInTab(f.status, f.limit, (f.page - 1) * f.limit),
@@ -37,8 +36,7 @@ export function createPayoutAdmin(deps: PayoutAdminDeps) {
       }
     },
 
-    async exportRows(raw: unknown, ctx: Ctx = {}): Promise<PayoutView[]> {
-      const f = validate<{ status: string }>(listSchema, raw)
+    async exportRows(f: Pick<PayoutListInput, 'status'>, ctx: Ctx = {}): Promise<PayoutView[]> {
       const rows = (await queries.listedInTab(f.status, 100000)).map(presentPayout)
       await audit.record({ action: 'PAYOUTS_EXPORTED', resource: 'SYSTEM', severity: 'MEDIUM', details: { status: f.status || 'ALL', rows: rows.length } }, ctx)
       return rows
@@ -62,8 +60,7 @@ export function createPayoutAdmin(deps: PayoutAdminDeps) {
     },
 
     /** Refuses a payout held for approval; the held money goes back to the agent's earnings. */
-    async reject(id: number, raw: unknown, ctx: Ctx): Promise<PayoutView> {
-      const { reason } = validate<{ reason: string }>(reasonSchema, raw)
+    async reject(id: number, reason: string, ctx: Ctx): Promise<PayoutView> {
       const done = await lifecycle.finish(id, 'REJECTED', ['PENDING_APPROVAL'], `Rejected by an admin: ${reason}`, ctx, { reason })
       if (!done) {
         await view(id)

@@ -12,7 +12,7 @@ import type { Queue } from '../queue/index.ts'
 import type { SettingsService } from '../settings/index.ts'
 import { createPayoutAdmin } from './admin.ts'
 import { createPayoutLifecycle } from './lifecycle.ts'
-import { amountPesewasSchema, amountSchema, simulatorSchema, validate, type PayoutView } from './model.ts'
+import { amountPesewasSchema, validate, type PayoutView, type TransferSimInput } from './model.ts'
 import { createPayoutNumbers } from './numbers.ts'
 import { createPaystackTransfers } from './paystack.ts'
 import { createPayoutQueries } from './queries.ts'
@@ -111,10 +111,7 @@ export function createPayoutsService(deps: PayoutsDeps) {
     removeNumber: numbers.remove,
 
     /** A withdrawal by the signed-in agent (web). */
-    request: (raw: unknown, ctx: Ctx) => {
-      const agentId = requireActiveAgent(ctx, 'Payouts').id
-      return requestFor(agentId, toPesewas(validate<{ amount: number }>(amountSchema, raw).amount), 'web', ctx)
-    },
+    request: (input: { amount: number }, ctx: Ctx) => requestFor(requireActiveAgent(ctx, 'Payouts').id, toPesewas(input.amount), 'web', ctx),
     /** A withdrawal from the USSD menu, after the PIN (the dial's agent, checked by the menu). */
     requestFromUssd: (agentId: number, amountPesewas: Pesewas, ctx: Ctx) =>
       requestFor(agentId, validate<{ amount: Pesewas }>(amountPesewasSchema, { amount: amountPesewas }).amount, 'ussd', ctx),
@@ -133,10 +130,10 @@ export function createPayoutsService(deps: PayoutsDeps) {
       if (!sim) throw notFound('The transfers simulator runs only without a Paystack key')
       return sim.state()
     },
-    simulatorControl(raw: unknown, ctx: Ctx) {
+    simulatorControl(input: TransferSimInput, ctx: Ctx) {
       if (!sim) throw notFound('The transfers simulator runs only without a Paystack key')
       if (env.NODE_ENV === 'production' && ctx.user?.role !== 'ADMIN') throw forbidden('The transfers simulator control is for admins')
-      return sim.control(validate(simulatorSchema, raw))
+      return sim.control(input)
     }
   }
 }

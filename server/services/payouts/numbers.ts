@@ -5,9 +5,9 @@ import { parseGhanaMobile } from '../../lib/phone.ts'
 import { requireActiveAgent } from '../agents/index.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
-import { NETWORK_LABELS, numberSchema, validate } from './model.ts'
+import { NETWORK_LABELS, type PayoutNumberInput } from './model.ts'
 import type { PayoutNumber, PayoutQueries } from './queries.ts'
-import type { PayoutNetwork, TransfersProvider } from './transfers.ts'
+import type { TransfersProvider } from './transfers.ts'
 
 /**
  * An agent's payout number: one at a time, verified with the gateway (resolve and transfer
@@ -29,9 +29,8 @@ export function createPayoutNumbers(deps: { sequelize: Sequelize; audit: AuditSe
     active: queries.activeNumber,
     present,
     /** Verifies the number with the gateway (resolve + transfer recipient) and makes it the agent's payout number. */
-    async add(raw: unknown, ctx: Ctx) {
+    async add(v: PayoutNumberInput, ctx: Ctx) {
       const agent = requireActiveAgent(ctx, 'Payouts')
-      const v = validate<{ network: PayoutNetwork; phone: string; accountName: string }>(numberSchema, raw)
       const parsed = parseGhanaMobile(v.phone)
       if (!parsed.ok) throw badRequest(parsed.error)
       const answer = await transfers.verifyNumber({ network: v.network, phone: parsed.local, accountName: v.accountName })
