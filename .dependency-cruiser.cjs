@@ -4,6 +4,8 @@
 
 // What the domain layer and what lies below it must never reach: the channels and the tools above them.
 const ABOVE_THE_DOMAIN = '^(server/http|pages|renderer|ussd|jobs|scripts|test|bench)/'
+// The channels the server joins only as arguments: main.ts, the process entry, composes them (ADR 0035).
+const CHANNELS = '^(ussd|jobs|main[.]ts$)'
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -32,6 +34,15 @@ module.exports = {
       comment: 'server/lib and models sit under the domain layer: they take what they need as arguments, ' + 'never by importing server/services.',
       from: { path: '^(server/lib|models)/' },
       to: { path: '^server/services/' }
+    },
+    {
+      name: 'server-not-channels',
+      severity: 'error',
+      comment:
+        'The USSD gateway and the scheduled jobs sit above the server and import its services; the server ' +
+        'takes them as Channels from main.ts (the process entry and composition root), never by importing them.',
+      from: { path: '^server/' },
+      to: { path: CHANNELS }
     },
     {
       name: 'pages-not-http',

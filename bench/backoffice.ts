@@ -9,7 +9,7 @@
 // Prints figures only; it asserts nothing. Results go in docs/benchmarks-backoffice.md by hand.
 import { QueryTypes } from 'sequelize'
 import { BENCH_ADMIN, openBenchDb } from '../scripts/seed-volume.ts'
-import { boot } from '../server/index.ts'
+import { boot } from '../main.ts'
 import fs from 'node:fs'
 import os from 'node:os'
 import { bareExportServer, loadAverage, measureExport, printExport, type ExportFigures } from './export-run.ts'

@@ -12,7 +12,7 @@
 import path from 'node:path'
 import { QueryTypes } from 'sequelize'
 import { loadEnv } from '../server/env.ts'
-import { boot } from '../server/index.ts'
+import { boot } from '../main.ts'
 import { createLogger } from '../server/lib/logger.ts'
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def)

@@ -29,7 +29,7 @@ const smtp = new SMTPServer({
 })
 await new Promise<void>((r) => smtp.listen(3201, '127.0.0.1', () => r()))
 const server = await startChild(
-  'server/index.ts',
+  'main.ts',
   {
     NODE_ENV: 'production',
     PORT,

@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { QueryTypes } from 'sequelize'
 import { loadEnv } from '../server/env.ts'
-import { boot } from '../server/index.ts'
+import { boot } from '../main.ts'
 import { createLogger } from '../server/lib/logger.ts'
 import { resolveClusterDir } from '../models/embedded.ts'
 

@@ -33,7 +33,7 @@ const loadavg = () =>
 console.log(
   `Data Hub HTTP benchmark: ${seconds}s per target in ${rounds} slices, ${connections} connections, node ${process.version}, ${new Date().toISOString()}, load ${loadavg()}`
 )
-const server = await startChild('server/index.ts', { ...BENCH_ENV, PORT }, `http://127.0.0.1:${PORT}/readyz`)
+const server = await startChild('main.ts', { ...BENCH_ENV, PORT }, `http://127.0.0.1:${PORT}/readyz`)
 const base = `http://127.0.0.1:${PORT}`
 
 // A signed-in browser: the admin's session cookie (pages render for them on every request).

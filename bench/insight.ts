@@ -10,7 +10,7 @@ import path from 'node:path'
 import { QueryTypes } from 'sequelize'
 import { seedDefaults } from '../server/services/seed/index.ts'
 import { BENCH_ADMIN, openBenchDb, seedVolume } from '../scripts/seed-volume.ts'
-import { boot } from '../server/index.ts'
+import { boot } from '../main.ts'
 import { createServices } from '../server/services/index.ts'
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def)

@@ -30,7 +30,7 @@ console.log(
 
 fs.rmSync(statementLog, { force: true })
 const server = await startChild(
-  'server/index.ts',
+  'main.ts',
   { ...BENCH_ENV, PORT, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ./bench/statement-log.ts`, STATEMENT_LOG: statementLog },
   `${base}/readyz`
 )

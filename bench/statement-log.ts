@@ -1,6 +1,6 @@
 // Preload that writes every statement the app sends to PostgreSQL to STATEMENT_LOG (one a line,
 // with the connection's process id), so the statements of one request or order can be counted:
-//   STATEMENT_LOG=/tmp/stmts.log node --import ./bench/statement-log.ts server/index.ts
+//   STATEMENT_LOG=/tmp/stmts.log node --import ./bench/statement-log.ts main.ts
 // A measuring aid for bench runs by hand; never loaded by the app itself.
 import { appendFileSync } from 'node:fs'
 import { createRequire } from 'node:module'

@@ -35,7 +35,7 @@ const PG_PORT = process.env.BENCH_PG_PORT ?? '54341'
 // The server runs in its own process (production build, own embedded database), so the client's
 // 100 sockets do not share its event loop; this process sets up data over a database connection.
 const server = await startChild(
-  'server/index.ts',
+  'main.ts',
   // BENCH_SERVER_NODE_OPTIONS=--cpu-prof profiles the server alone.
   {
     ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),

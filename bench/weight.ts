@@ -15,7 +15,7 @@ if (!fs.existsSync(path.join(ROOT, 'dist/server/entry.mjs')) || process.env.BENC
 }
 const base = `http://127.0.0.1:${PORT}`
 const server = await startChild(
-  'server/index.ts',
+  'main.ts',
   { ...BENCH_ENV, EMBEDDED_PG_PORT: PG_PORT, PORT, SESSION_SECRET: 'bench-session-secret-long-enough-00000000' },
   `${base}/readyz`
 )

@@ -39,7 +39,7 @@ const apps: { port: number; child?: ChildProcess; log: string }[] = APPS.map((po
 function startApp(i: number) {
   const a = apps[i]!
   const out = fs.openSync(a.log, 'a')
-  a.child = spawn(node, [path.join(root, 'server/index.ts')], {
+  a.child = spawn(node, [path.join(root, 'main.ts')], {
     cwd: root,
     env: {
       PATH: process.env.PATH,

@@ -32,5 +32,5 @@ if (!process.env.SESSION_SECRET) {
   }
   process.env.SESSION_SECRET = fs.readFileSync(file, 'utf8').trim()
 }
-const { main } = await import('../server/index.ts')
+const { main } = await import('../main.ts')
 main(false)

@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import type { Server } from 'node:http'
+import type { Express } from 'express'
 import path from 'node:path'
 import { openDatabase, type Database } from '../models/db.ts'
 import { migrate } from '../models/migrate.ts'
@@ -44,7 +45,24 @@ async function pageLayer(env: Env, services: Services, dev: boolean) {
 }
 
 /** env -> database -> migrate -> seed -> pages -> listen; returns a handle that stops it all gracefully. */
-export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: Database } = {}): Promise<Running> {
+/**
+ * What the process entry (`main.ts`) composes into the server: the channels outside /api (USSD,
+ * webhooks) and the job queue's tasks. Handed in, so the server never imports the channels above it.
+ */
+export interface Channels {
+  mount(app: Express, services: Services): void
+  registerTasks(services: Services): void
+}
+
+export interface BootOptions {
+  channels: Channels
+  env?: Env
+  log?: Logger
+  dev?: boolean
+  db?: Database
+}
+
+export async function boot(opts: BootOptions): Promise<Running> {
   const env = opts.env ?? loadEnv()
   const log = opts.log ?? createLogger(env.LOG_LEVEL)
   const db = opts.db ?? (await openDatabase(env, log))
@@ -67,11 +85,10 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
   })
   const stopPoolWatch = watchAppPool(db.sequelize, services.connections)
   const pages = await pageLayer(env, services, opts.dev ?? false)
-  const composition = await import('./composition.ts')
   const lifecycle = { draining: false }
   const metrics = createMetrics(services.opsMetrics, services.connections)
-  const app = createApp({ env, log, services, sessionSecret: secret, pages, metrics, lifecycle, extra: (a) => composition.mountChannels(a, services) })
-  composition.registerTasks(services)
+  const app = createApp({ env, log, services, sessionSecret: secret, pages, metrics, lifecycle, extra: (a) => opts.channels.mount(a, services) })
+  opts.channels.registerTasks(services)
   if (env.JOBS_ENABLED) await services.queue.start()
 
   const server: Server = await new Promise((resolve, reject) => {
@@ -118,60 +135,3 @@ export async function boot(opts: { env?: Env; log?: Logger; dev?: boolean; db?: 
     })())
   return { url, port, services, db, stop }
 }
-
-/** The command line: `node server/index.ts [--dev]`, and `npm start` through scripts/start.ts. */
-export function main(dev = process.argv.includes('--dev')) {
-  let env: Env
-  try {
-    env = loadEnv(process.env, dev ? ({ NODE_ENV: 'development' } as Partial<Env>) : {})
-  } catch (err) {
-    console.error((err as Error).message)
-    process.exit(1)
-  }
-  const log = createLogger(env.LOG_LEVEL)
-  if (!dev && !fs.existsSync(path.join(ROOT, 'dist/server/entry.mjs'))) {
-    // The serving machine never builds: the build is made beforehand (npm start builds for you).
-    console.error('No build found (dist/). Run `npm run build` first, then start again.')
-    process.exit(1)
-  }
-  // Signals are taken from the start: one arriving while booting stops the shop once it is up.
-  let running: Running | undefined
-  let signalled: string | undefined
-  const stopNow = (r: Running, sig: string) => {
-    log.info({ sig }, 'signal received')
-    // Should the stop itself hang, the process still ends (the balancer has long moved on).
-    setTimeout(
-      () => {
-        log.error('shutdown took too long; exiting')
-        process.exit(1)
-      },
-      env.SHUTDOWN_DRAIN_MS + env.SHUTDOWN_TIMEOUT_MS + 15_000
-    ).unref()
-    r.stop().then(
-      () => process.exit(0),
-      (err) => {
-        log.error({ err }, 'shutdown failed')
-        process.exit(1)
-      }
-    )
-  }
-  const onSignal = (sig: string) => {
-    if (running) stopNow(running, sig)
-    else signalled = sig
-  }
-  process.once('SIGTERM', onSignal)
-  process.once('SIGINT', onSignal)
-  boot({ env, log, dev }).then(
-    (r) => {
-      running = r
-      if (signalled) stopNow(r, signalled)
-    },
-    (err) => {
-      log.fatal({ err: { message: err.message } }, 'start-up failed')
-      console.error(`\n${err.message}\n`)
-      process.exit(1)
-    }
-  )
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) main()

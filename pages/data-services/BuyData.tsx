@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react
 import { api, ApiError } from '../../renderer/api.ts'
 import { useToast } from '../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../renderer/usePageContext.tsx'
-import { digitsOnly, EMAIL_RE, formatCedis, formatSize, isActiveAgent, NETWORK_LABEL } from '../_storefront/format.ts'
+import { EMAIL_RE, formatCedis, formatSize, isActiveAgent, NETWORK_LABEL } from '../_storefront/format.ts'
 import { PayerFields } from '../_storefront/PayerFields.tsx'
 import type { Busy } from '../_storefront/PaymentDialog.tsx'
 import { LazyPaymentDialog, preloadPaymentDialog } from '../_storefront/LazyPaymentDialog.tsx'
@@ -21,6 +21,8 @@ import { rememberOrders, type SeenOrder } from '../_storefront/seen-orders.ts'
 
 import type { BuyData as Data, StorePackage } from './+data.ts'
 import { NetworkPackages } from './NetworkPackages.tsx'
+import { OrderSummary } from './OrderSummary.tsx'
+import { RecipientField } from './RecipientField.tsx'
 import { networkMismatchWarning, parseGhanaMobile } from '../../server/lib/phone.ts'
 
 // Only a signed-in agent pays from a wallet: a visitor's first load carries none of it (ADR 0044).
@@ -40,6 +42,14 @@ type PlacedOrder = Omit<SeenOrder, 'seenAt' | 'paymentStatus' | 'paymentTransact
  */
 export interface ShopMode {
   slug: string
+}
+
+/** What the form still lacks before an order (spec texts), in the order the buyer is told it; null when nothing. */
+function missingForOrder(pkg: StorePackage | undefined, recipient: string, parsed: ReturnType<typeof parseGhanaMobile> | null): string | null {
+  if (!pkg && !recipient.trim()) return 'Please select package and enter recipient number'
+  if (!pkg) return 'Please select a package'
+  if (!recipient.trim()) return 'Enter recipient number'
+  return parsed && !parsed.ok ? parsed.error : null
 }
 
 export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
@@ -104,13 +114,12 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
   function openDialog() {
     setError(null)
     setPriceNotice(null)
-    if (!pkg && !recipient.trim()) return setError('Please select package and enter recipient number')
-    if (!pkg) return setError('Please select a package')
-    if (!recipient.trim()) return setError('Enter recipient number')
-    if (parsedRecipient && !parsedRecipient.ok) {
-      setRecipientTouched(true)
-      return setError(parsedRecipient.error)
+    const missing = missingForOrder(pkg, recipient, parsedRecipient)
+    if (missing) {
+      if (parsedRecipient && !parsedRecipient.ok) setRecipientTouched(true)
+      return setError(missing)
     }
+    if (!pkg) return
     if (closed) return setError('Purchases are temporarily disabled')
     if (card && !isAgent && !EMAIL_RE.test(email.trim().toLowerCase())) return setError(`Please enter a valid email address for ${data.providerLabel} payment`)
     // A prompt still waiting for this same purchase is shown again rather than replaced by a second charge.
@@ -244,17 +253,7 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
   }
 
   // Why 'Proceed to Payment' cannot go on yet, said next to it (spec texts) rather than a silent disabled button.
-  const blocker = closed
-    ? 'Purchases are temporarily disabled'
-    : !pkg && !recipient.trim()
-      ? 'Please select package and enter recipient number'
-      : !pkg
-        ? 'Please select a package'
-        : !recipient.trim()
-          ? 'Enter recipient number'
-          : parsedRecipient && !parsedRecipient.ok
-            ? parsedRecipient.error
-            : null
+  const blocker = closed ? 'Purchases are temporarily disabled' : missingForOrder(pkg, recipient, parsedRecipient)
   const canSubmit = !blocker && !busy
   return (
     <div className="columns">
@@ -285,38 +284,14 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
             onSelect={setPackageId}
             agentPricing={agentPricing}
           />
-          <div className="field">
-            <label className="label" htmlFor="recipient">
-              Recipient number
-            </label>
-            <div className="control">
-              <input
-                id="recipient"
-                className={`input${recipientError ? ' is-danger' : ''}`}
-                inputMode="numeric"
-                autoComplete="tel"
-                placeholder="0241234567"
-                value={recipient}
-                onChange={(e) => setRecipient(digitsOnly(e.target.value))}
-                onBlur={() => setRecipientTouched(true)}
-                aria-invalid={!!recipientError}
-                aria-describedby="recipient-help"
-              />
-            </div>
-            <p className={`help${recipientError ? ' is-danger' : recipientWarning ? ' is-warning-text' : ''}`} id="recipient-help" aria-live="polite">
-              {recipientError ?? recipientWarning ?? 'A Ghanaian mobile number: 0241234567, 233241234567 or 241234567.'}
-            </p>
-            {recent.length ? (
-              <div className="sf-row sf-gap-top" aria-label="Recent recipients">
-                <span className="sf-muted">Recent</span>
-                {recent.map((n) => (
-                  <button key={n} type="button" className="button is-small is-light sf-chip" onClick={() => setRecipient(n)}>
-                    {n}
-                  </button>
-                ))}
-              </div>
-            ) : null}
-          </div>
+          <RecipientField
+            value={recipient}
+            onChange={setRecipient}
+            onLeave={() => setRecipientTouched(true)}
+            error={recipientError}
+            warning={recipientWarning}
+            recent={recent}
+          />
           {card && !isAgent ? (
             <div className="field">
               <label className="label" htmlFor="email">
@@ -367,21 +342,7 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
         </form>
       </div>
       <div className="column is-5">
-        <aside className="box" aria-label="Order summary">
-          <h2 className="title is-5">Summary</h2>
-          <dl className="sf-summary">
-            <dt>Network</dt>
-            <dd>{NETWORK_LABEL[network]}</dd>
-            <dt>Package</dt>
-            <dd>{pkg ? `${formatSize(pkg.sizeMB)} · ${pkg.name}` : '-'}</dd>
-            <dt>Recipient</dt>
-            <dd>{recipient || '-'}</dd>
-            <dt>Payment</dt>
-            <dd>{card ? 'Card / checkout' : 'Mobile money'}</dd>
-            <dt>Total</dt>
-            <dd className="is-size-5">{formatCedis(price)}</dd>
-          </dl>
-        </aside>
+        <OrderSummary network={network} pkg={pkg} recipient={recipient} card={card} price={price} />
       </div>
       <LazyPaymentDialog
         open={dialog}

@@ -11,12 +11,12 @@ export interface ChildServer {
 }
 
 /**
- * A real server process (node server/index.ts) on the test database, so a test can kill -9 it the
+ * A real server process (node main.ts) on the test database, so a test can kill -9 it the
  * way a crash would. Its workers run (JOBS_ENABLED=1); `env` adds vendor URLs and the like.
  */
 export async function startChildServer(databaseUrl: string, env: Record<string, string> = {}): Promise<ChildServer> {
   const port = await freePort()
-  return spawnServer(path.resolve('server/index.ts'), port, {
+  return spawnServer(path.resolve('main.ts'), port, {
     ...process.env,
     NODE_ENV: 'test',
     PORT: String(port),

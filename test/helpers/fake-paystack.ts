@@ -498,7 +498,7 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
  */
 export async function bootWithFakePaystack(env: Partial<import('../../server/env.ts').Env> = {}) {
   const { connect } = await import('../../models/db.ts')
-  const { boot } = await import('../../server/index.ts')
+  const { boot } = await import('../../main.ts')
   const { createLogger } = await import('../../server/lib/logger.ts')
   const { app, testEnv } = await import('./server.ts')
   const fake = await startFakePaystack('sk_test_x')

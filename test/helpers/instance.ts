@@ -1,6 +1,7 @@
 import { connect } from '../../models/db.ts'
 import type { Env } from '../../server/env.ts'
-import { boot, type Running } from '../../server/index.ts'
+import { boot } from '../../main.ts'
+import type { Running } from '../../server/index.ts'
 import { createLogger } from '../../server/lib/logger.ts'
 import type { FakePaystack } from './fake-paystack.ts'
 import { app, testEnv } from './server.ts'

@@ -6,7 +6,8 @@ import { connect, type Database } from '../../models/db.ts'
 import { ClusterDirError, freePort, resolveClusterDir, startEmbedded, type EmbeddedHandle } from '../../models/embedded.ts'
 import { seedDefaults } from '../../server/services/seed/index.ts'
 import { loadEnv, type Env } from '../../server/env.ts'
-import { boot, type Running } from '../../server/index.ts'
+import { boot } from '../../main.ts'
+import type { Running } from '../../server/index.ts'
 import { createLogger } from '../../server/lib/logger.ts'
 
 export const ADMIN = { email: 'admin@test.local', password: 'admin-pass-123' }

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { connect } from '../../models/db.ts'
-import { boot } from '../../server/index.ts'
+import { boot } from '../../main.ts'
 import { createLogger } from '../../server/lib/logger.ts'
 import { app, testEnv } from '../helpers/server.ts'
 

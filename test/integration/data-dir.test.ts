@@ -86,7 +86,7 @@ describe('the embedded database lives in the data folder the owner chose', funct
     fs.chmodSync(parent, 0o700)
     const dataDir = path.join(parent, 'data')
     const before = clustersInTemp()
-    const r = spawnSync(process.execPath, [path.resolve('server/index.ts')], {
+    const r = spawnSync(process.execPath, [path.resolve('main.ts')], {
       env: {
         ...process.env,
         NODE_ENV: 'production',

@@ -5,10 +5,10 @@ import path from 'node:path'
 import { freePort } from '../../models/embedded.ts'
 import { app } from '../helpers/server.ts'
 
-/** A real `node server/index.ts` process on the test database, stopped with a real SIGTERM. */
+/** A real `node main.ts` process on the test database, stopped with a real SIGTERM. */
 async function startInstance(port: number): Promise<{ child: ChildProcess; out: () => string }> {
   let out = ''
-  const child = spawn(process.execPath, [path.resolve('server/index.ts')], {
+  const child = spawn(process.execPath, [path.resolve('main.ts')], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

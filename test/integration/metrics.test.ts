@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { connect } from '../../models/db.ts'
-import { boot, type Running } from '../../server/index.ts'
+import { boot } from '../../main.ts'
+import type { Running } from '../../server/index.ts'
 import { createLogger } from '../../server/lib/logger.ts'
 import { Client } from '../helpers/http.ts'
 import { app, resetDb, testEnv } from '../helpers/server.ts'

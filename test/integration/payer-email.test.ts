@@ -10,7 +10,7 @@ describe('payer e-mail domain', () => {
   it('start-up in production with Paystack, an IP PUBLIC_URL and no PAYER_EMAIL_DOMAIN exits with a one-line reason', function () {
     this.timeout(30_000)
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...base }
-    const run = spawnSync(process.execPath, ['server/index.ts'], { env, encoding: 'utf8', timeout: 25_000 })
+    const run = spawnSync(process.execPath, ['main.ts'], { env, encoding: 'utf8', timeout: 25_000 })
     expect(run.status).to.equal(1)
     expect(run.stderr).to.contain('PAYER_EMAIL_DOMAIN is required in production with Paystack')
   })

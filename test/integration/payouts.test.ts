@@ -1,5 +1,6 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
+import type { Services } from '../../server/services/index.ts'
 import { createAgent } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
@@ -15,7 +16,7 @@ describe('payouts (transfers simulator)', function () {
     app().db.sequelize.transaction((t) => app().services.earnings.post({ agentId, type: 'ADJUSTMENT', amountPesewas: pesewas, reason: 'test earnings' }, t))
   const balance = (agentId: number) => app().services.earnings.balancePesewas(agentId)
   const status = async (id: number) => (await sql<{ status: string }>('SELECT status FROM payouts WHERE id = :id', { id }))[0]!.status
-  const simulate = (body: Record<string, unknown>) => app().services.payouts.simulatorControl(body, {})
+  const simulate = (body: Parameters<Services['payouts']['simulatorControl']>[0]) => app().services.payouts.simulatorControl(body, {})
 
   async function signedIn(a: { user: any; password: string }) {
     const c = new Client()

@@ -4,9 +4,9 @@ import path from 'node:path'
 import { ENV_KEYS, loadEnv, trustProxySetting } from '../../server/env.ts'
 
 // The code the shop runs (tooling such as the test runner, benches and the build reads its own variables).
-const SHOP_CODE = ['server', 'models', 'jobs', 'ussd', 'pages', 'renderer', 'scripts/start.ts', 'scripts/ops.ts']
+const SHOP_CODE = ['main.ts', 'server', 'models', 'jobs', 'ussd', 'pages', 'renderer', 'scripts/start.ts', 'scripts/ops.ts']
 // Only these read process.env itself: they hand it to loadEnv (or fill SESSION_SECRET in before it runs).
-const RAW_READERS = ['server/env.ts', 'server/index.ts', 'scripts/start.ts', 'scripts/ops.ts']
+const RAW_READERS = ['server/env.ts', 'main.ts', 'scripts/start.ts', 'scripts/ops.ts']
 
 function shopFiles(): string[] {
   return SHOP_CODE.flatMap((p) =>

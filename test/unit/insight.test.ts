@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { pageItems } from '../../renderer/ui/page-items.ts'
-import { defaultArchiveNote } from '../../server/services/commissions/reports.ts'
+import { defaultArchiveNote } from '../../server/services/commissions/report-checks.ts'
 import { toRange } from '../../server/services/reports/range.ts'
 
 describe('insight helpers', () => {

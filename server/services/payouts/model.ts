@@ -1,9 +1,9 @@
 import Joi from 'joi'
 import crypto from 'node:crypto'
 import { badRequest } from '../../lib/errors.ts'
-import { isWholePesewas, toPesewas } from '../../lib/money.ts'
-import { NETWORKS, NETWORK_LABEL, orList } from '../../lib/vocabulary.ts'
-import { TRANSFER_SIM_MODES } from './simulator.ts'
+import { toPesewas } from '../../lib/money.ts'
+import { NETWORK_LABEL } from '../../lib/vocabulary.ts'
+import type { TransferSimMode } from './simulator.ts'
 import type { PayoutNetwork } from './transfers.ts'
 
 // Payouts: the rows, their statuses, and the checks on what agents and admins send.
@@ -19,44 +19,6 @@ export type PayoutStatus = (typeof PAYOUT_STATUSES)[number]
 export const OPEN: PayoutStatus[] = ['SENDING', 'SENT', 'UNKNOWN']
 /** Ended without money leaving: the hold goes back to the agent's earnings. */
 export const RETURNS: PayoutStatus[] = ['FAILED', 'REVERSED', 'REJECTED']
-
-export interface PayoutRow {
-  id: number
-  agent_id: number
-  payout_number_id: number
-  amount_pesewas: number
-  fee_pesewas: number
-  status: PayoutStatus
-  reference: string
-  provider: string
-  transfer_code: string | null
-  message: string | null
-  channel: 'web' | 'ussd' | 'admin'
-  send_attempts: number
-  retry_of: number | null
-  requested_by: number | null
-  decided_by: number | null
-  decided_at: Date | null
-  decision_reason: string | null
-  last_checked_at: Date | null
-  settled_at: Date | null
-  created_at: Date
-  updated_at: Date
-}
-
-export interface PayoutNumberRow {
-  id: number
-  agent_id: number
-  network: PayoutNetwork
-  phone: string
-  account_name: string
-  resolved_name: string | null
-  provider: string
-  bank_code: string | null
-  recipient_code: string
-  verified_at: Date
-  removed_at: Date | null
-}
 
 export interface PayoutView {
   id: number
@@ -82,51 +44,33 @@ export interface PayoutView {
 
 export const NETWORK_LABELS: Record<PayoutNetwork, string> = NETWORK_LABEL
 
-export const numberSchema = Joi.object({
-  network: Joi.string()
-    .uppercase()
-    .valid(...NETWORKS)
-    .required()
-    .messages({ '*': `Choose the network: ${orList(NETWORKS.map((n) => NETWORK_LABEL[n]!))}` }),
-  phone: Joi.string().required().messages({ '*': 'Enter the mobile money number' }),
-  accountName: Joi.string().trim().min(2).max(120).required().messages({ '*': 'Enter the account name registered on the number (2 to 120 characters)' })
-}).options({ stripUnknown: true })
-
-const MAX_PAYOUT_GHS = 1_000_000
-const AMOUNT_MESSAGE = 'Enter an amount in cedis (up to 2 decimals)'
-
-export const amountSchema = Joi.object({
-  amount: Joi.number()
-    .positive()
-    .max(MAX_PAYOUT_GHS)
-    .required()
-    .custom((v: number, h) => (isWholePesewas(v) ? v : h.error('any.invalid')))
-    .messages({ '*': AMOUNT_MESSAGE })
-}).options({ stripUnknown: true })
+export const MAX_PAYOUT_GHS = 1_000_000
+export const AMOUNT_MESSAGE = 'Enter an amount in cedis (up to 2 decimals)'
 
 /** The same bounds for an amount already in pesewas (the USSD menu parses what was typed itself). */
 export const amountPesewasSchema = Joi.object({
   amount: Joi.number().integer().positive().max(toPesewas(MAX_PAYOUT_GHS)).required().messages({ '*': AMOUNT_MESSAGE })
 }).options({ stripUnknown: true })
 
-export const reasonSchema = Joi.object({
-  reason: Joi.string().trim().min(3).max(300).required().messages({ '*': 'A reason of at least 3 characters is required' })
-}).options({ stripUnknown: true })
+/** A payout number as the agent names it (checked by its endpoint's schema). */
+export interface PayoutNumberInput {
+  network: PayoutNetwork
+  phone: string
+  accountName: string
+}
 
-export const listSchema = Joi.object({
-  status: Joi.string().valid('', 'PENDING_APPROVAL', 'SENT', 'SUCCESS', 'FAILED', 'REVERSED', 'REJECTED', 'OPEN').default(''),
-  page: Joi.number().integer().min(1).max(100000).default(1),
-  limit: Joi.number().integer().min(1).max(100).default(20)
-}).options({ stripUnknown: true })
+/** The admin tab ('' for all; 'SENT'/'OPEN' everything the gateway still owes an answer on) and its page. */
+export interface PayoutListInput {
+  status: string
+  page: number
+  limit: number
+}
 
-export const simulatorSchema = Joi.object({
-  mode: Joi.string()
-    .valid(...TRANSFER_SIM_MODES)
-    .required()
-    .messages({ '*': `Mode must be one of ${TRANSFER_SIM_MODES.join(', ')}` }),
-  count: Joi.number().integer().min(1).max(100),
-  delayMs: Joi.number().integer().min(0).max(600_000)
-}).options({ stripUnknown: true })
+export interface TransferSimInput {
+  mode: TransferSimMode
+  count?: number
+  delayMs?: number
+}
 
 export const validate = <T>(schema: Joi.ObjectSchema, raw: unknown): T => {
   const { value, error } = schema.validate(raw ?? {})

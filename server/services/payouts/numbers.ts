@@ -1,43 +1,36 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize } from 'sequelize'
 import { AppError, badRequest, notFound } from '../../lib/errors.ts'
 import type { Logger } from '../../lib/logger.ts'
 import { parseGhanaMobile } from '../../lib/phone.ts'
 import { requireActiveAgent } from '../agents/index.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
-import { NETWORK_LABELS, numberSchema, validate, type PayoutNumberRow } from './model.ts'
-import type { PayoutNetwork, TransfersProvider } from './transfers.ts'
+import { NETWORK_LABELS, type PayoutNumberInput } from './model.ts'
+import type { PayoutNumber, PayoutQueries } from './queries.ts'
+import type { TransfersProvider } from './transfers.ts'
 
 /**
  * An agent's payout number: one at a time, verified with the gateway (resolve and transfer
  * recipient) before it is kept, replaced or removed with an audit entry.
  */
-export function createPayoutNumbers(deps: { sequelize: Sequelize; audit: AuditService; transfers: TransfersProvider; log: Logger }) {
-  const { sequelize, audit, transfers, log } = deps
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
-    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+export function createPayoutNumbers(deps: { sequelize: Sequelize; audit: AuditService; transfers: TransfersProvider; log: Logger; queries: PayoutQueries }) {
+  const { sequelize, audit, transfers, log, queries } = deps
 
-  async function active(agentId: number, t?: Transaction): Promise<PayoutNumberRow | null> {
-    const [n] = await q<PayoutNumberRow>('SELECT * FROM payout_numbers WHERE agent_id = :agentId AND removed_at IS NULL', { agentId }, t)
-    return n ?? null
-  }
-
-  const present = (n: PayoutNumberRow) => ({
+  const present = (n: PayoutNumber) => ({
     id: n.id,
     network: n.network,
     networkLabel: NETWORK_LABELS[n.network],
     phone: n.phone,
-    accountName: n.resolved_name ?? n.account_name,
-    verifiedAt: new Date(n.verified_at).toISOString()
+    accountName: n.resolvedName ?? n.accountName,
+    verifiedAt: new Date(n.verifiedAt).toISOString()
   })
 
   return {
-    active,
+    active: queries.activeNumber,
     present,
     /** Verifies the number with the gateway (resolve + transfer recipient) and makes it the agent's payout number. */
-    async add(raw: unknown, ctx: Ctx) {
+    async add(v: PayoutNumberInput, ctx: Ctx) {
       const agent = requireActiveAgent(ctx, 'Payouts')
-      const v = validate<{ network: PayoutNetwork; phone: string; accountName: string }>(numberSchema, raw)
       const parsed = parseGhanaMobile(v.phone)
       if (!parsed.ok) throw badRequest(parsed.error)
       const answer = await transfers.verifyNumber({ network: v.network, phone: parsed.local, accountName: v.accountName })
@@ -50,24 +43,18 @@ export function createPayoutNumbers(deps: { sequelize: Sequelize; audit: AuditSe
         // Adds of one agent take turns: without this, two at once both find no number to replace and
         // the second insert breaks the one-active-number index. NO KEY UPDATE leaves rows that merely
         // reference the agent (orders, ledger entries) free to be written meanwhile.
-        await q('SELECT 1 FROM agents WHERE id = :agentId FOR NO KEY UPDATE', { agentId: agent.id }, t)
-        const [old] = await q<{ id: number; phone: string; network: string }>(
-          'UPDATE payout_numbers SET removed_at = now() WHERE agent_id = :agentId AND removed_at IS NULL RETURNING id, phone, network',
-          { agentId: agent.id },
-          t
-        )
-        const [n] = await q<PayoutNumberRow>(
-          `INSERT INTO payout_numbers (agent_id, network, phone, account_name, resolved_name, provider, bank_code, recipient_code)
-           VALUES (:agentId, :network, :phone, :name, :resolved, :provider, :bank, :recipient) RETURNING *`,
+        await queries.lockAgent(agent.id, t)
+        const old = await queries.removeActiveNumber(agent.id, t)
+        const n = await queries.insertNumber(
           {
             agentId: agent.id,
             network: v.network,
             phone: parsed.local,
-            name: v.accountName,
-            resolved: answer.resolvedName,
+            accountName: v.accountName,
+            resolvedName: answer.resolvedName,
             provider: transfers.name,
-            bank: answer.bankCode,
-            recipient: answer.recipientCode
+            bankCode: answer.bankCode,
+            recipientCode: answer.recipientCode
           },
           t
         )
@@ -80,24 +67,20 @@ export function createPayoutNumbers(deps: { sequelize: Sequelize; audit: AuditSe
             details: {
               network: v.network,
               phone: parsed.local,
-              accountName: n!.resolved_name ?? n!.account_name,
+              accountName: n.resolvedName ?? n.accountName,
               replaced: old ? `${old.network} ${old.phone}` : null
             }
           },
           { ...ctx, transaction: t }
         )
-        return present(n!)
+        return present(n)
       })
     },
 
     async remove(ctx: Ctx) {
       const agent = requireActiveAgent(ctx, 'Payouts')
       return sequelize.transaction(async (t) => {
-        const [old] = await q<{ id: number; phone: string; network: string }>(
-          'UPDATE payout_numbers SET removed_at = now() WHERE agent_id = :agentId AND removed_at IS NULL RETURNING id, phone, network',
-          { agentId: agent.id },
-          t
-        )
+        const old = await queries.removeActiveNumber(agent.id, t)
         if (!old) throw notFound('No payout number to remove')
         await audit.record(
           { action: 'PAYOUT_NUMBER_REMOVED', resource: 'AGENT', resourceId: agent.id, severity: 'MEDIUM', details: { network: old.network, phone: old.phone } },

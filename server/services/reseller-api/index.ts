@@ -169,7 +169,7 @@ export function createResellerApi(deps: {
       }
     },
 
-    /** Registered with the job queue in server/composition.ts. */
+    /** Registered with the job queue in main.ts. */
     registerTasks(queue: Queue) {
       queue.register<{ agentId: number; payload: WebhookPayload }>(WEBHOOK_TASK, async (payload, job) => {
         await webhooks.deliver(payload, job.attempts)

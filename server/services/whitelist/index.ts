@@ -1,11 +1,11 @@
-import Joi from 'joi'
-import { QueryTypes, UniqueConstraintError, type Sequelize } from 'sequelize'
+import type { Sequelize } from 'sequelize'
 import type { Models } from '../../../models/index.ts'
 import { badRequest, conflict, notFound } from '../../lib/errors.ts'
 import { normalizePhone } from '../../lib/phone.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 import type { SettingsService } from '../settings/index.ts'
+import { createWhitelistQueries, type WhitelistRow } from './queries.ts'
 
 export const MAX_BULK = 10_000
 export const INVALID_FORMAT = 'Invalid phone number format. Use 0XXXXXXXXX or 233XXXXXXXXX'
@@ -30,36 +30,17 @@ export function parseWhitelistPhone(raw: unknown): string | null {
   return normalizePhone(s)
 }
 
-const present = (r: Record<string, any>): WhitelistEntry => ({
+const present = (r: WhitelistRow): WhitelistEntry => ({
   id: r.id,
-  phoneNumber: r.phoneNumber ?? r.phone_number,
-  isActive: (r.isActive ?? r.is_active) !== false,
-  addedAt: new Date(r.addedAt ?? r.added_at).toISOString()
+  phoneNumber: r.phoneNumber,
+  isActive: r.isActive !== false,
+  addedAt: new Date(r.addedAt).toISOString()
 })
 
-const addSchema = Joi.object({ phoneNumber: Joi.alternatives(Joi.string(), Joi.number()).required() }).options({ stripUnknown: true })
-const statusSchema = Joi.object({ isActive: Joi.boolean().required() })
-  .options({ stripUnknown: true })
-  .messages({ 'any.required': 'isActive is required', 'boolean.base': 'isActive must be true or false' })
-const bulkSchema = Joi.object({
-  phoneNumbers: Joi.array()
-    .items(Joi.alternatives(Joi.string().allow(''), Joi.number()))
-    .max(MAX_BULK)
-    .required()
-})
-  .options({ stripUnknown: true })
-  .messages({
-    'any.required': 'Please enter phone numbers',
-    'array.max': `At most ${MAX_BULK} numbers per import`,
-    'array.base': 'phoneNumbers must be a list'
-  })
-
-const idOf = (raw: unknown) => {
-  const id = Number(raw)
-  if (!Number.isInteger(id) || id < 1) throw badRequest('Invalid entry id')
-  return id
-}
-
+/**
+ * The USSD whitelist: who may dial the menu while it is switched on. Inputs arrive checked by their
+ * endpoint's schema (server/http/routes/whitelist/schema.ts).
+ */
 export function createWhitelistService({
   sequelize,
   models,
@@ -71,19 +52,14 @@ export function createWhitelistService({
   audit: AuditService
   settings: SettingsService
 }) {
+  const queries = createWhitelistQueries(sequelize, models)
   const record = (action: string, details: Record<string, unknown>, ctx: Ctx, resourceId?: string) =>
     audit.record({ action, resource: 'SYSTEM', resourceId: resourceId ?? 'ussd-whitelist', severity: 'MEDIUM', details }, ctx)
 
   return {
     /** The whole list (the page paginates on the client); it holds a few hundred numbers at most. */
     async list(): Promise<{ entries: WhitelistEntry[]; enabled: boolean }> {
-      const rows = await models.UssdWhitelist.findAll({
-        order: [
-          ['addedAt', 'DESC'],
-          ['id', 'DESC']
-        ]
-      })
-      return { entries: rows.map((r) => present(r.get({ plain: true }))), enabled: (await settings.get()).ussdWhitelistEnabled }
+      return { entries: (await queries.all()).map(present), enabled: (await settings.get()).ussdWhitelistEnabled }
     },
 
     /** For the USSD channel: may this caller use the menu? Everyone may while the whitelist is switched off. */
@@ -91,43 +67,29 @@ export function createWhitelistService({
       if (!(await settings.get()).ussdWhitelistEnabled) return true
       const local = normalizePhone(phone)
       if (!local) return false
-      return (await models.UssdWhitelist.count({ where: { phoneNumber: local, isActive: true } })) > 0
+      return queries.isActive(local)
     },
 
-    async add(input: unknown, ctx: Ctx): Promise<WhitelistEntry> {
-      const { value, error } = addSchema.validate(input ?? {})
-      if (error || !String(value.phoneNumber).trim()) throw badRequest('Please enter a phone number')
-      const phone = parseWhitelistPhone(value.phoneNumber)
-      if (!phone) throw badRequest(INVALID_FORMAT)
-      try {
-        const row = await models.UssdWhitelist.create({ phoneNumber: phone, isActive: true })
-        const entry = present(row.get({ plain: true }))
-        await record('WHITELIST_ADDED', { phoneNumber: phone }, ctx, String(entry.id))
-        return entry
-      } catch (err) {
-        if (err instanceof UniqueConstraintError) throw conflict('Phone number is already whitelisted')
-        throw err
-      }
+    /** Lists one number, already in its stored form (0XXXXXXXXX). */
+    async add(phone: string, ctx: Ctx): Promise<WhitelistEntry> {
+      const row = await queries.insert(phone)
+      if (!row) throw conflict('Phone number is already whitelisted')
+      const entry = present(row)
+      await record('WHITELIST_ADDED', { phoneNumber: phone }, ctx, String(entry.id))
+      return entry
     },
 
-    async setActive(rawId: unknown, input: unknown, ctx: Ctx): Promise<WhitelistEntry> {
-      const id = idOf(rawId)
-      const { value, error } = statusSchema.validate(input ?? {})
-      if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
-      const row = await models.UssdWhitelist.findByPk(id)
+    async setActive(id: number, isActive: boolean, ctx: Ctx): Promise<WhitelistEntry> {
+      const row = await queries.setActive(id, isActive)
       if (!row) throw notFound('Whitelist entry not found')
-      await row.update({ isActive: value.isActive })
-      const entry = present(row.get({ plain: true }))
+      const entry = present(row)
       await record('WHITELIST_UPDATED', { phoneNumber: entry.phoneNumber, isActive: entry.isActive }, ctx, String(id))
       return entry
     },
 
-    async remove(rawId: unknown, ctx: Ctx): Promise<void> {
-      const id = idOf(rawId)
-      const row = await models.UssdWhitelist.findByPk(id)
-      if (!row) throw notFound('Whitelist entry not found')
-      const phone = row.get('phoneNumber')
-      await row.destroy()
+    async remove(id: number, ctx: Ctx): Promise<void> {
+      const phone = await queries.remove(id)
+      if (phone === null) throw notFound('Whitelist entry not found')
       await record('WHITELIST_REMOVED', { phoneNumber: phone }, ctx, String(id))
     },
 
@@ -136,15 +98,13 @@ export function createWhitelistService({
      * already listed counts as skipped; an invalid one goes to errors. One INSERT for the lot.
      */
     async bulkImport(
-      input: unknown,
+      phoneNumbers: Array<string | number>,
       ctx: Ctx
     ): Promise<{ results: { added: number; skipped: number; errors: Array<{ phoneNumber: string; error: string }> } }> {
-      const { value, error } = bulkSchema.validate(input ?? {})
-      if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
       const errors: Array<{ phoneNumber: string; error: string }> = []
       const unique = new Set<string>()
       let skipped = 0
-      for (const raw of value.phoneNumbers as unknown[]) {
+      for (const raw of phoneNumbers) {
         const text = String(raw ?? '').trim()
         if (!text) continue
         const phone = parseWhitelistPhone(text)
@@ -155,11 +115,7 @@ export function createWhitelistService({
       if (!unique.size && !errors.length) throw badRequest('No valid phone numbers found')
       let added = 0
       if (unique.size) {
-        const rows = await sequelize.query(
-          `INSERT INTO ussd_whitelist (phone_number) SELECT unnest($1::varchar[]) ON CONFLICT (phone_number) DO NOTHING RETURNING id`,
-          { bind: [[...unique]], type: QueryTypes.SELECT, transaction: ctx.transaction }
-        )
-        added = rows.length
+        added = await queries.insertMany([...unique], ctx.transaction)
         skipped += unique.size - added
       }
       await record('WHITELIST_BULK_IMPORT', { added, skipped, errors: errors.length }, ctx)

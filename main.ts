@@ -1,14 +1,23 @@
+// The process entry and the composition root: `node main.ts [--dev]` (and `npm start` through
+// scripts/start.ts). It stands above every channel, so it alone may join the server to the USSD
+// gateway and the scheduled jobs; the server, below them, takes them as `Channels` (ADR 0035).
+import fs from 'node:fs'
+import path from 'node:path'
 import type { Express } from 'express'
-import type { Services } from './services/index.ts'
-import { registerScheduledJobs } from '../jobs/index.ts'
-import { RECOVERY_TASK } from './services/recovery/index.ts'
-import { DELIVERY_CHECK_TASK, DELIVERY_SWEEP_TASK, DELIVERY_TASK } from './services/delivery/index.ts'
-import { SMS_TASK } from './services/sms/index.ts'
-import { REFUND_TASK } from './services/payments/refund.ts'
-import { START_TASK } from './services/payments/start.ts'
-import { PAYOUT_CHECK_TASK, PAYOUT_SEND_TASK, PAYOUT_SWEEP_TASK } from './services/payouts/index.ts'
-import { ussdRouter } from '../ussd/router.ts'
-import { ussdSimulatorRouter } from '../ussd/simulator-router.ts'
+import { registerScheduledJobs } from './jobs/index.ts'
+import { boot as bootServer, type BootOptions, type Running } from './server/index.ts'
+import { loadEnv, type Env } from './server/env.ts'
+import { ROOT } from './server/http/pages.ts'
+import { createLogger } from './server/lib/logger.ts'
+import type { Services } from './server/services/index.ts'
+import { RECOVERY_TASK } from './server/services/recovery/index.ts'
+import { DELIVERY_CHECK_TASK, DELIVERY_SWEEP_TASK, DELIVERY_TASK } from './server/services/delivery/index.ts'
+import { SMS_TASK } from './server/services/sms/index.ts'
+import { REFUND_TASK } from './server/services/payments/refund.ts'
+import { START_TASK } from './server/services/payments/start.ts'
+import { PAYOUT_CHECK_TASK, PAYOUT_SEND_TASK, PAYOUT_SWEEP_TASK } from './server/services/payouts/index.ts'
+import { ussdRouter } from './ussd/router.ts'
+import { ussdSimulatorRouter } from './ussd/simulator-router.ts'
 
 /**
  * Channels outside /api that the server mounts before the pages (payment webhooks and the
@@ -64,3 +73,65 @@ export function registerTasks(services: Services): void {
   // WhatsApp: the bot's answers and receipts, sent in order per chat message.
   services.whatsapp.registerTasks()
 }
+
+/** The server with every channel and task joined: what the command line, tests and benches start. */
+export function boot(opts: Omit<BootOptions, 'channels'> = {}): Promise<Running> {
+  return bootServer({ ...opts, channels: { mount: mountChannels, registerTasks } })
+}
+
+/** The command line: `node main.ts [--dev]`, and `npm start` through scripts/start.ts. */
+export function main(dev = process.argv.includes('--dev')) {
+  let env: Env
+  try {
+    env = loadEnv(process.env, dev ? ({ NODE_ENV: 'development' } as Partial<Env>) : {})
+  } catch (err) {
+    console.error((err as Error).message)
+    process.exit(1)
+  }
+  const log = createLogger(env.LOG_LEVEL)
+  if (!dev && !fs.existsSync(path.join(ROOT, 'dist/server/entry.mjs'))) {
+    // The serving machine never builds: the build is made beforehand (npm start builds for you).
+    console.error('No build found (dist/). Run `npm run build` first, then start again.')
+    process.exit(1)
+  }
+  // Signals are taken from the start: one arriving while booting stops the shop once it is up.
+  let running: Running | undefined
+  let signalled: string | undefined
+  const stopNow = (r: Running, sig: string) => {
+    log.info({ sig }, 'signal received')
+    // Should the stop itself hang, the process still ends (the balancer has long moved on).
+    setTimeout(
+      () => {
+        log.error('shutdown took too long; exiting')
+        process.exit(1)
+      },
+      env.SHUTDOWN_DRAIN_MS + env.SHUTDOWN_TIMEOUT_MS + 15_000
+    ).unref()
+    r.stop().then(
+      () => process.exit(0),
+      (err) => {
+        log.error({ err }, 'shutdown failed')
+        process.exit(1)
+      }
+    )
+  }
+  const onSignal = (sig: string) => {
+    if (running) stopNow(running, sig)
+    else signalled = sig
+  }
+  process.once('SIGTERM', onSignal)
+  process.once('SIGINT', onSignal)
+  boot({ env, log, dev }).then(
+    (r) => {
+      running = r
+      if (signalled) stopNow(r, signalled)
+    },
+    (err) => {
+      log.fatal({ err: { message: err.message } }, 'start-up failed')
+      console.error(`\n${err.message}\n`)
+      process.exit(1)
+    }
+  )
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) main()

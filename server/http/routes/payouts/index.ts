@@ -1,9 +1,11 @@
 import { Router, type RequestHandler } from 'express'
-import { toCsv } from '../../lib/csv.ts'
-import type { Services } from '../../services/index.ts'
-import type { PayoutView } from '../../services/payouts/index.ts'
-import { ctxOf } from '../ctx.ts'
-import { requireAdmin, requireRole } from '../middleware/auth.ts'
+import { toCsv } from '../../../lib/csv.ts'
+import type { Services } from '../../../services/index.ts'
+import type { PayoutView } from '../../../services/payouts/index.ts'
+import { ctxOf } from '../../ctx.ts'
+import { requireAdmin, requireRole } from '../../middleware/auth.ts'
+import { valid } from '../../validate.ts'
+import { amountBody, listQuery, numberBody, payoutIdParams, reasonBody, simulatorBody } from './schema.ts'
 
 const CSV_COLUMNS = [
   { header: 'Payout', kind: 'int' as const, value: (p: PayoutView) => p.id },
@@ -22,9 +24,10 @@ const CSV_COLUMNS = [
   { header: 'Updated', kind: 'datetime' as const, value: (p: PayoutView) => p.updatedAt }
 ]
 
-const idOf = (raw: unknown) => {
-  const id = Number(raw)
-  return Number.isSafeInteger(id) && id > 0 ? id : 0
+// A malformed id names no payout: the service answers 404 for it, as for a missing one.
+const idOf = (params: unknown) => {
+  const { value, error } = payoutIdParams.validate(params)
+  return error ? 0 : value.id
 }
 const query = (q: Record<string, unknown>) => Object.fromEntries(Object.entries(q).filter(([, v]) => typeof v === 'string'))
 
@@ -37,10 +40,10 @@ export function payoutsRouter(services: Services) {
     res.json(await services.payouts.mine(ctxOf(req)))
   })
   r.post('/', agent, async (req, res) => {
-    res.status(201).json(await services.payouts.request(req.body, ctxOf(req)))
+    res.status(201).json(await services.payouts.request(valid(amountBody, req.body), ctxOf(req)))
   })
   r.post('/number', agent, async (req, res) => {
-    res.status(201).json(await services.payouts.addNumber(req.body, ctxOf(req)))
+    res.status(201).json(await services.payouts.addNumber(valid(numberBody, req.body), ctxOf(req)))
   })
   r.delete('/number', agent, async (req, res) => {
     res.json(await services.payouts.removeNumber(ctxOf(req)))
@@ -49,7 +52,7 @@ export function payoutsRouter(services: Services) {
     res.json({ simulator: services.payouts.simulatorState() })
   })
   r.post('/simulator', devOrAdmin, (req, res) => {
-    res.json({ message: 'Transfers simulator updated', simulator: services.payouts.simulatorControl(req.body, ctxOf(req)) })
+    res.json({ message: 'Transfers simulator updated', simulator: services.payouts.simulatorControl(valid(simulatorBody, req.body), ctxOf(req)) })
   })
   return r
 }
@@ -59,22 +62,22 @@ export function adminPayoutsRouter(services: Services) {
   const r = Router()
   r.use(requireAdmin)
   r.get('/', async (req, res) => {
-    res.json(await services.payouts.list(query(req.query)))
+    res.json(await services.payouts.list(valid(listQuery, query(req.query))))
   })
   r.get('/export.csv', async (req, res) => {
-    const rows = await services.payouts.exportRows(query(req.query), ctxOf(req))
+    const rows = await services.payouts.exportRows(valid(listQuery, query(req.query)), ctxOf(req))
     res.setHeader('Content-Type', 'text/csv; charset=utf-8')
     res.setHeader('Content-Disposition', `attachment; filename="payouts-${new Date().toISOString().slice(0, 10)}.csv"`)
     res.send(toCsv(CSV_COLUMNS, rows))
   })
   r.post('/:id/approve', async (req, res) => {
-    res.json(await services.payouts.approve(idOf(req.params.id), ctxOf(req)))
+    res.json(await services.payouts.approve(idOf(req.params), ctxOf(req)))
   })
   r.post('/:id/reject', async (req, res) => {
-    res.json(await services.payouts.reject(idOf(req.params.id), req.body, ctxOf(req)))
+    res.json(await services.payouts.reject(idOf(req.params), valid(reasonBody, req.body).reason, ctxOf(req)))
   })
   r.post('/:id/retry', async (req, res) => {
-    res.status(201).json(await services.payouts.retry(idOf(req.params.id), ctxOf(req)))
+    res.status(201).json(await services.payouts.retry(idOf(req.params), ctxOf(req)))
   })
   return r
 }

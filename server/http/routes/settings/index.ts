@@ -1,8 +1,10 @@
 import { Router } from 'express'
-import type { Services } from '../../services/index.ts'
-import { requireAdmin } from '../middleware/auth.ts'
-import { ctxOf } from '../ctx.ts'
-import { sendCachedJson } from '../json-cache.ts'
+import type { Services } from '../../../services/index.ts'
+import { requireAdmin } from '../../middleware/auth.ts'
+import { ctxOf } from '../../ctx.ts'
+import { sendCachedJson } from '../../json-cache.ts'
+import { valid } from '../../validate.ts'
+import { settingsBody } from './schema.ts'
 
 export function settingsRouter(services: Services) {
   const r = Router()
@@ -12,7 +14,7 @@ export function settingsRouter(services: Services) {
     sendCachedJson(res, await services.settings.getPublic())
   })
   r.put('/', requireAdmin, async (req, res) => {
-    res.json(await services.settings.update(req.body, ctxOf(req)))
+    res.json(await services.settings.update(valid(settingsBody, req.body), ctxOf(req)))
   })
   return r
 }
