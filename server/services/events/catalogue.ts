@@ -34,6 +34,8 @@ export interface DomainEvents {
    * subscriber fills `outcome`; one left unhonoured (no card could be supplied) is refunded in full.
    */
   'voucher.paid': { payment: PaymentRow; settings: Settings; outcome: { honoured: boolean; details: Record<string, unknown> } }
+  /** A paid result-checker purchase got `allocated` cards (at least one; the rest is being refunded), in the settlement's transaction. */
+  'voucher.allocated': { payment: PaymentRow; allocated: number }
 }
 
 /** What a subscriber may narrow an event to. */
