@@ -1,10 +1,10 @@
 import { expect } from 'chai'
 import type { Browser } from 'puppeteer-core'
-import { bodyText, closeBrowser, hydrated, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
 import { createAgent } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { resetDb } from '../helpers/server.ts'
-import { approveOnSimulatorPhone, clickButton } from '../helpers/storefront.ts'
+import { approveOnSimulatorPhone, clickButton, waitText } from '../helpers/storefront.ts'
 import { checkerWithStock } from '../helpers/vouchers.ts'
 
 const SECTION = '//*[@data-testid="shop-checkers"]'
@@ -20,7 +20,7 @@ describe('browser: result checkers in an agent shop', function () {
   after(closeBrowser)
   beforeEach(resetDb)
 
-  it('a visitor at 360 px buys 2 checkers at the shop price, approves on the simulated phone and sees both cards', async () => {
+  it('the agent prices a checker in the shop settings; a visitor at 360 px buys 2 at the shop price, approves on the simulated phone and sees both cards', async () => {
     const productId = await checkerWithStock(await adminClient(), 4, { shopCeiling: 22 })
     const a = await createAgent({ email: 'kofi-shop@test.local' })
     const agent = new Client()
@@ -28,7 +28,23 @@ describe('browser: result checkers in an agent shop', function () {
     expect(
       (await agent.put('/api/shops/mine', { slug: 'kofi-checkers', name: 'Kofi Checkers', description: '', whatsapp: '', accent: '#1565c0' })).status
     ).to.equal(200)
-    expect((await agent.put('/api/shops/mine/checkers', { prices: [{ productId, price: 21 }] })).status).to.equal(200)
+    // The agent prices the checker in the portal's shop settings: refused below the agent price, saved within the limits.
+    const portal = await newPage(browser, { width: 1200 })
+    await login(portal, a.user.email, a.password)
+    await portal.goto(url('/agent/shop'))
+    await hydrated(portal)
+    const row = `[data-testid="checker-price-row-${productId}"]`
+    await portal.click(`${row} input[type="checkbox"]`)
+    await portal.click(`${row} input[type="number"]`, { count: 3 })
+    await portal.type(`${row} input[type="number"]`, '17')
+    await clickButton(portal, 'Save checker prices')
+    await waitText(portal, 'below your agent price of GH₵18.00')
+    await portal.click(`${row} input[type="number"]`, { count: 3 })
+    await portal.type(`${row} input[type="number"]`, '21')
+    await portal.waitForFunction((r) => document.querySelector(r)?.textContent?.includes('GH₵3.00'), {}, row)
+    await clickButton(portal, 'Save checker prices')
+    await waitText(portal, 'Prices saved')
+    await portal.close()
 
     const page = await newPage(browser, { width: 360 })
     await page.goto(url('/shop/kofi-checkers'))

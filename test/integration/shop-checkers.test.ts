@@ -59,7 +59,7 @@ describe('agent shops sell result checkers', function () {
 
     const ok = await s.c.put('/api/shops/mine/checkers', { prices: [{ productId, price: 22 }] })
     expect(ok.status, ok.text).to.equal(200)
-    expect(ok.body.checkers).to.deep.equal([
+    expect(ok.body.prices).to.deep.equal([
       { productId, name: 'BECE checker', listed: true, saved: 22, price: 22, floor: 18, ceiling: 22, margin: 4, inStock: true }
     ])
     expect(await count(`audit_logs WHERE action = 'SHOP_CHECKER_PRICES_SET'`)).to.equal(1)
@@ -70,7 +70,7 @@ describe('agent shops sell result checkers', function () {
       'BECE checker: your price GH₵20.50 is above the shop ceiling of GH₵20.00'
     )
     // Stopping a product, visitors, agents without a shop and suspended shops.
-    expect((await s.c.put('/api/shops/mine/checkers', { prices: [{ productId, price: null }] })).body.checkers[0].listed).to.equal(false)
+    expect((await s.c.put('/api/shops/mine/checkers', { prices: [{ productId, price: null }] })).body.prices[0].listed).to.equal(false)
     expect((await new Client().put('/api/shops/mine/checkers', { prices: [{ productId, price: 19 }] })).status).to.equal(401)
     const other = await createAgent({ email: 'noshop@test.local' })
     const oc = new Client()

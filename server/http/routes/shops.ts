@@ -22,10 +22,10 @@ export function shopsRouter(services: Services) {
     res.json({ prices: await services.shops.setPrices(req.body, ctxOf(req)) })
   })
   r.get('/mine/checkers', agent, async (req, res) => {
-    res.json({ checkers: await services.shopCheckers.mine(ctxOf(req)) })
+    res.json({ prices: await services.shopCheckers.mine(ctxOf(req)) })
   })
   r.put('/mine/checkers', agent, async (req, res) => {
-    res.json({ checkers: await services.shopCheckers.setPrices(req.body, ctxOf(req)) })
+    res.json({ prices: await services.shopCheckers.setPrices(req.body, ctxOf(req)) })
   })
   r.get('/mine/series', agent, async (req, res) => {
     res.json({ days: await services.shops.series(ctxOf(req), Number(req.query.days) || 30) })
