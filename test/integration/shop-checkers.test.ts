@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import { createAgent } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
+import { bootInstance } from '../helpers/instance.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { checkerWithStock } from '../helpers/vouchers.ts'
 
@@ -11,7 +12,18 @@ const sql = async <T extends object = any>(text: string, replacements: Record<st
   app().db.sequelize.query<T>(text, { replacements, type: QueryTypes.SELECT }) as Promise<T[]>
 const count = async (from: string, r: Record<string, unknown> = {}) => Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM ${from}`, r))[0]!.n)
 const approve = (tid: string) => new Client().post(`/api/simulator/payments/${tid}/approve`)
-const page = (path: string) => new Client().get(path, { Accept: 'text/html', 'User-Agent': 'Mozilla/5.0' })
+const page = (path: string, client = new Client()) => client.get(path, { Accept: 'text/html', 'User-Agent': 'Mozilla/5.0' })
+
+/** Asks until the page shows `text`, for at most 1 s (another instance hears of a change by NOTIFY; its page lives 5 s). */
+async function seenWithin1s(ask: () => Promise<{ text: string }>, text: string) {
+  const started = Date.now()
+  let r = await ask()
+  while (!r.text.includes(text) && Date.now() - started < 1000) {
+    await new Promise((done) => setTimeout(done, 20))
+    r = await ask()
+  }
+  expect(r.text, `${text} within 1 s`).to.include(text)
+}
 const margins = () =>
   sql<{ amount_pesewas: string; payment_transaction_id: string }>(
     `SELECT amount_pesewas, payment_transaction_id FROM earnings_entries WHERE type = 'MARGIN' ORDER BY id`
@@ -164,27 +176,31 @@ describe('agent shops sell result checkers', function () {
     ])
   })
 
-  it("the cached shop page shows the checkers section, a new shop price at once, and a product's change on its next visit", async () => {
-    const { productId, shop, c, admin } = await sellingShop(2)
-    const first = await page(`/shop/${shop.slug}`)
-    expect(first.status).to.equal(200)
-    expect(first.text).to.include('Result checkers').and.include('GH₵21.00')
-    expect((await page(`/shop/${shop.slug}`)).headers.get('x-page-cache')).to.equal('hit')
-    expect((await c.put('/api/shops/mine/checkers', { prices: [{ productId, price: 21.5 }] })).status).to.equal(200)
-    const after = await page(`/shop/${shop.slug}`)
-    expect(after.headers.get('x-page-cache')).to.equal('miss')
-    expect(after.text).to.include('GH₵21.50').and.not.include('GH₵21.00')
-    // An admin lowers the ceiling: the shop sells at the new ceiling, on the page as soon as the change is told.
-    await admin.put(`/api/vouchers/admin/products/${productId}`, { name: 'BECE checker', priceUser: 20, priceAgent: 18, shopCeiling: 21.2 })
-    const started = Date.now()
-    let lowered = await page(`/shop/${shop.slug}`)
-    while (!lowered.text.includes('GH₵21.20') && Date.now() - started < 1000) {
-      await new Promise((done) => setTimeout(done, 20))
-      lowered = await page(`/shop/${shop.slug}`)
+  it('the cached shop page shows the checkers section; a new shop price at once here, and a price or product change on another instance within a second', async () => {
+    const other = await bootInstance()
+    try {
+      const { productId, shop, c, admin } = await sellingShop(2)
+      const there = (path: string) => page(path, new Client(other.url))
+      const first = await page(`/shop/${shop.slug}`)
+      expect(first.status).to.equal(200)
+      expect(first.text).to.include('Result checkers').and.include('GH₵21.00')
+      expect((await page(`/shop/${shop.slug}`)).headers.get('x-page-cache')).to.equal('hit')
+      await there(`/shop/${shop.slug}`)
+      expect((await there(`/shop/${shop.slug}`)).headers.get('x-page-cache')).to.equal('hit')
+
+      expect((await c.put('/api/shops/mine/checkers', { prices: [{ productId, price: 21.5 }] })).status).to.equal(200)
+      const after = await page(`/shop/${shop.slug}`)
+      expect(after.headers.get('x-page-cache')).to.equal('miss')
+      expect(after.text).to.include('GH₵21.50').and.not.include('GH₵21.00')
+      await seenWithin1s(() => there(`/shop/${shop.slug}`), 'GH₵21.50')
+      // An admin lowers the product's shop ceiling: the shop sells at it, on every instance once the change is told.
+      await admin.put(`/api/vouchers/admin/products/${productId}`, { name: 'BECE checker', priceUser: 20, priceAgent: 18, shopCeiling: 21.2 })
+      await seenWithin1s(() => there(`/shop/${shop.slug}`), 'GH₵21.20')
+      // Not sold any more: no section.
+      await c.put('/api/shops/mine/checkers', { prices: [{ productId, price: null }] })
+      expect((await page(`/shop/${shop.slug}`)).text).to.not.include('Result checkers')
+    } finally {
+      await other.stop()
     }
-    expect(lowered.text).to.include('GH₵21.20')
-    // No stock, no section.
-    await c.put('/api/shops/mine/checkers', { prices: [{ productId, price: null }] })
-    expect((await page(`/shop/${shop.slug}`)).text).to.not.include('Result checkers')
   })
 })
