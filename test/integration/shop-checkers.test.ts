@@ -150,6 +150,30 @@ describe('agent shops sell result checkers', function () {
     expect(await count('shop_checker_sales')).to.equal(1)
   })
 
+  it('a dispute (however often it arrives) or a full refund of a paid shop purchase takes its margin back once', async () => {
+    const { productId, shop, c } = await sellingShop(4)
+    const paid = async (payerPhone: string) => {
+      const tid = (await buyIn(new Client(), shop.slug, { productId, quantity: 2, price: 21, payerPhone })).body.transactionId as string
+      expect((await approve(tid)).status).to.equal(200)
+      return tid
+    }
+    const disputed = await paid('0245000011')
+    const refunded = await paid('0245000012')
+    expect((await c.get('/api/wallet/earnings')).body.available).to.equal(12)
+    await Promise.all([1, 2, 3].map(() => app().services.payments.events.reverse(disputed, 'dispute', 'The payer disputed it')))
+    await app().services.payments.refund(refunded, 'Wrong exam')
+    const reversals = await sql<{ amount_pesewas: string; payment_transaction_id: string }>(
+      `SELECT amount_pesewas, payment_transaction_id FROM earnings_entries WHERE type = 'MARGIN_REVERSAL' ORDER BY id`
+    )
+    expect(reversals).to.deep.equal([
+      { amount_pesewas: '-600', payment_transaction_id: disputed },
+      { amount_pesewas: '-600', payment_transaction_id: refunded }
+    ])
+    expect(await count(`audit_logs WHERE action = 'SHOP_MARGIN_REVERSED'`)).to.equal(2)
+    expect((await c.get('/api/wallet/earnings')).body.available).to.equal(0)
+    expect((await c.get('/api/shops/mine')).body.figures).to.deep.equal({ salesCount: 0, salesAmount: 0, marginEarned: 0 })
+  })
+
   it('cards the stock could not supply are refunded and earn no margin', async () => {
     const { productId, shop } = await sellingShop(3)
     // Both pass the stock check before paying (3 left); settlement gives the first 2 and the second 1.

@@ -203,6 +203,40 @@ export function createShopCheckersService(deps: {
           { transaction: t }
         )
       return entry
+    },
+
+    /** The purchase's money went back in full or was taken back: the margin credited on it (if any) is taken back, once. */
+    async reverseMargin(transactionId: string, why: 'refund' | 'reversal', ctx: Ctx & { transaction: Transaction }) {
+      const t = ctx.transaction
+      const [credited] = await q<{ agent_id: number; amount_pesewas: string }>(
+        `SELECT agent_id, amount_pesewas FROM earnings_entries WHERE payment_transaction_id = :tid AND type = 'MARGIN'`,
+        { tid: transactionId },
+        t
+      )
+      if (!credited) return null
+      const amount = Number(credited.amount_pesewas)
+      const { entry, balancePesewas } = await deps.earnings.post(
+        {
+          type: 'MARGIN_REVERSAL',
+          agentId: credited.agent_id,
+          paymentTransactionId: transactionId,
+          amountPesewas: -amount,
+          reason: `Shop margin taken back: checker payment ${transactionId} ${why === 'refund' ? 'refunded' : 'reversed'}`
+        },
+        t
+      )
+      if (entry)
+        await audit.record(
+          {
+            action: 'SHOP_MARGIN_REVERSED',
+            resource: 'PAYMENT',
+            resourceId: transactionId,
+            severity: 'HIGH',
+            details: { agentId: credited.agent_id, margin: toGhs(amount), why, earnings: toGhs(balancePesewas) }
+          },
+          ctx
+        )
+      return entry
     }
   }
 }

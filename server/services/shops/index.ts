@@ -115,12 +115,12 @@ export function createShopsService(deps: {
   async function figures(shopIds: number[]) {
     if (!shopIds.length) return new Map<number, { salesCount: number; salesAmount: number; marginEarned: number }>()
     const rows = await q<{ shop_id: number; n: string; amount: string | null; margin: string | null }>(
-      // Bundle orders and checker sales (cards allocated) alike; margins are the shop agent's (one shop per agent).
+      // Bundle orders and checker sales (cards allocated) still paid alike; margins are the shop agent's (one shop per agent).
       `SELECT s.id AS shop_id,
               (SELECT count(*) FROM orders o WHERE o.shop_id = s.id AND o.payment_status = 'SUCCESS')
-                + (SELECT count(*) FROM shop_checker_sales c WHERE c.shop_id = s.id) AS n,
+                + (SELECT count(*) FROM shop_checker_sales c JOIN payments p ON p.transaction_id = c.payment_transaction_id AND p.status = 'SUCCESS' WHERE c.shop_id = s.id) AS n,
               (SELECT coalesce(sum(o.amount_pesewas), 0) FROM orders o WHERE o.shop_id = s.id AND o.payment_status = 'SUCCESS')
-                + (SELECT coalesce(sum(c.amount_pesewas), 0) FROM shop_checker_sales c WHERE c.shop_id = s.id) AS amount,
+                + (SELECT coalesce(sum(c.amount_pesewas), 0) FROM shop_checker_sales c JOIN payments p ON p.transaction_id = c.payment_transaction_id AND p.status = 'SUCCESS' WHERE c.shop_id = s.id) AS amount,
               (SELECT sum(e.amount_pesewas) FROM earnings_entries e
                 WHERE e.agent_id = s.agent_id AND e.type IN ('MARGIN','MARGIN_REVERSAL')) AS margin
          FROM shops s WHERE s.id IN (:shopIds)`,
@@ -449,9 +449,9 @@ export function createShopsService(deps: {
         `WITH d AS (SELECT generate_series((now() AT TIME ZONE 'UTC')::date - (:n - 1), (now() AT TIME ZONE 'UTC')::date, interval '1 day')::date AS day)
          SELECT to_char(d.day, 'YYYY-MM-DD') AS day,
                 (SELECT count(*) FROM orders o WHERE o.shop_agent_id = :agentId AND o.payment_status = 'SUCCESS' AND (o.created_at AT TIME ZONE 'UTC')::date = d.day)
-                  + (SELECT count(*) FROM shop_checker_sales c WHERE c.agent_id = :agentId AND (c.created_at AT TIME ZONE 'UTC')::date = d.day) AS sales,
+                  + (SELECT count(*) FROM shop_checker_sales c JOIN payments p ON p.transaction_id = c.payment_transaction_id AND p.status = 'SUCCESS' WHERE c.agent_id = :agentId AND (c.created_at AT TIME ZONE 'UTC')::date = d.day) AS sales,
                 (SELECT coalesce(sum(o.amount_pesewas), 0) FROM orders o WHERE o.shop_agent_id = :agentId AND o.payment_status = 'SUCCESS' AND (o.created_at AT TIME ZONE 'UTC')::date = d.day)
-                  + (SELECT coalesce(sum(c.amount_pesewas), 0) FROM shop_checker_sales c WHERE c.agent_id = :agentId AND (c.created_at AT TIME ZONE 'UTC')::date = d.day) AS amount,
+                  + (SELECT coalesce(sum(c.amount_pesewas), 0) FROM shop_checker_sales c JOIN payments p ON p.transaction_id = c.payment_transaction_id AND p.status = 'SUCCESS' WHERE c.agent_id = :agentId AND (c.created_at AT TIME ZONE 'UTC')::date = d.day) AS amount,
                 (SELECT coalesce(sum(e.amount_pesewas), 0) FROM earnings_entries e WHERE e.agent_id = :agentId AND e.type IN ('MARGIN','MARGIN_REVERSAL') AND (e.created_at AT TIME ZONE 'UTC')::date = d.day) AS margin
            FROM d ORDER BY d.day`,
         { n, agentId: agent.id }
