@@ -58,6 +58,8 @@ import { createPricingService } from './pricing/index.ts'
 import { createTiersService } from './pricing/tiers.ts'
 import { createSubAgentsService } from './sub-agents/index.ts'
 import { subscribeSubAgents } from './sub-agents/subscriptions.ts'
+import { createShopCheckersService } from './shop-checkers/index.ts'
+import { subscribeShopCheckers } from './shop-checkers/subscriptions.ts'
 
 export interface Deps {
   sequelize: Sequelize
@@ -171,6 +173,8 @@ export function createServices(deps: Deps) {
   // Result-checker vouchers: a paid purchase takes its cards in the settlement's transaction (ADR 0040).
   const vouchers = createVouchersService({ sequelize, env: deps.env, audit, settings, payments, sms, limits })
   const apiVouchers = createApiVouchers({ sequelize, vouchers })
+  // Agents' shops sell checker cards too: the margin on the cards a purchase got, in the settlement's transaction.
+  const shopCheckers = createShopCheckersService({ sequelize, audit, shops, vouchers, earnings })
 
   // Who reacts to which fact, in this order within each transaction: a delivery that failed for good is
   // refunded before the agent's webhook reports it, and a margin is credited after both.
@@ -180,6 +184,7 @@ export function createServices(deps: Deps) {
   subscribeSubAgents(events, subAgents)
   subscribeBulk(events, bulk)
   subscribeVouchers(events, vouchers)
+  subscribeShopCheckers(events, shopCheckers)
   subscribeWhatsapp(events, whatsapp)
   return {
     events,
@@ -189,6 +194,7 @@ export function createServices(deps: Deps) {
     subAgents,
     vouchers,
     apiVouchers,
+    shopCheckers,
     connections,
     queue,
     opsMetrics,

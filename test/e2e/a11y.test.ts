@@ -80,8 +80,9 @@ describe('browser: accessibility (axe-core) of every page, and 360 px layout', f
     )
     const { prices } = await app().services.shops.mine({ user: actor })
     await app().services.shops.setPrices({ prices: prices.map((l) => ({ packageId: l.packageId, price: l.ceiling })) }, { user: actor })
-    // A checker on sale, so /checkers shows its form and /admin/checkers its tables.
-    await checkerWithStock(await adminClient(), 2)
+    // A checker on sale, so /checkers shows its form and /admin/checkers its tables; the shop sells it too.
+    const productId = await checkerWithStock(await adminClient(), 2)
+    await app().services.shopCheckers.setPrices({ prices: [{ productId, price: 20 }] }, { user: actor })
   })
 
   /** axe over `pages` signed in as `who` (or not), at `width`, in `theme`. */

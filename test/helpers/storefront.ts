@@ -39,13 +39,13 @@ export async function startPurchase(page: Page, opts: { recipient: string; payer
   expect(await page.$eval('[data-testid="payment-amount"]', (e) => e.textContent)).to.equal('GH₵5.00')
 }
 
-/** The payer approves the prompt on the simulator phone (another tab). */
-export async function approveOnSimulatorPhone(browser: Browser, payer: string) {
+/** The payer approves the prompt (for `amount`) on the simulator phone (another tab). */
+export async function approveOnSimulatorPhone(browser: Browser, payer: string, amount = 'GH₵5.00') {
   const phone = await newPage(browser)
   await phone.goto(url(`/simulator/phone?phone=${payer}`))
   await hydrated(phone)
   await phone.waitForSelector('[data-testid="sim-prompt"]')
-  expect(await bodyText(phone)).to.include('Pay GH₵5.00')
+  expect(await bodyText(phone)).to.include(`Pay ${amount}`)
   await clickButton(phone, 'Approve')
   await phone.waitForSelector('[data-testid="no-prompts"]')
   await phone.close()

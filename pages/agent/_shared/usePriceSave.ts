@@ -2,12 +2,12 @@ import { useState } from 'react'
 import { api, ApiError } from '../../../renderer/api.ts'
 import { useToast } from '../../../renderer/ui/Toasts.tsx'
 
-/** Saving a price editor's lines (shop prices, sub-agent prices): PUT the body, hand back the server's lines, say how it went. */
+/** Saving a price editor's lines (shop bundle and checker prices, sub-agent prices): PUT the body, hand back the server's lines, say how it went. */
 export function usePriceSave<L>(url: string, onSaved: (lines: L[]) => void) {
   const toast = useToast()
   const [error, setError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
-  async function save(prices: { packageId: number; price: number | null }[]) {
+  async function save(prices: ({ packageId: number } | { productId: number })[]) {
     setError(null)
     setSaving(true)
     try {

@@ -5,6 +5,7 @@ import type { ShopView } from '../../../server/services/shops/index.ts'
 import { Gate } from '../_shared/Gate.tsx'
 import { isActiveAgent } from '../../../renderer/format.ts'
 import type { MyShopData } from './+data.ts'
+import { CheckerPricesEditor } from './CheckerPricesEditor.tsx'
 import { PricesEditor } from './PricesEditor.tsx'
 import { SalesChart } from './SalesChart.tsx'
 import { ShareCard } from './ShareCard.tsx'
@@ -51,6 +52,7 @@ export default function Page() {
             </div>
           </div>
           {shop ? <PricesEditor lines={mine.prices} limits={mine.limits} /> : null}
+          {shop?.open ? <CheckerPricesEditor lines={pc.data.checkers} /> : null}
           {shop ? <SalesChart days={series} /> : null}
         </>
       ) : null}

@@ -3,12 +3,13 @@ import '../../_storefront/storefront.css'
 import { BuyData } from '../../data-services/BuyData.tsx'
 import { BuyTabs } from '../../data-services/BuyTabs.tsx'
 import { MyOrders } from '../../data-services/MyOrders.tsx'
+import { CheckerBuy } from '../../checkers/_parts/CheckerBuy.tsx'
 import type { ShopData } from './+data.ts'
 
 /** An agent's shop: the public buy flow and order lookup at the shop's prices, under the shop's own name and colour. */
 export default function Page() {
   const pc = usePageContext() as ReturnType<typeof usePageContext> & { data: ShopData }
-  const { shop, whatsappUrl } = pc.data
+  const { shop, whatsappUrl, checkers } = pc.data
   return (
     <>
       {/* The accent passed the server's contrast check against white, so this band reads in light and dark mode. */}
@@ -41,6 +42,17 @@ export default function Page() {
           ) : (
             <BuyTabs initial={pc.data.tab} buy={<BuyData data={pc.data} shop={{ slug: shop.slug }} />} />
           )}
+          {shop.open && checkers.some((p) => p.inStock) ? (
+            <section className="sf-gap-top" aria-labelledby="shop-checkers-title" data-testid="shop-checkers">
+              <h2 className="title is-4" id="shop-checkers-title">
+                Result checkers
+              </h2>
+              <p className="mb-3">
+                WASSCE, BECE and placement checker cards. Your serial and PIN appear here and come by SMS. <a href="/checkers/mine">My checkers</a>
+              </p>
+              <CheckerBuy products={checkers} card={pc.data.checkersByCard} closed={pc.settings.platformOpen === false} shop={{ slug: shop.slug }} />
+            </section>
+          ) : null}
         </div>
       </section>
     </>

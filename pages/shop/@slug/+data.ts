@@ -3,6 +3,7 @@ import type { PageContextServer } from 'vike/types'
 import type { PageMeta } from '../../../renderer/+onRenderHtml.tsx'
 import type { ShopView } from '../../../server/services/shops/index.ts'
 import type { BuyData } from '../../data-services/+data.ts'
+import type { PublicProductView } from '../../../server/services/vouchers/index.ts'
 import { whatsappLink } from '../../../renderer/ui/links.ts'
 import { openingNetwork } from '../../data-services/networks.ts'
 import { publicOrigin } from '../../../server/lib/origin.ts'
@@ -11,6 +12,10 @@ export interface ShopData extends BuyData {
   shop: ShopView
   whatsappUrl: string | null
   meta: PageMeta
+  /** Result checkers the shop sells, at its price (empty when closed). */
+  checkers: PublicProductView[]
+  /** Checkers are paid by card checkout (the gateway is card), else by a mobile money prompt. */
+  checkersByCard: boolean
 }
 
 // /shop/<slug>: the agent's shop. An old slug answers 301 to the current one; an unknown one 404.
@@ -25,10 +30,13 @@ export async function data(pageContext: PageContextServer): Promise<ShopData> {
   const base = publicOrigin(services.deps.env.PUBLIC_URL, { host: headers.host })
   const url = `${base}/shop/${view.shop.slug}`
   const prices = services.shops.priceTexts(view.packages)
+  const [checkers, settings] = await Promise.all([view.shop.open ? services.shopCheckers.publicList(view.shop.id) : [], services.settings.get()])
   const packages = view.packages.map((p) => ({ id: p.id, network: p.network, name: p.name, sizeMB: p.sizeMB, priceUser: p.price, priceAgent: null }))
   return {
     shop: view.shop,
     whatsappUrl: whatsappLink(view.shop.whatsapp),
+    checkers,
+    checkersByCard: settings.paymentGateway === 'paystack',
     packages,
     providerLabel: services.payments.providerName === 'paystack' ? 'Paystack' : services.payments.providerLabel,
     tab: pageContext.urlParsed.search.tab === 'orders' ? 'orders' : 'buy',

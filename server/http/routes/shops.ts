@@ -21,6 +21,12 @@ export function shopsRouter(services: Services) {
   r.put('/mine/prices', agent, async (req, res) => {
     res.json({ prices: await services.shops.setPrices(req.body, ctxOf(req)) })
   })
+  r.get('/mine/checkers', agent, async (req, res) => {
+    res.json({ prices: await services.shopCheckers.mine(ctxOf(req)) })
+  })
+  r.put('/mine/checkers', agent, async (req, res) => {
+    res.json({ prices: await services.shopCheckers.setPrices(req.body, ctxOf(req)) })
+  })
   r.get('/mine/series', agent, async (req, res) => {
     res.json({ days: await services.shops.series(ctxOf(req), Number(req.query.days) || 30) })
   })
@@ -50,6 +56,11 @@ export function shopsRouter(services: Services) {
       ctxOf(req)
     )
     res.status(201).json({ id: order.id, order, payment, ...payment })
+  })
+
+  // Checker cards: {productId, quantity, price (per card, as confirmed), payerPhone and payerNetwork, or email}.
+  r.post('/:slug/checkers/orders', async (req, res) => {
+    res.status(201).json(await services.shopCheckers.buy(req.params.slug, { ...bodyOf(req.body), callbackUrl: callbackUrlOf(req, env) }, ctxOf(req)))
   })
   return r
 }

@@ -12,6 +12,7 @@ export interface EarningsEntryView {
   reason: string
   orderId: number | null
   payoutId: number | null
+  paymentTransactionId: string | null
   createdAt: string
 }
 
@@ -23,6 +24,7 @@ export const presentEarnings = (e: EarningsRow): EarningsEntryView => ({
   reason: e.reason,
   orderId: e.orderId,
   payoutId: e.payoutId,
+  paymentTransactionId: e.paymentTransactionId,
   createdAt: e.createdAt.toISOString()
 })
 

@@ -15,6 +15,8 @@ export interface EarningsRow {
   reason: string
   orderId: number | null
   payoutId: number | null
+  /** A shop's checker sale: the payment whose allocated cards earned this margin. */
+  paymentTransactionId: string | null
   actorUserId: number | null
   createdAt: Date
 }
@@ -27,6 +29,7 @@ export interface EarningsInput {
   reason: string
   orderId?: number | null
   payoutId?: number | null
+  paymentTransactionId?: string | null
   actorUserId?: number | null
 }
 
@@ -43,6 +46,7 @@ export function toEarnings(r: Record<string, any>): EarningsRow {
     reason: r.reason,
     orderId: r.order_id ?? null,
     payoutId: r.payout_id == null ? null : Number(r.payout_id),
+    paymentTransactionId: r.payment_transaction_id ?? null,
     actorUserId: r.actor_user_id ?? null,
     createdAt: new Date(r.created_at)
   }
@@ -54,7 +58,7 @@ export function toEarnings(r: Record<string, any>): EarningsRow {
  * and throws otherwise, before anything is written; a MARGIN_REVERSAL may leave the balance below
  * zero (a refund after the margin was paid out), which later margins make up. A fenced entry that
  * already exists (one MARGIN and one MARGIN_REVERSAL per order, one PAYOUT and one PAYOUT_RETURN per
- * payout) changes nothing and answers `entry: null`, so callers can run twice (a webhook delivered
+ * payout, one MARGIN per shop checker payment) changes nothing and answers `entry: null`, so callers can run twice (a webhook delivered
  * three times).
  */
 export async function postEarnings(sequelize: Sequelize, input: EarningsInput, t: Transaction): Promise<{ entry: EarningsRow | null; balancePesewas: number }> {
@@ -67,8 +71,8 @@ export async function postEarnings(sequelize: Sequelize, input: EarningsInput, t
     },
     insertEntry: async (after) => {
       const [row] = await sequelize.query<Record<string, any>>(
-        `INSERT INTO earnings_entries (agent_id, type, amount_pesewas, balance_after_pesewas, reason, order_id, payout_id, actor_user_id)
-         VALUES (:agentId, :type, :amount, :after, :reason, :orderId, :payoutId, :actor)
+        `INSERT INTO earnings_entries (agent_id, type, amount_pesewas, balance_after_pesewas, reason, order_id, payout_id, payment_transaction_id, actor_user_id)
+         VALUES (:agentId, :type, :amount, :after, :reason, :orderId, :payoutId, :tid, :actor)
          ON CONFLICT DO NOTHING RETURNING *`,
         {
           replacements: {
@@ -79,6 +83,7 @@ export async function postEarnings(sequelize: Sequelize, input: EarningsInput, t
             reason: input.reason,
             orderId: input.orderId ?? null,
             payoutId: input.payoutId ?? null,
+            tid: input.paymentTransactionId ?? null,
             actor: input.actorUserId ?? null
           },
           type: QueryTypes.SELECT,

@@ -39,6 +39,10 @@ export interface DomainEvents {
    * subscriber fills `outcome`; one left unhonoured (no card could be supplied) is refunded in full.
    */
   'voucher.paid': { payment: PaymentRow; settings: Settings; outcome: { honoured: boolean; details: Record<string, unknown> } }
+  /** A paid result-checker purchase got `allocated` cards (at least one; the rest is being refunded), in the settlement's transaction. */
+  'voucher.allocated': { payment: PaymentRow; allocated: number }
+  /** A paid result-checker purchase's money went back in full (a refund) or was taken back (a reversal, a dispute). */
+  'voucher.moneyReturned': { transactionId: string; why: 'refund' | 'reversal' }
 }
 
 /** What a subscriber may narrow an event to. */

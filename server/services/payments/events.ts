@@ -73,6 +73,8 @@ export function createEvents(deps: EventDeps) {
         }
         details.orderId = p.order_id
       }
+      if (p?.purpose === 'voucher')
+        await deps.events.publish('voucher.moneyReturned', { transactionId: p.transaction_id, why: 'reversal' }, { ...ctx, transaction: t })
       if (p)
         await deps.audit.record(
           { action: 'PAYMENT_REVERSED', resource: 'PAYMENT', resourceId: reference, severity: 'HIGH', details },

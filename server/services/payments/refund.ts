@@ -117,6 +117,8 @@ export function createRefunds(deps: RefundDeps) {
           await deps.events.publish('order.moneyReturned', { orderId: p.order_id, why: 'refund' }, { ...ctx, transaction: t })
         }
       }
+      if (p.purpose === 'voucher')
+        await deps.events.publish('voucher.moneyReturned', { transactionId: p.transaction_id, why: 'refund' }, { ...ctx, transaction: t })
     }
     await deps.queue.enqueue(REFUND_TASK, { refundId: r.id }, { transaction: t, jobKey: `refund:${r.id}`, maxAttempts: 25 })
     await deps.audit.record(

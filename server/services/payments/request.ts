@@ -29,7 +29,13 @@ export interface PaymentRequestInput {
   /** A voucher the payer gave up front (USSD): sent when the gateway asks for one, then forgotten. */
   voucher?: string | null
   /** A result-checker purchase: which product and how many cards (settlement allocates them). */
-  vouchers?: { productId: number; quantity: number; unitPesewas: number } | null
+  vouchers?: {
+    productId: number
+    quantity: number
+    unitPesewas: number
+    /** Bought in an agent's shop: the shop, its agent and the agent's own price per card, fixed now. */
+    shop?: { shopId: number; agentId: number; agentUnitPesewas: number } | null
+  } | null
   /** The order was written already marked simulated (services.orders.placeOrder): no UPDATE of it here. */
   orderMarked?: boolean
 }
@@ -89,6 +95,11 @@ export const requestSchema = Joi.object<PaymentRequestInput>({
   vouchers: Joi.object({
     productId: Joi.number().integer().required(),
     quantity: Joi.number().integer().min(1).max(10).required(),
-    unitPesewas: Joi.number().integer().min(1).required()
+    unitPesewas: Joi.number().integer().min(1).required(),
+    shop: Joi.object({
+      shopId: Joi.number().integer().required(),
+      agentId: Joi.number().integer().required(),
+      agentUnitPesewas: Joi.number().integer().min(1).required()
+    }).allow(null)
   }).allow(null)
 }).options({ stripUnknown: true })

@@ -12,7 +12,7 @@ import type { PackageRow, PackagesService } from '../packages/index.ts'
 import type { Settings, SettingsService } from '../settings/index.ts'
 import { shopCardPng } from './og-card.ts'
 import { qrSvg } from './qr.ts'
-import { ACCENT_PALETTE, ceilingOf, checkAccent, checkSlug, orderBodySchema, sellingPrice, shopSchema } from './rules.ts'
+import { ACCENT_PALETTE, ceilingOf, checkAccent, checkSlug, orderBodySchema, priceFields, sellingPrice, shopSchema, type ShopPriceFields } from './rules.ts'
 import { checkPriceChanges, writePriceChanges } from '../pricing/price-rows.ts'
 
 export { PRICE_CHANGED }
@@ -49,19 +49,11 @@ export interface ShopPackage {
   price: number
 }
 
-export interface PriceLine {
+export interface PriceLine extends ShopPriceFields {
   packageId: number
   network: string
   name: string
   sizeMB: number
-  listed: boolean
-  /** What the agent saved, or null when not listed. */
-  saved: number | null
-  /** What it sells at now (the saved price held inside today's limits). */
-  price: number | null
-  floor: number
-  ceiling: number
-  margin: number | null
 }
 
 export type ShopsService = ReturnType<typeof createShopsService>
@@ -109,21 +101,12 @@ export function createShopsService(deps: {
     const floors = await deps.pricing.agentPrices(agentId, list)
     return list.map((p) => {
       const floor = floors.get(p.id)!.pricePesewas
-      const ceiling = ceilingOf(floor, s)
-      const mine = saved.get(p.id)
-      const price = mine === undefined ? null : sellingPrice(mine, floor, ceiling)
-      const v = packages.present(p)
       return {
         packageId: p.id,
         network: p.network,
-        name: v.name,
+        name: packages.present(p).name,
         sizeMB: p.sizeMb,
-        listed: mine !== undefined,
-        saved: toGhs(mine),
-        price: toGhs(price),
-        floor: toGhs(floor)!,
-        ceiling: toGhs(ceiling)!,
-        margin: price === null ? null : toGhs(price - floor)
+        ...priceFields(saved.get(p.id), floor, ceilingOf(floor, s))
       }
     })
   }
@@ -132,11 +115,14 @@ export function createShopsService(deps: {
   async function figures(shopIds: number[]) {
     if (!shopIds.length) return new Map<number, { salesCount: number; salesAmount: number; marginEarned: number }>()
     const rows = await q<{ shop_id: number; n: string; amount: string | null; margin: string | null }>(
+      // Bundle orders and checker sales (cards allocated) still paid alike; margins are the shop agent's (one shop per agent).
       `SELECT s.id AS shop_id,
-              (SELECT count(*) FROM orders o WHERE o.shop_id = s.id AND o.payment_status = 'SUCCESS') AS n,
-              (SELECT sum(o.amount_pesewas) FROM orders o WHERE o.shop_id = s.id AND o.payment_status = 'SUCCESS') AS amount,
-              (SELECT sum(e.amount_pesewas) FROM earnings_entries e JOIN orders o ON o.id = e.order_id
-                WHERE o.shop_id = s.id AND e.type IN ('MARGIN','MARGIN_REVERSAL')) AS margin
+              (SELECT count(*) FROM orders o WHERE o.shop_id = s.id AND o.payment_status = 'SUCCESS')
+                + (SELECT count(*) FROM shop_checker_sales c JOIN payments p ON p.transaction_id = c.payment_transaction_id AND p.status = 'SUCCESS' WHERE c.shop_id = s.id) AS n,
+              (SELECT coalesce(sum(o.amount_pesewas), 0) FROM orders o WHERE o.shop_id = s.id AND o.payment_status = 'SUCCESS')
+                + (SELECT coalesce(sum(c.amount_pesewas), 0) FROM shop_checker_sales c JOIN payments p ON p.transaction_id = c.payment_transaction_id AND p.status = 'SUCCESS' WHERE c.shop_id = s.id) AS amount,
+              (SELECT sum(e.amount_pesewas) FROM earnings_entries e
+                WHERE e.agent_id = s.agent_id AND e.type IN ('MARGIN','MARGIN_REVERSAL')) AS margin
          FROM shops s WHERE s.id IN (:shopIds)`,
       { shopIds }
     )
@@ -234,6 +220,8 @@ export function createShopsService(deps: {
       return () => listeners.delete(fn)
     },
     changed,
+    resolve,
+    ofAgent: shopOfAgent,
     priceLines,
     priceTexts,
     qrSvg,
@@ -460,8 +448,10 @@ export function createShopsService(deps: {
       const rows = await q<{ day: string; sales: string; amount: string; margin: string }>(
         `WITH d AS (SELECT generate_series((now() AT TIME ZONE 'UTC')::date - (:n - 1), (now() AT TIME ZONE 'UTC')::date, interval '1 day')::date AS day)
          SELECT to_char(d.day, 'YYYY-MM-DD') AS day,
-                (SELECT count(*) FROM orders o WHERE o.shop_agent_id = :agentId AND o.payment_status = 'SUCCESS' AND (o.created_at AT TIME ZONE 'UTC')::date = d.day) AS sales,
-                (SELECT coalesce(sum(o.amount_pesewas), 0) FROM orders o WHERE o.shop_agent_id = :agentId AND o.payment_status = 'SUCCESS' AND (o.created_at AT TIME ZONE 'UTC')::date = d.day) AS amount,
+                (SELECT count(*) FROM orders o WHERE o.shop_agent_id = :agentId AND o.payment_status = 'SUCCESS' AND (o.created_at AT TIME ZONE 'UTC')::date = d.day)
+                  + (SELECT count(*) FROM shop_checker_sales c JOIN payments p ON p.transaction_id = c.payment_transaction_id AND p.status = 'SUCCESS' WHERE c.agent_id = :agentId AND (c.created_at AT TIME ZONE 'UTC')::date = d.day) AS sales,
+                (SELECT coalesce(sum(o.amount_pesewas), 0) FROM orders o WHERE o.shop_agent_id = :agentId AND o.payment_status = 'SUCCESS' AND (o.created_at AT TIME ZONE 'UTC')::date = d.day)
+                  + (SELECT coalesce(sum(c.amount_pesewas), 0) FROM shop_checker_sales c JOIN payments p ON p.transaction_id = c.payment_transaction_id AND p.status = 'SUCCESS' WHERE c.agent_id = :agentId AND (c.created_at AT TIME ZONE 'UTC')::date = d.day) AS amount,
                 (SELECT coalesce(sum(e.amount_pesewas), 0) FROM earnings_entries e WHERE e.agent_id = :agentId AND e.type IN ('MARGIN','MARGIN_REVERSAL') AND (e.created_at AT TIME ZONE 'UTC')::date = d.day) AS margin
            FROM d ORDER BY d.day`,
         { n, agentId: agent.id }

@@ -1,7 +1,7 @@
 import Joi from 'joi'
 import { badRequest } from '../../lib/errors.ts'
 import type { Settings } from '../settings/index.ts'
-import { percentOf, toPesewas } from '../../lib/money.ts'
+import { percentOf, toGhs, toPesewas } from '../../lib/money.ts'
 
 /** What a shop may be called, what colour it may wear, and what it may charge. Pure rules, no I/O. */
 
@@ -101,6 +101,31 @@ export function ceilingOf(floor: number, s: Pick<Settings, 'shopMaxMarkupType' |
 
 /** The price a listed bundle sells at now: what the agent saved, held inside today's limits (admin limits may have moved since). */
 export const sellingPrice = (saved: number, floor: number, ceiling: number): number => Math.min(Math.max(saved, floor), ceiling)
+
+/** A shop's price for one thing it may sell (a bundle, a checker card) as the agent's editor shows it, in GHS. */
+export interface ShopPriceFields {
+  listed: boolean
+  /** What the agent saved, or null when not listed. */
+  saved: number | null
+  /** What it sells at now (the saved price held inside today's limits). */
+  price: number | null
+  floor: number
+  ceiling: number
+  margin: number | null
+}
+
+/** The editor's fields from what the agent saved (undefined: not sold) and today's limits, in pesewas. */
+export function priceFields(saved: number | undefined, floor: number, ceiling: number): ShopPriceFields {
+  const price = saved === undefined ? null : sellingPrice(saved, floor, ceiling)
+  return {
+    listed: saved !== undefined,
+    saved: toGhs(saved),
+    price: toGhs(price),
+    floor: toGhs(floor),
+    ceiling: toGhs(ceiling),
+    margin: price === null ? null : toGhs(price - floor)
+  }
+}
 
 // What the agent and the buyer send, checked the same for every channel.
 export const shopSchema = Joi.object({

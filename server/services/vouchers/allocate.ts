@@ -14,6 +14,15 @@ export interface Wanted {
   productId: number
   quantity: number
   unitPesewas: number
+  /** Sold in an agent's shop (its price is `unitPesewas`): who earns the margin on the cards allocated. */
+  shop?: ShopSale | null
+}
+
+/** A shop's sale, fixed when the buyer confirmed: the shop, its agent and the agent's own price per card. */
+export interface ShopSale {
+  shopId: number
+  agentId: number
+  agentUnitPesewas: number
 }
 
 export interface Card {

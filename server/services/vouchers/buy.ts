@@ -11,7 +11,7 @@ import { PURCHASES_DISABLED } from '../orders/index.ts'
 import { newTransactionId, type PaymentsService, type PaymentView } from '../payments/index.ts'
 import type { SettingsService } from '../settings/index.ts'
 import { post as postWalletEntry } from '../wallet/ledger.ts'
-import type { Wanted } from './allocate.ts'
+import type { ShopSale, Wanted } from './allocate.ts'
 import { unitPriceFor, type Products } from './products.ts'
 
 export const MAX_CARDS_PER_PURCHASE = 10
@@ -53,8 +53,11 @@ export function createBuying(deps: {
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
     sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
 
-  /** The server's price and a stock check before any money moves (the race past it is settled by a refund). */
-  async function quote(raw: BuyInput, ctx: Ctx) {
+  /**
+   * The server's price and a stock check before any money moves (the race past it is settled by a refund).
+   * A shop's sale brings its own price: the shop's, whoever is signed in.
+   */
+  async function quote(raw: BuyInput, ctx: Ctx, sale?: ShopSale & { unitPesewas: number }) {
     const { value, error } = buySchema.validate(raw ?? {})
     if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
     if ((await deps.settings.get()).platformOpen === false) throw forbidden(PURCHASES_DISABLED)
@@ -63,15 +66,19 @@ export function createBuying(deps: {
     const available = (await products.countsOf([product.id])).get(product.id)?.available ?? 0
     if (available < value.quantity)
       throw conflict(available ? `Only ${available} ${product.name} card${available === 1 ? '' : 's'} left` : `${product.name} is out of stock`)
-    const unitPesewas = unitPriceFor(product, ctx.user)
+    const unitPesewas = sale?.unitPesewas ?? unitPriceFor(product, ctx.user)
     const wanted: Wanted = { productId: product.id, quantity: value.quantity, unitPesewas }
+    if (sale) wanted.shop = { shopId: sale.shopId, agentId: sale.agentId, agentUnitPesewas: sale.agentUnitPesewas }
     return { value, product, wanted, amountPesewas: unitPesewas * value.quantity }
   }
 
-  /** Mobile money (or a card redirect): a payment with the voucher purpose; settlement allocates the cards. */
-  async function buy(raw: BuyInput, ctx: Ctx): Promise<PaymentView> {
-    const { value, wanted, amountPesewas } = await quote(raw, ctx)
-    const agent = ctx.user?.role === 'AGENT' ? ctx.user.agent : null
+  /**
+   * Mobile money (or a card redirect): a payment with the voucher purpose; settlement allocates the cards.
+   * In a shop the buyer is the shop's customer: no agent of theirs is recorded, the shop's agent is on `vouchers.shop`.
+   */
+  async function buy(raw: BuyInput, ctx: Ctx, sale?: ShopSale & { unitPesewas: number }): Promise<PaymentView> {
+    const { value, wanted, amountPesewas } = await quote(raw, ctx, sale)
+    const agent = ctx.user?.role === 'AGENT' && !sale ? ctx.user.agent : null
     await deps.limits.take({ orderPerIp: ctx.ip, orderPerPhone: normalizePhone(String(value.payerPhone ?? '')), orderPerAccount: ctx.user?.id })
     return payments.request(
       {

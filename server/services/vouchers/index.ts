@@ -14,7 +14,9 @@ import { createProducts } from './products.ts'
 import { createStock } from './stock.ts'
 
 export type { PurchaseView } from './handover.ts'
-export type { AdminProductView, PublicProductView } from './products.ts'
+export type { AdminProductView, ProductRow, PublicProductView } from './products.ts'
+export type { Wanted } from './allocate.ts'
+export { agentPriceOf, publicView, shopCeilingOf } from './products.ts'
 
 export type VouchersService = ReturnType<typeof createVouchersService>
 

@@ -70,11 +70,27 @@ const productSchema = Joi.object({
 
 const orNull = (v: unknown) => (v === null || v === undefined || v === '' ? null : toPesewas(v as number))
 
+/** What an agent pays for a card: the agent price, or the user price when the product has none. */
+export const agentPriceOf = (p: Pick<ProductRow, 'price_user_pesewas' | 'price_agent_pesewas'>): Pesewas => p.price_agent_pesewas ?? p.price_user_pesewas
+
+/** The most an agent's shop may charge for a card: the product's shop ceiling, else its user price. */
+export const shopCeilingOf = (p: Pick<ProductRow, 'price_user_pesewas' | 'shop_ceiling_pesewas'>): Pesewas => p.shop_ceiling_pesewas ?? p.price_user_pesewas
+
 /** The price a buyer pays: an approved agent pays the agent price when there is one. */
 export function unitPriceFor(p: Pick<ProductRow, 'price_user_pesewas' | 'price_agent_pesewas'>, actor?: Actor | null): Pesewas {
   const agent = actor?.role === 'AGENT' && actor.agent?.approved === true
-  return agent && p.price_agent_pesewas !== null ? p.price_agent_pesewas : p.price_user_pesewas
+  return agent ? agentPriceOf(p) : p.price_user_pesewas
 }
+
+/** A product as a buyer sees it, at the price given (the buyer's, or a shop's). */
+export const publicView = (r: ProductRow, pricePesewas: Pesewas, counts: Map<number, StockCounts>): PublicProductView => ({
+  id: r.id,
+  name: r.name,
+  howToUse: r.how_to_use,
+  checkingUrl: r.checking_url,
+  price: toGhs(pricePesewas),
+  inStock: (counts.get(r.id)?.available ?? 0) > 0
+})
 
 export const AVAILABLE_SQL = `status = 'AVAILABLE' AND (expires_on IS NULL OR expires_on >= current_date)`
 
@@ -96,6 +112,12 @@ export function createProducts(deps: { sequelize: Sequelize; audit: AuditService
     return new Map(
       rows.map((r) => [r.product_id, { available: Number(r.available), sold: Number(r.sold), expired: Number(r.expired), voided: Number(r.voided) }])
     )
+  }
+
+  /** The products on sale as rows, with their stock counts (agents' shops price them). */
+  async function activeRows(): Promise<{ rows: ProductRow[]; counts: Map<number, StockCounts> }> {
+    const rows = await q<ProductRow>('SELECT * FROM voucher_products WHERE active ORDER BY name', {})
+    return { rows, counts: await countsOf(rows.map((r) => r.id)) }
   }
 
   async function load(id: unknown, t?: Transaction): Promise<ProductRow> {
@@ -174,22 +196,15 @@ export function createProducts(deps: { sequelize: Sequelize; audit: AuditService
     async update(id: unknown, input: unknown, ctx: Ctx) {
       return save((await load(id)).id, input, ctx)
     },
+    activeRows,
     async listAdmin(): Promise<AdminProductView[]> {
       const rows = await q<ProductRow>('SELECT * FROM voucher_products ORDER BY name', {})
       const counts = await countsOf(rows.map((r) => r.id))
       return rows.map((r) => present(r, counts.get(r.id)))
     },
     async listPublic(actor?: Actor | null): Promise<PublicProductView[]> {
-      const rows = await q<ProductRow>('SELECT * FROM voucher_products WHERE active ORDER BY name', {})
-      const counts = await countsOf(rows.map((r) => r.id))
-      return rows.map((r) => ({
-        id: r.id,
-        name: r.name,
-        howToUse: r.how_to_use,
-        checkingUrl: r.checking_url,
-        price: toGhs(unitPriceFor(r, actor))!,
-        inStock: (counts.get(r.id)?.available ?? 0) > 0
-      }))
+      const { rows, counts } = await activeRows()
+      return rows.map((r) => publicView(r, unitPriceFor(r, actor), counts))
     }
   }
 }
