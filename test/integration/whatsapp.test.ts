@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import type { Running } from '../../server/index.ts'
 import { signBody } from '../../server/services/whatsapp/webhook.ts'
-import { inbound, startFakeGraph, statusEvent, type FakeGraph } from '../fakes/whatsapp-graph.ts'
+import { graphEnv, inbound, startFakeGraph, statusEvent, type FakeGraph } from '../fakes/whatsapp-graph.ts'
 import { createPackage } from '../helpers/factories.ts'
 import { Client } from '../helpers/http.ts'
 import { bootInstance } from '../helpers/instance.ts'
@@ -39,14 +39,7 @@ describe('WhatsApp ordering (fake Graph API)', function () {
 
   before(async () => {
     graph = await startFakeGraph()
-    wa = await bootInstance({
-      WHATSAPP_GRAPH_URL: graph.url,
-      WHATSAPP_API_VERSION: graph.version,
-      WHATSAPP_PHONE_NUMBER_ID: graph.phoneNumberId,
-      WHATSAPP_ACCESS_TOKEN: graph.token,
-      WHATSAPP_APP_SECRET: APP_SECRET,
-      WHATSAPP_VERIFY_TOKEN: VERIFY
-    })
+    wa = await bootInstance({ ...graphEnv(graph, APP_SECRET), WHATSAPP_VERIFY_TOKEN: VERIFY })
   })
   after(async () => {
     await wa?.stop()

@@ -12,6 +12,8 @@ export interface ChatState {
   payer?: string
   payerNetwork?: string
   voucher?: string
+  /** The order's transaction id, chosen when the customer is asked to confirm: a turn run twice places one order. */
+  reference?: string
 }
 
 export interface ChatBundle {
@@ -41,7 +43,9 @@ export interface ChatPorts {
     payer: string
     payerNetwork: string
     voucher: string | null
+    reference: string
   }): Promise<{ transactionId: string; amountPesewas: number }>
+  newReference(): string
   recentOrders(limit: number): Promise<ChatOrder[]>
   handOff(): Promise<void>
 }
@@ -214,6 +218,7 @@ async function confirmation(state: ChatState, ports: ChatPorts): Promise<Outgoin
   const p = (await ports.bundles(state.network!)).find((b) => b.id === state.packageId)
   if (!p) return [{ type: 'text', text: 'That bundle is no longer available.' }, MAIN]
   state.step = 'confirm'
+  state.reference = ports.newReference()
   return [
     {
       type: 'buttons',
@@ -227,11 +232,18 @@ async function confirmation(state: ChatState, ports: ChatPorts): Promise<Outgoin
 }
 
 async function place(state: ChatState, ports: ChatPorts): Promise<Outgoing[]> {
-  const { packageId, recipient, payer, payerNetwork } = state
+  const { packageId, recipient, payer, payerNetwork, reference } = state
   const voucher = state.voucher ?? null
   clear(state)
   try {
-    const placed = await ports.place({ packageId: packageId!, recipient: recipient!, payer: payer!, payerNetwork: payerNetwork!, voucher })
+    const placed = await ports.place({
+      packageId: packageId!,
+      recipient: recipient!,
+      payer: payer!,
+      payerNetwork: payerNetwork!,
+      voucher,
+      reference: reference ?? ports.newReference()
+    })
     return [
       {
         type: 'text',
