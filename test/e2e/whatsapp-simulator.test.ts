@@ -74,6 +74,8 @@ describe('browser: the WhatsApp simulator', function () {
     await tap(page, 'Another number')
     await botSays(page, 'Type the number that gets the data')
     await type(page, '0551234567')
+    await botSays(page, 'How would you like to pay?')
+    await tap(page, 'Pay by mobile money')
     await botSays(page, 'Which mobile money number should get the payment prompt?')
     await tap(page, 'This number')
     await botSays(page, 'Please confirm: 1.0GB MTN for 0551234567. Price: GHS 5.00. The payment prompt goes to 0241180001.')

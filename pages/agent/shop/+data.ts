@@ -12,6 +12,8 @@ export interface MyShopData extends AgentBase {
   origin: string
   /** The shop link's QR code as SVG markup (server-made), when the shop exists. */
   qrSvg?: string | null
+  /** The bot's WhatsApp number and the text a shop's chat link types (settings). */
+  chat?: { number: string; prefill: string }
 }
 
 // /agent/shop: the agent's own shop.
@@ -22,7 +24,12 @@ export async function data(pageContext: PageContextServer): Promise<MyShopData> 
   const origin = publicOrigin(services?.deps.env.PUBLIC_URL, { host: headers.host })
   if (!services || !user || !isActiveAgent(base.agent)) return { ...base, mine: null, series: [], earnings: null, origin }
   const ctx = { user }
-  const [mine, series, earnings] = await Promise.all([services.shops.mine(ctx), services.shops.series(ctx, 30), services.earnings.mine(ctx, 1)])
+  const [mine, series, earnings, s] = await Promise.all([
+    services.shops.mine(ctx),
+    services.shops.series(ctx, 30),
+    services.earnings.mine(ctx, 1),
+    services.settings.get()
+  ])
   const qrSvg = mine.shop ? services.shops.qrSvg(`${origin}/shop/${mine.shop.slug}`) : null
-  return { ...base, mine, series, earnings: earnings.available, origin, qrSvg }
+  return { ...base, mine, series, earnings: earnings.available, origin, qrSvg, chat: { number: s.whatsappNumber, prefill: s.whatsappShopPrefill } }
 }

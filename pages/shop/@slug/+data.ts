@@ -3,13 +3,15 @@ import type { PageContextServer } from 'vike/types'
 import type { PageMeta } from '../../../renderer/+onRenderHtml.tsx'
 import type { ShopView } from '../../../server/services/shops/index.ts'
 import type { BuyData } from '../../data-services/+data.ts'
-import { whatsappLink } from '../../../renderer/ui/links.ts'
+import { shopChatLink, whatsappLink } from '../../../renderer/ui/links.ts'
 import { openingNetwork } from '../../data-services/networks.ts'
 import { publicOrigin } from '../../../server/lib/origin.ts'
 
 export interface ShopData extends BuyData {
   shop: ShopView
   whatsappUrl: string | null
+  /** Order in the WhatsApp chat with the bot, when the shop takes orders there. */
+  chatUrl: string | null
   meta: PageMeta
 }
 
@@ -25,10 +27,13 @@ export async function data(pageContext: PageContextServer): Promise<ShopData> {
   const base = publicOrigin(services.deps.env.PUBLIC_URL, { host: headers.host })
   const url = `${base}/shop/${view.shop.slug}`
   const prices = services.shops.priceTexts(view.packages)
+  const s = await services.settings.get()
+  const chatUrl = view.shop.open && view.shop.whatsappOrders ? shopChatLink(s.whatsappNumber, s.whatsappShopPrefill, view.shop.slug) : null
   const packages = view.packages.map((p) => ({ id: p.id, network: p.network, name: p.name, sizeMB: p.sizeMB, priceUser: p.price, priceAgent: null }))
   return {
     shop: view.shop,
     whatsappUrl: whatsappLink(view.shop.whatsapp),
+    chatUrl,
     packages,
     providerLabel: services.payments.providerName === 'paystack' ? 'Paystack' : services.payments.providerLabel,
     tab: pageContext.urlParsed.search.tab === 'orders' ? 'orders' : 'buy',

@@ -1,6 +1,7 @@
 import { QueryTypes, type Transaction } from 'sequelize'
 import type { Env } from '../../env.ts'
-import { badRequest, notFound } from '../../lib/errors.ts'
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts'
+import { publicOrigin } from '../../lib/origin.ts'
 import { normalizePhone, phoneVariants } from '../../lib/phone.ts'
 import { formatSize, NETWORK_LABEL } from '../../lib/vocabulary.ts'
 import type { Ctx } from '../context.ts'
@@ -8,7 +9,7 @@ import type { Queue } from '../queue/index.ts'
 import { converse, type ChatState } from './conversation.ts'
 import { createGraphSender, createSimulatorSender, WhatsappSendError, type WhatsappSender } from './graph.ts'
 import { plainText, templateOf, toGraph, type Incoming, type Outgoing } from './messages.ts'
-import { createChatPorts, type PortDeps, type TurnEffects } from './ports.ts'
+import { createChatPorts, payTokenHash, type PortDeps, type TurnEffects } from './ports.ts'
 import { parseWebhook, validSignature } from './webhook.ts'
 
 export const WHATSAPP_SEND_TASK = 'whatsapp.send'
@@ -21,7 +22,7 @@ const chatQueue = (waId: string, way: 'in' | 'out') => `wa-${way}:${waId}`
 /** Free-form messages may follow a customer's message for 24 hours; after that only templates. */
 const WINDOW_HOURS = 24
 
-type Deps = PortDeps & {
+type Deps = Omit<PortDeps, 'origin'> & {
   env: Env
   queue: Queue
   sender?: WhatsappSender
@@ -39,6 +40,16 @@ export interface ChatMessage {
 }
 
 export type WhatsappService = ReturnType<typeof createWhatsappService>
+
+export interface PayLinkView {
+  ref: string
+  bundle: string
+  recipient: string
+  amountPesewas: number
+  /** 'open': may be paid now; 'expired' also covers an order no longer awaiting payment. */
+  state: 'open' | 'paid' | 'expired'
+  transactionId: string
+}
 
 /**
  * WhatsApp ordering (docs/whatsapp.md, ADR 0042): Meta's webhook in (signature checked, each message
@@ -75,7 +86,8 @@ export function createWhatsappService(deps: Deps) {
     await queue.enqueue(WHATSAPP_SEND_TASK, { ids }, { transaction: t, jobKey: `wa:${ids[0]}`, queueName: chatQueue(waId, 'out'), maxAttempts: 8 })
   }
 
-  const portsFor = createChatPorts(deps)
+  // A job has no request to take the address from: without PUBLIC_URL, this instance's own (development).
+  const portsFor = createChatPorts({ ...deps, origin: publicOrigin(env.PUBLIC_URL, { host: `localhost:${env.PORT}` }) })
 
   /**
    * The oldest unanswered message of a chat, answered: the conversation runs outside any transaction
@@ -166,6 +178,29 @@ export function createWhatsappService(deps: Deps) {
     return { received, duplicates, statuses: parsed.batch.statuses.length }
   }
 
+  /**
+   * What a payment link shows: its one order (from the server, never the link) and whether it can
+   * still be paid. Null for a token that is not a link: the page answers 404, the same for all.
+   */
+  async function payView(token: unknown): Promise<PayLinkView | null> {
+    const t = String(token ?? '')
+    if (!/^[\w-]{20,64}$/.test(t)) return null
+    const [row] = await q<any>(
+      `SELECT o.payment_transaction_id, o.network, o.data_size_mb, o.recipient_number, o.amount_pesewas, o.payment_status, w.pay_expires_at > now() AS live
+         FROM whatsapp_orders w JOIN orders o ON o.id = w.order_id WHERE w.pay_token_hash = :hash`,
+      { hash: payTokenHash(t) }
+    )
+    if (!row) return null
+    return {
+      ref: String(row.payment_transaction_id).slice(-8),
+      bundle: `${formatSize(row.data_size_mb)} ${NETWORK_LABEL[row.network as 'MTN'] ?? row.network}`,
+      recipient: row.recipient_number,
+      amountPesewas: Number(row.amount_pesewas),
+      state: row.payment_status === 'SUCCESS' ? 'paid' : row.payment_status !== 'PENDING' || !row.live ? 'expired' : 'open',
+      transactionId: String(row.payment_transaction_id)
+    }
+  }
+
   /** The queued send of a chat's messages, in order. A message already sent is skipped (a retried job). */
   async function runSend(ids: number[]): Promise<void> {
     for (const id of ids) {
@@ -246,6 +281,31 @@ export function createWhatsappService(deps: Deps) {
           ? `Delivered: ${what} (ref ${ref}). Thank you for buying with us!`
           : `We could not deliver ${what} (ref ${ref}) yet. Our team is on it.`
       await say(link.wa_id, [{ type: 'text', text }], t)
+    },
+
+    payView,
+
+    /** Pays a link's order: card checkout or a mobile money prompt as the gateway setting says; refused once paid or expired. */
+    async payByLink(token: unknown, body: unknown, ctx: Ctx & { callbackUrl: string }) {
+      const view = await payView(token)
+      if (!view) throw notFound('This payment link is not valid')
+      if (view.state === 'paid') throw conflict('This order is already paid')
+      if (view.state === 'expired') throw new AppError(410, 'This payment link has expired. Ask for a new one in the WhatsApp chat.')
+      const b = (body ?? {}) as Record<string, unknown>
+      const str = (v: unknown) => (typeof v === 'string' ? v : null)
+      // The link is the proof: no browser placed this order, so none is asked to own it.
+      const payment = await deps.orders.requestPaymentForOrder(
+        {
+          transactionId: view.transactionId,
+          payerPhone: str(b.payerPhone),
+          payerNetwork: str(b.payerNetwork),
+          email: str(b.email),
+          callbackUrl: ctx.callbackUrl
+        },
+        { user: null, ip: ctx.ip, log: ctx.log }
+      )
+      if (!payment) throw notFound('This payment link is not valid')
+      return payment
     },
 
     /** A chat as its messages, oldest first (simulator page and the admin's messaging page). */
