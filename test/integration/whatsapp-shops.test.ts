@@ -54,6 +54,8 @@ describe("WhatsApp: agents' shops in the chat and payment links", function () {
     await chat.wa.services.settings.update({ shopMaxMarkupType: 'PERCENT', shopMaxMarkupValue: 20, whatsappNumber: '0200000001' }, {})
     chat.wa.services.delivery.simulatorControl({ mode: 'deliver' })
     pkg = await createPackage({ network: 'MTN', sizeMb: 2048, priceUserPesewas: 500, priceAgentPesewas: 450 })
+    // Written through the main test app: this instance would hear of it by NOTIFY a moment later.
+    chat.wa.services.packages.invalidate()
   })
   afterEach(() => {
     expect(chat.graph.requests.filter((r) => r.status !== 200)).to.deep.equal([])
@@ -130,6 +132,20 @@ describe("WhatsApp: agents' shops in the chat and payment links", function () {
     expect(refused.status).to.equal(409)
     expect(refused.body.error).to.match(/closed/)
     expect((await sql<any>(`SELECT whatsapp_orders FROM shops WHERE id = :id`, { id: a.shopId }))[0].whatsapp_orders).to.equal(false)
+  })
+
+  it('the texts are settings: a shop link text without "shop {slug}" or a payment message without {link} is refused with 400', async () => {
+    const admin = await adminClient(chat.wa.url)
+    const noSlug = await admin.put('/api/settings', { whatsappShopPrefill: 'Hi! I want data' })
+    expect(noSlug.status).to.equal(400)
+    expect(noSlug.body.error).to.match(/shop \{slug\}/)
+    expect((await admin.put('/api/settings', { whatsappPayLink: 'Pay now please' })).status).to.equal(400)
+    const ok = await admin.put('/api/settings', { whatsappShopGreeting: 'Akwaaba to {shopName}!', whatsappShopPrefill: 'Order from shop {slug} please' })
+    expect(ok.status, ok.text).to.equal(200)
+    chat.wa.services.settings.invalidate()
+    await shop()
+    expect((await new Client(chat.wa.url).get('/shop/kofi-data')).text).to.include('?text=Order%20from%20shop%20kofi-data%20please')
+    expect(words(await say('233241170501', { text: 'Order from shop kofi-data please' }))[0]).to.equal('Akwaaba to Kofi Data Plug!')
   })
 
   it('"Get a payment link": the order waits unpaid; the link pays only it, by its server amount; expired or paid links refuse; the chat gets the receipt', async () => {

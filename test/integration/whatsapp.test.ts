@@ -143,6 +143,33 @@ describe('WhatsApp ordering (fake Graph API)', function () {
     expect(p.payer_network).to.equal('TELECEL')
   })
 
+  it('a confirmation answered again (the job run twice after a crash) finds its order instead of placing a second one', async () => {
+    await createPackage({ network: 'MTN', sizeMb: 1024, priceUserPesewas: 500 })
+    const me = '233241170007'
+    const [pkg] = await sql<any>(`SELECT id FROM packages`)
+    for (const m of [
+      { text: 'hi' },
+      { replyId: 'menu:buy', title: 'Buy data' },
+      { replyId: 'net:MTN', title: 'MTN', kind: 'list_reply' as const },
+      { replyId: `pkg:${pkg.id}`, title: '1.0GB', kind: 'list_reply' as const },
+      { replyId: 'to:me', title: 'This number' },
+      { replyId: 'pay:momo', title: 'Pay by mobile money' },
+      { replyId: 'pay:me', title: 'This number' }
+    ])
+      await say(me, m)
+    const [before] = await sql<any>(`SELECT state FROM whatsapp_chats WHERE wa_id = :me`, { me })
+    const first = words(await say(me, { replyId: 'confirm', title: 'Confirm and pay' }))
+    // As if the turn's commit had been lost after the order was placed: the message unhandled, the state as it was.
+    await sql(`UPDATE whatsapp_messages SET handled_at = NULL WHERE id = (SELECT max(id) FROM whatsapp_messages WHERE direction = 'in') RETURNING id`)
+    await sql(`UPDATE whatsapp_chats SET state = CAST(:state AS jsonb) WHERE wa_id = :me RETURNING wa_id`, { me, state: JSON.stringify(before.state) })
+    await wa.services.queue.enqueue('whatsapp.chat', { waId: me })
+    const sentBefore = graph.sent.length
+    await wa.services.queue.drain()
+    expect(words(graph.sent.slice(sentBefore))).to.deep.equal(first)
+    expect(await sql(`SELECT id FROM orders`)).to.have.length(1)
+    expect(await sql(`SELECT id FROM payments`)).to.have.length(1)
+  })
+
   it('refuses a webhook with a wrong X-Hub-Signature-256 (401) and changes nothing', async () => {
     await createPackage({ network: 'MTN' })
     const body = inbound('233241170003', { id: 'wamid.FORGED', text: 'hi' })

@@ -266,12 +266,12 @@ export const settingsSchema = Joi.object<Settings>({
     .trim()
     .max(200)
     .pattern(/\bshop \{slug\}/)
-    .messages({ '*': 'The WhatsApp link text must contain "shop {slug}" (at most 200 characters)' }),
+    .messages({ '*': 'The WhatsApp link text must contain "shop \\{slug}" (at most 200 characters)' }),
   whatsappPayLink: Joi.string()
     .trim()
     .max(500)
     .pattern(/\{link\}/)
-    .messages({ '*': 'The payment link message must contain {link} (at most 500 characters)' })
+    .messages({ '*': 'The payment link message must contain \\{link} (at most 500 characters)' })
 })
   // The admin page sends the whole object it loaded; unknown keys (id, timestamps) are dropped.
   .options({ stripUnknown: true })
