@@ -95,5 +95,11 @@ describe('WhatsApp: a burst of messages on a small pool (one queued job per chat
     )
     expect(counts).to.deep.equal({ inbound: 50, out: 60 })
     expect(graph.requests.filter((r) => r.status !== 200)).to.deep.equal([])
+
+    // Each chat left two named queues behind; housekeeping drops the idle ones.
+    const queues = () => sql<{ n: number }>(`SELECT count(*)::int AS n FROM graphile_worker._private_job_queues WHERE queue_name LIKE 'wa-%'`)
+    expect((await queues())[0]!.n).to.equal(20)
+    await wa.services.queue.dropIdleQueues()
+    expect((await queues())[0]!.n).to.equal(0)
   })
 })
