@@ -11,7 +11,7 @@ export interface HousekeepingResult {
   jobRuns: number
 }
 
-/** Deletes USSD sessions past their idle expiry and stale rate-limit counters; one instance at a time. */
+/** Deletes USSD sessions past their idle expiry, stale rate-limit counters and idle named queues; one instance at a time. */
 export async function housekeeping({ services, log }: JobDeps): Promise<Locked<HousekeepingResult>> {
   return withAdvisoryLock(services.deps.sequelize, LOCKS.housekeeping, async () => {
     const result = {
@@ -19,6 +19,7 @@ export async function housekeeping({ services, log }: JobDeps): Promise<Locked<H
       rateLimits: await services.rateLimit.purgeOlderThan(RATE_LIMIT_STALE_SECONDS),
       jobRuns: await purgeJobRuns(services.deps.sequelize)
     }
+    await services.queue.dropIdleQueues()
     if (result.ussdSessions || result.rateLimits || result.jobRuns) log.info(result, 'housekeeping run')
     return result
   })

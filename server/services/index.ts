@@ -168,7 +168,7 @@ export function createServices(deps: Deps) {
   const subAgents = createSubAgentsService({ sequelize, audit, settings, packages, pricing, earnings })
   const afa = createAfaService({ sequelize, settings, payments })
   // WhatsApp ordering (ADR 0042): the bot places visitor orders; a delivery sends the chat its receipt in the change's transaction.
-  const whatsapp = createWhatsappService({ sequelize, env: deps.env, log: deps.log, settings, packages, pricing, orders, limits, queue })
+  const whatsapp = createWhatsappService({ sequelize, env: deps.env, log: deps.log, settings, packages, pricing, orders, limits, shops, queue })
   const opsMetrics = createOpsMetrics({ sequelize })
   // Result-checker vouchers: a paid purchase takes its cards in the settlement's transaction (ADR 0040).
   const vouchers = createVouchersService({ sequelize, env: deps.env, audit, settings, payments, sms, limits })

@@ -1,7 +1,9 @@
 import { expect } from 'chai'
 import type { Browser, Page } from 'puppeteer-core'
 import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
-import { createPackage } from '../helpers/factories.ts'
+import { describeViolations, axe } from '../helpers/axe.ts'
+import { createAgent, createPackage } from '../helpers/factories.ts'
+import { Client } from '../helpers/http.ts'
 import { ADMIN, app, resetDb } from '../helpers/server.ts'
 
 /** Waits until the chat shows a bot message with this text. */
@@ -74,6 +76,8 @@ describe('browser: the WhatsApp simulator', function () {
     await tap(page, 'Another number')
     await botSays(page, 'Type the number that gets the data')
     await type(page, '0551234567')
+    await botSays(page, 'How would you like to pay?')
+    await tap(page, 'Pay by mobile money')
     await botSays(page, 'Which mobile money number should get the payment prompt?')
     await tap(page, 'This number')
     await botSays(page, 'Please confirm: 1.0GB MTN for 0551234567. Price: GHS 5.00. The payment prompt goes to 0241180001.')
@@ -94,6 +98,51 @@ describe('browser: the WhatsApp simulator', function () {
     await page.goto(url('/admin/orders'))
     await page.waitForSelector('[data-channel=whatsapp]')
     expect(await page.$eval('[data-channel=whatsapp]', (e) => e.textContent)).to.equal('WhatsApp')
+  })
+
+  it('at 360 px a shop customer names the shop, gets its price and a payment link; the pay page fits the phone in dark mode and sends the prompt', async () => {
+    await app().db.models.Package.destroy({ where: {} })
+    const pkg = await createPackage({ network: 'MTN', sizeMb: 1024, priceUserPesewas: 500, priceAgentPesewas: 450 })
+    const a = await createAgent()
+    await app().services.settings.update({ shopMaxMarkupType: 'PERCENT', shopMaxMarkupValue: 20 }, {})
+    const c = new Client()
+    expect((await c.login(a.user.email, a.password)).status).to.equal(200)
+    expect((await c.put('/api/shops/mine', { slug: 'kofi-data', name: 'Kofi Data Plug', description: '', whatsapp: '', accent: '#1565c0' })).status).to.equal(
+      200
+    )
+    expect((await c.put('/api/shops/mine/prices', { prices: [{ packageId: pkg.id, price: 5.2 }] })).status).to.equal(200)
+    expect((await c.put('/api/shops/mine/whatsapp', { on: true })).status).to.equal(200)
+
+    const page = await openChat(browser, '0241180003')
+    await type(page, 'Hi! I want to buy data from shop kofi-data')
+    await botSays(page, 'Hello! Welcome to Kofi Data Plug.')
+    await tap(page, 'Buy data')
+    await tap(page, 'MTN')
+    await tap(page, '1.0GB (GHS 5.20)')
+    await tap(page, 'This number')
+    await botSays(page, 'How would you like to pay?')
+    await tap(page, 'Get a payment link')
+    await botSays(page, 'Price: GHS 5.20. You will get a link to pay on our site.')
+    await tap(page, 'Confirm and pay')
+    await botSays(page, 'Pay GHS 5.20 for your order')
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(360)
+
+    const [said] = await app().db.sequelize.query<any>(`SELECT body FROM whatsapp_messages WHERE body->>'text' LIKE 'Pay GHS%'`, { type: 'SELECT' as any })
+    const token = /\/pay\/([\w-]+)/.exec(said.body.text)![1]!
+    const payer = await newPage(browser, { width: 360 })
+    await payer.setBypassCSP(true) // axe is injected as a script of the test's own
+    await payer.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }])
+    await payer.goto(url(`/pay/${token}`))
+    await hydrated(payer)
+    expect(await payer.$eval('[data-testid=pay-amount]', (e) => e.textContent)).to.equal('GH₵5.20')
+    expect(await payer.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(360)
+    const violations = await axe(payer)
+    expect(violations, describeViolations(violations)).to.deep.equal([])
+    await payer.type('#pay-payer-phone', '0241180003')
+    await payer.click('form button[type=submit]')
+    await payer.waitForSelector('[data-testid=pay-sent]')
+    const [order] = await app().db.sequelize.query<any>(`SELECT shop_id, amount_pesewas FROM orders`, { type: 'SELECT' as any })
+    expect(order.amount_pesewas).to.equal(520)
   })
 
   it('"Talk to a person" puts the chat on the admin messaging page, where an admin answers and hands it back', async () => {

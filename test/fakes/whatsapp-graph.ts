@@ -120,6 +120,17 @@ export async function startFakeGraph(opts: { version?: string; phoneNumberId?: s
   }
 }
 
+/** An instance's environment for a WhatsApp account whose Graph API is this fake. */
+export function graphEnv(graph: FakeGraph, appSecret: string) {
+  return {
+    WHATSAPP_GRAPH_URL: graph.url,
+    WHATSAPP_API_VERSION: graph.version,
+    WHATSAPP_PHONE_NUMBER_ID: graph.phoneNumberId,
+    WHATSAPP_ACCESS_TOKEN: graph.token,
+    WHATSAPP_APP_SECRET: appSecret
+  }
+}
+
 /** A webhook body as Meta sends it for one customer message. */
 export function inbound(
   from: string,

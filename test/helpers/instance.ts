@@ -9,7 +9,7 @@ import { app, testEnv } from './server.ts'
 /** Another app instance on the test database, with its own settings (providers pointed at local fakes). */
 export async function bootInstance(env: Partial<Env> = {}): Promise<Running> {
   const url = app().db.url
-  const { sequelize, models } = connect(url)
+  const { sequelize, models } = connect(url, undefined, { poolMax: env.DB_POOL_MAX })
   return boot({
     env: { ...testEnv(), PORT: 0, ...env },
     log: createLogger('silent'),

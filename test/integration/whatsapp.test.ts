@@ -1,56 +1,32 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
-import type { Running } from '../../server/index.ts'
 import { signBody } from '../../server/services/whatsapp/webhook.ts'
-import { inbound, startFakeGraph, statusEvent, type FakeGraph } from '../fakes/whatsapp-graph.ts'
+import { inbound, statusEvent } from '../fakes/whatsapp-graph.ts'
 import { createPackage } from '../helpers/factories.ts'
 import { Client } from '../helpers/http.ts'
-import { bootInstance } from '../helpers/instance.ts'
 import { ADMIN, app, resetDb } from '../helpers/server.ts'
+import { whatsappInstance, words } from '../helpers/whatsapp.ts'
 
-const APP_SECRET = 'wa-app-secret-for-tests'
 const VERIFY = 'wa-verify-token-for-tests'
 
 // An instance with a WhatsApp account whose Graph API is a local fake (test/fakes/whatsapp-graph.ts).
 describe('WhatsApp ordering (fake Graph API)', function () {
   this.timeout(60_000)
-  let graph: FakeGraph
-  let wa: Running
-  let n = 0
+  let chat: Awaited<ReturnType<typeof whatsappInstance>>
+  let graph: typeof chat.graph
+  let wa: typeof chat.wa
   const sql = <T extends object = any>(text: string, replacements: Record<string, unknown> = {}) =>
     app().db.sequelize.query<T>(text, { replacements, type: QueryTypes.SELECT })
-  const post = (body: unknown, signature?: string) => {
-    const raw = JSON.stringify(body)
-    return fetch(`${wa.url}/api/whatsapp/webhook`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Hub-Signature-256': signature ?? signBody(raw, APP_SECRET) },
-      body: raw
-    })
-  }
-  /** The customer sends a message; the answers go out through the queue; returns what they saw. */
-  const say = async (from: string, message: { text: string } | { replyId: string; title: string; kind?: 'button_reply' | 'list_reply' }) => {
-    const before = graph.sent.length
-    const res = await post(inbound(from, { id: `wamid.IN${++n}`, ...message }))
-    expect(res.status).to.equal(200)
-    await wa.services.queue.drain()
-    return graph.sent.slice(before)
-  }
-  const words = (sent: FakeGraph['sent']) => sent.map((m) => (m.type === 'text' ? m.body.text.body : m.body.interactive.body.text))
+  const post = (body: unknown, signature?: string) => chat.post(body, signature)
+  const say: typeof chat.say = (from, message) => chat.say(from, message)
 
   before(async () => {
-    graph = await startFakeGraph()
-    wa = await bootInstance({
-      WHATSAPP_GRAPH_URL: graph.url,
-      WHATSAPP_API_VERSION: graph.version,
-      WHATSAPP_PHONE_NUMBER_ID: graph.phoneNumberId,
-      WHATSAPP_ACCESS_TOKEN: graph.token,
-      WHATSAPP_APP_SECRET: APP_SECRET,
-      WHATSAPP_VERIFY_TOKEN: VERIFY
-    })
+    chat = await whatsappInstance({ WHATSAPP_VERIFY_TOKEN: VERIFY })
+    graph = chat.graph
+    wa = chat.wa
   })
   after(async () => {
-    await wa?.stop()
-    await graph?.close()
+    await chat?.stop()
   })
   beforeEach(async () => {
     await resetDb()
@@ -102,6 +78,9 @@ describe('WhatsApp ordering (fake Graph API)', function () {
     seen = await say(me, { text: '12345' })
     expect(words(seen)[0]).to.match(/Type it again/)
     seen = await say(me, { text: '0551234567' })
+    expect(words(seen)).to.deep.equal(['How would you like to pay?'])
+    expect(seen[0]!.body.interactive.action.buttons.map((b: any) => b.reply.title)).to.deep.equal(['Pay by mobile money', 'Get a payment link'])
+    seen = await say(me, { replyId: 'pay:momo', title: 'Pay by mobile money' })
     expect(words(seen)).to.deep.equal(['Which mobile money number should get the payment prompt?'])
 
     seen = await say(me, { replyId: 'pay:me', title: 'This number' })
@@ -151,6 +130,7 @@ describe('WhatsApp ordering (fake Graph API)', function () {
     await say(me, { replyId: 'net:TELECEL', title: 'Telecel', kind: 'list_reply' })
     await say(me, { replyId: `pkg:${pkg.id}`, title: '2.0GB', kind: 'list_reply' })
     await say(me, { replyId: 'to:me', title: 'This number' })
+    await say(me, { replyId: 'pay:momo', title: 'Pay by mobile money' })
     expect(words(await say(me, { replyId: 'pay:me', title: 'This number' }))).to.deep.equal([
       'Telecel Cash needs a voucher: dial *110#, choose Generate Voucher, then send the 6-digit voucher here.'
     ])
@@ -161,6 +141,33 @@ describe('WhatsApp ordering (fake Graph API)', function () {
     await say(me, { replyId: 'confirm', title: 'Confirm and pay' })
     const [p] = await sql<any>(`SELECT payer_network, details FROM payments`)
     expect(p.payer_network).to.equal('TELECEL')
+  })
+
+  it('a confirmation answered again (the job run twice after a crash) finds its order instead of placing a second one', async () => {
+    await createPackage({ network: 'MTN', sizeMb: 1024, priceUserPesewas: 500 })
+    const me = '233241170007'
+    const [pkg] = await sql<any>(`SELECT id FROM packages`)
+    for (const m of [
+      { text: 'hi' },
+      { replyId: 'menu:buy', title: 'Buy data' },
+      { replyId: 'net:MTN', title: 'MTN', kind: 'list_reply' as const },
+      { replyId: `pkg:${pkg.id}`, title: '1.0GB', kind: 'list_reply' as const },
+      { replyId: 'to:me', title: 'This number' },
+      { replyId: 'pay:momo', title: 'Pay by mobile money' },
+      { replyId: 'pay:me', title: 'This number' }
+    ])
+      await say(me, m)
+    const [before] = await sql<any>(`SELECT state FROM whatsapp_chats WHERE wa_id = :me`, { me })
+    const first = words(await say(me, { replyId: 'confirm', title: 'Confirm and pay' }))
+    // As if the turn's commit had been lost after the order was placed: the message unhandled, the state as it was.
+    await sql(`UPDATE whatsapp_messages SET handled_at = NULL WHERE id = (SELECT max(id) FROM whatsapp_messages WHERE direction = 'in') RETURNING id`)
+    await sql(`UPDATE whatsapp_chats SET state = CAST(:state AS jsonb) WHERE wa_id = :me RETURNING wa_id`, { me, state: JSON.stringify(before.state) })
+    await wa.services.queue.enqueue('whatsapp.chat', { waId: me })
+    const sentBefore = graph.sent.length
+    await wa.services.queue.drain()
+    expect(words(graph.sent.slice(sentBefore))).to.deep.equal(first)
+    expect(await sql(`SELECT id FROM orders`)).to.have.length(1)
+    expect(await sql(`SELECT id FROM payments`)).to.have.length(1)
   })
 
   it('refuses a webhook with a wrong X-Hub-Signature-256 (401) and changes nothing', async () => {

@@ -151,6 +151,28 @@ export default function Page() {
           />
           <Area name="whatsappGreeting" label="Greeting" rows={2} {...f} help="The bot's first message. Variable: {siteName}." />
           <Area name="whatsappHandoff" label="Reply to 'Talk to a person'" rows={2} {...f} help="The chat then waits on the Messages page for an admin." />
+          <Area
+            name="whatsappShopGreeting"
+            label="Greeting in an agent's shop"
+            rows={2}
+            {...f}
+            help="When the first message names a shop. Variables: {shopName}, {siteName}."
+          />
+          <Area
+            name="whatsappShopUnavailable"
+            label="Shop not available"
+            rows={2}
+            {...f}
+            help="The named shop takes no WhatsApp orders now. Variable: {siteName}."
+          />
+          <Area
+            name="whatsappShopPrefill"
+            label="Shop link text"
+            rows={2}
+            {...f}
+            help="What a shop's WhatsApp link types for the customer. It must contain: shop {slug}."
+          />
+          <Area name="whatsappPayLink" label="Payment link message" rows={3} {...f} help="Variables: {link} (required), {price}, {ref}, {minutes}." />
         </div>
 
         <div {...panel('Payments')}>

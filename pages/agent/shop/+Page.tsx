@@ -10,6 +10,7 @@ import { PricesEditor } from './PricesEditor.tsx'
 import { SalesChart } from './SalesChart.tsx'
 import { ShareCard } from './ShareCard.tsx'
 import { ShopForm } from './ShopForm.tsx'
+import { WhatsappOrders } from './WhatsappOrders.tsx'
 import './shop.css'
 
 export default function Page() {
@@ -48,6 +49,7 @@ export default function Page() {
             </div>
             <div className="column">
               {shop && url ? <ShareCard shop={shop} url={url} qrSvg={shop.slug === mine.shop?.slug ? (pc.data.qrSvg ?? null) : null} /> : null}
+              {shop ? <WhatsappOrders shop={shop} chat={pc.data.chat ?? null} onSaved={setShop} /> : null}
               <ShopForm shop={shop} palette={mine.palette} origin={origin} onSaved={setShop} />
             </div>
           </div>

@@ -15,6 +15,8 @@ export interface MyShopData extends AgentBase {
   origin: string
   /** The shop link's QR code as SVG markup (server-made), when the shop exists. */
   qrSvg?: string | null
+  /** The bot's WhatsApp number and the text a shop's chat link types (settings). */
+  chat?: { number: string; prefill: string }
 }
 
 // /agent/shop: the agent's own shop.
@@ -25,12 +27,22 @@ export async function data(pageContext: PageContextServer): Promise<MyShopData> 
   const origin = publicOrigin(services?.deps.env.PUBLIC_URL, { host: headers.host })
   if (!services || !user || !isActiveAgent(base.agent)) return { ...base, mine: null, checkers: [], series: [], earnings: null, origin }
   const ctx = { user }
-  const [mine, checkers, series, earnings] = await Promise.all([
+  const [mine, checkers, series, earnings, s] = await Promise.all([
     services.shops.mine(ctx),
     services.shopCheckers.mine(ctx),
     services.shops.series(ctx, 30),
-    services.earnings.mine(ctx, 1)
+    services.earnings.mine(ctx, 1),
+    services.settings.get()
   ])
   const qrSvg = mine.shop ? services.shops.qrSvg(`${origin}/shop/${mine.shop.slug}`) : null
-  return { ...base, mine, checkers, series, earnings: earnings.available, origin, qrSvg }
+  return {
+    ...base,
+    mine,
+    checkers,
+    series,
+    earnings: earnings.available,
+    origin,
+    qrSvg,
+    chat: { number: s.whatsappNumber, prefill: s.whatsappShopPrefill }
+  }
 }

@@ -9,7 +9,7 @@ import type { ShopData } from './+data.ts'
 /** An agent's shop: the public buy flow and order lookup at the shop's prices, under the shop's own name and colour. */
 export default function Page() {
   const pc = usePageContext() as ReturnType<typeof usePageContext> & { data: ShopData }
-  const { shop, whatsappUrl, checkers } = pc.data
+  const { shop, whatsappUrl, checkers, chatUrl } = pc.data
   return (
     <>
       {/* The accent passed the server's contrast check against white, so this band reads in light and dark mode. */}
@@ -19,11 +19,18 @@ export default function Page() {
             {shop.name}
           </h1>
           {shop.description ? <p className="shop-description">{shop.description}</p> : null}
-          {whatsappUrl ? (
-            <a className="button is-small is-white is-outlined mt-3" href={whatsappUrl} target="_blank" rel="noopener noreferrer">
-              Chat with the shop on WhatsApp
-            </a>
-          ) : null}
+          <div className="buttons mt-3">
+            {chatUrl ? (
+              <a className="button is-small is-white" href={chatUrl} target="_blank" rel="noopener noreferrer" data-testid="shop-chat-order">
+                Order on WhatsApp
+              </a>
+            ) : null}
+            {whatsappUrl ? (
+              <a className="button is-small is-white is-outlined" href={whatsappUrl} target="_blank" rel="noopener noreferrer">
+                Chat with the shop on WhatsApp
+              </a>
+            ) : null}
+          </div>
         </div>
       </header>
       <section className="sf-section">

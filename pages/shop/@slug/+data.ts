@@ -4,13 +4,15 @@ import type { PageMeta } from '../../../renderer/+onRenderHtml.tsx'
 import type { ShopView } from '../../../server/services/shops/index.ts'
 import type { BuyData } from '../../data-services/+data.ts'
 import type { PublicProductView } from '../../../server/services/vouchers/index.ts'
-import { whatsappLink } from '../../../renderer/ui/links.ts'
+import { shopChatLink, whatsappLink } from '../../../renderer/ui/links.ts'
 import { openingNetwork } from '../../data-services/networks.ts'
 import { publicOrigin } from '../../../server/lib/origin.ts'
 
 export interface ShopData extends BuyData {
   shop: ShopView
   whatsappUrl: string | null
+  /** Order in the WhatsApp chat with the bot, when the shop takes orders there. */
+  chatUrl: string | null
   meta: PageMeta
   /** Result checkers the shop sells, at its price (empty when closed). */
   checkers: PublicProductView[]
@@ -31,12 +33,14 @@ export async function data(pageContext: PageContextServer): Promise<ShopData> {
   const url = `${base}/shop/${view.shop.slug}`
   const prices = services.shops.priceTexts(view.packages)
   const [checkers, settings] = await Promise.all([view.shop.open ? services.shopCheckers.publicList(view.shop.id) : [], services.settings.get()])
+  const chatUrl = view.shop.open && view.shop.whatsappOrders ? shopChatLink(settings.whatsappNumber, settings.whatsappShopPrefill, view.shop.slug) : null
   const packages = view.packages.map((p) => ({ id: p.id, network: p.network, name: p.name, sizeMB: p.sizeMB, priceUser: p.price, priceAgent: null }))
   return {
     shop: view.shop,
     whatsappUrl: whatsappLink(view.shop.whatsapp),
     checkers,
     checkersByCard: settings.paymentGateway === 'paystack',
+    chatUrl,
     packages,
     providerLabel: services.payments.providerName === 'paystack' ? 'Paystack' : services.payments.providerLabel,
     tab: pageContext.urlParsed.search.tab === 'orders' ? 'orders' : 'buy',

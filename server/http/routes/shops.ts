@@ -27,6 +27,9 @@ export function shopsRouter(services: Services) {
   r.put('/mine/checkers', agent, async (req, res) => {
     res.json({ prices: await services.shopCheckers.setPrices(req.body, ctxOf(req)) })
   })
+  r.put('/mine/whatsapp', agent, async (req, res) => {
+    res.json({ shop: await services.shops.setWhatsappOrders(req.body, ctxOf(req)) })
+  })
   r.get('/mine/series', agent, async (req, res) => {
     res.json({ days: await services.shops.series(ctxOf(req), Number(req.query.days) || 30) })
   })

@@ -3,6 +3,7 @@ import { forbidden, notFound } from '../../lib/errors.ts'
 import type { Services } from '../../services/index.ts'
 import { requireAdmin } from '../middleware/auth.ts'
 import { ctxOf } from '../ctx.ts'
+import { callbackUrlOf } from './orders.ts'
 
 /**
  * WhatsApp (docs/whatsapp.md): Meta's webhook (GET verification, signed POSTs), the simulator's
@@ -38,6 +39,11 @@ export function whatsappRouter(services: Services) {
   r.get('/simulator/messages', simulator, async (req, res) => {
     const from = String(req.query.from ?? '').replace(/\D/g, '')
     res.json({ messages: from ? await wa.transcript(from.startsWith('0') ? `233${from.slice(1)}` : from) : [] })
+  })
+
+  // A payment link's page pays its order: the token is the only key, the amount the order's.
+  r.post('/pay/:token', async (req, res) => {
+    res.json(await wa.payByLink(req.params.token, req.body, { ...ctxOf(req), callbackUrl: callbackUrlOf(req, env) }))
   })
 
   r.get('/chats', requireAdmin, async (_req, res) => {

@@ -400,15 +400,17 @@ export function createOrdersService(deps: {
     },
 
     /** The spec's two-step client: the order first (POST /api/orders), the payment next (POST /api/payment/request). */
-    async createOrder(raw: PlaceOrderInput, ctx: Ctx = {}): Promise<OrderView> {
+    async createOrder(raw: PlaceOrderInput, ctx: Ctx = {}, opts: PlaceOptions = {}): Promise<OrderView> {
       // A closed shop says so first, whatever was typed.
       await openSettings()
       const input = validated.has(raw) ? raw : validate(raw)
-      assertMayBuy(ctx.user)
+      // A shop's buyer is its customer, whoever is signed in (as in placeOrder).
+      if (!opts.shop) assertMayBuy(ctx.user)
       const pkg = await resolvePackage(input)
       const tid = input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId()
       await assertFreshTransactionId(tid)
-      const created = await insertOrder(pkg, input, tid, ctx)
+      const { andThen } = opts
+      const created = await insertOrder(pkg, input, tid, ctx, { shop: opts.shop, andThen: andThen && ((o, t) => andThen(o.id, t)) })
       // The payment step that follows (POST /api/payment/request) is this browser's alone.
       ctx.browser?.remember(tid)
       return presentOrder(created)

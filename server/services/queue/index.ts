@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events'
-import { run, runMigrations, runOnce, type Runner, type Task, type TaskList, type WorkerEvents } from 'graphile-worker'
+import { makeWorkerUtils, run, runMigrations, runOnce, type Runner, type Task, type TaskList, type WorkerEvents } from 'graphile-worker'
 import pg from 'pg'
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { backoffMs, type ConnectionStates } from '../../lib/connection-states.ts'
@@ -292,6 +292,20 @@ export function createQueue(deps: QueueDeps) {
     /** Runs every job that is due now, then returns (tests, scripts). */
     async drain(): Promise<void> {
       await runOnce({ pgPool: ownPool(), logger: graphileLogger(log), taskList: taskList(), noHandleSignals: true } as never)
+    },
+
+    /**
+     * Drops named queues that hold no job and are not running one. A queue per conversation (WhatsApp
+     * chats: their jobs must never run side by side) leaves one row each behind, and graphile-worker
+     * looks at every free queue row when it takes a job: housekeeping keeps them few.
+     */
+    async dropIdleQueues(): Promise<void> {
+      const utils = await makeWorkerUtils({ pgPool: ownPool(), logger: graphileLogger(log) })
+      try {
+        await utils.cleanup({ tasks: ['GC_JOB_QUEUES'] })
+      } finally {
+        await utils.release()
+      }
     },
 
     /** Counts of jobs by state, for the admin and metrics. */

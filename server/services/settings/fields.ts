@@ -72,6 +72,14 @@ export interface Settings {
   whatsappBotEnabled: boolean
   whatsappGreeting: string
   whatsappHandoff: string
+  /** A chat bound to an agent's shop: its greeting ({shopName}, {siteName}). */
+  whatsappShopGreeting: string
+  /** A named shop that does not take WhatsApp orders now (closed, agent not active, switched off): the chat falls back to the main shop ({siteName}). */
+  whatsappShopUnavailable: string
+  /** What a shop's wa.me link types for the customer; it must name the shop ({slug}). */
+  whatsappShopPrefill: string
+  /** The payment link message ({link}, {price}, {ref}, {minutes}). */
+  whatsappPayLink: string
 }
 
 export const DELIVERY_VENDOR_CHOICES = ['auto', 'simulator', 'skytech'] as const
@@ -128,7 +136,11 @@ export const DEFAULT_SETTINGS: Settings = {
   ussdCustomerPlaced: 'A payment prompt is coming to your phone. Approve it to pay {price} for {dataSize} {network} to {recipientNumber}.',
   whatsappBotEnabled: true,
   whatsappGreeting: 'Hello! Welcome to {siteName}. Buy data bundles right here in the chat.',
-  whatsappHandoff: 'A person from our team will answer you here soon.'
+  whatsappHandoff: 'A person from our team will answer you here soon.',
+  whatsappShopGreeting: 'Hello! Welcome to {shopName}. Buy data bundles right here in the chat.',
+  whatsappShopUnavailable: 'That shop is not taking orders on WhatsApp at the moment. You can buy from {siteName} instead.',
+  whatsappShopPrefill: 'Hi! I want to buy data from shop {slug}',
+  whatsappPayLink: 'Pay {price} for your order (ref {ref}) here: {link}\nThe link works for {minutes} minutes. We will message you when the data is delivered.'
 }
 
 /** Fields everyone may read; the rest (templates, commission, whitelist switch) are for admins. */

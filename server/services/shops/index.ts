@@ -6,7 +6,7 @@ import { requireActiveAgent } from '../agents/index.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 import type { EarningsService } from '../earnings/index.ts'
-import { PRICE_CHANGED, type OrdersService, type PlaceOrderInput } from '../orders/index.ts'
+import { PRICE_CHANGED, type OrdersService, type PlaceOptions, type PlaceOrderInput, type ShopQuote } from '../orders/index.ts'
 import type { PricingService, Quote } from '../pricing/index.ts'
 import type { PackageRow, PackagesService } from '../packages/index.ts'
 import type { Settings, SettingsService } from '../settings/index.ts'
@@ -30,6 +30,7 @@ interface ShopFields {
 
 interface ShopRow extends ShopFields {
   agent_id: number
+  whatsapp_orders: boolean
   suspended_reason: string | null
   created_at: Date
   updated_at: Date
@@ -38,6 +39,8 @@ interface ShopRow extends ShopFields {
 export interface ShopView extends ShopFields {
   /** Open to buyers: ACTIVE, and its agent is still approved and paid. */
   open: boolean
+  /** Its customers may order in the WhatsApp chat (docs/whatsapp.md). */
+  whatsappOrders: boolean
 }
 
 export interface ShopPackage {
@@ -81,7 +84,8 @@ export function createShopsService(deps: {
     whatsapp: s.whatsapp,
     accent: s.accent,
     status: s.status,
-    open: s.status === 'ACTIVE' && s.agent_active !== false
+    open: s.status === 'ACTIVE' && s.agent_active !== false,
+    whatsappOrders: !!s.whatsapp_orders
   })
 
   async function shopOfAgent(agentId: number, t?: Transaction) {
@@ -182,6 +186,49 @@ export function createShopsService(deps: {
       )
     }
     return entry
+  }
+
+  /**
+   * A visitor's purchase through the shop, checked: the body carries the price the buyer confirmed, and
+   * the order is placed at exactly that price or refused with 409 and the current price. The price is
+   * checked again inside the order's transaction, under a share lock on the price row that an agent's
+   * price change must wait for, so no buyer is ever charged a price they did not confirm.
+   */
+  async function shopOrder(rawSlug: unknown, body: unknown): Promise<{ input: PlaceOrderInput; shop: ShopQuote }> {
+    const found = await resolve(rawSlug)
+    if (!found || 'redirect' in found) throw notFound('Shop not found')
+    const shop = found.shop
+    if (!present(shop).open) throw new AppError(410, SHOP_CLOSED)
+    const { value, error } = orderBodySchema.validate(body ?? {})
+    if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
+    const input = (body ?? {}) as PlaceOrderInput & Record<string, unknown>
+    const pkg = await packages.getActive(Number(input.packageId))
+    if (!pkg) throw badRequest('Please select a package')
+    const s = await settings.getFresh()
+    const now = await currentPrice(shop, pkg, s)
+    if (!now) throw badRequest('This bundle is not sold in this shop')
+    const confirmed = toPesewas(value.price)
+    if (now.price !== confirmed) throw priceChanged(now.price)
+    const { payFrom: _ignored, ...rest } = input
+    const quote: ShopQuote = {
+      shopId: shop.id,
+      agentId: shop.agent_id,
+      pricePesewas: confirmed,
+      agentPricePesewas: now.floor,
+      parent: now.parent,
+      recheck: async (t) => {
+        const [open] = await q<{ ok: boolean }>(
+          `SELECT (s.status = 'ACTIVE' AND ${ACTIVE_AGENT_SQL}) AS ok FROM shops s JOIN agents a ON a.id = s.agent_id WHERE s.id = :id FOR SHARE OF s`,
+          { id: shop.id },
+          t
+        )
+        if (!open?.ok) throw new AppError(410, SHOP_CLOSED)
+        const again = await currentPrice(shop, pkg, s, t, true)
+        if (!again) throw badRequest('This bundle is not sold in this shop')
+        if (again.price !== confirmed || again.floor !== now.floor || again.parent?.pricePesewas !== now.parent?.pricePesewas) throw priceChanged(again.price)
+      }
+    }
+    return { input: { ...rest, packageId: pkg.id }, shop: quote }
   }
 
   /** What /shop/<slug> shows: the shop and its bundles, a redirect for an old slug, or null. */
@@ -348,49 +395,45 @@ export function createShopsService(deps: {
 
     publicView,
 
-    /**
-     * A visitor buys through the shop. The body carries the price the buyer confirmed: the order is
-     * placed at exactly that price, or refused with 409 and the current price. The price is checked
-     * again inside the order's transaction, under a share lock on the price row that an agent's price
-     * change must wait for, so no buyer is ever charged a price they did not confirm.
-     */
-    async placeOrder(rawSlug: unknown, body: unknown, ctx: Ctx = {}) {
-      const found = await resolve(rawSlug)
-      if (!found || 'redirect' in found) throw notFound('Shop not found')
-      const shop = found.shop
-      if (!present(shop).open) throw new AppError(410, SHOP_CLOSED)
-      const { value, error } = orderBodySchema.validate(body ?? {})
-      if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
-      const input = (body ?? {}) as PlaceOrderInput & Record<string, unknown>
-      const pkg = await packages.getActive(Number(input.packageId))
-      if (!pkg) throw badRequest('Please select a package')
-      const s = await settings.getFresh()
-      const now = await currentPrice(shop, pkg, s)
-      if (!now) throw badRequest('This bundle is not sold in this shop')
-      const confirmed = toPesewas(value.price)
-      if (now.price !== confirmed) throw priceChanged(now.price)
-      const { payFrom: _ignored, ...rest } = input
-      return deps.orders.placeOrder({ ...rest, packageId: pkg.id, payFrom: 'gateway' }, ctx, {
-        shop: {
-          shopId: shop.id,
-          agentId: shop.agent_id,
-          pricePesewas: confirmed,
-          agentPricePesewas: now.floor,
-          parent: now.parent,
-          recheck: async (t) => {
-            const [open] = await q<{ ok: boolean }>(
-              `SELECT (s.status = 'ACTIVE' AND ${ACTIVE_AGENT_SQL}) AS ok FROM shops s JOIN agents a ON a.id = s.agent_id WHERE s.id = :id FOR SHARE OF s`,
-              { id: shop.id },
-              t
-            )
-            if (!open?.ok) throw new AppError(410, SHOP_CLOSED)
-            const again = await currentPrice(shop, pkg, s, t, true)
-            if (!again) throw badRequest('This bundle is not sold in this shop')
-            if (again.price !== confirmed || again.floor !== now.floor || again.parent?.pricePesewas !== now.parent?.pricePesewas)
-              throw priceChanged(again.price)
-          }
-        }
+    /** A visitor buys through the shop at the price they confirmed (checked as `shopOrder` says) and pays at once. */
+    async placeOrder(rawSlug: unknown, body: unknown, ctx: Ctx = {}, opts: Pick<PlaceOptions, 'andThen'> = {}) {
+      const { input, shop } = await shopOrder(rawSlug, body)
+      return deps.orders.placeOrder({ ...input, payFrom: 'gateway' }, ctx, { ...opts, shop })
+    },
+
+    /** The same sale at the confirmed price, left unpaid: paid later through a payment link (WhatsApp). */
+    async createUnpaidOrder(rawSlug: unknown, body: unknown, ctx: Ctx = {}, opts: Pick<PlaceOptions, 'andThen'> = {}) {
+      const { input, shop } = await shopOrder(rawSlug, body)
+      return deps.orders.createOrder(input, ctx, { ...opts, shop })
+    },
+
+    /** Turns ordering in the WhatsApp chat on or off; only an open shop of an active agent may turn it on. Audited. */
+    async setWhatsappOrders(body: unknown, ctx: Ctx): Promise<ShopView> {
+      const agent = requireActiveAgent(ctx, 'Shops')
+      const on = (body as { on?: unknown } | null)?.on
+      if (typeof on !== 'boolean') throw badRequest('Send on: true or false')
+      const shop = await shopOfAgent(agent.id)
+      if (!shop) throw badRequest('Create your shop first')
+      if (on && !present(shop).open) throw conflict('Your shop is closed: it cannot take WhatsApp orders until it is reopened')
+      const view = await sequelize.transaction(async (t) => {
+        const [row] = (await q<ShopRow>(`UPDATE shops SET whatsapp_orders = :on, updated_at = now() WHERE id = :id RETURNING *`, { on, id: shop.id }, t)) as [
+          ShopRow
+        ]
+        await audit.record({ action: 'SHOP_UPDATED', resource: 'SHOP', resourceId: shop.id, details: { whatsappOrders: on } }, { ...ctx, transaction: t })
+        return present({ ...row, agent_active: true })
       })
+      changed(shop.id)
+      return view
+    },
+
+    /** The shop a WhatsApp chat names, when it takes orders there now (open, agent active, switched on); else null. */
+    async forChat(rawSlug: unknown): Promise<{ slug: string; name: string } | null> {
+      let found = await resolve(rawSlug)
+      // An old link still names the shop.
+      if (found && 'redirect' in found) found = await resolve(found.redirect)
+      if (!found || 'redirect' in found) return null
+      const view = present(found.shop)
+      return view.open && view.whatsappOrders ? { slug: view.slug, name: view.name } : null
     },
 
     creditMargin,

@@ -1,34 +1,29 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import { QueryTypes, type Transaction } from 'sequelize'
 import type { Env } from '../../env.ts'
-import { badRequest, notFound } from '../../lib/errors.ts'
-import type { Logger } from '../../lib/logger.ts'
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts'
+import { publicOrigin } from '../../lib/origin.ts'
 import { normalizePhone, phoneVariants } from '../../lib/phone.ts'
 import { formatSize, NETWORK_LABEL } from '../../lib/vocabulary.ts'
 import type { Ctx } from '../context.ts'
-import type { LimitsService } from '../limits/index.ts'
-import type { OrdersService } from '../orders/index.ts'
-import type { PricingService } from '../pricing/index.ts'
-import type { PackagesService } from '../packages/index.ts'
 import type { Queue } from '../queue/index.ts'
-import type { SettingsService } from '../settings/index.ts'
-import { converse, type ChatPorts, type ChatState } from './conversation.ts'
+import { converse, type ChatState } from './conversation.ts'
 import { createGraphSender, createSimulatorSender, WhatsappSendError, type WhatsappSender } from './graph.ts'
 import { plainText, templateOf, toGraph, type Incoming, type Outgoing } from './messages.ts'
+import { createChatPorts, payTokenHash, type PortDeps, type TurnEffects } from './ports.ts'
 import { parseWebhook, validSignature } from './webhook.ts'
 
 export const WHATSAPP_SEND_TASK = 'whatsapp.send'
+export const WHATSAPP_CHAT_TASK = 'whatsapp.chat'
+/**
+ * A chat's answering jobs run one at a time, in order, in their own named queue; its sends in another,
+ * so the answering job never holds the queue its own answers wait in.
+ */
+const chatQueue = (waId: string, way: 'in' | 'out') => `wa-${way}:${waId}`
 /** Free-form messages may follow a customer's message for 24 hours; after that only templates. */
 const WINDOW_HOURS = 24
 
-type Deps = {
-  sequelize: Sequelize
+type Deps = Omit<PortDeps, 'origin'> & {
   env: Env
-  log: Logger
-  settings: SettingsService
-  packages: PackagesService
-  pricing: Pick<PricingService, 'quotes'>
-  orders: OrdersService
-  limits: LimitsService
   queue: Queue
   sender?: WhatsappSender
 }
@@ -46,13 +41,23 @@ export interface ChatMessage {
 
 export type WhatsappService = ReturnType<typeof createWhatsappService>
 
+export interface PayLinkView {
+  ref: string
+  bundle: string
+  recipient: string
+  amountPesewas: number
+  /** 'open': may be paid now; 'expired' also covers an order no longer awaiting payment. */
+  state: 'open' | 'paid' | 'expired'
+  transactionId: string
+}
+
 /**
  * WhatsApp ordering (docs/whatsapp.md, ADR 0042): Meta's webhook in (signature checked, each message
  * id handled once), the conversation's state in whatsapp_chats, the bot's answers out through the
  * queue, and a receipt when the order is delivered. Orders go through services.orders like every channel.
  */
 export function createWhatsappService(deps: Deps) {
-  const { sequelize, env, log, settings, packages, orders, limits, queue } = deps
+  const { sequelize, env, log, settings, queue } = deps
   const sender =
     deps.sender ??
     (env.WHATSAPP_ACCESS_TOKEN && env.WHATSAPP_PHONE_NUMBER_ID
@@ -78,94 +83,79 @@ export function createWhatsappService(deps: Deps) {
       )
       ids.push(Number(row!.id))
     }
-    await queue.enqueue(WHATSAPP_SEND_TASK, { ids }, { transaction: t, jobKey: `wa:${ids[0]}`, maxAttempts: 8 })
+    await queue.enqueue(WHATSAPP_SEND_TASK, { ids }, { transaction: t, jobKey: `wa:${ids[0]}`, queueName: chatQueue(waId, 'out'), maxAttempts: 8 })
   }
 
-  function portsFor(waId: string, t: Transaction): ChatPorts {
-    return {
-      settings: () => settings.get(),
-      async bundles(network) {
-        const list = await packages.listActive({ network })
-        // The chat's customer is a visitor: the one price rule's answer for nobody signed in.
-        const quotes = await deps.pricing.quotes(null, list)
-        return list.map((p) => ({ id: p.id, network: p.network, sizeMb: p.sizeMb, pricePesewas: quotes.get(p.id)!.pricePesewas }))
-      },
-      async place(input) {
-        // Each prompt rings a phone: the web's per-number limit.
-        await limits.take({ orderPerPhone: input.payer })
-        // A savepoint: a refused order leaves the chat's transaction usable for the answer.
-        const placed = await sequelize.transaction({ transaction: t }, (sp) =>
-          orders.placeOrder(
-            {
-              packageId: input.packageId,
-              recipientNumber: input.recipient,
-              payerPhone: input.payer,
-              payerNetwork: input.payerNetwork,
-              voucher: input.voucher,
-              channel: 'whatsapp'
-            },
-            { user: null, transaction: sp, log },
-            {
-              andThen: async (orderId, tx) =>
-                void (await q(`INSERT INTO whatsapp_orders (order_id, wa_id) VALUES (:orderId, :waId) RETURNING order_id`, { orderId, waId }, tx))
-            }
-          )
-        )
-        return { transactionId: String(placed.order.paymentTransactionId ?? ''), amountPesewas: placed.amountPesewas }
-      },
-      async recentOrders(limit) {
-        const rows = await q<any>(
-          `SELECT o.payment_transaction_id, o.network, o.data_size_mb, o.recipient_number, o.amount_pesewas, o.payment_status, o.delivery_status
-             FROM whatsapp_orders w JOIN orders_view o ON o.id = w.order_id WHERE w.wa_id = :waId ORDER BY w.order_id DESC LIMIT :limit`,
-          { waId, limit },
+  // A job has no request to take the address from: without PUBLIC_URL, this instance's own (development).
+  const portsFor = createChatPorts({ ...deps, origin: publicOrigin(env.PUBLIC_URL, { host: `localhost:${env.PORT}` }) })
+
+  /**
+   * The oldest unanswered message of a chat, answered: the conversation runs outside any transaction
+   * (its ports read and place on their own), then the message is marked handled with the chat's new
+   * state and the answers in one transaction. A message already marked (a job run twice) changes nothing.
+   */
+  async function answerNext(waId: string): Promise<boolean> {
+    const [next] = await q<{ id: number; body: { text: string | null; replyId: string | null }; state: ChatState; handed_off: boolean }>(
+      `SELECT m.id, m.body, c.state, c.handed_off FROM whatsapp_messages m JOIN whatsapp_chats c ON c.wa_id = m.wa_id
+        WHERE m.wa_id = :waId AND m.direction = 'in' AND m.handled_at IS NULL ORDER BY m.id LIMIT 1`,
+      { waId }
+    )
+    if (!next) return false
+    const text = next.body.text ?? null
+    const state = { ...(next.state ?? {}) }
+    const effects: TurnEffects = { handOff: false }
+    let replies: Outgoing[] = []
+    // A chat handed to a person waits for the admin; "menu" brings the bot back.
+    const waits = next.handed_off && !/^\s*menu\s*$/i.test(text ?? '')
+    const answers = !waits && (await settings.get()).whatsappBotEnabled
+    if (answers) replies = await converse(state, { waId, text, replyId: next.body.replyId ?? null }, portsFor(waId, effects))
+    await sequelize.transaction(async (t) => {
+      const [mine] = await q(`UPDATE whatsapp_messages SET handled_at = now() WHERE id = :id AND handled_at IS NULL RETURNING id`, { id: next.id }, t)
+      if (!mine || !answers) return
+      await q(
+        `UPDATE whatsapp_chats SET state = CAST(:state AS jsonb), handed_off = (handed_off AND NOT :back) OR :handOff, updated_at = now() WHERE wa_id = :waId RETURNING wa_id`,
+        { waId, state: JSON.stringify(state), back: next.handed_off, handOff: effects.handOff },
+        t
+      )
+      await say(waId, replies, t)
+    })
+    return true
+  }
+
+  /** The queued job of a chat: its messages answered one at a time, oldest first, until none is left. */
+  async function runChat(waId: string): Promise<void> {
+    for (;;) if (!(await answerNext(waId))) return
+  }
+
+  /** One webhook's messages stored once by their ids (a redelivery inserts nothing); one job per chat that got any. */
+  async function record(messages: Incoming[]): Promise<number> {
+    if (!messages.length) return 0
+    return sequelize.transaction(async (t) => {
+      const chats = new Set<string>()
+      let fresh = 0
+      for (const m of messages) {
+        const [row] = await q<{ id: number }>(
+          `INSERT INTO whatsapp_messages (wa_id, direction, wamid, body, status, sent_by)
+           VALUES (:waId, 'in', :wamid, CAST(:body AS jsonb), 'received', 'customer')
+           ON CONFLICT (wamid) WHERE wamid IS NOT NULL DO NOTHING RETURNING id`,
+          { waId: m.from, wamid: m.wamid, body: JSON.stringify({ text: m.text, replyId: m.replyId, replyTitle: m.replyTitle }) },
           t
         )
-        return rows.map((r) => ({
-          transactionId: r.payment_transaction_id ?? '',
-          network: r.network,
-          sizeMb: r.data_size_mb,
-          recipient: r.recipient_number,
-          amountPesewas: r.amount_pesewas,
-          paymentStatus: r.payment_status,
-          deliveryStatus: r.delivery_status
-        }))
-      },
-      async handOff() {
-        await q(`UPDATE whatsapp_chats SET handed_off = true, updated_at = now() WHERE wa_id = :waId RETURNING wa_id`, { waId }, t)
+        if (!row) continue
+        fresh++
+        chats.add(m.from)
+        await q(
+          `INSERT INTO whatsapp_chats (wa_id, name, last_inbound_at) VALUES (:waId, :name, now())
+           ON CONFLICT (wa_id) DO UPDATE SET last_inbound_at = now(), name = COALESCE(EXCLUDED.name, whatsapp_chats.name), updated_at = now()
+           RETURNING wa_id`,
+          { waId: m.from, name: m.name },
+          t
+        )
       }
-    }
-  }
-
-  /** One customer message: stored once by its id (a redelivery changes nothing), then answered. */
-  async function handle(m: Incoming): Promise<boolean> {
-    return sequelize.transaction(async (t) => {
-      const [fresh] = await q<{ id: number }>(
-        `INSERT INTO whatsapp_messages (wa_id, direction, wamid, body, status, sent_by)
-         VALUES (:waId, 'in', :wamid, CAST(:body AS jsonb), 'received', 'customer')
-         ON CONFLICT (wamid) WHERE wamid IS NOT NULL DO NOTHING RETURNING id`,
-        { waId: m.from, wamid: m.wamid, body: JSON.stringify({ text: m.text, replyId: m.replyId, replyTitle: m.replyTitle }) },
-        t
-      )
-      if (!fresh) return false
-      const [chat] = await q<{ state: ChatState; handed_off: boolean }>(
-        `INSERT INTO whatsapp_chats (wa_id, name, last_inbound_at) VALUES (:waId, :name, now())
-         ON CONFLICT (wa_id) DO UPDATE SET last_inbound_at = now(), name = COALESCE(EXCLUDED.name, whatsapp_chats.name), updated_at = now()
-         RETURNING state, handed_off`,
-        { waId: m.from, name: m.name },
-        t
-      )
-      // A chat handed to a person waits for the admin; "menu" brings the bot back.
-      if (chat!.handed_off && !/^\s*menu\s*$/i.test(m.text ?? '')) return true
-      if (!(await settings.get()).whatsappBotEnabled) return true
-      const state = { ...(chat!.state ?? {}) }
-      const replies = await converse(state, { waId: m.from, text: m.text, replyId: m.replyId }, portsFor(m.from, t))
-      await q(
-        `UPDATE whatsapp_chats SET state = CAST(:state AS jsonb), handed_off = handed_off AND NOT :back, updated_at = now() WHERE wa_id = :waId RETURNING wa_id`,
-        { waId: m.from, state: JSON.stringify(state), back: chat!.handed_off },
-        t
-      )
-      await say(m.from, replies, t)
-      return true
+      // Keyed per chat: a burst leaves one pending job, and the chat's named queue never runs two at once.
+      for (const waId of chats)
+        await queue.enqueue(WHATSAPP_CHAT_TASK, { waId }, { transaction: t, jobKey: `wa-chat:${waId}`, queueName: chatQueue(waId, 'in'), maxAttempts: 8 })
+      return fresh
     })
   }
 
@@ -173,9 +163,8 @@ export function createWhatsappService(deps: Deps) {
   async function receive(body: unknown): Promise<{ received: number; duplicates: number; statuses: number }> {
     const parsed = parseWebhook(body)
     if (!parsed.ok) throw badRequest(`Invalid WhatsApp webhook: ${parsed.error}`)
-    let received = 0
-    let duplicates = 0
-    for (const m of parsed.batch.messages) (await handle(m)) ? received++ : duplicates++
+    const received = await record(parsed.batch.messages)
+    const duplicates = parsed.batch.messages.length - received
     for (const s of parsed.batch.statuses) {
       // Statuses may arrive out of order: a 'read' is never overwritten by a late 'delivered'.
       await q(
@@ -187,6 +176,29 @@ export function createWhatsappService(deps: Deps) {
       )
     }
     return { received, duplicates, statuses: parsed.batch.statuses.length }
+  }
+
+  /**
+   * What a payment link shows: its one order (from the server, never the link) and whether it can
+   * still be paid. Null for a token that is not a link: the page answers 404, the same for all.
+   */
+  async function payView(token: unknown): Promise<PayLinkView | null> {
+    const t = String(token ?? '')
+    if (!/^[\w-]{20,64}$/.test(t)) return null
+    const [row] = await q<any>(
+      `SELECT o.payment_transaction_id, o.network, o.data_size_mb, o.recipient_number, o.amount_pesewas, o.payment_status, w.pay_expires_at > now() AS live
+         FROM whatsapp_orders w JOIN orders o ON o.id = w.order_id WHERE w.pay_token_hash = :hash`,
+      { hash: payTokenHash(t) }
+    )
+    if (!row) return null
+    return {
+      ref: String(row.payment_transaction_id).slice(-8),
+      bundle: `${formatSize(row.data_size_mb)} ${NETWORK_LABEL[row.network as 'MTN'] ?? row.network}`,
+      recipient: row.recipient_number,
+      amountPesewas: Number(row.amount_pesewas),
+      state: row.payment_status === 'SUCCESS' ? 'paid' : row.payment_status !== 'PENDING' || !row.live ? 'expired' : 'open',
+      transactionId: String(row.payment_transaction_id)
+    }
   }
 
   /** The queued send of a chat's messages, in order. A message already sent is skipped (a retried job). */
@@ -271,6 +283,31 @@ export function createWhatsappService(deps: Deps) {
       await say(link.wa_id, [{ type: 'text', text }], t)
     },
 
+    payView,
+
+    /** Pays a link's order: card checkout or a mobile money prompt as the gateway setting says; refused once paid or expired. */
+    async payByLink(token: unknown, body: unknown, ctx: Ctx & { callbackUrl: string }) {
+      const view = await payView(token)
+      if (!view) throw notFound('This payment link is not valid')
+      if (view.state === 'paid') throw conflict('This order is already paid')
+      if (view.state === 'expired') throw new AppError(410, 'This payment link has expired. Ask for a new one in the WhatsApp chat.')
+      const b = (body ?? {}) as Record<string, unknown>
+      const str = (v: unknown) => (typeof v === 'string' ? v : null)
+      // The link is the proof: no browser placed this order, so none is asked to own it.
+      const payment = await deps.orders.requestPaymentForOrder(
+        {
+          transactionId: view.transactionId,
+          payerPhone: str(b.payerPhone),
+          payerNetwork: str(b.payerNetwork),
+          email: str(b.email),
+          callbackUrl: ctx.callbackUrl
+        },
+        { user: null, ip: ctx.ip, log: ctx.log }
+      )
+      if (!payment) throw notFound('This payment link is not valid')
+      return payment
+    },
+
     /** A chat as its messages, oldest first (simulator page and the admin's messaging page). */
     async transcript(waId: string, limit = 100): Promise<ChatMessage[]> {
       const rows = await q<any>(
@@ -349,7 +386,8 @@ export function createWhatsappService(deps: Deps) {
           }
         ]
       })
-      // The simulator's sender answers at once: sent now rather than waiting on a worker.
+      // The simulator's sender answers at once: answered and sent now rather than waiting on a worker.
+      await runChat(local)
       const queued = await q<{ id: number }>(`SELECT id FROM whatsapp_messages WHERE wa_id = :waId AND status = 'queued' ORDER BY id`, { waId: local })
       await runSend(queued.map((r) => Number(r.id)))
       return { waId: local }
@@ -357,6 +395,7 @@ export function createWhatsappService(deps: Deps) {
 
     registerTasks(): void {
       queue.register<{ ids: unknown }>(WHATSAPP_SEND_TASK, async (p) => runSend((Array.isArray(p.ids) ? p.ids : []).map(Number).filter(Number.isInteger)))
+      queue.register<{ waId: unknown }>(WHATSAPP_CHAT_TASK, async (p) => runChat(String(p.waId ?? '')))
     }
   }
 }

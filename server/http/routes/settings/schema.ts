@@ -78,7 +78,20 @@ export const settingsBody = Joi.object<Partial<Settings>>({
   ussdCustomerPlaced: text(170),
   whatsappBotEnabled: Joi.boolean(),
   whatsappGreeting: text(500),
-  whatsappHandoff: text(500)
+  whatsappHandoff: text(500),
+  whatsappShopGreeting: text(500),
+  whatsappShopUnavailable: text(500),
+  // The bot finds the shop by "shop <slug>" in the customer's first message.
+  whatsappShopPrefill: Joi.string()
+    .trim()
+    .max(200)
+    .pattern(/\bshop \{slug\}/)
+    .messages({ '*': 'The WhatsApp link text must contain "shop \\{slug}" (at most 200 characters)' }),
+  whatsappPayLink: Joi.string()
+    .trim()
+    .max(500)
+    .pattern(/\{link\}/)
+    .messages({ '*': 'The payment link message must contain \\{link} (at most 500 characters)' })
 })
   // The admin page sends the whole object it loaded; unknown keys (id, timestamps) are dropped.
   .options({ stripUnknown: true })
