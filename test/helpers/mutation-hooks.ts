@@ -1,0 +1,11 @@
+import { startTestApp } from './server.ts'
+
+// Root hooks for the mutation run (scripts/mutants.ts). Stryker's mocha runner runs the tests again
+// for every mutant in the same process, so the app and its database start once and stay up between
+// runs (each test resets the database itself); Stryker kills the process tree, PostgreSQL included, at the end.
+export const mochaHooks = {
+  async beforeAll(this: Mocha.Context) {
+    this.timeout(120_000)
+    await startTestApp()
+  }
+}
