@@ -147,6 +147,8 @@ for (const name of asked.length ? asked : Object.keys(SERVICES)) {
   const results = await new Stryker({
     mutate,
     mochaOptions: { require: ['test/helpers/mutation-hooks.ts'], spec: tests },
+    // A sandbox folder per service, so two services can run at once without one cleaning up the other's.
+    tempDirName: `.stryker-tmp/${name}`,
     incrementalFile: `reports/mutation/${name}.incremental.json`,
     htmlReporter: { fileName: `reports/mutation/${name}.html` },
     jsonReporter: { fileName: `reports/mutation/${name}.json` }
