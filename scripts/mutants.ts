@@ -20,7 +20,8 @@ interface Target {
 const SERVICES: Record<string, Target> = {
   limits: {
     mutate: ['server/services/limits/*.ts'],
-    tests: ['test/integration/security.test.ts', 'test/integration/auth.test.ts']
+    // rate-limit.ts: its window is the reseller API's per-key limit, its purge the housekeeping job's.
+    tests: ['test/integration/security.test.ts', 'test/integration/auth.test.ts', 'test/integration/jobs.test.ts', 'test/integration/reseller-api.test.ts']
   },
   'payments-settle': {
     mutate: ['server/services/payments/settle.ts', 'server/services/payments/settle-lines.ts'],

@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import { startTestApp } from './server.ts'
 
 // Root hooks for the mutation run (scripts/mutants.ts). Stryker's mocha runner runs the tests again
@@ -6,6 +7,9 @@ import { startTestApp } from './server.ts'
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
     this.timeout(120_000)
+    // Stryker's sandbox (the working folder) is private to its owner; the postgres user may pass through it,
+    // so the killed worker's cluster stays in the sandbox, removed with it, instead of a temporary folder left behind.
+    fs.chmodSync(process.cwd(), fs.statSync(process.cwd()).mode | 0o001)
     await startTestApp()
   }
 }
