@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import { Client, adminClient } from '../helpers/http.ts'
 import { createAgent, createUser } from '../helpers/factories.ts'
 import { ADMIN, app, resetDb } from '../helpers/server.ts'
+import { limitKey } from '../../server/services/limits/index.ts'
 
 describe('auth API', () => {
   beforeEach(resetDb)
@@ -55,6 +56,26 @@ describe('auth API', () => {
     expect(Number(locked.headers.get('retry-after'))).to.be.within(1, 60)
     // Throttling is per account AND address: another account from the same address is not affected.
     expect((await new Client().login(ADMIN.email, ADMIN.password)).status).to.equal(200)
+  })
+
+  it("a right password clears that address's failures for the account, so a typo now and then never adds up to a wait", async () => {
+    const user = await createUser({ email: 'typist@test.local' })
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 4; i++) expect((await new Client().post('/api/auth/login', { email: user.email, password: `typo-${i}` })).status).to.equal(401)
+      expect((await new Client().login(user.email, user.password)).status, `round ${round}`).to.equal(200)
+    }
+  })
+
+  it('one address failing against many accounts waits after 200 failures in the hour', async () => {
+    // 200 failures from one address, as the limiter's store keeps them (decision 0016), without 200 slow logins.
+    await app().db.sequelize.query('INSERT INTO rate_limiter_flexible (key, points, expire) VALUES (:key, 200, :expire)', {
+      replacements: { key: `login_ip:${limitKey('127.0.0.1')}`, expire: Date.now() + 3_600_000 }
+    })
+    const user = await createUser({ email: 'nat@test.local' })
+    expect((await new Client().post('/api/auth/login', { email: user.email, password: 'wrong' })).status).to.equal(401)
+    const refused = await new Client().login(user.email, user.password)
+    expect(refused.status).to.equal(429)
+    expect(Number(refused.headers.get('retry-after'))).to.be.within(3000, 3600)
   })
 
   it('authenticates non-browser clients with the Bearer access token, and refreshes it', async () => {

@@ -4,6 +4,8 @@ import { createAgent, createOrder } from '../helpers/factories.ts'
 import { Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { rejection } from '../helpers/rejection.ts'
+import type { AppError } from '../../server/lib/errors.ts'
+import type { EarningsEntryView } from '../../server/services/earnings/index.ts'
 
 // ADR 0020: the earnings ledger the shop margins and payouts move through.
 const sql = async <T extends object = any>(text: string, r: Record<string, unknown> = {}) =>
@@ -39,8 +41,11 @@ describe('earnings ledger', () => {
       Array.from({ length: 20 }, (_, i) => post({ agentId: a.agent.id, type: 'PAYOUT', amountPesewas: -800, reason: 'payout', payoutId: i + 1 }))
     )
     expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(1)
-    for (const r of results.filter((x) => x.status === 'rejected') as PromiseRejectedResult[])
+    for (const r of results.filter((x) => x.status === 'rejected') as PromiseRejectedResult[]) {
       expect(r.reason).to.include({ status: 402, message: 'Not enough available earnings' })
+      // Each refused payout waited for the one that went through and names what it left.
+      expect(r.reason.extra).to.deep.equal({ available: 2 })
+    }
     expect(await app().services.earnings.balancePesewas(a.agent.id)).to.equal(200)
   })
 
@@ -74,13 +79,33 @@ describe('earnings ledger', () => {
     let res = await c.get('/api/wallet/earnings')
     expect(res.status, res.text).to.equal(200)
     expect(res.body.available).to.equal(-5)
-    expect((await rejection(post({ agentId: a.agent.id, type: 'PAYOUT', amountPesewas: -100, reason: 'payout', payoutId: 2 }))).message).to.equal(
-      'Not enough available earnings'
-    )
+    const refused = (await rejection(post({ agentId: a.agent.id, type: 'PAYOUT', amountPesewas: -100, reason: 'payout', payoutId: 2 }))) as AppError
+    expect(refused.message).to.equal('Not enough available earnings')
+    // A balance below zero is shown to the payout form as nothing available, never as a negative amount.
+    expect(refused.extra).to.deep.equal({ available: 0 })
     await post({ agentId: a.agent.id, type: 'MARGIN', amountPesewas: 800, reason: 'margin', orderId: o2.id })
     res = await c.get('/api/wallet/earnings')
     expect(res.body.available).to.equal(3)
     expect(res.body.entries.map((e: any) => e.type)).to.deep.equal(['MARGIN', 'MARGIN_REVERSAL', 'PAYOUT', 'MARGIN'])
+    expect(res.body.entries.map(({ id, createdAt, ...e }: EarningsEntryView) => e)).to.deep.equal([
+      { type: 'MARGIN', amount: 8, balanceAfter: 3, reason: 'margin', orderId: o2.id, payoutId: null },
+      { type: 'MARGIN_REVERSAL', amount: -5, balanceAfter: -5, reason: 'refund', orderId: o1.id, payoutId: null },
+      { type: 'PAYOUT', amount: -5, balanceAfter: 0, reason: 'payout', orderId: null, payoutId: 1 },
+      { type: 'MARGIN', amount: 5, balanceAfter: 5, reason: 'margin', orderId: o1.id, payoutId: null }
+    ])
+    // The page asks for as many as it shows, between 1 and 200.
+    expect((await c.get('/api/wallet/earnings?limit=1')).body.entries.map((e: EarningsEntryView) => e.type)).to.deep.equal(['MARGIN'])
+    expect((await c.get('/api/wallet/earnings?limit=-3')).body.entries).to.have.length(1)
+  })
+
+  it('an entry names who made it: the user behind an adjustment, nobody for a margin', async () => {
+    const a = await createAgent()
+    const order = await createOrder({ agentId: a.agent.id })
+    const adjusted = await post({ agentId: a.agent.id, type: 'ADJUSTMENT', amountPesewas: 100, reason: 'opening', actorUserId: a.user.id })
+    expect(adjusted.entry).to.include({ actorUserId: a.user.id, orderId: null, payoutId: null, amountPesewas: 100, balanceAfterPesewas: 100 })
+    const margin = await post({ agentId: a.agent.id, type: 'MARGIN', amountPesewas: 50, reason: 'margin', orderId: order.id })
+    expect(margin.entry).to.include({ actorUserId: null, orderId: order.id, balanceAfterPesewas: 150 })
+    expect(margin.balancePesewas).to.equal(150)
   })
 
   it('entries cannot be edited or deleted', async () => {

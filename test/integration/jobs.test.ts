@@ -205,8 +205,13 @@ describe('jobs', () => {
       await sequelize.query(`INSERT INTO ussd_sessions (session_id, phone, state, expires_at) VALUES
         ('old', '0241000000', '{}', now() - interval '1 second'), ('live', '0241000001', '{}', now() + interval '2 minutes')`)
       await sequelize.query(`INSERT INTO rate_limits (key, count, window_start) VALUES ('stale', 3, now() - interval '2 days'), ('fresh', 1, now())`)
+      // The request limits' own store (services/limits) keeps its expiry in epoch milliseconds.
+      await sequelize.query('INSERT INTO rate_limiter_flexible (key, points, expire) VALUES (:old, 1, :past), (:live, 1, :future), (:forever, 1, NULL)', {
+        replacements: { old: 'lim_old', live: 'lim_live', forever: 'lim_forever', past: Date.now() - 1000, future: Date.now() + 60_000 }
+      })
       const run = await housekeeping({ services: app().services, log })
-      expect(run).to.deep.equal({ ran: true, result: { ussdSessions: 1, rateLimits: 1, jobRuns: 0 } })
+      expect(run).to.deep.equal({ ran: true, result: { ussdSessions: 1, rateLimits: 2, jobRuns: 0 } })
+      expect((await q<{ key: string }>('SELECT key FROM rate_limiter_flexible ORDER BY key')).map((r) => r.key)).to.deep.equal(['lim_forever', 'lim_live'])
       expect((await q<{ session_id: string }>('SELECT session_id FROM ussd_sessions')).map((r) => r.session_id)).to.deep.equal(['live'])
       expect((await q<{ key: string }>('SELECT key FROM rate_limits')).map((r) => r.key)).to.deep.equal(['fresh'])
     })

@@ -18,22 +18,9 @@ export async function hitWindow(sequelize: Sequelize, key: string, windowSeconds
   return { count: Number(row!.count), resetSeconds: Math.max(1, Number(row!.reset)) }
 }
 
-/** Fixed-window counters in PostgreSQL, so every app instance sees the same count. */
+/** The fixed-window counters' housekeeping (the windows themselves are counted by `hitWindow`). */
 export function createRateLimitService({ sequelize }: { sequelize: Sequelize }) {
   return {
-    async hit(key: string, windowSeconds: number): Promise<number> {
-      return (await hitWindow(sequelize, key, windowSeconds)).count
-    },
-    async count(key: string, windowSeconds: number): Promise<number> {
-      const [row] = await sequelize.query<{ count: number }>(
-        'SELECT count FROM rate_limits WHERE key = :key AND window_start >= now() - make_interval(secs => :w)',
-        { replacements: { key, w: windowSeconds }, type: QueryTypes.SELECT }
-      )
-      return row ? Number(row.count) : 0
-    },
-    async reset(key: string): Promise<void> {
-      await sequelize.query('DELETE FROM rate_limits WHERE key = :key', { replacements: { key } })
-    },
     /** Housekeeping for the jobs: drops windows that ended long ago. */
     async purgeOlderThan(seconds: number): Promise<number> {
       const [, meta] = await sequelize.query('DELETE FROM rate_limits WHERE window_start < now() - make_interval(secs => :s)', { replacements: { s: seconds } })
