@@ -123,7 +123,8 @@ function writeRow(name: string, line: string): void {
     .trim()
     .split('\n')
   const [head, rule, ...rows] = table
-  const kept = rows.filter((r) => !r.startsWith(`| ${name} |`))
+  // Matched by the first cell's text: the formatter pads the cells.
+  const kept = rows.filter((r) => r.split('|')[1]?.trim() !== name)
   const order = Object.keys(SERVICES)
   const all = [...kept, line].sort((a, b) => order.indexOf(a.split('|')[1]!.trim()) - order.indexOf(b.split('|')[1]!.trim()))
   fs.writeFileSync(REPORT, `${doc.slice(0, start + START.length)}\n${[head, rule, ...all].join('\n')}\n${doc.slice(end)}`)
