@@ -1,17 +1,19 @@
 import Joi from 'joi'
-import { QueryTypes, type Sequelize } from 'sequelize'
+import type { Sequelize } from 'sequelize'
 import { badRequest, forbidden } from '../../lib/errors.ts'
 import { toPesewas } from '../../lib/money.ts'
 import type { Ctx } from '../context.ts'
-import { REFERENCE_RE, type PaymentsService, type PaymentView } from '../payments/index.ts'
+import { type PaymentsService, type PaymentView } from '../payments/index.ts'
 import type { SettingsService } from '../settings/index.ts'
+import { createAfaQueries } from './queries.ts'
 
 export const AFA_CLOSED = 'Platform is currently closed'
 export const AFA_NEEDS_SUCCESS = 'Payment must be successful before completing registration'
-const FILL_ALL = 'Please fill all fields'
+export const FILL_ALL = 'Please fill all fields'
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
-const form = {
+/** The form's fields, checked alike when it travels with its payment and when it is registered. */
+export const AFA_FORM = {
   fullName: Joi.string().trim().min(1).max(120),
   ghCard: Joi.string()
     .trim()
@@ -26,7 +28,17 @@ const form = {
   email: Joi.string().trim().lowercase().allow('', null).max(254)
 }
 
+/** POST /api/afa: the form and the payment it was paid with. */
+export interface AfaRegisterInput {
+  fullName: string
+  ghCard: string
+  phone: string
+  email?: string | null
+  paymentTransactionId?: string | number
+}
+
 export function createAfaService({ sequelize, settings, payments }: { sequelize: Sequelize; settings: SettingsService; payments: PaymentsService }) {
+  const q = createAfaQueries(sequelize)
   async function assertOpen() {
     if (!(await settings.getFresh()).platformOpen) throw forbidden(AFA_CLOSED)
   }
@@ -40,7 +52,12 @@ export function createAfaService({ sequelize, settings, payments }: { sequelize:
       if (given.length > 0 && given.length < 3) throw badRequest(FILL_ALL)
       let afa: { fullName: string; ghCard: string; phone: string; email: string | null } | null = null
       if (given.length === 3) {
-        const { value, error } = Joi.object({ ...form, fullName: form.fullName.required(), ghCard: form.ghCard.required(), phone: form.phone.required() })
+        const { value, error } = Joi.object({
+          ...AFA_FORM,
+          fullName: AFA_FORM.fullName.required(),
+          ghCard: AFA_FORM.ghCard.required(),
+          phone: AFA_FORM.phone.required()
+        })
           .options({ stripUnknown: true })
           .validate({ fullName: raw.fullName, ghCard: raw.ghCard, phone: raw.phone, email: raw.email })
         if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
@@ -75,23 +92,16 @@ export function createAfaService({ sequelize, settings, payments }: { sequelize:
       )
     },
 
-    /** POST /api/afa: recorded only against a payment the gateway confirmed; the client's paymentStatus is ignored. */
-    async register(raw: unknown, ctx: Ctx = {}): Promise<{ id: number }> {
-      await assertOpen()
-      const body = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>
-      const { value, error } = Joi.object({
-        ...form,
-        fullName: form.fullName.required(),
-        ghCard: form.ghCard.required(),
-        phone: form.phone.required(),
-        paymentTransactionId: Joi.alternatives(Joi.string().trim().pattern(REFERENCE_RE), Joi.number().integer().min(1))
-      })
-        .options({ stripUnknown: true })
-        .messages({ 'any.required': FILL_ALL, 'string.empty': FILL_ALL })
-        .validate(body)
-      if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
-      if (value.paymentTransactionId === undefined) throw badRequest(AFA_NEEDS_SUCCESS)
-      const tid = String(value.paymentTransactionId)
+    /** Refuses while the platform is closed; POST /api/afa asks before it reads the form, so closed answers 403 whatever was sent. */
+    assertOpen,
+
+    /**
+     * POST /api/afa, after `assertOpen`: recorded only against a payment the gateway confirmed; the
+     * client's paymentStatus is ignored.
+     */
+    async register(input: AfaRegisterInput, ctx: Ctx = {}): Promise<{ id: number }> {
+      if (input.paymentTransactionId === undefined) throw badRequest(AFA_NEEDS_SUCCESS)
+      const tid = String(input.paymentTransactionId)
       let p = await payments.load(tid)
       if (!p || p.purpose !== 'afa') throw badRequest(AFA_NEEDS_SUCCESS)
       if (p.status !== 'SUCCESS') {
@@ -101,33 +111,15 @@ export function createAfaService({ sequelize, settings, payments }: { sequelize:
       if (!p || p.status !== 'SUCCESS') throw badRequest(AFA_NEEDS_SUCCESS)
       if (p.user_id && ctx.user?.id !== p.user_id && ctx.user?.role !== 'ADMIN') throw badRequest(AFA_NEEDS_SUCCESS)
       if (p.afa_registration_id) return { id: p.afa_registration_id }
-      const [created] = await sequelize.query<{ id: number }>(
-        `INSERT INTO afa_registrations (full_name, gh_card, phone, email, amount_pesewas, payment_status, payment_transaction_id)
-         VALUES (:fullName, :ghCard, :phone, :email, :amount, 'SUCCESS', :tid)
-         ON CONFLICT (payment_transaction_id) DO NOTHING RETURNING id`,
-        {
-          replacements: {
-            fullName: value.fullName,
-            ghCard: value.ghCard.toUpperCase(),
-            phone: value.phone,
-            email: value.email || p.email,
-            amount: p.amount_pesewas,
-            tid
-          },
-          type: QueryTypes.SELECT
-        }
-      )
-      const id =
-        created?.id ??
-        (
-          await sequelize.query<{ id: number }>('SELECT id FROM afa_registrations WHERE payment_transaction_id = :tid', {
-            replacements: { tid },
-            type: QueryTypes.SELECT
-          })
-        )[0]!.id
-      await sequelize.query('UPDATE payments SET afa_registration_id = :id WHERE transaction_id = :tid AND afa_registration_id IS NULL', {
-        replacements: { id, tid }
+      const id = await q.registerPaid({
+        fullName: input.fullName,
+        ghCard: input.ghCard.toUpperCase(),
+        phone: input.phone,
+        email: input.email || p.email,
+        amountPesewas: p.amount_pesewas,
+        transactionId: tid
       })
+      await q.linkPayment(id, tid)
       return { id }
     }
   }
