@@ -180,6 +180,9 @@ describe('back office B: packages', () => {
       expect(res.status, JSON.stringify(body)).to.equal(400)
       expect(res.body.error).to.equal('Fill all fields correctly')
     }
+    // API clients get the field's own reason beside the spec's one message.
+    const zero = await admin.post('/api/packages', { network: 'MTN', sizeMB: 1024, priceUser: 0 })
+    expect(zero.body.details).to.equal('priceUser must be at least 0.01 GHS')
     expect(await models().Package.count()).to.equal(10)
     expect((await models().Package.findByPk(pkg.id))!.get('priceUserPesewas')).to.equal(500)
     // 0.1 GB is the smallest allowed size (102 MB after rounding); 0.01 is the smallest price.

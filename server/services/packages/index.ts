@@ -1,10 +1,10 @@
 import Joi from 'joi'
 import type { Models, PackageRow as PackageModelRow } from '../../../models/index.ts'
-import { preparedFor } from '../../../models/prepared.ts'
 import { badRequest } from '../../lib/errors.ts'
 import { toGhs } from '../../lib/money.ts'
 import { formatSize, networkLabel } from '../../lib/vocabulary.ts'
 import { NETWORKS, orList } from '../../lib/vocabulary.ts'
+import { createPackageQueries } from './queries.ts'
 
 /** A package's row; the timestamps are left out because the catalogue neither reads nor sends them. */
 export type PackageRow = Omit<PackageModelRow, 'createdAt' | 'updatedAt'>
@@ -39,14 +39,8 @@ export type PackagesService = ReturnType<typeof createPackagesService>
 const ACTIVE_CACHE_MS = 5000
 const WRITE_HOOKS = ['afterCreate', 'afterUpdate', 'afterDestroy', 'afterUpsert', 'afterBulkCreate', 'afterBulkUpdate', 'afterBulkDestroy'] as const
 
-/** The same keys as the model's plain row. */
-const GET_ACTIVE = `SELECT id, network, name, size_mb AS "sizeMb", price_user_pesewas AS "priceUserPesewas", price_agent_pesewas AS "priceAgentPesewas",
-    active, created_at AS "createdAt", updated_at AS "updatedAt"
-  FROM packages WHERE id = $1 AND active`
-
 export function createPackagesService({ models }: { models: Models }) {
-  const plain = (r: any) => r.get({ plain: true }) as PackageRow
-  const run = preparedFor(models.Package.sequelize!)
+  const q = createPackageQueries(models)
   let version = 1
   const listeners = new Set<() => void>()
   const active = new Map<string, { at: number; version: number; list: Promise<PackageRow[]> }>()
@@ -63,20 +57,6 @@ export function createPackagesService({ models }: { models: Models }) {
       const tx = args.find((a) => a && typeof a === 'object' && 'transaction' in a)?.transaction
       tx?.afterCommit?.(changed)
     })
-  }
-
-  async function queryActive(network?: string): Promise<PackageRow[]> {
-    const where: Record<string, unknown> = { active: true }
-    if (network !== undefined) where.network = network
-    const rows = await models.Package.findAll({
-      where,
-      order: [
-        ['sizeMb', 'ASC'],
-        ['priceUserPesewas', 'ASC'],
-        ['id', 'ASC']
-      ]
-    })
-    return rows.map(plain)
   }
 
   return {
@@ -101,7 +81,7 @@ export function createPackagesService({ models }: { models: Models }) {
       const key = network ?? '*'
       const hit = active.get(key)
       if (hit && hit.version === version && Date.now() - hit.at < ACTIVE_CACHE_MS) return hit.list
-      const list = queryActive(network)
+      const list: Promise<PackageRow[]> = q.active(network)
       const entry = { at: Date.now(), version, list }
       active.set(key, entry)
       list.catch(() => active.get(key) === entry && active.delete(key))
@@ -109,33 +89,20 @@ export function createPackagesService({ models }: { models: Models }) {
     },
     /** Every package, active or not (admins). */
     async listAll(opts: { network?: string } = {}): Promise<PackageRow[]> {
-      const where: Record<string, unknown> = {}
+      let network: string | undefined
       if (opts.network !== undefined) {
         const { value, error } = networkQuery.validate(opts.network)
         if (error) throw badRequest(error.details[0]!.message)
-        where.network = value
+        network = value
       }
-      const rows = await models.Package.findAll({
-        where,
-        order: [
-          ['network', 'ASC'],
-          ['sizeMb', 'ASC'],
-          ['id', 'ASC']
-        ]
-      })
-      return rows.map(plain)
+      return q.all(network)
     },
     /** The package as it is now (no cache): what an order is priced from. */
     async getActive(id: number): Promise<PackageRow | null> {
       // packages.id is an integer column: a larger id names no package (PostgreSQL would refuse the parameter).
       if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) return null
-      // Every order placed reads it: a named statement, no model instance (ADR 0024).
-      const [row] = await run<PackageRow>(GET_ACTIVE, [id])
-      return row ?? null
+      return q.activeById(id)
     },
-    async findActiveBySize(network: string, sizeMb: number): Promise<PackageRow | null> {
-      const row = await models.Package.findOne({ where: { network, sizeMb, active: true }, order: [['id', 'ASC']] })
-      return row ? plain(row) : null
-    }
+    findActiveBySize: (network: string, sizeMb: number): Promise<PackageRow | null> => q.activeBySize(network, sizeMb)
   }
 }
