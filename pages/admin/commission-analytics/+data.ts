@@ -16,7 +16,7 @@ export async function data(pageContext: PageContextServer): Promise<AnalyticsDat
   if (pageContext.user?.role !== 'ADMIN' || !r) return null
   const [summary, analytics, leaderboard, networks, archived] = await Promise.all([
     r.analyticsSummary(),
-    r.analytics({ groupBy: 'day' }),
+    r.analytics({ groupBy: 'day', scope: 'all' }),
     r.leaderboard({ limit: 5 }),
     r.networkAnalytics({}),
     r.archived({ page: 1, limit: 20 })

@@ -1,8 +1,8 @@
 import type { Sequelize } from 'sequelize'
 import { QueryTypes } from 'sequelize'
-import { dayRangeSql, rangeSql, toInt, toRange, validate, whereSql, wholeDays, type Range } from '../reports/range.ts'
+import { dayRangeSql, rangeSql, toInt, toRange, whereSql, wholeDays, type Range } from '../reports/range.ts'
 import { parentMarginsSql } from './parent-margins.ts'
-import { avg, ghs, schemas, type GroupBy } from './report-checks.ts'
+import { type AnalyticsInput, avg, ghs, type GroupBy, type LeaderboardInput } from './report-checks.ts'
 
 // The commission analytics: grouped figures (by day, week, month, agent, network) and the agents'
 // leaderboard, each one SQL aggregate over the running totals or the tables themselves.
@@ -44,8 +44,7 @@ export function createCommissionAnalytics(sequelize: Sequelize) {
   const q = <T extends object = any>(sql: string, replacements: Record<string, unknown> = {}) =>
     sequelize.query<T>(sql, { type: QueryTypes.SELECT, replacements })
 
-  async function analytics(input: unknown) {
-    const v = validate<{ groupBy: GroupBy; scope: 'all' | 'current' | 'archived'; startDate?: string; endDate?: string }>(schemas.analytics, input)
+  async function analytics(v: AnalyticsInput) {
     const byAgent = v.groupBy === 'agent'
     const range = toRange(v.startDate, v.endDate)
     const src = commissionSource(range, v.scope, byAgent)
@@ -96,8 +95,7 @@ export function createCommissionAnalytics(sequelize: Sequelize) {
     }
   }
 
-  async function leaderboard(input: unknown) {
-    const v = validate<{ limit: number; network?: string; startDate?: string; endDate?: string }>(schemas.leaderboard, input)
+  async function leaderboard(v: LeaderboardInput) {
     const range = toRange(v.startDate, v.endDate)
     const repl: Record<string, unknown> = { limit: v.limit, network: v.network || null }
     const net = (col: string) => (v.network ? ` AND ${col} = :network` : '')

@@ -2,11 +2,11 @@ import { QueryTypes, type Sequelize } from 'sequelize'
 import { NETWORKS } from '../../lib/vocabulary.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
-import { dayRangeSql, pageInfo, rangeSql, toInt, toRange, validate, whereSql } from '../reports/range.ts'
+import { dayRangeSql, pageInfo, rangeSql, toInt, toRange, whereSql } from '../reports/range.ts'
 import { commissionSource, createCommissionAnalytics } from './analytics.ts'
 import { commissionView, JOINS, ROWS, type CommissionView } from './commission-view.ts'
 import { parentMarginsSql } from './parent-margins.ts'
-import { avg, defaultArchiveNote, ghs, schemas } from './report-checks.ts'
+import { type ArchiveAllInput, type ArchiveInput, avg, defaultArchiveNote, ghs, type ListInput, type PageInput, type RangeInput } from './report-checks.ts'
 
 export type { CommissionView } from './commission-view.ts'
 
@@ -72,8 +72,7 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
 
   return {
     /** Commissions page cards: current (not archived) commissions in the range; by-date over the range or the last 30 days. */
-    async summary(input: unknown) {
-      const v = validate<{ startDate?: string; endDate?: string }>(schemas.summary, input)
+    async summary(v: RangeInput) {
       const range = toRange(v.startDate, v.endDate)
       const src = commissionSource(range, 'current')
       const days = v.startDate || v.endDate ? src : commissionSource(toRange(new Date(Date.now() - 30 * 86400_000).toISOString().slice(0, 10), null), 'current')
@@ -104,8 +103,7 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
     },
 
     /** Current (not archived) commissions, newest first; the total comes from the running totals when it can. */
-    async list(input: unknown) {
-      const v = validate<{ page: number; limit: number; startDate?: string; endDate?: string }>(schemas.list, input)
+    async list(v: ListInput) {
       const { sql, repl } = commissionWhere(v, 'current')
       const src = commissionSource(toRange(v.startDate, v.endDate), 'current')
       const [commissions, [c]] = await Promise.all([
@@ -116,13 +114,11 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
       return { commissions, total: p.total, totalPages: p.totalPages, page: p.page, limit: p.limit, pagination: p }
     },
 
-    async archive(input: unknown, ctx: Ctx) {
-      const v = validate<{ commissionIds: number[]; notes?: string }>(schemas.archive, input)
+    async archive(v: ArchiveInput, ctx: Ctx) {
       return archiveWhere('AND c.id IN (:ids)', { ids: v.commissionIds }, v.notes, ctx, 'selected')
     },
 
-    async archiveAll(input: unknown, ctx: Ctx) {
-      const v = validate<{ notes?: string }>(schemas.archiveAll, input)
+    async archiveAll(v: ArchiveAllInput, ctx: Ctx) {
       return archiveWhere('', {}, v.notes, ctx, 'all')
     },
 
@@ -148,8 +144,7 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
     analytics,
     leaderboard,
 
-    async networkAnalytics(input: unknown) {
-      const v = validate<{ startDate?: string; endDate?: string }>(schemas.networks, input)
+    async networkAnalytics(v: RangeInput) {
       const range = toRange(v.startDate, v.endDate)
       const src = commissionSource(range, 'all')
       let orderSql: string
@@ -176,8 +171,7 @@ export function createCommissionReportsService({ sequelize, audit }: { sequelize
       return { networks: networks.map(({ _rev, ...n }) => n) }
     },
 
-    async archived(input: unknown) {
-      const v = validate<{ page: number; limit: number }>(schemas.archived, input)
+    async archived(v: PageInput) {
       const [commissions, [c]] = await Promise.all([
         page('WHERE c.archived = true', {}, 'c.archived_at DESC, c.id DESC', v.limit, (v.page - 1) * v.limit),
         q(`SELECT sum(n) AS n FROM commission_daily WHERE archived`)

@@ -1,10 +1,12 @@
 import { Router } from 'express'
-import type { CsvColumn } from '../../lib/csv.ts'
-import type { CommissionView } from '../../services/commissions/reports.ts'
-import type { Services } from '../../services/index.ts'
-import { requireAdmin } from '../middleware/auth.ts'
-import { ctxOf } from '../ctx.ts'
-import { sendCsv, today } from '../insight-export.ts'
+import type { CsvColumn } from '../../../lib/csv.ts'
+import type { CommissionView } from '../../../services/commissions/reports.ts'
+import type { Services } from '../../../services/index.ts'
+import { requireAdmin } from '../../middleware/auth.ts'
+import { ctxOf } from '../../ctx.ts'
+import { sendCsv, today } from '../../insight-export.ts'
+import { valid } from '../../validate.ts'
+import { analyticsQuery, archiveAllBody, archiveBody, archivedQuery, leaderboardQuery, networksQuery } from './schema.ts'
 
 const agentOf = (c: CommissionView) => c.agentName ?? 'Direct Customer'
 
@@ -77,22 +79,22 @@ export function commissionAnalyticsRouter(services: Services) {
     res.json(await reports.analyticsSummary())
   })
   r.get('/analytics', async (req, res) => {
-    res.json(await reports.analytics(req.query))
+    res.json(await reports.analytics(valid(analyticsQuery, req.query)))
   })
   r.get('/agent-leaderboard', async (req, res) => {
-    res.json(await reports.leaderboard(req.query))
+    res.json(await reports.leaderboard(valid(leaderboardQuery, req.query)))
   })
   r.get('/network-analytics', async (req, res) => {
-    res.json(await reports.networkAnalytics(req.query))
+    res.json(await reports.networkAnalytics(valid(networksQuery, req.query)))
   })
   r.get('/archived', async (req, res) => {
-    res.json(await reports.archived(req.query))
+    res.json(await reports.archived(valid(archivedQuery, req.query)))
   })
   r.post('/archive', async (req, res) => {
-    res.json(await reports.archive(req.body, ctxOf(req)))
+    res.json(await reports.archive(valid(archiveBody, req.body), ctxOf(req)))
   })
   r.post('/archive-all', async (req, res) => {
-    res.json(await reports.archiveAll(req.body, ctxOf(req)))
+    res.json(await reports.archiveAll(valid(archiveAllBody, req.body), ctxOf(req)))
   })
 
   r.get('/export/csv', async (req, res) => {
@@ -104,13 +106,13 @@ export function commissionAnalyticsRouter(services: Services) {
     await sendCsv(req, res, `current_commissions_${today()}.csv`, CURRENT, reports.stream('current'))
   })
   r.get('/export/analytics-csv', async (req, res) => {
-    const a = await reports.analytics(req.query)
+    const a = await reports.analytics(valid(analyticsQuery, req.query))
     await reports.recordExport('analytics', ctxOf(req))
     const total = { key: 'total', label: 'Total', ...a.totalStats }
     await sendCsv(req, res, `commission_analytics_${a.groupBy}_${today()}.csv`, ANALYTICS, [...a.groupByData, total])
   })
   r.get('/export/leaderboard-csv', async (req, res) => {
-    const l = await reports.leaderboard(req.query)
+    const l = await reports.leaderboard(valid(leaderboardQuery, req.query))
     await reports.recordExport('leaderboard', ctxOf(req))
     await sendCsv(req, res, `agent_performance_${today()}.csv`, LEADERBOARD, l.leaderboard)
   })
