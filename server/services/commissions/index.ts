@@ -1,7 +1,7 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
-import { preparedFor } from '../../../models/prepared.ts'
+import type { Sequelize, Transaction } from 'sequelize'
 import type { Settings } from '../settings/index.ts'
 import { percentOf, toPesewas } from '../../lib/money.ts'
+import { createCommissionQueries } from './queries.ts'
 
 export interface CommissionOrder {
   id: number
@@ -28,44 +28,39 @@ export type CommissionsService = ReturnType<typeof createCommissionsService>
 
 /** Recording only (reports belong to commission-reports). One row per order: commissions.order_id is unique. */
 export function createCommissionsService({ sequelize }: { sequelize: Sequelize }) {
-  // On every paid order's path: a named statement (ADR 0024).
-  const run = preparedFor(sequelize)
+  const q = createCommissionQueries(sequelize)
   return {
     commissionFor,
     /** Inside the settlement transaction; a second call for the same order records nothing. Returns true when recorded. */
     async recordForOrder(order: CommissionOrder, settings: Settings, transaction: Transaction): Promise<boolean> {
       if (!settings.commissionEnabled || order.shop_id || order.parent_agent_id) return false
-      const rows = await run(
-        `INSERT INTO commissions (order_id, agent_id, network, original_amount_pesewas, commission_amount_pesewas, commission_type, payment_status)
-         VALUES ($1, $2, $3, $4, $5, $6, 'PENDING')
-         ON CONFLICT (order_id) DO NOTHING RETURNING id`,
-        [order.id, order.agent_id, order.network, order.amount_pesewas, commissionFor(order.amount_pesewas, settings), settings.commissionType],
+      return q.insertOne(
+        {
+          orderId: order.id,
+          agentId: order.agent_id,
+          network: order.network,
+          originalPesewas: order.amount_pesewas,
+          commissionPesewas: commissionFor(order.amount_pesewas, settings),
+          type: settings.commissionType
+        },
         transaction
       )
-      return rows.length > 0
     },
     /** `recordForOrder` for many orders in one INSERT; returns the ids of the orders it recorded one for. */
     async recordForOrders(orders: CommissionOrder[], settings: Settings, transaction: Transaction): Promise<Set<number>> {
       const due = settings.commissionEnabled ? orders.filter((o) => !o.shop_id && !o.parent_agent_id) : []
       if (!due.length) return new Set()
-      const rows = await sequelize.query<{ order_id: number }>(
-        `INSERT INTO commissions (order_id, agent_id, network, original_amount_pesewas, commission_amount_pesewas, commission_type, payment_status)
-         SELECT o, a, n, amt, c, :type, 'PENDING' FROM unnest(ARRAY[:id]::int[], ARRAY[:agent]::int[], ARRAY[:net]::text[], ARRAY[:amt]::int[], ARRAY[:c]::int[]) AS l(o, a, n, amt, c)
-         ON CONFLICT (order_id) DO NOTHING RETURNING order_id`,
+      return q.insertMany(
         {
-          replacements: {
-            type: settings.commissionType,
-            id: due.map((o) => o.id),
-            agent: due.map((o) => o.agent_id),
-            net: due.map((o) => o.network),
-            amt: due.map((o) => o.amount_pesewas),
-            c: due.map((o) => commissionFor(o.amount_pesewas, settings))
-          },
-          type: QueryTypes.SELECT,
-          transaction
-        }
+          type: settings.commissionType,
+          orderIds: due.map((o) => o.id),
+          agentIds: due.map((o) => o.agent_id),
+          networks: due.map((o) => o.network),
+          originalPesewas: due.map((o) => o.amount_pesewas),
+          commissionPesewas: due.map((o) => commissionFor(o.amount_pesewas, settings))
+        },
+        transaction
       )
-      return new Set(rows.map((r) => Number(r.order_id)))
     }
   }
 }

@@ -145,7 +145,7 @@ const exportColumns = (exportedAt: string): CopyCsvColumn[] => [
       .map(([k, v]) => `WHEN '${k}' THEN '${v}'`)
       .join(' ')} ELSE o.network END`
   },
-  // As the pages' size label reads: GB with 1 decimal from 1024 MB, else MB (sizes are positive: packages-admin)
+  // As the pages' size label reads: GB with 1 decimal from 1024 MB, else MB (sizes are positive: the packages' save schema)
   {
     header: 'Data Size',
     kind: 'raw',
