@@ -1,6 +1,6 @@
-import { preparedFor } from '../../../models/prepared.ts'
 import type { Models } from '../../../models/index.ts'
 import type { Ctx } from '../context.ts'
+import { type AuditInsert, createAuditQueries } from './queries.ts'
 
 export const AUDIT_ACTIONS = [
   'LOGIN',
@@ -36,46 +36,27 @@ export function scrub(value: unknown, depth = 0): unknown {
 export type AuditService = ReturnType<typeof createAuditService>
 
 export function createAuditService({ models }: { models: Models }) {
-  const run = preparedFor(models.AuditLog.sequelize!)
+  const q = createAuditQueries(models.AuditLog.sequelize!)
+  // What `record` would write for the entry, with the context's user unless the entry names one.
+  const row = (e: AuditEntry, ctx: Ctx): AuditInsert => ({
+    userId: e.userId !== undefined ? e.userId : (ctx.user?.id ?? null),
+    action: e.action,
+    resource: e.resource,
+    resourceId: e.resourceId === undefined || e.resourceId === null ? null : String(e.resourceId),
+    severity: e.severity ?? 'LOW',
+    details: JSON.stringify(scrub(e.details ?? {}))
+  })
   return {
-    /** One named INSERT (no model instance, ADR 0024): every settlement and delivery writes one. */
-    async record(entry: AuditEntry, ctx: Ctx = {}): Promise<void> {
-      await run(
-        `INSERT INTO audit_logs (timestamp, user_id, action, resource, resource_id, severity, ip_address, details)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb)`,
-        [
-          new Date(),
-          entry.userId !== undefined ? entry.userId : (ctx.user?.id ?? null),
-          entry.action,
-          entry.resource,
-          entry.resourceId === undefined || entry.resourceId === null ? null : String(entry.resourceId),
-          entry.severity ?? 'LOW',
-          ctx.ip ?? null,
-          JSON.stringify(scrub(entry.details ?? {}))
-        ],
-        ctx.transaction
-      )
-    },
+    /** In the caller's transaction when it has one. */
+    record: (entry: AuditEntry, ctx: Ctx = {}): Promise<void> => q.insert(row(entry, ctx), ctx.ip ?? null, ctx.transaction),
 
     /** Many entries in one INSERT, each the row `record` would write (a bulk order's lines). */
     async recordMany(entries: AuditEntry[], ctx: Ctx = {}): Promise<void> {
       if (!entries.length) return
-      await models.AuditLog.sequelize!.query(
-        `INSERT INTO audit_logs (timestamp, user_id, action, resource, resource_id, severity, ip_address, details)
-         SELECT now(), u, a, r, i, s, :ip, d::jsonb
-           FROM unnest(ARRAY[:userId]::int[], ARRAY[:action]::text[], ARRAY[:resource]::text[], ARRAY[:resourceId]::text[], ARRAY[:severity]::text[], ARRAY[:details]::text[]) AS e(u, a, r, i, s, d)`,
-        {
-          replacements: {
-            ip: ctx.ip ?? null,
-            userId: entries.map((e) => (e.userId !== undefined ? e.userId : (ctx.user?.id ?? null))),
-            action: entries.map((e) => e.action),
-            resource: entries.map((e) => e.resource),
-            resourceId: entries.map((e) => (e.resourceId === undefined || e.resourceId === null ? null : String(e.resourceId))),
-            severity: entries.map((e) => e.severity ?? 'LOW'),
-            details: entries.map((e) => JSON.stringify(scrub(e.details ?? {})))
-          },
-          transaction: ctx.transaction
-        }
+      await q.insertMany(
+        entries.map((e) => row(e, ctx)),
+        ctx.ip ?? null,
+        ctx.transaction
       )
     }
   }

@@ -1,8 +1,10 @@
-import { QueryTypes, type Sequelize } from 'sequelize'
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import { preparedFor } from '../../../models/prepared.ts'
 import { rangeSql, toInt, toRange } from '../reports/range.ts'
 import type { AuditLogRow } from '../../../models/index.ts'
 
-// The audit trail's reads (writing is index.ts's one INSERT), returning typed camelCase entries.
+// The audit trail's statements: its two INSERTs (index.ts decides what goes in) and its reads,
+// returning typed camelCase entries.
 
 export const EXACT_COUNT_LIMIT = 10_000
 
@@ -78,8 +80,22 @@ export interface ExportCursor {
   id: string
 }
 
+/** An entry as it is written: the acting user and place already settled, details already scrubbed JSON. */
+export interface AuditInsert {
+  userId: number | null
+  action: string
+  resource: string
+  resourceId: string | null
+  severity: string
+  details: string
+}
+
+const INSERT_ONE = `INSERT INTO audit_logs (timestamp, user_id, action, resource, resource_id, severity, ip_address, details)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb)`
+
 export function createAuditQueries(sequelize: Sequelize) {
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { type: QueryTypes.SELECT, replacements })
+  const run = preparedFor(sequelize)
 
   /**
    * Exact up to EXACT_COUNT_LIMIT matches; beyond that the planner's estimate (counting millions of
@@ -95,6 +111,30 @@ export function createAuditQueries(sequelize: Sequelize) {
   }
 
   return {
+    /** One named INSERT (no model instance, ADR 0024): every settlement and delivery writes one. */
+    insert: async (e: AuditInsert, ipAddress: string | null, transaction?: Transaction): Promise<void> => {
+      await run(INSERT_ONE, [new Date(), e.userId, e.action, e.resource, e.resourceId, e.severity, ipAddress, e.details], transaction)
+    },
+    /** Many entries from one place in one INSERT (a bulk order's lines). */
+    insertMany: async (entries: AuditInsert[], ipAddress: string | null, transaction?: Transaction): Promise<void> => {
+      await sequelize.query(
+        `INSERT INTO audit_logs (timestamp, user_id, action, resource, resource_id, severity, ip_address, details)
+         SELECT now(), u, a, r, i, s, :ip, d::jsonb
+           FROM unnest(ARRAY[:userId]::int[], ARRAY[:action]::text[], ARRAY[:resource]::text[], ARRAY[:resourceId]::text[], ARRAY[:severity]::text[], ARRAY[:details]::text[]) AS e(u, a, r, i, s, d)`,
+        {
+          replacements: {
+            ip: ipAddress,
+            userId: entries.map((e) => e.userId),
+            action: entries.map((e) => e.action),
+            resource: entries.map((e) => e.resource),
+            resourceId: entries.map((e) => e.resourceId),
+            severity: entries.map((e) => e.severity),
+            details: entries.map((e) => e.details)
+          },
+          transaction
+        }
+      )
+    },
     /** One page of entries matching the filters, newest first, and how many match. */
     page: async (f: AuditFilters, limit: number, offset: number) => {
       const { sql, repl } = whereOf(f)

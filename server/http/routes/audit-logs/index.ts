@@ -1,11 +1,13 @@
 import { Router } from 'express'
-import { AppError } from '../../lib/errors.ts'
-import type { AuditLogView } from '../../services/audit/logs.ts'
-import type { Services } from '../../services/index.ts'
-import type { CsvColumn } from '../../lib/csv.ts'
-import { requireAdmin } from '../middleware/auth.ts'
-import { ctxOf } from '../ctx.ts'
-import { sendCsv, sendJsonArray, today } from '../insight-export.ts'
+import { AppError } from '../../../lib/errors.ts'
+import type { AuditLogView } from '../../../services/audit/logs.ts'
+import type { Services } from '../../../services/index.ts'
+import type { CsvColumn } from '../../../lib/csv.ts'
+import { requireAdmin } from '../../middleware/auth.ts'
+import { ctxOf } from '../../ctx.ts'
+import { sendCsv, sendJsonArray, today } from '../../insight-export.ts'
+import { valid } from '../../validate.ts'
+import { exportBody, listQuery } from './schema.ts'
 
 const COLUMNS: CsvColumn<AuditLogView>[] = [
   { header: 'ID', kind: 'int', value: (l) => l.id },
@@ -26,7 +28,7 @@ export function auditLogsRouter(services: Services) {
   const r = Router()
 
   r.get('/audit-logs', requireAdmin, async (req, res) => {
-    res.json(await services.auditLogs.list(req.query))
+    res.json(await services.auditLogs.list(valid(listQuery, req.query)))
   })
 
   r.get('/audit-logs/actions', requireAdmin, async (_req, res) => {
@@ -34,7 +36,7 @@ export function auditLogsRouter(services: Services) {
   })
 
   r.post('/audit-logs/export', requireAdmin, async (req, res) => {
-    const { format, rows } = await services.auditLogs.startExport(req.body, ctxOf(req))
+    const { format, rows } = await services.auditLogs.startExport(valid(exportBody, req.body), ctxOf(req))
     const name = `audit_logs_${today()}.${format}`
     if (format === 'json') await sendJsonArray(req, res, name, rows())
     else await sendCsv(req, res, name, COLUMNS, rows())
