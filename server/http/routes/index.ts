@@ -1,7 +1,7 @@
 import { Router } from 'express'
 import type { Services } from '../../services/index.ts'
 import { apiNotFound } from '../middleware/errors.ts'
-import { authRouter } from './auth.ts'
+import { authRouter } from './auth/index.ts'
 import { settingsRouter } from './settings/index.ts'
 import { auditLogsRouter } from './audit-logs/index.ts'
 import { commissionAnalyticsRouter } from './commissions/analytics.ts'

@@ -1,5 +1,4 @@
-import Joi from 'joi'
-import { QueryTypes, type Sequelize } from 'sequelize'
+import type { Sequelize } from 'sequelize'
 import type { Models } from '../../../models/index.ts'
 import type { Env } from '../../env.ts'
 import { hashSecret } from '../../lib/crypto.ts'
@@ -11,10 +10,11 @@ import type { Ctx } from '../context.ts'
 import type { SessionsService } from '../auth/sessions.ts'
 import type { SettingsService } from '../settings/index.ts'
 import type { SmsService } from '../sms/index.ts'
-import { findAccount, findAccountById, identifierKey, parseIdentifier, type RecoveryAccount } from './accounts.ts'
+import { identifierKey, parseIdentifier, type RecoveryAccount } from './accounts.ts'
 import { CODE_TTL_SECONDS, MAX_CODE_ATTEMPTS, codeHash, newCode, sameHash } from './codes.ts'
 import { createRecoveryLimiter } from './limits.ts'
 import { createMailer, type Mailer } from './mail.ts'
+import { createRecoveryQueries } from './queries.ts'
 
 export const SENT_MESSAGE = 'If an account exists, we have sent a code.'
 export const INVALID_CODE = 'Invalid or expired code. Check it, or request a new one.'
@@ -23,38 +23,17 @@ export const BY_SUPPORT = 'Password reset is done by support. Please contact sup
 export const TOO_MANY_REQUESTS = 'Too many reset requests. Please wait a few minutes and try again.'
 export const TOO_MANY_TRIES = 'Too many code entries. Please wait a few minutes and try again.'
 
-const identifierField = Joi.string().trim().max(254).required().messages({
-  'any.required': 'Enter your phone number or email',
-  'string.empty': 'Enter your phone number or email',
-  'string.max': 'Enter a valid phone number or email'
-})
-
-const requestSchema = Joi.object({ identifier: identifierField }).options({ stripUnknown: true })
-
-/** The same password rules as registration and change-password, plus the confirm field. */
-const resetSchema = Joi.object({
-  identifier: identifierField,
-  code: Joi.string()
-    .trim()
-    .pattern(/^\d{6}$/)
-    .required()
-    .messages({
-      'any.required': 'Enter the 6-digit code',
-      'string.empty': 'Enter the 6-digit code',
-      'string.pattern.base': 'The code is 6 digits'
-    }),
-  newPassword: Joi.string().min(6).max(200).required().messages({
-    'any.required': 'All password fields are required',
-    'string.empty': 'All password fields are required',
-    'string.min': 'Password must be at least 6 characters',
-    'string.max': 'Password must be at most 200 characters'
-  }),
-  confirmPassword: Joi.string().required().valid(Joi.ref('newPassword')).messages({
-    'any.required': 'All password fields are required',
-    'string.empty': 'All password fields are required',
-    'any.only': 'New passwords do not match'
-  })
-}).options({ stripUnknown: true })
+/** POST /api/auth/forgot */
+export interface ForgotInput {
+  identifier: string
+}
+/** POST /api/auth/reset: the password rules are registration's and change-password's, plus the confirm field. */
+export interface ResetInput {
+  identifier: string
+  code: string
+  newPassword: string
+  confirmPassword: string
+}
 
 interface Deps {
   sequelize: Sequelize
@@ -83,6 +62,7 @@ export function createRecoveryService(deps: Deps) {
   const mailer = deps.mailer === undefined ? createMailer(env) : deps.mailer
   const limiter = createRecoveryLimiter({ sequelize, sweep: env.NODE_ENV !== 'test' })
   const secret = env.SESSION_SECRET ?? 'datahub-recovery-codes'
+  const q = createRecoveryQueries(sequelize)
 
   // Where the payment simulator is the gateway nobody real pays, so the SMS outbox (read on /admin/sms) is an honest
   // phone; once real money moves, a code must reach the person by a real SMS provider or SMTP.
@@ -105,12 +85,7 @@ export function createRecoveryService(deps: Deps) {
     const name = await siteName()
     const viaSms = !!account.phone
     await sequelize.transaction(async (transaction) => {
-      await sequelize.query(
-        `INSERT INTO password_reset_codes (user_id, code_hash, attempts, expires_at, created_at)
-         VALUES (:userId, :hash, 0, now() + make_interval(secs => :ttl), now())
-         ON CONFLICT (user_id) DO UPDATE SET code_hash = EXCLUDED.code_hash, attempts = 0, expires_at = EXCLUDED.expires_at, created_at = now()`,
-        { replacements: { userId: account.id, hash: codeHash(secret, account.id, code), ttl: CODE_TTL_SECONDS }, transaction }
-      )
+      await q.saveCode(account.id, codeHash(secret, account.id, code), CODE_TTL_SECONDS, transaction)
       if (viaSms) {
         await sms.send(account.phone!, `${name} password reset code: ${code}. It expires in 10 minutes. Never share it; we will never ask for it.`, {
           transaction,
@@ -148,7 +123,7 @@ export function createRecoveryService(deps: Deps) {
   async function deliver(raw: string, ctx: Ctx): Promise<void> {
     const id = parseIdentifier(raw)
     if (!id) return
-    const account = await findAccount(sequelize, id)
+    const account = await q.account(id)
     if (!account) return
     if (!account.phone && !mailer) return
     if (!(await limiter.take('codesPerAccount', String(account.id)))) {
@@ -158,15 +133,19 @@ export function createRecoveryService(deps: Deps) {
     await issueCode(account, 'self', ctx)
   }
 
+  /** 503 while self-service reset is off; the routes ask before they read the form, so that answer comes first. */
+  function assertAvailable() {
+    if (!available()) throw new AppError(503, BY_SUPPORT)
+  }
+
   return {
     available,
+    assertAvailable,
     supportContact,
 
     /** POST /api/auth/forgot: limits first (keyed by address and identifier, never by account), then one answer for all. */
-    async request(input: unknown, ctx: Ctx): Promise<{ message: string }> {
-      if (!available()) throw new AppError(503, BY_SUPPORT)
-      const { value, error } = requestSchema.validate(input ?? {})
-      if (error) throw badRequest(error.details[0]!.message)
+    async request(value: ForgotInput, ctx: Ctx): Promise<{ message: string }> {
+      assertAvailable()
       const id = parseIdentifier(value.identifier)
       if (!id) throw badRequest('Enter a valid phone number or email')
       if (!(await limiter.take('requestPerIp', ctx.ip ?? 'unknown'))) throw tooMany(TOO_MANY_REQUESTS)
@@ -178,40 +157,29 @@ export function createRecoveryService(deps: Deps) {
     },
 
     /** POST /api/auth/reset: code + new password. Every session and token of the account ends on success. */
-    async reset(input: unknown, ctx: Ctx): Promise<{ message: string }> {
-      if (!available()) throw new AppError(503, BY_SUPPORT)
-      const { value, error } = resetSchema.validate(input ?? {})
-      if (error) throw badRequest(error.details[0]!.message)
+    async reset(value: ResetInput, ctx: Ctx): Promise<{ message: string }> {
+      assertAvailable()
       const id = parseIdentifier(value.identifier)
       if (!id) throw badRequest('Enter a valid phone number or email')
       if (!(await limiter.take('resetPerIp', ctx.ip ?? 'unknown'))) throw tooMany(TOO_MANY_TRIES)
-      const account = await findAccount(sequelize, id)
+      const account = await q.account(id)
       if (!account) throw badRequest(INVALID_CODE)
       const passwordHash = await sequelize.transaction(async (transaction) => {
-        const [row] = await sequelize.query<{ code_hash: string; attempts: number; live: boolean }>(
-          'SELECT code_hash, attempts, expires_at > now() AS live FROM password_reset_codes WHERE user_id = :userId FOR UPDATE',
-          { replacements: { userId: account.id }, type: QueryTypes.SELECT, transaction }
-        )
+        const row = await q.lockCode(account.id, transaction)
         if (!row || !row.live || row.attempts >= MAX_CODE_ATTEMPTS) return null
-        if (!sameHash(row.code_hash, codeHash(secret, account.id, value.code))) {
+        if (!sameHash(row.codeHash, codeHash(secret, account.id, value.code))) {
           // The 5th wrong try ends the code: the row goes, and only a new request makes another.
           if (row.attempts + 1 >= MAX_CODE_ATTEMPTS) {
-            await sequelize.query('DELETE FROM password_reset_codes WHERE user_id = :userId', { replacements: { userId: account.id }, transaction })
+            await q.dropCode(account.id, transaction)
           } else {
-            await sequelize.query('UPDATE password_reset_codes SET attempts = attempts + 1 WHERE user_id = :userId', {
-              replacements: { userId: account.id },
-              transaction
-            })
+            await q.countWrongTry(account.id, transaction)
           }
           return null
         }
         // Single use: the code goes in the same transaction that changes the password.
-        await sequelize.query('DELETE FROM password_reset_codes WHERE user_id = :userId', { replacements: { userId: account.id }, transaction })
+        await q.dropCode(account.id, transaction)
         const hash = await hashSecret(value.newPassword)
-        await sequelize.query('UPDATE users SET password_hash = :hash, updated_at = now() WHERE id = :userId', {
-          replacements: { hash, userId: account.id },
-          transaction
-        })
+        await q.setPassword(account.id, hash, transaction)
         const tctx: Ctx = { ip: ctx.ip, log: ctx.log, transaction }
         await audit.record(
           { action: 'PASSWORD_RESET', resource: 'USER', resourceId: account.id, userId: account.id, severity: 'HIGH', details: { sms: !!account.phone } },
@@ -231,8 +199,8 @@ export function createRecoveryService(deps: Deps) {
     async adminSend(userId: unknown, ctx: Ctx): Promise<{ message: string }> {
       const uid = Number(userId)
       if (!Number.isInteger(uid) || uid < 1) throw badRequest('Invalid user id')
-      if (!available()) throw new AppError(503, BY_SUPPORT)
-      const account = await findAccountById(sequelize, uid)
+      assertAvailable()
+      const account = await q.accountById(uid)
       if (!account) throw notFound('User not found')
       if (!account.phone && !mailer) throw conflict('This account has no phone number to send a code to.')
       const sent = await issueCode(account, 'admin', ctx)

@@ -1,8 +1,10 @@
 import { Router } from 'express'
-import type { Services } from '../../services/index.ts'
-import { requireUser } from '../middleware/auth.ts'
-import { ensureCsrfToken } from '../middleware/csrf.ts'
-import { ctxOf, keepCurrentSession } from '../ctx.ts'
+import type { Services } from '../../../services/index.ts'
+import { requireUser } from '../../middleware/auth.ts'
+import { ensureCsrfToken } from '../../middleware/csrf.ts'
+import { ctxOf, keepCurrentSession } from '../../ctx.ts'
+import { valid } from '../../validate.ts'
+import { forgotBody, resetBody } from './schema.ts'
 
 export function authRouter(services: Services) {
   const r = Router()
@@ -49,12 +51,14 @@ export function authRouter(services: Services) {
   // Account recovery: one answer for every identifier; codes and passwords are never echoed.
   r.post('/forgot', async (req, res) => {
     res.set('Cache-Control', 'no-store')
-    res.json(await services.recovery.request(req.body, ctxOf(req)))
+    services.recovery.assertAvailable()
+    res.json(await services.recovery.request(valid(forgotBody, req.body), ctxOf(req)))
   })
 
   r.post('/reset', async (req, res) => {
     res.set('Cache-Control', 'no-store')
-    res.json(await services.recovery.reset(req.body, ctxOf(req)))
+    services.recovery.assertAvailable()
+    res.json(await services.recovery.reset(valid(resetBody, req.body), ctxOf(req)))
   })
 
   r.post('/logout', async (req, res) => {
