@@ -41,7 +41,7 @@ const ACTIVE_AGENT_BY_HAND = /approved\s*(AND|&&)\s*[\w?.]*payment_?[sS]tatus\s*
 /** A voucher pattern written out instead of VOUCHER_RE. */
 const VOUCHER_BY_HAND = /\/\^\\d\{(6|4,8)\}\$\//
 const NOT_VOUCHERS: { file: string; why: string }[] = [
-  { file: 'server/services/recovery/index.ts', why: 'a password reset code: six digits, not a voucher' },
+  { file: 'server/http/routes/auth/schema.ts', why: 'a password reset code: six digits, not a voucher' },
   { file: 'pages/reset/+Page.tsx', why: 'the same reset code, checked in the form' }
 ]
 /** The site's address built by hand instead of publicOrigin. */
