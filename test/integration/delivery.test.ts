@@ -390,7 +390,8 @@ describe('delivery (simulator vendor)', () => {
     // A hook for agents' orders, like the agent webhooks: it must see the claim (PROCESSING) of every
     // agent order in that claim's transaction, whichever way the claim goes (one-statement claim).
     const seen: { id: number; to: string; inTransaction: boolean }[] = []
-    app().services.events.on(
+    // Ended at the test's end: the bus lives as long as the app, which the later files share.
+    const stop = app().services.events.on(
       'delivery.changed',
       async ({ order, to }, { transaction: t }) => {
         const [row] = await app().db.sequelize.query<{ x: string }>('SELECT pg_current_xact_id_if_assigned()::text AS x', {
@@ -420,6 +421,7 @@ describe('delivery (simulator vendor)', () => {
     expect(seen.filter((s) => s.id === agentOrder).map((s) => s.to)).to.deep.equal(['QUEUED', 'PROCESSING', 'DELIVERED'])
     expect(seen.every((s) => s.inTransaction)).to.equal(true)
     expect(seen.filter((s) => s.id === customerOrder)).to.deep.equal([])
+    stop()
   })
 
   it('unpaid orders are never delivered, nor retried', async () => {

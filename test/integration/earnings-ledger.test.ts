@@ -88,10 +88,10 @@ describe('earnings ledger', () => {
     expect(res.body.available).to.equal(3)
     expect(res.body.entries.map((e: any) => e.type)).to.deep.equal(['MARGIN', 'MARGIN_REVERSAL', 'PAYOUT', 'MARGIN'])
     expect(res.body.entries.map(({ id, createdAt, ...e }: EarningsEntryView) => e)).to.deep.equal([
-      { type: 'MARGIN', amount: 8, balanceAfter: 3, reason: 'margin', orderId: o2.id, payoutId: null },
-      { type: 'MARGIN_REVERSAL', amount: -5, balanceAfter: -5, reason: 'refund', orderId: o1.id, payoutId: null },
-      { type: 'PAYOUT', amount: -5, balanceAfter: 0, reason: 'payout', orderId: null, payoutId: 1 },
-      { type: 'MARGIN', amount: 5, balanceAfter: 5, reason: 'margin', orderId: o1.id, payoutId: null }
+      { type: 'MARGIN', amount: 8, balanceAfter: 3, reason: 'margin', orderId: o2.id, payoutId: null, paymentTransactionId: null },
+      { type: 'MARGIN_REVERSAL', amount: -5, balanceAfter: -5, reason: 'refund', orderId: o1.id, payoutId: null, paymentTransactionId: null },
+      { type: 'PAYOUT', amount: -5, balanceAfter: 0, reason: 'payout', orderId: null, payoutId: 1, paymentTransactionId: null },
+      { type: 'MARGIN', amount: 5, balanceAfter: 5, reason: 'margin', orderId: o1.id, payoutId: null, paymentTransactionId: null }
     ])
     // The page asks for as many as it shows, between 1 and 200.
     expect((await c.get('/api/wallet/earnings?limit=1')).body.entries.map((e: EarningsEntryView) => e.type)).to.deep.equal(['MARGIN'])
