@@ -246,6 +246,30 @@ describe('jobs', () => {
       return tx
     }
 
+    it("drain returns after every job's outcome is written, even when writing it is slow: successes gone, a failure recorded", async () => {
+      const { queue } = app().services
+      const { sequelize } = app().db
+      queue.register<{ fail?: boolean; hold?: boolean }>('test-drain', async (payload) => {
+        if (payload.fail) throw new Error('refused by the test')
+        if (!payload.hold) return
+        // Another session holds this job's row for a moment, so the queue's write of its success waits.
+        const t = await sequelize.transaction()
+        await sequelize.query(`SELECT id FROM graphile_worker._private_jobs WHERE payload->>'hold' = 'true' FOR UPDATE`, { transaction: t })
+        setTimeout(() => void t.commit(), 500)
+      })
+      for (let i = 0; i < 10; i++) await queue.enqueue('test-drain', { n: i })
+      await queue.enqueue('test-drain', { fail: true })
+      await queue.enqueue('test-drain', { hold: true })
+      await queue.drain()
+      const rows = await q<{ attempts: number; locked: boolean; last_error: string | null }>(
+        `SELECT attempts, locked_at IS NOT NULL AS locked, last_error FROM graphile_worker._private_jobs
+          WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'test-drain')`
+      )
+      expect(rows).to.have.length(1)
+      expect(rows[0]).to.include({ attempts: 1, locked: false })
+      expect(rows[0]!.last_error).to.contain('refused by the test')
+    })
+
     it('a queued reconcile tick runs the real job: it settles a payment left without a webhook', async () => {
       const tx = await unsettledPayment()
       const { queue } = app().services

@@ -291,7 +291,15 @@ export function createQueue(deps: QueueDeps) {
 
     /** Runs every job that is due now, then returns (tests, scripts). */
     async drain(): Promise<void> {
-      await runOnce({ pgPool: ownPool(), logger: graphileLogger(log), taskList: taskList(), noHandleSignals: true } as never)
+      // graphile-worker writes a job's success or failure without awaiting it; with batching on (delay 0)
+      // its shutdown awaits those writes, so a caller sees every job's outcome once drain returns.
+      await runOnce({
+        pgPool: ownPool(),
+        logger: graphileLogger(log),
+        taskList: taskList(),
+        noHandleSignals: true,
+        preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } }
+      } as never)
     },
 
     /**
