@@ -37,14 +37,20 @@ export async function reconcilePayments({ services, log }: JobDeps, opts: Partia
   return withAdvisoryLock(sequelize, LOCKS.reconcile, async () => {
     const result: ReconcileResult = { checked: 0, failed: 0, expired: 0 }
     let cursor: { at: string; id: number } = { at: '-infinity', id: 0 }
+    // Asking a payment stamps last_checked_at, which moves it behind the cursor: without this bound a
+    // run slower than the gateway's pace (or a card, which has none) would ask the same payments again
+    // page after page instead of ending.
+    const [clock] = await sequelize.query<{ started: string }>(`SELECT now()::text AS started`, { type: QueryTypes.SELECT })
+    const started = clock!.started
     for (let page = 0; page < o.maxPages; page++) {
       const rows = await sequelize.query<{ transaction_id: string; id: number; at: string }>(
         `SELECT transaction_id, id, COALESCE(last_checked_at, '-infinity'::timestamptz)::text AS at FROM payments
           WHERE status IN ('PENDING','IN_PROGRESS')
             AND created_at < now() - make_interval(secs => :older)
             AND (COALESCE(last_checked_at, '-infinity'::timestamptz), id) > (CAST(:at AS timestamptz), :id)
+            AND COALESCE(last_checked_at, '-infinity'::timestamptz) < CAST(:started AS timestamptz)
           ORDER BY COALESCE(last_checked_at, '-infinity'::timestamptz), id LIMIT :batch`,
-        { replacements: { older: o.olderThanSeconds, batch: o.batch, at: cursor.at, id: cursor.id }, type: QueryTypes.SELECT }
+        { replacements: { older: o.olderThanSeconds, batch: o.batch, at: cursor.at, id: cursor.id, started }, type: QueryTypes.SELECT }
       )
       if (!rows.length) break
       const last = rows[rows.length - 1]!

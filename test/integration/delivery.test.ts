@@ -191,7 +191,13 @@ describe('delivery (simulator vendor)', () => {
     })
     await q(`SELECT setval('orders_id_seq', 17, false)`)
     const second = buyAndPay('0201110017')
-    await new Promise((r) => setTimeout(r, 300))
+    // Let go of the job only once the settlement's add_job waits on its row (a fixed pause raced a busy machine).
+    for (let waited = 0; ; waited += 20) {
+      const [w] = await q<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND locktype = 'transactionid'`)
+      if (w!.n > 0) break
+      if (waited > 10_000) throw new Error('the settlement never reached the taken job')
+      await new Promise((r) => setTimeout(r, 20))
+    }
     await worker.commit()
     const { id } = await second
     expect(id).to.equal(17)

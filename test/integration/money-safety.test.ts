@@ -487,6 +487,24 @@ describe('money safety with Paystack (fake Paystack server)', function () {
       // The next run (once Paystack's 10 s have passed) starts again with the least recently checked.
       expect(await count(`payments WHERE status = 'PENDING' AND last_checked_at IS NULL`)).to.equal(0)
     })
+
+    it('a run asks each open payment once, even one the gateway may be asked about again at once (a card)', async () => {
+      // Cards have no pace at the gateway: a payment asked on page 1 would be due again when a later page
+      // reads past it, were the run not bounded by its start.
+      await sql(
+        `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, payer_phone, payer_network, email, details, created_at, last_checked_at)
+         SELECT 'CARD' || lpad(g::text, 4, '0'), 'data', 'paystack', 'card', 'PENDING', 500, '0241234567', 'MTN', 'a@example.com', '{}', now() - interval '3 minutes' - g * interval '1 second', NULL
+           FROM generate_series(1, 120) g RETURNING id`
+      )
+      for (let g = 1; g <= 120; g++) fake.plant({ reference: `CARD${String(g).padStart(4, '0')}`, amount: 500, status: 'ongoing' })
+      fake.requests.length = 0
+      const { reconcilePayments } = await import('../../jobs/reconcile.ts')
+      const run = await reconcilePayments({ services: ps.services, log: createLogger('silent') }, { batch: 25 })
+      expect(run.ran).to.equal(true)
+      const asked = fake.requests.filter((r) => r.path.startsWith('/transaction/verify/')).map((r) => r.path.slice('/transaction/verify/'.length))
+      expect(asked).to.have.length(120)
+      expect(new Set(asked).size).to.equal(120)
+    })
   })
 
   describe('daily reconciliation', () => {

@@ -19,6 +19,26 @@ async function shopWithPrice(slug: string, packageId: number, price: number) {
   return { ...a, c, shop: made.body.shop as { id: number; slug: string } }
 }
 
+/**
+ * Waits until this instance has heard every change committed so far (a write's NOTIFY arriving late
+ * would drop a page the test has just cached): NOTIFYs arrive in commit order, so once a marker sent
+ * now is heard, the writes' own are behind us.
+ */
+async function changesHeard() {
+  const marker = 2_000_000_000
+  let heard = false
+  const stop = app().services.shops.onChange((id) => void (heard ||= id === marker))
+  try {
+    await app().db.sequelize.query(`SELECT pg_notify('datahub_changes', 'shop:${marker}')`)
+    for (let waited = 0; !heard; waited += 20) {
+      if (waited > 5_000) throw new Error('the page cache never heard the change')
+      await new Promise((r) => setTimeout(r, 20))
+    }
+  } finally {
+    stop()
+  }
+}
+
 describe('shop page cache', function () {
   this.timeout(30_000)
   let second: Running
@@ -57,6 +77,7 @@ describe('shop page cache', function () {
     const telecel = await createPackage({ network: 'TELECEL', sizeMb: 3072, name: 'Three Gig T', priceUserPesewas: 700, priceAgentPesewas: 600 })
     const a = await shopWithPrice('tab-shop', pkg.id, 5.2)
     await a.c.put('/api/shops/mine/prices', { prices: [{ packageId: telecel.id, price: 6.5 }] })
+    await changesHeard()
     const selected = (html: string) => {
       const tabs = html.slice(html.indexOf('aria-label="Network"'))
       return tabs.match(/<a[^>]*role="tab"[^>]*aria-selected="true"[^>]*>([^<]*)</)?.[1]
