@@ -459,14 +459,20 @@ describe('money safety with Paystack (fake Paystack server)', function () {
   })
 
   describe('the reconcile job is fair', () => {
-    it('pages through every pending payment, least recently checked first: 200 stuck ones never starve the rest', async () => {
-      // 200 stuck payments the gateway never answers, all older than the one that was paid.
+    /** `n` open payments older than a reconcile run looks at, never checked, that the gateway keeps answering `status`. */
+    async function stuck(prefix: string, n: number, method: 'momo' | 'card', status: 'pay_offline' | 'pending') {
       await sql(
         `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, payer_phone, payer_network, email, details, created_at, last_checked_at)
-         SELECT 'STUCK' || lpad(g::text, 4, '0'), 'data', 'paystack', 'momo', 'PENDING', 500, '0241234567', 'MTN', 'a@example.com', '{}', now() - interval '3 minutes' - g * interval '1 second', NULL
-           FROM generate_series(1, 200) g RETURNING id`
+         SELECT :prefix || lpad(g::text, 4, '0'), 'data', 'paystack', :method, 'PENDING', 500, '0241234567', 'MTN', 'a@example.com', '{}', now() - interval '3 minutes' - g * interval '1 second', NULL
+           FROM generate_series(1, :n) g RETURNING id`,
+        { prefix, method, n }
       )
-      for (let g = 1; g <= 200; g++) fake.plant({ reference: `STUCK${String(g).padStart(4, '0')}`, amount: 500, status: 'pay_offline' })
+      for (let g = 1; g <= n; g++) fake.plant({ reference: `${prefix}${String(g).padStart(4, '0')}`, amount: 500, status })
+    }
+
+    it('pages through every pending payment, least recently checked first: 200 stuck ones never starve the rest', async () => {
+      // 200 stuck payments the gateway never answers, all older than the one that was paid.
+      await stuck('STUCK', 200, 'momo', 'pay_offline')
       const o = await order()
       const tid = o.payment.transactionId
       await sql(
@@ -491,12 +497,7 @@ describe('money safety with Paystack (fake Paystack server)', function () {
     it('a run asks each open payment once, even one the gateway may be asked about again at once (a card)', async () => {
       // Cards have no pace at the gateway: a payment asked on page 1 would be due again when a later page
       // reads past it, were the run not bounded by its start.
-      await sql(
-        `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, payer_phone, payer_network, email, details, created_at, last_checked_at)
-         SELECT 'CARD' || lpad(g::text, 4, '0'), 'data', 'paystack', 'card', 'PENDING', 500, '0241234567', 'MTN', 'a@example.com', '{}', now() - interval '3 minutes' - g * interval '1 second', NULL
-           FROM generate_series(1, 120) g RETURNING id`
-      )
-      for (let g = 1; g <= 120; g++) fake.plant({ reference: `CARD${String(g).padStart(4, '0')}`, amount: 500, status: 'ongoing' })
+      await stuck('CARD', 120, 'card', 'pending')
       fake.requests.length = 0
       const { reconcilePayments } = await import('../../jobs/reconcile.ts')
       const run = await reconcilePayments({ services: ps.services, log: createLogger('silent') }, { batch: 25 })
