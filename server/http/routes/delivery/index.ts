@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from 'express'
-import type { Services } from '../../services/index.ts'
-import { ctxOf } from '../ctx.ts'
-import { requireAdmin } from '../middleware/auth.ts'
+import type { Services } from '../../../services/index.ts'
+import { ctxOf } from '../../ctx.ts'
+import { requireAdmin } from '../../middleware/auth.ts'
 
 /**
  * /api/delivery: the admin overview (failed count, vendor balances), the SMS outbox list, and the
