@@ -1,7 +1,8 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize, Transaction } from 'sequelize'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 import type { SettingsService } from '../settings/index.ts'
+import type { DeliveryQueries } from './queries.ts'
 import { EXPORT_LOCK } from './export-lock.ts'
 import { NO_FLUSH_WAIT, preparedFor } from '../../../models/prepared.ts'
 import { normalizePhone } from '../../lib/phone.ts'
@@ -67,7 +68,14 @@ export function deliveryText(order: DeliveryRow, to: DeliveryStatus, s: Settings
  * and publishes `delivery.changed` (refunds on FAILED, agent webhooks, shop margins subscribe to it).
  * Returns the changed row, or null when nothing changed.
  */
-export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditService; settings: SettingsService; sms: SmsService; events: DeliveryEvents }) {
+export function createDeliveryState(deps: {
+  sequelize: Sequelize
+  queries: DeliveryQueries
+  audit: AuditService
+  settings: SettingsService
+  sms: SmsService
+  events: DeliveryEvents
+}) {
   const { sequelize, events } = deps
   const run = preparedFor(sequelize)
   const inScope = (scope: Partial<DeliveryScope>, to: DeliveryStatus, kind: Kind) =>
@@ -86,20 +94,10 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
     let phone = text.phone
     if (order.batch_id) {
       // A bulk order's line: its recipient hears of it when the agent ticked texts, nobody otherwise (ADR 0039).
-      const [batch] = await sequelize.query<{ notify_sms: boolean }>('SELECT notify_sms FROM order_batches WHERE id = :id', {
-        replacements: { id: order.batch_id },
-        type: QueryTypes.SELECT,
-        transaction: t
-      })
-      if (!batch?.notify_sms) return
+      if (!(await deps.queries.batchTexts(order.batch_id, t))) return
       phone = order.recipient_number
     } else if (order.agent_id) {
-      const [agent] = await sequelize.query<{ phone: string }>('SELECT phone FROM agents WHERE id = :id', {
-        replacements: { id: order.agent_id },
-        type: QueryTypes.SELECT,
-        transaction: t
-      })
-      if (agent) phone = agent.phone
+      phone = (await deps.queries.agentPhone(order.agent_id, t)) ?? phone
     }
     const id = await deps.sms.send(phone, text.message, { transaction: t, defer: !!smsOut })
     if (id && smsOut) smsOut.push(id)
@@ -311,3 +309,5 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
       changed({ order, from: 'NOT_STARTED', to: 'QUEUED', details: { attempts: 'reset', error: null } }, { transaction: t })
   }
 }
+
+export type DeliveryState = ReturnType<typeof createDeliveryState>
