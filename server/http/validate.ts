@@ -1,11 +1,14 @@
 import type Joi from 'joi'
-import { badRequest } from '../lib/errors.ts'
+import { AppError, badRequest } from '../lib/errors.ts'
 
 /** The type a request schema lets through, read off the schema (declared once, on `Joi.object<T>`). */
 export type Valid<S> = S extends Joi.Schema<infer T> ? T : never
 
 function check<S extends Joi.Schema>(schema: S, raw: unknown): { value: Valid<S>; problem?: string } {
   const { value, error } = schema.validate(raw ?? {})
+  // A rule written as a function (`.custom`) may throw the answer it means, its own words kept as they are.
+  const thrown = error?.details[0]?.context?.error
+  if (thrown instanceof AppError) throw thrown
   return { value: value as Valid<S>, problem: error && error.details[0]!.message.replace(/"/g, '') }
 }
 

@@ -1,9 +1,8 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize, Transaction } from 'sequelize'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 import type { SettingsService } from '../settings/index.ts'
-import { EXPORT_LOCK } from './export-lock.ts'
-import { NO_FLUSH_WAIT, preparedFor } from '../../../models/prepared.ts'
+import { type DeliveryQueries, statusChange } from './queries.ts'
 import { normalizePhone } from '../../lib/phone.ts'
 import { fillTemplate, formatDataSize, type SmsService } from '../sms/index.ts'
 import type { Settings } from '../settings/index.ts'
@@ -67,9 +66,15 @@ export function deliveryText(order: DeliveryRow, to: DeliveryStatus, s: Settings
  * and publishes `delivery.changed` (refunds on FAILED, agent webhooks, shop margins subscribe to it).
  * Returns the changed row, or null when nothing changed.
  */
-export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditService; settings: SettingsService; sms: SmsService; events: DeliveryEvents }) {
+export function createDeliveryState(deps: {
+  sequelize: Sequelize
+  queries: DeliveryQueries
+  audit: AuditService
+  settings: SettingsService
+  sms: SmsService
+  events: DeliveryEvents
+}) {
   const { sequelize, events } = deps
-  const run = preparedFor(sequelize)
   const inScope = (scope: Partial<DeliveryScope>, to: DeliveryStatus, kind: Kind) =>
     (!scope.to || scope.to.includes(to)) &&
     (kind.agent || !scope.agentOrdersOnly) &&
@@ -86,65 +91,13 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
     let phone = text.phone
     if (order.batch_id) {
       // A bulk order's line: its recipient hears of it when the agent ticked texts, nobody otherwise (ADR 0039).
-      const [batch] = await sequelize.query<{ notify_sms: boolean }>('SELECT notify_sms FROM order_batches WHERE id = :id', {
-        replacements: { id: order.batch_id },
-        type: QueryTypes.SELECT,
-        transaction: t
-      })
-      if (!batch?.notify_sms) return
+      if (!(await deps.queries.batchTexts(order.batch_id, t))) return
       phone = order.recipient_number
     } else if (order.agent_id) {
-      const [agent] = await sequelize.query<{ phone: string }>('SELECT phone FROM agents WHERE id = :id', {
-        replacements: { id: order.agent_id },
-        type: QueryTypes.SELECT,
-        transaction: t
-      })
-      if (agent) phone = agent.phone
+      phone = (await deps.queries.agentPhone(order.agent_id, t)) ?? phone
     }
     const id = await deps.sms.send(phone, text.message, { transaction: t, defer: !!smsOut })
     if (id && smsOut) smsOut.push(id)
-  }
-
-  /** The SET items and parameters of a change ($1 the order, $2 the status, $3 the statuses it may come from). */
-  function changeOf(orderId: number, next: DeliveryStatus, details: StatusDetails) {
-    const from = ALLOWED_FROM[next]
-    const values: unknown[] = [orderId, next, from]
-    const param = (v: unknown) => `$${values.push(v)}`
-    const sets = ['delivery_status = $2', 'updated_at = now()']
-    if (details.vendor !== undefined) sets.push(`delivery_vendor = ${param(details.vendor)}`)
-    // A worker's claim: the vendor is the order's own, or its network's from settings; simulated money
-    // only ever goes to the simulator.
-    if (details.vendorByNetwork)
-      sets.push(
-        `delivery_vendor = CASE WHEN o.simulated THEN 'simulator' ELSE COALESCE(o.delivery_vendor, ${param(JSON.stringify(details.vendorByNetwork))}::jsonb ->> o.network) END`
-      )
-    if (details.reference !== undefined) sets.push(`delivery_reference = ${param(details.reference)}`)
-    if (details.error !== undefined) sets.push(`delivery_error = ${param(details.error?.slice(0, 500) ?? null)}`)
-    if (details.attempts === 'increment') sets.push('delivery_attempts = delivery_attempts + 1')
-    if (details.attempts === 'reset') sets.push('delivery_attempts = 0')
-    if (next === 'DELIVERED' || next === 'MANUAL') sets.push('delivered = true', 'delivered_at = COALESCE(delivered_at, now())')
-    else sets.push('delivered = false', 'delivered_at = NULL')
-    return { from, values, sets }
-  }
-
-  /**
-   * The conditional UPDATE. The old status comes back through a self-join on the row as it was before
-   * this UPDATE. An exported order (order_exports, ADR 0021) is MANUAL, which nothing leaves: never
-   * changed here. Named statements (ADR 0024): one per shape of this UPDATE, a handful in all.
-   * `only`: a condition on the order's kind (the paths that tell no subscriber, `unheard`).
-   */
-  async function update(orderId: number, details: StatusDetails, change: ReturnType<typeof changeOf>, t: Transaction | null, only = '') {
-    const [row] = await run<DeliveryRow & { old_status: DeliveryStatus }>(
-      `UPDATE orders o SET ${change.sets.join(', ')}
-       FROM (SELECT id, delivery_status AS old_status FROM orders WHERE id = $1 FOR UPDATE) before${details.noFlushWait ? `, ${NO_FLUSH_WAIT}` : ''}
-       WHERE o.id = $1 AND before.id = o.id AND o.payment_status = 'SUCCESS' AND o.delivery_status = ANY($3::text[])
-         ${details.unconfirmed ? 'AND o.delivery_reference IS NULL' : ''} ${only}
-         AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
-       RETURNING o.*, before.old_status`,
-      change.values,
-      t
-    )
-    return row ?? null
   }
 
   /**
@@ -175,11 +128,11 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
    */
   async function alone(orderId: number, next: DeliveryStatus, details: StatusDetails): Promise<DeliveryRow | null | undefined> {
     if (next !== 'PROCESSING' && next !== 'QUEUED') return undefined
-    const change = changeOf(orderId, next, details)
+    const change = statusChange(orderId, next, ALLOWED_FROM[next], details)
     if (change.from.some((f) => f === 'NOT_STARTED' || f === 'FAILED')) return undefined
     const only = unheard(next)
     if (only === null || (only && details.agentOrder)) return undefined
-    const row = await update(orderId, details, change, null, only)
+    const row = await deps.queries.changeStatus(change, details, null, only)
     return row ?? (only ? undefined : null)
   }
 
@@ -192,17 +145,9 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
     const only = unheard('PROCESSING')
     if (only === null || !ids.length) return []
     // The same SET items as a single claim; $1 is the array of ids here instead of one id.
-    const change = changeOf(0, 'PROCESSING', { ...details, attempts: 'increment' })
+    const change = statusChange(0, 'PROCESSING', ALLOWED_FROM.PROCESSING, { ...details, attempts: 'increment' })
     change.values[0] = ids
-    return run<DeliveryRow>(
-      `UPDATE orders o SET ${change.sets.join(', ')}
-       FROM (SELECT id FROM orders WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE) before, ${NO_FLUSH_WAIT}
-       WHERE o.id = before.id AND o.payment_status = 'SUCCESS' AND o.delivery_status = ANY($3::text[])
-         AND o.delivery_reference IS NULL ${only}
-         AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
-       RETURNING o.*`,
-      change.values
-    )
+    return deps.queries.claimMany(change, only)
   }
 
   /**
@@ -211,7 +156,7 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
    * Returns the ids of the orders changed and of the texts written (not yet sent: the caller sends
    * them). An order it did not change (an admin marked it meanwhile, or a subscriber acts on it) is left for
    * the caller's one-by-one path. The entry and the text are the rows audit.record and sms.send write
-   * (same columns, the text from `deliveryText`), inserted here so that all of it is one statement.
+   * (same columns, the text from `deliveryText`), written by one statement (queries.ts `markDelivered`).
    */
   async function deliveredMany(
     done: { order: DeliveryRow; reference: string | null; via: string }[],
@@ -220,50 +165,21 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
     const only = unheard('DELIVERED')
     if (only === null || !done.length) return { orders: [], sms: [] }
     const texts = done.map((d) => deliveryText(d.order, 'DELIVERED', settings))
-    const [row] = await run<{ orders: number[] | null; sms: number[] | null }>(
-      `WITH v AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[]) AS v(id, reference, via, phone, message)),
-       before AS (SELECT o.id, o.delivery_status AS old_status FROM orders o WHERE o.id IN (SELECT id FROM v) ORDER BY o.id FOR UPDATE),
-       o AS (
-         UPDATE orders o SET delivery_status = 'DELIVERED', updated_at = now(), delivery_reference = v.reference, delivery_error = NULL,
-           delivered = true, delivered_at = COALESCE(o.delivered_at, now())
-         FROM v, before
-         WHERE o.id = v.id AND before.id = o.id AND o.payment_status = 'SUCCESS' AND o.delivery_status = ANY($6::text[]) ${only}
-           AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
-         RETURNING o.id, o.delivery_vendor, o.delivery_reference, o.delivery_attempts, before.old_status, v.via, v.phone, v.message
-       ),
-       a AS (
-         INSERT INTO audit_logs (timestamp, user_id, action, resource, resource_id, severity, ip_address, details)
-         SELECT now(), NULL, 'ORDER_DELIVERED', 'ORDER', o.id::text, 'LOW', NULL,
-           jsonb_build_object('deliveryStatus', 'DELIVERED', 'previous', o.old_status, 'vendor', o.delivery_vendor,
-             'reference', o.delivery_reference, 'attempts', o.delivery_attempts, 'via', o.via)
-         FROM o
-       ),
-       s AS (
-         INSERT INTO sms_outbox (to_phone, message, status, sensitive, created_at, updated_at)
-         SELECT o.phone, o.message, 'QUEUED', false, now(), now() FROM o WHERE o.message IS NOT NULL AND o.old_status <> 'DELIVERED'
-         RETURNING id
-       )
-       SELECT (SELECT array_agg(id) FROM o) AS orders, (SELECT array_agg(id) FROM s) AS sms`,
-      [
-        done.map((d) => d.order.id),
-        done.map((d) => d.reference),
-        done.map((d) => d.via),
-        texts.map((x) => x?.phone ?? null),
-        texts.map((x) => x?.message ?? null),
-        ALLOWED_FROM.DELIVERED
-      ]
+    return deps.queries.markDelivered(
+      done.map((d, i) => ({ id: d.order.id, reference: d.reference, via: d.via, phone: texts[i]?.phone ?? null, message: texts[i]?.message ?? null })),
+      ALLOWED_FROM.DELIVERED,
+      only
     )
-    return { orders: (row?.orders ?? []).map(Number), sms: (row?.sms ?? []).map(Number) }
   }
 
   async function apply(orderId: number, next: DeliveryStatus, details: StatusDetails, ctx: Ctx & { transaction: Transaction }): Promise<DeliveryRow | null> {
     const t = ctx.transaction
-    const change = changeOf(orderId, next, details)
+    const change = statusChange(orderId, next, ALLOWED_FROM[next], details)
     const { from } = change
     // Leaving NOT_STARTED/FAILED (the exportable states) waits for an export in progress, which
     // holds this lock exclusively; the UPDATE's snapshot is taken after it, so it sees that export.
-    if (from.some((f) => f === 'NOT_STARTED' || f === 'FAILED')) await run('SELECT pg_advisory_xact_lock_shared($1)', [EXPORT_LOCK], t)
-    const row = await update(orderId, details, change, t)
+    if (from.some((f) => f === 'NOT_STARTED' || f === 'FAILED')) await deps.queries.waitForExport(t)
+    const row = await deps.queries.changeStatus(change, details, t)
     if (!row) return null
     const was = row.old_status
     if (next === 'DELIVERED' || next === 'MANUAL' || next === 'FAILED') {
@@ -311,3 +227,5 @@ export function createDeliveryState(deps: { sequelize: Sequelize; audit: AuditSe
       changed({ order, from: 'NOT_STARTED', to: 'QUEUED', details: { attempts: 'reset', error: null } }, { transaction: t })
   }
 }
+
+export type DeliveryState = ReturnType<typeof createDeliveryState>

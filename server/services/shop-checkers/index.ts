@@ -148,7 +148,7 @@ export function createShopCheckersService(deps: {
       const payFrom = raw.payFrom === 'card' ? 'card' : 'momo'
       return vouchers.buy({ ...raw, payFrom } as Parameters<VouchersService['buy']>[0], ctx, {
         shopId: shop.id,
-        agentId: shop.agent_id,
+        agentId: shop.agentId,
         agentUnitPesewas: limitsOf(product).floor,
         unitPesewas: now
       })

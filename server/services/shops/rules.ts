@@ -127,20 +127,7 @@ export function priceFields(saved: number | undefined, floor: number, ceiling: n
   }
 }
 
-// What the agent and the buyer send, checked the same for every channel.
-export const shopSchema = Joi.object({
-  slug: Joi.any(),
-  name: Joi.string().trim().min(2).max(60).required().messages({ '*': 'Shop name must be 2 to 60 characters' }),
-  description: Joi.string().trim().allow('').max(200).default('').messages({ '*': 'Description must be at most 200 characters' }),
-  whatsapp: Joi.string()
-    .trim()
-    .allow('')
-    .pattern(/^(0\d{9}|233\d{9})$/)
-    .default('')
-    .messages({ '*': 'WhatsApp number must be 0XXXXXXXXX or 233XXXXXXXXX' }),
-  accent: Joi.any()
-}).options({ stripUnknown: true })
-
+// What an agent sends for its prices (pricing's checkPriceChanges, shared with sub-agents' prices) and a buyer for a shop order.
 export const pricesSchema = Joi.object({
   prices: Joi.array()
     .min(1)

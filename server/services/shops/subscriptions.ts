@@ -9,7 +9,13 @@ export function subscribeShops(events: Pick<Events, 'on'>, shops: Pick<ShopsServ
   events.on(
     'delivery.changed',
     async ({ order }, { transaction }) => {
-      await shops.creditMargin(order, transaction)
+      const sale = {
+        id: order.id,
+        shopId: Number(order.shop_id ?? 0),
+        shopAgentId: Number(order.shop_agent_id ?? 0),
+        shopMarginPesewas: Number(order.shop_margin_pesewas ?? 0)
+      }
+      await shops.creditMargin(sale, transaction)
     },
     { to: ['DELIVERED', 'MANUAL'], shopOrdersOnly: true }
   )

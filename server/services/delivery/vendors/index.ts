@@ -40,3 +40,5 @@ export function createVendors(env: Env, sequelize?: Sequelize) {
     }
   }
 }
+
+export type Vendors = ReturnType<typeof createVendors>

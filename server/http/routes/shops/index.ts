@@ -1,37 +1,42 @@
-import { Router } from 'express'
-import type { Services } from '../../services/index.ts'
-import { requireAdmin, requireRole } from '../middleware/auth.ts'
-import { ctxOf } from '../ctx.ts'
-import { callbackUrlOf, orderLimit } from './orders.ts'
+import { Router, type RequestHandler } from 'express'
+import { requireActiveAgent } from '../../../services/agents/index.ts'
+import type { Services } from '../../../services/index.ts'
+import { ctxOf } from '../../ctx.ts'
+import { requireAdmin, requireRole } from '../../middleware/auth.ts'
+import { valid } from '../../validate.ts'
+import { callbackUrlOf, orderLimit } from '../orders.ts'
+import { seriesQuery, shopBody, shopIdParams, suspendBody, whatsappBody } from './schema.ts'
 
-const bodyOf = (body: unknown) => (body && typeof body === 'object' ? body : {}) as Record<string, any>
+const bodyOf = (body: unknown) => (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, any>
 
 /** Agents' shops: the agent's own (/api/shops/mine...), a shop's public view and purchases (/api/shops/:slug...). */
 export function shopsRouter(services: Services) {
   const r = Router()
-  const agent = requireRole('AGENT')
+  // An agent not yet approved and paid hears that before anything about what it sent.
+  const activeAgent: RequestHandler = (req, _res, next) => next(void requireActiveAgent(ctxOf(req), 'Shops'))
+  r.use('/mine', requireRole('AGENT'), activeAgent)
   const { env } = services.deps
 
-  r.get('/mine', agent, async (req, res) => {
+  r.get('/mine', async (req, res) => {
     res.json(await services.shops.mine(ctxOf(req)))
   })
-  r.put('/mine', agent, async (req, res) => {
-    res.json({ shop: await services.shops.saveMine(req.body, ctxOf(req)) })
+  r.put('/mine', async (req, res) => {
+    res.json({ shop: await services.shops.saveMine(valid(shopBody, bodyOf(req.body)), ctxOf(req)) })
   })
-  r.put('/mine/prices', agent, async (req, res) => {
+  r.put('/mine/prices', async (req, res) => {
     res.json({ prices: await services.shops.setPrices(req.body, ctxOf(req)) })
   })
-  r.get('/mine/checkers', agent, async (req, res) => {
+  r.get('/mine/checkers', async (req, res) => {
     res.json({ prices: await services.shopCheckers.mine(ctxOf(req)) })
   })
-  r.put('/mine/checkers', agent, async (req, res) => {
+  r.put('/mine/checkers', async (req, res) => {
     res.json({ prices: await services.shopCheckers.setPrices(req.body, ctxOf(req)) })
   })
-  r.put('/mine/whatsapp', agent, async (req, res) => {
-    res.json({ shop: await services.shops.setWhatsappOrders(req.body, ctxOf(req)) })
+  r.put('/mine/whatsapp', async (req, res) => {
+    res.json({ shop: await services.shops.setWhatsappOrders(valid(whatsappBody, bodyOf(req.body)).on, ctxOf(req)) })
   })
-  r.get('/mine/series', agent, async (req, res) => {
-    res.json({ days: await services.shops.series(ctxOf(req), Number(req.query.days) || 30) })
+  r.get('/mine/series', async (req, res) => {
+    res.json({ days: await services.shops.series(ctxOf(req), valid(seriesQuery, req.query).days) })
   })
 
   r.get('/:slug', async (req, res) => {
@@ -75,10 +80,11 @@ export function shopsAdminRouter(services: Services) {
     res.json(await services.shops.list())
   })
   r.post('/shops/:id/suspend', requireAdmin, async (req, res) => {
-    res.json({ shop: await services.shops.setStatus(req.params.id, 'SUSPENDED', bodyOf(req.body).reason, ctxOf(req)) })
+    const { id } = valid(shopIdParams, req.params)
+    res.json({ shop: await services.shops.setStatus(id, 'SUSPENDED', valid(suspendBody, bodyOf(req.body)).reason, ctxOf(req)) })
   })
   r.post('/shops/:id/unsuspend', requireAdmin, async (req, res) => {
-    res.json({ shop: await services.shops.setStatus(req.params.id, 'ACTIVE', null, ctxOf(req)) })
+    res.json({ shop: await services.shops.setStatus(valid(shopIdParams, req.params).id, 'ACTIVE', '', ctxOf(req)) })
   })
   return r
 }

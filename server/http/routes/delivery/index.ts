@@ -1,7 +1,9 @@
 import { Router, type RequestHandler } from 'express'
-import type { Services } from '../../services/index.ts'
-import { ctxOf } from '../ctx.ts'
-import { requireAdmin } from '../middleware/auth.ts'
+import type { Services } from '../../../services/index.ts'
+import { ctxOf } from '../../ctx.ts'
+import { requireAdmin } from '../../middleware/auth.ts'
+import { valid } from '../../validate.ts'
+import { simulatorBody } from './schema.ts'
 
 /**
  * /api/delivery: the admin overview (failed count, vendor balances), the SMS outbox list, and the
@@ -21,7 +23,7 @@ export function deliveryRouter(services: Services) {
     res.json({ simulator: services.delivery.simulatorState() })
   })
   r.post('/simulator', devOrAdmin, (req, res) => {
-    res.json({ message: 'Simulator updated', simulator: services.delivery.simulatorControl(req.body, ctxOf(req)) })
+    res.json({ message: 'Simulator updated', simulator: services.delivery.simulatorControl(valid(simulatorBody, req.body), ctxOf(req)) })
   })
   return r
 }

@@ -1,0 +1,169 @@
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import { NO_FLUSH_WAIT, preparedFor } from '../../../models/prepared.ts'
+import { EXPORT_LOCK } from './export-lock.ts'
+import type { DeliveryRow, DeliveryStatus, StatusDetails } from './types.ts'
+
+// Every statement of the delivery capability, typed: counts come back as numbers, columns in
+// camelCase, except `DeliveryRow`, the order as `delivery.changed` carries it to every subscriber
+// (types.ts). The status changes are named statements (ADR 0024), built from each change's shape.
+
+/** An order a worker left QUEUED or PROCESSING too long: accepted by a vendor (a reference) or not. */
+export interface StaleDelivery {
+  id: number
+  deliveryReference: string | null
+}
+
+/** A status change's SET items and parameters ($1 the order, $2 the status, $3 the statuses it may come from). */
+export interface StatusChange {
+  from: DeliveryStatus[]
+  values: unknown[]
+  sets: string[]
+}
+
+/** One order a vendor delivered in a batch, with the buyer's text (null when none is sent). */
+export interface DeliveredLine {
+  id: number
+  reference: string | null
+  via: string
+  phone: string | null
+  message: string | null
+}
+
+export function statusChange(orderId: number, next: DeliveryStatus, from: DeliveryStatus[], details: StatusDetails): StatusChange {
+  const values: unknown[] = [orderId, next, from]
+  const param = (v: unknown) => `$${values.push(v)}`
+  const sets = ['delivery_status = $2', 'updated_at = now()']
+  if (details.vendor !== undefined) sets.push(`delivery_vendor = ${param(details.vendor)}`)
+  // A worker's claim: the vendor is the order's own, or its network's from settings; simulated money
+  // only ever goes to the simulator.
+  if (details.vendorByNetwork)
+    sets.push(
+      `delivery_vendor = CASE WHEN o.simulated THEN 'simulator' ELSE COALESCE(o.delivery_vendor, ${param(JSON.stringify(details.vendorByNetwork))}::jsonb ->> o.network) END`
+    )
+  if (details.reference !== undefined) sets.push(`delivery_reference = ${param(details.reference)}`)
+  if (details.error !== undefined) sets.push(`delivery_error = ${param(details.error?.slice(0, 500) ?? null)}`)
+  if (details.attempts === 'increment') sets.push('delivery_attempts = delivery_attempts + 1')
+  if (details.attempts === 'reset') sets.push('delivery_attempts = 0')
+  if (next === 'DELIVERED' || next === 'MANUAL') sets.push('delivered = true', 'delivered_at = COALESCE(delivered_at, now())')
+  else sets.push('delivered = false', 'delivered_at = NULL')
+  return { from, values, sets }
+}
+
+export type DeliveryQueries = ReturnType<typeof createDeliveryQueries>
+
+export function createDeliveryQueries(sequelize: Sequelize) {
+  const q = <T extends object = Record<string, any>>(sql: string, replacements: Record<string, unknown> = {}, transaction?: Transaction) =>
+    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+  const count = async (sql: string) => Number((await q(sql))[0]?.n ?? 0)
+  const run = preparedFor(sequelize)
+
+  return {
+    /**
+     * The conditional UPDATE. The old status comes back through a self-join on the row as it was before
+     * this UPDATE. An exported order (order_exports, ADR 0021) is MANUAL, which nothing leaves: never
+     * changed here. One named statement per shape of this UPDATE, a handful in all.
+     * `only`: a condition on the order's kind (the paths that tell no subscriber).
+     */
+    async changeStatus(change: StatusChange, details: StatusDetails, t: Transaction | null, only = '') {
+      const [row] = await run<DeliveryRow & { old_status: DeliveryStatus }>(
+        `UPDATE orders o SET ${change.sets.join(', ')}
+         FROM (SELECT id, delivery_status AS old_status FROM orders WHERE id = $1 FOR UPDATE) before${details.noFlushWait ? `, ${NO_FLUSH_WAIT}` : ''}
+         WHERE o.id = $1 AND before.id = o.id AND o.payment_status = 'SUCCESS' AND o.delivery_status = ANY($3::text[])
+           ${details.unconfirmed ? 'AND o.delivery_reference IS NULL' : ''} ${only}
+           AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
+         RETURNING o.*, before.old_status`,
+        change.values,
+        t
+      )
+      return row ?? null
+    },
+
+    /** A batch's claim: the same SET items for the orders of $1 (an array), locked in id order, autocommitted. */
+    claimMany: (change: StatusChange, only: string) =>
+      run<DeliveryRow>(
+        `UPDATE orders o SET ${change.sets.join(', ')}
+         FROM (SELECT id FROM orders WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE) before, ${NO_FLUSH_WAIT}
+         WHERE o.id = before.id AND o.payment_status = 'SUCCESS' AND o.delivery_status = ANY($3::text[])
+           AND o.delivery_reference IS NULL ${only}
+           AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
+         RETURNING o.*`,
+        change.values
+      ),
+
+    /**
+     * DELIVERED for these orders, each one's ORDER_DELIVERED entry and its buyer's text, in one statement.
+     * The entry and the text are the rows audit.record and sms.send write (same columns). Returns the
+     * ids of the orders changed and of the texts written.
+     */
+    async markDelivered(lines: DeliveredLine[], from: DeliveryStatus[], only: string): Promise<{ orders: number[]; sms: number[] }> {
+      const [row] = await run<{ orders: number[] | null; sms: number[] | null }>(
+        `WITH v AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[]) AS v(id, reference, via, phone, message)),
+         before AS (SELECT o.id, o.delivery_status AS old_status FROM orders o WHERE o.id IN (SELECT id FROM v) ORDER BY o.id FOR UPDATE),
+         o AS (
+           UPDATE orders o SET delivery_status = 'DELIVERED', updated_at = now(), delivery_reference = v.reference, delivery_error = NULL,
+             delivered = true, delivered_at = COALESCE(o.delivered_at, now())
+           FROM v, before
+           WHERE o.id = v.id AND before.id = o.id AND o.payment_status = 'SUCCESS' AND o.delivery_status = ANY($6::text[]) ${only}
+             AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
+           RETURNING o.id, o.delivery_vendor, o.delivery_reference, o.delivery_attempts, before.old_status, v.via, v.phone, v.message
+         ),
+         a AS (
+           INSERT INTO audit_logs (timestamp, user_id, action, resource, resource_id, severity, ip_address, details)
+           SELECT now(), NULL, 'ORDER_DELIVERED', 'ORDER', o.id::text, 'LOW', NULL,
+             jsonb_build_object('deliveryStatus', 'DELIVERED', 'previous', o.old_status, 'vendor', o.delivery_vendor,
+               'reference', o.delivery_reference, 'attempts', o.delivery_attempts, 'via', o.via)
+           FROM o
+         ),
+         s AS (
+           INSERT INTO sms_outbox (to_phone, message, status, sensitive, created_at, updated_at)
+           SELECT o.phone, o.message, 'QUEUED', false, now(), now() FROM o WHERE o.message IS NOT NULL AND o.old_status <> 'DELIVERED'
+           RETURNING id
+         )
+         SELECT (SELECT array_agg(id) FROM o) AS orders, (SELECT array_agg(id) FROM s) AS sms`,
+        [lines.map((l) => l.id), lines.map((l) => l.reference), lines.map((l) => l.via), lines.map((l) => l.phone), lines.map((l) => l.message), from]
+      )
+      return { orders: (row?.orders ?? []).map(Number), sms: (row?.sms ?? []).map(Number) }
+    },
+
+    /** Waits, in `t`, for a CSV export in progress (it holds EXPORT_LOCK exclusively). */
+    waitForExport: async (t: Transaction) => void (await run('SELECT pg_advisory_xact_lock_shared($1)', [EXPORT_LOCK], t)),
+
+    /** The order's delivery as it stands (orders_view: an exported order reads as delivered by hand). */
+    async load(orderId: number): Promise<DeliveryRow | null> {
+      return (await q<DeliveryRow>('SELECT * FROM orders_view WHERE id = :id', { id: orderId }))[0] ?? null
+    },
+
+    /** Orders QUEUED or PROCESSING untouched for `seconds`, the oldest first (at most 500). */
+    async stale(seconds: number): Promise<StaleDelivery[]> {
+      const rows = await q(
+        `SELECT id, delivery_reference FROM orders WHERE delivery_status IN ('QUEUED','PROCESSING')
+           AND updated_at < now() - make_interval(secs => :s) ORDER BY updated_at LIMIT 500`,
+        { s: seconds }
+      )
+      return rows.map((r) => ({ id: Number(r.id), deliveryReference: r.delivery_reference ?? null }))
+    },
+
+    /** The order a vendor knows by this reference, or null. */
+    async orderIdByReference(vendor: string, reference: string): Promise<number | null> {
+      const [row] = await q('SELECT id FROM orders WHERE delivery_vendor = :v AND delivery_reference = :ref', { v: vendor, ref: reference })
+      return row ? Number(row.id) : null
+    },
+
+    // An exported FAILED order was delivered by hand (MANUAL): not 'needs attention'.
+    needsAttention: () =>
+      count(`SELECT count(*) AS n FROM orders o WHERE delivery_status = 'FAILED' AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)`),
+
+    inFlight: () => count(`SELECT count(*) AS n FROM orders WHERE delivery_status IN ('QUEUED','PROCESSING')`),
+
+    /** Whether the agent ticked texts for its bulk order's recipients (ADR 0039). */
+    async batchTexts(batchId: number, t: Transaction): Promise<boolean> {
+      const [row] = await q('SELECT notify_sms FROM order_batches WHERE id = :id', { id: batchId }, t)
+      return !!row?.notify_sms
+    },
+
+    async agentPhone(agentId: number, t: Transaction): Promise<string | null> {
+      const [row] = await q('SELECT phone FROM agents WHERE id = :id', { id: agentId }, t)
+      return row?.phone ?? null
+    }
+  }
+}
