@@ -2,7 +2,8 @@ import { Router } from 'express'
 import { badRequest } from '../../lib/errors.ts'
 import type { Services } from '../../services/index.ts'
 import { ctxOf } from '../ctx.ts'
-import { callbackUrlOf, orderLimit, payerOf } from './orders.ts'
+import { orderLimit } from './orders/limits.ts'
+import { callbackUrlOf, payerOf } from './orders/payer.ts'
 
 /** POST /api/payment/request and GET /api/payment/status/:transactionId. Client amounts are never read. */
 export function paymentRouter(services: Services) {

@@ -2,7 +2,8 @@ import { Router } from 'express'
 import type { Services } from '../../services/index.ts'
 import { requireAdmin, requireRole } from '../middleware/auth.ts'
 import { ctxOf } from '../ctx.ts'
-import { callbackUrlOf, orderLimit } from './orders.ts'
+import { orderLimit } from './orders/limits.ts'
+import { callbackUrlOf } from './orders/payer.ts'
 
 const bodyOf = (body: unknown) => (body && typeof body === 'object' ? body : {}) as Record<string, any>
 
