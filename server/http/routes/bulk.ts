@@ -3,7 +3,7 @@ import { toCsv } from '../../lib/csv.ts'
 import type { BatchLineView, Services } from '../../services/index.ts'
 import { requireAdmin, requireRole } from '../middleware/auth.ts'
 import { ctxOf } from '../ctx.ts'
-import { orderLimit } from './orders.ts'
+import { orderLimit } from './orders/limits.ts'
 
 const RESULT_COLUMNS = [
   { header: 'Order', kind: 'int' as const, value: (l: BatchLineView) => l.orderId },

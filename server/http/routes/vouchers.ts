@@ -2,7 +2,7 @@ import { Router } from 'express'
 import type { Services } from '../../services/index.ts'
 import { requireAdmin } from '../middleware/auth.ts'
 import { ctxOf } from '../ctx.ts'
-import { callbackUrlOf } from './orders.ts'
+import { callbackUrlOf } from './orders/payer.ts'
 
 const phoneOf = (q: unknown) => (typeof q === 'string' ? q : undefined)
 

@@ -4,7 +4,8 @@ import type { Services } from '../../services/index.ts'
 import type { EntryView } from '../../services/wallet/index.ts'
 import { requireAdmin, requireRole } from '../middleware/auth.ts'
 import { ctxOf } from '../ctx.ts'
-import { callbackUrlOf, orderLimit } from './orders.ts'
+import { orderLimit } from './orders/limits.ts'
+import { callbackUrlOf } from './orders/payer.ts'
 
 const CSV_COLUMNS = [
   { header: 'Date', kind: 'datetime' as const, value: (e: EntryView) => e.createdAt },

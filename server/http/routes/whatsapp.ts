@@ -3,7 +3,7 @@ import { forbidden, notFound } from '../../lib/errors.ts'
 import type { Services } from '../../services/index.ts'
 import { requireAdmin } from '../middleware/auth.ts'
 import { ctxOf } from '../ctx.ts'
-import { callbackUrlOf } from './orders.ts'
+import { callbackUrlOf } from './orders/payer.ts'
 
 /**
  * WhatsApp (docs/whatsapp.md): Meta's webhook (GET verification, signed POSTs), the simulator's

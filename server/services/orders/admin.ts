@@ -1,19 +1,19 @@
 import Joi from 'joi'
-import { QueryTypes, type Sequelize } from 'sequelize'
+import type { Sequelize } from 'sequelize'
 import { copyCsv, type CopyCsvColumn } from '../../lib/csv-copy.ts'
 import { badRequest, conflict, notFound } from '../../lib/errors.ts'
 import { sqlGhs, toGhs } from '../../lib/money.ts'
 import { NETWORKS, NETWORK_LABEL } from '../../lib/vocabulary.ts'
-import { cappedCount, likePattern, paginationOf, phoneLikes } from '../../lib/lists.ts'
+import { paginationOf } from '../../lib/lists.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 import type { DeliveryService } from '../delivery/index.ts'
 import type { Events } from '../events/index.ts'
 import { DELIVERY_STATUSES } from '../delivery/state.ts'
-import { EXPORT_LOCK } from '../delivery/export-lock.ts'
 import { copyExport, EXPORTABLE, type ExportSink } from './exports.ts'
+import { createAdminOrderQueries, PAYMENT_STATUSES, type AdminOrderRow, type OrderListQuery } from './queries.ts'
 
-export const PAYMENT_STATUSES = ['PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED', 'REFUNDED', 'REVERSED'] as const
+export { PAYMENT_STATUSES }
 
 export const listQuerySchema = Joi.object({
   page: Joi.number().integer().min(1).max(1_000_000).default(1),
@@ -36,98 +36,39 @@ export const listQuerySchema = Joi.object({
   batchId: Joi.number().integer().min(1).max(2_147_483_647).empty('').messages({ '*': 'batchId must be a bulk order number' })
 }).unknown(true) // the shared GET /api/orders carries other routers' parameters too
 
-export interface OrderListQuery {
-  page: number
-  limit: number
-  includeExported: boolean
-  network?: string
-  paymentStatus?: string
-  orderType?: 'agent' | 'direct' | 'all'
-  search?: string
-  deliveryStatus?: string
-  /** The lines of one bulk order (ADR 0039). */
-  batchId?: number
-}
-
-interface OrderRow {
-  id: number
-  user_id: number | null
-  user_email: string | null
-  agent_id: number | null
-  agent_name: string | null
-  agent_phone: string | null
-  agent_approved: boolean | null
-  package_name: string | null
-  recipient_number: string
-  network: string
-  data_size_mb: number
-  amount_pesewas: number | null
-  payment_status: string
-  payment_transaction_id: string | null
-  payment_phone_number: string | null
-  channel: string
-  delivered: boolean
-  delivered_at: Date | null
-  exported: boolean
-  exported_at: Date | null
-  delivery_status: string
-  delivery_vendor: string | null
-  delivery_reference: string | null
-  delivery_attempts: number
-  delivery_error: string | null
-  simulated: boolean
-  created_at: Date
-  updated_at: Date
-  shop_id: number | null
-  shop_slug: string | null
-  shop_name: string | null
-  shop_margin_pesewas: number | string | null
-}
-
 /** An order as the admin API speaks it (spec section 3: amount in GHS, user with optional agent). */
-export function presentOrder(r: OrderRow) {
-  const agent = r.agent_id ? { id: r.agent_id, name: r.agent_name, phone: r.agent_phone, approved: !!r.agent_approved } : null
+export function presentOrder(r: AdminOrderRow) {
+  const agent = r.agentId ? { id: r.agentId, name: r.agentName, phone: r.agentPhone, approved: !!r.agentApproved } : null
   return {
     id: r.id,
-    recipientNumber: r.recipient_number,
+    recipientNumber: r.recipientNumber,
     network: r.network,
-    dataSizeMB: r.data_size_mb,
-    packageName: r.package_name,
-    amount: toGhs(r.amount_pesewas),
-    paymentStatus: r.payment_status,
-    paymentTransactionId: r.payment_transaction_id,
-    paymentPhoneNumber: r.payment_phone_number,
+    dataSizeMB: r.dataSizeMb,
+    packageName: r.packageName,
+    amount: toGhs(r.amountPesewas),
+    paymentStatus: r.paymentStatus,
+    paymentTransactionId: r.paymentTransactionId,
+    paymentPhoneNumber: r.paymentPhoneNumber,
     channel: r.channel,
     delivered: r.delivered,
-    deliveredAt: r.delivered_at,
+    deliveredAt: r.deliveredAt,
     exported: r.exported,
-    exportedAt: r.exported_at,
-    deliveryStatus: r.delivery_status,
-    deliveryVendor: r.delivery_vendor,
-    deliveryReference: r.delivery_reference,
-    deliveryAttempts: r.delivery_attempts,
-    deliveryError: r.delivery_error,
+    exportedAt: r.exportedAt,
+    deliveryStatus: r.deliveryStatus,
+    deliveryVendor: r.deliveryVendor,
+    deliveryReference: r.deliveryReference,
+    deliveryAttempts: r.deliveryAttempts,
+    deliveryError: r.deliveryError,
     simulated: !!r.simulated,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
     orderType: agent ? 'agent' : 'direct',
-    user: r.user_id || agent ? { id: r.user_id, email: r.user_email, agent } : null,
+    user: r.userId || agent ? { id: r.userId, email: r.userEmail, agent } : null,
     // Sold through an agent's shop (the buyer is the shop's customer; agent stays null).
-    shop: r.shop_id ? { id: r.shop_id, slug: r.shop_slug, name: r.shop_name, margin: toGhs(Number(r.shop_margin_pesewas)) } : null
+    shop: r.shopId ? { id: r.shopId, slug: r.shopSlug, name: r.shopName, margin: toGhs(r.shopMarginPesewas ?? 0) } : null
   }
 }
 export type AdminOrder = ReturnType<typeof presentOrder>
-
-const SELECT_ORDER = `
-  SELECT o.id, o.user_id, u.email AS user_email, o.agent_id, a.name AS agent_name, a.phone AS agent_phone, a.approved AS agent_approved,
-         o.package_name, o.recipient_number, o.network, o.data_size_mb, o.amount_pesewas, o.payment_status,
-         o.payment_transaction_id, o.payment_phone_number, o.channel, o.delivered, o.delivered_at, o.exported, o.exported_at,
-         o.delivery_status, o.delivery_vendor, o.delivery_reference, o.delivery_attempts, o.delivery_error, o.simulated, o.created_at, o.updated_at,
-         o.shop_id, sh.slug AS shop_slug, sh.name AS shop_name, o.shop_margin_pesewas
-  FROM orders_view o
-  LEFT JOIN agents a ON a.id = o.agent_id
-  LEFT JOIN users u ON u.id = o.user_id
-  LEFT JOIN shops sh ON sh.id = o.shop_id`
 
 /**
  * The export file's columns: what the person delivering the bundles needs, numbers kept as text.
@@ -179,66 +120,7 @@ export function createOrdersAdminService({
   /** The export makes its orders MANUAL in bulk, past `delivery.changed`: it publishes `orders.exported` with the stamp naming its rows. */
   events: Pick<Events, 'publish'>
 }) {
-  /** Agents whose name or phone holds the term: a few ids, so the orders side can use its agent index. */
-  async function agentIdsMatching(term: string, digits: string | null): Promise<number[]> {
-    const rows = await sequelize.query<{ id: number }>(
-      digits
-        ? `SELECT id FROM agents WHERE phone LIKE ANY(ARRAY[:likes]) OR name ILIKE :like LIMIT 1001`
-        : `SELECT id FROM agents WHERE name ILIKE :like LIMIT 1001`,
-      { replacements: { like: likePattern(term), likes: digits ? phoneLikes(digits) : [''] }, type: QueryTypes.SELECT }
-    )
-    return rows.map((r) => r.id)
-  }
-
-  /**
-   * Spec: the search covers recipient number, network, data size, agent name, agent phone, payment
-   * status and transaction id. Arms that cannot match the term are left out, so each remaining arm
-   * can use an index (trigram for substrings, b-tree for the rest).
-   */
-  async function searchClause(raw: string, params: Record<string, unknown>): Promise<string> {
-    const term = raw.trim()
-    const arms: string[] = []
-    const compact = term.replace(/[\s-]/g, '')
-    const digits = /^\d+$/.test(compact) ? compact : null
-    params.searchLike = likePattern(term)
-    if (digits) {
-      params.phoneLikes = phoneLikes(digits)
-      arms.push('o.recipient_number LIKE ANY(ARRAY[:phoneLikes])')
-      params.searchLike = likePattern(digits)
-      if (digits.length <= 6) {
-        const n = Number(digits)
-        params.sizes = [n, n * 1024]
-        arms.push('o.data_size_mb IN (:sizes)')
-      }
-    }
-    arms.push('o.payment_transaction_id ILIKE :searchLike')
-    const size = /^(\d+(?:\.\d+)?)\s*(gb|mb)$/i.exec(term)
-    if (size) {
-      params.sizeMb = Math.round(Number(size[1]) * (size[2]!.toLowerCase() === 'gb' ? 1024 : 1))
-      arms.push('o.data_size_mb = :sizeMb')
-    }
-    if (!digits) {
-      const up = term.toUpperCase()
-      const networks = Object.entries(NETWORK_LABEL)
-        .filter(([k, label]) => k.includes(up) || label.toUpperCase().includes(up))
-        .map(([k]) => k)
-      if (networks.length) {
-        params.searchNetworks = networks
-        arms.push('o.network IN (:searchNetworks)')
-      }
-      const statuses = PAYMENT_STATUSES.filter((s) => s.includes(up.replace(/\s+/g, '_')) || s.replace('_', ' ').includes(up))
-      if (statuses.length) {
-        params.searchStatuses = statuses
-        arms.push('o.payment_status IN (:searchStatuses)')
-      }
-    }
-    const agentIds = await agentIdsMatching(term, digits)
-    if (agentIds.length) {
-      params.searchAgents = agentIds
-      arms.push('o.agent_id IN (:searchAgents)')
-    }
-    return `(${arms.join(' OR ')})`
-  }
+  const queries = createAdminOrderQueries(sequelize)
 
   return {
     listQuerySchema,
@@ -247,67 +129,26 @@ export function createOrdersAdminService({
       const { value: q, error } = listQuerySchema.validate(input, { convert: true })
       if (error) throw badRequest(error.message)
       const query = q as OrderListQuery
-      const params: Record<string, unknown> = {}
-      const where = [query.includeExported ? 'o.exported' : 'NOT o.exported']
-      if (query.network && query.network !== 'ALL') {
-        params.network = query.network
-        where.push('o.network = :network')
-      }
-      if (query.paymentStatus && query.paymentStatus !== 'ALL') {
-        params.paymentStatus = query.paymentStatus
-        where.push('o.payment_status = :paymentStatus')
-      }
-      if (query.deliveryStatus && query.deliveryStatus !== 'ALL') {
-        params.deliveryStatus = query.deliveryStatus
-        where.push('o.delivery_status = :deliveryStatus')
-        // The view's delivery_status is an expression (MANUAL once exported): for the few orders that
-        // need a look, let the partial index orders_delivery_open_idx (migration 100) find them.
-        if (['QUEUED', 'PROCESSING', 'FAILED'].includes(query.deliveryStatus))
-          where.push('o.id IN (SELECT id FROM orders WHERE delivery_status = :deliveryStatus)')
-      }
-      if (query.batchId) {
-        params.batchId = query.batchId
-        where.push('o.batch_id = :batchId')
-      }
-      if (query.orderType === 'agent') where.push('o.agent_id IS NOT NULL')
-      if (query.orderType === 'direct') where.push('o.agent_id IS NULL')
-      if (query.search) where.push(await searchClause(query.search, params))
-      // Newest first: the active list walks orders_created_idx (skipping exported orders through
-      // order_exports' key), the history walks order_exports_at_idx, latest export first (ADR 0021).
-      const order = query.includeExported ? 'o.exported_at DESC, o.id DESC' : 'o.created_at DESC, o.id DESC'
-      const whereSql = where.join(' AND ')
-      // The page and its total are independent: two connections, one round trip of latency.
-      const [rows, counted] = await Promise.all([
-        sequelize.query<OrderRow>(`${SELECT_ORDER} WHERE ${whereSql} ORDER BY ${order} LIMIT :limit OFFSET :offset`, {
-          replacements: { ...params, limit: query.limit, offset: (query.page - 1) * query.limit },
-          type: QueryTypes.SELECT
-        }),
-        cappedCount(sequelize, `FROM orders_view o WHERE ${whereSql}`, params)
-      ])
-      return { orders: rows.map(presentOrder), pagination: paginationOf(query.page, query.limit, counted.total, counted.exact) }
+      const { rows, total, exact } = await queries.listPage(query)
+      return { orders: rows.map(presentOrder), pagination: paginationOf(query.page, query.limit, total, exact) }
     },
 
     /** One way: a paid order is marked delivered (again is a no-op); unpaid ones never are. */
     async markDelivered(id: number, ctx: Ctx = {}) {
       if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw badRequest('Invalid order id')
-      const [row] = await sequelize.query<{ payment_status: string; delivered: boolean }>('SELECT payment_status, delivered FROM orders_view WHERE id = :id', {
-        replacements: { id },
-        type: QueryTypes.SELECT
-      })
+      const row = await queries.deliveredState(id)
       if (!row) throw notFound('Order not found')
-      if (row.payment_status !== 'SUCCESS') throw conflict('Only paid orders can be marked delivered')
+      if (row.paymentStatus !== 'SUCCESS') throw conflict('Only paid orders can be marked delivered')
       // MANUAL through the one status function (its audit entry is ORDER_DELIVERED).
       if (!row.delivered) await delivery.markManual(id, ctx)
-      const [fresh] = await sequelize.query<OrderRow>(`${SELECT_ORDER} WHERE o.id = :id`, { replacements: { id }, type: QueryTypes.SELECT })
-      return presentOrder(fresh!)
+      return presentOrder((await queries.adminOrder(id))!)
     },
 
     /** 'Retry delivery': back to the vendor (FAILED, or never sent in manual mode). */
     async retryDelivery(id: number, ctx: Ctx = {}) {
       if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw badRequest('Invalid order id')
       await delivery.retry(id, ctx)
-      const [fresh] = await sequelize.query<OrderRow>(`${SELECT_ORDER} WHERE o.id = :id`, { replacements: { id }, type: QueryTypes.SELECT })
-      return presentOrder(fresh!)
+      return presentOrder((await queries.adminOrder(id))!)
     },
 
     /**
@@ -319,12 +160,9 @@ export function createOrdersAdminService({
      */
     async exportPending(sink: ExportSink, ctx: Ctx = {}): Promise<number> {
       return sequelize.transaction(async (t) => {
-        await sequelize.query('SELECT pg_advisory_xact_lock(:k)', { replacements: { k: EXPORT_LOCK }, transaction: t })
+        await queries.lockExports(t)
         // To the microsecond: it names this export's rows (the shop margins below read them by it).
-        const [{ stamp, shown }] = (await sequelize.query<{ stamp: string; shown: string }>(
-          `SELECT s::text AS stamp, to_char(s AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS shown FROM clock_timestamp() s`,
-          { type: QueryTypes.SELECT, transaction: t }
-        )) as [{ stamp: string; shown: string }]
+        const { stamp, shown } = await queries.exportStamp(t)
         const csv = copyCsv(exportColumns(sequelize.escape(shown)))
         const count = await copyExport(t, csv, `FROM orders o LEFT JOIN agents a ON a.id = o.agent_id WHERE ${EXPORTABLE}`, sequelize.escape(stamp), sink)
         if (count === 0) throw notFound('No orders available for export')

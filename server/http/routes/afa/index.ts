@@ -5,7 +5,7 @@ import type { Services } from '../../../services/index.ts'
 import { ctxOf } from '../../ctx.ts'
 import { requireAdmin } from '../../middleware/auth.ts'
 import { valid } from '../../validate.ts'
-import { csvHeaders } from '../orders-admin.ts'
+import { csvHeaders } from '../orders/admin.ts'
 import { listQuery, registerBody, registrationIdParams } from './schema.ts'
 
 // A JSON array is no form: it reads as an empty one.

@@ -4,7 +4,8 @@ import type { Services } from '../../../services/index.ts'
 import { ctxOf } from '../../ctx.ts'
 import { requireAdmin, requireRole } from '../../middleware/auth.ts'
 import { valid } from '../../validate.ts'
-import { callbackUrlOf, orderLimit } from '../orders.ts'
+import { orderLimit } from '../orders/limits.ts'
+import { callbackUrlOf } from '../orders/payer.ts'
 import { seriesQuery, shopBody, shopIdParams, suspendBody, whatsappBody } from './schema.ts'
 
 const bodyOf = (body: unknown) => (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, any>

@@ -1,11 +1,12 @@
 import { Router, type Response } from 'express'
 import type { Writable } from 'node:stream'
-import { writeWithBackpressure } from '../../lib/csv.ts'
-import { badRequest } from '../../lib/errors.ts'
-import type { Services } from '../../services/index.ts'
-import { ctxOf } from '../ctx.ts'
-import { requireAdmin } from '../middleware/auth.ts'
-import { downloadBody } from '../middleware/compress.ts'
+import { writeWithBackpressure } from '../../../lib/csv.ts'
+import type { Services } from '../../../services/index.ts'
+import { ctxOf } from '../../ctx.ts'
+import { requireAdmin } from '../../middleware/auth.ts'
+import { downloadBody } from '../../middleware/compress.ts'
+import { valid } from '../../validate.ts'
+import { adminOrderIdParams } from './schema.ts'
 
 export const exportFileName = (now = new Date()) => `orders_export_${now.toISOString().slice(0, 10)}.csv`
 
@@ -23,11 +24,7 @@ export function csvHeaders(res: Response, filename: string) {
  */
 export function ordersAdminRouter(services: Services) {
   const r = Router()
-  const id = (raw: string | string[] | undefined) => {
-    const n = Number(raw)
-    if (!/^\d{1,10}$/.test(String(raw)) || !Number.isSafeInteger(n)) throw badRequest('Invalid order id')
-    return n
-  }
+  const id = (params: unknown) => valid(adminOrderIdParams, params).id
 
   r.get('/', async (req, res, next) => {
     if (req.user?.role !== 'ADMIN') return next()
@@ -35,12 +32,12 @@ export function ordersAdminRouter(services: Services) {
   })
 
   r.patch('/:id/delivered', requireAdmin, async (req, res) => {
-    const order = await services.ordersAdmin.markDelivered(id(req.params.id), ctxOf(req))
+    const order = await services.ordersAdmin.markDelivered(id(req.params), ctxOf(req))
     res.json({ message: 'Order marked as delivered', order })
   })
 
   r.post('/:id/retry-delivery', requireAdmin, async (req, res) => {
-    const order = await services.ordersAdmin.retryDelivery(id(req.params.id), ctxOf(req))
+    const order = await services.ordersAdmin.retryDelivery(id(req.params), ctxOf(req))
     res.json({ message: 'Delivery queued again', order })
   })
 

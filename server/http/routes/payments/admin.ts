@@ -1,8 +1,8 @@
 import { Router } from 'express'
-import { toGhs } from '../../lib/money.ts'
-import type { Services } from '../../services/index.ts'
-import { ctxOf } from '../ctx.ts'
-import { requireAdmin } from '../middleware/auth.ts'
+import { toGhs } from '../../../lib/money.ts'
+import type { Services } from '../../../services/index.ts'
+import { ctxOf } from '../../ctx.ts'
+import { requireAdmin } from '../../middleware/auth.ts'
 
 /** Admin: payments needing attention, refunds. Mounted under /api/admin. */
 export function paymentsAdminRouter(services: Services) {

@@ -1,6 +1,8 @@
 import { Router } from 'express'
-import type { Services } from '../../services/index.ts'
-import { ctxOf } from '../ctx.ts'
+import type { Services } from '../../../services/index.ts'
+import { ctxOf } from '../../ctx.ts'
+import { valid } from '../../validate.ts'
+import { callbackQuery } from './schema.ts'
 
 /**
  * Paystack: GET ?trxref=&reference= verifies after the checkout redirect; POST is the signed webhook
@@ -11,7 +13,7 @@ export function webhooksRouter(services: Services) {
   r.get('/paystack', async (req, res) => {
     const q = req.query
     const reference = typeof q.reference === 'string' && q.reference ? q.reference : typeof q.trxref === 'string' ? q.trxref : undefined
-    res.json(await services.payments.verifyCallback(reference, ctxOf(req), q.phone))
+    res.json(await services.payments.verifyCallback(valid(callbackQuery, { reference }).reference, ctxOf(req), q.phone))
   })
   r.post('/paystack', async (req, res) => {
     const result = await services.payments.paystackWebhook(req.rawBody, req.headers['x-paystack-signature'], req.body, { ip: req.ip ?? null, log: req.log })

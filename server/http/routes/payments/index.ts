@@ -1,8 +1,11 @@
 import { Router } from 'express'
-import { badRequest } from '../../lib/errors.ts'
-import type { Services } from '../../services/index.ts'
-import { ctxOf } from '../ctx.ts'
-import { callbackUrlOf, orderLimit, payerOf } from './orders.ts'
+import { badRequest } from '../../../lib/errors.ts'
+import type { Services } from '../../../services/index.ts'
+import { ctxOf } from '../../ctx.ts'
+import { valid } from '../../validate.ts'
+import { orderLimit } from '../orders/limits.ts'
+import { callbackUrlOf, payerOf } from '../orders/payer.ts'
+import { orderPaymentBody, paymentKindBody } from './schema.ts'
 
 /** POST /api/payment/request and GET /api/payment/status/:transactionId. Client amounts are never read. */
 export function paymentRouter(services: Services) {
@@ -14,16 +17,15 @@ export function paymentRouter(services: Services) {
     const ctx = ctxOf(req)
     const payer = payerOf(body)
     const callbackUrl = callbackUrlOf(req, env)
-    const type = String(body.type ?? 'data')
+    const { type } = valid(paymentKindBody, { type: body.type })
     if (type === 'afa_registration' || type === 'afa') {
       res.json(await services.afa.requestPayment({ ...body, ...payer, callbackUrl }, ctx))
       return
     }
-    if (type !== 'data') throw badRequest('Unknown payment type')
     const tid = body.transactionId ?? body.paymentTransactionId
-    if (tid !== undefined && tid !== null && tid !== '') {
-      if (!/^\d{1,15}$/.test(String(tid))) throw badRequest('Transaction ID must be a whole number of up to 15 digits')
-      const forOrder = await services.orders.requestPaymentForOrder({ transactionId: String(tid), ...payer, callbackUrl }, ctx)
+    const { transactionId } = valid(orderPaymentBody, { transactionId: tid })
+    if (transactionId !== undefined) {
+      const forOrder = await services.orders.requestPaymentForOrder({ transactionId, ...payer, callbackUrl }, ctx)
       if (forOrder) {
         res.json(forOrder)
         return

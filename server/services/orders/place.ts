@@ -1,0 +1,288 @@
+import type { Sequelize, Transaction } from 'sequelize'
+import type { OrderRow } from '../../../models/index.ts'
+import { isUniqueViolation } from '../../../models/prepared.ts'
+import { AppError, badRequest, conflict, forbidden } from '../../lib/errors.ts'
+import { toGhs, toPesewas } from '../../lib/money.ts'
+import { isActiveAgent } from '../../lib/vocabulary.ts'
+import type { AuditService } from '../audit/index.ts'
+import type { Actor, Ctx } from '../context.ts'
+import type { PackageRow, PackagesService } from '../packages/index.ts'
+import { methodOf, newTransactionId, type PaymentsService } from '../payments/index.ts'
+import type { PricingService, Quote } from '../pricing/index.ts'
+import type { Settings, SettingsService } from '../settings/index.ts'
+import type { WalletService } from '../wallet/index.ts'
+import { apiOrderSchema, checkOrder, type ApiOrderInput, type PlacedOrder, type PlaceOptions, type PlaceOrderInput, type ShopQuote } from './input.ts'
+import type { OrderQueries } from './queries.ts'
+import { presentOrder, type OrderView } from './view.ts'
+
+export const PURCHASES_DISABLED = 'Purchases are temporarily disabled'
+export const PRICE_CHANGED = 'The price of this bundle has changed. Please check the new price and confirm again.'
+
+interface InsertOptions {
+  /** The number the payment prompt goes to (mobile money). */
+  payerPhone?: string | null
+  shop?: ShopQuote
+  /** Written marked simulated: its payment follows at once from the payment simulator. */
+  simulated?: boolean
+  andThen?: (order: OrderRow, transaction: Transaction) => Promise<void>
+}
+
+export interface PlacingDeps {
+  sequelize: Sequelize
+  settings: SettingsService
+  audit: AuditService
+  packages: PackagesService
+  payments: PaymentsService
+  wallet: WalletService
+  pricing: PricingService
+  queries: OrderQueries
+}
+
+/** The caller's transaction when it holds one, else a new one. */
+export const within = <T>(sequelize: Sequelize, ctx: Ctx, fn: (t: Transaction) => Promise<T>) =>
+  ctx.transaction ? fn(ctx.transaction) : sequelize.transaction(fn)
+
+const tidOf = (input: PlaceOrderInput) => (input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId())
+
+/**
+ * Placing an order, by every channel: the one check of its input, the server's price, the PENDING
+ * row with its audit entry, and its payment (gateway, wallet, or the spec's two-step client's later call).
+ */
+export function createPlacing(deps: PlacingDeps) {
+  const { sequelize, settings, audit, packages, payments, wallet, pricing, queries } = deps
+
+  /** Inputs that passed the check: placeOrder takes them as they are, so an order is validated once. */
+  const validated = new WeakSet<object>()
+  const checked = (raw: PlaceOrderInput) => {
+    if (validated.has(raw)) return raw
+    const input = checkOrder(raw)
+    validated.add(input)
+    return input
+  }
+
+  /** Only approved agents whose fee is paid may buy as agents. */
+  function assertMayBuy(actor: Actor | null | undefined) {
+    if (actor?.role === 'AGENT' && !isActiveAgent(actor.agent)) {
+      throw forbidden('Your agent account must be paid and approved before you can place orders')
+    }
+  }
+
+  /**
+   * The settings a request goes by, read once: the cached copy (a save drops it on every instance by
+   * NOTIFY). The order's INSERT returns the saved row's version, and insertOrder checks the platform
+   * is still open against the row as saved then, so a closed shop sells nothing even before NOTIFY came.
+   */
+  async function openSettings(): Promise<Settings> {
+    const s = await settings.get()
+    if (!s.platformOpen) throw forbidden(PURCHASES_DISABLED)
+    return s
+  }
+
+  async function resolvePackage(input: PlaceOrderInput): Promise<PackageRow> {
+    const pkg = input.packageId !== undefined ? await packages.getActive(input.packageId) : await packages.findActiveBySize(input.network!, input.dataSizeMB!)
+    if (!pkg) throw badRequest('Please select a package')
+    if (input.packageId !== undefined && input.network && input.network !== pkg.network) throw badRequest('Please select a package')
+    return pkg
+  }
+
+  async function assertFreshTransactionId(tid: string) {
+    if (await queries.transactionIdUsed(tid)) throw conflict('Transaction ID already used. Please try again.')
+  }
+
+  /**
+   * The PENDING order at the server's price, with its ORDER_CREATED audit entry, in one transaction
+   * (the caller's, when it holds one); `andThen` runs in it too (paying from the wallet).
+   */
+  async function insertOrder(pkg: PackageRow, input: PlaceOrderInput, tid: string, ctx: Ctx, opts: InsertOptions = {}): Promise<OrderRow> {
+    const { shop, andThen } = opts
+    const actor = ctx.user ?? null
+    try {
+      return await within(sequelize, ctx, async (transaction) => {
+        await shop?.recheck(transaction)
+        // A shop order is the shop's sale at the price its buyer confirmed, never an agent's own order.
+        // Otherwise THE price rule, read in this transaction (a parent's price change waits for it: ADR 0041).
+        const quote: Quote = shop
+          ? { pricePesewas: shop.pricePesewas, parent: shop.parent ?? null }
+          : await pricing.priceFor(actor, pkg, { transaction, lock: true })
+        const amountPesewas = quote.pricePesewas
+        // A package priced 0 (made before prices had to be positive) would be "paid" at once with nothing: never sold.
+        if (!(amountPesewas >= 1)) throw badRequest('This package is not available for purchase')
+        if (!shop && input.price !== undefined && input.price !== null && toPesewas(input.price) !== amountPesewas) {
+          throw new AppError(409, PRICE_CHANGED, { price: toGhs(amountPesewas) })
+        }
+        const parent = quote.parent
+        const { order, settingsVersion } = await queries.insert(
+          {
+            userId: actor?.id ?? null,
+            agentId: !shop && actor?.role === 'AGENT' ? (actor.agent?.id ?? null) : null,
+            shopId: shop?.shopId ?? null,
+            shopAgentId: shop?.agentId ?? null,
+            shopPricePesewas: shop?.pricePesewas ?? null,
+            shopAgentPricePesewas: shop?.agentPricePesewas ?? null,
+            shopMarginPesewas: shop ? shop.pricePesewas - shop.agentPricePesewas : null,
+            packageId: pkg.id,
+            packageName: packages.present(pkg).name,
+            recipientNumber: input.recipientNumber,
+            network: pkg.network,
+            dataSizeMb: pkg.sizeMb,
+            amountPesewas,
+            paymentTransactionId: tid,
+            paymentPhoneNumber: opts.payerPhone ?? null,
+            channel: input.channel ?? 'web',
+            simulated: !!opts.simulated,
+            parentAgentId: parent?.agentId ?? null,
+            parentPricePesewas: parent?.pricePesewas ?? null,
+            parentMarginPesewas: parent?.marginPesewas ?? null
+          },
+          transaction
+        )
+        // The settings as saved now, without a read unless they changed since the copy this request used.
+        if (!(await settings.freshAt(settingsVersion, { transaction })).platformOpen) throw forbidden(PURCHASES_DISABLED)
+        await audit.record(
+          {
+            action: 'ORDER_CREATED',
+            resource: 'ORDER',
+            resourceId: order.id,
+            details: {
+              transactionId: tid,
+              network: pkg.network,
+              dataSizeMB: pkg.sizeMb,
+              amount: toGhs(amountPesewas),
+              recipientNumber: input.recipientNumber,
+              channel: order.channel,
+              ...(shop ? { shopId: shop.shopId, agentPrice: toGhs(shop.agentPricePesewas), margin: toGhs(shop.pricePesewas - shop.agentPricePesewas) } : {}),
+              ...(parent ? { parentAgentId: parent.agentId, parentMargin: toGhs(parent.marginPesewas) } : {})
+            }
+          },
+          { ...ctx, transaction }
+        )
+        await andThen?.(order, transaction)
+        return order
+      })
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('Transaction ID already used. Please try again.')
+      throw err
+    }
+  }
+
+  /**
+   * Wallet orders: the order, its wallet payment, the debit and settlement to SUCCESS in one
+   * transaction; a balance that does not cover it rolls the order back too (402, nothing written).
+   */
+  async function placeWalletOrder(pkg: PackageRow, input: PlaceOrderInput, ctx: Ctx, current: Settings, opts: PlaceOptions = {}): Promise<PlacedOrder> {
+    if (ctx.user?.role !== 'AGENT' || !ctx.user.agent) throw forbidden('Only agents can pay from a wallet')
+    // A used transaction id: the unique indexes of orders and payments refuse it in the one transaction (409, nothing kept).
+    const tid = tidOf(input)
+    let placed: PlacedOrder | undefined
+    await insertOrder(pkg, input, tid, ctx, {
+      simulated: payments.isSimulator,
+      andThen: async (o, transaction) => {
+        const paid = await wallet.payOrder(
+          { id: o.id, agentId: o.agentId, userId: o.userId, amountPesewas: o.amountPesewas, paymentTransactionId: tid, marked: true },
+          { ...ctx, transaction },
+          current
+        )
+        // The answer is read before the commit, once: once the money has moved, a connection lost on
+        // a later read must not tell the agent it failed (and invite a second, paid order).
+        const row = await queries.viewRowIn(o.id, transaction)
+        placed = { order: presentOrder(row), payment: payments.present(paid), amountPesewas: o.amountPesewas, row }
+        await opts.andThen?.(o.id, transaction)
+      }
+    })
+    return placed!
+  }
+
+  /** Creates the PENDING order at the server's price and asks for the payment (mobile money or card per settings). */
+  async function placeOrder(raw: PlaceOrderInput, ctx: Ctx = {}, opts: PlaceOptions = {}): Promise<PlacedOrder> {
+    // A closed shop says so first, whatever was typed. Read before any transaction opens: nothing
+    // inside one may wait for a second pool connection.
+    const s = await openSettings()
+    const input = checked(raw)
+    // A shop's buyer is its customer, whoever is signed in; agent rules are for agents' own orders.
+    if (!opts.shop) assertMayBuy(ctx.user)
+    const pkg = await resolvePackage(input)
+    if (opts.shop && input.payFrom === 'wallet') throw badRequest('Shop orders are paid by mobile money or card')
+    if (input.payFrom === 'wallet') return placeWalletOrder(pkg, input, ctx, s, opts)
+    // Phone channels answer within seconds and pay by mobile money; their charge starts in a queued job.
+    const background = input.channel === 'ussd' || input.channel === 'whatsapp'
+    const method = background ? 'momo' : methodOf(s)
+    const payer = payments.payerFor(method, input, ctx)
+    const tid = tidOf(input)
+    // The payment follows at once, so the order is written already marked when no real money moves.
+    const simulated = payments.isSimulator
+    const insert = { payerPhone: payer.phone, shop: opts.shop, simulated }
+    const paymentFields = (order: OrderRow) => ({
+      purpose: 'data' as const,
+      amountPesewas: order.amountPesewas,
+      transactionId: tid,
+      payerPhone: input.payerPhone,
+      payerNetwork: input.payerNetwork,
+      email: input.email,
+      orderId: order.id,
+      userId: ctx.user?.id ?? null,
+      method,
+      callbackUrl: input.callbackUrl,
+      background,
+      voucher: input.voucher ?? null,
+      orderMarked: simulated
+    })
+    if (background) {
+      // A phone channel's caller may hold a transaction of its own: a used id is refused before anything is written in it.
+      await assertFreshTransactionId(tid)
+      // USSD, WhatsApp: the charge starts in a queued job, so the order, its payment and that job are one
+      // transaction (one commit); nothing touches the order before the hop answers, so no read back.
+      return within(sequelize, ctx, async (transaction) => {
+        const order = await insertOrder(pkg, input, tid, { ...ctx, transaction }, insert)
+        const payment = await payments.request(paymentFields(order), { ...ctx, transaction })
+        await opts.andThen?.(order.id, transaction)
+        return { order: presentOrder(order), payment, amountPesewas: order.amountPesewas }
+      })
+    }
+    // Now (web, shops): the order, its audit entry and its payment, claimed for its start, are one
+    // transaction (one commit; a used transaction id is refused there by the unique indexes, 409); the gateway is called after it, outside any transaction, so its
+    // webhook finds the row (ADR 0046). A payment that cannot be written rolls the order back with it.
+    const { order, row } = await sequelize.transaction(async (transaction) => {
+      const order = await insertOrder(pkg, input, tid, { ...ctx, transaction }, insert)
+      return { order, row: await payments.open(paymentFields(order), { ...ctx, transaction }) }
+    })
+    const payment = await payments.charge(row, ctx)
+    // The gateway's answer moved an open payment and its order together (IN_PROGRESS) in the
+    // statement that saved it; only a start that ended the payment changed the order elsewhere.
+    const now =
+      payment.paymentStatus === 'PENDING' || payment.paymentStatus === 'IN_PROGRESS'
+        ? { ...order, paymentStatus: payment.paymentStatus }
+        : (await queries.byId(order.id))!
+    return { order: presentOrder(now), payment, amountPesewas: order.amountPesewas }
+  }
+
+  /** The spec's two-step client: the order first (POST /api/orders), the payment next (POST /api/payment/request). */
+  async function createOrder(raw: PlaceOrderInput, ctx: Ctx = {}, opts: PlaceOptions = {}): Promise<OrderView> {
+    // A closed shop says so first, whatever was typed.
+    await openSettings()
+    const input = checked(raw)
+    // A shop's buyer is its customer, whoever is signed in (as in placeOrder).
+    if (!opts.shop) assertMayBuy(ctx.user)
+    const pkg = await resolvePackage(input)
+    const tid = tidOf(input)
+    await assertFreshTransactionId(tid)
+    const { andThen } = opts
+    const created = await insertOrder(pkg, input, tid, ctx, { shop: opts.shop, andThen: andThen && ((o, t) => andThen(o.id, t)) })
+    // The payment step that follows (POST /api/payment/request) is this browser's alone.
+    ctx.browser?.remember(tid)
+    return presentOrder(created)
+  }
+
+  return {
+    openSettings,
+    placeOrder,
+    createOrder,
+
+    /** A reseller's order checked once, ready for placeOrder: paid from the agent's wallet through the API channel. */
+    parseApiOrder(raw: unknown): PlaceOrderInput & ApiOrderInput {
+      const input = checkOrder(raw && typeof raw === 'object' ? raw : {}, apiOrderSchema)
+      const order = { ...input, channel: 'api' as const, payFrom: 'wallet' as const }
+      validated.add(order)
+      return order
+    }
+  }
+}
