@@ -81,7 +81,8 @@ export async function boot(opts: BootOptions): Promise<Running> {
     connections: services.connections,
     packages: services.packages,
     shops: services.shops,
-    vouchers: services.vouchers
+    vouchers: services.vouchers,
+    pageData: services.pageData
   })
   const stopPoolWatch = watchAppPool(db.sequelize, services.connections)
   const pages = await pageLayer(env, services, opts.dev ?? false)
