@@ -3,6 +3,7 @@ import type { Running } from '../../server/index.ts'
 import * as factories from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { bootInstance } from '../helpers/instance.ts'
+import { cacheState, cspNonce, pageNonces } from '../helpers/page-cache.ts'
 import { resetDb } from '../helpers/server.ts'
 
 const browser = { 'User-Agent': 'Mozilla/5.0', Accept: 'text/html' }
@@ -113,5 +114,29 @@ describe('signed-in pages: data kept between loads', () => {
     await adminThere.post(`/api/wallet/agents/${one.agent.id}/adjust`, { amount: 3, direction: 'CREDIT', reason: 'Cash paid in' })
     expect(await liability(adminHere)).to.equal('GH₵3.00')
     expect(await liability(adminThere)).to.equal('GH₵3.00')
+  })
+
+  it('keeps each session its own rendered page: its own CSRF token and user, a fresh nonce on every answer', async () => {
+    const one = await signedIn('Ama Owusu')
+    // The same agent signed in a second time: the same data, another session and token.
+    const again = new Client()
+    expect((await again.login(one.user.email, one.password)).status).to.equal(200)
+    const admin = await adminClient()
+    const token = (html: string) => /"csrfToken":"([^"]+)"/.exec(html)?.[1]
+
+    const answers = []
+    for (const c of [one.client, again, one.client, again, admin, admin]) {
+      const r = await c.get(c === admin ? '/admin/overview' : '/agent/dashboard', browser)
+      expect(r.status).to.equal(200)
+      // The nonce the header names is the one in the page, and no answer repeats another's.
+      expect([...pageNonces(r)]).to.deep.equal([cspNonce(r)])
+      expect(r.headers.get('cache-control')).to.include('no-store')
+      answers.push({ state: cacheState(r), nonce: cspNonce(r), token: token(r.text), text: r.text as string })
+    }
+    expect(answers.map((a) => a.state)).to.deep.equal(['miss', 'miss', 'hit', 'hit', 'miss', 'hit'])
+    expect(new Set(answers.map((a) => a.nonce)).size).to.equal(answers.length)
+    expect(answers[0].token).to.be.a('string').and.equal(answers[2].token)
+    expect(answers[1].token).to.be.a('string').and.equal(answers[3].token).and.not.equal(answers[0].token)
+    expect(answers[4].text).to.include('Total orders').and.not.include('Ama Owusu')
   })
 })

@@ -40,13 +40,15 @@ export function createPageDataService(deps: {
   // Moves on every drop: a load that began before one may hold what was dropped, so it is answered but not kept.
   let drops = 0
   let feed: ChangeFeed | null = null
+  const listeners: ((what: string) => void)[] = []
   const version = () => `${deps.settings.version()}.${deps.packages.version()}`
 
   function changed(what = 'all'): void {
     drops++
-    if (what === 'all') return void entries.clear()
-    if (what !== 'agents') return void entries.delete(what)
-    for (const key of entries.keys()) if (key.startsWith('agent:')) entries.delete(key)
+    if (what === 'all') entries.clear()
+    else if (what !== 'agents') entries.delete(what)
+    else for (const key of entries.keys()) if (key.startsWith('agent:')) entries.delete(key)
+    for (const fn of listeners) fn(what)
   }
   deps.settings.onChange(() => changed())
   deps.packages.onChange(() => changed())
@@ -62,13 +64,17 @@ export function createPageDataService(deps: {
     return value
   }
 
+  /** True when this instance has heard every write committed before the call, so what is kept may be used. */
+  const fresh = async () => (feed ? feed.caughtUp() : false)
+
   return {
+    fresh,
     /**
      * `key`'s data, from memory when nothing it shows changed since it was loaded, else `load()`ed (one load
      * per key at a time). Without a live change feed every call loads: another instance's write would go unseen.
      */
     async get<T>(key: PageDataKey, load: () => Promise<T>): Promise<T> {
-      if (!feed || !(await feed.caughtUp())) return load()
+      if (!(await fresh())) return load()
       const v = version()
       const found = entries.get(key)
       if (found && found.version === v && Date.now() - found.at < MAX_AGE_MS) {
@@ -86,6 +92,10 @@ export function createPageDataService(deps: {
     },
     /** Drops what a notice names: `agent:<id>`, `overview`, `agents` (every agent's) or `all` (the default). */
     changed,
+    /** Calls `fn` with what each drop names (`agent:<id>`, `overview`, `agents`, `all`): a page kept elsewhere follows it. */
+    onChange(fn: (what: string) => void): void {
+      listeners.push(fn)
+    },
     /** The feed this instance hears every instance's writes by, or null when it stops (nothing is kept then). */
     follow(next: ChangeFeed | null): void {
       feed = next
