@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express'
+import type { Request, RequestHandler, Response } from 'express'
 import type { Actor } from '../services/context.ts'
 import type { Services } from '../services/index.ts'
 import { createPageCache, type RenderedPage } from './page-cache.ts'
@@ -15,11 +15,27 @@ const MAX_ENTRIES = 500
 /** Bounds what no notice follows (the clock), as for the page data. */
 const MAX_AGE_MS = 60_000
 
+const KEPT_PATHS = new Set(['/agent/dashboard', '/admin/overview'])
+
 /** The page-data key a signed-in page shows, or null for a page that is rendered every time. */
 export function keptPageTag(path: string, user: Actor): string | null {
   if (path === '/agent/dashboard' && user.role === 'AGENT' && user.agent) return `agent:${user.agent.id}`
   if (path === '/admin/overview' && user.role === 'ADMIN') return 'overview'
   return null
+}
+
+/** Catch-ups begun when the request arrived: any write its client saw committed is older. */
+const catchUps = new WeakMap<Request, Promise<boolean>>()
+
+/**
+ * Begins the catch-up of a load of a kept page before the session and the user are read, so its round trip on
+ * the listener's connection runs beside theirs instead of after them.
+ */
+export function catchUpEarly(services: Pick<Services, 'pageData'>): RequestHandler {
+  return (req, _res, next) => {
+    if ((req.method === 'GET' || req.method === 'HEAD') && KEPT_PATHS.has(req.path) && req.headers.cookie) catchUps.set(req, services.pageData.fresh())
+    next()
+  }
 }
 
 export function signedInPageCache(services: Services) {
@@ -45,7 +61,7 @@ export function signedInPageCache(services: Services) {
      */
     async answer(req: Request, res: Response, user: Actor, nonce: string, render: (nonce: string, tag: string) => Promise<RenderedPage>): Promise<boolean> {
       const tag = keptPageTag(req.path, user)
-      if (!tag || !req.session?.userId || req.headers.authorization || !(await services.pageData.fresh())) return false
+      if (!tag || !req.session?.userId || req.headers.authorization || !(await (catchUps.get(req) ?? services.pageData.fresh()))) return false
       const { page, hit } = await cache.get(req.originalUrl, `${req.sessionID}\n${user.id}`, (n) => render(n, tag))
       res.setHeader('Cache-Control', 'no-store')
       const gzip = !!req.headers['accept-encoding'] && req.acceptsEncodings('gzip', 'identity') === 'gzip'
