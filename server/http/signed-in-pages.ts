@@ -24,6 +24,12 @@ export function keptPageTag(path: string, user: Actor): string | null {
   return null
 }
 
+/**
+ * The one request header the portal pages render from besides the session: the sidebar's open or closed state,
+ * a cookie the browser writes (renderer/layouts/PortalLayout.tsx, `sidebar_state`). It joins the key.
+ */
+const sidebarState = (cookie: string | undefined) => /(?:^|;\s*)sidebar_state=(true|false)/.exec(cookie ?? '')?.[1] ?? ''
+
 /** Catch-ups begun when the request arrived: any write its client saw committed is older. */
 const catchUps = new WeakMap<Request, Promise<boolean>>()
 
@@ -62,7 +68,7 @@ export function signedInPageCache(services: Services) {
     async answer(req: Request, res: Response, user: Actor, nonce: string, render: (nonce: string, tag: string) => Promise<RenderedPage>): Promise<boolean> {
       const tag = keptPageTag(req.path, user)
       if (!tag || !req.session?.userId || req.headers.authorization || !(await (catchUps.get(req) ?? services.pageData.fresh()))) return false
-      const { page, hit } = await cache.get(req.originalUrl, `${req.sessionID}\n${user.id}`, (n) => render(n, tag))
+      const { page, hit } = await cache.get(req.originalUrl, `${req.sessionID}\n${user.id}\n${sidebarState(req.headers.cookie)}`, (n) => render(n, tag))
       res.setHeader('Cache-Control', 'no-store')
       const gzip = !!req.headers['accept-encoding'] && req.acceptsEncodings('gzip', 'identity') === 'gzip'
       cache.send(res, page, nonce, hit, gzip)

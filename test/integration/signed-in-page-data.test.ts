@@ -139,4 +139,14 @@ describe('signed-in pages: data kept between loads', () => {
     expect(answers[1].token).to.be.a('string').and.equal(answers[3].token).and.not.equal(answers[0].token)
     expect(answers[4].text).to.include('Total orders').and.not.include('Ama Owusu')
   })
+
+  it('keeps the page apart for each sidebar state the browser remembers in its cookie', async () => {
+    const admin = await adminClient()
+    const collapsed = (html: string) => /class="app-shell[^"]*is-collapsed/.test(html)
+    expect(collapsed(await overview(admin))).to.equal(false)
+    admin.cookies.set('sidebar_state', 'false')
+    expect(collapsed(await overview(admin))).to.equal(true)
+    admin.cookies.set('sidebar_state', 'true')
+    expect(collapsed(await overview(admin))).to.equal(false)
+  })
 })
