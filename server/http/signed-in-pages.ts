@@ -10,7 +10,7 @@ import { createPageCache, type RenderedPage } from './page-cache.ts'
  * response as on visitors' pages (ADR 0019). An entry is dropped with the page data it shows, on every instance.
  */
 
-/** A session keeps at most this many pages, all sessions together at most MAX_ENTRIES: ~20 KB each with its gzip. */
+/** At most this many pages are kept, all sessions together (~20 KB each with its gzip); the least recently used go first. */
 const MAX_ENTRIES = 500
 /** Bounds what no notice follows (the clock), as for the page data. */
 const MAX_AGE_MS = 60_000
@@ -18,7 +18,7 @@ const MAX_AGE_MS = 60_000
 const KEPT_PATHS = new Set(['/agent/dashboard', '/admin/overview'])
 
 /** The page-data key a signed-in page shows, or null for a page that is rendered every time. */
-export function keptPageTag(path: string, user: Actor): string | null {
+function keptPageTag(path: string, user: Actor): string | null {
   if (path === '/agent/dashboard' && user.role === 'AGENT' && user.agent) return `agent:${user.agent.id}`
   if (path === '/admin/overview' && user.role === 'ADMIN') return 'overview'
   return null
