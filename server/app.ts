@@ -4,6 +4,7 @@ import { trustProxySetting, type Env } from './env.ts'
 import { identify } from './http/middleware/auth.ts'
 import { compressResponses } from './http/middleware/compress.ts'
 import { csrfProtection } from './http/middleware/csrf.ts'
+import { catchUpEarly } from './http/signed-in-pages.ts'
 import { errorHandler } from './http/middleware/errors.ts'
 import { metricsHandler, type Metrics } from './http/metrics.ts'
 import { rejectUnstorableText, requireKnownBody } from './http/middleware/input.ts'
@@ -78,6 +79,7 @@ export function createApp(opts: AppOptions): Express {
 
   app.use(siteMetaRouter(services))
   for (const h of opts.pages?.assets ?? []) app.use(h)
+  app.use(catchUpEarly(services))
 
   const sequelize = services.deps.sequelize
   app.use(

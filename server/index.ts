@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import type { Server } from 'node:http'
 import type { Express } from 'express'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { openDatabase, type Database } from '../models/db.ts'
 import { migrate } from '../models/migrate.ts'
 import { voucherKeyRefusal } from './services/vouchers/index.ts'
@@ -41,6 +42,9 @@ async function pageLayer(env: Env, services: Services, dev: boolean) {
     const vite = await createServer({ root: ROOT, server: { middlewareMode: true }, appType: 'custom' })
     return { assets: [vite.middlewares], render: vikeHandler(services), close: () => vite.close() }
   }
+  // This tree's own build: Vike otherwise follows the build path the last `vite build` wrote into node_modules,
+  // which is another tree's wherever several checkouts share one node_modules.
+  await import(pathToFileURL(path.join(ROOT, 'dist/server/entry.mjs')).href)
   return { assets: staticAssets(), render: vikeHandler(services), close: async () => {} }
 }
 
@@ -81,7 +85,8 @@ export async function boot(opts: BootOptions): Promise<Running> {
     connections: services.connections,
     packages: services.packages,
     shops: services.shops,
-    vouchers: services.vouchers
+    vouchers: services.vouchers,
+    pageData: services.pageData
   })
   const stopPoolWatch = watchAppPool(db.sequelize, services.connections)
   const pages = await pageLayer(env, services, opts.dev ?? false)

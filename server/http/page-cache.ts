@@ -75,9 +75,9 @@ export function createPageCache(deps: PageCacheDeps, opts: { maxAgeMs?: number; 
   // Moves on every drop: a render that began before a drop may show what was dropped, so it is answered but not kept.
   let drops = 0
 
-  async function fill(key: string, url: string, version: string, host?: string): Promise<Entry | RenderedPage> {
+  async function fill(key: string, version: string, render: (nonce: string) => Promise<RenderedPage>): Promise<Entry | RenderedPage> {
     const dropsBefore = drops
-    const page = await deps.render(url, placeholder, host)
+    const page = await render(placeholder)
     // Only a plain 200 is kept: redirects (maintenance, guards) and errors are answered as rendered.
     if (page.status !== 200 || page.noStore) return page
     const parts = page.body.split(placeholder).map((p) => Buffer.from(p))
@@ -103,8 +103,9 @@ export function createPageCache(deps: PageCacheDeps, opts: { maxAgeMs?: number; 
     /**
      * The cached page for a visitor's `url` (rendered now when missing or stale; one render per URL at a time).
      * `host` is part of the key when given: the page shows it, and one client's Host header must not reach another.
+     * `render`, when given, makes the page instead of `deps.render` (a signed-in page: the key names its session).
      */
-    async get(url: string, host?: string): Promise<{ page: Entry | RenderedPage; hit: boolean }> {
+    async get(url: string, host?: string, render?: (nonce: string) => Promise<RenderedPage>): Promise<{ page: Entry | RenderedPage; hit: boolean }> {
       const version = deps.version()
       const key = host === undefined ? url : `${host}\n${url}`
       const found = entries.get(key)
@@ -117,7 +118,7 @@ export function createPageCache(deps: PageCacheDeps, opts: { maxAgeMs?: number; 
       const fillKey = `${version}\n${drops}\n${key}`
       let pending = filling.get(fillKey)
       if (!pending) {
-        pending = fill(key, url, version, host).finally(() => filling.delete(fillKey))
+        pending = fill(key, version, render ?? ((nonce) => deps.render(url, nonce, host))).finally(() => filling.delete(fillKey))
         filling.set(fillKey, pending)
       }
       return { page: await pending, hit: false }

@@ -8,7 +8,8 @@ import { isDbUnavailable } from '../lib/db-unavailable.ts'
 import { ensureCsrfToken } from './middleware/csrf.ts'
 import { answerDbUnavailable } from './middleware/errors.ts'
 import { securityHeaders } from './middleware/security-headers.ts'
-import { createPageCache, isCacheablePath, isShopPath, PATH_TAGS } from './page-cache.ts'
+import { createPageCache, isCacheablePath, isShopPath, PATH_TAGS, type RenderedPage } from './page-cache.ts'
+import { signedInPageCache } from './signed-in-pages.ts'
 
 export const ROOT = path.resolve(import.meta.dirname, '../..')
 
@@ -60,6 +61,7 @@ export function vikeHandler(services: Services): RequestHandler {
   const security = securityHeaders(services.deps.env)
   // Development renders with Vite's module graph (files change under it): no cache there.
   const cache = services.deps.env.NODE_ENV === 'development' ? null : anonymousPageCache(services)
+  const kept = services.deps.env.NODE_ENV === 'development' ? null : signedInPageCache(services)
 
   return async (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next()
@@ -79,16 +81,25 @@ export function vikeHandler(services: Services): RequestHandler {
     }
     // Pages send the token back with API calls; the session is created for signed-in users only.
     const csrfToken = req.session?.userId ? ensureCsrfToken(req.session) : null
-    const pageContext = await renderPage({
-      urlOriginal: req.originalUrl,
-      headersOriginal: req.headers,
-      cspNonce: nonce,
-      services,
-      user,
-      settings: user?.role === 'ADMIN' ? settings : services.settings.getPublicSync(settings),
-      csrfToken,
-      simulatedPayments: services.payments.isSimulator
-    })
+    const render = (cspNonce: string) =>
+      renderPage({
+        urlOriginal: req.originalUrl,
+        headersOriginal: req.headers,
+        cspNonce,
+        services,
+        user,
+        settings: user?.role === 'ADMIN' ? settings : services.settings.getPublicSync(settings),
+        csrfToken,
+        simulatedPayments: services.payments.isSimulator
+      })
+    // The dashboard and the overview: this session's page, kept until what it shows changes (ADR 0048).
+    if (
+      kept &&
+      user &&
+      (await kept.answer(req, res, user, nonce, async (placeholder, tag) => buffered(await render(placeholder), tag, services.deps.log, req.originalUrl)))
+    )
+      return
+    const pageContext = await render(nonce)
     // A +data hook that met the database down: the friendly page, not the error page.
     if (isDbUnavailable(pageContext.errorWhileRendering)) return answerDbUnavailable(req, res)
     const { httpResponse } = pageContext
@@ -115,6 +126,17 @@ function setVikeHeaders(res: { setHeader(n: string, v: string): unknown }, heade
   for (const [name, value] of headers) if (name.toLowerCase() !== 'content-security-policy') res.setHeader(name, value)
 }
 
+/** A rendered page as one string for a page cache, under `tag`; a render that met the database down throws (the error middleware answers 503). */
+async function buffered(ctx: Awaited<ReturnType<typeof renderPage>>, tag: string | undefined, log: Logger, url: string): Promise<RenderedPage> {
+  // Never keep a page rendered while the database was down.
+  if (isDbUnavailable(ctx.errorWhileRendering)) throw ctx.errorWhileRendering
+  const r = ctx.httpResponse
+  if (ctx.errorWhileRendering) logRenderError(log, ctx.errorWhileRendering, r?.statusCode, url)
+  if (!r) return { status: 404, headers: [], body: '' }
+  const headers = r.headers.filter(([n]) => n.toLowerCase() !== 'content-security-policy')
+  return { status: r.statusCode, headers, body: await r.getBody(), tag }
+}
+
 /**
  * The page cache of visitors' pages, keyed by the settings and packages versions and dropped when either moves;
  * a shop's pages are also dropped when that shop changes (ADR 0036), /checkers when a checker product or its stock does (ADR 0047).
@@ -135,20 +157,12 @@ function anonymousPageCache(services: Services) {
         csrfToken: null,
         simulatedPayments: services.payments.isSimulator
       })
-      // Never keep a page rendered while the database was down: the error middleware answers 503.
-      if (isDbUnavailable(ctx.errorWhileRendering)) throw ctx.errorWhileRendering
-      const r = ctx.httpResponse
-      if (ctx.errorWhileRendering) logRenderError(services.deps.log, ctx.errorWhileRendering, r?.statusCode, url)
-      if (!r) return { status: 404, headers: [], body: '' }
-      const headers = r.headers.filter(([n]) => n.toLowerCase() !== 'content-security-policy')
-      const body = await r.getBody()
       const path = new URL(url, 'http://x').pathname
-      if (!isShopPath(path)) return { status: r.statusCode, headers, body, tag: PATH_TAGS.get(path) }
+      const page = await buffered(ctx, PATH_TAGS.get(path), services.deps.log, url)
+      if (!isShopPath(path) || page.status === 404) return page
       // A shop's page is kept only under its shop's tag: without one, nothing would ever drop it.
       const shopId = (ctx as { data?: { shop?: { id?: unknown } } }).data?.shop?.id
-      return typeof shopId === 'number'
-        ? { status: r.statusCode, headers, body, tag: `shop:${shopId}` }
-        : { status: r.statusCode, headers, body, noStore: true }
+      return typeof shopId === 'number' ? { ...page, tag: `shop:${shopId}` } : { ...page, tag: undefined, noStore: true }
     }
   })
   services.settings.onChange(() => cache.clear())

@@ -16,12 +16,15 @@ export interface ListenerOptions {
   states: ConnectionStates
 }
 
+/** Ends the listener; `caughtUp` resolves once every notice committed before the call has been handed to `onNotify`. */
+export type Listener = (() => Promise<void>) & { caughtUp(): Promise<boolean> }
+
 /**
  * A LISTEN connection that stays: when it drops (database restart, network), it reconnects with
  * backoff for as long as it takes. A failed connect is retried like a lost connection, never
  * swallowed. Resolves once the first LISTEN is in place (or rejects when that first try fails).
  */
-export async function listenForever(opts: ListenerOptions): Promise<() => Promise<void>> {
+export async function listenForever(opts: ListenerOptions): Promise<Listener> {
   const { name, states } = opts
   let client: pg.Client | undefined
   let stopped = false
@@ -65,12 +68,37 @@ export async function listenForever(opts: ListenerOptions): Promise<() => Promis
     opts.onUp?.()
   }
 
+  // PostgreSQL sends a listener the notices committed before a query ahead of that query's answer, so one
+  // round trip proves this side has heard them. Callers arriving while one is out wait for the next.
+  let running: Promise<boolean> | undefined
+  let queued: Promise<boolean> | undefined
+  const roundTrip = (): Promise<boolean> => {
+    const c = client
+    if (!c) return Promise.resolve(false)
+    running = c.query('SELECT 1').then(
+      () => client === c,
+      () => false
+    )
+    running.finally(() => (running = undefined))
+    return running
+  }
+  const caughtUp = (): Promise<boolean> => {
+    if (queued) return queued
+    if (!running) return roundTrip()
+    queued = running.then(() => {
+      queued = undefined
+      return roundTrip()
+    })
+    return queued
+  }
+
   states.track(name)
   await open()
-  return async () => {
+  const stop = async () => {
     stopped = true
     clearTimeout(timer)
     states.forget(name)
     await client?.end().catch(() => {})
   }
+  return Object.assign(stop, { caughtUp })
 }

@@ -45,6 +45,7 @@ import { walletRefundHandler } from './wallet/refund-handler.ts'
 import { createResellerApi } from './reseller-api/index.ts'
 import { createAttention } from './payments/attention.ts'
 import { createDomainEvents } from './events/index.ts'
+import { createPageDataService } from './page-data/index.ts'
 import { subscribePayments } from './payments/subscriptions.ts'
 import { subscribeResellerApi } from './reseller-api/subscriptions.ts'
 import { subscribeShops } from './shops/subscriptions.ts'
@@ -175,6 +176,8 @@ export function createServices(deps: Deps) {
   const apiVouchers = createApiVouchers({ sequelize, vouchers })
   // Agents' shops sell checker cards too: the margin on the cards a purchase got, in the settlement's transaction.
   const shopCheckers = createShopCheckersService({ sequelize, audit, shops, vouchers, earnings })
+  // Signed-in pages' data between loads (ADR 0048), dropped by the notices of every instance's writes.
+  const pageData = createPageDataService({ settings, packages })
 
   // Who reacts to which fact, in this order within each transaction: a delivery that failed for good is
   // refunded before the agent's webhook reports it, and a margin is credited after both.
@@ -218,6 +221,7 @@ export function createServices(deps: Deps) {
     afa,
     ussd,
     adminStats,
+    pageData,
     publicStats,
     ordersAdmin,
     afaAdmin,

@@ -12,7 +12,15 @@ export interface DashboardData extends AgentBase {
   walletBalance: number | null
 }
 
+// The same agent's data between loads comes from memory until a row it shows changes (ADR 0048).
 export async function data(pageContext: PageContextServer): Promise<DashboardData> {
+  const { services, user } = pageContext
+  const agentId = user?.role === 'AGENT' ? user.agent?.id : undefined
+  if (!services || agentId === undefined) return load(pageContext)
+  return services.pageData.get(`agent:${agentId}`, () => load(pageContext))
+}
+
+async function load(pageContext: PageContextServer): Promise<DashboardData> {
   const base = await loadAgentBase(pageContext)
   const out: DashboardData = { ...base, summary: null, messages: null, unreadCount: 0, walletBalance: null }
   const { services, user } = pageContext
