@@ -29,7 +29,7 @@ import { resellerRouter } from './reseller.ts'
 import { shopsAdminRouter, shopsRouter } from './shops.ts'
 import { subAgentsRouter, tiersAdminRouter } from './tiers.ts'
 import { adminPayoutsRouter, payoutsRouter } from './payouts/index.ts'
-import { bulkRouter } from './bulk.ts'
+import { bulkRouter } from './bulk/index.ts'
 import { vouchersRouter } from './vouchers.ts'
 
 /** Every /api resource, one router each. Add a line here for a new resource. */
