@@ -1,7 +1,6 @@
-import Joi from 'joi'
 import { QueryTypes, type Sequelize } from 'sequelize'
 import type { Models } from '../../../models/index.ts'
-import { badRequest, forbidden, notFound } from '../../lib/errors.ts'
+import { forbidden, notFound } from '../../lib/errors.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx, Role } from '../context.ts'
 
@@ -9,27 +8,13 @@ export const ROLES = ['PUBLIC', 'AGENT', 'ADMIN'] as const
 /** Agent Status filter of the Users page. 'rejected' = not approved and the fee payment failed or expired. */
 export const AGENT_STATUSES = ['approved', 'pending', 'rejected'] as const
 
-export const usersQuerySchema = Joi.object({
-  page: Joi.number().integer().min(1).max(1_000_000).default(1),
-  limit: Joi.number().integer().min(1).max(100).default(20),
-  role: Joi.string()
-    .uppercase()
-    .valid(...ROLES, 'ALL', '')
-    .default(''),
-  agentStatus: Joi.string()
-    .lowercase()
-    .valid(...AGENT_STATUSES, 'all', '')
-    .default('')
-}).options({ stripUnknown: true })
-
-const roleSchema = Joi.object({
-  role: Joi.string()
-    .trim()
-    .uppercase()
-    .valid(...ROLES)
-    .required()
-    .messages({ 'any.only': 'Role must be PUBLIC, AGENT or ADMIN', 'any.required': 'Role is required', 'string.empty': 'Role is required' })
-}).options({ stripUnknown: true })
+/** A page of the Users list, checked at the edge (routes/admin-users/schema.ts); '' or ALL/all filter nothing. */
+export interface UsersListInput {
+  page: number
+  limit: number
+  role: (typeof ROLES)[number] | 'ALL' | ''
+  agentStatus: (typeof AGENT_STATUSES)[number] | 'all' | ''
+}
 
 export interface AdminUserAgent {
   id: number
@@ -83,9 +68,7 @@ export function createUsersAdminService({ sequelize, models, audit }: { sequeliz
 
   return {
     /** One page of users, newest first; filtering, counting and paging all happen in SQL. */
-    async list(query: unknown): Promise<{ users: AdminUser[]; pagination: Pagination }> {
-      const { value, error } = usersQuerySchema.validate(query ?? {}, { convert: true })
-      if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
+    async list(value: UsersListInput): Promise<{ users: AdminUser[]; pagination: Pagination }> {
       const where: string[] = []
       const rep: Record<string, unknown> = {}
       if (value.role && value.role !== 'ALL') {
@@ -116,11 +99,7 @@ export function createUsersAdminService({ sequelize, models, audit }: { sequeliz
     getUser,
 
     /** An admin sets another user's role; never their own (they could lock the shop out of its back office). */
-    async setRole(userId: unknown, input: unknown, ctx: Ctx): Promise<{ message: string; user: AdminUser }> {
-      const id = Number(userId)
-      if (!Number.isInteger(id) || id < 1) throw badRequest('Invalid user id')
-      const { value, error } = roleSchema.validate(input ?? {})
-      if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
+    async setRole(id: number, value: { role: Role }, ctx: Ctx): Promise<{ message: string; user: AdminUser }> {
       if (ctx.user?.id === id) throw forbidden('You cannot change your own role')
       const t = await sequelize.transaction()
       try {
