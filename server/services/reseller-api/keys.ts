@@ -1,6 +1,5 @@
-import Joi from 'joi'
 import { QueryTypes, type Sequelize } from 'sequelize'
-import { badRequest, conflict, notFound } from '../../lib/errors.ts'
+import { conflict, notFound } from '../../lib/errors.ts'
 import { randomToken, sha256 } from '../../lib/crypto.ts'
 import { requireActiveAgent } from '../agents/index.ts'
 import type { AuditService } from '../audit/index.ts'
@@ -26,8 +25,6 @@ const present = (r: Record<string, any>): ApiKeyView => ({
   lastUsedAt: r.last_used_at ? new Date(r.last_used_at).toISOString() : null
 })
 
-const nameSchema = Joi.string().trim().min(1).max(60).required().messages({ '*': 'Give the key a name (1 to 60 characters)' })
-
 /** API keys: created by an active agent, shown once, stored hashed, revoked for good. */
 export function createApiKeys(deps: { sequelize: Sequelize; audit: AuditService }) {
   const { sequelize, audit } = deps
@@ -43,10 +40,9 @@ export function createApiKeys(deps: { sequelize: Sequelize; audit: AuditService 
     },
 
     /** The full key is in this answer only; afterwards only its prefix is known. */
-    async create(raw: unknown, ctx: Ctx): Promise<ApiKeyView & { key: string }> {
+    /** `name` checked at the edge (routes/reseller/schema.ts). */
+    async create({ name }: { name: string }, ctx: Ctx): Promise<ApiKeyView & { key: string }> {
       const agent = requireActiveAgent(ctx, 'API keys')
-      const { value: name, error } = nameSchema.validate((raw as { name?: unknown } | null)?.name)
-      if (error) throw badRequest(error.details[0]!.message)
       return sequelize.transaction(async (t) => {
         // Serialises key creation per agent, so the cap holds under concurrent requests.
         await sequelize.query('SELECT id FROM agents WHERE id = :id FOR UPDATE', { replacements: { id: agent.id }, transaction: t })
