@@ -30,7 +30,7 @@ import { shopsAdminRouter, shopsRouter } from './shops.ts'
 import { subAgentsRouter, tiersAdminRouter } from './tiers/index.ts'
 import { adminPayoutsRouter, payoutsRouter } from './payouts/index.ts'
 import { bulkRouter } from './bulk/index.ts'
-import { vouchersRouter } from './vouchers.ts'
+import { vouchersRouter } from './vouchers/index.ts'
 
 /** Every /api resource, one router each. Add a line here for a new resource. */
 export function apiRouter(services: Services) {
