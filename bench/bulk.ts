@@ -59,15 +59,16 @@ try {
   services.packages.invalidate()
   const text = Array.from({ length: N }, (_, i) => `024${String(stamp % 1000).padStart(3, '0')}${String(i).padStart(4, '0')} 1GB`).join('\n')
 
+  const source = { text, allowDuplicates: false, sms: false, pay: 'wallet' as const }
   const previews: number[] = []
   for (let i = 0; i < 3; i++) {
     const t = performance.now()
-    const p = await services.bulk.preview({ text }, { user: actor })
+    const p = await services.bulk.preview(source, { user: actor })
     previews.push(ms(t))
     if (p.refused) throw new Error(`${p.refused} lines refused: ${JSON.stringify(p.lines.find((l) => l.error))}`)
   }
   const t0 = performance.now()
-  const { batch } = await services.bulk.accept({ text }, { user: actor })
+  const { batch } = await services.bulk.accept(source, { user: actor })
   const accepted = ms(t0)
   let delivered = 0
   while (delivered < N) {

@@ -28,3 +28,10 @@ export function validForm<S extends Joi.Schema>(schema: S, raw: unknown, message
   if (problem !== undefined) throw badRequest(message, { details: problem })
   return value
 }
+
+/** Like `valid`, answering Joi's words as they are (a field's name in quotes): for endpoints whose answers always carried them. */
+export function validQuoted<S extends Joi.Schema>(schema: S, raw: unknown): Valid<S> {
+  const { value, error } = schema.validate(raw ?? {})
+  if (error) throw badRequest(error.details[0]!.message)
+  return value as Valid<S>
+}

@@ -45,6 +45,21 @@ describe('auth API', () => {
     expect(res.body.error).to.equal('Enter email and password')
   })
 
+  it('checks sign-in and change-password once, at the edge, in the words they always had; a request without a body is a 400, never a 500', async () => {
+    const login = (body?: unknown) => new Client().post('/api/auth/login', body)
+    const answers = await Promise.all([login(), login({ email: ADMIN.email }), login({ email: ADMIN.email, password: 'x', remember: true })])
+    expect(answers.map((r) => [r.status, r.body.error])).to.deep.equal([
+      [400, 'Enter email and password'],
+      [400, 'Enter email and password'],
+      [400, '"remember" is not allowed']
+    ])
+    const admin = await adminClient()
+    const change = (body: unknown) => admin.post('/api/auth/change-password', body)
+    expect((await change({ currentPassword: ADMIN.password })).body.error).to.equal('All password fields are required')
+    expect((await change({ currentPassword: ADMIN.password, newPassword: '12345' })).body.error).to.equal('Password must be at least 6 characters')
+    expect((await change({ currentPassword: 'not-it', newPassword: '123456' })).body.error).to.equal('Current password is incorrect')
+  })
+
   it('makes the address that failed 5 times wait (429, even with the right password); other accounts from it still work', async () => {
     const user = await createUser({ email: 'victim@test.local' })
     for (let i = 0; i < 5; i++) {

@@ -104,9 +104,22 @@ describe('back office B: users and roles', () => {
     const log = (await models().AuditLog.findOne({ where: { action: 'USER_ROLE_CHANGED' }, raw: true })) as any
     expect(log).to.include({ resource: 'USER', resourceId: String(target.id) })
     expect(log.details).to.include({ from: 'PUBLIC', to: 'ADMIN' })
-    expect((await admin.patch(`/api/admin/users/${target.id}/role`, { role: 'OWNER' })).status).to.equal(400)
     expect((await admin.patch('/api/admin/users/999999/role', { role: 'AGENT' })).status).to.equal(404)
-    expect((await admin.patch('/api/admin/users/abc/role', { role: 'AGENT' })).status).to.equal(400)
+    // Checked at the edge in the words they always had: the id before the body.
+    const refused = await Promise.all(
+      [
+        [`/api/admin/users/${target.id}/role`, { role: 'OWNER' }],
+        [`/api/admin/users/${target.id}/role`, {}],
+        ['/api/admin/users/abc/role', { role: 'AGENT' }],
+        ['/api/admin/users/abc/role', {}]
+      ].map(([url, body]) => admin.patch(url as string, body))
+    )
+    expect(refused.map((r) => [r.status, r.body.error])).to.deep.equal([
+      [400, 'Role must be PUBLIC, AGENT or ADMIN'],
+      [400, 'Role is required'],
+      [400, 'Invalid user id'],
+      [400, 'Invalid user id']
+    ])
   })
 
   it("refuses a role change on one's own account", async () => {

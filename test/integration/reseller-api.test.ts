@@ -222,7 +222,17 @@ describe('reseller API /api/v1', () => {
     it('a settled order sends a signed webhook that verifies; a refusal is retried by the queue', async () => {
       const pkg = await createPackage({ priceAgentPesewas: 450 })
       const { api, portal } = await reseller({}, 10)
-      expect((await portal.put('/api/reseller/webhook', { url: 'ftp://example.com/x' })).status).to.equal(400)
+      // The portal's key name and webhook URL are checked at the edge, in the words they always had.
+      const refused = await Promise.all([
+        portal.put('/api/reseller/webhook', { url: 'ftp://example.com/x' }),
+        portal.post('/api/reseller/keys', {}),
+        portal.post('/api/reseller/keys', { name: 'x'.repeat(61) })
+      ])
+      expect(refused.map((r) => [r.status, r.body.error])).to.deep.equal([
+        [400, 'Webhook URL must be an http(s):// address'],
+        [400, 'Give the key a name (1 to 60 characters)'],
+        [400, 'Give the key a name (1 to 60 characters)']
+      ])
       const set = await portal.put('/api/reseller/webhook', { url })
       expect(set.status).to.equal(200)
       const secret = set.body.secret as string

@@ -59,8 +59,21 @@ describe('result-checker vouchers', function () {
       (await sql(`SELECT pin_sealed FROM voucher_cards`)).every((r) => r.pin_sealed.startsWith('sealed:v1:') && !/1111|2222|3333/.test(r.pin_sealed))
     ).to.equal(true)
     // Bad input is a clear 4xx, and only admins may upload.
-    expect((await admin.post('/api/vouchers/admin/stock', { productId, content: '' })).status).to.equal(400)
-    expect((await admin.post('/api/vouchers/admin/products', { name: 'X', priceUser: -1 })).status).to.equal(400)
+    // Checked at the edge, in the words they always had.
+    const refused = await Promise.all([
+      admin.post('/api/vouchers/admin/stock', { productId, content: '' }),
+      admin.post('/api/vouchers/admin/stock', { content: 'C0001,1234' }),
+      admin.post('/api/vouchers/admin/products', { name: 'X', priceUser: -1 }),
+      admin.post('/api/vouchers/admin/products', { name: 'WAEC', priceUser: 5, priceAgent: 6 }),
+      admin.get('/api/vouchers/admin/sold?limit=500')
+    ])
+    expect(refused.map((r) => [r.status, r.body.error])).to.deep.equal([
+      [400, 'Paste the cards or choose a file'],
+      [400, 'Choose a product'],
+      [400, 'Name must be 2 to 80 characters'],
+      [400, 'Agent price cannot be above the user price'],
+      [400, 'limit must be less than or equal to 100']
+    ])
     expect((await new Client().post('/api/vouchers/admin/stock', { productId, content: 'C0001,1234' })).status).to.be.oneOf([401, 403])
   })
 
@@ -125,7 +138,9 @@ describe('result-checker vouchers', function () {
 
     await admin.post('/api/vouchers/admin/stock', { productId, format: 'paste', content: 'Z0001,7777' })
     const [z] = await sql(`SELECT id FROM voucher_cards WHERE serial = 'Z0001'`)
-    expect((await admin.post(`/api/vouchers/admin/cards/${z.id}/void`, { reason: '' })).status).to.equal(400)
+    expect((await admin.post(`/api/vouchers/admin/cards/${z.id}/void`, { reason: '' })).body.error).to.equal('A reason of at least 3 characters is required')
+    // The card's id before the body, as it always was.
+    expect((await admin.post('/api/vouchers/admin/cards/abc/void', { reason: '' })).body.error).to.equal('Invalid card')
     expect((await admin.post(`/api/vouchers/admin/cards/${z.id}/void`, { reason: 'Reported used' })).status).to.equal(200)
     expect((await admin.post(`/api/vouchers/admin/cards/${z.id}/void`, { reason: 'Reported used' })).status).to.equal(409)
     const [sold] = await sql(`SELECT id FROM voucher_cards WHERE status = 'SOLD' LIMIT 1`)

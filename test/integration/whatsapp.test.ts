@@ -215,7 +215,14 @@ describe('WhatsApp ordering (fake Graph API)', function () {
     expect(chats.body.chats.map((c: any) => c.waId)).to.deep.equal([me])
     const transcript = await admin.get(`/api/whatsapp/chats/${me}`)
     expect(transcript.body.messages.at(-1)).to.include({ direction: 'in', text: 'My data did not come' })
-    expect((await admin.post(`/api/whatsapp/chats/${me}/reply`, { text: '' })).status).to.equal(400)
+    // The reply is checked once, at the edge, in the spec's words; an unknown chat is still the service's 404.
+    const refused = await Promise.all([{ text: '' }, {}, { text: 'x'.repeat(4097) }].map((b) => admin.post(`/api/whatsapp/chats/${me}/reply`, b)))
+    expect(refused.map((r) => [r.status, r.body.error])).to.deep.equal([
+      [400, 'Please type a message'],
+      [400, 'Please type a message'],
+      [400, 'Message is too long (4096 characters at most)']
+    ])
+    expect(await admin.post('/api/whatsapp/chats/233200000000/reply', { text: 'hello' })).to.deep.include({ status: 404 })
     expect((await admin.post(`/api/whatsapp/chats/${me}/reply`, { text: 'Sorry! Sending it again now.' })).status).to.equal(200)
     await wa.services.queue.drain()
     expect(graph.texts(me).at(-1)).to.equal('Sorry! Sending it again now.')

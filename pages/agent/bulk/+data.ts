@@ -19,7 +19,7 @@ export async function data(pageContext: PageContextServer): Promise<BulkData> {
   const from = String(pageContext.urlParsed.search.from ?? '')
   const [wallet, mine, prefill] = await Promise.all([
     services.wallet.mine({ user }),
-    services.bulk.mine({ limit: 10 }, { user }),
+    services.bulk.mine({ page: 1, limit: 10 }, { user }),
     // An unknown or another agent's batch simply prefills nothing.
     /^\d{1,9}$/.test(from) ? services.bulk.failedText(from, { user }).catch(() => '') : Promise.resolve('')
   ])

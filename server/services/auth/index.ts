@@ -1,4 +1,3 @@
-import Joi from 'joi'
 import crypto from 'node:crypto'
 import { Op, type Sequelize } from 'sequelize'
 import type { Models } from '../../../models/index.ts'
@@ -14,19 +13,17 @@ export const ACCESS_TTL_SECONDS = 3600
 export const REFRESH_TTL_SECONDS = 30 * 24 * 3600
 export const INVALID_LOGIN = 'Invalid email or password'
 
-export const loginSchema = Joi.object({
-  email: Joi.string().trim().lowercase().max(254).required(),
-  password: Joi.string().max(200).required()
-}).messages({ 'any.required': 'Enter email and password', 'string.empty': 'Enter email and password' })
+/** Sign-in, checked at the edge (routes/auth/schema.ts): the email trimmed and lower-cased. */
+export interface LoginInput {
+  email: string
+  password: string
+}
 
-export const changePasswordSchema = Joi.object({
-  currentPassword: Joi.string().max(200).required(),
-  newPassword: Joi.string().min(6).max(200).required()
-}).messages({
-  'any.required': 'All password fields are required',
-  'string.empty': 'All password fields are required',
-  'string.min': 'Password must be at least 6 characters'
-})
+/** A signed-in user's new password, checked at the edge. */
+export interface ChangePasswordInput {
+  currentPassword: string
+  newPassword: string
+}
 
 export interface IssuedTokens {
   accessToken: string
@@ -95,9 +92,7 @@ export function createAuthService({
   return {
     loadActor,
 
-    async login(input: unknown, ctx: Ctx): Promise<{ actor: Actor; tokens: IssuedTokens }> {
-      const { value, error } = loginSchema.validate(input)
-      if (error) throw badRequest(error.details[0]!.message)
+    async login(value: LoginInput, ctx: Ctx): Promise<{ actor: Actor; tokens: IssuedTokens }> {
       await throttle.check(value.email, ctx.ip)
       const user = await models.User.unscoped().findOne({ where: { email: value.email } })
       // Hash even when the account does not exist, so timing does not tell which emails are registered.
@@ -190,10 +185,8 @@ export function createAuthService({
       await audit.record({ action: 'LOGOUT', resource: 'USER', resourceId: ctx.user.id }, ctx)
     },
 
-    async changePassword(input: unknown, ctx: Ctx): Promise<EndedSessions> {
+    async changePassword(value: ChangePasswordInput, ctx: Ctx): Promise<EndedSessions> {
       if (!ctx.user) throw unauthorized()
-      const { value, error } = changePasswordSchema.validate(input)
-      if (error) throw badRequest(error.details[0]!.message)
       const user = await models.User.unscoped().findByPk(ctx.user.id)
       if (!user || !(await verifySecret(value.currentPassword, user.get('passwordHash') as string))) {
         throw new AppError(400, 'Current password is incorrect')

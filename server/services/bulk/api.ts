@@ -1,11 +1,8 @@
 import { QueryTypes, type Sequelize } from 'sequelize'
 import { sha256 } from '../../lib/crypto.ts'
-import { AppError, badRequest, forbidden } from '../../lib/errors.ts'
+import { AppError, forbidden } from '../../lib/errors.ts'
 import type { Actor } from '../context.ts'
 import type { BulkService } from './index.ts'
-
-/** Same rule as the reseller API's orders (a header both endpoints read the same way). */
-const IDEMPOTENCY_KEY_RE = /^[A-Za-z0-9_.:-]{1,255}$/
 
 /** Thrown inside the batch's transaction when another request already holds this Idempotency-Key: rolls this attempt back. */
 class KeyTaken extends Error {}
@@ -31,12 +28,10 @@ export function createBatchApi(deps: { sequelize: Sequelize; bulk: BulkService }
   }
 
   return {
-    /** `actor`: the API key's agent, already checked active by the reseller API's authentication. */
-    async create(actor: Actor, idempotencyKey: string | undefined, body: unknown) {
+    /** `actor`: the API key's agent, already checked active by the reseller API's authentication; the key checked at the edge. */
+    async create(actor: Actor, idempotencyKey: string, body: unknown) {
       if (!actor.agent) throw forbidden('Only agents can place bulk orders')
       const agentActor = actor as Actor & { agent: NonNullable<Actor['agent']> }
-      if (!idempotencyKey) throw badRequest('Idempotency-Key header is required')
-      if (!IDEMPOTENCY_KEY_RE.test(idempotencyKey)) throw badRequest('Idempotency-Key must be 1 to 255 letters, digits or _.:-')
       const agentId = agentActor.agent.id
       const hash = sha256(`batch:${JSON.stringify(body ?? null)}`)
       const seen = await findKeyUse(agentId, idempotencyKey)

@@ -1,9 +1,9 @@
 import { Op, type Sequelize } from 'sequelize'
 import type { Models } from '../../../models/index.ts'
-import { preparedFor } from '../../../models/prepared.ts'
 import { notFound } from '../../lib/errors.ts'
 import { parseId, requireActiveAgent } from '../agents/index.ts'
 import type { Ctx } from '../context.ts'
+import { createMessagesQueries } from './queries.ts'
 
 export interface InboxItem {
   id: number
@@ -15,46 +15,24 @@ export interface InboxItem {
 
 const WHAT = 'Messages'
 
-interface InboxRow {
-  id: number
-  message_id: number
-  is_read: boolean | null
-  read_at: Date | null
-  title: string
-  message: string
-  priority: string
-  created_at: Date
-}
-
 export type InboxService = ReturnType<typeof createInboxService>
 
 /** The admins' messages as one agent sees them; each agent reads and marks only its own copies. */
 export function createInboxService({ sequelize, models }: { sequelize: Sequelize; models: Models }) {
-  const run = preparedFor(sequelize)
-  async function unread(userId: number): Promise<number> {
-    const [row] = await run<{ n: number }>('SELECT count(*)::int AS n FROM admin_message_recipients WHERE user_id = $1 AND is_read = false', [userId])
-    return row?.n ?? 0
-  }
+  const queries = createMessagesQueries(sequelize)
+  const unread = queries.unread
 
   return {
     async myMessages(ctx: Ctx, opts: { limit?: number } = {}): Promise<InboxItem[]> {
       requireActiveAgent(ctx, WHAT)
       const limit = Math.min(Math.max(Number(opts.limit) || 100, 1), 200)
-      // A named statement and plain rows: the agent dashboard reads this on every request (ADR 0043).
-      const rows = await run<InboxRow>(
-        `SELECT r.id, r.message_id, r.is_read, r.read_at, m.title, m.message, m.priority, m.created_at
-           FROM admin_message_recipients r JOIN admin_messages m ON m.id = r.message_id
-          WHERE r.user_id = $1
-          ORDER BY m.created_at DESC, r.id DESC
-          LIMIT $2`,
-        [ctx.user!.id, limit]
-      )
+      const rows = await queries.inbox(ctx.user!.id, limit)
       return rows.map((x) => ({
         id: x.id,
-        messageId: x.message_id,
-        isRead: !!x.is_read,
-        readAt: x.read_at ? new Date(x.read_at).toISOString() : null,
-        message: { id: x.message_id, title: x.title, message: x.message, priority: x.priority, createdAt: new Date(x.created_at).toISOString() }
+        messageId: x.messageId,
+        isRead: x.isRead,
+        readAt: x.readAt ? x.readAt.toISOString() : null,
+        message: { id: x.messageId, title: x.title, message: x.message, priority: x.priority, createdAt: x.createdAt.toISOString() }
       }))
     },
 

@@ -1,2 +1,3 @@
 export * from './admin-messages.ts'
 export * from './inbox.ts'
+export * from './priority.ts'

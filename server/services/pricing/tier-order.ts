@@ -1,23 +1,21 @@
-import Joi from 'joi'
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { badRequest, notFound } from '../../lib/errors.ts'
 import { parseId } from '../agents/index.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 
-const moveSchema = Joi.object({
-  direction: Joi.string().valid('up', 'down').required().messages({ '*': 'direction must be up or down' })
-}).options({ stripUnknown: true })
+/** Which way a tier moves, checked at the edge (routes/tiers/schema.ts). */
+export interface TierMoveInput {
+  direction: 'up' | 'down'
+}
 
 /**
  * Moves a tier one place up or down the list (ADR 0041). The order decides which tier's price an empty
  * price falls back to, which tier is "first" (agents never placed in one) and which tiers are "higher"
  * for promotion, so all of them follow the new order at once.
  */
-export async function moveTier(deps: { sequelize: Sequelize; audit: AuditService }, rawId: unknown, body: unknown, ctx: Ctx) {
+export async function moveTier(deps: { sequelize: Sequelize; audit: AuditService }, rawId: unknown, value: TierMoveInput, ctx: Ctx) {
   const id = parseId(rawId, 'tier')
-  const { value, error } = moveSchema.validate(body ?? {})
-  if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction: Transaction) =>
     deps.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
   await deps.sequelize.transaction(async (t) => {

@@ -1,4 +1,3 @@
-import Joi from 'joi'
 import { QueryTypes, UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize'
 import { badRequest, conflict, notFound } from '../../lib/errors.ts'
 import { formatCedis, toGhs, toPesewas } from '../../lib/money.ts'
@@ -8,7 +7,7 @@ import type { Ctx } from '../context.ts'
 import type { PackagesService } from '../packages/index.ts'
 import { agentPriceOf, type PricingService } from './index.ts'
 import { ACTIVE_AGENT_SQL } from '../../lib/vocabulary.ts'
-import { moveTier } from './tier-order.ts'
+import { moveTier, type TierMoveInput } from './tier-order.ts'
 
 /** Delivered sales over this many days decide automatic promotion. */
 const PROMOTION_WINDOW_DAYS = 30
@@ -23,34 +22,20 @@ interface TierRow {
   agents: string
 }
 
-const tierSchema = Joi.object({
-  id: Joi.number().integer().min(1).max(2_147_483_647),
-  name: Joi.string().trim().min(2).max(40).required().messages({ '*': 'Tier name must be 2 to 40 characters' }),
-  // GHS of delivered sales over 30 days that promote an agent to this tier; null: only an admin moves agents here.
-  promoteAt: Joi.number()
-    .min(0.01)
-    .max(100_000_000)
-    .precision(2)
-    .allow(null)
-    .default(null)
-    .messages({ '*': 'Promotion threshold must be an amount in GHS (or empty)' }),
-  mayInvite: Joi.boolean().default(false).messages({ '*': 'mayInvite must be true or false' }),
-  parentsApprove: Joi.boolean().default(false).messages({ '*': 'parentsApprove must be true or false' })
-}).options({ stripUnknown: true })
+/** A tier to create (no id) or edit, checked at the edge (routes/tiers/schema.ts); promoteAt in GHS. */
+export interface TierInput {
+  id?: number
+  name: string
+  /** GHS of delivered sales over 30 days that promote an agent to this tier; null: only an admin moves agents here. */
+  promoteAt: number | null
+  mayInvite: boolean
+  parentsApprove: boolean
+}
 
-const gridSchema = Joi.object({
-  prices: Joi.array()
-    .max(100)
-    .required()
-    .items(
-      Joi.object({
-        tierId: Joi.number().integer().min(1).max(2_147_483_647).required(),
-        // null: the tier pays what the tier before it pays
-        price: Joi.number().min(0.01).max(100000).precision(2).allow(null).required()
-      })
-    )
-    .messages({ '*': 'Send prices as a list of tierId and price (GHS, or null for the tier above)' })
-}).options({ stripUnknown: true })
+/** One package's price per tier, checked at the edge; a null price: the tier pays what the tier before it pays. */
+export interface TierPricesInput {
+  prices: { tierId: number; price: number | null }[]
+}
 
 const presentTier = (r: TierRow) => ({
   id: r.id,
@@ -126,9 +111,7 @@ export function createTiersService(deps: { sequelize: Sequelize; audit: AuditSer
     list,
 
     /** Creates (no id: placed last) or edits a tier; audited. */
-    async save(body: unknown, ctx: Ctx) {
-      const { value, error } = tierSchema.validate(body ?? {})
-      if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
+    async save(value: TierInput, ctx: Ctx) {
       const fields = {
         name: value.name,
         promoteAt: value.promoteAt === null ? null : toPesewas(value.promoteAt),
@@ -167,7 +150,7 @@ export function createTiersService(deps: { sequelize: Sequelize; audit: AuditSer
     },
 
     /** Moves a tier one place up or down; positions stay 0..n-1 (see tier-order.ts). Audited. */
-    async move(rawId: unknown, body: unknown, ctx: Ctx) {
+    async move(rawId: unknown, body: TierMoveInput, ctx: Ctx) {
       await moveTier(deps, rawId, body, ctx)
       return list()
     },
@@ -196,14 +179,12 @@ export function createTiersService(deps: { sequelize: Sequelize; audit: AuditSer
     },
 
     /** Sets one package's price per tier (null clears it); never above the public price. Audited. */
-    async setPackagePrices(rawId: unknown, body: unknown, ctx: Ctx) {
+    async setPackagePrices(rawId: unknown, value: TierPricesInput, ctx: Ctx) {
       const packageId = parseId(rawId, 'package')
-      const { value, error } = gridSchema.validate(body ?? {})
-      if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
       const pkg = (await packages.listAll()).find((p) => p.id === packageId)
       if (!pkg) throw notFound('Package not found')
       const tierIds = new Set((await list()).map((t) => t.id))
-      const lines = value.prices as { tierId: number; price: number | null }[]
+      const lines = value.prices
       for (const l of lines) {
         if (!tierIds.has(l.tierId)) throw badRequest('A tier in the list does not exist any more. Please reload the page')
         if (l.price !== null && toPesewas(l.price) > pkg.priceUserPesewas)

@@ -1,4 +1,3 @@
-import Joi from 'joi'
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { badRequest, conflict, notFound } from '../../lib/errors.ts'
 import { toGhs, toPesewas, type Pesewas } from '../../lib/money.ts'
@@ -50,23 +49,17 @@ export interface PublicProductView {
   inStock: boolean
 }
 
-const ghsField = Joi.number().positive().max(100000).precision(2)
-const productSchema = Joi.object({
-  name: Joi.string().trim().min(2).max(80).required().messages({ '*': 'Name must be 2 to 80 characters' }),
-  howToUse: Joi.string().trim().allow('').max(500).default('').messages({ '*': 'How to use must be at most 500 characters' }),
-  checkingUrl: Joi.string()
-    .trim()
-    .allow('')
-    .max(300)
-    .uri({ scheme: ['https', 'http'] })
-    .default('')
-    .messages({ '*': 'Checking site must be a web address (https://...)' }),
-  priceUser: ghsField.required().messages({ '*': 'User price must be an amount in GHS greater than 0' }),
-  priceAgent: ghsField.allow(null, '').default(null).messages({ '*': 'Agent price must be an amount in GHS greater than 0, or empty' }),
-  shopCeiling: ghsField.allow(null, '').default(null).messages({ '*': 'Agent-shop ceiling must be an amount in GHS greater than 0, or empty' }),
-  active: Joi.boolean().default(true),
-  lowStockThreshold: Joi.number().integer().min(0).max(100000).default(10).messages({ '*': 'Low-stock threshold must be a whole number of 0 or more' })
-}).options({ stripUnknown: true, convert: true })
+/** A product as the admin saves it, checked at the edge (routes/vouchers/schema.ts); prices in GHS, '' or null for none. */
+export interface ProductInput {
+  name: string
+  howToUse: string
+  checkingUrl: string
+  priceUser: number
+  priceAgent: number | '' | null
+  shopCeiling: number | '' | null
+  active: boolean
+  lowStockThreshold: number
+}
 
 const orNull = (v: unknown) => (v === null || v === undefined || v === '' ? null : toPesewas(v as number))
 
@@ -128,18 +121,17 @@ export function createProducts(deps: { sequelize: Sequelize; audit: AuditService
     return row
   }
 
-  function validate(input: unknown) {
-    const { value, error } = productSchema.validate(input ?? {})
-    if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
+  /** The prices' rules between each other (each field was checked at the edge). */
+  function rowOf(value: ProductInput) {
     const row = {
-      name: value.name as string,
-      howToUse: value.howToUse as string,
-      checkingUrl: value.checkingUrl as string,
+      name: value.name,
+      howToUse: value.howToUse,
+      checkingUrl: value.checkingUrl,
       priceUser: toPesewas(value.priceUser),
       priceAgent: orNull(value.priceAgent),
       shopCeiling: orNull(value.shopCeiling),
-      active: value.active as boolean,
-      threshold: value.lowStockThreshold as number
+      active: value.active,
+      threshold: value.lowStockThreshold
     }
     if (row.priceAgent !== null && row.priceAgent > row.priceUser) throw badRequest('Agent price cannot be above the user price')
     if (row.shopCeiling !== null && row.shopCeiling < (row.priceAgent ?? row.priceUser)) throw badRequest('Agent-shop ceiling cannot be below the agent price')
@@ -159,8 +151,8 @@ export function createProducts(deps: { sequelize: Sequelize; audit: AuditService
     stock
   })
 
-  async function save(id: number | null, input: unknown, ctx: Ctx): Promise<AdminProductView> {
-    const v = validate(input)
+  async function save(id: number | null, input: ProductInput, ctx: Ctx): Promise<AdminProductView> {
+    const v = rowOf(input)
     try {
       const [row] = await q<ProductRow>(
         id === null
@@ -192,8 +184,8 @@ export function createProducts(deps: { sequelize: Sequelize; audit: AuditService
   return {
     load,
     countsOf,
-    create: (input: unknown, ctx: Ctx) => save(null, input, ctx),
-    async update(id: unknown, input: unknown, ctx: Ctx) {
+    create: (input: ProductInput, ctx: Ctx) => save(null, input, ctx),
+    async update(id: unknown, input: ProductInput, ctx: Ctx) {
       return save((await load(id)).id, input, ctx)
     },
     activeRows,

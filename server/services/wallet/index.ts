@@ -1,5 +1,4 @@
-import Joi from 'joi'
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize, Transaction } from 'sequelize'
 import type { Models } from '../../../models/index.ts'
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts'
 import { ghsFixed, toGhs, toPesewas } from '../../lib/money.ts'
@@ -8,9 +7,12 @@ import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 import type { PaymentsService, PaymentView } from '../payments/index.ts'
 import type { Settings, SettingsService } from '../settings/index.ts'
-import { balanceOf, ENTRY_TYPES, post, toEntry, type EntryRow, type EntryType, type WalletEntryRecord } from './ledger.ts'
+import { balanceOf, post, type EntryRow, type EntryType } from './ledger.ts'
 import { payOrderFromWallet, type WalletOrder } from './pay.ts'
+import { createWalletQueries, type EntryFilter } from './queries.ts'
 import { refundOrderToWallet } from './refund-handler.ts'
+
+export { ENTRY_TYPES } from './ledger.ts'
 
 export interface EntryView {
   id: number
@@ -34,83 +36,47 @@ export const presentEntry = (e: EntryRow): EntryView => ({
   createdAt: e.createdAt.toISOString()
 })
 
-const statementSchema = Joi.object({
-  type: Joi.string()
-    .valid(...ENTRY_TYPES)
-    .allow('')
-    .messages({ '*': 'Type must be TOPUP, ORDER, REFUND or ADJUSTMENT' }),
-  from: Joi.date().iso().allow('').messages({ '*': 'From must be a date (YYYY-MM-DD)' }),
-  to: Joi.date().iso().allow('').messages({ '*': 'To must be a date (YYYY-MM-DD)' }),
-  page: Joi.number().integer().min(1).max(100000).default(1),
-  limit: Joi.number().integer().min(1).max(100).default(20)
-}).options({ stripUnknown: true })
+/** A statement's page of entries, checked at the edge (routes/wallet/schema.ts). */
+export type StatementInput = EntryFilter & { page: number; limit: number }
 
-const topupSchema = Joi.object({
-  amount: Joi.number().positive().precision(2).required().messages({ '*': 'Enter an amount in cedis (up to 2 decimals)' }),
-  payerPhone: Joi.string().allow('', null),
-  payerNetwork: Joi.string().allow('', null),
-  email: Joi.string().allow('', null).max(254),
-  method: Joi.string().valid('momo', 'card'),
-  callbackUrl: Joi.string().uri().allow(null)
-}).options({ stripUnknown: true })
+/** A top-up the agent asks for, checked at the edge; the amount in GHS. */
+export interface TopupInput {
+  amount: number
+  payerPhone?: string | null
+  payerNetwork?: string | null
+  email?: string | null
+  method?: 'momo' | 'card'
+}
 
-const adjustSchema = Joi.object({
-  amount: Joi.number().positive().precision(2).max(1_000_000).required().messages({ '*': 'Enter an amount in cedis greater than 0 (up to 2 decimals)' }),
-  direction: Joi.string().valid('CREDIT', 'DEBIT').required().messages({ '*': 'Choose credit or debit' }),
-  reason: Joi.string().trim().min(3).max(300).required().messages({ '*': 'A reason of at least 3 characters is required' })
-}).options({ stripUnknown: true })
-
-export type StatementQuery = { type?: string; from?: string; to?: string; page?: number | string; limit?: number | string }
+/** An admin's credit or debit, checked at the edge; the amount in GHS. */
+export interface AdjustInput {
+  amount: number
+  direction: 'CREDIT' | 'DEBIT'
+  reason: string
+}
 
 export type WalletService = ReturnType<typeof createWalletService>
 
 /** The agent wallet (ADR 0014): balance, statement, top-up, paying orders, refunds, admin adjustments. */
 export function createWalletService(deps: { sequelize: Sequelize; models: Models; settings: SettingsService; audit: AuditService; payments: PaymentsService }) {
   const { sequelize, audit, payments } = deps
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
-    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+  const queries = createWalletQueries(sequelize)
+  const filterOf = ({ type, from, to }: StatementInput): EntryFilter => ({ type, from, to })
 
-  function filters(raw: StatementQuery) {
-    const { value, error } = statementSchema.validate(raw ?? {})
-    if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
-    const where = ['agent_id = :agentId']
-    if (value.type) where.push('type = :type')
-    if (value.from) where.push('created_at >= :from::date')
-    // 'to' is a whole day, inclusive
-    if (value.to) where.push(`created_at < :to::date + interval '1 day'`)
-    const day = (d: unknown) => (d ? new Date(d as string).toISOString().slice(0, 10) : null)
-    return {
-      where: where.join(' AND '),
-      params: { type: value.type || null, from: day(value.from), to: day(value.to) },
-      page: value.page as number,
-      limit: value.limit as number
-    }
-  }
-
-  async function statementOf(agentId: number, raw: StatementQuery) {
-    const f = filters(raw)
-    const params = { ...f.params, agentId }
-    const [count] = await q<{ n: string }>(`SELECT count(*) AS n FROM wallet_entries WHERE ${f.where}`, params)
-    const rows = await q<WalletEntryRecord>(`SELECT * FROM wallet_entries WHERE ${f.where} ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset`, {
-      ...params,
-      limit: f.limit,
-      offset: (f.page - 1) * f.limit
-    })
-    const total = Number(count!.n)
+  async function statementOf(agentId: number, input: StatementInput) {
+    const { page, limit } = input
+    const total = await queries.countEntries(agentId, filterOf(input))
+    const rows = await queries.entries(agentId, filterOf(input), { limit, offset: (page - 1) * limit })
     return {
       balance: toGhs(await balanceOf(sequelize, agentId))!,
-      entries: rows.map((r) => presentEntry(toEntry(r))),
-      pagination: { page: f.page, limit: f.limit, total, totalPages: Math.max(1, Math.ceil(total / f.limit)) }
+      entries: rows.map(presentEntry),
+      pagination: { page, limit, total, totalPages: Math.max(1, Math.ceil(total / limit)) }
     }
   }
 
-  async function allEntries(agentId: number, raw: StatementQuery): Promise<EntryView[]> {
-    const f = filters(raw)
-    const rows = await q<WalletEntryRecord>(`SELECT * FROM wallet_entries WHERE ${f.where} ORDER BY created_at DESC, id DESC LIMIT 100000`, {
-      ...f.params,
-      agentId
-    })
-    return rows.map((r) => presentEntry(toEntry(r)))
+  async function allEntries(agentId: number, input: StatementInput): Promise<EntryView[]> {
+    const rows = await queries.entries(agentId, filterOf(input), { limit: 100000, offset: 0 })
+    return rows.map(presentEntry)
   }
 
   async function limits() {
@@ -128,31 +94,29 @@ export function createWalletService(deps: { sequelize: Sequelize; models: Models
       return { balance: toGhs(await balanceOf(sequelize, agent.id))!, limits: await limits() }
     },
 
-    async statement(raw: StatementQuery, ctx: Ctx) {
+    async statement(input: StatementInput, ctx: Ctx) {
       const agent = requireActiveAgent(ctx, 'The wallet and its top-ups')
-      return statementOf(agent.id, raw)
+      return statementOf(agent.id, input)
     },
 
-    async statementEntries(raw: StatementQuery, ctx: Ctx) {
+    async statementEntries(input: StatementInput, ctx: Ctx) {
       const agent = requireActiveAgent(ctx, 'The wallet and its top-ups')
-      return allEntries(agent.id, raw)
+      return allEntries(agent.id, input)
     },
 
     /** Admin: any agent's statement. */
-    async agentStatement(agentId: number, raw: StatementQuery) {
-      const [agent] = await q<{ id: number; name: string; phone: string }>('SELECT id, name, phone FROM agents WHERE id = :id', { id: agentId })
+    async agentStatement(agentId: number, input: StatementInput) {
+      const agent = await queries.agent(agentId)
       if (!agent) throw notFound('Agent not found')
-      return { agent, ...(await statementOf(agent.id, raw)) }
+      return { agent, ...(await statementOf(agent.id, input)) }
     },
 
     /**
      * Starts a top-up through the one payments service (purpose wallet_topup); the wallet is credited
      * by settlement, in its transaction, once.
      */
-    async requestTopup(raw: unknown, ctx: Ctx): Promise<PaymentView> {
+    async requestTopup(value: TopupInput & { callbackUrl: string | null }, ctx: Ctx): Promise<PaymentView> {
       const agent = requireActiveAgent(ctx, 'The wallet and its top-ups')
-      const { value, error } = topupSchema.validate(raw ?? {})
-      if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
       const { min, max } = await limits()
       if (value.amount < min || value.amount > max) throw badRequest(`Top-up amount must be between GH₵${ghsFixed(min)} and GH₵${ghsFixed(max)}`)
       if (!(await deps.settings.get()).platformOpen) throw forbidden('Purchases are temporarily disabled')
@@ -166,7 +130,7 @@ export function createWalletService(deps: { sequelize: Sequelize; models: Models
           agentId: agent.id,
           userId: ctx.user!.id,
           method: value.method,
-          callbackUrl: value.callbackUrl ?? null
+          callbackUrl: value.callbackUrl
         },
         ctx
       )
@@ -182,11 +146,8 @@ export function createWalletService(deps: { sequelize: Sequelize; models: Models
     refundOrder: (orderId: number, reason: string, ctx: Ctx = {}) => refundOrderToWallet(deps, orderId, reason, ctx),
 
     /** Admin: credit or debit with a required reason, audited WALLET_ADJUSTED in the same transaction. */
-    async adjust(agentId: number, raw: unknown, ctx: Ctx) {
-      const { value, error } = adjustSchema.validate(raw ?? {})
-      if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
-      const [agent] = await q<{ id: number }>('SELECT id FROM agents WHERE id = :id', { id: agentId })
-      if (!agent) throw notFound('Agent not found')
+    async adjust(agentId: number, value: AdjustInput, ctx: Ctx) {
+      if (!(await queries.agent(agentId))) throw notFound('Agent not found')
       const signed = (value.direction === 'DEBIT' ? -1 : 1) * toPesewas(value.amount)
       return sequelize.transaction(async (t) => {
         const { entry, balancePesewas } = await post(
@@ -210,17 +171,14 @@ export function createWalletService(deps: { sequelize: Sequelize; models: Models
 
     /** Admin agents list: every wallet's balance in GHS, by agent id. */
     async allBalances(): Promise<Record<string, number>> {
-      const rows = await q<{ agent_id: number; balance_pesewas: string }>('SELECT agent_id, balance_pesewas FROM wallets', {})
-      return Object.fromEntries(rows.map((r) => [String(r.agent_id), toGhs(Number(r.balance_pesewas))!]))
+      const rows = await queries.balances()
+      return Object.fromEntries(rows.map((r) => [String(r.agentId), toGhs(r.balancePesewas)!]))
     },
 
     /** What the shop owes agents in total (admin overview). */
     async liability(): Promise<{ total: number; wallets: number }> {
-      const [row] = await q<{ total: string | null; n: string }>(
-        'SELECT sum(balance_pesewas) AS total, count(*) FILTER (WHERE balance_pesewas > 0) AS n FROM wallets',
-        {}
-      )
-      return { total: toGhs(Number(row?.total ?? 0))!, wallets: Number(row?.n ?? 0) }
+      const { totalPesewas, wallets } = await queries.liability()
+      return { total: toGhs(totalPesewas)!, wallets }
     }
   }
 }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Transaction } from 'sequelize'
 import { AppError } from '../../lib/errors.ts'
 import { toGhs, toPesewas } from '../../lib/money.ts'
 import type { Logger } from '../../lib/logger.ts'
@@ -11,13 +11,14 @@ import type { PricingService } from '../pricing/index.ts'
 import type { SettingsService } from '../settings/index.ts'
 import type { ShopsService } from '../shops/index.ts'
 import type { ChatOrderInput, ChatPorts } from './conversation.ts'
+import type { WhatsappQueries } from './queries.ts'
 
 /** How long a payment link pays its order. */
 export const PAY_LINK_MINUTES = 30
 export const payTokenHash = (token: string) => crypto.createHash('sha256').update(token).digest('hex')
 
 export type PortDeps = {
-  sequelize: Sequelize
+  queries: WhatsappQueries
   log: Logger
   settings: SettingsService
   packages: PackagesService
@@ -40,19 +41,9 @@ export interface TurnEffects {
  * one transaction, so a burst of chats never needs two pool connections per turn.
  */
 export function createChatPorts(deps: PortDeps) {
-  const { sequelize, log, settings, packages, orders, limits, shops } = deps
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
-    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
-
-  /** The chat's order under this reference, when a run of the same turn placed it already. */
-  async function placedBefore(waId: string, tid: string) {
-    const [row] = await q<{ payment_transaction_id: string; amount_pesewas: number }>(
-      `SELECT o.payment_transaction_id, o.amount_pesewas FROM whatsapp_orders w JOIN orders o ON o.id = w.order_id
-        WHERE w.wa_id = :waId AND o.payment_transaction_id = :tid`,
-      { waId, tid }
-    )
-    return row ? { transactionId: row.payment_transaction_id, amountPesewas: Number(row.amount_pesewas) } : null
-  }
+  const { queries, log, settings, packages, orders, limits, shops } = deps
+  // The chat's order under this reference, when a run of the same turn placed it already.
+  const placedBefore = queries.placedBefore
 
   /** The order the same turn asked for already (a run again), or what placing it answers; a 409 of a raced run finds the other's. */
   async function once<T extends { transactionId: string; amountPesewas: number }>(waId: string, reference: string, make: () => Promise<T>) {
@@ -84,8 +75,7 @@ export function createChatPorts(deps: PortDeps) {
   })
 
   return function portsFor(waId: string, effects: TurnEffects): ChatPorts {
-    const link = async (orderId: number, tx: Transaction) =>
-      void (await q(`INSERT INTO whatsapp_orders (order_id, wa_id) VALUES (:orderId, :waId) RETURNING order_id`, { orderId, waId }, tx))
+    const link = (orderId: number, tx: Transaction) => queries.linkOrder(orderId, waId, tx)
     return {
       settings: () => settings.get(),
       newReference: newTransactionId,
@@ -134,32 +124,15 @@ export function createChatPorts(deps: PortDeps) {
               )
           return { transactionId: String(order.paymentTransactionId ?? input.reference), amountPesewas: toPesewas(order.amount ?? 0) }
         })
-        await q(
-          `UPDATE whatsapp_orders w SET pay_token_hash = :hash, pay_expires_at = now() + make_interval(mins => :minutes)
-             FROM orders o WHERE o.id = w.order_id AND w.wa_id = :waId AND o.payment_transaction_id = :tid RETURNING w.order_id`,
-          { hash: payTokenHash(token), minutes: PAY_LINK_MINUTES, waId, tid: made.transactionId }
-        )
+        await queries.setPayToken({ waId, transactionId: made.transactionId, hash: payTokenHash(token), minutes: PAY_LINK_MINUTES })
         return { ...made, link: `${deps.origin}/pay/${token}`, minutes: PAY_LINK_MINUTES }
       },
-      async recentOrders(limit) {
-        const rows = await q<any>(
-          `SELECT o.payment_transaction_id, o.network, o.data_size_mb, o.recipient_number, o.amount_pesewas, o.payment_status, o.delivery_status
-             FROM whatsapp_orders w JOIN orders_view o ON o.id = w.order_id WHERE w.wa_id = :waId ORDER BY w.order_id DESC LIMIT :limit`,
-          { waId, limit }
-        )
-        return rows.map((r) => ({
-          transactionId: r.payment_transaction_id ?? '',
-          network: r.network,
-          sizeMb: r.data_size_mb,
-          recipient: r.recipient_number,
-          amountPesewas: r.amount_pesewas,
-          paymentStatus: r.payment_status,
-          deliveryStatus: r.delivery_status
-        }))
-      },
+      recentOrders: (limit) => queries.recentOrders(waId, limit),
       async handOff() {
         effects.handOff = true
       }
     }
   }
 }
+
+export type ChatPortsFor = ReturnType<typeof createChatPorts>

@@ -1,10 +1,13 @@
-import { Router, type RequestHandler, type Response } from 'express'
+import { Router, type Request, type RequestHandler, type Response } from 'express'
 import { AppError } from '../../../lib/errors.ts'
 import type { Services } from '../../../services/index.ts'
 import type { ApiCaller } from '../../../services/reseller-api/index.ts'
 import { openApiDocument } from '../../../services/reseller-api/openapi.ts'
+import { valid } from '../../validate.ts'
+import { idempotencyHeader, voucherOrderBody } from './schema.ts'
 
 const callerOf = (res: Response) => res.locals.apiCaller as ApiCaller
+const idempotencyKeyOf = (req: Request) => valid(idempotencyHeader, { key: req.get('Idempotency-Key') }).key
 
 /**
  * The reseller API, `/api/v1` (ADR 0014): API-key auth, a per-key rate limit, agent prices,
@@ -45,8 +48,7 @@ export function apiV1Router(services: Services) {
   })
 
   r.post('/orders', async (req, res) => {
-    const key = req.get('Idempotency-Key')
-    const out = await api.createOrder(callerOf(res), key, req.body)
+    const out = await api.createOrder(callerOf(res), idempotencyKeyOf(req), req.body)
     if (out.replayed) res.setHeader('Idempotent-Replayed', 'true')
     res.status(201).json({ order: out.order })
   })
@@ -57,7 +59,7 @@ export function apiV1Router(services: Services) {
 
   // Bulk orders (ADR 0039): many lines, one wallet debit, once per Idempotency-Key.
   r.post('/batches', async (req, res) => {
-    const out = await services.batchApi.create(callerOf(res).actor, req.get('Idempotency-Key'), req.body)
+    const out = await services.batchApi.create(callerOf(res).actor, idempotencyKeyOf(req), req.body)
     if (out.replayed) res.setHeader('Idempotent-Replayed', 'true')
     res.status(201).json({ batch: out.batch, lines: out.lines })
   })
@@ -72,7 +74,8 @@ export function apiV1Router(services: Services) {
   })
 
   r.post('/vouchers/orders', async (req, res) => {
-    const out = await services.apiVouchers.createOrder(callerOf(res), req.get('Idempotency-Key'), req.body)
+    const key = idempotencyKeyOf(req)
+    const out = await services.apiVouchers.createOrder(callerOf(res), key, valid(voucherOrderBody, req.body && typeof req.body === 'object' ? req.body : {}))
     if (out.replayed) res.setHeader('Idempotent-Replayed', 'true')
     res.status(201).json({ purchase: out.purchase })
   })

@@ -3,14 +3,14 @@ import type { Services } from '../../../services/index.ts'
 import { requireUser } from '../../middleware/auth.ts'
 import { ensureCsrfToken } from '../../middleware/csrf.ts'
 import { ctxOf, keepCurrentSession } from '../../ctx.ts'
-import { valid } from '../../validate.ts'
-import { forgotBody, resetBody } from './schema.ts'
+import { valid, validQuoted } from '../../validate.ts'
+import { changePasswordBody, forgotBody, loginBody, resetBody } from './schema.ts'
 
 export function authRouter(services: Services) {
   const r = Router()
 
   r.post('/login', async (req, res) => {
-    const { actor, tokens } = await services.auth.login(req.body, ctxOf(req))
+    const { actor, tokens } = await services.auth.login(validQuoted(loginBody, req.body), ctxOf(req))
     // A new session id at sign-in (no fixation), then the cookie signs the browser in too.
     await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err) : resolve())))
     req.session.userId = actor.id
@@ -37,7 +37,7 @@ export function authRouter(services: Services) {
   })
 
   r.post('/change-password', requireUser, async (req, res) => {
-    const ended = await services.auth.changePassword(req.body, ctxOf(req))
+    const ended = await services.auth.changePassword(validQuoted(changePasswordBody, req.body), ctxOf(req))
     keepCurrentSession(req, ended.epoch)
     res.json({ message: 'Password changed successfully' })
   })

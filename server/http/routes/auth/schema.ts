@@ -1,8 +1,24 @@
 import Joi from 'joi'
+import type { ChangePasswordInput, LoginInput } from '../../../services/auth/index.ts'
 import type { ForgotInput, ResetInput } from '../../../services/recovery/index.ts'
 
-// One schema per endpoint of /api/auth that has moved to the edge: account recovery's two forms.
-// Sign-in and change-password are still checked by the auth service.
+// One schema per endpoint of /api/auth that takes a body, bound to the type its service takes.
+
+/** POST /api/auth/login (answered by `validQuoted`: its problems always named the field in quotes). */
+export const loginBody = Joi.object<LoginInput>({
+  email: Joi.string().trim().lowercase().max(254).required(),
+  password: Joi.string().max(200).required()
+}).messages({ 'any.required': 'Enter email and password', 'string.empty': 'Enter email and password' })
+
+/** POST /api/auth/change-password (answered by `validQuoted`, as sign-in). */
+export const changePasswordBody = Joi.object<ChangePasswordInput>({
+  currentPassword: Joi.string().max(200).required(),
+  newPassword: Joi.string().min(6).max(200).required()
+}).messages({
+  'any.required': 'All password fields are required',
+  'string.empty': 'All password fields are required',
+  'string.min': 'Password must be at least 6 characters'
+})
 
 const identifier = Joi.string().trim().max(254).required().messages({
   'any.required': 'Enter your phone number or email',

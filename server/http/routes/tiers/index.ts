@@ -1,7 +1,9 @@
 import { Router } from 'express'
-import type { Services } from '../../services/index.ts'
-import { requireAdmin, requireRole } from '../middleware/auth.ts'
-import { ctxOf } from '../ctx.ts'
+import type { Services } from '../../../services/index.ts'
+import { ctxOf } from '../../ctx.ts'
+import { requireAdmin, requireRole } from '../../middleware/auth.ts'
+import { valid } from '../../validate.ts'
+import { moveBody, pricesBody, tierBody } from './schema.ts'
 
 /** Sub-agents (ADR 0041): the parent's list, prices and actions, and the sub-agent's view of its parent. */
 export function subAgentsRouter(services: Services) {
@@ -36,16 +38,16 @@ export function tiersAdminRouter(services: Services) {
     res.json({ tiers: await services.tiers.list() })
   })
   r.post('/', async (req, res) => {
-    res.json({ tiers: await services.tiers.save(req.body, ctxOf(req)) })
+    res.json({ tiers: await services.tiers.save(valid(tierBody, req.body), ctxOf(req)) })
   })
   r.post('/:id/move', async (req, res) => {
-    res.json({ tiers: await services.tiers.move(req.params.id, req.body, ctxOf(req)) })
+    res.json({ tiers: await services.tiers.move(req.params.id, valid(moveBody, req.body), ctxOf(req)) })
   })
   r.get('/prices', async (_req, res) => {
     res.json(await services.tiers.grid())
   })
   r.put('/prices/:packageId', async (req, res) => {
-    await services.tiers.setPackagePrices(req.params.packageId, req.body, ctxOf(req))
+    await services.tiers.setPackagePrices(req.params.packageId, valid(pricesBody, req.body), ctxOf(req))
     res.json(await services.tiers.grid())
   })
   r.put('/agents/:agentId', async (req, res) => {

@@ -1,11 +1,13 @@
 import { Router } from 'express'
-import { toCsv } from '../../lib/csv.ts'
-import type { Services } from '../../services/index.ts'
-import type { EntryView } from '../../services/wallet/index.ts'
-import { requireAdmin, requireRole } from '../middleware/auth.ts'
-import { ctxOf } from '../ctx.ts'
-import { orderLimit } from './orders/limits.ts'
-import { callbackUrlOf } from './orders/payer.ts'
+import { toCsv } from '../../../lib/csv.ts'
+import type { Services } from '../../../services/index.ts'
+import type { EntryView } from '../../../services/wallet/index.ts'
+import { ctxOf } from '../../ctx.ts'
+import { requireAdmin, requireRole } from '../../middleware/auth.ts'
+import { valid } from '../../validate.ts'
+import { orderLimit } from '../orders/limits.ts'
+import { callbackUrlOf } from '../orders/payer.ts'
+import { adjustBody, statementQuery, topupBody } from './schema.ts'
 
 const CSV_COLUMNS = [
   { header: 'Date', kind: 'datetime' as const, value: (e: EntryView) => e.createdAt },
@@ -17,7 +19,8 @@ const CSV_COLUMNS = [
   { header: 'Transaction ID', value: (e: EntryView) => e.transactionId }
 ]
 
-const query = (q: Record<string, unknown>) => Object.fromEntries(Object.entries(q).filter(([, v]) => typeof v === 'string')) as Record<string, string>
+const query = (q: Record<string, unknown>) => Object.fromEntries(Object.entries(q).filter(([, v]) => typeof v === 'string'))
+const statementOf = (q: Record<string, unknown>) => valid(statementQuery, query(q))
 
 /** The agent's wallet (/api/wallet) and the admins' view of any agent's wallet (/api/wallet/agents/:id). */
 export function walletRouter(services: Services) {
@@ -35,19 +38,19 @@ export function walletRouter(services: Services) {
   })
 
   r.get('/statement', agent, async (req, res) => {
-    res.json(await services.wallet.statement(query(req.query), ctxOf(req)))
+    res.json(await services.wallet.statement(statementOf(req.query), ctxOf(req)))
   })
 
   r.get('/statement.csv', agent, async (req, res) => {
-    const rows = await services.wallet.statementEntries(query(req.query), ctxOf(req))
+    const rows = await services.wallet.statementEntries(statementOf(req.query), ctxOf(req))
     res.setHeader('Content-Type', 'text/csv; charset=utf-8')
     res.setHeader('Content-Disposition', `attachment; filename="wallet-statement-${new Date().toISOString().slice(0, 10)}.csv"`)
     res.send(toCsv(CSV_COLUMNS, rows))
   })
 
   r.post('/topup', agent, orderLimit(services), async (req, res) => {
-    const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>
-    res.status(201).json(await services.wallet.requestTopup({ ...body, callbackUrl: callbackUrlOf(req, env) }, ctxOf(req)))
+    const topup = valid(topupBody, req.body && typeof req.body === 'object' ? req.body : {})
+    res.status(201).json(await services.wallet.requestTopup({ ...topup, callbackUrl: callbackUrlOf(req, env) }, ctxOf(req)))
   })
 
   r.get('/liability', requireAdmin, async (_req, res) => {
@@ -59,11 +62,11 @@ export function walletRouter(services: Services) {
   })
 
   r.get('/agents/:id', requireAdmin, async (req, res) => {
-    res.json(await services.wallet.agentStatement(agentIdOf(req.params.id), query(req.query)))
+    res.json(await services.wallet.agentStatement(agentIdOf(req.params.id), statementOf(req.query)))
   })
 
   r.post('/agents/:id/adjust', requireAdmin, async (req, res) => {
-    res.json(await services.wallet.adjust(agentIdOf(req.params.id), req.body, ctxOf(req)))
+    res.json(await services.wallet.adjust(agentIdOf(req.params.id), valid(adjustBody, req.body), ctxOf(req)))
   })
 
   return r

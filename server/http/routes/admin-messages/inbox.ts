@@ -1,9 +1,9 @@
 import { Router } from 'express'
-import type { Services } from '../../services/index.ts'
-import { requireRole } from '../middleware/auth.ts'
-import { ctxOf } from '../ctx.ts'
+import type { Services } from '../../../services/index.ts'
+import { requireRole } from '../../middleware/auth.ts'
+import { ctxOf } from '../../ctx.ts'
 
-/** The agent's side of /api/admin-messages (the admins' side is admin-messages.ts on the same path). */
+/** The agent's side of /api/admin-messages (the admins' side is index.ts on the same path). */
 export function inboxRouter(services: Services) {
   const r = Router()
   const agentOnly = requireRole('AGENT')

@@ -1,9 +1,11 @@
 import { Router, type RequestHandler } from 'express'
-import { forbidden, notFound } from '../../lib/errors.ts'
-import type { Services } from '../../services/index.ts'
-import { requireAdmin } from '../middleware/auth.ts'
-import { ctxOf } from '../ctx.ts'
-import { callbackUrlOf } from './orders/payer.ts'
+import { forbidden, notFound } from '../../../lib/errors.ts'
+import type { Services } from '../../../services/index.ts'
+import { ctxOf } from '../../ctx.ts'
+import { requireAdmin } from '../../middleware/auth.ts'
+import { valid } from '../../validate.ts'
+import { callbackUrlOf } from '../orders/payer.ts'
+import { payBody, replyBody, simulatorMessageBody } from './schema.ts'
 
 /**
  * WhatsApp (docs/whatsapp.md): Meta's webhook (GET verification, signed POSTs), the simulator's
@@ -32,8 +34,7 @@ export function whatsappRouter(services: Services) {
     next()
   }
   r.post('/simulator/messages', simulator, async (req, res) => {
-    const body = (req.body ?? {}) as { from?: unknown }
-    const { waId } = await wa.simulate(body)
+    const { waId } = await wa.simulate(valid(simulatorMessageBody, req.body))
     res.json({ waId, messages: await wa.transcript(waId) })
   })
   r.get('/simulator/messages', simulator, async (req, res) => {
@@ -43,7 +44,7 @@ export function whatsappRouter(services: Services) {
 
   // A payment link's page pays its order: the token is the only key, the amount the order's.
   r.post('/pay/:token', async (req, res) => {
-    res.json(await wa.payByLink(req.params.token, req.body, { ...ctxOf(req), callbackUrl: callbackUrlOf(req, env) }))
+    res.json(await wa.payByLink(req.params.token, valid(payBody, req.body), { ...ctxOf(req), callbackUrl: callbackUrlOf(req, env) }))
   })
 
   r.get('/chats', requireAdmin, async (_req, res) => {
@@ -53,11 +54,11 @@ export function whatsappRouter(services: Services) {
     res.json({ messages: await wa.transcript(String(req.params.waId)) })
   })
   r.post('/chats/:waId/reply', requireAdmin, async (req, res) => {
-    await wa.reply(req.params.waId, (req.body as Record<string, unknown> | undefined)?.text)
+    await wa.reply(String(req.params.waId), valid(replyBody, req.body).text)
     res.json({ sent: true })
   })
   r.post('/chats/:waId/release', requireAdmin, async (req, res) => {
-    await wa.release(req.params.waId)
+    await wa.release(String(req.params.waId))
     res.json({ released: true })
   })
   return r

@@ -1,9 +1,11 @@
 import { Router } from 'express'
-import { toCsv } from '../../lib/csv.ts'
-import type { BatchLineView, Services } from '../../services/index.ts'
-import { requireAdmin, requireRole } from '../middleware/auth.ts'
-import { ctxOf } from '../ctx.ts'
-import { orderLimit } from './orders/limits.ts'
+import { toCsv } from '../../../lib/csv.ts'
+import type { BatchLineView, Services } from '../../../services/index.ts'
+import { ctxOf } from '../../ctx.ts'
+import { requireAdmin, requireRole } from '../../middleware/auth.ts'
+import { valid } from '../../validate.ts'
+import { orderLimit } from '../orders/limits.ts'
+import { listQuery, sourceBody } from './schema.ts'
 
 const RESULT_COLUMNS = [
   { header: 'Order', kind: 'int' as const, value: (l: BatchLineView) => l.orderId },
@@ -32,19 +34,19 @@ export function bulkRouter(services: Services) {
   })
 
   r.get('/admin', requireAdmin, async (req, res) => {
-    res.json(await bulk.adminList(req.query))
+    res.json(await bulk.adminList(valid(listQuery, req.query)))
   })
 
   r.post('/preview', agent, async (req, res) => {
-    res.json(await bulk.preview(req.body, ctxOf(req)))
+    res.json(await bulk.preview(valid(sourceBody, req.body), ctxOf(req)))
   })
 
   r.post('/', agent, orderLimit(services), async (req, res) => {
-    res.status(201).json(await bulk.accept(req.body, ctxOf(req)))
+    res.status(201).json(await bulk.accept(valid(sourceBody, req.body), ctxOf(req)))
   })
 
   r.get('/', agent, async (req, res) => {
-    res.json(await bulk.mine(req.query, ctxOf(req)))
+    res.json(await bulk.mine(valid(listQuery, req.query), ctxOf(req)))
   })
 
   r.get('/:id', requireRole('AGENT', 'ADMIN'), async (req, res) => {

@@ -1,8 +1,10 @@
 import { Router } from 'express'
-import type { Services } from '../../services/index.ts'
-import { requireAdmin } from '../middleware/auth.ts'
-import { ctxOf } from '../ctx.ts'
-import { callbackUrlOf } from './orders/payer.ts'
+import type { Services } from '../../../services/index.ts'
+import { ctxOf } from '../../ctx.ts'
+import { requireAdmin } from '../../middleware/auth.ts'
+import { valid } from '../../validate.ts'
+import { callbackUrlOf } from '../orders/payer.ts'
+import { cardIdParams, productBody, soldQuery, uploadBody, voidBody } from './schema.ts'
 
 const phoneOf = (q: unknown) => (typeof q === 'string' ? q : undefined)
 
@@ -51,23 +53,24 @@ export function vouchersRouter(services: Services) {
     res.json({ products: await v.products.listAdmin() })
   })
   r.post('/admin/products', requireAdmin, async (req, res) => {
-    res.status(201).json({ product: await v.products.create(req.body, ctxOf(req)) })
+    res.status(201).json({ product: await v.products.create(valid(productBody, req.body), ctxOf(req)) })
   })
   r.put('/admin/products/:id', requireAdmin, async (req, res) => {
-    res.json({ product: await v.products.update(req.params.id, req.body, ctxOf(req)) })
+    res.json({ product: await v.products.update(req.params.id, valid(productBody, req.body), ctxOf(req)) })
   })
   r.get('/admin/products/:id/cards', requireAdmin, async (req, res) => {
     res.json(await v.stock(req.params.id, req.query.serial))
   })
   r.post('/admin/stock', requireAdmin, async (req, res) => {
-    res.status(201).json(await v.upload(req.body, ctxOf(req)))
+    res.status(201).json(await v.upload(valid(uploadBody, req.body), ctxOf(req)))
   })
   r.get('/admin/sold', requireAdmin, async (req, res) => {
     res.setHeader('Cache-Control', 'no-store')
-    res.json(await v.sold(req.query))
+    res.json(await v.sold(valid(soldQuery, req.query)))
   })
   r.post('/admin/cards/:id/void', requireAdmin, async (req, res) => {
-    res.json(await v.voidCard(req.params.id, req.body, ctxOf(req)))
+    const { id } = valid(cardIdParams, req.params)
+    res.json(await v.voidCard(id, valid(voidBody, req.body), ctxOf(req)))
   })
   return r
 }

@@ -1,0 +1,76 @@
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+
+// The API keys' statements, and the typed camelCase rows they return.
+
+export interface ApiKeyRow {
+  id: number
+  name: string
+  prefix: string
+  createdAt: Date
+  lastUsedAt: Date | null
+}
+
+/** What a presented key opens: its agent and user, and whether its last use is older than a minute. */
+export interface KeyUse {
+  id: number
+  agentId: number
+  userId: number
+  stale: boolean
+}
+
+type Raw = Record<string, any>
+const toKey = (r: Raw): ApiKeyRow => ({
+  id: r.id,
+  name: r.name,
+  prefix: r.prefix,
+  createdAt: new Date(r.created_at),
+  lastUsedAt: r.last_used_at ? new Date(r.last_used_at) : null
+})
+
+export function createKeyQueries(sequelize: Sequelize) {
+  const q = (sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
+    sequelize.query<Raw>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+
+  return {
+    /** The agent's keys not revoked, newest first. */
+    async activeKeys(agentId: number): Promise<ApiKeyRow[]> {
+      const rows = await q('SELECT * FROM api_keys WHERE agent_id = :id AND revoked_at IS NULL ORDER BY created_at DESC, id DESC', { id: agentId })
+      return rows.map(toKey)
+    },
+
+    /** Locks the agent's row (key creation per agent one at a time) and counts its keys not revoked. */
+    async lockAndCount(agentId: number, t: Transaction): Promise<number> {
+      await sequelize.query('SELECT id FROM agents WHERE id = :id FOR UPDATE', { replacements: { id: agentId }, transaction: t })
+      const [n] = await q('SELECT count(*) AS n FROM api_keys WHERE agent_id = :id AND revoked_at IS NULL', { id: agentId }, t)
+      return Number(n!.n)
+    },
+
+    async insertKey(k: { agentId: number; name: string; prefix: string; hash: string }, t: Transaction): Promise<ApiKeyRow> {
+      const [row] = await q('INSERT INTO api_keys (agent_id, name, prefix, key_hash) VALUES (:agentId, :name, :prefix, :hash) RETURNING *', k, t)
+      return toKey(row!)
+    },
+
+    /** Revokes the agent's key; its prefix, or null when there was none to revoke. */
+    async revoke(id: number, agentId: number, t: Transaction): Promise<string | null> {
+      const [row] = await q(
+        'UPDATE api_keys SET revoked_at = now() WHERE id = :id AND agent_id = :agentId AND revoked_at IS NULL RETURNING id, prefix',
+        { id, agentId },
+        t
+      )
+      return row ? row.prefix : null
+    },
+
+    async keyByHash(hash: string): Promise<KeyUse | null> {
+      const [r] = await q(
+        `SELECT k.id, k.agent_id, a.user_id, (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS stale
+         FROM api_keys k JOIN agents a ON a.id = k.agent_id WHERE k.key_hash = :hash AND k.revoked_at IS NULL`,
+        { hash }
+      )
+      return r ? { id: r.id, agentId: r.agent_id, userId: r.user_id, stale: Boolean(r.stale) } : null
+    },
+
+    async touch(id: number): Promise<void> {
+      await sequelize.query('UPDATE api_keys SET last_used_at = now() WHERE id = :id', { replacements: { id } })
+    }
+  }
+}
