@@ -220,8 +220,12 @@ describe('agents API: USSD PIN', () => {
   })
 
   it('never hands out guessable PINs', () => {
-    for (const p of ['0000', '1111', '1234', '4321', '1212', '2580', '1122', '1990', '2024', '6789', '9876']) expect(isGuessablePin(p), p).to.equal(true)
-    for (const p of ['4829', '7153', '0391']) expect(isGuessablePin(p), p).to.equal(false)
+    for (const p of ['0000', '1111', '1234', '4321', '1212', '2580', '1122', '1221', '1990', '2024', '6789', '9876'])
+      expect(isGuessablePin(p), p).to.equal(true)
+    // Not four digits: never a PIN to hand out.
+    for (const p of ['', '482', '48291', '48a9']) expect(isGuessablePin(p), p).to.equal(true)
+    // Each is one step short of a guessable pattern: one run step, one doubled digit, one mirrored pair.
+    for (const p of ['4829', '7153', '0391', '4568', '8653', '4471', '4714', '4772']) expect(isGuessablePin(p), p).to.equal(false)
   })
 
   it('resets only for agents; verifyPin is false without a PIN', async () => {

@@ -4,12 +4,14 @@ import crypto from 'node:crypto'
 export function isGuessablePin(pin: string): boolean {
   if (!/^\d{4}$/.test(pin)) return true
   const d = [...pin].map(Number)
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,ArrowFunction: the repeated-pair rule below also catches 1111, so dropping this line changes no answer
   if (d.every((x) => x === d[0])) return true
   const steps = [d[1]! - d[0]!, d[2]! - d[1]!, d[3]! - d[2]!]
   if (steps.every((s) => s === 1) || steps.every((s) => s === -1)) return true
   if (pin.slice(0, 2) === pin.slice(2)) return true // 1212
   if (d[0] === d[1] && d[2] === d[3]) return true // 1122
   if (d[0] === d[3] && d[1] === d[2]) return true // 1221
+  // Stryker disable next-line Regex: the PIN is four digits by here, so the anchors change no answer
   if (/^(19|20)\d\d$/.test(pin)) return true // birth years
   return ['2580', '0852', '1004', '6969', '1010', '0007', '4321', '1357', '2468', '1379', '7777'].includes(pin)
 }
