@@ -41,16 +41,17 @@ const SERVICES: Record<string, Target> = {
   },
   // The PIN rules and the one place a PIN is checked (with the per-agent lock).
   'ussd-pin': {
-    mutate: ['server/services/agents/pin.ts', 'server/services/ussd/index.ts:127-167'],
+    mutate: ['server/services/agents/pin.ts', 'server/services/ussd/index.ts:127-171'],
     tests: ['test/integration/ussd.test.ts', 'test/integration/agents.test.ts']
   },
   recovery: {
     mutate: ['server/services/recovery/*.ts'],
-    tests: ['test/integration/account-recovery.test.ts']
+    // The mail test: the only one with an SMTP server, so the email half of issuing a code runs.
+    tests: ['test/integration/account-recovery.test.ts', 'test/integration/account-recovery-mail-log.test.ts']
   },
   'reseller-api-keys': {
     mutate: ['server/services/reseller-api/keys.ts'],
-    tests: ['test/integration/reseller-api.test.ts']
+    tests: ['test/integration/reseller-api.test.ts', 'test/integration/reseller-api-keys.test.ts']
   },
   'reseller-api-webhooks': {
     mutate: ['server/services/reseller-api/webhooks.ts'],

@@ -68,7 +68,7 @@ describe('account recovery', function () {
     )
     expect((await codeRow(user.id))!.attempts).to.equal(0) // bad input is not a try
 
-    const ok = await reset({ identifier: '0241110002', code, newPassword: 'fresh-pass-1', confirmPassword: 'fresh-pass-1' })
+    const ok = await reset({ identifier: '0241110002', code, newPassword: 'fresh-pass-1', confirmPassword: 'fresh-pass-1' }, from('10.8.0.9'))
     expect(ok.status).to.equal(200)
     expect(ok.text).to.not.include(code).and.not.include('fresh-pass-1')
 
@@ -83,6 +83,12 @@ describe('account recovery', function () {
     const audit = await app().db.models.AuditLog.findAll({ where: { resourceId: String(user.id) }, raw: true })
     expect(audit.map((a: any) => a.action)).to.include.members(['PASSWORD_RESET_REQUESTED', 'PASSWORD_RESET', 'SESSIONS_ENDED'])
     expect(JSON.stringify(audit)).to.not.include(code).and.not.include('fresh-pass-1')
+    const entry = (action: string) => audit.find((a: any) => a.action === action) as any
+    expect(entry('PASSWORD_RESET_REQUESTED')).to.include({ severity: 'MEDIUM' })
+    expect(entry('PASSWORD_RESET_REQUESTED').details).to.deep.equal({ by: 'self', sms: true, email: false })
+    expect(entry('PASSWORD_RESET')).to.include({ severity: 'HIGH', userId: user.id, ipAddress: '10.8.0.9' })
+    expect(entry('PASSWORD_RESET').details).to.deep.equal({ sms: true })
+    expect(entry('SESSIONS_ENDED').details).to.include({ reason: 'PASSWORD_RESET' })
 
     // Single use.
     expect((await reset({ identifier: '0241110002', code, newPassword: 'again-pass-1', confirmPassword: 'again-pass-1' })).body.error).to.equal(INVALID_CODE)
@@ -90,12 +96,12 @@ describe('account recovery', function () {
 
   it('the notice names the support number from settings', async () => {
     const admin = await adminClient()
-    expect((await admin.put('/api/settings', { whatsappNumber: '233201234567' })).status).to.equal(200)
+    expect((await admin.put('/api/settings', { whatsappNumber: '233201234567', siteName: 'Kofi Data' })).status).to.equal(200)
     const { user } = await createAgent({ phone: '0241110010' })
     await forgot(user.email)
     const code = (await latestResetCode('0241110010'))!
     expect((await reset({ identifier: user.email, code, newPassword: 'fresh-pass-1', confirmPassword: 'fresh-pass-1' })).status).to.equal(200)
-    expect((await outboxFor('0241110010'))[0]!.message).to.equal('Your Data Hub password was changed. Not you? Call 233201234567')
+    expect((await outboxFor('0241110010'))[0]!.message).to.equal('Your Kofi Data password was changed. Not you? Call 233201234567')
   })
 
   it('a code is valid 10 minutes', async () => {
@@ -188,6 +194,16 @@ describe('account recovery', function () {
     expect((await new Client().login(user.email, 'fresh-pass-1')).status).to.equal(200)
   })
 
+  it('sends one account at most 5 codes an hour, however its phone and email are spelled', async () => {
+    const { user } = await createAgent({ phone: '0241110013' })
+    for (const identifier of [user.email, user.email, user.email, '0241110013', '233241110013', '+233 24 111 0013']) {
+      expect((await forgot(identifier)).status).to.equal(200)
+    }
+    await app().services.recovery.settled()
+    const codes = (await outboxFor('0241110013')).filter((m) => /reset code: \d{6}/.test(m.message))
+    expect(codes).to.have.length(5)
+  })
+
   it('the 5th wrong try ends the code even when the tries race', async () => {
     const { user } = await createAgent({ phone: '0241110009' })
     await forgot(user.email)
@@ -253,7 +269,15 @@ describe('account recovery', function () {
     expect((await admin.post(`/api/admin/users/${plain.id}/password-reset`)).status).to.equal(409)
     expect((await admin.post('/api/admin/users/999999/password-reset')).status).to.equal(404)
     expect((await admin.post('/api/admin/users/abc/password-reset')).status).to.equal(400)
+    expect((await admin.post('/api/admin/users/0/password-reset')).status).to.equal(400)
     expect(await app().db.models.AuditLog.count({ where: { action: 'ADMIN_PASSWORD_RESET_SENT' } })).to.equal(1)
+    const audit = (await app().db.models.AuditLog.findAll({ where: { resourceId: String(user.id) }, raw: true })) as any[]
+    const sent = audit.find((a) => a.action === 'ADMIN_PASSWORD_RESET_SENT')
+    expect(sent.severity).to.equal('HIGH')
+    expect(sent.details).to.deep.equal({ email: user.email, sms: true, emailSent: false })
+    const requested = audit.find((a) => a.action === 'PASSWORD_RESET_REQUESTED')
+    expect(requested.severity).to.equal('HIGH')
+    expect(requested.details).to.deep.equal({ by: 'admin', sms: true, email: false })
   })
 
   it('the admin SMS outbox view shows codes while no provider sends (a fresh machine), admin only', async () => {

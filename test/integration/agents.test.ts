@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
-import { isGuessablePin } from '../../server/services/agents/pin.ts'
+import { isGuessablePin, randomPin } from '../../server/services/agents/pin.ts'
 import * as factories from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
@@ -220,8 +220,18 @@ describe('agents API: USSD PIN', () => {
   })
 
   it('never hands out guessable PINs', () => {
-    for (const p of ['0000', '1111', '1234', '4321', '1212', '2580', '1122', '1990', '2024', '6789', '9876']) expect(isGuessablePin(p), p).to.equal(true)
-    for (const p of ['4829', '7153', '0391']) expect(isGuessablePin(p), p).to.equal(false)
+    for (const p of ['0000', '1111', '1234', '4321', '1212', '2580', '1122', '1221', '1990', '2024', '6789', '9876'])
+      expect(isGuessablePin(p), p).to.equal(true)
+    // Not four digits: never a PIN to hand out.
+    for (const p of ['', '482', '48291', '48a9']) expect(isGuessablePin(p), p).to.equal(true)
+    // Each is one step short of a guessable pattern: one run step, one doubled digit, one mirrored pair.
+    for (const p of ['4829', '7153', '0391', '4568', '8653', '4471', '4711', '4714', '4772']) expect(isGuessablePin(p), p).to.equal(false)
+    // About 1 PIN in 20 is guessable: 2,000 draws would meet dozens if randomPin handed them out.
+    for (let i = 0; i < 2000; i++) {
+      const pin = randomPin()
+      expect(pin).to.match(/^\d{4}$/)
+      expect(isGuessablePin(pin), pin).to.equal(false)
+    }
   })
 
   it('resets only for agents; verifyPin is false without a PIN', async () => {

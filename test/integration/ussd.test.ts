@@ -87,14 +87,21 @@ describe("USSD channel (Africa's Talking format)", () => {
       const raced = new AtPhone('+233241110006')
       await app().db.models.Agent.update({ pinLockedUntil: null }, { where: { id: agent.id } })
       await raced.dial()
-      await app().db.models.Agent.update({ pinLockedUntil: new Date(Date.now() + 30 * 60_000) }, { where: { id: agent.id } })
+      await app().db.models.Agent.update({ pinLockedUntil: new Date(Date.now() + 10 * 60_000) }, { where: { id: agent.id } })
       hop = await raced.send(pin)
       expect(hop.end).to.equal(true)
-      expect(hop.text).to.match(/locked/)
+      // The wait left on the lock, not a fresh lock's 30 minutes.
+      expect(hop.text).to.match(/locked for (9|10) minutes/)
 
       expect(await auditCount('USSD_PIN_FAILED')).to.equal(4)
       expect(await auditCount('USSD_PIN_LOCKED')).to.equal(1)
       const logs = await app().db.models.AuditLog.findAll({ where: { action: ['USSD_PIN_FAILED', 'USSD_PIN_LOCKED'] } })
+      const entries = logs.map((l) => ({ action: l.get('action'), severity: l.get('severity'), details: l.get('details') }))
+      entries.sort((x, y) => (x.details as { failedAttempts: number }).failedAttempts - (y.details as { failedAttempts: number }).failedAttempts)
+      expect(entries).to.deep.equal([
+        ...[1, 2, 3, 4].map((n) => ({ action: 'USSD_PIN_FAILED', severity: 'MEDIUM', details: { channel: 'ussd', failedAttempts: n } })),
+        { action: 'USSD_PIN_LOCKED', severity: 'HIGH', details: { channel: 'ussd', failedAttempts: 5, lockedMinutes: 30 } }
+      ])
       for (const l of logs) {
         expect(JSON.stringify(l.get('details'))).not.to.match(/1111|2222|3333|4444|5555/)
         expect(l.get('userId')).to.equal(agent.userId)

@@ -26,6 +26,7 @@ export function createRateLimitService({ sequelize }: { sequelize: Sequelize }) 
       const [, meta] = await sequelize.query('DELETE FROM rate_limits WHERE window_start < now() - make_interval(secs => :s)', { replacements: { s: seconds } })
       // rate-limiter-flexible's rows (services/limits/) carry their own expiry in epoch milliseconds.
       const [, flex] = await sequelize.query('DELETE FROM rate_limiter_flexible WHERE expire < :now', { replacements: { now: Date.now() } })
+      // Stryker disable next-line OptionalChaining: a raw DELETE always answers a result object, never undefined
       return ((meta as { rowCount?: number })?.rowCount ?? 0) + ((flex as { rowCount?: number })?.rowCount ?? 0)
     }
   }
