@@ -1,4 +1,4 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize } from 'sequelize'
 import type { Logger } from '../../lib/logger.ts'
 import { toGhs } from '../../lib/money.ts'
 import type { AuditService } from '../audit/index.ts'
@@ -6,7 +6,7 @@ import type { Ctx } from '../context.ts'
 import type { Attention } from './attention.ts'
 import type { Events as Bus } from '../events/index.ts'
 import { resultOf, type PaystackEvent } from './paystack.ts'
-import type { PaymentRow } from './provider.ts'
+import { createEventQueries } from './queries-events.ts'
 import type { Refunds } from './refund.ts'
 import type { SettleOutcome } from './settle.ts'
 
@@ -31,44 +31,22 @@ export type EventHandler = (e: PaystackEvent, ctx: Ctx) => Promise<{ handled: bo
  */
 export function createEvents(deps: EventDeps) {
   const { sequelize } = deps
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
-    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+  const queries = createEventQueries(sequelize)
 
-  async function store(gateway: string, e: PaystackEvent): Promise<{ id: number; first: boolean }> {
-    const [row] = await q<{ id: number; first: boolean }>(
-      `INSERT INTO gateway_events (gateway, event_key, event, reference, payload) VALUES (:gateway, :key, :event, :ref, CAST(:payload AS jsonb))
-       ON CONFLICT (gateway, event_key) DO UPDATE SET received_count = gateway_events.received_count + 1
-       RETURNING id, (xmax = 0) AS first`,
-      { gateway, key: e.key, event: e.event, ref: e.reference, payload: JSON.stringify({ event: e.event, data: e.data }) }
-    )
-    return row!
-  }
+  const store = (gateway: string, e: PaystackEvent): Promise<{ id: number; first: boolean }> =>
+    queries.store({ gateway, key: e.key, event: e.event, reference: e.reference, payload: { event: e.event, data: e.data } })
 
-  const mark = (id: number, handled: boolean, note: string) =>
-    q(`UPDATE gateway_events SET handled = :handled, note = :note WHERE id = :id RETURNING id`, { id, handled, note })
+  const mark = queries.mark
 
   /** A reversal or dispute of a settled payment: marked, commission reversed, listed for the admin. */
   async function reverse(reference: string, kind: 'reversal' | 'dispute', why: string, ctx: Ctx = {}): Promise<boolean> {
     return sequelize.transaction(async (t) => {
-      const [p] = await q<PaymentRow>(
-        `UPDATE payments SET status = 'REVERSED', message = :why, updated_at = now() WHERE transaction_id = :ref AND status IN ('SUCCESS','REFUND_FAILED') RETURNING *`,
-        { ref: reference, why: why.slice(0, 300) },
-        t
-      )
+      const p = await queries.reversePayment(reference, why.slice(0, 300), t)
       const details: Record<string, unknown> = { transactionId: reference, kind, why }
       if (p?.order_id) {
-        const [o] = await q(
-          `UPDATE orders SET payment_status = 'REVERSED', updated_at = now() WHERE id = :id AND payment_status = 'SUCCESS' RETURNING id`,
-          { id: p.order_id },
-          t
-        )
-        if (o) {
-          const [c] = await q<{ commission_amount_pesewas: number }>(
-            'DELETE FROM commissions WHERE order_id = :id RETURNING commission_amount_pesewas',
-            { id: p.order_id },
-            t
-          )
-          details.commissionReversed = c ? toGhs(c.commission_amount_pesewas) : 0
+        if (await queries.reverseOrder(p.order_id, t)) {
+          const commissionPesewas = await queries.deleteCommission(p.order_id, t)
+          details.commissionReversed = commissionPesewas != null ? toGhs(commissionPesewas) : 0
           await deps.events.publish('order.moneyReturned', { orderId: p.order_id, why: 'reversal' }, { ...ctx, transaction: t })
         }
         details.orderId = p.order_id
@@ -97,9 +75,9 @@ export function createEvents(deps: EventDeps) {
   async function paystack(e: PaystackEvent, ctx: Ctx = {}): Promise<void> {
     const stored = await store('paystack', e)
     const ref = e.reference
-    const known = ref ? (await q<{ gateway: string }>('SELECT gateway FROM payments WHERE transaction_id = :ref', { ref }))[0] : undefined
+    const known = ref ? await queries.gatewayOf(ref) : undefined
     if (e.event === 'charge.success') {
-      if (!ref || !known || known.gateway !== 'paystack') return void (await mark(stored.id, false, 'A payment for a reference this shop never issued'))
+      if (!ref || !known || known !== 'paystack') return void (await mark(stored.id, false, 'A payment for a reference this shop never issued'))
       await deps.settle(ref, resultOf(e.data, 'Payment successful'), ctx)
       return void (await mark(stored.id, true, 'Settled'))
     }
