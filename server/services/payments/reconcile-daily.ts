@@ -1,10 +1,11 @@
-import { QueryTypes, type Sequelize } from 'sequelize'
+import type { Sequelize } from 'sequelize'
 import type { Logger } from '../../lib/logger.ts'
 import { ghsText, toGhs } from '../../lib/money.ts'
 import type { Attention } from './attention.ts'
 import type { Events } from './events.ts'
 import { isDayComplete } from './gateway-days.ts'
 import type { GatewayTxn, PaymentProvider } from './provider.ts'
+import { createReconcileQueries, type ReconciliationRun } from './queries-reconcile.ts'
 import type { createSettlement } from './settle.ts'
 
 export interface DailyDeps {
@@ -34,7 +35,7 @@ const SETTLED_HERE = ['SUCCESS', 'REFUND_PENDING', 'REFUNDED', 'REFUND_FAILED', 
  */
 export function createDailyReconciliation(deps: DailyDeps) {
   const { sequelize, provider, log } = deps
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
+  const queries = createReconcileQueries(sequelize)
 
   async function run(dayInput: Date | string, now = new Date()): Promise<DailyResult> {
     const from = new Date(
@@ -43,20 +44,12 @@ export function createDailyReconciliation(deps: DailyDeps) {
     if (Number.isNaN(from.getTime())) throw new Error('invalid day')
     const to = new Date(from.getTime() + 86_400_000)
     const day = from.toISOString().slice(0, 10)
-    const [runRow] = await q<{ id: number }>(`INSERT INTO reconciliation_runs (day, gateway) VALUES (:day, :gateway) RETURNING id`, {
-      day,
-      gateway: provider.name
-    })
-    const runId = runRow!.id
+    const runId = await queries.startRun(day, provider.name)
     try {
       const theirs = await provider.listTransactions(from, to)
       const byRef = new Map<string, GatewayTxn>(theirs.map((t) => [t.reference, t]))
-      const ours = await q<{ transaction_id: string; status: string; amount_pesewas: number; paid: number | null }>(
-        `SELECT transaction_id, status, amount_pesewas, CAST(details->'paid'->>'amountPesewas' AS int) AS paid FROM payments
-          WHERE gateway = :gateway AND ((created_at >= :from AND created_at < :to) OR transaction_id IN (:refs))`,
-        { gateway: provider.name, from, to, refs: theirs.length ? [...byRef.keys()] : [''] }
-      )
-      const mine = new Map(ours.map((p) => [p.transaction_id, p]))
+      const ours = await queries.paymentsOf(provider.name, from, to, [...byRef.keys()])
+      const mine = new Map(ours.map((p) => [p.transactionId, p]))
       let mismatches = 0
       const flag = async (key: string, tid: string, summary: string, actionTaken: string, details: Record<string, unknown>) => {
         mismatches++
@@ -104,7 +97,7 @@ export function createDailyReconciliation(deps: DailyDeps) {
           })
           continue
         }
-        const ourPaid = p.paid ?? p.amount_pesewas
+        const ourPaid = p.paidPesewas ?? p.amountPesewas
         if (ourPaid !== t.amountPesewas) {
           await flag(
             'amount',
@@ -117,55 +110,32 @@ export function createDailyReconciliation(deps: DailyDeps) {
       }
       for (const p of ours) {
         if (p.status !== 'SUCCESS') continue
-        const t = byRef.get(p.transaction_id)
+        const t = byRef.get(p.transactionId)
         if (!t || (t.status !== 'success' && t.status !== 'reversed')) {
           await flag(
             'not_paid_there',
-            p.transaction_id,
+            p.transactionId,
             `SUCCESS here but ${t ? t.status : 'absent'} at the gateway`,
             'Nothing changed: check the payment at the gateway before delivering more',
             { gatewayStatus: t?.status ?? null }
           )
         }
       }
-      await q(
-        `UPDATE reconciliation_runs SET status = 'DONE', gateway_count = :g, local_count = :l, mismatches = :m, finished_at = now() WHERE id = :id RETURNING id`,
-        { id: runId, g: theirs.length, l: ours.length, m: mismatches }
-      )
+      await queries.finishRun(runId, theirs.length, ours.length, mismatches)
       // A day still open (or within its late-arrival hour) is looked at but stays due for the catch-up.
       if (isDayComplete(day, now)) {
-        await q(
-          `INSERT INTO reconciled_days (day, gateway, run_id) VALUES (:day, :gateway, :id)
-           ON CONFLICT (day) DO UPDATE SET gateway = EXCLUDED.gateway, run_id = EXCLUDED.run_id, reconciled_at = now() RETURNING day`,
-          { day, gateway: provider.name, id: runId }
-        )
+        await queries.markDayReconciled(day, provider.name, runId)
       }
       // A clean day is routine; a day with mismatches is something an admin acts on (the attention list).
       log[mismatches > 0 ? 'warn' : 'debug']({ day, runId, gateway: theirs.length, local: ours.length, mismatches }, 'daily reconciliation')
       return { runId, day, gatewayCount: theirs.length, localCount: ours.length, mismatches }
     } catch (err) {
-      await q(`UPDATE reconciliation_runs SET status = 'FAILED', message = :m, finished_at = now() WHERE id = :id RETURNING id`, {
-        id: runId,
-        m: (err as Error).message.slice(0, 300)
-      })
+      await queries.failRun(runId, (err as Error).message.slice(0, 300))
       throw err
     }
   }
 
-  async function runs(limit = 30) {
-    const rows = await q<any>(`SELECT * FROM reconciliation_runs ORDER BY started_at DESC LIMIT :limit`, { limit })
-    return rows.map((r) => ({
-      id: r.id,
-      day: typeof r.day === 'string' ? r.day : new Date(r.day).toISOString().slice(0, 10),
-      gateway: r.gateway,
-      status: r.status,
-      gatewayCount: r.gateway_count,
-      localCount: r.local_count,
-      mismatches: r.mismatches,
-      message: r.message,
-      startedAt: new Date(r.started_at).toISOString()
-    }))
-  }
+  const runs = (limit = 30): Promise<ReconciliationRun[]> => queries.latestRuns(limit)
 
   return { run, runs }
 }

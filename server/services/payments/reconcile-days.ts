@@ -1,9 +1,10 @@
 import Joi from 'joi'
-import { QueryTypes, type Sequelize } from 'sequelize'
+import type { Sequelize } from 'sequelize'
 import { AppError, badRequest } from '../../lib/errors.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 import { DAY_MS, dayKey, dayStart, latestDueDay } from './gateway-days.ts'
+import { createReconcileQueries } from './queries-reconcile.ts'
 import type { DailyResult } from './reconcile-daily.ts'
 
 /** The most days one catch-up or one admin request reconciles: a month of gateway lists at most. */
@@ -40,7 +41,7 @@ export function requestedDays(raw: unknown, now = new Date()): string[] {
  * a complete run of it is recorded in reconciled_days.
  */
 export function createReconcileDays(deps: { sequelize: Sequelize; audit: AuditService; reconcileDay: (day: string, now?: Date) => Promise<DailyResult> }) {
-  const { sequelize } = deps
+  const queries = createReconcileQueries(deps.sequelize)
 
   /**
    * Every complete day since the first one ever reconciled that has no record, oldest first, within
@@ -49,13 +50,7 @@ export function createReconcileDays(deps: { sequelize: Sequelize; audit: AuditSe
   async function missingDays(now = new Date()): Promise<string[]> {
     const latest = latestDueDay(now)
     const windowStart = dayKey(dayStart(latest) - (MAX_RECONCILE_DAYS - 1) * DAY_MS)
-    const rows = await sequelize.query<{ day: string }>(
-      `SELECT to_char(d, 'YYYY-MM-DD') AS day
-         FROM generate_series(GREATEST(CAST(:windowStart AS date), COALESCE((SELECT min(day) FROM reconciled_days), CAST(:latest AS date))), CAST(:latest AS date), interval '1 day') d
-        WHERE NOT EXISTS (SELECT 1 FROM reconciled_days r WHERE r.day = CAST(d AS date)) ORDER BY d`,
-      { replacements: { windowStart, latest }, type: QueryTypes.SELECT }
-    )
-    return rows.map((r) => r.day)
+    return queries.daysWithoutRecord(windowStart, latest)
   }
 
   /** "Reconcile now": each day of the range in turn, audited once with what it found. */
