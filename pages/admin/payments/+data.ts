@@ -1,17 +1,7 @@
 import type { PageContextServer } from 'vike/types'
 import type { AttentionItem } from '../../../server/services/payments/attention.ts'
+import type { ReconciliationRun } from '../../../server/services/payments/queries-reconcile.ts'
 
-export interface ReconciliationRun {
-  id: number
-  day: string
-  gateway: string
-  status: string
-  gatewayCount: number
-  localCount: number
-  mismatches: number
-  message: string | null
-  startedAt: string
-}
 export interface AttentionData {
   items: AttentionItem[]
   runs: ReconciliationRun[]
