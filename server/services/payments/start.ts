@@ -1,4 +1,4 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize, Transaction } from 'sequelize'
 import { badRequest, conflict, notFound } from '../../lib/errors.ts'
 import type { Logger } from '../../lib/logger.ts'
 import { publicOrigin } from '../../lib/origin.ts'
@@ -6,28 +6,10 @@ import type { Ctx } from '../context.ts'
 import type { Queue } from '../queue/index.ts'
 import { WAITING_MESSAGE } from './paystack.ts'
 import { GatewayError, isFinal, type GatewayResult, type PaymentProvider, type PaymentRow, type StartResult } from './provider.ts'
+import { createStartQueries } from './queries-start.ts'
 import type { createSettlement } from './settle.ts'
-import { preparedFor } from '../../../models/prepared.ts'
 
 export const START_TASK = 'payments.start'
-
-/**
- * The gateway's word on a started charge, and (when it says the payer is at it) the payment and its
- * order moved to IN_PROGRESS, never backwards: $6 moves the status, $7 sets what the gateway asks
- * the payer for ($8). The order moves in the same statement, so the answer needs no second commit.
- */
-const ANSWER = `WITH p AS (
-    UPDATE payments SET ext_transaction_id = COALESCE($2, ext_transaction_id), message = COALESCE($3, message),
-      status = CASE WHEN $6 AND status IN ('PENDING','IN_PROGRESS') THEN 'IN_PROGRESS' ELSE status END,
-      details = details || jsonb_build_object('authorizationUrl', $4::text)
-                || CASE WHEN $5::text IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('unclear', $5::text) END
-                || CASE WHEN $7 AND status IN ('PENDING','IN_PROGRESS') THEN jsonb_build_object('needs', $8::text) ELSE '{}'::jsonb END,
-      updated_at = now()
-    WHERE transaction_id = $1 RETURNING *),
-  o AS (
-    UPDATE orders SET payment_status = 'IN_PROGRESS', updated_at = now() FROM p
-    WHERE orders.id = p.order_id AND p.status = 'IN_PROGRESS' AND orders.payment_status = 'PENDING' RETURNING orders.id)
-  SELECT * FROM p`
 
 interface StartDeps {
   sequelize: Sequelize
@@ -46,9 +28,7 @@ interface StartDeps {
 export function createStarter(deps: StartDeps) {
   const { sequelize, log, provider, settlement } = deps
   const { settle, load } = settlement
-  // Every charge started takes this path: named statements (ADR 0024).
-  const run = preparedFor(sequelize)
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
+  const queries = createStartQueries(sequelize)
 
   /**
    * Applies what the gateway said at the start of a charge, and returns the row as it now is (null
@@ -60,16 +40,16 @@ export function createStarter(deps: StartDeps) {
     const unclear = !!start.unclear
     const fails = !unclear && (start.status === 'FAILED' || (row.method === 'card' && !start.authorizationUrl))
     const advance = !unclear && !fails && !isFinal(start.status)
-    const [after] = await run<PaymentRow>(ANSWER, [
-      row.transaction_id,
-      start.extId ?? null,
-      start.message || null,
-      start.authorizationUrl ?? row.details?.authorizationUrl ?? null,
-      unclear ? (start.note ?? 'No clear answer from the gateway') : null,
-      advance && start.status === 'IN_PROGRESS',
-      advance && start.needs !== undefined,
-      start.needs ?? null
-    ])
+    const after = await queries.answer({
+      transactionId: row.transaction_id,
+      extId: start.extId ?? null,
+      message: start.message || null,
+      authorizationUrl: start.authorizationUrl ?? row.details?.authorizationUrl ?? null,
+      unclear: unclear ? (start.note ?? 'No clear answer from the gateway') : null,
+      toInProgress: advance && start.status === 'IN_PROGRESS',
+      setNeeds: advance && start.needs !== undefined,
+      needs: start.needs ?? null
+    })
     if (unclear) {
       log.warn({ transactionId: row.transaction_id, note: start.note }, 'charge start without a clear answer: payment stays pending and is asked again')
       return after ?? null
@@ -87,11 +67,7 @@ export function createStarter(deps: StartDeps) {
    * when a voucher changed it again).
    */
   async function startCharge(transactionId: string, ctx: Ctx = {}): Promise<PaymentRow | null> {
-    const [row] = await q<PaymentRow>(
-      `UPDATE payments SET details = details || jsonb_build_object('startedAt', now()), updated_at = now()
-       WHERE transaction_id = :tid AND status = 'PENDING' AND NOT (details ? 'startedAt') RETURNING *`,
-      { tid: transactionId }
-    )
+    const row = await queries.claimStart(transactionId)
     return row ? startClaimed(row, ctx) : null
   }
 
@@ -131,7 +107,7 @@ export function createStarter(deps: StartDeps) {
       await submitCode(row.transaction_id, voucher, ctx).catch((err) =>
         log.warn({ err: { message: (err as Error).message }, transactionId: row.transaction_id }, 'voucher not accepted')
       )
-    await q(`UPDATE payments SET details = details - 'voucher' WHERE transaction_id = :tid RETURNING id`, { tid: row.transaction_id })
+    await queries.forgetVoucher(row.transaction_id)
     return null
   }
 
@@ -152,13 +128,7 @@ export function createStarter(deps: StartDeps) {
     const lateWindow = row.status === 'EXPIRED'
     if (isFinal(row.status) && !lateWindow) return { row, asked: false }
     const secs = provider.minCheckIntervalMs(row.method) / 1000
-    const [claimed] = await q<PaymentRow>(
-      `UPDATE payments SET last_checked_at = now()
-       WHERE transaction_id = :tid AND (status IN ('PENDING','IN_PROGRESS') OR (status = 'EXPIRED' AND settled_at > now() - interval '1 day'))
-         AND (last_checked_at IS NULL OR last_checked_at <= now() - make_interval(secs => :secs))
-       RETURNING *`,
-      { tid: transactionId, secs }
-    )
+    const claimed = await queries.claimCheck(transactionId, secs)
     if (!claimed) return { row, asked: false }
     let result: GatewayResult
     try {
@@ -188,10 +158,7 @@ export function createStarter(deps: StartDeps) {
       r = { status: 'PENDING', message: WAITING_MESSAGE, unclear: true, note: err.message }
     }
     if (r.rejected) {
-      await q(`UPDATE payments SET message = :m, updated_at = now() WHERE transaction_id = :tid AND status IN ('PENDING','IN_PROGRESS') RETURNING id`, {
-        tid: transactionId,
-        m: r.message
-      })
+      await queries.noteRejectedCode(transactionId, r.message)
     } else if (r.unclear) {
       await settlement.progress(transactionId, { status: 'IN_PROGRESS', message: WAITING_MESSAGE, needs: null })
     } else if (r.status === 'FAILED') {
@@ -227,15 +194,10 @@ export function createStarter(deps: StartDeps) {
   /** Open payments past their gateway's window are asked once more, and expired when still unanswered. */
   async function expireStale(olderThanMinutes?: number): Promise<{ checked: number; settled: number; expired: number }> {
     const override = olderThanMinutes ? Math.max(1, Math.floor(olderThanMinutes)) * 60 : null
-    const stale = await q<{ transaction_id: string }>(
-      `SELECT transaction_id FROM payments WHERE status IN ('PENDING','IN_PROGRESS')
-         AND created_at < now() - make_interval(secs => CASE WHEN method = 'momo' THEN :momo ELSE :card END)
-       ORDER BY last_checked_at NULLS FIRST, id LIMIT 500`,
-      { momo: override ?? provider.expireAfterMs('momo') / 1000, card: override ?? provider.expireAfterMs('card') / 1000 }
-    )
+    const stale = await queries.staleOpen(override ?? provider.expireAfterMs('momo') / 1000, override ?? provider.expireAfterMs('card') / 1000)
     let settled = 0
     let expired = 0
-    for (const { transaction_id: tid } of stale) {
+    for (const tid of stale) {
       const r = await reconcileOne(tid, override)
       if (r === 'settled') settled++
       if (r === 'expired') expired++
