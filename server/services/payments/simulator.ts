@@ -1,4 +1,4 @@
-import { QueryTypes, type Sequelize } from 'sequelize'
+import type { Sequelize } from 'sequelize'
 import { conflict, notFound } from '../../lib/errors.ts'
 import { toGhs } from '../../lib/money.ts'
 import { phoneVariants } from '../../lib/phone.ts'
@@ -8,6 +8,7 @@ import type { Env } from '../../env.ts'
 import type { Logger } from '../../lib/logger.ts'
 import type { Ctx } from '../context.ts'
 import type { CardStart, GatewayResult, GatewayTxn, MomoStart, PaymentProvider, PaymentRow, RefundAnswer, StartResult } from './provider.ts'
+import { createSimulatorQueries, type SimulatedCheckout } from './queries-simulator.ts'
 
 export const SIM_PROMPT_MESSAGE = 'USSD prompt sent! Check your phone and complete payment.'
 export const SIM_VOUCHER_MESSAGE = 'Dial *110# on your Telecel phone to generate a voucher, then enter the voucher code here.'
@@ -91,7 +92,7 @@ export function createSimulatorProvider(
 
 interface Refresher {
   refresh(transactionId: string): Promise<{ paymentStatus: string; message: string } | null>
-  mayRead(p: PaymentRow, ctx: Ctx, phone?: unknown): boolean
+  mayRead(p: SimulatedCheckout, ctx: Ctx, phone?: unknown): boolean
 }
 
 export const BEING_CONFIRMED = 'Your answer was recorded. The payment is being confirmed.'
@@ -99,7 +100,8 @@ export const BEING_CONFIRMED = 'Your answer was recorded. The payment is being c
 export function createSimulatorControl(deps: { sequelize: Sequelize; env: Env; payments: Refresher; active: boolean; log?: Logger }) {
   const { sequelize, env } = deps
   const ttl = env.SIMULATOR_PROMPT_TTL_SECONDS
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
+  const queries = createSimulatorQueries(sequelize)
+  const promptWindow = { ttlSecs: ttl, lateMode: SIM_MODES.approveAfterExpiry }
   const ensureActive = () => {
     if (!deps.active) throw notFound()
   }
@@ -113,18 +115,8 @@ export function createSimulatorControl(deps: { sequelize: Sequelize; env: Env; p
   async function answer(reference: unknown, decision: 'APPROVED' | 'DECLINED') {
     ensureActive()
     const r = ref(reference)
-    const rows = await q<{ transaction_id: string }>(
-      `UPDATE payments SET details = jsonb_set(details, '{simulator}', jsonb_build_object('decision', CAST(:decision AS text), 'at', now())), updated_at = now()
-       WHERE transaction_id = :r AND gateway = 'simulator' AND NOT (details ? 'simulator') AND COALESCE(details->>'needs', '') = ''
-         AND ((status IN ('PENDING','IN_PROGRESS') AND created_at > now() - make_interval(secs => :ttl)) OR (status = 'EXPIRED' AND payer_phone LIKE '%' || :lateMode AND settled_at > now() - interval '1 hour'))
-       RETURNING transaction_id`,
-      { r, decision, ttl, lateMode: SIM_MODES.approveAfterExpiry }
-    )
-    if (!rows.length) {
-      const [p] = await q<{ status: string; answered: boolean }>(
-        `SELECT status, (details ? 'simulator') AS answered FROM payments WHERE transaction_id = :r AND gateway = 'simulator'`,
-        { r }
-      )
+    if (!(await queries.recordAnswer(r, decision, promptWindow))) {
+      const p = await queries.answerState(r)
       if (!p) throw notFound('No simulated payment with this reference')
       await deps.payments.refresh(r)
       if (p.answered || !['PENDING', 'IN_PROGRESS'].includes(p.status)) throw conflict('This payment has already been answered')
@@ -159,23 +151,15 @@ export function createSimulatorControl(deps: { sequelize: Sequelize; env: Env; p
       if (typed && (digits.length < 9 || digits.length > 12)) return []
       const mine = typed ? [] : (ctx.browser?.started() ?? [])
       if (!typed && !mine.length) return []
-      const rows = await q<any>(
-        `SELECT transaction_id, amount_pesewas, payer_phone, payer_network, purpose, created_at FROM payments
-         WHERE gateway = 'simulator' AND method = 'momo'
-           AND ${typed ? 'payer_phone IN (:phones)' : 'transaction_id IN (:mine)'}
-           AND NOT (details ? 'simulator') AND COALESCE(details->>'needs', '') = ''
-           AND ((status IN ('PENDING','IN_PROGRESS') AND created_at > now() - make_interval(secs => :ttl)) OR (status = 'EXPIRED' AND payer_phone LIKE '%' || :lateMode AND settled_at > now() - interval '1 hour'))
-         ORDER BY created_at DESC LIMIT 20`,
-        { phones: typed ? phoneVariants(digits) : [''], mine: mine.length ? mine : [''], ttl, lateMode: SIM_MODES.approveAfterExpiry }
-      )
+      const rows = await queries.openPrompts(typed ? phoneVariants(digits) : null, mine, promptWindow)
       return rows.map((p) => ({
-        reference: p.transaction_id as string,
-        amount: toGhs(p.amount_pesewas),
-        phone: p.payer_phone as string,
-        network: p.payer_network as string,
-        purpose: p.purpose as string,
-        createdAt: new Date(p.created_at).toISOString(),
-        expiresAt: new Date(new Date(p.created_at).getTime() + ttl * 1000).toISOString()
+        reference: p.transactionId,
+        amount: toGhs(p.amountPesewas),
+        phone: p.payerPhone,
+        network: p.payerNetwork,
+        purpose: p.purpose,
+        createdAt: new Date(p.createdAt).toISOString(),
+        expiresAt: new Date(new Date(p.createdAt).getTime() + ttl * 1000).toISOString()
       }))
     },
 
@@ -183,19 +167,15 @@ export function createSimulatorControl(deps: { sequelize: Sequelize; env: Env; p
     async checkout(reference: unknown, ctx: Ctx = {}, phone?: unknown) {
       ensureActive()
       const r = ref(reference)
-      const [p] = await q<any>(
-        `SELECT transaction_id, amount_pesewas, email, purpose, status, method, user_id, payer_phone, (details ? 'simulator') AS answered FROM payments
-         WHERE transaction_id = :r AND gateway = 'simulator'`,
-        { r }
-      )
+      const p = await queries.checkout(r)
       // Only the browser that started it (or its owner, or whoever knows the payer's phone) sees a checkout.
       if (!p || !deps.payments.mayRead(p, ctx, phone)) throw notFound('No simulated payment with this reference')
       return {
-        reference: p.transaction_id as string,
+        reference: p.transaction_id,
         amount: toGhs(p.amount_pesewas),
-        email: p.email as string | null,
-        purpose: p.purpose as string,
-        status: p.status as string,
+        email: p.email,
+        purpose: p.purpose,
+        status: p.status,
         answered: !!p.answered
       }
     }

@@ -17,7 +17,7 @@ export function checkReference(transactionId: unknown): string {
  * Who may read a payment: admins; the signed-in person who made it; the browser that
  * started it; or whoever also gives the paying phone number. A transaction id alone opens nothing.
  */
-export function mayRead(p: PaymentRow, ctx: Ctx, phone?: unknown): boolean {
+export function mayRead(p: Pick<PaymentRow, 'user_id' | 'transaction_id' | 'payer_phone'>, ctx: Ctx, phone?: unknown): boolean {
   if (ctx.user?.role === 'ADMIN') return true
   if (p.user_id) return ctx.user?.id === p.user_id || !!ctx.browser?.owns(p.transaction_id)
   if (ctx.browser?.owns(p.transaction_id)) return true
