@@ -1,10 +1,8 @@
-import { QueryTypes, type Transaction } from 'sequelize'
+import type { Transaction } from 'sequelize'
 import { toGhs } from '../../lib/money.ts'
 import type { Ctx } from '../context.ts'
-import type { CommissionOrder } from '../commissions/index.ts'
-import { queueOnPaymentSets } from '../delivery/index.ts'
-import type { DeliveryRow } from '../delivery/types.ts'
 import type { Settings } from '../settings/index.ts'
+import { createSettleQueries } from './queries-settle.ts'
 import type { SettleDeps } from './settle.ts'
 
 export type LinesDeps = Pick<SettleDeps, 'sequelize' | 'audit' | 'commissions' | 'delivery' | 'events' | 'log'>
@@ -29,22 +27,14 @@ export interface PaidLines {
 export async function settleLines(deps: LinesDeps, lines: PaidLines, ctx: Ctx & { transaction: Transaction }): Promise<number[]> {
   const t = ctx.transaction
   const { settings } = lines
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) =>
-    deps.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction: t })
-  const payments = await q<Record<string, any>>(
-    `UPDATE payments SET status = 'SUCCESS', message = :message,
-       details = CASE WHEN amount_pesewas > 0 THEN details || jsonb_build_object('paid', jsonb_build_object('amountPesewas', amount_pesewas, 'currency', 'GHS')) ELSE details END,
-       settled_at = now(), updated_at = now()
-     WHERE transaction_id IN (:tids) AND purpose = 'data' AND status IN ('PENDING','IN_PROGRESS')
-     RETURNING *`,
-    { tids: lines.transactionIds, message: lines.message }
-  )
+  const queries = createSettleQueries(deps.sequelize)
+  const payments = await queries.settleLinePayments(lines.transactionIds, lines.message, t)
   if (payments.length !== lines.transactionIds.length) throw new Error('bulk line payments did not all settle')
   const viaDelivery = !!deps.delivery && settings.deliveryMode !== 'manual'
-  const orders = await q<DeliveryRow & CommissionOrder>(
-    `UPDATE orders SET payment_status = 'SUCCESS', updated_at = now(), ${queueOnPaymentSets(':queue')}
-     WHERE id IN (:ids) AND payment_status IN ('PENDING','IN_PROGRESS') RETURNING *`,
-    { ids: payments.map((p) => p.order_id), queue: viaDelivery }
+  const orders = await queries.payLineOrders(
+    payments.map((p) => p.order_id),
+    viaDelivery,
+    t
   )
   if (orders.length !== payments.length) throw new Error('bulk line orders did not all settle')
   const recorded = await deps.commissions.recordForOrders(orders, settings, t)

@@ -1,17 +1,17 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize, Transaction } from 'sequelize'
 import type { Logger } from '../../lib/logger.ts'
 import { ghsText, toGhs } from '../../lib/money.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { CommissionsService } from '../commissions/index.ts'
 import type { Ctx } from '../context.ts'
-import { SETTINGS_VERSION_SQL, type Settings, type SettingsService } from '../settings/index.ts'
-import { preparedFor } from '../../../models/prepared.ts'
+import type { Settings, SettingsService } from '../settings/index.ts'
 import { fillTemplate, formatDataSize, type SmsService } from '../sms/index.ts'
-import { queueOnPaymentSets, type DeliveryService } from '../delivery/index.ts'
+import type { DeliveryService } from '../delivery/index.ts'
 import { post as postWalletEntry } from '../wallet/ledger.ts'
 import type { Attention } from './attention.ts'
 import type { Events } from '../events/index.ts'
 import { isFinal, type GatewayResult, type PaymentRow } from './provider.ts'
+import { createSettleQueries } from './queries-settle.ts'
 import type { Refunds } from './refund.ts'
 
 export interface SettleDeps {
@@ -43,42 +43,19 @@ export interface SettleOutcome {
  */
 export function createSettlement(deps: SettleDeps) {
   const { sequelize, log } = deps
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
-    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
-  // Every payment and paid order takes this path: its statements are named (ADR 0024).
-  const run = preparedFor(sequelize)
-
-  async function load(transactionId: string, transaction?: Transaction): Promise<PaymentRow | null> {
-    const [row] = await run<PaymentRow>('SELECT * FROM payments WHERE transaction_id = $1', [transactionId], transaction)
-    return row ?? null
-  }
+  const queries = createSettleQueries(sequelize)
+  const load = queries.load
 
   /** A non-final word from the gateway: PENDING -> IN_PROGRESS at most, never backwards. */
   async function progress(transactionId: string, result: GatewayResult): Promise<void> {
-    const rows = await q<{ order_id: number | null; status: string }>(
-      `UPDATE payments SET
-         status = CASE WHEN :status = 'IN_PROGRESS' THEN 'IN_PROGRESS' ELSE status END,
-         message = COALESCE(:message, message),
-         ext_transaction_id = COALESCE(:ext, ext_transaction_id),
-         details = CASE WHEN :setNeeds THEN details || jsonb_build_object('needs', CAST(:needs AS text)) ELSE details END,
-         updated_at = now()
-       WHERE transaction_id = :tid AND status IN ('PENDING','IN_PROGRESS')
-       RETURNING order_id, status`,
-      {
-        tid: transactionId,
-        status: result.status,
-        message: result.message || null,
-        ext: result.extId ?? null,
-        setNeeds: result.needs !== undefined,
-        needs: result.needs ?? null
-      }
-    )
-    const row = rows[0]
-    if (row?.order_id && row.status === 'IN_PROGRESS') {
-      await q(`UPDATE orders SET payment_status = 'IN_PROGRESS', updated_at = now() WHERE id = :id AND payment_status = 'PENDING' RETURNING id`, {
-        id: row.order_id
-      })
-    }
+    const row = await queries.progress(transactionId, {
+      status: result.status,
+      message: result.message || null,
+      extId: result.extId ?? null,
+      setNeeds: result.needs !== undefined,
+      needs: result.needs ?? null
+    })
+    if (row?.orderId && row.status === 'IN_PROGRESS') await queries.orderInProgress(row.orderId)
   }
 
   /** The purchase's effects; returns false when a success cannot be honoured (the money then goes back). */
@@ -103,12 +80,7 @@ export function createSettlement(deps: SettleDeps) {
     if (p.purpose === 'data' && p.order_id) {
       // Paid and, when delivery is automatic, queued for its vendor in one statement (ADR 0024).
       const viaDelivery = !!deps.delivery && settings.deliveryMode !== 'manual'
-      const [order] = await run<any>(
-        `UPDATE orders SET payment_status = $2, updated_at = now(), ${queueOnPaymentSets('$4')}
-         WHERE id = $1 AND payment_status = ANY($3::text[]) RETURNING *`,
-        [p.order_id, p.status, openStates, success && viaDelivery],
-        t
-      )
+      const order = await queries.payOrder(p.order_id, p.status, openStates, success && viaDelivery, t)
       details.orderId = p.order_id
       if (!order && success) honoured = false
       if (order && success) {
@@ -124,7 +96,7 @@ export function createSettlement(deps: SettleDeps) {
         } else if (order.agent_id) {
           // The agent paying (wallet, USSD) is the one signed in: its phone is already in hand.
           const own = ctx.user?.agent?.id === order.agent_id ? ctx.user?.agent : null
-          const [agent] = own ? [own] : await q<{ phone: string }>('SELECT phone FROM agents WHERE id = :id', { id: order.agent_id }, t)
+          const [agent] = own ? [own] : [await queries.agentPhone(order.agent_id, t)]
           if (agent && settings.smsOrderCreatedAgent)
             smsId = await deps.sms.send(agent.phone, fillTemplate(settings.smsOrderCreatedAgent, vars), { transaction: t, defer: viaDelivery })
         } else if (settings.smsOrderCreatedUser) {
@@ -169,38 +141,30 @@ export function createSettlement(deps: SettleDeps) {
     if (p.purpose === 'agent_fee' && p.agent_id) {
       details.agentId = p.agent_id
       // A paid agent is never downgraded by an older attempt; a failure only counts for the attempt on record.
-      const agentRows = await q(
-        success
-          ? `UPDATE agents SET payment_status = 'SUCCESS', payment_transaction_id = :tid, updated_at = now()
-             WHERE id = :id AND payment_status IS DISTINCT FROM 'SUCCESS' RETURNING id`
-          : `UPDATE agents SET payment_status = :status, updated_at = now()
-             WHERE id = :id AND payment_transaction_id = :tid AND payment_status IS DISTINCT FROM 'SUCCESS' RETURNING id`,
-        { id: p.agent_id, tid: p.transaction_id, status: p.status },
-        t
-      )
+      const moved = await queries.agentFeeSettled(p.agent_id, p.transaction_id, p.status, success, t)
       // Already paid by another attempt: this money is not needed.
-      if (success && !agentRows.length) honoured = false
+      if (success && !moved) honoured = false
     }
 
     if (p.purpose === 'afa') {
       const form = p.details?.afa as { fullName?: string; ghCard?: string; phone?: string; email?: string } | undefined
       if (p.afa_registration_id) {
-        await q(
-          'UPDATE afa_registrations SET payment_status = :status, updated_at = now() WHERE id = :id RETURNING id',
-          { id: p.afa_registration_id, status: p.status },
-          t
-        )
+        await queries.afaSettled(p.afa_registration_id, p.status, t)
       } else if (success && form?.fullName && form.ghCard && form.phone) {
         // Recorded as soon as the money is in, so a closed browser never loses a paid registration.
-        const [reg] = await q<{ id: number }>(
-          `INSERT INTO afa_registrations (full_name, gh_card, phone, email, amount_pesewas, payment_status, payment_transaction_id)
-           VALUES (:fullName, :ghCard, :phone, :email, :amount, 'SUCCESS', :tid)
-           ON CONFLICT (payment_transaction_id) DO NOTHING RETURNING id`,
-          { fullName: form.fullName, ghCard: form.ghCard, phone: form.phone, email: form.email ?? null, amount: p.amount_pesewas, tid: p.transaction_id },
+        const regId = await queries.insertAfa(
+          {
+            fullName: form.fullName,
+            ghCard: form.ghCard,
+            phone: form.phone,
+            email: form.email ?? null,
+            amountPesewas: p.amount_pesewas,
+            transactionId: p.transaction_id
+          },
           t
         )
-        if (reg) await q('UPDATE payments SET afa_registration_id = :rid WHERE id = :id RETURNING id', { rid: reg.id, id: p.id }, t)
-        details.afaRegistrationId = reg?.id ?? null
+        if (regId) await queries.linkAfa(p.id, regId, t)
+        details.afaRegistrationId = regId
       }
     }
 
@@ -277,19 +241,13 @@ export function createSettlement(deps: SettleDeps) {
     const within = <T>(fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : sequelize.transaction(fn))
     return within(async (t) => {
       // The settings row's version rides along: settings are read only when they changed (ADR 0024).
-      const rows = await run<PaymentRow & { settings_version?: string }>(
-        `UPDATE payments SET status = $2, message = $3, ext_transaction_id = COALESCE($4, ext_transaction_id),
-           details = CASE WHEN $5::int IS NULL THEN details ELSE details || jsonb_build_object('paid', jsonb_build_object('amountPesewas', $5::int, 'currency', $6::text)) END,
-           settled_at = now(), updated_at = now()
-         WHERE transaction_id = $1 AND status = ANY($7::text[])
-         RETURNING *, ${SETTINGS_VERSION_SQL} AS settings_version`,
-        [transactionId, status, message || null, result.extId ?? null, v?.paid ?? null, v?.currency ?? null, from],
+      const won = await queries.settle(
+        transactionId,
+        { status, message: message || null, extId: result.extId ?? null, paidPesewas: v?.paid ?? null, currency: v?.currency ?? null, from },
         t
       )
-      const row = rows[0]
-      if (!row) return { settled: false, row: await load(transactionId, t) }
-      const settingsVersion = row.settings_version
-      delete row.settings_version
+      if (!won) return { settled: false, row: await load(transactionId, t) }
+      const { row, settingsVersion } = won
       const tctx = { ...ctx, transaction: t }
       // Fresh (never a stale cached copy: money decisions), read on this transaction's own connection,
       // unless the caller read them before opening its transaction (a wallet order).

@@ -1,0 +1,176 @@
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import { preparedFor } from '../../../models/prepared.ts'
+import type { CommissionOrder } from '../commissions/index.ts'
+import { queueOnPaymentSets } from '../delivery/index.ts'
+import type { DeliveryRow } from '../delivery/types.ts'
+import { SETTINGS_VERSION_SQL } from '../settings/index.ts'
+import type { PaymentRow } from './provider.ts'
+
+// The statements of settlement: the one conditional UPDATE out of PENDING/IN_PROGRESS, its effects
+// on the order, the agent's fee and the AFA registration, and a bulk order's lines settled together.
+// Payment and order rows keep the table's column names (PaymentRow, DeliveryRow: what the
+// commissions and delivery capabilities take).
+
+/** A paid order as settlement hands it to commissions and delivery. */
+export type PaidOrder = DeliveryRow & CommissionOrder
+
+/** A gateway's non-final word, in the columns `progress` writes. */
+export interface ProgressWord {
+  status: string
+  message: string | null
+  extId: string | null
+  setNeeds: boolean
+  needs: string | null
+}
+
+/** The final word, in the columns the settling UPDATE writes. */
+export interface FinalWord {
+  status: string
+  message: string | null
+  extId: string | null
+  paidPesewas: number | null
+  currency: string | null
+  /** The statuses the payment may leave. */
+  from: string[]
+}
+
+/** A paid AFA registration, written as soon as the money is in. */
+export interface AfaForm {
+  fullName: string
+  ghCard: string
+  phone: string
+  email: string | null
+  amountPesewas: number
+  transactionId: string
+}
+
+export function createSettleQueries(sequelize: Sequelize) {
+  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
+    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+  // Every payment and paid order takes this path: its statements are named (ADR 0024).
+  const run = preparedFor(sequelize)
+
+  return {
+    async load(transactionId: string, transaction?: Transaction): Promise<PaymentRow | null> {
+      const [row] = await run<PaymentRow>('SELECT * FROM payments WHERE transaction_id = $1', [transactionId], transaction)
+      return row ?? null
+    },
+
+    /** PENDING -> IN_PROGRESS at most; the order it belongs to when the payment is now IN_PROGRESS. */
+    async progress(transactionId: string, w: ProgressWord): Promise<{ orderId: number | null; status: string } | undefined> {
+      const rows = await q<{ order_id: number | null; status: string }>(
+        `UPDATE payments SET
+         status = CASE WHEN :status = 'IN_PROGRESS' THEN 'IN_PROGRESS' ELSE status END,
+         message = COALESCE(:message, message),
+         ext_transaction_id = COALESCE(:ext, ext_transaction_id),
+         details = CASE WHEN :setNeeds THEN details || jsonb_build_object('needs', CAST(:needs AS text)) ELSE details END,
+         updated_at = now()
+       WHERE transaction_id = :tid AND status IN ('PENDING','IN_PROGRESS')
+       RETURNING order_id, status`,
+        { tid: transactionId, status: w.status, message: w.message, ext: w.extId, setNeeds: w.setNeeds, needs: w.needs }
+      )
+      const row = rows[0]
+      return row && { orderId: row.order_id == null ? null : Number(row.order_id), status: row.status }
+    },
+
+    async orderInProgress(orderId: number): Promise<void> {
+      await q(`UPDATE orders SET payment_status = 'IN_PROGRESS', updated_at = now() WHERE id = :id AND payment_status = 'PENDING' RETURNING id`, {
+        id: orderId
+      })
+    },
+
+    /** The settling UPDATE, with the settings row's version riding along (ADR 0024); undefined when someone else settled it. */
+    async settle(transactionId: string, w: FinalWord, t: Transaction): Promise<{ row: PaymentRow; settingsVersion?: string } | undefined> {
+      const rows = await run<PaymentRow & { settings_version?: string }>(
+        `UPDATE payments SET status = $2, message = $3, ext_transaction_id = COALESCE($4, ext_transaction_id),
+           details = CASE WHEN $5::int IS NULL THEN details ELSE details || jsonb_build_object('paid', jsonb_build_object('amountPesewas', $5::int, 'currency', $6::text)) END,
+           settled_at = now(), updated_at = now()
+         WHERE transaction_id = $1 AND status = ANY($7::text[])
+         RETURNING *, ${SETTINGS_VERSION_SQL} AS settings_version`,
+        [transactionId, w.status, w.message, w.extId, w.paidPesewas, w.currency, w.from],
+        t
+      )
+      const row = rows[0]
+      if (!row) return undefined
+      const settingsVersion = row.settings_version
+      delete row.settings_version
+      return { row, settingsVersion }
+    },
+
+    /** The order paid (and queued for its vendor when `queue`) in one statement, while in one of `openStates`. */
+    async payOrder(orderId: number, status: string, openStates: string[], queue: boolean, t: Transaction): Promise<PaidOrder | undefined> {
+      const [order] = await run<PaidOrder>(
+        `UPDATE orders SET payment_status = $2, updated_at = now(), ${queueOnPaymentSets('$4')}
+         WHERE id = $1 AND payment_status = ANY($3::text[]) RETURNING *`,
+        [orderId, status, openStates, queue],
+        t
+      )
+      return order
+    },
+
+    async agentPhone(agentId: number, t: Transaction): Promise<{ phone: string } | undefined> {
+      const [agent] = await q<{ phone: string }>('SELECT phone FROM agents WHERE id = :id', { id: agentId }, t)
+      return agent
+    },
+
+    /**
+     * A paid agent is never downgraded by an older attempt; a failure only counts for the attempt on
+     * record. Whether the agent's row moved.
+     */
+    async agentFeeSettled(agentId: number, transactionId: string, status: string, success: boolean, t: Transaction): Promise<boolean> {
+      const rows = await q(
+        success
+          ? `UPDATE agents SET payment_status = 'SUCCESS', payment_transaction_id = :tid, updated_at = now()
+             WHERE id = :id AND payment_status IS DISTINCT FROM 'SUCCESS' RETURNING id`
+          : `UPDATE agents SET payment_status = :status, updated_at = now()
+             WHERE id = :id AND payment_transaction_id = :tid AND payment_status IS DISTINCT FROM 'SUCCESS' RETURNING id`,
+        { id: agentId, tid: transactionId, status },
+        t
+      )
+      return rows.length > 0
+    },
+
+    async afaSettled(registrationId: number, status: string, t: Transaction): Promise<void> {
+      await q('UPDATE afa_registrations SET payment_status = :status, updated_at = now() WHERE id = :id RETURNING id', { id: registrationId, status }, t)
+    },
+
+    /** The new registration's id (none when this payment already has one). */
+    async insertAfa(f: AfaForm, t: Transaction): Promise<number | null> {
+      const [reg] = await q<{ id: number }>(
+        `INSERT INTO afa_registrations (full_name, gh_card, phone, email, amount_pesewas, payment_status, payment_transaction_id)
+           VALUES (:fullName, :ghCard, :phone, :email, :amount, 'SUCCESS', :tid)
+           ON CONFLICT (payment_transaction_id) DO NOTHING RETURNING id`,
+        { fullName: f.fullName, ghCard: f.ghCard, phone: f.phone, email: f.email, amount: f.amountPesewas, tid: f.transactionId },
+        t
+      )
+      return reg ? Number(reg.id) : null
+    },
+
+    async linkAfa(paymentId: number, registrationId: number, t: Transaction): Promise<void> {
+      await q('UPDATE payments SET afa_registration_id = :rid WHERE id = :id RETURNING id', { rid: registrationId, id: paymentId }, t)
+    },
+
+    /** A bulk order's line payments, SUCCESS together. */
+    async settleLinePayments(transactionIds: string[], message: string, t: Transaction): Promise<PaymentRow[]> {
+      return q<PaymentRow>(
+        `UPDATE payments SET status = 'SUCCESS', message = :message,
+       details = CASE WHEN amount_pesewas > 0 THEN details || jsonb_build_object('paid', jsonb_build_object('amountPesewas', amount_pesewas, 'currency', 'GHS')) ELSE details END,
+       settled_at = now(), updated_at = now()
+     WHERE transaction_id IN (:tids) AND purpose = 'data' AND status IN ('PENDING','IN_PROGRESS')
+     RETURNING *`,
+        { tids: transactionIds, message },
+        t
+      )
+    },
+
+    /** Their orders paid (and queued for their vendor when `queue`) together. */
+    async payLineOrders(orderIds: (number | null)[], queue: boolean, t: Transaction): Promise<PaidOrder[]> {
+      return q<PaidOrder>(
+        `UPDATE orders SET payment_status = 'SUCCESS', updated_at = now(), ${queueOnPaymentSets(':queue')}
+     WHERE id IN (:ids) AND payment_status IN ('PENDING','IN_PROGRESS') RETURNING *`,
+        { ids: orderIds, queue },
+        t
+      )
+    }
+  }
+}
