@@ -273,7 +273,7 @@ describe('money safety with Paystack (fake Paystack server)', function () {
       expect(await ps.services.payments.onDeliveryFailed(id, 'Delivery failed')).to.equal(null)
       await ps.services.settings.update({ refundOnDeliveryFailure: true }, {})
       const r = await ps.services.payments.onDeliveryFailed(id, 'Delivery failed')
-      expect(r).to.include({ transaction_id: tid, amount_pesewas: 500 })
+      expect(r).to.include({ transactionId: tid, amountPesewas: 500 })
       const second = await paid()
       await sql('UPDATE orders SET delivered = true WHERE id = :id RETURNING id', { id: second.id })
       const res = await (await admin()).post(`/api/admin/orders/${second.id}/refund`, { reason: 'x' })

@@ -7,6 +7,7 @@ import type { Attention } from './attention.ts'
 import type { Events as Bus } from '../events/index.ts'
 import { resultOf, type PaystackEvent } from './paystack.ts'
 import { createEventQueries } from './queries-events.ts'
+import { createRefundQueries } from './queries-refund.ts'
 import type { Refunds } from './refund.ts'
 import type { SettleOutcome } from './settle.ts'
 
@@ -32,6 +33,7 @@ export type EventHandler = (e: PaystackEvent, ctx: Ctx) => Promise<{ handled: bo
 export function createEvents(deps: EventDeps) {
   const { sequelize } = deps
   const queries = createEventQueries(sequelize)
+  const refundQueries = createRefundQueries(sequelize)
 
   const store = (gateway: string, e: PaystackEvent): Promise<{ id: number; first: boolean }> =>
     queries.store({ gateway, key: e.key, event: e.event, reference: e.reference, payload: { event: e.event, data: e.data } })
@@ -45,7 +47,7 @@ export function createEvents(deps: EventDeps) {
       const details: Record<string, unknown> = { transactionId: reference, kind, why }
       if (p?.order_id) {
         if (await queries.reverseOrder(p.order_id, t)) {
-          const commissionPesewas = await queries.deleteCommission(p.order_id, t)
+          const commissionPesewas = await refundQueries.deleteCommission(p.order_id, t)
           details.commissionReversed = commissionPesewas != null ? toGhs(commissionPesewas) : 0
           await deps.events.publish('order.moneyReturned', { orderId: p.order_id, why: 'reversal' }, { ...ctx, transaction: t })
         }

@@ -53,16 +53,6 @@ export function createEventQueries(sequelize: Sequelize) {
       return !!o
     },
 
-    /** The commission taken back, in pesewas (null when the order earned none). */
-    async deleteCommission(orderId: number, transaction: Transaction): Promise<number | null> {
-      const [c] = await q<{ commission_amount_pesewas: number }>(
-        'DELETE FROM commissions WHERE order_id = :id RETURNING commission_amount_pesewas',
-        { id: orderId },
-        transaction
-      )
-      return c ? Number(c.commission_amount_pesewas) : null
-    },
-
     /** The gateway of the payment a reference names, if this shop issued it. */
     async gatewayOf(reference: string): Promise<string | undefined> {
       const [row] = await q<{ gateway: string }>('SELECT gateway FROM payments WHERE transaction_id = :ref', { ref: reference })

@@ -1,15 +1,15 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize, Transaction } from 'sequelize'
 import { badRequest, conflict, notFound } from '../../lib/errors.ts'
 import type { Logger } from '../../lib/logger.ts'
 import { toGhs } from '../../lib/money.ts'
 import type { AuditService } from '../audit/index.ts'
-import { EXPORT_LOCK } from '../delivery/export-lock.ts'
 import type { Ctx } from '../context.ts'
 import type { Queue } from '../queue/index.ts'
 import type { SettingsService } from '../settings/index.ts'
 import type { Attention } from './attention.ts'
 import type { Events } from '../events/index.ts'
 import type { PaymentRow, RefundAnswer, RefundCall } from './provider.ts'
+import { createRefundQueries, type Refund } from './queries-refund.ts'
 import { takeBackWalletCredit } from './wallet-credit-refund.ts'
 
 export const REFUND_TASK = 'payments.refund'
@@ -21,19 +21,7 @@ export interface RefundHandler {
   findRefund?(reference: string): Promise<RefundAnswer | null>
 }
 
-export interface RefundRow {
-  id: number
-  payment_id: number
-  transaction_id: string
-  kind: 'full' | 'excess' | 'shortfall'
-  gateway: string
-  amount_pesewas: number
-  reason: string
-  status: 'PENDING' | 'SENDING' | 'SENT' | 'PROCESSED' | 'FAILED'
-  ext_refund_id: string | null
-  message: string | null
-  attempts: number
-}
+export type { Refund } from './queries-refund.ts'
 
 export interface RefundDeps {
   sequelize: Sequelize
@@ -57,14 +45,12 @@ export interface RefundDeps {
 export function createRefunds(deps: RefundDeps) {
   const { sequelize, log } = deps
   const handlers = new Map<string, RefundHandler>(Object.entries(deps.handlers ?? {}))
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
-    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+  const queries = createRefundQueries(sequelize)
 
   /** What is left to give back of a payment: what came in minus refunds already decided. */
   async function refundable(p: PaymentRow, t?: Transaction): Promise<number> {
     const paid = Number(p.details?.paid?.amountPesewas ?? p.amount_pesewas)
-    const [r] = await q<{ s: string | null }>(`SELECT sum(amount_pesewas) AS s FROM refunds WHERE payment_id = :id AND status <> 'FAILED'`, { id: p.id }, t)
-    return Math.max(0, paid - Number(r?.s ?? 0))
+    return Math.max(0, paid - (await queries.decidedFor(p.id, t)))
   }
 
   /**
@@ -76,15 +62,20 @@ export function createRefunds(deps: RefundDeps) {
     p: PaymentRow,
     input: { kind: 'full' | 'excess' | 'shortfall'; amountPesewas?: number; reason: string; details?: Record<string, unknown> },
     ctx: Ctx = {}
-  ): Promise<RefundRow | null> {
+  ): Promise<Refund | null> {
     const left = await refundable(p, t)
     const amount = Math.min(input.amountPesewas ?? left, left)
     if (amount <= 0) return null
-    const [r] = await q<RefundRow>(
-      `INSERT INTO refunds (payment_id, transaction_id, kind, gateway, amount_pesewas, reason, requested_by)
-       VALUES (:pid, :tid, :kind, :gateway, :amount, :reason, :by)
-       ON CONFLICT (transaction_id, kind) DO NOTHING RETURNING *`,
-      { pid: p.id, tid: p.transaction_id, kind: input.kind, gateway: p.gateway, amount, reason: input.reason.slice(0, 500), by: ctx.user?.id ?? null },
+    const r = await queries.insert(
+      {
+        paymentId: p.id,
+        transactionId: p.transaction_id,
+        kind: input.kind,
+        gateway: p.gateway,
+        amountPesewas: amount,
+        reason: input.reason.slice(0, 500),
+        requestedBy: ctx.user?.id ?? null
+      },
       t
     )
     if (!r) return null
@@ -98,22 +89,14 @@ export function createRefunds(deps: RefundDeps) {
       ...input.details
     }
     if (input.kind === 'full') {
-      await q(`UPDATE payments SET status = 'REFUND_PENDING', updated_at = now() WHERE id = :id RETURNING id`, { id: p.id }, t)
+      await queries.paymentRefundPending(p.id, t)
       if (p.order_id) {
-        const [order] = await q<{ id: number }>(
-          `UPDATE orders SET payment_status = 'REFUNDED', updated_at = now() WHERE id = :id AND payment_status = 'SUCCESS' RETURNING id`,
-          { id: p.order_id },
-          t
-        )
+        const refunded = await queries.orderRefunded(p.order_id, t)
         details.orderId = p.order_id
-        if (order) {
+        if (refunded) {
           // The agent earns nothing on money given back.
-          const [c] = await q<{ commission_amount_pesewas: number }>(
-            'DELETE FROM commissions WHERE order_id = :id RETURNING commission_amount_pesewas',
-            { id: p.order_id },
-            t
-          )
-          details.commissionReversed = c ? toGhs(c.commission_amount_pesewas) : 0
+          const commissionPesewas = await queries.deleteCommission(p.order_id, t)
+          details.commissionReversed = commissionPesewas != null ? toGhs(commissionPesewas) : 0
           await deps.events.publish('order.moneyReturned', { orderId: p.order_id, why: 'refund' }, { ...ctx, transaction: t })
         }
       }
@@ -131,27 +114,16 @@ export function createRefunds(deps: RefundDeps) {
   /** Records the provider's final word on a refund once; the payment follows for a full refund. */
   async function finish(refundId: number, outcome: 'PROCESSED' | 'FAILED', message: string, extRefundId?: string | null): Promise<boolean> {
     return sequelize.transaction(async (t) => {
-      const [r] = await q<RefundRow>(
-        `UPDATE refunds SET status = :s, message = :m, ext_refund_id = COALESCE(:ext, ext_refund_id), updated_at = now()
-         WHERE id = :id AND status IN ('PENDING','SENDING','SENT') RETURNING *`,
-        { id: refundId, s: outcome, m: message.slice(0, 300), ext: extRefundId ?? null },
-        t
-      )
+      const r = await queries.finish(refundId, outcome, message.slice(0, 300), extRefundId ?? null, t)
       if (!r) return false
-      if (r.kind === 'full') {
-        await q(
-          `UPDATE payments SET status = :s, updated_at = now() WHERE id = :id AND status IN ('REFUND_PENDING','REFUND_FAILED') RETURNING id`,
-          { id: r.payment_id, s: outcome === 'PROCESSED' ? 'REFUNDED' : 'REFUND_FAILED' },
-          t
-        )
-      }
+      if (r.kind === 'full') await queries.paymentRefundDone(r.paymentId, outcome === 'PROCESSED' ? 'REFUNDED' : 'REFUND_FAILED', t)
       await deps.audit.record(
         {
           action: outcome === 'PROCESSED' ? 'REFUND_PROCESSED' : 'REFUND_FAILED',
           resource: 'PAYMENT',
-          resourceId: r.transaction_id,
+          resourceId: r.transactionId,
           severity: outcome === 'PROCESSED' ? 'MEDIUM' : 'HIGH',
-          details: { refundId: r.id, amount: toGhs(r.amount_pesewas), message }
+          details: { refundId: r.id, amount: toGhs(r.amountPesewas), message }
         },
         { transaction: t }
       )
@@ -161,55 +133,43 @@ export function createRefunds(deps: RefundDeps) {
 
   /** The queued job: one money call per refund, whatever crashes or retries happen around it. */
   async function run(refundId: number): Promise<void> {
-    const [r] = await q<RefundRow>(
-      `UPDATE refunds SET status = 'SENDING', attempts = attempts + 1, updated_at = now() WHERE id = :id AND status IN ('PENDING','SENDING') RETURNING *`,
-      { id: refundId }
-    )
+    const r = await queries.claimSending(refundId)
     if (!r) return
     const handler = handlers.get(r.gateway)
     if (!handler) throw new Error(`no refund handler for ${r.gateway}`)
     let answer: RefundAnswer | null = null
     // A second attempt may follow a call that went through before a crash: ask first, then send.
-    if (r.attempts > 1 && handler.findRefund) answer = await handler.findRefund(r.transaction_id)
+    if (r.attempts > 1 && handler.findRefund) answer = await handler.findRefund(r.transactionId)
     if (!answer || answer.status === 'UNCLEAR') {
-      const [p] = await q<{ ext_transaction_id: string | null }>('SELECT ext_transaction_id FROM payments WHERE id = :id', { id: r.payment_id })
       answer = await handler.refund({
         refundId: r.id,
-        reference: r.transaction_id,
-        extId: p?.ext_transaction_id ?? null,
-        amountPesewas: r.amount_pesewas,
+        reference: r.transactionId,
+        extId: await queries.extTransactionIdOf(r.paymentId),
+        amountPesewas: r.amountPesewas,
         reason: r.reason
       })
     }
     if (answer.status === 'UNCLEAR') throw new Error(`refund ${r.id}: no clear answer (${answer.message}); asked again`)
     if (answer.status === 'SENT') {
-      await q(
-        `UPDATE refunds SET status = 'SENT', ext_refund_id = COALESCE(:ext, ext_refund_id), message = :m, updated_at = now() WHERE id = :id AND status = 'SENDING' RETURNING id`,
-        { id: r.id, ext: answer.extRefundId ?? null, m: answer.message }
-      )
+      await queries.markSent(r.id, answer.extRefundId ?? null, answer.message)
       return
     }
     await finish(r.id, answer.status, answer.message, answer.extRefundId)
     log.info({ refundId: r.id, status: answer.status }, 'refund answered')
   }
 
-  async function loadPayment(transactionId: string, t?: Transaction): Promise<PaymentRow | null> {
-    const [p] = await q<PaymentRow>('SELECT * FROM payments WHERE transaction_id = :tid FOR UPDATE', { tid: transactionId }, t)
-    return p ?? null
-  }
-
   /**
    * services.payments.refund: gives back what is left of a settled payment (admin or automatic); a
    * payment that credited a wallet gives it back out of the wallet (`takeBackWalletCredit`).
    */
-  async function refund(transactionId: string, reason: unknown, ctx: Ctx = {}): Promise<RefundRow> {
+  async function refund(transactionId: string, reason: unknown, ctx: Ctx = {}): Promise<Refund> {
     const why = String(reason ?? '').trim()
     if (!why) throw badRequest('Please give a reason for the refund')
     if (why.length > 500) throw badRequest('Reason must be at most 500 characters')
     // Inside a caller's transaction (a delivery status change) it decides there, never on a second connection.
     const inTx = <T>(fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : sequelize.transaction(fn))
     return inTx(async (t) => {
-      const p = await loadPayment(transactionId, t)
+      const p = await queries.lockPayment(transactionId, t)
       if (!p) throw notFound('Payment not found')
       if (p.status !== 'SUCCESS')
         throw conflict(
@@ -225,7 +185,7 @@ export function createRefunds(deps: RefundDeps) {
   }
 
   /** The admin's Refund on a paid order that was not delivered (and delivery's final failure). */
-  async function refundOrder(orderId: unknown, reason: unknown, ctx: Ctx = {}): Promise<RefundRow> {
+  async function refundOrder(orderId: unknown, reason: unknown, ctx: Ctx = {}): Promise<Refund> {
     const id = Number(orderId)
     if (!Number.isInteger(id) || id <= 0) throw badRequest('Invalid order')
     if (!String(reason ?? '').trim()) throw badRequest('Please give a reason for the refund')
@@ -233,19 +193,15 @@ export function createRefunds(deps: RefundDeps) {
     // it exclusive): an order is never both exported for hand delivery and refunded (ADR 0021).
     const inTx = <T>(fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : sequelize.transaction(fn))
     return inTx(async (t) => {
-      await q('SELECT pg_advisory_xact_lock_shared(:k)', { k: EXPORT_LOCK }, t)
-      const [o] = await q<{ payment_transaction_id: string | null; delivered: boolean; payment_status: string; delivery_status: string }>(
-        'SELECT payment_transaction_id, delivered, payment_status, delivery_status FROM orders_view WHERE id = :id',
-        { id },
-        t
-      )
+      await queries.lockAgainstExport(t)
+      const o = await queries.order(id, t)
       if (!o) throw notFound('Order not found')
       if (o.delivered) throw conflict('This order has been delivered and cannot be refunded')
       // While the vendor may still deliver it, refunding could give both the data and the money back.
-      if (o.delivery_status === 'QUEUED' || o.delivery_status === 'PROCESSING') throw conflict('This order is being delivered; refund it if the delivery fails')
-      if (o.payment_status === 'REFUNDED') throw conflict('This order has already been refunded')
-      if (o.payment_status !== 'SUCCESS' || !o.payment_transaction_id) throw conflict('Only a paid order can be refunded')
-      return refund(o.payment_transaction_id, reason, { ...ctx, transaction: t })
+      if (o.deliveryStatus === 'QUEUED' || o.deliveryStatus === 'PROCESSING') throw conflict('This order is being delivered; refund it if the delivery fails')
+      if (o.paymentStatus === 'REFUNDED') throw conflict('This order has already been refunded')
+      if (o.paymentStatus !== 'SUCCESS' || !o.paymentTransactionId) throw conflict('Only a paid order can be refunded')
+      return refund(o.paymentTransactionId, reason, { ...ctx, transaction: t })
     })
   }
 
@@ -254,13 +210,11 @@ export function createRefunds(deps: RefundDeps) {
    * (`refundOrder`), a top-up or a bulk order's payment the wallet's rule (`refund`). Other purposes
    * (agent fee, AFA, checker cards) bought something this refund would not take back.
    */
-  async function refundPayment(transactionId: unknown, reason: unknown, ctx: Ctx = {}): Promise<RefundRow> {
+  async function refundPayment(transactionId: unknown, reason: unknown, ctx: Ctx = {}): Promise<Refund> {
     const tid = String(transactionId ?? '')
-    const [p] = /^\d{1,20}$/.test(tid)
-      ? await q<{ order_id: number | null; purpose: string }>('SELECT order_id, purpose FROM payments WHERE transaction_id = :tid', { tid })
-      : []
+    const p = /^\d{1,20}$/.test(tid) ? await queries.paymentPurpose(tid) : undefined
     if (!p) throw notFound('Payment not found')
-    if (p.order_id) return refundOrder(p.order_id, reason, ctx)
+    if (p.orderId) return refundOrder(p.orderId, reason, ctx)
     if (p.purpose !== 'wallet_topup' && p.purpose !== 'batch')
       throw conflict("Only an order's payment, a wallet top-up or a bulk order payment can be refunded here")
     return refund(tid, reason, ctx)
@@ -270,14 +224,10 @@ export function createRefunds(deps: RefundDeps) {
    * Delivery failed for good: refunds when the shop's setting says so; an order paid from an agent's
    * wallet always goes back to the wallet. Otherwise nothing: the admin decides.
    */
-  async function onDeliveryFailed(orderId: number, reason: string, ctx: Ctx = {}): Promise<RefundRow | null> {
-    const [pay] = await q<{ gateway: string }>(
-      'SELECT p.gateway FROM orders o JOIN payments p ON p.transaction_id = o.payment_transaction_id WHERE o.id = :id',
-      { id: orderId },
-      ctx.transaction
-    )
+  async function onDeliveryFailed(orderId: number, reason: string, ctx: Ctx = {}): Promise<Refund | null> {
+    const gateway = await queries.orderGateway(orderId, ctx.transaction)
     const s = await deps.settings.getFresh({ transaction: ctx.transaction })
-    if (!s.refundOnDeliveryFailure && pay?.gateway !== 'wallet') return null
+    if (!s.refundOnDeliveryFailure && gateway !== 'wallet') return null
     try {
       return await refundOrder(orderId, reason || 'Delivery failed', ctx)
     } catch (err) {
@@ -291,21 +241,12 @@ export function createRefunds(deps: RefundDeps) {
     const id = Number(refundId)
     if (!Number.isInteger(id) || id <= 0) throw badRequest('Invalid refund')
     await sequelize.transaction(async (t) => {
-      const [r] = await q<RefundRow>(
-        `UPDATE refunds SET status = 'PENDING', attempts = 0, updated_at = now() WHERE id = :id AND status = 'FAILED' RETURNING *`,
-        { id },
-        t
-      )
+      const r = await queries.reopenFailed(id, t)
       if (!r) throw conflict('Only a failed refund can be retried')
-      if (r.kind === 'full')
-        await q(
-          `UPDATE payments SET status = 'REFUND_PENDING', updated_at = now() WHERE id = :id AND status = 'REFUND_FAILED' RETURNING id`,
-          { id: r.payment_id },
-          t
-        )
+      if (r.kind === 'full') await queries.paymentRefundRetried(r.paymentId, t)
       await deps.queue.enqueue(REFUND_TASK, { refundId: r.id }, { transaction: t, jobKey: `refund:${r.id}`, maxAttempts: 25 })
       await deps.audit.record(
-        { action: 'REFUND_RETRIED', resource: 'PAYMENT', resourceId: r.transaction_id, severity: 'HIGH', details: { refundId: r.id } },
+        { action: 'REFUND_RETRIED', resource: 'PAYMENT', resourceId: r.transactionId, severity: 'HIGH', details: { refundId: r.id } },
         { ...ctx, transaction: t }
       )
     })
@@ -314,20 +255,10 @@ export function createRefunds(deps: RefundDeps) {
   /** A gateway refund event (Paystack refund.processed / refund.failed): finishes our refund for that reference. */
   async function onGatewayEvent(reference: string, status: string, extRefundId: string | null, message: string): Promise<boolean> {
     const outcome = status === 'processed' ? 'PROCESSED' : status === 'failed' ? 'FAILED' : null
-    const rows = await q<RefundRow>(
-      `SELECT * FROM refunds WHERE (ext_refund_id = :ext OR transaction_id = :ref) AND status IN ('PENDING','SENDING','SENT') ORDER BY (ext_refund_id = :ext) DESC NULLS LAST, id LIMIT 1`,
-      { ext: extRefundId ?? '', ref: reference }
-    )
-    const r = rows[0]
-    if (!r) {
-      const [known] = await q('SELECT id FROM refunds WHERE transaction_id = :ref LIMIT 1', { ref: reference })
-      return !!known
-    }
+    const r = await queries.openForEvent(extRefundId, reference)
+    if (!r) return queries.anyFor(reference)
     if (!outcome) {
-      await q(`UPDATE refunds SET ext_refund_id = COALESCE(ext_refund_id, :ext), updated_at = now() WHERE id = :id RETURNING id`, {
-        id: r.id,
-        ext: extRefundId
-      })
+      await queries.noteExtRefundId(r.id, extRefundId)
       return true
     }
     await finish(r.id, outcome, message, extRefundId)

@@ -27,8 +27,8 @@ export function paymentsAdminRouter(services: Services) {
   const reasonOf = (body: unknown) => (body && typeof body === 'object' ? (body as Record<string, unknown>) : {}).reason
   const refunded = (refund: Awaited<ReturnType<Services['payments']['refundOrder']>>) => ({
     refundId: refund.id,
-    transactionId: refund.transaction_id,
-    amount: toGhs(refund.amount_pesewas),
+    transactionId: refund.transactionId,
+    amount: toGhs(refund.amountPesewas),
     status: 'REFUND_PENDING'
   })
   r.post('/orders/:id/refund', requireAdmin, async (req, res) => {
