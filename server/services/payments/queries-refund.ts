@@ -203,6 +203,16 @@ export function createRefundQueries(sequelize: Sequelize) {
         { ext: extRefundId ?? '', ref: reference }
       ),
 
+    /** Whether settlement credited this payment to the agent's wallet (a top-up or a bulk order's payment). */
+    async walletCredited(transactionId: string, agentId: number, t: Transaction): Promise<boolean> {
+      const [credit] = await q<{ id: string }>(
+        `SELECT id FROM wallet_entries WHERE payment_transaction_id = :tid AND type = 'TOPUP' AND agent_id = :agentId`,
+        { tid: transactionId, agentId },
+        t
+      )
+      return !!credit
+    },
+
     async anyFor(reference: string): Promise<boolean> {
       const [known] = await q('SELECT id FROM refunds WHERE transaction_id = :ref LIMIT 1', { ref: reference })
       return !!known

@@ -1,10 +1,11 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize, Transaction } from 'sequelize'
 import { AppError, conflict } from '../../lib/errors.ts'
 import { ghsText, toGhs } from '../../lib/money.ts'
 import type { Ctx } from '../context.ts'
 import type { Events } from '../events/index.ts'
 import { balanceOf, post as postWalletEntry } from '../wallet/ledger.ts'
 import type { PaymentRow } from './provider.ts'
+import { createRefundQueries } from './queries-refund.ts'
 
 /**
  * A payment whose settlement credited an agent's wallet (a top-up, a bulk order's mobile money
@@ -22,12 +23,8 @@ export async function takeBackWalletCredit(
 ): Promise<Record<string, unknown>> {
   if ((p.purpose !== 'wallet_topup' && p.purpose !== 'batch') || !p.agent_id) return {}
   const t = ctx.transaction
-  const [credit] = await deps.sequelize.query<{ id: string }>(
-    `SELECT id FROM wallet_entries WHERE payment_transaction_id = :tid AND type = 'TOPUP' AND agent_id = :agentId`,
-    { replacements: { tid: p.transaction_id, agentId: p.agent_id }, type: QueryTypes.SELECT, transaction: t }
-  )
   // Settlement credited nothing (a late payment it could not honour): there is nothing to take back.
-  if (!credit) return {}
+  if (!(await createRefundQueries(deps.sequelize).walletCredited(p.transaction_id, p.agent_id, t))) return {}
   if (p.purpose === 'batch') await deps.events.publish('batch.paymentRefunding', { transactionId: p.transaction_id }, ctx)
   const what = p.purpose === 'batch' ? 'bulk order payment' : 'top-up'
   try {
