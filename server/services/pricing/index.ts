@@ -1,10 +1,10 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize, Transaction } from 'sequelize'
 import { forbidden } from '../../lib/errors.ts'
 import type { Actor } from '../context.ts'
 import type { PackageRow } from '../packages/index.ts'
 import type { Settings, SettingsService } from '../settings/index.ts'
 import { ceilingOf, sellingPrice } from '../shops/rules.ts'
-import { ACTIVE_AGENT_SQL } from '../../lib/vocabulary.ts'
+import { type Buyer, createPricingQueries, type TierStep } from './queries.ts'
 
 export const SUSPENDED_BY_PARENT = 'Your account has been suspended by the agent who invited you. Please contact them.'
 
@@ -17,27 +17,12 @@ export interface Quote {
   parent: { agentId: number; pricePesewas: number; marginPesewas: number } | null
 }
 
-/** The price an actor pays, as the one rule decides it; the actor's standing as the database holds it. */
-interface Buyer {
-  id: number
-  active: boolean
-  tierId: number | null
-  parentId: number | null
-  parentTierId: number | null
-  suspended: boolean
-}
-
 export interface QuoteOptions {
   transaction?: Transaction
   /** Read the parent's price rows FOR SHARE (placing an order, inside its transaction). */
   lock?: boolean
   /** The agent's cost as a seller (its shop's floor): a suspension stops its buying, not this figure. */
   asSeller?: boolean
-}
-
-interface TierStep {
-  id: number
-  position: number
 }
 
 /** The package's own agent price: what the first tier pays when no tier price is set. */
@@ -85,43 +70,21 @@ export type PricingService = ReturnType<typeof createPricingService>
  */
 export function createPricingService(deps: { sequelize: Sequelize; settings: SettingsService }) {
   const { sequelize, settings } = deps
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
-    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+  const queries = createPricingQueries(sequelize)
 
   async function buyerOf(actor: Actor | null | undefined, t?: Transaction): Promise<Buyer | null> {
     if (actor?.role !== 'AGENT' || !actor.agent) return null
-    const [row] = await q<{
-      id: number
-      active: boolean
-      tier_id: number | null
-      parent_agent_id: number | null
-      parent_tier_id: number | null
-      suspended: boolean
-    }>(
-      `SELECT a.id, ${ACTIVE_AGENT_SQL} AS active, a.tier_id, a.parent_agent_id, p.tier_id AS parent_tier_id,
-              (a.suspended_by_parent_at IS NOT NULL) AS suspended
-         FROM agents a LEFT JOIN agents p ON p.id = a.parent_agent_id WHERE a.id = :id`,
-      { id: actor.agent.id },
-      t
-    )
-    if (!row) return null
-    return { id: row.id, active: row.active, tierId: row.tier_id, parentId: row.parent_agent_id, parentTierId: row.parent_tier_id, suspended: row.suspended }
+    return queries.buyer(actor.agent.id, t)
   }
 
   /** The tiers in their order and each tier's own price per package asked for. */
   async function tierPrices(packageIds: number[], t?: Transaction) {
-    const tiers = await q<TierStep>('SELECT id, position FROM tiers ORDER BY position', {}, t)
-    const rows = packageIds.length
-      ? await q<{ tier_id: number; package_id: number; price_pesewas: number }>(
-          'SELECT tier_id, package_id, price_pesewas FROM tier_prices WHERE package_id IN (:ids)',
-          { ids: packageIds },
-          t
-        )
-      : []
+    const tiers: TierStep[] = await queries.tierSteps(t)
+    const rows = packageIds.length ? await queries.tierPricesOf(packageIds, t) : []
     const byPackage = new Map<number, Map<number, number>>()
     for (const r of rows) {
-      if (!byPackage.has(r.package_id)) byPackage.set(r.package_id, new Map())
-      byPackage.get(r.package_id)!.set(r.tier_id, Number(r.price_pesewas))
+      if (!byPackage.has(r.packageId)) byPackage.set(r.packageId, new Map())
+      byPackage.get(r.packageId)!.set(r.tierId, r.pricePesewas)
     }
     return (tierId: number | null, pkg: PricedPackage) => tierPriceOf(tierId, tiers, byPackage.get(pkg.id) ?? new Map(), pkg)
   }
@@ -148,15 +111,7 @@ export function createPricingService(deps: { sequelize: Sequelize; settings: Set
       return out
     }
     const ids = pkgs.map((p) => p.id)
-    const saved = new Map<number, number>()
-    if (ids.length) {
-      const rows = await q<{ package_id: number; price_pesewas: number }>(
-        `SELECT package_id, price_pesewas FROM sub_agent_prices WHERE parent_agent_id = :parent AND package_id IN (:ids)${opts.lock ? ' FOR SHARE' : ''}`,
-        { parent: buyer.parentId, ids },
-        t
-      )
-      for (const r of rows) saved.set(r.package_id, Number(r.price_pesewas))
-    }
+    const saved = ids.length ? await queries.subAgentPrices(buyer.parentId, ids, opts.lock, t) : new Map<number, number>()
     const s = await settings.get(t ? { transaction: t } : {})
     for (const p of pkgs) {
       const parentPrice = priceOf(buyer.parentTierId, p)

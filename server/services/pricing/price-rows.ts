@@ -1,9 +1,10 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize, Transaction } from 'sequelize'
 import { badRequest } from '../../lib/errors.ts'
 import { formatCedis, toGhs, toPesewas } from '../../lib/money.ts'
 import type { PackageRow } from '../packages/index.ts'
 import type { Settings } from '../settings/index.ts'
 import { ceilingOf, pricesSchema } from '../shops/rules.ts'
+import { createPricingQueries, type PriceTable } from './queries.ts'
 
 /** A price an agent sets for others (its shop's buyers, its sub-agents) per package; null removes it. */
 export interface PriceChange {
@@ -43,21 +44,11 @@ export function checkPriceChanges(
   return changes
 }
 
-/** Where such prices are kept: one row per (owner, package). Table and column names are ours, never input. */
-type PriceTable = { table: 'shop_prices'; owner: 'shop_id' } | { table: 'sub_agent_prices'; owner: 'parent_agent_id' }
-
 /** Writes the checked changes in the caller's transaction (an order placed at a price holds the row FOR SHARE, so this waits for it). */
 export async function writePriceChanges(sequelize: Sequelize, where: PriceTable, ownerId: number, changes: PriceChange[], t: Transaction): Promise<void> {
-  const q = (sql: string, replacements: Record<string, unknown>) => sequelize.query(sql, { replacements, type: QueryTypes.SELECT, transaction: t })
+  const queries = createPricingQueries(sequelize)
   for (const c of changes) {
-    if (c.price === null)
-      await q(`DELETE FROM ${where.table} WHERE ${where.owner} = :ownerId AND package_id = :pid RETURNING package_id`, { ownerId, pid: c.packageId })
-    else {
-      await q(
-        `INSERT INTO ${where.table} (${where.owner}, package_id, price_pesewas) VALUES (:ownerId, :pid, :price)
-         ON CONFLICT (${where.owner}, package_id) DO UPDATE SET price_pesewas = EXCLUDED.price_pesewas, updated_at = now() RETURNING package_id`,
-        { ownerId, pid: c.packageId, price: c.price }
-      )
-    }
+    if (c.price === null) await queries.deletePriceRow(where, ownerId, c.packageId, t)
+    else await queries.upsertPriceRow(where, ownerId, c.packageId, c.price, t)
   }
 }

@@ -1,8 +1,9 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize } from 'sequelize'
 import { badRequest, notFound } from '../../lib/errors.ts'
 import { parseId } from '../agents/index.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
+import { createTierQueries } from './queries-tiers.ts'
 
 /** Which way a tier moves, checked at the edge (routes/tiers/schema.ts). */
 export interface TierMoveInput {
@@ -16,13 +17,12 @@ export interface TierMoveInput {
  */
 export async function moveTier(deps: { sequelize: Sequelize; audit: AuditService }, rawId: unknown, value: TierMoveInput, ctx: Ctx) {
   const id = parseId(rawId, 'tier')
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction: Transaction) =>
-    deps.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+  const queries = createTierQueries(deps.sequelize)
   await deps.sequelize.transaction(async (t) => {
     // Two admins moving tiers at once would each renumber from what they read: the table lock makes the
     // second wait and read the first one's order. It also holds back a new tier taking max(position) + 1.
-    await deps.sequelize.query('LOCK TABLE tiers IN SHARE ROW EXCLUSIVE MODE', { transaction: t })
-    const tiers = await q<{ id: number; name: string }>('SELECT id, name FROM tiers ORDER BY position, id', {}, t)
+    await queries.lock(t)
+    const tiers = await queries.inOrder(t)
     const at = tiers.findIndex((r) => r.id === id)
     if (at < 0) throw notFound('Tier not found')
     const to = value.direction === 'up' ? at - 1 : at + 1
@@ -31,11 +31,8 @@ export async function moveTier(deps: { sequelize: Sequelize; audit: AuditService
     const order = tiers.slice()
     ;[order[at], order[to]] = [order[to]!, order[at]!]
     // position is UNIQUE and checked row by row: park every tier above the dense range, then renumber 0..n-1.
-    await q('UPDATE tiers SET position = position + (SELECT max(position) + 1 FROM tiers) RETURNING id', {}, t)
-    await q(
-      `UPDATE tiers SET position = v.position, updated_at = now() FROM (SELECT unnest(ARRAY[:ids]::int[]) AS id, generate_subscripts(ARRAY[:ids]::int[], 1) - 1 AS position) v
-        WHERE tiers.id = v.id RETURNING tiers.id`,
-      { ids: order.map((r) => r.id) },
+    await queries.renumber(
+      order.map((r) => r.id),
       t
     )
     await deps.audit.record(

@@ -1,4 +1,4 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize, Transaction } from 'sequelize'
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.ts'
 import { toGhs, toPesewas } from '../../lib/money.ts'
 import { requireActiveAgent } from '../agents/index.ts'
@@ -10,6 +10,7 @@ import type { PaymentView } from '../payments/index.ts'
 import { PRICE_CHANGED, SHOP_CLOSED, type ShopsService } from '../shops/index.ts'
 import { priceFields, sellingPrice, type ShopPriceFields } from '../shops/rules.ts'
 import { publicView, type ProductRow, type PublicProductView, type VouchersService, type Wanted } from '../vouchers/index.ts'
+import { createShopCheckerQueries } from './queries.ts'
 import { checkerPricesSchema, checkPrice, limitsOf, shopBuySchema } from './rules.ts'
 
 /** One checker product in the agent's shop settings. */
@@ -34,15 +35,11 @@ export function createShopCheckersService(deps: {
   earnings: EarningsService
 }) {
   const { sequelize, audit, shops, vouchers } = deps
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}, transaction?: Transaction) =>
-    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+  const queries = createShopCheckerQueries(sequelize)
 
   async function savedPrices(shopId: number | null): Promise<Map<number, number>> {
     if (!shopId) return new Map()
-    const rows = await q<{ product_id: number; price_pesewas: number }>('SELECT product_id, price_pesewas FROM shop_checker_prices WHERE shop_id = :shopId', {
-      shopId
-    })
-    return new Map(rows.map((r) => [r.product_id, Number(r.price_pesewas)]))
+    return queries.savedPrices(shopId)
   }
 
   /** The price a card sells at now in this shop: what the agent saved, held inside the product's limits of today. */
@@ -96,15 +93,8 @@ export function createShopCheckersService(deps: {
       }
       await sequelize.transaction(async (t) => {
         for (const w of wanted) {
-          if (w.price === null)
-            await q('DELETE FROM shop_checker_prices WHERE shop_id = :shopId AND product_id = :pid RETURNING 1', { shopId: shop.id, pid: w.productId }, t)
-          else
-            await q(
-              `INSERT INTO shop_checker_prices (shop_id, product_id, price_pesewas) VALUES (:shopId, :pid, :price)
-               ON CONFLICT (shop_id, product_id) DO UPDATE SET price_pesewas = EXCLUDED.price_pesewas, updated_at = now() RETURNING 1`,
-              { shopId: shop.id, pid: w.productId, price: toPesewas(w.price) },
-              t
-            )
+          if (w.price === null) await queries.deletePrice(shop.id, w.productId, t)
+          else await queries.upsertPrice(shop.id, w.productId, toPesewas(w.price), t)
         }
         await audit.record(
           {
@@ -164,20 +154,17 @@ export function createShopCheckersService(deps: {
       if (!want || !sale || allocated <= 0) return null
       const cards = Math.min(allocated, want.quantity)
       const margin = (want.unitPesewas - sale.agentUnitPesewas) * cards
-      const [recorded] = await q<{ payment_transaction_id: string }>(
-        `INSERT INTO shop_checker_sales (payment_transaction_id, shop_id, agent_id, product_id, cards, price_pesewas, agent_price_pesewas, amount_pesewas, margin_pesewas)
-         VALUES (:tid, :shopId, :agentId, :productId, :cards, :price, :agentPrice, :amount, :margin)
-         ON CONFLICT (payment_transaction_id) DO NOTHING RETURNING payment_transaction_id`,
+      const recorded = await queries.recordSale(
         {
-          tid: payment.transaction_id,
+          transactionId: payment.transaction_id,
           shopId: sale.shopId,
           agentId: sale.agentId,
           productId: want.productId,
           cards,
-          price: want.unitPesewas,
-          agentPrice: sale.agentUnitPesewas,
-          amount: want.unitPesewas * cards,
-          margin
+          pricePesewas: want.unitPesewas,
+          agentPricePesewas: sale.agentUnitPesewas,
+          amountPesewas: want.unitPesewas * cards,
+          marginPesewas: margin
         },
         t
       )
@@ -208,17 +195,13 @@ export function createShopCheckersService(deps: {
     /** The purchase's money went back in full or was taken back: the margin credited on it (if any) is taken back, once. */
     async reverseMargin(transactionId: string, why: 'refund' | 'reversal', ctx: Ctx & { transaction: Transaction }) {
       const t = ctx.transaction
-      const [credited] = await q<{ agent_id: number; amount_pesewas: string }>(
-        `SELECT agent_id, amount_pesewas FROM earnings_entries WHERE payment_transaction_id = :tid AND type = 'MARGIN'`,
-        { tid: transactionId },
-        t
-      )
+      const credited = await queries.creditedMargin(transactionId, t)
       if (!credited) return null
-      const amount = Number(credited.amount_pesewas)
+      const amount = credited.amountPesewas
       const { entry, balancePesewas } = await deps.earnings.post(
         {
           type: 'MARGIN_REVERSAL',
-          agentId: credited.agent_id,
+          agentId: credited.agentId,
           paymentTransactionId: transactionId,
           amountPesewas: -amount,
           reason: `Shop margin taken back: checker payment ${transactionId} ${why === 'refund' ? 'refunded' : 'reversed'}`
@@ -232,7 +215,7 @@ export function createShopCheckersService(deps: {
             resource: 'PAYMENT',
             resourceId: transactionId,
             severity: 'HIGH',
-            details: { agentId: credited.agent_id, margin: toGhs(amount), why, earnings: toGhs(balancePesewas) }
+            details: { agentId: credited.agentId, margin: toGhs(amount), why, earnings: toGhs(balancePesewas) }
           },
           ctx
         )

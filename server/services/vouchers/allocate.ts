@@ -1,4 +1,4 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize, Transaction } from 'sequelize'
 import { ghsText } from '../../lib/money.ts'
 import type { SecretBox } from '../../lib/secret-box.ts'
 import type { Ctx } from '../context.ts'
@@ -7,7 +7,7 @@ import type { PaymentRow } from '../payments/provider.ts'
 import type { Refunds } from '../payments/refund.ts'
 import type { Settings } from '../settings/index.ts'
 import type { SmsService } from '../sms/index.ts'
-import { AVAILABLE_SQL, type ProductRow } from './products.ts'
+import { createVoucherQueries, type ProductRow } from './queries.ts'
 
 /** What a paid purchase asked for, kept on its payment row when it was started. */
 export interface Wanted {
@@ -32,16 +32,15 @@ export interface Card {
 }
 
 /** The buyer's text: {product}, {cards} (serial and PIN of each), {howToUse}. */
-export function cardsSms(template: string, product: Pick<ProductRow, 'name' | 'how_to_use' | 'checking_url'>, cards: Card[]): string {
+export function cardsSms(template: string, product: Pick<ProductRow, 'name' | 'howToUse' | 'checkingUrl'>, cards: Card[]): string {
   const list = cards.map((c) => `S/N ${c.serial} PIN ${c.pin}`).join('; ')
-  const how = [product.how_to_use, product.checking_url].filter(Boolean).join(' ')
+  const how = [product.howToUse, product.checkingUrl].filter(Boolean).join(' ')
   return template.replace(/\{(product|cards|howToUse)\}/g, (_m, k: string) => (k === 'product' ? product.name : k === 'cards' ? list : how)).trim()
 }
 
 export function createAllocation(deps: { sequelize: Sequelize; box: SecretBox; sms: SmsService; refunds: Refunds; attention: Attention }) {
   const { sequelize, box, sms } = deps
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
-    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+  const queries = createVoucherQueries(sequelize)
 
   /**
    * Tells the admins once when a product's available stock is at or below its threshold. The product
@@ -49,30 +48,20 @@ export function createAllocation(deps: { sequelize: Sequelize; box: SecretBox; s
    * with every earlier one committed; the conditional UPDATE lets exactly one of them alert.
    */
   async function alertIfLow(product: ProductRow, t: Transaction): Promise<boolean> {
-    if (product.low_stock_alerted_at) return false
-    await q('SELECT id FROM voucher_products WHERE id = :id FOR UPDATE', { id: product.id }, t)
-    const [c] = await q<{ n: string }>(`SELECT count(*) AS n FROM voucher_cards WHERE product_id = :pid AND ${AVAILABLE_SQL}`, { pid: product.id }, t)
-    const available = Number(c?.n ?? 0)
-    if (available > product.low_stock_threshold) return false
-    const [won] = await q(
-      'UPDATE voucher_products SET low_stock_alerted_at = now() WHERE id = :id AND low_stock_alerted_at IS NULL RETURNING id',
-      { id: product.id },
-      t
-    )
-    if (!won) return false
-    const text = `${product.name}: ${available} card${available === 1 ? '' : 's'} left in stock (threshold ${product.low_stock_threshold}). Upload more at Admin > Checkers.`
-    const admins = await q<{ id: number; phone: string | null }>(`SELECT id, phone FROM users WHERE role = 'ADMIN'`, {}, t)
-    if (admins.length) {
-      const [msg] = await q<{ id: number }>(
-        `INSERT INTO admin_messages (title, message, priority) VALUES (:title, :text, 'HIGH') RETURNING id`,
-        { title: `Low stock: ${product.name}`.slice(0, 200), text },
+    if (product.lowStockAlertedAt) return false
+    await queries.lockProduct(product.id, t)
+    const available = await queries.availableCount(product.id, t)
+    if (available > product.lowStockThreshold) return false
+    if (!(await queries.markLowStockAlerted(product.id, t))) return false
+    const text = `${product.name}: ${available} card${available === 1 ? '' : 's'} left in stock (threshold ${product.lowStockThreshold}). Upload more at Admin > Checkers.`
+    const admins = await queries.admins(t)
+    if (admins.length)
+      await queries.tellUsers(
+        admins.map((a) => a.id),
+        `Low stock: ${product.name}`.slice(0, 200),
+        text,
         t
       )
-      await sequelize.query('INSERT INTO admin_message_recipients (message_id, user_id) SELECT $1, unnest($2::int[])', {
-        bind: [msg!.id, admins.map((a) => a.id)],
-        transaction: t
-      })
-    }
     for (const a of admins) if (a.phone) await sms.send(a.phone, text, { transaction: t })
     return true
   }
@@ -91,15 +80,8 @@ export function createAllocation(deps: { sequelize: Sequelize; box: SecretBox; s
     const t = ctx.transaction
     const want = p.details?.vouchers as Wanted | undefined
     if (!want) return { honoured: false, details: { error: 'No product on this payment' } }
-    const [product] = await q<ProductRow>('SELECT * FROM voucher_products WHERE id = :id', { id: want.productId }, t)
-    const taken = await q<{ id: number; serial: string; pin_sealed: string; expires_on: string | null }>(
-      `UPDATE voucher_cards SET status = 'SOLD', payment_transaction_id = :tid, sold_at = now()
-        WHERE id IN (SELECT id FROM voucher_cards WHERE product_id = :pid AND ${AVAILABLE_SQL} ORDER BY id LIMIT :n FOR UPDATE SKIP LOCKED)
-          AND status = 'AVAILABLE'
-        RETURNING id, serial, pin_sealed, to_char(expires_on, 'YYYY-MM-DD') AS expires_on`,
-      { tid: p.transaction_id, pid: want.productId, n: want.quantity },
-      t
-    )
+    const product = await queries.product(want.productId, t)
+    const taken = await queries.takeCards(want.productId, want.quantity, p.transaction_id, t)
     const short = want.quantity - taken.length
     const details: Record<string, unknown> = { productId: want.productId, quantity: want.quantity, allocated: taken.length, cardIds: taken.map((c) => c.id) }
     if (short > 0) {
@@ -129,8 +111,8 @@ export function createAllocation(deps: { sequelize: Sequelize; box: SecretBox; s
       )
     }
     if (product && taken.length) {
-      const cards = taken.map((c) => ({ serial: c.serial, pin: box.open(c.pin_sealed), expiresOn: c.expires_on }))
-      const to = p.payer_phone ?? (p.agent_id ? (await q<{ phone: string }>('SELECT phone FROM agents WHERE id = :id', { id: p.agent_id }, t))[0]?.phone : null)
+      const cards = taken.map((c) => ({ serial: c.serial, pin: box.open(c.pinSealed), expiresOn: c.expiresOn }))
+      const to = p.payer_phone ?? (p.agent_id ? await queries.agentPhone(p.agent_id, t) : null)
       if (to && settings.smsVoucherSold) details.smsId = await sms.send(to, cardsSms(settings.smsVoucherSold, product, cards), { transaction: t, sealed: true })
     }
     if (product) details.lowStockAlert = await alertIfLow(product, t)

@@ -1,5 +1,5 @@
 import Joi from 'joi'
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize, Transaction } from 'sequelize'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
 import { toGhs } from '../../lib/money.ts'
 import { normalizePhone } from '../../lib/phone.ts'
@@ -13,6 +13,7 @@ import type { SettingsService } from '../settings/index.ts'
 import { post as postWalletEntry } from '../wallet/ledger.ts'
 import type { ShopSale, Wanted } from './allocate.ts'
 import { unitPriceFor, type Products } from './products.ts'
+import { createHandoverQueries } from './queries-handover.ts'
 
 export const MAX_CARDS_PER_PURCHASE = 10
 
@@ -50,8 +51,7 @@ export function createBuying(deps: {
   products: Products
 }) {
   const { sequelize, payments, products } = deps
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
-    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+  const queries = createHandoverQueries(sequelize)
 
   /**
    * The server's price and a stock check before any money moves (the race past it is settled by a refund).
@@ -112,9 +112,7 @@ export function createBuying(deps: {
     const settings = await deps.settings.getFresh()
     const tid = newTransactionId()
     await sequelize.transaction(async (t) => {
-      await q(
-        `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, email, agent_id, user_id, details, last_checked_at, simulated)
-         VALUES (:tid, 'voucher', 'wallet', 'wallet', 'PENDING', :amount, :email, :agentId, :userId, CAST(:details AS jsonb), now(), :simulated) RETURNING id`,
+      await queries.insertWalletPayment(
         {
           tid,
           amount: amountPesewas,

@@ -1,5 +1,5 @@
 import Joi from 'joi'
-import { QueryTypes, type Sequelize } from 'sequelize'
+import type { Sequelize } from 'sequelize'
 import { notFound } from '../../lib/errors.ts'
 import { toGhs } from '../../lib/money.ts'
 import { normalizePhone, phoneVariants } from '../../lib/phone.ts'
@@ -11,7 +11,8 @@ import type { PaymentRow } from '../payments/provider.ts'
 import type { SettingsService } from '../settings/index.ts'
 import type { SmsService } from '../sms/index.ts'
 import { cardsSms, type Card, type Wanted } from './allocate.ts'
-import type { ProductRow } from './products.ts'
+import { createVoucherQueries, type ProductRow } from './queries.ts'
+import { createHandoverQueries } from './queries-handover.ts'
 
 /** One purchase as its buyer sees it: the cards only once paid, and what was refunded when stock ran out. */
 export interface PurchaseView {
@@ -44,20 +45,17 @@ export function createHandover(deps: {
   sms: SmsService
 }) {
   const { sequelize, box, payments } = deps
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
+  const queries = createHandoverQueries(sequelize)
+  const voucherQueries = createVoucherQueries(sequelize)
 
   async function cardsOf(transactionId: string): Promise<Card[]> {
-    const rows = await q<{ serial: string; pin_sealed: string; expires_on: string | null }>(
-      `SELECT serial, pin_sealed, to_char(expires_on, 'YYYY-MM-DD') AS expires_on FROM voucher_cards WHERE payment_transaction_id = :tid ORDER BY id`,
-      { tid: transactionId }
-    )
-    return rows.map((r) => ({ serial: r.serial, pin: box.open(r.pin_sealed), expiresOn: r.expires_on }))
+    const rows = await queries.cardsOf(transactionId)
+    return rows.map((r) => ({ serial: r.serial, pin: box.open(r.pinSealed), expiresOn: r.expiresOn }))
   }
 
   async function productOf(id: number | undefined): Promise<ProductRow | null> {
     if (!id) return null
-    const [row] = await q<ProductRow>('SELECT * FROM voucher_products WHERE id = :id', { id })
-    return row ?? null
+    return voucherQueries.product(id)
   }
 
   async function present(p: PaymentRow, cards: Card[]): Promise<PurchaseView> {
@@ -68,7 +66,7 @@ export function createHandover(deps: {
       transactionId: p.transaction_id,
       paymentStatus: p.status,
       message: p.message ?? '',
-      product: product && { id: product.id, name: product.name, howToUse: product.how_to_use, checkingUrl: product.checking_url },
+      product: product && { id: product.id, name: product.name, howToUse: product.howToUse, checkingUrl: product.checkingUrl },
       quantity: want?.quantity ?? 0,
       amount: toGhs(p.amount_pesewas)!,
       cards,
@@ -88,11 +86,7 @@ export function createHandover(deps: {
   /** "My checkers" of this browser or signed-in buyer, newest first. */
   async function mine(ctx: Ctx): Promise<{ purchases: PurchaseView[] }> {
     const started = ctx.browser?.started() ?? []
-    const rows = await sequelize.query<PaymentRow>(
-      `SELECT * FROM payments WHERE purpose = 'voucher' AND (transaction_id = ANY($1::text[]) OR ($2::int IS NOT NULL AND user_id = $2::int))
-       ORDER BY created_at DESC LIMIT 50`,
-      { bind: [started, ctx.user?.id ?? null], type: QueryTypes.SELECT }
-    )
+    const rows = await queries.purchasesOf(started, ctx.user?.id ?? null)
     const mayShow = rows.filter((p) => payments.mayRead(p, ctx))
     return { purchases: await Promise.all(mayShow.map(async (p) => present(p, await cardsOf(p.transaction_id)))) }
   }
@@ -110,7 +104,7 @@ export function createHandover(deps: {
     // One bucket per number however it is written (0XXXXXXXXX or 233XXXXXXXXX).
     await deps.limits.take({ voucherLookupPerIp: ctx.ip, voucherLookupPerPhone: normalizePhone(digits) || 'none' })
     const tid = REFERENCE_RE.test(value.transactionId) ? value.transactionId : '-'
-    const [p] = await q<PaymentRow>(`SELECT * FROM payments WHERE transaction_id = :tid`, { tid })
+    const p = await queries.payment(tid)
     const cards = await cardsOf(tid)
     const match = !!p && p.purpose === 'voucher' && /^\d{9,12}$/.test(digits) && !!p.payer_phone && phoneVariants(digits).includes(p.payer_phone)
     if (!match) return NOTHING
@@ -125,8 +119,7 @@ export function createHandover(deps: {
     if (!cards.length) throw notFound('No cards on this purchase')
     await deps.limits.take({ voucherResendPerPurchase: p.transaction_id }, 'These cards were sent several times already. Please try again later.')
     const product = await productOf((p.details?.vouchers as Wanted | undefined)?.productId)
-    const [agent] = p.agent_id ? await q<{ phone: string }>('SELECT phone FROM agents WHERE id = :id', { id: p.agent_id }) : []
-    const to = p.payer_phone ?? agent?.phone
+    const to = p.payer_phone ?? (p.agent_id ? await voucherQueries.agentPhone(p.agent_id) : null)
     const settings = await deps.settings.get()
     if (!to || !product || !settings.smsVoucherSold) throw notFound('No phone to send the cards to')
     await deps.sms.send(to, cardsSms(settings.smsVoucherSold, product, cards), { sealed: true })

@@ -11,10 +11,12 @@ import { createAllocation } from './allocate.ts'
 import { createBuying } from './buy.ts'
 import { createHandover } from './handover.ts'
 import { createProducts } from './products.ts'
+import { createVoucherQueries } from './queries.ts'
 import { createStock } from './stock.ts'
 
 export type { PurchaseView } from './handover.ts'
-export type { AdminProductView, ProductRow, PublicProductView } from './products.ts'
+export type { AdminProductView, PublicProductView } from './products.ts'
+export type { ProductRow } from './queries.ts'
 export type { Wanted } from './allocate.ts'
 export { agentPriceOf, publicView, shopCeilingOf } from './products.ts'
 
@@ -86,6 +88,7 @@ export function createVouchersService(deps: {
  */
 export async function voucherKeyRefusal(sequelize: Sequelize, env: Pick<Env, 'NODE_ENV' | 'VOUCHER_ENCRYPTION_KEY'>): Promise<string | null> {
   if (env.NODE_ENV !== 'production' || env.VOUCHER_ENCRYPTION_KEY) return null
-  const [rows] = await sequelize.query('SELECT 1 FROM voucher_cards LIMIT 1')
-  return (rows as unknown[]).length ? 'VOUCHER_ENCRYPTION_KEY is required in production once result-checker cards are in stock (32 bytes, hex or base64)' : null
+  return (await createVoucherQueries(sequelize).anyCard())
+    ? 'VOUCHER_ENCRYPTION_KEY is required in production once result-checker cards are in stock (32 bytes, hex or base64)'
+    : null
 }

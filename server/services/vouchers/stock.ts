@@ -1,10 +1,11 @@
 import { readSheet } from 'read-excel-file/node'
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize } from 'sequelize'
 import { badRequest } from '../../lib/errors.ts'
 import type { SecretBox } from '../../lib/secret-box.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
-import { AVAILABLE_SQL, type Products } from './products.ts'
+import type { Products } from './products.ts'
+import { createVoucherQueries } from './queries.ts'
 
 export interface StockLine {
   line: number
@@ -74,8 +75,7 @@ async function rowsOf(format: string, content: string): Promise<unknown[][]> {
 
 export function createStock(deps: { sequelize: Sequelize; audit: AuditService; box: SecretBox; products: Products }) {
   const { sequelize, audit, box, products } = deps
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
-    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+  const queries = createVoucherQueries(sequelize)
 
   /**
    * Adds cards to a product's stock, all or none: a serial twice in the file or already in stock is
@@ -87,30 +87,26 @@ export function createStock(deps: { sequelize: Sequelize; audit: AuditService; b
     const cards = cardsOf(await rowsOf(value.format, value.content))
     return sequelize.transaction(async (t) => {
       // Two uploads of the same file at once: the second waits here and then sees the first's serials.
-      await q('SELECT id FROM voucher_products WHERE id = :id FOR UPDATE', { id: product.id }, t)
-      const existing = await sequelize.query<{ serial: string }>('SELECT serial FROM voucher_cards WHERE product_id = $1 AND serial = ANY($2::text[])', {
-        bind: [product.id, cards.map((c) => c.serial)],
-        type: QueryTypes.SELECT,
-        transaction: t
-      })
+      await queries.lockProduct(product.id, t)
+      const existing = await queries.serialsInStock(
+        product.id,
+        cards.map((c) => c.serial),
+        t
+      )
       if (existing.length) {
-        const taken = new Set(existing.map((r) => r.serial))
+        const taken = new Set(existing)
         const lines = cards.filter((c) => taken.has(c.serial)).map((c) => c.line)
         throw badRequest(`Already in stock: line${lines.length > 1 ? 's' : ''} ${lines.slice(0, 20).join(', ')}${lines.length > 20 ? ', ...' : ''}`)
       }
-      await sequelize.query(
-        `INSERT INTO voucher_cards (product_id, serial, pin_sealed, expires_on, uploaded_by)
-         SELECT $1::int, s, p, e::date, $2::int FROM unnest($3::text[], $4::text[], $5::text[]) AS u(s, p, e)`,
-        {
-          bind: [product.id, ctx.user?.id ?? null, cards.map((c) => c.serial), cards.map((c) => box.seal(c.pin)), cards.map((c) => c.expiresOn)],
-          transaction: t
-        }
+      await queries.insertCards(
+        product.id,
+        ctx.user?.id ?? null,
+        cards.map((c) => ({ serial: c.serial, pinSealed: box.seal(c.pin), expiresOn: c.expiresOn })),
+        t
       )
-      const [c] = await q<{ n: string }>(`SELECT count(*) AS n FROM voucher_cards WHERE product_id = :pid AND ${AVAILABLE_SQL}`, { pid: product.id }, t)
-      const available = Number(c?.n ?? 0)
+      const available = await queries.availableCount(product.id, t)
       // Stock is back above the threshold: the next time it runs low, the admins are told again.
-      if (available > product.low_stock_threshold)
-        await q('UPDATE voucher_products SET low_stock_alerted_at = NULL WHERE id = :id RETURNING id', { id: product.id }, t)
+      if (available > product.lowStockThreshold) await queries.clearLowStockAlert(product.id, t)
       await audit.record(
         {
           action: 'VOUCHER_STOCK_UPLOADED',

@@ -1,0 +1,95 @@
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import { ACTIVE_AGENT_SQL } from '../../lib/vocabulary.ts'
+
+// The price rule's statements and the price rows agents write (shops, sub-agents), with the typed
+// camelCase rows they return: nothing else in pricing reads a snake_case column.
+
+/** The price an actor pays, as the one rule decides it; the actor's standing as the database holds it. */
+export interface Buyer {
+  id: number
+  active: boolean
+  tierId: number | null
+  parentId: number | null
+  parentTierId: number | null
+  suspended: boolean
+}
+
+export interface TierStep {
+  id: number
+  position: number
+}
+
+/** A tier's own price for a package (pesewas). */
+export interface TierPrice {
+  tierId: number
+  packageId: number
+  pricePesewas: number
+}
+
+/** Where such prices are kept: one row per (owner, package). Table and column names are ours, never input. */
+export type PriceTable = { table: 'shop_prices'; owner: 'shop_id' } | { table: 'sub_agent_prices'; owner: 'parent_agent_id' }
+
+type Raw = Record<string, any>
+const numOrNull = (v: unknown) => (v == null ? null : Number(v))
+
+export const toTierPrice = (r: Raw): TierPrice => ({ tierId: Number(r.tier_id), packageId: Number(r.package_id), pricePesewas: Number(r.price_pesewas) })
+
+export function createPricingQueries(sequelize: Sequelize) {
+  const q = <T extends object = Raw>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
+    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+
+  return {
+    async buyer(agentId: number, t?: Transaction): Promise<Buyer | null> {
+      const [row] = await q(
+        `SELECT a.id, ${ACTIVE_AGENT_SQL} AS active, a.tier_id, a.parent_agent_id, p.tier_id AS parent_tier_id,
+              (a.suspended_by_parent_at IS NOT NULL) AS suspended
+         FROM agents a LEFT JOIN agents p ON p.id = a.parent_agent_id WHERE a.id = :id`,
+        { id: agentId },
+        t
+      )
+      if (!row) return null
+      return {
+        id: Number(row.id),
+        active: row.active,
+        tierId: numOrNull(row.tier_id),
+        parentId: numOrNull(row.parent_agent_id),
+        parentTierId: numOrNull(row.parent_tier_id),
+        suspended: row.suspended
+      }
+    },
+
+    /** The tiers in their order. */
+    async tierSteps(t?: Transaction): Promise<TierStep[]> {
+      const rows = await q('SELECT id, position FROM tiers ORDER BY position', {}, t)
+      return rows.map((r) => ({ id: Number(r.id), position: Number(r.position) }))
+    },
+
+    async tierPricesOf(packageIds: number[], t?: Transaction): Promise<TierPrice[]> {
+      const rows = await q('SELECT tier_id, package_id, price_pesewas FROM tier_prices WHERE package_id IN (:ids)', { ids: packageIds }, t)
+      return rows.map(toTierPrice)
+    },
+
+    /** The prices a parent set for its sub-agents per package; `lock` reads them FOR SHARE. */
+    async subAgentPrices(parentId: number, packageIds: number[], lock: boolean | undefined, t?: Transaction): Promise<Map<number, number>> {
+      const rows = await q(
+        `SELECT package_id, price_pesewas FROM sub_agent_prices WHERE parent_agent_id = :parent AND package_id IN (:ids)${lock ? ' FOR SHARE' : ''}`,
+        { parent: parentId, ids: packageIds },
+        t
+      )
+      return new Map(rows.map((r) => [Number(r.package_id), Number(r.price_pesewas)]))
+    },
+
+    async deletePriceRow(where: PriceTable, ownerId: number, packageId: number, t: Transaction): Promise<void> {
+      await q(`DELETE FROM ${where.table} WHERE ${where.owner} = :ownerId AND package_id = :pid RETURNING package_id`, { ownerId, pid: packageId }, t)
+    },
+
+    async upsertPriceRow(where: PriceTable, ownerId: number, packageId: number, pricePesewas: number, t: Transaction): Promise<void> {
+      await q(
+        `INSERT INTO ${where.table} (${where.owner}, package_id, price_pesewas) VALUES (:ownerId, :pid, :price)
+         ON CONFLICT (${where.owner}, package_id) DO UPDATE SET price_pesewas = EXCLUDED.price_pesewas, updated_at = now() RETURNING package_id`,
+        { ownerId, pid: packageId, price: pricePesewas },
+        t
+      )
+    }
+  }
+}
