@@ -24,11 +24,11 @@ const SERVICES: Record<string, Target> = {
     tests: ['test/integration/security.test.ts', 'test/integration/auth.test.ts', 'test/integration/jobs.test.ts', 'test/integration/reseller-api.test.ts']
   },
   'payments-settle': {
-    mutate: ['server/services/payments/settle.ts', 'server/services/payments/settle-lines.ts'],
+    mutate: ['server/services/payments/settle.ts', 'server/services/payments/settle-lines.ts', 'server/services/payments/queries-settle.ts'],
     tests: ['test/integration/money-safety.test.ts', 'test/integration/settle-concurrency.test.ts']
   },
   'payments-refund': {
-    mutate: ['server/services/payments/refund.ts'],
+    mutate: ['server/services/payments/refund.ts', 'server/services/payments/queries-refund.ts'],
     tests: ['test/integration/money-safety.test.ts', 'test/integration/delivery-money.test.ts']
   },
   'payments-request': {
