@@ -292,14 +292,23 @@ export function createQueue(deps: QueueDeps) {
     /** Runs every job that is due now, then returns (tests, scripts). */
     async drain(): Promise<void> {
       // graphile-worker writes a job's success or failure without awaiting it; with batching on (delay 0)
-      // its shutdown awaits those writes, so a caller sees every job's outcome once drain returns.
-      await runOnce({
-        pgPool: ownPool(),
-        logger: graphileLogger(log),
-        taskList: taskList(),
-        noHandleSignals: true,
-        preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } }
-      } as never)
+      // its shutdown awaits those writes, so a caller sees every job's outcome once drain returns. A job
+      // waiting behind another of its named queue (or added by a job) is not taken in the same pass while
+      // that write is pending: pass again until a pass starts nothing.
+      for (let pass = 0; pass < 100; pass++) {
+        let started = 0
+        const events = new EventEmitter() as WorkerEvents
+        events.on('job:start', () => void started++)
+        await runOnce({
+          pgPool: ownPool(),
+          logger: graphileLogger(log),
+          taskList: taskList(),
+          noHandleSignals: true,
+          events,
+          preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } }
+        } as never)
+        if (started === 0) return
+      }
     },
 
     /**
