@@ -38,20 +38,20 @@ interface WalletEntryRecord {
   created_at: Date | string
 }
 
-function toEntry(r: WalletEntryRecord): EntryRow {
-  return {
-    id: Number(r.id),
-    agentId: r.agent_id,
-    type: r.type,
-    amountPesewas: Number(r.amount_pesewas),
-    balanceAfterPesewas: Number(r.balance_after_pesewas),
-    reason: r.reason,
-    actorUserId: r.actor_user_id ?? null,
-    paymentTransactionId: r.payment_transaction_id ?? null,
-    orderId: r.order_id ?? null,
-    createdAt: new Date(r.created_at)
-  }
-}
+/** The columns every ledger of an agent's money shares (wallet and earnings entries alike). */
+export const ledgerEntryOf = <T extends string>(r: Record<string, any>) => ({
+  id: Number(r.id),
+  agentId: r.agent_id as number,
+  type: r.type as T,
+  amountPesewas: Number(r.amount_pesewas),
+  balanceAfterPesewas: Number(r.balance_after_pesewas),
+  reason: r.reason as string,
+  actorUserId: (r.actor_user_id ?? null) as number | null,
+  paymentTransactionId: (r.payment_transaction_id ?? null) as string | null,
+  createdAt: new Date(r.created_at)
+})
+
+const toEntry = (r: WalletEntryRecord): EntryRow => ({ ...ledgerEntryOf<EntryType>(r), orderId: r.order_id ?? null })
 
 /** The two balances an agent's wallets row carries: what they buy with, and their shop earnings (ADR 0020). */
 export type BalanceColumn = 'balance_pesewas' | 'earnings_pesewas'
