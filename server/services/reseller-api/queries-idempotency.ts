@@ -1,0 +1,31 @@
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+
+// The Idempotency-Key of a checker purchase through the API (vouchers.ts).
+
+/** A use of a key for a purchase: the request it was for and the payment it made. */
+export interface PurchaseKeyUse {
+  requestHash: string
+  paymentTransactionId: string | null
+}
+
+export function createPurchaseKeyQueries(sequelize: Sequelize) {
+  return {
+    keyUse: async (agentId: number, key: string): Promise<PurchaseKeyUse | null> => {
+      const [row] = await sequelize.query<{ request_hash: string; payment_transaction_id: string | null }>(
+        'SELECT request_hash, payment_transaction_id FROM idempotency_keys WHERE agent_id = :agentId AND key = :key',
+        { replacements: { agentId, key }, type: QueryTypes.SELECT }
+      )
+      return row ? { requestHash: row.request_hash, paymentTransactionId: row.payment_transaction_id } : null
+    },
+
+    /** False when another request holds the key already. */
+    recordKey: async (k: { agentId: number; key: string; hash: string; tid: string }, transaction: Transaction): Promise<boolean> => {
+      const [mine] = await sequelize.query(
+        `INSERT INTO idempotency_keys (agent_id, key, request_hash, payment_transaction_id) VALUES (:agentId, :key, :hash, :tid)
+               ON CONFLICT (agent_id, key) DO NOTHING RETURNING key`,
+        { replacements: { ...k }, type: QueryTypes.SELECT, transaction }
+      )
+      return !!mine
+    }
+  }
+}
