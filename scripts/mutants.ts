@@ -41,7 +41,7 @@ const SERVICES: Record<string, Target> = {
   },
   // The PIN rules and the one place a PIN is checked (with the per-agent lock).
   'ussd-pin': {
-    mutate: ['server/services/agents/pin.ts', 'server/services/ussd/index.ts:127-171'],
+    mutate: ['server/services/agents/pin.ts', 'server/services/ussd/index.ts:114-158'],
     tests: ['test/integration/ussd.test.ts', 'test/integration/agents.test.ts']
   },
   recovery: {

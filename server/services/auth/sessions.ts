@@ -1,6 +1,7 @@
-import { QueryTypes, type Sequelize } from 'sequelize'
+import type { Sequelize } from 'sequelize'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
+import { createSessionQueries } from './queries-sessions.ts'
 
 /** Why a user's sessions were ended; kept in the audit entry. */
 export type EndReason = 'PASSWORD_CHANGED' | 'PASSWORD_RESET' | 'ADMIN_PASSWORD_RESET' | 'LOGOUT_EVERYWHERE' | 'USER_DEACTIVATED'
@@ -21,26 +22,18 @@ export type SessionsService = ReturnType<typeof createSessionsService>
  * only when the actor is that same user.
  */
 export function createSessionsService({ sequelize, audit }: { sequelize: Sequelize; audit: AuditService }) {
+  const queries = createSessionQueries(sequelize)
   return {
     async endAll(userId: number, opts: { reason: EndReason; keepCurrent?: boolean }, ctx: Ctx = {}): Promise<EndedSessions> {
       const own = opts.keepCurrent && ctx.user?.id === userId
       const keepSid = own ? (ctx.sessionId ?? null) : null
       const keepFamily = own ? (ctx.tokenFamily ?? null) : null
       const t = ctx.transaction
-      const [row] = await sequelize.query<{ session_epoch: number }>(
-        'UPDATE users SET session_epoch = session_epoch + 1 WHERE id = :userId RETURNING session_epoch',
-        { replacements: { userId }, type: QueryTypes.SELECT, transaction: t }
-      )
-      const [, del] = await sequelize.query(`DELETE FROM session WHERE sess->>'userId' = :uid AND (CAST(:keepSid AS TEXT) IS NULL OR sid <> :keepSid)`, {
-        replacements: { uid: String(userId), keepSid },
-        transaction: t
-      })
-      const [, upd] = await sequelize.query(
-        `UPDATE auth_tokens SET revoked_at = now()
-          WHERE user_id = :userId AND revoked_at IS NULL AND (CAST(:keepFamily AS UUID) IS NULL OR family_id IS DISTINCT FROM CAST(:keepFamily AS UUID))`,
-        { replacements: { userId, keepFamily }, transaction: t }
-      )
-      const ended = { epoch: Number(row?.session_epoch ?? 0), sessions: rowCount(del), tokens: rowCount(upd) }
+      const ended = {
+        epoch: await queries.bumpEpoch(userId, t),
+        sessions: await queries.deleteCookieSessions(userId, keepSid, t),
+        tokens: await queries.revokeTokens(userId, keepFamily, t)
+      }
       await audit.record(
         {
           action: 'SESSIONS_ENDED',
@@ -54,8 +47,4 @@ export function createSessionsService({ sequelize, audit }: { sequelize: Sequeli
       return ended
     }
   }
-}
-
-function rowCount(meta: unknown): number {
-  return Number((meta as { rowCount?: number } | undefined)?.rowCount ?? 0)
 }

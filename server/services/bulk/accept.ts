@@ -1,14 +1,14 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize, Transaction } from 'sequelize'
 import { toGhs } from '../../lib/money.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Actor, Ctx } from '../context.ts'
 import type { PackageRow } from '../packages/index.ts'
-import type { Quote } from '../pricing/index.ts'
 import { newTransactionId, type PaymentsService } from '../payments/index.ts'
 import type { Settings } from '../settings/index.ts'
 import { fillTemplate, formatDataSize, type SmsService } from '../sms/index.ts'
 import { post } from '../wallet/ledger.ts'
 import type { CheckedLine } from './preview.ts'
+import { createBulkAcceptQueries, type StoredLine } from './queries-accept.ts'
 
 export interface AcceptDeps {
   sequelize: Sequelize
@@ -27,18 +27,6 @@ export interface AcceptInput {
   settings: Settings
   /** Runs last in the batch's transaction (the reseller API records its Idempotency-Key there). */
   andThen?: (batchId: number, t: Transaction) => Promise<void>
-}
-
-/** A checked line as the batch keeps it while it waits for its payment (and as its order is written). */
-export interface StoredLine {
-  packageId: number
-  name: string
-  recipient: string
-  network: string
-  sizeMb: number
-  pricePesewas: number
-  /** A sub-agent's line: what its parent pays and earns on delivery (absent in lines kept before sub-agents could order in bulk). */
-  parent?: Quote['parent']
 }
 
 /** Who pays a batch: its agent and the user who placed it. */
@@ -62,11 +50,6 @@ const storedLines = (input: AcceptInput): StoredLine[] =>
     }
   })
 
-const query =
-  (sequelize: Sequelize, t: Transaction) =>
-  <T extends object>(sql: string, replacements: Record<string, unknown>) =>
-    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction: t })
-
 async function insertBatch(
   sequelize: Sequelize,
   input: AcceptInput,
@@ -74,22 +57,20 @@ async function insertBatch(
   awaiting?: { transactionId: string; lines: StoredLine[] }
 ): Promise<number> {
   const totalPesewas = input.lines.reduce((s, l) => s + l.pricePesewas, 0)
-  const [batch] = await query(sequelize, t)<{ id: number }>(
-    `INSERT INTO order_batches (agent_id, user_id, channel, line_count, total_pesewas, notify_sms, status, payment_transaction_id, pending_lines)
-     VALUES (:agentId, :userId, :channel, :n, :total, :sms, :status, :tid, CAST(:pending AS jsonb)) RETURNING id`,
+  return createBulkAcceptQueries(sequelize).insertBatch(
     {
       agentId: input.actor.agent.id,
       userId: input.actor.id,
       channel: input.channel,
-      n: input.lines.length,
-      total: totalPesewas,
-      sms: input.notifySms,
+      lineCount: input.lines.length,
+      totalPesewas,
+      notifySms: input.notifySms,
       status: awaiting ? 'AWAITING_PAYMENT' : 'PAID',
-      tid: awaiting?.transactionId ?? null,
-      pending: awaiting ? JSON.stringify(awaiting.lines) : null
-    }
+      paymentTransactionId: awaiting?.transactionId ?? null,
+      pendingLines: awaiting?.lines ?? null
+    },
+    t
   )
-  return batch!.id
 }
 
 /**
@@ -109,7 +90,7 @@ export async function payLines(
 ): Promise<void> {
   const { sequelize, payments } = deps
   const t = ctx.transaction
-  const q = query(sequelize, t)
+  const q = createBulkAcceptQueries(sequelize)
   const batchId = batch.id
   const totalPesewas = lines.reduce((s, l) => s + l.pricePesewas, 0)
   const simulated = payments.isSimulator
@@ -145,63 +126,16 @@ export async function payLines(
   )
   const tids = lines.map(() => newTransactionId())
   // One statement for all the lines' orders and one for their payments: a thousand rows in two round trips.
-  const orders = await q<{
-    id: number
-    payment_transaction_id: string
-    amount_pesewas: number
-    recipient_number: string
-    network: string
-    data_size_mb: number
-  }>(
-    `INSERT INTO orders (user_id, agent_id, package_id, package_name, recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id, channel, simulated, batch_id,
-                         parent_agent_id, parent_price_pesewas, parent_margin_pesewas)
-     SELECT :userId, :agentId, p, n, r, nw, s, a, 'PENDING', tid, :channel, :simulated, :batchId, pa, pp, pm
-       FROM unnest(ARRAY[:pkg]::int[], ARRAY[:name]::text[], ARRAY[:rcpt]::text[], ARRAY[:net]::text[], ARRAY[:size]::int[], ARRAY[:amt]::int[], ARRAY[:tid]::text[],
-                   ARRAY[:pAgent]::int[], ARRAY[:pPrice]::int[], ARRAY[:pMargin]::int[])
-         WITH ORDINALITY AS l(p, n, r, nw, s, a, tid, pa, pp, pm, i)
-      ORDER BY i
-     RETURNING id, payment_transaction_id, amount_pesewas, recipient_number, network, data_size_mb`,
-    {
-      userId: payer.userId,
-      agentId: payer.agentId,
-      channel: batch.channel,
-      simulated,
-      batchId,
-      pkg: lines.map((l) => l.packageId),
-      name: lines.map((l) => l.name),
-      rcpt: lines.map((l) => l.recipient),
-      net: lines.map((l) => l.network),
-      size: lines.map((l) => l.sizeMb),
-      amt: lines.map((l) => l.pricePesewas),
-      tid: tids,
-      pAgent: lines.map((l) => l.parent?.agentId ?? null),
-      pPrice: lines.map((l) => l.parent?.pricePesewas ?? null),
-      pMargin: lines.map((l) => l.parent?.marginPesewas ?? null)
-    }
-  )
-  await q(
-    `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, email, order_id, agent_id, user_id, details, last_checked_at, simulated)
-     SELECT tid, 'data', 'wallet', 'wallet', 'PENDING', a, :email, o, :agentId, :userId, jsonb_build_object('batchId', :batchId::int), now(), :simulated
-       FROM unnest(ARRAY[:tid]::text[], ARRAY[:amt]::int[], ARRAY[:oid]::int[]) AS l(tid, a, o)`,
-    {
-      email: payer.email,
-      agentId: payer.agentId,
-      userId: payer.userId,
-      batchId,
-      simulated,
-      tid: orders.map((o) => o.payment_transaction_id),
-      amt: orders.map((o) => o.amount_pesewas),
-      oid: orders.map((o) => o.id)
-    }
-  )
+  const orders = await q.insertLineOrders({ userId: payer.userId, agentId: payer.agentId, channel: batch.channel, simulated, batchId }, lines, tids, t)
+  await q.insertLinePayments({ email: payer.email, agentId: payer.agentId, userId: payer.userId, batchId, simulated }, orders, t)
   // All lines settled together, set-based: each ends as a single wallet order settled alone would.
   await payments.settleLines({ transactionIds: tids, agentId: payer.agentId, message: `Paid from wallet (bulk order #${batchId})`, settings }, ctx)
   if (batch.notifySms && settings.smsOrderCreatedUser) {
     const template = settings.smsOrderCreatedUser
     await deps.sms.sendMany(
       orders.map((o) => ({
-        to: o.recipient_number,
-        message: fillTemplate(template, { dataSize: formatDataSize(o.data_size_mb), network: o.network, recipientNumber: o.recipient_number })
+        to: o.recipientNumber,
+        message: fillTemplate(template, { dataSize: formatDataSize(o.dataSizeMb), network: o.network, recipientNumber: o.recipientNumber })
       })),
       { transaction: t }
     )

@@ -1,8 +1,9 @@
-import { QueryTypes, type Sequelize } from 'sequelize'
+import type { Sequelize } from 'sequelize'
 import { sha256 } from '../../lib/crypto.ts'
 import { AppError, forbidden } from '../../lib/errors.ts'
 import type { Actor } from '../context.ts'
 import type { BulkService } from './index.ts'
+import { createBulkAcceptQueries, type KeyUse } from './queries-accept.ts'
 
 /** Thrown inside the batch's transaction when another request already holds this Idempotency-Key: rolls this attempt back. */
 class KeyTaken extends Error {}
@@ -14,17 +15,12 @@ class KeyTaken extends Error {}
  */
 export function createBatchApi(deps: { sequelize: Sequelize; bulk: BulkService }) {
   const { sequelize, bulk } = deps
-  const findKeyUse = async (agentId: number, key: string) => {
-    const [row] = await sequelize.query<{ request_hash: string; batch_id: number | null; order_id: number | null }>(
-      'SELECT request_hash, batch_id, order_id FROM idempotency_keys WHERE agent_id = :agentId AND key = :key',
-      { replacements: { agentId, key }, type: QueryTypes.SELECT }
-    )
-    return row ?? null
-  }
-  const replay = (use: { request_hash: string; batch_id: number | null; order_id: number | null }, hash: string): number => {
-    if (use.request_hash !== hash || use.order_id) throw new AppError(422, 'This Idempotency-Key was already used with a different request')
-    if (!use.batch_id) throw new AppError(409, 'A request with this Idempotency-Key is still being processed')
-    return use.batch_id
+  const queries = createBulkAcceptQueries(sequelize)
+  const findKeyUse = queries.keyUse
+  const replay = (use: KeyUse, hash: string): number => {
+    if (use.requestHash !== hash || use.orderId) throw new AppError(422, 'This Idempotency-Key was already used with a different request')
+    if (!use.batchId) throw new AppError(409, 'A request with this Idempotency-Key is still being processed')
+    return use.batchId
   }
 
   return {
@@ -38,11 +34,7 @@ export function createBatchApi(deps: { sequelize: Sequelize; bulk: BulkService }
       if (seen) return { ...(await bulk.forAgent(replay(seen, hash), agentId)), replayed: true }
       try {
         const id = await bulk.acceptApi(body, agentActor, async (batchId, transaction) => {
-          const [mine] = await sequelize.query<{ key: string }>(
-            `INSERT INTO idempotency_keys (agent_id, key, request_hash, batch_id) VALUES (:agentId, :key, :hash, :batchId)
-             ON CONFLICT (agent_id, key) DO NOTHING RETURNING key`,
-            { replacements: { agentId, key: idempotencyKey, hash, batchId }, type: QueryTypes.SELECT, transaction }
-          )
+          const mine = await queries.recordKey({ agentId, key: idempotencyKey, hash, batchId }, transaction)
           if (!mine) throw new KeyTaken()
         })
         return { ...(await bulk.forAgent(id, agentId)), replayed: false }

@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
-import type { StoredLine } from './accept.ts'
+import type { StoredLine } from './queries-accept.ts'
 
 // Every statement of the bulk capability's batches, and the typed camelCase rows they return. The
 // lines' orders and payments are written set-based by accept.ts, in the batch's transaction.

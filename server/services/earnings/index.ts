@@ -1,8 +1,9 @@
-import { QueryTypes, type Sequelize } from 'sequelize'
+import type { Sequelize } from 'sequelize'
 import { toGhs } from '../../lib/money.ts'
 import { requireActiveAgent } from '../agents/index.ts'
 import type { Ctx } from '../context.ts'
-import { earningsOf, postEarnings, toEarnings, type EarningsRow, type EarningsType } from './ledger.ts'
+import { earningsOf, postEarnings } from './ledger.ts'
+import { createEarningsQueries, type EarningsRow, type EarningsType } from './queries.ts'
 
 export interface EarningsEntryView {
   id: number
@@ -33,13 +34,10 @@ export type EarningsService = ReturnType<typeof createEarningsService>
 /** An agent's shop earnings (ADR 0020): margins in, payouts out, one ledger. */
 export function createEarningsService(deps: { sequelize: Sequelize }) {
   const { sequelize } = deps
+  const queries = createEarningsQueries(sequelize)
 
   async function entriesOf(agentId: number, limit = 50): Promise<EarningsEntryView[]> {
-    const rows = await sequelize.query<Record<string, any>>(
-      'SELECT * FROM earnings_entries WHERE agent_id = :agentId ORDER BY created_at DESC, id DESC LIMIT :limit',
-      { replacements: { agentId, limit }, type: QueryTypes.SELECT }
-    )
-    return rows.map((r) => presentEarnings(toEarnings(r)))
+    return (await queries.entriesOf(agentId, limit)).map(presentEarnings)
   }
 
   return {

@@ -1,5 +1,5 @@
 import Joi from 'joi'
-import { Op, QueryTypes, type Sequelize, type WhereOptions } from 'sequelize'
+import { Op, type Sequelize, type WhereOptions } from 'sequelize'
 import type { Models } from '../../../models/index.ts'
 import { badRequest } from '../../lib/errors.ts'
 import { percentage, toGhs } from '../../lib/money.ts'
@@ -7,9 +7,7 @@ import { requireActiveAgent } from '../agents/index.ts'
 import type { Ctx } from '../context.ts'
 import { deliveryFields } from '../delivery/present.ts'
 import { NETWORKS } from '../../lib/vocabulary.ts'
-
-/** One count per network, as columns net_0, net_1... in NETWORKS' order (the codes are ours, never input). */
-const PER_NETWORK = NETWORKS.map((net, i) => `count(*) FILTER (WHERE network = '${net}') AS net_${i}`).join(',\n                  ')
+import { createAgentOrderQueries } from './queries-agent.ts'
 
 export const AGENT_ORDER_STATUSES = ['ALL', 'PENDING', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED', 'DELIVERED'] as const
 
@@ -79,6 +77,7 @@ export type AgentOrdersService = ReturnType<typeof createAgentOrdersService>
 
 /** An agent's own orders (the My Orders table and the dashboard figures); nobody else's. */
 export function createAgentOrdersService({ sequelize, models }: { sequelize: Sequelize; models: Models }) {
+  const queries = createAgentOrderQueries(sequelize)
   const mine = (ctx: Ctx): WhereOptions => {
     const agent = requireActiveAgent(ctx, 'Your orders')
     return { [Op.or]: [{ agentId: agent.id }, { userId: ctx.user!.id }] }
@@ -129,21 +128,9 @@ export function createAgentOrdersService({ sequelize, models }: { sequelize: Seq
     async summary(ctx: Ctx) {
       const agent = requireActiveAgent(ctx, 'Your orders')
       const userId = ctx.user!.id
-      const where = { replacements: { agentId: agent.id, userId }, type: QueryTypes.SELECT } as const
       // The figures and the per-network counts in one pass over the agent's orders, beside the latest five.
-      const [[agg], recent] = await Promise.all([
-        sequelize.query<Record<string, string | null>>(
-          `SELECT count(*) AS total,
-                  count(*) FILTER (WHERE payment_status = 'SUCCESS') AS success,
-                  count(*) FILTER (WHERE payment_status IN ('PENDING','IN_PROGRESS')) AS pending,
-                  count(*) FILTER (WHERE payment_status IN ('FAILED','EXPIRED')) AS failed,
-                  count(*) FILTER (WHERE payment_status = 'SUCCESS' AND delivered) AS delivered,
-                  coalesce(sum(amount_pesewas) FILTER (WHERE payment_status = 'SUCCESS'), 0) AS spent,
-                  coalesce(sum(data_size_mb) FILTER (WHERE payment_status = 'SUCCESS'), 0) AS data_mb,
-                  ${PER_NETWORK}
-             FROM orders_view WHERE agent_id = :agentId OR user_id = :userId`,
-          where
-        ),
+      const [figures, recent] = await Promise.all([
+        queries.figures(agent.id, userId),
         models.OrderView.findAll({
           where: { [Op.or]: [{ agentId: agent.id }, { userId }] },
           order: [
@@ -155,22 +142,19 @@ export function createAgentOrdersService({ sequelize, models }: { sequelize: Seq
           raw: true
         })
       ])
-      const n = (k: string) => Number(agg?.[k] ?? 0)
-      const total = n('total')
-      const success = n('success')
-      const delivered = n('delivered')
+      const { total, success, delivered } = figures
       return {
         total,
         success,
-        pending: n('pending'),
-        failed: n('failed'),
+        pending: figures.pending,
+        failed: figures.failed,
         delivered,
-        totalSpent: toGhs(n('spent')),
-        dataMB: n('data_mb'),
+        totalSpent: toGhs(figures.spentPesewas),
+        dataMB: figures.dataMb,
         // Spec: rounded percentages, success/total and delivered/success.
         successRate: percentage(success, total),
         deliveryRate: percentage(delivered, success),
-        byNetwork: Object.fromEntries(NETWORKS.map((net, i) => [net, n(`net_${i}`)])) as Record<string, number>,
+        byNetwork: figures.byNetwork,
         recent: recent.map((r) => present(r))
       }
     }

@@ -1,5 +1,5 @@
 import Joi from 'joi'
-import { QueryTypes, type Sequelize } from 'sequelize'
+import type { Sequelize } from 'sequelize'
 import { badRequest } from '../../lib/errors.ts'
 import { toGhs } from '../../lib/money.ts'
 import { CHANNEL_LABEL, NETWORKS } from '../../lib/vocabulary.ts'
@@ -7,6 +7,7 @@ import type { Ctx } from '../context.ts'
 import { PAYMENT_STATUSES } from '../orders/admin.ts'
 import type { SettingsService } from '../settings/index.ts'
 import { checkerSalesSince } from './checker-sales.ts'
+import { createReportQueries, type DayFigures } from './queries.ts'
 
 export const RANGES = { today: 1, '7d': 7, '30d': 30 } as const
 export type OverviewRange = keyof typeof RANGES
@@ -21,8 +22,6 @@ const dayKey = (d: Date) => d.toISOString().slice(0, 10)
 
 export type AdminStatsService = ReturnType<typeof createAdminStatsService>
 
-type DayRow = { day: string; status: string; network: string; channel: string; n: string; amount: string }
-
 /** Orders of the period and the revenue of the paid ones (GHS), per channel the order came in by. */
 type ChannelFigures = { count: number; revenue: number }
 
@@ -36,44 +35,25 @@ const CLOSED_TTL_MS = 10 * 60_000
 const STATS_TTL_MS = 30_000
 
 export function createAdminStatsService({ sequelize, settings }: { sequelize: Sequelize; settings: Pick<SettingsService, 'get'> }) {
-  const closed = new Map<string, { at: number; rows: DayRow[] }>()
+  const closed = new Map<string, { at: number; rows: DayFigures[] }>()
   let statsCache: { at: number; value: Awaited<ReturnType<typeof readStats>> } | null = null
 
-  const grouped = (where: string, replacements: Record<string, unknown>) =>
-    sequelize.query<DayRow>(
-      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, payment_status AS status, network, channel,
-              count(*) AS n, COALESCE(sum(amount_pesewas), 0) AS amount
-       FROM orders WHERE ${where} GROUP BY 1, 2, 3, 4`,
-      { replacements, type: QueryTypes.SELECT }
-    )
+  const queries = createReportQueries(sequelize)
 
-  async function closedDays(since: Date, until: Date): Promise<DayRow[]> {
+  async function closedDays(since: Date, until: Date): Promise<DayFigures[]> {
     if (since >= until) return []
     const key = `${since.toISOString()}|${until.toISOString()}`
     const hit = closed.get(key)
     if (hit && Date.now() - hit.at < CLOSED_TTL_MS) return hit.rows
-    const rows = await grouped('created_at >= :since AND created_at < :until', { since, until })
+    const rows = await queries.dayFiguresBetween(since, until)
     if (closed.size > 20) closed.clear()
     closed.set(key, { at: Date.now(), rows })
     return rows
   }
 
   async function readStats() {
-    const [[totals], breakdown] = await Promise.all([
-      sequelize.query<{ users: string; agents: string; orders: string; agent_revenue: string }>(
-        `SELECT (SELECT count(*) FROM users) AS users,
-                (SELECT count(*) FROM agents) AS agents,
-                (SELECT count(*) FROM orders) AS orders,
-                -- Registration fees actually received: the settled payment behind each paid agent.
-                (SELECT COALESCE(sum(p.amount_pesewas), 0) FROM agents a JOIN payments p ON p.transaction_id = a.payment_transaction_id
-                  WHERE a.payment_status = 'SUCCESS' AND p.status = 'SUCCESS') AS agent_revenue`,
-        { type: QueryTypes.SELECT }
-      ),
-      sequelize.query<{ status: string | null; n: string }>('SELECT payment_status AS status, count(*) AS n FROM agents GROUP BY 1', {
-        type: QueryTypes.SELECT
-      })
-    ])
-    return { totals: totals!, breakdown }
+    const [totals, breakdown] = await Promise.all([queries.allTimeTotals(), queries.agentsByPaymentStatus()])
+    return { totals, breakdown }
   }
 
   return {
@@ -90,12 +70,12 @@ export function createAdminStatsService({ sequelize, settings }: { sequelize: Se
       const { totals, breakdown } = statsCache.value
       const s = await settings.get()
       const agentPaymentBreakdown: Record<string, number> = { SUCCESS: 0, PENDING: 0, IN_PROGRESS: 0, FAILED: 0, EXPIRED: 0, NONE: 0 }
-      for (const r of breakdown) agentPaymentBreakdown[r.status ?? 'NONE'] = Number(r.n)
+      for (const r of breakdown) agentPaymentBreakdown[r.status ?? 'NONE'] = r.count
       return {
-        userCount: Number(totals!.users),
-        agentCount: Number(totals!.agents),
-        orderCount: Number(totals!.orders),
-        totalAgentRevenue: toGhs(Number(totals!.agent_revenue)),
+        userCount: totals.users,
+        agentCount: totals.agents,
+        orderCount: totals.orders,
+        totalAgentRevenue: toGhs(totals.agentRevenuePesewas),
         agentRegistrationFee: Number(s.agentRegistrationFee ?? 0),
         agentPaymentBreakdown,
         successfulRegistrations: agentPaymentBreakdown.SUCCESS!,
@@ -118,8 +98,8 @@ export function createAdminStatsService({ sequelize, settings }: { sequelize: Se
       const liveFrom = new Date(Math.max(since.getTime(), todayStart - DAY_MS))
       const [old, live, checkerSales] = await Promise.all([
         closedDays(since, liveFrom),
-        grouped('created_at >= :liveFrom', { liveFrom }),
-        checkerSalesSince(sequelize, since)
+        queries.dayFiguresSince(liveFrom),
+        checkerSalesSince(queries, since)
       ])
       const rows = [...old, ...live]
       const byDay = new Map<string, { count: number; revenue: number }>()
@@ -130,7 +110,7 @@ export function createAdminStatsService({ sequelize, settings }: { sequelize: Se
       let total = 0
       let revenue = 0
       for (const r of rows) {
-        const n = Number(r.n)
+        const n = r.count
         const d = byDay.get(r.day) ?? { count: 0, revenue: 0 }
         d.count += n
         total += n
@@ -139,9 +119,9 @@ export function createAdminStatsService({ sequelize, settings }: { sequelize: Se
         const ch = (channelPesewas[r.channel] ??= { count: 0, revenue: 0 })
         ch.count += n
         if (r.status === 'SUCCESS') {
-          ch.revenue += Number(r.amount)
-          d.revenue += Number(r.amount)
-          revenue += Number(r.amount)
+          ch.revenue += r.amountPesewas
+          d.revenue += r.amountPesewas
+          revenue += r.amountPesewas
         }
         byDay.set(r.day, d)
       }

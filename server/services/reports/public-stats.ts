@@ -1,4 +1,5 @@
-import { QueryTypes, type Sequelize } from 'sequelize'
+import type { Sequelize } from 'sequelize'
+import { createReportQueries } from './queries.ts'
 
 /** Below these the home page makes no claim: a rate of 2 out of 2 says nothing. */
 export const MIN_CUSTOMERS = 100
@@ -21,19 +22,12 @@ export function roundDownFigure(n: number): number {
 
 /** The home page's trust claims (spec: users and success rate), computed from the orders. */
 export function createPublicStatsService(deps: { sequelize: Sequelize }) {
+  const queries = createReportQueries(deps.sequelize)
   let cached: { at: number; figures: TrustFigures } | null = null
 
   async function compute(): Promise<TrustFigures> {
-    const [row] = await deps.sequelize.query<{ customers: string; delivered: string; failed: string }>(
-      `SELECT count(DISTINCT COALESCE(payment_phone_number, recipient_number)) FILTER (WHERE payment_status = 'SUCCESS') AS customers,
-              count(*) FILTER (WHERE payment_status = 'SUCCESS' AND delivery_status IN ('DELIVERED', 'MANUAL')) AS delivered,
-              count(*) FILTER (WHERE payment_status = 'SUCCESS' AND delivery_status = 'FAILED') AS failed
-         FROM orders_view`,
-      { type: QueryTypes.SELECT }
-    )
-    const customers = Number(row?.customers ?? 0)
-    const delivered = Number(row?.delivered ?? 0)
-    const finished = delivered + Number(row?.failed ?? 0)
+    const { customers, delivered, failed } = await queries.trustCounts()
+    const finished = delivered + failed
     return {
       customers: customers >= MIN_CUSTOMERS ? `${roundDownFigure(customers).toLocaleString('en-GH')}+` : null,
       successRate: finished >= MIN_FINISHED_DELIVERIES ? `${(Math.floor((delivered / finished) * 1000) / 10).toFixed(1)}%` : null

@@ -16,6 +16,7 @@ import type { WalletService } from '../wallet/index.ts'
 import { hitWindow } from '../limits/rate-limit.ts'
 import { createApiKeys } from './keys.ts'
 import { presentApiOrder, type ApiOrder } from './present.ts'
+import { createOrderKeyQueries, type OrderKeyUse } from './queries-idempotency.ts'
 import { createAgentWebhooks, WEBHOOK_TASK, type WebhookPayload } from './webhooks.ts'
 
 export { KEY_PREFIX } from './keys.ts'
@@ -59,13 +60,8 @@ export function createResellerApi(deps: {
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
     sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
 
-  async function findKeyUse(agentId: number, key: string) {
-    const [row] = await q<{ request_hash: string; order_id: number | null }>(
-      'SELECT request_hash, order_id FROM idempotency_keys WHERE agent_id = :agentId AND key = :key',
-      { agentId, key }
-    )
-    return row ?? null
-  }
+  const keyQueries = createOrderKeyQueries(sequelize)
+  const findKeyUse = keyQueries.keyUse
 
   async function orderOf(agentId: number, id: number, transaction?: Transaction): Promise<ApiOrder> {
     const [row] = await q<Record<string, any>>('SELECT * FROM orders_view WHERE id = :id AND agent_id = :agentId', { id, agentId }, transaction)
@@ -74,10 +70,10 @@ export function createResellerApi(deps: {
     return presentApiOrder(row)
   }
 
-  function replay(use: { request_hash: string; order_id: number | null }, hash: string) {
-    if (use.request_hash !== hash) throw new AppError(422, 'This Idempotency-Key was already used with a different request')
-    if (!use.order_id) throw new AppError(409, 'A request with this Idempotency-Key is still being processed')
-    return use.order_id
+  function replay(use: OrderKeyUse, hash: string) {
+    if (use.requestHash !== hash) throw new AppError(422, 'This Idempotency-Key was already used with a different request')
+    if (!use.orderId) throw new AppError(409, 'A request with this Idempotency-Key is still being processed')
+    return use.orderId
   }
 
   return {
@@ -150,11 +146,7 @@ export function createResellerApi(deps: {
           { user: caller.actor },
           {
             andThen: async (orderId, transaction) => {
-              const [mine] = await sequelize.query<{ key: string }>(
-                `INSERT INTO idempotency_keys (agent_id, key, request_hash, order_id) VALUES (:agentId, :key, :hash, :orderId)
-                 ON CONFLICT (agent_id, key) DO NOTHING RETURNING key`,
-                { replacements: { agentId: caller.agentId, key: idempotencyKey, hash, orderId }, type: QueryTypes.SELECT, transaction }
-              )
+              const mine = await keyQueries.recordKey({ agentId: caller.agentId, key: idempotencyKey, hash, orderId }, transaction)
               if (!mine) throw new KeyTaken()
             }
           }

@@ -1,8 +1,9 @@
 import crypto from 'node:crypto'
-import { QueryTypes, type Sequelize } from 'sequelize'
+import type { Sequelize } from 'sequelize'
 import { AppError } from '../../lib/errors.ts'
 import type { PurchaseView, VouchersService } from '../vouchers/index.ts'
 import type { ApiCaller } from './index.ts'
+import { createPurchaseKeyQueries, type PurchaseKeyUse } from './queries-idempotency.ts'
 
 /** A checker purchase through the API, checked at the edge (routes/api-v1/schema.ts). */
 export interface ApiVoucherOrderInput {
@@ -15,18 +16,12 @@ class KeyTaken extends Error {}
 /** /api/v1/vouchers: checker products at the agent's price, and wallet-paid purchases once per Idempotency-Key. */
 export function createApiVouchers(deps: { sequelize: Sequelize; vouchers: VouchersService }) {
   const { sequelize, vouchers } = deps
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
-  const keyUse = async (agentId: number, key: string) =>
-    (
-      await q<{ request_hash: string; payment_transaction_id: string | null }>(
-        'SELECT request_hash, payment_transaction_id FROM idempotency_keys WHERE agent_id = :agentId AND key = :key',
-        { agentId, key }
-      )
-    )[0] ?? null
+  const queries = createPurchaseKeyQueries(sequelize)
+  const keyUse = queries.keyUse
 
-  async function answer(caller: ApiCaller, use: { request_hash: string; payment_transaction_id: string | null }, hash: string): Promise<PurchaseView> {
-    if (use.request_hash !== hash || !use.payment_transaction_id) throw new AppError(422, 'This Idempotency-Key was already used with a different request')
-    return vouchers.purchase(use.payment_transaction_id, { user: caller.actor })
+  async function answer(caller: ApiCaller, use: PurchaseKeyUse, hash: string): Promise<PurchaseView> {
+    if (use.requestHash !== hash || !use.paymentTransactionId) throw new AppError(422, 'This Idempotency-Key was already used with a different request')
+    return vouchers.purchase(use.paymentTransactionId, { user: caller.actor })
   }
 
   return {
@@ -48,11 +43,7 @@ export function createApiVouchers(deps: { sequelize: Sequelize; vouchers: Vouche
           { user: caller.actor },
           {
             andThen: async (tid, transaction) => {
-              const [mine] = await sequelize.query(
-                `INSERT INTO idempotency_keys (agent_id, key, request_hash, payment_transaction_id) VALUES (:agentId, :key, :hash, :tid)
-               ON CONFLICT (agent_id, key) DO NOTHING RETURNING key`,
-                { replacements: { agentId: caller.agentId, key: idempotencyKey, hash, tid }, type: QueryTypes.SELECT, transaction }
-              )
+              const mine = await queries.recordKey({ agentId: caller.agentId, key: idempotencyKey, hash, tid }, transaction)
               if (!mine) throw new KeyTaken()
             }
           }

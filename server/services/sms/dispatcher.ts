@@ -1,33 +1,20 @@
 import Joi from 'joi'
-import { QueryTypes, type Sequelize } from 'sequelize'
+import type { Sequelize } from 'sequelize'
 import type { Logger } from '../../lib/logger.ts'
 import { badRequest } from '../../lib/errors.ts'
 import { paginationOf } from '../../lib/lists.ts'
 import { normalizePhone } from '../../lib/phone.ts'
 import type { Queue } from '../queue/index.ts'
 import type { SettingsService } from '../settings/index.ts'
-import { NO_FLUSH_WAIT, preparedFor } from '../../../models/prepared.ts'
 import type { SecretBox } from '../../lib/secret-box.ts'
 import { SmsError, type SmsProvider } from './provider.ts'
+import type { SmsOutboxRow } from '../../../models/rows.ts'
+import { createSmsQueries } from './queries.ts'
 
 /** Tries per message before FAILED; waits SMS_RETRY_BASE_MS (10 s), then twice as long each time. */
 export const SMS_MAX_ATTEMPTS = 5
 /** A QUEUED row nobody enqueued (written by other code), or a SENDING one whose worker died. */
 const SWEEP_AFTER_SECONDS = 30
-
-interface OutboxRow {
-  id: number
-  to_phone: string
-  message: string
-  sensitive: boolean | null
-  status: string
-  provider: string | null
-  provider_message_id: string | null
-  attempts: number
-  error: string | null
-  sent_at: Date | null
-  created_at: Date
-}
 
 const listSchema = Joi.object({
   page: Joi.number().integer().min(1).max(100000).default(1),
@@ -55,10 +42,7 @@ export function createSmsDispatcher(deps: {
   const { sequelize, queue, provider, log } = deps
   // A sealed text (a checker card's PIN) is opened only on its way to the provider or to a simulated outbox's page.
   const plain = (text: string) => (deps.box.isSealed(text) ? deps.box.open(text) : text)
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
-  // Every order's texts are claimed and marked SENT here: named statements, and no wait for the WAL
-  // flush (a crash of PostgreSQL may lose the marks; the sweep then sends those texts again; ADR 0024).
-  const run = preparedFor(sequelize)
+  const queries = createSmsQueries(sequelize)
 
   type Outcome = 'SENT' | 'FAILED' | 'RETRY' | 'SKIPPED'
 
@@ -71,18 +55,7 @@ export function createSmsDispatcher(deps: {
   async function dispatchMany(ids: number[]): Promise<Map<number, Outcome>> {
     const outcome = new Map<number, Outcome>(ids.map((id) => [id, 'SKIPPED']))
     if (!ids.length) return outcome
-    // Written so that the partial index of QUEUED/SENDING texts cannot serve it (`NOT IN ('SENT','FAILED')`
-    // is the same rows under the status CHECK, but does not imply that index's predicate): the plan
-    // PostgreSQL keeps for this named statement used to walk that index, every pending text, to find
-    // these ids (571 buffers per claim in a 1,000-order burst, growing with the backlog). Now each id
-    // is one primary-key lookup, whatever the backlog.
-    const rows = await run<OutboxRow>(
-      `UPDATE sms_outbox SET status = 'SENDING', attempts = attempts + 1, provider = $2, updated_at = now()
-       FROM ${NO_FLUSH_WAIT}
-       WHERE id = ANY($1::int[]) AND status NOT IN ('SENT', 'FAILED')
-         AND (status = 'QUEUED' OR updated_at < now() - make_interval(secs => $3)) RETURNING sms_outbox.*`,
-      [ids, provider.name, SWEEP_AFTER_SECONDS]
-    )
+    const rows = await queries.claim(ids, provider.name, SWEEP_AFTER_SECONDS)
     if (!rows.length) return outcome
     const sender = (await deps.settings.get()).smsSenderId || 'DataHub'
     const sent: { id: number; mid: string | null }[] = []
@@ -90,7 +63,7 @@ export function createSmsDispatcher(deps: {
     const done = await Promise.allSettled(
       rows.map(async (row) => {
         try {
-          const { messageId } = await provider.send({ to: row.to_phone, message: plain(row.message), sender, sensitive: !!row.sensitive })
+          const { messageId } = await provider.send({ to: row.toPhone, message: plain(row.message), sender, sensitive: !!row.sensitive })
           sent.push({ id: row.id, mid: messageId })
         } catch (err) {
           outcome.set(row.id, await failed(row, err))
@@ -98,11 +71,7 @@ export function createSmsDispatcher(deps: {
       })
     )
     if (sent.length) {
-      await run(
-        `UPDATE sms_outbox s SET status = 'SENT', provider_message_id = v.mid, error = NULL, sent_at = now(), updated_at = now()
-           FROM unnest($1::int[], $2::text[]) AS v(id, mid), ${NO_FLUSH_WAIT} WHERE s.id = v.id`,
-        [sent.map((r) => r.id), sent.map((r) => r.mid)]
-      )
+      await queries.markSent(sent)
       for (const r of sent) outcome.set(r.id, 'SENT')
     }
     const broken = done.find((d) => d.status === 'rejected')
@@ -111,20 +80,17 @@ export function createSmsDispatcher(deps: {
   }
 
   /** A failed send: tried again later (SMS_RETRY_BASE_MS doubling) or FAILED for good. */
-  async function failed(row: OutboxRow, err: unknown): Promise<Outcome> {
+  async function failed(row: SmsOutboxRow, err: unknown): Promise<Outcome> {
     const id = row.id
     const retryable = err instanceof SmsError ? err.retryable : true
     const error = (err as Error).message.slice(0, 300)
     if (!retryable || row.attempts >= SMS_MAX_ATTEMPTS) {
-      await q(`UPDATE sms_outbox SET status = 'FAILED', error = :error, updated_at = now() WHERE id = :id RETURNING id`, { id, error })
+      await queries.markFailed(id, error)
       log.warn({ smsId: id, error }, 'sms failed for good')
       return 'FAILED'
     }
     await sequelize.transaction(async (t) => {
-      await sequelize.query(`UPDATE sms_outbox SET status = 'QUEUED', error = :error, updated_at = now() WHERE id = :id`, {
-        replacements: { id, error },
-        transaction: t
-      })
+      await queries.requeue(id, error, t)
       const runAt = new Date(Date.now() + deps.retryBaseMs * 2 ** (row.attempts - 1))
       await queue.enqueue('sms.send', { id }, { transaction: t, jobKey: `sms:${id}`, runAt })
     })
@@ -142,12 +108,9 @@ export function createSmsDispatcher(deps: {
 
     /** Puts forgotten rows back on the queue (a scheduled job, every minute). */
     async sweep(): Promise<number> {
-      const rows = await q<{ id: number }>(
-        `SELECT id FROM sms_outbox WHERE status IN ('QUEUED','SENDING') AND updated_at < now() - make_interval(secs => :s) ORDER BY created_at LIMIT 500`,
-        { s: SWEEP_AFTER_SECONDS }
-      )
-      for (const r of rows) await queue.enqueue('sms.send', { id: r.id }, { jobKey: `sms:${r.id}`, jobKeyMode: 'preserve_run_at' })
-      return rows.length
+      const ids = await queries.forgotten(SWEEP_AFTER_SECONDS)
+      for (const id of ids) await queue.enqueue('sms.send', { id }, { jobKey: `sms:${id}`, jobKeyMode: 'preserve_run_at' })
+      return ids.length
     },
 
     /** The admin's list of messages, newest first. */
@@ -155,36 +118,28 @@ export function createSmsDispatcher(deps: {
       const { value, error } = listSchema.validate(input ?? {})
       if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
       const phone = value.phone ? (normalizePhone(value.phone) ?? value.phone) : ''
-      const where = [value.status === 'ALL' ? 'TRUE' : 'status = :status', phone ? 'to_phone = :phone' : 'TRUE'].join(' AND ')
+      const filter = { status: value.status, phone }
       // On a fresh machine nobody else receives these, so the page shows codes; once a real provider
       // sends, a text carrying a one-time code is hidden, so no admin can take over an account with it.
       const simulated = provider.name === 'log'
-      const [rows, [count]] = await Promise.all([
-        q<OutboxRow>(`SELECT * FROM sms_outbox WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset`, {
-          status: value.status,
-          phone,
-          limit: value.limit,
-          offset: (value.page - 1) * value.limit
-        }),
-        q<{ n: string }>(`SELECT count(*) AS n FROM sms_outbox WHERE ${where}`, { status: value.status, phone })
-      ])
+      const [rows, count] = await Promise.all([queries.page(filter, value.limit, (value.page - 1) * value.limit), queries.count(filter)])
       return {
         provider: provider.name,
         simulated,
         messages: rows.map((r) => ({
           id: r.id,
-          to: r.to_phone,
+          to: r.toPhone,
           message: r.sensitive && !simulated ? HIDDEN_CODE : plain(r.message),
           sensitive: !!r.sensitive,
           status: r.status,
           provider: r.provider,
-          providerMessageId: r.provider_message_id,
+          providerMessageId: r.providerMessageId,
           attempts: r.attempts,
           error: r.error,
-          sentAt: r.sent_at,
-          createdAt: r.created_at
+          sentAt: r.sentAt,
+          createdAt: r.createdAt
         })),
-        pagination: paginationOf(value.page, value.limit, Number(count?.n ?? 0))
+        pagination: paginationOf(value.page, value.limit, count)
       }
     }
   }

@@ -1,5 +1,4 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
-import { preparedFor } from '../../../models/prepared.ts'
+import type { Sequelize, Transaction } from 'sequelize'
 import type { Models } from '../../../models/index.ts'
 import type { Env } from '../../env.ts'
 import type { Logger } from '../../lib/logger.ts'
@@ -10,6 +9,7 @@ import type { Queue } from '../queue/index.ts'
 import type { SettingsService } from '../settings/index.ts'
 import { createSmsDispatcher } from './dispatcher.ts'
 import type { SmsProvider } from './provider.ts'
+import { createSmsQueries } from './queries.ts'
 import { createArkeselProvider } from './providers/arkesel.ts'
 import { createLogProvider } from './providers/log.ts'
 
@@ -64,7 +64,7 @@ export function createSmsService(deps: {
   provider?: SmsProvider
 }) {
   const provider = deps.provider ?? chooseSmsProvider(deps.env, deps.log)
-  const run = preparedFor(deps.sequelize)
+  const queries = createSmsQueries(deps.sequelize)
   const box = createSecretBox(deps.env)
   const dispatcher = createSmsDispatcher({ ...deps, provider, retryBaseMs: deps.env.SMS_RETRY_BASE_MS, box })
 
@@ -76,12 +76,12 @@ export function createSmsService(deps: {
     if (!phone || !message.trim()) return null
     // Many handsets have no cedi sign: a template or a name that carries one still reads on the phone.
     message = cediToGhs(message)
-    const [row] = await run<{ id: number }>(
-      `INSERT INTO sms_outbox (to_phone, message, status, sensitive, created_at, updated_at) VALUES ($1, $2, 'QUEUED', $3, now(), now()) RETURNING id`,
-      [phone, opts.sealed ? box.seal(message.slice(0, 640)) : message.slice(0, 640), !!(opts.sensitive || opts.sealed)],
+    const id = await queries.insert(
+      phone,
+      opts.sealed ? box.seal(message.slice(0, 640)) : message.slice(0, 640),
+      !!(opts.sensitive || opts.sealed),
       opts.transaction
     )
-    const id = row!.id
     deps.log.debug(opts.sensitive || opts.sealed ? { to: phone, id, sensitive: true } : { to: phone, id, message }, 'sms queued (outbox)')
     if (!opts.defer) await enqueue(id, opts)
     return id
@@ -94,16 +94,12 @@ export function createSmsService(deps: {
       return phone && x.message.trim() ? [{ phone, message: cediToGhs(x.message).slice(0, 640) }] : []
     })
     if (!rows.length) return []
-    const ids = await deps.sequelize.query<{ id: number }>(
-      `INSERT INTO sms_outbox (to_phone, message, status, sensitive, created_at, updated_at)
-       SELECT p, m, 'QUEUED', false, now(), now() FROM unnest(ARRAY[:phone]::text[], ARRAY[:message]::text[]) WITH ORDINALITY AS x(p, m, i) ORDER BY i RETURNING id`,
-      { replacements: { phone: rows.map((r) => r.phone), message: rows.map((r) => r.message) }, type: QueryTypes.SELECT, transaction: opts.transaction }
-    )
+    const ids = await queries.insertMany(rows, opts.transaction)
     await deps.queue.enqueueMany(
-      ids.map((r) => ({ task: SMS_TASK, payload: { id: r.id }, jobKey: `sms:${r.id}` })),
+      ids.map((id) => ({ task: SMS_TASK, payload: { id }, jobKey: `sms:${id}` })),
       opts.transaction
     )
-    return ids.map((r) => Number(r.id))
+    return ids
   }
 
   return {

@@ -1,7 +1,8 @@
 import os from 'node:os'
-import { Op, QueryTypes, type Sequelize } from 'sequelize'
+import { Op, type Sequelize } from 'sequelize'
 import type { Models } from '../../../models/index.ts'
 import { createSessionStore } from './session-store.ts'
+import { createUssdQueries } from './queries.ts'
 import { NO_FLUSH_WAIT, preparedFor } from '../../../models/prepared.ts'
 import { verifySecret } from '../../lib/crypto.ts'
 import { normalizePhone, phoneVariants } from '../../lib/phone.ts'
@@ -71,17 +72,12 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
   const sessions = createSessionStore(sequelize)
   // Every dial, PIN and order checks these: named statements (ADR 0024).
   const run = preparedFor(sequelize)
+  const queries = createUssdQueries(sequelize)
   const pinSlot = limiter(PIN_VERIFY_CONCURRENCY)
 
   const minutesUntil = (d: Date | string) => Math.max(1, Math.ceil((new Date(d).getTime() - Date.now()) / 60_000))
 
-  async function isWhitelisted(phone: string): Promise<boolean> {
-    const rows = await sequelize.query('SELECT 1 FROM ussd_whitelist WHERE is_active AND phone_number IN (:phones) LIMIT 1', {
-      replacements: { phones: phoneVariants(phone) },
-      type: QueryTypes.SELECT
-    })
-    return rows.length > 0
-  }
+  const isWhitelisted = (phone: string) => queries.isWhitelisted(phoneVariants(phone))
 
   /** One of the agent's own orders by id (never anyone else's). */
   async function agentOrder(agent: UssdAgent, orderId: number): Promise<UssdOrderRow | null> {
@@ -97,22 +93,13 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
       // The cached settings: a save here clears them, another instance's save arrives by NOTIFY (ADR 0019).
       const s = await settings.get()
       if (s.ussdWhitelistEnabled && !(await isWhitelisted(phone))) return { ok: false, reason: 'not_whitelisted' }
-      // Several profiles could share a number; the one that can use the channel wins.
-      const [a] = await run<any>(
-        `SELECT a.id, a.user_id, a.name, a.phone, a.approved, a.payment_status, a.pin_hash IS NOT NULL AS has_pin,
-                CASE WHEN a.pin_locked_until > now() THEN a.pin_locked_until END AS locked_until
-           FROM agents a JOIN users u ON u.id = a.user_id
-          WHERE a.phone = ANY($1::text[])
-          ORDER BY a.approved DESC, (a.payment_status = 'SUCCESS') DESC, a.id
-          LIMIT 1`,
-        [phoneVariants(phone)]
-      )
+      const a = await queries.agentByPhones(phoneVariants(phone))
       if (!a) return { ok: false, reason: 'not_agent' }
-      if (a.payment_status !== 'SUCCESS') return { ok: false, reason: 'not_paid' }
+      if (a.paymentStatus !== 'SUCCESS') return { ok: false, reason: 'not_paid' }
       if (!a.approved) return { ok: false, reason: 'not_approved' }
-      if (!a.has_pin) return { ok: false, reason: 'no_pin' }
-      if (a.locked_until) return { ok: false, reason: 'locked', minutesLeft: minutesUntil(a.locked_until) }
-      return { ok: true, agent: { id: a.id, userId: a.user_id, name: a.name, phone: normalizePhone(a.phone) } }
+      if (!a.hasPin) return { ok: false, reason: 'no_pin' }
+      if (a.lockedUntil) return { ok: false, reason: 'locked', minutesLeft: minutesUntil(a.lockedUntil) }
+      return { ok: true, agent: { id: a.id, userId: a.userId, name: a.name, phone: normalizePhone(a.phone) } }
     },
 
     /**
@@ -186,12 +173,8 @@ export function createUssdService({ sequelize, models, settings, audit }: Deps) 
     /** The agent's newest order whose transaction id ends with these digits (none of anyone else's). */
     async findOrderByTxSuffix(agent: UssdAgent, digits: string): Promise<UssdOrderRow | null> {
       if (!/^\d{1,20}$/.test(digits)) return null
-      const [row] = await sequelize.query<{ id: number }>(
-        `SELECT id FROM orders WHERE (agent_id = :agentId OR user_id = :userId) AND payment_transaction_id LIKE :suffix
-          ORDER BY created_at DESC, id DESC LIMIT 1`,
-        { replacements: { agentId: agent.id, userId: agent.userId, suffix: `%${digits}` }, type: QueryTypes.SELECT }
-      )
-      return row ? agentOrder(agent, row.id) : null
+      const id = await queries.orderIdByTxSuffix(agent.id, agent.userId, digits)
+      return id ? agentOrder(agent, id) : null
     },
 
     agentOrder,

@@ -7,12 +7,12 @@ import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 import type { PaymentsService, PaymentView } from '../payments/index.ts'
 import type { Settings, SettingsService } from '../settings/index.ts'
-import { balanceOf, post, type EntryRow, type EntryType } from './ledger.ts'
+import { balanceOf, post } from './ledger.ts'
 import { payOrderFromWallet, type WalletOrder } from './pay.ts'
-import { createWalletQueries, type EntryFilter } from './queries.ts'
+import { createWalletQueries, type EntryFilter, type EntryRow, type EntryType } from './queries.ts'
 import { refundOrderToWallet } from './refund-handler.ts'
 
-export { ENTRY_TYPES } from './ledger.ts'
+export { ENTRY_TYPES } from './queries.ts'
 
 export interface EntryView {
   id: number

@@ -1,8 +1,5 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
-import { preparedFor } from '../../../models/prepared.ts'
-
-/** The two balances an agent's wallets row carries: what they buy with, and their shop earnings (ADR 0020). */
-export type BalanceColumn = 'balance_pesewas' | 'earnings_pesewas'
+import type { Sequelize, Transaction } from 'sequelize'
+import { type BalanceColumn, createWalletQueries } from './queries.ts'
 
 /**
  * Moves one balance of an agent's wallets row by `amount`, for wallet and earnings ledgers alike,
@@ -24,27 +21,17 @@ export async function moveLockedBalance<E>(
   }
 ): Promise<{ entry: E | null; balancePesewas: number }> {
   if (!Number.isSafeInteger(m.amountPesewas) || m.amountPesewas === 0) throw new Error('amount must be a non-zero integer of pesewas')
-  await sequelize.query('INSERT INTO wallets (agent_id) VALUES (:id) ON CONFLICT (agent_id) DO NOTHING', { replacements: { id: m.agentId }, transaction: t })
-  const [row] = await sequelize.query<Record<BalanceColumn, string>>(`SELECT ${m.column} FROM wallets WHERE agent_id = :id FOR UPDATE`, {
-    replacements: { id: m.agentId },
-    type: QueryTypes.SELECT,
-    transaction: t
-  })
-  const balance = Number(row![m.column])
+  const q = createWalletQueries(sequelize)
+  await q.ensureWallet(m.agentId, t)
+  const balance = await q.lockBalance(m.agentId, m.column, t)
   const after = balance + m.amountPesewas
   m.refuse(balance, after)
   const entry = await m.insertEntry(after)
   if (!entry) return { entry: null, balancePesewas: balance }
   // The CHECK (balance_pesewas >= 0) on the column stays the last fence for the wallet balance.
-  await sequelize.query(`UPDATE wallets SET ${m.column} = :after, updated_at = now() WHERE agent_id = :id`, {
-    replacements: { id: m.agentId, after },
-    transaction: t
-  })
+  await q.setBalance(m.agentId, m.column, after, t)
   return { entry, balancePesewas: after }
 }
 
-export async function balanceColumnOf(sequelize: Sequelize, agentId: number, column: BalanceColumn, t?: Transaction): Promise<number> {
-  // The USSD confirm screen and the dashboards read it: a named statement (ADR 0024).
-  const [row] = await preparedFor(sequelize)<Record<BalanceColumn, string>>(`SELECT ${column} FROM wallets WHERE agent_id = $1`, [agentId], t)
-  return row ? Number(row[column]) : 0
-}
+export const balanceColumnOf = (sequelize: Sequelize, agentId: number, column: BalanceColumn, t?: Transaction): Promise<number> =>
+  createWalletQueries(sequelize).balance(agentId, column, t)

@@ -1,9 +1,9 @@
 import type { Sequelize, Transaction } from 'sequelize'
-import { preparedFor } from '../../../models/prepared.ts'
 import type { Ctx } from '../context.ts'
 import type { PaymentRow, PaymentsService } from '../payments/index.ts'
 import type { Settings } from '../settings/index.ts'
 import { debitOrder } from './ledger.ts'
+import { createWalletQueries } from './queries.ts'
 
 export interface WalletOrder {
   id: number
@@ -14,10 +14,6 @@ export interface WalletOrder {
   /** The order was written already marked simulated: no UPDATE of it here. */
   marked?: boolean
 }
-
-const INSERT_WALLET_PAYMENT = `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, email, order_id, agent_id, user_id,
-    details, last_checked_at, simulated)
-  VALUES ($1, 'data', 'wallet', 'wallet', 'PENDING', $2, $3, $4, $5, $6, '{}'::jsonb, now(), $7) RETURNING *`
 
 /**
  * Pays an order from its agent's wallet inside the transaction that created the order: a payments row
@@ -39,12 +35,20 @@ export async function payOrderFromWallet(
   const tid = order.paymentTransactionId
   // While the simulator takes payments, wallet money came from simulated top-ups: never real data.
   const simulated = payments.isSimulator
-  const [written] = await preparedFor(sequelize)<PaymentRow>(
-    INSERT_WALLET_PAYMENT,
-    [tid, order.amountPesewas, ctx.user?.email ?? null, order.id, order.agentId, order.userId, simulated],
+  const q = createWalletQueries(sequelize)
+  const written = await q.insertWalletPayment(
+    {
+      transactionId: tid,
+      amountPesewas: order.amountPesewas,
+      email: ctx.user?.email ?? null,
+      orderId: order.id,
+      agentId: order.agentId,
+      userId: order.userId,
+      simulated
+    },
     t
   )
-  if (simulated && !order.marked) await sequelize.query('UPDATE orders SET simulated = true WHERE id = :id', { replacements: { id: order.id }, transaction: t })
+  if (simulated && !order.marked) await q.markOrderSimulated(order.id, t)
   if (order.amountPesewas > 0) {
     await debitOrder(
       sequelize,

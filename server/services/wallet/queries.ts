@@ -1,8 +1,116 @@
-import { QueryTypes, type Sequelize } from 'sequelize'
-import { toEntry, type EntryRow, type EntryType, type WalletEntryRecord } from './ledger.ts'
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import { preparedFor } from '../../../models/prepared.ts'
+import type { PaymentRow } from '../payments/provider.ts'
 
-// The wallet's reads for its pages and the admins: statements, balances, the shop's liability. The
-// money movements keep their statements in ledger.ts and locked-balance.ts (one place per movement).
+// Every statement of the wallet: the reads for its pages and the admins (statements, balances, the
+// shop's liability) and the money movements' own (ledger.ts, locked-balance.ts, pay.ts and
+// refund-handler.ts keep the rules; each movement still runs in its caller's transaction).
+
+export const ENTRY_TYPES = ['TOPUP', 'ORDER', 'REFUND', 'ADJUSTMENT'] as const
+export type EntryType = (typeof ENTRY_TYPES)[number]
+
+export interface EntryRow {
+  id: number
+  agentId: number
+  type: EntryType
+  amountPesewas: number
+  balanceAfterPesewas: number
+  reason: string
+  actorUserId: number | null
+  paymentTransactionId: string | null
+  orderId: number | null
+  createdAt: Date
+}
+
+/** A wallet_entries row as PostgreSQL returns it (bigint and numeric columns may arrive as text). */
+interface WalletEntryRecord {
+  id: number | string
+  agent_id: number
+  type: EntryType
+  amount_pesewas: number | string
+  balance_after_pesewas: number | string
+  reason: string
+  actor_user_id: number | null
+  payment_transaction_id: string | null
+  order_id: number | null
+  /** The bulk order whose one debit this is (ADR 0039). */
+  batch_id?: number | null
+  created_at: Date | string
+}
+
+/** The columns every ledger of an agent's money shares (wallet and earnings entries alike). */
+export const ledgerEntryOf = <T extends string>(r: Record<string, any>) => ({
+  id: Number(r.id),
+  agentId: r.agent_id as number,
+  type: r.type as T,
+  amountPesewas: Number(r.amount_pesewas),
+  balanceAfterPesewas: Number(r.balance_after_pesewas),
+  reason: r.reason as string,
+  actorUserId: (r.actor_user_id ?? null) as number | null,
+  paymentTransactionId: (r.payment_transaction_id ?? null) as string | null,
+  createdAt: new Date(r.created_at)
+})
+
+const toEntry = (r: WalletEntryRecord): EntryRow => ({ ...ledgerEntryOf<EntryType>(r), orderId: r.order_id ?? null })
+
+/** The two balances an agent's wallets row carries: what they buy with, and their shop earnings (ADR 0020). */
+export type BalanceColumn = 'balance_pesewas' | 'earnings_pesewas'
+
+/** A ledger entry as written: signed amount, and the balance it leaves. */
+export interface NewEntry {
+  agentId: number
+  type: EntryType
+  amountPesewas: number
+  afterPesewas: number
+  reason: string
+  actorUserId: number | null
+  paymentTransactionId: string | null
+  orderId: number | null
+  batchId: number | null
+}
+
+export interface OrderDebit {
+  agentId: number
+  amountPesewas: number
+  reason: string
+  actorUserId: number | null
+  paymentTransactionId: string | null
+  orderId: number | null
+}
+
+/**
+ * An order's debit (ADR 0046): one statement. The conditional UPDATE moves the balance only when it
+ * covers the amount; it locks the row, and a concurrent movement of the same wallet makes it
+ * re-check the floor against what that one left. The entry is written from the balance it returned.
+ * No wallet row, or too little in it: no row comes back and nothing moved. The order's unique entry
+ * (one ORDER per order) stays the fence against a second debit: a duplicate fails the statement.
+ */
+const DEBIT_ORDER = `WITH w AS (
+    UPDATE wallets SET balance_pesewas = balance_pesewas - $2, updated_at = now()
+    WHERE agent_id = $1 AND balance_pesewas >= $2 RETURNING balance_pesewas)
+  INSERT INTO wallet_entries (agent_id, type, amount_pesewas, balance_after_pesewas, reason, actor_user_id, payment_transaction_id, order_id)
+  SELECT $1, 'ORDER', -$2::bigint, w.balance_pesewas, $3, $4, $5, $6 FROM w RETURNING *`
+
+const INSERT_WALLET_PAYMENT = `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, email, order_id, agent_id, user_id,
+    details, last_checked_at, simulated)
+  VALUES ($1, 'data', 'wallet', 'wallet', 'PENDING', $2, $3, $4, $5, $6, '{}'::jsonb, now(), $7) RETURNING *`
+
+export interface WalletPayment {
+  transactionId: string
+  amountPesewas: number
+  email: string | null
+  orderId: number
+  agentId: number
+  userId: number | null
+  simulated: boolean
+}
+
+/** The ORDER debit a refund gives back: its agent, the payment it was for, and the (positive) amount it took. */
+export interface RefundableDebit {
+  agentId: number
+  paymentTransactionId: string | null
+  amountPesewas: number
+}
 
 /** A statement's filter, checked at the edge: a day is 'YYYY-MM-DD', `to` inclusive. */
 export interface EntryFilter {
@@ -53,6 +161,93 @@ export function createWalletQueries(sequelize: Sequelize) {
     async balances(): Promise<{ agentId: number; balancePesewas: number }[]> {
       const rows = await q('SELECT agent_id, balance_pesewas FROM wallets', {})
       return rows.map((r) => ({ agentId: Number(r.agent_id), balancePesewas: Number(r.balance_pesewas) }))
+    },
+
+    /** Makes sure the agent has a wallets row (balances 0). */
+    ensureWallet: async (agentId: number, t: Transaction) => {
+      await sequelize.query('INSERT INTO wallets (agent_id) VALUES (:id) ON CONFLICT (agent_id) DO NOTHING', { replacements: { id: agentId }, transaction: t })
+    },
+
+    /** One balance of the agent's wallets row, the row locked until the transaction ends. */
+    lockBalance: async (agentId: number, column: BalanceColumn, t: Transaction): Promise<number> => {
+      const [row] = await sequelize.query<Record<BalanceColumn, string>>(`SELECT ${column} FROM wallets WHERE agent_id = :id FOR UPDATE`, {
+        replacements: { id: agentId },
+        type: QueryTypes.SELECT,
+        transaction: t
+      })
+      return Number(row![column])
+    },
+
+    setBalance: async (agentId: number, column: BalanceColumn, afterPesewas: number, t: Transaction) => {
+      await sequelize.query(`UPDATE wallets SET ${column} = :after, updated_at = now() WHERE agent_id = :id`, {
+        replacements: { id: agentId, after: afterPesewas },
+        transaction: t
+      })
+    },
+
+    /** One balance, 0 without a wallets row. The USSD confirm screen and the dashboards read it: a named statement (ADR 0024). */
+    balance: async (agentId: number, column: BalanceColumn, t?: Transaction): Promise<number> => {
+      const [row] = await preparedFor(sequelize)<Record<BalanceColumn, string>>(`SELECT ${column} FROM wallets WHERE agent_id = $1`, [agentId], t)
+      return row ? Number(row[column]) : 0
+    },
+
+    /** The entry, or undefined when its fence (a unique index) says it exists already. */
+    insertEntry: async (e: NewEntry, t: Transaction): Promise<EntryRow | undefined> => {
+      const [row] = await sequelize.query<WalletEntryRecord>(
+        `INSERT INTO wallet_entries (agent_id, type, amount_pesewas, balance_after_pesewas, reason, actor_user_id, payment_transaction_id, order_id, batch_id)
+         VALUES (:agentId, :type, :amountPesewas, :afterPesewas, :reason, :actorUserId, :paymentTransactionId, :orderId, :batchId)
+         ON CONFLICT DO NOTHING RETURNING *`,
+        { replacements: { ...e }, type: QueryTypes.SELECT, transaction: t }
+      )
+      return row && toEntry(row)
+    },
+
+    /** The ORDER entry with its balance moved, or null when the wallet does not cover it. */
+    debitOrder: async (d: OrderDebit, t: Transaction): Promise<EntryRow | null> => {
+      const [row] = await preparedFor(sequelize)<WalletEntryRecord>(
+        DEBIT_ORDER,
+        [d.agentId, d.amountPesewas, d.reason, d.actorUserId, d.paymentTransactionId, d.orderId],
+        t
+      )
+      return row ? toEntry(row) : null
+    },
+
+    insertWalletPayment: async (p: WalletPayment, t: Transaction): Promise<PaymentRow> => {
+      const [written] = await preparedFor(sequelize)<PaymentRow>(
+        INSERT_WALLET_PAYMENT,
+        [p.transactionId, p.amountPesewas, p.email, p.orderId, p.agentId, p.userId, p.simulated],
+        t
+      )
+      return written!
+    },
+
+    markOrderSimulated: async (orderId: number, t: Transaction) => {
+      await sequelize.query('UPDATE orders SET simulated = true WHERE id = :id', { replacements: { id: orderId }, transaction: t })
+    },
+
+    /** The wallet debit that paid this order: its own, or its batch's one debit. */
+    orderDebit: async (orderId: number, t: Transaction): Promise<RefundableDebit | null> => {
+      const [debit] = await sequelize.query<Raw>(
+        // A bulk order's line was paid by its batch's one debit: it gets back its own amount (ADR 0039).
+        `SELECT agent_id, payment_transaction_id, amount_pesewas FROM wallet_entries WHERE order_id = :id AND type = 'ORDER'
+       UNION ALL
+       SELECT e.agent_id, o.payment_transaction_id, -o.amount_pesewas FROM orders o JOIN wallet_entries e ON e.batch_id = o.batch_id AND e.type = 'ORDER'
+        WHERE o.id = :id`,
+        { replacements: { id: orderId }, type: QueryTypes.SELECT, transaction: t }
+      )
+      return debit ? { agentId: debit.agent_id, paymentTransactionId: debit.payment_transaction_id, amountPesewas: -Number(debit.amount_pesewas) } : null
+    },
+
+    /** What a refund needs of the payment behind it. */
+    paymentOfReference: async (reference: string): Promise<{ orderId: number | null; agentId: number | null; purpose: string } | null> => {
+      const [row] = await sequelize.query<{ order_id: number | null; agent_id: number | null; purpose: string }>(
+        'SELECT order_id, agent_id, purpose FROM payments WHERE transaction_id = :ref',
+        {
+          replacements: { ref: reference },
+          type: QueryTypes.SELECT
+        }
+      )
+      return row ? { orderId: row.order_id, agentId: row.agent_id, purpose: row.purpose } : null
     },
 
     /** What all wallets hold together, and how many hold anything. */

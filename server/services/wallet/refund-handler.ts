@@ -1,10 +1,11 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize, Transaction } from 'sequelize'
 import { toGhs } from '../../lib/money.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 import type { RefundHandler } from '../payments/refund.ts'
 import type { RefundAnswer, RefundCall } from '../payments/provider.ts'
 import { post } from './ledger.ts'
+import { createWalletQueries } from './queries.ts'
 
 interface RefundDeps {
   sequelize: Sequelize
@@ -24,25 +25,18 @@ export async function refundOrderToWallet(
 ): Promise<{ refunded: boolean; amount: number; balance: number | null }> {
   const { sequelize } = deps
   const run = async (t: Transaction) => {
-    const [debit] = await sequelize.query<Record<string, any>>(
-      // A bulk order's line was paid by its batch's one debit: it gets back its own amount (ADR 0039).
-      `SELECT agent_id, payment_transaction_id, amount_pesewas FROM wallet_entries WHERE order_id = :id AND type = 'ORDER'
-       UNION ALL
-       SELECT e.agent_id, o.payment_transaction_id, -o.amount_pesewas FROM orders o JOIN wallet_entries e ON e.batch_id = o.batch_id AND e.type = 'ORDER'
-        WHERE o.id = :id`,
-      { replacements: { id: orderId }, type: QueryTypes.SELECT, transaction: t }
-    )
+    const debit = await createWalletQueries(sequelize).orderDebit(orderId, t)
     if (!debit) return { refunded: false, amount: 0, balance: null }
-    const amountPesewas = -Number(debit.amount_pesewas)
+    const { amountPesewas } = debit
     const { entry, balancePesewas } = await post(
       sequelize,
       {
-        agentId: debit.agent_id,
+        agentId: debit.agentId,
         type: 'REFUND',
         amountPesewas,
         reason: String(reason || 'Refund').slice(0, 300),
         actorUserId: ctx.user?.id ?? null,
-        paymentTransactionId: debit.payment_transaction_id,
+        paymentTransactionId: debit.paymentTransactionId,
         orderId
       },
       t
@@ -54,7 +48,7 @@ export async function refundOrderToWallet(
           resource: 'ORDER',
           resourceId: orderId,
           severity: 'MEDIUM',
-          details: { agentId: debit.agent_id, amount: toGhs(amountPesewas), reason, balance: toGhs(balancePesewas) }
+          details: { agentId: debit.agentId, amount: toGhs(amountPesewas), reason, balance: toGhs(balancePesewas) }
         },
         { ...ctx, transaction: t }
       )
@@ -93,16 +87,10 @@ export function walletRefundHandler(deps: RefundDeps): RefundHandler {
   }
   return {
     async refund(c): Promise<RefundAnswer> {
-      const [row] = await sequelize.query<{ order_id: number | null; agent_id: number | null; purpose: string }>(
-        'SELECT order_id, agent_id, purpose FROM payments WHERE transaction_id = :ref',
-        {
-          replacements: { ref: c.reference },
-          type: QueryTypes.SELECT
-        }
-      )
-      if (!row?.order_id && row?.purpose === 'voucher' && row.agent_id) return creditPurchase(row.agent_id, c)
-      if (!row?.order_id) return { status: 'FAILED', message: 'No wallet order for this payment' }
-      const done = await refundOrderToWallet(deps, row.order_id, c.reason)
+      const row = await createWalletQueries(sequelize).paymentOfReference(c.reference)
+      if (!row?.orderId && row?.purpose === 'voucher' && row.agentId) return creditPurchase(row.agentId, c)
+      if (!row?.orderId) return { status: 'FAILED', message: 'No wallet order for this payment' }
+      const done = await refundOrderToWallet(deps, row.orderId, c.reason)
       return {
         status: 'PROCESSED',
         extRefundId: `wallet-${c.refundId}`,

@@ -1,0 +1,59 @@
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+
+// The Idempotency-Key of an order (index.ts) and of a checker purchase (vouchers.ts) through the API.
+
+/** A use of a key for a purchase: the request it was for and the payment it made. */
+export interface PurchaseKeyUse {
+  requestHash: string
+  paymentTransactionId: string | null
+}
+
+/** A use of a key for an order: the request it was for and the order it made. */
+export interface OrderKeyUse {
+  requestHash: string
+  orderId: number | null
+}
+
+export function createOrderKeyQueries(sequelize: Sequelize) {
+  return {
+    keyUse: async (agentId: number, key: string): Promise<OrderKeyUse | null> => {
+      const [row] = await sequelize.query<{ request_hash: string; order_id: number | null }>(
+        'SELECT request_hash, order_id FROM idempotency_keys WHERE agent_id = :agentId AND key = :key',
+        { replacements: { agentId, key }, type: QueryTypes.SELECT }
+      )
+      return row ? { requestHash: row.request_hash, orderId: row.order_id } : null
+    },
+
+    /** False when another request holds the key already. */
+    recordKey: async (k: { agentId: number; key: string; hash: string; orderId: number }, transaction: Transaction): Promise<boolean> => {
+      const [mine] = await sequelize.query<{ key: string }>(
+        `INSERT INTO idempotency_keys (agent_id, key, request_hash, order_id) VALUES (:agentId, :key, :hash, :orderId)
+                 ON CONFLICT (agent_id, key) DO NOTHING RETURNING key`,
+        { replacements: { ...k }, type: QueryTypes.SELECT, transaction }
+      )
+      return !!mine
+    }
+  }
+}
+
+export function createPurchaseKeyQueries(sequelize: Sequelize) {
+  return {
+    keyUse: async (agentId: number, key: string): Promise<PurchaseKeyUse | null> => {
+      const [row] = await sequelize.query<{ request_hash: string; payment_transaction_id: string | null }>(
+        'SELECT request_hash, payment_transaction_id FROM idempotency_keys WHERE agent_id = :agentId AND key = :key',
+        { replacements: { agentId, key }, type: QueryTypes.SELECT }
+      )
+      return row ? { requestHash: row.request_hash, paymentTransactionId: row.payment_transaction_id } : null
+    },
+
+    /** False when another request holds the key already. */
+    recordKey: async (k: { agentId: number; key: string; hash: string; tid: string }, transaction: Transaction): Promise<boolean> => {
+      const [mine] = await sequelize.query(
+        `INSERT INTO idempotency_keys (agent_id, key, request_hash, payment_transaction_id) VALUES (:agentId, :key, :hash, :tid)
+               ON CONFLICT (agent_id, key) DO NOTHING RETURNING key`,
+        { replacements: { ...k }, type: QueryTypes.SELECT, transaction }
+      )
+      return !!mine
+    }
+  }
+}
