@@ -96,11 +96,7 @@ export function createAdminStatsService({ sequelize, settings }: { sequelize: Se
       const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
       const since = new Date(todayStart - (days - 1) * DAY_MS)
       const liveFrom = new Date(Math.max(since.getTime(), todayStart - DAY_MS))
-      const [old, live, checkerSales] = await Promise.all([
-        closedDays(since, liveFrom),
-        queries.dayFiguresSince(liveFrom),
-        checkerSalesSince(queries, since)
-      ])
+      const [old, live, checkerSales] = await Promise.all([closedDays(since, liveFrom), queries.dayFiguresSince(liveFrom), checkerSalesSince(queries, since)])
       const rows = [...old, ...live]
       const byDay = new Map<string, { count: number; revenue: number }>()
       for (let i = 0; i < days; i++) byDay.set(dayKey(new Date(since.getTime() + i * DAY_MS)), { count: 0, revenue: 0 })
