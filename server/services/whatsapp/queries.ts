@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
-import type { ChatState } from './conversation.ts'
+import type { ChatOrder, ChatState } from './conversation.ts'
 import type { Outgoing } from './messages.ts'
 
 // Every statement of the WhatsApp capability, and the typed camelCase rows they return: from here on
@@ -54,16 +54,6 @@ export interface TranscriptRow {
   // The stored JSON: an incoming message's text and reply, or an outgoing message as sent.
   body: Record<string, any> | null
   createdAt: Date
-}
-
-export interface ChatOrderRow {
-  transactionId: string
-  network: string
-  sizeMb: number
-  recipient: string
-  amountPesewas: number
-  paymentStatus: string
-  deliveryStatus: string
 }
 
 type Raw = Record<string, any>
@@ -243,7 +233,7 @@ export function createWhatsappQueries(sequelize: Sequelize) {
     },
 
     /** The chat's latest orders, newest first. */
-    async recentOrders(waId: string, limit: number): Promise<ChatOrderRow[]> {
+    async recentOrders(waId: string, limit: number): Promise<ChatOrder[]> {
       const rows = await q(
         `SELECT o.payment_transaction_id, o.network, o.data_size_mb, o.recipient_number, o.amount_pesewas, o.payment_status, o.delivery_status
            FROM whatsapp_orders w JOIN orders_view o ON o.id = w.order_id WHERE w.wa_id = :waId ORDER BY w.order_id DESC LIMIT :limit`,
