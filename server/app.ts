@@ -4,7 +4,7 @@ import { trustProxySetting, type Env } from './env.ts'
 import { identify } from './http/middleware/auth.ts'
 import { compressResponses } from './http/middleware/compress.ts'
 import { csrfProtection } from './http/middleware/csrf.ts'
-import { catchUpEarly } from './http/signed-in-pages.ts'
+import { catchUpEarly, currentCatchUp } from './http/catch-up.ts'
 import { errorHandler } from './http/middleware/errors.ts'
 import { metricsHandler, type Metrics } from './http/metrics.ts'
 import { rejectUnstorableText, requireKnownBody } from './http/middleware/input.ts'
@@ -79,7 +79,7 @@ export function createApp(opts: AppOptions): Express {
 
   app.use(siteMetaRouter(services))
   for (const h of opts.pages?.assets ?? []) app.use(h)
-  app.use(catchUpEarly(services))
+  app.use(catchUpEarly(services, SESSION_COOKIE))
 
   const sequelize = services.deps.sequelize
   app.use(
@@ -91,14 +91,18 @@ export function createApp(opts: AppOptions): Express {
         saveUninitialized: false,
         rolling: true,
         // The session table lives in our own database and is reached through the app's pool.
-        // A read moves the session's expiry at most once a minute (ADR 0043).
-        store: createSessionStore({
-          pgPromise: { any: async (text: string, params: unknown[]) => (await sequelize.query(text, { bind: params }))[0] },
-          tableName: 'session',
-          createTableIfMissing: false,
-          pruneSessionInterval: env.NODE_ENV === 'test' ? false : 600,
-          ttl: IDLE_TIMEOUT_MS / 1000
-        }),
+        // A read moves the session's expiry at most once a minute (ADR 0043); the row is kept between loads (ADR 0048).
+        store: createSessionStore(
+          {
+            pgPromise: { any: async (text: string, params: unknown[]) => (await sequelize.query(text, { bind: params }))[0] },
+            tableName: 'session',
+            createTableIfMissing: false,
+            pruneSessionInterval: env.NODE_ENV === 'test' ? false : 600,
+            ttl: IDLE_TIMEOUT_MS / 1000
+          },
+          undefined,
+          (sid, load) => services.signedIn.session(sid, currentCatchUp(), load)
+        ),
         cookie: { httpOnly: true, sameSite: 'lax', secure: prod ? 'auto' : false, maxAge: IDLE_TIMEOUT_MS }
       }),
       SESSION_COOKIE

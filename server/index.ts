@@ -86,7 +86,8 @@ export async function boot(opts: BootOptions): Promise<Running> {
     packages: services.packages,
     shops: services.shops,
     vouchers: services.vouchers,
-    pageData: services.pageData
+    pageData: services.pageData,
+    signedIn: services.signedIn
   })
   const stopPoolWatch = watchAppPool(db.sequelize, services.connections)
   const pages = await pageLayer(env, services, opts.dev ?? false)

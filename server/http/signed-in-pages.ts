@@ -1,6 +1,7 @@
-import type { Request, RequestHandler, Response } from 'express'
+import type { Request, Response } from 'express'
 import type { Actor } from '../services/context.ts'
 import type { Services } from '../services/index.ts'
+import { catchUpOf } from './catch-up.ts'
 import { createPageCache, type RenderedPage } from './page-cache.ts'
 
 /**
@@ -15,8 +16,6 @@ const MAX_ENTRIES = 500
 /** Bounds what no notice follows (the clock), as for the page data. */
 const MAX_AGE_MS = 60_000
 
-const KEPT_PATHS = new Set(['/agent/dashboard', '/admin/overview'])
-
 /** The page-data key a signed-in page shows, or null for a page that is rendered every time. */
 function keptPageTag(path: string, user: Actor): string | null {
   if (path === '/agent/dashboard' && user.role === 'AGENT' && user.agent) return `agent:${user.agent.id}`
@@ -29,20 +28,6 @@ function keptPageTag(path: string, user: Actor): string | null {
  * a cookie the browser writes (renderer/layouts/PortalLayout.tsx, `sidebar_state`). It joins the key.
  */
 const sidebarState = (cookie: string | undefined) => /(?:^|;\s*)sidebar_state=(true|false)/.exec(cookie ?? '')?.[1] ?? ''
-
-/** Catch-ups begun when the request arrived: any write its client saw committed is older. */
-const catchUps = new WeakMap<Request, Promise<boolean>>()
-
-/**
- * Begins the catch-up of a load of a kept page before the session and the user are read, so its round trip on
- * the listener's connection runs beside theirs instead of after them.
- */
-export function catchUpEarly(services: Pick<Services, 'pageData'>): RequestHandler {
-  return (req, _res, next) => {
-    if ((req.method === 'GET' || req.method === 'HEAD') && KEPT_PATHS.has(req.path) && req.headers.cookie) catchUps.set(req, services.pageData.fresh())
-    next()
-  }
-}
 
 export function signedInPageCache(services: Services) {
   const cache = createPageCache(
@@ -67,7 +52,7 @@ export function signedInPageCache(services: Services) {
      */
     async answer(req: Request, res: Response, user: Actor, nonce: string, render: (nonce: string, tag: string) => Promise<RenderedPage>): Promise<boolean> {
       const tag = keptPageTag(req.path, user)
-      if (!tag || !req.session?.userId || req.headers.authorization || !(await (catchUps.get(req) ?? services.pageData.fresh()))) return false
+      if (!tag || !req.session?.userId || req.headers.authorization || !(await (catchUpOf(req) ?? services.pageData.fresh()))) return false
       const { page, hit } = await cache.get(req.originalUrl, `${req.sessionID}\n${user.id}\n${sidebarState(req.headers.cookie)}`, (n) => render(n, tag))
       res.setHeader('Cache-Control', 'no-store')
       const gzip = !!req.headers['accept-encoding'] && req.acceptsEncodings('gzip', 'identity') === 'gzip'

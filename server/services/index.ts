@@ -46,6 +46,7 @@ import { createResellerApi } from './reseller-api/index.ts'
 import { createAttention } from './payments/attention.ts'
 import { createDomainEvents } from './events/index.ts'
 import { createPageDataService } from './page-data/index.ts'
+import { createSignedInService } from './signed-in/index.ts'
 import { subscribePayments } from './payments/subscriptions.ts'
 import { subscribeResellerApi } from './reseller-api/subscriptions.ts'
 import { subscribeShops } from './shops/subscriptions.ts'
@@ -178,6 +179,8 @@ export function createServices(deps: Deps) {
   const shopCheckers = createShopCheckersService({ sequelize, audit, shops, vouchers, earnings })
   // Signed-in pages' data between loads (ADR 0048), dropped by the notices of every instance's writes.
   const pageData = createPageDataService({ settings, packages })
+  // The signed-in session and user between loads, dropped the same way.
+  const signedIn = createSignedInService({ auth })
 
   // Who reacts to which fact, in this order within each transaction: a delivery that failed for good is
   // refunded before the agent's webhook reports it, and a margin is credited after both.
@@ -222,6 +225,7 @@ export function createServices(deps: Deps) {
     ussd,
     adminStats,
     pageData,
+    signedIn,
     publicStats,
     ordersAdmin,
     afaAdmin,

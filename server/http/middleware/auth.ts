@@ -3,6 +3,7 @@ import { forbidden, unauthorized } from '../../lib/errors.ts'
 import type { Role } from '../../services/context.ts'
 import type { Services } from '../../services/index.ts'
 import { KEY_PREFIX } from '../../services/reseller-api/index.ts'
+import { catchUpOf } from '../catch-up.ts'
 
 /** Who is asking: the session cookie (browsers) or a Bearer access token (other clients). */
 export function identify(services: Services): RequestHandler {
@@ -20,7 +21,7 @@ export function identify(services: Services): RequestHandler {
           req.authVia = 'bearer'
         }
       } else if (req.session?.userId) {
-        const actor = await services.auth.loadActor(req.session.userId)
+        const actor = await services.signedIn.actor(req.session.userId, catchUpOf(req))
         if (actor && (req.session.epoch ?? 0) >= (actor.sessionEpoch ?? 0)) {
           req.user = actor
           req.authVia = 'session'

@@ -1,5 +1,6 @@
 import connectPgSimple from 'connect-pg-simple'
 import session, { type SessionData } from 'express-session'
+import type { SessionRow } from '../../services/signed-in/index.ts'
 
 /** A session's row is written again on a read only when its last write on this instance is older than this. */
 export const TOUCH_EVERY_MS = 60_000
@@ -13,6 +14,9 @@ const isRead = (sess: SessionData) => {
 
 type PgStoreOptions = ConstructorParameters<ReturnType<typeof connectPgSimple>>[0]
 
+/** Answers a session row from memory when it may (the signed-in service), else from `load`. */
+export type KeptSessions = (sid: string, load: () => Promise<SessionRow | null>) => Promise<SessionRow | null>
+
 /**
  * The PostgreSQL session store (connect-pg-simple) that moves a session's expiry on a read (GET)
  * at most once a minute. Rolling sessions otherwise UPDATE their row, a synchronous commit waiting for the
@@ -21,7 +25,7 @@ type PgStoreOptions = ConstructorParameters<ReturnType<typeof connectPgSimple>>[
  * write, which is at most TOUCH_EVERY_MS before the last request, so a session idles out between
  * 29 and 30 minutes after its last request (ADR 0043). A changed session is saved as before.
  */
-export function createSessionStore(options: PgStoreOptions, touchEveryMs = TOUCH_EVERY_MS): session.Store {
+export function createSessionStore(options: PgStoreOptions, touchEveryMs = TOUCH_EVERY_MS, kept?: KeptSessions): session.Store {
   const PgStore = connectPgSimple(session)
   // When this instance last wrote each session's expiry; another instance writes on its own first read.
   const written = new Map<string, number>()
@@ -30,7 +34,28 @@ export function createSessionStore(options: PgStoreOptions, touchEveryMs = TOUCH
     if (written.size >= SWEEP_AT) for (const [id, at] of written) if (now - at >= touchEveryMs) written.delete(id)
     written.set(sid, now)
   }
+  const any = (options?.pgPromise as { any?: (text: string, params: unknown[]) => Promise<unknown[]> } | undefined)?.any
+  // connect-pg-simple's own read, with the row's expiry (the column, which a touch moves; the JSON's copy it leaves).
+  // The column is a timestamp without zone written through to_timestamp, so it is read back in the same zone.
+  const readRow = async (sid: string): Promise<SessionRow | null> => {
+    const rows = (await any!(
+      `SELECT sess::text AS json, floor(extract(epoch FROM expire::timestamptz) * 1000)::float8 AS "expiresAt"
+         FROM ${options?.tableName ?? 'session'} WHERE sid = $1 AND expire >= to_timestamp($2)`,
+      [sid, Math.floor(Date.now() / 1000)]
+    )) as SessionRow[]
+    return rows[0] ?? null
+  }
   class ThrottledTouchStore extends PgStore {
+    // Kept between loads on this instance (ADR 0048, amendment); every instance drops it when its row changes or goes.
+    override get(sid: string, fn: (err: unknown, sess?: SessionData | null) => void) {
+      if (!kept || !any) return super.get(sid, fn)
+      kept(sid, () => readRow(sid)).then(
+        // A copy per request: express-session turns the object it gets into the request's session.
+        (row) => fn(null, row ? (JSON.parse(row.json) as SessionData) : null),
+        (err) => fn(err)
+      )
+    }
+
     override touch(sid: string, sess: SessionData, fn?: (err?: unknown) => void) {
       const at = written.get(sid)
       // Only a read skips: any other request (the timeout dialog's "Extend Session" is a POST) moves the expiry at once.
