@@ -48,7 +48,8 @@ export function createAuthService({
   sessions: SessionsService
   throttle: LoginThrottle
 }) {
-  // Every signed-in request and every USSD order reads the actor: a named statement (ADR 0024).
+  // Every USSD order and bearer request reads the actor: a named statement (ADR 0024). A cookie session's actor is kept
+  // between loads (signed-in/), dropped by the notices of `users` and `agents` rows: a table joined here must send one too.
   const run = preparedFor(sequelize)
   async function loadActor(userId: number): Promise<Actor | null> {
     if (userId === null || userId === undefined) return null
