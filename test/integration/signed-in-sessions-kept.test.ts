@@ -63,6 +63,32 @@ describe('signed-in session and user kept between loads, dropped on every instan
     }
   })
 
+  it("an agent's approval on one instance shows in the signed-in user on the other at once", async () => {
+    const { user, agent, password } = await factories.createAgent({ approved: false })
+    const here = new Client()
+    expect((await here.login(user.email, password)).status).to.equal(200)
+    const there = elsewhere(here)
+    await readOnBoth(here, there)
+    expect((await there.get('/api/auth/me')).body.agent).to.include({ approved: false })
+
+    expect((await (await adminClient()).patch(`/api/agents/${agent.id}/approve`, {})).status).to.equal(200)
+    for (const c of [here, there]) expect((await c.get('/api/auth/me')).body.agent).to.include({ id: agent.id, approved: true })
+  })
+
+  it('a user removed from the database (the product has no deactivation; an operator can delete) is refused on both instances at once', async () => {
+    const { user, password } = await factories.createAgent()
+    const here = new Client()
+    expect((await here.login(user.email, password)).status).to.equal(200)
+    const there = elsewhere(here)
+    await readOnBoth(here, there)
+
+    await app().db.sequelize.query('DELETE FROM users WHERE id = :id', { replacements: { id: user.id } })
+    for (const c of [here, there]) {
+      expect((await c.get('/api/auth/me')).status).to.equal(401)
+      expect(await status(c, '/agent/dashboard')).to.not.equal(200)
+    }
+  })
+
   it("an admin's password reset ends the user's sessions on both instances at once", async () => {
     const { user, password } = await factories.createAgent()
     const onA = new Client()
