@@ -32,14 +32,18 @@ describe('signed-in session and user kept between loads, dropped on every instan
     for (let i = 0; i < 3; i++) for (const c of clients) expect((await c.get('/api/auth/me')).status).to.equal(200)
   }
   const status = async (c: Client, path: string) => (await c.get(path, browser)).status
-
-  it('a sign-out on one instance signs the same cookie out on the other at its next request', async () => {
-    const { user, password } = await factories.createAgent()
+  /** An agent signed in on the first instance, its cookie sent to both, each instance keeping the session and the user. */
+  const agentOnBoth = async (over: Parameters<typeof factories.createAgent>[0] = {}) => {
+    const made = await factories.createAgent(over)
     const here = new Client()
-    expect((await here.login(user.email, password)).status).to.equal(200)
+    expect((await here.login(made.user.email, made.password)).status).to.equal(200)
     const there = elsewhere(here)
     await readOnBoth(here, there)
+    return { ...made, here, there }
+  }
 
+  it('a sign-out on one instance signs the same cookie out on the other at its next request', async () => {
+    const { here, there } = await agentOnBoth()
     expect((await here.post('/api/auth/logout', {})).status).to.equal(200)
     expect((await there.get('/api/auth/me')).status).to.equal(401)
     expect(await status(there, '/agent/dashboard')).to.not.equal(200)
@@ -64,11 +68,7 @@ describe('signed-in session and user kept between loads, dropped on every instan
   })
 
   it("an agent's approval on one instance shows in the signed-in user on the other at once", async () => {
-    const { user, agent, password } = await factories.createAgent({ approved: false })
-    const here = new Client()
-    expect((await here.login(user.email, password)).status).to.equal(200)
-    const there = elsewhere(here)
-    await readOnBoth(here, there)
+    const { agent, here, there } = await agentOnBoth({ approved: false })
     expect((await there.get('/api/auth/me')).body.agent).to.include({ approved: false })
 
     expect((await (await adminClient()).patch(`/api/agents/${agent.id}/approve`, {})).status).to.equal(200)
@@ -76,12 +76,7 @@ describe('signed-in session and user kept between loads, dropped on every instan
   })
 
   it('a user removed from the database (the product has no deactivation; an operator can delete) is refused on both instances at once', async () => {
-    const { user, password } = await factories.createAgent()
-    const here = new Client()
-    expect((await here.login(user.email, password)).status).to.equal(200)
-    const there = elsewhere(here)
-    await readOnBoth(here, there)
-
+    const { user, here, there } = await agentOnBoth()
     await app().db.sequelize.query('DELETE FROM users WHERE id = :id', { replacements: { id: user.id } })
     for (const c of [here, there]) {
       expect((await c.get('/api/auth/me')).status).to.equal(401)
