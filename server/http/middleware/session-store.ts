@@ -49,10 +49,11 @@ export function createSessionStore(options: PgStoreOptions, touchEveryMs = TOUCH
     // Kept between loads on this instance (ADR 0048, amendment); every instance drops it when its row changes or goes.
     override get(sid: string, fn: (err: unknown, sess?: SessionData | null) => void) {
       if (!kept || !any) return super.get(sid, fn)
+      // A copy per request: express-session turns the object it gets into the request's session. The callback runs
+      // outside the promise, as connect-pg-simple's own do, so a throw in it is never an unhandled rejection.
       kept(sid, () => readRow(sid)).then(
-        // A copy per request: express-session turns the object it gets into the request's session.
-        (row) => fn(null, row ? (JSON.parse(row.json) as SessionData) : null),
-        (err) => fn(err)
+        (row) => process.nextTick(fn, null, row ? (JSON.parse(row.json) as SessionData) : null),
+        (err) => process.nextTick(fn, err)
       )
     }
 
