@@ -4,7 +4,8 @@
 // /api/v1/orders with an Idempotency-Key), next to a bare node:http server answering the same JSON
 // bytes the same way in the same rounds. Also counts the statements each order sends (bench/statement-log.ts).
 // Production server, embedded PostgreSQL with fsync on. Prints figures; asserts nothing.
-//   BENCH_ORDERS (200 per round), BENCH_ROUNDS (3), BENCH_PORT (3100; +1 for the bare server), BENCH_PG_PORT (54330)
+//   BENCH_ORDERS (200 per round), BENCH_ROUNDS (3), BENCH_PORT (3100; +1 for the bare server), BENCH_PG_PORT (54330),
+//   PROFILE_ORDERS (20: orders per kind whose statements are timed one by one)
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -112,14 +113,42 @@ for (let round = 0; round < rounds; round++) {
   for (const [name, place] of Object.entries(kinds)) (all[name] ??= []).push(...(await inARow(place)))
   ;(all[BARE] ??= []).push(...(await inARow(bareKind)))
 }
-// Statements per order: one order of each kind, counted in the log.
+// Statements per order, and where an order's time goes: PROFILE_ORDERS (20) orders of each kind, one
+// at a time, each statement's time from send to answer as the log has it (bench/statement-log.ts),
+// the mean per statement next to the mean request. The pool's liveness probe (SELECT 1) is left out.
+const profiled = Math.max(1, Number(process.env.PROFILE_ORDERS ?? 20))
 const statements: Record<string, number> = {}
+const profiles: string[] = []
+const logLines = () => fs.readFileSync(statementLog, 'utf8').split('\n').filter(Boolean)
 for (const [name, place] of Object.entries(kinds)) {
-  await new Promise((r) => setTimeout(r, 200))
-  const before = fs.readFileSync(statementLog, 'utf8').split('\n').length
-  await (await place()).arrayBuffer()
-  await new Promise((r) => setTimeout(r, 200))
-  statements[name] = fs.readFileSync(statementLog, 'utf8').split('\n').length - before
+  const perStatement: { text: string; ms: number[] }[] = []
+  const requestMs: number[] = []
+  for (let i = 0; i < profiled; i++) {
+    await new Promise((r) => setTimeout(r, 100))
+    const before = logLines().length
+    const t = process.hrtime.bigint()
+    await (await place()).arrayBuffer()
+    requestMs.push(Number(process.hrtime.bigint() - t) / 1e6)
+    await new Promise((r) => setTimeout(r, 100))
+    const lines = logLines()
+      .slice(before)
+      .map((l) => l.split(' '))
+      .filter((f) => f.slice(3).join(' ') !== 'SELECT 1')
+    statements[name] = lines.length
+    // Grouped by the statement's start (its literals differ from order to order), in the order first sent.
+    for (const f of lines) {
+      const text = f.slice(3).join(' ').slice(0, 90)
+      let s = perStatement.find((x) => x.text.slice(0, 50) === text.slice(0, 50))
+      if (!s) perStatement.push((s = { text, ms: [] }))
+      s.ms.push(Number(f[2]))
+    }
+  }
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
+  const inDb = sum(perStatement.map((s) => sum(s.ms))) / profiled
+  profiles.push(`${name}: ${profiled} orders, mean request ${(sum(requestMs) / profiled).toFixed(1)} ms, of which waiting on statements ${inDb.toFixed(1)} ms`)
+  // Per order: the statement's mean time, and how many of the orders sent it (more than once: x/n above n).
+  for (const s of perStatement)
+    profiles.push(`  ${(sum(s.ms) / s.ms.length).toFixed(1).padStart(6)} ms  ${`${s.ms.length}/${profiled}`.padStart(5)}  ${s.text}`)
 }
 await stopChild(bare)
 await db.end()
@@ -131,5 +160,7 @@ for (const [name, ms] of Object.entries(all)) {
   const s = statements[name] !== undefined ? `   ${statements[name]} statements per order` : ''
   console.log(`${name.padEnd(60)} p50 ${pct(ms, 50).toFixed(1).padStart(6)} ms   p99 ${pct(ms, 99).toFixed(1).padStart(6)} ms   (${ms.length} requests)${s}`)
 }
+console.log('')
+for (const line of profiles) console.log(line)
 for (const name of Object.keys(kinds)) console.log(`ratio p50 ${name} / bare: ${(pct(all[name]!, 50) / pct(all[BARE]!, 50)).toFixed(1)}x`)
 console.log(`load average at the end: ${loadavg()}`)

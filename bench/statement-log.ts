@@ -1,7 +1,8 @@
 // Preload that writes every statement the app sends to PostgreSQL to STATEMENT_LOG (one a line,
-// with the connection's process id), so the statements of one request or order can be counted:
+// with the connection's process id and, once its answer came, how long it took in ms), so the
+// statements of one request or order can be counted and timed:
 //   STATEMENT_LOG=/tmp/stmts.log node --import ./bench/statement-log.ts main.ts
-// A measuring aid for bench runs by hand; never loaded by the app itself.
+// Line: `<epoch ms at send> <pid> <ms until answered> <statement>`. A measuring aid for bench runs by hand; never loaded by the app itself.
 import { appendFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 
@@ -12,7 +13,26 @@ if (file) {
   pg.Client.prototype.query = function (this: { processID?: number }, ...args: unknown[]) {
     const q = args[0] as string | { text?: string; name?: string }
     const text = typeof q === 'string' ? q : (q?.text ?? `(prepared ${q?.name})`)
-    appendFileSync(file, `${Date.now()} ${this.processID ?? '-'} ${text.replace(/\s+/g, ' ').slice(0, 300)}\n`)
-    return query.apply(this, args)
+    const sentAt = Date.now()
+    const t0 = process.hrtime.bigint()
+    const line = () =>
+      appendFileSync(
+        file,
+        `${sentAt} ${this.processID ?? '-'} ${(Number(process.hrtime.bigint() - t0) / 1e6).toFixed(3)} ${text.replace(/\s+/g, ' ').slice(0, 300)}\n`
+      )
+    // Sequelize passes a callback; pg's own callers take the promise.
+    const cb = args.findIndex((a) => typeof a === 'function')
+    if (cb >= 0) {
+      const done = args[cb] as (...r: unknown[]) => unknown
+      args[cb] = (...r: unknown[]) => {
+        line()
+        return done(...r)
+      }
+      return query.apply(this, args)
+    }
+    const out = query.apply(this, args) as { then?: (f: () => void, r: () => void) => unknown } | undefined
+    if (out && typeof out.then === 'function') out.then(line, line)
+    else line()
+    return out
   }
 }

@@ -3,8 +3,8 @@ import type { Env } from '../../server/env.ts'
 import { boot } from '../../main.ts'
 import type { Running } from '../../server/index.ts'
 import { createLogger } from '../../server/lib/logger.ts'
-import type { FakePaystack } from './fake-paystack.ts'
-import { app, testEnv } from './server.ts'
+import { startFakePaystack, type FakePaystack } from './fake-paystack.ts'
+import { app, resetDb, testEnv } from './server.ts'
 
 /** Another app instance on the test database, with its own settings (providers pointed at local fakes). */
 export async function bootInstance(env: Partial<Env> = {}): Promise<Running> {
@@ -20,3 +20,29 @@ export async function bootInstance(env: Partial<Env> = {}): Promise<Running> {
 /** An instance whose payments go to the fake Paystack server. */
 export const bootOnPaystack = (fake: FakePaystack, env: Partial<Env> = {}) =>
   bootInstance({ PAYSTACK_SECRET_KEY: fake.secret, PAYSTACK_BASE_URL: fake.url, ...env })
+
+/**
+ * For a describe block: an instance on a fresh fake Paystack for the whole block, and before each
+ * test an empty database and a fake that remembers nothing and misbehaves no more.
+ */
+export function onFakePaystack(secret: string, env: Partial<Env> = {}): { fake: () => FakePaystack; ps: () => Running } {
+  let fake: FakePaystack | undefined
+  let ps: Running | undefined
+  before(async () => {
+    fake = await startFakePaystack(secret)
+    ps = await bootOnPaystack(fake, env)
+  })
+  after(async () => {
+    await ps?.stop()
+    await fake?.close()
+  })
+  beforeEach(async () => {
+    await resetDb()
+    ps!.services.settings.invalidate()
+    fake!.requests.length = 0
+    fake!.txns.clear()
+    fake!.otpProviders.clear()
+    fake!.trouble(null)
+  })
+  return { fake: () => fake!, ps: () => ps! }
+}

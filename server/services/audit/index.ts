@@ -1,6 +1,8 @@
 import type { Models } from '../../../models/index.ts'
 import type { Ctx } from '../context.ts'
-import { type AuditInsert, createAuditQueries } from './queries.ts'
+import { type AuditInsert, createAuditQueries, writtenEntryValues } from './queries.ts'
+
+export { auditOfWritten } from './queries.ts'
 
 export const AUDIT_ACTIONS = [
   'LOGIN',
@@ -49,6 +51,12 @@ export function createAuditService({ models }: { models: Models }) {
   return {
     /** In the caller's transaction when it has one. */
     record: (entry: AuditEntry, ctx: Ctx = {}): Promise<void> => q.insert(row(entry, ctx), ctx.ip ?? null, ctx.transaction),
+
+    /**
+     * The parameters of `auditOfWritten` for an entry whose resource id is the id of a row the caller's
+     * statement writes: the entry `record` would write, in that statement's round trip.
+     */
+    ofWritten: (entry: Omit<AuditEntry, 'resourceId'>, ctx: Ctx = {}): unknown[] => writtenEntryValues(row(entry, ctx), ctx.ip ?? null),
 
     /** Many entries in one INSERT, each the row `record` would write (a bulk order's lines). */
     async recordMany(entries: AuditEntry[], ctx: Ctx = {}): Promise<void> {

@@ -93,6 +93,28 @@ export interface AuditInsert {
 const INSERT_ONE = `INSERT INTO audit_logs (timestamp, user_id, action, resource, resource_id, severity, ip_address, details)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb)`
 
+/**
+ * The entry of a row written by the same statement, as the body of a data-modifying CTE: its
+ * resource id is that row's `id` (read from `source`, a CTE of that statement), its other columns the
+ * parameters from `$first` on, in `writtenEntryValues`' order. A row and its entry in one round trip
+ * (an order and its ORDER_CREATED, ADR 0046).
+ */
+export const auditOfWritten = (source: string, first: number) =>
+  `INSERT INTO audit_logs (timestamp, user_id, action, resource, resource_id, severity, ip_address, details)
+    SELECT $${first}::timestamptz, $${first + 1}::int, $${first + 2}::text, $${first + 3}::text, ${source}.id::text, $${first + 4}::text, $${first + 5}::text, $${first + 6}::jsonb
+      FROM ${source}`
+
+/** `auditOfWritten`'s parameters for an entry (its resource id comes from the written row). */
+export const writtenEntryValues = (e: AuditInsert, ipAddress: string | null): unknown[] => [
+  new Date(),
+  e.userId,
+  e.action,
+  e.resource,
+  e.severity,
+  ipAddress,
+  e.details
+]
+
 export function createAuditQueries(sequelize: Sequelize) {
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { type: QueryTypes.SELECT, replacements })
   const run = preparedFor(sequelize)

@@ -90,7 +90,7 @@ export function createPlacing(deps: PlacingDeps) {
   }
 
   /**
-   * The PENDING order at the server's price, with its ORDER_CREATED audit entry, in one transaction
+   * The PENDING order at the server's price, with its ORDER_CREATED audit entry (one statement), in one transaction
    * (the caller's, when it holds one); `andThen` runs in it too (paying from the wallet).
    */
   async function insertOrder(pkg: PackageRow, input: PlaceOrderInput, tid: string, ctx: Ctx, opts: InsertOptions = {}): Promise<OrderRow> {
@@ -111,6 +111,25 @@ export function createPlacing(deps: PlacingDeps) {
           throw new AppError(409, PRICE_CHANGED, { price: toGhs(amountPesewas) })
         }
         const parent = quote.parent
+        const channel = input.channel ?? 'web'
+        // The ORDER_CREATED entry is written by the order's own statement (its id is the order's).
+        const entry = audit.ofWritten(
+          {
+            action: 'ORDER_CREATED',
+            resource: 'ORDER',
+            details: {
+              transactionId: tid,
+              network: pkg.network,
+              dataSizeMB: pkg.sizeMb,
+              amount: toGhs(amountPesewas),
+              recipientNumber: input.recipientNumber,
+              channel,
+              ...(shop ? { shopId: shop.shopId, agentPrice: toGhs(shop.agentPricePesewas), margin: toGhs(shop.pricePesewas - shop.agentPricePesewas) } : {}),
+              ...(parent ? { parentAgentId: parent.agentId, parentMargin: toGhs(parent.marginPesewas) } : {})
+            }
+          },
+          ctx
+        )
         const { order, settingsVersion } = await queries.insert(
           {
             userId: actor?.id ?? null,
@@ -128,34 +147,17 @@ export function createPlacing(deps: PlacingDeps) {
             amountPesewas,
             paymentTransactionId: tid,
             paymentPhoneNumber: opts.payerPhone ?? null,
-            channel: input.channel ?? 'web',
+            channel,
             simulated: !!opts.simulated,
             parentAgentId: parent?.agentId ?? null,
             parentPricePesewas: parent?.pricePesewas ?? null,
             parentMarginPesewas: parent?.marginPesewas ?? null
           },
+          entry,
           transaction
         )
         // The settings as saved now, without a read unless they changed since the copy this request used.
         if (!(await settings.freshAt(settingsVersion, { transaction })).platformOpen) throw forbidden(PURCHASES_DISABLED)
-        await audit.record(
-          {
-            action: 'ORDER_CREATED',
-            resource: 'ORDER',
-            resourceId: order.id,
-            details: {
-              transactionId: tid,
-              network: pkg.network,
-              dataSizeMB: pkg.sizeMb,
-              amount: toGhs(amountPesewas),
-              recipientNumber: input.recipientNumber,
-              channel: order.channel,
-              ...(shop ? { shopId: shop.shopId, agentPrice: toGhs(shop.agentPricePesewas), margin: toGhs(shop.pricePesewas - shop.agentPricePesewas) } : {}),
-              ...(parent ? { parentAgentId: parent.agentId, parentMargin: toGhs(parent.marginPesewas) } : {})
-            }
-          },
-          { ...ctx, transaction }
-        )
         await andThen?.(order, transaction)
         return order
       })

@@ -3,6 +3,7 @@ import type { Models, OrderRow, OrderViewRow } from '../../../models/index.ts'
 import { preparedFor } from '../../../models/prepared.ts'
 import { cappedCount, likePattern, phoneLikes } from '../../lib/lists.ts'
 import { NETWORK_LABEL } from '../../lib/vocabulary.ts'
+import { auditOfWritten } from '../audit/index.ts'
 import { EXPORT_LOCK } from '../delivery/export-lock.ts'
 import { SETTINGS_VERSION_SQL } from '../settings/index.ts'
 
@@ -10,11 +11,15 @@ import { SETTINGS_VERSION_SQL } from '../settings/index.ts'
 // the admins' list: rows come back camelCase, as a model's would; nothing else in orders reads a
 // snake_case column. (The CSV export's one COPY statement is exports.ts's, its columns admin.ts's.)
 
-const INSERT_ORDER = `INSERT INTO orders (user_id, agent_id, shop_id, shop_agent_id, shop_price_pesewas, shop_agent_price_pesewas, shop_margin_pesewas,
+/** The order and its ORDER_CREATED entry (the audit's statement, parameters from $21) in one round trip. */
+const INSERT_ORDER = `WITH o AS (
+  INSERT INTO orders (user_id, agent_id, shop_id, shop_agent_id, shop_price_pesewas, shop_agent_price_pesewas, shop_margin_pesewas,
     package_id, package_name, recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id,
     payment_phone_number, channel, simulated, parent_agent_id, parent_price_pesewas, parent_margin_pesewas)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'PENDING', $14, $15, $16, $17, $18, $19, $20)
-  RETURNING *, ${SETTINGS_VERSION_SQL} AS settings_version`
+  RETURNING *),
+  entry AS (${auditOfWritten('o', 21)})
+  SELECT o.*, ${SETTINGS_VERSION_SQL} AS settings_version FROM o`
 
 /** A row as pg returns it (snake_case columns) with the keys its model would use (camelCase). */
 function camelKeys(row: Record<string, unknown>): any {
@@ -63,8 +68,11 @@ export function createOrderQueries(sequelize: Sequelize, models: Models) {
       return !!used
     },
 
-    /** The PENDING order (a named statement, no model instance: ADR 0024) and the settings' version as saved when it was written. */
-    async insert(o: NewOrder, transaction: Transaction): Promise<{ order: OrderRow; settingsVersion: string | null }> {
+    /**
+     * The PENDING order (a named statement, no model instance: ADR 0024) with its audit entry (`entry`:
+     * `audit.ofWritten`'s parameters), and the settings' version as saved when it was written.
+     */
+    async insert(o: NewOrder, entry: unknown[], transaction: Transaction): Promise<{ order: OrderRow; settingsVersion: string | null }> {
       const [row] = await run(
         INSERT_ORDER,
         [
@@ -87,7 +95,8 @@ export function createOrderQueries(sequelize: Sequelize, models: Models) {
           o.simulated,
           o.parentAgentId,
           o.parentPricePesewas,
-          o.parentMarginPesewas
+          o.parentMarginPesewas,
+          ...entry
         ],
         transaction
       )

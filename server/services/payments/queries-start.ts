@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize'
-import { preparedFor } from '../../../models/prepared.ts'
+import { NO_FLUSH_WAIT, preparedFor } from '../../../models/prepared.ts'
 import type { PaymentRow } from './provider.ts'
 
 // The statements of starting a charge and asking the gateway about it. Payment rows keep the
@@ -9,6 +9,10 @@ import type { PaymentRow } from './provider.ts'
  * The gateway's word on a started charge, and (when it says the payer is at it) the payment and its
  * order moved to IN_PROGRESS, never backwards: $6 moves the status, $7 sets what the gateway asks
  * the payer for ($8). The order moves in the same statement, so the answer needs no second commit.
+ * Its commit does not wait for the WAL flush (ADR 0046): the order and its claimed payment were
+ * flushed before the prompt went out, and a crash of PostgreSQL that loses this answer leaves the
+ * payment pending and claimed, which reconciliation asks the gateway about by its reference, as it
+ * does any unclear start. The next synchronous commit flushes it anyway.
  */
 const ANSWER = `WITH p AS (
     UPDATE payments SET ext_transaction_id = COALESCE($2, ext_transaction_id), message = COALESCE($3, message),
@@ -21,7 +25,7 @@ const ANSWER = `WITH p AS (
   o AS (
     UPDATE orders SET payment_status = 'IN_PROGRESS', updated_at = now() FROM p
     WHERE orders.id = p.order_id AND p.status = 'IN_PROGRESS' AND orders.payment_status = 'PENDING' RETURNING orders.id)
-  SELECT * FROM p`
+  SELECT p.* FROM p, ${NO_FLUSH_WAIT}`
 
 /** What the gateway said at a charge's start, in ANSWER's parameters. */
 export interface StartAnswer {

@@ -4,7 +4,7 @@ import type { Actor } from '../context.ts'
 import type { PackageRow } from '../packages/index.ts'
 import type { Settings, SettingsService } from '../settings/index.ts'
 import { ceilingOf, sellingPrice } from '../shops/rules.ts'
-import { type Buyer, createPricingQueries, type TierStep } from './queries.ts'
+import { createPricingQueries, type TierPrice, type TierStep } from './queries.ts'
 
 export const SUSPENDED_BY_PARENT = 'Your account has been suspended by the agent who invited you. Please contact them.'
 
@@ -72,15 +72,13 @@ export function createPricingService(deps: { sequelize: Sequelize; settings: Set
   const { sequelize, settings } = deps
   const queries = createPricingQueries(sequelize)
 
-  async function buyerOf(actor: Actor | null | undefined, t?: Transaction): Promise<Buyer | null> {
-    if (actor?.role !== 'AGENT' || !actor.agent) return null
-    return queries.buyer(actor.agent.id, t)
-  }
-
   /** The tiers in their order and each tier's own price per package asked for. */
   async function tierPrices(packageIds: number[], t?: Transaction) {
-    const tiers: TierStep[] = await queries.tierSteps(t)
-    const rows = packageIds.length ? await queries.tierPricesOf(packageIds, t) : []
+    return priceRule(await queries.tierSteps(t), packageIds.length ? await queries.tierPricesOf(packageIds, t) : [])
+  }
+
+  /** A tier's price of a package, from the tiers in their order and the tiers' own prices. */
+  function priceRule(tiers: TierStep[], rows: TierPrice[]) {
     const byPackage = new Map<number, Map<number, number>>()
     for (const r of rows) {
       if (!byPackage.has(r.packageId)) byPackage.set(r.packageId, new Map())
@@ -96,16 +94,21 @@ export function createPricingService(deps: { sequelize: Sequelize; settings: Set
   async function quotes(actor: Actor | null | undefined, pkgs: PricedPackage[], opts: QuoteOptions = {}): Promise<Map<number, Quote>> {
     const t = opts.transaction
     const out = new Map<number, Quote>()
-    const buyer = await buyerOf(actor, t)
-    if (!buyer?.active) {
+    const standing =
+      actor?.role === 'AGENT' && actor.agent
+        ? await queries.buyerAndTiers(
+            actor.agent.id,
+            pkgs.map((p) => p.id),
+            t
+          )
+        : null
+    const buyer = standing?.buyer
+    if (!standing || !buyer?.active) {
       for (const p of pkgs) out.set(p.id, { pricePesewas: p.priceUserPesewas, parent: null })
       return out
     }
     if (buyer.suspended && !opts.asSeller) throw forbidden(SUSPENDED_BY_PARENT)
-    const priceOf = await tierPrices(
-      pkgs.map((p) => p.id),
-      t
-    )
+    const priceOf = priceRule(standing.tiers, standing.prices)
     if (buyer.parentId === null) {
       for (const p of pkgs) out.set(p.id, { pricePesewas: priceOf(buyer.tierId, p), parent: null })
       return out

@@ -39,22 +39,34 @@ export function createPricingQueries(sequelize: Sequelize) {
     sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
 
   return {
-    async buyer(agentId: number, t?: Transaction): Promise<Buyer | null> {
+    /**
+     * The buyer's standing, the tiers in their order and each tier's own price for the packages asked
+     * for: one statement instead of three, since every agent's price needs all of them (an order waits
+     * on each round trip). The tiers come back even for a buyer who pays the public price; they are few.
+     */
+    async buyerAndTiers(agentId: number, packageIds: number[], t?: Transaction): Promise<{ buyer: Buyer; tiers: TierStep[]; prices: TierPrice[] } | null> {
       const [row] = await q(
         `SELECT a.id, ${ACTIVE_AGENT_SQL} AS active, a.tier_id, a.parent_agent_id, p.tier_id AS parent_tier_id,
-              (a.suspended_by_parent_at IS NOT NULL) AS suspended
+              (a.suspended_by_parent_at IS NOT NULL) AS suspended,
+              (SELECT COALESCE(json_agg(json_build_object('id', id, 'position', position) ORDER BY position), '[]'::json) FROM tiers) AS tiers,
+              (SELECT COALESCE(json_agg(json_build_object('tier_id', tier_id, 'package_id', package_id, 'price_pesewas', price_pesewas)), '[]'::json)
+                 FROM tier_prices WHERE package_id = ANY(ARRAY[:ids]::int[])) AS prices
          FROM agents a LEFT JOIN agents p ON p.id = a.parent_agent_id WHERE a.id = :id`,
-        { id: agentId },
+        { id: agentId, ids: packageIds.length ? packageIds : [0] },
         t
       )
       if (!row) return null
       return {
-        id: Number(row.id),
-        active: row.active,
-        tierId: numOrNull(row.tier_id),
-        parentId: numOrNull(row.parent_agent_id),
-        parentTierId: numOrNull(row.parent_tier_id),
-        suspended: row.suspended
+        buyer: {
+          id: Number(row.id),
+          active: row.active,
+          tierId: numOrNull(row.tier_id),
+          parentId: numOrNull(row.parent_agent_id),
+          parentTierId: numOrNull(row.parent_tier_id),
+          suspended: row.suspended
+        },
+        tiers: (row.tiers as Raw[]).map((r) => ({ id: Number(r.id), position: Number(r.position) })),
+        prices: (row.prices as Raw[]).map(toTierPrice)
       }
     },
 

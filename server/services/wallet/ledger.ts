@@ -2,7 +2,8 @@ import type { Sequelize, Transaction } from 'sequelize'
 import { AppError } from '../../lib/errors.ts'
 import { toGhs } from '../../lib/money.ts'
 import { balanceColumnOf, moveLockedBalance } from './locked-balance.ts'
-import { createWalletQueries, type EntryRow, type EntryType } from './queries.ts'
+import type { PaymentRow } from '../payments/provider.ts'
+import { createWalletQueries, type EntryRow, type EntryType, type OrderDebit, type WalletPayment } from './queries.ts'
 
 export interface PostInput {
   agentId: number
@@ -21,7 +22,7 @@ export const INSUFFICIENT_FUNDS = 'Insufficient wallet balance'
 export const insufficientFunds = (balancePesewas: number) => new AppError(402, INSUFFICIENT_FUNDS, { balance: toGhs(balancePesewas) })
 
 /**
- * The way money enters or leaves a wallet (an order's debit: `debitOrder`), always inside the caller's transaction
+ * The way money enters or leaves a wallet (an order's payment and debit: `payAndDebitOrder`), always inside the caller's transaction
  * (`moveLockedBalance`: the wallet row locked first, the entry before the balance). A debit the
  * balance does not cover throws before anything is written; a fenced entry that already exists (one
  * ORDER and one REFUND per order, one TOPUP per payment: unique indexes) leaves everything as it was
@@ -54,19 +55,16 @@ export async function post(sequelize: Sequelize, input: PostInput, t: Transactio
   })
 }
 
-/** An order's debit (ADR 0046): one statement, refused when the wallet does not cover it. */
-export async function debitOrder(
-  sequelize: Sequelize,
-  input: Required<Pick<PostInput, 'agentId' | 'amountPesewas' | 'reason' | 'orderId'>> & Pick<PostInput, 'actorUserId' | 'paymentTransactionId'>,
-  t: Transaction
-): Promise<{ entry: EntryRow; balancePesewas: number }> {
-  if (!Number.isSafeInteger(input.amountPesewas) || input.amountPesewas <= 0) throw new Error('a debit is a positive integer of pesewas')
-  const entry = await createWalletQueries(sequelize).debitOrder(
-    { ...input, actorUserId: input.actorUserId ?? null, paymentTransactionId: input.paymentTransactionId ?? null },
-    t
-  )
-  if (!entry) throw insufficientFunds(await balanceOf(sequelize, input.agentId, t))
-  return { entry, balancePesewas: entry.balanceAfterPesewas }
+/**
+ * A wallet order's payment row and its debit (ADR 0046): one statement, refused (402 with the balance,
+ * read only then) when the wallet does not cover it; the caller's transaction then rolls the payment
+ * row back with its order. Answers the payment row as written.
+ */
+export async function payAndDebitOrder(sequelize: Sequelize, payment: WalletPayment, debit: OrderDebit, t: Transaction): Promise<PaymentRow> {
+  if (!Number.isSafeInteger(payment.amountPesewas) || payment.amountPesewas <= 0) throw new Error('a debit is a positive integer of pesewas')
+  const { payment: written, debited } = await createWalletQueries(sequelize).payOrder(payment, debit, t)
+  if (!debited) throw insufficientFunds(await balanceOf(sequelize, payment.agentId, t))
+  return written
 }
 
 export const balanceOf = (sequelize: Sequelize, agentId: number, t?: Transaction): Promise<number> => balanceColumnOf(sequelize, agentId, 'balance_pesewas', t)

@@ -2,7 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize'
 import type { Ctx } from '../context.ts'
 import type { PaymentRow, PaymentsService } from '../payments/index.ts'
 import type { Settings } from '../settings/index.ts'
-import { debitOrder } from './ledger.ts'
+import { payAndDebitOrder } from './ledger.ts'
 import { createWalletQueries } from './queries.ts'
 
 export interface WalletOrder {
@@ -36,7 +36,9 @@ export async function payOrderFromWallet(
   // While the simulator takes payments, wallet money came from simulated top-ups: never real data.
   const simulated = payments.isSimulator
   const q = createWalletQueries(sequelize)
-  const written = await q.insertWalletPayment(
+  // The payment row and the debit in one statement; a wallet that does not cover it throws (402).
+  const written = await payAndDebitOrder(
+    sequelize,
     {
       transactionId: tid,
       amountPesewas: order.amountPesewas,
@@ -46,23 +48,10 @@ export async function payOrderFromWallet(
       userId: order.userId,
       simulated
     },
+    { reason: `Order #${order.id}`, actorUserId: ctx.user?.id ?? null },
     t
   )
   if (simulated && !order.marked) await q.markOrderSimulated(order.id, t)
-  if (order.amountPesewas > 0) {
-    await debitOrder(
-      sequelize,
-      {
-        agentId: order.agentId,
-        amountPesewas: order.amountPesewas,
-        reason: `Order #${order.id}`,
-        actorUserId: ctx.user?.id ?? null,
-        paymentTransactionId: tid,
-        orderId: order.id
-      },
-      t
-    )
-  }
   const out = await payments.settle(tid, { status: 'SUCCESS', message: 'Paid from wallet', amountPesewas: order.amountPesewas, currency: 'GHS' }, ctx, {
     settings,
     before: written

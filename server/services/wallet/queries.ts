@@ -69,31 +69,32 @@ export interface NewEntry {
   batchId: number | null
 }
 
+/** What an order's debit entry says beyond its payment: why, and who acted. */
 export interface OrderDebit {
-  agentId: number
-  amountPesewas: number
   reason: string
   actorUserId: number | null
-  paymentTransactionId: string | null
-  orderId: number | null
 }
 
 /**
- * An order's debit (ADR 0046): one statement. The conditional UPDATE moves the balance only when it
- * covers the amount; it locks the row, and a concurrent movement of the same wallet makes it
- * re-check the floor against what that one left. The entry is written from the balance it returned.
- * No wallet row, or too little in it: no row comes back and nothing moved. The order's unique entry
- * (one ORDER per order) stays the fence against a second debit: a duplicate fails the statement.
+ * A wallet order's payment row and its debit (ADR 0046): one statement. The payment is written
+ * PENDING (settlement moves it), its `RETURNING` is settlement's "before". The conditional UPDATE
+ * moves the balance only when it covers the amount; it locks the row, and a concurrent movement of
+ * the same wallet makes it re-check the floor against what that one left. The entry is written from
+ * the balance it returned. No wallet row, or too little in it: `debited` is false, nothing moved, and
+ * the caller's throw rolls the payment row back with its order. The order's unique entry (one ORDER
+ * per order) stays the fence against a second debit: a duplicate fails the statement.
  */
-const DEBIT_ORDER = `WITH w AS (
+const PAY_ORDER = `WITH p AS (
+    INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, email, order_id, agent_id, user_id,
+      details, last_checked_at, simulated)
+    VALUES ($1, 'data', 'wallet', 'wallet', 'PENDING', $2, $3, $4, $5, $6, '{}'::jsonb, now(), $7) RETURNING *),
+  w AS (
     UPDATE wallets SET balance_pesewas = balance_pesewas - $2, updated_at = now()
-    WHERE agent_id = $1 AND balance_pesewas >= $2 RETURNING balance_pesewas)
-  INSERT INTO wallet_entries (agent_id, type, amount_pesewas, balance_after_pesewas, reason, actor_user_id, payment_transaction_id, order_id)
-  SELECT $1, 'ORDER', -$2::bigint, w.balance_pesewas, $3, $4, $5, $6 FROM w RETURNING *`
-
-const INSERT_WALLET_PAYMENT = `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, email, order_id, agent_id, user_id,
-    details, last_checked_at, simulated)
-  VALUES ($1, 'data', 'wallet', 'wallet', 'PENDING', $2, $3, $4, $5, $6, '{}'::jsonb, now(), $7) RETURNING *`
+    WHERE agent_id = $5 AND balance_pesewas >= $2 RETURNING balance_pesewas),
+  e AS (
+    INSERT INTO wallet_entries (agent_id, type, amount_pesewas, balance_after_pesewas, reason, actor_user_id, payment_transaction_id, order_id)
+    SELECT $5, 'ORDER', -$2::bigint, w.balance_pesewas, $8, $9, $1, $4 FROM w RETURNING id)
+  SELECT p.*, EXISTS (SELECT 1 FROM e) AS debited FROM p`
 
 export interface WalletPayment {
   transactionId: string
@@ -203,22 +204,15 @@ export function createWalletQueries(sequelize: Sequelize) {
     },
 
     /** The ORDER entry with its balance moved, or null when the wallet does not cover it. */
-    debitOrder: async (d: OrderDebit, t: Transaction): Promise<EntryRow | null> => {
-      const [row] = await preparedFor(sequelize)<WalletEntryRecord>(
-        DEBIT_ORDER,
-        [d.agentId, d.amountPesewas, d.reason, d.actorUserId, d.paymentTransactionId, d.orderId],
+    /** The payment row as written, and whether the wallet covered the debit (nothing moved when not). */
+    payOrder: async (p: WalletPayment, d: OrderDebit, t: Transaction): Promise<{ payment: PaymentRow; debited: boolean }> => {
+      const [row] = await preparedFor(sequelize)<PaymentRow & { debited: boolean }>(
+        PAY_ORDER,
+        [p.transactionId, p.amountPesewas, p.email, p.orderId, p.agentId, p.userId, p.simulated, d.reason, d.actorUserId],
         t
       )
-      return row ? toEntry(row) : null
-    },
-
-    insertWalletPayment: async (p: WalletPayment, t: Transaction): Promise<PaymentRow> => {
-      const [written] = await preparedFor(sequelize)<PaymentRow>(
-        INSERT_WALLET_PAYMENT,
-        [p.transactionId, p.amountPesewas, p.email, p.orderId, p.agentId, p.userId, p.simulated],
-        t
-      )
-      return written!
+      const { debited, ...payment } = row!
+      return { payment, debited }
     },
 
     markOrderSimulated: async (orderId: number, t: Transaction) => {
