@@ -1,10 +1,13 @@
 import connectPgSimple from 'connect-pg-simple'
 import session, { type SessionData } from 'express-session'
+import { NO_FLUSH_WAIT } from '../../../models/prepared.ts'
 import type { SessionRow } from '../../services/signed-in/index.ts'
 
 /** A session's row is written again on a read only when its last write on this instance is older than this. */
 export const TOUCH_EVERY_MS = 60_000
 const SWEEP_AT = 10_000
+// connect-pg-simple's own default life of a session row whose cookie has no expiry.
+const ONE_DAY_S = 86_400
 
 /** express-session hands the store the request's session, which keeps its request (`sess.req`). */
 const isRead = (sess: SessionData) => {
@@ -65,9 +68,24 @@ export function createSessionStore(options: PgStoreOptions, touchEveryMs = TOUCH
       super.touch(sid, sess, fn)
     }
 
+    // A save does not wait for the WAL flush: a crash of PostgreSQL itself can lose only the last fraction of a
+    // second of saves, which at worst signs a browser out or forgets which payments it started (the payer finds
+    // them by phone; the money follows the gateway, not the session). A visitor's order saves its session, and that
+    // flush was half of the order's time. Ending a session (destroy) still waits: a sign-out must not come undone.
     override set(sid: string, sess: SessionData, fn?: (err?: unknown) => void) {
       note(sid)
-      super.set(sid, sess, fn)
+      if (!any) return super.set(sid, sess, fn)
+      const expires = sess.cookie?.expires
+        ? Math.ceil(new Date(sess.cookie.expires).valueOf() / 1000)
+        : Math.ceil(Date.now() / 1000 + (options?.ttl ?? ONE_DAY_S))
+      any(
+        `INSERT INTO ${options?.tableName ?? 'session'} (sess, expire, sid) SELECT $1, to_timestamp($2), $3 FROM ${NO_FLUSH_WAIT}
+           ON CONFLICT (sid) DO UPDATE SET sess = $1, expire = to_timestamp($2)`,
+        [sess, expires, sid]
+      ).then(
+        () => process.nextTick(() => fn?.()),
+        (err) => process.nextTick(() => fn?.(err))
+      )
     }
 
     override destroy(sid: string, fn?: (err?: unknown) => void) {
