@@ -21,12 +21,8 @@ export interface JobSpec {
   jobKeyMode: string | null
 }
 
-export interface QueueDepth {
-  ready: number
-  scheduled: number
-  locked: number
-  failed: number
-}
+/** Jobs by state: due now, due later, held by a worker, given up. */
+export type QueueDepth = Record<'ready' | 'scheduled' | 'locked' | 'failed', number>
 
 export function createQueueQueries(sequelize: Sequelize) {
   const prepared = preparedFor(sequelize)
