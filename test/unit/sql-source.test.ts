@@ -39,11 +39,10 @@ const LEFT_ON_PURPOSE: { file: string; has: string; why: string }[] = [
     why: 'loadActor, the read every signed-in request makes, is being reworked with the per-request session reads: it moves with that change'
   },
   { file: 'server/services/auth/index.ts', has: 'SELECT u.id, u.email, u.role', why: "loadActor's statement (see above)" },
-  { file: 'server/services/orders/exports.ts', has: 'pgCopy.to(`COPY (', why: "the export's COPY (see below)" },
   {
     file: 'server/services/orders/exports.ts',
-    has: 'client.query(',
-    why: "the CSV export streams its COPY on the transaction's own connection, and its streaming is being tuned: the statement moves after that"
+    has: 'client.query(pgCopy.to(exportCopySql(',
+    why: "the CSV export streams its COPY on the transaction's own connection: the statement is queries-export.ts's, the streaming is the export's own work"
   }
 ]
 

@@ -8,7 +8,7 @@ import { SETTINGS_VERSION_SQL } from '../settings/index.ts'
 
 // The statements of placing an order and of what follows it (payment, lookup, Complete Order), and
 // the admins' list: rows come back camelCase, as a model's would; nothing else in orders reads a
-// snake_case column. (The CSV export's one COPY statement is exports.ts's, its columns admin.ts's.)
+// snake_case column. (The CSV export's one COPY statement is queries-export.ts's, streamed by exports.ts; its columns admin.ts's.)
 
 const INSERT_ORDER = `INSERT INTO orders (user_id, agent_id, shop_id, shop_agent_id, shop_price_pesewas, shop_agent_price_pesewas, shop_margin_pesewas,
     package_id, package_name, recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id,
