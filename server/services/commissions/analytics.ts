@@ -32,7 +32,7 @@ export function createCommissionAnalytics(q: CommissionQueries) {
         totalRevenue: ghs(total.revenue),
         totalOrders: total.n,
         averageCommission: avg(total.commission, total.n),
-        // not archived, so the scope does not apply; see parent-margins.ts
+        // not archived, so the scope does not apply; see queries-shared.ts
         totalParentMargin: ghs(m.margin),
         parentMarginOrders: m.n
       },

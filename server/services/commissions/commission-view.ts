@@ -26,7 +26,3 @@ export function commissionView(r: any) {
   }
 }
 export type CommissionView = ReturnType<typeof commissionView>
-
-/** A commission with its order, buyer and agent: the columns and the joins of one page. */
-export const ROWS = `SELECT c.*, o.recipient_number, o.data_size_mb, o.package_name, o.user_id, u.email AS user_email, a.name AS agent_name, a.phone AS agent_phone`
-export const JOINS = `LEFT JOIN orders o ON o.id = c.order_id LEFT JOIN users u ON u.id = o.user_id LEFT JOIN agents a ON a.id = c.agent_id`

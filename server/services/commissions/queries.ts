@@ -1,8 +1,8 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { preparedFor } from '../../../models/prepared.ts'
 import { dayRangeSql, rangeSql, toInt, whereSql, wholeDays, type Range } from '../reports/range.ts'
-import { commissionView, JOINS, ROWS, type CommissionView } from './commission-view.ts'
-import { parentMarginsSql } from './parent-margins.ts'
+import { commissionView, type CommissionView } from './commission-view.ts'
+import { JOINS, parentMarginsSql, ROWS } from './queries-shared.ts'
 import type { GroupBy, Scope } from './report-checks.ts'
 
 // The commissions capability's statements: the commission written when an order settles, and every
@@ -14,7 +14,7 @@ export interface Sums {
   revenue: number
   n: number
 }
-/** Parents' margins (pesewas) and the orders credited and not taken back (parent-margins.ts). */
+/** Parents' margins (pesewas) and the orders credited and not taken back (queries-shared.ts). */
 export interface MarginSums {
   margin: number
   n: number

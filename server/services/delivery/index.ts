@@ -14,7 +14,7 @@ import { createVendors } from './vendors/index.ts'
 import { createDeliveryWorker } from './worker.ts'
 
 export type { SimulatorInput } from './admin.ts'
-export { queueOnPaymentSets } from './state.ts'
+export { queueOnPaymentSets } from './queries.ts'
 export { DELIVERY_CHECK_TASK, DELIVERY_SWEEP_TASK, DELIVERY_TASK } from './tasks.ts'
 
 export interface DeliveryDeps {

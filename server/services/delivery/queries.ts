@@ -49,6 +49,28 @@ export function statusChange(orderId: number, next: DeliveryStatus, from: Delive
   return { from, values, sets }
 }
 
+/**
+ * The payment's own UPDATE of a data order also queues it for delivery (ADR 0024): these SET items,
+ * with `$flag` true when delivery is automatic, move NOT_STARTED -> QUEUED like setDeliveryStatus
+ * would (attempts reset, no error). The order was unpaid until that statement, so no export can hold
+ * it and EXPORT_LOCK is not needed. The settlement then calls `queuedByPayment` for its `delivery.changed`.
+ */
+export const queueOnPaymentSets = (flag: string) => {
+  const now = `${flag} AND delivery_status = 'NOT_STARTED'`
+  return `delivery_status = CASE WHEN ${now} THEN 'QUEUED' ELSE delivery_status END,
+    delivery_attempts = CASE WHEN ${now} THEN 0 ELSE delivery_attempts END,
+    delivery_error = CASE WHEN ${now} THEN NULL ELSE delivery_error END`
+}
+
+/** The condition (on `o`) that leaves out orders placed by an agent, sold through a shop, or of these channels. */
+export function kindCondition(skip: { noAgent: boolean; noShop: boolean; notChannels: string[] }): string {
+  const conditions = []
+  if (skip.noAgent) conditions.push('o.agent_id IS NULL')
+  if (skip.noShop) conditions.push('o.shop_id IS NULL')
+  for (const c of skip.notChannels) conditions.push(`o.channel <> '${c}'`)
+  return conditions.map((c) => `AND ${c}`).join(' ')
+}
+
 export type DeliveryQueries = ReturnType<typeof createDeliveryQueries>
 
 export function createDeliveryQueries(sequelize: Sequelize) {

@@ -2,7 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 import type { SettingsService } from '../settings/index.ts'
-import { type DeliveryQueries, statusChange } from './queries.ts'
+import { type DeliveryQueries, kindCondition, statusChange } from './queries.ts'
 import { normalizePhone } from '../../lib/phone.ts'
 import { fillTemplate, formatDataSize, type SmsService } from '../sms/index.ts'
 import type { Settings } from '../settings/index.ts'
@@ -21,19 +21,6 @@ export const ALLOWED_FROM: Record<DeliveryStatus, DeliveryStatus[]> = {
   FAILED: ['QUEUED', 'PROCESSING'],
   // exported or ticked by hand: the admin's word wins over anything still on its way
   MANUAL: ['NOT_STARTED', 'QUEUED', 'PROCESSING', 'FAILED']
-}
-
-/**
- * The payment's own UPDATE of a data order also queues it for delivery (ADR 0024): these SET items,
- * with `$flag` true when delivery is automatic, move NOT_STARTED -> QUEUED like setDeliveryStatus
- * would (attempts reset, no error). The order was unpaid until that statement, so no export can hold
- * it and EXPORT_LOCK is not needed. The settlement then calls `queuedByPayment` for its `delivery.changed`.
- */
-export const queueOnPaymentSets = (flag: string) => {
-  const now = `${flag} AND delivery_status = 'NOT_STARTED'`
-  return `delivery_status = CASE WHEN ${now} THEN 'QUEUED' ELSE delivery_status END,
-    delivery_attempts = CASE WHEN ${now} THEN 0 ELSE delivery_attempts END,
-    delivery_error = CASE WHEN ${now} THEN NULL ELSE delivery_error END`
 }
 
 /** What sets an order apart for the subscribers: placed by an agent, sold through a shop, its channel. */
@@ -106,9 +93,6 @@ export function createDeliveryState(deps: {
    */
   function unheard(to: DeliveryStatus): string | null {
     if (heard(to, PLAIN)) return null
-    const conditions = []
-    if (heard(to, { agent: true, shop: false, channel: 'web' })) conditions.push('o.agent_id IS NULL')
-    if (heard(to, { agent: false, shop: true, channel: 'web' })) conditions.push('o.shop_id IS NULL')
     // Channel names come from the subscribers' code (never from a request): letters only.
     const channels = new Set(
       events
@@ -116,8 +100,11 @@ export function createDeliveryState(deps: {
         .flatMap((sc) => sc.channels ?? [])
         .filter((c) => /^[a-z]+$/.test(c))
     )
-    for (const c of channels) if (heard(to, { agent: false, shop: false, channel: c })) conditions.push(`o.channel <> '${c}'`)
-    return conditions.map((c) => `AND ${c}`).join(' ')
+    return kindCondition({
+      noAgent: heard(to, { agent: true, shop: false, channel: 'web' }),
+      noShop: heard(to, { agent: false, shop: true, channel: 'web' }),
+      notChannels: [...channels].filter((c) => heard(to, { agent: false, shop: false, channel: c }))
+    })
   }
 
   /**

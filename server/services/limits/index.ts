@@ -1,8 +1,8 @@
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible'
 import crypto from 'node:crypto'
 import type { Sequelize } from 'sequelize'
-import { NO_FLUSH_WAIT, preparedFor } from '../../../models/prepared.ts'
 import { AppError } from '../../lib/errors.ts'
+import { createLimitQueries } from './queries.ts'
 
 /**
  * Request limits shared by every app instance, in rate-limiter-flexible's PostgreSQL table
@@ -62,22 +62,8 @@ export function pgLimiter(sequelize: Sequelize, keyPrefix: string, points: numbe
 
 export type LimitsService = ReturnType<typeof createLimitsService>
 
-/**
- * One point from each of several buckets in one statement, in the layout of rate-limiter-flexible's
- * store (`<prefix>:<key>`, points used, expiry in ms), so its limiters and this read the same rows.
- * The counters do not wait for the WAL flush (ADR 0046): a crash of PostgreSQL itself may forget the
- * last fraction of a second of counts, letting a few more requests through, and nothing else; the
- * next synchronous commit flushes them anyway.
- */
-const TAKE = `INSERT INTO rate_limiter_flexible (key, points, expire)
-  SELECT b.key, 1, $3::bigint + b.ms FROM unnest($1::text[], $2::bigint[]) AS b(key, ms), ${NO_FLUSH_WAIT}
-  ON CONFLICT (key) DO UPDATE SET
-    points = CASE WHEN rate_limiter_flexible.expire <= $3 THEN 1 ELSE rate_limiter_flexible.points + 1 END,
-    expire = CASE WHEN rate_limiter_flexible.expire <= $3 THEN EXCLUDED.expire ELSE rate_limiter_flexible.expire END
-  RETURNING key, points, expire`
-
 export function createLimitsService({ sequelize }: { sequelize: Sequelize }) {
-  const run = preparedFor(sequelize)
+  const queries = createLimitQueries(sequelize)
 
   return {
     /**
@@ -92,11 +78,15 @@ export function createLimitsService({ sequelize }: { sequelize: Sequelize }) {
       if (!named.length) return
       const keys = named.map(([name, key]) => `lim_${name}:${limitKey(key)}`)
       const now = Date.now()
-      const rows = await run<{ key: string; points: number; expire: string }>(TAKE, [keys, named.map(([name]) => LIMITS[name].duration * 1000), now])
+      const rows = await queries.take(
+        keys,
+        named.map(([name]) => LIMITS[name].duration * 1000),
+        now
+      )
       const byKey = new Map(rows.map((r) => [r.key, r]))
       for (const [i, [name]] of named.entries()) {
         const row = byKey.get(keys[i]!)
-        if (row && row.points > LIMITS[name].points) throw tooManyFor(new RateLimiterRes(0, Math.max(0, Number(row.expire) - now)), message)
+        if (row && row.points > LIMITS[name].points) throw tooManyFor(new RateLimiterRes(0, Math.max(0, row.expireMs - now)), message)
       }
     }
   }

@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize'
 import type { ConnectionStates } from '../../lib/connection-states.ts'
+import { createOpsQueries } from './queries.ts'
 
 export const APP_POOL = 'app-pool'
 const EVERY_MS = 2000
@@ -10,13 +11,13 @@ const EVERY_MS = 2000
  * so an operator sees when the instance lost its database even while no request came in.
  */
 export function watchAppPool(sequelize: Sequelize, states: ConnectionStates): () => void {
+  const { probe } = createOpsQueries(sequelize)
   states.track(APP_POOL)
   let busy = false
   const timer = setInterval(() => {
     if (busy) return
     busy = true
-    sequelize
-      .query('SELECT 1')
+    probe()
       .then(
         () => states.up(APP_POOL),
         (err) => states.down(APP_POOL, err)

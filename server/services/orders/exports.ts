@@ -2,6 +2,7 @@ import type { Client as PgClient } from 'pg'
 import pgCopy from 'pg-copy-streams'
 import type { Transaction } from 'sequelize'
 import { CrlfRows, type CopyCsv } from '../../lib/csv-copy.ts'
+import { exportCopySql } from './queries-export.ts'
 
 // The CSV export's record (ADR 0021): an order is exported when it has a row in order_exports; its
 // orders row is left as it was. Read delivery/export state through orders_view (migration 190).
@@ -42,19 +43,7 @@ export interface ExportSink {
  */
 export async function copyExport(t: Transaction, csv: CopyCsv, fromWhere: string, stampSql: string, sink: ExportSink): Promise<number> {
   const client = (t as unknown as { connection: PgClient }).connection
-  // The outer ORDER BY is the CTE's own order (PostgreSQL 17+ sees it): no second sort.
-  const copy = client.query(
-    pgCopy.to(`COPY (
-      WITH picked AS MATERIALIZED (
-        SELECT o.id AS order_id, ${csv.select}
-        ${fromWhere}
-         ORDER BY o.id
-      ), marked AS (
-        INSERT INTO order_exports (order_id, exported_at) SELECT order_id, ${stampSql}::timestamptz FROM picked
-      )
-      SELECT ${csv.names} FROM picked ORDER BY order_id
-    ) TO STDOUT WITH (${csv.options})`)
-  )
+  const copy = client.query(pgCopy.to(exportCopySql(csv, fromWhere, stampSql)))
   const crlf = new CrlfRows()
   // PostgreSQL's output arrives in pieces of a few KB; each write costs the encoder a round through the
   // thread pool and a callback, so pieces are gathered into writes of WRITE_BYTES (ADR 0047).

@@ -9,7 +9,7 @@ import { SETTINGS_VERSION_SQL } from '../settings/index.ts'
 
 // The statements of placing an order and of what follows it (payment, lookup, Complete Order), and
 // the admins' list: rows come back camelCase, as a model's would; nothing else in orders reads a
-// snake_case column. (The CSV export's one COPY statement is exports.ts's, its columns admin.ts's.)
+// snake_case column. (The CSV export's one COPY statement is queries-export.ts's, streamed by exports.ts; its columns admin.ts's.)
 
 /** The order and its ORDER_CREATED entry (the audit's statement, parameters from $21) in one round trip. */
 const INSERT_ORDER = `WITH o AS (

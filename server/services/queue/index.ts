@@ -1,14 +1,14 @@
 import { EventEmitter } from 'node:events'
 import { makeWorkerUtils, run, runMigrations, runOnce, type Runner, type Task, type TaskList, type WorkerEvents } from 'graphile-worker'
 import pg from 'pg'
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize, Transaction } from 'sequelize'
 import { backoffMs, type ConnectionStates } from '../../lib/connection-states.ts'
 import { isDbUnavailable } from '../../lib/db-unavailable.ts'
 import type { Logger } from '../../lib/logger.ts'
 import { createLiveness } from './liveness.ts'
 import { createPatientPool } from './patient-pool.ts'
 import { graphileLogger } from './logger.ts'
-import { preparedFor } from '../../../models/prepared.ts'
+import { createQueueQueries, createWorkerPoolQueries, type QueueDepth } from './queries.ts'
 
 /** What a task handler receives: its payload and a logger; handlers get their services when registered. */
 export type TaskHandler<P = any> = (payload: P, job: { id: string; attempts: number; maxAttempts: number; log: Logger }) => Promise<void>
@@ -75,12 +75,13 @@ export function createQueue(deps: QueueDeps) {
   // Jobs this process is running now: the ones its pools may still lock after an outage.
   const running = new Set<string>()
   let liveness: ReturnType<typeof createLiveness> | undefined
-  const prepared = preparedFor(sequelize)
+  const queries = createQueueQueries(sequelize)
+  const probe = () => createWorkerPoolQueries(ownPool()).probe()
 
   async function databaseBack(): Promise<void> {
     for (let attempt = 1; !stopping; attempt++) {
       try {
-        await ownPool().query('SELECT 1')
+        await probe()
         return
       } catch {
         await new Promise((r) => setTimeout(r, backoffMs(attempt)))
@@ -110,12 +111,10 @@ export function createQueue(deps: QueueDeps) {
             // A vendor or an agent's endpoint refusing a connection looks the same (ECONNREFUSED): only
             // a database that does not answer right now is waited for; any other failure is the job's own.
             if (
-              await ownPool()
-                .query('SELECT 1')
-                .then(
-                  () => true,
-                  () => false
-                )
+              await probe().then(
+                () => true,
+                () => false
+              )
             )
               throw err
             job.log.warn({ err: { message: (err as Error).message } }, 'job met the database down; running it again once it is back')
@@ -236,23 +235,19 @@ export function createQueue(deps: QueueDeps) {
      * add_job ran (graphile-worker then neither updates the taken job nor inserts another).
      */
     async enqueue(task: string, payload: object, opts: EnqueueOptions = {}): Promise<string | null> {
-      // Every paid order queues its delivery here: a named statement (ADR 0024).
-      const [row] = await prepared<{ id: string }>(
-        `SELECT (graphile_worker.add_job($1, $2::json, queue_name => $3, run_at => $4::timestamptz,
-                  max_attempts => $5, job_key => $6, priority => $7, job_key_mode => $8)).id::text AS id`,
-        [
+      return queries.addJob(
+        {
           task,
-          JSON.stringify(payload),
-          opts.queueName ?? null,
-          opts.runAt?.toISOString() ?? null,
-          opts.maxAttempts ?? null,
-          opts.jobKey ?? null,
-          opts.priority ?? null,
-          opts.jobKey ? (opts.jobKeyMode ?? 'replace') : null
-        ],
+          payload: JSON.stringify(payload),
+          queueName: opts.queueName ?? null,
+          runAt: opts.runAt?.toISOString() ?? null,
+          maxAttempts: opts.maxAttempts ?? null,
+          jobKey: opts.jobKey ?? null,
+          priority: opts.priority ?? null,
+          jobKeyMode: opts.jobKey ? (opts.jobKeyMode ?? 'replace') : null
+        },
         opts.transaction
       )
-      return row?.id ?? null
     },
 
     /**
@@ -261,23 +256,10 @@ export function createQueue(deps: QueueDeps) {
      */
     async enqueueMany(jobs: { task: string; payload: object; jobKey?: string; maxAttempts?: number }[], transaction?: Transaction): Promise<number> {
       if (!jobs.length) return 0
-      const rows = await sequelize.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM graphile_worker.add_jobs(ARRAY(
-           SELECT (task, payload::json, NULL, NULL, max_attempts, job_key, NULL, NULL)::graphile_worker.job_spec
-             FROM unnest(ARRAY[:task]::text[], ARRAY[:payload]::text[], ARRAY[:key]::text[], ARRAY[:max]::int[]) WITH ORDINALITY AS j(task, payload, job_key, max_attempts, i)
-            ORDER BY i))`,
-        {
-          replacements: {
-            task: jobs.map((j) => j.task),
-            payload: jobs.map((j) => JSON.stringify(j.payload)),
-            key: jobs.map((j) => j.jobKey ?? null),
-            max: jobs.map((j) => j.maxAttempts ?? null)
-          },
-          type: QueryTypes.SELECT,
-          transaction
-        }
+      return queries.addJobs(
+        jobs.map((j) => ({ task: j.task, payload: JSON.stringify(j.payload), jobKey: j.jobKey ?? null, maxAttempts: j.maxAttempts ?? null })),
+        transaction
       )
-      return rows[0]?.n ?? 0
     },
 
     /** Starts this instance's workers (and its cron scheduler). */
@@ -326,17 +308,7 @@ export function createQueue(deps: QueueDeps) {
     },
 
     /** Counts of jobs by state, for the admin and metrics. */
-    async depth(): Promise<{ ready: number; scheduled: number; locked: number; failed: number }> {
-      const [row] = await sequelize.query<{ ready: string; scheduled: string; locked: string; failed: string }>(
-        `SELECT count(*) FILTER (WHERE locked_at IS NULL AND run_at <= now() AND attempts < max_attempts) AS ready,
-                count(*) FILTER (WHERE locked_at IS NULL AND run_at > now() AND attempts < max_attempts) AS scheduled,
-                count(*) FILTER (WHERE locked_at IS NOT NULL) AS locked,
-                count(*) FILTER (WHERE locked_at IS NULL AND attempts >= max_attempts) AS failed
-           FROM graphile_worker.jobs`,
-        { type: QueryTypes.SELECT }
-      )
-      return { ready: Number(row!.ready), scheduled: Number(row!.scheduled), locked: Number(row!.locked), failed: Number(row!.failed) }
-    },
+    depth: (): Promise<QueueDepth> => queries.depth(),
 
     /** Stops taking jobs, lets running ones finish, closes the pool. */
     async stop(): Promise<void> {

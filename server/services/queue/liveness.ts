@@ -2,9 +2,8 @@ import type pg from 'pg'
 import type { ConnectionStates } from '../../lib/connection-states.ts'
 import type { Logger } from '../../lib/logger.ts'
 import { listenForever } from '../../lib/pg-listener.ts'
+import { createWorkerPoolQueries, LIVENESS_PREFIX as PREFIX } from './queries.ts'
 
-/** graphile-worker marks a job with its worker pool's id; ours also names a connection `dhq:<id>`. */
-const PREFIX = 'dhq:'
 /** A job locked this recently may belong to a pool whose liveness connection is still opening. */
 const LOCK_GRACE_SECONDS = 10
 /** After an outage every instance reconnects within this (backoff tops out at 5 s): only then judge others. */
@@ -23,7 +22,8 @@ const REAP_EVERY_MS = 2000
  * scheduled tick has one attempt; either would otherwise wait for the stale-order sweep or never run).
  */
 export function createLiveness(deps: { pool: pg.Pool; config: pg.ClientConfig; states: ConnectionStates; log: Logger; running: () => string[] }) {
-  const { pool, log } = deps
+  const { log } = deps
+  const queries = createWorkerPoolQueries(deps.pool)
   const mine = new Set<string>()
   let current: string | undefined
   let stopListener: (() => Promise<void>) | undefined
@@ -33,34 +33,13 @@ export function createLiveness(deps: { pool: pg.Pool; config: pg.ClientConfig; s
 
   async function releaseOwn(): Promise<void> {
     // Locked a moment ago may be a job a worker is just starting (its start event not seen yet).
-    const { rows } = await pool.query<{ n: string }>(
-      `WITH j AS (
-         UPDATE graphile_worker._private_jobs SET locked_by = NULL, locked_at = NULL, attempts = least(attempts, max_attempts - 1)
-          WHERE locked_by = ANY($1::text[]) AND NOT (id = ANY($2::bigint[])) AND locked_at < now() - interval '1 second'
-          RETURNING job_queue_id),
-       q AS (
-         UPDATE graphile_worker._private_job_queues SET locked_by = NULL, locked_at = NULL
-          WHERE id IN (SELECT job_queue_id FROM j) AND locked_by = ANY($1::text[]))
-       SELECT count(*)::text AS n FROM j`,
-      [[...mine], deps.running()]
-    )
-    if (Number(rows[0]!.n) > 0) log.warn({ jobs: Number(rows[0]!.n) }, 'job queue: released jobs whose completion or failure was lost with the connection')
+    const n = await queries.releaseOwn([...mine], deps.running())
+    if (n > 0) log.warn({ jobs: n }, 'job queue: released jobs whose completion or failure was lost with the connection')
   }
 
   async function reapDead(): Promise<void> {
-    const { rows } = await pool.query<{ n: string }>(
-      `WITH live AS (SELECT substr(application_name, ${PREFIX.length + 1}) AS id FROM pg_stat_activity WHERE application_name LIKE '${PREFIX}%'),
-       j AS (
-         UPDATE graphile_worker._private_jobs SET locked_by = NULL, locked_at = NULL, attempts = least(attempts, max_attempts - 1)
-          WHERE locked_by IS NOT NULL AND locked_at < now() - make_interval(secs => $1) AND locked_by NOT IN (SELECT id FROM live)
-          RETURNING id),
-       q AS (
-         UPDATE graphile_worker._private_job_queues SET locked_by = NULL, locked_at = NULL
-          WHERE locked_by IS NOT NULL AND locked_at < now() - make_interval(secs => $1) AND locked_by NOT IN (SELECT id FROM live))
-       SELECT count(*)::text AS n FROM j`,
-      [LOCK_GRACE_SECONDS]
-    )
-    if (Number(rows[0]!.n) > 0) log.warn({ jobs: Number(rows[0]!.n) }, 'job queue: took back jobs held by a worker that is gone')
+    const n = await queries.reapDead(LOCK_GRACE_SECONDS)
+    if (n > 0) log.warn({ jobs: n }, 'job queue: took back jobs held by a worker that is gone')
   }
 
   const tick = () => {

@@ -1,4 +1,4 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize, Transaction } from 'sequelize'
 import type { Env } from '../../env.ts'
 import { AppError, forbidden, notFound, unauthorized } from '../../lib/errors.ts'
 import { sha256 } from '../../lib/crypto.ts'
@@ -17,6 +17,7 @@ import { hitWindow } from '../limits/rate-limit.ts'
 import { createApiKeys } from './keys.ts'
 import { presentApiOrder, type ApiOrder } from './present.ts'
 import { createOrderKeyQueries, type OrderKeyUse } from './queries-idempotency.ts'
+import { createApiOrderQueries, toApiOrderRow } from './queries-orders.ts'
 import { createAgentWebhooks, WEBHOOK_TASK, type WebhookPayload } from './webhooks.ts'
 
 export { KEY_PREFIX } from './keys.ts'
@@ -57,14 +58,13 @@ export function createResellerApi(deps: {
   const { sequelize, packages, orders, wallet } = deps
   const keys = createApiKeys(deps)
   const webhooks = createAgentWebhooks(deps)
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
-    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+  const apiOrders = createApiOrderQueries(sequelize)
 
   const keyQueries = createOrderKeyQueries(sequelize)
   const findKeyUse = keyQueries.keyUse
 
   async function orderOf(agentId: number, id: number, transaction?: Transaction): Promise<ApiOrder> {
-    const [row] = await q<Record<string, any>>('SELECT * FROM orders_view WHERE id = :id AND agent_id = :agentId', { id, agentId }, transaction)
+    const row = await apiOrders.agentOrder(agentId, id, transaction)
     // Another agent's order reads exactly like a missing one.
     if (!row) throw notFound('Order not found')
     return presentApiOrder(row)
@@ -151,7 +151,7 @@ export function createResellerApi(deps: {
             }
           }
         )
-        return { order: presentApiOrder(placed.row!), replayed: false }
+        return { order: presentApiOrder(toApiOrderRow(placed.row!)), replayed: false }
       } catch (err) {
         if (!(err instanceof KeyTaken)) throw err
         const use = await findKeyUse(caller.agentId, idempotencyKey)

@@ -1,4 +1,5 @@
 import { toGhs } from '../../lib/money.ts'
+import type { ApiOrderRow } from './queries-orders.ts'
 
 /** An order as the reseller API and its webhooks speak it. */
 export interface ApiOrder {
@@ -17,21 +18,21 @@ export interface ApiOrder {
   updatedAt: string
 }
 
-export function presentApiOrder(o: Record<string, any>): ApiOrder {
+export function presentApiOrder(o: ApiOrderRow): ApiOrder {
   return {
     id: o.id,
     network: o.network,
-    dataSizeMB: o.data_size_mb,
-    packageId: o.package_id ?? null,
-    recipientNumber: o.recipient_number,
-    amount: toGhs(o.amount_pesewas) ?? 0,
-    paymentStatus: String(o.payment_status).toUpperCase(),
+    dataSizeMB: o.dataSizeMb,
+    packageId: o.packageId,
+    recipientNumber: o.recipientNumber,
+    amount: toGhs(o.amountPesewas) ?? 0,
+    paymentStatus: String(o.paymentStatus).toUpperCase(),
     // A row read before delivery had its own status has only the delivered flag to go by.
-    deliveryStatus: o.delivery_status ? String(o.delivery_status).toUpperCase() : o.delivered ? 'DELIVERED' : 'PENDING',
-    delivered: !!o.delivered,
-    transactionId: o.payment_transaction_id ?? null,
+    deliveryStatus: o.deliveryStatus ? String(o.deliveryStatus).toUpperCase() : o.delivered ? 'DELIVERED' : 'PENDING',
+    delivered: o.delivered,
+    transactionId: o.paymentTransactionId,
     channel: o.channel,
-    createdAt: new Date(o.created_at).toISOString(),
-    updatedAt: new Date(o.updated_at).toISOString()
+    createdAt: new Date(o.createdAt).toISOString(),
+    updatedAt: new Date(o.updatedAt).toISOString()
   }
 }

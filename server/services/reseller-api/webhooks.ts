@@ -1,6 +1,6 @@
 import axios from 'axios'
 import crypto from 'node:crypto'
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { Sequelize, Transaction } from 'sequelize'
 import type { Env } from '../../env.ts'
 import { badRequest } from '../../lib/errors.ts'
 import type { Logger } from '../../lib/logger.ts'
@@ -12,6 +12,7 @@ import type { Ctx } from '../context.ts'
 import type { Queue } from '../queue/index.ts'
 import { ReportedFailure } from '../queue/logger.ts'
 import { presentApiOrder, type ApiOrder } from './present.ts'
+import { createWebhookQueries } from './queries-webhooks.ts'
 
 export const WEBHOOK_TASK = 'agent-webhook'
 /** graphile-worker retries with exponential backoff (about 2 s, 7 s, 20 s ... up to ~1 day over 12 tries). */
@@ -62,8 +63,7 @@ export interface WebhookInput {
 
 export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log: Logger; queue: Queue; audit: AuditService }) {
   const { sequelize, env, log, queue, audit } = deps
-  const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
-    sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+  const hooks = createWebhookQueries(sequelize)
 
   const newSecret = () => `whsec_${randomToken(32)}`
   // Orders whose agent has no webhook URL, per transaction: one transaction reports a paid order twice
@@ -74,11 +74,8 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
     /** The URL and whether a signing secret exists: the secret itself is shown only when it is made (like API keys). */
     async settings(ctx: Ctx): Promise<WebhookSettings> {
       const agent = requireActiveAgent(ctx, 'Webhooks')
-      const [row] = await q<{ webhook_url: string | null; has_secret: boolean }>(
-        'SELECT webhook_url, webhook_secret IS NOT NULL AS has_secret FROM agents WHERE id = :id',
-        { id: agent.id }
-      )
-      return { url: row?.webhook_url ?? null, hasSecret: row?.has_secret ?? false }
+      const row = await hooks.settings(agent.id)
+      return { url: row?.url ?? null, hasSecret: row?.hasSecret ?? false }
     },
 
     /** Sets (or clears) the URL. The first URL also makes the signing secret, returned this once; later saves keep it and never return it. */
@@ -96,17 +93,12 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
       return sequelize.transaction(async (t) => {
         // The made-here test compares with the candidate secret: only the save that stored it returns it.
         const candidate = newSecret()
-        const [row] = await q<{ webhook_url: string | null; made: boolean; has_secret: boolean }>(
-          `UPDATE agents SET webhook_url = :url, webhook_secret = COALESCE(webhook_secret, CASE WHEN :url::text IS NOT NULL THEN :secret END), updated_at = now()
-           WHERE id = :id RETURNING webhook_url, webhook_secret IS NOT DISTINCT FROM :secret AS made, webhook_secret IS NOT NULL AS has_secret`,
-          { id: agent.id, url, secret: candidate },
-          t
-        )
+        const row = await hooks.setUrl(agent.id, url, candidate, t)
         await audit.record(
-          { action: 'WEBHOOK_UPDATED', resource: 'AGENT', resourceId: agent.id, severity: 'MEDIUM', details: { url, secretMade: row!.made } },
+          { action: 'WEBHOOK_UPDATED', resource: 'AGENT', resourceId: agent.id, severity: 'MEDIUM', details: { url, secretMade: row.made } },
           { ...ctx, transaction: t }
         )
-        return { url: row!.webhook_url, hasSecret: row!.has_secret, ...(row!.made ? { secret: candidate } : {}) }
+        return { url: row.url, hasSecret: row.hasSecret, ...(row.made ? { secret: candidate } : {}) }
       })
     },
 
@@ -115,16 +107,12 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
       const agent = requireActiveAgent(ctx, 'Webhooks')
       const secret = newSecret()
       return sequelize.transaction(async (t) => {
-        const [row] = await q<{ webhook_url: string | null }>(
-          'UPDATE agents SET webhook_secret = :secret, updated_at = now() WHERE id = :id RETURNING webhook_url',
-          { id: agent.id, secret },
-          t
-        )
+        const row = await hooks.setSecret(agent.id, secret, t)
         await audit.record(
-          { action: 'WEBHOOK_SECRET_ROTATED', resource: 'AGENT', resourceId: agent.id, severity: 'HIGH', details: { url: row?.webhook_url ?? null } },
+          { action: 'WEBHOOK_SECRET_ROTATED', resource: 'AGENT', resourceId: agent.id, severity: 'HIGH', details: { url: row?.url ?? null } },
           { ...ctx, transaction: t }
         )
-        return { url: row?.webhook_url ?? null, hasSecret: true, secret }
+        return { url: row?.url ?? null, hasSecret: true, secret }
       })
     },
 
@@ -136,12 +124,8 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
     async onOrderStatusChange(orderId: number, opts: { transaction?: Transaction } = {}): Promise<string | null> {
       const t = opts.transaction
       if (t && unhooked.get(t)?.has(orderId)) return null
-      const [row] = await q<Record<string, any>>(
-        `SELECT o.*, a.webhook_url FROM orders_view o JOIN agents a ON a.id = o.agent_id WHERE o.id = :id`,
-        { id: orderId },
-        t
-      )
-      if (!row?.webhook_url) {
+      const row = await hooks.hookedOrder(orderId, t)
+      if (!row?.webhookUrl) {
         if (t) unhooked.set(t, (unhooked.get(t) ?? new Set()).add(orderId))
         return null
       }
@@ -151,7 +135,7 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
         createdAt: new Date().toISOString(),
         data: { order: presentApiOrder(row) }
       }
-      return queue.enqueue(WEBHOOK_TASK, { agentId: row.agent_id, payload }, { transaction: opts.transaction, maxAttempts: WEBHOOK_MAX_ATTEMPTS })
+      return queue.enqueue(WEBHOOK_TASK, { agentId: row.agentId, payload }, { transaction: opts.transaction, maxAttempts: WEBHOOK_MAX_ATTEMPTS })
     },
 
     /**
@@ -160,18 +144,14 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
      */
     async onOrdersStatusChange(orderIds: number[], times: number, opts: { transaction?: Transaction } = {}): Promise<number> {
       if (!orderIds.length) return 0
-      const rows = await q<Record<string, any>>(
-        `SELECT o.*, a.webhook_url FROM orders_view o JOIN agents a ON a.id = o.agent_id WHERE o.id IN (:ids) AND a.webhook_url IS NOT NULL ORDER BY o.id`,
-        { ids: orderIds },
-        opts.transaction
-      )
+      const rows = await hooks.hookedOrders(orderIds, opts.transaction)
       const createdAt = new Date().toISOString()
       const jobs = rows.flatMap((row) => {
         const order = presentApiOrder(row)
         return Array.from({ length: times }, () => ({
           task: WEBHOOK_TASK,
           payload: {
-            agentId: row.agent_id,
+            agentId: row.agentId,
             payload: { id: `evt_${crypto.randomUUID()}`, type: 'order.updated', createdAt, data: { order } } satisfies WebhookPayload
           },
           maxAttempts: WEBHOOK_MAX_ATTEMPTS
@@ -182,29 +162,26 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
 
     /** A bulk order whose every line has ended (ADR 0039), in the transaction of the change that ended the last one. */
     async onBatchCompleted(agentId: number, batch: Record<string, unknown>, opts: { transaction?: Transaction } = {}): Promise<string | null> {
-      const [row] = await q<{ webhook_url: string | null }>('SELECT webhook_url FROM agents WHERE id = :id', { id: agentId }, opts.transaction)
-      if (!row?.webhook_url) return null
+      if (!(await hooks.url(agentId, opts.transaction))) return null
       const payload: WebhookPayload = { id: `evt_${crypto.randomUUID()}`, type: 'batch.completed', createdAt: new Date().toISOString(), data: { batch } }
       return queue.enqueue(WEBHOOK_TASK, { agentId, payload }, { transaction: opts.transaction, maxAttempts: WEBHOOK_MAX_ATTEMPTS })
     },
 
     /** The job: POST the event to the agent's current URL, signed with the current secret; any non-2xx answer throws, so the queue retries. */
     async deliver(job: { agentId: number; payload: WebhookPayload }, attempt = 1): Promise<'sent' | 'skipped'> {
-      const [agent] = await q<{ webhook_url: string | null; webhook_secret: string | null }>('SELECT webhook_url, webhook_secret FROM agents WHERE id = :id', {
-        id: job.agentId
-      })
-      if (!agent?.webhook_url || !agent.webhook_secret) return 'skipped'
+      const agent = await hooks.urlAndSecret(job.agentId)
+      if (!agent?.url || !agent.secret) return 'skipped'
       const body = JSON.stringify(job.payload)
       // Checked again on every send: names are resolved when connecting, so a name that later points inward is refused too.
-      if (!env.WEBHOOKS_ALLOW_PRIVATE) assertPublicUrl(agent.webhook_url)
-      const host = new URL(agent.webhook_url).host
+      if (!env.WEBHOOKS_ALLOW_PRIVATE) assertPublicUrl(agent.url)
+      const host = new URL(agent.url).host
       const res = await axios
-        .post(agent.webhook_url, body, {
+        .post(agent.url, body, {
           ...(env.WEBHOOKS_ALLOW_PRIVATE ? {} : publicOnlyAgents()),
           headers: {
             'Content-Type': 'application/json',
             'User-Agent': 'DataHub-Webhooks/1',
-            [SIGNATURE_HEADER]: signWebhook(agent.webhook_secret, body),
+            [SIGNATURE_HEADER]: signWebhook(agent.secret, body),
             'X-DataHub-Event': job.payload.type,
             'X-DataHub-Delivery': job.payload.id,
             'X-DataHub-Attempt': String(attempt)

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { QueryTypes, type Sequelize } from 'sequelize'
+import type { Sequelize } from 'sequelize'
+import { createSimulatorQueries } from '../queries-simulator.ts'
 import { VendorError, type DeliveryOrder, type DeliveryVendor, type SendResult, type StatusResult } from '../vendor.ts'
 
 export const SIMULATOR_MODES = ['deliver', 'fail', 'timeout', 'late'] as const
@@ -29,15 +30,11 @@ export interface SimulatorKeyStore {
 
 /** The keys in the shop's database (table delivery_simulator_sends): a restart forgets none. */
 export function databaseKeyStore(sequelize: Sequelize): SimulatorKeyStore {
+  const queries = createSimulatorQueries(sequelize)
   return {
     async remember(key, reference, confirmAt) {
-      // One statement: a repeat of a key returns the row the first call wrote.
-      const [row] = await sequelize.query<{ reference: string; confirm_at: Date | null }>(
-        `INSERT INTO delivery_simulator_sends AS s (key, reference, confirm_at) VALUES (:key, :reference, :confirmAt)
-         ON CONFLICT (key) DO UPDATE SET key = s.key RETURNING reference, confirm_at`,
-        { replacements: { key, reference, confirmAt: confirmAt ? new Date(confirmAt) : null }, type: QueryTypes.SELECT }
-      )
-      return { reference: row!.reference, confirmAt: row!.confirm_at ? row!.confirm_at.getTime() : 0 }
+      const row = await queries.remember(key, reference, confirmAt ? new Date(confirmAt) : null)
+      return { reference: row.reference, confirmAt: row.confirmAt ? row.confirmAt.getTime() : 0 }
     }
   }
 }

@@ -1,5 +1,11 @@
 import { rangeSql, whereSql, type Range } from '../reports/range.ts'
 
+// The SQL pieces the commissions' statements (queries.ts) share.
+
+/** A commission with its order, buyer and agent: the columns and the joins of one page. */
+export const ROWS = `SELECT c.*, o.recipient_number, o.data_size_mb, o.package_name, o.user_id, u.email AS user_email, a.name AS agent_name, a.phone AS agent_phone`
+export const JOINS = `LEFT JOIN orders o ON o.id = c.order_id LEFT JOIN users u ON u.id = o.user_id LEFT JOIN agents a ON a.id = c.agent_id`
+
 /**
  * The margins parents earned on their sub-agents' orders (ADR 0041): SUB_AGENT_MARGIN entries in the
  * earnings ledger net of their reversals, dated by the entry (when the margin was paid or taken back).
