@@ -10,7 +10,7 @@ import type { Ctx } from '../context.ts'
 import type { DeliveryService } from '../delivery/index.ts'
 import type { Events } from '../events/index.ts'
 import { DELIVERY_STATUSES } from '../delivery/state.ts'
-import { copyExport, EXPORTABLE, type ExportSink } from './exports.ts'
+import { copyExport, type ExportSink } from './exports.ts'
 import { createAdminOrderQueries, PAYMENT_STATUSES, type AdminOrderRow, type OrderListQuery } from './queries.ts'
 
 export { PAYMENT_STATUSES }
@@ -164,7 +164,7 @@ export function createOrdersAdminService({
         // To the microsecond: it names this export's rows (the shop margins below read them by it).
         const { stamp, shown } = await queries.exportStamp(t)
         const csv = copyCsv(exportColumns(sequelize.escape(shown)))
-        const count = await copyExport(t, csv, `FROM orders o LEFT JOIN agents a ON a.id = o.agent_id WHERE ${EXPORTABLE}`, sequelize.escape(stamp), sink)
+        const count = await copyExport(t, csv, sequelize.escape(stamp), sink)
         if (count === 0) throw notFound('No orders available for export')
         // Its subscribers (the margins of the shop orders it delivers, ADR 0020 '## Shops') act in its transaction.
         await events.publish('orders.exported', { stamp }, { ...ctx, transaction: t })
