@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import { parseCsv } from '../../server/lib/csv.ts'
+import { createAgent, createOrder } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
@@ -79,5 +80,35 @@ describe('the export candidates follow the orders (ADR 0050)', () => {
     expect((await q<{ delivery_status: string }>('SELECT delivery_status FROM orders WHERE id = :id', { id }))[0]!.delivery_status).to.equal('DELIVERED')
     expect(await candidates()).to.deep.equal([])
     expect((await admin.post('/api/orders/export')).status).to.equal(404)
+  })
+
+  it('a short export among many delivered orders (each candidate looked up by key): its rows in id order, with their agents', async () => {
+    // 400 delivered orders, past the triggers (none is a candidate) and counted by ANALYZE: three
+    // candidates are under 1/8 of the table, so the export looks them up instead of walking it.
+    await app().db.sequelize.transaction(async (t) => {
+      await app().db.sequelize.query('SET LOCAL session_replication_role = replica', { transaction: t })
+      await app().db.sequelize.query(
+        `INSERT INTO orders (recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id, delivered, delivery_status)
+         SELECT '024' || lpad(g::text, 7, '0'), 'MTN', 1024, 500, 'SUCCESS', 'done' || g, true, 'DELIVERED' FROM generate_series(1, 400) g`,
+        { transaction: t }
+      )
+    })
+    const { agent } = await createAgent({ name: 'Ama Mensah' })
+    const first = await createOrder({ paymentStatus: 'SUCCESS' })
+    const agents = await createOrder({ paymentStatus: 'SUCCESS', agentId: agent.id, deliveryStatus: 'FAILED' })
+    await createOrder({ paymentStatus: 'PENDING' })
+    const last = await createOrder({ paymentStatus: 'SUCCESS', network: 'TELECEL' })
+    await q('ANALYZE orders')
+    expect(await candidates()).to.deep.equal([first.id, agents.id, last.id])
+    const res = await (await adminClient()).post('/api/orders/export', undefined, { 'Accept-Encoding': 'identity' })
+    expect(res.status, res.text).to.equal(200)
+    const rows = parseCsv(res.text)
+    expect(rows.slice(1).map((r) => [Number(r[0]), r[6], r[7]])).to.deep.equal([
+      [first.id, 'Direct Customer', ''],
+      [agents.id, 'Agent', 'Ama Mensah'],
+      [last.id, 'Direct Customer', '']
+    ])
+    expect(rows[3]![2]).to.equal('Telecel')
+    expect(await candidates()).to.deep.equal([])
   })
 })
