@@ -167,6 +167,8 @@ async function exportRun(rows: number, label = `export ${rows.toLocaleString('en
      INSERT INTO order_export_candidates (order_id) SELECT order_id FROM back ON CONFLICT DO NOTHING`,
     { replacements: { rows } }
   )
+  // Candidates left by an export that did not take them out (code from before ADR 0050, run on this database).
+  await db.sequelize.query('DELETE FROM order_export_candidates c USING order_exports x WHERE x.order_id = c.order_id')
   await db.sequelize.query('VACUUM ANALYZE orders')
   await db.sequelize.query('VACUUM ANALYZE order_export_candidates')
   // Rewritten packed, as a table that only ever grows (a shop never deletes exports): the deletes
