@@ -1,6 +1,6 @@
 import type { Client as PgClient } from 'pg'
 import pgCopy from 'pg-copy-streams'
-import type { Transaction } from 'sequelize'
+import type { Sequelize, Transaction } from 'sequelize'
 import { CrlfRows, type CopyCsv } from '../../lib/csv-copy.ts'
 
 // The CSV export's record (ADR 0021): an order is exported when it has a row in order_exports; its
@@ -71,8 +71,9 @@ export interface ExportSink {
  * their order_exports rows from the same picked set when the output is done, before the statement
  * ends. COPY, unlike a cursor or an extended-protocol portal, sends the rows as they are made: a
  * portal over a data-modifying statement runs it to completion into a tuplestore before its first
- * row. The picked orders leave order_export_candidates in the same statement (ADR 0050). Returns the
- * number of rows; 0 when nothing was exportable (nothing was sent or marked).
+ * row. The picked orders stay in order_export_candidates (`EXPORTABLE` skips them) until the
+ * prune job the caller queues takes them out (ADR 0050). Returns the number of rows; 0 when nothing
+ * was exportable (nothing was sent or marked).
  *
  * The columns' SQL reads `o` and `a` (`ExportWalk`); `stampSql` is the export's time as an SQL
  * literal (COPY takes no bind parameters).
@@ -92,8 +93,6 @@ export async function copyExport(t: Transaction, csv: CopyCsv, stampSql: string,
          ORDER BY ${walk.key}
       ), marked AS (
         INSERT INTO order_exports (order_id, exported_at) SELECT order_id, ${stampSql}::timestamptz FROM picked
-      ), taken AS (
-        DELETE FROM order_export_candidates c USING picked p WHERE c.order_id = p.order_id
       )
       SELECT ${csv.names} FROM picked ORDER BY order_id
     ) TO STDOUT WITH (${csv.options})`)
@@ -129,4 +128,19 @@ export async function copyExport(t: Transaction, csv: CopyCsv, stampSql: string,
   if (!failure && started && pendingBytes > 0) await flush()
   if (failure) throw failure.err
   return crlf.rows
+}
+
+/** The job that takes an export's orders out of the candidates, queued in the export's transaction. */
+export const PRUNE_CANDIDATES_TASK = 'orders.prune-export-candidates'
+
+/**
+ * Takes the orders of the export stamped `stampSql` out of order_export_candidates (idempotent). Done
+ * after the export's commit rather than in its statement: deleting 400,000 candidates there cost the
+ * export ~3 us of PostgreSQL per row before its COMMIT, and a candidate already exported is skipped by
+ * `EXPORTABLE` meanwhile. The stamp's rows are found by order_exports_at_idx.
+ */
+export async function pruneCandidates(sequelize: Sequelize, stamp: string): Promise<void> {
+  await sequelize.query('DELETE FROM order_export_candidates c USING order_exports x WHERE x.exported_at = :stamp AND x.order_id = c.order_id', {
+    replacements: { stamp }
+  })
 }
