@@ -12,6 +12,7 @@ import { createLogger } from './server/lib/logger.ts'
 import type { Services } from './server/services/index.ts'
 import { RECOVERY_TASK } from './server/services/recovery/index.ts'
 import { DELIVERY_CHECK_TASK, DELIVERY_SWEEP_TASK, DELIVERY_TASK } from './server/services/delivery/index.ts'
+import { PRUNE_CANDIDATES_TASK } from './server/services/orders/index.ts'
 import { SMS_TASK } from './server/services/sms/index.ts'
 import { REFUND_TASK } from './server/services/payments/refund.ts'
 import { START_TASK } from './server/services/payments/start.ts'
@@ -54,6 +55,7 @@ export function registerTasks(services: Services): void {
   services.queue.register<{ orderId: number }>(DELIVERY_CHECK_TASK, async (p) => void (await services.delivery.check(Number(p.orderId))))
   services.queue.register<{ id: number }>(SMS_TASK, async (p) => void (await services.sms.dispatch(Number(p.id))))
   services.queue.register(DELIVERY_SWEEP_TASK, async () => void (await services.delivery.sync()))
+  services.queue.register<{ stamp: string }>(PRUNE_CANDIDATES_TASK, (p) => services.ordersAdmin.pruneExportCandidates(String(p.stamp)))
   // After a crash, deliveries a dead worker held are taken up again once they count as stale,
   // without waiting for the minute tick: one sweep job per start (keyed, so starts never pile up).
   const { env, log } = services.deps

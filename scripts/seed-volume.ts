@@ -167,6 +167,17 @@ export async function seedVolume(db: Database, opts: { orders: number; agents: n
         { offset: have }
       )
     )
+    // The triggers that keep the export's candidates (ADR 0050) were off too: the paid orders not exported are added here.
+    await step('order_export_candidates (paid orders not exported)', () =>
+      q(
+        `INSERT INTO order_export_candidates (order_id)
+         SELECT o.id FROM orders o
+         WHERE o.id > :offset AND o.payment_status = 'SUCCESS' AND NOT o.delivered AND o.delivery_status IN ('NOT_STARTED','FAILED')
+           AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
+         ON CONFLICT DO NOTHING`,
+        { offset: have }
+      )
+    )
     await q('ALTER TABLE orders ENABLE TRIGGER USER')
     await step('rebuild revenue roll-ups (if present)', async () => {
       const [r] = await db.sequelize.query<{ daily: string | null; agent: string | null }>(

@@ -122,7 +122,7 @@ export function createServices(deps: Deps) {
   const packages = createPackagesService({ models })
   // Delivery: vendors behind one interface, queued by settlement in its transaction.
   const delivery = createDeliveryService({ sequelize, audit, settings, sms, queue, env: deps.env, log: deps.log, events })
-  const ordersAdmin = createOrdersAdminService({ sequelize, audit, delivery, events })
+  const ordersAdmin = createOrdersAdminService({ sequelize, audit, delivery, events, queue })
   const commissions = createCommissionsService({ sequelize })
   // An agent's shop margins and payouts, a second balance on the wallet's row (ADR 0020).
   const earnings = createEarningsService({ sequelize })

@@ -10,7 +10,9 @@ import type { Ctx } from '../context.ts'
 import type { DeliveryService } from '../delivery/index.ts'
 import type { Events } from '../events/index.ts'
 import { DELIVERY_STATUSES } from '../delivery/state.ts'
-import { copyExport, EXPORTABLE, type ExportSink } from './exports.ts'
+import type { Queue } from '../queue/index.ts'
+import { copyExport, type ExportSink, PRUNE_CANDIDATES_TASK } from './exports.ts'
+import { deleteExportedCandidates } from './queries-export.ts'
 import { createAdminOrderQueries, PAYMENT_STATUSES, type AdminOrderRow, type OrderListQuery } from './queries.ts'
 
 export { PAYMENT_STATUSES }
@@ -112,13 +114,16 @@ export function createOrdersAdminService({
   sequelize,
   audit,
   delivery,
-  events
+  events,
+  queue
 }: {
   sequelize: Sequelize
   audit: AuditService
   delivery: Pick<DeliveryService, 'markManual' | 'retry'>
   /** The export makes its orders MANUAL in bulk, past `delivery.changed`: it publishes `orders.exported` with the stamp naming its rows. */
   events: Pick<Events, 'publish'>
+  /** The export queues the pruning of its candidates in its transaction (ADR 0050). */
+  queue: Pick<Queue, 'enqueue'>
 }) {
   const queries = createAdminOrderQueries(sequelize)
 
@@ -164,13 +169,17 @@ export function createOrdersAdminService({
         // To the microsecond: it names this export's rows (the shop margins below read them by it).
         const { stamp, shown } = await queries.exportStamp(t)
         const csv = copyCsv(exportColumns(sequelize.escape(shown)))
-        const count = await copyExport(t, csv, `FROM orders o LEFT JOIN agents a ON a.id = o.agent_id WHERE ${EXPORTABLE}`, sequelize.escape(stamp), sink)
+        const count = await copyExport(t, csv, sequelize.escape(stamp), sink)
         if (count === 0) throw notFound('No orders available for export')
         // Its subscribers (the margins of the shop orders it delivers, ADR 0020 '## Shops') act in its transaction.
         await events.publish('orders.exported', { stamp }, { ...ctx, transaction: t })
         await audit.record({ action: 'ORDERS_EXPORTED', resource: 'ORDER', severity: 'MEDIUM', details: { count } }, { ...ctx, transaction: t })
+        await queue.enqueue(PRUNE_CANDIDATES_TASK, { stamp }, { transaction: t })
         return count
       })
-    }
+    },
+
+    /** The prune job's work: the export stamped `stamp` leaves the candidates. */
+    pruneExportCandidates: (stamp: string) => deleteExportedCandidates(sequelize, stamp)
   }
 }

@@ -2,19 +2,10 @@ import type { Client as PgClient } from 'pg'
 import pgCopy from 'pg-copy-streams'
 import type { Transaction } from 'sequelize'
 import { CrlfRows, type CopyCsv } from '../../lib/csv-copy.ts'
-import { exportCopySql } from './queries-export.ts'
+import { exportCopySql, walkFor } from './queries-export.ts'
 
 // The CSV export's record (ADR 0021): an order is exported when it has a row in order_exports; its
 // orders row is left as it was. Read delivery/export state through orders_view (migration 190).
-
-/**
- * What "pending" means for the export: paid, not yet delivered, not exported before, and not being
- * delivered automatically: never sent (manual mode) or failed at the vendor. Over
- * `orders o`: an exported order keeps its row as it was (ADR 0021), so the export is the row in
- * order_exports.
- */
-export const EXPORTABLE = `o.payment_status = 'SUCCESS' AND NOT o.delivered AND o.delivery_status IN ('NOT_STARTED','FAILED')
-  AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)`
 
 /** How much of the file goes to the sink (the encoder) at a time. */
 const WRITE_BYTES = 64 * 1024
@@ -33,17 +24,19 @@ export interface ExportSink {
  * their order_exports rows from the same picked set when the output is done, before the statement
  * ends. COPY, unlike a cursor or an extended-protocol portal, sends the rows as they are made: a
  * portal over a data-modifying statement runs it to completion into a tuplestore before its first
- * row. Returns the number of rows; 0 when nothing was exportable (nothing was sent or marked).
+ * row. The picked orders stay in order_export_candidates (`EXPORTABLE` skips them) until the
+ * prune job the caller queues takes them out (ADR 0050). Returns the number of rows; 0 when nothing
+ * was exportable (nothing was sent or marked).
  *
- * `fromWhere` is `FROM orders o ... WHERE ...` (the columns' SQL reads it); `stampSql` the export's
- * time as an SQL literal (COPY takes no bind parameters).
+ * The columns' SQL reads `o` and `a` (`ExportWalk`); `stampSql` is the export's time as an SQL
+ * literal (COPY takes no bind parameters).
  *
  * When the sink fails midway, the rest of the COPY is read and dropped (the connection must reach
  * the end of the statement before the caller's ROLLBACK can be sent), then the failure is thrown.
  */
-export async function copyExport(t: Transaction, csv: CopyCsv, fromWhere: string, stampSql: string, sink: ExportSink): Promise<number> {
+export async function copyExport(t: Transaction, csv: CopyCsv, stampSql: string, sink: ExportSink): Promise<number> {
   const client = (t as unknown as { connection: PgClient }).connection
-  const copy = client.query(pgCopy.to(exportCopySql(csv, fromWhere, stampSql)))
+  const copy = client.query(pgCopy.to(exportCopySql(csv, await walkFor(client), stampSql)))
   const crlf = new CrlfRows()
   // PostgreSQL's output arrives in pieces of a few KB; each write costs the encoder a round through the
   // thread pool and a callback, so pieces are gathered into writes of WRITE_BYTES (ADR 0047).
@@ -76,3 +69,6 @@ export async function copyExport(t: Transaction, csv: CopyCsv, fromWhere: string
   if (failure) throw failure.err
   return crlf.rows
 }
+
+/** The job that takes an export's orders out of the candidates, queued in the export's transaction. */
+export const PRUNE_CANDIDATES_TASK = 'orders.prune-export-candidates'

@@ -5,6 +5,7 @@ import { createOrderQueries } from './queries.ts'
 import { presentOrder } from './view.ts'
 
 export { PURCHASES_DISABLED, PRICE_CHANGED } from './place.ts'
+export { PRUNE_CANDIDATES_TASK } from './exports.ts'
 export type { ApiOrderInput, PlaceOptions, PlaceOrderInput, ShopQuote } from './input.ts'
 
 export type OrdersService = ReturnType<typeof createOrdersService>
