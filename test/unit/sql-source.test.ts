@@ -34,12 +34,6 @@ const LEFT_ON_PURPOSE: { file: string; has: string; why: string }[] = [
   { file: 'server/services/ussd/index.ts', has: '`WITH next AS (', why: "verifyPin's failure count (see above)" },
   { file: 'server/services/ussd/index.ts', has: 'UPDATE agents SET pin_failed_attempts = 0', why: "verifyPin's reset (see above)" },
   {
-    file: 'server/services/auth/index.ts',
-    has: 'preparedFor(sequelize)',
-    why: 'loadActor, the read every signed-in request makes, is being reworked with the per-request session reads: it moves with that change'
-  },
-  { file: 'server/services/auth/index.ts', has: 'SELECT u.id, u.email, u.role', why: "loadActor's statement (see above)" },
-  {
     file: 'server/services/orders/exports.ts',
     has: 'client.query(pgCopy.to(exportCopySql(',
     why: "the CSV export streams its COPY on the transaction's own connection: the statement is queries-export.ts's, the streaming is the export's own work"

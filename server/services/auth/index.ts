@@ -1,12 +1,12 @@
 import crypto from 'node:crypto'
 import { Op, type Sequelize } from 'sequelize'
 import type { Models } from '../../../models/index.ts'
-import { preparedFor } from '../../../models/prepared.ts'
 import { dummyHash, hashSecret, randomToken, sha256, verifySecret } from '../../lib/crypto.ts'
 import { AppError, badRequest, unauthorized } from '../../lib/errors.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Actor, Ctx, Role } from '../context.ts'
 import type { EndedSessions, SessionsService } from './sessions.ts'
+import { createActorQueries } from './queries-actor.ts'
 import { ACCOUNT_ALERT_FAILURES, type LoginThrottle } from '../limits/login-throttle.ts'
 
 export const ACCESS_TTL_SECONDS = 3600
@@ -48,32 +48,14 @@ export function createAuthService({
   sessions: SessionsService
   throttle: LoginThrottle
 }) {
-  // Every USSD order and bearer request reads the actor: a named statement (ADR 0024). A cookie session's actor is kept
-  // between loads (signed-in/), dropped by the notices of `users` and `agents` rows: a table joined here must send one too.
-  const run = preparedFor(sequelize)
+  // A cookie session's actor is kept between loads (signed-in/), dropped by the notices of `users` and `agents` rows:
+  // a table the actor's read joins must send one too.
+  const actors = createActorQueries(sequelize)
   async function loadActor(userId: number): Promise<Actor | null> {
     if (userId === null || userId === undefined) return null
-    const [u] = await run<any>(
-      `SELECT u.id, u.email, u.role, u.name, u.phone, u.session_epoch,
-              a.id AS agent_id, a.name AS agent_name, a.phone AS agent_phone, a.approved AS agent_approved, a.payment_status AS agent_payment_status
-         FROM users u LEFT JOIN agents a ON a.user_id = u.id
-        WHERE u.id = $1`,
-      [userId]
-    )
+    const u = await actors.actor(userId)
     if (!u) return null
-    const agent =
-      u.agent_id === null
-        ? null
-        : { id: u.agent_id, name: u.agent_name, phone: u.agent_phone, approved: !!u.agent_approved, paymentStatus: u.agent_payment_status ?? null }
-    return {
-      id: u.id,
-      email: u.email,
-      role: u.role as Role,
-      name: u.name ?? agent?.name ?? null,
-      phone: u.phone ?? null,
-      agent,
-      sessionEpoch: Number(u.session_epoch ?? 0)
-    }
+    return { ...u, name: u.name ?? u.agent?.name ?? null }
   }
 
   /** Tokens of one sign-in share a family: reusing a rotated refresh token ends the whole family. */
