@@ -29,16 +29,28 @@ describe('account recovery', function () {
 
   it('answers an unknown phone, an unknown email and a real account the same, and sends a code only to the real one', async () => {
     const { user } = await createAgent({ phone: '0241110001' })
-    const answers = [await forgot('0249999999'), await forgot('nobody@example.com'), await forgot(user.email), await forgot('233241110001')]
+    const answers = [
+      await forgot('0249999999'),
+      await forgot('nobody@example.com'),
+      await forgot(user.email),
+      await forgot('233241110001'),
+      await forgot(user.email.toUpperCase())
+    ]
     for (const a of answers) {
       expect(a.status).to.equal(200)
       expect(a.body).to.deep.equal({ message: SENT_MESSAGE })
       expect(a.headers.get('cache-control')).to.equal('no-store')
     }
+    // The lookup and the sending wait in the queue, retried at most 3 times.
+    const jobs = await app().db.sequelize.query<{ max_attempts: number }>(
+      "SELECT max_attempts FROM graphile_worker.jobs WHERE task_identifier = 'recovery-deliver'",
+      { type: QueryTypes.SELECT }
+    )
+    expect(jobs.map((j) => j.max_attempts)).to.deep.equal([3, 3, 3, 3, 3])
     await app().services.recovery.settled()
     expect(await outboxFor('0249999999')).to.have.length(0)
     const sent = await outboxFor('0241110001')
-    expect(sent).to.have.length(2)
+    expect(sent).to.have.length(3)
     expect(sent[0]!.sensitive).to.equal(true)
     expect(sent[0]!.message).to.match(/reset code: \d{6}\. It expires in 10 minutes/)
   })
@@ -48,6 +60,19 @@ describe('account recovery', function () {
     expect((await forgot('not an address')).body.error).to.equal('Enter a valid phone number or email')
     expect((await new Client().post('/api/auth/forgot', { identifier: 42 }, from())).status).to.equal(400)
     expect((await reset({ identifier: 'a@b.co', code: '12', newPassword: 'abcdef', confirmPassword: 'abcdef' })).body.error).to.equal('The code is 6 digits')
+    // An email needs a dot after the @ and no blank; a phone is digits (blanks, dashes, a leading +) making 9 to 12 digits.
+    for (const bad of ['esi@example', 'e si@example.com', 'esi@example.com x', 'x0241110001', '0241110001x', '02411100', '0241110001234']) {
+      expect((await forgot(bad)).body.error, bad).to.equal('Enter a valid phone number or email')
+    }
+    for (const good of ['024111000', '024111000123', '+233-24-111-0001', 'ESI@Example.COM']) expect((await forgot(good)).status, good).to.equal(200)
+  })
+
+  it('sends nothing and keeps no code for an account with no phone while no email can go out', async () => {
+    const plain = await createUser({ email: 'nophone@example.com' })
+    expect((await forgot(plain.email)).body).to.deep.equal({ message: SENT_MESSAGE })
+    await app().services.recovery.settled()
+    expect(await codeRow(plain.id)).to.equal(undefined)
+    expect(await app().db.models.AuditLog.count({ where: { action: 'PASSWORD_RESET_REQUESTED' } })).to.equal(0)
   })
 
   it('resets with the code: new password works, old refused, every session and token ends, a notice goes out, audited without secrets', async () => {
@@ -58,7 +83,7 @@ describe('account recovery', function () {
     const login = await new Client().post('/api/auth/login', { email: user.email, password })
     bearer.bearer = login.body.accessToken
 
-    await forgot('0241110002')
+    await forgot('0241110002', from('10.8.0.8'))
     const code = (await latestResetCode('0241110002'))!
     expect(code).to.match(/^\d{6}$/)
     const mismatch = await reset({ identifier: '0241110002', code, newPassword: 'fresh-pass-1', confirmPassword: 'fresh-pass-2' })
@@ -84,7 +109,8 @@ describe('account recovery', function () {
     expect(audit.map((a: any) => a.action)).to.include.members(['PASSWORD_RESET_REQUESTED', 'PASSWORD_RESET', 'SESSIONS_ENDED'])
     expect(JSON.stringify(audit)).to.not.include(code).and.not.include('fresh-pass-1')
     const entry = (action: string) => audit.find((a: any) => a.action === action) as any
-    expect(entry('PASSWORD_RESET_REQUESTED')).to.include({ severity: 'MEDIUM' })
+    // The queued job keeps the asking client's address for the audit trail.
+    expect(entry('PASSWORD_RESET_REQUESTED')).to.include({ severity: 'MEDIUM', ipAddress: '10.8.0.8' })
     expect(entry('PASSWORD_RESET_REQUESTED').details).to.deep.equal({ by: 'self', sms: true, email: false })
     expect(entry('PASSWORD_RESET')).to.include({ severity: 'HIGH', userId: user.id, ipAddress: '10.8.0.9' })
     expect(entry('PASSWORD_RESET').details).to.deep.equal({ sms: true })

@@ -84,6 +84,32 @@ describe('money safety with Paystack (fake Paystack server)', function () {
     for (const r of fake.requests.filter((x) => x.path === '/charge')) expect(r.body.email).to.match(STRICT_EMAIL)
   })
 
+  it("takes the client's transaction id as a number or a string of up to 15 digits, trimmed; anything else is a 400 and no payment", async () => {
+    const place = async (transactionId: unknown) => {
+      // Each order is a fresh payer: the per-phone order limit is not what this checks.
+      await sql('DELETE FROM rate_limiter_flexible')
+      return client().post('/api/orders', {
+        packageId: await mtn1gb(),
+        recipientNumber: '0201112222',
+        payerPhone: '0241234567',
+        payerNetwork: 'MTN',
+        transactionId
+      })
+    }
+    const asNumber = await place(123456789012345)
+    expect(asNumber.status, asNumber.text).to.equal(201)
+    expect(asNumber.body.payment.transactionId).to.equal('123456789012345')
+    const spaced = await place(' 987654321 ')
+    expect(spaced.status, spaced.text).to.equal(201)
+    expect(spaced.body.payment.transactionId).to.equal('987654321')
+    for (const bad of ['abc', '1'.repeat(16), [123456789], { id: 123456789 }, true]) {
+      const res = await place(bad)
+      expect(res.status, JSON.stringify(bad)).to.equal(400)
+      expect(res.body.error, JSON.stringify(bad)).to.equal('Transaction ID must be a whole number of up to 15 digits')
+    }
+    expect(await count('payments')).to.equal(2)
+  })
+
   describe('an unclear answer at charge start leaves the payment pending until the gateway gives its word', () => {
     const cases: [string, Trouble | 'duplicate'][] = [
       ['duplicate reference', 'duplicate'],

@@ -57,15 +57,22 @@ describe('reseller API keys', () => {
   })
 
   it('records the key, its name and prefix on creation and the key and prefix on revocation, never the key itself', async () => {
-    const { agent, portal } = await portalOfAgent()
+    const { agent, user, portal } = await portalOfAgent()
     const created = (await portal.post('/api/reseller/keys', { name: 'Till' })).body
     expect((await portal.delete(`/api/reseller/keys/${created.id}`)).body).to.deep.equal({ revoked: true })
-    const entries = await sql<{ action: string; resource_id: string; severity: string; details: unknown }>(
-      "SELECT action, resource_id, severity, details FROM audit_logs WHERE action LIKE 'API_KEY_%' ORDER BY id"
+    // Each entry names the agent's user who acted (the request's context, in the change's transaction).
+    const entries = await sql<{ action: string; resource_id: string; user_id: number; severity: string; details: unknown }>(
+      "SELECT action, resource_id, user_id, severity, details FROM audit_logs WHERE action LIKE 'API_KEY_%' ORDER BY id"
     )
     expect(entries).to.deep.equal([
-      { action: 'API_KEY_CREATED', resource_id: String(agent.id), severity: 'MEDIUM', details: { keyId: created.id, name: 'Till', prefix: created.prefix } },
-      { action: 'API_KEY_REVOKED', resource_id: String(agent.id), severity: 'MEDIUM', details: { keyId: created.id, prefix: created.prefix } }
+      {
+        action: 'API_KEY_CREATED',
+        resource_id: String(agent.id),
+        user_id: user.id,
+        severity: 'MEDIUM',
+        details: { keyId: created.id, name: 'Till', prefix: created.prefix }
+      },
+      { action: 'API_KEY_REVOKED', resource_id: String(agent.id), user_id: user.id, severity: 'MEDIUM', details: { keyId: created.id, prefix: created.prefix } }
     ])
     expect(JSON.stringify(entries)).to.not.include(created.key)
   })

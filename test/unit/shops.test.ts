@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import zlib from 'node:zlib'
 import { shopCardPng } from '../../server/services/shops/og-card.ts'
 import { qrMatrix, qrSvg } from '../../server/services/shops/qr.ts'
-import { ACCENT_PALETTE, ceilingOf, checkAccent, checkSlug, contrastRatio, sellingPrice } from '../../server/services/shops/rules.ts'
+import { ACCENT_PALETTE, ceilingOf, checkAccent, checkSlug, contrastRatio, priceFields, sellingPrice } from '../../server/services/shops/rules.ts'
 import { agentPriceOf as floorOf } from '../../server/services/pricing/index.ts'
 
 const refused = (fn: () => unknown) => {
@@ -21,12 +21,19 @@ describe('shops: rules, link-preview card and QR code', () => {
     expect(checkSlug('a'.repeat(30))).to.equal('a'.repeat(30))
     for (const bad of ['ab', 'a'.repeat(31), '-abc', 'abc-', 'a--b', 'a_b', 'ab c', 'abé', '']) expect(refused(() => checkSlug(bad)).status, bad).to.equal(400)
     for (const word of ['admin', 'api', 'shop', 'datahub', 'support', 'mine']) expect(refused(() => checkSlug(word)).message).to.include('reserved')
+    expect(refused(() => checkSlug('  ')).message).to.equal('Enter a shop link')
+    expect(refused(() => checkSlug(undefined)).message).to.equal('Enter a shop link')
   })
 
   it('accent colours: hex only, and white text on them must reach 4.5:1', () => {
     for (const c of ACCENT_PALETTE) expect(contrastRatio(c, '#ffffff'), c).to.be.at.least(4.5)
     expect(checkAccent('#1565C0')).to.equal('#1565c0')
     expect(contrastRatio('#000000', '#ffffff')).to.be.closeTo(21, 0.01)
+    // The order of the two colours does not matter, and the darkest channels take WCAG's linear segment.
+    expect(contrastRatio('#ffffff', '#000000')).to.be.closeTo(21, 0.01)
+    expect(contrastRatio('#0a0a0a', '#ffffff')).to.be.closeTo(19.798, 0.001)
+    expect(checkAccent(' #767676 ')).to.equal('#767676') // 4.54:1, the lightest grey that passes
+    expect(refused(() => checkAccent('#777777')).message).to.match(/^Choose a darker accent colour/)
     for (const bad of ['#ffff00', '#77dd77', 'red', '#123', 'url(x)', '#1565c0;color:red']) expect(refused(() => checkAccent(bad)).status, bad).to.equal(400)
   })
 
@@ -39,6 +46,10 @@ describe('shops: rules, link-preview card and QR code', () => {
     expect(sellingPrice(540, 450, 480)).to.equal(480)
     expect(sellingPrice(400, 450, 480)).to.equal(450)
     expect(sellingPrice(470, 450, 480)).to.equal(470)
+    // The editor's fields, in GHS: not listed, listed above the ceiling, listed below the floor.
+    expect(priceFields(undefined, 450, 480)).to.deep.equal({ listed: false, saved: null, price: null, floor: 4.5, ceiling: 4.8, margin: null })
+    expect(priceFields(540, 450, 480)).to.deep.equal({ listed: true, saved: 5.4, price: 4.8, floor: 4.5, ceiling: 4.8, margin: 0.3 })
+    expect(priceFields(400, 450, 480)).to.deep.equal({ listed: true, saved: 4, price: 4.5, floor: 4.5, ceiling: 4.8, margin: 0 })
   })
 
   it('the card is a 1200x630 RGB PNG with valid chunks', () => {
