@@ -3,11 +3,14 @@ import type { OnRenderClientAsync } from 'vike/types'
 import { setCsrfToken } from './api.ts'
 import { registerServiceWorker } from './offline/register.ts'
 import { Root } from './Root.tsx'
+import { loadLazyParts } from './ui/lazy-hydrated.tsx'
 
 export const onRenderClient: OnRenderClientAsync = async (pageContext) => {
   const { Page } = pageContext
   setCsrfToken(pageContext.csrfToken)
   hydrateRoot(document.getElementById('root')!, <Root pageContext={pageContext}>{Page ? <Page /> : null}</Root>)
-  document.documentElement.dataset.hydrated = 'true'
   registerServiceWorker()
+  // The page answers every tap once the code of its parts hydrated on demand is here.
+  await loadLazyParts()
+  document.documentElement.dataset.hydrated = 'true'
 }

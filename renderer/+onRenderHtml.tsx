@@ -3,6 +3,7 @@ import { dangerouslySkipEscape, escapeInject } from 'vike/server'
 import type { OnRenderHtmlAsync } from 'vike/types'
 import { Root } from './Root.tsx'
 import { THEME_SCRIPT } from './theme.ts'
+import { loadLazyParts } from './ui/lazy-hydrated.tsx'
 
 /** A page's own link-preview facts (a +data hook returns them as `meta`): Open Graph and Twitter tags. */
 export interface PageMeta {
@@ -17,8 +18,12 @@ const DEFAULT_DESCRIPTION = 'Buy MTN, Telecel and AirtelTigo data bundles in Gha
 
 export const onRenderHtml: OnRenderHtmlAsync = async (pageContext) => {
   const { Page } = pageContext
+  await loadLazyParts()
   const stream = await renderToStream(<Root pageContext={pageContext}>{Page ? <Page /> : null}</Root>, {
-    userAgent: pageContext.headersOriginal ? String((pageContext.headersOriginal as Record<string, unknown>)['user-agent'] ?? '') : undefined
+    userAgent: pageContext.headersOriginal ? String((pageContext.headersOriginal as Record<string, unknown>)['user-agent'] ?? '') : undefined,
+    // React would send a large Suspense boundary after the page, revealed by an inline script the CSP
+    // blocks; the boundaries are there to split hydration into parts (ADR 0044), so each stays in place.
+    streamOptions: { progressiveChunkSize: Number.MAX_SAFE_INTEGER }
   })
   const siteName = pageContext.settings?.siteName || 'Data Hub'
   const meta = (pageContext.data as { meta?: PageMeta } | undefined)?.meta ?? null

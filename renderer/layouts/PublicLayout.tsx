@@ -1,4 +1,4 @@
-import { useRef, useState, type ReactNode } from 'react'
+import { Suspense, useRef, useState, type ReactNode } from 'react'
 import { OfflineNotice } from '../offline/OfflineNotice.tsx'
 import { signOut } from '../ui/sign-out.ts'
 import { ThemeToggle } from '../ui/ThemeToggle.tsx'
@@ -149,6 +149,12 @@ function Footer() {
   )
 }
 
+/**
+ * The header hydrates with the page's first task (its menu answers a tap at once); the page and the footer
+ * are each a Suspense boundary, which React hydrates afterwards in slices of a few milliseconds, so no
+ * long task keeps a phone from answering while the buy form comes alive (ADR 0044). A tap on a part not
+ * yet hydrated hydrates that part first, then reaches it.
+ */
 export function PublicLayout({ children }: { children: ReactNode }) {
   return (
     <>
@@ -158,8 +164,12 @@ export function PublicLayout({ children }: { children: ReactNode }) {
       <Header />
       <OfflineNotice />
       <WorkingHours />
-      <main id="main">{children}</main>
-      <Footer />
+      <main id="main">
+        <Suspense fallback={null}>{children}</Suspense>
+      </main>
+      <Suspense fallback={null}>
+        <Footer />
+      </Suspense>
     </>
   )
 }

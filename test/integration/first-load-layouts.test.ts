@@ -29,6 +29,18 @@ describe('first load: each page carries only its own layout', () => {
     }
   })
 
+  it("hydrates a public page's content and footer after its header, each as its own part", async () => {
+    const visitor = new Client()
+    for (const p of ['/', '/data-services', '/afa', '/agent/register', '/login']) {
+      const { html } = await firstLoad(visitor, p)
+      // React's Suspense markers: what they enclose hydrates in slices after the page's first task.
+      expect(html, p).to.include('<main id="main"><!--$-->')
+      expect(html, p).to.match(/<!--\$--><footer class="footer">/)
+      // The header is outside both, so its menu answers at once.
+      expect(html.indexOf('<nav'), p).to.be.below(html.indexOf('<!--$-->'))
+    }
+  })
+
   it('still renders and ships the portal shells on signed-in pages', async () => {
     const admin = await adminClient()
     const overview = await firstLoad(admin, '/admin/overview')

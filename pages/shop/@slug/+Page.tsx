@@ -1,10 +1,13 @@
+import { lazyHydrated } from '../../../renderer/ui/lazy-hydrated.tsx'
 import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import '../../_storefront/storefront.css'
 import { BuyData } from '../../data-services/BuyData.tsx'
 import { BuyTabs } from '../../data-services/BuyTabs.tsx'
 import { MyOrders } from '../../data-services/MyOrders.tsx'
-import { CheckerBuy } from '../../checkers/_parts/CheckerBuy.tsx'
 import type { ShopData } from './+data.ts'
+
+// Below the bundles and only in some shops: its code stays off the shop's first load.
+const CheckerBuy = lazyHydrated(() => import('../../checkers/_parts/CheckerBuy.tsx').then((m) => m.CheckerBuy))
 
 /** An agent's shop: the public buy flow and order lookup at the shop's prices, under the shop's own name and colour. */
 export default function Page() {

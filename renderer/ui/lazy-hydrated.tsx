@@ -1,0 +1,52 @@
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react'
+
+const parts: (() => Promise<unknown>)[] = []
+
+/**
+ * Loads the code of every `lazyHydrated` part the page's modules named. The server awaits it before each
+ * render, so none is left pending: a pending part would be streamed after the page and revealed by an
+ * inline script the CSP blocks. The browser calls it once the rest of the page is hydrating: from then on
+ * a tap on such a part hydrates it at once and reaches it (before, React drops the tap).
+ */
+export const loadLazyParts = () => Promise.all(parts.map((load) => load()))
+
+interface Part<P> {
+  /** Set once the code is here; only the server renders it directly. */
+  loaded?: ComponentType<P>
+  OnDemand: ComponentType<P>
+}
+
+function LazyPart<P extends object>({ part, props }: { part: Part<P>; props: P }) {
+  // The browser keeps the lazy one even once loaded: another component type would remount the part and
+  // lose what the visitor entered.
+  const Shown = (import.meta.env.SSR && part.loaded) || part.OnDemand
+  return (
+    <Suspense fallback={null}>
+      <Shown {...props} />
+    </Suspense>
+  )
+}
+
+/**
+ * A part of a page whose HTML comes with the page but whose code does not (ADR 0044): the server renders
+ * it in place, the browser shows that HTML at once and hydrates it when its chunk has come, fetched after
+ * the page's own code ran (on every page that names it, whether or not it shows it). For parts below the
+ * first screen, so the buy form hydrates first.
+ */
+export function lazyHydrated<P extends object>(load: () => Promise<ComponentType<P>>): (props: P) => ReactNode {
+  let loading: Promise<ComponentType<P>> | undefined
+  const fetchCode = () => {
+    // A failed fetch may be tried again (the lazy component asks again on the next render).
+    loading ??= load().then(
+      (c) => (part.loaded = c),
+      (e: unknown) => {
+        loading = undefined
+        throw e
+      }
+    )
+    return loading
+  }
+  const part: Part<P> = { OnDemand: lazy(() => fetchCode().then((c) => ({ default: c }))) }
+  parts.push(() => fetchCode().catch(() => undefined))
+  return (props) => <LazyPart part={part} props={props} />
+}

@@ -1,0 +1,55 @@
+import { expect } from 'chai'
+import { brotliCompressSync } from 'node:zlib'
+import { createAgent } from '../helpers/factories.ts'
+import { adminClient, Client } from '../helpers/http.ts'
+import { resetDb } from '../helpers/server.ts'
+import { checkerWithStock } from '../helpers/vouchers.ts'
+
+const browser = { 'User-Agent': 'Mozilla/5.0', Accept: 'text/html' }
+const BUDGET = 100 * 1024
+
+/** The page's HTML, the text of each script and stylesheet it links, and their brotli weight (what a first visit downloads). */
+async function firstLoad(path: string) {
+  const client = new Client()
+  const page = await client.get(path, browser)
+  expect(page.status, path).to.equal(200)
+  const urls = [...new Set([...page.text.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!))]
+  const files = await Promise.all(urls.map(async (u) => (await client.get(u, { 'Accept-Encoding': 'identity' })).text))
+  const brotli = files.reduce((sum, text) => sum + brotliCompressSync(text).length, 0)
+  return { html: page.text, js: files.join('\n'), brotli }
+}
+
+/** A shop that sells a checker in stock, so its page shows the checkers' form under the bundles. */
+async function shopWithCheckers(slug: string) {
+  const productId = await checkerWithStock(await adminClient(), 2, { shopCeiling: 22 })
+  const a = await createAgent({ email: `${slug}@test.local` })
+  const agent = new Client()
+  expect((await agent.login(a.user.email, a.password)).status).to.equal(200)
+  expect((await agent.put('/api/shops/mine', { slug, name: 'Weight Shop', description: '', whatsapp: '', accent: '#1565c0' })).status).to.equal(200)
+  expect((await agent.put('/api/shops/mine/checkers', { prices: [{ productId, price: 21 }] })).status).to.equal(200)
+}
+
+// The tracker's budget: a phone's first visit to a public page downloads under 100 KB brotli of JS + CSS (ADR 0044).
+describe('first load: the public pages stay under 100 KB brotli', function () {
+  this.timeout(60_000)
+  beforeEach(resetDb)
+
+  it('weighs each public page and a shop page with checkers under the budget', async () => {
+    await shopWithCheckers('weight-shop')
+    for (const p of ['/', '/data-services', '/afa', '/agent/register', '/login', '/shop/weight-shop']) {
+      const { brotli } = await firstLoad(p)
+      expect(brotli, `${p}: ${(brotli / 1024).toFixed(1)} KB`).to.be.below(BUDGET)
+    }
+  })
+
+  it("renders a shop's checkers in its HTML but leaves their code to load after the page", async () => {
+    await shopWithCheckers('weight-shop')
+    const { html, js } = await firstLoad('/shop/weight-shop')
+    // The server rendered the form in place, inside the page (no part streamed after it).
+    expect(html).to.include('data-testid="shop-checkers"')
+    expect(html).to.include('data-testid="checker-total"')
+    expect(html).to.not.include('<template')
+    // Only the checkers' form says this, so its code is absent from what the page links.
+    expect(js).to.not.include('checker-total')
+  })
+})
