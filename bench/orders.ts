@@ -5,7 +5,8 @@
 // bytes the same way in the same rounds. Also counts the statements each order sends (bench/statement-log.ts).
 // Production server, embedded PostgreSQL with fsync on. Prints figures; asserts nothing.
 //   BENCH_ORDERS (200 per round), BENCH_ROUNDS (3), BENCH_PORT (3100; +1 for the bare server), BENCH_PG_PORT (54330),
-//   PROFILE_ORDERS (20: orders per kind whose statements are timed one by one)
+//   PROFILE_ORDERS (20: orders per kind whose statements are timed one by one),
+//   BENCH_TRACE=1: those orders also traced phase by phase in the server (bench/trace-requests.ts)
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -13,6 +14,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { hashSecret } from '../server/lib/crypto.ts'
 import { BENCH_DB_URL, BENCH_ENV, ROOT, startChild, stopChild } from './lib.ts'
+import { phaseTable } from './trace-phases.ts'
 
 const perRound = Number(process.env.BENCH_ORDERS ?? 200)
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3))
@@ -20,6 +22,8 @@ const PORT = process.env.BENCH_PORT ?? '3100'
 const BARE_PORT = String(Number(PORT) + 1)
 const base = `http://127.0.0.1:${PORT}`
 const statementLog = path.join(ROOT, '.data/bench-statements.log')
+const traceFile = process.env.BENCH_TRACE === '1' ? path.join(ROOT, '.data/bench-trace.jsonl') : null
+const traceImport = traceFile ? ' --import ./bench/trace-requests.ts' : ''
 const loadavg = () =>
   os
     .loadavg()
@@ -30,9 +34,16 @@ console.log(
 )
 
 fs.rmSync(statementLog, { force: true })
+if (traceFile) fs.rmSync(traceFile, { force: true })
 const server = await startChild(
   'main.ts',
-  { ...BENCH_ENV, PORT, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ./bench/statement-log.ts`, STATEMENT_LOG: statementLog },
+  {
+    ...BENCH_ENV,
+    PORT,
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ./bench/statement-log.ts${traceImport}`,
+    STATEMENT_LOG: statementLog,
+    ...(traceFile ? { TRACE_REQUESTS: traceFile } : {})
+  },
   `${base}/readyz`
 )
 const db = new pg.Client({ connectionString: BENCH_DB_URL })
@@ -162,5 +173,6 @@ for (const [name, ms] of Object.entries(all)) {
 }
 console.log('')
 for (const line of profiles) console.log(line)
+if (traceFile) for (const prefix of ['POST /api/orders', 'POST /api/v1/orders']) console.log(['', ...phaseTable(traceFile, prefix, profiled)].join('\n'))
 for (const name of Object.keys(kinds)) console.log(`ratio p50 ${name} / bare: ${(pct(all[name]!, 50) / pct(all[BARE]!, 50)).toFixed(1)}x`)
 console.log(`load average at the end: ${loadavg()}`)

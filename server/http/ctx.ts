@@ -1,10 +1,11 @@
 import type { Request } from 'express'
 import type { Browser, Ctx } from '../services/context.ts'
+import { saveSessionNow } from './session-saved-early.ts'
 
 /** How many of its own payments a browser can come back to (status, checkout, simulator phone). */
 export const REMEMBERED_PAYMENTS = 20
 
-/** The session's list of payments this browser started; the session is only written when one is added. */
+/** The session's list of payments this browser started; the session is only written when one is added, at once. */
 export function browserOf(req: Request): Browser {
   const list = () => (Array.isArray(req.session?.startedPayments) ? req.session.startedPayments : [])
   return {
@@ -12,6 +13,8 @@ export function browserOf(req: Request): Browser {
     remember: (tid) => {
       if (!req.session) return
       req.session.startedPayments = [...list().filter((t) => t !== tid), tid].slice(-REMEMBERED_PAYMENTS)
+      // Written while the order goes on, not after its answer is ready; the answer still waits for it.
+      saveSessionNow(req)
     },
     started: () => [...list()].reverse()
   }

@@ -71,6 +71,11 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
       sent.join('\n')
     ).to.have.length(1)
     expect(statements, sent.join('\n')).to.be.at.most(8)
+    // The session is written while the order commits, not after the gateway answered: no round trip of its own at the end.
+    const session = sent.findIndex((s) => /^INSERT INTO session\b/.test(s))
+    const answer = sent.findIndex((s) => /^WITH p AS \( UPDATE payments/.test(s.replace(/\s+/g, ' ')))
+    expect(answer, sent.join('\n')).to.be.greaterThan(-1)
+    expect(session, sent.join('\n')).to.be.lessThan(answer)
     // The order's audit entry is written by the order's own statement.
     expect(
       sent.filter((s) => /^INSERT INTO audit_logs/.test(s)),
@@ -81,6 +86,64 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
       sent.filter((s) => /^SELECT \* FROM payments/.test(s) || /FROM "orders"/.test(s) || /^SELECT [^(]*FROM settings/.test(s)),
       sent.join('\n')
     ).to.deep.equal([])
+  })
+
+  it("a returning visitor's order writes its session once (no touch after the save) and moves its expiry", async () => {
+    const pkg = await createPackage()
+    const visitor = new Client()
+    const order = (phone: string) => visitor.post('/api/orders', { packageId: pkg.id, recipientNumber: phone, payerPhone: phone, payerNetwork: 'MTN' })
+    expect((await order('0241234567')).status).to.equal(201)
+    const sid = decodeURIComponent(visitor.cookies.get('datahub.sid')!).slice(2).split('.')[0]!
+    const expireOf = async () =>
+      (
+        await app().db.sequelize.query<{ expire: Date }>('SELECT expire FROM session WHERE sid = :sid', { replacements: { sid }, type: QueryTypes.SELECT })
+      )[0]!.expire.getTime()
+    // As if the first order were ten minutes ago.
+    await app().db.sequelize.query(`UPDATE session SET expire = expire - interval '10 minutes' WHERE sid = :sid`, { replacements: { sid } })
+    const before = await expireOf()
+    const { out, sent } = await statementsOf(() => order('0241234568'))
+    expect(out.status, out.text).to.equal(201)
+    expect(
+      sent.filter((s) => /\bsession\b/.test(s) && /^(INSERT|UPDATE|DELETE)/.test(s)),
+      sent.join('\n')
+    ).to.have.length(1)
+    expect(await expireOf()).to.be.greaterThan(before + 9 * 60_000)
+    // Both payments are this browser's: the second save kept the first.
+    expect((await visitor.get(`/api/payment/status/${out.body.payment.transactionId}`)).status).to.equal(200)
+  })
+
+  it("a visitor's order is answered only once its session is saved, and its order is committed before that", async () => {
+    const pkg = await createPackage()
+    const visitor = new Client()
+    const locker = new pg.Client({ connectionString: app().db.url })
+    await locker.connect()
+    try {
+      // The session table held: the session's write waits, as on a slow connection.
+      await locker.query('BEGIN')
+      await locker.query('LOCK TABLE session IN SHARE MODE')
+      let answered = false
+      const placing = visitor
+        .post('/api/orders', { packageId: pkg.id, recipientNumber: '0241234567', payerPhone: '0241234567', payerNetwork: 'MTN' })
+        .finally(() => {
+          answered = true
+        })
+      const deadline = Date.now() + 10_000
+      let orders = 0
+      while (orders === 0 && Date.now() < deadline) {
+        orders = Number((await locker.query("SELECT count(*) AS n FROM payments WHERE status IN ('PENDING', 'IN_PROGRESS')")).rows[0].n)
+        await new Promise((r) => setTimeout(r, 20))
+      }
+      expect(orders, 'the order and its payment committed while the session waits').to.equal(1)
+      await new Promise((r) => setTimeout(r, 300))
+      expect(answered, 'answered before its session was saved').to.equal(false)
+      await locker.query('COMMIT')
+      const out = await placing
+      expect(out.status, out.text).to.equal(201)
+      // The next request of this browser finds the payment it started.
+      expect((await visitor.get(`/api/payment/status/${out.body.payment.transactionId}`)).status).to.equal(200)
+    } finally {
+      await locker.end()
+    }
   })
 
   it('a wallet order over the reseller API: one transaction, the price rule in one statement, the order with its audit entry in one, the payment with the debit in one, nothing read back after the commit', async () => {

@@ -2,6 +2,7 @@ import connectPgSimple from 'connect-pg-simple'
 import session, { type SessionData } from 'express-session'
 import { NO_FLUSH_WAIT } from '../../../models/prepared.ts'
 import type { SessionRow } from '../../services/signed-in/index.ts'
+import { savedByItsRequest } from '../session-saved-early.ts'
 
 /** A session's row is written again on a read only when its last write on this instance is older than this. */
 export const TOUCH_EVERY_MS = 60_000
@@ -64,6 +65,8 @@ export function createSessionStore(options: PgStoreOptions, touchEveryMs = TOUCH
       const at = written.get(sid)
       // Only a read skips: any other request (the timeout dialog's "Extend Session" is a POST) moves the expiry at once.
       if (at !== undefined && Date.now() - at < touchEveryMs && isRead(sess)) return void fn?.()
+      // Saved in full during this very request (a payment it started): that save moved the expiry a moment ago.
+      if (savedByItsRequest(sess)) return void fn?.()
       note(sid)
       super.touch(sid, sess, fn)
     }
