@@ -138,6 +138,42 @@ describe('compression: what is compressed per request is compressed cheaply', ()
   })
 })
 
+describe("compression: a whole JSON answer is compressed in the request's turn", () => {
+  beforeEach(resetDb)
+
+  it("a placed order's answer goes out compressed with its length, in one piece (no zlib stream), in brotli or gzip", async () => {
+    const pkg = await createPackage()
+    for (const [encoding, phone] of [
+      ['br', '0241234567'],
+      ['gzip', '0241234568']
+    ] as const) {
+      const body = JSON.stringify({ packageId: pkg.id, recipientNumber: phone, payerPhone: phone, payerNetwork: 'MTN' })
+      const r = await new Promise<Raw>((resolve, reject) => {
+        const req = http.request(
+          `${app().url}/api/orders`,
+          { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': encoding } },
+          (res) => {
+            const parts: Buffer[] = []
+            res.on('data', (c: Buffer) => parts.push(c))
+            res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(parts), decodedAtChunk: [] }))
+          }
+        )
+        req.on('error', reject)
+        req.end(body)
+      })
+      expect(r.status, r.body.toString()).to.equal(201)
+      expect(r.headers['content-encoding'], encoding).to.equal(encoding)
+      expect(String(r.headers.vary)).to.match(/accept-encoding/i)
+      // A stream's answer is chunked, its length unknown when the headers go.
+      expect(r.headers['transfer-encoding'], encoding).to.equal(undefined)
+      expect(Number(r.headers['content-length']), encoding).to.equal(r.body.length)
+      const json = JSON.parse(decode(r))
+      expect(json.order).to.include({ recipientNumber: phone, paymentStatus: 'PENDING' })
+      expect(JSON.stringify(json).length, 'past the threshold').to.be.greaterThan(1024)
+    }
+  })
+})
+
 describe('compression: HEAD answers carry the headers of their GET', () => {
   it('shows Content-Encoding on HEAD / and sends no body', async () => {
     const res = await new Promise<http.IncomingMessage & { bytes: number }>((resolve, reject) => {

@@ -14,7 +14,7 @@ import zlib from 'node:zlib'
  */
 export function compressResponses(): RequestHandler {
   const compress = compression({
-    threshold: 1024,
+    threshold: THRESHOLD,
     flush: zlib.constants.Z_NO_FLUSH,
     brotli: {
       flush: zlib.constants.BROTLI_OPERATION_PROCESS,
@@ -28,10 +28,52 @@ export function compressResponses(): RequestHandler {
     if (req.method === 'HEAD') req.method = 'GET'
     compress(req, res, (err?: unknown) => {
       flushOncePerTurn(res)
+      compressWholeJsonAtOnce(req, res)
       next(err)
     })
   }
 }
+
+const THRESHOLD = 1024
+/** JSON answers up to this size, handed to `end` whole, are compressed in the request's own turn. */
+export const AT_ONCE_MAX = 64 * 1024
+const BROTLI_AT_ONCE = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } }
+
+/**
+ * `compression` sends every body through a zlib stream, which does its work on libuv's thread pool: an API
+ * answer of 1-2 KB (a placed order) waited for a hop to a pool thread and back, on a busy machine longer than
+ * the compression itself (tens of microseconds). An answer given whole (`res.json`, `res.send`) is compressed
+ * here at once, with the same encodings and settings; `compression` then sees it encoded and passes it on.
+ * Streamed answers (pages, exports) and bodies past AT_ONCE_MAX keep the stream.
+ */
+function compressWholeJsonAtOnce(req: Request, res: Response) {
+  const end = res.end
+  res.end = function (this: Response, ...args: unknown[]) {
+    const [chunk, encoding] = args
+    const body = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : chunk
+    if (Buffer.isBuffer(body) && body.length >= THRESHOLD && body.length <= AT_ONCE_MAX && compressibleNow(req, res)) {
+      const method = req.acceptsEncodings('br', 'gzip')
+      if (method === 'br' || method === 'gzip') {
+        const out = method === 'br' ? zlib.brotliCompressSync(body, BROTLI_AT_ONCE) : zlib.gzipSync(body)
+        res.vary('Accept-Encoding')
+        res.setHeader('Content-Encoding', method)
+        res.setHeader('Content-Length', out.length)
+        const done = args.find((a) => typeof a === 'function')
+        return (end as (...a: unknown[]) => Response).call(this, out, done)
+      }
+    }
+    return (end as (...a: unknown[]) => Response).apply(this, args)
+  } as Response['end']
+}
+
+const compressibleNow = (req: Request, res: Response) =>
+  !res.headersSent &&
+  req.method !== 'HEAD' &&
+  res.statusCode !== 204 &&
+  res.statusCode !== 304 &&
+  /^application\/json\b/.test(String(res.getHeader('Content-Type') ?? '')) &&
+  !res.getHeader('Content-Encoding') &&
+  !/\bno-transform\b/.test(String(res.getHeader('Cache-Control') ?? ''))
 
 /** After `compression` took over res.write: each write schedules one flush of the encoder for the end of this turn. */
 function flushOncePerTurn(res: Response) {
