@@ -14,6 +14,8 @@ import { app, resetDb } from '../helpers/server.ts'
 async function statementsOf(fn: () => Promise<unknown>) {
   const query = pg.Client.prototype.query
   const sent: string[] = []
+  // '> text' when a statement is sent, '< text' when it is answered: which round trips overlap.
+  const events: string[] = []
   let flushes = 0
   const inTransaction = new WeakSet<object>()
   pg.Client.prototype.query = function (this: object, ...args: unknown[]) {
@@ -29,14 +31,35 @@ async function statementsOf(fn: () => Promise<unknown>) {
       } else if (/^ROLLBACK/i.test(text)) inTransaction.delete(this)
       else if (!inTransaction.has(this) && /\b(INSERT|UPDATE|DELETE)\b/i.test(text) && !/set_config\('synchronous_commit', 'off'/.test(text)) flushes++
     }
-    return (query as (...a: unknown[]) => unknown).apply(this, args)
+    if (text === 'SELECT 1') return (query as (...a: unknown[]) => unknown).apply(this, args)
+    events.push(`> ${text}`)
+    const answered = () => events.push(`< ${text}`)
+    const cb = args.findIndex((a) => typeof a === 'function')
+    if (cb >= 0) {
+      const done = args[cb] as (...r: unknown[]) => unknown
+      args[cb] = (...r: unknown[]) => {
+        answered()
+        return done(...r)
+      }
+      return (query as (...a: unknown[]) => unknown).apply(this, args)
+    }
+    const out = (query as (...a: unknown[]) => unknown).apply(this, args) as { then?: (f: () => void, r: () => void) => unknown } | undefined
+    if (out && typeof out.then === 'function') out.then(answered, answered)
+    return out
   } as typeof query
   try {
     const out = await fn()
-    return { out: out as { status: number; text: string; body: any }, statements: sent.length, flushes, sent }
+    return { out: out as { status: number; text: string; body: any }, statements: sent.length, flushes, sent, events }
   } finally {
     pg.Client.prototype.query = query
   }
+}
+
+/** True when statements matching `a` and `b` were both sent before either was answered: one round trip for two. */
+function askedAtOnce(events: string[], a: RegExp, b: RegExp): boolean {
+  const at = (mark: string, re: RegExp) => events.findIndex((e) => e.startsWith(mark) && re.test(e.slice(2)))
+  const [sentA, sentB, answeredA, answeredB] = [at('>', a), at('>', b), at('<', a), at('<', b)]
+  return sentA >= 0 && sentB >= 0 && Math.max(sentA, sentB) < Math.min(answeredA, answeredB)
 }
 
 /** An agent with GHS 20 in its wallet, signed in on the portal, and a bundle it buys at GHS 4.50. */
@@ -152,9 +175,11 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     api.bearer = (await portal.post('/api/reseller/keys', { name: 'Counted' })).body.key
     // A first order, so the key's "last used" mark and the settings are as any later order finds them.
     expect((await api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241112200' }, { 'Idempotency-Key': 'warm-up' })).status).to.equal(201)
-    const { out, statements, flushes, sent } = await statementsOf(() =>
+    const { out, statements, flushes, sent, events } = await statementsOf(() =>
       api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241112211' }, { 'Idempotency-Key': 'counted-1' })
     )
+    // The key's user and the key's request counter need only the key: asked at once, not one after the other.
+    expect(askedAtOnce(events, /^SELECT u\.id\b/, /^INSERT INTO rate_limits\b/), events.join('\n')).to.equal(true)
     expect(out.status, out.text).to.equal(201)
     expect(out.body.order).to.include({ paymentStatus: 'SUCCESS', recipientNumber: '0241112211' })
     expect(flushes, sent.join('\n')).to.equal(1)

@@ -42,6 +42,14 @@ export interface ApiCaller {
   keyId: number
 }
 
+/** A key's request rate as X-RateLimit-* and Retry-After tell it. */
+export interface ApiRate {
+  limit: number
+  remaining: number
+  resetSeconds: number
+  limited: boolean
+}
+
 /** The reseller API (ADR 0014): keys, per-key rate limit, agent prices, wallet orders with idempotency, webhooks. */
 export function createResellerApi(deps: {
   sequelize: Sequelize
@@ -80,26 +88,26 @@ export function createResellerApi(deps: {
     keys,
     webhooks,
 
-    /** Who is calling: 401 for a missing, unknown or revoked key; 403 when the agent may not trade (unapproved, unpaid). */
-    async authenticate(header: string | undefined): Promise<ApiCaller> {
+    /**
+     * Who is calling, and the request counted against the key's rate (a fixed one-minute window per key in
+     * PostgreSQL, shared by every instance: the count and the seconds until the window ends, for X-RateLimit-*
+     * and Retry-After). 401 for a missing, unknown or revoked key; 403 when the agent may not trade (unapproved,
+     * unpaid). The key's user and its counter need only the key: both are asked at once, one round trip for two.
+     * A known key's request is counted even when its agent is then refused, as any request on it is.
+     */
+    async admit(header: string | undefined): Promise<{ caller: ApiCaller; rate: ApiRate }> {
       const raw = header?.startsWith('Bearer ') ? header.slice(7).trim() : ''
       if (!raw) throw unauthorized('API key required: send Authorization: Bearer <key>')
       const found = await keys.authenticate(raw)
       if (!found) throw unauthorized(BAD_KEY)
-      const actor = await deps.auth.loadActor(found.userId)
+      const limit = deps.env.API_RATE_LIMIT_PER_MINUTE
+      const [actor, { count, resetSeconds }] = await Promise.all([deps.auth.loadActor(found.userId), hitWindow(sequelize, `api-key:${found.keyId}`, 60)])
       if (!actor || actor.role !== 'AGENT' || !actor.agent) throw unauthorized(BAD_KEY)
       if (!isActiveAgent(actor?.agent)) throw forbidden('Your agent account must be paid and approved to use the API')
-      return { actor, agentId: found.agentId, keyId: found.keyId }
-    },
-
-    /**
-     * Fixed one-minute window per key in PostgreSQL (shared by every instance): the count and the
-     * seconds until the window ends, for X-RateLimit-* and Retry-After.
-     */
-    async hit(keyId: number): Promise<{ limit: number; remaining: number; resetSeconds: number; limited: boolean }> {
-      const limit = deps.env.API_RATE_LIMIT_PER_MINUTE
-      const { count, resetSeconds } = await hitWindow(sequelize, `api-key:${keyId}`, 60)
-      return { limit, remaining: Math.max(0, limit - count), resetSeconds, limited: count > limit }
+      return {
+        caller: { actor, agentId: found.agentId, keyId: found.keyId },
+        rate: { limit, remaining: Math.max(0, limit - count), resetSeconds, limited: count > limit }
+      }
     },
 
     async listPackages(caller: ApiCaller) {

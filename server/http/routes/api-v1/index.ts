@@ -25,8 +25,7 @@ export function apiV1Router(services: Services) {
 
   const authenticate: RequestHandler = async (req, res, next) => {
     res.setHeader('Cache-Control', 'no-store')
-    const caller = await api.authenticate(req.headers.authorization)
-    const rate = await api.hit(caller.keyId)
+    const { caller, rate } = await api.admit(req.headers.authorization)
     res.setHeader('X-RateLimit-Limit', String(rate.limit))
     res.setHeader('X-RateLimit-Remaining', String(rate.remaining))
     res.setHeader('X-RateLimit-Reset', String(rate.resetSeconds))
