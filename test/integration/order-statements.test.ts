@@ -121,8 +121,12 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
       (
         await app().db.sequelize.query<{ expire: Date }>('SELECT expire FROM session WHERE sid = :sid', { replacements: { sid }, type: QueryTypes.SELECT })
       )[0]!.expire.getTime()
-    // As if the first order were ten minutes ago.
-    await app().db.sequelize.query(`UPDATE session SET expire = expire - interval '10 minutes' WHERE sid = :sid`, { replacements: { sid } })
+    // As if the first order were ten minutes ago: the row's expiry and the cookie's as the session holds it.
+    const twentyMinutesOn = Date.now() + 20 * 60_000
+    await app().db.sequelize.query(
+      `UPDATE session SET expire = to_timestamp(:at / 1000.0), sess = jsonb_set(sess::jsonb, '{cookie,expires}', to_jsonb(:iso::text))::json WHERE sid = :sid`,
+      { replacements: { sid, at: twentyMinutesOn, iso: new Date(twentyMinutesOn).toISOString() } }
+    )
     const before = await expireOf()
     const { out, sent } = await statementsOf(() => order('0241234568'))
     expect(out.status, out.text).to.equal(201)
