@@ -239,9 +239,9 @@ describe('payouts with Paystack Transfers (fake Paystack server)', function () {
     expect(actions).to.include.members(['PAYOUT_REQUESTED', 'PAYOUT_APPROVED', 'PAYOUT_REJECTED'])
   })
 
-  it("Paystack's never-sent words (abandoned, blocked, rejected) fail a payout and return the money; otp keeps it open and lists it", async () => {
+  it("Paystack's never-sent words (abandoned, blocked, rejected) fail a payout and reversed reverses it, both returning the money; otp keeps it open and lists it", async () => {
     const a = await agentWithNumber(5000)
-    for (const word of ['abandoned', 'blocked', 'rejected', 'otp'] as const) {
+    for (const word of ['abandoned', 'blocked', 'rejected', 'reversed', 'otp'] as const) {
       const r = await a.c.post('/api/payouts', { amount: 5 })
       expect(r.status, r.text).to.equal(201)
       await ps.services.queue.drain()
@@ -253,7 +253,7 @@ describe('payouts with Paystack Transfers (fake Paystack server)', function () {
         expect(p.status).to.equal('SENT')
         expect(await entries(r.body.id)).to.deep.equal(['PAYOUT'])
       } else {
-        expect(p.status, word).to.equal('FAILED')
+        expect(p.status, word).to.equal(word === 'reversed' ? 'REVERSED' : 'FAILED')
         expect(await entries(r.body.id)).to.deep.equal(['PAYOUT', 'PAYOUT_RETURN'])
       }
     }

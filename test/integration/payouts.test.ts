@@ -1,6 +1,9 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import type { Services } from '../../server/services/index.ts'
+import { createAttention } from '../../server/services/payments/attention.ts'
+import { createPayoutsService } from '../../server/services/payouts/index.ts'
+import { ADMIN } from '../helpers/server.ts'
 import { createAgent } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
@@ -283,5 +286,33 @@ describe('payouts (transfers simulator)', function () {
       },
       { action: 'PAYOUT_NUMBER_REMOVED', user_id: a.user.id, severity: 'MEDIUM', details: { network: 'TELECEL', phone: '0201234567' } }
     ])
+  })
+
+  it('in production the transfers simulator control is for admins, whoever calls the service', async () => {
+    const s = app().services
+    const { sequelize } = app().db
+    const env = { ...s.deps.env, NODE_ENV: 'production' as const }
+    const prod = createPayoutsService({
+      sequelize,
+      env,
+      log: s.deps.log,
+      audit: s.audit,
+      settings: s.settings,
+      earnings: s.earnings,
+      queue: s.queue,
+      attention: createAttention({ sequelize })
+    })
+    const a = await createAgent()
+    const [admin] = await sql<{ id: number }>('SELECT id FROM users WHERE email = :email', { email: ADMIN.email })
+    for (const ctx of [{}, { user: await s.auth.loadActor(a.user.id) }]) {
+      let refused: any
+      try {
+        prod.simulatorControl({ mode: 'fail' }, ctx)
+      } catch (e) {
+        refused = e
+      }
+      expect(refused).to.include({ status: 403, message: 'The transfers simulator control is for admins' })
+    }
+    expect(prod.simulatorControl({ mode: 'fail', count: 2 }, { user: await s.auth.loadActor(admin!.id) })).to.include({ mode: 'fail', remaining: 2 })
   })
 })
