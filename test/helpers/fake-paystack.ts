@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net'
  * events with webhook() / event().
  */
 export type Trouble = { kind: '429' | '502' | 'nonjson' | 'reset' | 'silence' | 'slow'; ms?: number; create?: boolean }
+export type ResolveTrouble = { kind: '429' | '502' | 'nonjson' | 'reset' }
 
 export interface FakeRefund {
   id: number
@@ -44,7 +45,8 @@ export interface FakeTransfer {
   recipient: string
   reason: string
   transfer_code: string
-  status: 'pending' | 'success' | 'failed' | 'reversed' | 'otp'
+  /** Paystack's transfer status words (abandoned, blocked, rejected: never sent). */
+  status: 'pending' | 'success' | 'failed' | 'reversed' | 'otp' | 'abandoned' | 'blocked' | 'rejected'
 }
 
 export interface FakePaystack {
@@ -58,7 +60,9 @@ export interface FakePaystack {
   verifyTrouble(t: Trouble | null): void
   /** The next POST /transfer is refused outright (e.g. 'Your balance is not enough to fulfil this request'). */
   refuseNextTransfer(message: string | null): void
-  completeTransfer(reference: string, status: 'success' | 'failed' | 'reversed'): void
+  completeTransfer(reference: string, status: Exclude<FakeTransfer['status'], 'pending'>): void
+  /** The next GET /bank/resolve misbehaves this way (an answer, never a late one). */
+  resolveTrouble(t: ResolveTrouble | null): void
   /** A signed transfer.success / transfer.failed / transfer.reversed event for a transfer. */
   transferEvent(
     reference: string,
@@ -100,6 +104,7 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
   const unknownNumbers = new Set<string>()
   let transferTrouble: Trouble | null = null
   let verifyTrouble: Trouble | null = null
+  let resolveTrouble: ResolveTrouble | null = null
   let refuseTransfer: string | null = null
   const BANKS = [
     { id: 28, name: 'MTN', slug: 'mtn-gh', code: 'MTN', type: 'mobile_money', currency: 'GHS', country: 'Ghana', active: true },
@@ -306,6 +311,9 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
       }
       if (req.method === 'GET' && path === '/bank/resolve') {
         const sp = new URL(req.url ?? '/', 'http://x').searchParams
+        const tr = resolveTrouble
+        resolveTrouble = null
+        if (tr && misbehave(tr, req, res, () => undefined)) return
         const number = sp.get('account_number') ?? ''
         if (!BANKS.some((b) => b.code === sp.get('bank_code'))) return send(422, { status: false, message: 'Unknown bank code' })
         if (!/^0\d{9}$/.test(number) || unknownNumbers.has(number))
@@ -420,6 +428,9 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
     },
     verifyTrouble(t) {
       verifyTrouble = t
+    },
+    resolveTrouble(t) {
+      resolveTrouble = t
     },
     refuseNextTransfer(message) {
       refuseTransfer = message

@@ -238,4 +238,48 @@ describe('payouts with Paystack Transfers (fake Paystack server)', function () {
     const actions = (await sql<{ action: string }>(`SELECT action FROM audit_logs WHERE resource = 'PAYOUT' ORDER BY id`)).map((x) => x.action)
     expect(actions).to.include.members(['PAYOUT_REQUESTED', 'PAYOUT_APPROVED', 'PAYOUT_REJECTED'])
   })
+
+  it("Paystack's never-sent words (abandoned, blocked, rejected) fail a payout and reversed reverses it, both returning the money; otp keeps it open and lists it", async () => {
+    const a = await agentWithNumber(5000)
+    for (const word of ['abandoned', 'blocked', 'rejected', 'reversed', 'otp'] as const) {
+      const r = await a.c.post('/api/payouts', { amount: 5 })
+      expect(r.status, r.text).to.equal(201)
+      await ps.services.queue.drain()
+      fake.completeTransfer(r.body.reference, word)
+      await ps.services.payouts.check(r.body.id)
+      const p = await payout(r.body.id)
+      if (word === 'otp') {
+        // Still owed: the gateway waits for an OTP, the admin is told (below).
+        expect(p.status).to.equal('SENT')
+        expect(await entries(r.body.id)).to.deep.equal(['PAYOUT'])
+      } else {
+        expect(p.status, word).to.equal(word === 'reversed' ? 'REVERSED' : 'FAILED')
+        expect(await entries(r.body.id)).to.deep.equal(['PAYOUT', 'PAYOUT_RETURN'])
+      }
+    }
+    expect(await balance(a.agent.id)).to.equal(5000 - 550)
+    expect(await sql(`SELECT kind FROM payment_issues WHERE kind = 'payout_otp'`)).to.have.length(1)
+  })
+
+  it('a number Paystack cannot be asked about now (resolve answers 502) is a 503 with a clear message, and nothing is kept', async () => {
+    const a = await createAgent()
+    const c = new Client(ps.url)
+    expect((await c.login(a.user.email, a.password)).status).to.equal(200)
+    fake.resolveTrouble({ kind: '502' })
+    const r = await c.post('/api/payouts/number', { network: 'MTN', phone: '0241234567', accountName: 'Kofi Mensah' })
+    expect(r.status, r.text).to.equal(503)
+    expect(r.body.error).to.equal('We could not reach the payment gateway to verify this number. Please try again in a minute.')
+    expect(await sql('SELECT id FROM payout_numbers WHERE agent_id = :id', { id: a.agent.id })).to.have.length(0)
+    expect((await c.get('/api/payouts')).body).to.deep.include({ number: null, simulator: false })
+  })
+
+  it('with a Paystack key there is no transfers simulator: its state and its control answer 404', async () => {
+    const a = await createAgent()
+    const c = new Client(ps.url)
+    expect((await c.login(a.user.email, a.password)).status).to.equal(200)
+    for (const r of [await c.get('/api/payouts/simulator'), await c.post('/api/payouts/simulator', { mode: 'fail' })]) {
+      expect(r.status, r.text).to.equal(404)
+      expect(r.body.error).to.equal('The transfers simulator runs only without a Paystack key')
+    }
+  })
 })

@@ -1,6 +1,9 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import type { Services } from '../../server/services/index.ts'
+import { createAttention } from '../../server/services/payments/attention.ts'
+import { createPayoutsService } from '../../server/services/payouts/index.ts'
+import { ADMIN } from '../helpers/server.ts'
 import { createAgent } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
@@ -228,5 +231,88 @@ describe('payouts (transfers simulator)', function () {
       expect(await balance(a.agent.id)).to.equal(500)
       for (const h of [hop]) expect(h.body.length).to.be.at.most(182)
     })
+  })
+
+  it('takes a payout of exactly the minimum; the request is audited with its details, by the agent, in its transaction', async () => {
+    const { a, c } = await agentWithNumber(1000)
+    const p = await c.post('/api/payouts', { amount: 2 })
+    expect(p.status, p.text).to.equal(201)
+    expect(p.body).to.include({ status: 'QUEUED', amount: 2, fee: 0.5, total: 2.5 })
+    const audits = await sql(`SELECT user_id, severity, details FROM audit_logs WHERE action = 'PAYOUT_REQUESTED' AND resource_id = :id`, {
+      id: String(p.body.id)
+    })
+    expect(audits).to.have.length(1)
+    expect(audits[0]).to.deep.include({ user_id: a.user.id, severity: 'MEDIUM' })
+    expect(audits[0].details).to.deep.equal({
+      agentId: a.agent.id,
+      amount: 2,
+      fee: 0.5,
+      network: 'MTN',
+      phone: '0241234567',
+      channel: 'web',
+      needsApproval: false
+    })
+  })
+
+  it('a payout number is replaced and removed with audit entries naming it; removing none is a 404 and then no payout can be asked', async () => {
+    const { a, c } = await agentWithNumber(1000)
+    const replaced = await c.post('/api/payouts/number', { network: 'TELECEL', phone: '0201234567', accountName: 'Kojo Two' })
+    expect(replaced.status, replaced.text).to.equal(201)
+    expect(replaced.body).to.include({ network: 'TELECEL', networkLabel: 'Telecel', phone: '0201234567', accountName: 'Kojo Two' })
+    expect(Date.parse(replaced.body.verifiedAt)).to.be.closeTo(Date.now(), 60_000)
+    const removed = await c.delete('/api/payouts/number')
+    expect(removed.status, removed.text).to.equal(200)
+    expect(removed.body).to.deep.equal({ removed: true })
+    const again = await c.delete('/api/payouts/number')
+    expect(again.status).to.equal(404)
+    expect(again.body.error).to.equal('No payout number to remove')
+    expect((await c.get('/api/payouts')).body.number).to.equal(null)
+    expect((await c.post('/api/payouts', { amount: 5 })).body.error).to.equal('Add and verify a payout number first')
+    const audits = await sql(`SELECT action, user_id, severity, details FROM audit_logs WHERE resource = 'AGENT' AND resource_id = :id ORDER BY id`, {
+      id: String(a.agent.id)
+    })
+    expect(audits.filter((x) => x.action.startsWith('PAYOUT_NUMBER'))).to.deep.equal([
+      {
+        action: 'PAYOUT_NUMBER_ADDED',
+        user_id: a.user.id,
+        severity: 'HIGH',
+        details: { network: 'MTN', phone: '0241234567', accountName: 'Kojo', replaced: null }
+      },
+      {
+        action: 'PAYOUT_NUMBER_ADDED',
+        user_id: a.user.id,
+        severity: 'HIGH',
+        details: { network: 'TELECEL', phone: '0201234567', accountName: 'Kojo Two', replaced: 'MTN 0241234567' }
+      },
+      { action: 'PAYOUT_NUMBER_REMOVED', user_id: a.user.id, severity: 'MEDIUM', details: { network: 'TELECEL', phone: '0201234567' } }
+    ])
+  })
+
+  it('in production the transfers simulator control is for admins, whoever calls the service', async () => {
+    const s = app().services
+    const { sequelize } = app().db
+    const env = { ...s.deps.env, NODE_ENV: 'production' as const }
+    const prod = createPayoutsService({
+      sequelize,
+      env,
+      log: s.deps.log,
+      audit: s.audit,
+      settings: s.settings,
+      earnings: s.earnings,
+      queue: s.queue,
+      attention: createAttention({ sequelize })
+    })
+    const a = await createAgent()
+    const [admin] = await sql<{ id: number }>('SELECT id FROM users WHERE email = :email', { email: ADMIN.email })
+    for (const ctx of [{}, { user: await s.auth.loadActor(a.user.id) }]) {
+      let refused: any
+      try {
+        prod.simulatorControl({ mode: 'fail' }, ctx)
+      } catch (e) {
+        refused = e
+      }
+      expect(refused).to.include({ status: 403, message: 'The transfers simulator control is for admins' })
+    }
+    expect(prod.simulatorControl({ mode: 'fail', count: 2 }, { user: await s.auth.loadActor(admin!.id) })).to.include({ mode: 'fail', remaining: 2 })
   })
 })

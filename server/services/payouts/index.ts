@@ -87,7 +87,6 @@ export function createPayoutsService(deps: PayoutsDeps) {
   return {
     transfers,
     providerName: transfers.name,
-    isSimulator: !!sim,
     settings: payoutSettings,
     view,
     check: lifecycle.check,
