@@ -1,23 +1,14 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import { toGhs } from '../../server/lib/money.ts'
-import { adminClient, Client } from '../helpers/http.ts'
+import { adminClient, type Client } from '../helpers/http.ts'
 import { ADMIN, app, resetDb } from '../helpers/server.ts'
+import { paidSimulatorOrder } from '../helpers/simulator-order.ts'
 
 // The admin's refunds on the payment simulator: what each refusal says, and what a decided refund
 // leaves behind (its row, its audit entries, its queued job), which the money tests only count.
 const sql = async <T extends object = Record<string, any>>(text: string, replacements: Record<string, unknown> = {}) =>
   app().db.sequelize.query<T>(text, { replacements, type: QueryTypes.SELECT }) as Promise<T[]>
-const mtn1gb = async () => (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
-
-/** A 5 GHS order paid through the simulator: its id and its payment's reference. */
-async function paidOrder(payerPhone = '0241234567') {
-  const placed = await new Client().post('/api/orders', { packageId: await mtn1gb(), recipientNumber: '0201112222', payerPhone, payerNetwork: 'MTN' })
-  expect(placed.status, placed.text).to.equal(201)
-  const tid = placed.body.payment.transactionId as string
-  expect((await new Client().post(`/api/simulator/payments/${tid}/approve`)).body.paymentStatus).to.equal('SUCCESS')
-  return { id: placed.body.order.id as number, tid }
-}
 
 const refundOrder = (admin: Client, id: number | string, body: Record<string, unknown>) => admin.post(`/api/admin/orders/${id}/refund`, body)
 const refundPayment = (admin: Client, tid: string, body: Record<string, unknown>) => admin.post(`/api/admin/payments/${tid}/refund`, body)
@@ -37,7 +28,7 @@ describe("the admin's refunds", () => {
   })
 
   it('an order: the id and the reason are checked before the order, each refusal says why, and nothing is written', async () => {
-    const { id } = await paidOrder()
+    const { id } = await paidSimulatorOrder()
     await expectRefused(await refundOrder(admin, 0, { reason: 'x' }), 400, 'Invalid order')
     await expectRefused(await refundOrder(admin, 999999, {}), 400, 'Please give a reason for the refund')
     await expectRefused(await refundOrder(admin, 999999, { reason: '   ' }), 400, 'Please give a reason for the refund')
@@ -56,7 +47,7 @@ describe("the admin's refunds", () => {
   it("by reference: an order's payment keeps the order's checks; one that bought something else is refused; a top-up's needs a reason", async () => {
     await expectRefused(await refundPayment(admin, 'abc', { reason: 'x' }), 404, 'Payment not found')
     await expectRefused(await refundPayment(admin, '123456789', { reason: 'x' }), 404, 'Payment not found')
-    const { id, tid } = await paidOrder()
+    const { id, tid } = await paidSimulatorOrder()
     await sql(`UPDATE orders SET delivery_status = 'PROCESSING' WHERE id = :id RETURNING id`, { id })
     await expectRefused(await refundPayment(admin, tid, { reason: 'x' }), 409, 'This order is being delivered; refund it if the delivery fails')
 
@@ -75,7 +66,7 @@ describe("the admin's refunds", () => {
   })
 
   it('a refund decided names the admin in its row and audit entry, with every detail, and queues one job keyed by it; its final word is audited too', async () => {
-    const { id, tid } = await paidOrder()
+    const { id, tid } = await paidSimulatorOrder()
     const [commission] = await sql<{ c: number }>('SELECT commission_amount_pesewas AS c FROM commissions WHERE order_id = :id', { id })
     const [adminUser] = await sql<{ id: number }>('SELECT id FROM users WHERE email = :email', { email: ADMIN.email })
     const res = await refundOrder(admin, id, { reason: 'Customer asked' })
@@ -108,7 +99,7 @@ describe("the admin's refunds", () => {
     expect(processed!.details).to.include({ refundId: refund!.id, amount: 5 })
 
     // The simulator refuses refunds to payers whose number ends in 0002.
-    const other = await paidOrder('0241230002')
+    const other = await paidSimulatorOrder('0241230002')
     expect((await refundOrder(admin, other.id, { reason: 'Customer asked' })).status).to.equal(201)
     await app().services.queue.drain()
     const [failed] = await sql(`SELECT severity FROM audit_logs WHERE action = 'REFUND_FAILED' AND resource_id = :tid`, { tid: other.tid })
