@@ -29,7 +29,16 @@ const SERVICES: Record<string, Target> = {
   },
   'payments-refund': {
     mutate: ['server/services/payments/refund.ts', 'server/services/payments/queries-refund.ts'],
-    tests: ['test/integration/money-safety.test.ts', 'test/integration/delivery-money.test.ts']
+    // refund-rules and refund-outcomes first: their short tests kill most mutants before the slower money tests run (mocha
+    // stops at the first failure). The refund by reference of a top-up runs in wallet-credit-refund only.
+    tests: [
+      'test/integration/refund-rules.test.ts',
+      'test/integration/refund-outcomes.test.ts',
+      'test/integration/money-safety.test.ts',
+      'test/integration/delivery-money.test.ts',
+      'test/integration/wallet-credit-refund.test.ts',
+      'test/integration/money-safety-simulator.test.ts'
+    ]
   },
   'payments-request': {
     mutate: ['server/services/payments/request.ts'],
