@@ -1,10 +1,10 @@
 // `node bench/main-thread.ts`: where a phone's main thread goes while a public page loads and hydrates.
-// Loads each page in Chromium (/usr/bin/chromium, CHROME_PATH) with the CPU slowed 4x (Lighthouse's mobile
-// factor), records a performance trace until the page is hydrated (`data-hydrated` on <html>) and a second
-// after, and prints every task over 50 ms (what counts as blocking) with what it ran: which script was
-// parsed or evaluated, which callback (React's scheduler runs hydration in message-port tasks), style and
-// layout. Also the blocking time those tasks add up to (sum of the part of each over 50 ms): it scales with
-// the machine's load less than Lighthouse's TBT, which replays the trace through its own CPU model.
+// Loads each page in Chromium (/usr/bin/chromium, CHROME_PATH), records a performance trace until the page is
+// hydrated (`data-hydrated` on <html>) and a second after, and weighs each main-thread task by the CPU time
+// the thread spent in it (not the wall time, which a loaded machine stretches) times 4, Lighthouse's mobile
+// slowdown (it also multiplies what it observed). Prints every task over 50 ms so weighed (what counts as
+// blocking) with what it ran: which script was evaluated, which callback (React's scheduler runs hydration in
+// message-port tasks), style and layout; and the blocking time they add up to (the part of each over 50 ms).
 // MT_URL=http://host:port runs against a server that is up; otherwise one starts on MT_PORT (4484) with its
 // own embedded PostgreSQL (MT_PG_PORT, 54484). MT_PAGES=/data-services,/shop/<slug> picks the pages
 // (default: the buy page and the demo shop's page); MT_RUNS (3) loads of each, the median run printed.
@@ -30,6 +30,8 @@ interface TraceEvent {
   ph: string
   ts: number
   dur?: number
+  /** CPU time of the thread in the event, µs */
+  tdur?: number
   pid: number
   tid: number
   args?: { name?: string; data?: { url?: string; functionName?: string; type?: string } }
@@ -39,6 +41,10 @@ interface Task {
   ms: number
   what: string
 }
+
+const SLOWDOWN = 4
+/** What an event would take on Lighthouse's mobile phone, in ms: its CPU time times the slowdown. */
+const cost = (e: TraceEvent) => ((e.tdur ?? e.dur ?? 0) * SLOWDOWN) / 1000
 
 const short = (url = '') => url.replace(/^.*\/assets\//, '').replace(/^https?:\/\/[^/]+/, '') || 'inline'
 
@@ -62,7 +68,7 @@ function describe(task: TraceEvent, events: TraceEvent[]): string {
     else if (e.name === 'Paint' || e.name === 'PrePaint' || e.name === 'Layerize') label = 'paint'
     else if (e.name === 'TimerFire' || e.name === 'FireAnimationFrame' || e.name === 'EventDispatch' || e.name === 'HandlePostMessage') label = undefined
     if (!label) continue
-    parts.set(label, (parts.get(label) ?? 0) + e.dur / 1000)
+    parts.set(label, (parts.get(label) ?? 0) + cost(e))
     until = e.ts + e.dur
   }
   return (
@@ -83,8 +89,6 @@ async function trace(url: string) {
   try {
     const page = await browser.newPage()
     await page.setViewport({ width: 412, height: 823, isMobile: true, deviceScaleFactor: 1.75 })
-    const cdp = await page.createCDPSession()
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 })
     await page.tracing.start({ categories: ['devtools.timeline', 'v8.execute', 'disabled-by-default-devtools.timeline', 'toplevel', 'blink.user_timing'] })
     await page.goto(url, { waitUntil: 'load' })
     await page.waitForSelector('html[data-hydrated="true"]', { timeout: 60_000 })
@@ -97,9 +101,9 @@ async function trace(url: string) {
     const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid).sort((a, b) => a.ts - b.ts)
     const nav = mine.find((e) => e.name === 'ParseHTML')?.ts ?? mine[0]!.ts
     const tasks: Task[] = mine
-      .filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > 50_000)
-      .map((t) => ({ start: (t.ts - nav) / 1000, ms: t.dur! / 1000, what: describe(t, mine) }))
-    const busy = mine.filter((e) => e.name === 'RunTask').reduce((s, e) => s + (e.dur ?? 0) / 1000, 0)
+      .filter((e) => e.name === 'RunTask' && cost(e) > 50)
+      .map((t) => ({ start: (t.ts - nav) / 1000, ms: cost(t), what: describe(t, mine) }))
+    const busy = mine.filter((e) => e.name === 'RunTask').reduce((s, e) => s + cost(e), 0)
     return { tasks, blocking: tasks.reduce((s, t) => s + t.ms - 50, 0), busy }
   } finally {
     await browser.close()
@@ -113,7 +117,7 @@ try {
     runs.sort((a, b) => a.blocking - b.blocking)
     const mid = runs[Math.floor(runs.length / 2)]!
     console.log(
-      `\n${p}: blocking ${Math.round(mid.blocking)} ms (runs: ${runs.map((r) => Math.round(r.blocking)).join(', ')}), main thread busy ${Math.round(mid.busy)} ms, 4x CPU slowdown`
+      `\n${p}: blocking ${Math.round(mid.blocking)} ms (runs: ${runs.map((r) => Math.round(r.blocking)).join(', ')}), main thread busy ${Math.round(mid.busy)} ms (CPU time x ${SLOWDOWN})`
     )
     console.log('| starts at | task | what it ran |')
     console.log('| --: | --: | --- |')
