@@ -8,8 +8,8 @@ import { loadLazyParts } from './ui/lazy-hydrated.tsx'
 export const onRenderClient: OnRenderClientAsync = async (pageContext) => {
   const { Page } = pageContext
   setCsrfToken(pageContext.csrfToken)
-  // A task of its own for hydration: evaluating the page's code is the first load's longest task, and
-  // hydrating the header in it as well pushed it further over the 50 ms a phone counts as blocking (ADR 0044).
+  // Hydration starts in a task of its own: evaluating the page's code is the first load's longest task, and
+  // what would follow in it (creating the root, asking for the lazy parts' code) only lengthens it (ADR 0044).
   await new Promise((resolve) => setTimeout(resolve, 0))
   hydrateRoot(document.getElementById('root')!, <Root pageContext={pageContext}>{Page ? <Page /> : null}</Root>)
   registerServiceWorker()
