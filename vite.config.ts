@@ -8,6 +8,7 @@ import fs from 'node:fs'
 import zlib from 'node:zlib'
 import * as sass from 'sass'
 import { serviceWorker } from './scripts/service-worker-plugin.ts'
+import { stacklessReactErrors } from './scripts/stackless-react-errors-plugin.ts'
 
 // Bulma's own Sass (a dependency) uses syntax Sass now warns about, dozens of times per build: none
 // of it is ours to fix, so only our stylesheets' warnings are shown.
@@ -64,6 +65,7 @@ export default defineConfig(({ command }) => ({
   plugins: [
     react(),
     vike(),
+    stacklessReactErrors(),
     serviceWorker(),
     // What a phone receives: every text asset also as .br and .gz, served as-is by server/http/pages.ts
     // (brotli at its best level once at build, instead of a fast level on every request).

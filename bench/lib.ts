@@ -136,3 +136,29 @@ export function postgresCpu(dataDirectory: string): { backends: number; backgrou
     return { backends: NaN, background: NaN }
   }
 }
+
+/**
+ * The production build served by `scripts/start.ts` on `port` with its own embedded PostgreSQL (a first start
+ * makes the sample business and this admin), for the benches that load pages in a browser; `url` instead
+ * names a server already up (then nothing is started). `child` is undefined then.
+ */
+export async function pagesServer(opts: { url?: string; port: string; pgPort: string; dataDir: string; admin: { email: string; password: string } }) {
+  if (opts.url) return { base: opts.url.replace(/\/$/, ''), child: undefined }
+  const child = await startChild(
+    path.join(ROOT, 'scripts/start.ts'),
+    {
+      NODE_ENV: 'production',
+      PORT: opts.port,
+      HOST: '127.0.0.1',
+      DATA_DIR: path.join(ROOT, opts.dataDir),
+      EMBEDDED_PG_PORT: opts.pgPort,
+      LOG_LEVEL: 'warn',
+      JOBS_ENABLED: '0',
+      SESSION_SECRET: 'pages-bench-session-secret-long-enough-0000',
+      ADMIN_EMAIL: opts.admin.email,
+      ADMIN_PASSWORD: opts.admin.password
+    },
+    `http://127.0.0.1:${opts.port}/healthz`
+  )
+  return { base: `http://127.0.0.1:${opts.port}`, child }
+}

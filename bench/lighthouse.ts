@@ -2,40 +2,31 @@
 // against the production build on the five public pages; prints the scores, FCP/LCP/TBT/CLS and
 // the bytes transferred. LH_URL=http://host:port runs against a server that is already up;
 // otherwise `npm start` is run here on LH_PORT (3100) with its own embedded PostgreSQL (LH_PG_PORT).
-// Reports are written to .data/lighthouse/. The figures go in docs/benchmarks-lighthouse.md.
+// LH_PAGES=/data-services,/shop scores only the pages whose path starts with one of those (the shop page
+// is `/shop/<slug>`). Reports are written to .data/lighthouse/ (LH_TAG=before names a set of them, one
+// file a run, so a before and an after can be compared). The figures go in docs/benchmarks-lighthouse.md.
 import lighthouse from 'lighthouse'
 import fs from 'node:fs'
 import path from 'node:path'
 import puppeteer from 'puppeteer-core'
 import { ensureShop } from './demo-shop.ts'
-import { ROOT, startChild, stopChild } from './lib.ts'
+import { pagesServer, ROOT, stopChild } from './lib.ts'
 
 // An agent's shop, scored like the public buy page (the demo shop is made below when missing).
 const SHOP_SLUG = process.env.LH_SHOP ?? 'lighthouse-shop'
-const PAGES = ['/', '/data-services', '/afa', '/agent/register', '/login', `/shop/${SHOP_SLUG}`]
+const ALL_PAGES = ['/', '/data-services', '/afa', '/agent/register', '/login', `/shop/${SHOP_SLUG}`]
+const only = process.env.LH_PAGES?.split(',').filter(Boolean)
+const PAGES = only ? ALL_PAGES.filter((p) => only.some((o) => (o === '/' ? p === '/' : p.startsWith(o)))) : ALL_PAGES
+const TAG = process.env.LH_TAG
 const ADMIN = { email: 'lighthouse-admin@datahub.local', password: 'lighthouse-admin-pass-123' }
 const RUNS = Number(process.env.LH_RUNS ?? 1)
-const port = process.env.LH_PORT ?? '3100'
-let base = process.env.LH_URL?.replace(/\/$/, '')
-const child = base
-  ? undefined
-  : await startChild(
-      path.join(ROOT, 'scripts/start.ts'),
-      {
-        NODE_ENV: 'production',
-        PORT: port,
-        HOST: '127.0.0.1',
-        DATA_DIR: path.join(ROOT, '.data/lighthouse-db'),
-        EMBEDDED_PG_PORT: process.env.LH_PG_PORT ?? '54331',
-        LOG_LEVEL: 'warn',
-        JOBS_ENABLED: '0',
-        SESSION_SECRET: 'lighthouse-session-secret-long-enough-000000',
-        ADMIN_EMAIL: ADMIN.email,
-        ADMIN_PASSWORD: ADMIN.password
-      },
-      `http://127.0.0.1:${port}/healthz`
-    )
-base ??= `http://127.0.0.1:${port}`
+const { base, child } = await pagesServer({
+  url: process.env.LH_URL,
+  port: process.env.LH_PORT ?? '3100',
+  pgPort: process.env.LH_PG_PORT ?? '54331',
+  dataDir: '.data/lighthouse-db',
+  admin: ADMIN
+})
 
 await ensureShop(base, SHOP_SLUG, ADMIN)
 
@@ -83,7 +74,8 @@ try {
     const runs: Row[] = []
     for (let i = 0; i < RUNS; i++) {
       const lhr = await audit(base + page)
-      fs.writeFileSync(path.join(outDir, `${page === '/' ? 'home' : page.slice(1).replace(/\//g, '_')}.json`), JSON.stringify(lhr))
+      const name = page === '/' ? 'home' : page.slice(1).replace(/\//g, '_')
+      fs.writeFileSync(path.join(outDir, TAG ? `${TAG}-${name}-${i + 1}.json` : `${name}.json`), JSON.stringify(lhr))
       const score = (c: string) => Math.round((lhr.categories[c]?.score ?? 0) * 100)
       const num = (a: string) => lhr.audits[a]?.numericValue ?? NaN
       runs.push({

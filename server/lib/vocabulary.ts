@@ -87,16 +87,20 @@ export function formatSize(mb: number | null | undefined): string {
 }
 
 // Ghana's own zone (GMT all year) and day-first dates, fixed so the server render and any browser agree.
-const dateTimeFmt = new Intl.DateTimeFormat('en-GH', {
-  timeZone: 'Africa/Accra',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23'
-})
-const dayFmt = new Intl.DateTimeFormat('en-GH', { timeZone: 'Africa/Accra', day: '2-digit', month: '2-digit', year: 'numeric' })
+// Made on first use: each costs a phone milliseconds of main thread, and the buy page's first render shows no date.
+let dateTimeFmt: Intl.DateTimeFormat | undefined
+let dayFmt: Intl.DateTimeFormat | undefined
+const dateTimeFormat = () =>
+  (dateTimeFmt ??= new Intl.DateTimeFormat('en-GH', {
+    timeZone: 'Africa/Accra',
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23'
+  }))
+const dayFormat = () => (dayFmt ??= new Intl.DateTimeFormat('en-GH', { timeZone: 'Africa/Accra', day: '2-digit', month: '2-digit', year: 'numeric' }))
 const valid = (d: string | Date | null | undefined): Date | null => {
   if (!d) return null
   const date = d instanceof Date ? d : new Date(d)
@@ -105,12 +109,12 @@ const valid = (d: string | Date | null | undefined): Date | null => {
 /** '26/11/2026, 14:05' */
 export const formatDate = (d: string | Date | null | undefined) => {
   const date = valid(d)
-  return date ? dateTimeFmt.format(date) : '-'
+  return date ? dateTimeFormat().format(date) : '-'
 }
 /** '26/11/2026' */
 export const formatDay = (d: string | Date | null | undefined) => {
   const date = valid(d)
-  return date ? dayFmt.format(date) : '-'
+  return date ? dayFormat().format(date) : '-'
 }
 
 /** What an agent row must be to trade as an agent (agent prices, orders, wallet, shop, API): approved by an admin, fee paid. */

@@ -52,4 +52,11 @@ describe('first load: the public pages stay under 100 KB brotli', function () {
     // Only the checkers' form says this, so its code is absent from what the page links.
     expect(js).to.not.include('checker-total')
   })
+
+  it("evaluates React without making an Error: Chromium would parse all of react-dom again for the stack's positions", async () => {
+    const { js } = await firstLoad('/data-services')
+    // react-dom is in what the page links; its errors made at load (codes 460, 461, 474, 519, 542) carry no stack.
+    expect(js).to.include('react.dev/errors/')
+    expect(js).to.not.match(/\bError\(\w+\((460|461|474|519|542)\)\)/)
+  })
 })

@@ -1,0 +1,128 @@
+// `node bench/main-thread.ts`: where a phone's main thread goes while a public page loads and hydrates.
+// Loads each page in Chromium (/usr/bin/chromium, CHROME_PATH), records a performance trace until the page is
+// hydrated (`data-hydrated` on <html>) and a second after, and weighs each main-thread task by the CPU time
+// the thread spent in it (not the wall time, which a loaded machine stretches) times 4, Lighthouse's mobile
+// slowdown (it also multiplies what it observed). Prints every task over 50 ms so weighed (what counts as
+// blocking) with what it ran: which script was evaluated, which callback (React's scheduler runs hydration in
+// message-port tasks), style and layout; and the blocking time they add up to (the part of each over 50 ms).
+// MT_URL=http://host:port runs against a server that is up; otherwise one starts on MT_PORT (4484) with its
+// own embedded PostgreSQL (MT_PG_PORT, 54484). MT_PAGES=/data-services,/shop/<slug> picks the pages
+// (default: the buy page and the demo shop's page); MT_RUNS (3) loads of each, the median run printed.
+import puppeteer from 'puppeteer-core'
+import { ensureShop } from './demo-shop.ts'
+import { pagesServer, stopChild } from './lib.ts'
+
+const SHOP_SLUG = 'lighthouse-shop'
+const ADMIN = { email: 'lighthouse-admin@datahub.local', password: 'lighthouse-admin-pass-123' }
+const PAGES = (process.env.MT_PAGES ?? `/data-services,/shop/${SHOP_SLUG}`).split(',')
+const RUNS = Number(process.env.MT_RUNS ?? 3)
+const { base, child } = await pagesServer({
+  url: process.env.MT_URL,
+  port: process.env.MT_PORT ?? '4484',
+  pgPort: process.env.MT_PG_PORT ?? '54484',
+  dataDir: '.data/main-thread-db',
+  admin: ADMIN
+})
+await ensureShop(base, SHOP_SLUG, ADMIN)
+
+interface TraceEvent {
+  name: string
+  ph: string
+  ts: number
+  dur?: number
+  /** CPU time of the thread in the event, µs */
+  tdur?: number
+  pid: number
+  tid: number
+  args?: { name?: string; data?: { url?: string; functionName?: string; type?: string } }
+}
+interface Task {
+  start: number
+  ms: number
+  what: string
+}
+
+const SLOWDOWN = 4
+/** What an event would take on Lighthouse's mobile phone, in ms: its CPU time times the slowdown. */
+const cost = (e: TraceEvent) => ((e.tdur ?? e.dur ?? 0) * SLOWDOWN) / 1000
+
+const short = (url = '') => url.replace(/^.*\/assets\//, '').replace(/^https?:\/\/[^/]+/, '') || 'inline'
+
+/** What a task did, its biggest parts first: "evaluate shell-x.js 40 ms, hydrate (shell-x.js) 12 ms, layout 3 ms". */
+function describe(task: TraceEvent, events: TraceEvent[]): string {
+  const end = task.ts + (task.dur ?? 0)
+  const parts = new Map<string, number>()
+  // The direct work of the task: the outermost events inside it (nested ones are part of those).
+  let until = -1
+  for (const e of events) {
+    if (e === task || e.ts < task.ts || e.ts >= end || e.ph !== 'X' || !e.dur) continue
+    if (e.ts < until) continue
+    let label: string | undefined
+    const d = e.args?.data
+    if (e.name === 'EvaluateScript' || e.name === 'v8.compileModule' || e.name === 'v8.evaluateModule') label = `evaluate ${short(d?.url)}`
+    else if (e.name === 'v8.compile' || e.name === 'v8.parseOnBackground') label = `compile ${short(d?.url)}`
+    else if (e.name === 'FunctionCall') label = `run ${short(d?.url)}${d?.functionName ? ` ${d.functionName}` : ''}`
+    else if (e.name === 'ParseHTML') label = 'parse HTML'
+    else if (e.name === 'UpdateLayoutTree' || e.name === 'RecalculateStyles') label = 'style'
+    else if (e.name === 'Layout') label = 'layout'
+    else if (e.name === 'Paint' || e.name === 'PrePaint' || e.name === 'Layerize') label = 'paint'
+    else if (e.name === 'TimerFire' || e.name === 'FireAnimationFrame' || e.name === 'EventDispatch' || e.name === 'HandlePostMessage') label = undefined
+    if (!label) continue
+    parts.set(label, (parts.get(label) ?? 0) + cost(e))
+    until = e.ts + e.dur
+  }
+  return (
+    [...parts]
+      .sort((a, b) => b[1] - a[1])
+      .filter(([, ms]) => ms >= 1)
+      .map(([l, ms]) => `${l} ${Math.round(ms)} ms`)
+      .join(', ') || 'other'
+  )
+}
+
+async function trace(url: string) {
+  const browser = await puppeteer.launch({
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage']
+  })
+  try {
+    const page = await browser.newPage()
+    await page.setViewport({ width: 412, height: 823, isMobile: true, deviceScaleFactor: 1.75 })
+    await page.tracing.start({ categories: ['devtools.timeline', 'v8.execute', 'disabled-by-default-devtools.timeline', 'toplevel', 'blink.user_timing'] })
+    await page.goto(url, { waitUntil: 'load' })
+    await page.waitForSelector('html[data-hydrated="true"]', { timeout: 60_000 })
+    await new Promise((r) => setTimeout(r, 1000))
+    const events = (JSON.parse(Buffer.from((await page.tracing.stop())!).toString()) as { traceEvents: TraceEvent[] }).traceEvents
+    // The page's main thread: the renderer main thread that evaluated this site's scripts.
+    const mains = events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+    const score = (m: TraceEvent) => events.filter((e) => e.pid === m.pid && e.tid === m.tid && e.name === 'EvaluateScript').length
+    const main = mains.sort((a, b) => score(b) - score(a))[0]!
+    const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid).sort((a, b) => a.ts - b.ts)
+    const nav = mine.find((e) => e.name === 'ParseHTML')?.ts ?? mine[0]!.ts
+    const tasks: Task[] = mine
+      .filter((e) => e.name === 'RunTask' && cost(e) > 50)
+      .map((t) => ({ start: (t.ts - nav) / 1000, ms: cost(t), what: describe(t, mine) }))
+    const busy = mine.filter((e) => e.name === 'RunTask').reduce((s, e) => s + cost(e), 0)
+    return { tasks, blocking: tasks.reduce((s, t) => s + t.ms - 50, 0), busy }
+  } finally {
+    await browser.close()
+  }
+}
+
+try {
+  for (const p of PAGES) {
+    const runs = []
+    for (let i = 0; i < RUNS; i++) runs.push(await trace(base + p))
+    runs.sort((a, b) => a.blocking - b.blocking)
+    const mid = runs[Math.floor(runs.length / 2)]!
+    console.log(
+      `\n${p}: blocking ${Math.round(mid.blocking)} ms (runs: ${runs.map((r) => Math.round(r.blocking)).join(', ')}), main thread busy ${Math.round(mid.busy)} ms (CPU time x ${SLOWDOWN})`
+    )
+    console.log('| starts at | task | what it ran |')
+    console.log('| --: | --: | --- |')
+    for (const t of mid.tasks) console.log(`| ${Math.round(t.start)} ms | ${Math.round(t.ms)} ms | ${t.what} |`)
+  }
+} finally {
+  if (child) await stopChild(child)
+}
