@@ -64,7 +64,9 @@ describe('account recovery', function () {
     for (const bad of ['esi@example', 'e si@example.com', 'esi@example.com x', 'x0241110001', '0241110001x', '02411100', '0241110001234']) {
       expect((await forgot(bad)).body.error, bad).to.equal('Enter a valid phone number or email')
     }
-    for (const good of ['024111000', '024111000123', '+233-24-111-0001', 'ESI@Example.COM']) expect((await forgot(good)).status, good).to.equal(200)
+    // The longest email taken is 254 characters (the 255th is refused by the form's check before the service).
+    for (const good of ['024111000', '024111000123', '+233-24-111-0001', 'ESI@Example.COM', `${'e'.repeat(242)}@example.com`])
+      expect((await forgot(good)).status, good).to.equal(200)
   })
 
   it('sends nothing and keeps no code for an account with no phone while no email can go out', async () => {

@@ -2,12 +2,13 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { expect } from 'chai'
+import crypto from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { QueryTypes } from 'sequelize'
-import { verifyWebhook } from '../../server/services/reseller-api/webhooks.ts'
+import { signWebhook, verifyWebhook, type WebhookPayload } from '../../server/services/reseller-api/webhooks.ts'
 import { openApiDocument } from '../../server/services/reseller-api/openapi.ts'
-import { createAgent, createPackage } from '../helpers/factories.ts'
+import { createAgent, createOrder, createPackage } from '../helpers/factories.ts'
 import { adminClient, Client, type Res } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { checkerWithStock } from '../helpers/vouchers.ts'
@@ -195,13 +196,17 @@ describe('reseller API /api/v1', () => {
     let url: string
     let received: { headers: http.IncomingHttpHeaders; body: string }[]
     let failNext: number
+    // The statuses the next requests get (then 503 while failNext lasts, then 200); a 302 points back here.
+    let answers: number[]
     before(async () => {
       server = http.createServer((req, res) => {
         let body = ''
         req.on('data', (c) => (body += c))
         req.on('end', () => {
           received.push({ headers: req.headers, body })
-          if (failNext > 0) {
+          const status = answers.shift()
+          if (status) res.writeHead(status, status === 302 ? { Location: url } : {}).end('answer')
+          else if (failNext > 0) {
             failNext--
             res.writeHead(503).end('busy')
           } else res.writeHead(200).end('ok')
@@ -217,6 +222,7 @@ describe('reseller API /api/v1', () => {
       await app().services.settings.update({ deliveryMode: 'manual' }, {})
       received = []
       failNext = 0
+      answers = []
     })
 
     it('a settled order sends a signed webhook that verifies; a refusal is retried by the queue', async () => {
@@ -321,6 +327,114 @@ describe('reseller API /api/v1', () => {
       const signature = String(received[0]!.headers['x-datahub-signature'])
       expect(verifyWebhook(fresh, received[0]!.body, signature)).to.equal(true)
       expect(verifyWebhook(old, received[0]!.body, signature)).to.equal(false)
+    })
+    it('a webhook URL the delivery could not parse (a port beyond 65535, an IPv4 part beyond 255) is a 400 at the edge, not stored', async () => {
+      const { portal } = await reseller()
+      for (const bad of ['https://example.com:99999/hook', 'http://300.1.1.1/hook']) {
+        const res = await portal.put('/api/reseller/webhook', { url: bad })
+        expect([res.status, res.body.error], bad).to.deep.equal([400, 'Webhook URL must be an http(s):// address'])
+      }
+      expect((await portal.get('/api/reseller/webhook')).body).to.deep.equal({ url: null, hasSecret: false })
+    })
+
+    it('verifyWebhook takes a signature up to 5 minutes old or ahead, and refuses an older or newer one, one without a whole time or a v1, and a v1 of another length', () => {
+      const secret = 'whsec_test'
+      const body = '{"id":"evt_1"}'
+      const now = 1_800_000_000
+      const mac = (t: string) => crypto.createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')
+      const verify = (header: string) => verifyWebhook(secret, body, header, 300, now)
+      expect([-300, 300, -301, 301].map((d) => verify(signWebhook(secret, body, now + d)))).to.deep.equal([true, true, false, false])
+      // Each signed over the text its time turns into, so only the time's own check refuses it.
+      expect(verify(`v1=${mac('NaN')}`)).to.equal(false)
+      expect(verify(`t=${now}.5,v1=${mac(`${now}.5`)}`)).to.equal(false)
+      expect(verify(`t=${now}`)).to.equal(false)
+      expect(verify(`t=${now},v1=${mac(String(now)).slice(1)}`)).to.equal(false)
+    })
+
+    it('a delivery is sent only on a 2xx: a 300 or a redirect (not followed) fails with the host and status, a refused connection with its code; no URL or secret skips', async () => {
+      const { agent, portal } = await reseller()
+      const { secret } = (await portal.put('/api/reseller/webhook', { url })).body
+      const hooks = app().services.agentWebhooks
+      const payload: WebhookPayload = { id: 'evt_1', type: 'order.updated', createdAt: new Date().toISOString(), data: { order: {} as any } }
+      const host = new URL(url).host
+      const failure = (p: Promise<unknown>) =>
+        p.then(
+          () => ({}),
+          (e: { message: string; code?: string }) => ({ message: e.message, code: e.code })
+        )
+
+      answers = [204, 300, 302]
+      expect(await hooks.deliver({ agentId: agent.id, payload }, 3)).to.equal('sent')
+      expect(received[0]!.headers).to.include({ 'user-agent': 'DataHub-Webhooks/1', 'x-datahub-attempt': '3', 'x-datahub-delivery': 'evt_1' })
+      expect(verifyWebhook(secret, received[0]!.body, String(received[0]!.headers['x-datahub-signature']))).to.equal(true)
+      expect(await failure(hooks.deliver({ agentId: agent.id, payload }))).to.deep.equal({ message: `agent webhook to ${host}: answered 300`, code: undefined })
+      expect(await failure(hooks.deliver({ agentId: agent.id, payload }))).to.deep.equal({ message: `agent webhook to ${host}: answered 302`, code: undefined })
+      expect(received).to.have.length(3)
+
+      const closed = http.createServer()
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+      const gone = `127.0.0.1:${(closed.address() as AddressInfo).port}`
+      await new Promise<void>((resolve) => closed.close(() => resolve()))
+      await portal.put('/api/reseller/webhook', { url: `http://${gone}/hook` })
+      expect(await failure(hooks.deliver({ agentId: agent.id, payload }))).to.deep.equal({
+        message: `agent webhook to ${gone}: ECONNREFUSED`,
+        code: 'ECONNREFUSED'
+      })
+
+      // Cleared: the secret stays for the next URL, and nothing is sent.
+      const cleared = await portal.put('/api/reseller/webhook', { url: '' })
+      expect(cleared.body).to.deep.equal({ url: null, hasSecret: true })
+      expect(await hooks.deliver({ agentId: agent.id, payload })).to.equal('skipped')
+      await app().db.sequelize.query('UPDATE agents SET webhook_url = :url, webhook_secret = NULL WHERE id = :id', { replacements: { url, id: agent.id } })
+      expect(await hooks.deliver({ agentId: agent.id, payload })).to.equal('skipped')
+      expect(await hooks.deliver({ agentId: 2_000_000_000, payload })).to.equal('skipped')
+      expect(received).to.have.length(3)
+    })
+
+    it("the webhook's changes are audited with the agent and the URL; a rotation answers the URL", async () => {
+      const { user, portal } = await reseller()
+      await portal.put('/api/reseller/webhook', { url })
+      await portal.put('/api/reseller/webhook', { url })
+      const rotated = await portal.post('/api/reseller/webhook/secret')
+      expect(rotated.body).to.include({ url, hasSecret: true })
+      await portal.put('/api/reseller/webhook', { url: null })
+      const entries = await app().db.sequelize.query<{ action: string; user_id: number; url: string | null }>(
+        `SELECT action, user_id, details->>'url' AS url FROM audit_logs WHERE action LIKE 'WEBHOOK%' ORDER BY id`,
+        { type: QueryTypes.SELECT }
+      )
+      expect(entries).to.deep.equal([
+        { action: 'WEBHOOK_UPDATED', user_id: user.id, url },
+        { action: 'WEBHOOK_UPDATED', user_id: user.id, url },
+        { action: 'WEBHOOK_SECRET_ROTATED', user_id: user.id, url },
+        { action: 'WEBHOOK_UPDATED', user_id: user.id, url: null }
+      ])
+    })
+
+    it('onOrdersStatusChange enqueues each event per order of an agent with a URL, onBatchCompleted one batch.completed; an order without one, or without an agent, enqueues nothing', async () => {
+      const hooked = await reseller()
+      const plain = await reseller()
+      const { secret } = (await hooked.portal.put('/api/reseller/webhook', { url })).body
+      const [mine, theirs, nobodys] = await Promise.all([createOrder({ agentId: hooked.agent.id }), createOrder({ agentId: plain.agent.id }), createOrder()])
+      const hooks = app().services.agentWebhooks
+      expect(await hooks.onOrderStatusChange(nobodys.id)).to.equal(null)
+      expect(await hooks.onOrdersStatusChange([], 2)).to.equal(0)
+      expect(await hooks.onOrdersStatusChange([mine.id, theirs.id, nobodys.id], 2)).to.equal(2)
+      expect(await hooks.onBatchCompleted(plain.agent.id, { id: 'batch-0' })).to.equal(null)
+      expect(await hooks.onBatchCompleted(hooked.agent.id, { id: 'batch-1' })).to.be.a('string')
+      const jobs = await app().db.sequelize.query<{ max_attempts: number }>(
+        `SELECT max_attempts FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'agent-webhook')`,
+        { type: QueryTypes.SELECT }
+      )
+      expect(jobs.map((j) => j.max_attempts)).to.deep.equal([12, 12, 12])
+      await app().services.queue.drain()
+      for (const r of received) expect(verifyWebhook(secret, r.body, String(r.headers['x-datahub-signature']))).to.equal(true)
+      const events = received.map((r) => JSON.parse(r.body))
+      expect(events.map((e) => [e.type, e.data.order?.id ?? e.data.batch.id]).sort()).to.deep.equal([
+        ['batch.completed', 'batch-1'],
+        ['order.updated', mine.id],
+        ['order.updated', mine.id]
+      ])
+      expect(new Set(events.map((e) => e.id)).size).to.equal(3)
     })
   })
 

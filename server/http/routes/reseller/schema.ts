@@ -15,6 +15,9 @@ export const webhookBody = (production: boolean) =>
       .trim()
       .max(500)
       .uri({ scheme: production ? ['https'] : ['https', 'http'] })
+      // Joi's URI grammar takes ports and IPv4 parts the URL parser refuses (":99999", "300.1.1.1"); the
+      // address check and every delivery parse it with URL, so such an address must not be stored.
+      .custom((url: string) => new URL(url).href && url)
       .allow('', null)
       .default(null)
       .messages({ '*': production ? 'Webhook URL must be an https:// address' : 'Webhook URL must be an http(s):// address' })
