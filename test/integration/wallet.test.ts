@@ -176,9 +176,12 @@ describe('wallet: ledger, concurrency, top-up, wallet orders', () => {
     const pkg = await createPackage({ priceAgentPesewas: 450 })
     const { agent, c } = await agentClient()
     await credit(agent.id, 10)
-    await c.post('/api/orders', { packageId: pkg.id, recipientNumber: '0241234567', payFrom: 'wallet' })
+    const placed = await c.post('/api/orders', { packageId: pkg.id, recipientNumber: '0241234567', payFrom: 'wallet' })
     const orders = await c.get('/api/wallet/statement?type=ORDER')
     expect(orders.body.entries.map((e: any) => e.type)).to.deep.equal(['ORDER'])
+    // The entry names the order it paid for; the opening credit names none.
+    expect(orders.body.entries[0].orderId).to.equal(placed.body.id)
+    expect((await c.get('/api/wallet/statement?type=ADJUSTMENT')).body.entries.map((e: any) => e.orderId)).to.deep.equal([null])
     const today = new Date().toISOString().slice(0, 10)
     expect((await c.get(`/api/wallet/statement?from=${today}&to=${today}`)).body.entries).to.have.length(2)
     expect((await c.get('/api/wallet/statement?to=2000-01-01')).body.entries).to.have.length(0)
