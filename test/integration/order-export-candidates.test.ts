@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import { parseCsv } from '../../server/lib/csv.ts'
 import { createAgent, createOrder } from '../helpers/factories.ts'
+import { deliveredOrders } from '../helpers/export-orders.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
@@ -89,14 +90,7 @@ describe('the export candidates follow the orders (ADR 0050)', () => {
   it('a short export among many delivered orders (each candidate looked up by key): its rows in id order, with their agents', async () => {
     // 400 delivered orders, past the triggers (none is a candidate) and counted by ANALYZE: three
     // candidates are under 1/8 of the table, so the export looks them up instead of walking it.
-    await app().db.sequelize.transaction(async (t) => {
-      await app().db.sequelize.query('SET LOCAL session_replication_role = replica', { transaction: t })
-      await app().db.sequelize.query(
-        `INSERT INTO orders (recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id, delivered, delivery_status)
-         SELECT '024' || lpad(g::text, 7, '0'), 'MTN', 1024, 500, 'SUCCESS', 'done' || g, true, 'DELIVERED' FROM generate_series(1, 400) g`,
-        { transaction: t }
-      )
-    })
+    await deliveredOrders(400)
     const { agent } = await createAgent({ name: 'Ama Mensah' })
     const first = await createOrder({ paymentStatus: 'SUCCESS' })
     const agents = await createOrder({ paymentStatus: 'SUCCESS', agentId: agent.id, deliveryStatus: 'FAILED' })

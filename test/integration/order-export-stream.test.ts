@@ -3,6 +3,7 @@ import http from 'node:http'
 import { QueryTypes } from 'sequelize'
 import { parseCsv } from '../../server/lib/csv.ts'
 import { createAgent, createOrder } from '../helpers/factories.ts'
+import { deliveredOrders } from '../helpers/export-orders.ts'
 import { adminClient, type Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
@@ -166,6 +167,33 @@ describe('order export in one statement (ADR 0023)', () => {
     const res = await admin.post('/api/orders/export')
     expect(parseCsv(res.text)).to.have.length(3001)
     expect(await marked()).to.equal(3000)
+  })
+
+  it("a short export holds its picked rows in memory, however small the server's work_mem: no temporary file", async () => {
+    // 1,000 candidates among 9,000 delivered orders (under 1/8: looked up by key), and a server at the
+    // smallest work_mem (64 kB), which ~130 kB of picked rows would overflow into a temporary file.
+    await deliveredOrders(8000)
+    await bulkPaid(1000)
+    await q('ANALYZE orders')
+    const stats = async () =>
+      (
+        await q<{ files: number; inserted: number }>(
+          'SELECT temp_files::int AS files, tup_inserted::int AS inserted FROM pg_stat_database WHERE datname = current_database()'
+        )
+      )[0]!
+    await app().db.sequelize.query("ALTER SYSTEM SET work_mem = '64kB'")
+    await app().db.sequelize.query('SELECT pg_reload_conf()')
+    try {
+      const before = await stats()
+      const res = await admin.post('/api/orders/export', undefined, { 'Accept-Encoding': 'identity' })
+      expect(parseCsv(res.text)).to.have.length(1001)
+      // A connection reports its figures once idle: its 1,000 order_exports rows show they are in.
+      await until('the export is counted', async () => (await stats()).inserted >= before.inserted + 1000)
+      expect((await stats()).files - before.files).to.equal(0)
+    } finally {
+      await app().db.sequelize.query('ALTER SYSTEM RESET work_mem')
+      await app().db.sequelize.query('SELECT pg_reload_conf()')
+    }
   })
 
   it('the browser goes away mid-download: rolled back, lock and connection released, the next export takes every order', async function () {

@@ -36,7 +36,7 @@ export interface ExportSink {
  */
 export async function copyExport(t: Transaction, csv: CopyCsv, stampSql: string, sink: ExportSink): Promise<number> {
   const client = (t as unknown as { connection: PgClient }).connection
-  const copy = client.query(pgCopy.to(exportCopySql(csv, await walkFor(client), stampSql)))
+  const copy = client.query(pgCopy.to(exportCopySql(csv, await walkFor(client, csv.select), stampSql)))
   const crlf = new CrlfRows()
   // PostgreSQL's output arrives in pieces of a few KB; each write costs the encoder a round through the
   // thread pool and a callback, so pieces are gathered into writes of WRITE_BYTES (ADR 0047).

@@ -24,13 +24,20 @@ export interface ExportWalk {
  * in their key's order, each one's orders row read by key and `EXPORTABLE` applied to it, then its
  * agent. The lateral subqueries (OFFSET 0 keeps them whole) make each step a lookup by key, so the
  * first row goes out at once: as plain joins the planner hashed the whole orders table and sorted
- * the result before the first row (2.5 s at a million orders).
+ * the result before the first row (2.5 s at a million orders). Each lookup hands on only the columns
+ * the file reads (`select`), not the whole row (ADR 0052).
  */
-const BY_KEY: ExportWalk = {
+const byKey = (select: string): ExportWalk => ({
   from: `FROM order_export_candidates c
-  CROSS JOIN LATERAL (SELECT o.* FROM orders o WHERE o.id = c.order_id AND ${EXPORTABLE} OFFSET 0) o
-  LEFT JOIN LATERAL (SELECT a.* FROM agents a WHERE a.id = o.agent_id OFFSET 0) a ON true`,
+  CROSS JOIN LATERAL (SELECT ${columnsRead(select, 'o', ['id', 'agent_id'])} FROM orders o WHERE o.id = c.order_id AND ${EXPORTABLE} OFFSET 0) o
+  LEFT JOIN LATERAL (SELECT ${columnsRead(select, 'a', ['id'])} FROM agents a WHERE a.id = o.agent_id OFFSET 0) a ON true`,
   key: 'c.order_id'
+})
+
+/** The columns of `alias` that the SQL `select` reads (`alias.column`), with `always` among them. */
+function columnsRead(select: string, alias: string, always: string[]): string {
+  const read = [...select.matchAll(new RegExp(`\\b${alias}\\.([a-z_][a-z0-9_]*)`, 'g'))].map((m) => m[1]!)
+  return [...new Set([...always, ...read])].map((c) => `${alias}.${c}`).join(', ')
 }
 
 /**
@@ -43,14 +50,32 @@ const ONE_PASS: ExportWalk = { from: `FROM orders o LEFT JOIN agents a ON a.id =
 /** Lookups while the candidates are under 1/LOOKUP_SHARE of the orders (as the planner last counted them). */
 const LOOKUP_SHARE = 8
 
-/** Which walk an export takes: lookups by key while the candidates are a small share of the orders. */
-export async function walkFor(client: PgClient): Promise<ExportWalk> {
+/**
+ * What one picked row of a short export takes in PostgreSQL's memory, with room to spare (190 bytes
+ * measured at a million orders: the CSV's columns as text), and the most those rows may take. The
+ * picked rows are held until the marking at the end of the statement reads them again: past
+ * `work_mem` (4 MB by default, ~20,000 rows) they went to a temporary file, written and read back.
+ */
+const PICKED_ROW_BYTES = 400
+const PICKED_MEMORY_MAX = 64 * 1024 * 1024
+
+/**
+ * Which walk an export takes: lookups by key while the candidates are a small share of the orders.
+ * For that short walk it raises the transaction's `work_mem` so its picked rows stay in memory
+ * (ADR 0052); the long walk keeps the server's setting (its plan is sized by it, its rows spill).
+ * `select` is the file's select list (`CopyCsv.select`).
+ */
+export async function walkFor(client: PgClient, select: string): Promise<ExportWalk> {
   const { rows } = await client.query<{ candidates: number; orders: number }>(
     `SELECT (SELECT count(*) FROM order_export_candidates)::int AS candidates,
             (SELECT reltuples FROM pg_class WHERE oid = 'orders'::regclass)::float8 AS orders`
   )
   const { candidates, orders } = rows[0]!
-  return candidates * LOOKUP_SHARE < orders ? BY_KEY : ONE_PASS
+  if (candidates * LOOKUP_SHARE >= orders) return ONE_PASS
+  const kB = Math.ceil(Math.min(candidates * PICKED_ROW_BYTES, PICKED_MEMORY_MAX) / 1024)
+  // Only ever raised: a server configured above this keeps its own.
+  await client.query(`SELECT set_config('work_mem', $1, true) WHERE pg_size_bytes(current_setting('work_mem')) < $2::bigint * 1024`, [`${kB}kB`, kB])
+  return byKey(select)
 }
 
 /**
