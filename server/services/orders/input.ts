@@ -51,6 +51,8 @@ export interface PlaceOptions {
   andThen?: (orderId: number, transaction: Transaction) => Promise<void>
   /** A visitor's order through an agent's shop: the price the buyer confirmed, fixed on the order. */
   shop?: ShopQuote
+  /** The caller's request limit, taken meanwhile: awaited beside the package read, before anything is written. */
+  admitted?: Promise<void>
 }
 
 /** What a shop sale records (ADR 0020): built and checked by services.shops, never from the client. */
