@@ -194,7 +194,9 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     expect(out.status, out.text).to.equal(201)
     expect(out.body.order).to.include({ paymentStatus: 'SUCCESS', recipientNumber: '0241112211' })
     expect(flushes, sent.join('\n')).to.equal(1)
-    expect(statements, sent.join('\n')).to.be.at.most(19)
+    expect(statements, sent.join('\n')).to.equal(19)
+    // The key's earlier use and the package need only the request: asked at once.
+    expect(askedAtOnce(events, /^SELECT request_hash, order_id FROM idempotency_keys\b/, /\bFROM packages\b/), events.join('\n')).to.equal(true)
     // The price rule's reads (the agent, the tiers, the tiers' prices) are one statement, and the only
     // audit entry written alone is the payment's (the order's comes with the order).
     expect(
@@ -277,6 +279,31 @@ describe("placing a visitor's order: one statement for the order and its payment
     const refused = await bad()
     expect(refused.status, refused.text).to.equal(429)
     expect(await kept()).to.deep.equal({ orders: '0', payments: '0', entries: '0' })
+  })
+})
+
+describe('a wallet order over the reseller API: its Idempotency-Key read beside the package (ADR 0046)', () => {
+  beforeEach(resetDb)
+
+  it('a key used before answers with its order, even when this attempt is refused before it reads the key (platform closed since)', async () => {
+    const { pkg, a, portal } = await fundedAgent()
+    const api = new Client()
+    api.bearer = (await portal.post('/api/reseller/keys', { name: 'Replays' })).body.key
+    const body = { packageId: pkg.id, recipientNumber: '0241112200' }
+    const first = await api.post('/api/v1/orders', body, { 'Idempotency-Key': 'once' })
+    expect(first.status, first.text).to.equal(201)
+    expect((await (await adminClient()).put('/api/settings', { platformOpen: false })).status).to.equal(200)
+    const again = await api.post('/api/v1/orders', body, { 'Idempotency-Key': 'once' })
+    expect(again.status, again.text).to.equal(201)
+    expect(again.headers.get('idempotent-replayed')).to.equal('true')
+    expect(again.body.order.id).to.equal(first.body.order.id)
+    // A new key is refused as the platform says, and nothing more is paid.
+    expect((await api.post('/api/v1/orders', body, { 'Idempotency-Key': 'twice' })).status).to.equal(403)
+    const [w] = await app().db.sequelize.query<{ balance_pesewas: string }>('SELECT balance_pesewas FROM wallets WHERE agent_id = :id', {
+      replacements: { id: a.agent.id },
+      type: QueryTypes.SELECT
+    })
+    expect(Number(w!.balance_pesewas)).to.equal(2000 - 450)
   })
 })
 

@@ -51,7 +51,10 @@ export interface PlaceOptions {
   andThen?: (orderId: number, transaction: Transaction) => Promise<void>
   /** A visitor's order through an agent's shop: the price the buyer confirmed, fixed on the order. */
   shop?: ShopQuote
-  /** The caller's request limit, taken meanwhile: awaited beside the package read, before anything is written. */
+  /**
+   * A check the caller runs meanwhile (its request limit, an Idempotency-Key's earlier use): awaited beside
+   * the package read, before anything is written; its refusal is the order's.
+   */
   admitted?: Promise<void>
 }
 

@@ -78,7 +78,7 @@ export function createPlacing(deps: PlacingDeps) {
     return s
   }
 
-  /** The package asked for, read while the caller's request limit (`admitted`) is taken: one round trip for both. */
+  /** The package asked for, read while the caller's own check (`admitted`: a request limit, an Idempotency-Key) runs: one round trip for both. */
   async function resolvePackage(input: PlaceOrderInput, admitted?: Promise<void>): Promise<PackageRow> {
     const read = input.packageId !== undefined ? packages.getActive(input.packageId) : packages.findActiveBySize(input.network!, input.dataSizeMB!)
     const [pkg] = await Promise.all([read, admitted])
