@@ -180,7 +180,7 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     }
   })
 
-  it('a wallet order over the reseller API: one transaction, the price rule in one statement, the order with its audit entry in one, the payment with the debit in one, nothing read back after the commit', async () => {
+  it('a wallet order over the reseller API: one transaction, the price rule in one statement, the order with its audit entry and its Idempotency-Key in one, the payment with the debit in one, nothing read back after the commit', async () => {
     const { pkg, a, portal } = await fundedAgent()
     const api = new Client()
     api.bearer = (await portal.post('/api/reseller/keys', { name: 'Counted' })).body.key
@@ -194,7 +194,14 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     expect(out.status, out.text).to.equal(201)
     expect(out.body.order).to.include({ paymentStatus: 'SUCCESS', recipientNumber: '0241112211' })
     expect(flushes, sent.join('\n')).to.equal(1)
-    expect(statements, sent.join('\n')).to.equal(19)
+    expect(statements, sent.join('\n')).to.equal(18)
+    // The Idempotency-Key is recorded by the order's own statement, with its audit entry.
+    const [placing] = sent.filter((s) => /INSERT INTO orders\b/.test(s))
+    expect(placing, sent.join('\n')).to.match(/INSERT INTO idempotency_keys\b/)
+    expect(
+      sent.filter((s) => /^INSERT INTO idempotency_keys\b/.test(s)),
+      sent.join('\n')
+    ).to.deep.equal([])
     // The key's earlier use and the package need only the request: asked at once.
     expect(askedAtOnce(events, /^SELECT request_hash, order_id FROM idempotency_keys\b/, /\bFROM packages\b/), events.join('\n')).to.equal(true)
     // The price rule's reads (the agent, the tiers, the tiers' prices) are one statement, and the only

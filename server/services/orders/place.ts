@@ -11,7 +11,16 @@ import { methodOf, newTransactionId, type PaymentRequestInput, type PaymentRow, 
 import type { PricingService, Quote } from '../pricing/index.ts'
 import type { Settings, SettingsService } from '../settings/index.ts'
 import type { WalletService } from '../wallet/index.ts'
-import { apiOrderSchema, checkOrder, type ApiOrderInput, type PlacedOrder, type PlaceOptions, type PlaceOrderInput, type ShopQuote } from './input.ts'
+import {
+  apiOrderSchema,
+  checkOrder,
+  type ApiOrderInput,
+  type PlacedOrder,
+  type PlaceOptions,
+  type PlaceOrderInput,
+  type ShopQuote,
+  type WrittenWithOrder
+} from './input.ts'
 import type { NewOrder, OrderQueries } from './queries.ts'
 import { presentOrder, type OrderView } from './view.ts'
 
@@ -25,6 +34,7 @@ interface InsertOptions {
   /** Written marked simulated: its payment follows at once from the payment simulator. */
   simulated?: boolean
   andThen?: (order: OrderRow, transaction: Transaction) => Promise<void>
+  writtenWith?: WrittenWithOrder
 }
 
 export interface PlacingDeps {
@@ -173,7 +183,8 @@ export function createPlacing(deps: PlacingDeps) {
           ? { pricePesewas: shop.pricePesewas, parent: shop.parent ?? null }
           : await pricing.priceFor(ctx.user ?? null, pkg, { transaction, lock: true })
         const { order: o, entry } = orderOf(pkg, input, tid, quote, ctx, opts)
-        const { order, settingsVersion } = await queries.insert(o, entry, transaction)
+        const { order, settingsVersion, alsoWritten } = await queries.insert(o, entry, transaction, opts.writtenWith)
+        if (opts.writtenWith && !alsoWritten) throw opts.writtenWith.refused()
         // The settings as saved now, without a read unless they changed since the copy this request used.
         if (!(await settings.freshAt(settingsVersion, { transaction })).platformOpen) throw forbidden(PURCHASES_DISABLED)
         await andThen?.(order, transaction)
@@ -193,6 +204,7 @@ export function createPlacing(deps: PlacingDeps) {
     let placed: PlacedOrder | undefined
     await insertOrder(pkg, input, tid, ctx, {
       simulated: payments.isSimulator,
+      writtenWith: opts.writtenWith,
       andThen: async (o, transaction) => {
         const paid = await wallet.payOrder(
           { id: o.id, agentId: o.agentId, userId: o.userId, amountPesewas: o.amountPesewas, paymentTransactionId: tid, marked: true },

@@ -7,6 +7,7 @@ import { AUDIT_WRITTEN_VALUES, auditOfWritten } from '../audit/index.ts'
 import { paymentOfWritten, type PaymentRow } from '../payments/index.ts'
 import { EXPORT_LOCK } from '../delivery/export-lock.ts'
 import { SETTINGS_VERSION_SQL } from '../settings/index.ts'
+import type { WrittenWithOrder } from './input.ts'
 
 // The statements of placing an order and of what follows it (payment, lookup, Complete Order), and
 // the admins' list: rows come back camelCase, as a model's would; nothing else in orders reads a
@@ -44,10 +45,18 @@ const insertOrderAs = (where: string) => `o AS (
   SELECT ${ORDER_COLUMNS.map(([, type], i) => `$${i + 1}::${type}`).join(', ')}, 'PENDING'${where}
   RETURNING *)`
 
-/** The order and its ORDER_CREATED entry (the audit's statement, parameters from $21) in one round trip. */
-const INSERT_ORDER = `WITH ${insertOrderAs('')},
-  entry AS (${auditOfWritten('o', ENTRY_FIRST)})
-  SELECT o.*, ${SETTINGS_VERSION_SQL} AS settings_version FROM o`
+/**
+ * The order and its ORDER_CREATED entry (the audit's statement, parameters from $21) in one round trip,
+ * and `also`, a caller's row written over the order (parameters after the entry's), whose count comes back.
+ */
+const insertOrderWith = (also?: (source: string, first: number) => string) => `WITH ${insertOrderAs('')},
+  entry AS (${auditOfWritten('o', ENTRY_FIRST)})${
+    also
+      ? `,
+  also AS (${also('o', ENTRY_FIRST + AUDIT_WRITTEN_VALUES)})`
+      : ''
+  }
+  SELECT o.*, ${SETTINGS_VERSION_SQL} AS settings_version${also ? ', (SELECT count(*) FROM also)::int AS also_written' : ''} FROM o`
 
 /**
  * The order, its ORDER_CREATED entry and its payment (payments' statement, parameters after the
@@ -135,10 +144,15 @@ export function createOrderQueries(sequelize: Sequelize, models: Models) {
      * The PENDING order (a named statement, no model instance: ADR 0024) with its audit entry (`entry`:
      * `audit.ofWritten`'s parameters), and the settings' version as saved when it was written.
      */
-    async insert(o: NewOrder, entry: unknown[], transaction: Transaction): Promise<{ order: OrderRow; settingsVersion: string | null }> {
-      const [row] = await run(INSERT_ORDER, [...orderValues(o), ...entry], transaction)
-      const { settings_version: settingsVersion, ...written } = row
-      return { order: camelKeys(written), settingsVersion }
+    async insert(
+      o: NewOrder,
+      entry: unknown[],
+      transaction: Transaction,
+      also?: WrittenWithOrder
+    ): Promise<{ order: OrderRow; settingsVersion: string | null; alsoWritten: boolean }> {
+      const [row] = await run(insertOrderWith(also?.cte), [...orderValues(o), ...entry, ...(also?.values ?? [])], transaction)
+      const { settings_version: settingsVersion, also_written: alsoWritten, ...written } = row
+      return { order: camelKeys(written), settingsVersion, alsoWritten: alsoWritten > 0 }
     },
 
     /**

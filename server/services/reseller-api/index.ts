@@ -16,7 +16,7 @@ import type { WalletService } from '../wallet/index.ts'
 import { hitWindow } from '../limits/rate-limit.ts'
 import { createApiKeys } from './keys.ts'
 import { presentApiOrder, type ApiOrder } from './present.ts'
-import { createOrderKeyQueries, type OrderKeyUse } from './queries-idempotency.ts'
+import { createOrderKeyQueries, orderKeyOfWritten, type OrderKeyUse } from './queries-idempotency.ts'
 import { createApiOrderQueries, toApiOrderRow } from './queries-orders.ts'
 import { createAgentWebhooks, WEBHOOK_TASK, type WebhookPayload } from './webhooks.ts'
 
@@ -160,10 +160,8 @@ export function createResellerApi(deps: {
           { user: caller.actor },
           {
             admitted: unused,
-            andThen: async (orderId, transaction) => {
-              const mine = await keyQueries.recordKey({ agentId: caller.agentId, key: idempotencyKey, hash, orderId }, transaction)
-              if (!mine) throw new KeyTaken()
-            }
+            // Recorded by the order's own INSERT: the key exists exactly when the order does.
+            writtenWith: { cte: orderKeyOfWritten, values: [caller.agentId, idempotencyKey, hash], refused: () => new KeyTaken() }
           }
         )
         return { order: presentApiOrder(toApiOrderRow(placed.row!)), replayed: false }
