@@ -81,7 +81,7 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     const visitor = new Client()
     // The settings cached as any running shop has them.
     await visitor.get('/api/settings')
-    const { out, statements, flushes, sent } = await statementsOf(() =>
+    const { out, statements, flushes, sent, events } = await statementsOf(() =>
       visitor.post('/api/orders', { packageId: pkg.id, recipientNumber: '0241234567', payerPhone: '0241234567', payerNetwork: 'MTN' })
     )
     expect(out.status, out.text).to.equal(201)
@@ -93,12 +93,19 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
       sent.filter((s) => /^INSERT INTO session\b/.test(s) && /synchronous_commit/.test(s)),
       sent.join('\n')
     ).to.have.length(1)
-    expect(statements, sent.join('\n')).to.be.at.most(8)
-    // The session is written while the order commits, not after the gateway answered: no round trip of its own at the end.
-    const session = sent.findIndex((s) => /^INSERT INTO session\b/.test(s))
-    const answer = sent.findIndex((s) => /^WITH p AS \( UPDATE payments/.test(s.replace(/\s+/g, ' ')))
-    expect(answer, sent.join('\n')).to.be.greaterThan(-1)
-    expect(session, sent.join('\n')).to.be.lessThan(answer)
+    // Five statements in three round trips: the request limit with the package, the order with its payment, the gateway's answer with the session.
+    expect(statements, sent.join('\n')).to.equal(5)
+    expect(askedAtOnce(events, /^INSERT INTO rate_limiter_flexible\b/, /\bFROM packages\b/), events.join('\n')).to.equal(true)
+    // The order, its audit entry and its claimed payment are one statement: no transaction around it.
+    expect(
+      sent.filter((s) => /^(START TRANSACTION|BEGIN|COMMIT)/i.test(s)),
+      sent.join('\n')
+    ).to.deep.equal([])
+    const [placing] = sent.filter((s) => /INSERT INTO orders\b/.test(s))
+    expect(placing, sent.join('\n')).to.match(/INSERT INTO audit_logs\b/)
+    expect(placing, sent.join('\n')).to.match(/INSERT INTO payments\b/)
+    // The session is written while the gateway answers, not after: no round trip of its own at the end.
+    expect(askedAtOnce(events, /^INSERT INTO session\b/, /^WITH p AS \(\s+UPDATE payments/), events.join('\n')).to.equal(true)
     // The order's audit entry is written by the order's own statement.
     expect(
       sent.filter((s) => /^INSERT INTO audit_logs/.test(s)),
@@ -173,7 +180,7 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     }
   })
 
-  it('a wallet order over the reseller API: one transaction, the price rule in one statement, the order with its audit entry in one, the payment with the debit in one, nothing read back after the commit', async () => {
+  it('a wallet order over the reseller API: one transaction, the price rule in one statement, the order with its audit entry and its Idempotency-Key in one, the payment with the debit in one, nothing read back after the commit', async () => {
     const { pkg, a, portal } = await fundedAgent()
     const api = new Client()
     api.bearer = (await portal.post('/api/reseller/keys', { name: 'Counted' })).body.key
@@ -187,7 +194,16 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     expect(out.status, out.text).to.equal(201)
     expect(out.body.order).to.include({ paymentStatus: 'SUCCESS', recipientNumber: '0241112211' })
     expect(flushes, sent.join('\n')).to.equal(1)
-    expect(statements, sent.join('\n')).to.be.at.most(19)
+    expect(statements, sent.join('\n')).to.equal(18)
+    // The Idempotency-Key is recorded by the order's own statement, with its audit entry.
+    const [placing] = sent.filter((s) => /INSERT INTO orders\b/.test(s))
+    expect(placing, sent.join('\n')).to.match(/INSERT INTO idempotency_keys\b/)
+    expect(
+      sent.filter((s) => /^INSERT INTO idempotency_keys\b/.test(s)),
+      sent.join('\n')
+    ).to.deep.equal([])
+    // The key's earlier use and the package need only the request: asked at once.
+    expect(askedAtOnce(events, /^SELECT request_hash, order_id FROM idempotency_keys\b/, /\bFROM packages\b/), events.join('\n')).to.equal(true)
     // The price rule's reads (the agent, the tiers, the tiers' prices) are one statement, and the only
     // audit entry written alone is the payment's (the order's comes with the order).
     expect(
@@ -210,6 +226,91 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
       type: QueryTypes.SELECT
     })
     expect(Number(w!.balance_pesewas)).to.equal(2000 - 450 - 450)
+  })
+})
+
+describe("placing a visitor's order: one statement for the order and its payment (ADR 0046)", () => {
+  beforeEach(resetDb)
+
+  const order = (c: Client, pkgId: number, extra: Record<string, unknown> = {}) =>
+    c.post('/api/orders', { packageId: pkgId, recipientNumber: '0241234567', payerPhone: '0241234567', payerNetwork: 'MTN', ...extra })
+  const kept = async () =>
+    (
+      await app().db.sequelize.query<{ orders: string; payments: string; entries: string }>(
+        `SELECT (SELECT count(*) FROM orders) AS orders, (SELECT count(*) FROM payments) AS payments,
+                (SELECT count(*) FROM audit_logs WHERE action = 'ORDER_CREATED') AS entries`,
+        { type: QueryTypes.SELECT }
+      )
+    )[0]
+
+  it("a payment that cannot be written keeps no order and no audit entry either, and its transaction id never becomes this browser's", async () => {
+    const pkg = await createPackage()
+    const someone = new Client()
+    const theirs = await order(someone, pkg.id)
+    expect(theirs.status, theirs.text).to.equal(201)
+    const tid = theirs.body.payment.transactionId as string
+    // The order row is gone, its payment stays: only the payment's unique index can refuse the id now.
+    await app().db.sequelize.query('UPDATE payments SET order_id = NULL WHERE transaction_id = :tid RETURNING id', {
+      replacements: { tid },
+      type: QueryTypes.SELECT
+    })
+    await app().db.sequelize.query('DELETE FROM orders WHERE payment_transaction_id = :tid RETURNING id', { replacements: { tid }, type: QueryTypes.SELECT })
+    const visitor = new Client()
+    const again = await order(visitor, pkg.id, { transactionId: tid, recipientNumber: '0241234568', payerPhone: '0241234568' })
+    expect(again.status, again.text).to.equal(409)
+    expect(again.body.error).to.equal('Transaction ID already used. Please try again.')
+    expect(await kept()).to.deep.equal({ orders: '0', payments: '1', entries: '1' })
+    expect((await visitor.get(`/api/payment/status/${tid}`)).status).to.not.equal(200)
+  })
+
+  it('a settings save not heard of yet that leaves the platform open: the order is placed in a transaction that read the settings afresh', async () => {
+    const pkg = await createPackage()
+    const visitor = new Client()
+    expect((await visitor.get('/api/settings')).body.platformOpen).to.equal(true)
+    // A save on another instance, its NOTIFY not yet here: the row's version moves, the platform stays open.
+    await app().db.sequelize.query(`UPDATE settings SET data = data WHERE id = 1 RETURNING id`, { type: QueryTypes.SELECT })
+    const { out, sent } = await statementsOf(() => order(visitor, pkg.id))
+    expect(out.status, out.text).to.equal(201)
+    // The one statement wrote nothing (the version had moved); the transaction read the row and placed the order.
+    expect(sent.filter((s) => /^SELECT xmin::text AS version, data FROM settings/.test(s)).length, sent.join('\n')).to.equal(1)
+    expect(sent.filter((s) => /^START TRANSACTION/.test(s)).length, sent.join('\n')).to.equal(1)
+    expect(await kept()).to.deep.equal({ orders: '1', payments: '1', entries: '1' })
+  })
+
+  it('the request limit is taken beside the package read: bad orders count, and a refused limit answers 429 whatever else was wrong', async () => {
+    const pkg = await createPackage()
+    const visitor = new Client()
+    // Refused by the order's own check, before its package is read; the prompt's phone is still counted.
+    const bad = () => visitor.post('/api/orders', { packageId: pkg.id, recipientNumber: '12', payerPhone: '0241234567', payerNetwork: 'MTN' })
+    for (let i = 0; i < 10; i++) expect((await bad()).status).to.equal(400)
+    const refused = await bad()
+    expect(refused.status, refused.text).to.equal(429)
+    expect(await kept()).to.deep.equal({ orders: '0', payments: '0', entries: '0' })
+  })
+})
+
+describe('a wallet order over the reseller API: its Idempotency-Key read beside the package (ADR 0046)', () => {
+  beforeEach(resetDb)
+
+  it('a key used before answers with its order, even when this attempt is refused before it reads the key (platform closed since)', async () => {
+    const { pkg, a, portal } = await fundedAgent()
+    const api = new Client()
+    api.bearer = (await portal.post('/api/reseller/keys', { name: 'Replays' })).body.key
+    const body = { packageId: pkg.id, recipientNumber: '0241112200' }
+    const first = await api.post('/api/v1/orders', body, { 'Idempotency-Key': 'once' })
+    expect(first.status, first.text).to.equal(201)
+    expect((await (await adminClient()).put('/api/settings', { platformOpen: false })).status).to.equal(200)
+    const again = await api.post('/api/v1/orders', body, { 'Idempotency-Key': 'once' })
+    expect(again.status, again.text).to.equal(201)
+    expect(again.headers.get('idempotent-replayed')).to.equal('true')
+    expect(again.body.order.id).to.equal(first.body.order.id)
+    // A new key is refused as the platform says, and nothing more is paid.
+    expect((await api.post('/api/v1/orders', body, { 'Idempotency-Key': 'twice' })).status).to.equal(403)
+    const [w] = await app().db.sequelize.query<{ balance_pesewas: string }>('SELECT balance_pesewas FROM wallets WHERE agent_id = :id', {
+      replacements: { id: a.agent.id },
+      type: QueryTypes.SELECT
+    })
+    expect(Number(w!.balance_pesewas)).to.equal(2000 - 450)
   })
 })
 

@@ -2,7 +2,7 @@ import type { Models } from '../../../models/index.ts'
 import type { Ctx } from '../context.ts'
 import { type AuditInsert, createAuditQueries, writtenEntryValues } from './queries.ts'
 
-export { auditOfWritten } from './queries.ts'
+export { AUDIT_WRITTEN_VALUES, auditOfWritten } from './queries.ts'
 
 export const AUDIT_ACTIONS = [
   'LOGIN',

@@ -104,6 +104,9 @@ export const auditOfWritten = (source: string, first: number) =>
     SELECT $${first}::timestamptz, $${first + 1}::int, $${first + 2}::text, $${first + 3}::text, ${source}.id::text, $${first + 4}::text, $${first + 5}::text, $${first + 6}::jsonb
       FROM ${source}`
 
+/** How many parameters `auditOfWritten` takes (a statement's next parameters follow them). */
+export const AUDIT_WRITTEN_VALUES = 7
+
 /** `auditOfWritten`'s parameters for an entry (its resource id comes from the written row). */
 export const writtenEntryValues = (e: AuditInsert, ipAddress: string | null): unknown[] => [
   new Date(),

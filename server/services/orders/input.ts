@@ -43,6 +43,17 @@ export interface PlacedOrder {
   row?: Record<string, any>
 }
 
+/**
+ * A row the caller's capability writes in the order's own statement (an API order's Idempotency-Key): its
+ * data-modifying CTE over the new order (`source`, the order's CTE), its parameters from `first` on.
+ */
+export interface WrittenWithOrder {
+  cte: (source: string, first: number) => string
+  values: unknown[]
+  /** Thrown when the CTE wrote nothing (another request holds that row): rolls the order back. */
+  refused: () => Error
+}
+
 export interface PlaceOptions {
   /**
    * Runs inside a wallet order's transaction once it is paid (the reseller API records its
@@ -51,6 +62,13 @@ export interface PlaceOptions {
   andThen?: (orderId: number, transaction: Transaction) => Promise<void>
   /** A visitor's order through an agent's shop: the price the buyer confirmed, fixed on the order. */
   shop?: ShopQuote
+  /** Written by a wallet order's own INSERT, in its transaction. */
+  writtenWith?: WrittenWithOrder
+  /**
+   * A check the caller runs meanwhile (its request limit, an Idempotency-Key's earlier use): awaited beside
+   * the package read, before anything is written; its refusal is the order's.
+   */
+  admitted?: Promise<void>
 }
 
 /** What a shop sale records (ADR 0020): built and checked by services.shops, never from the client. */

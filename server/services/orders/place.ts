@@ -7,12 +7,21 @@ import { isActiveAgent } from '../../lib/vocabulary.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Actor, Ctx } from '../context.ts'
 import type { PackageRow, PackagesService } from '../packages/index.ts'
-import { methodOf, newTransactionId, type PaymentsService } from '../payments/index.ts'
+import { methodOf, newTransactionId, type PaymentRequestInput, type PaymentRow, type PaymentsService, type PaymentView } from '../payments/index.ts'
 import type { PricingService, Quote } from '../pricing/index.ts'
 import type { Settings, SettingsService } from '../settings/index.ts'
 import type { WalletService } from '../wallet/index.ts'
-import { apiOrderSchema, checkOrder, type ApiOrderInput, type PlacedOrder, type PlaceOptions, type PlaceOrderInput, type ShopQuote } from './input.ts'
-import type { OrderQueries } from './queries.ts'
+import {
+  apiOrderSchema,
+  checkOrder,
+  type ApiOrderInput,
+  type PlacedOrder,
+  type PlaceOptions,
+  type PlaceOrderInput,
+  type ShopQuote,
+  type WrittenWithOrder
+} from './input.ts'
+import type { NewOrder, OrderQueries } from './queries.ts'
 import { presentOrder, type OrderView } from './view.ts'
 
 export const PURCHASES_DISABLED = 'Purchases are temporarily disabled'
@@ -25,6 +34,7 @@ interface InsertOptions {
   /** Written marked simulated: its payment follows at once from the payment simulator. */
   simulated?: boolean
   andThen?: (order: OrderRow, transaction: Transaction) => Promise<void>
+  writtenWith?: WrittenWithOrder
 }
 
 export interface PlacingDeps {
@@ -78,8 +88,10 @@ export function createPlacing(deps: PlacingDeps) {
     return s
   }
 
-  async function resolvePackage(input: PlaceOrderInput): Promise<PackageRow> {
-    const pkg = input.packageId !== undefined ? await packages.getActive(input.packageId) : await packages.findActiveBySize(input.network!, input.dataSizeMB!)
+  /** The package asked for, read while the caller's own check (`admitted`: a request limit, an Idempotency-Key) runs: one round trip for both. */
+  async function resolvePackage(input: PlaceOrderInput, admitted?: Promise<void>): Promise<PackageRow> {
+    const read = input.packageId !== undefined ? packages.getActive(input.packageId) : packages.findActiveBySize(input.network!, input.dataSizeMB!)
+    const [pkg] = await Promise.all([read, admitted])
     if (!pkg) throw badRequest('Please select a package')
     if (input.packageId !== undefined && input.network && input.network !== pkg.network) throw badRequest('Please select a package')
     return pkg
@@ -90,81 +102,95 @@ export function createPlacing(deps: PlacingDeps) {
   }
 
   /**
+   * The PENDING order's columns at the quoted price and its ORDER_CREATED entry (`audit.ofWritten`, written
+   * by the order's own statement, its id the order's). Throws when the price may not be sold at.
+   */
+  function orderOf(pkg: PackageRow, input: PlaceOrderInput, tid: string, quote: Quote, ctx: Ctx, opts: InsertOptions) {
+    const { shop } = opts
+    const actor = ctx.user ?? null
+    const amountPesewas = quote.pricePesewas
+    // A package priced 0 (made before prices had to be positive) would be "paid" at once with nothing: never sold.
+    if (!(amountPesewas >= 1)) throw badRequest('This package is not available for purchase')
+    if (!shop && input.price !== undefined && input.price !== null && toPesewas(input.price) !== amountPesewas) {
+      throw new AppError(409, PRICE_CHANGED, { price: toGhs(amountPesewas) })
+    }
+    const parent = quote.parent
+    const channel = input.channel ?? 'web'
+    const entry = audit.ofWritten(
+      {
+        action: 'ORDER_CREATED',
+        resource: 'ORDER',
+        details: {
+          transactionId: tid,
+          network: pkg.network,
+          dataSizeMB: pkg.sizeMb,
+          amount: toGhs(amountPesewas),
+          recipientNumber: input.recipientNumber,
+          channel,
+          ...(shop ? { shopId: shop.shopId, agentPrice: toGhs(shop.agentPricePesewas), margin: toGhs(shop.pricePesewas - shop.agentPricePesewas) } : {}),
+          ...(parent ? { parentAgentId: parent.agentId, parentMargin: toGhs(parent.marginPesewas) } : {})
+        }
+      },
+      ctx
+    )
+    const order: NewOrder = {
+      userId: actor?.id ?? null,
+      agentId: !shop && actor?.role === 'AGENT' ? (actor.agent?.id ?? null) : null,
+      shopId: shop?.shopId ?? null,
+      shopAgentId: shop?.agentId ?? null,
+      shopPricePesewas: shop?.pricePesewas ?? null,
+      shopAgentPricePesewas: shop?.agentPricePesewas ?? null,
+      shopMarginPesewas: shop ? shop.pricePesewas - shop.agentPricePesewas : null,
+      packageId: pkg.id,
+      packageName: packages.present(pkg).name,
+      recipientNumber: input.recipientNumber,
+      network: pkg.network,
+      dataSizeMb: pkg.sizeMb,
+      amountPesewas,
+      paymentTransactionId: tid,
+      paymentPhoneNumber: opts.payerPhone ?? null,
+      channel,
+      simulated: !!opts.simulated,
+      parentAgentId: parent?.agentId ?? null,
+      parentPricePesewas: parent?.pricePesewas ?? null,
+      parentMarginPesewas: parent?.marginPesewas ?? null
+    }
+    return { order, entry }
+  }
+
+  /** A used transaction id, however the unique indexes of orders and payments said so: 409. */
+  async function refusingUsedIds<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn()
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('Transaction ID already used. Please try again.')
+      throw err
+    }
+  }
+
+  /**
    * The PENDING order at the server's price, with its ORDER_CREATED audit entry (one statement), in one transaction
    * (the caller's, when it holds one); `andThen` runs in it too (paying from the wallet).
    */
   async function insertOrder(pkg: PackageRow, input: PlaceOrderInput, tid: string, ctx: Ctx, opts: InsertOptions = {}): Promise<OrderRow> {
     const { shop, andThen } = opts
-    const actor = ctx.user ?? null
-    try {
-      return await within(sequelize, ctx, async (transaction) => {
+    return refusingUsedIds(() =>
+      within(sequelize, ctx, async (transaction) => {
         await shop?.recheck(transaction)
         // A shop order is the shop's sale at the price its buyer confirmed, never an agent's own order.
         // Otherwise THE price rule, read in this transaction (a parent's price change waits for it: ADR 0041).
         const quote: Quote = shop
           ? { pricePesewas: shop.pricePesewas, parent: shop.parent ?? null }
-          : await pricing.priceFor(actor, pkg, { transaction, lock: true })
-        const amountPesewas = quote.pricePesewas
-        // A package priced 0 (made before prices had to be positive) would be "paid" at once with nothing: never sold.
-        if (!(amountPesewas >= 1)) throw badRequest('This package is not available for purchase')
-        if (!shop && input.price !== undefined && input.price !== null && toPesewas(input.price) !== amountPesewas) {
-          throw new AppError(409, PRICE_CHANGED, { price: toGhs(amountPesewas) })
-        }
-        const parent = quote.parent
-        const channel = input.channel ?? 'web'
-        // The ORDER_CREATED entry is written by the order's own statement (its id is the order's).
-        const entry = audit.ofWritten(
-          {
-            action: 'ORDER_CREATED',
-            resource: 'ORDER',
-            details: {
-              transactionId: tid,
-              network: pkg.network,
-              dataSizeMB: pkg.sizeMb,
-              amount: toGhs(amountPesewas),
-              recipientNumber: input.recipientNumber,
-              channel,
-              ...(shop ? { shopId: shop.shopId, agentPrice: toGhs(shop.agentPricePesewas), margin: toGhs(shop.pricePesewas - shop.agentPricePesewas) } : {}),
-              ...(parent ? { parentAgentId: parent.agentId, parentMargin: toGhs(parent.marginPesewas) } : {})
-            }
-          },
-          ctx
-        )
-        const { order, settingsVersion } = await queries.insert(
-          {
-            userId: actor?.id ?? null,
-            agentId: !shop && actor?.role === 'AGENT' ? (actor.agent?.id ?? null) : null,
-            shopId: shop?.shopId ?? null,
-            shopAgentId: shop?.agentId ?? null,
-            shopPricePesewas: shop?.pricePesewas ?? null,
-            shopAgentPricePesewas: shop?.agentPricePesewas ?? null,
-            shopMarginPesewas: shop ? shop.pricePesewas - shop.agentPricePesewas : null,
-            packageId: pkg.id,
-            packageName: packages.present(pkg).name,
-            recipientNumber: input.recipientNumber,
-            network: pkg.network,
-            dataSizeMb: pkg.sizeMb,
-            amountPesewas,
-            paymentTransactionId: tid,
-            paymentPhoneNumber: opts.payerPhone ?? null,
-            channel,
-            simulated: !!opts.simulated,
-            parentAgentId: parent?.agentId ?? null,
-            parentPricePesewas: parent?.pricePesewas ?? null,
-            parentMarginPesewas: parent?.marginPesewas ?? null
-          },
-          entry,
-          transaction
-        )
+          : await pricing.priceFor(ctx.user ?? null, pkg, { transaction, lock: true })
+        const { order: o, entry } = orderOf(pkg, input, tid, quote, ctx, opts)
+        const { order, settingsVersion, alsoWritten } = await queries.insert(o, entry, transaction, opts.writtenWith)
+        if (opts.writtenWith && !alsoWritten) throw opts.writtenWith.refused()
         // The settings as saved now, without a read unless they changed since the copy this request used.
         if (!(await settings.freshAt(settingsVersion, { transaction })).platformOpen) throw forbidden(PURCHASES_DISABLED)
         await andThen?.(order, transaction)
         return order
       })
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict('Transaction ID already used. Please try again.')
-      throw err
-    }
+    )
   }
 
   /**
@@ -178,6 +204,7 @@ export function createPlacing(deps: PlacingDeps) {
     let placed: PlacedOrder | undefined
     await insertOrder(pkg, input, tid, ctx, {
       simulated: payments.isSimulator,
+      writtenWith: opts.writtenWith,
       andThen: async (o, transaction) => {
         const paid = await wallet.payOrder(
           { id: o.id, agentId: o.agentId, userId: o.userId, amountPesewas: o.amountPesewas, paymentTransactionId: tid, marked: true },
@@ -202,7 +229,7 @@ export function createPlacing(deps: PlacingDeps) {
     const input = checked(raw)
     // A shop's buyer is its customer, whoever is signed in; agent rules are for agents' own orders.
     if (!opts.shop) assertMayBuy(ctx.user)
-    const pkg = await resolvePackage(input)
+    const pkg = await resolvePackage(input, opts.admitted)
     if (opts.shop && input.payFrom === 'wallet') throw badRequest('Shop orders are paid by mobile money or card')
     if (input.payFrom === 'wallet') return placeWalletOrder(pkg, input, ctx, s, opts)
     // Phone channels answer within seconds and pay by mobile money; their charge starts in a queued job.
@@ -213,7 +240,7 @@ export function createPlacing(deps: PlacingDeps) {
     // The payment follows at once, so the order is written already marked when no real money moves.
     const simulated = payments.isSimulator
     const insert = { payerPhone: payer.phone, shop: opts.shop, simulated }
-    const paymentFields = (order: OrderRow) => ({
+    const paymentFields = (order: Pick<OrderRow, 'amountPesewas'> & { id?: number }) => ({
       purpose: 'data' as const,
       amountPesewas: order.amountPesewas,
       transactionId: tid,
@@ -240,14 +267,22 @@ export function createPlacing(deps: PlacingDeps) {
         return { order: presentOrder(order), payment, amountPesewas: order.amountPesewas }
       })
     }
-    // Now (web, shops): the order, its audit entry and its payment, claimed for its start, are one
+    // Now, a visitor's order on the web: the order, its audit entry and its payment, claimed for its start, are
+    // one statement (one round trip, one commit, no transaction around it) while the settings are as cached.
+    const alone = !opts.shop && ctx.user?.role !== 'AGENT' ? await placeInOneStatement(pkg, input, tid, s, ctx, insert, paymentFields) : undefined
+    if (alone) return answered(alone.order, await payments.charge(alone.payment, ctx))
+    // Else (shops, agents, settings saved since): the order, its audit entry and its payment, claimed for its start, are one
     // transaction (one commit; a used transaction id is refused there by the unique indexes, 409); the gateway is called after it, outside any transaction, so its
     // webhook finds the row (ADR 0046). A payment that cannot be written rolls the order back with it.
     const { order, row } = await sequelize.transaction(async (transaction) => {
       const order = await insertOrder(pkg, input, tid, { ...ctx, transaction }, insert)
       return { order, row: await payments.open(paymentFields(order), { ...ctx, transaction }) }
     })
-    const payment = await payments.charge(row, ctx)
+    return answered(order, await payments.charge(row, ctx))
+  }
+
+  /** The placed order with its payment as the gateway's answer left them. */
+  async function answered(order: OrderRow, payment: PaymentView): Promise<PlacedOrder> {
     // The gateway's answer moved an open payment and its order together (IN_PROGRESS) in the
     // statement that saved it; only a start that ended the payment changed the order elsewhere.
     const now =
@@ -257,6 +292,35 @@ export function createPlacing(deps: PlacingDeps) {
     return { order: presentOrder(now), payment, amountPesewas: order.amountPesewas }
   }
 
+  /**
+   * A visitor's order and its payment written by one statement (ADR 0046): a data-modifying CTE is atomic
+   * on its own, so the order, its ORDER_CREATED entry and its claimed payment are durable together (one
+   * commit that waits for the flush) before the gateway is called, with no START and COMMIT around them.
+   * The price is the public one (no statement: the price rule reads nothing for a visitor). Undefined,
+   * with nothing written, when this way does not apply: a payment that marks something else, settings
+   * not read from a saved row, or a row saved since the copy that let the order in (the caller's
+   * transaction then reads it afresh).
+   */
+  async function placeInOneStatement(
+    pkg: PackageRow,
+    input: PlaceOrderInput,
+    tid: string,
+    s: Settings,
+    ctx: Ctx,
+    insert: InsertOptions,
+    paymentFields: (o: Pick<OrderRow, 'amountPesewas'>) => PaymentRequestInput
+  ): Promise<{ order: OrderRow; payment: PaymentRow } | undefined> {
+    const version = settings.versionOf(s)
+    if (!version) return undefined
+    const { order, entry } = orderOf(pkg, input, tid, await pricing.priceFor(ctx.user ?? null, pkg), ctx, insert)
+    const payment = await payments.withOrder(paymentFields(order), ctx)
+    if (!payment) return undefined
+    const written = await refusingUsedIds(() => queries.insertWithPayment(order, entry, payment.values, version))
+    // Remembered once written: a used id refused above never becomes this browser's to read.
+    if (written) ctx.browser?.remember(tid)
+    return written
+  }
+
   /** The spec's two-step client: the order first (POST /api/orders), the payment next (POST /api/payment/request). */
   async function createOrder(raw: PlaceOrderInput, ctx: Ctx = {}, opts: PlaceOptions = {}): Promise<OrderView> {
     // A closed shop says so first, whatever was typed.
@@ -264,7 +328,7 @@ export function createPlacing(deps: PlacingDeps) {
     const input = checked(raw)
     // A shop's buyer is its customer, whoever is signed in (as in placeOrder).
     if (!opts.shop) assertMayBuy(ctx.user)
-    const pkg = await resolvePackage(input)
+    const pkg = await resolvePackage(input, opts.admitted)
     const tid = tidOf(input)
     await assertFreshTransactionId(tid)
     const { andThen } = opts

@@ -3,23 +3,71 @@ import type { Models, OrderRow, OrderViewRow } from '../../../models/index.ts'
 import { preparedFor } from '../../../models/prepared.ts'
 import { cappedCount, likePattern, phoneLikes } from '../../lib/lists.ts'
 import { NETWORK_LABEL } from '../../lib/vocabulary.ts'
-import { auditOfWritten } from '../audit/index.ts'
+import { AUDIT_WRITTEN_VALUES, auditOfWritten } from '../audit/index.ts'
+import { paymentOfWritten, type PaymentRow } from '../payments/index.ts'
 import { EXPORT_LOCK } from '../delivery/export-lock.ts'
 import { SETTINGS_VERSION_SQL } from '../settings/index.ts'
+import type { WrittenWithOrder } from './input.ts'
 
 // The statements of placing an order and of what follows it (payment, lookup, Complete Order), and
 // the admins' list: rows come back camelCase, as a model's would; nothing else in orders reads a
 // snake_case column. (The CSV export's one COPY statement is queries-export.ts's, streamed by exports.ts; its columns admin.ts's.)
 
-/** The order and its ORDER_CREATED entry (the audit's statement, parameters from $21) in one round trip. */
-const INSERT_ORDER = `WITH o AS (
-  INSERT INTO orders (user_id, agent_id, shop_id, shop_agent_id, shop_price_pesewas, shop_agent_price_pesewas, shop_margin_pesewas,
-    package_id, package_name, recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id,
-    payment_phone_number, channel, simulated, parent_agent_id, parent_price_pesewas, parent_margin_pesewas)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'PENDING', $14, $15, $16, $17, $18, $19, $20)
-  RETURNING *),
-  entry AS (${auditOfWritten('o', 21)})
-  SELECT o.*, ${SETTINGS_VERSION_SQL} AS settings_version FROM o`
+/** The columns of a new order with their types, in NewOrder's order (its status is PENDING). */
+const ORDER_COLUMNS = [
+  ['user_id', 'int'],
+  ['agent_id', 'int'],
+  ['shop_id', 'int'],
+  ['shop_agent_id', 'int'],
+  ['shop_price_pesewas', 'int'],
+  ['shop_agent_price_pesewas', 'int'],
+  ['shop_margin_pesewas', 'int'],
+  ['package_id', 'int'],
+  ['package_name', 'text'],
+  ['recipient_number', 'text'],
+  ['network', 'text'],
+  ['data_size_mb', 'int'],
+  ['amount_pesewas', 'int'],
+  ['payment_transaction_id', 'text'],
+  ['payment_phone_number', 'text'],
+  ['channel', 'text'],
+  ['simulated', 'boolean'],
+  ['parent_agent_id', 'int'],
+  ['parent_price_pesewas', 'int'],
+  ['parent_margin_pesewas', 'int']
+] as const
+/** The audit entry's parameters follow the order's. */
+const ENTRY_FIRST = ORDER_COLUMNS.length + 1
+
+/** The PENDING order's INSERT as a CTE `o`, its values typed (an INSERT ... SELECT does not type them by the columns), with `where`. */
+const insertOrderAs = (where: string) => `o AS (
+  INSERT INTO orders (${ORDER_COLUMNS.map(([c]) => c).join(', ')}, payment_status)
+  SELECT ${ORDER_COLUMNS.map(([, type], i) => `$${i + 1}::${type}`).join(', ')}, 'PENDING'${where}
+  RETURNING *)`
+
+/**
+ * The order and its ORDER_CREATED entry (the audit's statement, parameters from $21) in one round trip,
+ * and `also`, a caller's row written over the order (parameters after the entry's), whose count comes back.
+ */
+const insertOrderWith = (also?: (source: string, first: number) => string) => `WITH ${insertOrderAs('')},
+  entry AS (${auditOfWritten('o', ENTRY_FIRST)})${
+    also
+      ? `,
+  also AS (${also('o', ENTRY_FIRST + AUDIT_WRITTEN_VALUES)})`
+      : ''
+  }
+  SELECT o.*, ${SETTINGS_VERSION_SQL} AS settings_version${also ? ', (SELECT count(*) FROM also)::int AS also_written' : ''} FROM o`
+
+/**
+ * The order, its ORDER_CREATED entry and its payment (payments' statement, parameters after the
+ * entry's) as ONE statement, so one commit without a transaction around it: all three or none. Written
+ * only while the settings row is still the version ($28) whose copy let the order in; otherwise
+ * nothing is written and no row comes back. The order comes back as JSON beside the payment's row.
+ */
+const INSERT_ORDER_WITH_PAYMENT = `WITH ${insertOrderAs(` WHERE ${SETTINGS_VERSION_SQL} = $${ENTRY_FIRST + AUDIT_WRITTEN_VALUES}::text`)},
+  entry AS (${auditOfWritten('o', ENTRY_FIRST)}),
+  p AS (${paymentOfWritten('o', ENTRY_FIRST + AUDIT_WRITTEN_VALUES + 1)})
+  SELECT p.*, to_jsonb(o) AS written_order FROM o, p`
 
 /** A row as pg returns it (snake_case columns) with the keys its model would use (camelCase). */
 function camelKeys(row: Record<string, unknown>): any {
@@ -52,6 +100,30 @@ export interface NewOrder {
   parentMarginPesewas: number | null
 }
 
+/** A new order's parameters, in ORDER_COLUMNS' order. */
+const orderValues = (o: NewOrder): unknown[] => [
+  o.userId,
+  o.agentId,
+  o.shopId,
+  o.shopAgentId,
+  o.shopPricePesewas,
+  o.shopAgentPricePesewas,
+  o.shopMarginPesewas,
+  o.packageId,
+  o.packageName,
+  o.recipientNumber,
+  o.network,
+  o.dataSizeMb,
+  o.amountPesewas,
+  o.paymentTransactionId,
+  o.paymentPhoneNumber,
+  o.channel,
+  o.simulated,
+  o.parentAgentId,
+  o.parentPricePesewas,
+  o.parentMarginPesewas
+]
+
 export type OrderQueries = ReturnType<typeof createOrderQueries>
 
 export function createOrderQueries(sequelize: Sequelize, models: Models) {
@@ -72,36 +144,36 @@ export function createOrderQueries(sequelize: Sequelize, models: Models) {
      * The PENDING order (a named statement, no model instance: ADR 0024) with its audit entry (`entry`:
      * `audit.ofWritten`'s parameters), and the settings' version as saved when it was written.
      */
-    async insert(o: NewOrder, entry: unknown[], transaction: Transaction): Promise<{ order: OrderRow; settingsVersion: string | null }> {
-      const [row] = await run(
-        INSERT_ORDER,
-        [
-          o.userId,
-          o.agentId,
-          o.shopId,
-          o.shopAgentId,
-          o.shopPricePesewas,
-          o.shopAgentPricePesewas,
-          o.shopMarginPesewas,
-          o.packageId,
-          o.packageName,
-          o.recipientNumber,
-          o.network,
-          o.dataSizeMb,
-          o.amountPesewas,
-          o.paymentTransactionId,
-          o.paymentPhoneNumber,
-          o.channel,
-          o.simulated,
-          o.parentAgentId,
-          o.parentPricePesewas,
-          o.parentMarginPesewas,
-          ...entry
-        ],
-        transaction
-      )
-      const { settings_version: settingsVersion, ...written } = row
-      return { order: camelKeys(written), settingsVersion }
+    async insert(
+      o: NewOrder,
+      entry: unknown[],
+      transaction: Transaction,
+      also?: WrittenWithOrder
+    ): Promise<{ order: OrderRow; settingsVersion: string | null; alsoWritten: boolean }> {
+      const [row] = await run(insertOrderWith(also?.cte), [...orderValues(o), ...entry, ...(also?.values ?? [])], transaction)
+      const { settings_version: settingsVersion, also_written: alsoWritten, ...written } = row
+      return { order: camelKeys(written), settingsVersion, alsoWritten: alsoWritten > 0 }
+    },
+
+    /**
+     * The PENDING order, its audit entry and its payment (`payment`: `payments.withOrder`'s parameters) in one
+     * statement, only while the settings row is still `settingsVersion`; undefined when it is not (nothing written).
+     */
+    async insertWithPayment(
+      o: NewOrder,
+      entry: unknown[],
+      payment: unknown[],
+      settingsVersion: string
+    ): Promise<{ order: OrderRow; payment: PaymentRow } | undefined> {
+      const [row] = await run<PaymentRow & { written_order: Record<string, unknown> }>(INSERT_ORDER_WITH_PAYMENT, [
+        ...orderValues(o),
+        ...entry,
+        settingsVersion,
+        ...payment
+      ])
+      if (!row) return undefined
+      const { written_order: order, ...paid } = row
+      return { order: camelKeys(order), payment: paid as PaymentRow }
     },
 
     /** A wallet order's orders_view row as pg returns it (the reseller API presents that row its own way). */

@@ -30,7 +30,8 @@ import { createPresent } from './view.ts'
 
 export type { PaymentRow } from './provider.ts'
 export { methodOf, payerEmailDomain } from './choose.ts'
-export { newTransactionId, REFERENCE_RE, transactionIdSchema, type PaymentView } from './request.ts'
+export { paymentOfWritten } from './queries.ts'
+export { newTransactionId, REFERENCE_RE, transactionIdSchema, type PaymentRequestInput, type PaymentView } from './request.ts'
 
 export interface PaymentsDeps {
   sequelize: Sequelize

@@ -7,7 +7,7 @@ import type { Ctx } from '../context.ts'
 import type { SettingsService } from '../settings/index.ts'
 import { methodOf } from './choose.ts'
 import type { Method, PaymentProvider, PaymentRow } from './provider.ts'
-import type { PaymentQueries } from './queries.ts'
+import { paymentValues, type NewPayment, type PaymentQueries } from './queries.ts'
 import { EMAIL_RE, newTransactionId, requestSchema, type PaymentRequestInput, type PaymentView } from './request.ts'
 import type { createSettlement } from './settle.ts'
 import type { createStarter } from './start.ts'
@@ -89,39 +89,42 @@ export function createOpening(deps: OpeningDeps) {
     return { input, method, free, payer, transactionId, background }
   }
 
+  /** The row a prepared request writes: PENDING, `claimed` when written with its start already claimed. */
+  function rowOf(p: Awaited<ReturnType<typeof prepare>>, claimed: boolean): NewPayment {
+    const { input, free, payer, transactionId } = p
+    return {
+      transactionId,
+      purpose: input.purpose,
+      gateway: free ? 'none' : provider.name,
+      method: p.method,
+      amountPesewas: input.amountPesewas,
+      payerPhone: payer.phone,
+      payerNetwork: payer.network,
+      email: payer.email,
+      orderId: input.orderId ?? null,
+      afaRegistrationId: input.afaRegistrationId ?? null,
+      agentId: input.agentId ?? null,
+      userId: input.userId ?? null,
+      details: {
+        ...(input.afa ? { afa: input.afa } : {}),
+        ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}),
+        ...(input.voucher ? { voucher: input.voucher } : {}),
+        ...(input.vouchers ? { vouchers: input.vouchers } : {})
+      },
+      simulated: !free && provider.name === 'simulator',
+      claimed
+    }
+  }
+
   /**
    * The row and what it marks, in `transaction` when given. `claimed`: written with its start already
    * claimed (`startedAt`), for a caller that calls the gateway itself once its transaction committed.
    */
   async function write(p: Awaited<ReturnType<typeof prepare>>, transaction?: Transaction, claimed = false): Promise<PaymentRow> {
-    const { input, free, payer, transactionId } = p
-    const simulated = !free && provider.name === 'simulator'
+    const { input, transactionId } = p
     try {
-      const row = await queries.insert(
-        {
-          transactionId,
-          purpose: input.purpose,
-          gateway: free ? 'none' : provider.name,
-          method: p.method,
-          amountPesewas: input.amountPesewas,
-          payerPhone: payer.phone,
-          payerNetwork: payer.network,
-          email: payer.email,
-          orderId: input.orderId ?? null,
-          afaRegistrationId: input.afaRegistrationId ?? null,
-          agentId: input.agentId ?? null,
-          userId: input.userId ?? null,
-          details: {
-            ...(input.afa ? { afa: input.afa } : {}),
-            ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}),
-            ...(input.voucher ? { voucher: input.voucher } : {}),
-            ...(input.vouchers ? { vouchers: input.vouchers } : {})
-          },
-          simulated,
-          claimed
-        },
-        transaction
-      )
+      const row = await queries.insert(rowOf(p, claimed), transaction)
+      const { simulated } = row
       if (simulated && input.orderId && !input.orderMarked) await queries.markOrderSimulated(input.orderId, transaction)
       if (input.purpose === 'agent_fee' && input.agentId) await queries.markAgentFeePending(input.agentId, transactionId, transaction)
       if (p.background) await starter.startLater(transactionId, transaction)
@@ -166,10 +169,25 @@ export function createOpening(deps: OpeningDeps) {
     return row
   }
 
+  /**
+   * A charge to start now whose row the caller's own statement writes with its order
+   * (`paymentOfWritten`): checked as `open` checks it, written already claimed, its parameters without
+   * the order's id. Only a data payment that marks nothing else (its order written already marked when
+   * simulated, no queued start) is written this way; null for any other, which `open` writes.
+   */
+  async function withOrder(raw: PaymentRequestInput, ctx: Ctx): Promise<{ transactionId: string; values: unknown[] } | null> {
+    const p = await prepare({ ...raw, userId: raw.userId ?? ctx.user?.id ?? null, background: false }, ctx)
+    const row = rowOf(p, true)
+    if (p.free || row.purpose !== 'data' || (row.simulated && !p.input.orderMarked)) return null
+    const { transactionId } = p
+    const values = paymentValues(row)
+    return { transactionId, values }
+  }
+
   /** The gateway call for a row `open` wrote, outside any transaction; the answer comes back from the statement that saved it. */
   async function charge(row: PaymentRow, ctx: Ctx = {}): Promise<PaymentView> {
     return present((await starter.startClaimed(row, ctx)) ?? (await load(row.transaction_id))!)
   }
 
-  return { methodFor, payerFor, request, open, charge }
+  return { methodFor, payerFor, request, open, withOrder, charge }
 }

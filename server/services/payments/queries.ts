@@ -6,10 +6,47 @@ import type { PaymentRow } from './provider.ts'
 // table's own column names (PaymentRow, shared by settlement, refunds and the providers); what these
 // functions add is camelCase.
 
-const INSERT_PAYMENT = `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, payer_phone, payer_network, email,
+/** The types of a new payment's parameters, in `paymentValues`'s order (the order's id comes apart). */
+const PAYMENT_PARAM_TYPES = ['text', 'text', 'text', 'text', 'int', 'text', 'text', 'text', 'int', 'int', 'int', 'jsonb', 'boolean', 'boolean']
+
+/**
+ * A new PENDING payment's INSERT, its parameters from $first in `paymentValues`'s order, typed (an
+ * INSERT ... SELECT does not type its parameters by the columns), and its order's id an expression
+ * (a parameter, or the id of an order written by the same statement).
+ */
+function paymentInsert(first: number, orderId: string, from: string) {
+  const $ = (i: number) => `$${first + i}::${PAYMENT_PARAM_TYPES[i]}`
+  return `INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, payer_phone, payer_network, email,
     order_id, afa_registration_id, agent_id, user_id, details, last_checked_at, simulated)
-  VALUES ($1, $2, $3, $4, 'PENDING', $5, $6, $7, $8, $9, $10, $11, $12,
-    CASE WHEN $15 THEN $13::jsonb || jsonb_build_object('startedAt', now()) ELSE $13::jsonb END, now(), $14) RETURNING *`
+  SELECT ${$(0)}, ${$(1)}, ${$(2)}, ${$(3)}, 'PENDING', ${$(4)}, ${$(5)}, ${$(6)}, ${$(7)}, ${orderId}, ${$(8)}, ${$(9)}, ${$(10)},
+    CASE WHEN ${$(13)} THEN ${$(11)} || jsonb_build_object('startedAt', now()) ELSE ${$(11)} END, now(), ${$(12)}${from} RETURNING *`
+}
+
+const INSERT_PAYMENT = paymentInsert(1, '$15::int', '')
+
+/**
+ * The payment of an order that the caller's statement writes (`source`: its CTE), parameters from
+ * $first (`paymentValues`): an order and its payment in one statement, so in one commit.
+ */
+export const paymentOfWritten = (source: string, first: number) => paymentInsert(first, `${source}.id`, ` FROM ${source}`)
+
+/** A new payment's parameters for `paymentInsert`, without its order's id. */
+export const paymentValues = (p: Omit<NewPayment, 'orderId'>): unknown[] => [
+  p.transactionId,
+  p.purpose,
+  p.gateway,
+  p.method,
+  p.amountPesewas,
+  p.payerPhone,
+  p.payerNetwork,
+  p.email,
+  p.afaRegistrationId,
+  p.agentId,
+  p.userId,
+  JSON.stringify(p.details),
+  p.simulated,
+  p.claimed
+]
 
 /** The columns of a new PENDING payment, in INSERT_PAYMENT's order. */
 export interface NewPayment {
@@ -48,27 +85,7 @@ export function createPaymentQueries(sequelize: Sequelize) {
   return {
     /** Every order placed writes one: a named statement, no model instance (ADR 0024). */
     async insert(p: NewPayment, transaction?: Transaction): Promise<PaymentRow> {
-      const [row] = await run<PaymentRow>(
-        INSERT_PAYMENT,
-        [
-          p.transactionId,
-          p.purpose,
-          p.gateway,
-          p.method,
-          p.amountPesewas,
-          p.payerPhone,
-          p.payerNetwork,
-          p.email,
-          p.orderId,
-          p.afaRegistrationId,
-          p.agentId,
-          p.userId,
-          JSON.stringify(p.details),
-          p.simulated,
-          p.claimed
-        ],
-        transaction
-      )
+      const [row] = await run<PaymentRow>(INSERT_PAYMENT, [...paymentValues(p), p.orderId], transaction)
       return row!
     },
 

@@ -16,7 +16,7 @@ import type { WalletService } from '../wallet/index.ts'
 import { hitWindow } from '../limits/rate-limit.ts'
 import { createApiKeys } from './keys.ts'
 import { presentApiOrder, type ApiOrder } from './present.ts'
-import { createOrderKeyQueries, type OrderKeyUse } from './queries-idempotency.ts'
+import { createOrderKeyQueries, orderKeyOfWritten, type OrderKeyUse } from './queries-idempotency.ts'
 import { createApiOrderQueries, toApiOrderRow } from './queries-orders.ts'
 import { createAgentWebhooks, WEBHOOK_TASK, type WebhookPayload } from './webhooks.ts'
 
@@ -33,7 +33,7 @@ function requestHash(input: ApiOrderInput, sent: Record<string, unknown>): strin
   return sha256(JSON.stringify(fields.map((k) => [k, k === 'recipientNumber' ? sent[k] : input[k]])))
 }
 
-/** Thrown inside the order's transaction when another request already holds this Idempotency-Key: rolls this attempt back. */
+/** Thrown when another request already holds this Idempotency-Key: before the order is written, or inside its transaction (rolls this attempt back). */
 class KeyTaken extends Error {}
 
 export interface ApiCaller {
@@ -144,8 +144,14 @@ export function createResellerApi(deps: {
     async createOrder(caller: ApiCaller, idempotencyKey: string, body: unknown): Promise<{ order: ApiOrder; replayed: boolean }> {
       const input = orders.parseApiOrder(body)
       const hash = requestHash(input, body as Record<string, unknown>)
-      const seen = await findKeyUse(caller.agentId, idempotencyKey)
-      if (seen) return { order: await orderOf(caller.agentId, replay(seen, hash)), replayed: true }
+      // The key's earlier use is read while the order reads its package (two connections, one round trip
+      // for both); the order writes nothing until the key is known unused.
+      const seen = findKeyUse(caller.agentId, idempotencyKey)
+      const unused = seen.then((use) => {
+        if (use) throw new KeyTaken()
+      })
+      // Awaited by placeOrder or below; this only keeps a use that placeOrder never reached from going unhandled.
+      unused.catch(() => {})
       try {
         // The answer is the order as read in its own transaction (services.orders): after the commit the
         // wallet has paid, and a lost connection must not turn that into an error the caller would retry without its key.
@@ -153,17 +159,17 @@ export function createResellerApi(deps: {
           input,
           { user: caller.actor },
           {
-            andThen: async (orderId, transaction) => {
-              const mine = await keyQueries.recordKey({ agentId: caller.agentId, key: idempotencyKey, hash, orderId }, transaction)
-              if (!mine) throw new KeyTaken()
-            }
+            admitted: unused,
+            // Recorded by the order's own INSERT: the key exists exactly when the order does.
+            writtenWith: { cte: orderKeyOfWritten, values: [caller.agentId, idempotencyKey, hash], refused: () => new KeyTaken() }
           }
         )
         return { order: presentApiOrder(toApiOrderRow(placed.row!)), replayed: false }
       } catch (err) {
-        if (!(err instanceof KeyTaken)) throw err
-        const use = await findKeyUse(caller.agentId, idempotencyKey)
-        return { order: await orderOf(caller.agentId, replay(use!, hash)), replayed: true }
+        // A key used before answers with its order, whatever else this attempt ran into meanwhile.
+        const use = (await seen) ?? (err instanceof KeyTaken ? await findKeyUse(caller.agentId, idempotencyKey) : null)
+        if (!use) throw err
+        return { order: await orderOf(caller.agentId, replay(use, hash)), replayed: true }
       }
     },
 

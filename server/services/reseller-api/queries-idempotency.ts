@@ -14,6 +14,15 @@ export interface OrderKeyUse {
   orderId: number | null
 }
 
+/**
+ * An order's Idempotency-Key recorded by the order's own statement (a CTE over `source`, the new order;
+ * parameters from $first: the agent, the key, the request's hash). Nothing comes back when another request
+ * holds the key (it waits for that request's transaction and then writes nothing).
+ */
+export const orderKeyOfWritten = (source: string, first: number) =>
+  `INSERT INTO idempotency_keys (agent_id, key, request_hash, order_id) SELECT $${first}::int, $${first + 1}::text, $${first + 2}::text, ${source}.id FROM ${source}
+     ON CONFLICT (agent_id, key) DO NOTHING RETURNING key`
+
 export function createOrderKeyQueries(sequelize: Sequelize) {
   return {
     keyUse: async (agentId: number, key: string): Promise<OrderKeyUse | null> => {
@@ -22,16 +31,6 @@ export function createOrderKeyQueries(sequelize: Sequelize) {
         { replacements: { agentId, key }, type: QueryTypes.SELECT }
       )
       return row ? { requestHash: row.request_hash, orderId: row.order_id } : null
-    },
-
-    /** False when another request holds the key already. */
-    recordKey: async (k: { agentId: number; key: string; hash: string; orderId: number }, transaction: Transaction): Promise<boolean> => {
-      const [mine] = await sequelize.query<{ key: string }>(
-        `INSERT INTO idempotency_keys (agent_id, key, request_hash, order_id) VALUES (:agentId, :key, :hash, :orderId)
-                 ON CONFLICT (agent_id, key) DO NOTHING RETURNING key`,
-        { replacements: { ...k }, type: QueryTypes.SELECT, transaction }
-      )
-      return !!mine
     }
   }
 }

@@ -104,6 +104,11 @@ export function createSettingsService({
      */
     freshAt: (version: string | null | undefined, opts: { transaction?: Transaction } = {}) =>
       version && parsed?.version === version ? Promise.resolve(parsed.settings) : load(opts),
+    /**
+     * The saved row's version `s` was parsed from, when it was (null for a copy not read from a row):
+     * a statement that writes only while the row is still that version acts on `s` without a read.
+     */
+    versionOf: (s: Settings): string | null => (parsed?.settings === s ? parsed.version : null),
     listen,
     async getPublic(): Promise<PublicSettings> {
       const s = await get()

@@ -1,8 +1,8 @@
-import { Router, type RequestHandler } from 'express'
+import { Router, type Request, type RequestHandler } from 'express'
 import type { Services } from '../../../services/index.ts'
 import { ctxOf } from '../../ctx.ts'
 import { valid } from '../../validate.ts'
-import { lookupLimit, orderLimit } from './limits.ts'
+import { lookupLimit, underOrderLimit } from './limits.ts'
 import { callbackUrlOf } from './payer.ts'
 import { finalizeBody, lookupQuery, orderIdParams } from './schema.ts'
 
@@ -22,7 +22,13 @@ export function ordersRouter(services: Services) {
     res.json(await services.orders.lookupByPhone(phoneNumber, ctxOf(req)))
   })
 
-  r.post('/', orderLimit(services), async (req, res) => {
+  r.post('/', async (req, res) => {
+    const { status, body } = await underOrderLimit(services, req, (admitted) => placeFrom(req, admitted))
+    res.status(status).json(body)
+  })
+
+  /** POST /: the order as the body asks (paid from the wallet, with its payment requested, or unpaid for the spec's two-step client). */
+  async function placeFrom(req: Request, admitted: Promise<void>) {
     const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, any>
     const input = {
       packageId: body.packageId,
@@ -36,21 +42,21 @@ export function ordersRouter(services: Services) {
       callbackUrl: callbackUrlOf(req, env)
     }
     const payer = { payerPhone: body.payerPhone ?? null, payerNetwork: body.payerNetwork ?? null, email: body.email ?? null }
-    // An agent paying from its wallet: paid at once, no gateway.
-    if (body.payFrom === 'wallet') {
-      const { order, payment } = await services.orders.placeOrder({ ...input, payFrom: 'wallet' }, ctxOf(req))
-      res.status(201).json({ id: order.id, order, payment, ...payment })
-      return
+    // An agent paying from its wallet: paid at once, no gateway. With payer details the payment is
+    // requested at once; without, the spec's two-step client pays next.
+    const paid =
+      body.payFrom === 'wallet'
+        ? { ...input, payFrom: 'wallet' as const }
+        : payer.payerPhone || payer.email || body.requestPayment === true
+          ? { ...input, ...payer }
+          : null
+    if (paid) {
+      const { order, payment } = await services.orders.placeOrder(paid, ctxOf(req), { admitted })
+      return { status: 201, body: { id: order.id, order, payment, ...payment } }
     }
-    // With payer details the payment is requested at once; without, the spec's two-step client pays next.
-    if (payer.payerPhone || payer.email || body.requestPayment === true) {
-      const { order, payment } = await services.orders.placeOrder({ ...input, ...payer }, ctxOf(req))
-      res.status(201).json({ id: order.id, order, payment, ...payment })
-      return
-    }
-    const order = await services.orders.createOrder(input, ctxOf(req))
-    res.status(201).json({ id: order.id, order })
-  })
+    const order = await services.orders.createOrder(input, ctxOf(req), { admitted })
+    return { status: 201, body: { id: order.id, order } }
+  }
 
   r.patch('/:id', async (req, res) => {
     const { id } = valid(orderIdParams, req.params)
