@@ -29,15 +29,20 @@ const SERVICES: Record<string, Target> = {
   },
   'payments-refund': {
     mutate: ['server/services/payments/refund.ts', 'server/services/payments/queries-refund.ts'],
-    // refund-rules and refund-outcomes first: their short tests kill most mutants before the slower money tests run (mocha
-    // stops at the first failure). The refund by reference of a top-up runs in wallet-credit-refund only.
+    // refund-rules, refund-outcomes, refund-followups and refund-records first: their short tests kill most mutants before the slower money
+    // tests run (mocha stops at the first failure). The refund by reference of a top-up runs in wallet-credit-refund only,
+    // the export's lock against refunds in order-exports only, a checker purchase's full refund in shop-checkers only.
     tests: [
       'test/integration/refund-rules.test.ts',
       'test/integration/refund-outcomes.test.ts',
+      'test/integration/refund-followups.test.ts',
+      'test/integration/refund-records.test.ts',
       'test/integration/money-safety.test.ts',
       'test/integration/delivery-money.test.ts',
       'test/integration/wallet-credit-refund.test.ts',
-      'test/integration/money-safety-simulator.test.ts'
+      'test/integration/money-safety-simulator.test.ts',
+      'test/integration/order-exports.test.ts',
+      'test/integration/shop-checkers.test.ts'
     ]
   },
   'payments-request': {

@@ -58,6 +58,8 @@ export interface FakePaystack {
   /** The next POST /transfer misbehaves (create: the transfer is still made), or GET /transfer/verify does. */
   transferTrouble(t: Trouble | null): void
   verifyTrouble(t: Trouble | null): void
+  /** The next POST /refund or GET /refund misbehaves (nothing is made). */
+  refundTrouble(t: Trouble | null): void
   /** The next POST /transfer is refused outright (e.g. 'Your balance is not enough to fulfil this request'). */
   refuseNextTransfer(message: string | null): void
   completeTransfer(reference: string, status: Exclude<FakeTransfer['status'], 'pending'>): void
@@ -104,6 +106,7 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
   const unknownNumbers = new Set<string>()
   let transferTrouble: Trouble | null = null
   let verifyTrouble: Trouble | null = null
+  let refundTrouble: Trouble | null = null
   let resolveTrouble: ResolveTrouble | null = null
   let refuseTransfer: string | null = null
   const BANKS = [
@@ -250,6 +253,11 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
         if (!/^\d{6}$/.test(String(body?.otp ?? '')) || body.otp === '000000') return send(400, { status: false, message: 'Invalid voucher code' })
         t.status = 'pay_offline'
         return send(200, { status: true, message: 'Charge attempted', data: dataOf(t) })
+      }
+      if (path === '/refund' && refundTrouble) {
+        const tr = refundTrouble
+        refundTrouble = null
+        if (misbehave(tr, req, res, () => send(503, { status: false, message: 'Try again' }))) return
       }
       if (req.method === 'POST' && path === '/refund') {
         const key = String(body?.transaction ?? '')
@@ -428,6 +436,9 @@ export async function startFakePaystack(secret = 'sk_test_x'): Promise<FakePayst
     },
     verifyTrouble(t) {
       verifyTrouble = t
+    },
+    refundTrouble(t) {
+      refundTrouble = t
     },
     resolveTrouble(t) {
       resolveTrouble = t
