@@ -21,7 +21,14 @@ const SERVICES: Record<string, Target> = {
   limits: {
     mutate: ['server/services/limits/*.ts'],
     // rate-limit.ts: its window is the reseller API's per-key limit, its purge the housekeeping job's.
-    tests: ['test/integration/security.test.ts', 'test/integration/auth.test.ts', 'test/integration/jobs.test.ts', 'test/integration/reseller-api.test.ts']
+    // limits-buckets first: two short tests of `take` (the buckets charged, the wait named).
+    tests: [
+      'test/integration/limits-buckets.test.ts',
+      'test/integration/security.test.ts',
+      'test/integration/auth.test.ts',
+      'test/integration/jobs.test.ts',
+      'test/integration/reseller-api.test.ts'
+    ]
   },
   'payments-settle': {
     mutate: ['server/services/payments/settle.ts', 'server/services/payments/settle-lines.ts', 'server/services/payments/queries-settle.ts'],
