@@ -62,8 +62,12 @@ const SERVICES: Record<string, Target> = {
   },
   recovery: {
     mutate: ['server/services/recovery/*.ts'],
-    // The mail test: the only one with an SMTP server, so the email half of issuing a code runs.
-    tests: ['test/integration/account-recovery.test.ts', 'test/integration/account-recovery-mail-log.test.ts']
+    // The mail test and the edges: the only ones with an SMTP server, so the email half of issuing a code runs.
+    tests: [
+      'test/integration/account-recovery-edges.test.ts',
+      'test/integration/account-recovery.test.ts',
+      'test/integration/account-recovery-mail-log.test.ts'
+    ]
   },
   'reseller-api-keys': {
     mutate: ['server/services/reseller-api/keys.ts'],

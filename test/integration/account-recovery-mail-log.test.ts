@@ -2,13 +2,12 @@ import { expect } from 'chai'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { QueryTypes } from 'sequelize'
 import { connect } from '../../models/db.ts'
 import { boot } from '../../main.ts'
 import type { Running } from '../../server/index.ts'
 import { createLogger } from '../../server/lib/logger.ts'
-import { BY_SUPPORT, SENT_MESSAGE } from '../../server/services/recovery/index.ts'
-import { createAgent, createUser } from '../helpers/factories.ts'
+import { BY_SUPPORT } from '../../server/services/recovery/index.ts'
+import { createAgent } from '../helpers/factories.ts'
 import { startFakeSmtp } from '../helpers/fake-smtp.ts'
 import { Client } from '../helpers/http.ts'
 import { outboxFor } from '../helpers/outbox.ts'
@@ -147,73 +146,6 @@ describe('account recovery: email by SMTP, what the log holds, production with a
       expect(page.text).to.include('id="identifier"')
     } finally {
       await withMail.stop()
-    }
-  })
-
-  it('an account with an email and no phone gets its code by email only, and the code resets the password', async () => {
-    await createUser({ email: 'ama@example.com' })
-    expect((await new Client(mailApp.url).post('/api/auth/forgot', { identifier: 'ama@example.com' })).status).to.equal(200)
-    await mailApp.services.recovery.settled()
-    const mail = smtp.mails.find((m) => m.to.includes('ama@example.com'))
-    expect(mail, 'an email reached the SMTP fake').to.not.equal(undefined)
-    const code = /code is (\d{6})/.exec(mail!.raw)![1]!
-    expect(await app().db.sequelize.query('SELECT 1 FROM sms_outbox', { type: QueryTypes.SELECT })).to.have.length(0)
-    const requested = (await app().db.models.AuditLog.findOne({ where: { action: 'PASSWORD_RESET_REQUESTED' }, raw: true })) as any
-    expect(requested.details).to.deep.equal({ by: 'self', sms: false, email: true })
-    const body = { identifier: 'ama@example.com', code, newPassword: 'Harmattan-Pass-4', confirmPassword: 'Harmattan-Pass-4' }
-    expect((await new Client(mailApp.url).post('/api/auth/reset', body)).status).to.equal(200)
-  })
-
-  it('signs in to the SMTP server with SMTP_USER and SMTP_PASS when they are set', async () => {
-    const env = { SMTP_HOST: '127.0.0.1', SMTP_PORT: smtp.port, SMTP_USER: 'mailer@datahub.test', SMTP_PASS: 'smtp-secret-1' }
-    const authed = await bootInstance(env, path.join(dir, 'auth.log'))
-    const before = smtp.logins.length
-    try {
-      await createUser({ email: 'abena@example.com' })
-      expect((await new Client(authed.url).post('/api/auth/forgot', { identifier: 'abena@example.com' })).status).to.equal(200)
-      await authed.services.recovery.settled()
-      expect(smtp.mails.filter((m) => m.to.includes('abena@example.com'))).to.have.length(1)
-      expect(smtp.logins.slice(before)).to.deep.equal([{ username: 'mailer@datahub.test', password: 'smtp-secret-1' }])
-    } finally {
-      await authed.stop()
-    }
-  })
-
-  it('when the SMTP server cannot be reached the code still goes by SMS, the admin is told so, and the log says why without the code', async () => {
-    const downLog = path.join(dir, 'smtp-down.log')
-    // Nothing listens on port 9 of this machine: the connection is refused at once.
-    const down = await bootInstance({ SMTP_HOST: '127.0.0.1', SMTP_PORT: 9 }, downLog)
-    try {
-      const { user } = await createAgent({ phone: '0246660003', email: 'yaw@example.com' })
-      const admin = new Client(down.url)
-      await admin.login(ADMIN.email, ADMIN.password)
-      const sent = await admin.post(`/api/admin/users/${user.id}/password-reset`)
-      expect([sent.status, sent.body.message]).to.deep.equal([200, "Password reset code sent to the account's phone."])
-      const code = /reset code: (\d{6})/.exec((await outboxFor('0246660003'))[0]!.message)![1]!
-      const lines = fs
-        .readFileSync(downLog, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l))
-      const failed = lines.find((l) => l.msg === 'reset email not sent')
-      expect(failed, 'the failed email is logged').to.not.equal(undefined)
-      expect(failed.userId).to.equal(user.id)
-      expect(failed.err.message).to.include('ECONNREFUSED')
-      expect(JSON.stringify(lines)).to.not.include(code)
-      const entry = (await app().db.models.AuditLog.findOne({ where: { action: 'ADMIN_PASSWORD_RESET_SENT' }, raw: true })) as any
-      expect(entry.details).to.deep.equal({ email: 'yaw@example.com', sms: true, emailSent: false })
-    } finally {
-      await down.stop()
-    }
-  })
-
-  it('outside production a payment gateway with no SMS provider or SMTP keeps self-service reset on (the outbox is the phone)', async () => {
-    const dev = await bootInstance({ PAYSTACK_SECRET_KEY: 'sk_test_recovery', PAYSTACK_BASE_URL: 'http://127.0.0.1:9' }, path.join(dir, 'dev.log'))
-    try {
-      const api = await new Client(dev.url).post('/api/auth/forgot', { identifier: 'someone@example.com' })
-      expect([api.status, api.body]).to.deep.equal([200, { message: SENT_MESSAGE }])
-    } finally {
-      await dev.stop()
     }
   })
 })
