@@ -21,7 +21,14 @@ const SERVICES: Record<string, Target> = {
   limits: {
     mutate: ['server/services/limits/*.ts'],
     // rate-limit.ts: its window is the reseller API's per-key limit, its purge the housekeeping job's.
-    tests: ['test/integration/security.test.ts', 'test/integration/auth.test.ts', 'test/integration/jobs.test.ts', 'test/integration/reseller-api.test.ts']
+    // limits-buckets first: two short tests of `take` (the buckets charged, the wait named).
+    tests: [
+      'test/integration/limits-buckets.test.ts',
+      'test/integration/security.test.ts',
+      'test/integration/auth.test.ts',
+      'test/integration/jobs.test.ts',
+      'test/integration/reseller-api.test.ts'
+    ]
   },
   'payments-settle': {
     mutate: ['server/services/payments/settle.ts', 'server/services/payments/settle-lines.ts', 'server/services/payments/queries-settle.ts'],
@@ -60,8 +67,12 @@ const SERVICES: Record<string, Target> = {
   },
   recovery: {
     mutate: ['server/services/recovery/*.ts'],
-    // The mail test: the only one with an SMTP server, so the email half of issuing a code runs.
-    tests: ['test/integration/account-recovery.test.ts', 'test/integration/account-recovery-mail-log.test.ts']
+    // The mail test and the edges: the only ones with an SMTP server, so the email half of issuing a code runs.
+    tests: [
+      'test/integration/account-recovery-edges.test.ts',
+      'test/integration/account-recovery.test.ts',
+      'test/integration/account-recovery-mail-log.test.ts'
+    ]
   },
   'reseller-api-keys': {
     mutate: ['server/services/reseller-api/keys.ts'],

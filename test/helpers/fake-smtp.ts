@@ -6,13 +6,28 @@ export interface Mail {
   raw: string
 }
 
-/** A local SMTP server on 127.0.0.1 (the real protocol, through smtp-server) that keeps what it receives. */
-export async function startFakeSmtp(): Promise<{ port: number; mails: Mail[]; stop(): Promise<void> }> {
+export interface Login {
+  username: string
+  password: string
+}
+
+/**
+ * A local SMTP server on 127.0.0.1 (the real protocol, through smtp-server) that keeps what it receives,
+ * and the credentials of each AUTH (optional: a client without credentials sends all the same).
+ */
+export async function startFakeSmtp(): Promise<{ port: number; mails: Mail[]; logins: Login[]; stop(): Promise<void> }> {
   const mails: Mail[] = []
+  const logins: Login[] = []
   const server = new SMTPServer({
     authOptional: true,
+    // No TLS here (127.0.0.1 only), so AUTH has to be offered over the plain connection.
+    allowInsecureAuth: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onAuth(auth, _session, callback) {
+      logins.push({ username: auth.username ?? '', password: auth.password ?? '' })
+      callback(null, { user: auth.username })
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = []
       stream.on('data', (c: Buffer) => chunks.push(c))
@@ -28,5 +43,5 @@ export async function startFakeSmtp(): Promise<{ port: number; mails: Mail[]; st
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
   const port = (server.server.address() as { port: number }).port
-  return { port, mails, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+  return { port, mails, logins, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) }
 }

@@ -6,13 +6,16 @@ import { createLogger } from '../../server/lib/logger.ts'
 import { startFakePaystack, type FakePaystack } from './fake-paystack.ts'
 import { app, resetDb, testEnv } from './server.ts'
 
-/** Another app instance on the test database, with its own settings (providers pointed at local fakes). */
-export async function bootInstance(env: Partial<Env> = {}): Promise<Running> {
+/**
+ * Another app instance on the test database, with its own settings (providers pointed at local fakes);
+ * with `logFile`, its log at trace level goes there for the test to read.
+ */
+export async function bootInstance(env: Partial<Env> = {}, logFile?: string): Promise<Running> {
   const url = app().db.url
   const { sequelize, models } = connect(url, undefined, { poolMax: env.DB_POOL_MAX })
   return boot({
     env: { ...testEnv(), PORT: 0, ...env },
-    log: createLogger('silent'),
+    log: logFile ? createLogger('trace', logFile) : createLogger('silent'),
     db: { sequelize, models, url, close: async () => sequelize.close() }
   })
 }

@@ -18,7 +18,7 @@ export function sameHash(a: string, b: string): boolean {
   const x = Buffer.from(a, 'hex')
   const y = Buffer.from(b, 'hex')
   // timingSafeEqual throws on different lengths.
-  // Stryker disable next-line ConditionalExpression: both sides are SHA-256 HMACs in hex (32 bytes), so the lengths always match
+  // Stryker disable next-line ConditionalExpression,BooleanLiteral: both sides are SHA-256 HMACs in hex (32 bytes), so the lengths always match
   if (x.length !== y.length) return false
   return crypto.timingSafeEqual(x, y)
 }
