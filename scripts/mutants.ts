@@ -71,8 +71,9 @@ const SERVICES: Record<string, Target> = {
     tests: ['test/integration/earnings-ledger.test.ts']
   },
   payouts: {
-    mutate: ['server/services/payouts/{index,model,numbers,transfers}.ts'],
-    tests: ['test/integration/payouts.test.ts', 'test/integration/payouts-paystack.test.ts']
+    mutate: ['server/services/payouts/{index,model,numbers,provider,transfers}.ts'],
+    // The unit test: the provider is picked once per app built, so only a direct call tries each branch.
+    tests: ['test/unit/payouts-provider.test.ts', 'test/integration/payouts.test.ts', 'test/integration/payouts-paystack.test.ts']
   },
   'shops-pricing': {
     mutate: ['server/services/shops/rules.ts'],
