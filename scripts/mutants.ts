@@ -14,6 +14,8 @@ process.env.NODE_ENV = 'test'
 interface Target {
   mutate: string[]
   tests: string[]
+  /** Mocha's grep over the tests' full titles: only the describe blocks (or tests) that reach the service run. */
+  grep?: string
 }
 
 /** Each service: the files mutated and the test files that exercise them (nothing else runs). */
@@ -25,7 +27,28 @@ const SERVICES: Record<string, Target> = {
   },
   'payments-settle': {
     mutate: ['server/services/payments/settle.ts', 'server/services/payments/settle-lines.ts', 'server/services/payments/queries-settle.ts'],
-    tests: ['test/integration/money-safety.test.ts', 'test/integration/settle-concurrency.test.ts']
+    // Settlement serves every purpose: beside the money tests, the bulk order's lines (bulk-settle) and its one
+    // mobile-money payment (bulk-momo), the agent's fee, AFA and the card flow (payments-paystack), a checker paid
+    // from the wallet and a wallet top-up. The grep keeps only the blocks of those files that settle a payment.
+    tests: [
+      'test/integration/bulk-settle.test.ts',
+      'test/integration/settle-concurrency.test.ts',
+      'test/integration/bulk-momo.test.ts',
+      'test/integration/payments-paystack.test.ts',
+      'test/integration/money-safety.test.ts',
+      'test/integration/agents.test.ts',
+      'test/integration/vouchers.test.ts',
+      'test/integration/wallet-credit-refund.test.ts'
+    ],
+    grep: [
+      '^bulk orders',
+      '^settlements at the same time',
+      '^payments with Paystack',
+      '^money safety with Paystack',
+      '^agents API: (registration fee payment|fee races|fee by card redirect)',
+      '^result-checker vouchers an agent pays from the wallet',
+      '^refunds of payments that credited a wallet a top-up refunded'
+    ].join('|')
   },
   'payments-refund': {
     mutate: ['server/services/payments/refund.ts', 'server/services/payments/queries-refund.ts'],
@@ -159,11 +182,11 @@ if (!fs.existsSync('dist/server/entry.mjs')) {
 const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()
 let failed = false
 for (const name of asked.length ? asked : Object.keys(SERVICES)) {
-  const { mutate, tests } = SERVICES[name]!
+  const { mutate, tests, grep } = SERVICES[name]!
   console.log(`\n== ${name}: mutating ${mutate.join(' ')}; tests ${tests.join(' ')}`)
   const results = await new Stryker({
     mutate,
-    mochaOptions: { require: ['test/helpers/mutation-hooks.ts'], spec: tests },
+    mochaOptions: { require: ['test/helpers/mutation-hooks.ts'], spec: tests, ...(grep ? { grep } : {}) },
     // A sandbox folder per service, so two services can run at once without one cleaning up the other's.
     tempDirName: `.stryker-tmp/${name}`,
     incrementalFile: `reports/mutation/${name}.incremental.json`,
