@@ -140,6 +140,15 @@ describe('bulk orders: lines settled together end as single wallet orders do', (
     expect(b.commissions.map((c: any) => ({ ...c, agent_id: !!c.agent_id }))).to.deep.equal(a.commissions.map((c: any) => ({ ...c, agent_id: !!c.agent_id })))
     expect(agentFree(b).audit).to.deep.equal(agentFree(a).audit)
     expect(b.jobs).to.deep.equal(a.jobs)
+    // Left out of the comparison above: each single order's agent is told of it by a text that rides its
+    // delivery job; a batch line sends none (ADR 0039).
+    const texts = await sql<{ id: number; message: string }>('SELECT id, message FROM sms_outbox ORDER BY id')
+    expect(texts.map((t) => t.message)).to.deep.equal(numbers.map((n, i) => `Agent order: ${i === 1 ? '2.0GB' : '1.0GB'} MTN data to ${n} has been received.`))
+    const rides = await sql<{ order_id: number; sms: number[] | null }>(
+      `SELECT (j.payload->>'orderId')::int AS order_id, j.payload->'sms' AS sms FROM graphile_worker._private_jobs j
+         JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'delivery.send' ORDER BY (j.payload->>'orderId')::int`
+    )
+    expect(rides.map((r) => r.sms ?? [])).to.deep.equal([...texts.map((t) => [Number(t.id)]), [], [], []])
   })
 
   it('with manual delivery, neither the lines nor single wallet orders are queued for a vendor', async () => {
