@@ -391,6 +391,9 @@ describe('agents API: registration fee payment (simulator gateway)', () => {
     expect(mine.body.agent.paymentStatus).to.equal('SUCCESS')
     expect((await c.post(`/api/agents/${id}/payment/request`, { phone_number: '0551234567', network: 'MTN' })).status).to.equal(409)
     expect(await app().db.models.AuditLog.count({ where: { action: 'PAYMENT_SUCCESS' } })).to.equal(1)
+    // The fee is kept: a paid fee is not money to give back.
+    const [refunds] = await app().db.sequelize.query<{ n: number }>('SELECT count(*)::int AS n FROM refunds', { type: QueryTypes.SELECT })
+    expect(refunds!.n).to.equal(0)
 
     // Now the admin may approve.
     const admin = await adminClient()

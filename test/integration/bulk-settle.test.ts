@@ -140,5 +140,35 @@ describe('bulk orders: lines settled together end as single wallet orders do', (
     expect(b.commissions.map((c: any) => ({ ...c, agent_id: !!c.agent_id }))).to.deep.equal(a.commissions.map((c: any) => ({ ...c, agent_id: !!c.agent_id })))
     expect(agentFree(b).audit).to.deep.equal(agentFree(a).audit)
     expect(b.jobs).to.deep.equal(a.jobs)
+    // Left out of the comparison above: each single order's agent is told of it by a text that rides its
+    // delivery job; a batch line sends none (ADR 0039).
+    const texts = await sql<{ id: number; message: string }>('SELECT id, message FROM sms_outbox ORDER BY id')
+    expect(texts.map((t) => t.message)).to.deep.equal(numbers.map((n, i) => `Agent order: ${i === 1 ? '2.0GB' : '1.0GB'} MTN data to ${n} has been received.`))
+    const rides = await sql<{ order_id: number; sms: number[] | null }>(
+      `SELECT (j.payload->>'orderId')::int AS order_id, j.payload->'sms' AS sms FROM graphile_worker._private_jobs j
+         JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'delivery.send' ORDER BY (j.payload->>'orderId')::int`
+    )
+    expect(rides.map((r) => r.sms ?? [])).to.deep.equal([...texts.map((t) => [Number(t.id)]), [], [], []])
+  })
+
+  it('with manual delivery, neither the lines nor single wallet orders are queued for a vendor', async () => {
+    await app().services.settings.update({ deliveryMode: 'manual' }, {})
+    const pkg = (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
+    const single = await agentWith(100)
+    const res1 = await single.c.post('/api/orders', { packageId: pkg, recipientNumber: '0241000001', payFrom: 'wallet' })
+    expect(res1.status, res1.text).to.be.oneOf([200, 201])
+    const bulk = await agentWith(100)
+    const res = await bulk.c.post('/api/bulk', { text: `0241000002,MTN,${pkg}\n0241000003,MTN,${pkg}` })
+    expect(res.status, res.text).to.equal(201)
+    const orders = await sql<{ payment_status: string; delivery_status: string }>('SELECT payment_status, delivery_status FROM orders ORDER BY id')
+    expect(orders).to.deep.equal([
+      { payment_status: 'SUCCESS', delivery_status: 'NOT_STARTED' },
+      { payment_status: 'SUCCESS', delivery_status: 'NOT_STARTED' },
+      { payment_status: 'SUCCESS', delivery_status: 'NOT_STARTED' }
+    ])
+    const jobs = await sql(
+      `SELECT 1 FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'delivery.send'`
+    )
+    expect(jobs).to.have.length(0)
   })
 })

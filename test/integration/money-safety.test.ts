@@ -178,7 +178,18 @@ describe('money safety with Paystack (fake Paystack server)', function () {
         expect(p.status).to.equal('REFUNDED')
         expect(p.message).to.match(/refunded/)
         expect(await count(`orders WHERE id = :id AND payment_status = 'SUCCESS'`, { id: o.id })).to.equal(0)
+        // Not queued for a vendor either: a failed payment's order stays out of delivery.
+        expect(await count(`orders WHERE id = :id AND delivery_status = 'NOT_STARTED'`, { id: o.id })).to.equal(1)
         expect(await count('commissions')).to.equal(0)
+        // Audited as the failure it is, on time: not as a late payment.
+        const [entry] = await sql<{ severity: string; details: any }>(
+          `SELECT severity, details FROM audit_logs WHERE action = 'PAYMENT_FAILED' AND resource_id = :tid`,
+          {
+            tid
+          }
+        )
+        expect(entry!.severity).to.equal('MEDIUM')
+        expect(entry!.details).to.not.have.property('late')
         const list = (await (await admin()).get('/api/admin/payments/attention')).body.items
         expect(list.some((i: any) => i.kind === 'wrong_amount' && i.transactionId === tid)).to.equal(true)
       })

@@ -14,9 +14,8 @@ import { createPayoutAdmin } from './admin.ts'
 import { createPayoutLifecycle } from './lifecycle.ts'
 import { amountPesewasSchema, validate, type PayoutView, type TransferSimInput } from './model.ts'
 import { createPayoutNumbers } from './numbers.ts'
-import { createPaystackTransfers } from './paystack.ts'
+import { pickTransfers } from './provider.ts'
 import { createPayoutQueries } from './queries.ts'
-import { createSimulatorTransfers, type SimulatorTransfers } from './simulator.ts'
 import type { TransfersProvider } from './transfers.ts'
 import { presentPayout } from './view.ts'
 
@@ -44,11 +43,7 @@ export interface PayoutsDeps {
  */
 export function createPayoutsService(deps: PayoutsDeps) {
   const { sequelize, audit, queue, attention, log, env, earnings } = deps
-  const sim: SimulatorTransfers | null =
-    deps.transfers || (env.PAYSTACK_SECRET_KEY && env.PAYMENT_PROVIDER !== 'simulator')
-      ? null
-      : createSimulatorTransfers({ delayMs: env.PAYOUT_SIMULATOR_DELAY_MS })
-  const transfers: TransfersProvider = deps.transfers ?? sim?.provider ?? createPaystackTransfers(env)
+  const { transfers, sim } = pickTransfers(env, deps.transfers)
   const queries = createPayoutQueries(sequelize)
   const numbers = createPayoutNumbers({ sequelize, audit, transfers, log, queries })
   const activeNumber = numbers.active
@@ -110,10 +105,14 @@ export function createPayoutsService(deps: PayoutsDeps) {
     removeNumber: numbers.remove,
 
     /** A withdrawal by the signed-in agent (web). */
-    request: (input: { amount: number }, ctx: Ctx) => requestFor(requireActiveAgent(ctx, 'Payouts').id, toPesewas(input.amount), 'web', ctx),
+    // Methods, not arrows: an arrow is made once when the service is built, where a mutation run cannot switch it.
+    request(input: { amount: number }, ctx: Ctx) {
+      return requestFor(requireActiveAgent(ctx, 'Payouts').id, toPesewas(input.amount), 'web', ctx)
+    },
     /** A withdrawal from the USSD menu, after the PIN (the dial's agent, checked by the menu). */
-    requestFromUssd: (agentId: number, amountPesewas: Pesewas, ctx: Ctx) =>
-      requestFor(agentId, validate<{ amount: Pesewas }>(amountPesewasSchema, { amount: amountPesewas }).amount, 'ussd', ctx),
+    requestFromUssd(agentId: number, amountPesewas: Pesewas, ctx: Ctx) {
+      return requestFor(agentId, validate<{ amount: Pesewas }>(amountPesewasSchema, { amount: amountPesewas }).amount, 'ussd', ctx)
+    },
     activeNumber: async (agentId: number) => {
       const n = await activeNumber(agentId)
       return n ? numbers.present(n) : null
