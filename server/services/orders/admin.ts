@@ -13,7 +13,7 @@ import { DELIVERY_STATUSES } from '../delivery/state.ts'
 import type { Queue } from '../queue/index.ts'
 import { copyExport, type ExportSink, PRUNE_CANDIDATES_TASK } from './exports.ts'
 import { deleteExportedCandidates } from './queries-export.ts'
-import { createAdminOrderQueries, PAYMENT_STATUSES, type AdminOrderRow, type OrderListQuery } from './queries.ts'
+import { createAdminOrderQueries, PAYMENT_STATUSES, type AdminOrderRow, type OrderListQuery } from './queries-admin.ts'
 
 export { PAYMENT_STATUSES }
 
