@@ -148,10 +148,12 @@ export function createVoucherQueries(sequelize: Sequelize) {
     /** Marks up to `n` available cards sold to the payment, skipping cards other settlements hold. */
     async takeCards(productId: number, n: number, transactionId: string, t: Transaction): Promise<SealedCard[]> {
       const rows = await q(
-        `UPDATE voucher_cards SET status = 'SOLD', payment_transaction_id = :tid, sold_at = now()
-        WHERE id IN (SELECT id FROM voucher_cards WHERE product_id = :pid AND ${AVAILABLE_SQL} ORDER BY id LIMIT :n FOR UPDATE SKIP LOCKED)
-          AND status = 'AVAILABLE'
-        RETURNING id, serial, pin_sealed, to_char(expires_on, 'YYYY-MM-DD') AS expires_on`,
+        // Picked once in a MATERIALIZED CTE: as an `IN (subquery)` the planner may run the LIMIT ... SKIP LOCKED pick
+        // more than once in one UPDATE, handing one payment more than `n` cards while two settlements race.
+        `WITH picked AS MATERIALIZED (SELECT id FROM voucher_cards WHERE product_id = :pid AND ${AVAILABLE_SQL} ORDER BY id LIMIT :n FOR UPDATE SKIP LOCKED)
+        UPDATE voucher_cards c SET status = 'SOLD', payment_transaction_id = :tid, sold_at = now()
+        FROM picked WHERE c.id = picked.id AND c.status = 'AVAILABLE'
+        RETURNING c.id, c.serial, c.pin_sealed, to_char(c.expires_on, 'YYYY-MM-DD') AS expires_on`,
         { tid: transactionId, pid: productId, n },
         t
       )
