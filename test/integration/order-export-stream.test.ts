@@ -105,6 +105,30 @@ describe('order export in one statement (ADR 0023)', () => {
     expect(res.text).to.not.match(/(^|,)""(,|\r)/m) // no empty quoted fields
   })
 
+  it("writes Created At as UTC 'YYYY-MM-DD HH:MM:SS' whatever the server's DateStyle", async () => {
+    const order = await createOrder({ paymentStatus: 'SUCCESS' })
+    await q("UPDATE orders SET created_at = '2026-03-04 05:06:07.891+00' WHERE id = :id", { id: order.id })
+    // A server that prints dates its own way (and reads day before month): the file must not follow it.
+    await app().db.sequelize.query("ALTER SYSTEM SET datestyle = 'SQL, DMY'")
+    await app().db.sequelize.query('SELECT pg_reload_conf()')
+    const pieces: Buffer[] = []
+    try {
+      await until('the server prints dates its own way', async () => (await q<{ d: string }>("SELECT current_setting('datestyle') AS d"))[0]!.d === 'SQL, DMY')
+      await app().services.ordersAdmin.exportPending({ start: () => {}, write: async (chunk) => void pieces.push(chunk) })
+    } finally {
+      await app().db.sequelize.query('ALTER SYSTEM RESET datestyle')
+      await app().db.sequelize.query('SELECT pg_reload_conf()')
+    }
+    const [, row] = parseCsv(
+      Buffer.concat(pieces)
+        .toString()
+        .replace(/^\uFEFF/, '')
+    )
+    expect(row![0]).to.equal(String(order.id))
+    expect(row![12]).to.equal('2026-03-04 05:06:07')
+    expect(row![13]).to.match(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/)
+  })
+
   it('hands the file to its sink in pieces of 64 KB (the last one excepted), BOM and header first, every row once', async () => {
     await bulkPaid(3000)
     const pieces: Buffer[] = []

@@ -12,7 +12,7 @@ import type { Events } from '../events/index.ts'
 import { DELIVERY_STATUSES } from '../delivery/state.ts'
 import type { Queue } from '../queue/index.ts'
 import { copyExport, type ExportSink, PRUNE_CANDIDATES_TASK } from './exports.ts'
-import { deleteExportedCandidates } from './queries-export.ts'
+import { deleteExportedCandidates, utcSecondsSql } from './queries-export.ts'
 import { createAdminOrderQueries, PAYMENT_STATUSES, type AdminOrderRow, type OrderListQuery } from './queries-admin.ts'
 
 export { PAYMENT_STATUSES }
@@ -102,7 +102,7 @@ const exportColumns = (exportedAt: string): CopyCsvColumn[] => [
   { header: 'Payment Status', kind: 'raw', sql: 'o.payment_status' },
   { header: 'Transaction ID', kind: 'phone', sql: 'o.payment_transaction_id' },
   { header: 'Payment Phone', kind: 'phone', sql: 'o.payment_phone_number' },
-  { header: 'Created At (UTC)', kind: 'raw', sql: `to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')` },
+  { header: 'Created At (UTC)', kind: 'raw', sql: utcSecondsSql('o.created_at') },
   { header: 'Exported At (UTC)', kind: 'raw', sql: exportedAt },
   // Simulator sales: no real money moved, so nobody should deliver them by hand.
   { header: 'Simulated Payment', kind: 'raw', sql: `CASE WHEN o.simulated THEN 'YES - do not deliver' ELSE 'no' END` }

@@ -60,14 +60,23 @@ const PICKED_ROW_BYTES = 400
 const PICKED_MEMORY_MAX = 64 * 1024 * 1024
 
 /**
+ * A timestamptz column as the file shows it, UTC 'YYYY-MM-DD HH:MM:SS': half of `to_char`'s cost per
+ * row (0.6 against 1.2 us, ADR 0054), but a timestamp's text follows the session's DateStyle, so it is
+ * only for the export's statement, whose transaction `walkFor` sets to DateStyle ISO.
+ */
+export const utcSecondsSql = (column: string): string => `date_trunc('second', ${column} AT TIME ZONE 'UTC')::text`
+
+/**
  * Which walk an export takes: lookups by key while the candidates are a small share of the orders.
  * For that short walk it raises the transaction's `work_mem` so its picked rows stay in memory
  * (ADR 0052); the long walk keeps the server's setting (its plan is sized by it, its rows spill).
- * `select` is the file's select list (`CopyCsv.select`).
+ * `select` is the file's select list (`CopyCsv.select`). Either way the transaction's DateStyle
+ * becomes ISO (output only: the order of day and month the session reads stays) for `utcSecondsSql`.
  */
 export async function walkFor(client: PgClient, select: string): Promise<ExportWalk> {
   const { rows } = await client.query<{ candidates: number; orders: number }>(
-    `SELECT (SELECT count(*) FROM order_export_candidates)::int AS candidates,
+    `SELECT set_config('datestyle', 'ISO', true),
+            (SELECT count(*) FROM order_export_candidates)::int AS candidates,
             (SELECT reltuples FROM pg_class WHERE oid = 'orders'::regclass)::float8 AS orders`
   )
   const { candidates, orders } = rows[0]!
