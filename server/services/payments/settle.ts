@@ -228,7 +228,7 @@ export function createSettlement(deps: SettleDeps) {
     let status = result.status
     let message = result.message
     let v: ReturnType<typeof verdict> | null = null
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: a payment of 0 is settled only as "No payment required" (open.ts, 0 GHS), which verdict accepts with no excess: verifying it would write details.paid = 0, which nothing reads for a payment of 0
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: a payment of 0 meets no gateway: open.ts ("No payment required") and the wallet settle it with 0 GHS, which verdict accepts with no excess; verifying it would only write details.paid = 0, which nothing reads for a payment of 0
     const due = before.amount_pesewas > 0
     if (status === 'SUCCESS' && due) {
       v = verdict(before.amount_pesewas, result)
