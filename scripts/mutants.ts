@@ -48,7 +48,8 @@ const SERVICES: Record<string, Target> = {
       'test/integration/money-safety.test.ts',
       'test/integration/agents.test.ts',
       'test/integration/vouchers.test.ts',
-      'test/integration/wallet-credit-refund.test.ts'
+      'test/integration/wallet-credit-refund.test.ts',
+      'test/integration/settle-outcomes.test.ts'
     ],
     grep: [
       '^bulk orders',
@@ -57,7 +58,8 @@ const SERVICES: Record<string, Target> = {
       '^money safety with Paystack .*(verify before value|late money|vouchers Telecel|duplicate reference:|a clear refusal)',
       '^agents API: (registration fee payment|fee races)',
       '^result-checker vouchers an agent pays from the wallet',
-      '^refunds of payments that credited a wallet a top-up refunded'
+      '^refunds of payments that credited a wallet a top-up refunded',
+      '^settlement outcomes'
     ].join('|')
   },
   'payments-refund': {
