@@ -3,13 +3,14 @@ import { QueryTypes } from 'sequelize'
 import { SIM_PROMPT_MESSAGE } from '../../server/services/payments/simulator.ts'
 import { createAgent } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
+import { onFakePaystack } from '../helpers/instance.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { checkerWithStock } from '../helpers/vouchers.ts'
 
 // What settlement leaves behind for each purpose, read where it lands (the order, the wallet, the
 // agent, the registration, the refunds, the texts, the audit entry): the effects a test that only
-// looks at the payment's status would let change unseen. One database for the whole file: each test
-// makes its own payments and reads only their rows.
+// looks at the payment's status would let change unseen. The database is emptied once (and once more
+// by the Paystack block's set-up): each test makes its own payments and reads only their rows.
 const sql = async <T extends object = any>(text: string, replacements: Record<string, unknown> = {}) =>
   app().db.sequelize.query<T>(text, { replacements, type: QueryTypes.SELECT }) as Promise<T[]>
 const one = async <T extends object = any>(text: string, replacements: Record<string, unknown> = {}) => (await sql<T>(text, replacements))[0]!
@@ -75,6 +76,27 @@ describe('settlement effects', function () {
     })
   })
 
+  describe('progress at Paystack', () => {
+    // Its own database from here on: the block's set-up empties it.
+    const { fake, ps } = onFakePaystack('sk_test_x')
+
+    it("a word that the payer is approving moves the payment and its order to IN_PROGRESS, with Paystack's message", async () => {
+      // A 502 at charge start: the charge reached Paystack, but the payment waits as PENDING until it says more.
+      fake().trouble({ kind: '502' })
+      const payer = new Client(ps().url)
+      const res = await payer.post('/api/orders', { packageId: await mtn1gb(), recipientNumber: '0201112222', payerPhone: '0241234551', payerNetwork: 'MTN' })
+      expect(res.status, res.text).to.equal(201)
+      const tid = res.body.payment.transactionId as string
+      expect(res.body.payment.paymentStatus).to.equal('PENDING')
+      expect(await orderStatus(res.body.id)).to.equal('PENDING')
+      // Paystack asks for 10 s between checks of a charge.
+      await sql(`UPDATE payments SET last_checked_at = now() - interval '1 minute' WHERE transaction_id = :tid RETURNING id`, { tid })
+      const st = await payer.get(`/api/payment/status/${tid}`)
+      expect(st.body).to.include({ paymentStatus: 'IN_PROGRESS', message: 'Please complete authorization process on your mobile phone' })
+      expect(await orderStatus(res.body.id)).to.equal('IN_PROGRESS')
+    })
+  })
+
   describe('texts', () => {
     it("an agent's order settled with nobody signed in texts the agent's phone, riding the order's delivery job", async () => {
       const { agent, c } = await agentClient()
@@ -84,19 +106,6 @@ describe('settlement effects', function () {
       const texts = await sql<{ id: string; message: string }>('SELECT id, message FROM sms_outbox WHERE to_phone = :p', { p: agent.phone })
       expect(texts.map((t) => t.message)).to.deep.equal(['Agent order: 1.0GB MTN data to 0241000009 has been received.'])
       expect(await jobsFor(res.body.id)).to.deep.equal({ delivery: [[Number(texts[0]!.id)]], sms: 0 })
-    })
-
-    it("no text when the visitor's order-received text is left empty", async () => {
-      const before = (await app().services.settings.get()).smsOrderCreatedUser
-      await app().services.settings.update({ smsOrderCreatedUser: '' }, {})
-      try {
-        const o = await visitorOrder('0241230021')
-        expect((await approve(o.tid)).status).to.equal(200)
-        expect(await orderStatus(o.id)).to.equal('SUCCESS')
-        expect(await sql('SELECT 1 FROM sms_outbox WHERE to_phone IN (:p)', { p: ['0241230021', '0201112222'] })).to.have.length(0)
-      } finally {
-        await app().services.settings.update({ smsOrderCreatedUser: before }, {})
-      }
     })
   })
 
