@@ -49,9 +49,11 @@ const SERVICES: Record<string, Target> = {
       'test/integration/agents.test.ts',
       'test/integration/vouchers.test.ts',
       'test/integration/wallet-credit-refund.test.ts',
+      'test/integration/settle-effects.test.ts',
       'test/integration/settle-outcomes.test.ts'
     ],
     grep: [
+      '^settlement effects',
       '^bulk orders',
       '^settlements at the same time',
       '^payments with Paystack .*(mobile money:|card:|less than the amount due|20 simultaneous|AFA by card)',
