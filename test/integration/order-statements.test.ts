@@ -14,6 +14,8 @@ import { app, resetDb } from '../helpers/server.ts'
 async function statementsOf(fn: () => Promise<unknown>) {
   const query = pg.Client.prototype.query
   const sent: string[] = []
+  // Statements sent by name (parsed and planned once per connection, ADR 0024).
+  const named: string[] = []
   // '> text' when a statement is sent, '< text' when it is answered: which round trips overlap.
   const events: string[] = []
   let flushes = 0
@@ -24,6 +26,7 @@ async function statementsOf(fn: () => Promise<unknown>) {
     // The pool's liveness probe runs on its own clock, not the request's.
     if (text !== 'SELECT 1') {
       sent.push(text)
+      if (typeof q === 'object' && (q as { name?: string }).name) named.push(text)
       if (/^(START TRANSACTION|BEGIN)/i.test(text)) inTransaction.add(this)
       else if (/^COMMIT/i.test(text)) {
         inTransaction.delete(this)
@@ -49,7 +52,7 @@ async function statementsOf(fn: () => Promise<unknown>) {
   } as typeof query
   try {
     const out = await fn()
-    return { out: out as { status: number; text: string; body: any }, statements: sent.length, flushes, sent, events }
+    return { out: out as { status: number; text: string; body: any }, statements: sent.length, flushes, sent, events, named }
   } finally {
     pg.Client.prototype.query = query
   }
@@ -81,10 +84,15 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     const visitor = new Client()
     // The settings cached as any running shop has them.
     await visitor.get('/api/settings')
-    const { out, statements, flushes, sent, events } = await statementsOf(() =>
+    const { out, statements, flushes, sent, events, named } = await statementsOf(() =>
       visitor.post('/api/orders', { packageId: pkg.id, recipientNumber: '0241234567', payerPhone: '0241234567', payerNetwork: 'MTN' })
     )
     expect(out.status, out.text).to.equal(201)
+    // Every statement of the order goes by name, the session's save too: none is parsed and planned again per order.
+    expect(
+      sent.filter((s) => !named.includes(s)),
+      sent.join('\n')
+    ).to.deep.equal([])
     expect(out.body.order).to.include({ paymentStatus: 'PENDING', recipientNumber: '0241234567' })
     expect(out.body.payment).to.include({ paymentStatus: 'PENDING' })
     expect(flushes, sent.join('\n')).to.equal(1)
