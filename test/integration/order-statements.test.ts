@@ -237,6 +237,18 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
   })
 })
 
+describe("placing a visitor's order: no trigger function for a row without an agent (ADR 0053)", () => {
+  it("the agents' page notice on orders runs only for rows that name an agent: a visitor's INSERT and its answer's UPDATE call no function", async () => {
+    const defs = await app().db.sequelize.query<{ def: string }>(
+      `SELECT pg_get_triggerdef(t.oid) AS def FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
+        WHERE t.tgrelid = 'orders'::regclass AND NOT t.tgisinternal AND p.proname = 'datahub_notify_agent_page'`,
+      { type: QueryTypes.SELECT }
+    )
+    expect(defs, JSON.stringify(defs)).to.have.length(3)
+    for (const { def } of defs) expect(def).to.match(/ WHEN \(.*agent_id IS NOT NULL/)
+  })
+})
+
 describe("placing a visitor's order: one statement for the order and its payment (ADR 0046)", () => {
   beforeEach(resetDb)
 
