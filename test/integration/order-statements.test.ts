@@ -337,6 +337,28 @@ describe('a wallet order over the reseller API: its Idempotency-Key read beside 
 describe('placing an order: the settings read once, from the cache (ADR 0046)', () => {
   beforeEach(resetDb)
 
+  it('while the settings listener is up, the cached copy is kept past the 5 s fallback: an order later on reads no settings (ADR 0053)', async function () {
+    this.timeout(30_000)
+    const pkg = await createPackage()
+    const visitor = new Client()
+    await visitor.get('/api/settings')
+    expect(app().services.connections.isUp('datahub-settings-listener')).to.equal(true)
+    await new Promise((r) => setTimeout(r, 5200))
+    const { out, sent } = await statementsOf(() =>
+      visitor.post('/api/orders', { packageId: pkg.id, recipientNumber: '0241234567', payerPhone: '0241234567', payerNetwork: 'MTN' })
+    )
+    expect(out.status, out.text).to.equal(201)
+    expect(
+      sent.filter((s) => /^SELECT [^(]*FROM settings\b/.test(s)),
+      sent.join('\n')
+    ).to.deep.equal([])
+    // A save still reaches the copy at once (its NOTIFY): the next visitor sees the platform closed.
+    const admin = await adminClient()
+    expect((await admin.put('/api/settings', { platformOpen: false })).status).to.be.oneOf([200, 204])
+    await new Promise((r) => setTimeout(r, 300))
+    expect((await new Client().get('/api/settings')).body.platformOpen).to.equal(false)
+  })
+
   it('a platform closed by a save this instance has not heard of yet refuses the very next order, visitor or wallet, and keeps nothing', async () => {
     const { pkg, a, portal } = await fundedAgent()
     const visitor = new Client()
