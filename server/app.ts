@@ -15,6 +15,7 @@ import { securityHeaders } from './http/middleware/security-headers.ts'
 import { anonymousReads } from './http/routes/anonymous-reads.ts'
 import { apiRouter } from './http/routes/index.ts'
 import { siteMetaRouter } from './http/site-meta.ts'
+import { preparedFor } from '../models/prepared.ts'
 import { RETRY_AFTER_SECONDS } from './lib/db-unavailable.ts'
 import type { Logger } from './lib/logger.ts'
 import type { Services } from './services/index.ts'
@@ -81,7 +82,7 @@ export function createApp(opts: AppOptions): Express {
   for (const h of opts.pages?.assets ?? []) app.use(h)
   app.use(catchUpEarly(services, SESSION_COOKIE))
 
-  const sequelize = services.deps.sequelize
+  const sessionStatement = preparedFor(services.deps.sequelize)
   app.use(
     lazySession(
       session({
@@ -94,7 +95,9 @@ export function createApp(opts: AppOptions): Express {
         // A read moves the session's expiry at most once a minute (ADR 0043); the row is kept between loads (ADR 0048).
         store: createSessionStore(
           {
-            pgPromise: { any: async (text: string, params: unknown[]) => (await sequelize.query(text, { bind: params }))[0] },
+            // Named statements (ADR 0024): a visitor's order saves its session beside the gateway's answer, and
+            // Sequelize's query path with PostgreSQL's parse and plan of each save was most of that round trip.
+            pgPromise: { any: (text: string, params: unknown[]) => sessionStatement(text, params) },
             tableName: 'session',
             createTableIfMissing: false,
             pruneSessionInterval: env.NODE_ENV === 'test' ? false : 600,

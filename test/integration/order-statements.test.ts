@@ -14,6 +14,8 @@ import { app, resetDb } from '../helpers/server.ts'
 async function statementsOf(fn: () => Promise<unknown>) {
   const query = pg.Client.prototype.query
   const sent: string[] = []
+  // Statements sent by name (parsed and planned once per connection, ADR 0024).
+  const named: string[] = []
   // '> text' when a statement is sent, '< text' when it is answered: which round trips overlap.
   const events: string[] = []
   let flushes = 0
@@ -24,6 +26,7 @@ async function statementsOf(fn: () => Promise<unknown>) {
     // The pool's liveness probe runs on its own clock, not the request's.
     if (text !== 'SELECT 1') {
       sent.push(text)
+      if (typeof q === 'object' && (q as { name?: string }).name) named.push(text)
       if (/^(START TRANSACTION|BEGIN)/i.test(text)) inTransaction.add(this)
       else if (/^COMMIT/i.test(text)) {
         inTransaction.delete(this)
@@ -49,7 +52,7 @@ async function statementsOf(fn: () => Promise<unknown>) {
   } as typeof query
   try {
     const out = await fn()
-    return { out: out as { status: number; text: string; body: any }, statements: sent.length, flushes, sent, events }
+    return { out: out as { status: number; text: string; body: any }, statements: sent.length, flushes, sent, events, named }
   } finally {
     pg.Client.prototype.query = query
   }
@@ -81,10 +84,15 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     const visitor = new Client()
     // The settings cached as any running shop has them.
     await visitor.get('/api/settings')
-    const { out, statements, flushes, sent, events } = await statementsOf(() =>
+    const { out, statements, flushes, sent, events, named } = await statementsOf(() =>
       visitor.post('/api/orders', { packageId: pkg.id, recipientNumber: '0241234567', payerPhone: '0241234567', payerNetwork: 'MTN' })
     )
     expect(out.status, out.text).to.equal(201)
+    // Every statement of the order goes by name, the session's save too: none is parsed and planned again per order.
+    expect(
+      sent.filter((s) => !named.includes(s)),
+      sent.join('\n')
+    ).to.deep.equal([])
     expect(out.body.order).to.include({ paymentStatus: 'PENDING', recipientNumber: '0241234567' })
     expect(out.body.payment).to.include({ paymentStatus: 'PENDING' })
     expect(flushes, sent.join('\n')).to.equal(1)
@@ -229,6 +237,18 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
   })
 })
 
+describe("placing a visitor's order: no trigger function for a row without an agent (ADR 0053)", () => {
+  it("the agents' page notice on orders runs only for rows that name an agent: a visitor's INSERT and its answer's UPDATE call no function", async () => {
+    const defs = await app().db.sequelize.query<{ def: string }>(
+      `SELECT pg_get_triggerdef(t.oid) AS def FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
+        WHERE t.tgrelid = 'orders'::regclass AND NOT t.tgisinternal AND p.proname = 'datahub_notify_agent_page'`,
+      { type: QueryTypes.SELECT }
+    )
+    expect(defs, JSON.stringify(defs)).to.have.length(3)
+    for (const { def } of defs) expect(def).to.match(/ WHEN \(.*agent_id IS NOT NULL/)
+  })
+})
+
 describe("placing a visitor's order: one statement for the order and its payment (ADR 0046)", () => {
   beforeEach(resetDb)
 
@@ -316,6 +336,28 @@ describe('a wallet order over the reseller API: its Idempotency-Key read beside 
 
 describe('placing an order: the settings read once, from the cache (ADR 0046)', () => {
   beforeEach(resetDb)
+
+  it('while the settings listener is up, the cached copy is kept past the 5 s fallback: an order later on reads no settings (ADR 0053)', async function () {
+    this.timeout(30_000)
+    const pkg = await createPackage()
+    const visitor = new Client()
+    await visitor.get('/api/settings')
+    expect(app().services.connections.isUp('datahub-settings-listener')).to.equal(true)
+    await new Promise((r) => setTimeout(r, 5200))
+    const { out, sent } = await statementsOf(() =>
+      visitor.post('/api/orders', { packageId: pkg.id, recipientNumber: '0241234567', payerPhone: '0241234567', payerNetwork: 'MTN' })
+    )
+    expect(out.status, out.text).to.equal(201)
+    expect(
+      sent.filter((s) => /^SELECT [^(]*FROM settings\b/.test(s)),
+      sent.join('\n')
+    ).to.deep.equal([])
+    // A save still reaches the copy at once (its NOTIFY): the next visitor sees the platform closed.
+    const admin = await adminClient()
+    expect((await admin.put('/api/settings', { platformOpen: false })).status).to.be.oneOf([200, 204])
+    await new Promise((r) => setTimeout(r, 300))
+    expect((await new Client().get('/api/settings')).body.platformOpen).to.equal(false)
+  })
 
   it('a platform closed by a save this instance has not heard of yet refuses the very next order, visitor or wallet, and keeps nothing', async () => {
     const { pkg, a, portal } = await fundedAgent()

@@ -12,6 +12,7 @@ export { DELIVERY_VENDOR_CHOICES, GATEWAY_CARD, GATEWAY_MOMO, type PublicSetting
 export { SETTINGS_CHANNEL, SETTINGS_VERSION_SQL } from './queries.ts'
 
 const CACHE_TTL_MS = 5000
+const LISTENER = 'datahub-settings-listener'
 
 export type SettingsService = ReturnType<typeof createSettingsService>
 
@@ -62,10 +63,12 @@ export function createSettingsService({
     return fresh
   }
 
-  // Several app instances share one database: a save on one reaches the others by NOTIFY at once;
-  // the TTL is the fallback should the listening connection be down.
+  // Several app instances share one database: a save on one reaches the others by NOTIFY at once, and
+  // a reconnected listener drops the copy for what it may have missed (onGap). So while it listens the
+  // copy is kept until told; the TTL is the fallback for while it is down. Re-reading every 5 s anyway
+  // put a settings read in front of one order in every 5 s (a round trip before its package read).
   async function get(opts: { transaction?: Transaction } = {}): Promise<Settings> {
-    if (cache && Date.now() - loadedAt < CACHE_TTL_MS) return cache
+    if (cache && (connections?.isUp(LISTENER) || Date.now() - loadedAt < CACHE_TTL_MS)) return cache
     return load(opts)
   }
 
@@ -84,7 +87,7 @@ export function createSettingsService({
     if (!sequelize || !connections) return async () => {}
     const c = sequelize.config
     return listenForever({
-      name: 'datahub-settings-listener',
+      name: LISTENER,
       config: { host: c.host, port: Number(c.port), user: c.username, password: c.password ?? undefined, database: c.database },
       channels: [SETTINGS_CHANNEL],
       onNotify: () => invalidate(),
