@@ -36,7 +36,7 @@ describe('the export probes order_exports only while a prune is pending (ADR 005
   beforeEach(async () => {
     await resetDb()
     // Delivered orders around the candidates, counted by ANALYZE: the export takes the short walk.
-    await deliveredOrders(400)
+    await deliveredOrders(8000)
     await q('ANALYZE orders')
   })
 
@@ -81,5 +81,25 @@ describe('the export probes order_exports only while a prune is pending (ADR 005
     await drain()
     expect(await marks()).to.deep.equal([])
     expect(await candidates()).to.deep.equal([])
+  })
+
+  it('a clash after rows went out breaks the download, exports nothing, and the next export keeps the probe', async () => {
+    // 600 paid orders (their triggers make them candidates) among 8,000 delivered: the short walk, and
+    // ~90 KB of CSV, past the first 64 KB write.
+    await app().db.sequelize.query(
+      `INSERT INTO orders (recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id)
+       SELECT '020' || lpad(g::text, 7, '0'), 'MTN', 1024, 500, 'SUCCESS', 'clash' || g FROM generate_series(1, 600) g`
+    )
+    await q('ANALYZE orders')
+    const ids = await candidates()
+    await exportedBehindTheTriggers(ids.at(-1)!)
+    const broken = await (await adminClient()).post('/api/orders/export', undefined, { 'Accept-Encoding': 'identity' }).then(
+      (res) => res.text,
+      () => ''
+    )
+    expect(parseCsv(broken).length).to.be.below(600)
+    expect(await q<{ n: number }>('SELECT count(*)::int AS n FROM order_exports')).to.deep.equal([{ n: 1 }])
+    expect(await marks()).to.deep.equal(['-infinity'])
+    expect(await exportIds()).to.deep.equal(ids.slice(0, -1))
   })
 })
