@@ -35,7 +35,7 @@ const LEFT_ON_PURPOSE: { file: string; has: string; why: string }[] = [
   { file: 'server/services/ussd/index.ts', has: 'UPDATE agents SET pin_failed_attempts = 0', why: "verifyPin's reset (see above)" },
   {
     file: 'server/services/orders/exports.ts',
-    has: 'client.query(pgCopy.to(exportCopySql(',
+    has: 'client.query(pgCopy.to(sql))',
     why: "the CSV export streams its COPY on the transaction's own connection: the statement is queries-export.ts's, the streaming is the export's own work"
   }
 ]

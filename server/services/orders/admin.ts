@@ -12,7 +12,7 @@ import type { Events } from '../events/index.ts'
 import { DELIVERY_STATUSES } from '../delivery/state.ts'
 import type { Queue } from '../queue/index.ts'
 import { copyExport, type ExportSink, PRUNE_CANDIDATES_TASK } from './exports.ts'
-import { deleteExportedCandidates, utcSecondsSql } from './queries-export.ts'
+import { deleteExportedCandidates, isExportKeyClash, markCandidatesUnpruned, utcSecondsSql } from './queries-export.ts'
 import { createAdminOrderQueries, PAYMENT_STATUSES, type AdminOrderRow, type OrderListQuery } from './queries-admin.ts'
 
 export { PAYMENT_STATUSES }
@@ -164,22 +164,30 @@ export function createOrdersAdminService({
      * and no order is exported.
      */
     async exportPending(sink: ExportSink, ctx: Ctx = {}): Promise<number> {
-      return sequelize.transaction(async (t) => {
-        await queries.lockExports(t)
-        // To the microsecond: it names this export's rows (the shop margins below read them by it).
-        const { stamp, shown } = await queries.exportStamp(t)
-        const csv = copyCsv(exportColumns(sequelize.escape(shown)))
-        const count = await copyExport(t, csv, sequelize.escape(stamp), sink)
-        if (count === 0) throw notFound('No orders available for export')
-        // Its subscribers (the margins of the shop orders it delivers, ADR 0020 '## Shops') act in its transaction.
-        await events.publish('orders.exported', { stamp }, { ...ctx, transaction: t })
-        await audit.record({ action: 'ORDERS_EXPORTED', resource: 'ORDER', severity: 'MEDIUM', details: { count } }, { ...ctx, transaction: t })
-        await queue.enqueue(PRUNE_CANDIDATES_TASK, { stamp }, { transaction: t })
-        return count
+      return exportInTransaction(sink, ctx).catch(async (err) => {
+        // A clash too late to retry in the statement (its rows had gone out): the next export keeps the probe.
+        if (isExportKeyClash(err)) await markCandidatesUnpruned(sequelize)
+        throw err
       })
     },
 
     /** The prune job's work: the export stamped `stamp` leaves the candidates. */
     pruneExportCandidates: (stamp: string) => deleteExportedCandidates(sequelize, stamp)
+  }
+
+  function exportInTransaction(sink: ExportSink, ctx: Ctx): Promise<number> {
+    return sequelize.transaction(async (t) => {
+      await queries.lockExports(t)
+      // To the microsecond: it names this export's rows (the shop margins below read them by it).
+      const { stamp, shown } = await queries.exportStamp(t)
+      const csv = copyCsv(exportColumns(sequelize.escape(shown)))
+      const count = await copyExport(t, csv, sequelize.escape(stamp), sink)
+      if (count === 0) throw notFound('No orders available for export')
+      // Its subscribers (the margins of the shop orders it delivers, ADR 0020 '## Shops') act in its transaction.
+      await events.publish('orders.exported', { stamp }, { ...ctx, transaction: t })
+      await audit.record({ action: 'ORDERS_EXPORTED', resource: 'ORDER', severity: 'MEDIUM', details: { count } }, { ...ctx, transaction: t })
+      await queue.enqueue(PRUNE_CANDIDATES_TASK, { stamp }, { transaction: t })
+      return count
+    })
   }
 }

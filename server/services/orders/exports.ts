@@ -2,7 +2,7 @@ import type { Client as PgClient } from 'pg'
 import pgCopy from 'pg-copy-streams'
 import type { Transaction } from 'sequelize'
 import { CrlfRows, type CopyCsv } from '../../lib/csv-copy.ts'
-import { exportCopySql, walkFor } from './queries-export.ts'
+import { backToSavepointUnprobed, exportCopySql, isExportKeyClash, savepointUnprobed, walkFor } from './queries-export.ts'
 
 // The CSV export's record (ADR 0021): an order is exported when it has a row in order_exports; its
 // orders row is left as it was. Read delivery/export state through orders_view (migration 190).
@@ -31,43 +31,91 @@ export interface ExportSink {
  * The columns' SQL reads `o` and `a` (`ExportWalk`); `stampSql` is the export's time as an SQL
  * literal (COPY takes no bind parameters).
  *
- * When the sink fails midway, the rest of the COPY is read and dropped (the connection must reach
- * the end of the statement before the caller's ROLLBACK can be sent), then the failure is thrown.
+ * While no prune is pending the statement leaves out its probe of order_exports (ADR 0054), in a
+ * savepoint: a clash on order_exports' key before any byte reached the sink runs it again with the
+ * probe; after, the export fails (its caller marks the candidates for the next one).
  */
 export async function copyExport(t: Transaction, csv: CopyCsv, stampSql: string, sink: ExportSink): Promise<number> {
   const client = (t as unknown as { connection: PgClient }).connection
-  const copy = client.query(pgCopy.to(exportCopySql(csv, await walkFor(client, csv.select), stampSql)))
-  const crlf = new CrlfRows()
-  // PostgreSQL's output arrives in pieces of a few KB; each write costs the encoder a round through the
-  // thread pool and a callback, so pieces are gathered into writes of WRITE_BYTES (ADR 0047).
-  let pending: Buffer[] = [csv.head]
-  let pendingBytes = csv.head.length
-  const flush = async () => {
-    const out = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes)
-    pending = []
-    pendingBytes = 0
-    await sink.write(out)
+  const walk = await walkFor(client, csv.select, stampSql)
+  const out = new ExportOut(csv, sink)
+  if (!walk.probed) return streamCopy(client, exportCopySql(csv, walk, stampSql), out)
+  await savepointUnprobed(client)
+  try {
+    return await streamCopy(client, exportCopySql(csv, walk, stampSql), out)
+  } catch (err) {
+    // The clash comes when the marking runs, after the rows: a retry is clean only while none has left.
+    if (!isExportKeyClash(err) || !out.restart()) throw err
+    await backToSavepointUnprobed(client)
+    return streamCopy(client, exportCopySql(csv, walk.probed, stampSql), out)
   }
-  let started = false
+}
+
+/** The file on its way to the sink: PostgreSQL's pieces made CRLF and gathered into writes of WRITE_BYTES. */
+class ExportOut {
+  readonly csv: CopyCsv
+  readonly sink: ExportSink
+  crlf = new CrlfRows()
+  pending: Buffer[]
+  pendingBytes: number
+  started = false
+  written = false
+
+  constructor(csv: CopyCsv, sink: ExportSink) {
+    this.csv = csv
+    this.sink = sink
+    this.pending = [csv.head]
+    this.pendingBytes = csv.head.length
+  }
+
+  async add(chunk: Buffer): Promise<void> {
+    if (!this.started) {
+      this.started = true
+      await this.sink.start()
+    }
+    const rows = this.crlf.convert(chunk)
+    this.pending.push(rows)
+    this.pendingBytes += rows.length
+    if (this.pendingBytes >= WRITE_BYTES) await this.flush()
+  }
+
+  async flush(): Promise<void> {
+    const out = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes)
+    this.pending = []
+    this.pendingBytes = 0
+    this.written = true
+    await this.sink.write(out)
+  }
+
+  /** Back to the file's first byte, for a second statement; false once bytes have gone to the sink. */
+  restart(): boolean {
+    if (this.written) return false
+    this.crlf = new CrlfRows()
+    this.pending = [this.csv.head]
+    this.pendingBytes = this.csv.head.length
+    return true
+  }
+}
+
+/**
+ * Streams one COPY into `out`. When the sink fails midway, the rest of the COPY is read and dropped
+ * (the connection must reach the end of the statement before the caller's ROLLBACK can be sent), then
+ * the failure is thrown.
+ */
+async function streamCopy(client: PgClient, sql: string, out: ExportOut): Promise<number> {
+  const copy = client.query(pgCopy.to(sql))
   let failure: { err: unknown } | undefined
   for await (const chunk of copy as AsyncIterable<Buffer>) {
     if (failure) continue
     try {
-      if (!started) {
-        started = true
-        await sink.start()
-      }
-      const rows = crlf.convert(chunk)
-      pending.push(rows)
-      pendingBytes += rows.length
-      if (pendingBytes >= WRITE_BYTES) await flush()
+      await out.add(chunk)
     } catch (err) {
       failure = { err }
     }
   }
-  if (!failure && started && pendingBytes > 0) await flush()
+  if (!failure && out.started && out.pendingBytes > 0) await out.flush()
   if (failure) throw failure.err
-  return crlf.rows
+  return out.crlf.rows
 }
 
 /** The job that takes an export's orders out of the candidates, queued in the export's transaction. */
