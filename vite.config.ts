@@ -57,9 +57,13 @@ const purge = purgeCSSPlugin({
 // they are never in a visitor's first load; stylesheets are left to Vite's CSS split.
 const PORTAL_ONLY =
   /[\\/]renderer[\\/](layouts[\\/](Admin|Agent|Portal)Layout|ui[\\/](SessionTimeout|Pager|SelectField|page-items|useEscape|useFocusTrap|useReloadEffect))\./
-const SHELL =
-  /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]|[\\/](renderer|server[\\/]lib)[\\/].*\.(tsx?|js)$|[\\/]pages[\\/]\+Layout\.ts$|^\0vite[\\/]preload-helper|rolldown[\\/]runtime/
+const SHELL = /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]|[\\/](renderer|server[\\/]lib)[\\/].*\.(tsx?|js)$|[\\/]pages[\\/]\+Layout\.ts$/
 const inShell = (id: string) => SHELL.test(id) && !PORTAL_ONLY.test(id)
+// What Vike's own entry imports (the preload helper, Rolldown's runtime) stays out of the shell: the browser
+// then evaluates Vike's entry in one task and the shell (React, react-dom, the renderer) with the page in a
+// later one, instead of both in one long task (ADR 0044). The priority lets this group take the helper, which
+// the shell's group would otherwise pull in as a dependency of its modules.
+const RUNTIME = /^\0vite[\\/]preload-helper|rolldown[\\/]runtime/
 
 export default defineConfig(({ command }) => ({
   plugins: [
@@ -86,7 +90,14 @@ export default defineConfig(({ command }) => ({
     // Timings of a build on a busy machine say nothing anyone acts on.
     rolldownOptions: {
       checks: { bundlerTimings: false },
-      output: { codeSplitting: { groups: [{ name: 'shell', test: inShell }] } }
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'shell', test: inShell },
+            { name: 'runtime', test: RUNTIME, priority: 1 }
+          ]
+        }
+      }
     }
   },
   css: { preprocessorOptions: { scss: { quietDeps: true } }, postcss: { plugins: command === 'build' ? [purge] : [] } }

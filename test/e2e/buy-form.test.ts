@@ -10,6 +10,12 @@ const selectedTab = (page: Page) => page.$eval('[aria-label="Network"] [aria-sel
 const visible = (page: Page, sel: string) => page.$eval(sel, (e) => (e as HTMLElement).offsetParent !== null)
 const proceed = (page: Page) => page.$('xpath///button[@type="submit" and contains(., "Proceed to Payment")]')
 
+/** What the page saw while hydrating: React's scheduler tasks, and how many had run at its first commit. */
+interface HydrationProbe {
+  slices: number
+  slicesAtFirstCommit?: number
+}
+
 describe('browser: the buy form says why it cannot go on, and checks the number', function () {
   this.timeout(60_000)
   let browser: Browser
@@ -46,6 +52,57 @@ describe('browser: the buy form says why it cannot go on, and checks the number'
     expect(await text(page, '#recipient-help')).to.equal('This looks like a Telecel number, not MTN. Check it, unless it moved networks.')
     expect(await (await proceed(page))!.evaluate((b) => (b as HTMLButtonElement).disabled)).to.equal(false)
     await page.browserContext().close()
+  })
+
+  // React's first pass over the page was the phone's longest task after evaluating the code (ADR 0044):
+  // hydrating the root in a transition lets React yield to the browser every few milliseconds.
+  it('React yields to the browser before it commits the first pass, and the form then answers', async () => {
+    const page = await newPage(browser)
+    // A phone's slower CPU, as Lighthouse's mobile run assumes: the first pass then outlasts one slice of React's.
+    await (await page.createCDPSession()).send('Emulation.setCPUThrottlingRate', { rate: 4 })
+    await page.evaluateOnNewDocument(() => {
+      const probe: HydrationProbe = { slices: 0 }
+      const w = window as unknown as Record<string, unknown>
+      w.hydrationHydrationProbe = probe
+      // React's scheduler runs each slice of work in a MessageChannel task: count them.
+      const native = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage')!
+      Object.defineProperty(MessagePort.prototype, 'onmessage', {
+        configurable: true,
+        get() {
+          return native.get!.call(this)
+        },
+        set(handler: ((e: MessageEvent) => void) | null) {
+          native.set!.call(
+            this,
+            handler &&
+              ((e: MessageEvent) => {
+                probe.slices++
+                handler(e)
+              })
+          )
+        }
+      })
+      // react-dom tells the DevTools hook of every commit, in production builds too.
+      w.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+        supportsFiber: true,
+        isDisabled: false,
+        inject: () => 1,
+        checkDCE: () => undefined,
+        onScheduleFiberRoot: () => undefined,
+        onCommitFiberUnmount: () => undefined,
+        onPostCommitFiberRoot: () => undefined,
+        onCommitFiberRoot: () => {
+          probe.slicesAtFirstCommit ??= probe.slices
+        }
+      }
+    })
+    await page.goto(url('/data-services'))
+    await hydrated(page)
+    const probe = await page.evaluate(() => (window as unknown as { hydrationHydrationProbe: HydrationProbe }).hydrationHydrationProbe)
+    // Rendered in the default lane, the root's first pass is one scheduler task that also commits.
+    expect(probe.slicesAtFirstCommit, JSON.stringify(probe)).to.be.above(1)
+    await page.click('input[name="package"]')
+    expect(await page.$eval('#proceed-why', (e) => e.textContent?.trim())).to.equal('Enter recipient number')
   })
 })
 

@@ -59,4 +59,23 @@ describe('first load: the public pages stay under 100 KB brotli', function () {
     expect(js).to.include('react.dev/errors/')
     expect(js).to.not.match(/\bError\(\w+\((460|461|474|519|542)\)\)/)
   })
+
+  it("evaluates Vike's entry apart from React: the entry's static imports hold no react-dom", async () => {
+    const client = new Client()
+    const page = await client.get('/data-services', browser)
+    const entry = /<script src="(\/assets\/entries\/entry-[^"]+\.js)"/.exec(page.text)?.[1]
+    expect(entry, "the page loads Vike's entry").to.be.a('string')
+    // The browser evaluates a module with everything it imports statically in one task; a dynamic import is a later one.
+    const evaluatedWithEntry: string[] = []
+    const seen = new Set<string>()
+    for (let todo = [entry!], url = todo.pop(); url !== undefined; url = todo.pop()) {
+      if (seen.has(url)) continue
+      seen.add(url)
+      const js = (await client.get(url, { 'Accept-Encoding': 'identity' })).text
+      evaluatedWithEntry.push(js)
+      for (const m of js.matchAll(/\bimport\s*(?:[\w${*][^"'`;]*?from\s*)?"([^"]+\.js)"/g)) todo.push(new URL(m[1]!, `http://page${url}`).pathname)
+    }
+    expect(seen.size, [...seen].join(', ')).to.be.above(1)
+    expect(evaluatedWithEntry.join('\n')).to.not.include('react.dev/errors')
+  })
 })
