@@ -111,6 +111,14 @@ describe('settlement outcomes', function () {
         details: { due: 5, paid: null, currency: 'GHS' }
       },
       {
+        name: 'of a negative amount',
+        paid: { amount: -100 },
+        status: 'REFUND_PENDING',
+        refunded: 500,
+        summary: 'The gateway did not say how much was paid',
+        details: { due: 5, paid: null, currency: 'GHS' }
+      },
+      {
         name: 'of nothing at all',
         paid: { amount: 0 },
         status: 'FAILED',
