@@ -60,6 +60,12 @@ await db.query(
           INSERT INTO wallets (agent_id, balance_pesewas) SELECT id, 1000000000 FROM a ON CONFLICT (agent_id) DO UPDATE SET balance_pesewas = 1000000000`,
   [AGENT_EMAIL, await hashSecret(AGENT_PASSWORD)]
 )
+// Each run makes its own key: the earlier runs' keys are revoked, or the agent's key limit refuses the sixth run.
+await db.query(
+  `UPDATE api_keys SET revoked_at = now() WHERE revoked_at IS NULL
+     AND agent_id = (SELECT a.id FROM agents a JOIN users u ON u.id = a.user_id WHERE lower(u.email) = lower($1))`,
+  [AGENT_EMAIL]
+)
 const login = await fetch(`${base}/api/auth/login`, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
