@@ -88,7 +88,9 @@ const SERVICES: Record<string, Target> = {
   },
   wallet: {
     mutate: ['server/services/wallet/*.ts'],
-    tests: ['test/integration/wallet.test.ts']
+    // A checker bought from the wallet and refunded (creditPurchase) is reached only by the vouchers tests that pay from it.
+    tests: ['test/integration/wallet.test.ts', 'test/integration/vouchers.test.ts'],
+    grep: '^(wallet: |result-checker vouchers (an agent pays from the wallet|a card locked by another settlement))'
   },
   // The PIN rules and the one place a PIN is checked (with the per-agent lock).
   'ussd-pin': {
