@@ -26,6 +26,7 @@ const SERVICES: Record<string, Target> = {
     // limits-buckets first: two short tests of `take` (the buckets charged, the wait named).
     tests: [
       'test/integration/limits-buckets.test.ts',
+      'test/integration/limits-checkers.test.ts',
       'test/integration/security.test.ts',
       'test/integration/auth.test.ts',
       'test/integration/jobs.test.ts',
