@@ -113,7 +113,7 @@ const SERVICES: Record<string, Target> = {
   },
   'reseller-api-webhooks': {
     mutate: ['server/services/reseller-api/webhooks.ts'],
-    tests: ['test/integration/reseller-api.test.ts', 'test/integration/webhook-addresses.test.ts']
+    tests: ['test/unit/webhook-error-code.test.ts', 'test/integration/reseller-api.test.ts', 'test/integration/webhook-addresses.test.ts']
   },
   earnings: {
     mutate: ['server/services/earnings/*.ts'],

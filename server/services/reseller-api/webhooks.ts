@@ -224,7 +224,7 @@ export function createAgentWebhooks(deps: { sequelize: Sequelize; env: Env; log:
 }
 
 /** A failed request as a short code (ECONNREFUSED, ECONNABORTED for a timeout, EPRIVATEADDRESS...), never its message or config. */
-function errorCode(err: unknown): string {
+export function errorCode(err: unknown): string {
   const e = err as { code?: unknown; cause?: { code?: unknown } } | null
   const code = e?.code ?? e?.cause?.code
   return typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code) ? code : 'NETWORK_ERROR'
