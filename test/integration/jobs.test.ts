@@ -311,8 +311,15 @@ describe('jobs', () => {
         const at = new Date(tick).toISOString()
         const runs = await q<{ job: string; duplicates: number }>('SELECT job, duplicates FROM job_runs WHERE tick = :at ORDER BY job', { at })
         // Every job due at that minute ran there once (a row each), and no second instance arrived late for it.
+        // Due at the tick: each pattern's minute and hour match it (SCHEDULES use `*`, `*/n` and numbers there, `*` after),
+        // so a tick at 02:20 expects the daily tier promotions too.
+        const matches = (f: string, v: number) => f === '*' || (f.startsWith('*/') ? v % Number(f.slice(2)) === 0 : Number(f) === v)
+        const at0 = new Date(tick)
         const due = Object.entries(SCHEDULES)
-          .filter(([, p]) => p === '* * * * *' || (p === '*/5 * * * *' && new Date(tick).getUTCMinutes() % 5 === 0))
+          .filter(([, p]) => {
+            const [minute, hour] = p.split(' ')
+            return matches(minute!, at0.getUTCMinutes()) && matches(hour!, at0.getUTCHours())
+          })
           .map(([j]) => j)
         expect(runs.map((r) => r.job).sort()).to.deep.equal(due.sort())
         expect(
