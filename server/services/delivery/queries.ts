@@ -40,6 +40,8 @@ export function statusChange(orderId: number, next: DeliveryStatus, from: Delive
     sets.push(
       `delivery_vendor = CASE WHEN o.simulated THEN 'simulator' ELSE COALESCE(o.delivery_vendor, ${param(JSON.stringify(details.vendorByNetwork))}::jsonb ->> o.network) END`
     )
+  // Whose claim it is: a pump's names its pool (the abandoned-claim check reads it); any other change clears it.
+  sets.push(details.claim ? `delivery_claim = ${param(details.claim)}` : 'delivery_claim = NULL')
   if (details.reference !== undefined) sets.push(`delivery_reference = ${param(details.reference)}`)
   if (details.error !== undefined) sets.push(`delivery_error = ${param(details.error?.slice(0, 500) ?? null)}`)
   if (details.attempts === 'increment') sets.push('delivery_attempts = delivery_attempts + 1')
@@ -110,6 +112,41 @@ export function createDeliveryQueries(sequelize: Sequelize) {
            AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
          RETURNING o.*`,
         change.values
+      ),
+
+    /**
+     * The pump's claim (ADR 0056): up to $1 paid orders QUEUED with no attempt yet, taken in id order
+     * from `orders_delivery_waiting_idx`, skipping rows another claim holds, with the same SET items as
+     * a worker's claim and the claimer's pool id. Autocommitted, no wait for the WAL flush: lost to a
+     * crash of PostgreSQL, the order is QUEUED again and the vendor is asked again under the same key.
+     */
+    claimWaiting: (change: StatusChange, only: string) =>
+      run<DeliveryRow>(
+        `UPDATE orders o SET ${change.sets.join(', ')}
+         FROM (SELECT o.id FROM orders o WHERE o.delivery_status = 'QUEUED' AND o.delivery_attempts = 0 AND o.payment_status = 'SUCCESS'
+                 AND o.delivery_reference IS NULL ${only} AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
+               ORDER BY o.id LIMIT $1 FOR UPDATE SKIP LOCKED) before, ${NO_FLUSH_WAIT}
+         WHERE o.id = before.id AND o.delivery_status = ANY($3::text[])
+         RETURNING o.*`,
+        change.values
+      ),
+
+    /**
+     * Orders a pump claimed in a process that is gone (its pool's liveness connection closed, and the
+     * claim older than `graceSeconds`, time for a new pool's connection to open): taken again by this claim.
+     * No vendor reference yet, so the vendor is asked again under the order's key, never sent twice.
+     */
+    claimAbandoned: (change: StatusChange, only: string, prefix: string, graceSeconds: number) =>
+      run<DeliveryRow>(
+        `UPDATE orders o SET ${change.sets.join(', ')}
+         FROM (SELECT o.id FROM orders o WHERE o.delivery_status = 'PROCESSING' AND o.delivery_claim IS NOT NULL AND o.delivery_reference IS NULL
+                 AND o.payment_status = 'SUCCESS' AND o.updated_at < now() - make_interval(secs => $${change.values.length + 1}) ${only}
+                 AND o.delivery_claim NOT IN (SELECT substr(application_name, ${prefix.length + 1}) FROM pg_stat_activity WHERE application_name LIKE '${prefix}%')
+                 AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
+               ORDER BY o.id LIMIT $1 FOR UPDATE SKIP LOCKED) before, ${NO_FLUSH_WAIT}
+         WHERE o.id = before.id AND o.delivery_status = ANY($3::text[])
+         RETURNING o.*`,
+        [...change.values, graceSeconds]
       ),
 
     /**
