@@ -117,15 +117,19 @@ export function createDeliveryQueries(sequelize: Sequelize) {
     /**
      * The pump's claim (ADR 0056): up to $1 paid orders QUEUED with no attempt yet, taken in id order
      * from `orders_delivery_waiting_idx`, skipping rows another claim holds, with the same SET items as
-     * a worker's claim and the claimer's pool id. Autocommitted, no wait for the WAL flush: lost to a
+     * a worker's claim and the claimer's pool id; the pick is a CTE so it runs once (a subquery joined in
+     * the UPDATE may be scanned again per row, and SKIP LOCKED then skips the rows it just updated and
+     * takes the next ones, past the LIMIT). Autocommitted, no wait for the WAL flush: lost to a
      * crash of PostgreSQL, the order is QUEUED again and the vendor is asked again under the same key.
      */
     claimWaiting: (change: StatusChange, only: string) =>
       run<DeliveryRow>(
-        `UPDATE orders o SET ${change.sets.join(', ')}
-         FROM (SELECT o.id FROM orders o WHERE o.delivery_status = 'QUEUED' AND o.delivery_attempts = 0 AND o.payment_status = 'SUCCESS'
-                 AND o.delivery_reference IS NULL ${only} AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
-               ORDER BY o.id LIMIT $1 FOR UPDATE SKIP LOCKED) before, ${NO_FLUSH_WAIT}
+        `WITH before AS MATERIALIZED (
+           SELECT o.id FROM orders o WHERE o.delivery_status = 'QUEUED' AND o.delivery_attempts = 0 AND o.payment_status = 'SUCCESS'
+             AND o.delivery_reference IS NULL ${only} AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
+           ORDER BY o.id LIMIT $1 FOR UPDATE SKIP LOCKED)
+         UPDATE orders o SET ${change.sets.join(', ')}
+         FROM before, ${NO_FLUSH_WAIT}
          WHERE o.id = before.id AND o.delivery_status = ANY($3::text[])
          RETURNING o.*`,
         change.values
@@ -138,12 +142,14 @@ export function createDeliveryQueries(sequelize: Sequelize) {
      */
     claimAbandoned: (change: StatusChange, only: string, prefix: string, graceSeconds: number) =>
       run<DeliveryRow>(
-        `UPDATE orders o SET ${change.sets.join(', ')}
-         FROM (SELECT o.id FROM orders o WHERE o.delivery_status = 'PROCESSING' AND o.delivery_claim IS NOT NULL AND o.delivery_reference IS NULL
-                 AND o.payment_status = 'SUCCESS' AND o.updated_at < now() - make_interval(secs => $${change.values.length + 1}) ${only}
-                 AND o.delivery_claim NOT IN (SELECT substr(application_name, ${prefix.length + 1}) FROM pg_stat_activity WHERE application_name LIKE '${prefix}%')
-                 AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
-               ORDER BY o.id LIMIT $1 FOR UPDATE SKIP LOCKED) before, ${NO_FLUSH_WAIT}
+        `WITH before AS MATERIALIZED (
+           SELECT o.id FROM orders o WHERE o.delivery_status = 'PROCESSING' AND o.delivery_claim IS NOT NULL AND o.delivery_reference IS NULL
+             AND o.payment_status = 'SUCCESS' AND o.updated_at < now() - make_interval(secs => $${change.values.length + 1}) ${only}
+             AND o.delivery_claim NOT IN (SELECT substr(application_name, ${prefix.length + 1}) FROM pg_stat_activity WHERE application_name LIKE '${prefix}%')
+             AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
+           ORDER BY o.id LIMIT $1 FOR UPDATE SKIP LOCKED)
+         UPDATE orders o SET ${change.sets.join(', ')}
+         FROM before, ${NO_FLUSH_WAIT}
          WHERE o.id = before.id AND o.delivery_status = ANY($3::text[])
          RETURNING o.*`,
         [...change.values, graceSeconds]
@@ -159,7 +165,7 @@ export function createDeliveryQueries(sequelize: Sequelize) {
         `WITH v AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[]) AS v(id, reference, via, phone, message)),
          before AS (SELECT o.id, o.delivery_status AS old_status FROM orders o WHERE o.id IN (SELECT id FROM v) ORDER BY o.id FOR UPDATE),
          o AS (
-           UPDATE orders o SET delivery_status = 'DELIVERED', updated_at = now(), delivery_reference = v.reference, delivery_error = NULL,
+           UPDATE orders o SET delivery_status = 'DELIVERED', updated_at = now(), delivery_reference = v.reference, delivery_error = NULL, delivery_claim = NULL,
              delivered = true, delivered_at = COALESCE(o.delivered_at, now())
            FROM v, before
            WHERE o.id = v.id AND before.id = o.id AND o.payment_status = 'SUCCESS' AND o.delivery_status = ANY($6::text[]) ${only}

@@ -150,18 +150,12 @@ export function createDeliveryState(deps: {
    * pump of a process now gone had claimed. The same SET items as a worker's claim, in one
    * autocommitted statement; `details.claim` names this instance's worker pool.
    */
-  async function claimWaiting(
-    limit: number,
-    details: StatusDetails,
-    abandoned?: { livenessPrefix: string; graceSeconds: number }
-  ): Promise<DeliveryRow[]> {
+  async function claimWaiting(limit: number, details: StatusDetails, abandoned?: { livenessPrefix: string; graceSeconds: number }): Promise<DeliveryRow[]> {
     const only = pumpable()
     if (only === null) return []
     const change = statusChange(0, 'PROCESSING', abandoned ? ['PROCESSING'] : ['QUEUED'], { ...details, attempts: 'increment' })
     change.values[0] = limit
-    return abandoned
-      ? deps.queries.claimAbandoned(change, only, abandoned.livenessPrefix, abandoned.graceSeconds)
-      : deps.queries.claimWaiting(change, only)
+    return abandoned ? deps.queries.claimAbandoned(change, only, abandoned.livenessPrefix, abandoned.graceSeconds) : deps.queries.claimWaiting(change, only)
   }
 
   /**

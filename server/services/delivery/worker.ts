@@ -141,7 +141,7 @@ export function createDeliveryWorker(deps: {
    * audit entries and texts. Outcomes other than delivered are recorded one by one (callVendor), and an
    * order the batch statement did not change takes the one-by-one path, as in a job of its own.
    */
-  async function deliverClaimed(claimed: DeliveryRow[], settings: Settings, smsOut: number[]): Promise<void> {
+  async function deliverClaimed(claimed: DeliveryRow[], settings: Settings, smsOut: number[], atOnce = BATCH_CALLS_AT_ONCE): Promise<void> {
     const delivered: { order: DeliveryRow; reference: string | null; via: string }[] = []
     let next = 0
     const caller = async () => {
@@ -151,7 +151,7 @@ export function createDeliveryWorker(deps: {
         if (outcome) delivered.push({ order, ...outcome })
       }
     }
-    await Promise.all(Array.from({ length: Math.min(BATCH_CALLS_AT_ONCE, claimed.length) }, caller))
+    await Promise.all(Array.from({ length: Math.min(atOnce, claimed.length) }, caller))
     const recorded = await state.deliveredMany(delivered, settings)
     smsOut.push(...recorded.sms)
     const done = new Set(recorded.orders)
@@ -213,7 +213,9 @@ export function createDeliveryWorker(deps: {
         abandonedCheckedAt = Date.now()
         claimed = await state.claimWaiting(env.DELIVERY_BATCH_MAX, details, { livenessPrefix: LIVENESS_PREFIX, graceSeconds: ABANDONED_GRACE_SECONDS })
       }
-      await deliverClaimed(claimed, settings, smsOut)
+      // All of a claim's calls at once: its DELIVERED waits for the slowest call, and a pump's claim is
+      // at most DELIVERY_BATCH_MAX (a few pumps run at a time, as the workers did with their batches).
+      await deliverClaimed(claimed, settings, smsOut, claimed.length)
     } finally {
       await sendTexts(smsOut, { orders: claimed.length })
     }
