@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize'
 import type { Env } from '../../env.ts'
+import { isDbUnavailable } from '../../lib/db-unavailable.ts'
 import { badRequest } from '../../lib/errors.ts'
 import type { Logger } from '../../lib/logger.ts'
 import { NETWORKS } from '../../lib/vocabulary.ts'
@@ -194,6 +195,9 @@ export function createDeliveryWorker(deps: {
   }
 
   let abandonedCheckedAt = 0
+  // Claimed orders whose outcome could not be written (the database went away): still claimed by this
+  // live pool, so no other pump takes them back. The next run asks the vendor again under their keys.
+  let unfinished: DeliveryRow[] = []
 
   /**
    * The delivery pump (ADR 0056), run by the queue's poller: claims up to DELIVERY_BATCH_MAX paid
@@ -208,14 +212,19 @@ export function createDeliveryWorker(deps: {
     try {
       const settings = await deps.settings.get()
       const details = { vendorByNetwork: vendorsByNetwork(settings), ...(owner ? { claim: owner } : {}) }
-      claimed = await state.claimWaiting(env.DELIVERY_BATCH_MAX, details)
+      claimed = unfinished
+      unfinished = []
+      if (!claimed.length) claimed = await state.claimWaiting(env.DELIVERY_BATCH_MAX, details)
       if (!claimed.length && owner && Date.now() - abandonedCheckedAt > ABANDONED_CHECK_MS) {
         abandonedCheckedAt = Date.now()
         claimed = await state.claimWaiting(env.DELIVERY_BATCH_MAX, details, { livenessPrefix: LIVENESS_PREFIX, graceSeconds: ABANDONED_GRACE_SECONDS })
       }
       // All of a claim's calls at once: its DELIVERED waits for the slowest call, and a pump's claim is
       // at most DELIVERY_BATCH_MAX (a few pumps run at a time, as the workers did with their batches).
-      await deliverClaimed(claimed, settings, smsOut, claimed.length)
+      await deliverClaimed(claimed, settings, smsOut, claimed.length).catch((err) => {
+        if (isDbUnavailable(err)) unfinished.push(...claimed)
+        throw err
+      })
     } finally {
       await sendTexts(smsOut, { orders: claimed.length })
     }
