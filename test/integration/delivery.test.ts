@@ -1,6 +1,8 @@
 import { expect } from 'chai'
+import net from 'node:net'
 import pg from 'pg'
 import { QueryTypes } from 'sequelize'
+import { connect } from '../../models/db.ts'
 import { createDeliveryService } from '../../server/services/delivery/index.ts'
 import { createDomainEvents } from '../../server/services/events/index.ts'
 import { LIVENESS_PREFIX } from '../../server/services/queue/index.ts'
@@ -219,6 +221,65 @@ describe('delivery (simulator vendor)', () => {
       expect(await audits('ORDER_DELIVERED', gone)).to.have.length(1)
     } finally {
       await liveConnection.end()
+    }
+  })
+
+  it('orders a pump claimed when the database went away are taken again by its own pool once it is back, not left to the stale sweep', async () => {
+    const { id } = await buyAndPay()
+    // The service's database connections go through a relay the test cuts: a network outage, real PostgreSQL behind it.
+    const target = new URL(app().db.url)
+    const sockets = new Set<net.Socket>()
+    const relay = net.createServer((client) => {
+      const upstream = net.connect(Number(target.port), '127.0.0.1')
+      for (const [a, b] of [
+        [client, upstream],
+        [upstream, client]
+      ] as const) {
+        sockets.add(a)
+        a.on('error', () => b.destroy())
+        a.on('close', () => b.destroy())
+        a.pipe(b)
+      }
+    })
+    await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r))
+    const relayPort = (relay.address() as net.AddressInfo).port
+    const viaRelay = `postgres://${target.username}:${target.password}@127.0.0.1:${relayPort}${target.pathname}`
+    const { sequelize } = connect(viaRelay)
+    const { services } = app()
+    const delivery = createDeliveryService({
+      sequelize,
+      audit: services.audit,
+      settings: services.settings,
+      sms: services.sms,
+      queue: services.queue,
+      env: { ...testEnv(), DELIVERY_SIMULATOR_DELAY_MS: 300 },
+      log: services.deps.log,
+      events: createDomainEvents()
+    })
+    try {
+      const run = delivery.pump('pool-here')
+      // Claimed, its vendor call under way: the network goes.
+      for (let waited = 0; (await orderOf(id)).delivery_status !== 'PROCESSING'; waited += 20) {
+        if (waited > 10_000) throw new Error('never claimed')
+        await new Promise((r) => setTimeout(r, 20))
+      }
+      relay.close()
+      for (const sk of sockets) sk.destroy()
+      const failed = await run.then(
+        () => null,
+        (err: Error) => err
+      )
+      expect(failed, 'the run meets the database gone').to.not.equal(null)
+      expect(await orderOf(id)).to.include({ delivery_status: 'PROCESSING', delivery_claim: 'pool-here' })
+      // Back: the same relay port again, and the next run of the same pump (its first look for cut-off claims).
+      await new Promise<void>((r) => relay.listen(relayPort, '127.0.0.1', r))
+      await delivery.pump('pool-here')
+      expect(await orderOf(id)).to.include({ delivery_status: 'DELIVERED', delivery_claim: null })
+      expect(await audits('ORDER_DELIVERED', id)).to.have.length(1)
+    } finally {
+      relay.close()
+      for (const sk of sockets) sk.destroy()
+      await sequelize.close().catch(() => {})
     }
   })
 

@@ -137,23 +137,31 @@ export function createDeliveryQueries(sequelize: Sequelize) {
 
     /**
      * Orders a pump claimed in a process that is gone (its pool's liveness connection closed, and the
-     * claim older than `graceSeconds`, time for a new pool's connection to open): taken again by this claim.
-     * No vendor reference yet, so the vendor is asked again under the order's key, never sent twice.
+     * claim older than `graceSeconds`, time for a new pool's connection to open), or that this pool
+     * (`owner`) claimed but is not delivering (`inFlight` leaves them out): the claim's answer or its
+     * outcome's write was lost with the connection. Taken again by this claim. No vendor reference yet,
+     * so the vendor is asked again under the order's key, never sent twice.
      */
-    claimAbandoned: (change: StatusChange, only: string, prefix: string, graceSeconds: number) =>
-      run<DeliveryRow>(
+    claimAbandoned(change: StatusChange, only: string, by: { livenessPrefix: string; graceSeconds: number; owner: string; inFlight: number[] }) {
+      const values = [...change.values, by.graceSeconds, by.owner, by.inFlight]
+      const [grace, owner, inFlight] = [values.length - 2, values.length - 1, values.length].map((n) => `$${n}`)
+      const prefix = by.livenessPrefix
+      return run<DeliveryRow>(
         `WITH before AS MATERIALIZED (
            SELECT o.id FROM orders o WHERE o.delivery_status = 'PROCESSING' AND o.delivery_claim IS NOT NULL AND o.delivery_reference IS NULL
-             AND o.payment_status = 'SUCCESS' AND o.updated_at < now() - make_interval(secs => $${change.values.length + 1}) ${only}
-             AND o.delivery_claim NOT IN (SELECT substr(application_name, ${prefix.length + 1}) FROM pg_stat_activity WHERE application_name LIKE '${prefix}%')
+             AND o.payment_status = 'SUCCESS' ${only}
+             AND ((o.updated_at < now() - make_interval(secs => ${grace}::int)
+                   AND o.delivery_claim NOT IN (SELECT substr(application_name, ${prefix.length + 1}) FROM pg_stat_activity WHERE application_name LIKE '${prefix}%'))
+               OR (o.delivery_claim = ${owner}::text AND o.id <> ALL(${inFlight}::bigint[])))
              AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
            ORDER BY o.id LIMIT $1 FOR UPDATE SKIP LOCKED)
          UPDATE orders o SET ${change.sets.join(', ')}
          FROM before, ${NO_FLUSH_WAIT}
          WHERE o.id = before.id AND o.delivery_status = ANY($3::text[])
          RETURNING o.*`,
-        [...change.values, graceSeconds]
-      ),
+        values
+      )
+    },
 
     /**
      * DELIVERED for these orders, each one's ORDER_DELIVERED entry and its buyer's text, in one statement.

@@ -147,15 +147,19 @@ export function createDeliveryState(deps: {
   /**
    * The pump's claim (ADR 0056): up to `limit` paid orders QUEUED with no attempt yet that no
    * subscriber acts on (the orders settlement queued without a job), or, with `abandoned`, those a
-   * pump of a process now gone had claimed. The same SET items as a worker's claim, in one
+   * pump of a process now gone had claimed, or this pool's claims not in flight in this process. The same SET items as a worker's claim, in one
    * autocommitted statement; `details.claim` names this instance's worker pool.
    */
-  async function claimWaiting(limit: number, details: StatusDetails, abandoned?: { livenessPrefix: string; graceSeconds: number }): Promise<DeliveryRow[]> {
+  async function claimWaiting(
+    limit: number,
+    details: StatusDetails,
+    abandoned?: { livenessPrefix: string; graceSeconds: number; owner: string; inFlight: number[] }
+  ): Promise<DeliveryRow[]> {
     const only = pumpable()
     if (only === null) return []
     const change = statusChange(0, 'PROCESSING', abandoned ? ['PROCESSING'] : ['QUEUED'], { ...details, attempts: 'increment' })
     change.values[0] = limit
-    return abandoned ? deps.queries.claimAbandoned(change, only, abandoned.livenessPrefix, abandoned.graceSeconds) : deps.queries.claimWaiting(change, only)
+    return abandoned ? deps.queries.claimAbandoned(change, only, abandoned) : deps.queries.claimWaiting(change, only)
   }
 
   /**

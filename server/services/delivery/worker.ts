@@ -1,6 +1,5 @@
 import type { Sequelize } from 'sequelize'
 import type { Env } from '../../env.ts'
-import { isDbUnavailable } from '../../lib/db-unavailable.ts'
 import { badRequest } from '../../lib/errors.ts'
 import type { Logger } from '../../lib/logger.ts'
 import { NETWORKS } from '../../lib/vocabulary.ts'
@@ -195,15 +194,17 @@ export function createDeliveryWorker(deps: {
   }
 
   let abandonedCheckedAt = 0
-  // Claimed orders whose outcome could not be written (the database went away): still claimed by this
-  // live pool, so no other pump takes them back. The next run asks the vendor again under their keys.
-  let unfinished: DeliveryRow[] = []
+  // The orders this process's pumps are delivering now. A claim of this pool that is not among them was
+  // cut off (the database went away before the claim's answer or the outcome's write came back): as
+  // abandoned as a dead process's, though this pool's liveness connection lives on.
+  const inFlight = new Set<number>()
 
   /**
    * The delivery pump (ADR 0056), run by the queue's poller: claims up to DELIVERY_BATCH_MAX paid
    * orders that settlement queued without a job, delivers them as a batch job would, and sends the
    * order texts settlement handed over (`takeTexts`) with theirs. Every few seconds, when it finds
-   * none waiting, it also takes back orders whose claiming process is gone. `owner`: this instance's
+   * none waiting, it also takes back orders whose claiming process is gone, or whose claim by this
+   * process was cut off by the database going away. `owner`: this instance's
    * worker pool (null when run by `drain`). Returns how many orders it claimed.
    */
   async function pump(owner: string | null): Promise<number> {
@@ -212,20 +213,22 @@ export function createDeliveryWorker(deps: {
     try {
       const settings = await deps.settings.get()
       const details = { vendorByNetwork: vendorsByNetwork(settings), ...(owner ? { claim: owner } : {}) }
-      claimed = unfinished
-      unfinished = []
-      if (!claimed.length) claimed = await state.claimWaiting(env.DELIVERY_BATCH_MAX, details)
+      claimed = await state.claimWaiting(env.DELIVERY_BATCH_MAX, details)
       if (!claimed.length && owner && Date.now() - abandonedCheckedAt > ABANDONED_CHECK_MS) {
         abandonedCheckedAt = Date.now()
-        claimed = await state.claimWaiting(env.DELIVERY_BATCH_MAX, details, { livenessPrefix: LIVENESS_PREFIX, graceSeconds: ABANDONED_GRACE_SECONDS })
+        claimed = await state.claimWaiting(env.DELIVERY_BATCH_MAX, details, {
+          livenessPrefix: LIVENESS_PREFIX,
+          graceSeconds: ABANDONED_GRACE_SECONDS,
+          owner,
+          inFlight: [...inFlight]
+        })
       }
+      for (const o of claimed) inFlight.add(o.id)
       // All of a claim's calls at once: its DELIVERED waits for the slowest call, and a pump's claim is
       // at most DELIVERY_BATCH_MAX (a few pumps run at a time, as the workers did with their batches).
-      await deliverClaimed(claimed, settings, smsOut, claimed.length).catch((err) => {
-        if (isDbUnavailable(err)) unfinished.push(...claimed)
-        throw err
-      })
+      await deliverClaimed(claimed, settings, smsOut, claimed.length)
     } finally {
+      for (const o of claimed) inFlight.delete(o.id)
       await sendTexts(smsOut, { orders: claimed.length })
     }
     return claimed.length
