@@ -271,6 +271,8 @@ describe('delivery (simulator vendor)', () => {
       )
       expect(failed, 'the run meets the database gone').to.not.equal(null)
       expect(await orderOf(id)).to.include({ delivery_status: 'PROCESSING', delivery_claim: 'pool-here' })
+      // A claim this recent may still have its answer on the way: a few seconds pass.
+      await q(`UPDATE orders SET updated_at = now() - interval '5 seconds' WHERE id = :id RETURNING id`, { id })
       // Back: the same relay port again, and the next run of the same pump (its first look for cut-off claims).
       await new Promise<void>((r) => relay.listen(relayPort, '127.0.0.1', r))
       await delivery.pump('pool-here')

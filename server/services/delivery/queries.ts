@@ -138,8 +138,9 @@ export function createDeliveryQueries(sequelize: Sequelize) {
     /**
      * Orders a pump claimed in a process that is gone (its pool's liveness connection closed, and the
      * claim older than `graceSeconds`, time for a new pool's connection to open), or that this pool
-     * (`owner`) claimed but is not delivering (`inFlight` leaves them out): the claim's answer or its
-     * outcome's write was lost with the connection. Taken again by this claim. No vendor reference yet,
+     * (`owner`) claimed but is not delivering (`inFlight` leaves them out) for 2 s (a claim whose answer
+     * is still on its way is not in flight yet): the claim's answer or its outcome's write was lost with
+     * the connection. Taken again by this claim. No vendor reference yet,
      * so the vendor is asked again under the order's key, never sent twice.
      */
     claimAbandoned(change: StatusChange, only: string, by: { livenessPrefix: string; graceSeconds: number; owner: string; inFlight: number[] }) {
@@ -152,7 +153,7 @@ export function createDeliveryQueries(sequelize: Sequelize) {
              AND o.payment_status = 'SUCCESS' ${only}
              AND ((o.updated_at < now() - make_interval(secs => ${grace}::int)
                    AND o.delivery_claim NOT IN (SELECT substr(application_name, ${prefix.length + 1}) FROM pg_stat_activity WHERE application_name LIKE '${prefix}%'))
-               OR (o.delivery_claim = ${owner}::text AND o.id <> ALL(${inFlight}::bigint[])))
+               OR (o.delivery_claim = ${owner}::text AND o.id <> ALL(${inFlight}::bigint[]) AND o.updated_at < now() - interval '2 seconds'))
              AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
            ORDER BY o.id LIMIT $1 FOR UPDATE SKIP LOCKED)
          UPDATE orders o SET ${change.sets.join(', ')}
