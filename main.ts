@@ -11,7 +11,7 @@ import { ROOT } from './server/http/pages.ts'
 import { createLogger } from './server/lib/logger.ts'
 import type { Services } from './server/services/index.ts'
 import { RECOVERY_TASK } from './server/services/recovery/index.ts'
-import { DELIVERY_CHECK_TASK, DELIVERY_SWEEP_TASK, DELIVERY_TASK } from './server/services/delivery/index.ts'
+import { DELIVERY_CHECK_TASK, DELIVERY_PUMP, DELIVERY_SWEEP_TASK, DELIVERY_TASK } from './server/services/delivery/index.ts'
 import { PRUNE_CANDIDATES_TASK } from './server/services/orders/index.ts'
 import { SMS_TASK } from './server/services/sms/index.ts'
 import { REFUND_TASK } from './server/services/payments/refund.ts'
@@ -45,13 +45,16 @@ export function registerTasks(services: Services): void {
   // Account recovery: find the account and send the code after /forgot has answered.
   services.queue.register(RECOVERY_TASK, (payload: { identifier: string; ip?: string | null }) => services.recovery.deliverQueued(payload))
   // A paid order to its vendor, a later confirmation, an SMS to its provider (ADR 0012).
-  // A batch job's payload is an array of orders (ADR 0026); a retry or a sweep queues one order.
+  // A batch job's payload is an array of orders (ADR 0026, jobs queued before ADR 0056); a retry or a sweep queues one order.
   const smsIds = (sms: unknown) => (Array.isArray(sms) ? sms.map(Number).filter(Number.isInteger) : [])
   services.queue.register<{ orderId: number; sms?: unknown; agent?: unknown } | { orderId: number; sms?: unknown }[]>(DELIVERY_TASK, (p) =>
     Array.isArray(p)
       ? services.delivery.runBatch(p.map((i) => ({ orderId: Number(i.orderId), sms: smsIds(i.sms) })).filter((i) => Number.isInteger(i.orderId)))
       : services.delivery.runSend(Number(p.orderId), smsIds(p.sms), p.agent === true)
   )
+  // Paid orders no subscriber acts on wait in the orders table, not as jobs (ADR 0056): a few pumps
+  // at a time claim them in batches, woken after each settlement's commit and every second.
+  services.queue.poll(DELIVERY_PUMP, { run: (owner) => services.delivery.pump(owner), everyMs: 1000, lanes: 4 })
   services.queue.register<{ orderId: number }>(DELIVERY_CHECK_TASK, async (p) => void (await services.delivery.check(Number(p.orderId))))
   services.queue.register<{ id: number }>(SMS_TASK, async (p) => void (await services.sms.dispatch(Number(p.id))))
   services.queue.register(DELIVERY_SWEEP_TASK, async () => void (await services.delivery.sync()))

@@ -1,7 +1,11 @@
 import { expect } from 'chai'
+import net from 'node:net'
+import pg from 'pg'
 import { QueryTypes } from 'sequelize'
+import { connect } from '../../models/db.ts'
 import { createDeliveryService } from '../../server/services/delivery/index.ts'
 import { createDomainEvents } from '../../server/services/events/index.ts'
+import { LIVENESS_PREFIX } from '../../server/services/queue/index.ts'
 import { createAgent, createOrder } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb, testEnv } from '../helpers/server.ts'
@@ -45,8 +49,9 @@ describe('delivery (simulator vendor)', () => {
     const { id } = await buyAndPay()
     let o = await orderOf(id)
     expect(o.delivery_status).to.equal('QUEUED')
+    // The QUEUED order is its own queue row (ADR 0056): no job is added for it.
     const jobs = await q<{ n: string }>(`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'delivery.send'`)
-    expect(Number(jobs[0]!.n)).to.equal(1)
+    expect(Number(jobs[0]!.n)).to.equal(0)
     await drain()
     o = await orderOf(id)
     expect(o).to.include({ delivery_status: 'DELIVERED', delivered: true, delivery_vendor: 'simulator', delivery_attempts: 1 })
@@ -82,16 +87,15 @@ describe('delivery (simulator vendor)', () => {
     expect((await orderOf(id)).delivery_attempts).to.equal(1)
   })
 
-  it('one job per paid order: the order-created text rides the delivery job, which sends it with the delivered one', async () => {
+  it('no job per paid order: the pump claims it from the orders table and sends the order-created text with the delivered one', async () => {
     const { id } = await buyAndPay()
-    const jobs = await q<{ task_identifier: string; payload: any }>(
-      `SELECT t.identifier AS task_identifier, j.payload FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id ORDER BY j.id`
+    const jobs = await q<{ task_identifier: string }>(
+      `SELECT t.identifier AS task_identifier FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id ORDER BY j.id`
     )
-    expect(jobs.filter((j) => j.task_identifier !== 'delivery.sweep').map((j) => j.task_identifier)).to.deep.equal(['delivery.send'])
+    expect(jobs.filter((j) => j.task_identifier !== 'delivery.sweep')).to.deep.equal([])
     const [created] = await q<any>(`SELECT * FROM sms_outbox ORDER BY id`)
     expect(created).to.include({ status: 'QUEUED' })
-    // A customer's order no hook acts on goes into a batch job (ADR 0026): an array of orders.
-    expect(jobs.find((j) => j.task_identifier === 'delivery.send')!.payload).to.deep.equal([{ orderId: id, sms: [created.id] }])
+    expect((await orderOf(id)).delivery_claim).to.equal(null)
     await drain()
     const sms = await q<any>(`SELECT * FROM sms_outbox ORDER BY id`)
     expect(sms.map((m) => [m.status, m.attempts])).to.deep.equal([
@@ -102,20 +106,41 @@ describe('delivery (simulator vendor)', () => {
     expect(Number((await q<{ n: string }>(`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'sms.send'`))[0]!.n)).to.equal(0)
   })
 
-  it('paid orders gather in a batch job while it waits; one run delivers them all, each once, a failed call retried on its own', async () => {
-    // Orders 1, 17 and 33 share batch slot 1 (DELIVERY_BATCH_SLOTS = 4).
+  it('a batch of paid orders is delivered in four statements beside the vendor calls: one claim, one DELIVERED with entries and texts, one texts claim and one mark', async () => {
     const ids: number[] = []
-    for (const next of [1, 17, 33]) {
-      await q(`SELECT setval('orders_id_seq', :n, false)`, { n: next })
-      ids.push((await buyAndPay(`020111${String(next).padStart(4, '0')}`)).id)
+    for (let i = 0; i < 5; i++) ids.push((await buyAndPay(`02011100${i}${i}`)).id)
+    const seen: string[] = []
+    const query = pg.Client.prototype.query as (...a: unknown[]) => unknown
+    ;(pg.Client.prototype as { query: unknown }).query = function (this: pg.Client, ...a: unknown[]) {
+      const c = a[0] as string | { text?: string }
+      seen.push((typeof c === 'string' ? c : (c?.text ?? '')).replace(/\s+/g, ' ').trim())
+      return query.apply(this, a)
     }
-    expect(ids).to.deep.equal([1, 17, 33])
-    const jobs = await deliveryJobs()
-    expect(jobs).to.have.length(1)
-    expect(jobs[0]!.key).to.equal('delivery-batch:1')
-    expect(jobs[0]!.payload.map((i: { orderId: number }) => i.orderId)).to.deep.equal(ids)
-    expect(jobs[0]!.payload.every((i: { sms: number[] }) => i.sms.length === 1)).to.equal(true)
+    let claimed: number
+    try {
+      claimed = await app().services.delivery.pump('test-pool')
+    } finally {
+      ;(pg.Client.prototype as { query: unknown }).query = query
+    }
+    expect(claimed).to.equal(5)
+    for (const id of ids) {
+      expect(await orderOf(id)).to.include({ delivery_status: 'DELIVERED', delivery_attempts: 1, delivery_claim: null })
+      expect(await audits('ORDER_DELIVERED', id)).to.have.length(1)
+    }
+    // The simulator vendor keeps its own row per call (its idempotency keys): the vendor's side, not ours;
+    // a connection the pool opens meanwhile sends its session settings first.
+    const ours = seen.filter((t) => !/delivery_simulator_sends|^SET client_min_messages/.test(t))
+    expect(ours.map((t) => t.slice(0, 40))).to.have.length(4)
+    expect(ours[0]).to.match(/^WITH before AS MATERIALIZED .*UPDATE orders o SET delivery_status/)
+    expect(ours[1]).to.match(/^WITH v AS .*INSERT INTO audit_logs/)
+    expect(ours[2]).to.match(/^UPDATE sms_outbox SET status/)
+    expect(ours[3]).to.match(/^UPDATE sms_outbox s SET status/)
+    expect((await q<{ status: string }>(`SELECT status FROM sms_outbox`)).every((m) => m.status === 'SENT')).to.equal(true)
+  })
 
+  it('paid orders wait in the orders table; one pump run delivers them all, each once, a failed call retried on its own', async () => {
+    const ids: number[] = []
+    for (const r of ['0201110001', '0201110017', '0201110033']) ids.push((await buyAndPay(r)).id)
     const before = app().services.delivery.simulatorState()
     app().services.delivery.simulatorControl({ mode: 'fail', count: 1 })
     await drain()
@@ -143,26 +168,25 @@ describe('delivery (simulator vendor)', () => {
     ).to.deep.equal(['0201110001', '0201110017', '0201110033'].map((r) => `Your 1.0GB MTN data to ${r} has been delivered.`))
   })
 
-  it('a batch larger than DELIVERY_BATCH_MAX is shared out: the job runs its part and queues the rest in jobs of that size', async () => {
-    const ids: number[] = []
-    for (const next of [1, 5, 9, 13, 17]) {
-      await q(`SELECT setval('orders_id_seq', :n, false)`, { n: next })
-      ids.push((await buyAndPay(`020133${String(next).padStart(4, '0')}`)).id)
-    }
-    const [gathered] = await deliveryJobs()
-    expect(gathered!.payload.map((i: { orderId: number }) => i.orderId)).to.deep.equal(ids)
+  /** A delivery service of its own over the test app's services, with these env values. */
+  const deliveryWith = (env: Partial<ReturnType<typeof testEnv>>) => {
     const { services, db } = app()
-    const small = createDeliveryService({
+    return createDeliveryService({
       sequelize: db.sequelize,
       audit: services.audit,
       settings: services.settings,
       sms: services.sms,
       queue: services.queue,
-      env: { ...testEnv(), DELIVERY_BATCH_MAX: 2 },
+      env: { ...testEnv(), ...env },
       log: services.deps.log,
       events: createDomainEvents()
     })
-    await small.runBatch(gathered!.payload)
+  }
+
+  it('a pump run takes at most DELIVERY_BATCH_MAX orders, the oldest first; the next runs take the rest', async () => {
+    const ids: number[] = []
+    for (let i = 0; i < 5; i++) ids.push((await buyAndPay(`02013300${i}${i}`)).id)
+    expect(await deliveryWith({ DELIVERY_BATCH_MAX: 2 }).pump(null)).to.equal(2)
     expect(await Promise.all(ids.map(async (id) => (await orderOf(id)).delivery_status))).to.deep.equal([
       'DELIVERED',
       'DELIVERED',
@@ -170,10 +194,6 @@ describe('delivery (simulator vendor)', () => {
       'QUEUED',
       'QUEUED'
     ])
-    const parts = (await deliveryJobs()).filter((j) => j.key === null).map((j) => j.payload.map((i: { orderId: number }) => i.orderId))
-    expect(parts).to.deep.equal([[9, 13], [17]])
-    // The gathered job ends (its run returned); the queue delivers the parts.
-    await q(`DELETE FROM graphile_worker._private_jobs WHERE key = 'delivery-batch:1' RETURNING id`)
     await drain()
     for (const id of ids) {
       expect((await orderOf(id)).delivery_status).to.equal('DELIVERED')
@@ -181,46 +201,97 @@ describe('delivery (simulator vendor)', () => {
     }
   })
 
-  it('an order whose batch job a worker takes while add_job runs gets a job of its own', async () => {
-    const first = (await buyAndPay('0201110001')).id
-    // A worker takes the batch job (uncommitted) just as another settlement adds to its key: add_job's
-    // clearing of taken jobs' keys saw the job free, and its upsert then finds it taken.
-    const worker = await app().db.sequelize.transaction()
-    await app().db.sequelize.query(`UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'test-worker' WHERE key = 'delivery-batch:1'`, {
-      transaction: worker
-    })
-    await q(`SELECT setval('orders_id_seq', 17, false)`)
-    const second = buyAndPay('0201110017')
-    // Let go of the job only once the settlement's add_job waits on its row (a fixed pause raced a busy machine).
-    for (let waited = 0; ; waited += 20) {
-      const [w] = await q<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND locktype = 'transactionid'`)
-      if (w!.n > 0) break
-      if (waited > 10_000) throw new Error('the settlement never reached the taken job')
-      await new Promise((r) => setTimeout(r, 20))
+  it("a pump's claim names its worker pool; a claim whose pool's connection is gone is taken back, a live one's never", async () => {
+    const [gone, live] = [(await buyAndPay('0201110001')).id, (await buyAndPay('0201110002')).id]
+    // Both claimed a minute ago by pumps that never reached the vendor: one pool's process died, the other still runs.
+    await q(
+      `UPDATE orders SET delivery_status = 'PROCESSING', delivery_attempts = 1, updated_at = now() - interval '1 minute',
+         delivery_claim = CASE WHEN id = :gone THEN 'pool-gone' ELSE 'pool-live' END WHERE id IN (:gone, :live) RETURNING id`,
+      { gone, live }
+    )
+    const liveConnection = new pg.Client({ connectionString: app().db.url, application_name: `${LIVENESS_PREFIX}pool-live` })
+    await liveConnection.connect()
+    try {
+      // A fresh service (its own simulator): its first run that finds nothing waiting looks for abandoned claims.
+      const fresh = deliveryWith({})
+      expect(await fresh.pump('pool-here')).to.equal(1)
+      expect(fresh.simulatorState().calls).to.equal(1)
+      expect(await orderOf(gone)).to.include({ delivery_status: 'DELIVERED', delivery_attempts: 2 })
+      expect(await orderOf(live)).to.include({ delivery_status: 'PROCESSING', delivery_claim: 'pool-live' })
+      expect(await audits('ORDER_DELIVERED', gone)).to.have.length(1)
+    } finally {
+      await liveConnection.end()
     }
-    await worker.commit()
-    const { id } = await second
-    expect(id).to.equal(17)
-    const keys = (await deliveryJobs()).map((j) => j.key)
-    expect(keys).to.deep.equal(['delivery-batch:1', 'delivery:17'])
-    // The taken job ends (its worker finished); the order of its own is delivered by the queue.
-    await q(`DELETE FROM graphile_worker._private_jobs WHERE locked_by = 'test-worker' RETURNING id`)
-    await drain()
-    expect((await orderOf(17)).delivery_status).to.equal('DELIVERED')
-    expect((await orderOf(first)).delivery_status).to.equal('QUEUED')
   })
 
-  it('a batch run twice at once, and its orders sent one by one meanwhile: one bundle per order, one entry and one text', async () => {
-    const ids: number[] = []
-    for (const next of [2, 18, 34, 50]) {
-      await q(`SELECT setval('orders_id_seq', :n, false)`, { n: next })
-      ids.push((await buyAndPay(`020122${String(next).padStart(4, '0')}`)).id)
+  it('orders a pump claimed when the database went away are taken again by its own pool once it is back, not left to the stale sweep', async () => {
+    const { id } = await buyAndPay()
+    // The service's database connections go through a relay the test cuts: a network outage, real PostgreSQL behind it.
+    const target = new URL(app().db.url)
+    const sockets = new Set<net.Socket>()
+    const relay = net.createServer((client) => {
+      const upstream = net.connect(Number(target.port), '127.0.0.1')
+      for (const [a, b] of [
+        [client, upstream],
+        [upstream, client]
+      ] as const) {
+        sockets.add(a)
+        a.on('error', () => b.destroy())
+        a.on('close', () => b.destroy())
+        a.pipe(b)
+      }
+    })
+    await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r))
+    const relayPort = (relay.address() as net.AddressInfo).port
+    const viaRelay = `postgres://${target.username}:${target.password}@127.0.0.1:${relayPort}${target.pathname}`
+    const { sequelize } = connect(viaRelay)
+    const { services } = app()
+    const delivery = createDeliveryService({
+      sequelize,
+      audit: services.audit,
+      settings: services.settings,
+      sms: services.sms,
+      queue: services.queue,
+      env: { ...testEnv(), DELIVERY_SIMULATOR_DELAY_MS: 300 },
+      log: services.deps.log,
+      events: createDomainEvents()
+    })
+    try {
+      const run = delivery.pump('pool-here')
+      // Claimed, its vendor call under way: the network goes.
+      for (let waited = 0; (await orderOf(id)).delivery_status !== 'PROCESSING'; waited += 20) {
+        if (waited > 10_000) throw new Error('never claimed')
+        await new Promise((r) => setTimeout(r, 20))
+      }
+      relay.close()
+      for (const sk of sockets) sk.destroy()
+      const failed = await run.then(
+        () => null,
+        (err: Error) => err
+      )
+      expect(failed, 'the run meets the database gone').to.not.equal(null)
+      expect(await orderOf(id)).to.include({ delivery_status: 'PROCESSING', delivery_claim: 'pool-here' })
+      // A claim this recent may still have its answer on the way: a few seconds pass.
+      await q(`UPDATE orders SET updated_at = now() - interval '5 seconds' WHERE id = :id RETURNING id`, { id })
+      // Back: the same relay port again, and the next run of the same pump (its first look for cut-off claims).
+      await new Promise<void>((r) => relay.listen(relayPort, '127.0.0.1', r))
+      await delivery.pump('pool-here')
+      expect(await orderOf(id)).to.include({ delivery_status: 'DELIVERED', delivery_claim: null })
+      expect(await audits('ORDER_DELIVERED', id)).to.have.length(1)
+    } finally {
+      relay.close()
+      for (const sk of sockets) sk.destroy()
+      await sequelize.close().catch(() => {})
     }
-    const [job] = await deliveryJobs()
-    expect(job!.payload).to.have.length(4)
+  })
+
+  it('a batch job queued before the pump, run twice at once, with the pump and its orders sent one by one meanwhile: one bundle per order, one entry and one text', async () => {
+    const ids: number[] = []
+    for (const r of ['0201220002', '0201220018', '0201220034', '0201220050']) ids.push((await buyAndPay(r)).id)
+    const payload = ids.map((orderId) => ({ orderId }))
     const before = app().services.delivery.simulatorState()
     const { delivery } = app().services
-    await Promise.all([delivery.runBatch(job!.payload), delivery.runBatch(job!.payload), ...ids.map((id) => delivery.runSend(id))])
+    await Promise.all([delivery.runBatch(payload), delivery.runBatch(payload), delivery.pump(null), ...ids.map((id) => delivery.runSend(id))])
     await drain()
     // Claims that raced may each call the vendor (a claim takes PROCESSING back, for a worker that
     // died); they share the order's key, so the vendor sends one bundle per order.
@@ -276,6 +347,8 @@ describe('delivery (simulator vendor)', () => {
     const retry = await admin.post(`/api/orders/${id}/retry-delivery`)
     expect(retry.status).to.equal(200)
     expect(retry.body.order).to.include({ deliveryStatus: 'QUEUED', deliveryAttempts: 0 })
+    // QUEUED with no attempt: the pump's, so no job besides (both would call the vendor).
+    expect(await deliveryJobs()).to.deep.equal([])
     expect((await admin.post(`/api/orders/${id}/retry-delivery`)).status).to.equal(409)
     await drain()
     o = await orderOf(id)

@@ -25,9 +25,10 @@ export function createDeliveryAdmin(deps: {
   audit: AuditService
   settings: SettingsService
   queries: DeliveryQueries
-  state: Pick<DeliveryState, 'setDeliveryStatus'>
+  state: Pick<DeliveryState, 'setDeliveryStatus' | 'batchable'>
   vendors: Vendors
   enqueueSend: DeliveryQueueing['enqueueSend']
+  wakeAfter: DeliveryQueueing['wakeAfter']
 }) {
   const { sequelize, env, queries, vendors, enqueueSend } = deps
   const { setDeliveryStatus } = deps.state
@@ -58,7 +59,9 @@ export function createDeliveryAdmin(deps: {
         // The vendor is chosen again: the settings may have changed since it failed.
         const row = await setDeliveryStatus(orderId, 'QUEUED', { attempts: 'reset', error: null, vendor: null, via: 'admin' }, { ...ctx, transaction: t })
         if (!row) throw conflict('This order is already delivered or on its way')
-        await enqueueSend(orderId, { transaction: t })
+        // QUEUED with no attempt, an order the pump takes is left to it (ADR 0056): a job as well would call the vendor twice.
+        if (deps.state.batchable(row)) deps.wakeAfter(t)
+        else await enqueueSend(orderId, { transaction: t })
         await deps.audit.record(
           {
             action: 'DELIVERY_RETRIED',

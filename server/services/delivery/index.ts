@@ -15,7 +15,7 @@ import { createDeliveryWorker } from './worker.ts'
 
 export type { SimulatorInput } from './admin.ts'
 export { queueOnPaymentSets } from './queries.ts'
-export { DELIVERY_CHECK_TASK, DELIVERY_SWEEP_TASK, DELIVERY_TASK } from './tasks.ts'
+export { DELIVERY_CHECK_TASK, DELIVERY_PUMP, DELIVERY_SWEEP_TASK, DELIVERY_TASK } from './tasks.ts'
 
 export interface DeliveryDeps {
   sequelize: Sequelize
@@ -43,7 +43,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
   const state = createDeliveryState({ ...deps, queries })
   const vendors = createVendors(env, sequelize)
   const queueing = createDeliveryQueueing({ queue: deps.queue, state })
-  const { enqueueSend } = queueing
+  const { enqueueSend, takeTexts, wakeAfter } = queueing
 
   return {
     state,
@@ -51,7 +51,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
     setDeliveryStatus: state.setDeliveryStatus,
     onPaid: queueing.onPaid,
     onPaidMany: queueing.onPaidMany,
-    ...createDeliveryWorker({ ...deps, queries, state, vendors, enqueueSend }),
-    ...createDeliveryAdmin({ ...deps, queries, state, vendors, enqueueSend })
+    ...createDeliveryWorker({ ...deps, queries, state, vendors, enqueueSend, takeTexts }),
+    ...createDeliveryAdmin({ ...deps, queries, state, vendors, enqueueSend, wakeAfter })
   }
 }

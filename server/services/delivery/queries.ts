@@ -40,6 +40,8 @@ export function statusChange(orderId: number, next: DeliveryStatus, from: Delive
     sets.push(
       `delivery_vendor = CASE WHEN o.simulated THEN 'simulator' ELSE COALESCE(o.delivery_vendor, ${param(JSON.stringify(details.vendorByNetwork))}::jsonb ->> o.network) END`
     )
+  // Whose claim it is: a pump's names its pool (the abandoned-claim check reads it); any other change clears it.
+  sets.push(details.claim ? `delivery_claim = ${param(details.claim)}` : 'delivery_claim = NULL')
   if (details.reference !== undefined) sets.push(`delivery_reference = ${param(details.reference)}`)
   if (details.error !== undefined) sets.push(`delivery_error = ${param(details.error?.slice(0, 500) ?? null)}`)
   if (details.attempts === 'increment') sets.push('delivery_attempts = delivery_attempts + 1')
@@ -113,6 +115,56 @@ export function createDeliveryQueries(sequelize: Sequelize) {
       ),
 
     /**
+     * The pump's claim (ADR 0056): up to $1 paid orders QUEUED with no attempt yet, taken in id order
+     * from `orders_delivery_waiting_idx`, skipping rows another claim holds, with the same SET items as
+     * a worker's claim and the claimer's pool id; the pick is a CTE so it runs once (a subquery joined in
+     * the UPDATE may be scanned again per row, and SKIP LOCKED then skips the rows it just updated and
+     * takes the next ones, past the LIMIT). Autocommitted, no wait for the WAL flush: lost to a
+     * crash of PostgreSQL, the order is QUEUED again and the vendor is asked again under the same key.
+     */
+    claimWaiting: (change: StatusChange, only: string) =>
+      run<DeliveryRow>(
+        `WITH before AS MATERIALIZED (
+           SELECT o.id FROM orders o WHERE o.delivery_status = 'QUEUED' AND o.delivery_attempts = 0 AND o.payment_status = 'SUCCESS'
+             AND o.delivery_reference IS NULL ${only} AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
+           ORDER BY o.id LIMIT $1 FOR UPDATE SKIP LOCKED)
+         UPDATE orders o SET ${change.sets.join(', ')}
+         FROM before, ${NO_FLUSH_WAIT}
+         WHERE o.id = before.id AND o.delivery_status = ANY($3::text[])
+         RETURNING o.*`,
+        change.values
+      ),
+
+    /**
+     * Orders a pump claimed in a process that is gone (its pool's liveness connection closed, and the
+     * claim older than `graceSeconds`, time for a new pool's connection to open), or that this pool
+     * (`owner`) claimed but is not delivering (`inFlight` leaves them out) for 2 s (a claim whose answer
+     * is still on its way is not in flight yet): the claim's answer or its outcome's write was lost with
+     * the connection. Taken again by this claim. No vendor reference yet,
+     * so the vendor is asked again under the order's key, never sent twice.
+     */
+    claimAbandoned(change: StatusChange, only: string, by: { livenessPrefix: string; graceSeconds: number; owner: string; inFlight: number[] }) {
+      const values = [...change.values, by.graceSeconds, by.owner, by.inFlight]
+      const [grace, owner, inFlight] = [values.length - 2, values.length - 1, values.length].map((n) => `$${n}`)
+      const prefix = by.livenessPrefix
+      return run<DeliveryRow>(
+        `WITH before AS MATERIALIZED (
+           SELECT o.id FROM orders o WHERE o.delivery_status = 'PROCESSING' AND o.delivery_claim IS NOT NULL AND o.delivery_reference IS NULL
+             AND o.payment_status = 'SUCCESS' ${only}
+             AND ((o.updated_at < now() - make_interval(secs => ${grace}::int)
+                   AND o.delivery_claim NOT IN (SELECT substr(application_name, ${prefix.length + 1}) FROM pg_stat_activity WHERE application_name LIKE '${prefix}%'))
+               OR (o.delivery_claim = ${owner}::text AND o.id <> ALL(${inFlight}::bigint[]) AND o.updated_at < now() - interval '2 seconds'))
+             AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
+           ORDER BY o.id LIMIT $1 FOR UPDATE SKIP LOCKED)
+         UPDATE orders o SET ${change.sets.join(', ')}
+         FROM before, ${NO_FLUSH_WAIT}
+         WHERE o.id = before.id AND o.delivery_status = ANY($3::text[])
+         RETURNING o.*`,
+        values
+      )
+    },
+
+    /**
      * DELIVERED for these orders, each one's ORDER_DELIVERED entry and its buyer's text, in one statement.
      * The entry and the text are the rows audit.record and sms.send write (same columns). Returns the
      * ids of the orders changed and of the texts written.
@@ -122,7 +174,7 @@ export function createDeliveryQueries(sequelize: Sequelize) {
         `WITH v AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[]) AS v(id, reference, via, phone, message)),
          before AS (SELECT o.id, o.delivery_status AS old_status FROM orders o WHERE o.id IN (SELECT id FROM v) ORDER BY o.id FOR UPDATE),
          o AS (
-           UPDATE orders o SET delivery_status = 'DELIVERED', updated_at = now(), delivery_reference = v.reference, delivery_error = NULL,
+           UPDATE orders o SET delivery_status = 'DELIVERED', updated_at = now(), delivery_reference = v.reference, delivery_error = NULL, delivery_claim = NULL,
              delivered = true, delivered_at = COALESCE(o.delivered_at, now())
            FROM v, before
            WHERE o.id = v.id AND before.id = o.id AND o.payment_status = 'SUCCESS' AND o.delivery_status = ANY($6::text[]) ${only}

@@ -137,6 +137,31 @@ export function createDeliveryState(deps: {
     return deps.queries.claimMany(change, only)
   }
 
+  /** The SQL condition for orders no subscriber acts on at their claim or their delivery (`batchable`); null when no order is. */
+  function pumpable(): string | null {
+    const claim = unheard('PROCESSING')
+    const delivered = unheard('DELIVERED')
+    return claim === null || delivered === null ? null : `${claim} ${delivered}`
+  }
+
+  /**
+   * The pump's claim (ADR 0056): up to `limit` paid orders QUEUED with no attempt yet that no
+   * subscriber acts on (the orders settlement queued without a job), or, with `abandoned`, those a
+   * pump of a process now gone had claimed, or this pool's claims not in flight in this process. The same SET items as a worker's claim, in one
+   * autocommitted statement; `details.claim` names this instance's worker pool.
+   */
+  async function claimWaiting(
+    limit: number,
+    details: StatusDetails,
+    abandoned?: { livenessPrefix: string; graceSeconds: number; owner: string; inFlight: number[] }
+  ): Promise<DeliveryRow[]> {
+    const only = pumpable()
+    if (only === null) return []
+    const change = statusChange(0, 'PROCESSING', abandoned ? ['PROCESSING'] : ['QUEUED'], { ...details, attempts: 'increment' })
+    change.values[0] = limit
+    return abandoned ? deps.queries.claimAbandoned(change, only, abandoned) : deps.queries.claimWaiting(change, only)
+  }
+
   /**
    * The vendor delivered these claimed orders: DELIVERED, each one's ORDER_DELIVERED entry and its
    * buyer's text, all in one statement (so all or none), for orders no subscriber acts on at DELIVERED.
@@ -196,6 +221,7 @@ export function createDeliveryState(deps: {
 
   return {
     claimMany,
+    claimWaiting,
     deliveredMany,
     /** Whether a delivery job may take this paid order in a batch: no subscriber acts on its claim or its delivery. */
     batchable(order: DeliveryRow): boolean {

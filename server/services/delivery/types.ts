@@ -23,6 +23,8 @@ export interface DeliveryRow {
   delivery_error: string | null
   delivered: boolean
   delivered_at: Date | null
+  /** The worker pool whose pump claimed it (ADR 0056); null otherwise. */
+  delivery_claim?: string | null
   /** Paid through the payment simulator: never sent to a real vendor. */
   simulated?: boolean
   /** A bulk order's line (ADR 0039). */
@@ -55,6 +57,8 @@ export interface StatusDetails {
   unconfirmed?: boolean
   /** A change redone anyway if a crash of PostgreSQL loses it (a worker's claim): no wait for the WAL flush. */
   noFlushWait?: boolean
+  /** A pump's claim (ADR 0056): the claiming worker pool's id, so a claim whose process died is taken back. */
+  claim?: string
   /** A hint that the order is an agent's: skip the customer's one-statement path (see `alone`). */
   agentOrder?: boolean
 }

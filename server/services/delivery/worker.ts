@@ -3,7 +3,7 @@ import type { Env } from '../../env.ts'
 import { badRequest } from '../../lib/errors.ts'
 import type { Logger } from '../../lib/logger.ts'
 import { NETWORKS } from '../../lib/vocabulary.ts'
-import type { Queue } from '../queue/index.ts'
+import { LIVENESS_PREFIX, type Queue } from '../queue/index.ts'
 import type { Settings, SettingsService } from '../settings/index.ts'
 import type { SmsService } from '../sms/index.ts'
 import type { DeliveryQueries } from './queries.ts'
@@ -16,6 +16,10 @@ import type { Vendors } from './vendors/index.ts'
 
 /** At most this many vendor calls of one batch at a time. */
 const BATCH_CALLS_AT_ONCE = 8
+/** How often a pump that finds no order waiting looks for claims of a process that is gone. */
+const ABANDONED_CHECK_MS = 2000
+/** A claim this recent may be a new worker pool's whose liveness connection is still opening (as for jobs). */
+const ABANDONED_GRACE_SECONDS = 10
 
 /**
  * What the queue's workers run (ADR 0012): a claimed order's vendor call under a key derived from the
@@ -33,6 +37,8 @@ export function createDeliveryWorker(deps: {
   state: DeliveryState
   vendors: Vendors
   enqueueSend: DeliveryQueueing['enqueueSend']
+  /** The order texts settlement handed over with paid orders since the last call (ADR 0056). */
+  takeTexts: DeliveryQueueing['takeTexts']
 }) {
   const { sequelize, queue, env, log, queries, state, vendors, enqueueSend } = deps
   const { setDeliveryStatus } = state
@@ -131,10 +137,33 @@ export function createDeliveryWorker(deps: {
   }
 
   /**
-   * A batch job (ADR 0026): one claim for the orders it may send, their vendor calls (a few at a
-   * time), then one statement for those delivered with their audit entries and texts, and the texts
-   * of all sent together. Orders it could not claim, and outcomes other than delivered, take the
-   * one-by-one path, so every order ends as it would in a job of its own.
+   * Claimed orders' vendor calls (a few at a time), then one statement for those delivered with their
+   * audit entries and texts. Outcomes other than delivered are recorded one by one (callVendor), and an
+   * order the batch statement did not change takes the one-by-one path, as in a job of its own.
+   */
+  async function deliverClaimed(claimed: DeliveryRow[], settings: Settings, smsOut: number[], atOnce = BATCH_CALLS_AT_ONCE): Promise<void> {
+    const delivered: { order: DeliveryRow; reference: string | null; via: string }[] = []
+    let next = 0
+    const caller = async () => {
+      while (next < claimed.length) {
+        const order = claimed[next++]!
+        const outcome = await callVendor(order, settings, smsOut)
+        if (outcome) delivered.push({ order, ...outcome })
+      }
+    }
+    await Promise.all(Array.from({ length: Math.min(atOnce, claimed.length) }, caller))
+    const recorded = await state.deliveredMany(delivered, settings)
+    smsOut.push(...recorded.sms)
+    const done = new Set(recorded.orders)
+    // Not changed by the batch statement (marked by an admin meanwhile...): as a job of its own would.
+    for (const d of delivered)
+      if (!done.has(d.order.id)) await setDeliveryStatus(d.order.id, 'DELIVERED', { reference: d.reference, error: null, via: d.via, smsOut })
+  }
+
+  /**
+   * A batch job (ADR 0026; since ADR 0056 only those queued before it, and their parts): one claim for
+   * the orders it may send, then `deliverClaimed`, and the texts of all sent together. Orders it could
+   * not claim take the one-by-one path, so every order ends as it would in a job of its own.
    */
   async function runBatch(all: BatchItem[]): Promise<void> {
     // A batch that gathered while the workers were behind (a slow vendor, a burst) is shared out:
@@ -158,25 +187,51 @@ export function createDeliveryWorker(deps: {
           await attempt(id, smsOut, false).catch((err) =>
             log.warn({ orderId: id, err: (err as Error).message }, 'delivery attempt failed; the sweep takes it again')
           )
-      const delivered: { order: DeliveryRow; reference: string | null; via: string }[] = []
-      let next = 0
-      const caller = async () => {
-        while (next < claimed.length) {
-          const order = claimed[next++]!
-          const outcome = await callVendor(order, settings, smsOut)
-          if (outcome) delivered.push({ order, ...outcome })
-        }
-      }
-      await Promise.all(Array.from({ length: Math.min(BATCH_CALLS_AT_ONCE, claimed.length) }, caller))
-      const recorded = await state.deliveredMany(delivered, settings)
-      smsOut.push(...recorded.sms)
-      const done = new Set(recorded.orders)
-      // Not changed by the batch statement (marked by an admin meanwhile...): as a job of its own would.
-      for (const d of delivered)
-        if (!done.has(d.order.id)) await setDeliveryStatus(d.order.id, 'DELIVERED', { reference: d.reference, error: null, via: d.via, smsOut })
+      await deliverClaimed(claimed, settings, smsOut)
     } finally {
       await sendTexts(smsOut, { orders: ids.length })
     }
+  }
+
+  let abandonedCheckedAt = 0
+  // The orders this process's pumps are delivering now. A claim of this pool that is not among them was
+  // cut off (the database went away before the claim's answer or the outcome's write came back): as
+  // abandoned as a dead process's, though this pool's liveness connection lives on.
+  const inFlight = new Set<number>()
+
+  /**
+   * The delivery pump (ADR 0056), run by the queue's poller: claims up to DELIVERY_BATCH_MAX paid
+   * orders that settlement queued without a job, delivers them as a batch job would, and sends the
+   * order texts settlement handed over (`takeTexts`) with theirs. Every few seconds, when it finds
+   * none waiting, it also takes back orders whose claiming process is gone, or whose claim by this
+   * process was cut off by the database going away. `owner`: this instance's
+   * worker pool (null when run by `drain`). Returns how many orders it claimed.
+   */
+  async function pump(owner: string | null): Promise<number> {
+    const smsOut = deps.takeTexts()
+    let claimed: DeliveryRow[] = []
+    try {
+      const settings = await deps.settings.get()
+      const details = { vendorByNetwork: vendorsByNetwork(settings), ...(owner ? { claim: owner } : {}) }
+      claimed = await state.claimWaiting(env.DELIVERY_BATCH_MAX, details)
+      if (!claimed.length && owner && Date.now() - abandonedCheckedAt > ABANDONED_CHECK_MS) {
+        abandonedCheckedAt = Date.now()
+        claimed = await state.claimWaiting(env.DELIVERY_BATCH_MAX, details, {
+          livenessPrefix: LIVENESS_PREFIX,
+          graceSeconds: ABANDONED_GRACE_SECONDS,
+          owner,
+          inFlight: [...inFlight]
+        })
+      }
+      for (const o of claimed) inFlight.add(o.id)
+      // All of a claim's calls at once: its DELIVERED waits for the slowest call, and a pump's claim is
+      // at most DELIVERY_BATCH_MAX (a few pumps run at a time, as the workers did with their batches).
+      await deliverClaimed(claimed, settings, smsOut, claimed.length)
+    } finally {
+      for (const o of claimed) inFlight.delete(o.id)
+      await sendTexts(smsOut, { orders: claimed.length })
+    }
+    return claimed.length
   }
 
   /** Asks the vendor about an accepted order (callback, delayed check, sync job). */
@@ -199,6 +254,7 @@ export function createDeliveryWorker(deps: {
   return {
     runSend,
     runBatch,
+    pump,
     check,
 
     /**

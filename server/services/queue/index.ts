@@ -10,6 +10,9 @@ import { createPatientPool } from './patient-pool.ts'
 import { graphileLogger } from './logger.ts'
 import { createQueueQueries, createWorkerPoolQueries, type QueueDepth } from './queries.ts'
 
+/** A worker pool's liveness connection is named this prefix and the pool's id (ADR 0032). */
+export { LIVENESS_PREFIX } from './queries.ts'
+
 /** What a task handler receives: its payload and a logger; handlers get their services when registered. */
 export type TaskHandler<P = any> = (payload: P, job: { id: string; attempts: number; maxAttempts: number; log: Logger }) => Promise<void>
 
@@ -57,6 +60,19 @@ export interface QueueOptions {
 const DEFAULT_OPTIONS: QueueOptions = { concurrency: 8, completeBatchMs: 0, localSize: 0 }
 
 /**
+ * Work found in a table of its own instead of in job rows (paid orders awaiting delivery, ADR 0056).
+ * `run` takes one batch and returns how many items it took; a started instance runs it again while it
+ * finds some, at most `lanes` runs at once, when woken (`wake`, after the commit that made the work),
+ * every `everyMs` (work another instance committed, or left by a process that died), and at start.
+ * `drain` runs it too. `owner` is this instance's worker pool id, named by its liveness connection.
+ */
+export interface Poller {
+  run: (owner: string | null) => Promise<number>
+  everyMs: number
+  lanes: number
+}
+
+/**
  * The one durable job queue (graphile-worker on our PostgreSQL; ADR 0011). Work is enqueued with
  * `graphile_worker.add_job` in the caller's transaction, so a crash never loses it and a rollback
  * never leaves a stray job. Every instance may run workers; PostgreSQL hands each job to one of
@@ -76,6 +92,8 @@ export function createQueue(deps: QueueDeps) {
   const running = new Set<string>()
   let liveness: ReturnType<typeof createLiveness> | undefined
   const queries = createQueueQueries(sequelize)
+  const pollers = new Map<string, { poller: Poller; active: Set<Promise<void>>; again: boolean; timer?: NodeJS.Timeout }>()
+  let polling = false
   const probe = () => createWorkerPoolQueries(ownPool()).probe()
 
   async function databaseBack(): Promise<void> {
@@ -210,7 +228,42 @@ export function createQueue(deps: QueueDeps) {
     r.promise.then(() => replace(), replace)
   }
 
+  /** One lane: runs the poller while it finds work (or was woken meanwhile). */
+  function kick(name: string): void {
+    const p = pollers.get(name)
+    if (!p || !polling) return
+    if (p.active.size >= p.poller.lanes) {
+      p.again = true
+      return
+    }
+    const lane = (async () => {
+      while (polling) {
+        const owner = liveness?.current() ?? null
+        // The claim names the pool's liveness connection; before it is named there is no owner to name.
+        if (!owner) break
+        p.again = false
+        const n = await p.poller.run(owner).catch((err) => {
+          if (isDbUnavailable(err)) log.debug({ poller: name, err: { message: (err as Error).message } }, 'job queue: poller met the database down')
+          else log.warn({ poller: name, err: { message: (err as Error).message } }, 'job queue: poller run failed; it runs again at its next tick')
+          return 0
+        })
+        if (n === 0 && !p.again) break
+      }
+    })().finally(() => p.active.delete(lane))
+    p.active.add(lane)
+  }
+
   return {
+    /** Registers a poller (see `Poller`); call before start(). */
+    poll(name: string, poller: Poller): void {
+      pollers.set(name, { poller, active: new Set(), again: false })
+    },
+
+    /** Work for this poller was just committed: a started instance runs it now. */
+    wake(name: string): void {
+      kick(name)
+    },
+
     /** Registers what runs a task; call before start(). */
     register<P>(task: string, handler: TaskHandler<P>): void {
       handlers.set(task, handler as TaskHandler)
@@ -268,6 +321,12 @@ export function createQueue(deps: QueueDeps) {
       stopping = false
       liveness = createLiveness({ pool: ownPool(), config: { connectionString: url }, states: connections, log, running: () => [...running] })
       await startRunner(opts)
+      polling = true
+      for (const [name, p] of pollers) {
+        p.timer = setInterval(() => kick(name), p.poller.everyMs)
+        p.timer.unref()
+        kick(name)
+      }
       log.info({ tasks: [...handlers.keys()], crons: crons.map((c) => `${c.pattern} ${c.task}`) }, 'job queue workers started')
     },
 
@@ -289,6 +348,8 @@ export function createQueue(deps: QueueDeps) {
           events,
           preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } }
         } as never)
+        // Pollers take their work on this pass too (with no owner: nothing runs in another process).
+        for (const p of pollers.values()) for (let n = await p.poller.run(null); n > 0; n = await p.poller.run(null)) started += n
         if (started === 0) return
       }
     },
@@ -313,6 +374,11 @@ export function createQueue(deps: QueueDeps) {
     /** Stops taking jobs, lets running ones finish, closes the pool. */
     async stop(): Promise<void> {
       stopping = true
+      polling = false
+      for (const p of pollers.values()) {
+        clearInterval(p.timer)
+        await Promise.all(p.active)
+      }
       clearTimeout(restartTimer)
       const r = runner
       runner = undefined
