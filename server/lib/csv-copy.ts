@@ -12,7 +12,7 @@ import { BOM, headerLine, type CsvKind } from './csv.ts'
  *   (formula injection) and every value is quoted (FORCE_QUOTE): the one difference from csv.ts,
  *   which quotes such a field only when it needs it; both read the same.
  * - An empty string is written as an empty field, like NULL (`nullif`): PostgreSQL would write `""`.
- * - PostgreSQL ends rows with LF: `CopyRows` (copy-rows.ts) makes them CRLF and counts them.
+ * - PostgreSQL ends rows with LF: `CrlfRows` makes them CRLF and counts them.
  */
 export interface CopyCsvColumn {
   header: string
@@ -49,5 +49,44 @@ export function copyCsv(columns: CopyCsvColumn[]): CopyCsv {
     names: columns.map((_, i) => name(i)).join(', '),
     options: `FORMAT csv${quoted.length ? `, FORCE_QUOTE (${quoted.join(', ')})` : ''}`,
     head: Buffer.from(BOM + headerLine(columns))
+  }
+}
+
+const LF = 0x0a
+const CR = 0x0d
+const QUOTE = 0x22
+
+/**
+ * Turns the LF that ends each row of PostgreSQL's CSV into CRLF (RFC 4180, what Excel writes), and
+ * counts the rows. A line break inside a quoted field is data and stays as it is: the quotes seen so
+ * far (doubled ones included) are counted across chunks, and only an LF after an even number of them
+ * ends a row.
+ */
+export class CrlfRows {
+  rows = 0
+  private inQuotes = false
+
+  convert(chunk: Buffer): Buffer {
+    const ends: number[] = []
+    let inQuotes = this.inQuotes
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i]
+      if (b === QUOTE) inQuotes = !inQuotes
+      else if (b === LF && !inQuotes) ends.push(i)
+    }
+    this.inQuotes = inQuotes
+    this.rows += ends.length
+    if (ends.length === 0) return chunk
+    const out = Buffer.allocUnsafe(chunk.length + ends.length)
+    let from = 0
+    let to = 0
+    for (const end of ends) {
+      to += chunk.copy(out, to, from, end)
+      out[to++] = CR
+      out[to++] = LF
+      from = end + 1
+    }
+    chunk.copy(out, to, from)
+    return out
   }
 }

@@ -1,10 +1,27 @@
 import { expect } from 'chai'
 import express from 'express'
 import type { AddressInfo } from 'node:net'
+import { CrlfRows } from '../../server/lib/csv-copy.ts'
 import { writeWithBackpressure } from '../../server/lib/csv.ts'
 import { compressResponses } from '../../server/http/middleware/compress.ts'
 
 describe('CSV streaming helpers', () => {
+  it('CrlfRows ends rows with CRLF and counts them, leaving line breaks inside quoted fields, across any chunk boundary', () => {
+    // PostgreSQL's CSV: LF after each row; a quoted field may hold LF, CR and doubled quotes.
+    const pg = '1,"Ama ""A""\nMensah",x\n2,"\t0241234567",\n3,"a\r\nb",""\n'
+    const want = '1,"Ama ""A""\nMensah",x\r\n2,"\t0241234567",\r\n3,"a\r\nb",""\r\n'
+    const bytes = Buffer.from(pg)
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      for (const size of [1, 3, 7]) {
+        const crlf = new CrlfRows()
+        const parts = [bytes.subarray(0, cut), ...chunks(bytes.subarray(cut), size)]
+        const out = Buffer.concat(parts.map((p) => crlf.convert(p))).toString()
+        expect(out, `cut ${cut}, size ${size}`).to.equal(want)
+        expect(crlf.rows).to.equal(3)
+      }
+    }
+  })
+
   it('writeWithBackpressure through the compression middleware: one drain listener however many waits, every byte delivered', async () => {
     const warnings: string[] = []
     const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`)
@@ -31,3 +48,9 @@ describe('CSV streaming helpers', () => {
     }
   })
 })
+
+function chunks(buf: Buffer, size: number): Buffer[] {
+  const out: Buffer[] = []
+  for (let i = 0; i < buf.length; i += size) out.push(buf.subarray(i, i + size))
+  return out
+}

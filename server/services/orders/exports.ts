@@ -1,7 +1,7 @@
 import type { Client as PgClient } from 'pg'
+import pgCopy from 'pg-copy-streams'
 import type { Transaction } from 'sequelize'
-import { CopyRows } from '../../lib/copy-rows.ts'
-import type { CopyCsv } from '../../lib/csv-copy.ts'
+import { CrlfRows, type CopyCsv } from '../../lib/csv-copy.ts'
 import { backToSavepointUnprobed, exportCopySql, isExportKeyClash, savepointUnprobed, walkFor } from './queries-export.ts'
 
 // The CSV export's record (ADR 0021): an order is exported when it has a row in order_exports; its
@@ -51,10 +51,11 @@ export async function copyExport(t: Transaction, csv: CopyCsv, stampSql: string,
   }
 }
 
-/** The file on its way to the sink: the CRLF rows (`CopyRows`) gathered into writes of WRITE_BYTES. */
+/** The file on its way to the sink: PostgreSQL's pieces made CRLF and gathered into writes of WRITE_BYTES. */
 class ExportOut {
   readonly csv: CopyCsv
   readonly sink: ExportSink
+  crlf = new CrlfRows()
   pending: Buffer[]
   pendingBytes: number
   started = false
@@ -72,8 +73,9 @@ class ExportOut {
       this.started = true
       await this.sink.start()
     }
-    this.pending.push(chunk)
-    this.pendingBytes += chunk.length
+    const rows = this.crlf.convert(chunk)
+    this.pending.push(rows)
+    this.pendingBytes += rows.length
     if (this.pendingBytes >= WRITE_BYTES) await this.flush()
   }
 
@@ -88,6 +90,7 @@ class ExportOut {
   /** Back to the file's first byte, for a second statement; false once bytes have gone to the sink. */
   restart(): boolean {
     if (this.written) return false
+    this.crlf = new CrlfRows()
     this.pending = [this.csv.head]
     this.pendingBytes = this.csv.head.length
     return true
@@ -100,7 +103,7 @@ class ExportOut {
  * the failure is thrown.
  */
 async function streamCopy(client: PgClient, sql: string, out: ExportOut): Promise<number> {
-  const copy = client.query(new CopyRows(sql))
+  const copy = client.query(pgCopy.to(sql))
   let failure: { err: unknown } | undefined
   for await (const chunk of copy as AsyncIterable<Buffer>) {
     if (failure) continue
@@ -110,14 +113,9 @@ async function streamCopy(client: PgClient, sql: string, out: ExportOut): Promis
       failure = { err }
     }
   }
-  if (failure) {
-    await copy.done.catch(() => {})
-    throw failure.err
-  }
-  // The statement's end: its marking runs after the last row and may fail there (before the last write).
-  await copy.done
-  if (out.started && out.pendingBytes > 0) await out.flush()
-  return copy.rows
+  if (!failure && out.started && out.pendingBytes > 0) await out.flush()
+  if (failure) throw failure.err
+  return out.crlf.rows
 }
 
 /** The job that takes an export's orders out of the candidates, queued in the export's transaction. */
