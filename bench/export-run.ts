@@ -19,7 +19,7 @@ export interface ExportFigures {
   mb: number
   wireMb: number
   /** CPU per row: the server (this process), the bench client, PostgreSQL (its backends + background processes). */
-  us: { server: number; client: number; pg: number; pgBackends: number }
+  us: { server: number; serverMain: number; client: number; pg: number; pgBackends: number }
   gcSecs: number
   memory: { rss: [number, number]; heap: [number, number]; live: [number, number]; buffers: number }
   load: string
@@ -98,10 +98,12 @@ export async function measureExport(opts: {
         }, opts.gcMs)
       : undefined
   const cpu0 = process.cpuUsage()
+  const main0 = process.threadCpuUsage()
   const pg0 = opts.pgCpu()
   client.go()
   const r = await client.result()
   const cpu = process.cpuUsage(cpu0)
+  const main = process.threadCpuUsage(main0)
   const pg1 = opts.pgCpu()
   const pgBackends = pg1.backends - pg0.backends
   const pgCpu = pgBackends + pg1.background - pg0.background
@@ -120,7 +122,13 @@ export async function measureExport(opts: {
     ttfb: r.ttfb,
     mb: r.bytes / 1048576,
     wireMb: r.wire / 1048576,
-    us: { server: perRow((cpu.user + cpu.system) / 1e6 - gcSecs), client: perRow(r.cpu), pg: perRow(pgCpu), pgBackends: perRow(pgBackends) },
+    us: {
+      server: perRow((cpu.user + cpu.system) / 1e6 - gcSecs),
+      serverMain: perRow((main.user + main.system) / 1e6 - gcSecs),
+      client: perRow(r.cpu),
+      pg: perRow(pgCpu),
+      pgBackends: perRow(pgBackends)
+    },
     gcSecs,
     memory: { rss: [before.rss, peak.rss], heap: [before.heapUsed, peak.heap], live: [before.heapUsed, peak.live], buffers: peak.buffers },
     load: loadAverage()
@@ -160,7 +168,7 @@ export function printExport(label: string, f: ExportFigures) {
   )
   const total = f.us.server + f.us.client + f.us.pg
   console.log(
-    `  CPU per row: server (node) ${f.us.server.toFixed(1)} us, PostgreSQL ${f.us.pg.toFixed(1)} us (its connections ${f.us.pgBackends.toFixed(1)}, background ${(f.us.pg - f.us.pgBackends).toFixed(1)}), bench client (node) ${f.us.client.toFixed(1)} us; total ${total.toFixed(1)} us` +
+    `  CPU per row: server (node) ${f.us.server.toFixed(1)} us (its main thread ${f.us.serverMain.toFixed(1)}), PostgreSQL ${f.us.pg.toFixed(1)} us (its connections ${f.us.pgBackends.toFixed(1)}, background ${(f.us.pg - f.us.pgBackends).toFixed(1)}), bench client (node) ${f.us.client.toFixed(1)} us; total ${total.toFixed(1)} us` +
       (f.gcSecs ? ` (server without the ${f.gcSecs.toFixed(2)} s of forced GCs for the live heap sample)` : '')
   )
   console.log(
