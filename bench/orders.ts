@@ -7,13 +7,14 @@
 //   BENCH_ORDERS (200 per round), BENCH_ROUNDS (3), BENCH_PORT (3100; +1 for the bare server), BENCH_PG_PORT (54330),
 //   PROFILE_ORDERS (20: orders per kind whose statements are timed one by one),
 //   BENCH_TRACE=1: those orders also traced phase by phase in the server (bench/trace-requests.ts)
+//   BENCH_CPU_PROFILE=<file>: the last round's visitor orders profiled in the server (bench/cpu-window.ts), written there
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { hashSecret } from '../server/lib/crypto.ts'
-import { BENCH_DB_URL, BENCH_ENV, ROOT, startChild, stopChild } from './lib.ts'
+import { BENCH_DB_URL, BENCH_ENV, postgresCpu, processCpuSeconds, ROOT, startChild, stopChild } from './lib.ts'
 import { phaseTable } from './trace-phases.ts'
 
 const perRound = Number(process.env.BENCH_ORDERS ?? 200)
@@ -24,6 +25,8 @@ const base = `http://127.0.0.1:${PORT}`
 const statementLog = path.join(ROOT, '.data/bench-statements.log')
 const traceFile = process.env.BENCH_TRACE === '1' ? path.join(ROOT, '.data/bench-trace.jsonl') : null
 const traceImport = traceFile ? ' --import ./bench/trace-requests.ts' : ''
+const cpuProfile = process.env.BENCH_CPU_PROFILE ? path.resolve(process.env.BENCH_CPU_PROFILE) : null
+const profileImport = cpuProfile ? ' --import ./bench/cpu-window.ts' : ''
 const loadavg = () =>
   os
     .loadavg()
@@ -40,8 +43,9 @@ const server = await startChild(
   {
     ...BENCH_ENV,
     PORT,
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ./bench/statement-log.ts${traceImport}`,
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ./bench/statement-log.ts${traceImport}${profileImport}`,
     STATEMENT_LOG: statementLog,
+    ...(cpuProfile ? { CPU_WINDOW_FILE: cpuProfile } : {}),
     ...(traceFile ? { TRACE_REQUESTS: traceFile } : {})
   },
   `${base}/readyz`
@@ -118,16 +122,42 @@ async function inARow(place: () => Promise<Response>): Promise<number[]> {
   for (let i = 0; i < perRound; i++) {
     const t = process.hrtime.bigint()
     const r = await place()
-    await r.arrayBuffer()
+    const body = await r.text()
     ms.push(Number(process.hrtime.bigint() - t) / 1e6)
-    if (r.status >= 300) throw new Error(`answered ${r.status}`)
+    if (r.status >= 300) throw new Error(`order ${i + 1} answered ${r.status} ${body.slice(0, 200)}`)
   }
   return ms
 }
 const all: Record<string, number[]> = {}
 const BARE = 'bare node:http, same JSON'
+// CPU per order of the app (the server's process, all its threads) and of PostgreSQL's client backends,
+// from /proc around each kind's run: unlike the latencies, it does not swing with what else loads the machine.
+const cpu: Record<string, { app: number; db: number }> = {}
+const pgDir = path.join(BENCH_ENV.DATA_DIR, 'pg')
+const cpuOf = (name: string, run: () => Promise<number[]>) => async () => {
+  const app0 = processCpuSeconds(server.pid!)
+  const db0 = postgresCpu(pgDir).backends
+  const ms = await run()
+  const c = (cpu[name] ??= { app: 0, db: 0 })
+  c.app += processCpuSeconds(server.pid!) - app0
+  c.db += postgresCpu(pgDir).backends - db0
+  return ms
+}
+/** Sends SIGUSR2 to the server (bench/cpu-window.ts) and waits until `file` exists. */
+async function profilerSignal(file: string) {
+  fs.rmSync(file, { force: true })
+  server.kill('SIGUSR2')
+  while (!fs.existsSync(file)) await new Promise((r) => setTimeout(r, 20))
+}
+const VISITOR = Object.keys(kinds)[0]!
 for (let round = 0; round < rounds; round++) {
-  for (const [name, place] of Object.entries(kinds)) (all[name] ??= []).push(...(await inARow(place)))
+  for (const [name, place] of Object.entries(kinds)) {
+    // The profile's orders are left out of the CPU per order: the profiler costs CPU of its own.
+    const profiled = cpuProfile && round === rounds - 1 && name === VISITOR
+    if (profiled) await profilerSignal(`${cpuProfile}.on`)
+    ;(all[name] ??= []).push(...(await (profiled ? inARow(place) : cpuOf(name, () => inARow(place))())))
+    if (profiled) await profilerSignal(cpuProfile)
+  }
   ;(all[BARE] ??= []).push(...(await inARow(bareKind)))
 }
 // Statements per order, and where an order's time goes: PROFILE_ORDERS (20) orders of each kind, one
@@ -176,6 +206,11 @@ console.log('')
 for (const [name, ms] of Object.entries(all)) {
   const s = statements[name] !== undefined ? `   ${statements[name]} statements per order` : ''
   console.log(`${name.padEnd(60)} p50 ${pct(ms, 50).toFixed(1).padStart(6)} ms   p99 ${pct(ms, 99).toFixed(1).padStart(6)} ms   (${ms.length} requests)${s}`)
+}
+console.log('')
+for (const [name, c] of Object.entries(cpu)) {
+  const n = all[name]!.length - (cpuProfile && name === VISITOR ? perRound : 0)
+  console.log(`${name.padEnd(60)} CPU per order: app ${((c.app * 1000) / n).toFixed(2)} ms, PostgreSQL backends ${((c.db * 1000) / n).toFixed(2)} ms`)
 }
 console.log('')
 for (const line of profiles) console.log(line)

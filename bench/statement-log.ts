@@ -3,11 +3,20 @@
 // statements of one request or order can be counted and timed:
 //   STATEMENT_LOG=/tmp/stmts.log node --import ./bench/statement-log.ts main.ts
 // Line: `<epoch ms at send> <pid> <ms until answered> <statement>`. A measuring aid for bench runs by hand; never loaded by the app itself.
+// Lines are written in batches, 20 ms after the first of them (and at exit): a synchronous write per statement was
+// ~0.1-0.7 ms of the server's CPU per order on the order's own path, measured as the app's.
 import { appendFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 
 const file = process.env.STATEMENT_LOG
 if (file) {
+  let pending: string[] = []
+  const flush = () => {
+    if (!pending.length) return
+    appendFileSync(file, pending.join(''))
+    pending = []
+  }
+  process.on('exit', flush)
   const pg = createRequire(import.meta.url)('pg') as { Client: { prototype: { query: (...a: unknown[]) => unknown } } }
   const query = pg.Client.prototype.query
   pg.Client.prototype.query = function (this: { processID?: number }, ...args: unknown[]) {
@@ -15,11 +24,10 @@ if (file) {
     const text = typeof q === 'string' ? q : (q?.text ?? `(prepared ${q?.name})`)
     const sentAt = Date.now()
     const t0 = process.hrtime.bigint()
-    const line = () =>
-      appendFileSync(
-        file,
-        `${sentAt} ${this.processID ?? '-'} ${(Number(process.hrtime.bigint() - t0) / 1e6).toFixed(3)} ${text.replace(/\s+/g, ' ').slice(0, 300)}\n`
-      )
+    const line = () => {
+      if (!pending.length) setTimeout(flush, 20).unref()
+      pending.push(`${sentAt} ${this.processID ?? '-'} ${(Number(process.hrtime.bigint() - t0) / 1e6).toFixed(3)} ${text.replace(/\s+/g, ' ').slice(0, 300)}\n`)
+    }
     // Sequelize passes a callback; pg's own callers take the promise.
     const cb = args.findIndex((a) => typeof a === 'function')
     if (cb >= 0) {

@@ -115,7 +115,14 @@ const orderFields = {
   price: Joi.number().min(0.01).max(100000).allow(null).messages({ '*': 'price must be the amount in GHS you confirmed' })
 }
 
-const orderSchema = Joi.object<PlaceOrderInput>(orderFields).options({ stripUnknown: true })
+const ORDER_KEYS = Object.keys(orderFields) as (keyof PlaceOrderInput)[]
+/**
+ * No preferences of its own (fields it does not know are let through, then left out by `checkOrder`) and run
+ * without options: joi merges a field's own messages into the preferences it is handed, and keeps that merge only
+ * when handed its defaults. Before, `stripUnknown` here and `abortEarly` per call had it merge and compile every
+ * field's messages again on each order (about a third of the check's time). The first bad field answers either way.
+ */
+export const orderSchema = Joi.object<PlaceOrderInput>(orderFields).unknown(true)
 
 const { packageId, network, dataSizeMB, recipientNumber } = orderFields
 // Same rules as every channel, but a field the API does not know is refused by name rather than dropped.
@@ -126,7 +133,8 @@ export const apiOrderSchema = Joi.object<ApiOrderInput>({ packageId, network, da
 /** An order as typed, checked: the spec's messages, the package and the recipient named together first. */
 export function checkOrder(raw: unknown, schema: Joi.ObjectSchema = orderSchema): PlaceOrderInput {
   const body = (raw ?? {}) as Record<string, unknown>
-  const { value, error } = schema.validate(raw, { abortEarly: false })
+  // All of an API order's errors are collected: a field it may not send is named before any other.
+  const { value, error } = schema === orderSchema ? schema.validate(raw) : schema.validate(raw, { abortEarly: false })
   const clean = (e: Joi.ValidationErrorItem) => badRequest(e.message.replace(/"/g, ''))
   // A field the caller may not send is named first: the rest of the answer would not be about what they meant.
   const unknownField = error?.details.find((d) => d.type === 'object.unknown')
@@ -136,5 +144,8 @@ export function checkOrder(raw: unknown, schema: Joi.ObjectSchema = orderSchema)
   if (noPackage && noRecipient) throw badRequest('Please select package and enter recipient number')
   if (noPackage) throw badRequest('Please select a package')
   if (error) throw clean(error.details[0]!)
-  return value
+  if (schema !== orderSchema) return value
+  const known: Record<string, unknown> = {}
+  for (const k of ORDER_KEYS) if (value[k] !== undefined) known[k] = value[k]
+  return known as unknown as PlaceOrderInput
 }

@@ -68,6 +68,11 @@ export function createOpening(deps: OpeningDeps) {
   async function prepare(raw: PaymentRequestInput, ctx: Ctx) {
     const { value: input, error } = requestSchema.validate(raw)
     if (error) throw badRequest(error.details[0]!.message.replace(/"/g, ''))
+    return prepareChecked(input, ctx)
+  }
+
+  /** `prepare` for a request whose fields are already checked by the same rules (`withOrder`'s, from the order's check). */
+  async function prepareChecked(input: PaymentRequestInput, ctx: Ctx) {
     const method = await methodFor(input)
     const free = input.amountPesewas === 0
     // A free fee collects nothing, so there is no payer phone or checkout e-mail to ask for.
@@ -171,12 +176,17 @@ export function createOpening(deps: OpeningDeps) {
 
   /**
    * A charge to start now whose row the caller's own statement writes with its order
-   * (`paymentOfWritten`): checked as `open` checks it, written already claimed, its parameters without
-   * the order's id. Only a data payment that marks nothing else (its order written already marked when
-   * simulated, no queued start) is written this way; null for any other, which `open` writes.
+   * (`paymentOfWritten`): written already claimed, its parameters without the order's id. Only a data
+   * payment that marks nothing else (its order written already marked when simulated, no queued start)
+   * is written this way; null for any other, which `open` writes.
+   * `raw` is built by the orders service from an order that passed the order's check: every field the
+   * buyer typed there (payer phone, network, e-mail, transaction id, callback URL, voucher) has the
+   * same rule as `requestSchema`'s, and the rest are the server's own (amount, ids, purpose), so the
+   * schema is not run a second time on the order's path; who pays is still checked (`payerFor`: the
+   * phone and the network, with the spec's messages), as for every request.
    */
   async function withOrder(raw: PaymentRequestInput, ctx: Ctx): Promise<{ transactionId: string; values: unknown[] } | null> {
-    const p = await prepare({ ...raw, userId: raw.userId ?? ctx.user?.id ?? null, background: false }, ctx)
+    const p = await prepareChecked({ ...raw, userId: raw.userId ?? ctx.user?.id ?? null, background: false }, ctx)
     const row = rowOf(p, true)
     if (p.free || row.purpose !== 'data' || (row.simulated && !p.input.orderMarked)) return null
     const { transactionId } = p
