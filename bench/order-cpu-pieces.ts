@@ -1,11 +1,10 @@
 // The app's own CPU for the pieces of a visitor's order that ADR 0057 changed, in-process, before and after side by
 // side (rounds alternate, median of the rounds): the order's joi check as it was run (preferences on the root and per
-// call) and as it is, the payment request's schema pass the order's path no longer makes, and a session id by
-// express-session's default (uid-safe) and by `sessionIds`. Microseconds per call; prints figures, asserts nothing.
+// call) and as it is, the payment request's schema pass the order's path no longer makes, and a new session's id
+// by express-session's default (uid-safe; a buffered version was tried and dropped, ADR 0057). Microseconds per call; prints figures, asserts nothing.
 //   BENCH_ROUNDS (7), BENCH_CALLS (20000 per piece and round)
 import { createRequire } from 'node:module'
 import os from 'node:os'
-import { sessionIds } from '../server/http/middleware/session-ids.ts'
 import { checkOrder, orderSchema } from '../server/services/orders/input.ts'
 import { requestSchema } from '../server/services/payments/request.ts'
 
@@ -39,14 +38,12 @@ const payment = {
   orderMarked: true
 }
 const asBefore = orderSchema.options({ stripUnknown: true })
-const nextId = sessionIds()
 
 const pieces: Record<string, () => unknown> = {
   "order check, as before (root's stripUnknown, abortEarly per call)": () => asBefore.validate(order, { abortEarly: false }),
   'order check, now (checkOrder)': () => checkOrder(order),
   "payment request schema pass (no longer on the order's path)": () => requestSchema.validate(payment),
-  "session id, express-session's default (uid-safe sync, 24 bytes)": () => uid.sync(24),
-  'session id, now (sessionIds: 24 bytes from a filled buffer)': nextId
+  "session id, express-session's default (uid-safe sync, 24 bytes)": () => uid.sync(24)
 }
 const us: Record<string, number[]> = {}
 for (let r = 0; r < rounds; r++)

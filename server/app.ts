@@ -9,7 +9,6 @@ import { errorHandler } from './http/middleware/errors.ts'
 import { metricsHandler, type Metrics } from './http/metrics.ts'
 import { rejectUnstorableText, requireKnownBody } from './http/middleware/input.ts'
 import { lazySession } from './http/middleware/lazy-session.ts'
-import { sessionIds } from './http/middleware/session-ids.ts'
 import { createSessionStore } from './http/middleware/session-store.ts'
 import { requestLogger } from './http/middleware/request-log.ts'
 import { securityHeaders } from './http/middleware/security-headers.ts'
@@ -89,8 +88,6 @@ export function createApp(opts: AppOptions): Express {
       session({
         name: SESSION_COOKIE,
         secret: opts.sessionSecret,
-        // A visitor's first order makes its session: the id's random bytes come from a buffer filled 256 ids at a time.
-        genid: sessionIds(),
         resave: false,
         saveUninitialized: false,
         rolling: true,
