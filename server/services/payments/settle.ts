@@ -60,14 +60,15 @@ export function createSettlement(deps: SettleDeps) {
 
   /**
    * The purchase's effects; returns false when a success cannot be honoured (the money then goes back).
-   * `paid`: the order as the settling statement already paid it (undefined: it was in no open state).
+   * `paid`: the order as the settling statement already paid it (undefined: it was in no open state), and
+   * whether that statement wrote its commission (undefined: it left the commission to `recordForOrder`).
    */
   async function effects(
     p: PaymentRow,
     ctx: Ctx & { transaction: Transaction },
     settings: Settings,
     late = false,
-    paid?: { order: PaidOrder | undefined }
+    paid?: { order: PaidOrder | undefined; commissionRecorded: boolean | undefined }
   ): Promise<boolean> {
     const t = ctx.transaction
     let honoured = true
@@ -93,7 +94,8 @@ export function createSettlement(deps: SettleDeps) {
       details.orderId = p.order_id
       if (!order && success) honoured = false
       if (order && success) {
-        details.commissionRecorded = await deps.commissions.recordForOrder(order, settings, t)
+        // The settling statement decided the commission when the order's amount is the one it was computed on.
+        details.commissionRecorded = paid?.commissionRecorded ?? (await deps.commissions.recordForOrder(order, settings, t))
         // The order-created text: when the order goes to a vendor, its delivery job sends it (one job
         // per order instead of one per text); otherwise it gets its own job below.
         const vars = { dataSize: formatDataSize(order.data_size_mb), network: order.network, recipientNumber: order.recipient_number }
@@ -274,7 +276,9 @@ export function createSettlement(deps: SettleDeps) {
         ? {
             openStates: late ? ['PENDING', 'IN_PROGRESS', 'FAILED', 'EXPIRED'] : ['PENDING', 'IN_PROGRESS'],
             queue: status === 'SUCCESS' && !!deps.delivery && known.deliveryMode !== 'manual',
-            version
+            version,
+            // Only a success earns one (null: none); written only for an order of the payment's amount.
+            commission: status === 'SUCCESS' ? deps.commissions.ofPaid(before.amount_pesewas, known) : null
           }
         : null
     // A caller that already holds a transaction (a wallet-paid order) settles inside it.
@@ -290,7 +294,9 @@ export function createSettlement(deps: SettleDeps) {
       if (!won) return { settled: false, row: await load(transactionId, t) }
       const { row, settingsVersion } = won
       // Paid by the statement, or (settings saved since the copy, or not in hand) by effects as before.
-      const paid = won.paidHere ? { order: won.order } : undefined
+      const paid = won.paidHere
+        ? { order: won.order, commissionRecorded: won.order?.amount_pesewas === before.amount_pesewas ? won.commissionRecorded : undefined }
+        : undefined
       const tctx = { ...ctx, transaction: t }
       // Fresh (never a stale cached copy: money decisions), read on this transaction's own connection,
       // unless the caller read them before opening its transaction (a wallet order).
