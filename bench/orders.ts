@@ -13,7 +13,7 @@ import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { hashSecret } from '../server/lib/crypto.ts'
-import { BENCH_DB_URL, BENCH_ENV, ROOT, startChild, stopChild } from './lib.ts'
+import { BENCH_DB_URL, BENCH_ENV, postgresCpuSeconds, processCpuSeconds, ROOT, startChild, stopChild } from './lib.ts'
 import { phaseTable } from './trace-phases.ts'
 
 const perRound = Number(process.env.BENCH_ORDERS ?? 200)
@@ -125,9 +125,19 @@ async function inARow(place: () => Promise<Response>): Promise<number[]> {
   return ms
 }
 const all: Record<string, number[]> = {}
+// CPU seconds of the app's process and of PostgreSQL (all its processes) spent on each kind's timed orders:
+// unlike the milliseconds, they hardly depend on what else the machine runs.
+const cpu: Record<string, { app: number; pg: number }> = {}
+const pgDir = path.join(BENCH_ENV.DATA_DIR, 'pg')
 const BARE = 'bare node:http, same JSON'
 for (let round = 0; round < rounds; round++) {
-  for (const [name, place] of Object.entries(kinds)) (all[name] ??= []).push(...(await inARow(place)))
+  for (const [name, place] of Object.entries(kinds)) {
+    const [app0, pg0] = [processCpuSeconds(server.pid!), postgresCpuSeconds(pgDir)]
+    ;(all[name] ??= []).push(...(await inARow(place)))
+    const c = (cpu[name] ??= { app: 0, pg: 0 })
+    c.app += processCpuSeconds(server.pid!) - app0
+    c.pg += postgresCpuSeconds(pgDir) - pg0
+  }
   ;(all[BARE] ??= []).push(...(await inARow(bareKind)))
 }
 // Statements per order, and where an order's time goes: PROFILE_ORDERS (20) orders of each kind, one
@@ -177,6 +187,10 @@ for (const [name, ms] of Object.entries(all)) {
   const s = statements[name] !== undefined ? `   ${statements[name]} statements per order` : ''
   console.log(`${name.padEnd(60)} p50 ${pct(ms, 50).toFixed(1).padStart(6)} ms   p99 ${pct(ms, 99).toFixed(1).padStart(6)} ms   (${ms.length} requests)${s}`)
 }
+for (const [name, c] of Object.entries(cpu))
+  console.log(
+    `${name.padEnd(60)} CPU per order: app ${((c.app * 1000) / all[name]!.length).toFixed(2)} ms, PostgreSQL ${((c.pg * 1000) / all[name]!.length).toFixed(2)} ms`
+  )
 console.log('')
 for (const line of profiles) console.log(line)
 if (traceFile) for (const prefix of ['POST /api/orders', 'POST /api/v1/orders']) console.log(['', ...phaseTable(traceFile, prefix, profiled)].join('\n'))
