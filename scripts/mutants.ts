@@ -51,7 +51,8 @@ const SERVICES: Record<string, Target> = {
       'test/integration/vouchers.test.ts',
       'test/integration/wallet-credit-refund.test.ts',
       'test/integration/settle-effects.test.ts',
-      'test/integration/settle-outcomes.test.ts'
+      'test/integration/settle-outcomes.test.ts',
+      'test/integration/settle-statements.test.ts'
     ],
     grep: [
       '^settlement effects',
@@ -62,7 +63,8 @@ const SERVICES: Record<string, Target> = {
       '^agents API: (registration fee payment|fee races)',
       '^result-checker vouchers an agent pays from the wallet',
       '^refunds of payments that credited a wallet a top-up refunded',
-      '^settlement outcomes'
+      '^settlement outcomes',
+      '^settlement: its statements'
     ].join('|')
   },
   'payments-refund': {

@@ -202,7 +202,7 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     expect(out.status, out.text).to.equal(201)
     expect(out.body.order).to.include({ paymentStatus: 'SUCCESS', recipientNumber: '0241112211' })
     expect(flushes, sent.join('\n')).to.equal(1)
-    expect(statements, sent.join('\n')).to.equal(18)
+    expect(statements, sent.join('\n')).to.equal(16)
     // The Idempotency-Key is recorded by the order's own statement, with its audit entry.
     const [placing] = sent.filter((s) => /INSERT INTO orders\b/.test(s))
     expect(placing, sent.join('\n')).to.match(/INSERT INTO idempotency_keys\b/)

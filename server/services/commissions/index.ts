@@ -3,6 +3,8 @@ import type { Settings } from '../settings/index.ts'
 import { percentOf, toPesewas } from '../../lib/money.ts'
 import { createCommissionQueries } from './queries.ts'
 
+export { commissionOfPaid } from './queries.ts'
+
 export interface CommissionOrder {
   id: number
   agent_id: number | null
@@ -45,6 +47,13 @@ export function createCommissionsService({ sequelize }: { sequelize: Sequelize }
         },
         transaction
       )
+    },
+    /**
+     * `commissionOfPaid`'s parameters for an order of `amountPesewas` paid under `settings`: what
+     * `recordForOrder` would write for it, decided before the order's row is read back (ADR 0055).
+     */
+    ofPaid(amountPesewas: number, settings: Settings): [number | null, string, number] {
+      return [settings.commissionEnabled ? commissionFor(amountPesewas, settings) : null, settings.commissionType, amountPesewas]
     },
     /** `recordForOrder` for many orders in one INSERT; returns the ids of the orders it recorded one for. */
     async recordForOrders(orders: CommissionOrder[], settings: Settings, transaction: Transaction): Promise<Set<number>> {

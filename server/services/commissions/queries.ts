@@ -66,6 +66,20 @@ const INSERT_ONE = `INSERT INTO commissions (order_id, agent_id, network, origin
          VALUES ($1, $2, $3, $4, $5, $6, 'PENDING')
          ON CONFLICT (order_id) DO NOTHING RETURNING id`
 
+/**
+ * A paid order's commission as a CTE of the statement that pays the order (`source`, a CTE of order rows;
+ * ADR 0055), with `INSERT_ONE`'s columns and its one row per order. Parameters from `$first`: the commission
+ * (null: none is due), its type, and the amount it was computed from: only an order of that amount gets it,
+ * since the commission is a function of the order's own amount (`commissionFor`). A shop's or a sub-agent's
+ * order gets none, as in `recordForOrder`. Returns the order's id when it wrote one.
+ */
+export const commissionOfPaid = (source: string, first: number) =>
+  `INSERT INTO commissions (order_id, agent_id, network, original_amount_pesewas, commission_amount_pesewas, commission_type, payment_status)
+    SELECT ${source}.id, ${source}.agent_id, ${source}.network, ${source}.amount_pesewas, $${first}::int, $${first + 1}::text, 'PENDING'
+      FROM ${source}
+      WHERE $${first}::int IS NOT NULL AND ${source}.amount_pesewas = $${first + 2}::int AND ${source}.shop_id IS NULL AND ${source}.parent_agent_id IS NULL
+    ON CONFLICT (order_id) DO NOTHING RETURNING order_id`
+
 export function createCommissionQueries(sequelize: Sequelize) {
   const q = <T extends object = any>(sql: string, replacements: Record<string, unknown> = {}) =>
     sequelize.query<T>(sql, { type: QueryTypes.SELECT, replacements })

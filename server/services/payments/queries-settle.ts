@@ -1,6 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { preparedFor } from '../../../models/prepared.ts'
-import type { CommissionOrder } from '../commissions/index.ts'
+import { commissionOfPaid, type CommissionOrder } from '../commissions/index.ts'
 import { queueOnPaymentSets } from '../delivery/index.ts'
 import type { DeliveryRow } from '../delivery/types.ts'
 import { SETTINGS_VERSION_SQL } from '../settings/index.ts'
@@ -44,6 +44,36 @@ export interface AfaForm {
   transactionId: string
 }
 
+/**
+ * The settling UPDATE and, when asked ($8), the order it pays and that order's commission, in one statement
+ * (ADR 0055): one round trip where there were three, in the same transaction. The order's row comes back as JSON beside the payment's
+ * columns (a statement answers one row shape); `orderFromJson` gives its timestamps back their type.
+ */
+const SETTLE = `WITH v AS (SELECT ${SETTINGS_VERSION_SQL} AS version),
+  p AS (
+    UPDATE payments SET status = $2, message = $3, ext_transaction_id = COALESCE($4, ext_transaction_id),
+      details = CASE WHEN $5::int IS NULL THEN details ELSE details || jsonb_build_object('paid', jsonb_build_object('amountPesewas', $5::int, 'currency', $6::text)) END,
+      settled_at = now(), updated_at = now()
+    WHERE transaction_id = $1 AND status = ANY($7::text[])
+    RETURNING *),
+  o AS (
+    UPDATE orders SET payment_status = p.status, updated_at = now(), ${queueOnPaymentSets('$10::boolean')}
+    FROM p
+    WHERE $8::boolean AND p.purpose = 'data' AND orders.id = p.order_id AND orders.payment_status = ANY($9::text[])
+      AND ($11::text IS NULL OR $11::text = (SELECT version FROM v))
+    RETURNING orders.*),
+  c AS (${commissionOfPaid('o', 12)})
+  SELECT p.*, (SELECT version FROM v) AS settings_version, (SELECT to_jsonb(o) FROM o) AS paid_order,
+    EXISTS (SELECT 1 FROM c) AS commission_recorded
+  FROM p`
+
+/** An order row read from JSON: its `*_at` columns as Dates, as pg gives them in a row. */
+function orderFromJson(json: Record<string, unknown>): PaidOrder {
+  const order: Record<string, unknown> = { ...json }
+  for (const [k, v] of Object.entries(order)) if (k.endsWith('_at') && typeof v === 'string') order[k] = new Date(v)
+  return order as unknown as PaidOrder
+}
+
 export function createSettleQueries(sequelize: Sequelize) {
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
     sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
@@ -80,22 +110,47 @@ export function createSettleQueries(sequelize: Sequelize) {
       })
     },
 
-    /** The settling UPDATE, with the settings row's version riding along (ADR 0024); undefined when someone else settled it. */
-    async settle(transactionId: string, w: FinalWord, t: Transaction): Promise<{ row: PaymentRow; settingsVersion?: string } | undefined> {
-      const rows = await run<PaymentRow & { settings_version?: string }>(
-        `UPDATE payments SET status = $2, message = $3, ext_transaction_id = COALESCE($4, ext_transaction_id),
-           details = CASE WHEN $5::int IS NULL THEN details ELSE details || jsonb_build_object('paid', jsonb_build_object('amountPesewas', $5::int, 'currency', $6::text)) END,
-           settled_at = now(), updated_at = now()
-         WHERE transaction_id = $1 AND status = ANY($7::text[])
-         RETURNING *, ${SETTINGS_VERSION_SQL} AS settings_version`,
-        [transactionId, w.status, w.message, w.extId, w.paidPesewas, w.currency, w.from],
+    /**
+     * The settling UPDATE, with the settings row's version riding along (ADR 0024); undefined when someone
+     * else settled it. With `pay`, a data payment's order is paid (and queued when `pay.queue`) by the same
+     * statement, as `payOrder` would (ADR 0055): `order` is that order, undefined when it was not in one of
+     * `pay.openStates`. `pay.version` guards it: while not null, the order is written only when the settings
+     * row is still that version (the copy `pay.queue` was decided from); `paidHere` says whether it was.
+     * `pay.commission` (`commissions.ofPaid`'s values; null for none) writes the order's commission in it too;
+     * `commissionRecorded` says whether it wrote one.
+     */
+    async settle(
+      transactionId: string,
+      w: FinalWord,
+      pay: { openStates: string[]; queue: boolean; version: string | null; commission: [number | null, string, number] | null } | null,
+      t: Transaction
+    ): Promise<{ row: PaymentRow; settingsVersion?: string; paidHere: boolean; order?: PaidOrder; commissionRecorded?: boolean } | undefined> {
+      const rows = await run<PaymentRow & { settings_version?: string; paid_order?: Record<string, unknown> | null; commission_recorded?: boolean }>(
+        SETTLE,
+        [
+          transactionId,
+          w.status,
+          w.message,
+          w.extId,
+          w.paidPesewas,
+          w.currency,
+          w.from,
+          !!pay,
+          pay?.openStates ?? [],
+          !!pay?.queue,
+          pay?.version ?? null,
+          ...(pay?.commission ?? [null, null, null])
+        ],
         t
       )
       const row = rows[0]
       if (!row) return undefined
-      const settingsVersion = row.settings_version
+      const { settings_version: settingsVersion, paid_order: paid, commission_recorded: commissionRecorded } = row
       delete row.settings_version
-      return { row, settingsVersion }
+      delete row.paid_order
+      delete row.commission_recorded
+      const paidHere = !!pay && (pay.version === null || pay.version === settingsVersion)
+      return { row, settingsVersion, paidHere, order: paid ? orderFromJson(paid) : undefined, commissionRecorded }
     },
 
     /** The order paid (and queued for its vendor when `queue`) in one statement, while in one of `openStates`. */

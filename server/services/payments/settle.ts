@@ -11,7 +11,7 @@ import { post as postWalletEntry } from '../wallet/ledger.ts'
 import type { Attention } from './attention.ts'
 import type { Events } from '../events/index.ts'
 import { isFinal, type GatewayResult, type PaymentRow } from './provider.ts'
-import { createSettleQueries } from './queries-settle.ts'
+import { createSettleQueries, type PaidOrder } from './queries-settle.ts'
 import type { Refunds } from './refund.ts'
 
 export interface SettleDeps {
@@ -58,8 +58,18 @@ export function createSettlement(deps: SettleDeps) {
     if (row?.orderId && row.status === 'IN_PROGRESS') await queries.orderInProgress(row.orderId)
   }
 
-  /** The purchase's effects; returns false when a success cannot be honoured (the money then goes back). */
-  async function effects(p: PaymentRow, ctx: Ctx & { transaction: Transaction }, settings: Settings, late = false): Promise<boolean> {
+  /**
+   * The purchase's effects; returns false when a success cannot be honoured (the money then goes back).
+   * `paid`: the order as the settling statement already paid it (undefined: it was in no open state), and
+   * whether that statement wrote its commission (undefined: it left the commission to `recordForOrder`).
+   */
+  async function effects(
+    p: PaymentRow,
+    ctx: Ctx & { transaction: Transaction },
+    settings: Settings,
+    late = false,
+    paid?: { order: PaidOrder | undefined; commissionRecorded: boolean | undefined }
+  ): Promise<boolean> {
     const t = ctx.transaction
     let honoured = true
     // A late success may still honour an order that had been closed as FAILED/EXPIRED (ADR 0013).
@@ -80,11 +90,12 @@ export function createSettlement(deps: SettleDeps) {
     if (p.purpose === 'data' && p.order_id) {
       // Paid and, when delivery is automatic, queued for its vendor in one statement (ADR 0024).
       const viaDelivery = !!deps.delivery && settings.deliveryMode !== 'manual'
-      const order = await queries.payOrder(p.order_id, p.status, openStates, success && viaDelivery, t)
+      const order = paid ? paid.order : await queries.payOrder(p.order_id, p.status, openStates, success && viaDelivery, t)
       details.orderId = p.order_id
       if (!order && success) honoured = false
       if (order && success) {
-        details.commissionRecorded = await deps.commissions.recordForOrder(order, settings, t)
+        // The settling statement decided the commission when the order's amount is the one it was computed on.
+        details.commissionRecorded = paid?.commissionRecorded ?? (await deps.commissions.recordForOrder(order, settings, t))
         // The order-created text: when the order goes to a vendor, its delivery job sends it (one job
         // per order instead of one per text); otherwise it gets its own job below.
         const vars = { dataSize: formatDataSize(order.data_size_mb), network: order.network, recipientNumber: order.recipient_number }
@@ -253,6 +264,23 @@ export function createSettlement(deps: SettleDeps) {
       }
     }
     const from = late ? ['EXPIRED', 'FAILED'] : ['PENDING', 'IN_PROGRESS']
+    // A data payment's order is paid by the settling statement itself (ADR 0055) whenever effects will pay
+    // it (not for a late payment of the wrong amount, which touches nothing) and the settings that decide
+    // its queueing are in hand without a read inside the transaction: the caller's, or else the cached copy
+    // (read before the transaction opens), then written only while the settings row is still its version.
+    const payHere = before.purpose === 'data' && !!before.order_id && !(late && v && !v.ok)
+    const known = opts.settings ?? (payHere && !ctx.transaction ? await deps.settings.get() : undefined)
+    const version = opts.settings || !known ? null : deps.settings.versionOf(known)
+    const pay =
+      payHere && known && (opts.settings || version)
+        ? {
+            openStates: late ? ['PENDING', 'IN_PROGRESS', 'FAILED', 'EXPIRED'] : ['PENDING', 'IN_PROGRESS'],
+            queue: status === 'SUCCESS' && !!deps.delivery && known.deliveryMode !== 'manual',
+            version,
+            // Only a success earns one (null: none); written only for an order of the payment's amount.
+            commission: status === 'SUCCESS' ? deps.commissions.ofPaid(before.amount_pesewas, known) : null
+          }
+        : null
     // A caller that already holds a transaction (a wallet-paid order) settles inside it.
     const within = <T>(fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : sequelize.transaction(fn))
     return within(async (t) => {
@@ -260,10 +288,15 @@ export function createSettlement(deps: SettleDeps) {
       const won = await queries.settle(
         transactionId,
         { status, message: message || null, extId: result.extId ?? null, paidPesewas: v?.paid ?? null, currency: v?.currency ?? null, from },
+        pay,
         t
       )
       if (!won) return { settled: false, row: await load(transactionId, t) }
       const { row, settingsVersion } = won
+      // Paid by the statement, or (settings saved since the copy, or not in hand) by effects as before.
+      const paid = won.paidHere
+        ? { order: won.order, commissionRecorded: won.order?.amount_pesewas === before.amount_pesewas ? won.commissionRecorded : undefined }
+        : undefined
       const tctx = { ...ctx, transaction: t }
       // Fresh (never a stale cached copy: money decisions), read on this transaction's own connection,
       // unless the caller read them before opening its transaction (a wallet order).
@@ -271,7 +304,7 @@ export function createSettlement(deps: SettleDeps) {
       const settings = opts.settings ?? (await deps.settings.freshAt(settingsVersion, { transaction: t }))
       if (v && !v.ok) {
         // Nothing is delivered; what came in goes back, once (the refund row is unique per payment).
-        if (!late) await effects(row, tctx, settings)
+        if (!late) await effects(row, tctx, settings, false, paid)
         // Stryker disable next-line ConditionalExpression: at 0 paid nothing is refundable (details.paid is 0), so issueInTx declines just the same; this only saves its read
         if (v.paid !== 0) await deps.refunds.issueInTx(t, row, { kind: 'full', amountPesewas: v.paid ?? undefined, reason: v.why! }, tctx)
         await deps.attention.note(
@@ -288,7 +321,7 @@ export function createSettlement(deps: SettleDeps) {
         // Stryker disable next-line BooleanLiteral: no caller that reads `settled` meets a wrong amount: the wallet's payments pass the price itself, in GHS
         return { settled: true, row: (await load(transactionId, t)) ?? row }
       }
-      const honoured = await effects(row, tctx, settings, late)
+      const honoured = await effects(row, tctx, settings, late, paid)
       // Effects leave only a success unhonoured; the status is asked again so that money which never came in is never refunded.
       // Stryker disable next-line ConditionalExpression: effects return false only for a success (each `honoured = false` sits behind `success`), so `true` changes nothing; `false` is the next line's own `false`
       const succeeded = status === 'SUCCESS'

@@ -1,4 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import { preparedFor } from '../../../models/prepared.ts'
 import { type ApiOrderRow, toApiOrderRow } from './queries-orders.ts'
 
 // The agents' webhooks' statements (their URL and signing secret on the agent's row, and the orders
@@ -16,6 +17,8 @@ const toHooked = (r: Raw): HookedOrder => ({ ...toApiOrderRow(r), agentId: r.age
 export function createWebhookQueries(sequelize: Sequelize) {
   const q = (sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
     sequelize.query<Raw>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+  // Read in the transaction of every agent's order that settles (a wallet order's included): by name (ADR 0024).
+  const run = preparedFor(sequelize)
 
   return {
     async settings(agentId: number): Promise<{ url: string | null; hasSecret: boolean } | null> {
@@ -42,7 +45,7 @@ export function createWebhookQueries(sequelize: Sequelize) {
 
     /** The order with its agent's webhook URL (null without one), or null when the order has no agent. */
     async hookedOrder(orderId: number, transaction?: Transaction): Promise<HookedOrder | null> {
-      const [row] = await q(`SELECT o.*, a.webhook_url FROM orders_view o JOIN agents a ON a.id = o.agent_id WHERE o.id = :id`, { id: orderId }, transaction)
+      const [row] = await run<Raw>('SELECT o.*, a.webhook_url FROM orders_view o JOIN agents a ON a.id = o.agent_id WHERE o.id = $1', [orderId], transaction)
       return row ? toHooked(row) : null
     },
 

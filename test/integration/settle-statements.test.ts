@@ -1,0 +1,161 @@
+import { expect } from 'chai'
+import { QueryTypes } from 'sequelize'
+import type { DeliveryRow } from '../../server/services/delivery/types.ts'
+import { createAgent, createPackage } from '../helpers/factories.ts'
+import { adminClient, Client } from '../helpers/http.ts'
+import { app, resetDb } from '../helpers/server.ts'
+import { statementsSent } from '../helpers/statements.ts'
+
+// What settling a data payment asks of PostgreSQL (ADR 0055): the settling UPDATE pays its order in
+// the same statement, so settlement's part of an order is counted here and must not grow back.
+const sql = async <T extends object = any>(text: string, replacements: Record<string, unknown> = {}) =>
+  app().db.sequelize.query<T>(text, { replacements, type: QueryTypes.SELECT }) as Promise<T[]>
+const one = async <T extends object = any>(text: string, replacements: Record<string, unknown> = {}) => (await sql<T>(text, replacements))[0]!
+
+/** A visitor's order waiting for the payer (the simulator's prompt sent), with its reference and amount. */
+async function pendingOrder() {
+  const pkg = await createPackage({ priceUserPesewas: 450 })
+  const res = await new Client().post('/api/orders', { packageId: pkg.id, recipientNumber: '0241112233', payerPhone: '0241234567', payerNetwork: 'MTN' })
+  expect(res.status, res.text).to.equal(201)
+  const tid = res.body.payment.transactionId as string
+  const { amount } = await one<{ amount: number }>('SELECT amount_pesewas AS amount FROM payments WHERE transaction_id = :tid', { tid })
+  return { id: res.body.id as number, tid, amount }
+}
+
+const approved = (amountPesewas: number) => ({ status: 'SUCCESS' as const, message: 'Approved', amountPesewas, currency: 'GHS' })
+const orderOf = (id: number) =>
+  one<{ payment_status: string; delivery_status: string }>('SELECT payment_status, delivery_status FROM orders WHERE id = :id', { id })
+/** The statements from the settling UPDATE up to the commit: settlement's part of the order. */
+const settlementPart = (sent: string[]) => sent.slice(sent.findIndex((s) => /\bUPDATE payments SET status = \$2\b/.test(s)))
+const commissionOf = (orderId: number) =>
+  one<{ original: number; commission: number; type: string }>(
+    'SELECT original_amount_pesewas AS original, commission_amount_pesewas AS commission, commission_type AS type FROM commissions WHERE order_id = :orderId',
+    { orderId }
+  )
+const auditOf = (tid: string) =>
+  one<{ details: Record<string, unknown> }>("SELECT details FROM audit_logs WHERE action = 'PAYMENT_SUCCESS' AND resource_id = :tid", { tid })
+const shapes = (sent: string[]) => sent.map((s) => s.replace(/\s+/g, ' ').slice(0, 40))
+
+describe('settlement: its statements (ADR 0055)', function () {
+  this.timeout(30_000)
+  beforeEach(resetDb)
+
+  it("a gateway's success pays the order and writes its commission in the settling statement: one statement for the three, by name", async () => {
+    const o = await pendingOrder()
+    await app().services.settings.get()
+    const { out, sent, named } = await statementsSent(() => app().services.payments.settle(o.tid, approved(o.amount)))
+    expect(out.settled).to.equal(true)
+    expect(await orderOf(o.id)).to.deep.equal({ payment_status: 'SUCCESS', delivery_status: 'QUEUED' })
+    const [settling] = sent.filter((s) => /\bUPDATE payments SET status = \$2\b/.test(s))
+    expect(settling, sent.join('\n')).to.match(/\bUPDATE orders SET payment_status\b/)
+    expect(settling, sent.join('\n')).to.match(/\bINSERT INTO commissions\b/)
+    // The commission recordForOrder would have written: 10% of GHS 4.50 (the default settings).
+    expect(await commissionOf(o.id)).to.deep.equal({ original: 450, commission: 45, type: 'PERCENTAGE' })
+    expect((await auditOf(o.tid)).details).to.include({ commissionRecorded: true, deliveryQueued: true })
+    expect(named).to.include(settling)
+    expect(
+      sent.filter((s) => /^UPDATE orders\b/.test(s)),
+      sent.join('\n')
+    ).to.deep.equal([])
+    // The payment read before, then its transaction: the settling statement (payment, order and its
+    // commission), the text, the delivery job, the audit entry, the commit. Nothing reads the settings: the cached copy is the saved version.
+    expect(shapes(sent), sent.join('\n')).to.deep.equal([
+      'SELECT * FROM payments WHERE transaction',
+      'START TRANSACTION;',
+      'WITH v AS (SELECT (SELECT xmin::text FRO',
+      'INSERT INTO sms_outbox (to_phone, messag',
+      'SELECT (graphile_worker.add_job($1, $2::',
+      'INSERT INTO audit_logs (timestamp, user_',
+      'COMMIT;'
+    ])
+  })
+
+  it('a settings save not heard of yet: the order is paid after the settings are read afresh, and queued as the saved row says', async () => {
+    const o = await pendingOrder()
+    await app().services.settings.get()
+    // Saved by SQL with no NOTIFY: this instance's copy still says automatic delivery.
+    await app().db.sequelize.query(`UPDATE settings SET data = data || '{"deliveryMode":"manual"}'::jsonb WHERE id = 1`)
+    const { out, sent } = await statementsSent(() => app().services.payments.settle(o.tid, approved(o.amount)))
+    expect(out.settled).to.equal(true)
+    expect(await orderOf(o.id)).to.deep.equal({ payment_status: 'SUCCESS', delivery_status: 'NOT_STARTED' })
+    expect(
+      sent.filter((s) => /^UPDATE orders SET payment_status\b/.test(s)),
+      sent.join('\n')
+    ).to.have.length(1)
+    expect(
+      (await one<{ n: string }>("SELECT count(*) AS n FROM audit_logs WHERE action = 'PAYMENT_SUCCESS' AND resource_id = :tid", { tid: o.tid })).n
+    ).to.equal('1')
+  })
+
+  it("an order whose amount is not the payment's: its commission is the order's amount's, written after the statement as before", async () => {
+    const o = await pendingOrder()
+    await app().db.sequelize.query('UPDATE orders SET amount_pesewas = 900 WHERE id = :id', { replacements: { id: o.id } })
+    const { out, sent } = await statementsSent(() => app().services.payments.settle(o.tid, approved(o.amount)))
+    expect(out.settled).to.equal(true)
+    expect(await commissionOf(o.id)).to.deep.equal({ original: 900, commission: 90, type: 'PERCENTAGE' })
+    expect(
+      sent.filter((s) => /^INSERT INTO commissions\b/.test(s)),
+      sent.join('\n')
+    ).to.have.length(1)
+    expect((await auditOf(o.tid)).details).to.include({ commissionRecorded: true })
+  })
+
+  it('with commissions turned off, the settling statement writes none and the audit entry says so', async () => {
+    const o = await pendingOrder()
+    const admin = await adminClient()
+    expect((await admin.put('/api/settings', { commissionEnabled: false })).status).to.equal(200)
+    await app().services.payments.settle(o.tid, approved(o.amount))
+    expect(await orderOf(o.id)).to.deep.equal({ payment_status: 'SUCCESS', delivery_status: 'QUEUED' })
+    expect(await sql('SELECT id FROM commissions WHERE order_id = :id', { id: o.id })).to.deep.equal([])
+    expect((await auditOf(o.tid)).details).to.include({ commissionRecorded: false })
+  })
+
+  it('the order handed on by the settling statement is a row as pg gives it: its timestamps are Dates', async () => {
+    const o = await pendingOrder()
+    const seen: DeliveryRow[] = []
+    const stop = app().services.events.on('delivery.changed', async ({ order }) => {
+      seen.push(order)
+    })
+    try {
+      await app().services.payments.settle(o.tid, approved(o.amount))
+    } finally {
+      stop()
+    }
+    expect(seen).to.have.length(1)
+    const order = seen[0] as DeliveryRow & { created_at: unknown; updated_at: unknown }
+    expect(order).to.include({ id: o.id, delivery_status: 'QUEUED', payment_status: 'SUCCESS', delivered_at: null })
+    expect(order.created_at).to.be.instanceOf(Date)
+    expect(order.updated_at).to.be.instanceOf(Date)
+  })
+
+  it("a wallet order over the reseller API: settlement's part is the settling statement with its order and commission, then the text, the job, the webhook row, the audit entry", async () => {
+    const pkg = await createPackage({ priceAgentPesewas: 450 })
+    const a = await createAgent()
+    const admin = await adminClient()
+    expect((await admin.post(`/api/wallet/agents/${a.agent.id}/adjust`, { amount: 20, direction: 'CREDIT', reason: 'Test float' })).status).to.equal(200)
+    const portal = new Client()
+    await portal.login(a.user.email, a.password)
+    const api = new Client()
+    api.bearer = (await portal.post('/api/reseller/keys', { name: 'Counted' })).body.key
+    expect((await api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241112200' }, { 'Idempotency-Key': 'warm-up' })).status).to.equal(201)
+    const { out, sent, named } = await statementsSent(() =>
+      api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241112211' }, { 'Idempotency-Key': 'counted-1' })
+    )
+    expect(out.status, out.text).to.equal(201)
+    expect(out.body.order).to.include({ paymentStatus: 'SUCCESS', deliveryStatus: 'QUEUED' })
+    expect(sent, sent.join('\n')).to.have.length(16)
+    expect(shapes(settlementPart(sent)), sent.join('\n')).to.deep.equal([
+      'WITH v AS (SELECT (SELECT xmin::text FRO',
+      'INSERT INTO sms_outbox (to_phone, messag',
+      'SELECT (graphile_worker.add_job($1, $2::',
+      'SELECT o.*, a.webhook_url FROM orders_vi',
+      'INSERT INTO audit_logs (timestamp, user_',
+      'SELECT * FROM orders_view WHERE id = $1',
+      'COMMIT;'
+    ])
+    // Every statement of settlement's part goes by name (parsed and planned once per connection), the
+    // agent's webhook row included.
+    const unnamed = settlementPart(sent).filter((s) => !named.includes(s) && !/^COMMIT/.test(s))
+    expect(unnamed, unnamed.join('\n')).to.deep.equal([])
+  })
+})
