@@ -58,13 +58,13 @@ describe('settlement: its statements (ADR 0055)', function () {
       sent.join('\n')
     ).to.deep.equal([])
     // The payment read before, then its transaction: the settling statement (payment, order and its
-    // commission), the text, the delivery job, the audit entry, the commit. Nothing reads the settings: the cached copy is the saved version.
+    // commission), the text, the audit entry, the commit: no delivery job, the paid order is its own queue row
+    // (ADR 0056). Nothing reads the settings: the cached copy is the saved version.
     expect(shapes(sent), sent.join('\n')).to.deep.equal([
       'SELECT * FROM payments WHERE transaction',
       'START TRANSACTION;',
       'WITH v AS (SELECT (SELECT xmin::text FRO',
       'INSERT INTO sms_outbox (to_phone, messag',
-      'SELECT (graphile_worker.add_job($1, $2::',
       'INSERT INTO audit_logs (timestamp, user_',
       'COMMIT;'
     ])
