@@ -7,6 +7,7 @@ import { compression, defineAlgorithm } from 'vite-plugin-compression2'
 import fs from 'node:fs'
 import zlib from 'node:zlib'
 import * as sass from 'sass'
+import { compileHints } from './scripts/compile-hints-plugin.ts'
 import { serviceWorker } from './scripts/service-worker-plugin.ts'
 import { stacklessReactErrors } from './scripts/stackless-react-errors-plugin.ts'
 
@@ -64,6 +65,9 @@ const inShell = (id: string) => SHELL.test(id) && !PORTAL_ONLY.test(id)
 // later one, instead of both in one long task (ADR 0044). The priority lets this group take the helper, which
 // the shell's group would otherwise pull in as a dependency of its modules.
 const RUNTIME = /^\0vite[\\/]preload-helper|rolldown[\\/]runtime/
+// What a phone receives, compressed once at build: gzip at its best level, brotli at its best quality.
+const GZIP_LEVEL = 9
+const BROTLI_QUALITY = 11
 
 export default defineConfig(({ command }) => ({
   plugins: [
@@ -71,12 +75,16 @@ export default defineConfig(({ command }) => ({
     vike(),
     stacklessReactErrors(),
     serviceWorker(),
+    compileHints({ gzipLevel: GZIP_LEVEL, brotliQuality: BROTLI_QUALITY }),
     // What a phone receives: every text asset also as .br and .gz, served as-is by server/http/pages.ts
     // (brotli at its best level once at build, instead of a fast level on every request).
     compression({
       include: /\.(js|mjs|css|svg|json|webmanifest|txt|xml)$/,
       threshold: 512,
-      algorithms: [defineAlgorithm('gzip', { level: 9 }), defineAlgorithm('brotliCompress', { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } })],
+      algorithms: [
+        defineAlgorithm('gzip', { level: GZIP_LEVEL }),
+        defineAlgorithm('brotliCompress', { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } })
+      ],
       logLevel: 'silent'
     })
   ],

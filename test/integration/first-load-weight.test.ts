@@ -60,6 +60,30 @@ describe('first load: the public pages stay under 100 KB brotli', function () {
     expect(js).to.not.match(/\bError\(\w+\((460|461|474|519|542)\)\)/)
   })
 
+  it("has V8 compile Vike's entry and the shell while they stream: each starts with the compile hint, as sent in every encoding", async () => {
+    for (const p of ['/data-services', '/shop/weight-shop']) {
+      if (p.startsWith('/shop/')) await shopWithCheckers('weight-shop')
+      const client = new Client()
+      const page = await client.get(p, browser)
+      const entry = /<script src="(\/assets\/entries\/entry-[^"]+\.js)"/.exec(page.text)?.[1]
+      expect(entry, `${p} loads Vike's entry`).to.be.a('string')
+      const linked = [...new Set([...page.text.matchAll(/href="(\/assets\/chunks\/[^"]+\.js)"/g)].map((m) => m[1]!))]
+      const texts = await Promise.all(linked.map(async (u) => [u, (await client.get(u, { 'Accept-Encoding': 'identity' })).text] as const))
+      const shell = texts.filter(([, js]) => js.includes('react.dev/errors')).map(([u]) => u)
+      expect(shell, `${p}: one linked chunk holds react-dom`).to.have.length(1)
+      for (const url of [entry!, shell[0]!]) {
+        // Chromium reads the hint only on the first line; the server sends the .br/.gz made at build.
+        for (const encoding of ['identity', 'gzip', 'br']) {
+          const res = await client.get(url, { 'Accept-Encoding': encoding })
+          expect(res.headers.get('content-encoding') ?? 'identity', `${url} ${encoding}`).to.equal(encoding)
+          expect(res.text.startsWith('//# allFunctionsCalledOnLoad\n'), `${url} sent ${encoding} starts with the hint`).to.equal(true)
+        }
+      }
+      // The rest is compiled on first call as before: a page's own code and the chunks loaded later are not all run at once.
+      for (const [u, js] of texts) if (u !== shell[0]) expect(js.startsWith('//# allFunctionsCalledOnLoad'), u).to.equal(false)
+    }
+  })
+
   it("evaluates Vike's entry apart from React: the entry's static imports hold no react-dom", async () => {
     const client = new Client()
     const page = await client.get('/data-services', browser)
