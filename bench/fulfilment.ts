@@ -251,7 +251,8 @@ const notifyTriggers = await q<{ tgname: string; tbl: string }>(
     JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
    WHERE NOT t.tgisinternal AND n.nspname = 'public' AND p.prosrc ILIKE '%pg_notify%' ORDER BY 2, 1`
 )
-let notifying = true
+// Unknown at the start: the cluster is kept between runs, and a run stopped midway may have left them off.
+let notifying: boolean | undefined
 /** Enable or disable those triggers (ALTER TABLE, committed before the round starts). */
 async function setNotifyTriggers(on: boolean) {
   if (on === notifying) return
@@ -448,6 +449,8 @@ clearTimeout(sampling)
 const ended = sampler
 sampler = undefined
 await ended?.end()
+// The cluster is kept for the next run: leave its triggers as the migrations made them.
+await setNotifyTriggers(true)
 if (WAITS) console.log(`  busy backends by wait over the run (every 10 ms, ${topWaits(waits)})`)
 if (PG_STATS) {
   const rows = await q<{ calls: string; plan: number; exec: number; blks: string; query: string }>(
