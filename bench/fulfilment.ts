@@ -1,6 +1,7 @@
 // Fulfilment throughput: N paid orders through the job queue to the simulator vendor.
 //
 //   node_modules/.bin/node bench/fulfilment.ts [--orders=1000] [--rounds=1] [--concurrency=8] [--settlers=16] [--vendor-delay=0] [--statements]
+//     [--waits] [--no-notify-triggers | --notify-alternate]
 //
 // Each round is followed by a bare baseline in the same process (bareRound: one committed UPDATE and
 // one POST to a bare node:http vendor per order, same concurrency), printed beside it.
@@ -41,6 +42,17 @@ const ROUNDS = arg('rounds', 1)
 // cluster must preload it: `shared_preload_libraries = 'pg_stat_statements'` and
 // `pg_stat_statements.track_planning = on` in its postgresql.auto.conf (see docs/benchmarks-fulfilment.md).
 const PG_STATS = process.argv.includes('--pg-stats')
+// --waits: per round, what the busy backends wait on (pg_stat_activity every 10 ms; no preload needed), and
+// per order the WAL flushes and writes of the whole cluster (pg_stat_io; the bench's own reads flush nothing).
+const WAITS = process.argv.includes('--waits') || PG_STATS
+// --no-notify-triggers: the triggers that pg_notify at commit (page, shop, checker and session notices) disabled
+// on this bench's own throw-away database for the whole run; --notify-alternate: odd rounds with them, even
+// rounds without, so both are measured in one process (--notify-alternate=off: odd rounds without, so
+// the first, colder round falls to each setting in turn). A transaction that queued a NOTIFY takes one
+// cluster-wide lock at commit and holds it past its WAL flush: this shows what that costs.
+const NO_NOTIFY = process.argv.includes('--no-notify-triggers')
+const ALTERNATE = process.argv.some((a) => a.startsWith('--notify-alternate'))
+const OFF_FIRST = process.argv.includes('--notify-alternate=off')
 // --instances=2: a second app instance in its own process (its own core), on the same database.
 const CHILD = process.env.BENCH_CHILD_DB_URL
 const now = () => performance.timeOrigin + performance.now()
@@ -193,22 +205,71 @@ if (PG_STATS) {
   await sequelize.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements')
   await sequelize.query('SELECT pg_stat_statements_reset()')
 }
-// With --pg-stats, what PostgreSQL's busy backends are waiting on, sampled every 10 ms on a connection of its own.
+// With --waits (or --pg-stats), what PostgreSQL's busy backends are waiting on, sampled every 10 ms on a
+// connection of its own: over the whole run (waits) and per round (roundWaits, emptied at each round's start).
+// 'Lock:object (notify)' is a wait for the lock PreCommit_Notify takes (an object lock on pg_database, oid 0).
 const waits = new Map<string, number>()
+const roundWaits = new Map<string, number>()
 let sampler: pg.Client | undefined
 let sampling: NodeJS.Timeout | undefined
-if (PG_STATS) {
+if (WAITS) {
   sampler = new pg.Client({ connectionString: running.db.url })
   await sampler.connect()
   const tick = async () => {
-    const r = await sampler!.query(`SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU') AS w, count(*)::int AS n FROM pg_stat_activity
-      WHERE state = 'active' AND pid <> pg_backend_pid() AND backend_type = 'client backend' GROUP BY 1`)
-    for (const row of r.rows) waits.set(row.w, (waits.get(row.w) ?? 0) + row.n)
-    sampling = setTimeout(() => tick().catch(() => {}), 10)
+    const r = await sampler!.query(`SELECT CASE WHEN a.wait_event_type = 'Lock' AND a.wait_event = 'object' AND EXISTS (
+          SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND NOT l.granted AND l.locktype = 'object'
+             AND l.classid = 'pg_database'::regclass AND l.objid = 0 AND l.database = 0)
+        THEN 'Lock:object (notify)' ELSE coalesce(a.wait_event_type || ':' || a.wait_event, 'CPU') END AS w, count(*)::int AS n
+      FROM pg_stat_activity a WHERE a.state = 'active' AND a.pid <> pg_backend_pid() AND a.backend_type = 'client backend' GROUP BY 1`)
+    for (const row of r.rows) {
+      waits.set(row.w, (waits.get(row.w) ?? 0) + row.n)
+      roundWaits.set(row.w, (roundWaits.get(row.w) ?? 0) + row.n)
+    }
+    if (sampler) sampling = setTimeout(() => tick().catch(() => {}), 10)
   }
   void tick()
 }
+const topWaits = (m: Map<string, number>) => {
+  const samples = [...m.values()].reduce((a, b) => a + b, 0)
+  return `${samples} backend samples: ${[...m]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([w, n]) => `${w} ${((n / samples) * 100).toFixed(0)}%`)
+    .join(', ')}`
+}
+/** WAL flushes and writes in the cluster so far (the cumulative statistics). */
+const walFlushes = async () => {
+  // A backend gone idle reports its statistics up to 10 s later (PGSTAT_IDLE_INTERVAL): wait them out.
+  await new Promise((r) => setTimeout(r, 11_000))
+  const [row] = await q<{ fsyncs: string; writes: string }>(`SELECT sum(fsyncs) AS fsyncs, sum(writes) AS writes FROM pg_stat_io WHERE object = 'wal'`)
+  return { fsyncs: Number(row!.fsyncs), writes: Number(row!.writes) }
+}
+
+// The triggers whose function calls pg_notify, on this database's own tables (the app's migrations made them).
+const notifyTriggers = await q<{ tgname: string; tbl: string }>(
+  `SELECT t.tgname, t.tgrelid::regclass::text AS tbl FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
+    JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+   WHERE NOT t.tgisinternal AND n.nspname = 'public' AND p.prosrc ILIKE '%pg_notify%' ORDER BY 2, 1`
+)
+// Unknown at the start: the cluster is kept between runs, and a run stopped midway may have left them off.
+let notifying: boolean | undefined
+/** Enable or disable those triggers (ALTER TABLE, committed before the round starts). */
+async function setNotifyTriggers(on: boolean) {
+  if (on === notifying) return
+  for (const t of notifyTriggers) await sequelize.query(`ALTER TABLE ${t.tbl} ${on ? 'ENABLE' : 'DISABLE'} TRIGGER ${t.tgname}`)
+  notifying = on
+}
+if (NO_NOTIFY || ALTERNATE)
+  console.log(
+    `notify triggers (${notifyTriggers.length}, ${NO_NOTIFY ? 'disabled for the run' : OFF_FIRST ? 'off in odd rounds, on in even ones' : 'on in odd rounds, off in even ones'}): ${notifyTriggers.map((t) => `${t.tbl}.${t.tgname}`).join(' ')}`
+  )
 interface RoundFigures {
+  notify?: boolean
+  appCpu?: number
+  pgCpu?: number
+  core?: number
+  waits?: string
+  walPerOrder?: string
   perSecond: number
   p50: number
   p95: number
@@ -218,8 +279,11 @@ interface RoundFigures {
 
 /** One round through the app: N orders settled, queued and handed to the vendor. */
 async function appRound(round: number): Promise<RoundFigures> {
+  await setNotifyTriggers(!NO_NOTIFY && !(ALTERNATE && round % 2 === (OFF_FIRST ? 1 : 0)))
   const pending = await seedOrders()
   calledAt.clear()
+  const wal0 = WAITS ? await walFlushes() : undefined
+  roundWaits.clear()
   const load0 = os.loadavg()[0]!
   const pgCpu0 = pgCpuMs()
   const settledAt = new Map<number, number>()
@@ -254,6 +318,7 @@ async function appRound(round: number): Promise<RoundFigures> {
   const allDone = performance.now()
   const cpu = process.cpuUsage(cpu0)
   const pgCpu = pgCpuMs() - pgCpu0
+  const roundWaitsText = WAITS ? topWaits(roundWaits) : undefined
   counting = false
   const otherCpuMs = (await Promise.all(others.map((o) => o.report()))).reduce((a, b) => a + b, 0)
 
@@ -264,7 +329,7 @@ async function appRound(round: number): Promise<RoundFigures> {
     `SELECT count(*) AS n FROM (SELECT resource_id FROM audit_logs WHERE action = 'ORDER_DELIVERED' GROUP BY 1 HAVING count(*) > 1) d`
   )
   console.log(
-    `round ${round}: ${N} orders, ${INSTANCES} instance(s) with worker concurrency ${CONCURRENCY} each, ${SETTLERS} settling at once, simulator delay ${VENDOR_DELAY} ms`
+    `round ${round}: ${N} orders, ${INSTANCES} instance(s) with worker concurrency ${CONCURRENCY} each, ${SETTLERS} settling at once, simulator delay ${VENDOR_DELAY} ms, notify triggers ${notifying ? 'on' : 'off'}`
   )
   console.log(
     `  settlement:        ${(N / ((settledAll - started) / 1000)).toFixed(0)} payments/s (all settled in ${((settledAll - started) / 1000).toFixed(2)} s)`
@@ -284,7 +349,28 @@ async function appRound(round: number): Promise<RoundFigures> {
   console.log(
     `  sms: ${sms!.sent} of ${sms!.total} sent, the last ${((allDone - done) / 1000).toFixed(1)} s after the last delivery (CPU above counted until then); orders delivered twice: ${dup!.n}`
   )
-  return { perSecond: N / ((done - started) / 1000), p50: Number(pct(50)), p95: Number(pct(95)), p99: Number(pct(99)), load: loadNow() }
+  let walPerOrder: string | undefined
+  if (wal0) {
+    // Read after the round, the bench's own polls included: the same for both settings.
+    const wal = await walFlushes()
+    walPerOrder = `${((wal.fsyncs - wal0.fsyncs) / N).toFixed(2)} WAL flushes and ${((wal.writes - wal0.writes) / N).toFixed(2)} WAL writes per order`
+    console.log(`  busy backends by wait (${roundWaitsText})`)
+    console.log(`  ${walPerOrder}`)
+  }
+  const appCpu = (cpu.user + cpu.system) / 1000
+  return {
+    notify: notifying,
+    appCpu: appCpu / N,
+    pgCpu: pgCpu / N,
+    core: appCpu / (allDone - started),
+    waits: roundWaitsText,
+    walPerOrder,
+    perSecond: N / ((done - started) / 1000),
+    p50: Number(pct(50)),
+    p95: Number(pct(95)),
+    p99: Number(pct(99)),
+    load: loadNow()
+  }
 }
 
 /**
@@ -346,28 +432,27 @@ for (let round = 1; round <= ROUNDS; round++) {
 }
 counting = false
 for (const o of others) o.child.send('stop')
-console.log('\n| Round | Orders/s (bare node:http + pg) | Success -> vendor p50 / p95 / p99 ms (bare) | Load |')
-console.log('|---|---:|---|---|')
+console.log(
+  '\n| Round | Notify triggers | Orders/s (bare node:http + pg) | Success -> vendor p50 / p95 / p99 ms (bare) | App / PostgreSQL CPU per order | Share of a core | Load |'
+)
+console.log('|---|---|---:|---|---|---:|---|')
 for (const [i, { app: a, bare: b }] of figures.entries())
   console.log(
-    `| ${i + 1} | ${a.perSecond.toFixed(0)} (${b.perSecond.toFixed(0)}) | ${a.p50} / ${a.p95} / ${a.p99} (${b.p50} / ${b.p95} / ${b.p99}) | ${a.load} |`
+    `| ${i + 1} | ${a.notify ? 'on' : 'off'} | ${a.perSecond.toFixed(0)} (${b.perSecond.toFixed(0)}) | ${a.p50} / ${a.p95} / ${a.p99} (${b.p50} / ${b.p95} / ${b.p99}) | ${a.appCpu!.toFixed(1)} / ${a.pgCpu!.toFixed(1)} ms | ${(a.core! * 100).toFixed(0)}% | ${a.load} |`
   )
 if (STATEMENTS) {
   const total = [...statements.values()].reduce((a, b) => a + b, 0)
   console.log(`  statements sent: ${(total / (N * ROUNDS)).toFixed(1)} per order (${total}; the bench's own progress polls included)`)
   for (const [text, n] of [...statements].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`    ${(n / (N * ROUNDS)).toFixed(2).padStart(6)}  ${text}`)
 }
+clearTimeout(sampling)
+const ended = sampler
+sampler = undefined
+await ended?.end()
+// The cluster is kept for the next run: leave its triggers as the migrations made them.
+await setNotifyTriggers(true)
+if (WAITS) console.log(`  busy backends by wait over the run (every 10 ms, ${topWaits(waits)})`)
 if (PG_STATS) {
-  clearTimeout(sampling)
-  await sampler?.end()
-  const samples = [...waits.values()].reduce((a, b) => a + b, 0)
-  console.log(
-    `  busy backends by wait (every 10 ms, ${samples} backend samples): ${[...waits]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 12)
-      .map(([w, n]) => `${w} ${((n / samples) * 100).toFixed(0)}%`)
-      .join(', ')}`
-  )
   const rows = await q<{ calls: string; plan: number; exec: number; blks: string; query: string }>(
     `SELECT calls, total_plan_time AS plan, total_exec_time AS exec, shared_blks_hit + shared_blks_read AS blks, query FROM pg_stat_statements ORDER BY total_plan_time + total_exec_time DESC LIMIT 40`
   )
