@@ -52,9 +52,15 @@ export function registerTasks(services: Services): void {
       ? services.delivery.runBatch(p.map((i) => ({ orderId: Number(i.orderId), sms: smsIds(i.sms) })).filter((i) => Number.isInteger(i.orderId)))
       : services.delivery.runSend(Number(p.orderId), smsIds(p.sms), p.agent === true)
   )
-  // Paid orders no subscriber acts on wait in the orders table, not as jobs (ADR 0056): a few pumps
-  // at a time claim them in batches, woken after each settlement's commit and every second.
-  services.queue.poll(DELIVERY_PUMP, { run: (owner) => services.delivery.pump(owner), everyMs: 1000, lanes: 4 })
+  // Paid orders no subscriber acts on wait in the orders table, not as jobs (ADR 0056): pumps claim them
+  // in batches, woken after each settlement's commit and every second. A pump waits for its claim's vendor
+  // calls, so as many pumps run at once as the queue has workers: with fewer, orders paid one at a time
+  // behind a slow vendor wait for a pump although workers are free.
+  services.queue.poll(DELIVERY_PUMP, {
+    run: (owner) => services.delivery.pump(owner),
+    everyMs: 1000,
+    lanes: services.deps.env.QUEUE_CONCURRENCY
+  })
   services.queue.register<{ orderId: number }>(DELIVERY_CHECK_TASK, async (p) => void (await services.delivery.check(Number(p.orderId))))
   services.queue.register<{ id: number }>(SMS_TASK, async (p) => void (await services.sms.dispatch(Number(p.id))))
   services.queue.register(DELIVERY_SWEEP_TASK, async () => void (await services.delivery.sync()))

@@ -271,8 +271,10 @@ check(seenAfter >= 0 && seenAfter < 1000, 'a settings change on another instance
 
 // ---- 2. kill -9 of the shop with 10 deliveries in flight ---------------------------------------
 await shop.kill('SIGTERM')
-// Enough workers that each of the ten orders is taken at once, and calls slow enough to die in.
-shop = await startChildServer(url, shopEnv(6000, 16))
+// Enough workers that each of the ten orders is taken at once, and calls slow enough to die in: buying
+// the ten takes several seconds, and a delivery pump claims each order the moment it is paid, so a call
+// must outlast the buying of all ten for them to be in flight together.
+shop = await startChildServer(url, shopEnv(30_000, 16))
 const tids: string[] = []
 buying = true
 for (let i = 0; i < 10; i++) {
