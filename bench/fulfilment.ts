@@ -28,6 +28,7 @@ import { loadEnv } from '../server/env.ts'
 import { boot } from '../main.ts'
 import { createLogger } from '../server/lib/logger.ts'
 import { resolveClusterDir } from '../models/embedded.ts'
+import { startWaitSampler, topWaits, walFlushes as walFlushesOf } from './fulfilment-waits.ts'
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def)
 const N = arg('orders', 1000)
@@ -205,45 +206,11 @@ if (PG_STATS) {
   await sequelize.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements')
   await sequelize.query('SELECT pg_stat_statements_reset()')
 }
-// With --waits (or --pg-stats), what PostgreSQL's busy backends are waiting on, sampled every 10 ms on a
-// connection of its own: over the whole run (waits) and per round (roundWaits, emptied at each round's start).
-// 'Lock:object (notify)' is a wait for the lock PreCommit_Notify takes (an object lock on pg_database, oid 0).
-const waits = new Map<string, number>()
-const roundWaits = new Map<string, number>()
-let sampler: pg.Client | undefined
-let sampling: NodeJS.Timeout | undefined
-if (WAITS) {
-  sampler = new pg.Client({ connectionString: running.db.url })
-  await sampler.connect()
-  const tick = async () => {
-    const r = await sampler!.query(`SELECT CASE WHEN a.wait_event_type = 'Lock' AND a.wait_event = 'object' AND EXISTS (
-          SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND NOT l.granted AND l.locktype = 'object'
-             AND l.classid = 'pg_database'::regclass AND l.objid = 0 AND l.database = 0)
-        THEN 'Lock:object (notify)' ELSE coalesce(a.wait_event_type || ':' || a.wait_event, 'CPU') END AS w, count(*)::int AS n
-      FROM pg_stat_activity a WHERE a.state = 'active' AND a.pid <> pg_backend_pid() AND a.backend_type = 'client backend' GROUP BY 1`)
-    for (const row of r.rows) {
-      waits.set(row.w, (waits.get(row.w) ?? 0) + row.n)
-      roundWaits.set(row.w, (roundWaits.get(row.w) ?? 0) + row.n)
-    }
-    if (sampler) sampling = setTimeout(() => tick().catch(() => {}), 10)
-  }
-  void tick()
-}
-const topWaits = (m: Map<string, number>) => {
-  const samples = [...m.values()].reduce((a, b) => a + b, 0)
-  return `${samples} backend samples: ${[...m]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 8)
-    .map(([w, n]) => `${w} ${((n / samples) * 100).toFixed(0)}%`)
-    .join(', ')}`
-}
-/** WAL flushes and writes in the cluster so far (the cumulative statistics). */
-const walFlushes = async () => {
-  // A backend gone idle reports its statistics up to 10 s later (PGSTAT_IDLE_INTERVAL): wait them out.
-  await new Promise((r) => setTimeout(r, 11_000))
-  const [row] = await q<{ fsyncs: string; writes: string }>(`SELECT sum(fsyncs) AS fsyncs, sum(writes) AS writes FROM pg_stat_io WHERE object = 'wal'`)
-  return { fsyncs: Number(row!.fsyncs), writes: Number(row!.writes) }
-}
+// With --waits (or --pg-stats), what PostgreSQL's busy backends are waiting on (bench/fulfilment-waits.ts).
+const sampler = WAITS ? await startWaitSampler(running.db.url) : undefined
+const waits = sampler?.waits ?? new Map<string, number>()
+const roundWaits = sampler?.roundWaits ?? new Map<string, number>()
+const walFlushes = () => walFlushesOf((sql) => q<{ fsyncs: string; writes: string }>(sql))
 
 // The triggers whose function calls pg_notify, on this database's own tables (the app's migrations made them).
 const notifyTriggers = await q<{ tgname: string; tbl: string }>(
@@ -445,10 +412,7 @@ if (STATEMENTS) {
   console.log(`  statements sent: ${(total / (N * ROUNDS)).toFixed(1)} per order (${total}; the bench's own progress polls included)`)
   for (const [text, n] of [...statements].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`    ${(n / (N * ROUNDS)).toFixed(2).padStart(6)}  ${text}`)
 }
-clearTimeout(sampling)
-const ended = sampler
-sampler = undefined
-await ended?.end()
+await sampler?.stop()
 // The cluster is kept for the next run: leave its triggers as the migrations made them.
 await setNotifyTriggers(true)
 if (WAITS) console.log(`  busy backends by wait over the run (every 10 ms, ${topWaits(waits)})`)
