@@ -8,6 +8,8 @@
 //   PROFILE_ORDERS (20: orders per kind whose statements are timed one by one),
 //   BENCH_TRACE=1: those orders also traced phase by phase in the server (bench/trace-requests.ts)
 //   BENCH_CPU_PROFILE=<file>: the last round's visitor orders profiled in the server (bench/cpu-window.ts), written there
+//   BENCH_PG_STATEMENTS=1: PostgreSQL's own time per statement (pg_stat_statements, planning included) over the profiled
+//     orders of each kind; the cluster is started with the extension preloaded (slower: leave it off for timed runs)
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -36,6 +38,11 @@ console.log(
   `Data Hub order placement benchmark: ${rounds} rounds of ${perRound} orders in a row per kind, node ${process.version}, ${new Date().toISOString()}, load ${loadavg()}`
 )
 
+const pgStatements = process.env.BENCH_PG_STATEMENTS === '1'
+// postgresql.auto.conf is the cluster's own (ALTER SYSTEM's file): the extension is preloaded only for this run.
+const autoConf = path.join(BENCH_ENV.DATA_DIR, 'pg', 'postgresql.auto.conf')
+const PRELOAD = "\nshared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track_planning = on\n"
+if (fs.existsSync(autoConf)) fs.writeFileSync(autoConf, fs.readFileSync(autoConf, 'utf8').replace(PRELOAD, '') + (pgStatements ? PRELOAD : ''))
 fs.rmSync(statementLog, { force: true })
 if (traceFile) fs.rmSync(traceFile, { force: true })
 const server = await startChild(
@@ -52,6 +59,7 @@ const server = await startChild(
 )
 const db = new pg.Client({ connectionString: BENCH_DB_URL })
 await db.connect()
+if (pgStatements) await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements')
 
 // An approved, paid agent with a well-filled wallet and an API key.
 const AGENT_EMAIL = 'bench-orders@datahub.local'
@@ -167,9 +175,11 @@ const profiled = Math.max(1, Number(process.env.PROFILE_ORDERS ?? 20))
 const statements: Record<string, number> = {}
 const profiles: string[] = []
 const logLines = () => fs.readFileSync(statementLog, 'utf8').split('\n').filter(Boolean)
+const pgTimes: string[] = []
 for (const [name, place] of Object.entries(kinds)) {
   const perStatement: { text: string; ms: number[] }[] = []
   const requestMs: number[] = []
+  if (pgStatements) await db.query('SELECT pg_stat_statements_reset()')
   for (let i = 0; i < profiled; i++) {
     await new Promise((r) => setTimeout(r, 100))
     const before = logLines().length
@@ -189,6 +199,21 @@ for (const [name, place] of Object.entries(kinds)) {
       if (!s) perStatement.push((s = { text, ms: [] }))
       s.ms.push(Number(f[2]))
     }
+  }
+  if (pgStatements) {
+    // Per order: PostgreSQL's planning and execution time of each statement (triggers and CTEs included), the bench's own left out.
+    const { rows } = await db.query(
+      `SELECT calls, total_plan_time AS plan, total_exec_time AS exec, shared_blks_hit + shared_blks_read AS blks, query FROM pg_stat_statements
+        WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_plan_time + total_exec_time DESC`
+    )
+    pgTimes.push(`${name}: PostgreSQL's time per order (pg_stat_statements, ${profiled} orders): plan + execute ms, buffers, calls, statement`)
+    for (const r of rows)
+      pgTimes.push(
+        `  ${(r.plan / profiled).toFixed(3).padStart(7)} + ${(r.exec / profiled).toFixed(3).padStart(7)}  ${String(Math.round(r.blks / profiled)).padStart(5)}  ${`${r.calls}`.padStart(4)}  ${String(r.query).replace(/\s+/g, ' ').slice(0, 110)}`
+      )
+    const plan = rows.reduce((a, r) => a + r.plan, 0) / profiled
+    const exec = rows.reduce((a, r) => a + r.exec, 0) / profiled
+    pgTimes.push(`  ${plan.toFixed(3).padStart(7)} + ${exec.toFixed(3).padStart(7)}  in all`)
   }
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
   const inDb = sum(perStatement.map((s) => sum(s.ms))) / profiled
@@ -214,6 +239,7 @@ for (const [name, c] of Object.entries(cpu)) {
 }
 console.log('')
 for (const line of profiles) console.log(line)
+for (const line of pgTimes) console.log(line)
 if (traceFile) for (const prefix of ['POST /api/orders', 'POST /api/v1/orders']) console.log(['', ...phaseTable(traceFile, prefix, profiled)].join('\n'))
 for (const name of Object.keys(kinds)) console.log(`ratio p50 ${name} / bare: ${(pct(all[name]!, 50) / pct(all[BARE]!, 50)).toFixed(1)}x`)
 console.log(`load average at the end: ${loadavg()}`)
