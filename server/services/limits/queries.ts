@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize'
 import { NO_FLUSH_WAIT, preparedFor } from '../../../models/prepared.ts'
 
-// Every statement of the limits of our own (the fixed windows of `rate_limits`, the buckets `take`
+// Every statement of the limits of our own (the fixed windows of `rate_limits` as a CTE, the buckets `take`
 // charges in rate-limiter-flexible's table, and their housekeeping), and the typed rows they return.
 // rate-limiter-flexible's sign-in limiters run the library's own statements on the same table.
 
@@ -26,6 +26,19 @@ const TAKE = `INSERT INTO rate_limiter_flexible (key, points, expire)
     expire = CASE WHEN rate_limiter_flexible.expire <= $3 THEN EXCLUDED.expire ELSE rate_limiter_flexible.expire END
   RETURNING key, points, expire`
 
+/**
+ * One hit in a fixed window of `rate_limits` (a window that has ended starts again at one), returning the count
+ * so far and the whole seconds until the window ends. `keySql` is the key's SQL, over the FROM items `from` (none,
+ * or a CTE of the statement it is part of, the way `auditOfWritten` is the audit's); `seconds` the window's.
+ * A counter, not money: it need not wait for the WAL flush (ADR 0046, as the request limits).
+ */
+export const windowHitOf = (keySql: string, from: string, seconds: string) =>
+  `INSERT INTO rate_limits (key, count, window_start) SELECT ${keySql}, 1, now() FROM ${from ? `${from}, ` : ''}${NO_FLUSH_WAIT}
+     ON CONFLICT (key) DO UPDATE SET
+       count = CASE WHEN rate_limits.window_start < now() - make_interval(secs => ${seconds}) THEN 1 ELSE rate_limits.count + 1 END,
+       window_start = CASE WHEN rate_limits.window_start < now() - make_interval(secs => ${seconds}) THEN now() ELSE rate_limits.window_start END
+     RETURNING count, CEIL(EXTRACT(EPOCH FROM (window_start + make_interval(secs => ${seconds}) - now())))::int AS reset`
+
 const rowCount = (meta: unknown) =>
   // Stryker disable next-line OptionalChaining: a raw DELETE always answers a result object, never undefined
   (meta as { rowCount?: number })?.rowCount ?? 0
@@ -33,23 +46,6 @@ const rowCount = (meta: unknown) =>
 export function createLimitQueries(sequelize: Sequelize) {
   const run = preparedFor(sequelize)
   return {
-    /**
-     * Counts one hit in `key`'s fixed window of `windowSeconds` (a window that has ended starts again at
-     * one): the count so far and the whole seconds until the window ends.
-     */
-    async hitWindow(key: string, windowSeconds: number): Promise<{ count: number; reset: number }> {
-      const [row] = await sequelize.query<{ count: number; reset: number }>(
-        // A counter, not money: it need not wait for the WAL flush (ADR 0046, as the request limits).
-        `INSERT INTO rate_limits (key, count, window_start) SELECT :key, 1, now() FROM ${NO_FLUSH_WAIT}
-     ON CONFLICT (key) DO UPDATE SET
-       count = CASE WHEN rate_limits.window_start < now() - make_interval(secs => :w) THEN 1 ELSE rate_limits.count + 1 END,
-       window_start = CASE WHEN rate_limits.window_start < now() - make_interval(secs => :w) THEN now() ELSE rate_limits.window_start END
-     RETURNING count, CEIL(EXTRACT(EPOCH FROM (window_start + make_interval(secs => :w) - now())))::int AS reset`,
-        { replacements: { key, w: windowSeconds }, type: QueryTypes.SELECT }
-      )
-      return { count: Number(row!.count), reset: Number(row!.reset) }
-    },
-
     /** Charges each key one point, its expiry `durationMs` from `now` when its window had ended. */
     async take(keys: string[], durationsMs: number[], now: number): Promise<Bucket[]> {
       const rows = await run<{ key: string; points: number; expire: string }>(TAKE, [keys, durationsMs, now])

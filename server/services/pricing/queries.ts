@@ -1,4 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import { preparedFor } from '../../../models/prepared.ts'
 import { ACTIVE_AGENT_SQL } from '../../lib/vocabulary.ts'
 
 // The price rule's statements and the price rows agents write (shops, sub-agents), with the typed
@@ -37,22 +38,24 @@ export const toTierPrice = (r: Raw): TierPrice => ({ tierId: Number(r.tier_id), 
 export function createPricingQueries(sequelize: Sequelize) {
   const q = <T extends object = Raw>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
     sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
+  const run = preparedFor(sequelize)
 
   return {
     /**
      * The buyer's standing, the tiers in their order and each tier's own price for the packages asked
      * for: one statement instead of three, since every agent's price needs all of them (an order waits
      * on each round trip). The tiers come back even for a buyer who pays the public price; they are few.
+     * Every agent's order and quote reads it: a named statement (ADR 0024), its plan made once per connection.
      */
     async buyerAndTiers(agentId: number, packageIds: number[], t?: Transaction): Promise<{ buyer: Buyer; tiers: TierStep[]; prices: TierPrice[] } | null> {
-      const [row] = await q(
+      const [row] = await run<Raw>(
         `SELECT a.id, ${ACTIVE_AGENT_SQL} AS active, a.tier_id, a.parent_agent_id, p.tier_id AS parent_tier_id,
               (a.suspended_by_parent_at IS NOT NULL) AS suspended,
               (SELECT COALESCE(json_agg(json_build_object('id', id, 'position', position) ORDER BY position), '[]'::json) FROM tiers) AS tiers,
               (SELECT COALESCE(json_agg(json_build_object('tier_id', tier_id, 'package_id', package_id, 'price_pesewas', price_pesewas)), '[]'::json)
-                 FROM tier_prices WHERE package_id = ANY(ARRAY[:ids]::int[])) AS prices
-         FROM agents a LEFT JOIN agents p ON p.id = a.parent_agent_id WHERE a.id = :id`,
-        { id: agentId, ids: packageIds.length ? packageIds : [0] },
+                 FROM tier_prices WHERE package_id = ANY($2::int[])) AS prices
+         FROM agents a LEFT JOIN agents p ON p.id = a.parent_agent_id WHERE a.id = $1`,
+        [agentId, packageIds],
         t
       )
       if (!row) return null

@@ -13,7 +13,6 @@ import type { PricingService } from '../pricing/index.ts'
 import type { PackagesService } from '../packages/index.ts'
 import type { Queue } from '../queue/index.ts'
 import type { WalletService } from '../wallet/index.ts'
-import { hitWindow } from '../limits/rate-limit.ts'
 import { createApiKeys } from './keys.ts'
 import { presentApiOrder, type ApiOrder } from './present.ts'
 import { createOrderKeyQueries, orderKeyOfWritten, type OrderKeyUse } from './queries-idempotency.ts'
@@ -92,16 +91,18 @@ export function createResellerApi(deps: {
      * Who is calling, and the request counted against the key's rate (a fixed one-minute window per key in
      * PostgreSQL, shared by every instance: the count and the seconds until the window ends, for X-RateLimit-*
      * and Retry-After). 401 for a missing, unknown or revoked key; 403 when the agent may not trade (unapproved,
-     * unpaid). The key's user and its counter need only the key: both are asked at once, one round trip for two.
+     * unpaid). The key's counter needs only the key's id: it is counted by the key's own statement, then its user is read.
      * A known key's request is counted even when its agent is then refused, as any request on it is.
      */
     async admit(header: string | undefined): Promise<{ caller: ApiCaller; rate: ApiRate }> {
       const raw = header?.startsWith('Bearer ') ? header.slice(7).trim() : ''
       if (!raw) throw unauthorized('API key required: send Authorization: Bearer <key>')
-      const found = await keys.authenticate(raw)
+      const found = await keys.authenticate(raw, 60)
       if (!found) throw unauthorized(BAD_KEY)
       const limit = deps.env.API_RATE_LIMIT_PER_MINUTE
-      const [actor, { count, resetSeconds }] = await Promise.all([deps.auth.loadActor(found.userId), hitWindow(sequelize, `api-key:${found.keyId}`, 60)])
+      const { count } = found
+      const resetSeconds = Math.max(1, found.reset)
+      const actor = await deps.auth.loadActor(found.userId)
       if (!actor || actor.role !== 'AGENT' || !actor.agent) throw unauthorized(BAD_KEY)
       if (!isActiveAgent(actor?.agent)) throw forbidden('Your agent account must be paid and approved to use the API')
       return {

@@ -1,4 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import { preparedFor } from '../../../models/prepared.ts'
 
 // The Idempotency-Key of an order (index.ts) and of a checker purchase (vouchers.ts) through the API.
 
@@ -24,11 +25,13 @@ export const orderKeyOfWritten = (source: string, first: number) =>
      ON CONFLICT (agent_id, key) DO NOTHING RETURNING key`
 
 export function createOrderKeyQueries(sequelize: Sequelize) {
+  // Read on every wallet order over the API: a named statement (ADR 0024).
+  const run = preparedFor(sequelize)
   return {
     keyUse: async (agentId: number, key: string): Promise<OrderKeyUse | null> => {
-      const [row] = await sequelize.query<{ request_hash: string; order_id: number | null }>(
-        'SELECT request_hash, order_id FROM idempotency_keys WHERE agent_id = :agentId AND key = :key',
-        { replacements: { agentId, key }, type: QueryTypes.SELECT }
+      const [row] = await run<{ request_hash: string; order_id: number | null }>(
+        'SELECT request_hash, order_id FROM idempotency_keys WHERE agent_id = $1 AND key = $2',
+        [agentId, key]
       )
       return row ? { requestHash: row.request_hash, orderId: row.order_id } : null
     }
