@@ -7,7 +7,8 @@
 //   BENCH_ORDERS (200 per round), BENCH_ROUNDS (3), BENCH_PORT (3100; +1 for the bare server), BENCH_PG_PORT (54330),
 //   PROFILE_ORDERS (20: orders per kind whose statements are timed one by one),
 //   BENCH_TRACE=1: those orders also traced phase by phase in the server (bench/trace-requests.ts)
-//   BENCH_CPU_PROFILE=<file>: the last round's visitor orders profiled in the server (bench/cpu-window.ts), written there
+//   BENCH_CPU_PROFILE=<file>: the last round's visitor orders profiled in the server (bench/cpu-window.ts), written there;
+//     BENCH_CPU_PROFILE_KIND=wallet profiles the wallet orders instead
 //   BENCH_PG_STATEMENTS=1: PostgreSQL's own time per statement (pg_stat_statements, planning included) over the profiled
 //     orders of each kind; the cluster is started with the extension preloaded (slower: leave it off for timed runs)
 import { randomUUID } from 'node:crypto'
@@ -158,10 +159,11 @@ async function profilerSignal(file: string) {
   while (!fs.existsSync(file)) await new Promise((r) => setTimeout(r, 20))
 }
 const VISITOR = Object.keys(kinds)[0]!
+const PROFILED_KIND = process.env.BENCH_CPU_PROFILE_KIND === 'wallet' ? Object.keys(kinds)[1]! : VISITOR
 for (let round = 0; round < rounds; round++) {
   for (const [name, place] of Object.entries(kinds)) {
     // The profile's orders are left out of the CPU per order: the profiler costs CPU of its own.
-    const profiled = cpuProfile && round === rounds - 1 && name === VISITOR
+    const profiled = cpuProfile && round === rounds - 1 && name === PROFILED_KIND
     if (profiled) await profilerSignal(`${cpuProfile}.on`)
     ;(all[name] ??= []).push(...(await (profiled ? inARow(place) : cpuOf(name, () => inARow(place))())))
     if (profiled) await profilerSignal(cpuProfile)
@@ -234,7 +236,7 @@ for (const [name, ms] of Object.entries(all)) {
 }
 console.log('')
 for (const [name, c] of Object.entries(cpu)) {
-  const n = all[name]!.length - (cpuProfile && name === VISITOR ? perRound : 0)
+  const n = all[name]!.length - (cpuProfile && name === PROFILED_KIND ? perRound : 0)
   console.log(`${name.padEnd(60)} CPU per order: app ${((c.app * 1000) / n).toFixed(2)} ms, PostgreSQL backends ${((c.db * 1000) / n).toFixed(2)} ms`)
 }
 console.log('')
