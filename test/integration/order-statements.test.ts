@@ -197,19 +197,21 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     const { out, statements, flushes, sent, events, named } = await statementsOf(() =>
       api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241112211' }, { 'Idempotency-Key': 'counted-1' })
     )
-    // The key's request counter needs only the key's id: counted by the key's own statement, not a statement of its own.
+    // The key's request counter and its user need only the key's row: counted and read by the key's own statement,
+    // not statements of their own.
     const [keyRead] = sent.filter((s) => /\bFROM api_keys\b/.test(s))
     expect(keyRead, sent.join('\n')).to.match(/INSERT INTO rate_limits\b/)
+    expect(keyRead, sent.join('\n')).to.match(/\busers u LEFT JOIN agents a\b/)
     expect(
-      sent.filter((s) => /^INSERT INTO rate_limits\b/.test(s)),
+      sent.filter((s) => /^INSERT INTO rate_limits\b|^SELECT u\.id\b/.test(s)),
       sent.join('\n')
     ).to.deep.equal([])
     expect(out.status, out.text).to.equal(201)
     expect(out.body.order).to.include({ paymentStatus: 'SUCCESS', recipientNumber: '0241112211' })
     expect(flushes, sent.join('\n')).to.equal(1)
-    expect(statements, sent.join('\n')).to.equal(15)
-    // The path's own reads go by name, parsed and planned once per connection: the key with its counter, the
-    // key's user, the Idempotency-Key's earlier use, the price rule.
+    expect(statements, sent.join('\n')).to.equal(14)
+    // The path's own reads go by name, parsed and planned once per connection: the key with its counter and its
+    // user, the Idempotency-Key's earlier use, the price rule.
     expect(
       sent.filter((s) => /\bFROM (api_keys|users|idempotency_keys|agents a LEFT JOIN agents p)\b/.test(s) && !named.includes(s)),
       'sent without a name'

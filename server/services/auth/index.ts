@@ -6,7 +6,7 @@ import { AppError, badRequest, unauthorized } from '../../lib/errors.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Actor, Ctx, Role } from '../context.ts'
 import type { EndedSessions, SessionsService } from './sessions.ts'
-import { createActorQueries } from './queries-actor.ts'
+import { type ActorRow, createActorQueries, toActorRow } from './queries-actor.ts'
 import { ACCOUNT_ALERT_FAILURES, type LoginThrottle } from '../limits/login-throttle.ts'
 
 export const ACCESS_TTL_SECONDS = 3600
@@ -33,6 +33,15 @@ export interface IssuedTokens {
 
 export type AuthService = ReturnType<typeof createAuthService>
 
+/** An actor's name is its own, else its agent's. */
+const named = (u: ActorRow): Actor => ({ ...u, name: u.name ?? u.agent?.name ?? null })
+
+/** The actor of a row read with the actor's columns (`ACTOR_COLUMNS`), or null when it names no user. */
+export function actorOfRow(raw: Record<string, any> | undefined): Actor | null {
+  const u = toActorRow(raw)
+  return u && named(u)
+}
+
 export const SESSION_EXPIRED = 'Session expired. Please log in again.'
 
 export function createAuthService({
@@ -54,8 +63,7 @@ export function createAuthService({
   async function loadActor(userId: number): Promise<Actor | null> {
     if (userId === null || userId === undefined) return null
     const u = await actors.actor(userId)
-    if (!u) return null
-    return { ...u, name: u.name ?? u.agent?.name ?? null }
+    return u && named(u)
   }
 
   /** Tokens of one sign-in share a family: reusing a rotated refresh token ends the whole family. */

@@ -6,7 +6,7 @@ import type { Logger } from '../../lib/logger.ts'
 import { toGhs } from '../../lib/money.ts'
 import { isActiveAgent } from '../../lib/vocabulary.ts'
 import type { AuditService } from '../audit/index.ts'
-import type { AuthService } from '../auth/index.ts'
+import { actorOfRow, type AuthService } from '../auth/index.ts'
 import type { Actor } from '../context.ts'
 import type { ApiOrderInput, OrdersService } from '../orders/index.ts'
 import type { PricingService } from '../pricing/index.ts'
@@ -91,7 +91,8 @@ export function createResellerApi(deps: {
      * Who is calling, and the request counted against the key's rate (a fixed one-minute window per key in
      * PostgreSQL, shared by every instance: the count and the seconds until the window ends, for X-RateLimit-*
      * and Retry-After). 401 for a missing, unknown or revoked key; 403 when the agent may not trade (unapproved,
-     * unpaid). The key's counter needs only the key's id: it is counted by the key's own statement, then its user is read.
+     * unpaid). The key's counter and its user need only the key's row: the key's one statement counts the request and
+     * reads the user as auth reads an actor (`actorOfRow` maps it).
      * A known key's request is counted even when its agent is then refused, as any request on it is.
      */
     async admit(header: string | undefined): Promise<{ caller: ApiCaller; rate: ApiRate }> {
@@ -102,7 +103,7 @@ export function createResellerApi(deps: {
       const limit = deps.env.API_RATE_LIMIT_PER_MINUTE
       const { count } = found
       const resetSeconds = Math.max(1, found.reset)
-      const actor = await deps.auth.loadActor(found.userId)
+      const actor = actorOfRow(found.actor)
       if (!actor || actor.role !== 'AGENT' || !actor.agent) throw unauthorized(BAD_KEY)
       if (!isActiveAgent(actor?.agent)) throw forbidden('Your agent account must be paid and approved to use the API')
       return {

@@ -79,17 +79,20 @@ export function createApiKeys(deps: { sequelize: Sequelize; audit: AuditService 
     },
 
     /**
-     * The key's agent and user, and its request counted in its window of `windowSeconds` (one statement), or null for
-     * an unknown or revoked key (nothing counted). Last use is written at most once a minute.
+     * The key's agent and user (its row as auth reads an actor), and its request counted in its window of `windowSeconds`
+     * (one statement), or null for an unknown or revoked key (nothing counted). Last use is written at most once a minute.
      */
-    async authenticate(raw: string, windowSeconds: number): Promise<{ keyId: number; agentId: number; userId: number; count: number; reset: number } | null> {
+    async authenticate(
+      raw: string,
+      windowSeconds: number
+    ): Promise<{ keyId: number; agentId: number; userId: number; count: number; reset: number; actor: Record<string, any> } | null> {
       // The guard only spares a hash and a query: a key failing it matches no stored hash either, so weakening it changes no answer.
       // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: equivalent, see above
       if (!raw.startsWith(KEY_PREFIX) || raw.length > 200) return null
       const row = await queries.keyCounted(sha256(raw), windowSeconds)
       // Written at most once a minute per key, so a busy key does not rewrite its row on every request.
       if (row?.stale) await queries.touch(row.id)
-      return row ? { keyId: row.id, agentId: row.agentId, userId: row.userId, count: row.count, reset: row.reset } : null
+      return row ? { keyId: row.id, agentId: row.agentId, userId: row.userId, count: row.count, reset: row.reset, actor: row.actor } : null
     }
   }
 }

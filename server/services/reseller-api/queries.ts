@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { preparedFor } from '../../../models/prepared.ts'
+import { ACTOR_COLUMNS, ACTOR_FROM } from '../auth/queries-actor.ts'
 import { windowHitOf } from '../limits/queries.ts'
 
 // The API keys' statements, and the typed camelCase rows they return.
@@ -20,22 +21,26 @@ export interface KeyUse {
   stale: boolean
 }
 
-/** A presented key's use, and its request counted in the key's fixed window (the count so far, the seconds left in it). */
+/** A presented key's use, its request counted in the key's fixed window (the count so far, the seconds left in it), and its user's row. */
 export interface CountedKeyUse extends KeyUse {
   count: number
   reset: number
+  /** The key's user as auth reads an actor (`ACTOR_COLUMNS`), for auth to map. */
+  actor: Record<string, any>
 }
 
 /**
- * The key by its hash, and its request counted in its window in the same statement: the counter needs only the
- * key's id, so it is a CTE over the key's row (an unknown or revoked key counts nothing, as before), and the
- * statement goes by name (ADR 0024). Like the counter alone, it does not wait for the WAL flush (ADR 0046).
+ * The key by its hash, its request counted in its window, and its user as auth reads an actor, in one statement:
+ * the counter and the user need only the key's row, so they are a CTE over it and a join to it (an unknown or
+ * revoked key counts nothing and reads no one, as before). By name (ADR 0024); like the counter alone, it does not
+ * wait for the WAL flush (ADR 0046).
  */
 const KEY_COUNTED = `WITH k AS (
-    SELECT k.id, k.agent_id, a.user_id, (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS stale
-      FROM api_keys k JOIN agents a ON a.id = k.agent_id WHERE k.key_hash = $1 AND k.revoked_at IS NULL),
+    SELECT k.id, k.agent_id, ka.user_id, (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS stale
+      FROM api_keys k JOIN agents ka ON ka.id = k.agent_id WHERE k.key_hash = $1 AND k.revoked_at IS NULL),
   w AS (${windowHitOf("'api-key:' || k.id", 'k', '$2::int')})
-  SELECT k.id, k.agent_id, k.user_id, k.stale, w.count, w.reset FROM k, w`
+  SELECT k.id AS key_id, k.agent_id AS key_agent_id, k.user_id AS key_user_id, k.stale, w.count, w.reset, ${ACTOR_COLUMNS}
+    FROM k CROSS JOIN w LEFT JOIN (${ACTOR_FROM}) ON u.id = k.user_id`
 
 type Raw = Record<string, any>
 const toKey = (r: Raw): ApiKeyRow => ({
@@ -82,7 +87,9 @@ export function createKeyQueries(sequelize: Sequelize) {
 
     async keyCounted(hash: string, windowSeconds: number): Promise<CountedKeyUse | null> {
       const [r] = await run<Raw>(KEY_COUNTED, [hash, windowSeconds])
-      return r ? { id: r.id, agentId: r.agent_id, userId: r.user_id, stale: Boolean(r.stale), count: Number(r.count), reset: Number(r.reset) } : null
+      return r
+        ? { id: r.key_id, agentId: r.key_agent_id, userId: r.key_user_id, stale: Boolean(r.stale), count: Number(r.count), reset: Number(r.reset), actor: r }
+        : null
     },
 
     async touch(id: number): Promise<void> {
