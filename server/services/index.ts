@@ -159,7 +159,7 @@ export function createServices(deps: Deps) {
   const tiers = createTiersService({ sequelize, audit, packages, pricing })
   const orders = createOrdersService({ sequelize, models, settings, audit, packages, payments, wallet, pricing })
   // Reseller API: keys, /api/v1 orders with idempotency, signed agent webhooks through the queue.
-  const resellerApi = createResellerApi({ sequelize, env: deps.env, log: deps.log, audit, auth, packages, pricing, orders, wallet, queue })
+  const resellerApi = createResellerApi({ sequelize, env: deps.env, log: deps.log, audit, packages, pricing, orders, wallet, queue })
   const agentWebhooks = resellerApi.webhooks
   // Bulk orders (ADR 0039): one wallet debit for many ordinary orders; the change that ends a batch's last line tells the agent's software.
   const bulk = createBulkService({ sequelize, audit, settings, packages, pricing, payments, sms, webhooks: agentWebhooks })

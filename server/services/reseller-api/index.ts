@@ -6,7 +6,7 @@ import type { Logger } from '../../lib/logger.ts'
 import { toGhs } from '../../lib/money.ts'
 import { isActiveAgent } from '../../lib/vocabulary.ts'
 import type { AuditService } from '../audit/index.ts'
-import { actorOfRow, type AuthService } from '../auth/index.ts'
+import { actorOfRow } from '../auth/index.ts'
 import type { Actor } from '../context.ts'
 import type { ApiOrderInput, OrdersService } from '../orders/index.ts'
 import type { PricingService } from '../pricing/index.ts'
@@ -55,7 +55,6 @@ export function createResellerApi(deps: {
   env: Env
   log: Logger
   audit: AuditService
-  auth: AuthService
   packages: PackagesService
   pricing: PricingService
   orders: OrdersService
