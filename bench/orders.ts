@@ -42,7 +42,7 @@ console.log(
 const pgStatements = process.env.BENCH_PG_STATEMENTS === '1'
 // postgresql.auto.conf is the cluster's own (ALTER SYSTEM's file): the extension is preloaded only for this run.
 const autoConf = path.join(BENCH_ENV.DATA_DIR, 'pg', 'postgresql.auto.conf')
-const PRELOAD = "\nshared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track_planning = on\n"
+const PRELOAD = "\nshared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track_planning = on\ntrack_functions = 'pl'\n"
 if (fs.existsSync(autoConf)) fs.writeFileSync(autoConf, fs.readFileSync(autoConf, 'utf8').replace(PRELOAD, '') + (pgStatements ? PRELOAD : ''))
 fs.rmSync(statementLog, { force: true })
 if (traceFile) fs.rmSync(traceFile, { force: true })
@@ -181,7 +181,7 @@ const pgTimes: string[] = []
 for (const [name, place] of Object.entries(kinds)) {
   const perStatement: { text: string; ms: number[] }[] = []
   const requestMs: number[] = []
-  if (pgStatements) await db.query('SELECT pg_stat_statements_reset()')
+  if (pgStatements) await db.query('SELECT pg_stat_statements_reset(), pg_stat_reset()')
   for (let i = 0; i < profiled; i++) {
     await new Promise((r) => setTimeout(r, 100))
     const before = logLines().length
@@ -212,6 +212,16 @@ for (const [name, place] of Object.entries(kinds)) {
     for (const r of rows)
       pgTimes.push(
         `  ${(r.plan / profiled).toFixed(3).padStart(7)} + ${(r.exec / profiled).toFixed(3).padStart(7)}  ${String(Math.round(r.blks / profiled)).padStart(5)}  ${`${r.calls}`.padStart(4)}  ${String(r.query).replace(/\s+/g, ' ').slice(0, 110)}`
+      )
+    // The plpgsql functions (triggers and graphile_worker's add_job) inside those statements, by their own time.
+    // The backends hand their function counts to the statistics at most once a second.
+    await new Promise((r) => setTimeout(r, 1500))
+    const fns = await db.query(
+      `SELECT schemaname || '.' || funcname AS fn, calls, self_time, total_time FROM pg_stat_user_functions WHERE calls > 0 ORDER BY total_time DESC LIMIT 12`
+    )
+    for (const f of fns.rows)
+      pgTimes.push(
+        `  function ${f.fn}: ${(f.calls / profiled).toFixed(2)} calls, ${(f.total_time / profiled).toFixed(3)} ms (self ${(f.self_time / profiled).toFixed(3)}) per order`
       )
     const plan = rows.reduce((a, r) => a + r.plan, 0) / profiled
     const exec = rows.reduce((a, r) => a + r.exec, 0) / profiled
