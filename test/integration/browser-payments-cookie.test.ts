@@ -25,6 +25,13 @@ async function oldSession(startedPayments: string[]): Promise<string> {
   return encodeURIComponent(`s:${sid}.${mac}`)
 }
 
+/** A `dh_paid` cookie as the app signs it (ADR 0062), issued `agoMs` ago: only a test that knows the secret can make one. */
+function paidCookieIssued(agoMs: number, refs: string[]): string {
+  const key = crypto.createHmac('sha256', testEnv().SESSION_SECRET!).update(PAID).digest()
+  const body = [Math.floor((Date.now() - agoMs) / 1000).toString(36), ...refs].join('~')
+  return `${body}~${crypto.createHmac('sha256', key).update(body).digest('base64url')}`
+}
+
 describe("a browser's payments in a signed cookie, without a session", () => {
   beforeEach(resetDb)
 
@@ -98,5 +105,29 @@ describe("a browser's payments in a signed cookie, without a session", () => {
     expect(await status(visitor, tids[0]!)).to.equal(404)
     expect(await status(visitor, tids[1]!)).to.equal(200)
     expect(await status(visitor, tids.at(-1)!)).to.equal(200)
+  })
+
+  it('a cookie past the idle timeout opens nothing; one in use is written again with a new issue time once it is a minute old', async () => {
+    const pkg = await createPackage()
+    const { tid } = await order(new Client(), pkg.id, 1)
+    const at = (agoMs: number) => {
+      const c = new Client()
+      c.cookies.set(PAID, paidCookieIssued(agoMs, [tid]))
+      return c
+    }
+    expect(await status(at(31 * 60_000), tid)).to.equal(404)
+    // Five minutes old: read, and renewed on the answer.
+    const used = at(5 * 60_000)
+    const before = used.cookies.get(PAID)!
+    const r = await used.get(`/api/payment/status/${tid}`)
+    expect(r.status).to.equal(200)
+    expect(r.headers.getSetCookie().filter((c) => c.startsWith(`${PAID}=`))).to.have.length(1)
+    const renewed = used.cookies.get(PAID)!
+    expect(renewed).to.not.equal(before)
+    expect(Number.parseInt(renewed.split('~')[0]!, 36) * 1000).to.be.greaterThan(Date.now() - 60_000)
+    // Fresh: read, and not written again.
+    const fresh = await at(0).get(`/api/payment/status/${tid}`)
+    expect(fresh.status).to.equal(200)
+    expect(fresh.headers.getSetCookie().filter((c) => c.startsWith(`${PAID}=`))).to.deep.equal([])
   })
 })
