@@ -24,7 +24,7 @@ const GROUPS: [string, RegExp][] = [
   ['socket writes (writev)', /^writev /],
   ['garbage collector', /garbage collector/],
   ['joi', /joi\/lib\//],
-  ['express-session', /express-session|uid-safe|cookie\/|cookie-signature|session-store|session-saved-early/],
+  ['express-session and the payments cookie', /express-session|uid-safe|cookie\/|cookie-signature|session-store|paid-cookie/],
   ['compression of the answer', /compression\/|zlib|compress\.ts|negotiator\/|accepts\/|vary\/|compressible\//],
   ['prom-client (metrics)', /prom-client\/|metrics\.ts/],
   ["pg's client", /pg\/lib|pg-protocol\/|pg-types\/|postgres-/],

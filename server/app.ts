@@ -9,6 +9,7 @@ import { errorHandler } from './http/middleware/errors.ts'
 import { metricsHandler, type Metrics } from './http/metrics.ts'
 import { rejectUnstorableText, requireKnownBody } from './http/middleware/input.ts'
 import { lazySession } from './http/middleware/lazy-session.ts'
+import { paidCookie } from './http/paid-cookie.ts'
 import { createSessionStore } from './http/middleware/session-store.ts'
 import { requestLogger } from './http/middleware/request-log.ts'
 import { securityHeaders } from './http/middleware/security-headers.ts'
@@ -82,6 +83,9 @@ export function createApp(opts: AppOptions): Express {
   for (const h of opts.pages?.assets ?? []) app.use(h)
   app.use(catchUpEarly(services, SESSION_COOKIE))
 
+  // The payments a browser started live in a signed cookie of their own, signed with the session's secret and
+  // secure where the session's cookie is: a visitor's order creates no session (ADR 0062).
+  app.locals.paidCookie = paidCookie(opts.sessionSecret, IDLE_TIMEOUT_MS, (req) => prod && req.secure)
   const sessionStatement = preparedFor(services.deps.sequelize)
   app.use(
     lazySession(
@@ -95,8 +99,8 @@ export function createApp(opts: AppOptions): Express {
         // A read moves the session's expiry at most once a minute (ADR 0043); the row is kept between loads (ADR 0048).
         store: createSessionStore(
           {
-            // Named statements (ADR 0024): a visitor's order saves its session beside the gateway's answer, and
-            // Sequelize's query path with PostgreSQL's parse and plan of each save was most of that round trip.
+            // Named statements (ADR 0024): Sequelize's query path with PostgreSQL's parse and plan of each save
+            // was most of a session save's round trip.
             pgPromise: { any: (text: string, params: unknown[]) => sessionStatement(text, params) },
             tableName: 'session',
             createTableIfMissing: false,

@@ -1,25 +1,39 @@
 import type { Request } from 'express'
 import type { Browser, Ctx } from '../services/context.ts'
-import { saveSessionNow } from './session-saved-early.ts'
+import type { PaidCookie } from './paid-cookie.ts'
 
 /** How many of its own payments a browser can come back to (status, checkout, simulator phone). */
 export const REMEMBERED_PAYMENTS = 20
 
-/** The session's list of payments this browser started; the session is only written when one is added, at once. */
+/**
+ * The payments this browser started: its signed cookie (`paid-cookie.ts`), so a visitor's order needs no
+ * session row. A session that still holds a list from before the cookie is honoured while it lives;
+ * new payments go to the cookie only.
+ */
 export function browserOf(req: Request): Browser {
-  const list = () => (Array.isArray(req.session?.startedPayments) ? req.session.startedPayments : [])
+  const cookie = req.app?.locals.paidCookie as PaidCookie | undefined
+  const inCookie = () => cookie?.read(req) ?? []
+  const inSession = () => (Array.isArray(req.session?.startedPayments) ? req.session.startedPayments : [])
+  // A browser that keeps using its payments keeps them, as the rolling session did.
+  const renew = () => {
+    if (cookie && req.res) cookie.renew(req, req.res)
+  }
   return {
-    owns: (tid) => list().includes(tid),
-    remember: (tid) => {
-      if (!req.session) return
-      req.session.startedPayments = [...list().filter((t) => t !== tid), tid].slice(-REMEMBERED_PAYMENTS)
-      // Written while the order goes on, not after its answer is ready; the answer still waits for it.
-      saveSessionNow(req)
+    owns: (tid) => {
+      if (!inCookie().includes(tid)) return inSession().includes(tid)
+      renew()
+      return true
     },
-    started: () => [...list()].reverse()
+    remember: (tid) => {
+      if (!cookie || !req.res) return
+      cookie.write(req, req.res, [...inCookie().filter((t) => t !== tid), tid].slice(-REMEMBERED_PAYMENTS))
+    },
+    started: () => {
+      renew()
+      return [...new Set([...inCookie().toReversed(), ...inSession().toReversed()])].slice(0, REMEMBERED_PAYMENTS)
+    }
   }
 }
-
 /** The plain context services take, read off the request. */
 export const ctxOf = (req: Request): Ctx => ({
   user: req.user ?? null,

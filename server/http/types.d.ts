@@ -21,7 +21,7 @@ declare module 'express-session' {
     csrfToken?: string
     /** The user's session epoch at sign-in; an older one than the user's current means the session was ended. */
     epoch?: number
-    /** Transaction ids of the payments this browser started (newest last, at most 20). */
+    /** Transaction ids of the payments this browser started (newest last, at most 20), in sessions saved before the signed cookie held them: read, never written. */
     startedPayments?: string[]
   }
 }

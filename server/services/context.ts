@@ -17,7 +17,7 @@ export interface Actor {
 
 /**
  * The browser a request came from, as far as payments care: the payments it started are
- * remembered in its session, so a transaction id alone never opens someone else's payment.
+ * remembered in its own signed cookie (or a session from before it), so a transaction id alone never opens someone else's payment.
  */
 export interface Browser {
   owns(transactionId: string): boolean

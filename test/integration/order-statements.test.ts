@@ -79,7 +79,7 @@ async function fundedAgent() {
 describe('placing an order: statements and commits (ADR 0046)', () => {
   beforeEach(resetDb)
 
-  it("a visitor's mobile-money order: the order with its payment in one flushed commit before the prompt, the gateway's answer and the session without a flush wait", async () => {
+  it("a visitor's mobile-money order: the order with its payment in one flushed commit before the prompt, the gateway's answer, and no session", async () => {
     const pkg = await createPackage()
     const visitor = new Client()
     // The settings cached as any running shop has them.
@@ -88,7 +88,7 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
       visitor.post('/api/orders', { packageId: pkg.id, recipientNumber: '0241234567', payerPhone: '0241234567', payerNetwork: 'MTN' })
     )
     expect(out.status, out.text).to.equal(201)
-    // Every statement of the order goes by name, the session's save too: none is parsed and planned again per order.
+    // Every statement of the order goes by name: none is parsed and planned again per order.
     expect(
       sent.filter((s) => !named.includes(s)),
       sent.join('\n')
@@ -96,13 +96,13 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     expect(out.body.order).to.include({ paymentStatus: 'PENDING', recipientNumber: '0241234567' })
     expect(out.body.payment).to.include({ paymentStatus: 'PENDING' })
     expect(flushes, sent.join('\n')).to.equal(1)
-    // The session that remembers this browser's payment is saved, without waiting for the flush.
+    // The payment this browser started is remembered in its signed cookie: nothing is written to the session table.
     expect(
-      sent.filter((s) => /^INSERT INTO session\b/.test(s) && /synchronous_commit/.test(s)),
+      sent.filter((s) => /\bsession\b/.test(s)),
       sent.join('\n')
-    ).to.have.length(1)
-    // Five statements in three round trips: the request limit with the package, the order with its payment, the gateway's answer with the session.
-    expect(statements, sent.join('\n')).to.equal(5)
+    ).to.deep.equal([])
+    // Four statements in three round trips: the request limit with the package, the order with its payment, the gateway's answer.
+    expect(statements, sent.join('\n')).to.equal(4)
     expect(askedAtOnce(events, /^INSERT INTO rate_limiter_flexible\b/, /\bFROM packages\b/), events.join('\n')).to.equal(true)
     // The order, its audit entry and its claimed payment are one statement: no transaction around it.
     expect(
@@ -112,8 +112,6 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     const [placing] = sent.filter((s) => /INSERT INTO orders\b/.test(s))
     expect(placing, sent.join('\n')).to.match(/INSERT INTO audit_logs\b/)
     expect(placing, sent.join('\n')).to.match(/INSERT INTO payments\b/)
-    // The session is written while the gateway answers, not after: no round trip of its own at the end.
-    expect(askedAtOnce(events, /^INSERT INTO session\b/, /^WITH p AS \(\s+UPDATE payments/), events.join('\n')).to.equal(true)
     // The order's audit entry is written by the order's own statement.
     expect(
       sent.filter((s) => /^INSERT INTO audit_logs/.test(s)),
@@ -126,64 +124,24 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     ).to.deep.equal([])
   })
 
-  it("a returning visitor's order writes its session once (no touch after the save) and moves its expiry", async () => {
-    const pkg = await createPackage()
-    const visitor = new Client()
-    const order = (phone: string) => visitor.post('/api/orders', { packageId: pkg.id, recipientNumber: phone, payerPhone: phone, payerNetwork: 'MTN' })
-    expect((await order('0241234567')).status).to.equal(201)
-    const sid = decodeURIComponent(visitor.cookies.get('datahub.sid')!).slice(2).split('.')[0]!
-    const expireOf = async () =>
-      (
-        await app().db.sequelize.query<{ expire: Date }>('SELECT expire FROM session WHERE sid = :sid', { replacements: { sid }, type: QueryTypes.SELECT })
-      )[0]!.expire.getTime()
-    // As if the first order were ten minutes ago: the row's expiry and the cookie's as the session holds it.
-    const twentyMinutesOn = Date.now() + 20 * 60_000
-    await app().db.sequelize.query(
-      `UPDATE session SET expire = to_timestamp(:at / 1000.0), sess = jsonb_set(sess::jsonb, '{cookie,expires}', to_jsonb(:iso::text))::json WHERE sid = :sid`,
-      { replacements: { sid, at: twentyMinutesOn, iso: new Date(twentyMinutesOn).toISOString() } }
-    )
-    const before = await expireOf()
-    const { out, sent } = await statementsOf(() => order('0241234568'))
-    expect(out.status, out.text).to.equal(201)
-    expect(
-      sent.filter((s) => /\bsession\b/.test(s) && /^(INSERT|UPDATE|DELETE)/.test(s)),
-      sent.join('\n')
-    ).to.have.length(1)
-    expect(await expireOf()).to.be.greaterThan(before + 9 * 60_000)
-    // Both payments are this browser's: the second save kept the first.
-    expect((await visitor.get(`/api/payment/status/${out.body.payment.transactionId}`)).status).to.equal(200)
-  })
-
-  it("a visitor's order is answered only once its session is saved, and its order is committed before that", async () => {
+  it("a visitor's order is answered while the session table is held: it has nothing to write there, and its browser finds its payment", async () => {
     const pkg = await createPackage()
     const visitor = new Client()
     const locker = new pg.Client({ connectionString: app().db.url })
     await locker.connect()
     try {
-      // The session table held: the session's write waits, as on a slow connection.
+      // No read or write of the session table can pass this lock until it is let go.
       await locker.query('BEGIN')
-      await locker.query('LOCK TABLE session IN SHARE MODE')
-      let answered = false
-      const placing = visitor
-        .post('/api/orders', { packageId: pkg.id, recipientNumber: '0241234567', payerPhone: '0241234567', payerNetwork: 'MTN' })
-        .finally(() => {
-          answered = true
-        })
-      const deadline = Date.now() + 10_000
-      let orders = 0
-      while (orders === 0 && Date.now() < deadline) {
-        orders = Number((await locker.query("SELECT count(*) AS n FROM payments WHERE status IN ('PENDING', 'IN_PROGRESS')")).rows[0].n)
-        await new Promise((r) => setTimeout(r, 20))
-      }
-      expect(orders, 'the order and its payment committed while the session waits').to.equal(1)
-      await new Promise((r) => setTimeout(r, 300))
-      expect(answered, 'answered before its session was saved').to.equal(false)
-      await locker.query('COMMIT')
-      const out = await placing
+      await locker.query('LOCK TABLE session IN ACCESS EXCLUSIVE MODE')
+      const out = await visitor.post('/api/orders', { packageId: pkg.id, recipientNumber: '0241234567', payerPhone: '0241234567', payerNetwork: 'MTN' })
       expect(out.status, out.text).to.equal(201)
-      // The next request of this browser finds the payment it started.
+      const again = await visitor.post('/api/orders', { packageId: pkg.id, recipientNumber: '0241234568', payerPhone: '0241234568', payerNetwork: 'MTN' })
+      expect(again.status, again.text).to.equal(201)
+      // The next requests of this browser find both payments it started.
       expect((await visitor.get(`/api/payment/status/${out.body.payment.transactionId}`)).status).to.equal(200)
+      expect((await visitor.get(`/api/payment/status/${again.body.payment.transactionId}`)).status).to.equal(200)
     } finally {
+      await locker.query('ROLLBACK').catch(() => {})
       await locker.end()
     }
   })

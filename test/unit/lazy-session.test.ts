@@ -15,12 +15,17 @@ function reaches(method: string, url: string, cookie?: string): boolean {
 }
 
 describe('the session middleware runs only where a session can be', () => {
-  it("a reseller API write without the session cookie skips it; the site's writes and any cookie keep it", () => {
+  it('a write without the session cookie skips it, but for the sign-in routes; any cookie keeps it', () => {
     expect(reaches('POST', '/api/v1/orders')).to.equal(false)
     expect(reaches('POST', '/api/v1/batches')).to.equal(false)
-    // A visitor's order remembers its payment in a new session; a sign-in creates one.
-    expect(reaches('POST', '/api/orders')).to.equal(true)
+    // A visitor's order remembers its payment in its own signed cookie, not in a new session.
+    expect(reaches('POST', '/api/orders')).to.equal(false)
+    expect(reaches('POST', '/api/payment/request')).to.equal(false)
+    expect(reaches('POST', '/api/vouchers/buy')).to.equal(false)
+    // A sign-in creates one, a sign-out ends one, under any case of the path as Express routes it.
     expect(reaches('POST', '/api/auth/login')).to.equal(true)
+    expect(reaches('POST', '/API/Auth/Login')).to.equal(true)
+    expect(reaches('POST', '/api/auth/logout')).to.equal(true)
     // A browser signed in on the site keeps its session wherever it calls.
     expect(reaches('POST', '/api/v1/orders', 'datahub.sid=s%3Aabc')).to.equal(true)
     expect(reaches('GET', '/api/orders')).to.equal(false)

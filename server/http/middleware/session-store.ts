@@ -2,7 +2,6 @@ import connectPgSimple from 'connect-pg-simple'
 import session, { type SessionData } from 'express-session'
 import { NO_FLUSH_WAIT } from '../../../models/prepared.ts'
 import type { SessionRow } from '../../services/signed-in/index.ts'
-import { savedByItsRequest } from '../session-saved-early.ts'
 
 /** A session's row is written again on a read only when its last write on this instance is older than this. */
 export const TOUCH_EVERY_MS = 60_000
@@ -65,16 +64,13 @@ export function createSessionStore(options: PgStoreOptions, touchEveryMs = TOUCH
       const at = written.get(sid)
       // Only a read skips: any other request (the timeout dialog's "Extend Session" is a POST) moves the expiry at once.
       if (at !== undefined && Date.now() - at < touchEveryMs && isRead(sess)) return void fn?.()
-      // Saved in full during this very request (a payment it started): that save moved the expiry a moment ago.
-      if (savedByItsRequest(sess)) return void fn?.()
       note(sid)
       super.touch(sid, sess, fn)
     }
 
     // A save does not wait for the WAL flush: a crash of PostgreSQL itself can lose only the last fraction of a
-    // second of saves, which at worst signs a browser out or forgets which payments it started (the payer finds
-    // them by phone; the money follows the gateway, not the session). A visitor's order saves its session, and that
-    // flush was half of the order's time. Ending a session (destroy) still waits: a sign-out must not come undone.
+    // second of saves, which at worst signs a browser out (the money follows the gateway, not the session).
+    // Ending a session (destroy) still waits: a sign-out must not come undone.
     override set(sid: string, sess: SessionData, fn?: (err?: unknown) => void) {
       note(sid)
       if (!any) return super.set(sid, sess, fn)
