@@ -1,4 +1,4 @@
-// What PostgreSQL's busy backends wait on during bench/fulfilment.ts (--waits), and the cluster's WAL
+// What PostgreSQL sees during bench/fulfilment.ts: its busy backends' waits (--waits), the statements sent (--statements), their time (--pg-stats), the WAL
 // flushes: kept apart from the bench's rounds so each file holds one kind of figure.
 import pg from 'pg'
 
@@ -55,4 +55,56 @@ export async function walFlushes(select: (sql: string) => Promise<{ fsyncs: stri
   await new Promise((r) => setTimeout(r, 11_000))
   const [row] = await select(`SELECT sum(fsyncs) AS fsyncs, sum(writes) AS writes FROM pg_stat_io WHERE object = 'wal'`)
   return { fsyncs: Number(row!.fsyncs), writes: Number(row!.writes) }
+}
+
+/** With --pg-stats: PostgreSQL's own time by statement shape over `orders` orders (pg_stat_statements, planning included). */
+export async function printPgStats(q: <T extends object>(sql: string) => Promise<T[]>, orders: number): Promise<void> {
+  const rows = await q<{ calls: string; plan: number; exec: number; blks: string; query: string }>(
+    `SELECT calls, total_plan_time AS plan, total_exec_time AS exec, shared_blks_hit + shared_blks_read AS blks, query FROM pg_stat_statements ORDER BY total_plan_time + total_exec_time DESC LIMIT 40`
+  )
+  const total = rows.reduce((a, r) => a + r.plan + r.exec, 0)
+  console.log(
+    `  PostgreSQL time by statement (pg_stat_statements, top 40: ${((total * 1000) / orders).toFixed(0)} us per order; per order: calls, plan us, exec us, buffers touched per call):`
+  )
+  for (const r of rows)
+    console.log(
+      `    ${(Number(r.calls) / orders).toFixed(2).padStart(6)} ${((r.plan * 1000) / orders).toFixed(0).padStart(5)} ${((r.exec * 1000) / orders).toFixed(0).padStart(6)} ${(Number(r.blks) / Math.max(1, Number(r.calls))).toFixed(0).padStart(5)}  ${r.query.replace(/\s+/g, ' ').slice(0, 110)}`
+    )
+}
+
+/**
+ * With --statements: every statement either pool sends while on, by its text (Sequelize and graphile-worker
+ * both sit on pg.Client), printed per order, most frequent first.
+ */
+export function countStatements() {
+  const statements = new Map<string, number>()
+  let counting = false
+  const query = pg.Client.prototype.query as (...a: unknown[]) => unknown
+  ;(pg.Client.prototype as { query: unknown }).query = function (this: pg.Client, ...a: unknown[]) {
+    if (counting) {
+      const c = a[0] as string | { text?: string; name?: string }
+      // Sequelize inlines its values: fold literals so one statement shape counts once.
+      const text = (typeof c === 'string' ? c : (c?.text ?? c?.name ?? '?'))
+        .replace(/'(?:[^']|'')*'/g, "'?'")
+        .replace(/\b\d+\b/g, 'N')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .slice(0, 120)
+      statements.set(text, (statements.get(text) ?? 0) + 1)
+    }
+    return query.apply(this, a)
+  }
+  return {
+    on: () => {
+      counting = true
+    },
+    off: () => {
+      counting = false
+    },
+    print(orders: number) {
+      const total = [...statements.values()].reduce((a, b) => a + b, 0)
+      console.log(`  statements sent: ${(total / orders).toFixed(1)} per order (${total}; the bench's own progress polls included)`)
+      for (const [text, n] of [...statements].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`    ${(n / orders).toFixed(2).padStart(6)}  ${text}`)
+    }
+  }
 }

@@ -15,7 +15,6 @@
 // vendor (--vendor-delay ms per call). Measured: orders/s from the first settlement to the last
 // DELIVERED, and payment success (settlement committed) -> vendor call latency.
 // Prints figures; asserts nothing. Results go in docs/benchmarks-fulfilment.md by hand.
-import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
@@ -28,7 +27,8 @@ import { loadEnv } from '../server/env.ts'
 import { boot } from '../main.ts'
 import { createLogger } from '../server/lib/logger.ts'
 import { resolveClusterDir } from '../models/embedded.ts'
-import { startWaitSampler, topWaits, walFlushes as walFlushesOf } from './fulfilment-waits.ts'
+import { countStatements, printPgStats, startWaitSampler, topWaits, walFlushes as walFlushesOf } from './fulfilment-waits.ts'
+import { postgresCpuSeconds } from './lib.ts'
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def)
 const N = arg('orders', 1000)
@@ -158,49 +158,12 @@ const others = await Promise.all(
   process.exit(1)
 })
 
-// Every statement either pool sends, by its text (Sequelize and graphile-worker both sit on pg.Client).
-const statements = new Map<string, number>()
-let counting = false
-if (STATEMENTS) {
-  const query = pg.Client.prototype.query as (...a: unknown[]) => unknown
-  ;(pg.Client.prototype as { query: unknown }).query = function (this: pg.Client, ...a: unknown[]) {
-    if (counting) {
-      const c = a[0] as string | { text?: string; name?: string }
-      // Sequelize inlines its values: fold literals so one statement shape counts once.
-      const text = (typeof c === 'string' ? c : (c?.text ?? c?.name ?? '?'))
-        .replace(/'(?:[^']|'')*'/g, "'?'")
-        .replace(/\b\d+\b/g, 'N')
-        .replace(/\s+/g, ' ')
-        .trim()
-        .slice(0, 120)
-      statements.set(text, (statements.get(text) ?? 0) + 1)
-    }
-    return query.apply(this, a)
-  }
-}
+// Every statement either pool sends, by its text (--statements).
+const statements = STATEMENTS ? countStatements() : undefined
 
 // PostgreSQL's CPU (the postmaster and its backends, from /proc): the other half of the cost per order.
 const clusterDir = resolveClusterDir(env.DATA_DIR, 'pg')
-const pgCpuMs = (): number => {
-  try {
-    const tick = 100 // USER_HZ on Linux
-    const master = Number(fs.readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0])
-    let total = 0
-    for (const pid of fs.readdirSync('/proc')) {
-      if (!/^\d+$/.test(pid)) continue
-      try {
-        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-        // fields after the name: state ppid ... utime(12) stime(13) cutime(14) cstime(15)
-        if (Number(pid) === master) total += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])
-        else if (Number(f[1]) === master) total += Number(f[11]) + Number(f[12])
-      } catch {}
-    }
-    return (total * 1000) / tick
-  } catch {
-    return NaN
-  }
-}
+const pgCpuMs = () => postgresCpuSeconds(clusterDir) * 1000
 
 if (PG_STATS) {
   await sequelize.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements')
@@ -254,7 +217,7 @@ async function appRound(round: number): Promise<RoundFigures> {
   const load0 = os.loadavg()[0]!
   const pgCpu0 = pgCpuMs()
   const settledAt = new Map<number, number>()
-  counting = true
+  statements?.on()
   for (const o of others) o.child.send('go')
   const cpu0 = process.cpuUsage()
   const started = performance.now()
@@ -286,7 +249,7 @@ async function appRound(round: number): Promise<RoundFigures> {
   const cpu = process.cpuUsage(cpu0)
   const pgCpu = pgCpuMs() - pgCpu0
   const roundWaitsText = WAITS ? topWaits(roundWaits) : undefined
-  counting = false
+  statements?.off()
   const otherCpuMs = (await Promise.all(others.map((o) => o.report()))).reduce((a, b) => a + b, 0)
 
   const lat = pending.map((p) => calledAt.get(p.order_id)! - settledAt.get(p.order_id)!).sort((a, b) => a - b)
@@ -397,7 +360,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   const app = await appRound(round)
   figures.push({ app, bare: await bareRound() })
 }
-counting = false
+statements?.off()
 for (const o of others) o.child.send('stop')
 console.log(
   '\n| Round | Notify triggers | Orders/s (bare node:http + pg) | Success -> vendor p50 / p95 / p99 ms (bare) | App / PostgreSQL CPU per order | Share of a core | Load |'
@@ -407,27 +370,11 @@ for (const [i, { app: a, bare: b }] of figures.entries())
   console.log(
     `| ${i + 1} | ${a.notify ? 'on' : 'off'} | ${a.perSecond.toFixed(0)} (${b.perSecond.toFixed(0)}) | ${a.p50} / ${a.p95} / ${a.p99} (${b.p50} / ${b.p95} / ${b.p99}) | ${a.appCpu!.toFixed(1)} / ${a.pgCpu!.toFixed(1)} ms | ${(a.core! * 100).toFixed(0)}% | ${a.load} |`
   )
-if (STATEMENTS) {
-  const total = [...statements.values()].reduce((a, b) => a + b, 0)
-  console.log(`  statements sent: ${(total / (N * ROUNDS)).toFixed(1)} per order (${total}; the bench's own progress polls included)`)
-  for (const [text, n] of [...statements].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`    ${(n / (N * ROUNDS)).toFixed(2).padStart(6)}  ${text}`)
-}
+statements?.print(N * ROUNDS)
 await sampler?.stop()
 // The cluster is kept for the next run: leave its triggers as the migrations made them.
 await setNotifyTriggers(true)
 if (WAITS) console.log(`  busy backends by wait over the run (every 10 ms, ${topWaits(waits)})`)
-if (PG_STATS) {
-  const rows = await q<{ calls: string; plan: number; exec: number; blks: string; query: string }>(
-    `SELECT calls, total_plan_time AS plan, total_exec_time AS exec, shared_blks_hit + shared_blks_read AS blks, query FROM pg_stat_statements ORDER BY total_plan_time + total_exec_time DESC LIMIT 40`
-  )
-  const total = rows.reduce((a, r) => a + r.plan + r.exec, 0)
-  console.log(
-    `  PostgreSQL time by statement (pg_stat_statements, top 40: ${((total * 1000) / (N * ROUNDS)).toFixed(0)} us per order; per order: calls, plan us, exec us, buffers touched per call):`
-  )
-  for (const r of rows)
-    console.log(
-      `    ${(Number(r.calls) / (N * ROUNDS)).toFixed(2).padStart(6)} ${((r.plan * 1000) / (N * ROUNDS)).toFixed(0).padStart(5)} ${((r.exec * 1000) / (N * ROUNDS)).toFixed(0).padStart(6)} ${(Number(r.blks) / Math.max(1, Number(r.calls))).toFixed(0).padStart(5)}  ${r.query.replace(/\s+/g, ' ').slice(0, 110)}`
-    )
-}
+if (PG_STATS) await printPgStats(q, N * ROUNDS)
 await running.stop()
 process.exit(0)

@@ -64,6 +64,8 @@ export interface BootOptions {
   log?: Logger
   dev?: boolean
   db?: Database
+  /** Milliseconds now, for what kept page data ages by (a test moves it); Date.now when not given. */
+  now?: () => number
 }
 
 export async function boot(opts: BootOptions): Promise<Running> {
@@ -76,7 +78,7 @@ export async function boot(opts: BootOptions): Promise<Running> {
   if (keyRefusal) throw new Error(`Invalid environment:\n  - ${keyRefusal}`)
   const secret = sessionSecret(env)
   // Services that key an HMAC (reset codes) use the same secret every instance shares.
-  const services = createServices({ sequelize: db.sequelize, models: db.models, env: { ...env, SESSION_SECRET: secret }, log, url: db.url })
+  const services = createServices({ sequelize: db.sequelize, models: db.models, env: { ...env, SESSION_SECRET: secret }, log, url: db.url, now: opts.now })
   await services.queue.migrate()
   await seedDefaults(db.models, services, { adminEmail: env.ADMIN_EMAIL, adminPassword: env.ADMIN_PASSWORD, log, sampleBusiness: env.NODE_ENV !== 'test' })
   const stopSettingsListener = await services.settings.listen()

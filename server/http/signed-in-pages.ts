@@ -53,6 +53,8 @@ export function signedInPageCache(services: Services) {
     async answer(req: Request, res: Response, user: Actor, nonce: string, render: (nonce: string, tag: string) => Promise<RenderedPage>): Promise<boolean> {
       const tag = keptPageTag(req.path, user)
       if (!tag || !req.session?.userId || req.headers.authorization || !(await (catchUpOf(req) ?? services.pageData.fresh()))) return false
+      // A page is shown no longer than the data it was rendered from (the overview's lives a few seconds).
+      if (!services.pageData.isKept(tag)) cache.drop(tag)
       const { page, hit } = await cache.get(req.originalUrl, `${req.sessionID}\n${user.id}\n${sidebarState(req.headers.cookie)}`, (n) => render(n, tag))
       res.setHeader('Cache-Control', 'no-store')
       const gzip = !!req.headers['accept-encoding'] && req.acceptsEncodings('gzip', 'identity') === 'gzip'

@@ -70,6 +70,8 @@ export interface Deps {
   log: Logger
   /** The database URL, for the job queue's own pool (LISTEN/NOTIFY); scripts without workers may omit it. */
   url?: string
+  /** Milliseconds now, for what kept page data ages by; tests give one they move instead of waiting. */
+  now?: () => number
 }
 
 /**
@@ -178,7 +180,7 @@ export function createServices(deps: Deps) {
   // Agents' shops sell checker cards too: the margin on the cards a purchase got, in the settlement's transaction.
   const shopCheckers = createShopCheckersService({ sequelize, audit, shops, vouchers, earnings })
   // Signed-in pages' data between loads (ADR 0048), dropped by the notices of every instance's writes.
-  const pageData = createPageDataService({ settings, packages })
+  const pageData = createPageDataService({ settings, packages, now: deps.now })
   // The signed-in session and user between loads, dropped the same way.
   const signedIn = createSignedInService({ auth })
 

@@ -8,15 +8,17 @@ import { app, resetDb, testEnv } from './server.ts'
 
 /**
  * Another app instance on the test database, with its own settings (providers pointed at local fakes);
- * with `logFile`, its log at trace level goes there for the test to read.
+ * with `logFile`, its log at trace level goes there for the test to read; with `now`, the clock its kept
+ * page data ages by (a test moves it instead of waiting).
  */
-export async function bootInstance(env: Partial<Env> = {}, logFile?: string): Promise<Running> {
+export async function bootInstance(env: Partial<Env> = {}, logFile?: string, now?: () => number): Promise<Running> {
   const url = app().db.url
   const { sequelize, models } = connect(url, undefined, { poolMax: env.DB_POOL_MAX })
   return boot({
     env: { ...testEnv(), PORT: 0, ...env },
     log: logFile ? createLogger('trace', logFile) : createLogger('silent'),
-    db: { sequelize, models, url, close: async () => sequelize.close() }
+    db: { sequelize, models, url, close: async () => sequelize.close() },
+    now
   })
 }
 

@@ -14,9 +14,15 @@ export interface ChangeFeed {
 
 /**
  * Bounds what no notice follows: the clock (the overview's "today" and last 7 days, an order's age).
- * Every row change reaches the cache by notice long before.
+ * Every row change an agent's dashboard shows reaches the cache by notice long before.
  */
 const MAX_AGE_MS = 60_000
+/**
+ * The overview is not told of writes to `orders` and `payments` (migration 381): a notice from every
+ * customer's order and settlement made their commits wait on PostgreSQL's one notify lock (ADR 0059).
+ * So an admin sees a new order or payment at most this late, on every instance; other tables still tell it.
+ */
+const OVERVIEW_MAX_AGE_MS = 5000
 const MAX_ENTRIES = 1000
 
 interface Entry {
@@ -33,7 +39,11 @@ interface Entry {
 export function createPageDataService(deps: {
   settings: Pick<SettingsService, 'version' | 'onChange'>
   packages: Pick<PackagesService, 'version' | 'onChange'>
+  /** Milliseconds now: what entries age by (a test moves it instead of waiting). */
+  now?: () => number
 }) {
+  const now = deps.now ?? Date.now
+  const maxAge = (key: string) => (key === 'overview' ? OVERVIEW_MAX_AGE_MS : MAX_AGE_MS)
   // Map order is insertion order: a hit moves to the end, the first key is the least recently used.
   const entries = new Map<string, Entry>()
   const filling = new Map<string, Promise<unknown>>()
@@ -58,10 +68,16 @@ export function createPageDataService(deps: {
     const value = await load()
     if (version() === v && drops === dropsBefore) {
       entries.delete(key)
-      entries.set(key, { version: v, at: Date.now(), value })
+      entries.set(key, { version: v, at: now(), value })
       if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!)
     }
     return value
+  }
+
+  /** The entry kept for `key` while it may still be answered: same versions, within its lifetime. */
+  function current(key: string): Entry | undefined {
+    const found = entries.get(key)
+    return found && found.version === version() && now() - found.at < maxAge(key) ? found : undefined
   }
 
   /** True when this instance has heard every write committed before the call, so what is kept may be used. */
@@ -76,8 +92,8 @@ export function createPageDataService(deps: {
     async get<T>(key: PageDataKey, load: () => Promise<T>): Promise<T> {
       if (!(await fresh())) return load()
       const v = version()
-      const found = entries.get(key)
-      if (found && found.version === v && Date.now() - found.at < MAX_AGE_MS) {
+      const found = current(key)
+      if (found) {
         entries.delete(key)
         entries.set(key, found)
         return found.value as T
@@ -89,6 +105,13 @@ export function createPageDataService(deps: {
         filling.set(fillKey, pending)
       }
       return pending
+    },
+    /**
+     * Whether `key`'s data is kept and still within its lifetime: a page rendered from it is shown no longer
+     * than the data itself (the overview's lifetime is shorter than a kept page's).
+     */
+    isKept(key: string): boolean {
+      return current(key) !== undefined
     },
     /** Drops what a notice names: `agent:<id>`, `overview`, `agents` (every agent's) or `all` (the default). */
     changed,
