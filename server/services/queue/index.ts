@@ -278,10 +278,9 @@ export function createQueue(deps: QueueDeps) {
     /** The crontab's entries, as registered. */
     scheduled: (): CronEntry[] => crons.map((c) => ({ ...c })),
 
-    /** Creates or upgrades the queue's own schema (at boot, after our migrations; concurrent-safe), and plans add_jobs once per connection. */
+    /** Creates or upgrades the queue's own schema (at boot, after our migrations; concurrent-safe). */
     async migrate(): Promise<void> {
       await runMigrations({ pgPool: ownPool(), logger: graphileLogger(log) })
-      await createWorkerPoolQueries(ownPool()).planAddJobsOnce()
     },
 
     /**

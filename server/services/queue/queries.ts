@@ -9,9 +9,6 @@ import { preparedFor } from '../../../models/prepared.ts'
 /** graphile-worker marks a job with its worker pool's id; ours also names a connection `dhq:<id>`. */
 export const LIVENESS_PREFIX = 'dhq:'
 
-/** graphile-worker's function that adds jobs (add_job calls it), as a regprocedure literal. */
-const ADD_JOBS = `'graphile_worker.add_jobs(graphile_worker.job_spec[], boolean)'`
-
 /** One job as add_job takes it ($1..$8). */
 export interface JobSpec {
   task: string
@@ -80,26 +77,6 @@ export function createQueueQueries(sequelize: Sequelize) {
 /** The statements on the workers' own pool (pg), which graphile-worker also uses. */
 export function createWorkerPoolQueries(pool: pg.Pool) {
   return {
-    /**
-     * `add_jobs`' own statements planned once per connection (generic plans), set on the function after every
-     * migration of the queue's schema (an upgrade that replaces the function gets it back at the next boot).
-     * PostgreSQL keeps re-planning them for each call otherwise: their custom plan for the one job of a paid
-     * order always looks cheaper than the generic one, so four statements were planned on every enqueue
-     * (0.5 of add_job's 1.3 ms, measured in docs/benchmarks.md). The tables they join are graphile-worker's
-     * small task and queue lists and its unique job keys: the generic plan is the same index lookups.
-     * Several instances may boot at once: the advisory lock makes it one ALTER, and a set function is left alone.
-     */
-    async planAddJobsOnce(): Promise<void> {
-      await pool.query(`DO $$
-        BEGIN
-          PERFORM pg_advisory_xact_lock(hashtext('datahub:add_jobs generic plans'));
-          IF NOT EXISTS (SELECT 1 FROM pg_proc WHERE oid = ${ADD_JOBS}::regprocedure
-                           AND 'plan_cache_mode=force_generic_plan' = ANY (proconfig)) THEN
-            ALTER FUNCTION graphile_worker.add_jobs(graphile_worker.job_spec[], boolean) SET plan_cache_mode = force_generic_plan;
-          END IF;
-        END $$`)
-    },
-
     /** The cheapest round trip: throws when the database does not answer. */
     async probe(): Promise<void> {
       await pool.query('SELECT 1')
