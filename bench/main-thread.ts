@@ -10,43 +10,20 @@
 // MT_URL=http://host:port runs against a server that is up; otherwise one starts on MT_PORT (4484) with its
 // own embedded PostgreSQL (MT_PG_PORT, 54484). MT_PAGES=/data-services,/shop/<slug> picks the pages
 // (default: the buy page and the demo shop's page); MT_RUNS (3) loads of each, the median run printed.
-import puppeteer from 'puppeteer-core'
 import { ensureShop } from './demo-shop.ts'
-import { pagesServer, stopChild } from './lib.ts'
+import { stopChild } from './lib.ts'
+import { ADMIN, cost, mainThreadServer, SHOP_SLUG, SLOWDOWN, type TraceEvent, tracePhoneLoad } from './phone-trace.ts'
 
-const SHOP_SLUG = 'lighthouse-shop'
-const ADMIN = { email: 'lighthouse-admin@datahub.local', password: 'lighthouse-admin-pass-123' }
 const PAGES = (process.env.MT_PAGES ?? `/data-services,/shop/${SHOP_SLUG}`).split(',')
 const RUNS = Number(process.env.MT_RUNS ?? 3)
-const { base, child } = await pagesServer({
-  url: process.env.MT_URL,
-  port: process.env.MT_PORT ?? '4484',
-  pgPort: process.env.MT_PG_PORT ?? '54484',
-  dataDir: '.data/main-thread-db',
-  admin: ADMIN
-})
+const { base, child } = await mainThreadServer()
 await ensureShop(base, SHOP_SLUG, ADMIN)
 
-interface TraceEvent {
-  name: string
-  ph: string
-  ts: number
-  dur?: number
-  /** CPU time of the thread in the event, µs */
-  tdur?: number
-  pid: number
-  tid: number
-  args?: { name?: string; data?: { url?: string; functionName?: string; type?: string } }
-}
 interface Task {
   start: number
   ms: number
   what: string
 }
-
-const SLOWDOWN = 4
-/** What an event would take on Lighthouse's mobile phone, in ms: its CPU time times the slowdown. */
-const cost = (e: TraceEvent) => ((e.tdur ?? e.dur ?? 0) * SLOWDOWN) / 1000
 
 const short = (url = '') => url.replace(/^.*\/assets\//, '').replace(/^https?:\/\/[^/]+/, '') || 'inline'
 
@@ -83,45 +60,33 @@ function describe(task: TraceEvent, events: TraceEvent[]): string {
 }
 
 async function trace(url: string) {
-  const browser = await puppeteer.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-dev-shm-usage']
+  const events = await tracePhoneLoad(url, {
+    categories: ['devtools.timeline', 'v8.execute', 'disabled-by-default-devtools.timeline', 'toplevel', 'blink.user_timing'],
+    settleMs: 1000
   })
-  try {
-    const page = await browser.newPage()
-    await page.setViewport({ width: 412, height: 823, isMobile: true, deviceScaleFactor: 1.75 })
-    await page.tracing.start({ categories: ['devtools.timeline', 'v8.execute', 'disabled-by-default-devtools.timeline', 'toplevel', 'blink.user_timing'] })
-    await page.goto(url, { waitUntil: 'load' })
-    await page.waitForSelector('html[data-hydrated="true"]', { timeout: 60_000 })
-    await new Promise((r) => setTimeout(r, 1000))
-    const events = (JSON.parse(Buffer.from((await page.tracing.stop())!).toString()) as { traceEvents: TraceEvent[] }).traceEvents
-    // The page's main thread: the renderer main thread that evaluated this site's scripts.
-    const mains = events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
-    const score = (m: TraceEvent) => events.filter((e) => e.pid === m.pid && e.tid === m.tid && e.name === 'EvaluateScript').length
-    const main = mains.sort((a, b) => score(b) - score(a))[0]!
-    const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid).sort((a, b) => a.ts - b.ts)
-    const nav = mine.find((e) => e.name === 'ParseHTML')?.ts ?? mine[0]!.ts
-    const tasks: Task[] = mine
-      .filter((e) => e.name === 'RunTask' && cost(e) > 50)
-      .map((t) => ({ start: (t.ts - nav) / 1000, ms: cost(t), what: describe(t, mine) }))
-    const busy = mine.filter((e) => e.name === 'RunTask').reduce((s, e) => s + cost(e), 0)
-    // Lighthouse counts blocking from the first contentful paint on: the tasks before it (making the page's context,
-    // the first style and layout) are the load's, not its scripts'.
-    const fcp = mine.find((e) => e.name === 'firstContentfulPaint')?.ts
-    const afterPaint = fcp === undefined ? [] : mine.filter((e) => e.name === 'RunTask' && e.ts >= fcp && cost(e) > 50)
-    // The tasks that evaluate the page's modules (Vike's entry first, then the shell with the page's own entry), over 50 ms or not.
-    const evaluations = mine.filter((e) => e.name === 'v8.evaluateModule')
-    const evaluating = mine.filter((t) => t.name === 'RunTask' && evaluations.some((e) => e.ts >= t.ts && e.ts < t.ts + (t.dur ?? 0))).map(cost)
-    return {
-      tasks,
-      blocking: tasks.reduce((s, t) => s + t.ms - 50, 0),
-      busy,
-      afterPaint: fcp === undefined ? Number.NaN : afterPaint.reduce((s, e) => s + cost(e) - 50, 0),
-      evaluating
-    }
-  } finally {
-    await browser.close()
+  // The page's main thread: the renderer main thread that evaluated this site's scripts.
+  const mains = events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+  const score = (m: TraceEvent) => events.filter((e) => e.pid === m.pid && e.tid === m.tid && e.name === 'EvaluateScript').length
+  const main = mains.sort((a, b) => score(b) - score(a))[0]!
+  const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid).sort((a, b) => a.ts - b.ts)
+  const nav = mine.find((e) => e.name === 'ParseHTML')?.ts ?? mine[0]!.ts
+  const tasks: Task[] = mine
+    .filter((e) => e.name === 'RunTask' && cost(e) > 50)
+    .map((t) => ({ start: (t.ts - nav) / 1000, ms: cost(t), what: describe(t, mine) }))
+  const busy = mine.filter((e) => e.name === 'RunTask').reduce((s, e) => s + cost(e), 0)
+  // Lighthouse counts blocking from the first contentful paint on: the tasks before it (making the page's context,
+  // the first style and layout) are the load's, not its scripts'.
+  const fcp = mine.find((e) => e.name === 'firstContentfulPaint')?.ts
+  const afterPaint = fcp === undefined ? [] : mine.filter((e) => e.name === 'RunTask' && e.ts >= fcp && cost(e) > 50)
+  // The tasks that evaluate the page's modules (Vike's entry first, then the shell with the page's own entry), over 50 ms or not.
+  const evaluations = mine.filter((e) => e.name === 'v8.evaluateModule')
+  const evaluating = mine.filter((t) => t.name === 'RunTask' && evaluations.some((e) => e.ts >= t.ts && e.ts < t.ts + (t.dur ?? 0))).map(cost)
+  return {
+    tasks,
+    blocking: tasks.reduce((s, t) => s + t.ms - 50, 0),
+    busy,
+    afterPaint: fcp === undefined ? Number.NaN : afterPaint.reduce((s, e) => s + cost(e) - 50, 0),
+    evaluating
   }
 }
 

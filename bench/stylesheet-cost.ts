@@ -12,16 +12,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import postcss from 'postcss'
-import puppeteer from 'puppeteer-core'
 import { ensureShop } from './demo-shop.ts'
-import { pagesServer, ROOT, stopChild } from './lib.ts'
+import { ROOT, stopChild } from './lib.ts'
+import { ADMIN, cost, mainThreadServer, SHOP_SLUG, SLOWDOWN, tracePhoneLoad } from './phone-trace.ts'
 
-const SHOP_SLUG = 'lighthouse-shop'
-const ADMIN = { email: 'lighthouse-admin@datahub.local', password: 'lighthouse-admin-pass-123' }
 const PAGES = (process.env.MT_PAGES ?? `/data-services,/shop/${SHOP_SLUG}`).split(',')
 const RUNS = Number(process.env.MT_RUNS ?? 5)
 const VARIANTS = (process.env.MT_VARIANTS ?? 'as-built,one-light-block,unread-vars,empty').split(',')
-const SLOWDOWN = 4
 
 const dir = path.join(ROOT, 'dist/client/assets/static')
 const shellFile = fs.readdirSync(dir).find((f) => /^shell\.[\w-]+\.css$/.test(f))
@@ -52,55 +49,28 @@ function variant(name: string): string {
   return root.toString()
 }
 
-interface TraceEvent {
-  name: string
-  ph: string
-  dur?: number
-  tdur?: number
-  pid: number
-  tid: number
-  args?: { name?: string; beginData?: { url?: string } }
-}
-const cost = (e: TraceEvent) => ((e.tdur ?? e.dur ?? 0) * SLOWDOWN) / 1000
-
 async function styleAndLayout(url: string, css: string) {
-  const browser = await puppeteer.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-dev-shm-usage']
+  const events = await tracePhoneLoad(url, {
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel'],
+    settleMs: 500,
+    prepare: async (page) => {
+      await page.setRequestInterception(true)
+      page.on('request', (r) => {
+        if (r.url().endsWith(`/${shellFile}`)) void r.respond({ status: 200, contentType: 'text/css', body: css })
+        else void r.continue()
+      })
+    }
   })
-  try {
-    const page = await browser.newPage()
-    await page.setViewport({ width: 412, height: 823, isMobile: true, deviceScaleFactor: 1.75 })
-    await page.setRequestInterception(true)
-    page.on('request', (r) => {
-      if (r.url().endsWith(`/${shellFile}`)) void r.respond({ status: 200, contentType: 'text/css', body: css })
-      else void r.continue()
-    })
-    await page.tracing.start({ categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel'] })
-    await page.goto(url, { waitUntil: 'load' })
-    await page.waitForSelector('html[data-hydrated="true"]', { timeout: 60_000 })
-    await new Promise((r) => setTimeout(r, 500))
-    const events = (JSON.parse(Buffer.from((await page.tracing.stop())!).toString()) as { traceEvents: TraceEvent[] }).traceEvents
-    // The page's main thread: the one that parsed this page's HTML (another renderer, started for a blank page or a
-    // second process, sometimes does style work of its own).
-    const parsed = events.find((e) => e.name === 'ParseHTML' && e.args?.beginData?.url === url)
-    if (!parsed) throw new Error(`no trace of ${url} being parsed`)
-    const sum = (names: string[]) =>
-      events.filter((e) => e.pid === parsed.pid && e.tid === parsed.tid && e.ph === 'X' && names.includes(e.name)).reduce((s, e) => s + cost(e), 0)
-    return { style: sum(['UpdateLayoutTree']), layout: sum(['Layout']) }
-  } finally {
-    await browser.close()
-  }
+  // The page's main thread: the one that parsed this page's HTML (another renderer, started for a blank page or a
+  // second process, sometimes does style work of its own).
+  const parsed = events.find((e) => e.name === 'ParseHTML' && e.args?.beginData?.url === url)
+  if (!parsed) throw new Error(`no trace of ${url} being parsed`)
+  const sum = (names: string[]) =>
+    events.filter((e) => e.pid === parsed.pid && e.tid === parsed.tid && e.ph === 'X' && names.includes(e.name)).reduce((s, e) => s + cost(e), 0)
+  return { style: sum(['UpdateLayoutTree']), layout: sum(['Layout']) }
 }
 
-const { base, child } = await pagesServer({
-  url: process.env.MT_URL,
-  port: process.env.MT_PORT ?? '4484',
-  pgPort: process.env.MT_PG_PORT ?? '54484',
-  dataDir: '.data/main-thread-db',
-  admin: ADMIN
-})
+const { base, child } = await mainThreadServer()
 try {
   await ensureShop(base, SHOP_SLUG, ADMIN)
   const texts = new Map(VARIANTS.map((v) => [v, variant(v)]))
