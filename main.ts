@@ -52,7 +52,7 @@ export function registerTasks(services: Services): void {
       ? services.delivery.runBatch(p.map((i) => ({ orderId: Number(i.orderId), sms: smsIds(i.sms) })).filter((i) => Number.isInteger(i.orderId)))
       : services.delivery.runSend(Number(p.orderId), smsIds(p.sms), p.agent === true)
   )
-  // Paid orders no subscriber acts on wait in the orders table, not as jobs (ADR 0056): pumps claim them
+  // Paid orders wait in the orders table, not as jobs (ADR 0056, 0063): pumps claim them
   // in batches, woken after each settlement's commit and every second. A pump waits for its claim's vendor
   // calls, so as many pumps run at once as the queue has workers: with fewer, orders paid one at a time
   // behind a slow vendor wait for a pump although workers are free.

@@ -125,10 +125,10 @@ describe('bulk orders: lines settled together end as single wallet orders do', (
 
     const a = await endState(singleIds)
     const b = await endState(batchIds)
-    // Not vacuous: each line has its commission, its PAYMENT_SUCCESS entry, its delivery job and two webhooks.
+    // Not vacuous: each line has its commission, its PAYMENT_SUCCESS entry and two webhooks; no delivery job (the pump takes it, ADR 0063).
     expect(a.commissions).to.have.length(3)
     expect(a.audit.map((x) => x.action)).to.deep.equal(['PAYMENT_SUCCESS', 'PAYMENT_SUCCESS', 'PAYMENT_SUCCESS'])
-    expect(a.jobs.filter((j) => j.includes('delivery.send'))).to.have.length(3)
+    expect(a.jobs.filter((j) => j.includes('delivery.send'))).to.have.length(0)
     expect(a.jobs.filter((j) => j.includes('agent-webhook'))).to.have.length(6)
     const agentFree = (s: typeof a) => ({
       ...s,
@@ -141,14 +141,12 @@ describe('bulk orders: lines settled together end as single wallet orders do', (
     expect(agentFree(b).audit).to.deep.equal(agentFree(a).audit)
     expect(b.jobs).to.deep.equal(a.jobs)
     // Left out of the comparison above: each single order's agent is told of it by a text that rides its
-    // delivery job; a batch line sends none (ADR 0039).
+    // delivery (handed to the pump, ADR 0063); a batch line sends none (ADR 0039).
     const texts = await sql<{ id: number; message: string }>('SELECT id, message FROM sms_outbox ORDER BY id')
     expect(texts.map((t) => t.message)).to.deep.equal(numbers.map((n, i) => `Agent order: ${i === 1 ? '2.0GB' : '1.0GB'} MTN data to ${n} has been received.`))
-    const rides = await sql<{ order_id: number; sms: number[] | null }>(
-      `SELECT (j.payload->>'orderId')::int AS order_id, j.payload->'sms' AS sms FROM graphile_worker._private_jobs j
-         JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'delivery.send' ORDER BY (j.payload->>'orderId')::int`
-    )
-    expect(rides.map((r) => r.sms ?? [])).to.deep.equal([...texts.map((t) => [Number(t.id)]), [], [], []])
+    await app().services.queue.drain()
+    const sent = await sql<{ id: number; status: string }>('SELECT id, status FROM sms_outbox WHERE id IN (:ids) ORDER BY id', { ids: texts.map((t) => t.id) })
+    expect(sent.map((t) => t.status)).to.deep.equal(['SENT', 'SENT', 'SENT'])
   })
 
   it('with manual delivery, neither the lines nor single wallet orders are queued for a vendor', async () => {

@@ -105,7 +105,10 @@ describe('settlement effects', function () {
       expect((await approve(res.body.payment.transactionId)).status).to.equal(200)
       const texts = await sql<{ id: string; message: string }>('SELECT id, message FROM sms_outbox WHERE to_phone = :p', { p: agent.phone })
       expect(texts.map((t) => t.message)).to.deep.equal(['Agent order: 1.0GB MTN data to 0241000009 has been received.'])
-      expect(await jobsFor(res.body.id)).to.deep.equal({ delivery: [[Number(texts[0]!.id)]], sms: 0 })
+      // No job of its own, nor a delivery job (ADR 0063): handed to the delivery pump, sent with the delivery.
+      expect(await jobsFor(res.body.id)).to.deep.equal({ delivery: [], sms: 0 })
+      await app().services.queue.drain()
+      expect(await sql('SELECT status FROM sms_outbox WHERE id = :id', { id: texts[0]!.id })).to.deep.equal([{ status: 'SENT' }])
     })
   })
 

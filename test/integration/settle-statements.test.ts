@@ -144,11 +144,10 @@ describe('settlement: its statements (ADR 0055)', function () {
     expect(out.status, out.text).to.equal(201)
     expect(out.body.order).to.include({ paymentStatus: 'SUCCESS', deliveryStatus: 'QUEUED' })
     // The whole order (ADR 0061: the key's statement also counts the request and reads its user).
-    expect(sent, sent.join('\n')).to.have.length(14)
+    expect(sent, sent.join('\n')).to.have.length(13)
     expect(shapes(settlementPart(sent)), sent.join('\n')).to.deep.equal([
       'WITH v AS (SELECT (SELECT xmin::text FRO',
       'INSERT INTO sms_outbox (to_phone, messag',
-      'SELECT (graphile_worker.add_job($1, $2::',
       'SELECT o.*, a.webhook_url FROM orders_vi',
       'INSERT INTO audit_logs (timestamp, user_',
       'SELECT * FROM orders_view WHERE id = $1',

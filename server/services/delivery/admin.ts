@@ -25,12 +25,11 @@ export function createDeliveryAdmin(deps: {
   audit: AuditService
   settings: SettingsService
   queries: DeliveryQueries
-  state: Pick<DeliveryState, 'setDeliveryStatus' | 'batchable'>
+  state: Pick<DeliveryState, 'setDeliveryStatus' | 'heardAtClaim'>
   vendors: Vendors
-  enqueueSend: DeliveryQueueing['enqueueSend']
   wakeAfter: DeliveryQueueing['wakeAfter']
 }) {
-  const { sequelize, env, queries, vendors, enqueueSend } = deps
+  const { sequelize, env, queries, vendors } = deps
   const { setDeliveryStatus } = deps.state
   const balanceCache = new Map<string, { at: number; value: number | null; error?: string }>()
 
@@ -59,9 +58,8 @@ export function createDeliveryAdmin(deps: {
         // The vendor is chosen again: the settings may have changed since it failed.
         const row = await setDeliveryStatus(orderId, 'QUEUED', { attempts: 'reset', error: null, vendor: null, via: 'admin' }, { ...ctx, transaction: t })
         if (!row) throw conflict('This order is already delivered or on its way')
-        // QUEUED with no attempt, an order the pump takes is left to it (ADR 0056): a job as well would call the vendor twice.
-        if (deps.state.batchable(row)) deps.wakeAfter(t)
-        else await enqueueSend(orderId, { transaction: t })
+        // QUEUED with no attempt, the order is left to the pump (ADR 0056, 0063): a job as well would call the vendor twice.
+        deps.wakeAfter(t, [], deps.state.heardAtClaim(row))
         await deps.audit.record(
           {
             action: 'DELIVERY_RETRIED',

@@ -43,7 +43,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
   const state = createDeliveryState({ ...deps, queries })
   const vendors = createVendors(env, sequelize)
   const queueing = createDeliveryQueueing({ queue: deps.queue, state })
-  const { enqueueSend, takeTexts, wakeAfter } = queueing
+  const { enqueueSend, takeTexts, takeHeard, wakeAfter } = queueing
 
   return {
     state,
@@ -51,7 +51,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
     setDeliveryStatus: state.setDeliveryStatus,
     onPaid: queueing.onPaid,
     onPaidMany: queueing.onPaidMany,
-    ...createDeliveryWorker({ ...deps, queries, state, vendors, enqueueSend, takeTexts }),
-    ...createDeliveryAdmin({ ...deps, queries, state, vendors, enqueueSend, wakeAfter })
+    ...createDeliveryWorker({ ...deps, queries, state, vendors, enqueueSend, takeTexts, takeHeard }),
+    ...createDeliveryAdmin({ ...deps, queries, state, vendors, wakeAfter })
   }
 }

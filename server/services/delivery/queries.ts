@@ -119,10 +119,11 @@ export function createDeliveryQueries(sequelize: Sequelize) {
      * from `orders_delivery_waiting_idx`, skipping rows another claim holds, with the same SET items as
      * a worker's claim and the claimer's pool id; the pick is a CTE so it runs once (a subquery joined in
      * the UPDATE may be scanned again per row, and SKIP LOCKED then skips the rows it just updated and
-     * takes the next ones, past the LIMIT). Autocommitted, no wait for the WAL flush: lost to a
+     * takes the next ones, past the LIMIT). Autocommitted (in `t` for the orders a subscriber acts on at
+     * their claim, with what it writes), no wait for the WAL flush: lost to a
      * crash of PostgreSQL, the order is QUEUED again and the vendor is asked again under the same key.
      */
-    claimWaiting: (change: StatusChange, only: string) =>
+    claimWaiting: (change: StatusChange, only: string, t?: Transaction) =>
       run<DeliveryRow>(
         `WITH before AS MATERIALIZED (
            SELECT o.id FROM orders o WHERE o.delivery_status = 'QUEUED' AND o.delivery_attempts = 0 AND o.payment_status = 'SUCCESS'
@@ -132,7 +133,8 @@ export function createDeliveryQueries(sequelize: Sequelize) {
          FROM before, ${NO_FLUSH_WAIT}
          WHERE o.id = before.id AND o.delivery_status = ANY($3::text[])
          RETURNING o.*`,
-        change.values
+        change.values,
+        t
       ),
 
     /**

@@ -8,15 +8,20 @@ import type { DeliveryRow } from './types.ts'
 const TEXTS_HELD_MAX = 10_000
 
 /**
- * Paid orders onto the delivery queue, in the settlement's transaction. An order no subscriber acts
- * on at its claim or delivery is its own queue row (ADR 0056): the settlement's UPDATE made it QUEUED,
- * and after the commit this instance's delivery pump is woken. Any other order gets a job of its own.
+ * Paid orders onto the delivery queue, in the settlement's transaction. A paid order is its own queue
+ * row (ADR 0056): the settlement's UPDATE made it QUEUED, and after the commit this instance's delivery
+ * pump is woken. An order a subscriber acts on at its claim (an agent's) is claimed by the pump in a
+ * transaction with what the subscriber writes (ADR 0063); the wake-up says one is waiting.
+ * Jobs of their own remain for retries after a vendor failure and the stale-order sweep.
  */
-export function createDeliveryQueueing(deps: { queue: Queue; state: Pick<DeliveryState, 'batchable' | 'queuedByPayment'> }) {
+export function createDeliveryQueueing(deps: { queue: Queue; state: Pick<DeliveryState, 'heardAtClaim' | 'queuedByPayment'> }) {
   const { queue, state } = deps
   // The order-created texts of orders the pump delivers: sent with its batch's texts. Lost with the
   // process, they are still in the outbox, and the minute sweep sends them (ADR 0022's fence).
   let texts: number[] = []
+  // Whether an order a subscriber acts on at its claim was queued since the pump last looked: its claim
+  // is a transaction, run when one may be waiting (and every few seconds, for other instances' orders).
+  let heardQueued = false
 
   // `agent`: the order is an agent's, so its claim runs in a transaction for the agent's webhook
   // (a hint only: without it the claim tries the customer's one-statement path first).
@@ -27,10 +32,14 @@ export function createDeliveryQueueing(deps: { queue: Queue; state: Pick<Deliver
       { transaction: opts.transaction, runAt: opts.runAt, jobKey: `delivery:${orderId}` }
     )
 
-  /** After `t` commits (the orders are QUEUED and visible), the pump takes them and these texts. */
-  function wakeAfter(t: Transaction, sms: number[] = []) {
+  /**
+   * After `t` commits (the orders are QUEUED and visible), the pump takes them and these texts.
+   * `heard`: one of them is an order a subscriber acts on at its claim.
+   */
+  function wakeAfter(t: Transaction, sms: number[] = [], heard = false) {
     t.afterCommit(() => {
       if (texts.length + sms.length <= TEXTS_HELD_MAX) texts.push(...sms)
+      if (heard) heardQueued = true
       queue.wake(DELIVERY_PUMP)
     })
   }
@@ -46,32 +55,38 @@ export function createDeliveryQueueing(deps: { queue: Queue; state: Pick<Deliver
       return taken
     },
 
+    /** Whether an order a subscriber acts on at its claim was queued since the last call (`again`: put the mark back). */
+    takeHeard(again = false): boolean {
+      const was = heardQueued
+      heardQueued = again
+      return was
+    },
+
     /**
      * Settlement calls this in its transaction for a paid data order whose UPDATE queued it
-     * (`queueOnPaymentSets`): the pump's wake-up or the order's job, and its `delivery.changed`. `sms`: outbox rows
-     * written with `defer`, sent with the delivery. False when the order was not queued (manual mode): the caller sends them.
+     * (`queueOnPaymentSets`): the pump's wake-up and its `delivery.changed`. `sms`: outbox rows written
+     * with `defer`, sent with the delivery. False when the order was not queued (manual mode): the caller sends them.
      */
     async onPaid(order: DeliveryRow, t: Transaction, sms: number[] = []): Promise<boolean> {
       if (order.delivery_status !== 'QUEUED') return false
-      if (state.batchable(order)) wakeAfter(t, sms)
-      else await enqueueSend(order.id, { transaction: t, sms, agent: !!order.agent_id })
+      wakeAfter(t, sms, state.heardAtClaim(order))
       await state.queuedByPayment(order, t)
       return true
     },
 
     /**
-     * `onPaid` for many orders paid in one statement (a bulk order's lines): their jobs in one
-     * statement. It publishes no `delivery.changed`: the caller publishes `orders.paidTogether`,
-     * which stands for each order's NOT_STARTED -> QUEUED. Returns the ids of the orders queued.
+     * `onPaid` for many orders paid in one statement (a bulk order's lines): one wake-up. It publishes
+     * no `delivery.changed`: the caller publishes `orders.paidTogether`, which stands for each order's
+     * NOT_STARTED -> QUEUED. Returns the ids of the orders queued.
      */
     async onPaidMany(orders: DeliveryRow[], t: Transaction): Promise<number[]> {
       const queued = orders.filter((o) => o.delivery_status === 'QUEUED')
-      const alone = queued.filter((o) => !state.batchable(o))
-      if (alone.length < queued.length) wakeAfter(t)
-      await queue.enqueueMany(
-        alone.map((o) => ({ task: DELIVERY_TASK, payload: { orderId: o.id, ...(o.agent_id ? { agent: true } : {}) }, jobKey: `delivery:${o.id}` })),
-        t
-      )
+      if (queued.length)
+        wakeAfter(
+          t,
+          [],
+          queued.some((o) => state.heardAtClaim(o))
+        )
       return queued.map((o) => o.id)
     }
   }

@@ -137,29 +137,44 @@ export function createDeliveryState(deps: {
     return deps.queries.claimMany(change, only)
   }
 
-  /** The SQL condition for orders no subscriber acts on at their claim or their delivery (`batchable`); null when no order is. */
-  function pumpable(): string | null {
-    const claim = unheard('PROCESSING')
-    const delivered = unheard('DELIVERED')
-    return claim === null || delivered === null ? null : `${claim} ${delivered}`
-  }
-
   /**
-   * The pump's claim (ADR 0056): up to `limit` paid orders QUEUED with no attempt yet that no
-   * subscriber acts on (the orders settlement queued without a job), or, with `abandoned`, those a
-   * pump of a process now gone had claimed, or this pool's claims not in flight in this process. The same SET items as a worker's claim, in one
-   * autocommitted statement; `details.claim` names this instance's worker pool.
+   * The pump's claim (ADR 0056, 0063): up to `limit` paid orders QUEUED with no attempt yet that no
+   * subscriber acts on at their claim (a customer's, a shop's: their DELIVERED, when heard, takes the
+   * caller's one-by-one path), or, with `abandoned`, those a pump of a process now gone had claimed, or
+   * this pool's claims not in flight in this process, whatever their kind: taking a claim back is no
+   * change a subscriber hears of (it heard the first claim). The same SET items as a worker's claim, in
+   * one autocommitted statement; `details.claim` names this instance's worker pool.
    */
   async function claimWaiting(
     limit: number,
     details: StatusDetails,
     abandoned?: { livenessPrefix: string; graceSeconds: number; owner: string; inFlight: number[] }
   ): Promise<DeliveryRow[]> {
-    const only = pumpable()
+    const only = abandoned ? '' : unheard('PROCESSING')
     if (only === null) return []
     const change = statusChange(0, 'PROCESSING', abandoned ? ['PROCESSING'] : ['QUEUED'], { ...details, attempts: 'increment' })
     change.values[0] = limit
     return abandoned ? deps.queries.claimAbandoned(change, only, abandoned) : deps.queries.claimWaiting(change, only)
+  }
+
+  /**
+   * The pump's claim of the waiting orders a subscriber acts on at their claim (an agent's: its webhook's
+   * PROCESSING event), up to `limit`: the claim and each order's `delivery.changed` (QUEUED -> PROCESSING)
+   * in one transaction, so what a subscriber writes at the claim is written once with it, or not at all
+   * and the order stays QUEUED for the next claim. [] when no subscriber acts on any claim.
+   */
+  async function claimWaitingHeard(limit: number, details: StatusDetails): Promise<DeliveryRow[]> {
+    const only = unheard('PROCESSING')
+    if (only === '') return []
+    const claim: StatusDetails = { ...details, attempts: 'increment' }
+    const change = statusChange(0, 'PROCESSING', ['QUEUED'], claim)
+    change.values[0] = limit
+    const heardOnly = only === null ? '' : `AND NOT (true ${only})`
+    return sequelize.transaction(async (transaction) => {
+      const rows = await deps.queries.claimWaiting(change, heardOnly, transaction)
+      for (const order of rows) await changed({ order, from: 'QUEUED', to: 'PROCESSING', details: claim }, { transaction })
+      return rows
+    })
   }
 
   /**
@@ -222,12 +237,10 @@ export function createDeliveryState(deps: {
   return {
     claimMany,
     claimWaiting,
+    claimWaitingHeard,
     deliveredMany,
-    /** Whether a delivery job may take this paid order in a batch: no subscriber acts on its claim or its delivery. */
-    batchable(order: DeliveryRow): boolean {
-      const kind = kindOf(order)
-      return (['PROCESSING', 'DELIVERED'] as const).every((to) => !heard(to, kind))
-    },
+    /** Whether a subscriber acts on this paid order's claim: the pump then claims it in a transaction (`claimWaitingHeard`). */
+    heardAtClaim: (order: DeliveryRow): boolean => heard('PROCESSING', kindOf(order)),
     /** Changes an order's delivery status (in ctx.transaction when given, else in its own). */
     async setDeliveryStatus(orderId: number, next: DeliveryStatus, details: StatusDetails = {}, ctx: Ctx = {}): Promise<DeliveryRow | null> {
       if (ctx.transaction) return apply(orderId, next, details, ctx as Ctx & { transaction: Transaction })

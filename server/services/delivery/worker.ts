@@ -39,6 +39,8 @@ export function createDeliveryWorker(deps: {
   enqueueSend: DeliveryQueueing['enqueueSend']
   /** The order texts settlement handed over with paid orders since the last call (ADR 0056). */
   takeTexts: DeliveryQueueing['takeTexts']
+  /** Whether settlement queued an order a subscriber acts on at its claim since the last call (ADR 0063). */
+  takeHeard: DeliveryQueueing['takeHeard']
 }) {
   const { sequelize, queue, env, log, queries, state, vendors, enqueueSend } = deps
   const { setDeliveryStatus } = state
@@ -56,7 +58,7 @@ export function createDeliveryWorker(deps: {
     }
     await sequelize.transaction(async (t) => {
       const row = await setDeliveryStatus(order.id, 'QUEUED', { error }, { transaction: t })
-      if (row) await enqueueSend(order.id, { transaction: t, runAt: new Date(Date.now() + backoffMs(order.delivery_attempts)) })
+      if (row) await enqueueSend(order.id, { transaction: t, runAt: new Date(Date.now() + backoffMs(order.delivery_attempts)), agent: !!order.agent_id })
     })
     log.info({ orderId: order.id, attempts: order.delivery_attempts, error }, 'delivery attempt failed; will retry')
   }
@@ -109,11 +111,16 @@ export function createDeliveryWorker(deps: {
    * The vendor call of a claimed order. Returns the reference when the vendor delivered it (the
    * caller records DELIVERED); anything else (accepted for later, failed) is recorded here.
    */
-  async function callVendor(order: DeliveryRow, settings: Settings, smsOut: number[]): Promise<{ reference: string | null; via: string } | null> {
+  async function callVendor(
+    order: DeliveryRow,
+    settings: Settings,
+    smsOut: number[],
+    one: (record: () => Promise<unknown>) => Promise<unknown> = (record) => record()
+  ): Promise<{ reference: string | null; via: string } | null> {
     const vendorName = order.delivery_vendor ?? vendors.nameFor(order.network, settings)
     const vendor = vendors.get(vendorName)
     if (!vendor) {
-      await failOrRetry(order, new VendorError(`Vendor '${vendorName}' is not configured on this server`, false), settings, smsOut)
+      await one(() => failOrRetry(order, new VendorError(`Vendor '${vendorName}' is not configured on this server`, false), settings, smsOut))
       return null
     }
     try {
@@ -122,16 +129,18 @@ export function createDeliveryWorker(deps: {
         idempotencyKeyFor(order)
       )
       if (result.status === 'DELIVERED') return { reference: result.reference ?? null, via: vendorName }
-      await sequelize.transaction(async (t) => {
-        await setDeliveryStatus(order.id, 'PROCESSING', { reference: result.reference, error: null }, { transaction: t })
-        await queue.enqueue(
-          DELIVERY_CHECK_TASK,
-          { orderId: order.id },
-          { transaction: t, jobKey: `delivery-check:${order.id}`, runAt: new Date(Date.now() + env.DELIVERY_CHECK_AFTER_MS) }
-        )
-      })
+      await one(() =>
+        sequelize.transaction(async (t) => {
+          await setDeliveryStatus(order.id, 'PROCESSING', { reference: result.reference, error: null }, { transaction: t })
+          await queue.enqueue(
+            DELIVERY_CHECK_TASK,
+            { orderId: order.id },
+            { transaction: t, jobKey: `delivery-check:${order.id}`, runAt: new Date(Date.now() + env.DELIVERY_CHECK_AFTER_MS) }
+          )
+        })
+      )
     } catch (err) {
-      await failOrRetry(order, err, settings, smsOut)
+      await one(() => failOrRetry(order, err, settings, smsOut))
     }
     return null
   }
@@ -143,11 +152,20 @@ export function createDeliveryWorker(deps: {
    */
   async function deliverClaimed(claimed: DeliveryRow[], settings: Settings, smsOut: number[], atOnce = BATCH_CALLS_AT_ONCE): Promise<void> {
     const delivered: { order: DeliveryRow; reference: string | null; via: string }[] = []
+    // The calls run side by side, their other outcomes are recorded one at a time: two lines of one bulk
+    // order failing at once would each refund (locking the batch's row for key share) and then lock that
+    // row for update, and deadlock.
+    let recording: Promise<unknown> = Promise.resolve()
+    const one = (record: () => Promise<unknown>) => {
+      const run = recording.then(record)
+      recording = run.catch(() => undefined)
+      return run
+    }
     let next = 0
     const caller = async () => {
       while (next < claimed.length) {
         const order = claimed[next++]!
-        const outcome = await callVendor(order, settings, smsOut)
+        const outcome = await callVendor(order, settings, smsOut, one)
         if (outcome) delivered.push({ order, ...outcome })
       }
     }
@@ -194,6 +212,7 @@ export function createDeliveryWorker(deps: {
   }
 
   let abandonedCheckedAt = 0
+  let heardCheckedAt = 0
   // The orders this process's pumps are delivering now. A claim of this pool that is not among them was
   // cut off (the database went away before the claim's answer or the outcome's write came back): as
   // abandoned as a dead process's, though this pool's liveness connection lives on.
@@ -201,7 +220,8 @@ export function createDeliveryWorker(deps: {
 
   /**
    * The delivery pump (ADR 0056), run by the queue's poller: claims up to DELIVERY_BATCH_MAX paid
-   * orders that settlement queued without a job, delivers them as a batch job would, and sends the
+   * orders that settlement queued without a job (those a subscriber acts on at their claim, agents', in
+   * a transaction of their own: ADR 0063), delivers them as a batch job would, and sends the
    * order texts settlement handed over (`takeTexts`) with theirs. Every few seconds, when it finds
    * none waiting, it also takes back orders whose claiming process is gone, or whose claim by this
    * process was cut off by the database going away. `owner`: this instance's
@@ -213,10 +233,23 @@ export function createDeliveryWorker(deps: {
     try {
       const settings = await deps.settings.get()
       const details = { vendorByNetwork: vendorsByNetwork(settings), ...(owner ? { claim: owner } : {}) }
-      claimed = await state.claimWaiting(env.DELIVERY_BATCH_MAX, details)
+      const max = env.DELIVERY_BATCH_MAX
+      claimed = await state.claimWaiting(max, details)
+      // Orders a subscriber acts on at their claim (agents'), claimed in a transaction with what it writes:
+      // when this process queued one, when drained, and every few seconds (another instance's, or waiting since a start).
+      const heardDue = deps.takeHeard()
+      if (claimed.length < max && (heardDue || !owner || Date.now() - heardCheckedAt > ABANDONED_CHECK_MS)) {
+        heardCheckedAt = Date.now()
+        // Failed (the database went away), it leaves the orders QUEUED: the next claim takes them, and this one's are delivered now.
+        const heard = await state
+          .claimWaitingHeard(max - claimed.length, details)
+          .catch((err: unknown) => (log.warn({ err: (err as Error).message }, 'delivery claim failed; the next pump takes those orders'), [] as DeliveryRow[]))
+        if (heard.length === max - claimed.length) deps.takeHeard(true)
+        claimed = [...claimed, ...heard]
+      } else if (heardDue) deps.takeHeard(true)
       if (!claimed.length && owner && Date.now() - abandonedCheckedAt > ABANDONED_CHECK_MS) {
         abandonedCheckedAt = Date.now()
-        claimed = await state.claimWaiting(env.DELIVERY_BATCH_MAX, details, {
+        claimed = await state.claimWaiting(max, details, {
           livenessPrefix: LIVENESS_PREFIX,
           graceSeconds: ABANDONED_GRACE_SECONDS,
           owner,

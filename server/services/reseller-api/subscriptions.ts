@@ -12,7 +12,9 @@ export function subscribeResellerApi(events: Pick<Events, 'on'>, webhooks: Pick<
   })
   events.on(
     'delivery.changed',
-    async ({ order }, { transaction }) => {
+    async ({ order, from, to, details }, { transaction }) => {
+      // A claim taken again (its worker or pump lost before the vendor's answer) is no news: the agent heard PROCESSING at the first.
+      if (from === 'PROCESSING' && to === 'PROCESSING' && details.attempts === 'increment') return
       if (order.agent_id) await webhooks.onOrderStatusChange(order.id, { transaction })
     },
     { agentOrdersOnly: true }
