@@ -165,9 +165,14 @@ export function createBulkQueries(sequelize: Sequelize) {
       await q(`UPDATE order_batches SET status = :status, pending_lines = NULL WHERE id = :id RETURNING id`, { id, status }, t)
     },
 
-    /** Locks a batch not completed yet. */
+    /**
+     * Locks a batch not completed yet. Not its key: a line's refund in the same transaction has already
+     * taken the row for key share (its entry's foreign key), and two lines ending at once would each hold
+     * that share and wait on the other's for a full update: a deadlock. The no-key lock still counts the
+     * lines one after the other.
+     */
     async openForUpdate(id: number, t: Transaction): Promise<Batch | null> {
-      const [r] = await q('SELECT * FROM order_batches WHERE id = :id AND completed_at IS NULL FOR UPDATE', { id }, t)
+      const [r] = await q('SELECT * FROM order_batches WHERE id = :id AND completed_at IS NULL FOR NO KEY UPDATE', { id }, t)
       return r ? toBatch(r) : null
     },
 

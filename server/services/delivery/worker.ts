@@ -111,16 +111,11 @@ export function createDeliveryWorker(deps: {
    * The vendor call of a claimed order. Returns the reference when the vendor delivered it (the
    * caller records DELIVERED); anything else (accepted for later, failed) is recorded here.
    */
-  async function callVendor(
-    order: DeliveryRow,
-    settings: Settings,
-    smsOut: number[],
-    one: (record: () => Promise<unknown>) => Promise<unknown> = (record) => record()
-  ): Promise<{ reference: string | null; via: string } | null> {
+  async function callVendor(order: DeliveryRow, settings: Settings, smsOut: number[]): Promise<{ reference: string | null; via: string } | null> {
     const vendorName = order.delivery_vendor ?? vendors.nameFor(order.network, settings)
     const vendor = vendors.get(vendorName)
     if (!vendor) {
-      await one(() => failOrRetry(order, new VendorError(`Vendor '${vendorName}' is not configured on this server`, false), settings, smsOut))
+      await failOrRetry(order, new VendorError(`Vendor '${vendorName}' is not configured on this server`, false), settings, smsOut)
       return null
     }
     try {
@@ -129,18 +124,16 @@ export function createDeliveryWorker(deps: {
         idempotencyKeyFor(order)
       )
       if (result.status === 'DELIVERED') return { reference: result.reference ?? null, via: vendorName }
-      await one(() =>
-        sequelize.transaction(async (t) => {
-          await setDeliveryStatus(order.id, 'PROCESSING', { reference: result.reference, error: null }, { transaction: t })
-          await queue.enqueue(
-            DELIVERY_CHECK_TASK,
-            { orderId: order.id },
-            { transaction: t, jobKey: `delivery-check:${order.id}`, runAt: new Date(Date.now() + env.DELIVERY_CHECK_AFTER_MS) }
-          )
-        })
-      )
+      await sequelize.transaction(async (t) => {
+        await setDeliveryStatus(order.id, 'PROCESSING', { reference: result.reference, error: null }, { transaction: t })
+        await queue.enqueue(
+          DELIVERY_CHECK_TASK,
+          { orderId: order.id },
+          { transaction: t, jobKey: `delivery-check:${order.id}`, runAt: new Date(Date.now() + env.DELIVERY_CHECK_AFTER_MS) }
+        )
+      })
     } catch (err) {
-      await one(() => failOrRetry(order, err, settings, smsOut))
+      await failOrRetry(order, err, settings, smsOut)
     }
     return null
   }
@@ -152,20 +145,11 @@ export function createDeliveryWorker(deps: {
    */
   async function deliverClaimed(claimed: DeliveryRow[], settings: Settings, smsOut: number[], atOnce = BATCH_CALLS_AT_ONCE): Promise<void> {
     const delivered: { order: DeliveryRow; reference: string | null; via: string }[] = []
-    // The calls run side by side, their other outcomes are recorded one at a time: two lines of one bulk
-    // order failing at once would each refund (locking the batch's row for key share) and then lock that
-    // row for update, and deadlock.
-    let recording: Promise<unknown> = Promise.resolve()
-    const one = (record: () => Promise<unknown>) => {
-      const run = recording.then(record)
-      recording = run.catch(() => undefined)
-      return run
-    }
     let next = 0
     const caller = async () => {
       while (next < claimed.length) {
         const order = claimed[next++]!
-        const outcome = await callVendor(order, settings, smsOut, one)
+        const outcome = await callVendor(order, settings, smsOut)
         if (outcome) delivered.push({ order, ...outcome })
       }
     }
