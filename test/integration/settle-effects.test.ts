@@ -98,7 +98,7 @@ describe('settlement effects', function () {
   })
 
   describe('texts', () => {
-    it("an agent's order settled with nobody signed in texts the agent's phone, riding the order's delivery job", async () => {
+    it("an agent's order settled with nobody signed in texts the agent's phone, sent with the order's delivery", async () => {
       const { agent, c } = await agentClient()
       const res = await c.post('/api/orders', { packageId: await mtn1gb(), recipientNumber: '0241000009', payerPhone: '0241234509', payerNetwork: 'MTN' })
       expect(res.status, res.text).to.equal(201)

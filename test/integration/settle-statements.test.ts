@@ -128,7 +128,7 @@ describe('settlement: its statements (ADR 0055)', function () {
     expect(order.updated_at).to.be.instanceOf(Date)
   })
 
-  it("a wallet order over the reseller API: settlement's part is the settling statement with its order and commission, then the text, the job, the webhook row, the audit entry", async () => {
+  it("a wallet order over the reseller API: settlement's part is the settling statement with its order and commission, then the text, the webhook row, the audit entry", async () => {
     const pkg = await createPackage({ priceAgentPesewas: 450 })
     const a = await createAgent()
     const admin = await adminClient()
