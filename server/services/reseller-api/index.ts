@@ -41,6 +41,12 @@ export interface ApiCaller {
   keyId: number
 }
 
+/** An order's Idempotency-Key as the API key's statement read it: its earlier use, null when never used. */
+export interface OrderKeyRead {
+  key: string
+  use: OrderKeyUse | null
+}
+
 /** A key's request rate as X-RateLimit-* and Retry-After tell it. */
 export interface ApiRate {
   limit: number
@@ -93,11 +99,13 @@ export function createResellerApi(deps: {
      * unpaid). The key's counter and its user need only the key's row: the key's one statement counts the request and
      * reads the user as auth reads an actor (`actorOfRow` maps it).
      * A known key's request is counted even when its agent is then refused, as any request on it is.
+     * `orderKey`: an order's Idempotency-Key header as sent (checked later, at the route): the same statement reads
+     * its earlier use by the key's agent (`orderKeyRead`, for `createOrder`), so the order sends no read of its own.
      */
-    async admit(header: string | undefined): Promise<{ caller: ApiCaller; rate: ApiRate }> {
+    async admit(header: string | undefined, orderKey?: string): Promise<{ caller: ApiCaller; rate: ApiRate; orderKeyRead?: OrderKeyRead }> {
       const raw = header?.startsWith('Bearer ') ? header.slice(7).trim() : ''
       if (!raw) throw unauthorized('API key required: send Authorization: Bearer <key>')
-      const found = await keys.authenticate(raw, 60)
+      const found = await keys.authenticate(raw, 60, orderKey)
       if (!found) throw unauthorized(BAD_KEY)
       const limit = deps.env.API_RATE_LIMIT_PER_MINUTE
       const { count } = found
@@ -107,7 +115,8 @@ export function createResellerApi(deps: {
       if (!isActiveAgent(actor?.agent)) throw forbidden('Your agent account must be paid and approved to use the API')
       return {
         caller: { actor, agentId: found.agentId, keyId: found.keyId },
-        rate: { limit, remaining: Math.max(0, limit - count), resetSeconds, limited: count > limit }
+        rate: { limit, remaining: Math.max(0, limit - count), resetSeconds, limited: count > limit },
+        ...(orderKey !== undefined && found.orderKeyUse !== undefined ? { orderKeyRead: { key: orderKey, use: found.orderKeyUse } } : {})
       }
     },
 
@@ -141,13 +150,18 @@ export function createResellerApi(deps: {
      * transaction, so the key exists exactly when the order does. A concurrent request with the same
      * key waits on the key's row, rolls its own attempt back and answers with the first one's order.
      * The key is checked at the edge (routes/api-v1/schema.ts); the body here, by the orders' one check.
+     * `read`: the key's earlier use as the API key's statement read it (`admit`); without it, it is read here.
      */
-    async createOrder(caller: ApiCaller, idempotencyKey: string, body: unknown): Promise<{ order: ApiOrder; replayed: boolean }> {
+    async createOrder(caller: ApiCaller, idempotencyKey: string, body: unknown, read?: OrderKeyRead): Promise<{ order: ApiOrder; replayed: boolean }> {
       const input = orders.parseApiOrder(body)
       const hash = requestHash(input, body as Record<string, unknown>)
-      // The key's earlier use is read while the order reads its package (two connections, one round trip
-      // for both); the order writes nothing until the key is known unused.
-      const seen = findKeyUse(caller.agentId, idempotencyKey)
+      const known = read?.key === idempotencyKey ? read.use : undefined
+      // A key used before answers with its order, whatever else this attempt would run into: nothing is placed.
+      if (known) return { order: await orderOf(caller.agentId, replay(known, hash)), replayed: true }
+      // Else the key's earlier use, when the API key's statement did not read it, is read while the order reads its
+      // package (two connections, one round trip for both); the order writes nothing until the key is known unused.
+      // Either way the key's unique index in the order's own statement is what holds against a concurrent request.
+      const seen = known === null ? Promise.resolve(null) : findKeyUse(caller.agentId, idempotencyKey)
       const unused = seen.then((use) => {
         if (use) throw new KeyTaken()
       })

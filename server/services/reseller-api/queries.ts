@@ -2,6 +2,7 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { preparedFor } from '../../../models/prepared.ts'
 import { ACTOR_COLUMNS, ACTOR_FROM } from '../auth/queries-actor.ts'
 import { windowHitOf } from '../limits/queries.ts'
+import { ORDER_KEY_USE_COLUMNS, orderKeyUseJoin, orderKeyUseOfRow, type OrderKeyUse } from './queries-idempotency.ts'
 
 // The API keys' statements, and the typed camelCase rows they return.
 
@@ -27,20 +28,25 @@ export interface CountedKeyUse extends KeyUse {
   reset: number
   /** The key's user as auth reads an actor (`ACTOR_COLUMNS`), for auth to map. */
   actor: Record<string, any>
+  /** The order's Idempotency-Key's earlier use (null: never used), when the statement was asked for it. */
+  orderKeyUse?: OrderKeyUse | null
 }
 
 /**
  * The key by its hash, its request counted in its window, and its user as auth reads an actor, in one statement:
  * the counter and the user need only the key's row, so they are a CTE over it and a join to it (an unknown or
  * revoked key counts nothing and reads no one, as before). By name (ADR 0024); like the counter alone, it does not
- * wait for the WAL flush (ADR 0046).
+ * wait for the WAL flush (ADR 0046). `withOrderKey`: the order's Idempotency-Key ($3) is looked up too, by the key's
+ * agent, so an order's request reads its key's earlier use without a statement of its own (ADR 0065).
  */
-const KEY_COUNTED = `WITH k AS (
+const keyCounted = (withOrderKey: boolean) => `WITH k AS (
     SELECT k.id, k.agent_id, ka.user_id, (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS stale
       FROM api_keys k JOIN agents ka ON ka.id = k.agent_id WHERE k.key_hash = $1 AND k.revoked_at IS NULL),
   w AS (${windowHitOf("'api-key:' || k.id", 'k', '$2::int')})
-  SELECT k.id AS key_id, k.agent_id AS key_agent_id, k.user_id AS key_user_id, k.stale, w.count, w.reset, ${ACTOR_COLUMNS}
-    FROM k CROSS JOIN w LEFT JOIN (${ACTOR_FROM}) ON u.id = k.user_id`
+  SELECT k.id AS key_id, k.agent_id AS key_agent_id, k.user_id AS key_user_id, k.stale, w.count, w.reset, ${ACTOR_COLUMNS}${withOrderKey ? `, ${ORDER_KEY_USE_COLUMNS}` : ''}
+    FROM k CROSS JOIN w LEFT JOIN (${ACTOR_FROM}) ON u.id = k.user_id${withOrderKey ? `\n    ${orderKeyUseJoin('k.agent_id', '$3::text')}` : ''}`
+const KEY_COUNTED = keyCounted(false)
+const KEY_COUNTED_WITH_ORDER_KEY = keyCounted(true)
 
 type Raw = Record<string, any>
 const toKey = (r: Raw): ApiKeyRow => ({
@@ -85,11 +91,22 @@ export function createKeyQueries(sequelize: Sequelize) {
       return row ? row.prefix : null
     },
 
-    async keyCounted(hash: string, windowSeconds: number): Promise<CountedKeyUse | null> {
-      const [r] = await run<Raw>(KEY_COUNTED, [hash, windowSeconds])
-      return r
-        ? { id: r.key_id, agentId: r.key_agent_id, userId: r.key_user_id, stale: Boolean(r.stale), count: Number(r.count), reset: Number(r.reset), actor: r }
-        : null
+    /** `orderKey`: an order's Idempotency-Key, whose earlier use the same statement reads. */
+    async keyCounted(hash: string, windowSeconds: number, orderKey?: string): Promise<CountedKeyUse | null> {
+      const [r] = await (orderKey === undefined
+        ? run<Raw>(KEY_COUNTED, [hash, windowSeconds])
+        : run<Raw>(KEY_COUNTED_WITH_ORDER_KEY, [hash, windowSeconds, orderKey]))
+      if (!r) return null
+      const use = {
+        id: r.key_id,
+        agentId: r.key_agent_id,
+        userId: r.key_user_id,
+        stale: Boolean(r.stale),
+        count: Number(r.count),
+        reset: Number(r.reset),
+        actor: r
+      }
+      return orderKey === undefined ? use : { ...use, orderKeyUse: orderKeyUseOfRow(r) }
     },
 
     async touch(id: number): Promise<void> {

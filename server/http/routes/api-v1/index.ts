@@ -1,13 +1,18 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express'
 import { AppError } from '../../../lib/errors.ts'
 import type { Services } from '../../../services/index.ts'
-import type { ApiCaller } from '../../../services/reseller-api/index.ts'
+import type { ApiCaller, OrderKeyRead } from '../../../services/reseller-api/index.ts'
 import { openApiDocument } from '../../../services/reseller-api/openapi.ts'
 import { valid } from '../../validate.ts'
-import { idempotencyHeader, voucherOrderBody } from './schema.ts'
+import { IDEMPOTENCY_KEY, idempotencyHeader, voucherOrderBody } from './schema.ts'
 
 const callerOf = (res: Response) => res.locals.apiCaller as ApiCaller
 const idempotencyKeyOf = (req: Request) => valid(idempotencyHeader, { key: req.get('Idempotency-Key') }).key
+// Looked up beside the API key only when it may be one; the route answers a missing or bad one with its 400 after a 401, 403 or 429.
+const sentOrderKey = (req: Request) => {
+  const key = req.get('Idempotency-Key')
+  return key !== undefined && IDEMPOTENCY_KEY.test(key) ? key : undefined
+}
 
 /**
  * The reseller API, `/api/v1` (ADR 0014): API-key auth, a per-key rate limit, agent prices,
@@ -23,20 +28,34 @@ export function apiV1Router(services: Services) {
     res.json(openApiDocument)
   })
 
-  const authenticate: RequestHandler = async (req, res, next) => {
-    res.setHeader('Cache-Control', 'no-store')
-    const { caller, rate } = await api.admit(req.headers.authorization)
-    res.setHeader('X-RateLimit-Limit', String(rate.limit))
-    res.setHeader('X-RateLimit-Remaining', String(rate.remaining))
-    res.setHeader('X-RateLimit-Reset', String(rate.resetSeconds))
-    if (rate.limited) {
-      res.setHeader('Retry-After', String(rate.resetSeconds))
-      throw new AppError(429, `Rate limit of ${rate.limit} requests per minute exceeded. Retry after ${rate.resetSeconds} seconds.`)
+  /**
+   * `orderKey`: an order's Idempotency-Key header, as sent, for the key's own statement to read its earlier use
+   * beside the key (no statement of its own); the header is still checked at the route, after a 401, 403 or 429.
+   */
+  const authenticate =
+    (orderKey?: (req: Request) => string | undefined): RequestHandler =>
+    async (req, res, next) => {
+      res.setHeader('Cache-Control', 'no-store')
+      const { caller, rate, orderKeyRead } = await api.admit(req.headers.authorization, orderKey?.(req))
+      res.setHeader('X-RateLimit-Limit', String(rate.limit))
+      res.setHeader('X-RateLimit-Remaining', String(rate.remaining))
+      res.setHeader('X-RateLimit-Reset', String(rate.resetSeconds))
+      if (rate.limited) {
+        res.setHeader('Retry-After', String(rate.resetSeconds))
+        throw new AppError(429, `Rate limit of ${rate.limit} requests per minute exceeded. Retry after ${rate.resetSeconds} seconds.`)
+      }
+      res.locals.apiCaller = caller
+      res.locals.orderKeyRead = orderKeyRead
+      next()
     }
-    res.locals.apiCaller = caller
-    next()
-  }
-  r.use(authenticate)
+
+  r.post('/orders', authenticate(sentOrderKey), async (req, res) => {
+    const out = await api.createOrder(callerOf(res), idempotencyKeyOf(req), req.body, res.locals.orderKeyRead as OrderKeyRead | undefined)
+    if (out.replayed) res.setHeader('Idempotent-Replayed', 'true')
+    res.status(201).json({ order: out.order })
+  })
+
+  r.use(authenticate())
 
   r.get('/packages', async (_req, res) => {
     res.json(await api.listPackages(callerOf(res)))
@@ -44,12 +63,6 @@ export function apiV1Router(services: Services) {
 
   r.get('/balance', async (_req, res) => {
     res.json(await api.balance(callerOf(res)))
-  })
-
-  r.post('/orders', async (req, res) => {
-    const out = await api.createOrder(callerOf(res), idempotencyKeyOf(req), req.body)
-    if (out.replayed) res.setHeader('Idempotent-Replayed', 'true')
-    res.status(201).json({ order: out.order })
   })
 
   r.get('/orders/:id', async (req, res) => {
