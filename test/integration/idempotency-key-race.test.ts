@@ -10,7 +10,7 @@ import { app, resetDb } from '../helpers/server.ts'
 // key's unique index in the order's own statement must still make it wait, write nothing and answer with the
 // first try's order, with the wallet debited once.
 
-const one = async <T>(sql: string, replacements: Record<string, unknown>) =>
+const one = async <T extends object>(sql: string, replacements: Record<string, unknown>) =>
   (await app().db.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT }))[0]!
 
 /** Waits (no time limit of its own: mocha's timeout ends it) until `n` lock requests wait in the database. */

@@ -173,7 +173,7 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     expect(out.status, out.text).to.equal(201)
     expect(out.body.order).to.include({ paymentStatus: 'SUCCESS', recipientNumber: '0241112211' })
     expect(flushes, sent.join('\n')).to.equal(1)
-    expect(statements, sent.join('\n')).to.equal(13)
+    expect(statements, sent.join('\n')).to.equal(12)
     // The path's own reads go by name, parsed and planned once per connection: the key with its counter and its
     // user, the Idempotency-Key's earlier use, the price rule.
     expect(
@@ -187,11 +187,9 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
       sent.filter((s) => /^INSERT INTO idempotency_keys\b/.test(s)),
       sent.join('\n')
     ).to.deep.equal([])
-    // Before the transaction: the key's statement, then the package (nothing else left to ask beside it).
-    expect(
-      sent.slice(0, 2).map((s) => /\bFROM (api_keys|packages)\b/.exec(s)?.[1]),
-      sent.join('\n')
-    ).to.deep.equal(['api_keys', 'packages'])
+    // The package the body names is read by the key's statement too: before the transaction, one statement in one round trip.
+    expect(keyRead, sent.join('\n')).to.match(/\bFROM packages WHERE id = \$4::int AND active\b/)
+    expect(sent[1], sent.join('\n')).to.match(/^START TRANSACTION/)
     // The price rule's reads (the agent, the tiers, the tiers' prices) are one statement, and the only
     // audit entry written alone is the payment's (the order's comes with the order).
     expect(
@@ -209,6 +207,35 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
       sent.filter((s) => /wallets/.test(s)),
       sent.join('\n')
     ).to.have.length(1)
+    const [w] = await app().db.sequelize.query<{ balance_pesewas: string }>('SELECT balance_pesewas FROM wallets WHERE agent_id = :id', {
+      replacements: { id: a.agent.id },
+      type: QueryTypes.SELECT
+    })
+    expect(Number(w!.balance_pesewas)).to.equal(2000 - 450 - 450)
+  })
+
+  it("a wallet order's package is read by the key's statement: one not on sale is refused as before, with no read of its own and nothing written", async () => {
+    const { pkg, a, portal } = await fundedAgent()
+    const api = new Client()
+    api.bearer = (await portal.post('/api/reseller/keys', { name: 'Packages' })).body.key
+    expect((await api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241112240' }, { 'Idempotency-Key': 'warm' })).status).to.equal(201)
+    const off = await createPackage({ priceAgentPesewas: 450, active: false })
+    const { out, sent } = await statementsOf(() =>
+      api.post('/api/v1/orders', { packageId: off.id, recipientNumber: '0241112241' }, { 'Idempotency-Key': 'off-sale' })
+    )
+    expect(out.status, out.text).to.equal(400)
+    expect(out.body.error).to.equal('Please select a package')
+    expect(sent, sent.join('\n')).to.have.length(1)
+    expect(sent[0], sent.join('\n')).to.match(/\bFROM packages WHERE id = \$4::int AND active\b/)
+    // A package id sent as text is the same package, read the same way.
+    const { out: asText, sent: sentAsText } = await statementsOf(() =>
+      api.post('/api/v1/orders', { packageId: String(pkg.id), recipientNumber: '0241112242' }, { 'Idempotency-Key': 'as-text' })
+    )
+    expect(asText.status, asText.text).to.equal(201)
+    expect(
+      sentAsText.filter((s) => /\bFROM packages\b/.test(s) && !/\bFROM api_keys\b/.test(s)),
+      sentAsText.join('\n')
+    ).to.deep.equal([])
     const [w] = await app().db.sequelize.query<{ balance_pesewas: string }>('SELECT balance_pesewas FROM wallets WHERE agent_id = :id', {
       replacements: { id: a.agent.id },
       type: QueryTypes.SELECT

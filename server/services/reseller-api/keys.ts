@@ -4,8 +4,7 @@ import { randomToken, sha256 } from '../../lib/crypto.ts'
 import { requireActiveAgent } from '../agents/index.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
-import type { OrderKeyUse } from './queries-idempotency.ts'
-import { createKeyQueries, type ApiKeyRow } from './queries.ts'
+import { createKeyQueries, type ApiKeyRow, type OrderReadsAsked, type OrderReadsFound } from './queries.ts'
 
 /** Keys look like `dh_live_<43 url-safe characters>`: 256 random bits, so a plain SHA-256 is a safe and fast lookup hash. */
 export const KEY_PREFIX = 'dh_live_'
@@ -82,12 +81,12 @@ export function createApiKeys(deps: { sequelize: Sequelize; audit: AuditService 
     /**
      * The key's agent and user (its row as auth reads an actor), and its request counted in its window of `windowSeconds`
      * (one statement), or null for an unknown or revoked key (nothing counted). Last use is written at most once a minute.
-     * `orderKey`: an order's Idempotency-Key, whose earlier use by the key's agent the same statement reads (`orderKeyUse`).
+     * `forOrder`: what an order's request asks the same statement to read beside the key (`orderReads`).
      */
     async authenticate(
       raw: string,
       windowSeconds: number,
-      orderKey?: string
+      forOrder?: OrderReadsAsked
     ): Promise<{
       keyId: number
       agentId: number
@@ -95,16 +94,16 @@ export function createApiKeys(deps: { sequelize: Sequelize; audit: AuditService 
       count: number
       reset: number
       actor: Record<string, any>
-      orderKeyUse?: OrderKeyUse | null
+      orderReads?: OrderReadsFound
     } | null> {
       // The guard only spares a hash and a query: a key failing it matches no stored hash either, so weakening it changes no answer.
       // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: equivalent, see above
       if (!raw.startsWith(KEY_PREFIX) || raw.length > 200) return null
-      const row = await queries.keyCounted(sha256(raw), windowSeconds, orderKey)
+      const row = await queries.keyCounted(sha256(raw), windowSeconds, forOrder)
       // Written at most once a minute per key, so a busy key does not rewrite its row on every request.
       if (row?.stale) await queries.touch(row.id)
       return row
-        ? { keyId: row.id, agentId: row.agentId, userId: row.userId, count: row.count, reset: row.reset, actor: row.actor, orderKeyUse: row.orderKeyUse }
+        ? { keyId: row.id, agentId: row.agentId, userId: row.userId, count: row.count, reset: row.reset, actor: row.actor, orderReads: row.orderReads }
         : null
     }
   }

@@ -1,7 +1,9 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { PackageRow } from '../../../models/index.ts'
 import { preparedFor } from '../../../models/prepared.ts'
 import { ACTOR_COLUMNS, ACTOR_FROM } from '../auth/queries-actor.ts'
 import { windowHitOf } from '../limits/queries.ts'
+import { activePackageJson, packageOfJson } from '../packages/queries.ts'
 import { ORDER_KEY_USE_COLUMNS, orderKeyUseJoin, orderKeyUseOfRow, type OrderKeyUse } from './queries-idempotency.ts'
 
 // The API keys' statements, and the typed camelCase rows they return.
@@ -28,25 +30,40 @@ export interface CountedKeyUse extends KeyUse {
   reset: number
   /** The key's user as auth reads an actor (`ACTOR_COLUMNS`), for auth to map. */
   actor: Record<string, any>
-  /** The order's Idempotency-Key's earlier use (null: never used), when the statement was asked for it. */
-  orderKeyUse?: OrderKeyUse | null
+  /** What it read for an order's request, when asked (`OrderReadsAsked`). */
+  orderReads?: OrderReadsFound
 }
 
 /**
  * The key by its hash, its request counted in its window, and its user as auth reads an actor, in one statement:
  * the counter and the user need only the key's row, so they are a CTE over it and a join to it (an unknown or
  * revoked key counts nothing and reads no one, as before). By name (ADR 0024); like the counter alone, it does not
- * wait for the WAL flush (ADR 0046). `withOrderKey`: the order's Idempotency-Key ($3) is looked up too, by the key's
- * agent, so an order's request reads its key's earlier use without a statement of its own (ADR 0065).
+ * wait for the WAL flush (ADR 0046). `forOrder`: an order's request also reads, by the key's agent, its
+ * Idempotency-Key's earlier use ($3) and the active package it names ($4), either parameter null when not asked,
+ * so the order sends no statement of its own for them (ADR 0065).
  */
-const keyCounted = (withOrderKey: boolean) => `WITH k AS (
+const keyCounted = (forOrder: boolean) => `WITH k AS (
     SELECT k.id, k.agent_id, ka.user_id, (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS stale
       FROM api_keys k JOIN agents ka ON ka.id = k.agent_id WHERE k.key_hash = $1 AND k.revoked_at IS NULL),
   w AS (${windowHitOf("'api-key:' || k.id", 'k', '$2::int')})
-  SELECT k.id AS key_id, k.agent_id AS key_agent_id, k.user_id AS key_user_id, k.stale, w.count, w.reset, ${ACTOR_COLUMNS}${withOrderKey ? `, ${ORDER_KEY_USE_COLUMNS}` : ''}
-    FROM k CROSS JOIN w LEFT JOIN (${ACTOR_FROM}) ON u.id = k.user_id${withOrderKey ? `\n    ${orderKeyUseJoin('k.agent_id', '$3::text')}` : ''}`
+  SELECT k.id AS key_id, k.agent_id AS key_agent_id, k.user_id AS key_user_id, k.stale, w.count, w.reset, ${ACTOR_COLUMNS}${
+    forOrder ? `,\n    ${ORDER_KEY_USE_COLUMNS}, ${activePackageJson('$4::int')} AS order_package` : ''
+  }
+    FROM k CROSS JOIN w LEFT JOIN (${ACTOR_FROM}) ON u.id = k.user_id${forOrder ? `\n    ${orderKeyUseJoin('k.agent_id', '$3::text')}` : ''}`
 const KEY_COUNTED = keyCounted(false)
-const KEY_COUNTED_WITH_ORDER_KEY = keyCounted(true)
+const KEY_COUNTED_FOR_ORDER = keyCounted(true)
+
+/** What an order's request asks the key's statement to read beside the key: null for either, not asked. */
+export interface OrderReadsAsked {
+  orderKey: string | null
+  packageId: number | null
+}
+
+/** What the key's statement read for an order's request: the Idempotency-Key's earlier use (null: never used) and the active package (null: none). */
+export interface OrderReadsFound {
+  keyUse: OrderKeyUse | null
+  package: PackageRow | null
+}
 
 type Raw = Record<string, any>
 const toKey = (r: Raw): ApiKeyRow => ({
@@ -91,11 +108,11 @@ export function createKeyQueries(sequelize: Sequelize) {
       return row ? row.prefix : null
     },
 
-    /** `orderKey`: an order's Idempotency-Key, whose earlier use the same statement reads. */
-    async keyCounted(hash: string, windowSeconds: number, orderKey?: string): Promise<CountedKeyUse | null> {
-      const [r] = await (orderKey === undefined
+    /** `forOrder`: what an order's request asks to read beside the key (`OrderReadsAsked`). */
+    async keyCounted(hash: string, windowSeconds: number, forOrder?: OrderReadsAsked): Promise<CountedKeyUse | null> {
+      const [r] = await (forOrder === undefined
         ? run<Raw>(KEY_COUNTED, [hash, windowSeconds])
-        : run<Raw>(KEY_COUNTED_WITH_ORDER_KEY, [hash, windowSeconds, orderKey]))
+        : run<Raw>(KEY_COUNTED_FOR_ORDER, [hash, windowSeconds, forOrder.orderKey, forOrder.packageId]))
       if (!r) return null
       const use = {
         id: r.key_id,
@@ -106,7 +123,7 @@ export function createKeyQueries(sequelize: Sequelize) {
         reset: Number(r.reset),
         actor: r
       }
-      return orderKey === undefined ? use : { ...use, orderKeyUse: orderKeyUseOfRow(r) }
+      return forOrder === undefined ? use : { ...use, orderReads: { keyUse: orderKeyUseOfRow(r), package: packageOfJson(r.order_package) } }
     },
 
     async touch(id: number): Promise<void> {

@@ -1,17 +1,26 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express'
 import { AppError } from '../../../lib/errors.ts'
 import type { Services } from '../../../services/index.ts'
-import type { ApiCaller, OrderKeyRead } from '../../../services/reseller-api/index.ts'
+import type { ApiCaller, OrderReads, OrderReadsAsked } from '../../../services/reseller-api/index.ts'
 import { openApiDocument } from '../../../services/reseller-api/openapi.ts'
 import { valid } from '../../validate.ts'
 import { IDEMPOTENCY_KEY, idempotencyHeader, voucherOrderBody } from './schema.ts'
 
 const callerOf = (res: Response) => res.locals.apiCaller as ApiCaller
 const idempotencyKeyOf = (req: Request) => valid(idempotencyHeader, { key: req.get('Idempotency-Key') }).key
-// Looked up beside the API key only when it may be one; the route answers a missing or bad one with its 400 after a 401, 403 or 429.
-const sentOrderKey = (req: Request) => {
+/**
+ * What an order's request asks the API key's statement to read beside the key: the Idempotency-Key when it may be one
+ * (the route answers a missing or bad one with its 400, after a 401, 403 or 429) and the package when the body names
+ * one by a plain id (the orders' check decides the body's fate; a package read for another id is not used).
+ */
+const orderReadsAsked = (req: Request): OrderReadsAsked => {
   const key = req.get('Idempotency-Key')
-  return key !== undefined && IDEMPOTENCY_KEY.test(key) ? key : undefined
+  const id = (req.body as { packageId?: unknown } | undefined)?.packageId
+  const packageId = typeof id === 'number' || (typeof id === 'string' && /^[1-9][0-9]{0,9}$/.test(id)) ? Number(id) : NaN
+  return {
+    orderKey: key !== undefined && IDEMPOTENCY_KEY.test(key) ? key : null,
+    packageId: Number.isSafeInteger(packageId) && packageId > 0 && packageId <= 2_147_483_647 ? packageId : null
+  }
 }
 
 /**
@@ -29,14 +38,13 @@ export function apiV1Router(services: Services) {
   })
 
   /**
-   * `orderKey`: an order's Idempotency-Key header, as sent, for the key's own statement to read its earlier use
-   * beside the key (no statement of its own); the header is still checked at the route, after a 401, 403 or 429.
+   * `forOrder`: what an order's request asks the key's own statement to read beside the key (no statements of their own).
    */
   const authenticate =
-    (orderKey?: (req: Request) => string | undefined): RequestHandler =>
+    (forOrder?: (req: Request) => OrderReadsAsked): RequestHandler =>
     async (req, res, next) => {
       res.setHeader('Cache-Control', 'no-store')
-      const { caller, rate, orderKeyRead } = await api.admit(req.headers.authorization, orderKey?.(req))
+      const { caller, rate, orderReads } = await api.admit(req.headers.authorization, forOrder?.(req))
       res.setHeader('X-RateLimit-Limit', String(rate.limit))
       res.setHeader('X-RateLimit-Remaining', String(rate.remaining))
       res.setHeader('X-RateLimit-Reset', String(rate.resetSeconds))
@@ -45,12 +53,12 @@ export function apiV1Router(services: Services) {
         throw new AppError(429, `Rate limit of ${rate.limit} requests per minute exceeded. Retry after ${rate.resetSeconds} seconds.`)
       }
       res.locals.apiCaller = caller
-      res.locals.orderKeyRead = orderKeyRead
+      res.locals.orderReads = orderReads
       next()
     }
 
-  r.post('/orders', authenticate(sentOrderKey), async (req, res) => {
-    const out = await api.createOrder(callerOf(res), idempotencyKeyOf(req), req.body, res.locals.orderKeyRead as OrderKeyRead | undefined)
+  r.post('/orders', authenticate(orderReadsAsked), async (req, res) => {
+    const out = await api.createOrder(callerOf(res), idempotencyKeyOf(req), req.body, res.locals.orderReads as OrderReads | undefined)
     if (out.replayed) res.setHeader('Idempotent-Replayed', 'true')
     res.status(201).json({ order: out.order })
   })
