@@ -52,7 +52,7 @@ async function statementsOf(fn: () => Promise<unknown>) {
   } as typeof query
   try {
     const out = await fn()
-    return { out: out as { status: number; text: string; body: any }, statements: sent.length, flushes, sent, events, named }
+    return { out: out as { status: number; text: string; body: any; headers: Headers }, statements: sent.length, flushes, sent, events, named }
   } finally {
     pg.Client.prototype.query = query
   }
@@ -164,11 +164,18 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
       sent.filter((s) => /^INSERT INTO rate_limits\b|^SELECT u\.id\b/.test(s)),
       sent.join('\n')
     ).to.deep.equal([])
+    // The Idempotency-Key's earlier use is read by the key's statement too (it knows the key's agent), not by one of its own.
+    expect(keyRead, sent.join('\n')).to.match(/\bLEFT JOIN idempotency_keys\b/)
+    expect(
+      sent.filter((s) => /^SELECT [^(]*\bFROM idempotency_keys\b/.test(s)),
+      sent.join('\n')
+    ).to.deep.equal([])
     expect(out.status, out.text).to.equal(201)
     expect(out.body.order).to.include({ paymentStatus: 'SUCCESS', recipientNumber: '0241112211' })
     expect(flushes, sent.join('\n')).to.equal(1)
-    // 13: no delivery job in the order's transaction (the delivery pump claims it, ADR 0063).
-    expect(statements, sent.join('\n')).to.equal(13)
+    // 11: no delivery job in the order's transaction (the delivery pump claims it, ADR 0063); the Idempotency-Key's
+    // earlier use and the package read by the key's statement (ADR 0065).
+    expect(statements, sent.join('\n')).to.equal(11)
     // The path's own reads go by name, parsed and planned once per connection: the key with its counter and its
     // user, the Idempotency-Key's earlier use, the price rule.
     expect(
@@ -182,8 +189,9 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
       sent.filter((s) => /^INSERT INTO idempotency_keys\b/.test(s)),
       sent.join('\n')
     ).to.deep.equal([])
-    // The key's earlier use and the package need only the request: asked at once.
-    expect(askedAtOnce(events, /^SELECT request_hash, order_id FROM idempotency_keys\b/, /\bFROM packages\b/), events.join('\n')).to.equal(true)
+    // The package the body names is read by the key's statement too: before the transaction, one statement in one round trip.
+    expect(keyRead, sent.join('\n')).to.match(/\bFROM packages WHERE id = \$4::int AND active\b/)
+    expect(sent[1], sent.join('\n')).to.match(/^START TRANSACTION/)
     // The price rule's reads (the agent, the tiers, the tiers' prices) are one statement, and the only
     // audit entry written alone is the payment's (the order's comes with the order).
     expect(
@@ -206,6 +214,61 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
       type: QueryTypes.SELECT
     })
     expect(Number(w!.balance_pesewas)).to.equal(2000 - 450 - 450)
+  })
+
+  it("a wallet order's package is read by the key's statement: one not on sale is refused as before, with no read of its own and nothing written", async () => {
+    const { pkg, a, portal } = await fundedAgent()
+    const api = new Client()
+    api.bearer = (await portal.post('/api/reseller/keys', { name: 'Packages' })).body.key
+    expect((await api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241112240' }, { 'Idempotency-Key': 'warm' })).status).to.equal(201)
+    const off = await createPackage({ priceAgentPesewas: 450, active: false })
+    const { out, sent } = await statementsOf(() =>
+      api.post('/api/v1/orders', { packageId: off.id, recipientNumber: '0241112241' }, { 'Idempotency-Key': 'off-sale' })
+    )
+    expect(out.status, out.text).to.equal(400)
+    expect(out.body.error).to.equal('Please select a package')
+    expect(sent, sent.join('\n')).to.have.length(1)
+    expect(sent[0], sent.join('\n')).to.match(/\bFROM packages WHERE id = \$4::int AND active\b/)
+    // A package id sent as text is the same package, read the same way.
+    const { out: asText, sent: sentAsText } = await statementsOf(() =>
+      api.post('/api/v1/orders', { packageId: String(pkg.id), recipientNumber: '0241112242' }, { 'Idempotency-Key': 'as-text' })
+    )
+    expect(asText.status, asText.text).to.equal(201)
+    expect(
+      sentAsText.filter((s) => /\bFROM packages\b/.test(s) && !/\bFROM api_keys\b/.test(s)),
+      sentAsText.join('\n')
+    ).to.deep.equal([])
+    const [w] = await app().db.sequelize.query<{ balance_pesewas: string }>('SELECT balance_pesewas FROM wallets WHERE agent_id = :id', {
+      replacements: { id: a.agent.id },
+      type: QueryTypes.SELECT
+    })
+    expect(Number(w!.balance_pesewas)).to.equal(2000 - 450 - 450)
+  })
+
+  it("a wallet order's retry with its Idempotency-Key is answered from the key's statement: the key, then the order read back, nothing placed", async () => {
+    const { pkg, a, portal } = await fundedAgent()
+    const api = new Client()
+    api.bearer = (await portal.post('/api/reseller/keys', { name: 'Replayed' })).body.key
+    const body = { packageId: pkg.id, recipientNumber: '0241112233' }
+    const first = await api.post('/api/v1/orders', body, { 'Idempotency-Key': 'replayed-1' })
+    expect(first.status, first.text).to.equal(201)
+    const { out, sent } = await statementsOf(() => api.post('/api/v1/orders', body, { 'Idempotency-Key': 'replayed-1' }))
+    expect(out.status, out.text).to.equal(201)
+    expect(out.headers.get('idempotent-replayed')).to.equal('true')
+    expect(out.body.order).to.deep.equal(first.body.order)
+    // The key's statement read the earlier use; the only other statement reads the order it made.
+    expect(sent, sent.join('\n')).to.have.length(2)
+    expect(sent[0], sent.join('\n')).to.match(/\bLEFT JOIN idempotency_keys\b/)
+    expect(sent[1], sent.join('\n')).to.match(/\bFROM orders_view\b/)
+    // Another body under the same key is still refused, and no money moved for either.
+    const other = await statementsOf(() => api.post('/api/v1/orders', { ...body, recipientNumber: '0241112234' }, { 'Idempotency-Key': 'replayed-1' }))
+    expect(other.out.status, other.out.text).to.equal(422)
+    expect(other.sent, other.sent.join('\n')).to.have.length(1)
+    const [w] = await app().db.sequelize.query<{ balance_pesewas: string }>('SELECT balance_pesewas FROM wallets WHERE agent_id = :id', {
+      replacements: { id: a.agent.id },
+      type: QueryTypes.SELECT
+    })
+    expect(Number(w!.balance_pesewas)).to.equal(2000 - 450)
   })
 })
 
@@ -281,7 +344,7 @@ describe("placing a visitor's order: one statement for the order and its payment
   })
 })
 
-describe('a wallet order over the reseller API: its Idempotency-Key read beside the package (ADR 0046)', () => {
+describe('a wallet order over the reseller API: its Idempotency-Key read before anything is placed (ADR 0046, 0065)', () => {
   beforeEach(resetDb)
 
   it('a key used before answers with its order, even when this attempt is refused before it reads the key (platform closed since)', async () => {

@@ -5,6 +5,7 @@ import type { Pesewas } from '../../lib/money.ts'
 import { parseGhanaMobile } from '../../lib/phone.ts'
 import { NETWORKS, orList, VOUCHER_RE } from '../../lib/vocabulary.ts'
 import { transactionIdSchema, type PaymentView } from '../payments/index.ts'
+import type { PackageRow } from '../packages/index.ts'
 import type { Quote } from '../pricing/index.ts'
 import type { OrderView } from './view.ts'
 
@@ -69,6 +70,8 @@ export interface PlaceOptions {
    * the package read, before anything is written; its refusal is the order's.
    */
   admitted?: Promise<void>
+  /** The active package of this id as the caller's own statement read it for this request (null: none); not read again. */
+  packageRead?: { id: number; row: PackageRow | null }
 }
 
 /** What a shop sale records (ADR 0020): built and checked by services.shops, never from the client. */

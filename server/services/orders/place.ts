@@ -89,8 +89,13 @@ export function createPlacing(deps: PlacingDeps) {
   }
 
   /** The package asked for, read while the caller's own check (`admitted`: a request limit, an Idempotency-Key) runs: one round trip for both. */
-  async function resolvePackage(input: PlaceOrderInput, admitted?: Promise<void>): Promise<PackageRow> {
-    const read = input.packageId !== undefined ? packages.getActive(input.packageId) : packages.findActiveBySize(input.network!, input.dataSizeMB!)
+  async function resolvePackage(input: PlaceOrderInput, admitted?: Promise<void>, known?: PlaceOptions['packageRead']): Promise<PackageRow> {
+    const read =
+      input.packageId === undefined
+        ? packages.findActiveBySize(input.network!, input.dataSizeMB!)
+        : known?.id === input.packageId
+          ? known.row
+          : packages.getActive(input.packageId)
     const [pkg] = await Promise.all([read, admitted])
     if (!pkg) throw badRequest('Please select a package')
     if (input.packageId !== undefined && input.network && input.network !== pkg.network) throw badRequest('Please select a package')
@@ -229,7 +234,7 @@ export function createPlacing(deps: PlacingDeps) {
     const input = checked(raw)
     // A shop's buyer is its customer, whoever is signed in; agent rules are for agents' own orders.
     if (!opts.shop) assertMayBuy(ctx.user)
-    const pkg = await resolvePackage(input, opts.admitted)
+    const pkg = await resolvePackage(input, opts.admitted, opts.packageRead)
     if (opts.shop && input.payFrom === 'wallet') throw badRequest('Shop orders are paid by mobile money or card')
     if (input.payFrom === 'wallet') return placeWalletOrder(pkg, input, ctx, s, opts)
     // Phone channels answer within seconds and pay by mobile money; their charge starts in a queued job.

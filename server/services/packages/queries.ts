@@ -12,6 +12,20 @@ const GET_ACTIVE = `SELECT id, network, name, size_mb AS "sizeMb", price_user_pe
     active, created_at AS "createdAt", updated_at AS "updatedAt"
   FROM packages WHERE id = $1 AND active`
 
+/**
+ * The active package by id as one JSON column of another statement that reads it beside what it needs at the same
+ * moment (the reseller API's key statement): the same row as `activeById`, null when no active package has that id.
+ * `idSql` is an integer parameter; `packageOfJson` maps the column back.
+ */
+export const activePackageJson = (idSql: string) =>
+  `(SELECT json_build_object('id', id, 'network', network, 'name', name, 'sizeMb', size_mb, 'priceUserPesewas', price_user_pesewas,
+      'priceAgentPesewas', price_agent_pesewas, 'active', active, 'createdAt', created_at, 'updatedAt', updated_at)
+    FROM packages WHERE id = ${idSql} AND active)`
+
+/** A column made by `activePackageJson` as the row `activeById` returns (its times as Dates). */
+export const packageOfJson = (j: Record<string, any> | null): PackageRow | null =>
+  j ? ({ ...j, createdAt: new Date(j.createdAt), updatedAt: new Date(j.updatedAt) } as PackageRow) : null
+
 export function createPackageQueries(models: Models) {
   const plain = (r: { get(o: { plain: true }): unknown }) => r.get({ plain: true }) as PackageRow
   const run = preparedFor(models.Package.sequelize!)

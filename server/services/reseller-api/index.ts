@@ -10,16 +10,18 @@ import { actorOfRow } from '../auth/index.ts'
 import type { Actor } from '../context.ts'
 import type { ApiOrderInput, OrdersService } from '../orders/index.ts'
 import type { PricingService } from '../pricing/index.ts'
-import type { PackagesService } from '../packages/index.ts'
+import type { PackageRow, PackagesService } from '../packages/index.ts'
 import type { Queue } from '../queue/index.ts'
 import type { WalletService } from '../wallet/index.ts'
 import { createApiKeys } from './keys.ts'
 import { presentApiOrder, type ApiOrder } from './present.ts'
 import { createOrderKeyQueries, orderKeyOfWritten, type OrderKeyUse } from './queries-idempotency.ts'
 import { createApiOrderQueries, toApiOrderRow } from './queries-orders.ts'
+import type { OrderReadsAsked, OrderReadsFound } from './queries.ts'
 import { createAgentWebhooks, WEBHOOK_TASK, type WebhookPayload } from './webhooks.ts'
 
 export { KEY_PREFIX } from './keys.ts'
+export type { OrderReadsAsked } from './queries.ts'
 export const BAD_KEY = 'Invalid or revoked API key'
 
 /**
@@ -32,6 +34,11 @@ function requestHash(input: ApiOrderInput, sent: Record<string, unknown>): strin
   return sha256(JSON.stringify(fields.map((k) => [k, k === 'recipientNumber' ? sent[k] : input[k]])))
 }
 
+const readsFor = (asked: OrderReadsAsked, found: OrderReadsFound): OrderReads => ({
+  ...(asked.orderKey === null ? {} : { key: { key: asked.orderKey, use: found.keyUse } }),
+  ...(asked.packageId === null ? {} : { packageRead: { id: asked.packageId, row: found.package } })
+})
+
 /** Thrown when another request already holds this Idempotency-Key: before the order is written, or inside its transaction (rolls this attempt back). */
 class KeyTaken extends Error {}
 
@@ -39,6 +46,15 @@ export interface ApiCaller {
   actor: Actor
   agentId: number
   keyId: number
+}
+
+/**
+ * What the API key's statement read for an order's request (ADR 0065): its Idempotency-Key's earlier use (null: never
+ * used) and the active package of the id the body named (null: none), each with what it was read for.
+ */
+export interface OrderReads {
+  key?: { key: string; use: OrderKeyUse | null }
+  packageRead?: { id: number; row: PackageRow | null }
 }
 
 /** A key's request rate as X-RateLimit-* and Retry-After tell it. */
@@ -93,11 +109,14 @@ export function createResellerApi(deps: {
      * unpaid). The key's counter and its user need only the key's row: the key's one statement counts the request and
      * reads the user as auth reads an actor (`actorOfRow` maps it).
      * A known key's request is counted even when its agent is then refused, as any request on it is.
+     * `forOrder`: an order's Idempotency-Key and package id as sent (both checked later, the key at the route, the body by
+     * the orders' check; null when not worth asking): the same statement reads the key's earlier use by the key's agent
+     * and the active package (`orderReads`, for `createOrder`), so the order sends no read of its own for them.
      */
-    async admit(header: string | undefined): Promise<{ caller: ApiCaller; rate: ApiRate }> {
+    async admit(header: string | undefined, forOrder?: OrderReadsAsked): Promise<{ caller: ApiCaller; rate: ApiRate; orderReads?: OrderReads }> {
       const raw = header?.startsWith('Bearer ') ? header.slice(7).trim() : ''
       if (!raw) throw unauthorized('API key required: send Authorization: Bearer <key>')
-      const found = await keys.authenticate(raw, 60)
+      const found = await keys.authenticate(raw, 60, forOrder)
       if (!found) throw unauthorized(BAD_KEY)
       const limit = deps.env.API_RATE_LIMIT_PER_MINUTE
       const { count } = found
@@ -107,7 +126,8 @@ export function createResellerApi(deps: {
       if (!isActiveAgent(actor?.agent)) throw forbidden('Your agent account must be paid and approved to use the API')
       return {
         caller: { actor, agentId: found.agentId, keyId: found.keyId },
-        rate: { limit, remaining: Math.max(0, limit - count), resetSeconds, limited: count > limit }
+        rate: { limit, remaining: Math.max(0, limit - count), resetSeconds, limited: count > limit },
+        ...(forOrder && found.orderReads ? { orderReads: readsFor(forOrder, found.orderReads) } : {})
       }
     },
 
@@ -141,13 +161,18 @@ export function createResellerApi(deps: {
      * transaction, so the key exists exactly when the order does. A concurrent request with the same
      * key waits on the key's row, rolls its own attempt back and answers with the first one's order.
      * The key is checked at the edge (routes/api-v1/schema.ts); the body here, by the orders' one check.
+     * `reads`: the key's earlier use and the package as the API key's statement read them (`admit`); without them, they are read here.
      */
-    async createOrder(caller: ApiCaller, idempotencyKey: string, body: unknown): Promise<{ order: ApiOrder; replayed: boolean }> {
+    async createOrder(caller: ApiCaller, idempotencyKey: string, body: unknown, reads?: OrderReads): Promise<{ order: ApiOrder; replayed: boolean }> {
       const input = orders.parseApiOrder(body)
       const hash = requestHash(input, body as Record<string, unknown>)
-      // The key's earlier use is read while the order reads its package (two connections, one round trip
-      // for both); the order writes nothing until the key is known unused.
-      const seen = findKeyUse(caller.agentId, idempotencyKey)
+      const known = reads?.key?.key === idempotencyKey ? reads.key.use : undefined
+      // A key used before answers with its order, whatever else this attempt would run into: nothing is placed.
+      if (known) return { order: await orderOf(caller.agentId, replay(known, hash)), replayed: true }
+      // Else the key's earlier use, when the API key's statement did not read it, is read while the order reads its
+      // package (two connections, one round trip for both); the order writes nothing until the key is known unused.
+      // Either way the key's unique index in the order's own statement is what holds against a concurrent request.
+      const seen = known === null ? Promise.resolve(null) : findKeyUse(caller.agentId, idempotencyKey)
       const unused = seen.then((use) => {
         if (use) throw new KeyTaken()
       })
@@ -161,6 +186,7 @@ export function createResellerApi(deps: {
           { user: caller.actor },
           {
             admitted: unused,
+            packageRead: reads?.packageRead,
             // Recorded by the order's own INSERT: the key exists exactly when the order does.
             writtenWith: { cte: orderKeyOfWritten, values: [caller.agentId, idempotencyKey, hash], refused: () => new KeyTaken() }
           }

@@ -4,7 +4,7 @@ import { randomToken, sha256 } from '../../lib/crypto.ts'
 import { requireActiveAgent } from '../agents/index.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
-import { createKeyQueries, type ApiKeyRow } from './queries.ts'
+import { createKeyQueries, type ApiKeyRow, type OrderReadsAsked, type OrderReadsFound } from './queries.ts'
 
 /** Keys look like `dh_live_<43 url-safe characters>`: 256 random bits, so a plain SHA-256 is a safe and fast lookup hash. */
 export const KEY_PREFIX = 'dh_live_'
@@ -81,18 +81,30 @@ export function createApiKeys(deps: { sequelize: Sequelize; audit: AuditService 
     /**
      * The key's agent and user (its row as auth reads an actor), and its request counted in its window of `windowSeconds`
      * (one statement), or null for an unknown or revoked key (nothing counted). Last use is written at most once a minute.
+     * `forOrder`: what an order's request asks the same statement to read beside the key (`orderReads`).
      */
     async authenticate(
       raw: string,
-      windowSeconds: number
-    ): Promise<{ keyId: number; agentId: number; userId: number; count: number; reset: number; actor: Record<string, any> } | null> {
+      windowSeconds: number,
+      forOrder?: OrderReadsAsked
+    ): Promise<{
+      keyId: number
+      agentId: number
+      userId: number
+      count: number
+      reset: number
+      actor: Record<string, any>
+      orderReads?: OrderReadsFound
+    } | null> {
       // The guard only spares a hash and a query: a key failing it matches no stored hash either, so weakening it changes no answer.
       // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: equivalent, see above
       if (!raw.startsWith(KEY_PREFIX) || raw.length > 200) return null
-      const row = await queries.keyCounted(sha256(raw), windowSeconds)
+      const row = await queries.keyCounted(sha256(raw), windowSeconds, forOrder)
       // Written at most once a minute per key, so a busy key does not rewrite its row on every request.
       if (row?.stale) await queries.touch(row.id)
-      return row ? { keyId: row.id, agentId: row.agentId, userId: row.userId, count: row.count, reset: row.reset, actor: row.actor } : null
+      return row
+        ? { keyId: row.id, agentId: row.agentId, userId: row.userId, count: row.count, reset: row.reset, actor: row.actor, orderReads: row.orderReads }
+        : null
     }
   }
 }

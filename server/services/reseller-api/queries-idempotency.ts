@@ -24,6 +24,17 @@ export const orderKeyOfWritten = (source: string, first: number) =>
   `INSERT INTO idempotency_keys (agent_id, key, request_hash, order_id) SELECT $${first}::int, $${first + 1}::text, $${first + 2}::text, ${source}.id FROM ${source}
      ON CONFLICT (agent_id, key) DO NOTHING RETURNING key`
 
+/**
+ * An order's Idempotency-Key's earlier use read by another statement the request sends anyway (the API key's, which
+ * knows the key's agent): a LEFT JOIN on the agent (`agentSql`) and the key (`keyParam`), its columns, and their row
+ * mapped back (null when the key was never used). The same row `keyUse` reads, a round trip and a pool connection sooner.
+ */
+export const orderKeyUseJoin = (agentSql: string, keyParam: string) => `LEFT JOIN idempotency_keys ik ON ik.agent_id = ${agentSql} AND ik.key = ${keyParam}`
+export const ORDER_KEY_USE_COLUMNS = 'ik.request_hash AS key_use_hash, ik.order_id AS key_use_order_id'
+export const orderKeyUseOfRow = (r: { key_use_hash?: string | null; key_use_order_id?: number | null }): OrderKeyUse | null =>
+  // request_hash is NOT NULL: a null here is the LEFT JOIN's missing row.
+  r.key_use_hash == null ? null : { requestHash: r.key_use_hash, orderId: r.key_use_order_id ?? null }
+
 export function createOrderKeyQueries(sequelize: Sequelize) {
   // Read on every wallet order over the API: a named statement (ADR 0024).
   const run = preparedFor(sequelize)

@@ -1,7 +1,10 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import type { PackageRow } from '../../../models/index.ts'
 import { preparedFor } from '../../../models/prepared.ts'
 import { ACTOR_COLUMNS, ACTOR_FROM } from '../auth/queries-actor.ts'
 import { windowHitOf } from '../limits/queries.ts'
+import { activePackageJson, packageOfJson } from '../packages/queries.ts'
+import { ORDER_KEY_USE_COLUMNS, orderKeyUseJoin, orderKeyUseOfRow, type OrderKeyUse } from './queries-idempotency.ts'
 
 // The API keys' statements, and the typed camelCase rows they return.
 
@@ -27,20 +30,40 @@ export interface CountedKeyUse extends KeyUse {
   reset: number
   /** The key's user as auth reads an actor (`ACTOR_COLUMNS`), for auth to map. */
   actor: Record<string, any>
+  /** What it read for an order's request, when asked (`OrderReadsAsked`). */
+  orderReads?: OrderReadsFound
 }
 
 /**
  * The key by its hash, its request counted in its window, and its user as auth reads an actor, in one statement:
  * the counter and the user need only the key's row, so they are a CTE over it and a join to it (an unknown or
  * revoked key counts nothing and reads no one, as before). By name (ADR 0024); like the counter alone, it does not
- * wait for the WAL flush (ADR 0046).
+ * wait for the WAL flush (ADR 0046). `forOrder`: an order's request also reads, by the key's agent, its
+ * Idempotency-Key's earlier use ($3) and the active package it names ($4), either parameter null when not asked,
+ * so the order sends no statement of its own for them (ADR 0065).
  */
-const KEY_COUNTED = `WITH k AS (
+const keyCounted = (forOrder: boolean) => `WITH k AS (
     SELECT k.id, k.agent_id, ka.user_id, (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS stale
       FROM api_keys k JOIN agents ka ON ka.id = k.agent_id WHERE k.key_hash = $1 AND k.revoked_at IS NULL),
   w AS (${windowHitOf("'api-key:' || k.id", 'k', '$2::int')})
-  SELECT k.id AS key_id, k.agent_id AS key_agent_id, k.user_id AS key_user_id, k.stale, w.count, w.reset, ${ACTOR_COLUMNS}
-    FROM k CROSS JOIN w LEFT JOIN (${ACTOR_FROM}) ON u.id = k.user_id`
+  SELECT k.id AS key_id, k.agent_id AS key_agent_id, k.user_id AS key_user_id, k.stale, w.count, w.reset, ${ACTOR_COLUMNS}${
+    forOrder ? `,\n    ${ORDER_KEY_USE_COLUMNS}, ${activePackageJson('$4::int')} AS order_package` : ''
+  }
+    FROM k CROSS JOIN w LEFT JOIN (${ACTOR_FROM}) ON u.id = k.user_id${forOrder ? `\n    ${orderKeyUseJoin('k.agent_id', '$3::text')}` : ''}`
+const KEY_COUNTED = keyCounted(false)
+const KEY_COUNTED_FOR_ORDER = keyCounted(true)
+
+/** What an order's request asks the key's statement to read beside the key: null for either, not asked. */
+export interface OrderReadsAsked {
+  orderKey: string | null
+  packageId: number | null
+}
+
+/** What the key's statement read for an order's request: the Idempotency-Key's earlier use (null: never used) and the active package (null: none). */
+export interface OrderReadsFound {
+  keyUse: OrderKeyUse | null
+  package: PackageRow | null
+}
 
 type Raw = Record<string, any>
 const toKey = (r: Raw): ApiKeyRow => ({
@@ -85,11 +108,22 @@ export function createKeyQueries(sequelize: Sequelize) {
       return row ? row.prefix : null
     },
 
-    async keyCounted(hash: string, windowSeconds: number): Promise<CountedKeyUse | null> {
-      const [r] = await run<Raw>(KEY_COUNTED, [hash, windowSeconds])
-      return r
-        ? { id: r.key_id, agentId: r.key_agent_id, userId: r.key_user_id, stale: Boolean(r.stale), count: Number(r.count), reset: Number(r.reset), actor: r }
-        : null
+    /** `forOrder`: what an order's request asks to read beside the key (`OrderReadsAsked`). */
+    async keyCounted(hash: string, windowSeconds: number, forOrder?: OrderReadsAsked): Promise<CountedKeyUse | null> {
+      const [r] = await (forOrder === undefined
+        ? run<Raw>(KEY_COUNTED, [hash, windowSeconds])
+        : run<Raw>(KEY_COUNTED_FOR_ORDER, [hash, windowSeconds, forOrder.orderKey, forOrder.packageId]))
+      if (!r) return null
+      const use = {
+        id: r.key_id,
+        agentId: r.key_agent_id,
+        userId: r.key_user_id,
+        stale: Boolean(r.stale),
+        count: Number(r.count),
+        reset: Number(r.reset),
+        actor: r
+      }
+      return forOrder === undefined ? use : { ...use, orderReads: { keyUse: orderKeyUseOfRow(r), package: packageOfJson(r.order_package) } }
     },
 
     async touch(id: number): Promise<void> {

@@ -1,13 +1,27 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express'
 import { AppError } from '../../../lib/errors.ts'
 import type { Services } from '../../../services/index.ts'
-import type { ApiCaller } from '../../../services/reseller-api/index.ts'
+import type { ApiCaller, OrderReads, OrderReadsAsked } from '../../../services/reseller-api/index.ts'
 import { openApiDocument } from '../../../services/reseller-api/openapi.ts'
 import { valid } from '../../validate.ts'
-import { idempotencyHeader, voucherOrderBody } from './schema.ts'
+import { IDEMPOTENCY_KEY, idempotencyHeader, voucherOrderBody } from './schema.ts'
 
 const callerOf = (res: Response) => res.locals.apiCaller as ApiCaller
 const idempotencyKeyOf = (req: Request) => valid(idempotencyHeader, { key: req.get('Idempotency-Key') }).key
+/**
+ * What an order's request asks the API key's statement to read beside the key: the Idempotency-Key when it may be one
+ * (the route answers a missing or bad one with its 400, after a 401, 403 or 429) and the package when the body names
+ * one by a plain id (the orders' check decides the body's fate; a package read for another id is not used).
+ */
+const orderReadsAsked = (req: Request): OrderReadsAsked => {
+  const key = req.get('Idempotency-Key')
+  const id = (req.body as { packageId?: unknown } | undefined)?.packageId
+  const packageId = typeof id === 'number' || (typeof id === 'string' && /^[1-9][0-9]{0,9}$/.test(id)) ? Number(id) : NaN
+  return {
+    orderKey: key !== undefined && IDEMPOTENCY_KEY.test(key) ? key : null,
+    packageId: Number.isSafeInteger(packageId) && packageId > 0 && packageId <= 2_147_483_647 ? packageId : null
+  }
+}
 
 /**
  * The reseller API, `/api/v1` (ADR 0014): API-key auth, a per-key rate limit, agent prices,
@@ -23,20 +37,33 @@ export function apiV1Router(services: Services) {
     res.json(openApiDocument)
   })
 
-  const authenticate: RequestHandler = async (req, res, next) => {
-    res.setHeader('Cache-Control', 'no-store')
-    const { caller, rate } = await api.admit(req.headers.authorization)
-    res.setHeader('X-RateLimit-Limit', String(rate.limit))
-    res.setHeader('X-RateLimit-Remaining', String(rate.remaining))
-    res.setHeader('X-RateLimit-Reset', String(rate.resetSeconds))
-    if (rate.limited) {
-      res.setHeader('Retry-After', String(rate.resetSeconds))
-      throw new AppError(429, `Rate limit of ${rate.limit} requests per minute exceeded. Retry after ${rate.resetSeconds} seconds.`)
+  /**
+   * `forOrder`: what an order's request asks the key's own statement to read beside the key (no statements of their own).
+   */
+  const authenticate =
+    (forOrder?: (req: Request) => OrderReadsAsked): RequestHandler =>
+    async (req, res, next) => {
+      res.setHeader('Cache-Control', 'no-store')
+      const { caller, rate, orderReads } = await api.admit(req.headers.authorization, forOrder?.(req))
+      res.setHeader('X-RateLimit-Limit', String(rate.limit))
+      res.setHeader('X-RateLimit-Remaining', String(rate.remaining))
+      res.setHeader('X-RateLimit-Reset', String(rate.resetSeconds))
+      if (rate.limited) {
+        res.setHeader('Retry-After', String(rate.resetSeconds))
+        throw new AppError(429, `Rate limit of ${rate.limit} requests per minute exceeded. Retry after ${rate.resetSeconds} seconds.`)
+      }
+      res.locals.apiCaller = caller
+      res.locals.orderReads = orderReads
+      next()
     }
-    res.locals.apiCaller = caller
-    next()
-  }
-  r.use(authenticate)
+
+  r.post('/orders', authenticate(orderReadsAsked), async (req, res) => {
+    const out = await api.createOrder(callerOf(res), idempotencyKeyOf(req), req.body, res.locals.orderReads as OrderReads | undefined)
+    if (out.replayed) res.setHeader('Idempotent-Replayed', 'true')
+    res.status(201).json({ order: out.order })
+  })
+
+  r.use(authenticate())
 
   r.get('/packages', async (_req, res) => {
     res.json(await api.listPackages(callerOf(res)))
@@ -44,12 +71,6 @@ export function apiV1Router(services: Services) {
 
   r.get('/balance', async (_req, res) => {
     res.json(await api.balance(callerOf(res)))
-  })
-
-  r.post('/orders', async (req, res) => {
-    const out = await api.createOrder(callerOf(res), idempotencyKeyOf(req), req.body)
-    if (out.replayed) res.setHeader('Idempotent-Replayed', 'true')
-    res.status(201).json({ order: out.order })
   })
 
   r.get('/orders/:id', async (req, res) => {
