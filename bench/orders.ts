@@ -9,6 +9,9 @@
 //   BENCH_TRACE=1: those orders also traced phase by phase in the server (bench/trace-requests.ts)
 //   BENCH_CPU_PROFILE=<file>: the last round's visitor orders profiled in the server (bench/cpu-window.ts), written there;
 //     BENCH_CPU_PROFILE_KIND=wallet profiles the wallet orders instead
+//   BENCH_WAL=1: the cluster's WAL flushes (fsyncs, every process: backends and the WAL writer) per order of each kind,
+//     from pg_stat_io around each kind's run (each read waits 11 s for idle backends to report; the bench's own
+//     DELETE of the rate limits before a run adds at most one flush per run)
 //   BENCH_PG_STATEMENTS=1: PostgreSQL's own time per statement (pg_stat_statements, planning included) over the profiled
 //     orders of each kind; the cluster is started with the extension preloaded (slower: leave it off for timed runs)
 import { randomUUID } from 'node:crypto'
@@ -124,10 +127,15 @@ const bare = await startChild('bench/bare-http.ts', { PORT: BARE_PORT, BENCH_BOD
 const bareKind = () =>
   fetch(`http://127.0.0.1:${BARE_PORT}/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"packageId":1}' })
 
-async function inARow(place: () => Promise<Response>): Promise<number[]> {
+// The bench's own CPU per request (this process: fetch sending the request and reading its answer), which sits on
+// every request's path as much as the server's does; the bare server's requests show what that leaves for a server.
+const clientCpu: Record<string, { us: number; n: number }> = {}
+async function inARow(place: () => Promise<Response>, name = ''): Promise<number[]> {
   // Rate limits are per address and phone: a bench from one address would meet them, not the code.
   await db.query('DELETE FROM rate_limiter_flexible; DELETE FROM rate_limits')
   const ms: number[] = []
+  const cpu0 = process.cpuUsage()
+  const c = (clientCpu[name] ??= { us: 0, n: 0 })
   for (let i = 0; i < perRound; i++) {
     const t = process.hrtime.bigint()
     const r = await place()
@@ -135,21 +143,33 @@ async function inARow(place: () => Promise<Response>): Promise<number[]> {
     ms.push(Number(process.hrtime.bigint() - t) / 1e6)
     if (r.status >= 300) throw new Error(`order ${i + 1} answered ${r.status} ${body.slice(0, 200)}`)
   }
+  const used = process.cpuUsage(cpu0)
+  c.us += used.user + used.system
+  c.n += perRound
   return ms
 }
 const all: Record<string, number[]> = {}
 const BARE = 'bare node:http, same JSON'
 // CPU per order of the app (the server's process, all its threads) and of PostgreSQL's client backends,
 // from /proc around each kind's run: unlike the latencies, it does not swing with what else loads the machine.
-const cpu: Record<string, { app: number; db: number }> = {}
+const cpu: Record<string, { app: number; db: number; fsyncs: number }> = {}
 const pgDir = path.join(BENCH_ENV.DATA_DIR, 'pg')
+const WAL = process.env.BENCH_WAL === '1'
+/** The cluster's WAL fsyncs so far, once every backend has reported (an idle one does within 10 s). */
+async function walFsyncs(): Promise<number> {
+  await new Promise((r) => setTimeout(r, 11_000))
+  const { rows } = await db.query<{ f: string }>(`SELECT coalesce(sum(fsyncs), 0) AS f FROM pg_stat_io WHERE object = 'wal'`)
+  return Number(rows[0]!.f)
+}
 const cpuOf = (name: string, run: () => Promise<number[]>) => async () => {
+  const wal0 = WAL ? await walFsyncs() : 0
   const app0 = processCpuSeconds(server.pid!)
   const db0 = postgresCpu(pgDir).backends
   const ms = await run()
-  const c = (cpu[name] ??= { app: 0, db: 0 })
+  const c = (cpu[name] ??= { app: 0, db: 0, fsyncs: 0 })
   c.app += processCpuSeconds(server.pid!) - app0
   c.db += postgresCpu(pgDir).backends - db0
+  if (WAL) c.fsyncs += (await walFsyncs()) - wal0
   return ms
 }
 /** Sends SIGUSR2 to the server (bench/cpu-window.ts) and waits until `file` exists. */
@@ -165,10 +185,10 @@ for (let round = 0; round < rounds; round++) {
     // The profile's orders are left out of the CPU per order: the profiler costs CPU of its own.
     const profiled = cpuProfile && round === rounds - 1 && name === PROFILED_KIND
     if (profiled) await profilerSignal(`${cpuProfile}.on`)
-    ;(all[name] ??= []).push(...(await (profiled ? inARow(place) : cpuOf(name, () => inARow(place))())))
+    ;(all[name] ??= []).push(...(await (profiled ? inARow(place, name) : cpuOf(name, () => inARow(place, name))())))
     if (profiled) await profilerSignal(cpuProfile)
   }
-  ;(all[BARE] ??= []).push(...(await inARow(bareKind)))
+  ;(all[BARE] ??= []).push(...(await inARow(bareKind, BARE)))
 }
 // Statements per order, and where an order's time goes: PROFILE_ORDERS (20) orders of each kind, one
 // at a time, each statement's time from send to answer as the log has it (bench/statement-log.ts),
@@ -247,8 +267,11 @@ for (const [name, ms] of Object.entries(all)) {
 console.log('')
 for (const [name, c] of Object.entries(cpu)) {
   const n = all[name]!.length - (cpuProfile && name === PROFILED_KIND ? perRound : 0)
-  console.log(`${name.padEnd(60)} CPU per order: app ${((c.app * 1000) / n).toFixed(2)} ms, PostgreSQL backends ${((c.db * 1000) / n).toFixed(2)} ms`)
+  const wal = WAL ? `, WAL flushes ${(c.fsyncs / n).toFixed(2)}` : ''
+  console.log(`${name.padEnd(60)} CPU per order: app ${((c.app * 1000) / n).toFixed(2)} ms, PostgreSQL backends ${((c.db * 1000) / n).toFixed(2)} ms${wal}`)
 }
+for (const [name, c] of Object.entries(clientCpu))
+  console.log(`${name.padEnd(60)} the bench client's own CPU per request: ${(c.us / 1000 / c.n).toFixed(2)} ms`)
 console.log('')
 for (const line of profiles) console.log(line)
 for (const line of pgTimes) console.log(line)
