@@ -9,6 +9,9 @@
 //   BENCH_TRACE=1: those orders also traced phase by phase in the server (bench/trace-requests.ts)
 //   BENCH_CPU_PROFILE=<file>: the last round's visitor orders profiled in the server (bench/cpu-window.ts), written there;
 //     BENCH_CPU_PROFILE_KIND=wallet profiles the wallet orders instead
+//   BENCH_CLIENT=fetch: the orders sent with fetch (undici), as before; by default with node:http's request on a
+//     keep-alive agent, the answer decompressed at once (the same bytes either way: Accept-Encoding gzip, deflate),
+//     since fetch's own CPU, about 0.7 ms more per request than node:http's, sits on every request's path
 //   BENCH_WAL=1: the cluster's WAL flushes (fsyncs, every process: backends and the WAL writer) per order of each kind,
 //     from pg_stat_io around each kind's run (each read waits 11 s for idle backends to report; the bench's own
 //     DELETE of the rate limits before a run adds at most one flush per run)
@@ -16,8 +19,10 @@
 //     orders of each kind; the cluster is started with the extension preloaded (slower: leave it off for timed runs)
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
+import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
+import zlib from 'node:zlib'
 import pg from 'pg'
 import { hashSecret } from '../server/lib/crypto.ts'
 import { BENCH_DB_URL, BENCH_ENV, postgresCpu, processCpuSeconds, ROOT, startChild, stopChild } from './lib.ts'
@@ -39,7 +44,7 @@ const loadavg = () =>
     .map((l) => l.toFixed(1))
     .join(' ')
 console.log(
-  `Data Hub order placement benchmark: ${rounds} rounds of ${perRound} orders in a row per kind, node ${process.version}, ${new Date().toISOString()}, load ${loadavg()}`
+  `Data Hub order placement benchmark: ${rounds} rounds of ${perRound} orders in a row per kind, node ${process.version}, ${new Date().toISOString()}, load ${loadavg()}, client ${process.env.BENCH_CLIENT === 'fetch' ? 'fetch' : 'node:http'}`
 )
 
 const pgStatements = process.env.BENCH_PG_STATEMENTS === '1'
@@ -98,23 +103,50 @@ const apiKey = ((await keyRes.json()) as { key?: string; apiKey?: string }).key 
 if (!keyRes.ok || !apiKey) throw new Error(`bench API key failed: ${keyRes.status}`)
 const [pkg] = (await (await fetch(`${base}/api/packages`)).json()) as { id: number; network: string }[]
 
+type Answer = { status: number; text(): Promise<string> }
+const CLIENT = process.env.BENCH_CLIENT === 'fetch' ? 'fetch' : 'node:http'
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+/** A POST and its whole answer, by the client BENCH_CLIENT names. */
+function post(url: string, headers: Record<string, string>, body: string): Promise<Answer> {
+  if (CLIENT === 'fetch') return fetch(url, { method: 'POST', headers, body })
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: 'POST', agent, headers: { 'accept-encoding': 'gzip, deflate', ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('error', reject)
+        res.on('end', () => {
+          const raw = Buffer.concat(chunks)
+          const enc = res.headers['content-encoding']
+          const text = (enc === 'gzip' ? zlib.gunzipSync(raw) : enc === 'deflate' ? zlib.inflateSync(raw) : raw).toString()
+          resolve({ status: res.statusCode ?? 0, text: async () => text })
+        })
+      }
+    )
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
 let n = 0
 const phone = () => `024${String(1_000_000 + (n++ % 8_000_000)).padStart(7, '0')}`
-const kinds: Record<string, () => Promise<Response>> = {
+const kinds: Record<string, () => Promise<Answer>> = {
   'visitor order + mobile-money prompt (POST /api/orders)': () => {
     const p = phone()
-    return fetch(`${base}/api/orders`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ packageId: pkg!.id, recipientNumber: p, payerPhone: p, payerNetwork: 'MTN' })
-    })
+    return post(
+      `${base}/api/orders`,
+      { 'content-type': 'application/json' },
+      JSON.stringify({ packageId: pkg!.id, recipientNumber: p, payerPhone: p, payerNetwork: 'MTN' })
+    )
   },
   'wallet order over the reseller API (POST /api/v1/orders)': () =>
-    fetch(`${base}/api/v1/orders`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}`, 'idempotency-key': randomUUID() },
-      body: JSON.stringify({ packageId: pkg!.id, recipientNumber: phone() })
-    })
+    post(
+      `${base}/api/v1/orders`,
+      { 'content-type': 'application/json', authorization: `Bearer ${apiKey}`, 'idempotency-key': randomUUID() },
+      JSON.stringify({ packageId: pkg!.id, recipientNumber: phone() })
+    )
 }
 // The bare server answers each kind's JSON (a 201 the size of the app's) the same way: a request, its answer, the next.
 const sample: Record<string, string> = {}
@@ -124,13 +156,12 @@ for (const [name, place] of Object.entries(kinds)) {
   sample[name] = await r.text()
 }
 const bare = await startChild('bench/bare-http.ts', { PORT: BARE_PORT, BENCH_BODY: sample[Object.keys(kinds)[0]!]! }, `http://127.0.0.1:${BARE_PORT}/`)
-const bareKind = () =>
-  fetch(`http://127.0.0.1:${BARE_PORT}/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"packageId":1}' })
+const bareKind = () => post(`http://127.0.0.1:${BARE_PORT}/orders`, { 'content-type': 'application/json' }, '{"packageId":1}')
 
 // The bench's own CPU per request (this process: fetch sending the request and reading its answer), which sits on
 // every request's path as much as the server's does; the bare server's requests show what that leaves for a server.
 const clientCpu: Record<string, { us: number; n: number }> = {}
-async function inARow(place: () => Promise<Response>, name = ''): Promise<number[]> {
+async function inARow(place: () => Promise<Answer>, name = ''): Promise<number[]> {
   // Rate limits are per address and phone: a bench from one address would meet them, not the code.
   await db.query('DELETE FROM rate_limiter_flexible; DELETE FROM rate_limits')
   const ms: number[] = []
@@ -206,7 +237,7 @@ for (const [name, place] of Object.entries(kinds)) {
     await new Promise((r) => setTimeout(r, 100))
     const before = logLines().length
     const t = process.hrtime.bigint()
-    await (await place()).arrayBuffer()
+    await (await place()).text()
     requestMs.push(Number(process.hrtime.bigint() - t) / 1e6)
     await new Promise((r) => setTimeout(r, 100))
     const lines = logLines()
@@ -254,6 +285,7 @@ for (const [name, place] of Object.entries(kinds)) {
   for (const s of perStatement)
     profiles.push(`  ${(sum(s.ms) / s.ms.length).toFixed(1).padStart(6)} ms  ${`${s.ms.length}/${profiled}`.padStart(5)}  ${s.text}`)
 }
+agent.destroy()
 await stopChild(bare)
 await db.end()
 await stopChild(server)
