@@ -9,12 +9,20 @@
 //   BENCH_TRACE=1: those orders also traced phase by phase in the server (bench/trace-requests.ts)
 //   BENCH_CPU_PROFILE=<file>: the last round's visitor orders profiled in the server (bench/cpu-window.ts), written there;
 //     BENCH_CPU_PROFILE_KIND=wallet profiles the wallet orders instead
+//   BENCH_CLIENT=fetch: the orders sent with fetch (undici), as before; by default with node:http's request on a
+//     keep-alive agent, the answer decompressed at once (the same bytes either way: Accept-Encoding gzip, deflate),
+//     since fetch's own CPU, about 0.7 ms more per request than node:http's, sits on every request's path
+//   BENCH_WAL=1: the cluster's WAL flushes (fsyncs, every process: backends and the WAL writer) per order of each kind,
+//     from pg_stat_io around each kind's run (each read waits 11 s for idle backends to report; the bench's own
+//     DELETE of the rate limits before a run adds at most one flush per run)
 //   BENCH_PG_STATEMENTS=1: PostgreSQL's own time per statement (pg_stat_statements, planning included) over the profiled
 //     orders of each kind; the cluster is started with the extension preloaded (slower: leave it off for timed runs)
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
+import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
+import zlib from 'node:zlib'
 import pg from 'pg'
 import { hashSecret } from '../server/lib/crypto.ts'
 import { BENCH_DB_URL, BENCH_ENV, postgresCpu, processCpuSeconds, ROOT, startChild, stopChild } from './lib.ts'
@@ -36,7 +44,7 @@ const loadavg = () =>
     .map((l) => l.toFixed(1))
     .join(' ')
 console.log(
-  `Data Hub order placement benchmark: ${rounds} rounds of ${perRound} orders in a row per kind, node ${process.version}, ${new Date().toISOString()}, load ${loadavg()}`
+  `Data Hub order placement benchmark: ${rounds} rounds of ${perRound} orders in a row per kind, node ${process.version}, ${new Date().toISOString()}, load ${loadavg()}, client ${process.env.BENCH_CLIENT === 'fetch' ? 'fetch' : 'node:http'}`
 )
 
 const pgStatements = process.env.BENCH_PG_STATEMENTS === '1'
@@ -95,23 +103,50 @@ const apiKey = ((await keyRes.json()) as { key?: string; apiKey?: string }).key 
 if (!keyRes.ok || !apiKey) throw new Error(`bench API key failed: ${keyRes.status}`)
 const [pkg] = (await (await fetch(`${base}/api/packages`)).json()) as { id: number; network: string }[]
 
+type Answer = { status: number; text(): Promise<string> }
+const CLIENT = process.env.BENCH_CLIENT === 'fetch' ? 'fetch' : 'node:http'
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+/** A POST and its whole answer, by the client BENCH_CLIENT names. */
+function post(url: string, headers: Record<string, string>, body: string): Promise<Answer> {
+  if (CLIENT === 'fetch') return fetch(url, { method: 'POST', headers, body })
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: 'POST', agent, headers: { 'accept-encoding': 'gzip, deflate', ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('error', reject)
+        res.on('end', () => {
+          const raw = Buffer.concat(chunks)
+          const enc = res.headers['content-encoding']
+          const text = (enc === 'gzip' ? zlib.gunzipSync(raw) : enc === 'deflate' ? zlib.inflateSync(raw) : raw).toString()
+          resolve({ status: res.statusCode ?? 0, text: async () => text })
+        })
+      }
+    )
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
 let n = 0
 const phone = () => `024${String(1_000_000 + (n++ % 8_000_000)).padStart(7, '0')}`
-const kinds: Record<string, () => Promise<Response>> = {
+const kinds: Record<string, () => Promise<Answer>> = {
   'visitor order + mobile-money prompt (POST /api/orders)': () => {
     const p = phone()
-    return fetch(`${base}/api/orders`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ packageId: pkg!.id, recipientNumber: p, payerPhone: p, payerNetwork: 'MTN' })
-    })
+    return post(
+      `${base}/api/orders`,
+      { 'content-type': 'application/json' },
+      JSON.stringify({ packageId: pkg!.id, recipientNumber: p, payerPhone: p, payerNetwork: 'MTN' })
+    )
   },
   'wallet order over the reseller API (POST /api/v1/orders)': () =>
-    fetch(`${base}/api/v1/orders`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}`, 'idempotency-key': randomUUID() },
-      body: JSON.stringify({ packageId: pkg!.id, recipientNumber: phone() })
-    })
+    post(
+      `${base}/api/v1/orders`,
+      { 'content-type': 'application/json', authorization: `Bearer ${apiKey}`, 'idempotency-key': randomUUID() },
+      JSON.stringify({ packageId: pkg!.id, recipientNumber: phone() })
+    )
 }
 // The bare server answers each kind's JSON (a 201 the size of the app's) the same way: a request, its answer, the next.
 const sample: Record<string, string> = {}
@@ -121,13 +156,17 @@ for (const [name, place] of Object.entries(kinds)) {
   sample[name] = await r.text()
 }
 const bare = await startChild('bench/bare-http.ts', { PORT: BARE_PORT, BENCH_BODY: sample[Object.keys(kinds)[0]!]! }, `http://127.0.0.1:${BARE_PORT}/`)
-const bareKind = () =>
-  fetch(`http://127.0.0.1:${BARE_PORT}/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"packageId":1}' })
+const bareKind = () => post(`http://127.0.0.1:${BARE_PORT}/orders`, { 'content-type': 'application/json' }, '{"packageId":1}')
 
-async function inARow(place: () => Promise<Response>): Promise<number[]> {
+// The bench's own CPU per request (this process: fetch sending the request and reading its answer), which sits on
+// every request's path as much as the server's does; the bare server's requests show what that leaves for a server.
+const clientCpu: Record<string, { us: number; n: number }> = {}
+async function inARow(place: () => Promise<Answer>, name = ''): Promise<number[]> {
   // Rate limits are per address and phone: a bench from one address would meet them, not the code.
   await db.query('DELETE FROM rate_limiter_flexible; DELETE FROM rate_limits')
   const ms: number[] = []
+  const cpu0 = process.cpuUsage()
+  const c = (clientCpu[name] ??= { us: 0, n: 0 })
   for (let i = 0; i < perRound; i++) {
     const t = process.hrtime.bigint()
     const r = await place()
@@ -135,21 +174,33 @@ async function inARow(place: () => Promise<Response>): Promise<number[]> {
     ms.push(Number(process.hrtime.bigint() - t) / 1e6)
     if (r.status >= 300) throw new Error(`order ${i + 1} answered ${r.status} ${body.slice(0, 200)}`)
   }
+  const used = process.cpuUsage(cpu0)
+  c.us += used.user + used.system
+  c.n += perRound
   return ms
 }
 const all: Record<string, number[]> = {}
 const BARE = 'bare node:http, same JSON'
 // CPU per order of the app (the server's process, all its threads) and of PostgreSQL's client backends,
 // from /proc around each kind's run: unlike the latencies, it does not swing with what else loads the machine.
-const cpu: Record<string, { app: number; db: number }> = {}
+const cpu: Record<string, { app: number; db: number; fsyncs: number }> = {}
 const pgDir = path.join(BENCH_ENV.DATA_DIR, 'pg')
+const WAL = process.env.BENCH_WAL === '1'
+/** The cluster's WAL fsyncs so far, once every backend has reported (an idle one does within 10 s). */
+async function walFsyncs(): Promise<number> {
+  await new Promise((r) => setTimeout(r, 11_000))
+  const { rows } = await db.query<{ f: string }>(`SELECT coalesce(sum(fsyncs), 0) AS f FROM pg_stat_io WHERE object = 'wal'`)
+  return Number(rows[0]!.f)
+}
 const cpuOf = (name: string, run: () => Promise<number[]>) => async () => {
+  const wal0 = WAL ? await walFsyncs() : 0
   const app0 = processCpuSeconds(server.pid!)
   const db0 = postgresCpu(pgDir).backends
   const ms = await run()
-  const c = (cpu[name] ??= { app: 0, db: 0 })
+  const c = (cpu[name] ??= { app: 0, db: 0, fsyncs: 0 })
   c.app += processCpuSeconds(server.pid!) - app0
   c.db += postgresCpu(pgDir).backends - db0
+  if (WAL) c.fsyncs += (await walFsyncs()) - wal0
   return ms
 }
 /** Sends SIGUSR2 to the server (bench/cpu-window.ts) and waits until `file` exists. */
@@ -165,10 +216,10 @@ for (let round = 0; round < rounds; round++) {
     // The profile's orders are left out of the CPU per order: the profiler costs CPU of its own.
     const profiled = cpuProfile && round === rounds - 1 && name === PROFILED_KIND
     if (profiled) await profilerSignal(`${cpuProfile}.on`)
-    ;(all[name] ??= []).push(...(await (profiled ? inARow(place) : cpuOf(name, () => inARow(place))())))
+    ;(all[name] ??= []).push(...(await (profiled ? inARow(place, name) : cpuOf(name, () => inARow(place, name))())))
     if (profiled) await profilerSignal(cpuProfile)
   }
-  ;(all[BARE] ??= []).push(...(await inARow(bareKind)))
+  ;(all[BARE] ??= []).push(...(await inARow(bareKind, BARE)))
 }
 // Statements per order, and where an order's time goes: PROFILE_ORDERS (20) orders of each kind, one
 // at a time, each statement's time from send to answer as the log has it (bench/statement-log.ts),
@@ -186,7 +237,7 @@ for (const [name, place] of Object.entries(kinds)) {
     await new Promise((r) => setTimeout(r, 100))
     const before = logLines().length
     const t = process.hrtime.bigint()
-    await (await place()).arrayBuffer()
+    await (await place()).text()
     requestMs.push(Number(process.hrtime.bigint() - t) / 1e6)
     await new Promise((r) => setTimeout(r, 100))
     const lines = logLines()
@@ -234,6 +285,7 @@ for (const [name, place] of Object.entries(kinds)) {
   for (const s of perStatement)
     profiles.push(`  ${(sum(s.ms) / s.ms.length).toFixed(1).padStart(6)} ms  ${`${s.ms.length}/${profiled}`.padStart(5)}  ${s.text}`)
 }
+agent.destroy()
 await stopChild(bare)
 await db.end()
 await stopChild(server)
@@ -247,8 +299,11 @@ for (const [name, ms] of Object.entries(all)) {
 console.log('')
 for (const [name, c] of Object.entries(cpu)) {
   const n = all[name]!.length - (cpuProfile && name === PROFILED_KIND ? perRound : 0)
-  console.log(`${name.padEnd(60)} CPU per order: app ${((c.app * 1000) / n).toFixed(2)} ms, PostgreSQL backends ${((c.db * 1000) / n).toFixed(2)} ms`)
+  const wal = WAL ? `, WAL flushes ${(c.fsyncs / n).toFixed(2)}` : ''
+  console.log(`${name.padEnd(60)} CPU per order: app ${((c.app * 1000) / n).toFixed(2)} ms, PostgreSQL backends ${((c.db * 1000) / n).toFixed(2)} ms${wal}`)
 }
+for (const [name, c] of Object.entries(clientCpu))
+  console.log(`${name.padEnd(60)} the bench client's own CPU per request: ${(c.us / 1000 / c.n).toFixed(2)} ms`)
 console.log('')
 for (const line of profiles) console.log(line)
 for (const line of pgTimes) console.log(line)

@@ -194,9 +194,13 @@ export function createOpening(deps: OpeningDeps) {
     return { transactionId, values }
   }
 
-  /** The gateway call for a row `open` wrote, outside any transaction; the answer comes back from the statement that saved it. */
+  /**
+   * The gateway call for a row `open` (or the order's own statement) wrote, outside any transaction, for a browser
+   * waiting on its order: the answer comes back from the statement that saved it, or, when the gateway's word moves
+   * nothing, as that statement leaves the row, without waiting for it (`answerBehind`, ADR 0064).
+   */
   async function charge(row: PaymentRow, ctx: Ctx = {}): Promise<PaymentView> {
-    return present((await starter.startClaimed(row, ctx)) ?? (await load(row.transaction_id))!)
+    return present((await starter.startClaimed(row, ctx, { answerBehind: true })) ?? (await load(row.transaction_id))!)
   }
 
   return { methodFor, payerFor, request, open, withOrder, charge }

@@ -12,10 +12,13 @@ import type { PaymentRow } from './provider.ts'
  * Its commit does not wait for the WAL flush (ADR 0046): the order and its claimed payment were
  * flushed before the prompt went out, and a crash of PostgreSQL that loses this answer leaves the
  * payment pending and claimed, which reconciliation asks the gateway about by its reference, as it
- * does any unclear start. The next synchronous commit flushes it anyway.
+ * does any unclear start. The next synchronous commit flushes it anyway. A browser's order may be
+ * answered before this statement runs (ADR 0064), so a settlement can come first: a settled payment's
+ * message is then settlement's, not the start's.
  */
 const ANSWER = `WITH p AS (
-    UPDATE payments SET ext_transaction_id = COALESCE($2, ext_transaction_id), message = COALESCE($3, message),
+    UPDATE payments SET ext_transaction_id = COALESCE($2, ext_transaction_id),
+      message = CASE WHEN status IN ('PENDING','IN_PROGRESS') THEN COALESCE($3, message) ELSE message END,
       status = CASE WHEN $6 AND status IN ('PENDING','IN_PROGRESS') THEN 'IN_PROGRESS' ELSE status END,
       details = details || jsonb_build_object('authorizationUrl', $4::text)
                 || CASE WHEN $5::text IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('unclear', $5::text) END

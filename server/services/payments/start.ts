@@ -6,7 +6,7 @@ import type { Ctx } from '../context.ts'
 import type { Queue } from '../queue/index.ts'
 import { WAITING_MESSAGE } from './paystack.ts'
 import { GatewayError, isFinal, type GatewayResult, type PaymentProvider, type PaymentRow, type StartResult } from './provider.ts'
-import { createStartQueries } from './queries-start.ts'
+import { createStartQueries, type StartAnswer } from './queries-start.ts'
 import type { createSettlement } from './settle.ts'
 
 export const START_TASK = 'payments.start'
@@ -36,11 +36,12 @@ export function createStarter(deps: StartDeps) {
    * payment and its order) are one statement: one commit for the browser to wait on, not three.
    * A failed start settles the one exactly-once way.
    */
-  async function apply(row: PaymentRow, start: StartResult, ctx: Ctx): Promise<PaymentRow | null> {
+  /** What the gateway's word at a charge's start does: whether it fails the payment, and ANSWER's parameters. */
+  function answerOf(row: PaymentRow, start: StartResult): { fails: boolean; answer: StartAnswer } {
     const unclear = !!start.unclear
     const fails = !unclear && (start.status === 'FAILED' || (row.method === 'card' && !start.authorizationUrl))
     const advance = !unclear && !fails && !isFinal(start.status)
-    const after = await queries.answer({
+    const answer = {
       transactionId: row.transaction_id,
       extId: start.extId ?? null,
       message: start.message || null,
@@ -49,7 +50,14 @@ export function createStarter(deps: StartDeps) {
       toInProgress: advance && start.status === 'IN_PROGRESS',
       setNeeds: advance && start.needs !== undefined,
       needs: start.needs ?? null
-    })
+    }
+    return { fails, answer }
+  }
+
+  async function apply(row: PaymentRow, start: StartResult, ctx: Ctx): Promise<PaymentRow | null> {
+    const { fails, answer } = answerOf(row, start)
+    const unclear = answer.unclear !== null
+    const after = await queries.answer(answer)
     if (unclear) {
       log.warn({ transactionId: row.transaction_id, note: start.note }, 'charge start without a clear answer: payment stays pending and is asked again')
       return after ?? null
@@ -77,28 +85,10 @@ export function createStarter(deps: StartDeps) {
    * so the gateway's webhook and our own checks can find it. Should this process die before the
    * answer is written, the payment stays pending and reconciliation asks the gateway about it.
    */
-  async function startClaimed(row: PaymentRow, ctx: Ctx = {}): Promise<PaymentRow | null> {
-    let start: StartResult
-    try {
-      start =
-        row.method === 'card'
-          ? await provider.startCard({
-              reference: row.transaction_id,
-              amountPesewas: row.amount_pesewas,
-              email: row.email!,
-              callbackUrl: (row.details?.callbackUrl as string | undefined) ?? (deps.publicUrl ? `${publicOrigin(deps.publicUrl)}/payment-callback` : null)
-            })
-          : await provider.startMomo({
-              reference: row.transaction_id,
-              amountPesewas: row.amount_pesewas,
-              phone: row.payer_phone!,
-              network: row.payer_network as 'MTN',
-              email: row.email!
-            })
-    } catch (err) {
-      if (!(err instanceof GatewayError)) throw err
-      start = { status: 'PENDING', message: WAITING_MESSAGE, unclear: true, note: err.message }
-    }
+  async function startClaimed(row: PaymentRow, ctx: Ctx = {}, opts: { answerBehind?: boolean } = {}): Promise<PaymentRow | null> {
+    const start = await callGateway(row)
+    const behind = opts.answerBehind ? answerBehind(row, start) : undefined
+    if (behind) return behind
     const after = await apply(row, start, ctx)
     // A voucher typed up front (USSD, same dial) answers the gateway's request for one at once.
     const voucher = row.details?.voucher as string | undefined
@@ -109,6 +99,57 @@ export function createStarter(deps: StartDeps) {
       )
     await queries.forgetVoucher(row.transaction_id)
     return null
+  }
+
+  /**
+   * For a browser waiting on its order (ADR 0064): when the gateway's word is clear and moves nothing (the payment stays
+   * PENDING, nothing is asked of the payer, no voucher follows), it is only words to keep (its reference, message,
+   * checkout URL). Its statement is then sent and not waited for, and the row is returned as that statement leaves it.
+   * The order and its claimed payment are already flushed; a word that is never written leaves the payment PENDING and
+   * claimed, which reconciliation asks the gateway about by its reference, as after a crash (ADR 0046). Undefined when
+   * the answer must be written before the browser hears it.
+   */
+  function answerBehind(row: PaymentRow, start: StartResult): PaymentRow | undefined {
+    const { fails, answer } = answerOf(row, start)
+    const movesNothing = !fails && start.status === 'PENDING' && answer.unclear === null && !answer.setNeeds && !row.details?.voucher
+    if (!movesNothing || row.status !== 'PENDING') return undefined
+    queries
+      .answer(answer)
+      .catch((err) =>
+        log.warn(
+          { err: { message: (err as Error).message }, transactionId: row.transaction_id },
+          "the gateway's answer to a charge's start was not saved: the payment stays pending and reconciliation asks the gateway"
+        )
+      )
+    return {
+      ...row,
+      ext_transaction_id: answer.extId ?? row.ext_transaction_id,
+      message: answer.message ?? row.message,
+      details: { ...row.details, authorizationUrl: answer.authorizationUrl }
+    }
+  }
+
+  /** The gateway asked to start the charge; an answer that is not its word is an unclear start, never a failure. */
+  async function callGateway(row: PaymentRow): Promise<StartResult> {
+    try {
+      return row.method === 'card'
+        ? await provider.startCard({
+            reference: row.transaction_id,
+            amountPesewas: row.amount_pesewas,
+            email: row.email!,
+            callbackUrl: (row.details?.callbackUrl as string | undefined) ?? (deps.publicUrl ? `${publicOrigin(deps.publicUrl)}/payment-callback` : null)
+          })
+        : await provider.startMomo({
+            reference: row.transaction_id,
+            amountPesewas: row.amount_pesewas,
+            phone: row.payer_phone!,
+            network: row.payer_network as 'MTN',
+            email: row.email!
+          })
+    } catch (err) {
+      if (!(err instanceof GatewayError)) throw err
+      return { status: 'PENDING', message: WAITING_MESSAGE, unclear: true, note: err.message }
+    }
   }
 
   /** USSD: the charge starts in a queued job, so the hop answers at once. */
