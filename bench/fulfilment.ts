@@ -108,19 +108,24 @@ if (CHILD) {
 }
 const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
 
-/** N pending orders with their payments on emptied tables: every round starts from the same state. */
-async function seedOrders() {
-  await sequelize.query('TRUNCATE orders, payments, commissions, sms_outbox, audit_logs RESTART IDENTITY CASCADE')
+/**
+ * N pending orders with their payments on emptied tables: every round starts from the same state. The
+ * simulator vendor's keys are emptied too, and each round's references are its own: an order id and
+ * reference seen in an earlier round would give the same idempotency key, which the simulator answers
+ * from its memory without its row (a round that skipped the vendor's write per order).
+ */
+async function seedOrders(round: number) {
+  await sequelize.query('TRUNCATE orders, payments, commissions, sms_outbox, audit_logs, delivery_simulator_sends RESTART IDENTITY CASCADE')
   await sequelize.query('DELETE FROM graphile_worker._private_jobs')
   await sequelize.query(
     `
     WITH o AS (
       INSERT INTO orders (recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id, payment_phone_number, package_name)
-      SELECT '024' || lpad(g::text, 7, '0'), 'MTN', 1024, 500, 'PENDING', 'bench' || g, '0241234567', '1GB daily' FROM generate_series(1, :n) g
+      SELECT '024' || lpad(g::text, 7, '0'), 'MTN', 1024, 500, 'PENDING', 'bench' || :round || '-' || g, '0241234567', '1GB daily' FROM generate_series(1, :n) g
       RETURNING id, payment_transaction_id)
     INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, payer_phone, order_id)
     SELECT payment_transaction_id, 'data', 'simulator', 'momo', 'PENDING', 500, '0241234567', id FROM o`,
-    { replacements: { n: N } }
+    { replacements: { n: N, round } }
   )
   return q<{ transaction_id: string; order_id: number }>('SELECT transaction_id, order_id FROM payments ORDER BY id')
 }
@@ -210,7 +215,7 @@ interface RoundFigures {
 /** One round through the app: N orders settled, queued and handed to the vendor. */
 async function appRound(round: number): Promise<RoundFigures> {
   await setNotifyTriggers(!NO_NOTIFY && !(ALTERNATE && round % 2 === (OFF_FIRST ? 1 : 0)))
-  const pending = await seedOrders()
+  const pending = await seedOrders(round)
   calledAt.clear()
   const wal0 = WAITS ? await walFlushes() : undefined
   roundWaits.clear()
