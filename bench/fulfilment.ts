@@ -85,7 +85,7 @@ const env = loadEnv({
   ADMIN_EMAIL: 'bench-fulfilment@datahub.local',
   ADMIN_PASSWORD: 'bench-fulfilment-password',
   SESSION_SECRET: 'bench-fulfilment-session-secret-0000000000',
-  ...(WEBHOOK ? { PAYSTACK_SECRET_KEY: PAYSTACK_KEY } : {}),
+  ...(WEBHOOK ? { PAYSTACK_SECRET_KEY: PAYSTACK_KEY, PAYER_EMAIL_DOMAIN: 'customers.datahub.invalid' } : {}),
   ...(CHILD ? { DATABASE_URL: CHILD, PAYMENT_PROVIDER: 'simulator' } : {})
 })
 const running = await boot({ env, log: createLogger('error') })
