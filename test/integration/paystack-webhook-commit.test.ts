@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import pg from 'pg'
 import { QueryTypes } from 'sequelize'
+import { down } from '../../models/migrations/410_overview_not_told_by_gateway_events.ts'
 import type { Running } from '../../server/index.ts'
 import { bootOnPaystack } from '../helpers/instance.ts'
 import { startFakePaystack, type FakePaystack } from '../helpers/fake-paystack.ts'
@@ -125,6 +126,39 @@ describe("a Paystack charge.success webhook's commits", function () {
     ])
     expect((await q<{ n: string }>(`SELECT count(*) AS n FROM audit_logs WHERE action = 'PAYMENT_SUCCESS'`))[0]!.n).to.equal('1')
     expect((await q<{ n: string }>('SELECT count(*) AS n FROM commissions'))[0]!.n).to.equal('1')
+  })
+
+  it("sends no notice: its event's record, its mark and its settlement take no notify lock at commit; down puts the overview's trigger back", async () => {
+    const tid = await paidOrder()
+    const { body, signature } = fake.webhook(tid)
+    const listener = new pg.Client({ connectionString: app().db.url })
+    await listener.connect()
+    try {
+      let heard: string[] = []
+      listener.on('notification', (n) => heard.push(n.payload ?? ''))
+      await listener.query('LISTEN datahub_changes')
+      expect((await postWebhook(body, signature)).status).to.equal(200)
+      expect(await q('SELECT handled FROM gateway_events')).to.deep.equal([{ handled: true }])
+      // Notices arrive in commit order: every one the webhook's commits sent is heard before this marker.
+      const marker = `test:${Math.random()}`
+      await q('SELECT pg_notify(:channel, :marker)', { channel: 'datahub_changes', marker })
+      while (!heard.includes(marker)) await new Promise((r) => setImmediate(r))
+      heard = heard.slice(0, heard.indexOf(marker))
+      expect(heard).to.deep.equal([])
+    } finally {
+      await listener.end()
+    }
+    const { sequelize } = app().db
+    const names = "SELECT tgname FROM pg_trigger WHERE tgname = 'gateway_events_overview_page_notify'"
+    expect(await sequelize.query(names, { type: QueryTypes.SELECT })).to.deep.equal([])
+    // Rolled back: the test database keeps the migrated schema.
+    const t = await sequelize.transaction()
+    try {
+      await down({ context: (sql) => sequelize.query(sql, { transaction: t }) })
+      expect(await sequelize.query(names, { type: QueryTypes.SELECT, transaction: t })).to.deep.equal([{ tgname: 'gateway_events_overview_page_notify' }])
+    } finally {
+      await t.rollback()
+    }
   })
 
   it('a settlement that fails leaves the event unmarked and the payment open: the gateway, answered 500, sends it again', async () => {
