@@ -1,7 +1,7 @@
 // Fulfilment throughput: N paid orders through the job queue to the simulator vendor.
 //
 //   node_modules/.bin/node bench/fulfilment.ts [--orders=1000] [--rounds=1] [--concurrency=8] [--settlers=16] [--vendor-delay=0] [--statements]
-//     [--waits] [--no-notify-triggers | --notify-alternate]
+//     [--waits] [--no-notify-triggers | --notify-alternate] [--webhook]
 //
 // Each round is followed by a bare baseline in the same process (bareRound: one committed UPDATE and
 // one POST to a bare node:http vendor per order, same concurrency), printed beside it.
@@ -14,7 +14,12 @@
 // delivery in its transaction; the instance's workers (--concurrency) hand them to the simulator
 // vendor (--vendor-delay ms per call). Measured: orders/s from the first settlement to the last
 // DELIVERED, and payment success (settlement committed) -> vendor call latency.
+// --webhook: each settlement arrives as the gateway sends it in production, a signed Paystack `charge.success`
+// POSTed to /api/webhooks/paystack over HTTP (keep-alive, --settlers at a time; the app runs with a Paystack
+// key, the payments are Paystack's), so the event's record, its signature check and the route are measured
+// too; its latency runs from the POST's start (the gateway's callback) to the vendor call.
 // Prints figures; asserts nothing. Results go in docs/benchmarks-fulfilment.md by hand.
+import { createHmac } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
@@ -56,6 +61,8 @@ const ALTERNATE = process.argv.some((a) => a.startsWith('--notify-alternate'))
 const OFF_FIRST = process.argv.includes('--notify-alternate=off')
 // --instances=2: a second app instance in its own process (its own core), on the same database.
 const CHILD = process.env.BENCH_CHILD_DB_URL
+const WEBHOOK = process.argv.includes('--webhook')
+const PAYSTACK_KEY = 'sk_test_bench_fulfilment_webhook'
 const now = () => performance.timeOrigin + performance.now()
 const loadNow = () =>
   os
@@ -78,6 +85,7 @@ const env = loadEnv({
   ADMIN_EMAIL: 'bench-fulfilment@datahub.local',
   ADMIN_PASSWORD: 'bench-fulfilment-password',
   SESSION_SECRET: 'bench-fulfilment-session-secret-0000000000',
+  ...(WEBHOOK ? { PAYSTACK_SECRET_KEY: PAYSTACK_KEY, PAYER_EMAIL_DOMAIN: 'customers.datahub.invalid' } : {}),
   ...(CHILD ? { DATABASE_URL: CHILD, PAYMENT_PROVIDER: 'simulator' } : {})
 })
 const running = await boot({ env, log: createLogger('error') })
@@ -108,19 +116,24 @@ if (CHILD) {
 }
 const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
 
-/** N pending orders with their payments on emptied tables: every round starts from the same state. */
-async function seedOrders() {
-  await sequelize.query('TRUNCATE orders, payments, commissions, sms_outbox, audit_logs RESTART IDENTITY CASCADE')
+/**
+ * N pending orders with their payments on emptied tables: every round starts from the same state. The
+ * simulator vendor's keys are emptied too, and each round's references are its own: an order id and
+ * reference seen in an earlier round would give the same idempotency key, which the simulator answers
+ * from its memory without its row (a round that skipped the vendor's write per order).
+ */
+async function seedOrders(round: number) {
+  await sequelize.query('TRUNCATE orders, payments, commissions, sms_outbox, audit_logs, delivery_simulator_sends RESTART IDENTITY CASCADE')
   await sequelize.query('DELETE FROM graphile_worker._private_jobs')
   await sequelize.query(
     `
     WITH o AS (
       INSERT INTO orders (recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id, payment_phone_number, package_name)
-      SELECT '024' || lpad(g::text, 7, '0'), 'MTN', 1024, 500, 'PENDING', 'bench' || g, '0241234567', '1GB daily' FROM generate_series(1, :n) g
+      SELECT '024' || lpad(g::text, 7, '0'), 'MTN', 1024, 500, 'PENDING', 'bench' || :round || '-' || g, '0241234567', '1GB daily' FROM generate_series(1, :n) g
       RETURNING id, payment_transaction_id)
     INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, payer_phone, order_id)
-    SELECT payment_transaction_id, 'data', 'simulator', 'momo', 'PENDING', 500, '0241234567', id FROM o`,
-    { replacements: { n: N } }
+    SELECT payment_transaction_id, 'data', :gateway, 'momo', 'PENDING', 500, '0241234567', id FROM o`,
+    { replacements: { n: N, round, gateway: WEBHOOK ? 'paystack' : 'simulator' } }
   )
   return q<{ transaction_id: string; order_id: number }>('SELECT transaction_id, order_id FROM payments ORDER BY id')
 }
@@ -207,10 +220,50 @@ interface RoundFigures {
   load: string
 }
 
+const webhookAgent = new http.Agent({ keepAlive: true, maxSockets: SETTLERS })
+let chargeIds = 0
+/** A payment's `charge.success` as Paystack sends it: the raw body signed with the secret key (HMAC-SHA512, hex). */
+function postChargeSuccess(reference: string, round: number) {
+  const body = JSON.stringify({
+    event: 'charge.success',
+    data: {
+      id: round * 1_000_000 + ++chargeIds,
+      reference,
+      status: 'success',
+      amount: 500,
+      currency: 'GHS',
+      gateway_response: 'Approved',
+      channel: 'mobile_money'
+    }
+  })
+  const signature = createHmac('sha512', PAYSTACK_KEY).update(body).digest('hex')
+  return new Promise<void>((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: env.PORT,
+        path: '/api/webhooks/paystack',
+        method: 'POST',
+        agent: webhookAgent,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'x-paystack-signature': signature }
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve() : reject(new Error(`webhook answered ${res.statusCode}: ${Buffer.concat(chunks).toString().slice(0, 200)}`))
+        )
+      }
+    )
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
 /** One round through the app: N orders settled, queued and handed to the vendor. */
 async function appRound(round: number): Promise<RoundFigures> {
   await setNotifyTriggers(!NO_NOTIFY && !(ALTERNATE && round % 2 === (OFF_FIRST ? 1 : 0)))
-  const pending = await seedOrders()
+  const pending = await seedOrders(round)
   calledAt.clear()
   const wal0 = WAITS ? await walFlushes() : undefined
   roundWaits.clear()
@@ -226,6 +279,13 @@ async function appRound(round: number): Promise<RoundFigures> {
     Array.from({ length: SETTLERS }, async () => {
       while (next < pending.length) {
         const p = pending[next++]!
+        // The webhook's latency runs from the gateway's POST: the pump, woken at the settlement's commit, may
+        // call the vendor before the webhook's answer is back.
+        if (WEBHOOK) {
+          settledAt.set(p.order_id, now())
+          await postChargeSuccess(p.transaction_id, round)
+          continue
+        }
         await services.payments.settle(p.transaction_id, { status: 'SUCCESS', message: 'Approved', amountPesewas: 500, currency: 'GHS' })
         settledAt.set(p.order_id, now())
       }

@@ -1,4 +1,4 @@
-import type { Sequelize } from 'sequelize'
+import type { Sequelize, Transaction } from 'sequelize'
 import type { Logger } from '../../lib/logger.ts'
 import { toGhs } from '../../lib/money.ts'
 import type { AuditService } from '../audit/index.ts'
@@ -9,6 +9,7 @@ import { resultOf, type PaystackEvent } from './paystack.ts'
 import { createEventQueries } from './queries-events.ts'
 import { createRefundQueries } from './queries-refund.ts'
 import type { Refunds } from './refund.ts'
+import type { PaymentRow } from './provider.ts'
 import type { SettleOutcome } from './settle.ts'
 
 export interface EventDeps {
@@ -20,14 +21,21 @@ export interface EventDeps {
   events: Pick<Bus, 'publish'>
   /** Other capabilities' gateway events by name prefix (payouts take 'transfer.'); they answer whether it was theirs. */
   routes?: { prefix: string; handle: EventHandler }[]
-  settle(transactionId: string, result: ReturnType<typeof resultOf>, ctx?: Ctx): Promise<SettleOutcome>
+  settle(
+    transactionId: string,
+    result: ReturnType<typeof resultOf>,
+    ctx?: Ctx,
+    opts?: { before?: PaymentRow; whenSettled?: (t: Transaction) => Promise<void> }
+  ): Promise<SettleOutcome>
+  /** The payment a reference names, read once: whose it is here, and the settlement's `before`. */
+  load(transactionId: string): Promise<PaymentRow | null>
 }
 
 export type EventHandler = (e: PaystackEvent, ctx: Ctx) => Promise<{ handled: boolean; note: string }>
 
 /**
  * Every signed gateway event is kept once (gateway_events, unique by its key) before anything else
- * happens; events we do not handle, or for references we never issued, stay unhandled and show on
+ * happens (its row durable before the gateway is answered: see `store` in queries-events.ts); events we do not handle, or for references we never issued, stay unhandled and show on
  * the attention page with their payload.
  */
 export function createEvents(deps: EventDeps) {
@@ -77,12 +85,23 @@ export function createEvents(deps: EventDeps) {
   async function paystack(e: PaystackEvent, ctx: Ctx = {}): Promise<void> {
     const stored = await store('paystack', e)
     const ref = e.reference
-    const known = ref ? await queries.gatewayOf(ref) : undefined
     if (e.event === 'charge.success') {
-      if (!ref || !known || known !== 'paystack') return void (await mark(stored.id, false, 'A payment for a reference this shop never issued'))
-      await deps.settle(ref, resultOf(e.data, 'Payment successful'), ctx)
-      return void (await mark(stored.id, true, 'Settled'))
+      // The payment read once: its gateway says it is ours, and the settlement takes it as its `before`
+      // (its conditional UPDATE is the fence, however old the read).
+      const before = ref ? await deps.load(ref) : null
+      if (!ref || before?.gateway !== 'paystack') return void (await mark(stored.id, false, 'A payment for a reference this shop never issued'))
+      // Settled by this event: marked in the settlement's transaction, so one commit (and one WAL flush)
+      // keeps the settlement, the event and its mark. Settled before (a resent event, a status check): marked alone.
+      let marked = false
+      const markInSettlement = async (t: Transaction) => {
+        await mark(stored.id, true, 'Settled', t)
+        marked = true
+      }
+      await deps.settle(ref, resultOf(e.data, 'Payment successful'), ctx, { before, whenSettled: markInSettlement })
+      if (!marked) await mark(stored.id, true, 'Settled')
+      return
     }
+    const known = ref ? await queries.gatewayOf(ref) : undefined
     if (e.event.startsWith('refund.')) {
       const handled = ref
         ? await deps.refunds.onGatewayEvent(
@@ -113,7 +132,7 @@ export function createEvents(deps: EventDeps) {
     await mark(stored.id, false, 'An event type this shop does not handle')
   }
 
-  return { paystack, reverse, store }
+  return { paystack, reverse }
 }
 
 export type Events = ReturnType<typeof createEvents>

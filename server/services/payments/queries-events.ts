@@ -1,4 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
+import { NO_FLUSH_WAIT } from '../../../models/prepared.ts'
 import type { PaymentRow } from './provider.ts'
 
 // The statements of signed gateway events: keeping each once, marking what was done with it, and a
@@ -18,10 +19,16 @@ export function createEventQueries(sequelize: Sequelize) {
     sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
 
   return {
-    /** `first` is false when the same event came before (its count goes up instead). */
+    /**
+     * `first` is false when the same event came before (its count goes up instead). Its commit does not wait
+     * for the WAL flush: each way of handling the event ends in a commit that waits (the settlement that
+     * marks it, or `mark`), and the WAL is flushed in order, so the row is on disk before the gateway is
+     * answered. A crash of PostgreSQL before that answer may lose it; the gateway, unanswered, sends the event again.
+     */
     async store(e: StoredEvent): Promise<{ id: number; first: boolean }> {
       const [row] = await q<{ id: number; first: boolean }>(
-        `INSERT INTO gateway_events (gateway, event_key, event, reference, payload) VALUES (:gateway, :key, :event, :ref, CAST(:payload AS jsonb))
+        `INSERT INTO gateway_events (gateway, event_key, event, reference, payload)
+         SELECT :gateway, :key, :event, :ref, CAST(:payload AS jsonb) FROM ${NO_FLUSH_WAIT}
        ON CONFLICT (gateway, event_key) DO UPDATE SET received_count = gateway_events.received_count + 1
        RETURNING id, (xmax = 0) AS first`,
         { gateway: e.gateway, key: e.key, event: e.event, ref: e.reference, payload: JSON.stringify(e.payload) }
@@ -29,8 +36,9 @@ export function createEventQueries(sequelize: Sequelize) {
       return { id: Number(row!.id), first: row!.first }
     },
 
-    async mark(id: number, handled: boolean, note: string): Promise<void> {
-      await q(`UPDATE gateway_events SET handled = :handled, note = :note WHERE id = :id RETURNING id`, { id, handled, note })
+    /** In `transaction` when given (a settlement's, which then keeps the mark with it); else its own commit, which waits for the flush. */
+    async mark(id: number, handled: boolean, note: string, transaction?: Transaction): Promise<void> {
+      await q(`UPDATE gateway_events SET handled = :handled, note = :note WHERE id = :id RETURNING id`, { id, handled, note }, transaction)
     },
 
     /** The settled payment marked reversed, if there was one. */

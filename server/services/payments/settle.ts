@@ -224,14 +224,17 @@ export function createSettlement(deps: SettleDeps) {
   /**
    * `opts.settings`: a caller settling inside its own transaction passes settings it read before
    * opening it, so settlement never needs a second pool connection while that transaction holds one.
-   * `opts.before`: that caller's row as it wrote it in the same transaction (a wallet order), so it
-   * is not read back.
+   * `opts.before`: that caller's row as it wrote it in the same transaction (a wallet order), or as it
+   * read it just before (a gateway event's handler, which read it to see whose it is), so it is not read
+   * again: the settling UPDATE's condition is the fence, as for a row read here outside a transaction.
+   * `opts.whenSettled`: the caller's own write, run in the settling transaction when this call settles
+   * the payment (a gateway event marked handled), so the settlement's commit keeps it too.
    */
   async function settle(
     transactionId: string,
     result: GatewayResult,
     ctx: Ctx = {},
-    opts: { settings?: Settings; before?: PaymentRow } = {}
+    opts: { settings?: Settings; before?: PaymentRow; whenSettled?: (t: Transaction) => Promise<void> } = {}
   ): Promise<SettleOutcome> {
     if (!isFinal(result.status)) {
       await progress(transactionId, result)
@@ -283,7 +286,7 @@ export function createSettlement(deps: SettleDeps) {
         : null
     // A caller that already holds a transaction (a wallet-paid order) settles inside it.
     const within = <T>(fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : sequelize.transaction(fn))
-    return within(async (t) => {
+    const settleIn = async (t: Transaction): Promise<SettleOutcome> => {
       // The settings row's version rides along: settings are read only when they changed (ADR 0024).
       const won = await queries.settle(
         transactionId,
@@ -374,6 +377,11 @@ export function createSettlement(deps: SettleDeps) {
       // Stryker disable next-line ObjectLiteral,CallExpression: a log line (its call and its fields)
       log.info({ transactionId, status, purpose: row.purpose, late }, 'payment settled')
       return { settled: true, row: changedAgain ? ((await load(transactionId, t)) ?? row) : row }
+    }
+    return within(async (t) => {
+      const outcome = await settleIn(t)
+      if (outcome.settled && opts.whenSettled) await opts.whenSettled(t)
+      return outcome
     })
   }
 

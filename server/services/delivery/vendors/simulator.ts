@@ -28,13 +28,40 @@ export interface SimulatorKeyStore {
   remember(key: string, reference: string, confirmAt: number): Promise<{ reference: string; confirmAt: number }>
 }
 
-/** The keys in the shop's database (table delivery_simulator_sends): a restart forgets none. */
+/**
+ * The keys in the shop's database (table delivery_simulator_sends): a restart forgets none. The keys asked
+ * in one turn of the event loop (a pump's claim calls the vendor for all its orders at once) are written
+ * by one statement, so one commit and one WAL flush serve them all, where each key took its own. Each
+ * call still answers only once its key's row is committed.
+ */
 export function databaseKeyStore(sequelize: Sequelize): SimulatorKeyStore {
   const queries = createSimulatorQueries(sequelize)
+  type Waiter = { reference: string; confirmAt: number; answer: (row: { reference: string; confirmAt: number }) => void; fail: (err: unknown) => void }
+  let waiting = new Map<string, Waiter[]>()
+
+  async function write() {
+    const turn = waiting
+    waiting = new Map()
+    try {
+      // The first call of a key names the reference its row gets; a second call of the same key in the same turn shares that row.
+      const rows = await queries.remember(
+        [...turn].map(([key, [first]]) => ({ key, reference: first!.reference, confirmAt: first!.confirmAt ? new Date(first!.confirmAt) : null }))
+      )
+      for (const row of rows)
+        for (const w of turn.get(row.key) ?? []) w.answer({ reference: row.reference, confirmAt: row.confirmAt ? row.confirmAt.getTime() : 0 })
+    } catch (err) {
+      for (const ws of turn.values()) for (const w of ws) w.fail(err)
+    }
+  }
+
   return {
-    async remember(key, reference, confirmAt) {
-      const row = await queries.remember(key, reference, confirmAt ? new Date(confirmAt) : null)
-      return { reference: row.reference, confirmAt: row.confirmAt ? row.confirmAt.getTime() : 0 }
+    remember(key, reference, confirmAt) {
+      return new Promise((answer, fail) => {
+        if (!waiting.size) setImmediate(() => void write())
+        const ws = waiting.get(key)
+        if (ws) ws.push({ reference, confirmAt, answer, fail })
+        else waiting.set(key, [{ reference, confirmAt, answer, fail }])
+      })
     }
   }
 }
