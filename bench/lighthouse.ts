@@ -4,12 +4,14 @@
 // otherwise `npm start` is run here on LH_PORT (3100) with its own embedded PostgreSQL (LH_PG_PORT).
 // LH_PAGES=/data-services,/shop scores only the pages whose path starts with one of those (the shop page
 // is `/shop/<slug>`). Reports are written to .data/lighthouse/ (LH_TAG=before names a set of them, one
-// file a run, so a before and an after can be compared). The figures go in docs/benchmarks-lighthouse.md.
+// file a run, so a before and an after can be compared). The figures go in docs/benchmarks-lighthouse.md. Then, for
+// each run, the tasks after the paint it observed weighed by wall time and by CPU time (bench/lighthouse-tasks.ts).
 import lighthouse from 'lighthouse'
 import fs from 'node:fs'
 import path from 'node:path'
 import puppeteer from 'puppeteer-core'
 import { ensureShop } from './demo-shop.ts'
+import { afterPaint, type AfterPaint } from './lighthouse-tasks.ts'
 import { pagesServer, ROOT, stopChild } from './lib.ts'
 
 // An agent's shop, scored like the public buy page (the demo shop is made below when missing).
@@ -49,7 +51,7 @@ async function audit(url: string) {
       onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo']
     })
     if (!result) throw new Error(`no Lighthouse result for ${url}`)
-    if (!result.lhr.runtimeError) return result.lhr
+    if (!result.lhr.runtimeError) return result
     if (attempt === 3) throw new Error(`${url}: ${result.lhr.runtimeError.message}`)
     console.error(`  ${url}: ${result.lhr.runtimeError.code}, trying again`)
   }
@@ -69,11 +71,13 @@ interface Row {
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const rows: Row[] = []
+const tasks: { page: string; run: number; tbt: number; after: AfterPaint | null }[] = []
 try {
   for (const page of PAGES) {
     const runs: Row[] = []
     for (let i = 0; i < RUNS; i++) {
-      const lhr = await audit(base + page)
+      const { lhr, artifacts } = await audit(base + page)
+      tasks.push({ page, run: i + 1, tbt: lhr.audits['total-blocking-time']?.numericValue ?? NaN, after: afterPaint(artifacts.Trace.traceEvents) })
       const name = page === '/' ? 'home' : page.slice(1).replace(/\//g, '_')
       fs.writeFileSync(path.join(outDir, TAG ? `${TAG}-${name}-${i + 1}.json` : `${name}.json`), JSON.stringify(lhr))
       const score = (c: string) => Math.round((lhr.categories[c]?.score ?? 0) * 100)
@@ -123,5 +127,18 @@ console.log('| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |')
 for (const r of rows) {
   console.log(
     `| ${r.page} | ${r.perf} | ${r.a11y} | ${r.bp} | ${r.seo} | ${(r.fcp / 1000).toFixed(1)} s | ${(r.lcp / 1000).toFixed(1)} s | ${Math.round(r.tbt)} ms | ${r.cls.toFixed(3)} | ${Math.round(r.kb)} KB |`
+  )
+}
+// What each run's TBT is made of (bench/lighthouse-tasks.ts): the tasks after the paint Lighthouse observed, by wall time
+// and by CPU time, both x 4. Where the two differ, the machine's load made the blocking, not the page.
+console.log('\nEach run: the tasks after the observed first contentful paint (x 4)')
+console.log('| page | run | TBT | tasks over 50 ms by wall time | their blocking by wall time | by CPU time | longest: wall / CPU |')
+console.log('| --- | --: | --: | --: | --: | --: | --: |')
+for (const t of tasks) {
+  const a = t.after
+  console.log(
+    a
+      ? `| ${t.page} | ${t.run} | ${Math.round(t.tbt)} ms | ${a.long} | ${Math.round(a.wallBlocking)} ms | ${Math.round(a.cpuBlocking)} ms | ${Math.round(a.longest.wall)} / ${Math.round(a.longest.cpu)} ms |`
+      : `| ${t.page} | ${t.run} | ${Math.round(t.tbt)} ms | no paint in the trace | | | |`
   )
 }

@@ -31,7 +31,14 @@ export interface TraceEvent {
   tdur?: number
   pid: number
   tid: number
-  args?: { name?: string; beginData?: { url?: string }; data?: { url?: string; functionName?: string; type?: string } }
+  args?: {
+    name?: string
+    /** Layout's: how many layout objects it laid out, of how many */
+    beginData?: { url?: string; dirtyObjects?: number; totalObjects?: number }
+    data?: { url?: string; functionName?: string; type?: string }
+    /** UpdateLayoutTree's: how many elements it styled */
+    elementCount?: number
+  }
 }
 
 /** What an event would take on Lighthouse's mobile phone, in ms: its CPU time times the slowdown. */

@@ -142,7 +142,8 @@ function Footer() {
           </ul>
         </nav>
       </div>
-      <p className="has-text-centered is-size-7 mt-4">
+      {/* The page's last element: the browser paints nothing before it has parsed it (+onRenderHtml.tsx). */}
+      <p className="has-text-centered is-size-7 mt-4" id="page-end">
         © {new Date().getFullYear()} {settings.siteName || 'Data Hub'}. All rights reserved.
       </p>
     </footer>
