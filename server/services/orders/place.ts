@@ -1,6 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize'
 import type { OrderRow } from '../../../models/index.ts'
 import { isUniqueViolation } from '../../../models/prepared.ts'
+import { transactionOn } from '../../../models/transaction.ts'
 import { AppError, badRequest, conflict, forbidden } from '../../lib/errors.ts'
 import { toGhs, toPesewas } from '../../lib/money.ts'
 import { isActiveAgent } from '../../lib/vocabulary.ts'
@@ -51,9 +52,9 @@ export interface PlacingDeps {
   queries: OrderQueries
 }
 
-/** The caller's transaction when it holds one, else a new one. */
+/** The caller's transaction when it holds one, else a new one (its START TRANSACTION and COMMIT sent straight on its connection). */
 export const within = <T>(sequelize: Sequelize, ctx: Ctx, fn: (t: Transaction) => Promise<T>) =>
-  ctx.transaction ? fn(ctx.transaction) : sequelize.transaction(fn)
+  ctx.transaction ? fn(ctx.transaction) : transactionOn(sequelize, fn)
 
 const tidOf = (input: PlaceOrderInput) => (input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId())
 
