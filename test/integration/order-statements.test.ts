@@ -146,7 +146,7 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     }
   })
 
-  it('a wallet order over the reseller API: one transaction, the price rule in one statement, the order with its audit entry and its Idempotency-Key in one, the payment with the debit in one, nothing read back after the commit', async () => {
+  it('a wallet order over the reseller API: one transaction, the price rule in one statement, the order with its audit entry, its Idempotency-Key, its payment and the debit in one, nothing read back after the commit', async () => {
     const { pkg, a, portal } = await fundedAgent()
     const api = new Client()
     api.bearer = (await portal.post('/api/reseller/keys', { name: 'Counted' })).body.key
@@ -173,18 +173,26 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     expect(out.status, out.text).to.equal(201)
     expect(out.body.order).to.include({ paymentStatus: 'SUCCESS', recipientNumber: '0241112211' })
     expect(flushes, sent.join('\n')).to.equal(1)
-    // 11: no delivery job in the order's transaction (the delivery pump claims it, ADR 0063); the Idempotency-Key's
-    // earlier use and the package read by the key's statement (ADR 0065).
-    expect(statements, sent.join('\n')).to.equal(11)
+    // 10: no delivery job in the order's transaction (the delivery pump claims it, ADR 0063); the Idempotency-Key's
+    // earlier use and the package read by the key's statement, the payment and the debit written by the order's (ADR 0065).
+    expect(statements, sent.join('\n')).to.equal(10)
     // The path's own reads go by name, parsed and planned once per connection: the key with its counter and its
     // user, the Idempotency-Key's earlier use, the price rule.
     expect(
       sent.filter((s) => /\bFROM (api_keys|users|idempotency_keys|agents a LEFT JOIN agents p)\b/.test(s) && !named.includes(s)),
       'sent without a name'
     ).to.deep.equal([])
-    // The Idempotency-Key is recorded by the order's own statement, with its audit entry.
+    // The Idempotency-Key is recorded by the order's own statement, with its audit entry, and so are the payment, the
+    // debit and its ledger entry; the debit's UPDATE is fed by the payment, the payment by the key (ADR 0065).
     const [placing] = sent.filter((s) => /INSERT INTO orders\b/.test(s))
     expect(placing, sent.join('\n')).to.match(/INSERT INTO idempotency_keys\b/)
+    expect(placing, sent.join('\n')).to.match(/INSERT INTO payments\b[\s\S]*\bFROM o, also RETURNING\b/)
+    expect(placing, sent.join('\n')).to.match(/UPDATE wallets SET\b[\s\S]*\bFROM p\b/)
+    expect(placing, sent.join('\n')).to.match(/INSERT INTO wallet_entries\b/)
+    expect(
+      sent.filter((s) => /^WITH p AS \(\s*INSERT INTO payments\b/.test(s)),
+      sent.join('\n')
+    ).to.deep.equal([])
     expect(
       sent.filter((s) => /^INSERT INTO idempotency_keys\b/.test(s)),
       sent.join('\n')

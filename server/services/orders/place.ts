@@ -1,6 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize'
 import type { OrderRow } from '../../../models/index.ts'
 import { isUniqueViolation } from '../../../models/prepared.ts'
+import { transactionOn } from '../../../models/transaction.ts'
 import { AppError, badRequest, conflict, forbidden } from '../../lib/errors.ts'
 import { toGhs, toPesewas } from '../../lib/money.ts'
 import { isActiveAgent } from '../../lib/vocabulary.ts'
@@ -10,7 +11,7 @@ import type { PackageRow, PackagesService } from '../packages/index.ts'
 import { methodOf, newTransactionId, type PaymentRequestInput, type PaymentRow, type PaymentsService, type PaymentView } from '../payments/index.ts'
 import type { PricingService, Quote } from '../pricing/index.ts'
 import type { Settings, SettingsService } from '../settings/index.ts'
-import type { WalletService } from '../wallet/index.ts'
+import type { OrderPaymentCtes, WalletService, WrittenPayment } from '../wallet/index.ts'
 import {
   apiOrderSchema,
   checkOrder,
@@ -33,8 +34,11 @@ interface InsertOptions {
   shop?: ShopQuote
   /** Written marked simulated: its payment follows at once from the payment simulator. */
   simulated?: boolean
-  andThen?: (order: OrderRow, transaction: Transaction) => Promise<void>
+  /** Runs in the order's transaction once it is written; `paid`: what `paidWith` wrote. */
+  andThen?: (order: OrderRow, transaction: Transaction, paid?: WrittenPayment) => Promise<void>
   writtenWith?: WrittenWithOrder
+  /** A wallet order's payment and debit, written by the order's own statement (the order's columns as they will be written). */
+  paidWith?: (order: NewOrder) => OrderPaymentCtes
 }
 
 export interface PlacingDeps {
@@ -48,9 +52,9 @@ export interface PlacingDeps {
   queries: OrderQueries
 }
 
-/** The caller's transaction when it holds one, else a new one. */
+/** The caller's transaction when it holds one, else a new one (its START TRANSACTION and COMMIT sent straight on its connection). */
 export const within = <T>(sequelize: Sequelize, ctx: Ctx, fn: (t: Transaction) => Promise<T>) =>
-  ctx.transaction ? fn(ctx.transaction) : sequelize.transaction(fn)
+  ctx.transaction ? fn(ctx.transaction) : transactionOn(sequelize, fn)
 
 const tidOf = (input: PlaceOrderInput) => (input.transactionId !== undefined && input.transactionId !== null ? String(input.transactionId) : newTransactionId())
 
@@ -188,11 +192,13 @@ export function createPlacing(deps: PlacingDeps) {
           ? { pricePesewas: shop.pricePesewas, parent: shop.parent ?? null }
           : await pricing.priceFor(ctx.user ?? null, pkg, { transaction, lock: true })
         const { order: o, entry } = orderOf(pkg, input, tid, quote, ctx, opts)
-        const { order, settingsVersion, alsoWritten } = await queries.insert(o, entry, transaction, opts.writtenWith)
+        const { order, settingsVersion, alsoWritten, paid } = opts.paidWith
+          ? await queries.insertPaid(o, entry, opts.paidWith(o), transaction, opts.writtenWith)
+          : { ...(await queries.insert(o, entry, transaction, opts.writtenWith)), paid: undefined }
         if (opts.writtenWith && !alsoWritten) throw opts.writtenWith.refused()
         // The settings as saved now, without a read unless they changed since the copy this request used.
         if (!(await settings.freshAt(settingsVersion, { transaction })).platformOpen) throw forbidden(PURCHASES_DISABLED)
-        await andThen?.(order, transaction)
+        await andThen?.(order, transaction, paid)
         return order
       })
     )
@@ -207,12 +213,16 @@ export function createPlacing(deps: PlacingDeps) {
     // A used transaction id: the unique indexes of orders and payments refuse it in the one transaction (409, nothing kept).
     const tid = tidOf(input)
     let placed: PlacedOrder | undefined
+    // The order is written already marked simulated while the simulator takes payments: no UPDATE of it after.
     await insertOrder(pkg, input, tid, ctx, {
       simulated: payments.isSimulator,
       writtenWith: opts.writtenWith,
-      andThen: async (o, transaction) => {
-        const paid = await wallet.payOrder(
-          { id: o.id, agentId: o.agentId, userId: o.userId, amountPesewas: o.amountPesewas, paymentTransactionId: tid, marked: true },
+      // The payment and the debit are written by the order's own statement; a wallet that did not cover it is refused next (402).
+      paidWith: (o) => wallet.orderPayment.written(o, ctx),
+      andThen: async (o, transaction, written) => {
+        const paid = await wallet.orderPayment.settled(
+          { agentId: o.agentId, userId: o.userId, amountPesewas: o.amountPesewas, paymentTransactionId: tid },
+          written!,
           { ...ctx, transaction },
           current
         )

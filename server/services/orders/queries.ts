@@ -4,6 +4,7 @@ import { preparedFor } from '../../../models/prepared.ts'
 import { AUDIT_WRITTEN_VALUES, auditOfWritten } from '../audit/index.ts'
 import { paymentOfWritten, type PaymentRow } from '../payments/index.ts'
 import { SETTINGS_VERSION_SQL } from '../settings/index.ts'
+import type { OrderPaymentCtes, WrittenPayment } from '../wallet/index.ts'
 import type { WrittenWithOrder } from './input.ts'
 
 // The statements of placing an order and of what follows it (payment, lookup, Complete Order; the
@@ -54,6 +55,28 @@ const insertOrderWith = (also?: (source: string, first: number) => string) => `W
       : ''
   }
   SELECT o.*, ${SETTINGS_VERSION_SQL} AS settings_version${also ? ', (SELECT count(*) FROM also)::int AS also_written' : ''} FROM o`
+
+/**
+ * A wallet order's one statement (ADR 0065): the order, its ORDER_CREATED entry, `also` as above, and the wallet's
+ * payment and debit (`pay`: the wallet's CTEs `p`, `w`, `e`, parameters after `also`'s). The payment is fed by `also`
+ * when there is one, else by the order, so every wait on another request's key ends before the wallet's row is locked
+ * (the wallet's `orderPaymentOfWritten` says why). The payment's row comes back as written (its columns null when
+ * `also` wrote nothing), with the order as JSON and whether the debit was covered.
+ */
+const insertPaidOrderWith = (pay: OrderPaymentCtes['ctes'], alsoValues: number, also?: (source: string, first: number) => string) => {
+  const alsoFirst = ENTRY_FIRST + AUDIT_WRITTEN_VALUES
+  return `WITH ${insertOrderAs('')},
+  entry AS (${auditOfWritten('o', ENTRY_FIRST)}),${
+    also
+      ? `
+  also AS (${also('o', alsoFirst)}),`
+      : ''
+  }
+  ${pay('o', also ? 'also' : 'o', alsoFirst + alsoValues)}
+  SELECT p.*, to_jsonb(o) AS written_order, ${SETTINGS_VERSION_SQL} AS settings_version,
+    ${also ? '(SELECT count(*) FROM also)::int' : '1'} AS also_written, EXISTS (SELECT 1 FROM e) AS debited
+    FROM o LEFT JOIN p ON true`
+}
 
 /**
  * The order, its ORDER_CREATED entry and its payment (payments' statement, parameters after the
@@ -171,6 +194,27 @@ export function createOrderQueries(sequelize: Sequelize, models: Models) {
       if (!row) return undefined
       const { written_order: order, ...paid } = row
       return { order: camelKeys(order), payment: paid as PaymentRow }
+    },
+
+    /**
+     * A wallet order: the PENDING order with its audit entry, `also`, and its payment with the wallet's debit (`pay`) in
+     * one named statement; `paid.debited` is false when the wallet did not cover it (nothing debited: the caller refuses).
+     */
+    async insertPaid(
+      o: NewOrder,
+      entry: unknown[],
+      pay: OrderPaymentCtes,
+      transaction: Transaction,
+      also?: WrittenWithOrder
+    ): Promise<{ order: OrderRow; settingsVersion: string | null; alsoWritten: boolean; paid: WrittenPayment }> {
+      const alsoValues = also?.values ?? []
+      const [row] = await run<PaymentRow & { written_order: Record<string, unknown>; settings_version: string | null; also_written: number; debited: boolean }>(
+        insertPaidOrderWith(pay.ctes, alsoValues.length, also?.cte),
+        [...orderValues(o), ...entry, ...alsoValues, ...pay.values],
+        transaction
+      )
+      const { written_order: order, settings_version: settingsVersion, also_written: alsoWritten, debited, ...payment } = row!
+      return { order: camelKeys(order), settingsVersion, alsoWritten: alsoWritten > 0, paid: { payment: payment as PaymentRow, debited } }
     },
 
     /** A wallet order's orders_view row as pg returns it (the reseller API presents that row its own way). */

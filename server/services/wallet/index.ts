@@ -6,9 +6,9 @@ import { requireActiveAgent } from '../agents/index.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Ctx } from '../context.ts'
 import type { PaymentsService, PaymentView } from '../payments/index.ts'
-import type { Settings, SettingsService } from '../settings/index.ts'
+import type { SettingsService } from '../settings/index.ts'
 import { balanceOf, post } from './ledger.ts'
-import { payOrderFromWallet, type WalletOrder } from './pay.ts'
+import { walletOrderPayment } from './pay.ts'
 import { createWalletQueries, type EntryFilter, type EntryRow, type EntryType } from './queries.ts'
 import { refundOrderToWallet } from './refund-handler.ts'
 
@@ -54,6 +54,9 @@ export interface AdjustInput {
   direction: 'CREDIT' | 'DEBIT'
   reason: string
 }
+
+export type { WrittenPayment } from './pay.ts'
+export type { OrderPaymentCtes } from './ledger.ts'
 
 export type WalletService = ReturnType<typeof createWalletService>
 
@@ -136,8 +139,8 @@ export function createWalletService(deps: { sequelize: Sequelize; models: Models
       )
     },
 
-    /** Used by orders.placeOrder inside the order's transaction. */
-    payOrder: (order: WalletOrder, ctx: Ctx & { transaction: Transaction }, settings: Settings) => payOrderFromWallet(deps, order, ctx, settings),
+    /** Used by orders.placeOrder inside the order's transaction: the payment and debit written by the order's statement, then settled. */
+    orderPayment: walletOrderPayment(deps),
 
     /**
      * Credits a wallet-paid order back, once (unique ledger entry per order and type): for refunds and

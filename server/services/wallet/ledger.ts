@@ -2,8 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize'
 import { AppError } from '../../lib/errors.ts'
 import { toGhs } from '../../lib/money.ts'
 import { balanceColumnOf, moveLockedBalance } from './locked-balance.ts'
-import type { PaymentRow } from '../payments/provider.ts'
-import { createWalletQueries, type EntryRow, type EntryType, type OrderDebit, type WalletPayment } from './queries.ts'
+import { createWalletQueries, orderPaymentOfWritten, type EntryRow, type EntryType, type WalletPayment } from './queries.ts'
 
 export interface PostInput {
   agentId: number
@@ -22,7 +21,7 @@ export const INSUFFICIENT_FUNDS = 'Insufficient wallet balance'
 export const insufficientFunds = (balancePesewas: number) => new AppError(402, INSUFFICIENT_FUNDS, { balance: toGhs(balancePesewas) })
 
 /**
- * The way money enters or leaves a wallet (an order's payment and debit: `payAndDebitOrder`), always inside the caller's transaction
+ * The way money enters or leaves a wallet (an order's payment and debit: `orderPaymentWith`, in the order's statement), always inside the caller's transaction
  * (`moveLockedBalance`: the wallet row locked first, the entry before the balance). A debit the
  * balance does not cover throws before anything is written; a fenced entry that already exists (one
  * ORDER and one REFUND per order, one TOPUP per payment: unique indexes) leaves everything as it was
@@ -55,16 +54,27 @@ export async function post(sequelize: Sequelize, input: PostInput, t: Transactio
   })
 }
 
+/** A wallet order's payment and debit as the order's own statement writes them: its CTEs over the order and their parameters. */
+export interface OrderPaymentCtes {
+  /** The CTEs `p` (the payment), `w` (the wallet's balance) and `e` (the ledger's entry) over `source`, fed by `gate`, parameters from $first. */
+  ctes: (source: string, gate: string, first: number) => string
+  values: unknown[]
+}
+
 /**
- * A wallet order's payment row and its debit (ADR 0046): one statement, refused (402 with the balance,
- * read only then) when the wallet does not cover it; the caller's transaction then rolls the payment
- * row back with its order. Answers the payment row as written.
+ * A wallet order's payment row and its debit, for the order's own statement (ADR 0046, 0065). Whether the wallet
+ * covered it is `e`'s row: the caller refuses with `refuseUncovered` when it wrote none, and its transaction rolls the
+ * order and the payment back.
  */
-export async function payAndDebitOrder(sequelize: Sequelize, payment: WalletPayment, debit: OrderDebit, t: Transaction): Promise<PaymentRow> {
+export function orderPaymentWith(payment: WalletPayment): OrderPaymentCtes {
   if (!Number.isSafeInteger(payment.amountPesewas) || payment.amountPesewas <= 0) throw new Error('a debit is a positive integer of pesewas')
-  const { payment: written, debited } = await createWalletQueries(sequelize).payOrder(payment, debit, t)
-  if (!debited) throw insufficientFunds(await balanceOf(sequelize, payment.agentId, t))
-  return written
+  const values = [payment.transactionId, payment.amountPesewas, payment.email, payment.agentId, payment.userId, payment.simulated, payment.actorUserId]
+  return { ctes: orderPaymentOfWritten, values }
+}
+
+/** A wallet that did not cover its order's debit: 402 with the balance, read only then. */
+export const refuseUncovered = async (sequelize: Sequelize, agentId: number, t: Transaction): Promise<never> => {
+  throw insufficientFunds(await balanceOf(sequelize, agentId, t))
 }
 
 export const balanceOf = (sequelize: Sequelize, agentId: number, t?: Transaction): Promise<number> => balanceColumnOf(sequelize, agentId, 'balance_pesewas', t)

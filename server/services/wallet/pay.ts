@@ -2,65 +2,59 @@ import type { Sequelize, Transaction } from 'sequelize'
 import type { Ctx } from '../context.ts'
 import type { PaymentRow, PaymentsService } from '../payments/index.ts'
 import type { Settings } from '../settings/index.ts'
-import { payAndDebitOrder } from './ledger.ts'
-import { createWalletQueries } from './queries.ts'
+import { orderPaymentWith, refuseUncovered, type OrderPaymentCtes } from './ledger.ts'
 
+/** A wallet order as its payment needs it, before the order's statement writes it (its id comes from that statement). */
 export interface WalletOrder {
-  id: number
   agentId: number | null
   userId: number | null
   amountPesewas: number
   paymentTransactionId: string
-  /** The order was written already marked simulated: no UPDATE of it here. */
-  marked?: boolean
+}
+
+/** What the order's statement wrote of the payment: its row, and whether the wallet covered the debit (`e` wrote its entry). */
+export interface WrittenPayment {
+  payment: PaymentRow
+  debited: boolean
 }
 
 /**
- * Pays an order from its agent's wallet inside the transaction that created the order: a payments row
- * (gateway and method 'wallet'), the ORDER debit on the ledger (which throws when the balance does
- * not cover it, rolling the order back with it), and settlement to SUCCESS through the same single
- * function a gateway payment uses, so commission, SMS, audit and whatever else settlement does
- * (delivery, agent webhooks) follow exactly as for mobile money. Answers the settled payment row, so
- * the caller reads nothing back (ADR 0046).
+ * An order paid from its agent's wallet inside the transaction that creates the order, in two steps. Written: the
+ * payments row (gateway and method 'wallet'), the ORDER debit and its ledger entry, as CTEs of the order's own
+ * statement (`orderPaymentWith`). Settled: a debit the balance did not cover throws (402), rolling the order back with
+ * it; else settlement to SUCCESS through the same single function a gateway payment uses, so commission, SMS, audit
+ * and whatever else settlement does (delivery, agent webhooks) follow exactly as for mobile money. Answers the settled
+ * payment row, so the caller reads nothing back (ADR 0046).
  */
-export async function payOrderFromWallet(
-  deps: { sequelize: Sequelize; payments: PaymentsService },
-  order: WalletOrder,
-  ctx: Ctx & { transaction: Transaction },
-  settings: Settings
-): Promise<PaymentRow> {
+export function walletOrderPayment(deps: { sequelize: Sequelize; payments: PaymentsService }) {
   const { sequelize, payments } = deps
-  if (!order.agentId) throw new Error('wallet payment needs an agent order')
-  const t = ctx.transaction
-  const tid = order.paymentTransactionId
-  // While the simulator takes payments, wallet money came from simulated top-ups: never real data.
-  const simulated = payments.isSimulator
-  const q = createWalletQueries(sequelize)
-  // The payment row and the debit in one statement; a wallet that does not cover it throws (402).
-  const written = await payAndDebitOrder(
-    sequelize,
-    {
-      transactionId: tid,
-      amountPesewas: order.amountPesewas,
-      email: ctx.user?.email ?? null,
-      orderId: order.id,
-      agentId: order.agentId,
-      userId: order.userId,
-      simulated
+  return {
+    written(order: WalletOrder, ctx: Ctx): OrderPaymentCtes {
+      if (!order.agentId) throw new Error('wallet payment needs an agent order')
+      return orderPaymentWith({
+        transactionId: order.paymentTransactionId,
+        amountPesewas: order.amountPesewas,
+        email: ctx.user?.email ?? null,
+        agentId: order.agentId,
+        userId: order.userId,
+        // While the simulator takes payments, wallet money came from simulated top-ups: never real data.
+        simulated: payments.isSimulator,
+        actorUserId: ctx.user?.id ?? null
+      })
     },
-    { reason: `Order #${order.id}`, actorUserId: ctx.user?.id ?? null },
-    t
-  )
-  // Its one caller (orders/place.ts) writes the order already marked (`marked: true`), so `simulated || !order.marked`
-  // and `simulated && order.marked` mark only orders written simulated anyway. Not `true`: that would mark real ones.
-  // Stryker disable next-line LogicalOperator,BooleanLiteral: equivalent while every caller writes the order marked
-  if (simulated && !order.marked) await q.markOrderSimulated(order.id, t)
-  // `before` and `settings` only spare settlement two reads of what it would read the same inside this transaction.
-  // Stryker disable next-line ObjectLiteral: equivalent, the same row and settings are read again
-  const out = await payments.settle(tid, { status: 'SUCCESS', message: 'Paid from wallet', amountPesewas: order.amountPesewas, currency: 'GHS' }, ctx, {
-    settings,
-    before: written
-  })
-  if (!out.settled || !out.row) throw new Error('wallet payment did not settle')
-  return out.row
+
+    async settled(order: WalletOrder, written: WrittenPayment, ctx: Ctx & { transaction: Transaction }, settings: Settings): Promise<PaymentRow> {
+      if (!written.debited) return refuseUncovered(sequelize, order.agentId!, ctx.transaction)
+      // `before` and `settings` only spare settlement two reads of what it would read the same inside this transaction.
+      // Stryker disable next-line ObjectLiteral: equivalent, the same row and settings are read again
+      const out = await payments.settle(
+        order.paymentTransactionId,
+        { status: 'SUCCESS', message: 'Paid from wallet', amountPesewas: order.amountPesewas, currency: 'GHS' },
+        ctx,
+        { settings, before: written.payment }
+      )
+      if (!out.settled || !out.row) throw new Error('wallet payment did not settle')
+      return out.row
+    }
+  }
 }

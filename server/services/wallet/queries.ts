@@ -1,6 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { preparedFor } from '../../../models/prepared.ts'
-import type { PaymentRow } from '../payments/provider.ts'
 
 // Every statement of the wallet: the reads for its pages and the admins (statements, balances, the
 // shop's liability) and the money movements' own (ledger.ts, locked-balance.ts, pay.ts and
@@ -69,41 +68,45 @@ export interface NewEntry {
   batchId: number | null
 }
 
-/** What an order's debit entry says beyond its payment: why, and who acted. */
-export interface OrderDebit {
-  reason: string
-  actorUserId: number | null
-}
-
 /**
- * A wallet order's payment row and its debit (ADR 0046): one statement. The payment is written
- * PENDING (settlement moves it), its `RETURNING` is settlement's "before". The conditional UPDATE
- * moves the balance only when it covers the amount; it locks the row, and a concurrent movement of
- * the same wallet makes it re-check the floor against what that one left. The entry is written from
- * the balance it returned. No wallet row, or too little in it: `debited` is false, nothing moved, and
- * the caller's throw rolls the payment row back with its order. The order's unique entry (one ORDER
- * per order) stays the fence against a second debit: a duplicate fails the statement.
+ * A wallet order's payment row and its debit, written by the order's own statement (ADR 0046, 0065): CTEs over
+ * the new order (`source`), parameters from $first. The payment is written PENDING (settlement moves it), its row is
+ * settlement's "before". The conditional UPDATE moves the balance only when it covers the amount; a concurrent movement
+ * of the same wallet makes it re-check the floor against what that one left. The entry is written from the balance it
+ * returned. No wallet row, or too little in it: `e` writes nothing, and the caller's throw rolls the payment row back
+ * with its order. The order's unique entry (one ORDER per order) stays the fence against a second debit.
+ *
+ * The wallet's row is locked only by the UPDATE, and the UPDATE locks only a row its join produced. The payment is
+ * fed by `gate` (the last row written before the wallet may be locked: the order, or a caller's row over it such as
+ * an Idempotency-Key), and the UPDATE by the payment. So whatever order PostgreSQL runs the CTEs in, every wait on
+ * another request's unique key (the order's transaction id, the Idempotency-Key, the payment's) ends before the
+ * wallet's row is locked, as when these were two statements; a key another request took produces no row, and then
+ * nothing is paid or debited.
  */
-const PAY_ORDER = `WITH p AS (
+export const orderPaymentOfWritten = (source: string, gate: string, first: number) => {
+  const $ = (i: number) => `$${first + i}`
+  const from = gate === source ? source : `${source}, ${gate}`
+  return `p AS (
     INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, email, order_id, agent_id, user_id,
       details, last_checked_at, simulated)
-    VALUES ($1, 'data', 'wallet', 'wallet', 'PENDING', $2, $3, $4, $5, $6, '{}'::jsonb, now(), $7) RETURNING *),
+    SELECT ${$(0)}::text, 'data', 'wallet', 'wallet', 'PENDING', ${$(1)}::int, ${$(2)}::text, ${source}.id, ${$(3)}::int, ${$(4)}::int, '{}'::jsonb, now(), ${$(5)}::boolean
+      FROM ${from} RETURNING *),
   w AS (
-    UPDATE wallets SET balance_pesewas = balance_pesewas - $2, updated_at = now()
-    WHERE agent_id = $5 AND balance_pesewas >= $2 RETURNING balance_pesewas),
+    UPDATE wallets SET balance_pesewas = wallets.balance_pesewas - ${$(1)}::int, updated_at = now() FROM p
+    WHERE wallets.agent_id = ${$(3)}::int AND wallets.balance_pesewas >= ${$(1)}::int RETURNING wallets.balance_pesewas),
   e AS (
     INSERT INTO wallet_entries (agent_id, type, amount_pesewas, balance_after_pesewas, reason, actor_user_id, payment_transaction_id, order_id)
-    SELECT $5, 'ORDER', -$2::bigint, w.balance_pesewas, $8, $9, $1, $4 FROM w RETURNING id)
-  SELECT p.*, EXISTS (SELECT 1 FROM e) AS debited FROM p`
-
+    SELECT ${$(3)}::int, 'ORDER', -${$(1)}::bigint, w.balance_pesewas, 'Order #' || p.order_id, ${$(6)}::int, ${$(0)}::text, p.order_id FROM w, p RETURNING id)`
+}
+/** A wallet order's payment as `orderPaymentOfWritten` writes it (the order's id comes from the order's row), and who acted. */
 export interface WalletPayment {
   transactionId: string
   amountPesewas: number
   email: string | null
-  orderId: number
   agentId: number
   userId: number | null
   simulated: boolean
+  actorUserId: number | null
 }
 
 /** The ORDER debit a refund gives back: its agent, the payment it was for, and the (positive) amount it took. */
@@ -202,24 +205,6 @@ export function createWalletQueries(sequelize: Sequelize) {
       )
       return row && toEntry(row)
     },
-
-    /** The ORDER entry with its balance moved, or null when the wallet does not cover it. */
-    /** The payment row as written, and whether the wallet covered the debit (nothing moved when not). */
-    payOrder: async (p: WalletPayment, d: OrderDebit, t: Transaction): Promise<{ payment: PaymentRow; debited: boolean }> => {
-      const [row] = await preparedFor(sequelize)<PaymentRow & { debited: boolean }>(
-        PAY_ORDER,
-        [p.transactionId, p.amountPesewas, p.email, p.orderId, p.agentId, p.userId, p.simulated, d.reason, d.actorUserId],
-        t
-      )
-      const { debited, ...payment } = row!
-      return { payment, debited }
-    },
-
-    // Stryker disable BlockStatement,ObjectLiteral: no caller reaches it while orders/place.ts writes wallet orders marked
-    markOrderSimulated: async (orderId: number, t: Transaction) => {
-      await sequelize.query('UPDATE orders SET simulated = true WHERE id = :id', { replacements: { id: orderId }, transaction: t })
-    },
-    // Stryker restore BlockStatement,ObjectLiteral
 
     /** The wallet debit that paid this order: its own, or its batch's one debit. */
     orderDebit: async (orderId: number, t: Transaction): Promise<RefundableDebit | null> => {

@@ -1,0 +1,67 @@
+import { Transaction, type Sequelize } from 'sequelize'
+
+interface PgConnection {
+  query(text: string): Promise<unknown>
+  uuid?: string
+}
+
+interface Pool {
+  getConnection(o: { uuid: string }): Promise<PgConnection>
+  releaseConnection(c: PgConnection): Promise<void> | void
+  destroyConnection(c: PgConnection): Promise<void>
+}
+
+/** The parts of Sequelize's Transaction that its own `transaction()` sets and reads. */
+interface Open {
+  id: string
+  connection: PgConnection
+  finished?: 'commit' | 'rollback'
+  _afterCommitHooks: ((t: Transaction) => unknown)[]
+}
+
+/**
+ * `sequelize.transaction(fn)` with the same rules, its START TRANSACTION and its COMMIT (or ROLLBACK) sent straight on
+ * the connection (ADR 0065): without Sequelize's query path (a query object, its formatting and its result handling)
+ * for two statements that take no value and return no row. The same Transaction object, so every statement inside goes
+ * as before. As Sequelize's: one connection from the pool for the transaction, returned once at its end; an error in
+ * `fn` rolls back and is thrown again; a COMMIT or ROLLBACK that fails destroys the connection (its state is unknown)
+ * instead of returning it; `afterCommit` hooks run after the COMMIT, as Sequelize runs them (even when it failed).
+ * No CLS: the project does not use it.
+ */
+export async function transactionOn<T>(sequelize: Sequelize, fn: (t: Transaction) => Promise<T>): Promise<T> {
+  const pool = sequelize.connectionManager as unknown as Pool
+  const t = new Transaction(sequelize, {})
+  const open = t as unknown as Open
+  const connection = await pool.getConnection({ uuid: open.id })
+  open.connection = connection
+  connection.uuid = open.id
+  const release = async (ended: boolean) => {
+    connection.uuid = undefined
+    if (ended) await pool.releaseConnection(connection)
+    else await pool.destroyConnection(connection)
+  }
+  let result: T
+  try {
+    await connection.query('START TRANSACTION;')
+    result = await fn(t)
+  } catch (err) {
+    open.finished = 'rollback'
+    const rolledBack = await connection.query('ROLLBACK;').then(
+      () => true,
+      () => false
+    )
+    await release(rolledBack)
+    throw err
+  }
+  try {
+    await connection.query('COMMIT;')
+    await release(true)
+  } catch (err) {
+    await release(false)
+    throw err
+  } finally {
+    open.finished = 'commit'
+    for (const hook of open._afterCommitHooks) await hook.call(t, t)
+  }
+  return result
+}
