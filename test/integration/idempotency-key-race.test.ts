@@ -1,9 +1,8 @@
 import { expect } from 'chai'
 import pg from 'pg'
 import { QueryTypes } from 'sequelize'
-import { createAgent, createPackage } from '../helpers/factories.ts'
-import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
+import { resellerWithKey } from '../helpers/reseller.ts'
 
 // A wallet order's Idempotency-Key is read by the API key's own statement (ADR 0065), before the order's
 // transaction. A retry sent while the first try is still in its transaction reads the key as unused there; the
@@ -27,14 +26,7 @@ describe("a wallet order's Idempotency-Key read by the API key's statement (ADR 
 
   it('a retry sent while the first try holds its key in an open transaction waits on the key: one order, one debit, both answered with it', async function () {
     this.timeout(30_000)
-    const pkg = await createPackage({ priceAgentPesewas: 450 })
-    const a = await createAgent()
-    const admin = await adminClient()
-    expect((await admin.post(`/api/wallet/agents/${a.agent.id}/adjust`, { amount: 20, direction: 'CREDIT', reason: 'Test float' })).status).to.equal(200)
-    const portal = new Client()
-    await portal.login(a.user.email, a.password)
-    const api = new Client()
-    api.bearer = (await portal.post('/api/reseller/keys', { name: 'Race' })).body.key
+    const { pkg, a, api } = await resellerWithKey(20, 'Race')
     // Once, so neither request below writes the key's "last used" mark.
     expect((await api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241110000' }, { 'Idempotency-Key': 'warm' })).status).to.equal(201)
 

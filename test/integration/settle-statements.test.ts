@@ -1,10 +1,11 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import type { DeliveryRow } from '../../server/services/delivery/types.ts'
-import { createAgent, createPackage } from '../helpers/factories.ts'
+import { createPackage } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { statementsSent } from '../helpers/statements.ts'
+import { resellerWithKey } from '../helpers/reseller.ts'
 
 // What settling a data payment asks of PostgreSQL (ADR 0055): the settling UPDATE pays its order in
 // the same statement, so settlement's part of an order is counted here and must not grow back.
@@ -129,14 +130,7 @@ describe('settlement: its statements (ADR 0055)', function () {
   })
 
   it("a wallet order over the reseller API: settlement's part is the settling statement with its order and commission, then the text, the webhook row, the audit entry", async () => {
-    const pkg = await createPackage({ priceAgentPesewas: 450 })
-    const a = await createAgent()
-    const admin = await adminClient()
-    expect((await admin.post(`/api/wallet/agents/${a.agent.id}/adjust`, { amount: 20, direction: 'CREDIT', reason: 'Test float' })).status).to.equal(200)
-    const portal = new Client()
-    await portal.login(a.user.email, a.password)
-    const api = new Client()
-    api.bearer = (await portal.post('/api/reseller/keys', { name: 'Counted' })).body.key
+    const { pkg, a, api } = await resellerWithKey(20, 'Counted')
     expect((await api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241112200' }, { 'Idempotency-Key': 'warm-up' })).status).to.equal(201)
     const { out, sent, named } = await statementsSent(() =>
       api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241112211' }, { 'Idempotency-Key': 'counted-1' })

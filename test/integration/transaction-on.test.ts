@@ -1,9 +1,8 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import { transactionOn } from '../../models/transaction.ts'
-import { createAgent, createPackage } from '../helpers/factories.ts'
-import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
+import { resellerWithKey } from '../helpers/reseller.ts'
 
 // The orders' transaction sends its START TRANSACTION and COMMIT straight on its connection (ADR 0065), with
 // Sequelize's rules: one connection, returned once; an error rolls back; afterCommit hooks after the commit.
@@ -66,14 +65,7 @@ describe("the orders' transaction: START TRANSACTION and COMMIT on the connectio
   })
 
   it("a wallet order's transaction does not go through Sequelize's query path for its START TRANSACTION and COMMIT", async () => {
-    const pkg = await createPackage({ priceAgentPesewas: 450 })
-    const a = await createAgent()
-    const admin = await adminClient()
-    expect((await admin.post(`/api/wallet/agents/${a.agent.id}/adjust`, { amount: 20, direction: 'CREDIT', reason: 'Test float' })).status).to.equal(200)
-    const portal = new Client()
-    await portal.login(a.user.email, a.password)
-    const api = new Client()
-    api.bearer = (await portal.post('/api/reseller/keys', { name: 'Tx' })).body.key
+    const { pkg, a, api } = await resellerWithKey(20, 'Tx')
     const viaSequelize: string[] = []
     const hook = (_options: unknown, query: { sql?: string }) => {
       if (query?.sql) viaSequelize.push(query.sql)

@@ -1,9 +1,8 @@
 import { expect } from 'chai'
 import pg from 'pg'
 import { QueryTypes } from 'sequelize'
-import { createAgent, createPackage } from '../helpers/factories.ts'
-import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
+import { resellerWithKey } from '../helpers/reseller.ts'
 
 // A wallet order's payment and debit are written by the order's own statement (ADR 0065). PostgreSQL runs a
 // statement's data-modifying CTEs in no promised order; the debit's UPDATE is fed by the Idempotency-Key's row, so
@@ -24,14 +23,7 @@ async function waitingLocks(n: number) {
 
 /** An agent with `ghs` in its wallet, its API client, and a bundle it buys at GHS 4.50; one order placed already (the key's "last used" mark). */
 async function reseller(ghs: number) {
-  const pkg = await createPackage({ priceAgentPesewas: 450 })
-  const a = await createAgent()
-  const admin = await adminClient()
-  expect((await admin.post(`/api/wallet/agents/${a.agent.id}/adjust`, { amount: ghs, direction: 'CREDIT', reason: 'Test float' })).status).to.equal(200)
-  const portal = new Client()
-  await portal.login(a.user.email, a.password)
-  const api = new Client()
-  api.bearer = (await portal.post('/api/reseller/keys', { name: 'Races' })).body.key
+  const { pkg, a, api } = await resellerWithKey(ghs, 'Races')
   expect((await api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241110000' }, { 'Idempotency-Key': 'warm' })).status).to.equal(201)
   return { pkg, agentId: a.agent.id, api }
 }
