@@ -4,15 +4,7 @@
 // task that used the CPU briefly. So each task is weighed both ways: wall time x 4, and CPU time x 4 (what the page
 // itself asked of the CPU).
 
-interface TraceEvent {
-  name: string
-  ph: string
-  ts: number
-  dur?: number
-  tdur?: number
-  pid: number
-  tid: number
-}
+import type { TraceEvent } from './phone-trace.ts'
 
 const SLOWDOWN = 4
 const LONG = 50

@@ -28,9 +28,21 @@ async function reseller(ghs: number) {
   return { pkg, agentId: a.agent.id, api }
 }
 
+type Books = { balance: number; entries: number; payments: number; orders: number; keys: number; audits: number }
+
+/** The books after one order of 450 pesewas paid from the wallet: its debit, entry, payment, order, key and two audit entries. */
+const onePaidOrder = (before: Books): Books => ({
+  balance: before.balance - 450,
+  entries: before.entries + 1,
+  payments: before.payments + 1,
+  orders: before.orders + 1,
+  keys: before.keys + 1,
+  audits: before.audits + 2
+})
+
 /** What the agent's money and its records are now. */
 const books = (agentId: number) =>
-  one<{ balance: number; entries: number; payments: number; orders: number; keys: number; audits: number }>(
+  one<Books>(
     `SELECT (SELECT balance_pesewas::int FROM wallets WHERE agent_id = :id) AS balance,
             (SELECT count(*)::int FROM wallet_entries WHERE agent_id = :id AND type = 'ORDER') AS entries,
             (SELECT count(*)::int FROM payments WHERE agent_id = :id AND purpose = 'data') AS payments,
@@ -98,14 +110,7 @@ describe("a wallet order's payment and debit in the order's statement: races (AD
       await other.query('ROLLBACK').catch(() => {})
       await other.end()
     }
-    expect(await books(agentId)).to.deep.equal({
-      balance: before.balance - 450,
-      entries: before.entries + 1,
-      payments: before.payments + 1,
-      orders: before.orders + 1,
-      keys: before.keys + 1,
-      audits: before.audits + 2
-    })
+    expect(await books(agentId)).to.deep.equal(onePaidOrder(before))
   })
 
   it('two requests with one key at once: one order, one debit, both answered with it', async function () {
@@ -132,14 +137,7 @@ describe("a wallet order's payment and debit in the order's statement: races (AD
       await locker.query('ROLLBACK').catch(() => {})
       await locker.end()
     }
-    expect(await books(agentId)).to.deep.equal({
-      balance: before.balance - 450,
-      entries: before.entries + 1,
-      payments: before.payments + 1,
-      orders: before.orders + 1,
-      keys: before.keys + 1,
-      audits: before.audits + 2
-    })
+    expect(await books(agentId)).to.deep.equal(onePaidOrder(before))
   })
 
   it('two keys on one wallet that covers one of them, at once: one is paid, the other refused as today, nothing of it written', async function () {
@@ -165,14 +163,7 @@ describe("a wallet order's payment and debit in the order's statement: races (AD
     expect(answers.map((r) => r.status).sort()).to.deep.equal([201, 402])
     const refused = answers.find((r) => r.status === 402)!
     expect(refused.body).to.include({ error: 'Insufficient wallet balance', balance: 0 })
-    expect(await books(agentId)).to.deep.equal({
-      balance: 0,
-      entries: before.entries + 1,
-      payments: before.payments + 1,
-      orders: before.orders + 1,
-      keys: before.keys + 1,
-      audits: before.audits + 2
-    })
+    expect(await books(agentId)).to.deep.equal({ ...onePaidOrder(before), balance: 0 })
   })
 
   it('a wallet that does not cover the order: refused with its balance, nothing written, the key left free', async () => {
