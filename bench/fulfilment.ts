@@ -19,14 +19,10 @@
 // key, the payments are Paystack's), so the event's record, its signature check and the route are measured
 // too; its latency runs from the POST's start (the gateway's callback) to the vendor call.
 // Prints figures; asserts nothing. Results go in docs/benchmarks-fulfilment.md by hand.
-import { createHmac } from 'node:crypto'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import { fork } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import pg from 'pg'
 import { QueryTypes } from 'sequelize'
 import { loadEnv } from '../server/env.ts'
 import { boot } from '../main.ts'
@@ -34,6 +30,8 @@ import { createLogger } from '../server/lib/logger.ts'
 import { resolveClusterDir } from '../models/embedded.ts'
 import { countStatements, printPgStats, startWaitSampler, topWaits, walFlushes as walFlushesOf } from './fulfilment-waits.ts'
 import { postgresCpuSeconds } from './lib.ts'
+import { bareBaseline } from './fulfilment-bare.ts'
+import { chargeSuccessPoster } from './paystack-charge-success.ts'
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def)
 const N = arg('orders', 1000)
@@ -220,45 +218,7 @@ interface RoundFigures {
   load: string
 }
 
-const webhookAgent = new http.Agent({ keepAlive: true, maxSockets: SETTLERS })
-let chargeIds = 0
-/** A payment's `charge.success` as Paystack sends it: the raw body signed with the secret key (HMAC-SHA512, hex). */
-function postChargeSuccess(reference: string, round: number) {
-  const body = JSON.stringify({
-    event: 'charge.success',
-    data: {
-      id: round * 1_000_000 + ++chargeIds,
-      reference,
-      status: 'success',
-      amount: 500,
-      currency: 'GHS',
-      gateway_response: 'Approved',
-      channel: 'mobile_money'
-    }
-  })
-  const signature = createHmac('sha512', PAYSTACK_KEY).update(body).digest('hex')
-  return new Promise<void>((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port: env.PORT,
-        path: '/api/webhooks/paystack',
-        method: 'POST',
-        agent: webhookAgent,
-        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'x-paystack-signature': signature }
-      },
-      (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () =>
-          res.statusCode === 200 ? resolve() : reject(new Error(`webhook answered ${res.statusCode}: ${Buffer.concat(chunks).toString().slice(0, 200)}`))
-        )
-      }
-    )
-    req.on('error', reject)
-    req.end(body)
-  })
-}
+const postChargeSuccess = chargeSuccessPoster({ port: Number(env.PORT), secretKey: PAYSTACK_KEY, atOnce: SETTLERS })
 
 /** One round through the app: N orders settled, queued and handed to the vendor. */
 async function appRound(round: number): Promise<RoundFigures> {
@@ -363,54 +323,8 @@ async function appRound(round: number): Promise<RoundFigures> {
   }
 }
 
-/**
- * The baseline, in this process and round: the floor of the same work with no app. Per order one
- * committed UPDATE on a plain pg pool (the settlement's one durable write; a table of the bench's own,
- * waiting for the WAL flush like a settlement), then one POST to a bare node:http server standing in
- * for the vendor, SETTLERS at a time. Latency: commit to the vendor's receipt.
- */
 async function bareRound(): Promise<RoundFigures> {
-  const pool = new pg.Pool({ connectionString: running.db.url, max: SETTLERS })
-  await pool.query('DROP TABLE IF EXISTS bench_bare_orders; CREATE TABLE bench_bare_orders (id int PRIMARY KEY, paid boolean NOT NULL DEFAULT false)')
-  await pool.query('INSERT INTO bench_bare_orders (id) SELECT g FROM generate_series(1, $1::int) g', [N])
-  const received = new Map<number, number>()
-  const vendorServer = http.createServer((req, res) => {
-    received.set(Number(req.url!.slice(1)), now())
-    req.resume()
-    req.on('end', () => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"accepted"}'))
-  })
-  await new Promise<void>((resolve) => vendorServer.listen(0, '127.0.0.1', resolve))
-  const port = (vendorServer.address() as AddressInfo).port
-  const agent = new http.Agent({ keepAlive: true, maxSockets: SETTLERS })
-  const call = (id: number) =>
-    new Promise<void>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, path: `/${id}`, method: 'POST', agent, headers: { 'Content-Type': 'application/json' } }, (res) =>
-        res.resume().on('end', resolve)
-      )
-      req.on('error', reject)
-      req.end(JSON.stringify({ msisdn: '0240000000', bundle: 'MTN-1GB', reference: `bench-${id}` }))
-    })
-  const committed = new Map<number, number>()
-  const started = performance.now()
-  let next = 1
-  await Promise.all(
-    Array.from({ length: SETTLERS }, async () => {
-      while (next <= N) {
-        const id = next++
-        await pool.query('UPDATE bench_bare_orders SET paid = true WHERE id = $1', [id])
-        committed.set(id, now())
-        await call(id)
-      }
-    })
-  )
-  const secs = (performance.now() - started) / 1000
-  agent.destroy()
-  await new Promise((resolve) => vendorServer.close(resolve))
-  await pool.query('DROP TABLE bench_bare_orders')
-  await pool.end()
-  const lat = [...committed].map(([id, at]) => received.get(id)! - at).sort((a, b) => a - b)
-  const pctOf = (p: number) => Math.round(lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))]!)
-  const f = { perSecond: N / secs, p50: pctOf(50), p95: pctOf(95), p99: pctOf(99), load: loadNow() }
+  const f = { ...(await bareBaseline({ dbUrl: running.db.url, orders: N, atOnce: SETTLERS, now })), load: loadNow() }
   console.log(`  bare node:http + pg, same round: ${f.perSecond.toFixed(0)} orders/s, commit -> vendor p50 ${f.p50} ms   p95 ${f.p95} ms   p99 ${f.p99} ms`)
   return f
 }
