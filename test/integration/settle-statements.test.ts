@@ -139,8 +139,8 @@ describe('settlement: its statements (ADR 0055)', function () {
     expect(out.body.order).to.include({ paymentStatus: 'SUCCESS', deliveryStatus: 'QUEUED' })
     // The whole order (ADR 0061: the key's statement also counts the request and reads its user; ADR 0065: and the
     // Idempotency-Key's earlier use and the package, and the order's statement writes the payment and the debit;
-    // ADR 0063: no delivery job).
-    expect(sent, sent.join('\n')).to.have.length(10)
+    // ADR 0063: no delivery job; ADR 0068: the key's statement reads the price rule too).
+    expect(sent, sent.join('\n')).to.have.length(9)
     expect(shapes(settlementPart(sent)), sent.join('\n')).to.deep.equal([
       'WITH v AS (SELECT (SELECT xmin::text FRO',
       'INSERT INTO sms_outbox (to_phone, messag',

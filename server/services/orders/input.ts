@@ -6,7 +6,7 @@ import { parseGhanaMobile } from '../../lib/phone.ts'
 import { NETWORKS, orList, VOUCHER_RE } from '../../lib/vocabulary.ts'
 import { transactionIdSchema, type PaymentView } from '../payments/index.ts'
 import type { PackageRow } from '../packages/index.ts'
-import type { Quote } from '../pricing/index.ts'
+import type { Quote, StandingRead } from '../pricing/index.ts'
 import type { OrderView } from './view.ts'
 
 // What an order takes, what placing one gives back, and the one check every channel's order passes
@@ -72,6 +72,11 @@ export interface PlaceOptions {
   admitted?: Promise<void>
   /** The active package of this id as the caller's own statement read it for this request (null: none); not read again. */
   packageRead?: { id: number; row: PackageRow | null }
+  /**
+   * The price rule's read as the caller's own statement made it for this request (its agent and package); the price
+   * rule uses it for the same agent and package instead of reading them again in the order's transaction.
+   */
+  standingRead?: StandingRead
 }
 
 /** What a shop sale records (ADR 0020): built and checked by services.shops, never from the client. */

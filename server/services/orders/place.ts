@@ -39,6 +39,8 @@ interface InsertOptions {
   writtenWith?: WrittenWithOrder
   /** A wallet order's payment and debit, written by the order's own statement (the order's columns as they will be written). */
   paidWith?: (order: NewOrder) => OrderPaymentCtes
+  /** The price rule's read made for this request by the caller's own statement (`PlaceOptions.standingRead`). */
+  standingRead?: PlaceOptions['standingRead']
 }
 
 export interface PlacingDeps {
@@ -187,10 +189,11 @@ export function createPlacing(deps: PlacingDeps) {
       within(sequelize, ctx, async (transaction) => {
         await shop?.recheck(transaction)
         // A shop order is the shop's sale at the price its buyer confirmed, never an agent's own order.
-        // Otherwise THE price rule, read in this transaction (a parent's price change waits for it: ADR 0041).
+        // Otherwise THE price rule, read in this transaction (a parent's price change waits for it: ADR 0041), or
+        // read for this request by the caller's own statement just before it (ADR 0068): the same rows, never cached.
         const quote: Quote = shop
           ? { pricePesewas: shop.pricePesewas, parent: shop.parent ?? null }
-          : await pricing.priceFor(ctx.user ?? null, pkg, { transaction, lock: true })
+          : await pricing.priceFor(ctx.user ?? null, pkg, { transaction, lock: true, read: opts.standingRead })
         const { order: o, entry } = orderOf(pkg, input, tid, quote, ctx, opts)
         const { order, settingsVersion, alsoWritten, paid } = opts.paidWith
           ? await queries.insertPaid(o, entry, opts.paidWith(o), transaction, opts.writtenWith)
@@ -217,6 +220,7 @@ export function createPlacing(deps: PlacingDeps) {
     await insertOrder(pkg, input, tid, ctx, {
       simulated: payments.isSimulator,
       writtenWith: opts.writtenWith,
+      standingRead: opts.standingRead,
       // The payment and the debit are written by the order's own statement; a wallet that did not cover it is refused next (402).
       paidWith: (o) => wallet.orderPayment.written(o, ctx),
       andThen: async (o, transaction, written) => {

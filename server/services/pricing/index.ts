@@ -4,7 +4,9 @@ import type { Actor } from '../context.ts'
 import type { PackageRow } from '../packages/index.ts'
 import type { Settings, SettingsService } from '../settings/index.ts'
 import { ceilingOf, sellingPrice } from '../shops/rules.ts'
-import { createPricingQueries, type TierPrice, type TierStep } from './queries.ts'
+import { createPricingQueries, type Standing, type TierPrice, type TierStep } from './queries.ts'
+
+export type { Standing } from './queries.ts'
 
 export const SUSPENDED_BY_PARENT = 'Your account has been suspended by the agent who invited you. Please contact them.'
 
@@ -23,7 +25,21 @@ export interface QuoteOptions {
   lock?: boolean
   /** The agent's cost as a seller (its shop's floor): a suspension stops its buying, not this figure. */
   asSeller?: boolean
+  /**
+   * The price rule's read as a statement of this request already made it (`standingJson`), for the agent and the
+   * packages it names; used only when they are the actor's agent and the packages asked for, else read here.
+   */
+  read?: StandingRead
 }
+
+/** The price rule's read made by another statement of the same request: for which agent and packages, and what it found. */
+export interface StandingRead {
+  agentId: number
+  packageIds: number[]
+  standing: Standing | null
+}
+
+const sameIds = (a: number[], b: number[]) => a.length === b.length && a.every((id, i) => id === b[i])
 
 /** The package's own agent price: what the first tier pays when no tier price is set. */
 export const agentPriceOf = (pkg: Pick<PackageRow, 'priceUserPesewas' | 'priceAgentPesewas'>): number => pkg.priceAgentPesewas ?? pkg.priceUserPesewas
@@ -94,14 +110,11 @@ export function createPricingService(deps: { sequelize: Sequelize; settings: Set
   async function quotes(actor: Actor | null | undefined, pkgs: PricedPackage[], opts: QuoteOptions = {}): Promise<Map<number, Quote>> {
     const t = opts.transaction
     const out = new Map<number, Quote>()
+    const agentId = actor?.role === 'AGENT' && actor.agent ? actor.agent.id : null
+    const ids = pkgs.map((p) => p.id)
+    const read = opts.read
     const standing =
-      actor?.role === 'AGENT' && actor.agent
-        ? await queries.buyerAndTiers(
-            actor.agent.id,
-            pkgs.map((p) => p.id),
-            t
-          )
-        : null
+      agentId === null ? null : read && read.agentId === agentId && sameIds(read.packageIds, ids) ? read.standing : await queries.buyerAndTiers(agentId, ids, t)
     const buyer = standing?.buyer
     if (!standing || !buyer?.active) {
       for (const p of pkgs) out.set(p.id, { pricePesewas: p.priceUserPesewas, parent: null })
@@ -113,7 +126,6 @@ export function createPricingService(deps: { sequelize: Sequelize; settings: Set
       for (const p of pkgs) out.set(p.id, { pricePesewas: priceOf(buyer.tierId, p), parent: null })
       return out
     }
-    const ids = pkgs.map((p) => p.id)
     const saved = ids.length ? await queries.subAgentPrices(buyer.parentId, ids, opts.lock, t) : new Map<number, number>()
     const s = await settings.get(t ? { transaction: t } : {})
     for (const p of pkgs) {

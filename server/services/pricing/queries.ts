@@ -35,6 +35,43 @@ const numOrNull = (v: unknown) => (v == null ? null : Number(v))
 
 export const toTierPrice = (r: Raw): TierPrice => ({ tierId: Number(r.tier_id), packageId: Number(r.package_id), pricePesewas: Number(r.price_pesewas) })
 
+/** What the price rule reads of a buyer for some packages: its standing, the tiers in their order, the tiers' own prices. */
+export interface Standing {
+  buyer: Buyer
+  tiers: TierStep[]
+  prices: TierPrice[]
+}
+
+/**
+ * The price rule's one read as one JSON column (null: no such agent), for `buyerAndTiers` and for a statement the
+ * request sends anyway that knows the buyer (the reseller API's key, ADR 0068): the agent `agentSql`, the packages
+ * `packageIdsSql` (an int[]). `standingOfJson` maps it back.
+ */
+export const standingJson = (agentSql: string, packageIdsSql: string) =>
+  `(SELECT json_build_object('id', a.id, 'active', ${ACTIVE_AGENT_SQL}, 'tier_id', a.tier_id, 'parent_agent_id', a.parent_agent_id,
+       'parent_tier_id', p.tier_id, 'suspended', a.suspended_by_parent_at IS NOT NULL,
+       'tiers', (SELECT COALESCE(json_agg(json_build_object('id', id, 'position', position) ORDER BY position), '[]'::json) FROM tiers),
+       'prices', (SELECT COALESCE(json_agg(json_build_object('tier_id', tier_id, 'package_id', package_id, 'price_pesewas', price_pesewas)), '[]'::json)
+                    FROM tier_prices WHERE package_id = ANY(${packageIdsSql})))
+     FROM agents a LEFT JOIN agents p ON p.id = a.parent_agent_id WHERE a.id = ${agentSql})`
+
+/** A column made by `standingJson` as the price rule takes it. */
+export function standingOfJson(j: Raw | null): Standing | null {
+  if (!j) return null
+  return {
+    buyer: {
+      id: Number(j.id),
+      active: j.active === true,
+      tierId: numOrNull(j.tier_id),
+      parentId: numOrNull(j.parent_agent_id),
+      parentTierId: numOrNull(j.parent_tier_id),
+      suspended: j.suspended === true
+    },
+    tiers: (j.tiers as Raw[]).map((r) => ({ id: Number(r.id), position: Number(r.position) })),
+    prices: (j.prices as Raw[]).map(toTierPrice)
+  }
+}
+
 export function createPricingQueries(sequelize: Sequelize) {
   const q = <T extends object = Raw>(sql: string, replacements: Record<string, unknown>, transaction?: Transaction) =>
     sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction })
@@ -47,30 +84,9 @@ export function createPricingQueries(sequelize: Sequelize) {
      * on each round trip). The tiers come back even for a buyer who pays the public price; they are few.
      * Every agent's order and quote reads it: a named statement (ADR 0024), its plan made once per connection.
      */
-    async buyerAndTiers(agentId: number, packageIds: number[], t?: Transaction): Promise<{ buyer: Buyer; tiers: TierStep[]; prices: TierPrice[] } | null> {
-      const [row] = await run<Raw>(
-        `SELECT a.id, ${ACTIVE_AGENT_SQL} AS active, a.tier_id, a.parent_agent_id, p.tier_id AS parent_tier_id,
-              (a.suspended_by_parent_at IS NOT NULL) AS suspended,
-              (SELECT COALESCE(json_agg(json_build_object('id', id, 'position', position) ORDER BY position), '[]'::json) FROM tiers) AS tiers,
-              (SELECT COALESCE(json_agg(json_build_object('tier_id', tier_id, 'package_id', package_id, 'price_pesewas', price_pesewas)), '[]'::json)
-                 FROM tier_prices WHERE package_id = ANY($2::int[])) AS prices
-         FROM agents a LEFT JOIN agents p ON p.id = a.parent_agent_id WHERE a.id = $1`,
-        [agentId, packageIds],
-        t
-      )
-      if (!row) return null
-      return {
-        buyer: {
-          id: Number(row.id),
-          active: row.active,
-          tierId: numOrNull(row.tier_id),
-          parentId: numOrNull(row.parent_agent_id),
-          parentTierId: numOrNull(row.parent_tier_id),
-          suspended: row.suspended
-        },
-        tiers: (row.tiers as Raw[]).map((r) => ({ id: Number(r.id), position: Number(r.position) })),
-        prices: (row.prices as Raw[]).map(toTierPrice)
-      }
+    async buyerAndTiers(agentId: number, packageIds: number[], t?: Transaction): Promise<Standing | null> {
+      const [row] = await run<Raw>(`SELECT ${standingJson('$1::int', '$2::int[]')} AS standing`, [agentId, packageIds], t)
+      return standingOfJson(row?.standing ?? null)
     },
 
     /** The tiers in their order. */

@@ -9,7 +9,7 @@ import type { AuditService } from '../audit/index.ts'
 import { actorOfRow } from '../auth/index.ts'
 import type { Actor } from '../context.ts'
 import type { ApiOrderInput, OrdersService } from '../orders/index.ts'
-import type { PricingService } from '../pricing/index.ts'
+import type { PricingService, StandingRead } from '../pricing/index.ts'
 import type { PackageRow, PackagesService } from '../packages/index.ts'
 import type { Queue } from '../queue/index.ts'
 import type { WalletService } from '../wallet/index.ts'
@@ -34,9 +34,11 @@ function requestHash(input: ApiOrderInput, sent: Record<string, unknown>): strin
   return sha256(JSON.stringify(fields.map((k) => [k, k === 'recipientNumber' ? sent[k] : input[k]])))
 }
 
-const readsFor = (asked: OrderReadsAsked, found: OrderReadsFound): OrderReads => ({
+const readsFor = (asked: OrderReadsAsked, found: OrderReadsFound, agentId: number): OrderReads => ({
   ...(asked.orderKey === null ? {} : { key: { key: asked.orderKey, use: found.keyUse } }),
-  ...(asked.packageId === null ? {} : { packageRead: { id: asked.packageId, row: found.package } })
+  ...(asked.packageId === null
+    ? {}
+    : { packageRead: { id: asked.packageId, row: found.package }, standingRead: { agentId, packageIds: [asked.packageId], standing: found.standing } })
 })
 
 /** Thrown when another request already holds this Idempotency-Key: before the order is written, or inside its transaction (rolls this attempt back). */
@@ -50,11 +52,13 @@ export interface ApiCaller {
 
 /**
  * What the API key's statement read for an order's request (ADR 0065): its Idempotency-Key's earlier use (null: never
- * used) and the active package of the id the body named (null: none), each with what it was read for.
+ * used), the active package of the id the body named (null: none) and the price rule's read for the key's agent and
+ * that package (ADR 0068), each with what it was read for.
  */
 export interface OrderReads {
   key?: { key: string; use: OrderKeyUse | null }
   packageRead?: { id: number; row: PackageRow | null }
+  standingRead?: StandingRead
 }
 
 /** A key's request rate as X-RateLimit-* and Retry-After tell it. */
@@ -127,7 +131,7 @@ export function createResellerApi(deps: {
       return {
         caller: { actor, agentId: found.agentId, keyId: found.keyId },
         rate: { limit, remaining: Math.max(0, limit - count), resetSeconds, limited: count > limit },
-        ...(forOrder && found.orderReads ? { orderReads: readsFor(forOrder, found.orderReads) } : {})
+        ...(forOrder && found.orderReads ? { orderReads: readsFor(forOrder, found.orderReads, found.agentId) } : {})
       }
     },
 
@@ -187,6 +191,7 @@ export function createResellerApi(deps: {
           {
             admitted: unused,
             packageRead: reads?.packageRead,
+            standingRead: reads?.standingRead,
             // Recorded by the order's own INSERT: the key exists exactly when the order does.
             writtenWith: { cte: orderKeyOfWritten, values: [caller.agentId, idempotencyKey, hash], refused: () => new KeyTaken() }
           }

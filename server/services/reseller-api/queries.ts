@@ -4,6 +4,7 @@ import { preparedFor } from '../../../models/prepared.ts'
 import { ACTOR_COLUMNS, ACTOR_FROM } from '../auth/queries-actor.ts'
 import { windowHitOf } from '../limits/queries.ts'
 import { activePackageJson, packageOfJson } from '../packages/queries.ts'
+import { standingJson, standingOfJson, type Standing } from '../pricing/queries.ts'
 import { ORDER_KEY_USE_COLUMNS, orderKeyUseJoin, orderKeyUseOfRow, type OrderKeyUse } from './queries-idempotency.ts'
 
 // The API keys' statements, and the typed camelCase rows they return.
@@ -40,14 +41,18 @@ export interface CountedKeyUse extends KeyUse {
  * revoked key counts nothing and reads no one, as before). By name (ADR 0024); like the counter alone, it does not
  * wait for the WAL flush (ADR 0046). `forOrder`: an order's request also reads, by the key's agent, its
  * Idempotency-Key's earlier use ($3) and the active package it names ($4), either parameter null when not asked,
- * so the order sends no statement of its own for them (ADR 0065).
+ * so the order sends no statement of its own for them (ADR 0065), and the price rule's read for the key's agent and
+ * that package (ADR 0068): read for this request, one round trip sooner than inside the order's transaction.
  */
 const keyCounted = (forOrder: boolean) => `WITH k AS (
     SELECT k.id, k.agent_id, ka.user_id, (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS stale
       FROM api_keys k JOIN agents ka ON ka.id = k.agent_id WHERE k.key_hash = $1 AND k.revoked_at IS NULL),
   w AS (${windowHitOf("'api-key:' || k.id", 'k', '$2::int')})
   SELECT k.id AS key_id, k.agent_id AS key_agent_id, k.user_id AS key_user_id, k.stale, w.count, w.reset, ${ACTOR_COLUMNS}${
-    forOrder ? `,\n    ${ORDER_KEY_USE_COLUMNS}, ${activePackageJson('$4::int')} AS order_package` : ''
+    forOrder
+      ? `,\n    ${ORDER_KEY_USE_COLUMNS}, ${activePackageJson('$4::int')} AS order_package,
+    CASE WHEN $4::int IS NOT NULL THEN ${standingJson('k.agent_id', 'ARRAY[$4::int]')} END AS order_standing`
+      : ''
   }
     FROM k CROSS JOIN w LEFT JOIN (${ACTOR_FROM}) ON u.id = k.user_id${forOrder ? `\n    ${orderKeyUseJoin('k.agent_id', '$3::text')}` : ''}`
 const KEY_COUNTED = keyCounted(false)
@@ -59,10 +64,14 @@ export interface OrderReadsAsked {
   packageId: number | null
 }
 
-/** What the key's statement read for an order's request: the Idempotency-Key's earlier use (null: never used) and the active package (null: none). */
+/**
+ * What the key's statement read for an order's request: the Idempotency-Key's earlier use (null: never used), the
+ * active package (null: none) and the price rule's read for the key's agent and that package (null: no package asked).
+ */
 export interface OrderReadsFound {
   keyUse: OrderKeyUse | null
   package: PackageRow | null
+  standing: Standing | null
 }
 
 type Raw = Record<string, any>
@@ -123,7 +132,9 @@ export function createKeyQueries(sequelize: Sequelize) {
         reset: Number(r.reset),
         actor: r
       }
-      return forOrder === undefined ? use : { ...use, orderReads: { keyUse: orderKeyUseOfRow(r), package: packageOfJson(r.order_package) } }
+      return forOrder === undefined
+        ? use
+        : { ...use, orderReads: { keyUse: orderKeyUseOfRow(r), package: packageOfJson(r.order_package), standing: standingOfJson(r.order_standing) } }
     },
 
     async touch(id: number): Promise<void> {
