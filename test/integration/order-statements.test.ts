@@ -175,8 +175,8 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     expect(flushes, sent.join('\n')).to.equal(1)
     // 9: no delivery job in the order's transaction (the delivery pump claims it, ADR 0063); the Idempotency-Key's
     // earlier use and the package read by the key's statement, the payment and the debit written by the order's (ADR 0065);
-    // the price rule's read made by the key's statement too (ADR 0068).
-    expect(statements, sent.join('\n')).to.equal(9)
+    // the price rule's read made by the key's statement too, and settlement's audit entry written by the answer's read (ADR 0068).
+    expect(statements, sent.join('\n')).to.equal(8)
     // The path's own reads go by name, parsed and planned once per connection: the key with its counter, its user,
     // the Idempotency-Key's earlier use and the price rule.
     expect(
@@ -201,14 +201,18 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     // The package the body names is read by the key's statement too: before the transaction, one statement in one round trip.
     expect(keyRead, sent.join('\n')).to.match(/\bFROM packages WHERE id = \$4::int AND active\b/)
     expect(sent[1], sent.join('\n')).to.match(/^START TRANSACTION/)
-    // The price rule's reads (the agent, the tiers, the tiers' prices) are the key's statement's (ADR 0068), and the
-    // only audit entry written alone is the payment's (the order's comes with the order).
+    // The price rule's reads (the agent, the tiers, the tiers' prices) are the key's statement's, and no audit entry is
+    // written alone: the order's comes with the order, the payment's with the answer's read (ADR 0068).
     expect(
       sent.filter((s) => /\b(tiers|tier_prices|agents a LEFT JOIN agents p)\b/.test(s)),
       sent.join('\n')
     ).to.deep.equal([keyRead])
     expect(
       sent.filter((s) => /^INSERT INTO audit_logs/.test(s)),
+      sent.join('\n')
+    ).to.deep.equal([])
+    expect(
+      sent.filter((s) => /^WITH held AS \(INSERT INTO audit_logs\b[\s\S]*\bFROM orders_view WHERE id = \$1$/.test(s)),
       sent.join('\n')
     ).to.have.length(1)
     const commit = sent.findIndex((s) => /^COMMIT/i.test(s))

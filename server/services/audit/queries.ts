@@ -118,6 +118,28 @@ export const writtenEntryValues = (e: AuditInsert, ipAddress: string | null): un
   e.details
 ]
 
+/** An entry as `record` writes it, as parameters of `auditOfHeld` (ADR 0068). */
+export const heldEntryValues = (e: AuditInsert, ipAddress: string | null): unknown[] => [
+  new Date(),
+  e.userId,
+  e.action,
+  e.resource,
+  e.resourceId,
+  e.severity,
+  ipAddress,
+  e.details
+]
+
+/**
+ * Entries held for a statement sent anyway (`Ctx.auditHold`), as the body of a data-modifying CTE: `count` entries,
+ * each with `heldEntryValues`' parameters, from `$first` on.
+ */
+export const auditOfHeld = (first: number, count: number) =>
+  `INSERT INTO audit_logs (timestamp, user_id, action, resource, resource_id, severity, ip_address, details) VALUES ${Array.from({ length: count }, (_, i) => {
+    const n = first + i * 8
+    return `($${n}::timestamptz, $${n + 1}::int, $${n + 2}::text, $${n + 3}::text, $${n + 4}::text, $${n + 5}::text, $${n + 6}::text, $${n + 7}::jsonb)`
+  }).join(', ')}`
+
 export function createAuditQueries(sequelize: Sequelize) {
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { type: QueryTypes.SELECT, replacements })
   const run = preparedFor(sequelize)

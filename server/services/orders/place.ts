@@ -5,7 +5,7 @@ import { transactionOn } from '../../../models/transaction.ts'
 import { AppError, badRequest, conflict, forbidden } from '../../lib/errors.ts'
 import { toGhs, toPesewas } from '../../lib/money.ts'
 import { isActiveAgent } from '../../lib/vocabulary.ts'
-import type { AuditService } from '../audit/index.ts'
+import { auditHold, takeHeld, type AuditService } from '../audit/index.ts'
 import type { Actor, Ctx } from '../context.ts'
 import type { PackageRow, PackagesService } from '../packages/index.ts'
 import { methodOf, newTransactionId, type PaymentRequestInput, type PaymentRow, type PaymentsService, type PaymentView } from '../payments/index.ts'
@@ -216,6 +216,9 @@ export function createPlacing(deps: PlacingDeps) {
     // A used transaction id: the unique indexes of orders and payments refuse it in the one transaction (409, nothing kept).
     const tid = tidOf(input)
     let placed: PlacedOrder | undefined
+    // Settlement's audit entry (PAYMENT_SUCCESS) is held for the answer's read below, which writes it in the same
+    // transaction: one statement fewer, the entry still committed exactly when the payment is (ADR 0068).
+    const hold = auditHold()
     // The order is written already marked simulated while the simulator takes payments: no UPDATE of it after.
     await insertOrder(pkg, input, tid, ctx, {
       simulated: payments.isSimulator,
@@ -227,12 +230,12 @@ export function createPlacing(deps: PlacingDeps) {
         const paid = await wallet.orderPayment.settled(
           { agentId: o.agentId, userId: o.userId, amountPesewas: o.amountPesewas, paymentTransactionId: tid },
           written!,
-          { ...ctx, transaction },
+          { ...ctx, transaction, auditHold: hold },
           current
         )
         // The answer is read before the commit, once: once the money has moved, a connection lost on
-        // a later read must not tell the agent it failed (and invite a second, paid order).
-        const row = await queries.viewRowIn(o.id, transaction)
+        // a later read must not tell the agent it failed (and invite a second, paid order). It writes the held entries.
+        const row = await queries.viewRowIn(o.id, transaction, takeHeld(hold))
         placed = { order: presentOrder(row), payment: payments.present(paid), amountPesewas: o.amountPesewas, row }
         await opts.andThen?.(o.id, transaction)
       }

@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import type { Models, OrderRow, OrderViewRow } from '../../../models/index.ts'
 import { preparedFor } from '../../../models/prepared.ts'
-import { AUDIT_WRITTEN_VALUES, auditOfWritten } from '../audit/index.ts'
+import { AUDIT_WRITTEN_VALUES, auditOfHeld, auditOfWritten } from '../audit/index.ts'
 import { paymentOfWritten, type PaymentRow } from '../payments/index.ts'
 import { SETTINGS_VERSION_SQL } from '../settings/index.ts'
 import type { OrderPaymentCtes, WrittenPayment } from '../wallet/index.ts'
@@ -217,9 +217,15 @@ export function createOrderQueries(sequelize: Sequelize, models: Models) {
       return { order: camelKeys(order), settingsVersion, alsoWritten: alsoWritten > 0, paid: { payment: payment as PaymentRow, debited } }
     },
 
-    /** A wallet order's orders_view row as pg returns it (the reseller API presents that row its own way). */
-    async viewRowIn(id: number, transaction: Transaction): Promise<Record<string, any> | undefined> {
-      const [row] = await run('SELECT * FROM orders_view WHERE id = $1', [id], transaction)
+    /**
+     * A wallet order's orders_view row as pg returns it (the reseller API presents that row its own way). `held`: audit
+     * entries held for this statement (`takeHeld`), written by it as a CTE in the same round trip (ADR 0068).
+     */
+    async viewRowIn(id: number, transaction: Transaction, held: unknown[][] = []): Promise<Record<string, any> | undefined> {
+      const text = held.length
+        ? `WITH held AS (${auditOfHeld(2, held.length)}) SELECT * FROM orders_view WHERE id = $1`
+        : 'SELECT * FROM orders_view WHERE id = $1'
+      const [row] = await run(text, [id, ...held.flat()], transaction)
       return row
     },
 
