@@ -2,7 +2,7 @@
 // answer, for a visitor's mobile-money order (POST /api/orders with the payer's phone: the order, its
 // payment and the simulator's prompt) and an agent's wallet order over the reseller API (POST
 // /api/v1/orders with an Idempotency-Key), next to a bare node:http server answering the same JSON
-// bytes the same way in the same rounds. Also counts the statements each order sends (bench/statement-log.ts).
+// bytes the same way in the same rounds. Also counts the statements each order sends (bench/statement-log.ts, on only for the profiled orders after the rounds).
 // Production server, embedded PostgreSQL with fsync on. Prints figures; asserts nothing.
 //   BENCH_ORDERS (200 per round), BENCH_ROUNDS (3), BENCH_PORT (3100; +1 for the bare server), BENCH_PG_PORT (54330),
 //   PROFILE_ORDERS (20: orders per kind whose statements are timed one by one),
@@ -34,6 +34,8 @@ const PORT = process.env.BENCH_PORT ?? '3100'
 const BARE_PORT = String(Number(PORT) + 1)
 const base = `http://127.0.0.1:${PORT}`
 const statementLog = path.join(ROOT, '.data/bench-statements.log')
+// The log is on only for the profiled orders at the end: the timed rounds run without its cost.
+const statementGate = `${statementLog}.on`
 const traceFile = process.env.BENCH_TRACE === '1' ? path.join(ROOT, '.data/bench-trace.jsonl') : null
 const traceImport = traceFile ? ' --import ./bench/trace-requests.ts' : ''
 const cpuProfile = process.env.BENCH_CPU_PROFILE ? path.resolve(process.env.BENCH_CPU_PROFILE) : null
@@ -53,6 +55,7 @@ const autoConf = path.join(BENCH_ENV.DATA_DIR, 'pg', 'postgresql.auto.conf')
 const PRELOAD = "\nshared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track_planning = on\ntrack_functions = 'pl'\n"
 if (fs.existsSync(autoConf)) fs.writeFileSync(autoConf, fs.readFileSync(autoConf, 'utf8').replace(PRELOAD, '') + (pgStatements ? PRELOAD : ''))
 fs.rmSync(statementLog, { force: true })
+fs.rmSync(statementGate, { force: true })
 if (traceFile) fs.rmSync(traceFile, { force: true })
 const server = await startChild(
   'main.ts',
@@ -61,6 +64,7 @@ const server = await startChild(
     PORT,
     NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ./bench/statement-log.ts${traceImport}${profileImport}`,
     STATEMENT_LOG: statementLog,
+    STATEMENT_LOG_GATE: statementGate,
     ...(cpuProfile ? { CPU_WINDOW_FILE: cpuProfile } : {}),
     ...(traceFile ? { TRACE_REQUESTS: traceFile } : {})
   },
@@ -227,7 +231,9 @@ for (let round = 0; round < rounds; round++) {
 const profiled = Math.max(1, Number(process.env.PROFILE_ORDERS ?? 20))
 const statements: Record<string, number> = {}
 const profiles: string[] = []
-const logLines = () => fs.readFileSync(statementLog, 'utf8').split('\n').filter(Boolean)
+const logLines = () => (fs.existsSync(statementLog) ? fs.readFileSync(statementLog, 'utf8').split('\n').filter(Boolean) : [])
+fs.writeFileSync(statementGate, '')
+await new Promise((r) => setTimeout(r, 100))
 const pgTimes: string[] = []
 for (const [name, place] of Object.entries(kinds)) {
   const perStatement: { text: string; ms: number[] }[] = []
