@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { QueryTypes, type Sequelize } from 'sequelize'
+import { QueryTypes } from 'sequelize'
 import { createPackage } from '../helpers/factories.ts'
 import { Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
@@ -14,7 +14,7 @@ const pool = () => (db().connectionManager as unknown as { pool: { using: number
 
 /** The SQL Sequelize's own query path ran while `fn` ran (the statements our code sends by name go around it). */
 async function throughSequelize<T>(fn: () => Promise<T>): Promise<{ out: T; ran: string[] }> {
-  const s = db() as Sequelize & { query: (...a: unknown[]) => unknown }
+  const s = db() as unknown as { query: (...a: unknown[]) => unknown }
   const query = s.query
   const ran: string[] = []
   s.query = function (this: unknown, ...args: unknown[]) {
