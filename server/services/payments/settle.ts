@@ -1,4 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize'
+import { transactionOn } from '../../../models/transaction.ts'
 import type { Logger } from '../../lib/logger.ts'
 import { ghsText, toGhs } from '../../lib/money.ts'
 import type { AuditService } from '../audit/index.ts'
@@ -284,8 +285,9 @@ export function createSettlement(deps: SettleDeps) {
             commission: status === 'SUCCESS' ? deps.commissions.ofPaid(before.amount_pesewas, known) : null
           }
         : null
-    // A caller that already holds a transaction (a wallet-paid order) settles inside it.
-    const within = <T>(fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : sequelize.transaction(fn))
+    // A caller that already holds a transaction (a wallet-paid order) settles inside it. Otherwise its START
+    // TRANSACTION and COMMIT go straight on the connection (ADR 0065): every gateway payment's settlement opens one.
+    const within = <T>(fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : transactionOn(sequelize, fn))
     const settleIn = async (t: Transaction): Promise<SettleOutcome> => {
       // The settings row's version rides along: settings are read only when they changed (ADR 0024).
       const won = await queries.settle(

@@ -1,0 +1,124 @@
+import { expect } from 'chai'
+import { QueryTypes, type Transaction } from 'sequelize'
+import { down } from '../../models/migrations/387_settlement_index_entries.ts'
+import { createPackage } from '../helpers/factories.ts'
+import { Client } from '../helpers/http.ts'
+import { app, resetDb } from '../helpers/server.ts'
+
+// The index entries a paid order's settlement writes (ADR 0069), read from the WAL its commit wrote: an index that
+// only repeats another's keys, or that holds an entry for every visitor's row where every lookup names a user or an
+// agent, costs an entry per paid order for no reader.
+
+const db = () => app().db.sequelize
+const sql = <T extends object = any>(text: string, replacements: Record<string, unknown> = {}, transaction?: Transaction) =>
+  db().query<T>(text, { replacements, type: QueryTypes.SELECT, transaction }) as Promise<T[]>
+
+const GONE = ['commissions_archived_idx', 'commissions_agent_idx', 'audit_time_idx']
+const VISITORS_LEFT_OUT = ['orders_user_idx', 'payments_agent_idx']
+
+/** WAL records per index of the settlement's tables written while `fn` ran, by index name. */
+async function indexRecords(fn: () => Promise<unknown>): Promise<Record<string, number>> {
+  const [{ start }] = await sql<{ start: string }>('SELECT pg_current_wal_insert_lsn()::text AS start')
+  await fn()
+  const rows = await sql<{ name: string; n: number }>(
+    `WITH idx AS (
+       SELECT c.relname AS name, pg_relation_filenode(c.oid) AS node FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+        WHERE i.indrelid IN ('orders'::regclass, 'payments'::regclass, 'commissions'::regclass, 'audit_logs'::regclass))
+     SELECT idx.name, count(*)::int AS n
+       FROM pg_get_wal_records_info(:start::pg_lsn, pg_current_wal_insert_lsn()) w
+       JOIN idx ON w.block_ref ~ ('rel [0-9]+/[0-9]+/' || idx.node || ' ')
+      WHERE w.resource_manager IN ('Btree', 'Gin')
+      GROUP BY idx.name`,
+    { start }
+  )
+  return Object.fromEntries(rows.map((r) => [r.name, r.n]))
+}
+
+async function pendingOrder() {
+  const pkg = await createPackage({ priceUserPesewas: 450 })
+  const res = await new Client().post('/api/orders', { packageId: pkg.id, recipientNumber: '0241112233', payerPhone: '0241234567', payerNetwork: 'MTN' })
+  expect(res.status, res.text).to.equal(201)
+  return { id: res.body.id as number, tid: res.body.payment.transactionId as string }
+}
+
+const approved = { status: 'SUCCESS' as const, message: 'Approved', amountPesewas: 450, currency: 'GHS' }
+
+/** The plan's text for `text` run as a generic plan (a parameter, as the foreign keys' own lookups run), no seq scans. */
+async function planOf(text: string, t: Transaction): Promise<string> {
+  await db().query('SET LOCAL enable_seqscan = off', { transaction: t })
+  await db().query('SET LOCAL plan_cache_mode = force_generic_plan', { transaction: t })
+  await db().query(`PREPARE lookup(int) AS ${text}`, { transaction: t })
+  try {
+    const rows = await sql<{ 'QUERY PLAN': string }>('EXPLAIN EXECUTE lookup(7)', {}, t)
+    const plan = rows.map((r) => r['QUERY PLAN']).join('\n')
+    return plan
+  } finally {
+    await db().query('DEALLOCATE lookup', { transaction: t })
+  }
+}
+
+describe("a paid order's settlement: the index entries it writes", function () {
+  this.timeout(30_000)
+  before(async () => {
+    await db().query('CREATE EXTENSION IF NOT EXISTS pg_walinspect')
+  })
+  beforeEach(resetDb)
+
+  it("a visitor's settlement writes no entry in an index that repeats another's keys or leaves visitors out", async () => {
+    const o = await pendingOrder()
+    await app().services.settings.get()
+    const written = await indexRecords(async () => {
+      expect((await app().services.payments.settle(o.tid, approved)).settled).to.equal(true)
+    })
+    // The settlement wrote its entries (the payment's, the order's, the commission's, the audit entry's) ...
+    for (const name of ['payments_pkey', 'orders_pkey', 'commissions_order_id_key', 'audit_time_id_idx'])
+      expect(written[name], JSON.stringify(written)).to.be.greaterThan(0)
+    // ... and none in these.
+    for (const name of [...GONE, ...VISITORS_LEFT_OUT]) expect(written[name], JSON.stringify(written)).to.equal(undefined)
+    const present = await sql<{ name: string }>('SELECT indexname AS name FROM pg_indexes WHERE indexname IN (:names)', { names: GONE })
+    expect(present).to.deep.equal([])
+  })
+
+  it('lookups by a user or an agent still go through an index', async () => {
+    const t = await db().transaction()
+    try {
+      expect(await planOf('UPDATE ONLY commissions SET agent_id = NULL WHERE $1 OPERATOR(pg_catalog.=) agent_id', t)).to.match(
+        /(Index Scan using|Bitmap Index Scan on) commissions_agent_(report|time)_idx\b/
+      )
+      expect(await planOf('UPDATE ONLY orders SET user_id = NULL WHERE $1 OPERATOR(pg_catalog.=) user_id', t)).to.match(
+        /(Index Scan using|Bitmap Index Scan on) orders_user_idx\b/
+      )
+      expect(await planOf('UPDATE ONLY payments SET agent_id = NULL WHERE $1 OPERATOR(pg_catalog.=) agent_id', t)).to.match(
+        /(Index Scan using|Bitmap Index Scan on) payments_agent_idx\b/
+      )
+      expect(await planOf('SELECT id FROM commissions c WHERE c.archived = ($1 = 0) ORDER BY c.created_at DESC, c.id DESC LIMIT 50', t)).to.match(
+        /Index Scan Backward using commissions_report_idx/
+      )
+      const audit = await planOf('SELECT id FROM audit_logs WHERE $1 > 0 ORDER BY timestamp DESC LIMIT 50', t)
+      expect(audit, audit).to.match(/Index (Only )?Scan using audit_time_id_idx/)
+    } finally {
+      await t.rollback()
+    }
+  })
+
+  it('down puts the indexes back as they were', async () => {
+    const t = await db().transaction()
+    try {
+      await down({ context: (text) => db().query(text, { transaction: t }) })
+      const defs = await sql<{ def: string }>(
+        'SELECT indexdef AS def FROM pg_indexes WHERE indexname IN (:names) ORDER BY indexname',
+        { names: [...GONE, ...VISITORS_LEFT_OUT] },
+        t
+      )
+      expect(defs.map((d) => d.def.replace('public.', ''))).to.deep.equal([
+        'CREATE INDEX audit_time_idx ON audit_logs USING btree ("timestamp" DESC)',
+        'CREATE INDEX commissions_agent_idx ON commissions USING btree (agent_id)',
+        'CREATE INDEX commissions_archived_idx ON commissions USING btree (archived, created_at DESC)',
+        'CREATE INDEX orders_user_idx ON orders USING btree (user_id, created_at DESC)',
+        'CREATE INDEX payments_agent_idx ON payments USING btree (agent_id)'
+      ])
+    } finally {
+      await t.rollback()
+    }
+  })
+})
