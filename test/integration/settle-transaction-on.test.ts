@@ -12,6 +12,11 @@ import { statementsSent } from '../helpers/statements.ts'
 const db = () => app().db.sequelize
 const pool = () => (db().connectionManager as unknown as { pool: { using: number } }).pool
 
+async function poolIdleWithin(ms: number): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) if (pool().using === 0) return true
+  return pool().using === 0
+}
+
 /** The SQL Sequelize's own query path ran while `fn` ran (the statements our code sends by name go around it). */
 async function throughSequelize<T>(fn: () => Promise<T>): Promise<{ out: T; ran: string[] }> {
   const s = db() as unknown as { query: (...a: unknown[]) => unknown }
@@ -47,7 +52,6 @@ describe("settlement's own transaction: START TRANSACTION and COMMIT on the conn
   it('settles in one transaction whose START and COMMIT skip Sequelize, and returns its connection', async () => {
     const o = await pendingOrder()
     await app().services.settings.get()
-    const using = pool().using
     const { out, ran } = await throughSequelize(() => statementsSent(() => app().services.payments.settle(o.tid, approved)))
     expect(out.out.settled).to.equal(true)
     // Still one transaction around the settlement's writes, its commit the one that waits for the flush.
@@ -60,7 +64,8 @@ describe("settlement's own transaction: START TRANSACTION and COMMIT on the conn
       ran.filter((s) => /^(START TRANSACTION|BEGIN|COMMIT|ROLLBACK)/i.test(s)),
       ran.join('\n')
     ).to.deep.equal([])
-    expect(pool().using).to.equal(using)
+    // Returned: the pool comes back to no connection in use (a background job may hold one for a moment; a leak never ends).
+    expect(await poolIdleWithin(2_000), 'a connection still out').to.equal(true)
     const [order] = await sql<{ payment_status: string }>('SELECT payment_status FROM orders WHERE id = :id', { id: o.id })
     expect(order).to.deep.equal({ payment_status: 'SUCCESS' })
     const audit = await sql('SELECT id FROM audit_logs WHERE action = :a AND resource_id = :tid', { a: 'PAYMENT_SUCCESS', tid: o.tid })
