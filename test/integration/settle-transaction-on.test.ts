@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import { createPackage } from '../helpers/factories.ts'
 import { Client } from '../helpers/http.ts'
+import { poolIdleWithin } from '../helpers/pool.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { statementsSent } from '../helpers/statements.ts'
 
@@ -10,12 +11,6 @@ import { statementsSent } from '../helpers/statements.ts'
 // and handled its result for two statements that take no value and return no row, on every paid order.
 
 const db = () => app().db.sequelize
-const pool = () => (db().connectionManager as unknown as { pool: { using: number } }).pool
-
-async function poolIdleWithin(ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) if (pool().using === 0) return true
-  return pool().using === 0
-}
 
 /** The SQL Sequelize's own query path ran while `fn` ran (the statements our code sends by name go around it). */
 async function throughSequelize<T>(fn: () => Promise<T>): Promise<{ out: T; ran: string[] }> {

@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import { transactionOn } from '../../models/transaction.ts'
+import { pool, poolIdleWithin } from '../helpers/pool.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { resellerWithKey } from '../helpers/reseller.ts'
 
@@ -8,7 +9,6 @@ import { resellerWithKey } from '../helpers/reseller.ts'
 // Sequelize's rules: one connection, returned once; an error rolls back; afterCommit hooks after the commit.
 
 const db = () => app().db.sequelize
-const pool = () => (db().connectionManager as unknown as { pool: { using: number; size: number } }).pool
 const count = async (where: string) =>
   (await db().query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_logs WHERE ${where}`, { type: QueryTypes.SELECT }))[0]!.n
 
@@ -22,7 +22,6 @@ describe("the orders' transaction: START TRANSACTION and COMMIT on the connectio
   beforeEach(resetDb)
 
   it('commits what it wrote, runs afterCommit hooks once the commit is seen by others, and returns its connection', async () => {
-    const using = pool().using
     const seenByHook: number[] = []
     const out = await transactionOn(db(), async (t) => {
       await write(t, 'TX_COMMITTED')
@@ -35,11 +34,10 @@ describe("the orders' transaction: START TRANSACTION and COMMIT on the connectio
     })
     expect(out).to.equal('done')
     expect(seenByHook).to.deep.equal([1])
-    expect(pool().using).to.equal(using)
+    expect(await poolIdleWithin(2_000), 'a connection still out').to.equal(true)
   })
 
   it('an error rolls back what was written, is thrown again, runs no hook, and returns the connection; so do many in turn', async () => {
-    const using = pool().using
     const size = pool().size
     let hooks = 0
     for (let i = 0; i < 20; i++) {
@@ -60,12 +58,12 @@ describe("the orders' transaction: START TRANSACTION and COMMIT on the connectio
     }
     expect(await count(`action = 'TX_ROLLED_BACK'`)).to.equal(0)
     expect(hooks).to.equal(0)
-    expect(pool().using).to.equal(using)
+    expect(await poolIdleWithin(2_000), 'a connection still out').to.equal(true)
     expect(pool().size).to.be.at.most(Math.max(size, 1) + 1)
   })
 
   it("a wallet order's transaction does not go through Sequelize's query path for its START TRANSACTION and COMMIT", async () => {
-    const { pkg, a, api } = await resellerWithKey(20, 'Tx')
+    const { pkg, api } = await resellerWithKey(20, 'Tx')
     const viaSequelize: string[] = []
     const hook = (_options: unknown, query: { sql?: string }) => {
       if (query?.sql) viaSequelize.push(query.sql)
