@@ -206,8 +206,8 @@ export function createDeliveryWorker(deps: {
    * The delivery pump (ADR 0056), run by the queue's poller: claims up to DELIVERY_BATCH_MAX paid
    * orders that settlement queued without a job (those a subscriber acts on at their claim, agents', in
    * a transaction of their own: ADR 0063), delivers them as a batch job would, and sends the
-   * order texts settlement handed over (`takeTexts`) with theirs. Every few seconds, when it finds
-   * none waiting, it also takes back orders whose claiming process is gone, or whose claim by this
+   * order texts settlement handed over (`takeTexts`) with theirs. Every few seconds, when its claim has
+   * room, it also takes back orders whose claiming process is gone, or whose claim by this
    * process was cut off by the database going away. `owner`: this instance's
    * worker pool (null when run by `drain`). Returns how many orders it claimed.
    */
@@ -231,14 +231,21 @@ export function createDeliveryWorker(deps: {
         if (heard.length === max - claimed.length) deps.takeHeard(true)
         claimed = [...claimed, ...heard]
       } else if (heardDue) deps.takeHeard(true)
-      if (!claimed.length && owner && Date.now() - abandonedCheckedAt > ABANDONED_CHECK_MS) {
+      // With room in this claim (a claim with room ends its lane: the lane makes no empty claim after it).
+      if (claimed.length < max && owner && Date.now() - abandonedCheckedAt > ABANDONED_CHECK_MS) {
         abandonedCheckedAt = Date.now()
-        claimed = await state.claimWaiting(max, details, {
-          livenessPrefix: LIVENESS_PREFIX,
-          graceSeconds: ABANDONED_GRACE_SECONDS,
-          owner,
-          inFlight: [...inFlight]
-        })
+        // Failed (the database went away), it leaves those orders as they were for the next check, and this claim's are delivered now.
+        const taken = await state
+          .claimWaiting(max - claimed.length, details, {
+            livenessPrefix: LIVENESS_PREFIX,
+            graceSeconds: ABANDONED_GRACE_SECONDS,
+            owner,
+            inFlight: [...inFlight, ...claimed.map((o) => o.id)]
+          })
+          .catch(
+            (err: unknown) => (log.warn({ err: (err as Error).message }, 'taking back abandoned claims failed; the next check takes them'), [] as DeliveryRow[])
+          )
+        claimed = [...claimed, ...taken]
       }
       for (const o of claimed) inFlight.add(o.id)
       // All of a claim's calls at once: its DELIVERED waits for the slowest call, and a pump's claim is
