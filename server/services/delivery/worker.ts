@@ -195,6 +195,20 @@ export function createDeliveryWorker(deps: {
     }
   }
 
+  // When this process's next claim may start (the gather). A claim soon after another waits for the
+  // rest of DELIVERY_GATHER_MS, so the orders paid meanwhile go in one claim: its claim, vendor-key write,
+  // DELIVERED statement and texts' claim and mark serve them all, where each wake made its own claim of
+  // one or two. Only after a claim of this process: a lone order is claimed at once, and a full claim
+  // (more may be waiting) lets the next start at once. Each caller takes its own slot, so lanes woken
+  // together claim one after another instead of all at once.
+  let nextClaimAt = 0
+  async function gather(): Promise<void> {
+    const now = Date.now()
+    const at = Math.max(now, nextClaimAt)
+    nextClaimAt = at + env.DELIVERY_GATHER_MS
+    if (at > now) await new Promise((r) => setTimeout(r, at - now))
+  }
+
   let abandonedCheckedAt = 0
   let heardCheckedAt = 0
   // The orders this process's pumps are delivering now. A claim of this pool that is not among them was
@@ -208,10 +222,13 @@ export function createDeliveryWorker(deps: {
    * a transaction of their own: ADR 0063), delivers them as a batch job would, and sends the
    * order texts settlement handed over (`takeTexts`) with theirs. Every few seconds, when its claim has
    * room, it also takes back orders whose claiming process is gone, or whose claim by this
-   * process was cut off by the database going away. `owner`: this instance's
-   * worker pool (null when run by `drain`). Returns how many orders it claimed.
+   * process was cut off by the database going away. A claim soon after this process's last one waits
+   * for the gather (`gather`). `owner`: this instance's worker pool (null when run by `drain`).
+   * Returns how many orders it claimed.
    */
   async function pump(owner: string | null): Promise<number> {
+    // `drain` (no owner) never waits: it runs until nothing is left.
+    if (owner && env.DELIVERY_GATHER_MS) await gather()
     const smsOut = deps.takeTexts()
     let claimed: DeliveryRow[] = []
     try {
@@ -219,6 +236,7 @@ export function createDeliveryWorker(deps: {
       const details = { vendorByNetwork: vendorsByNetwork(settings), ...(owner ? { claim: owner } : {}) }
       const max = env.DELIVERY_BATCH_MAX
       claimed = await state.claimWaiting(max, details)
+      if (claimed.length === max) nextClaimAt = Date.now()
       // Orders a subscriber acts on at their claim (agents'), claimed in a transaction with what it writes:
       // when this process queued one, when drained, and every few seconds (another instance's, or waiting since a start).
       const heardDue = deps.takeHeard()
