@@ -140,8 +140,10 @@ export function createDeliveryWorker(deps: {
 
   /**
    * Claimed orders' vendor calls (a few at a time), then one statement for those delivered with their
-   * audit entries and texts. Outcomes other than delivered are recorded one by one (callVendor), and an
-   * order the batch statement did not change takes the one-by-one path, as in a job of its own.
+   * audit entries and texts, which also claims those texts and the ones in `smsOut` for sending; they go
+   * out here, and `smsOut` keeps only the texts it did not claim. Outcomes other than delivered are
+   * recorded one by one (callVendor), and an order the batch statement did not change takes the
+   * one-by-one path, as in a job of its own.
    */
   async function deliverClaimed(claimed: DeliveryRow[], settings: Settings, smsOut: number[], atOnce = BATCH_CALLS_AT_ONCE): Promise<void> {
     const delivered: { order: DeliveryRow; reference: string | null; via: string }[] = []
@@ -154,12 +156,23 @@ export function createDeliveryWorker(deps: {
       }
     }
     await Promise.all(Array.from({ length: Math.min(atOnce, claimed.length) }, caller))
-    const recorded = await state.deliveredMany(delivered, settings)
-    smsOut.push(...recorded.sms)
-    const done = new Set(recorded.orders)
-    // Not changed by the batch statement (marked by an admin meanwhile...): as a job of its own would.
-    for (const d of delivered)
-      if (!done.has(d.order.id)) await setDeliveryStatus(d.order.id, 'DELIVERED', { reference: d.reference, error: null, via: d.via, smsOut })
+    // The statement claims the texts it writes and those the caller holds so far (still QUEUED), so they
+    // go out with no claim of their own; the others (a sweep's dispatcher took them) stay with the caller.
+    const recorded = await state.deliveredMany(delivered, settings, [...smsOut])
+    const taken = new Set(recorded.claimed.map((x) => x.id))
+    const rest = [...smsOut, ...recorded.sms].filter((id) => !taken.has(id))
+    smsOut.splice(0, smsOut.length, ...rest)
+    try {
+      const done = new Set(recorded.orders)
+      // Not changed by the batch statement (marked by an admin meanwhile...): as a job of its own would.
+      for (const d of delivered)
+        if (!done.has(d.order.id)) await setDeliveryStatus(d.order.id, 'DELIVERED', { reference: d.reference, error: null, via: d.via, smsOut })
+    } finally {
+      if (recorded.claimed.length)
+        await deps.sms
+          .sendClaimed(recorded.claimed)
+          .catch((err) => log.warn({ orders: delivered.length, err: (err as Error).message }, 'order texts not sent now; the sweep sends them'))
+    }
   }
 
   /**
