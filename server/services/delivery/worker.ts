@@ -210,8 +210,7 @@ export function createDeliveryWorker(deps: {
 
   // When this process's next claim may start (the gather). A claim soon after another waits for the
   // rest of DELIVERY_GATHER_MS, so the orders paid meanwhile go in one claim: its claim, vendor-key write,
-  // DELIVERED statement and texts' claim and mark serve them all, where each wake made its own claim of
-  // one or two. Only after a claim of this process: a lone order is claimed at once, and a full claim
+  // DELIVERED statement and texts' mark serve them all, where each wake made its own claim of a few. Only after a claim of this process: a lone order is claimed at once, and a full claim
   // (more may be waiting) lets the next start at once. Each caller takes its own slot, so lanes woken
   // together claim one after another instead of all at once.
   let nextClaimAt = 0
