@@ -59,7 +59,8 @@ export function registerTasks(services: Services): void {
   services.queue.poll(DELIVERY_PUMP, {
     run: (owner) => services.delivery.pump(owner),
     everyMs: 1000,
-    lanes: services.deps.env.QUEUE_CONCURRENCY
+    lanes: services.deps.env.QUEUE_CONCURRENCY,
+    batch: services.deps.env.DELIVERY_BATCH_MAX
   })
   services.queue.register<{ orderId: number }>(DELIVERY_CHECK_TASK, async (p) => void (await services.delivery.check(Number(p.orderId))))
   services.queue.register<{ id: number }>(SMS_TASK, async (p) => void (await services.sms.dispatch(Number(p.id))))

@@ -93,6 +93,8 @@ const SETTINGS = {
   DELIVERY_STALE_SECONDS: always(Joi.number().integer().min(1).default(120)),
   /** A batch job takes at most this many orders itself and queues the rest as jobs of the same size (ADR 0026). */
   DELIVERY_BATCH_MAX: always(Joi.number().integer().min(1).max(1000).default(16)),
+  /** The delivery pumps' claims of one instance start at least this far apart while paid orders keep coming (0: at each wake). */
+  DELIVERY_GATHER_MS: always(Joi.number().integer().min(0).max(1000).default(50)),
   /** How long the simulator vendor takes to deliver. */
   DELIVERY_SIMULATOR_DELAY_MS: always(Joi.number().integer().min(0).default(1500)),
   /** After a vendor accepts without confirming, ask it again after this long. */

@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { NO_FLUSH_WAIT, preparedFor } from '../../../models/prepared.ts'
+import type { ClaimedText } from '../sms/index.ts'
 import { EXPORT_LOCK } from './export-lock.ts'
 import type { DeliveryRow, DeliveryStatus, StatusDetails } from './types.ts'
 
@@ -168,11 +169,18 @@ export function createDeliveryQueries(sequelize: Sequelize) {
 
     /**
      * DELIVERED for these orders, each one's ORDER_DELIVERED entry and its buyer's text, in one statement.
-     * The entry and the text are the rows audit.record and sms.send write (same columns). Returns the
-     * ids of the orders changed and of the texts written.
+     * The entry and the text are the rows audit.record and sms.send write (same columns). With `texts`, the
+     * statement also claims for that provider (as the dispatcher's claim: SENDING, one attempt counted) the
+     * buyers' texts it writes and those of `texts.ids` still QUEUED, so the caller sends them with no claim
+     * of their own. Returns the ids of the orders changed, of the texts written, and the texts claimed.
      */
-    async markDelivered(lines: DeliveredLine[], from: DeliveryStatus[], only: string): Promise<{ orders: number[]; sms: number[] }> {
-      const [row] = await run<{ orders: number[] | null; sms: number[] | null }>(
+    async markDelivered(
+      lines: DeliveredLine[],
+      from: DeliveryStatus[],
+      only: string,
+      texts?: { ids: number[]; provider: string }
+    ): Promise<{ orders: number[]; sms: number[]; claimed: ClaimedText[] }> {
+      const [row] = await run<{ orders: number[] | null; sms: number[] | null; claimed: Record<string, any>[] | null }>(
         `WITH v AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[]) AS v(id, reference, via, phone, message)),
          before AS (SELECT o.id, o.delivery_status AS old_status FROM orders o WHERE o.id IN (SELECT id FROM v) ORDER BY o.id FOR UPDATE),
          o AS (
@@ -191,14 +199,41 @@ export function createDeliveryQueries(sequelize: Sequelize) {
            FROM o
          ),
          s AS (
-           INSERT INTO sms_outbox (to_phone, message, status, sensitive, created_at, updated_at)
-           SELECT o.phone, o.message, 'QUEUED', false, now(), now() FROM o WHERE o.message IS NOT NULL AND o.old_status <> 'DELIVERED'
-           RETURNING id
+           INSERT INTO sms_outbox (to_phone, message, status, sensitive, attempts, provider, created_at, updated_at)
+           SELECT o.phone, o.message, CASE WHEN $8::text IS NULL THEN 'QUEUED' ELSE 'SENDING' END, false,
+             CASE WHEN $8::text IS NULL THEN 0 ELSE 1 END, $8::text, now(), now()
+           FROM o WHERE o.message IS NOT NULL AND o.old_status <> 'DELIVERED'
+           RETURNING id, to_phone, message, sensitive, attempts
+         ),
+         c AS (
+           UPDATE sms_outbox SET status = 'SENDING', attempts = attempts + 1, provider = $8::text, updated_at = now()
+           WHERE $8::text IS NOT NULL AND id = ANY($7::int[]) AND status = 'QUEUED'
+           RETURNING id, to_phone, message, sensitive, attempts
          )
-         SELECT (SELECT array_agg(id) FROM o) AS orders, (SELECT array_agg(id) FROM s) AS sms`,
-        [lines.map((l) => l.id), lines.map((l) => l.reference), lines.map((l) => l.via), lines.map((l) => l.phone), lines.map((l) => l.message), from]
+         SELECT (SELECT array_agg(id) FROM o) AS orders, (SELECT array_agg(id) FROM s) AS sms,
+           (SELECT json_agg(t) FROM (SELECT * FROM s WHERE $8::text IS NOT NULL UNION ALL SELECT * FROM c) t) AS claimed`,
+        [
+          lines.map((l) => l.id),
+          lines.map((l) => l.reference),
+          lines.map((l) => l.via),
+          lines.map((l) => l.phone),
+          lines.map((l) => l.message),
+          from,
+          texts?.ids ?? [],
+          texts?.provider ?? null
+        ]
       )
-      return { orders: (row?.orders ?? []).map(Number), sms: (row?.sms ?? []).map(Number) }
+      return {
+        orders: (row?.orders ?? []).map(Number),
+        sms: (row?.sms ?? []).map(Number),
+        claimed: (row?.claimed ?? []).map((r) => ({
+          id: Number(r.id),
+          toPhone: r.to_phone,
+          message: r.message,
+          sensitive: !!r.sensitive,
+          attempts: Number(r.attempts)
+        }))
+      }
     },
 
     /** Waits, in `t`, for a CSV export in progress (it holds EXPORT_LOCK exclusively). */

@@ -4,7 +4,7 @@ import type { Ctx } from '../context.ts'
 import type { SettingsService } from '../settings/index.ts'
 import { type DeliveryQueries, kindCondition, statusChange } from './queries.ts'
 import { normalizePhone } from '../../lib/phone.ts'
-import { fillTemplate, formatDataSize, type SmsService } from '../sms/index.ts'
+import { type ClaimedText, fillTemplate, formatDataSize, type SmsService } from '../sms/index.ts'
 import type { Settings } from '../settings/index.ts'
 import type { DeliveryChange, DeliveryEvents, DeliveryRow, DeliveryScope, DeliveryStatus, StatusDetails } from './types.ts'
 
@@ -181,21 +181,25 @@ export function createDeliveryState(deps: {
    * The vendor delivered these claimed orders: DELIVERED, each one's ORDER_DELIVERED entry and its
    * buyer's text, all in one statement (so all or none), for orders no subscriber acts on at DELIVERED.
    * Returns the ids of the orders changed and of the texts written (not yet sent: the caller sends
-   * them). An order it did not change (an admin marked it meanwhile, or a subscriber acts on it) is left for
+   * them). With `claimTexts` (outbox ids the caller is to send), the statement claims those still QUEUED
+   * and the texts it writes for the SMS provider, and returns them claimed: the caller sends them with
+   * `sms.sendClaimed`, no claim of their own. An order it did not change (an admin marked it meanwhile, or a subscriber acts on it) is left for
    * the caller's one-by-one path. The entry and the text are the rows audit.record and sms.send write
    * (same columns, the text from `deliveryText`), written by one statement (queries.ts `markDelivered`).
    */
   async function deliveredMany(
     done: { order: DeliveryRow; reference: string | null; via: string }[],
-    settings: Settings
-  ): Promise<{ orders: number[]; sms: number[] }> {
+    settings: Settings,
+    claimTexts?: number[]
+  ): Promise<{ orders: number[]; sms: number[]; claimed: ClaimedText[] }> {
     const only = unheard('DELIVERED')
-    if (only === null || !done.length) return { orders: [], sms: [] }
+    if (only === null || !done.length) return { orders: [], sms: [], claimed: [] }
     const texts = done.map((d) => deliveryText(d.order, 'DELIVERED', settings))
     return deps.queries.markDelivered(
       done.map((d, i) => ({ id: d.order.id, reference: d.reference, via: d.via, phone: texts[i]?.phone ?? null, message: texts[i]?.message ?? null })),
       ALLOWED_FROM.DELIVERED,
-      only
+      only,
+      claimTexts ? { ids: claimTexts, provider: deps.sms.provider.name } : undefined
     )
   }
 

@@ -140,8 +140,10 @@ export function createDeliveryWorker(deps: {
 
   /**
    * Claimed orders' vendor calls (a few at a time), then one statement for those delivered with their
-   * audit entries and texts. Outcomes other than delivered are recorded one by one (callVendor), and an
-   * order the batch statement did not change takes the one-by-one path, as in a job of its own.
+   * audit entries and texts, which also claims those texts and the ones in `smsOut` for sending; they go
+   * out here, and `smsOut` keeps only the texts it did not claim. Outcomes other than delivered are
+   * recorded one by one (callVendor), and an order the batch statement did not change takes the
+   * one-by-one path, as in a job of its own.
    */
   async function deliverClaimed(claimed: DeliveryRow[], settings: Settings, smsOut: number[], atOnce = BATCH_CALLS_AT_ONCE): Promise<void> {
     const delivered: { order: DeliveryRow; reference: string | null; via: string }[] = []
@@ -154,12 +156,23 @@ export function createDeliveryWorker(deps: {
       }
     }
     await Promise.all(Array.from({ length: Math.min(atOnce, claimed.length) }, caller))
-    const recorded = await state.deliveredMany(delivered, settings)
-    smsOut.push(...recorded.sms)
-    const done = new Set(recorded.orders)
-    // Not changed by the batch statement (marked by an admin meanwhile...): as a job of its own would.
-    for (const d of delivered)
-      if (!done.has(d.order.id)) await setDeliveryStatus(d.order.id, 'DELIVERED', { reference: d.reference, error: null, via: d.via, smsOut })
+    // The statement claims the texts it writes and those the caller holds so far (still QUEUED), so they
+    // go out with no claim of their own; the others (a sweep's dispatcher took them) stay with the caller.
+    const recorded = await state.deliveredMany(delivered, settings, [...smsOut])
+    const taken = new Set(recorded.claimed.map((x) => x.id))
+    const rest = [...smsOut, ...recorded.sms].filter((id) => !taken.has(id))
+    smsOut.splice(0, smsOut.length, ...rest)
+    try {
+      const done = new Set(recorded.orders)
+      // Not changed by the batch statement (marked by an admin meanwhile...): as a job of its own would.
+      for (const d of delivered)
+        if (!done.has(d.order.id)) await setDeliveryStatus(d.order.id, 'DELIVERED', { reference: d.reference, error: null, via: d.via, smsOut })
+    } finally {
+      if (recorded.claimed.length)
+        await deps.sms
+          .sendClaimed(recorded.claimed)
+          .catch((err) => log.warn({ orders: delivered.length, err: (err as Error).message }, 'order texts not sent now; the sweep sends them'))
+    }
   }
 
   /**
@@ -195,6 +208,19 @@ export function createDeliveryWorker(deps: {
     }
   }
 
+  // When this process's next claim may start (the gather). A claim soon after another waits for the
+  // rest of DELIVERY_GATHER_MS, so the orders paid meanwhile go in one claim: its claim, vendor-key write,
+  // DELIVERED statement and texts' mark serve them all, where each wake made its own claim of a few. Only after a claim of this process: a lone order is claimed at once, and a full claim
+  // (more may be waiting) lets the next start at once. Each caller takes its own slot, so lanes woken
+  // together claim one after another instead of all at once.
+  let nextClaimAt = 0
+  async function gather(): Promise<void> {
+    const now = Date.now()
+    const at = Math.max(now, nextClaimAt)
+    nextClaimAt = at + env.DELIVERY_GATHER_MS
+    if (at > now) await new Promise((r) => setTimeout(r, at - now))
+  }
+
   let abandonedCheckedAt = 0
   let heardCheckedAt = 0
   // The orders this process's pumps are delivering now. A claim of this pool that is not among them was
@@ -206,12 +232,15 @@ export function createDeliveryWorker(deps: {
    * The delivery pump (ADR 0056), run by the queue's poller: claims up to DELIVERY_BATCH_MAX paid
    * orders that settlement queued without a job (those a subscriber acts on at their claim, agents', in
    * a transaction of their own: ADR 0063), delivers them as a batch job would, and sends the
-   * order texts settlement handed over (`takeTexts`) with theirs. Every few seconds, when it finds
-   * none waiting, it also takes back orders whose claiming process is gone, or whose claim by this
-   * process was cut off by the database going away. `owner`: this instance's
-   * worker pool (null when run by `drain`). Returns how many orders it claimed.
+   * order texts settlement handed over (`takeTexts`) with theirs. Every few seconds, when its claim has
+   * room, it also takes back orders whose claiming process is gone, or whose claim by this
+   * process was cut off by the database going away. A claim soon after this process's last one waits
+   * for the gather (`gather`). `owner`: this instance's worker pool (null when run by `drain`).
+   * Returns how many orders it claimed.
    */
   async function pump(owner: string | null): Promise<number> {
+    // `drain` (no owner) never waits: it runs until nothing is left.
+    if (owner && env.DELIVERY_GATHER_MS) await gather()
     const smsOut = deps.takeTexts()
     let claimed: DeliveryRow[] = []
     try {
@@ -219,6 +248,7 @@ export function createDeliveryWorker(deps: {
       const details = { vendorByNetwork: vendorsByNetwork(settings), ...(owner ? { claim: owner } : {}) }
       const max = env.DELIVERY_BATCH_MAX
       claimed = await state.claimWaiting(max, details)
+      if (claimed.length === max) nextClaimAt = Date.now()
       // Orders a subscriber acts on at their claim (agents'), claimed in a transaction with what it writes:
       // when this process queued one, when drained, and every few seconds (another instance's, or waiting since a start).
       const heardDue = deps.takeHeard()
@@ -231,14 +261,21 @@ export function createDeliveryWorker(deps: {
         if (heard.length === max - claimed.length) deps.takeHeard(true)
         claimed = [...claimed, ...heard]
       } else if (heardDue) deps.takeHeard(true)
-      if (!claimed.length && owner && Date.now() - abandonedCheckedAt > ABANDONED_CHECK_MS) {
+      // With room in this claim (a claim with room ends its lane: the lane makes no empty claim after it).
+      if (claimed.length < max && owner && Date.now() - abandonedCheckedAt > ABANDONED_CHECK_MS) {
         abandonedCheckedAt = Date.now()
-        claimed = await state.claimWaiting(max, details, {
-          livenessPrefix: LIVENESS_PREFIX,
-          graceSeconds: ABANDONED_GRACE_SECONDS,
-          owner,
-          inFlight: [...inFlight]
-        })
+        // Failed (the database went away), it leaves those orders as they were for the next check, and this claim's are delivered now.
+        const taken = await state
+          .claimWaiting(max - claimed.length, details, {
+            livenessPrefix: LIVENESS_PREFIX,
+            graceSeconds: ABANDONED_GRACE_SECONDS,
+            owner,
+            inFlight: [...inFlight, ...claimed.map((o) => o.id)]
+          })
+          .catch(
+            (err: unknown) => (log.warn({ err: (err as Error).message }, 'taking back abandoned claims failed; the next check takes them'), [] as DeliveryRow[])
+          )
+        claimed = [...claimed, ...taken]
       }
       for (const o of claimed) inFlight.add(o.id)
       // All of a claim's calls at once: its DELIVERED waits for the slowest call, and a pump's claim is

@@ -70,6 +70,13 @@ export interface Poller {
   run: (owner: string | null) => Promise<number>
   everyMs: number
   lanes: number
+  /**
+   * The most one run takes. A run that took fewer found all that was waiting and not held by another
+   * run: its lane stops there unless it was woken meanwhile, instead of running once more to find
+   * nothing (work committed after that run's look comes with a wake of its own). Absent: a lane runs
+   * until a run takes nothing.
+   */
+  batch?: number
 }
 
 /**
@@ -247,7 +254,8 @@ export function createQueue(deps: QueueDeps) {
           else log.warn({ poller: name, err: { message: (err as Error).message } }, 'job queue: poller run failed; it runs again at its next tick')
           return 0
         })
-        if (n === 0 && !p.again) break
+        const foundAll = n === 0 || (p.poller.batch !== undefined && n < p.poller.batch)
+        if (foundAll && !p.again) break
       }
     })().finally(() => p.active.delete(lane))
     p.active.add(lane)

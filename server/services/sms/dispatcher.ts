@@ -28,6 +28,9 @@ const listSchema = Joi.object({
     .messages({ 'string.pattern.base': 'Phone must be digits only' })
 }).options({ stripUnknown: true })
 
+/** An outbox row claimed for sending (SENDING, its attempt counted): what a send needs of it. */
+export type ClaimedText = Pick<SmsOutboxRow, 'id' | 'toPhone' | 'message' | 'sensitive' | 'attempts'>
+
 export const HIDDEN_CODE = '(one-time code hidden: sent by the SMS provider)'
 
 export function createSmsDispatcher(deps: {
@@ -56,6 +59,15 @@ export function createSmsDispatcher(deps: {
     const outcome = new Map<number, Outcome>(ids.map((id) => [id, 'SKIPPED']))
     if (!ids.length) return outcome
     const rows = await queries.claim(ids, provider.name, SWEEP_AFTER_SECONDS)
+    return sendClaimed(rows, outcome)
+  }
+
+  /**
+   * Sends rows already claimed for this provider (SENDING, their attempt counted), as `dispatchMany` does
+   * after its claim: one statement marks those sent. A caller that claims texts in a statement of its own
+   * (the delivery's DELIVERED statement) sends them here.
+   */
+  async function sendClaimed(rows: ClaimedText[], outcome = new Map<number, Outcome>()): Promise<Map<number, Outcome>> {
     if (!rows.length) return outcome
     const sender = (await deps.settings.get()).smsSenderId || 'DataHub'
     const sent: { id: number; mid: string | null }[] = []
@@ -80,7 +92,7 @@ export function createSmsDispatcher(deps: {
   }
 
   /** A failed send: tried again later (SMS_RETRY_BASE_MS doubling) or FAILED for good. */
-  async function failed(row: SmsOutboxRow, err: unknown): Promise<Outcome> {
+  async function failed(row: ClaimedText, err: unknown): Promise<Outcome> {
     const id = row.id
     const retryable = err instanceof SmsError ? err.retryable : true
     const error = (err as Error).message.slice(0, 300)
@@ -105,6 +117,7 @@ export function createSmsDispatcher(deps: {
   return {
     dispatch,
     dispatchMany,
+    sendClaimed,
 
     /** Puts forgotten rows back on the queue (a scheduled job, every minute). */
     async sweep(): Promise<number> {

@@ -30,6 +30,7 @@ export interface SmsOptions {
 }
 
 export { formatSize as formatDataSize } from '../../lib/vocabulary.ts'
+export type { ClaimedText } from './dispatcher.ts'
 
 /** Fills {dataSize}, {network}, {recipientNumber} in a settings template; the network as people name it ('Telecel', not the code). */
 export function fillTemplate(template: string, vars: { dataSize: string; network: string; recipientNumber: string }): string {
