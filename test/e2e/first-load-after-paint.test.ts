@@ -44,6 +44,28 @@ describe('browser: a page is painted before its scripts are fetched, then hydrat
     })
   }
 
+  it('a package picked and a number typed before the code came are still chosen once the form hydrates', async () => {
+    const page = await newPage(browser)
+    // A slow phone: the page is shown, and its code comes two seconds later.
+    await page.setRequestInterception(true)
+    page.on('request', (r) => void (r.url().includes('/assets/entries/entry-') ? setTimeout(() => void r.continue(), 2000) : r.continue()))
+    await page.goto(url('/data-services'), { waitUntil: 'domcontentloaded' })
+    const second = (await page.$$('input[name="package"]'))[1]!
+    await second.click()
+    await page.type('#recipient', '0241234567')
+    expect(await page.$('html[data-hydrated="true"]'), 'chosen before hydration').to.equal(null)
+    const chosenId = await second.evaluate((i) => (i as HTMLInputElement).value)
+    await hydrated(page)
+    // A render after hydration puts the form's state in its inputs: the choice survives only if the state took it.
+    await page.type('#recipient', '8')
+    await page.keyboard.press('Backspace')
+    expect(await page.$eval('input[name="package"]:checked', (i) => (i as HTMLInputElement).value)).to.equal(chosenId)
+    expect(await page.$eval('#recipient', (i) => (i as HTMLInputElement).value)).to.equal('0241234567')
+    const button = await page.$('xpath///button[@type="submit" and contains(., "Proceed to Payment")]')
+    expect(await button!.evaluate((b) => (b as HTMLButtonElement).disabled)).to.equal(false)
+    await page.browserContext().close()
+  })
+
   it('the buy form answers once hydrated: a package and a number enable Proceed to Payment', async () => {
     const page = await newPage(browser)
     await page.goto(url('/data-services'))
