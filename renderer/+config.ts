@@ -17,6 +17,10 @@ export default {
      */
     Layout: { env: { server: true, client: true } }
   },
+  // The scripts at the end of the page, where onRenderHtml puts Vike's placeholder inside an inert <template>: they are
+  // fetched only once the page has been painted (renderer/client-start.ts). Streamed pages would otherwise get them in
+  // the stream, inside the root.
+  injectScriptsAt: 'HTML_END',
   // Every navigation is a server render: guards run on the server only and never drift from a client copy.
   clientRouting: false
 } satisfies Config
