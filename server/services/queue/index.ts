@@ -8,10 +8,12 @@ import type { Logger } from '../../lib/logger.ts'
 import { createLiveness } from './liveness.ts'
 import { createPatientPool } from './patient-pool.ts'
 import { graphileLogger } from './logger.ts'
+import { createPollers, type Poller } from './pollers.ts'
 import { createQueueQueries, createWorkerPoolQueries, type QueueDepth } from './queries.ts'
 
 /** A worker pool's liveness connection is named this prefix and the pool's id (ADR 0032). */
 export { LIVENESS_PREFIX } from './queries.ts'
+export type { Poller } from './pollers.ts'
 
 /** What a task handler receives: its payload and a logger; handlers get their services when registered. */
 export type TaskHandler<P = any> = (payload: P, job: { id: string; attempts: number; maxAttempts: number; log: Logger }) => Promise<void>
@@ -60,26 +62,6 @@ export interface QueueOptions {
 const DEFAULT_OPTIONS: QueueOptions = { concurrency: 8, completeBatchMs: 0, localSize: 0 }
 
 /**
- * Work found in a table of its own instead of in job rows (paid orders awaiting delivery, ADR 0056).
- * `run` takes one batch and returns how many items it took; a started instance runs it again while it
- * finds some, at most `lanes` runs at once, when woken (`wake`, after the commit that made the work),
- * every `everyMs` (work another instance committed, or left by a process that died), and at start.
- * `drain` runs it too. `owner` is this instance's worker pool id, named by its liveness connection.
- */
-export interface Poller {
-  run: (owner: string | null) => Promise<number>
-  everyMs: number
-  lanes: number
-  /**
-   * The most one run takes. A run that took fewer found all that was waiting and not held by another
-   * run: its lane stops there unless it was woken meanwhile, instead of running once more to find
-   * nothing (work committed after that run's look comes with a wake of its own). Absent: a lane runs
-   * until a run takes nothing.
-   */
-  batch?: number
-}
-
-/**
  * The one durable job queue (graphile-worker on our PostgreSQL; ADR 0011). Work is enqueued with
  * `graphile_worker.add_job` in the caller's transaction, so a crash never loses it and a rollback
  * never leaves a stray job. Every instance may run workers; PostgreSQL hands each job to one of
@@ -99,8 +81,7 @@ export function createQueue(deps: QueueDeps) {
   const running = new Set<string>()
   let liveness: ReturnType<typeof createLiveness> | undefined
   const queries = createQueueQueries(sequelize)
-  const pollers = new Map<string, { poller: Poller; active: Set<Promise<void>>; again: boolean; timer?: NodeJS.Timeout }>()
-  let polling = false
+  const pollers = createPollers(log, () => liveness?.current() ?? null)
   const probe = () => createWorkerPoolQueries(ownPool()).probe()
 
   async function databaseBack(): Promise<void> {
@@ -235,41 +216,15 @@ export function createQueue(deps: QueueDeps) {
     r.promise.then(() => replace(), replace)
   }
 
-  /** One lane: runs the poller while it finds work (or was woken meanwhile). */
-  function kick(name: string): void {
-    const p = pollers.get(name)
-    if (!p || !polling) return
-    if (p.active.size >= p.poller.lanes) {
-      p.again = true
-      return
-    }
-    const lane = (async () => {
-      while (polling) {
-        const owner = liveness?.current() ?? null
-        // The claim names the pool's liveness connection; before it is named there is no owner to name.
-        if (!owner) break
-        p.again = false
-        const n = await p.poller.run(owner).catch((err) => {
-          if (isDbUnavailable(err)) log.debug({ poller: name, err: { message: (err as Error).message } }, 'job queue: poller met the database down')
-          else log.warn({ poller: name, err: { message: (err as Error).message } }, 'job queue: poller run failed; it runs again at its next tick')
-          return 0
-        })
-        const foundAll = n === 0 || (p.poller.batch !== undefined && n < p.poller.batch)
-        if (foundAll && !p.again) break
-      }
-    })().finally(() => p.active.delete(lane))
-    p.active.add(lane)
-  }
-
   return {
     /** Registers a poller (see `Poller`); call before start(). */
     poll(name: string, poller: Poller): void {
-      pollers.set(name, { poller, active: new Set(), again: false })
+      pollers.add(name, poller)
     },
 
     /** Work for this poller was just committed: a started instance runs it now. */
     wake(name: string): void {
-      kick(name)
+      pollers.wake(name)
     },
 
     /** Registers what runs a task; call before start(). */
@@ -329,12 +284,7 @@ export function createQueue(deps: QueueDeps) {
       stopping = false
       liveness = createLiveness({ pool: ownPool(), config: { connectionString: url }, states: connections, log, running: () => [...running] })
       await startRunner(opts)
-      polling = true
-      for (const [name, p] of pollers) {
-        p.timer = setInterval(() => kick(name), p.poller.everyMs)
-        p.timer.unref()
-        kick(name)
-      }
+      pollers.start()
       log.info({ tasks: [...handlers.keys()], crons: crons.map((c) => `${c.pattern} ${c.task}`) }, 'job queue workers started')
     },
 
@@ -357,7 +307,7 @@ export function createQueue(deps: QueueDeps) {
           preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } }
         } as never)
         // Pollers take their work on this pass too (with no owner: nothing runs in another process).
-        for (const p of pollers.values()) for (let n = await p.poller.run(null); n > 0; n = await p.poller.run(null)) started += n
+        started += await pollers.runAll()
         if (started === 0) return
       }
     },
@@ -382,11 +332,7 @@ export function createQueue(deps: QueueDeps) {
     /** Stops taking jobs, lets running ones finish, closes the pool. */
     async stop(): Promise<void> {
       stopping = true
-      polling = false
-      for (const p of pollers.values()) {
-        clearInterval(p.timer)
-        await Promise.all(p.active)
-      }
+      await pollers.stop()
       clearTimeout(restartTimer)
       const r = runner
       runner = undefined
