@@ -1,39 +1,13 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
-import { createDeliveryService } from '../../server/services/delivery/index.ts'
-import { createDomainEvents } from '../../server/services/events/index.ts'
-import { Client } from '../helpers/http.ts'
-import { app, resetDb, testEnv } from '../helpers/server.ts'
+import { deliveryWith, paidVisitorOrder } from '../helpers/delivery.ts'
+import { app, resetDb } from '../helpers/server.ts'
 
 // The delivery pump's gather: a claim that comes soon after another claim of the same process waits for
 // the rest of DELIVERY_GATHER_MS, so the orders paid meanwhile go in one claim. Counts claims and orders.
 
 const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) =>
   app().db.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
-const mtn1gb = async () => (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
-
-/** A visitor buys 1GB MTN and approves on the simulator phone: the order is QUEUED for the pump. */
-async function paidOrder(recipientNumber: string): Promise<number> {
-  const placed = await new Client().post('/api/orders', { packageId: await mtn1gb(), recipientNumber, payerPhone: '0241234567', payerNetwork: 'MTN' })
-  expect(placed.status).to.equal(201)
-  expect((await new Client().post(`/api/simulator/payments/${placed.body.payment.transactionId}/approve`)).status).to.equal(200)
-  return placed.body.order.id as number
-}
-
-/** A delivery service of its own (its own simulator and gather), with these env values. */
-const deliveryWith = (env: Partial<ReturnType<typeof testEnv>>) => {
-  const { services, db } = app()
-  return createDeliveryService({
-    sequelize: db.sequelize,
-    audit: services.audit,
-    settings: services.settings,
-    sms: services.sms,
-    queue: services.queue,
-    env: { ...testEnv(), ...env },
-    log: services.deps.log,
-    events: createDomainEvents()
-  })
-}
 
 const statuses = async (ids: number[]) =>
   (await q<{ delivery_status: string }>('SELECT delivery_status FROM orders WHERE id IN (:ids) ORDER BY id', { ids })).map((o) => o.delivery_status)
@@ -45,12 +19,12 @@ describe('delivery pump: orders paid soon after a claim wait for the gather and 
   it('a run right after a claim waits for the gather, then claims the orders paid meanwhile together, each delivered once', async () => {
     // A gather long enough for two orders to be placed and paid over HTTP inside it.
     const pump = deliveryWith({ DELIVERY_GATHER_MS: 1500 })
-    const first = await paidOrder('0201130001')
+    const first = await paidVisitorOrder('0201130001')
     // The process's first claim: at once.
     expect(await pump.pump('pool-here')).to.equal(1)
     // Woken again at once (the next wake): it waits, and the orders paid meanwhile join its claim.
     const run = pump.pump('pool-here')
-    const later = [await paidOrder('0201130002'), await paidOrder('0201130003')]
+    const later = [await paidVisitorOrder('0201130002'), await paidVisitorOrder('0201130003')]
     expect(await statuses(later)).to.deep.equal(['QUEUED', 'QUEUED'])
     expect(await run).to.equal(2)
     expect(await statuses([first, ...later])).to.deep.equal(['DELIVERED', 'DELIVERED', 'DELIVERED'])
@@ -61,12 +35,12 @@ describe('delivery pump: orders paid soon after a claim wait for the gather and 
 
   it('drain (no pool) never waits for the gather', async () => {
     const pump = deliveryWith({ DELIVERY_GATHER_MS: 1500 })
-    await paidOrder('0201130004')
+    await paidVisitorOrder('0201130004')
     expect(await pump.pump('pool-here')).to.equal(1)
-    const second = await paidOrder('0201130005')
+    const second = await paidVisitorOrder('0201130005')
     // Run as `drain` runs it: it claims what waits now, though a claim of this process was just made.
     const run = pump.pump(null)
-    const third = await paidOrder('0201130006')
+    const third = await paidVisitorOrder('0201130006')
     expect(await run).to.equal(1)
     expect(await statuses([second, third])).to.deep.equal(['DELIVERED', 'QUEUED'])
   })

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import { statementsSent } from '../helpers/statements.ts'
-import { Client } from '../helpers/http.ts'
+import { paidVisitorOrder } from '../helpers/delivery.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
 // A pump's batch: the DELIVERED statement claims the texts it writes and the order texts settlement handed
@@ -10,15 +10,6 @@ import { app, resetDb } from '../helpers/server.ts'
 
 const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) =>
   app().db.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
-const mtn1gb = async () => (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
-
-/** A visitor buys 1GB MTN and approves on the simulator phone: QUEUED, its order text handed to the pump. */
-async function paidOrder(recipientNumber: string): Promise<number> {
-  const placed = await new Client().post('/api/orders', { packageId: await mtn1gb(), recipientNumber, payerPhone: '0241234567', payerNetwork: 'MTN' })
-  expect(placed.status).to.equal(201)
-  expect((await new Client().post(`/api/simulator/payments/${placed.body.payment.transactionId}/approve`)).status).to.equal(200)
-  return placed.body.order.id as number
-}
 
 const texts = () => q<{ id: number; status: string; attempts: number; message: string }>('SELECT id, status, attempts, message FROM sms_outbox ORDER BY id')
 
@@ -29,7 +20,7 @@ describe("delivery pump: a batch's texts claimed by its DELIVERED statement", ()
   })
 
   it('no claim statement of their own: the order texts and the delivered texts of 3 orders are each sent once', async () => {
-    for (const r of ['0201140001', '0201140002', '0201140003']) await paidOrder(r)
+    for (const r of ['0201140001', '0201140002', '0201140003']) await paidVisitorOrder(r)
     const { out, sent } = await statementsSent(() => app().services.delivery.pump('test-pool'))
     expect(out).to.equal(3)
     const claims = sent.filter((t) => /^UPDATE sms_outbox SET status = 'SENDING'/.test(t.replace(/\s+/g, ' ')))
@@ -41,7 +32,7 @@ describe("delivery pump: a batch's texts claimed by its DELIVERED statement", ()
   })
 
   it('an order text another dispatcher holds (SENDING, recent) is neither claimed nor sent again; the rest go out', async () => {
-    await paidOrder('0201140004')
+    await paidVisitorOrder('0201140004')
     const [held] = await texts()
     await q(`UPDATE sms_outbox SET status = 'SENDING', attempts = 1, updated_at = now() WHERE id = :id RETURNING id`, { id: held!.id })
     expect(await app().services.delivery.pump('test-pool')).to.equal(1)

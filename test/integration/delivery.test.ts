@@ -7,6 +7,7 @@ import { createDeliveryService } from '../../server/services/delivery/index.ts'
 import { createDomainEvents } from '../../server/services/events/index.ts'
 import { LIVENESS_PREFIX } from '../../server/services/queue/index.ts'
 import { createAgent, createOrder } from '../helpers/factories.ts'
+import { deliveryWith } from '../helpers/delivery.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb, testEnv } from '../helpers/server.ts'
 
@@ -183,21 +184,6 @@ describe('delivery (simulator vendor)', () => {
         .sort()
     ).to.deep.equal(['0201110001', '0201110017', '0201110033'].map((r) => `Your 1.0GB MTN data to ${r} has been delivered.`))
   })
-
-  /** A delivery service of its own over the test app's services, with these env values. */
-  const deliveryWith = (env: Partial<ReturnType<typeof testEnv>>) => {
-    const { services, db } = app()
-    return createDeliveryService({
-      sequelize: db.sequelize,
-      audit: services.audit,
-      settings: services.settings,
-      sms: services.sms,
-      queue: services.queue,
-      env: { ...testEnv(), ...env },
-      log: services.deps.log,
-      events: createDomainEvents()
-    })
-  }
 
   it('a pump run takes at most DELIVERY_BATCH_MAX orders, the oldest first; the next runs take the rest', async () => {
     const ids: number[] = []

@@ -1,9 +1,8 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
-import { createPackage } from '../helpers/factories.ts'
-import { Client } from '../helpers/http.ts'
 import { poolIdleWithin } from '../helpers/pool.ts'
 import { app, resetDb } from '../helpers/server.ts'
+import { pendingSimulatorOrder } from '../helpers/simulator-order.ts'
 import { statementsSent } from '../helpers/statements.ts'
 
 // A gateway payment's settlement opens its own transaction; its START TRANSACTION and COMMIT go straight on the
@@ -29,13 +28,6 @@ async function throughSequelize<T>(fn: () => Promise<T>): Promise<{ out: T; ran:
   }
 }
 
-async function pendingOrder() {
-  const pkg = await createPackage({ priceUserPesewas: 450 })
-  const res = await new Client().post('/api/orders', { packageId: pkg.id, recipientNumber: '0241112233', payerPhone: '0241234567', payerNetwork: 'MTN' })
-  expect(res.status, res.text).to.equal(201)
-  return { id: res.body.id as number, tid: res.body.payment.transactionId as string }
-}
-
 const approved = { status: 'SUCCESS' as const, message: 'Approved', amountPesewas: 450, currency: 'GHS' }
 const sql = <T extends object>(text: string, replacements: Record<string, unknown>) =>
   db().query<T>(text, { replacements, type: QueryTypes.SELECT }) as Promise<T[]>
@@ -45,7 +37,7 @@ describe("settlement's own transaction: START TRANSACTION and COMMIT on the conn
   beforeEach(resetDb)
 
   it('settles in one transaction whose START and COMMIT skip Sequelize, and returns its connection', async () => {
-    const o = await pendingOrder()
+    const o = await pendingSimulatorOrder()
     await app().services.settings.get()
     const { out, ran } = await throughSequelize(() => statementsSent(() => app().services.payments.settle(o.tid, approved)))
     expect(out.out.settled).to.equal(true)
@@ -68,7 +60,7 @@ describe("settlement's own transaction: START TRANSACTION and COMMIT on the conn
   })
 
   it('a settlement that fails inside rolls back everything it wrote, the payment stays open, and the connection comes back', async () => {
-    const o = await pendingOrder()
+    const o = await pendingSimulatorOrder()
     await app().services.settings.get()
     // The audit entry is the settlement's last write: make PostgreSQL refuse it for this payment only.
     await db().query(`CREATE OR REPLACE FUNCTION refuse_audit_test()  RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit refused'; END $$`)

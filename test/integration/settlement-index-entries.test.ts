@@ -1,9 +1,8 @@
 import { expect } from 'chai'
 import { QueryTypes, type Transaction } from 'sequelize'
 import { down } from '../../models/migrations/387_settlement_index_entries.ts'
-import { createPackage } from '../helpers/factories.ts'
-import { Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
+import { pendingSimulatorOrder } from '../helpers/simulator-order.ts'
 
 // The index entries a paid order's settlement writes (ADR 0069), read from the WAL its commit wrote: an index that
 // only repeats another's keys, or that holds an entry for every visitor's row where every lookup names a user or an
@@ -34,13 +33,6 @@ async function indexRecords(fn: () => Promise<unknown>): Promise<Record<string, 
   return Object.fromEntries(rows.map((r) => [r.name, r.n]))
 }
 
-async function pendingOrder() {
-  const pkg = await createPackage({ priceUserPesewas: 450 })
-  const res = await new Client().post('/api/orders', { packageId: pkg.id, recipientNumber: '0241112233', payerPhone: '0241234567', payerNetwork: 'MTN' })
-  expect(res.status, res.text).to.equal(201)
-  return { id: res.body.id as number, tid: res.body.payment.transactionId as string }
-}
-
 const approved = { status: 'SUCCESS' as const, message: 'Approved', amountPesewas: 450, currency: 'GHS' }
 
 /** The plan's text for `text` run as a generic plan (a parameter, as the foreign keys' own lookups run), no seq scans. */
@@ -65,7 +57,7 @@ describe("a paid order's settlement: the index entries it writes", function () {
   beforeEach(resetDb)
 
   it("a visitor's settlement writes no entry in an index that repeats another's keys or leaves visitors out", async () => {
-    const o = await pendingOrder()
+    const o = await pendingSimulatorOrder()
     await app().services.settings.get()
     const written = await indexRecords(async () => {
       expect((await app().services.payments.settle(o.tid, approved)).settled).to.equal(true)
