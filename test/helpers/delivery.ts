@@ -1,21 +1,25 @@
 import { expect } from 'chai'
+import type { Sequelize } from 'sequelize'
 import { createDeliveryService } from '../../server/services/delivery/index.ts'
 import { createDomainEvents } from '../../server/services/events/index.ts'
 import { Client } from './http.ts'
 import { app, testEnv } from './server.ts'
 
-/** A delivery service of its own over the test app's services (its own simulator, gather and clock), with these env values. */
-export const deliveryWith = (env: Partial<ReturnType<typeof testEnv>>) => {
+/**
+ * A delivery service of its own over the test app's services (its own simulator, gather and clock), with these env
+ * values; another instance's connections (`sequelize`) and event bus (`events`) when given.
+ */
+export const deliveryWith = (env: Partial<ReturnType<typeof testEnv>>, own: { sequelize?: Sequelize; events?: ReturnType<typeof createDomainEvents> } = {}) => {
   const { services, db } = app()
   return createDeliveryService({
-    sequelize: db.sequelize,
+    sequelize: own.sequelize ?? db.sequelize,
     audit: services.audit,
     settings: services.settings,
     sms: services.sms,
     queue: services.queue,
     env: { ...testEnv(), ...env },
     log: services.deps.log,
-    events: createDomainEvents()
+    events: own.events ?? createDomainEvents()
   })
 }
 

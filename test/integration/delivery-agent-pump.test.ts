@@ -3,9 +3,9 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { QueryTypes } from 'sequelize'
 import { connect } from '../../models/db.ts'
-import { createDeliveryService } from '../../server/services/delivery/index.ts'
 import { createDomainEvents } from '../../server/services/events/index.ts'
 import { subscribeResellerApi } from '../../server/services/reseller-api/subscriptions.ts'
+import { deliveryWith } from '../helpers/delivery.ts'
 import { createAgent, createPackage } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app, resetDb, testEnv } from '../helpers/server.ts'
@@ -130,20 +130,10 @@ describe("an agent's paid order through the delivery pump", () => {
     env: Partial<ReturnType<typeof testEnv>> = {},
     also?: (events: ReturnType<typeof createDomainEvents>) => void
   ) {
-    const { services } = app()
     const events = createDomainEvents()
-    subscribeResellerApi(events, services.resellerApi.webhooks)
+    subscribeResellerApi(events, app().services.resellerApi.webhooks)
     also?.(events)
-    return createDeliveryService({
-      sequelize,
-      audit: services.audit,
-      settings: services.settings,
-      sms: services.sms,
-      queue: services.queue,
-      env: { ...testEnv(), ...env },
-      log: services.deps.log,
-      events
-    })
+    return deliveryWith(env, { sequelize, events })
   }
 
   async function orderOf(id: number) {
