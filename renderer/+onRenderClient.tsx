@@ -1,10 +1,16 @@
-import { startTransition } from 'react'
+import { startTransition, useEffect } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import type { OnRenderClientAsync } from 'vike/types'
 import { setCsrfToken } from './api.ts'
 import { registerServiceWorker } from './offline/register.ts'
 import { Root } from './Root.tsx'
 import { loadLazyParts } from './ui/lazy-hydrated.tsx'
+
+/** Renders nothing; its effect runs at the root's first commit, which the page's "hydrated" mark waits for. */
+function Committed({ done }: { done: () => void }) {
+  useEffect(done, [])
+  return null
+}
 
 export const onRenderClient: OnRenderClientAsync = async (pageContext) => {
   const { Page } = pageContext
@@ -15,11 +21,21 @@ export const onRenderClient: OnRenderClientAsync = async (pageContext) => {
   // In a transition React hydrates the root in slices of ~5 ms, yielding to the browser between them, where
   // the default lane renders it in one task (React's first pass, mostly compiling its functions on first call,
   // was the page's longest task after evaluation). A tap before it is done still hydrates the root at once.
-  startTransition(() => {
-    hydrateRoot(document.getElementById('root')!, <Root pageContext={pageContext}>{Page ? <Page /> : null}</Root>)
+  // The scripts start after the first paint (ADR 0044), so the lazy parts' code can be here before React's first commit:
+  // the page is marked hydrated only once both are.
+  const committed = new Promise<void>((resolve) => {
+    startTransition(() => {
+      hydrateRoot(
+        document.getElementById('root')!,
+        <>
+          <Root pageContext={pageContext}>{Page ? <Page /> : null}</Root>
+          <Committed done={resolve} />
+        </>
+      )
+    })
   })
   registerServiceWorker()
   // The page answers every tap once the code of its parts hydrated on demand is here.
-  await loadLazyParts()
+  await Promise.all([loadLazyParts(), committed])
   document.documentElement.dataset.hydrated = 'true'
 }
