@@ -4,6 +4,7 @@ import type { OnRenderClientAsync } from 'vike/types'
 import { setCsrfToken } from './api.ts'
 import { registerServiceWorker } from './offline/register.ts'
 import { Root } from './Root.tsx'
+import { noteFieldsChangedBeforeHydration } from './typed-before-hydration.tsx'
 import { loadLazyParts } from './ui/lazy-hydrated.tsx'
 
 /** Renders nothing; its effect runs at the root's first commit, which the page's "hydrated" mark waits for. */
@@ -23,10 +24,12 @@ export const onRenderClient: OnRenderClientAsync = async (pageContext) => {
   // was the page's longest task after evaluation). A tap before it is done still hydrates the root at once.
   // The scripts start after the first paint (ADR 0044), so the lazy parts' code can be here before React's first commit:
   // the page is marked hydrated only once both are.
+  const root = document.getElementById('root')!
+  noteFieldsChangedBeforeHydration(root)
   const committed = new Promise<void>((resolve) => {
     startTransition(() => {
       hydrateRoot(
-        document.getElementById('root')!,
+        root,
         <>
           <Root pageContext={pageContext}>{Page ? <Page /> : null}</Root>
           <Committed done={resolve} />

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react'
 import { api, ApiError } from '../../renderer/api.ts'
 import { useToast } from '../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../renderer/usePageContext.tsx'
@@ -23,7 +23,6 @@ import type { BuyData as Data, StorePackage } from './+data.ts'
 import { NetworkPackages } from './NetworkPackages.tsx'
 import { OrderSummary } from './OrderSummary.tsx'
 import { RecipientField } from './RecipientField.tsx'
-import { useChosenBeforeHydration } from './useChosenBeforeHydration.ts'
 import { networkMismatchWarning, parseGhanaMobile } from '../../server/lib/phone.ts'
 
 // Only a signed-in agent pays from a wallet: a visitor's first load carries none of it (ADR 0044).
@@ -81,8 +80,6 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
   const [placed, setPlaced] = useState<PlacedOrder | null>(null)
 
   useEffect(() => setRecent(loadRecent()), [])
-  const formRef = useRef<HTMLFormElement>(null)
-  useChosenBeforeHydration(formRef, setPackageId, setRecipient)
   const seenStatus = payment?.paymentStatus
   const seenTransaction = payment?.transactionId
   useEffect(() => {
@@ -262,7 +259,6 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
     <div className="columns">
       <div className="column is-7">
         <form
-          ref={formRef}
           onFocusCapture={preloadPaymentDialog}
           onPointerDownCapture={preloadPaymentDialog}
           className="box sf-stack"

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { signOut } from '../ui/sign-out.ts'
 import { ThemeToggle } from '../ui/ThemeToggle.tsx'
+import { TypedBeforeHydration } from '../typed-before-hydration.tsx'
 import { usePageContext } from '../usePageContext.tsx'
 import { useTapOutside } from '../ui/useTapOutside.ts'
 
@@ -118,7 +119,10 @@ export function PortalLayout({ title, links, crumbs, children }: { title: string
               <ThemeToggle />
             </div>
           </header>
-          <main id="main">{children}</main>
+          <main id="main">
+            {children}
+            <TypedBeforeHydration />
+          </main>
         </div>
       </div>
     </>

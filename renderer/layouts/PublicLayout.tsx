@@ -3,6 +3,7 @@ import { OfflineNotice } from '../offline/OfflineNotice.tsx'
 import { signOut } from '../ui/sign-out.ts'
 import { ThemeToggle } from '../ui/ThemeToggle.tsx'
 import { whatsappLink } from '../ui/links.ts'
+import { TypedBeforeHydration } from '../typed-before-hydration.tsx'
 import { usePageContext } from '../usePageContext.tsx'
 import { useTapOutside } from '../ui/useTapOutside.ts'
 
@@ -166,7 +167,10 @@ export function PublicLayout({ children }: { children: ReactNode }) {
       <OfflineNotice />
       <WorkingHours />
       <main id="main">
-        <Suspense fallback={null}>{children}</Suspense>
+        <Suspense fallback={null}>
+          {children}
+          <TypedBeforeHydration />
+        </Suspense>
       </main>
       <Suspense fallback={null}>
         <Footer />
