@@ -262,13 +262,16 @@ for (const [name, place] of Object.entries(kinds)) {
   if (pgStatements) {
     // Per order: PostgreSQL's planning and execution time of each statement (triggers and CTEs included), the bench's own left out.
     const { rows } = await db.query(
-      `SELECT calls, total_plan_time AS plan, total_exec_time AS exec, shared_blks_hit + shared_blks_read AS blks, query FROM pg_stat_statements
-        WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_plan_time + total_exec_time DESC`
+      `SELECT calls, total_plan_time AS plan, total_exec_time AS exec, shared_blks_hit + shared_blks_read AS blks, wal_records, wal_bytes, query
+         FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_plan_time + total_exec_time DESC`
     )
-    pgTimes.push(`${name}: PostgreSQL's time per order (pg_stat_statements, ${profiled} orders): plan + execute ms, buffers, calls, statement`)
+    // Buffers and WAL per order do not swing with the machine's load, as the times do.
+    pgTimes.push(
+      `${name}: PostgreSQL's time per order (pg_stat_statements, ${profiled} orders): plan + execute ms, buffers, WAL records, WAL bytes, calls, statement`
+    )
     for (const r of rows)
       pgTimes.push(
-        `  ${(r.plan / profiled).toFixed(3).padStart(7)} + ${(r.exec / profiled).toFixed(3).padStart(7)}  ${String(Math.round(r.blks / profiled)).padStart(5)}  ${`${r.calls}`.padStart(4)}  ${String(r.query).replace(/\s+/g, ' ').slice(0, 110)}`
+        `  ${(r.plan / profiled).toFixed(3).padStart(7)} + ${(r.exec / profiled).toFixed(3).padStart(7)}  ${String(Math.round(r.blks / profiled)).padStart(5)}  ${(Number(r.wal_records) / profiled).toFixed(1).padStart(5)}  ${String(Math.round(Number(r.wal_bytes) / profiled)).padStart(6)}  ${`${r.calls}`.padStart(4)}  ${String(r.query).replace(/\s+/g, ' ').slice(0, 110)}`
       )
     // The plpgsql functions (triggers and graphile_worker's add_job) inside those statements, by their own time.
     // The backends hand their function counts to the statistics at most once a second.
@@ -282,7 +285,10 @@ for (const [name, place] of Object.entries(kinds)) {
       )
     const plan = rows.reduce((a, r) => a + r.plan, 0) / profiled
     const exec = rows.reduce((a, r) => a + r.exec, 0) / profiled
-    pgTimes.push(`  ${plan.toFixed(3).padStart(7)} + ${exec.toFixed(3).padStart(7)}  in all`)
+    const per = (k: string) => rows.reduce((a, r) => a + Number(r[k]), 0) / profiled
+    pgTimes.push(
+      `  ${plan.toFixed(3).padStart(7)} + ${exec.toFixed(3).padStart(7)}  ${String(Math.round(per('blks'))).padStart(5)}  ${per('wal_records').toFixed(1).padStart(5)}  ${String(Math.round(per('wal_bytes'))).padStart(6)}  in all`
+    )
   }
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
   const inDb = sum(perStatement.map((s) => sum(s.ms))) / profiled

@@ -309,7 +309,7 @@ describe('wallet: ledger, concurrency, top-up, wallet orders', () => {
       }
       const err = (() => {
         try {
-          orderPaymentWith(payment)
+          orderPaymentWith(payment, { message: 'Paid from wallet', queue: true, commission: [null, 'PERCENTAGE', amountPesewas] })
         } catch (e) {
           return e as Error
         }

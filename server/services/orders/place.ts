@@ -225,7 +225,7 @@ export function createPlacing(deps: PlacingDeps) {
       writtenWith: opts.writtenWith,
       standingRead: opts.standingRead,
       // The payment and the debit are written by the order's own statement; a wallet that did not cover it is refused next (402).
-      paidWith: (o) => wallet.orderPayment.written(o, ctx),
+      paidWith: (o) => wallet.orderPayment.written(o, ctx, current),
       andThen: async (o, transaction, written) => {
         const paid = await wallet.orderPayment.settled(
           { agentId: o.agentId, userId: o.userId, amountPesewas: o.amountPesewas, paymentTransactionId: tid },

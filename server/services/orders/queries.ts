@@ -2,7 +2,7 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import type { Models, OrderRow, OrderViewRow } from '../../../models/index.ts'
 import { preparedFor } from '../../../models/prepared.ts'
 import { AUDIT_WRITTEN_VALUES, auditOfHeld, auditOfWritten } from '../audit/index.ts'
-import { paymentOfWritten, type PaymentRow } from '../payments/index.ts'
+import { orderFromJson, paymentOfWritten, type PaymentRow } from '../payments/index.ts'
 import { SETTINGS_VERSION_SQL } from '../settings/index.ts'
 import type { OrderPaymentCtes, WrittenPayment } from '../wallet/index.ts'
 import type { WrittenWithOrder } from './input.ts'
@@ -37,10 +37,15 @@ const ORDER_COLUMNS = [
 /** The audit entry's parameters follow the order's. */
 const ENTRY_FIRST = ORDER_COLUMNS.length + 1
 
-/** The PENDING order's INSERT as a CTE `o`, its values typed (an INSERT ... SELECT does not type them by the columns), with `where`. */
-const insertOrderAs = (where: string) => `o AS (
-  INSERT INTO orders (${ORDER_COLUMNS.map(([c]) => c).join(', ')}, payment_status)
-  SELECT ${ORDER_COLUMNS.map(([, type], i) => `$${i + 1}::${type}`).join(', ')}, 'PENDING'${where}
+/**
+ * The PENDING order's INSERT as a CTE `o`, its values typed (an INSERT ... SELECT does not type them by the columns), with
+ * `where`. `paidDelivery`: the order is written paid (a wallet order, ADR 0072), SUCCESS with this delivery status, as
+ * settlement's UPDATE would have left it (`queueOnPaymentSets` on a new order: QUEUED, or NOT_STARTED when delivery is
+ * manual; its attempts and error are the columns' defaults either way).
+ */
+const insertOrderAs = (where: string, paidDelivery?: string) => `o AS (
+  INSERT INTO orders (${ORDER_COLUMNS.map(([c]) => c).join(', ')}, payment_status${paidDelivery ? ', delivery_status' : ''})
+  SELECT ${ORDER_COLUMNS.map(([, type], i) => `$${i + 1}::${type}`).join(', ')}, ${paidDelivery ? `'SUCCESS', ${paidDelivery}::text` : `'PENDING'`}${where}
   RETURNING *)`
 
 /**
@@ -58,23 +63,28 @@ const insertOrderWith = (also?: (source: string, first: number) => string) => `W
 
 /**
  * A wallet order's one statement (ADR 0065): the order, its ORDER_CREATED entry, `also` as above, and the wallet's
- * payment and debit (`pay`: the wallet's CTEs `p`, `w`, `e`, parameters after `also`'s). The payment is fed by `also`
- * when there is one, else by the order, so every wait on another request's key ends before the wallet's row is locked
- * (the wallet's `orderPaymentOfWritten` says why). The payment's row comes back as written (its columns null when
- * `also` wrote nothing), with the order as JSON and whether the debit was covered.
+ * payment and debit (`pay`: the wallet's CTEs `p`, `w`, `e` and `c`, parameters after `also`'s). The order and its
+ * payment are written settled (ADR 0072), the order with the delivery status given last (after `pay`'s), and `c` is its
+ * commission. The payment is fed by `also` when there is one, else by the order, so every wait on another request's key
+ * ends before the wallet's row is locked (the wallet's `orderPaymentOfWritten` says why). The payment's row comes back
+ * as written (its columns null when `also` wrote nothing), with the order as JSON, whether the debit was covered and
+ * whether the commission was written. A debit not covered (or a key another request took) makes the caller throw:
+ * the rows written paid roll back with the transaction.
  */
-const insertPaidOrderWith = (pay: OrderPaymentCtes['ctes'], alsoValues: number, also?: (source: string, first: number) => string) => {
+const insertPaidOrderWith = (pay: OrderPaymentCtes, alsoValues: number, also?: (source: string, first: number) => string) => {
   const alsoFirst = ENTRY_FIRST + AUDIT_WRITTEN_VALUES
-  return `WITH ${insertOrderAs('')},
+  const payFirst = alsoFirst + alsoValues
+  return `WITH ${insertOrderAs('', `$${payFirst + pay.values.length}`)},
   entry AS (${auditOfWritten('o', ENTRY_FIRST)}),${
     also
       ? `
   also AS (${also('o', alsoFirst)}),`
       : ''
   }
-  ${pay('o', also ? 'also' : 'o', alsoFirst + alsoValues)}
+  ${pay.ctes('o', also ? 'also' : 'o', payFirst)}
   SELECT p.*, to_jsonb(o) AS written_order, ${SETTINGS_VERSION_SQL} AS settings_version,
-    ${also ? '(SELECT count(*) FROM also)::int' : '1'} AS also_written, EXISTS (SELECT 1 FROM e) AS debited
+    ${also ? '(SELECT count(*) FROM also)::int' : '1'} AS also_written, EXISTS (SELECT 1 FROM e) AS debited,
+    EXISTS (SELECT 1 FROM c) AS commission_recorded
     FROM o LEFT JOIN p ON true`
 }
 
@@ -197,8 +207,9 @@ export function createOrderQueries(sequelize: Sequelize, models: Models) {
     },
 
     /**
-     * A wallet order: the PENDING order with its audit entry, `also`, and its payment with the wallet's debit (`pay`) in
-     * one named statement; `paid.debited` is false when the wallet did not cover it (nothing debited: the caller refuses).
+     * A wallet order: the order with its audit entry, `also`, and its payment with the wallet's debit and the order's
+     * commission (`pay`), written paid, in one named statement; `paid.debited` is false when the wallet did not cover it
+     * (nothing debited: the caller refuses, and its transaction rolls the rest back).
      */
     async insertPaid(
       o: NewOrder,
@@ -208,13 +219,29 @@ export function createOrderQueries(sequelize: Sequelize, models: Models) {
       also?: WrittenWithOrder
     ): Promise<{ order: OrderRow; settingsVersion: string | null; alsoWritten: boolean; paid: WrittenPayment }> {
       const alsoValues = also?.values ?? []
-      const [row] = await run<PaymentRow & { written_order: Record<string, unknown>; settings_version: string | null; also_written: number; debited: boolean }>(
-        insertPaidOrderWith(pay.ctes, alsoValues.length, also?.cte),
-        [...orderValues(o), ...entry, ...alsoValues, ...pay.values],
-        transaction
-      )
-      const { written_order: order, settings_version: settingsVersion, also_written: alsoWritten, debited, ...payment } = row!
-      return { order: camelKeys(order), settingsVersion, alsoWritten: alsoWritten > 0, paid: { payment: payment as PaymentRow, debited } }
+      const [row] = await run<
+        PaymentRow & {
+          written_order: Record<string, unknown>
+          settings_version: string | null
+          also_written: number
+          debited: boolean
+          commission_recorded: boolean
+        }
+      >(insertPaidOrderWith(pay, alsoValues.length, also?.cte), [...orderValues(o), ...entry, ...alsoValues, ...pay.values, pay.deliveryStatus], transaction)
+      const {
+        written_order: order,
+        settings_version: settingsVersion,
+        also_written: alsoWritten,
+        debited,
+        commission_recorded: commissionRecorded,
+        ...payment
+      } = row!
+      return {
+        order: camelKeys(order),
+        settingsVersion,
+        alsoWritten: alsoWritten > 0,
+        paid: { payment: payment as PaymentRow, debited, order: orderFromJson(order), commissionRecorded }
+      }
     },
 
     /**

@@ -31,6 +31,7 @@ import { createPresent } from './view.ts'
 export type { PaymentRow } from './provider.ts'
 export { methodOf, payerEmailDomain } from './choose.ts'
 export { paymentOfWritten } from './queries.ts'
+export { orderFromJson, type PaidOrder } from './queries-settle.ts'
 export { newTransactionId, REFERENCE_RE, transactionIdSchema, type PaymentRequestInput, type PaymentView } from './request.ts'
 
 export interface PaymentsDeps {
@@ -110,6 +111,9 @@ export function createPaymentsService(deps: PaymentsDeps) {
     mayRead,
     ...opening,
     settle,
+    /** A wallet order's payment, written settled by its order's statement: how, and then its effects (ADR 0072). */
+    settledOnWrite: settlement.settledOnWrite,
+    settledAsWritten: settlement.settledAsWritten,
     /** Many wallet-covered data payments settled together, in the caller's transaction (a bulk order's lines). */
     settleLines: (lines: PaidLines, ctx: Ctx & { transaction: Transaction }) => settleLines(deps, lines, ctx),
     load,

@@ -68,7 +68,7 @@ const SETTLE = `WITH v AS (SELECT ${SETTINGS_VERSION_SQL} AS version),
   FROM p`
 
 /** An order row read from JSON: its `*_at` columns as Dates, as pg gives them in a row. */
-function orderFromJson(json: Record<string, unknown>): PaidOrder {
+export function orderFromJson(json: Record<string, unknown>): PaidOrder {
   const order: Record<string, unknown> = { ...json }
   for (const [k, v] of Object.entries(order)) if (k.endsWith('_at') && typeof v === 'string') order[k] = new Date(v)
   return order as unknown as PaidOrder

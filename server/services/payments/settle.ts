@@ -28,6 +28,9 @@ export interface SettleDeps {
   events: Pick<Events, 'publish'>
 }
 
+/** The message of a payment paid from its agent's wallet, as its settlement writes it. */
+export const WALLET_PAID = 'Paid from wallet'
+
 export interface SettleOutcome {
   /** True only for the one call that moved the payment out of PENDING/IN_PROGRESS. */
   settled: boolean
@@ -387,5 +390,38 @@ export function createSettlement(deps: SettleDeps) {
     })
   }
 
-  return { settle, progress, load }
+  /**
+   * How a payment covered by money already held (a wallet's debit) is written settled by its order's own
+   * statement, so that no settling UPDATE follows it (ADR 0072): what `settle` would decide for a success of
+   * exactly the price in GHS under these settings. The order is queued while delivery is automatic; the
+   * commission is `commissions.ofPaid`'s (null: none), written only for an order of this amount.
+   */
+  function settledOnWrite(amountPesewas: number, settings: Settings): { message: string; queue: boolean; commission: [number | null, string, number] } {
+    return {
+      message: WALLET_PAID,
+      queue: !!deps.delivery && settings.deliveryMode !== 'manual',
+      commission: deps.commissions.ofPaid(amountPesewas, settings)
+    }
+  }
+
+  /**
+   * The effects of a success that its order's statement wrote already settled (`settledOnWrite`), in the caller's
+   * transaction: the same `effects` a settling UPDATE's winner runs (the text, the delivery queue's entry, the
+   * order.settled event, the PAYMENT_SUCCESS entry), from the rows that statement returned. The statement inserted
+   * the payment, so no one else can have settled it: exactly once is the insert's (the payment's unique reference).
+   */
+  async function settledAsWritten(
+    row: PaymentRow,
+    paid: { order: PaidOrder; commissionRecorded: boolean },
+    ctx: Ctx & { transaction: Transaction },
+    settings: Settings
+  ): Promise<PaymentRow> {
+    // Stryker disable next-line ConditionalExpression: a fence no input reaches: the caller's statement inserted this order paid
+    if (!(await effects(row, ctx, settings, false, paid))) throw new Error('a payment written settled was not honoured')
+    // Stryker disable next-line ObjectLiteral,CallExpression: a log line (its call and its fields)
+    log.info({ transactionId: row.transaction_id, status: row.status, purpose: row.purpose, late: false }, 'payment settled')
+    return row
+  }
+
+  return { settle, progress, load, settledOnWrite, settledAsWritten }
 }

@@ -2,7 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize'
 import { AppError } from '../../lib/errors.ts'
 import { toGhs } from '../../lib/money.ts'
 import { balanceColumnOf, moveLockedBalance } from './locked-balance.ts'
-import { createWalletQueries, orderPaymentOfWritten, type EntryRow, type EntryType, type WalletPayment } from './queries.ts'
+import { createWalletQueries, orderPaymentOfWritten, type EntryRow, type EntryType, type SettledOnWrite, type WalletPayment } from './queries.ts'
 
 export interface PostInput {
   agentId: number
@@ -56,20 +56,36 @@ export async function post(sequelize: Sequelize, input: PostInput, t: Transactio
 
 /** A wallet order's payment and debit as the order's own statement writes them: its CTEs over the order and their parameters. */
 export interface OrderPaymentCtes {
-  /** The CTEs `p` (the payment), `w` (the wallet's balance) and `e` (the ledger's entry) over `source`, fed by `gate`, parameters from $first. */
+  /**
+   * The CTEs `p` (the payment, written settled), `w` (the wallet's balance), `e` (the ledger's entry) and `c` (the
+   * order's commission, written only with `e`) over `source`, fed by `gate`, parameters from $first.
+   */
   ctes: (source: string, gate: string, first: number) => string
   values: unknown[]
+  /** The order's delivery status as written paid: QUEUED for its vendor while delivery is automatic, else NOT_STARTED. */
+  deliveryStatus: 'QUEUED' | 'NOT_STARTED'
 }
 
 /**
- * A wallet order's payment row and its debit, for the order's own statement (ADR 0046, 0065). Whether the wallet
+ * A wallet order's payment row and its debit, for the order's own statement (ADR 0046, 0065), written settled with the
+ * order (ADR 0072), as settlement says (`settled`: `payments.settledOnWrite`). Whether the wallet
  * covered it is `e`'s row: the caller refuses with `refuseUncovered` when it wrote none, and its transaction rolls the
  * order and the payment back.
  */
-export function orderPaymentWith(payment: WalletPayment): OrderPaymentCtes {
+export function orderPaymentWith(payment: WalletPayment, settled: SettledOnWrite): OrderPaymentCtes {
   if (!Number.isSafeInteger(payment.amountPesewas) || payment.amountPesewas <= 0) throw new Error('a debit is a positive integer of pesewas')
-  const values = [payment.transactionId, payment.amountPesewas, payment.email, payment.agentId, payment.userId, payment.simulated, payment.actorUserId]
-  return { ctes: orderPaymentOfWritten, values }
+  const values = [
+    payment.transactionId,
+    payment.amountPesewas,
+    payment.email,
+    payment.agentId,
+    payment.userId,
+    payment.simulated,
+    payment.actorUserId,
+    settled.message,
+    ...settled.commission
+  ]
+  return { ctes: orderPaymentOfWritten, values, deliveryStatus: settled.queue ? 'QUEUED' : 'NOT_STARTED' }
 }
 
 /** A wallet that did not cover its order's debit: 402 with the balance, read only then. */

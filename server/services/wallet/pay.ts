@@ -1,6 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize'
 import type { Ctx } from '../context.ts'
-import type { PaymentRow, PaymentsService } from '../payments/index.ts'
+import type { PaidOrder, PaymentRow, PaymentsService } from '../payments/index.ts'
 import type { Settings } from '../settings/index.ts'
 import { orderPaymentWith, refuseUncovered, type OrderPaymentCtes } from './ledger.ts'
 
@@ -12,49 +12,50 @@ export interface WalletOrder {
   paymentTransactionId: string
 }
 
-/** What the order's statement wrote of the payment: its row, and whether the wallet covered the debit (`e` wrote its entry). */
+/**
+ * What the order's statement wrote: the payment's row, whether the wallet covered the debit (`e` wrote its entry), the
+ * order as written paid (its row as pg gives it) and whether its commission was written (`c`).
+ */
 export interface WrittenPayment {
   payment: PaymentRow
   debited: boolean
+  order: PaidOrder
+  commissionRecorded: boolean
 }
 
 /**
  * An order paid from its agent's wallet inside the transaction that creates the order, in two steps. Written: the
  * payments row (gateway and method 'wallet'), the ORDER debit and its ledger entry, as CTEs of the order's own
- * statement (`orderPaymentWith`). Settled: a debit the balance did not cover throws (402), rolling the order back with
- * it; else settlement to SUCCESS through the same single function a gateway payment uses, so commission, SMS, audit
- * and whatever else settlement does (delivery, agent webhooks) follow exactly as for mobile money. Answers the settled
- * payment row, so the caller reads nothing back (ADR 0046).
+ * statement (`orderPaymentWith`), the order and its payment already settled, with the commission settlement would
+ * write (ADR 0072). Settled: a debit the balance did not cover throws (402), rolling the order back with it; else
+ * settlement's effects (`payments.settledAsWritten`: the text, delivery, the order.settled event and its agent
+ * webhook, the audit entry) follow exactly as for mobile money. Answers the settled payment row, so the caller reads
+ * nothing back (ADR 0046).
  */
 export function walletOrderPayment(deps: { sequelize: Sequelize; payments: PaymentsService }) {
   const { sequelize, payments } = deps
   return {
-    written(order: WalletOrder, ctx: Ctx): OrderPaymentCtes {
+    written(order: WalletOrder, ctx: Ctx, settings: Settings): OrderPaymentCtes {
       if (!order.agentId) throw new Error('wallet payment needs an agent order')
-      return orderPaymentWith({
-        transactionId: order.paymentTransactionId,
-        amountPesewas: order.amountPesewas,
-        email: ctx.user?.email ?? null,
-        agentId: order.agentId,
-        userId: order.userId,
-        // While the simulator takes payments, wallet money came from simulated top-ups: never real data.
-        simulated: payments.isSimulator,
-        actorUserId: ctx.user?.id ?? null
-      })
+      return orderPaymentWith(
+        {
+          transactionId: order.paymentTransactionId,
+          amountPesewas: order.amountPesewas,
+          email: ctx.user?.email ?? null,
+          agentId: order.agentId,
+          userId: order.userId,
+          // While the simulator takes payments, wallet money came from simulated top-ups: never real data.
+          simulated: payments.isSimulator,
+          actorUserId: ctx.user?.id ?? null
+        },
+        payments.settledOnWrite(order.amountPesewas, settings)
+      )
     },
 
     async settled(order: WalletOrder, written: WrittenPayment, ctx: Ctx & { transaction: Transaction }, settings: Settings): Promise<PaymentRow> {
       if (!written.debited) return refuseUncovered(sequelize, order.agentId!, ctx.transaction)
-      // `before` and `settings` only spare settlement two reads of what it would read the same inside this transaction.
-      // Stryker disable next-line ObjectLiteral: equivalent, the same row and settings are read again
-      const out = await payments.settle(
-        order.paymentTransactionId,
-        { status: 'SUCCESS', message: 'Paid from wallet', amountPesewas: order.amountPesewas, currency: 'GHS' },
-        ctx,
-        { settings, before: written.payment }
-      )
-      if (!out.settled || !out.row) throw new Error('wallet payment did not settle')
-      return out.row
+      // The same settings the statement was written under: settlement's effects follow from them.
+      return payments.settledAsWritten(written.payment, { order: written.order, commissionRecorded: written.commissionRecorded }, ctx, settings)
     }
   }
 }

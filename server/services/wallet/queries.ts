@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { preparedFor } from '../../../models/prepared.ts'
+import { commissionOfPaid } from '../commissions/index.ts'
 
 // Every statement of the wallet: the reads for its pages and the admins (statements, balances, the
 // shop's liability) and the money movements' own (ledger.ts, locked-balance.ts, pay.ts and
@@ -69,34 +70,40 @@ export interface NewEntry {
 }
 
 /**
- * A wallet order's payment row and its debit, written by the order's own statement (ADR 0046, 0065): CTEs over
- * the new order (`source`), parameters from $first. The payment is written PENDING (settlement moves it), its row is
- * settlement's "before". The conditional UPDATE moves the balance only when it covers the amount; a concurrent movement
- * of the same wallet makes it re-check the floor against what that one left. The entry is written from the balance it
- * returned. No wallet row, or too little in it: `e` writes nothing, and the caller's throw rolls the payment row back
- * with its order. The order's unique entry (one ORDER per order) stays the fence against a second debit.
+ * A wallet order's payment and its debit, written by the order's own statement (ADR 0046, 0065): CTEs over
+ * the new order (`source`), parameters from $first. The payment is written already settled (ADR 0072): SUCCESS with
+ * the message, the amount paid in GHS and the time settlement's UPDATE would have given it, since the debit in the same
+ * statement is what pays it. The conditional UPDATE moves the balance only when it covers the amount; a concurrent
+ * movement of the same wallet makes it re-check the floor against what that one left. The entry is written from the
+ * balance it returned. No wallet row, or too little in it: `e` writes nothing, and the caller's throw rolls the payment
+ * row back with its order. The order's unique entry (one ORDER per order) stays the fence against a second debit.
+ * The order's commission (`c`: settlement's, `commissionOfPaid` with `commissions.ofPaid`'s values) is fed by the
+ * entry, so it is written only for an order the wallet paid.
  *
  * The wallet's row is locked only by the UPDATE, and the UPDATE locks only a row its join produced. The payment is
  * fed by `gate` (the last row written before the wallet may be locked: the order, or a caller's row over it such as
  * an Idempotency-Key), and the UPDATE by the payment. So whatever order PostgreSQL runs the CTEs in, every wait on
  * another request's unique key (the order's transaction id, the Idempotency-Key, the payment's) ends before the
  * wallet's row is locked, as when these were two statements; a key another request took produces no row, and then
- * nothing is paid or debited.
+ * nothing is paid or debited. The commission's key is the new order's own id: no other request can hold it.
  */
 export const orderPaymentOfWritten = (source: string, gate: string, first: number) => {
   const $ = (i: number) => `$${first + i}`
   const from = gate === source ? source : `${source}, ${gate}`
   return `p AS (
-    INSERT INTO payments (transaction_id, purpose, gateway, method, status, amount_pesewas, email, order_id, agent_id, user_id,
-      details, last_checked_at, simulated)
-    SELECT ${$(0)}::text, 'data', 'wallet', 'wallet', 'PENDING', ${$(1)}::int, ${$(2)}::text, ${source}.id, ${$(3)}::int, ${$(4)}::int, '{}'::jsonb, now(), ${$(5)}::boolean
+    INSERT INTO payments (transaction_id, purpose, gateway, method, status, message, amount_pesewas, email, order_id, agent_id, user_id,
+      details, last_checked_at, settled_at, simulated)
+    SELECT ${$(0)}::text, 'data', 'wallet', 'wallet', 'SUCCESS', ${$(7)}::text, ${$(1)}::int, ${$(2)}::text, ${source}.id, ${$(3)}::int, ${$(4)}::int,
+      jsonb_build_object('paid', jsonb_build_object('amountPesewas', ${$(1)}::int, 'currency', 'GHS')), now(), now(), ${$(5)}::boolean
       FROM ${from} RETURNING *),
   w AS (
     UPDATE wallets SET balance_pesewas = wallets.balance_pesewas - ${$(1)}::int, updated_at = now() FROM p
     WHERE wallets.agent_id = ${$(3)}::int AND wallets.balance_pesewas >= ${$(1)}::int RETURNING wallets.balance_pesewas),
   e AS (
     INSERT INTO wallet_entries (agent_id, type, amount_pesewas, balance_after_pesewas, reason, actor_user_id, payment_transaction_id, order_id)
-    SELECT ${$(3)}::int, 'ORDER', -${$(1)}::bigint, w.balance_pesewas, 'Order #' || p.order_id, ${$(6)}::int, ${$(0)}::text, p.order_id FROM w, p RETURNING id)`
+    SELECT ${$(3)}::int, 'ORDER', -${$(1)}::bigint, w.balance_pesewas, 'Order #' || p.order_id, ${$(6)}::int, ${$(0)}::text, p.order_id FROM w, p RETURNING id),
+  paid AS (SELECT ${source}.* FROM ${source} WHERE EXISTS (SELECT 1 FROM e)),
+  c AS (${commissionOfPaid('paid', first + 8)})`
 }
 /** A wallet order's payment as `orderPaymentOfWritten` writes it (the order's id comes from the order's row), and who acted. */
 export interface WalletPayment {
@@ -107,6 +114,16 @@ export interface WalletPayment {
   userId: number | null
   simulated: boolean
   actorUserId: number | null
+}
+
+/** How settlement writes a wallet order's payment settled (`payments.settledOnWrite`). */
+export interface SettledOnWrite {
+  /** The payment's message. */
+  message: string
+  /** Whether the order is queued for its vendor (delivery automatic). */
+  queue: boolean
+  /** `commissions.ofPaid`'s values: the commission (null: none), its type, the amount it was computed on. */
+  commission: [number | null, string, number]
 }
 
 /** The ORDER debit a refund gives back: its agent, the payment it was for, and the (positive) amount it took. */
