@@ -18,6 +18,10 @@ export interface AfterPaint {
   cpuBlocking: number
   /** the longest task after the paint: wall and CPU time x 4 */
   longest: { wall: number; cpu: number }
+  /** every task after the paint, its CPU time x 4 summed: the main thread's work after the paint, which the load hardly changes */
+  cpuAfter: number
+  /** tasks after the paint of 20 ms or more by CPU time x 4: the ones a loaded machine can stretch past 50 */
+  cpuOver20: number
 }
 
 export function afterPaint(events: TraceEvent[]): AfterPaint | null {
@@ -32,6 +36,8 @@ export function afterPaint(events: TraceEvent[]): AfterPaint | null {
     long: long.length,
     wallBlocking: long.reduce((s, e) => s + wall(e) - LONG, 0),
     cpuBlocking: long.reduce((s, e) => s + Math.max(0, cpu(e) - LONG), 0),
-    longest
+    longest,
+    cpuAfter: tasks.reduce((s, e) => s + cpu(e), 0),
+    cpuOver20: tasks.filter((e) => cpu(e) >= 20).length
   }
 }

@@ -6,6 +6,7 @@
 // is `/shop/<slug>`). Reports are written to .data/lighthouse/ (LH_TAG=before names a set of them, one
 // file a run, so a before and an after can be compared). The figures go in docs/benchmarks-lighthouse.md. Then, for
 // each run, the tasks after the paint it observed weighed by wall time and by CPU time (bench/lighthouse-tasks.ts).
+// LH_TRACE=1 also keeps each run's trace (`<tag>-<page>-<run>.trace.json`) to read those tasks one by one.
 import lighthouse from 'lighthouse'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -80,6 +81,8 @@ try {
       tasks.push({ page, run: i + 1, tbt: lhr.audits['total-blocking-time']?.numericValue ?? NaN, after: afterPaint(artifacts.Trace.traceEvents) })
       const name = page === '/' ? 'home' : page.slice(1).replace(/\//g, '_')
       fs.writeFileSync(path.join(outDir, TAG ? `${TAG}-${name}-${i + 1}.json` : `${name}.json`), JSON.stringify(lhr))
+      // LH_TRACE=1 keeps the run's trace beside it (to read which tasks the blocking time is made of).
+      if (process.env.LH_TRACE) fs.writeFileSync(path.join(outDir, `${TAG ?? 'run'}-${name}-${i + 1}.trace.json`), JSON.stringify(artifacts.Trace))
       const score = (c: string) => Math.round((lhr.categories[c]?.score ?? 0) * 100)
       const num = (a: string) => lhr.audits[a]?.numericValue ?? NaN
       runs.push({
@@ -132,13 +135,15 @@ for (const r of rows) {
 // What each run's TBT is made of (bench/lighthouse-tasks.ts): the tasks after the paint Lighthouse observed, by wall time
 // and by CPU time, both x 4. Where the two differ, the machine's load made the blocking, not the page.
 console.log('\nEach run: the tasks after the observed first contentful paint (x 4)')
-console.log('| page | run | TBT | tasks over 50 ms by wall time | their blocking by wall time | by CPU time | longest: wall / CPU |')
-console.log('| --- | --: | --: | --: | --: | --: | --: |')
+console.log(
+  '| page | run | TBT | tasks over 50 ms by wall time | their blocking by wall time | by CPU time | longest: wall / CPU | CPU of all tasks after the paint | tasks of 20 ms or more by CPU |'
+)
+console.log('| --- | --: | --: | --: | --: | --: | --: | --: | --: |')
 for (const t of tasks) {
   const a = t.after
   console.log(
     a
-      ? `| ${t.page} | ${t.run} | ${Math.round(t.tbt)} ms | ${a.long} | ${Math.round(a.wallBlocking)} ms | ${Math.round(a.cpuBlocking)} ms | ${Math.round(a.longest.wall)} / ${Math.round(a.longest.cpu)} ms |`
-      : `| ${t.page} | ${t.run} | ${Math.round(t.tbt)} ms | no paint in the trace | | | |`
+      ? `| ${t.page} | ${t.run} | ${Math.round(t.tbt)} ms | ${a.long} | ${Math.round(a.wallBlocking)} ms | ${Math.round(a.cpuBlocking)} ms | ${Math.round(a.longest.wall)} / ${Math.round(a.longest.cpu)} ms | ${Math.round(a.cpuAfter)} ms | ${a.cpuOver20} |`
+      : `| ${t.page} | ${t.run} | ${Math.round(t.tbt)} ms | no paint in the trace | | | | | |`
   )
 }

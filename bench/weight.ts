@@ -73,8 +73,8 @@ try {
     )
   }
   // The icon every page names is asked for again on each visit unless it may be kept.
-  const icon = await fetch(`${base}/icons/icon.svg`)
-  console.log(`/icons/icon.svg: ${icon.status}, Cache-Control: ${icon.headers.get('cache-control')}`)
+  const icon = await fetch(`${base}/icons/icon-48.png`)
+  console.log(`/icons/icon-48.png: ${icon.status}, Cache-Control: ${icon.headers.get('cache-control')}`)
 } finally {
   await stopChild(server)
 }

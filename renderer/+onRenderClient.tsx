@@ -37,8 +37,9 @@ export const onRenderClient: OnRenderClientAsync = async (pageContext) => {
       )
     })
   })
-  registerServiceWorker()
   // The page answers every tap once the code of its parts hydrated on demand is here.
   await Promise.all([loadLazyParts(), committed])
   document.documentElement.dataset.hydrated = 'true'
+  // Only now: the worker's install (a thread started, the public pages fetched and saved) would compete with hydration.
+  registerServiceWorker()
 }

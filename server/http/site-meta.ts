@@ -45,11 +45,12 @@ export function siteMetaRouter(services: Services): Router {
           display: 'standalone',
           background_color: '#ffffff',
           theme_color: THEME_COLOR.light,
+          // PNGs only: the browser reads a manifest's icon on the page's main thread as it loads, and an SVG one costs
+          // a document of its own there (the tab's icon is a PNG for the same reason, +onRenderHtml.tsx).
           icons: [
             { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
             { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
-            { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
-            { src: '/icons/icon.svg', sizes: 'any', type: 'image/svg+xml' }
+            { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' }
           ]
         })
       )
