@@ -112,3 +112,32 @@ export function countStatements() {
     }
   }
 }
+
+/** The tables a paid order's fulfilment updates, whose share of HOT updates --waits prints. */
+export const HOT_TABLES = ['orders', 'payments', 'sms_outbox'] as const
+
+/**
+ * The cluster's WAL records and bytes so far, and per table of HOT_TABLES its updates and those that were HOT (no
+ * new index entry): read after `walFlushes`, which waits out the backends' reporting delay.
+ */
+export async function walAndUpdates(select: (sql: string) => Promise<Record<string, string>[]>) {
+  const [wal] = await select('SELECT wal_records AS records, wal_bytes AS bytes FROM pg_stat_wal')
+  const tables = await select(
+    `SELECT relname AS name, n_tup_upd AS upd, n_tup_hot_upd AS hot FROM pg_stat_user_tables WHERE relname IN (${HOT_TABLES.map((t) => `'${t}'`).join(', ')})`
+  )
+  return {
+    records: Number(wal!.records),
+    bytes: Number(wal!.bytes),
+    updates: Object.fromEntries(tables.map((t) => [t.name!, { upd: Number(t.upd), hot: Number(t.hot) }]))
+  }
+}
+
+/** What a round wrote, per order: WAL records and bytes, and each table's updates with the HOT share. */
+export function walAndUpdatesText(a: Awaited<ReturnType<typeof walAndUpdates>>, b: Awaited<ReturnType<typeof walAndUpdates>>, orders: number) {
+  const hot = HOT_TABLES.map((t) => {
+    const upd = (b.updates[t]?.upd ?? 0) - (a.updates[t]?.upd ?? 0)
+    const h = (b.updates[t]?.hot ?? 0) - (a.updates[t]?.hot ?? 0)
+    return `${t} ${(upd / orders).toFixed(2)} (${upd ? ((h / upd) * 100).toFixed(0) : '-'}% HOT)`
+  })
+  return `${((b.records - a.records) / orders).toFixed(1)} WAL records and ${((b.bytes - a.bytes) / orders / 1024).toFixed(2)} KB per order; updates per order: ${hot.join(', ')}`
+}

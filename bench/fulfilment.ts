@@ -28,7 +28,7 @@ import { loadEnv } from '../server/env.ts'
 import { boot } from '../main.ts'
 import { createLogger } from '../server/lib/logger.ts'
 import { resolveClusterDir } from '../models/embedded.ts'
-import { countStatements, printPgStats, startWaitSampler, topWaits, walFlushes as walFlushesOf } from './fulfilment-waits.ts'
+import { countStatements, printPgStats, startWaitSampler, topWaits, walAndUpdates, walAndUpdatesText, walFlushes as walFlushesOf } from './fulfilment-waits.ts'
 import { postgresCpuSeconds } from './lib.ts'
 import { bareBaseline } from './fulfilment-bare.ts'
 import { chargeSuccessPoster } from './paystack-charge-success.ts'
@@ -47,7 +47,9 @@ const ROUNDS = arg('rounds', 1)
 // `pg_stat_statements.track_planning = on` in its postgresql.auto.conf (see docs/benchmarks-fulfilment.md).
 const PG_STATS = process.argv.includes('--pg-stats')
 // --waits: per round, what the busy backends wait on (pg_stat_activity every 10 ms; no preload needed), and
-// per order the WAL flushes and writes of the whole cluster (pg_stat_io; the bench's own reads flush nothing).
+// per order the WAL flushes and writes of the whole cluster (pg_stat_io; the bench's own reads flush nothing), its WAL
+// records and bytes (pg_stat_wal), and the updates of orders, payments and sms_outbox with the share that was HOT
+// (pg_stat_user_tables: a HOT update adds no index entry).
 const WAITS = process.argv.includes('--waits') || PG_STATS
 // --no-notify-triggers: the triggers that pg_notify at commit (page, shop, checker and session notices) disabled
 // on this bench's own throw-away database for the whole run; --notify-alternate: odd rounds with them, even
@@ -185,6 +187,7 @@ const sampler = WAITS ? await startWaitSampler(running.db.url) : undefined
 const waits = sampler?.waits ?? new Map<string, number>()
 const roundWaits = sampler?.roundWaits ?? new Map<string, number>()
 const walFlushes = () => walFlushesOf((sql) => q<{ fsyncs: string; writes: string }>(sql))
+const walWritten = () => walAndUpdates((sql) => q<Record<string, string>>(sql))
 
 // The triggers whose function calls pg_notify, on this database's own tables (the app's migrations made them).
 const notifyTriggers = await q<{ tgname: string; tbl: string }>(
@@ -226,6 +229,7 @@ async function appRound(round: number): Promise<RoundFigures> {
   const pending = await seedOrders(round)
   calledAt.clear()
   const wal0 = WAITS ? await walFlushes() : undefined
+  const written0 = WAITS ? await walWritten() : undefined
   roundWaits.clear()
   const load0 = os.loadavg()[0]!
   const pgCpu0 = pgCpuMs()
@@ -306,6 +310,8 @@ async function appRound(round: number): Promise<RoundFigures> {
     walPerOrder = `${((wal.fsyncs - wal0.fsyncs) / N).toFixed(2)} WAL flushes and ${((wal.writes - wal0.writes) / N).toFixed(2)} WAL writes per order`
     console.log(`  busy backends by wait (${roundWaitsText})`)
     console.log(`  ${walPerOrder}`)
+    // The seed's insert and TRUNCATE came before written0: these are the round's own writes (the bench's polls write nothing).
+    console.log(`  ${walAndUpdatesText(written0!, await walWritten(), N)}`)
   }
   const appCpu = (cpu.user + cpu.system) / 1000
   return {
