@@ -10,7 +10,7 @@ import { createEventQueries } from './queries-events.ts'
 import { createRefundQueries } from './queries-refund.ts'
 import type { Refunds } from './refund.ts'
 import type { PaymentRow } from './provider.ts'
-import type { SettleOutcome } from './settle.ts'
+import type { SettleOutcome } from './settle-deps.ts'
 
 export interface EventDeps {
   sequelize: Sequelize

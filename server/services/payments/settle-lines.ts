@@ -3,7 +3,7 @@ import { toGhs } from '../../lib/money.ts'
 import type { Ctx } from '../context.ts'
 import type { Settings } from '../settings/index.ts'
 import { createSettleQueries } from './queries-settle.ts'
-import type { SettleDeps } from './settle.ts'
+import type { SettleDeps } from './settle-deps.ts'
 
 export type LinesDeps = Pick<SettleDeps, 'sequelize' | 'audit' | 'commissions' | 'delivery' | 'events' | 'log'>
 

@@ -1,41 +1,15 @@
-import type { Sequelize, Transaction } from 'sequelize'
+import type { Transaction } from 'sequelize'
 import { transactionOn } from '../../../models/transaction.ts'
-import type { Logger } from '../../lib/logger.ts'
 import { ghsText, toGhs } from '../../lib/money.ts'
-import type { AuditService } from '../audit/index.ts'
-import type { CommissionsService } from '../commissions/index.ts'
 import type { Ctx } from '../context.ts'
-import type { Settings, SettingsService } from '../settings/index.ts'
-import { fillTemplate, formatDataSize, type SmsService } from '../sms/index.ts'
-import type { DeliveryService } from '../delivery/index.ts'
+import type { Settings } from '../settings/index.ts'
+import { fillTemplate, formatDataSize } from '../sms/index.ts'
 import { post as postWalletEntry } from '../wallet/ledger.ts'
-import type { Attention } from './attention.ts'
-import type { Events } from '../events/index.ts'
 import { isFinal, type GatewayResult, type PaymentRow } from './provider.ts'
 import { createSettleQueries, type PaidOrder } from './queries-settle.ts'
-import type { Refunds } from './refund.ts'
-
-export interface SettleDeps {
-  sequelize: Sequelize
-  refunds: Refunds
-  attention: Attention
-  settings: SettingsService
-  audit: AuditService
-  commissions: CommissionsService
-  sms: SmsService
-  delivery?: Pick<DeliveryService, 'onPaid' | 'onPaidMany'>
-  log: Logger
-  events: Pick<Events, 'publish'>
-}
-
-/** The message of a payment paid from its agent's wallet, as its settlement writes it. */
-export const WALLET_PAID = 'Paid from wallet'
-
-export interface SettleOutcome {
-  /** True only for the one call that moved the payment out of PENDING/IN_PROGRESS. */
-  settled: boolean
-  row: PaymentRow | null
-}
+import type { SettleDeps, SettleOutcome } from './settle-deps.ts'
+import { verdict } from './settle-verdict.ts'
+import { settledOnWrite } from './settle-written.ts'
 
 /**
  * Exactly-once settlement. Whoever arrives first (webhook, callback, status check, Complete Order,
@@ -214,17 +188,6 @@ export function createSettlement(deps: SettleDeps) {
     return honoured
   }
 
-  /** Verify before value: amount and currency must both be there and cover the price. */
-  function verdict(due: number, result: GatewayResult): { ok: boolean; why?: string; paid: number | null; currency: string | null; excess: number } {
-    const paid = typeof result.amountPesewas === 'number' && Number.isInteger(result.amountPesewas) && result.amountPesewas >= 0 ? result.amountPesewas : null
-    const currency = result.currency ? String(result.currency).toUpperCase() : null
-    if (paid === null) return { ok: false, why: 'The gateway did not say how much was paid', paid, currency, excess: 0 }
-    if (!currency) return { ok: false, why: 'The gateway did not say in which currency it was paid', paid, currency, excess: 0 }
-    if (currency !== 'GHS') return { ok: false, why: `Paid in ${currency}, not GHS`, paid, currency, excess: 0 }
-    if (paid < due) return { ok: false, why: `Paid ${ghsText(paid)}, less than the ${ghsText(due)} due`, paid, currency, excess: 0 }
-    return { ok: true, paid, currency, excess: paid - due }
-  }
-
   /**
    * `opts.settings`: a caller settling inside its own transaction passes settings it read before
    * opening it, so settlement never needs a second pool connection while that transaction holds one.
@@ -391,20 +354,6 @@ export function createSettlement(deps: SettleDeps) {
   }
 
   /**
-   * How a payment covered by money already held (a wallet's debit) is written settled by its order's own
-   * statement, so that no settling UPDATE follows it (ADR 0072): what `settle` would decide for a success of
-   * exactly the price in GHS under these settings. The order is queued while delivery is automatic; the
-   * commission is `commissions.ofPaid`'s (null: none), written only for an order of this amount.
-   */
-  function settledOnWrite(amountPesewas: number, settings: Settings): { message: string; queue: boolean; commission: [number | null, string, number] } {
-    return {
-      message: WALLET_PAID,
-      queue: !!deps.delivery && settings.deliveryMode !== 'manual',
-      commission: deps.commissions.ofPaid(amountPesewas, settings)
-    }
-  }
-
-  /**
    * The effects of a success that its order's statement wrote already settled (`settledOnWrite`), in the caller's
    * transaction: the same `effects` a settling UPDATE's winner runs (the text, the delivery queue's entry, the
    * order.settled event, the PAYMENT_SUCCESS entry), from the rows that statement returned. The statement inserted
@@ -423,5 +372,11 @@ export function createSettlement(deps: SettleDeps) {
     return row
   }
 
-  return { settle, progress, load, settledOnWrite, settledAsWritten }
+  return {
+    settle,
+    progress,
+    load,
+    settledOnWrite: (amountPesewas: number, settings: Settings) => settledOnWrite(deps, amountPesewas, settings),
+    settledAsWritten
+  }
 }
