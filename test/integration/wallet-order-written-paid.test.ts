@@ -14,18 +14,23 @@ const sql = <T extends object = any>(text: string, replacements: Record<string, 
   app().db.sequelize.query<T>(text, { replacements, type: QueryTypes.SELECT }) as Promise<T[]>
 const one = async <T extends object = any>(text: string, replacements: Record<string, unknown> = {}) => (await sql<T>(text, replacements))[0]!
 
-/** Heap WAL records that write a row version (INSERT, UPDATE, HOT_UPDATE) on orders and payments while `fn` ran, as "table record". */
-async function heapRecords(fn: () => Promise<unknown>): Promise<string[]> {
+/**
+ * Heap WAL records that write a row version (INSERT, UPDATE, HOT_UPDATE) on orders and payments while `fn` ran, as
+ * "table record", of the transaction that inserted the order to `recipient` only: the delivery pump may claim an
+ * order (its own UPDATE, in its own transaction) at any moment of the window.
+ */
+async function heapRecords(recipient: string, fn: () => Promise<unknown>): Promise<string[]> {
   const { start } = await one<{ start: string }>('SELECT pg_current_wal_insert_lsn()::text AS start')
   await fn()
+  const { xid } = await one<{ xid: string }>('SELECT xmin::text AS xid FROM orders WHERE recipient_number = :recipient', { recipient })
   const rows = await sql<{ rec: string }>(
     `WITH rel AS (SELECT relname AS name, pg_relation_filenode(oid) AS node FROM pg_class WHERE oid IN ('orders'::regclass, 'payments'::regclass))
      SELECT rel.name || ' ' || split_part(w.record_type, '+', 1) AS rec
        FROM pg_get_wal_records_info(:start::pg_lsn, pg_current_wal_insert_lsn()) w
        JOIN rel ON w.block_ref ~ ('rel [0-9]+/[0-9]+/' || rel.node || ' ')
-      WHERE w.resource_manager = 'Heap' AND split_part(w.record_type, '+', 1) IN ('INSERT', 'UPDATE', 'HOT_UPDATE')
+      WHERE w.xid::text = :xid AND w.resource_manager = 'Heap' AND split_part(w.record_type, '+', 1) IN ('INSERT', 'UPDATE', 'HOT_UPDATE')
       ORDER BY w.start_lsn`,
-    { start }
+    { start, xid }
   )
   return rows.map((r) => r.rec)
 }
@@ -60,7 +65,7 @@ describe("a wallet order written paid by its order's statement (ADR 0072)", func
     // A first order, so nothing of the second is a first use (the key's mark, the settings).
     expect((await api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241112200' }, { 'Idempotency-Key': 'warm-up' })).status).to.equal(201)
     const statuses: number[] = []
-    const records = await heapRecords(async () => {
+    const records = await heapRecords('0241112211', async () => {
       statuses.push((await api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241112211' }, { 'Idempotency-Key': 'once' })).status)
     })
     expect(statuses).to.deep.equal([201])
