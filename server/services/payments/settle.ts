@@ -103,7 +103,12 @@ export function createSettlement(deps: SettleDeps) {
         // Stryker disable next-line ObjectLiteral: a fence no input reaches: an order paid while delivery is automatic is always NOT_STARTED here, so its payment's UPDATE queues it
         if (viaDelivery && !details.deliveryQueued) for (const id of sms) await deps.sms.enqueue(id, { transaction: t })
       }
-      if (order) await deps.events.publish('order.settled', { orderId: order.id, agentId: order.agent_id }, { transaction: t })
+      if (order)
+        await deps.events.publish(
+          'order.settled',
+          { orderId: order.id, agentId: order.agent_id, ...(order.agent_hooked === undefined ? {} : { agentHooked: order.agent_hooked }) },
+          { transaction: t }
+        )
     }
 
     if ((p.purpose === 'wallet_topup' || p.purpose === 'batch') && p.agent_id) {
