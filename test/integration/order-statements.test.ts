@@ -176,8 +176,18 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     // 9: no delivery job in the order's transaction (the delivery pump claims it, ADR 0063); the Idempotency-Key's
     // earlier use and the package read by the key's statement, the payment and the debit written by the order's (ADR 0065);
     // the price rule's read made by the key's statement too, and settlement's audit entry written by the answer's read (ADR 0068);
-    // the order and its payment written already paid, with the commission, by the order's statement: no settling UPDATE (ADR 0072).
-    expect(statements, sent.join('\n')).to.equal(7)
+    // the order and its payment written already paid, with the commission, by the order's statement: no settling UPDATE (ADR 0072);
+    // the agent's webhook URL read by the order's statement, so the webhook subscriber reads nothing for an agent without one,
+    // and the agent's text written by the order's statement (ADR 0075).
+    expect(statements, sent.join('\n')).to.equal(5)
+    expect(
+      sent.filter((s) => /^INSERT INTO sms_outbox\b/.test(s)),
+      sent.join('\n')
+    ).to.deep.equal([])
+    expect(
+      sent.filter((s) => /\bFROM orders_view o JOIN agents a\b/.test(s)),
+      sent.join('\n')
+    ).to.deep.equal([])
     // The path's own reads go by name, parsed and planned once per connection: the key with its counter, its user,
     // the Idempotency-Key's earlier use and the price rule.
     expect(

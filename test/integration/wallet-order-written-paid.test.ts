@@ -128,7 +128,8 @@ describe("a wallet order written paid by its order's statement (ADR 0072)", func
     const texts = await sql<{ to_phone: string; message: string }>('SELECT to_phone, message FROM sms_outbox')
     expect(texts).to.deep.equal([{ to_phone: a.agent.phone, message: 'Agent order: 1.0GB MTN data to 0241112233 has been received.' }])
     // The events other capabilities react to, once each: settled (the agent's webhook), and queued for the vendor.
-    expect(settled).to.deep.equal([{ orderId: id, agentId }])
+    // The order's statement read the agent's webhook URL, and order.settled says the agent has one (ADR 0075).
+    expect(settled).to.deep.equal([{ orderId: id, agentId, agentHooked: true }])
     expect(changed).to.deep.equal([{ id, from: 'NOT_STARTED', to: 'QUEUED', payment_status: 'SUCCESS' }])
     expect(await webhookJobs(), 'the agent hears the order paid and queued').to.equal(2)
     // The audit entries: the order's, and the payment's with what settlement did.

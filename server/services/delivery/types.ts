@@ -23,6 +23,11 @@ export interface DeliveryRow {
   delivery_error: string | null
   delivered: boolean
   delivered_at: Date | null
+  /**
+   * Whether its agent had a webhook URL when the statement that returned this row read it (a wallet order's own
+   * statement, ADR 0075); absent when it was not read. False lets the agents' webhooks skip their read of the order.
+   */
+  agent_hooked?: boolean
   /** The worker pool whose pump claimed it (ADR 0056); null otherwise. */
   delivery_claim?: string | null
   /** Paid through the payment simulator: never sent to a real vendor. */

@@ -7,8 +7,12 @@ import type { Settings } from '../settings/index.ts'
  * transaction that made it true, and its handlers run in that transaction (ADR 0037).
  */
 export interface DomainEvents {
-  /** Settlement moved an order's payment out of pending (paid, failed...): `agentId` when an agent placed it. */
-  'order.settled': { orderId: number; agentId: number | null }
+  /**
+   * Settlement moved an order's payment out of pending (paid, failed...): `agentId` when an agent placed it.
+   * `agentHooked`: whether that agent had a webhook URL, when the statement that wrote the order read it in this
+   * transaction (a wallet order's, ADR 0075); absent when nothing read it.
+   */
+  'order.settled': { orderId: number; agentId: number | null; agentHooked?: boolean }
   /**
    * A bulk order's lines were paid and queued for delivery together, set-based (ADR 0039): this one
    * fact stands for each line's `order.settled` and its `delivery.changed` NOT_STARTED -> QUEUED, which

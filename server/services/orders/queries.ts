@@ -84,7 +84,9 @@ const insertPaidOrderWith = (pay: OrderPaymentCtes, alsoValues: number, also?: (
   ${pay.ctes('o', also ? 'also' : 'o', payFirst)}
   SELECT p.*, to_jsonb(o) AS written_order, ${SETTINGS_VERSION_SQL} AS settings_version,
     ${also ? '(SELECT count(*) FROM also)::int' : '1'} AS also_written, EXISTS (SELECT 1 FROM e) AS debited,
-    EXISTS (SELECT 1 FROM c) AS commission_recorded
+    EXISTS (SELECT 1 FROM c) AS commission_recorded,
+    EXISTS (SELECT 1 FROM agents a WHERE a.id = o.agent_id AND a.webhook_url IS NOT NULL) AS agent_hooked,
+    (SELECT id FROM txt) AS text_id
     FROM o LEFT JOIN p ON true`
 }
 
@@ -226,6 +228,8 @@ export function createOrderQueries(sequelize: Sequelize, models: Models) {
           also_written: number
           debited: boolean
           commission_recorded: boolean
+          agent_hooked: boolean
+          text_id: number | null
         }
       >(insertPaidOrderWith(pay, alsoValues.length, also?.cte), [...orderValues(o), ...entry, ...alsoValues, ...pay.values, pay.deliveryStatus], transaction)
       const {
@@ -234,13 +238,24 @@ export function createOrderQueries(sequelize: Sequelize, models: Models) {
         also_written: alsoWritten,
         debited,
         commission_recorded: commissionRecorded,
+        agent_hooked: agentHooked,
+        text_id: textId,
         ...payment
       } = row!
       return {
         order: camelKeys(order),
         settingsVersion,
         alsoWritten: alsoWritten > 0,
-        paid: { payment: payment as PaymentRow, debited, order: orderFromJson(order), commissionRecorded }
+        // Whether its agent had a webhook URL, as this statement read it: the order's events say so, and the webhook
+        // subscriber reads nothing for an agent without one.
+        paid: {
+          payment: payment as PaymentRow,
+          debited,
+          order: { ...orderFromJson(order), agent_hooked: agentHooked },
+          commissionRecorded,
+          // The agent's text, when settlement decided it for this statement (`txt`): its row's id, or null for none.
+          ...(pay.textDecided ? { textId: textId ?? null } : {})
+        }
       }
     },
 

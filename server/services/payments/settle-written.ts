@@ -1,8 +1,17 @@
 import type { Settings } from '../settings/index.ts'
+import { fillTemplate, formatDataSize, outboxText } from '../sms/index.ts'
 import type { SettleDeps } from './settle-deps.ts'
 
 /** The message of a payment paid from its agent's wallet, as its settlement writes it. */
 export const WALLET_PAID = 'Paid from wallet'
+
+/** The paying agent's own order, as its text needs it: the agent's phone and what the order is. */
+export interface OwnOrderText {
+  agentPhone: string
+  dataSizeMb: number
+  network: string
+  recipientNumber: string
+}
 
 /**
  * How a payment covered by money already held (a wallet's debit) is written settled by its order's own
@@ -13,11 +22,21 @@ export const WALLET_PAID = 'Paid from wallet'
 export function settledOnWrite(
   deps: Pick<SettleDeps, 'delivery' | 'commissions'>,
   amountPesewas: number,
-  settings: Settings
-): { message: string; queue: boolean; commission: [number | null, string, number] } {
+  settings: Settings,
+  own?: OwnOrderText
+): { message: string; queue: boolean; commission: [number | null, string, number]; text?: { phone: string; message: string } | null } {
   return {
     message: WALLET_PAID,
     queue: !!deps.delivery && settings.deliveryMode !== 'manual',
-    commission: deps.commissions.ofPaid(amountPesewas, settings)
+    commission: deps.commissions.ofPaid(amountPesewas, settings),
+    // The agent's "order received" text, as settlement's effects would send it for the agent paying (ADR 0075):
+    // written by the order's statement; null: none (no template, no phone). Undefined without the agent in hand.
+    ...(own ? { text: ownOrderText(own, settings) } : {})
   }
+}
+
+function ownOrderText(own: OwnOrderText, settings: Settings): { phone: string; message: string } | null {
+  if (!settings.smsOrderCreatedAgent) return null
+  const vars = { dataSize: formatDataSize(own.dataSizeMb), network: own.network, recipientNumber: own.recipientNumber }
+  return outboxText(own.agentPhone, fillTemplate(settings.smsOrderCreatedAgent, vars))
 }

@@ -9,7 +9,7 @@ import { isFinal, type GatewayResult, type PaymentRow } from './provider.ts'
 import { createSettleQueries, type PaidOrder } from './queries-settle.ts'
 import type { SettleDeps, SettleOutcome } from './settle-deps.ts'
 import { verdict } from './settle-verdict.ts'
-import { settledOnWrite } from './settle-written.ts'
+import { type OwnOrderText, settledOnWrite } from './settle-written.ts'
 
 /**
  * Exactly-once settlement. Whoever arrives first (webhook, callback, status check, Complete Order,
@@ -46,7 +46,7 @@ export function createSettlement(deps: SettleDeps) {
     ctx: Ctx & { transaction: Transaction },
     settings: Settings,
     late = false,
-    paid?: { order: PaidOrder | undefined; commissionRecorded: boolean | undefined }
+    paid?: { order: PaidOrder | undefined; commissionRecorded: boolean | undefined; textId?: number | null }
   ): Promise<boolean> {
     const t = ctx.transaction
     let honoured = true
@@ -83,6 +83,10 @@ export function createSettlement(deps: SettleDeps) {
         // Stryker disable next-line ConditionalExpression,BlockStatement: a fence no input reaches: a bulk order's lines are written and settled together in one transaction (settleLines), so no order that reaches here has a batch
         if (order.batch_id) {
           smsId = null
+        } else if (paid?.textId !== undefined) {
+          // Written by the order's own statement (a wallet order, ADR 0075): its dispatch is all that is left.
+          smsId = paid.textId
+          if (smsId && !viaDelivery) await deps.sms.enqueue(smsId, { transaction: t })
         } else if (order.agent_id) {
           // The agent paying (wallet, USSD) is the one signed in: its phone is already in hand.
           // Stryker disable next-line ConditionalExpression,EqualityOperator,OptionalChaining: it only saves a read: a caller passes a signed-in user only to settle that user's own order (a wallet order, a free one), so the agent is the order's agent or absent
@@ -103,7 +107,12 @@ export function createSettlement(deps: SettleDeps) {
         // Stryker disable next-line ObjectLiteral: a fence no input reaches: an order paid while delivery is automatic is always NOT_STARTED here, so its payment's UPDATE queues it
         if (viaDelivery && !details.deliveryQueued) for (const id of sms) await deps.sms.enqueue(id, { transaction: t })
       }
-      if (order) await deps.events.publish('order.settled', { orderId: order.id, agentId: order.agent_id }, { transaction: t })
+      if (order)
+        await deps.events.publish(
+          'order.settled',
+          { orderId: order.id, agentId: order.agent_id, ...(order.agent_hooked === undefined ? {} : { agentHooked: order.agent_hooked }) },
+          { transaction: t }
+        )
     }
 
     if ((p.purpose === 'wallet_topup' || p.purpose === 'batch') && p.agent_id) {
@@ -361,7 +370,7 @@ export function createSettlement(deps: SettleDeps) {
    */
   async function settledAsWritten(
     row: PaymentRow,
-    paid: { order: PaidOrder; commissionRecorded: boolean },
+    paid: { order: PaidOrder; commissionRecorded: boolean; textId?: number | null },
     ctx: Ctx & { transaction: Transaction },
     settings: Settings
   ): Promise<PaymentRow> {
@@ -376,7 +385,7 @@ export function createSettlement(deps: SettleDeps) {
     settle,
     progress,
     load,
-    settledOnWrite: (amountPesewas: number, settings: Settings) => settledOnWrite(deps, amountPesewas, settings),
+    settledOnWrite: (amountPesewas: number, settings: Settings, own?: OwnOrderText) => settledOnWrite(deps, amountPesewas, settings, own),
     settledAsWritten
   }
 }

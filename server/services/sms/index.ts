@@ -10,6 +10,8 @@ import type { SettingsService } from '../settings/index.ts'
 import { createSmsDispatcher } from './dispatcher.ts'
 import type { SmsProvider } from './provider.ts'
 import { createSmsQueries } from './queries.ts'
+
+export { textOfWritten } from './queries.ts'
 import { createArkeselProvider } from './providers/arkesel.ts'
 import { createLogProvider } from './providers/log.ts'
 
@@ -36,6 +38,16 @@ export type { ClaimedText } from './dispatcher.ts'
 export function fillTemplate(template: string, vars: { dataSize: string; network: string; recipientNumber: string }): string {
   const filled = { ...vars, network: networkLabel(vars.network, '') }
   return template.replace(/\{(dataSize|network|recipientNumber)\}/g, (_m, k: keyof typeof vars) => filled[k])
+}
+
+/**
+ * A text as the outbox stores it: the phone normalised, a cedi sign spelled out (many handsets have none), at most
+ * 640 characters; null when there is no phone or nothing to say (nothing is written then).
+ */
+export function outboxText(to: string, message: string): { phone: string; message: string } | null {
+  const phone = normalizePhone(to)
+  if (!phone || !message.trim()) return null
+  return { phone, message: cediToGhs(message).slice(0, 640) }
 }
 
 /** ARKESEL_API_KEY set (or SMS_PROVIDER=arkesel) -> Arkesel; otherwise the log provider. */
@@ -73,17 +85,11 @@ export function createSmsService(deps: {
     deps.queue.enqueue(SMS_TASK, { id }, { transaction: opts.transaction, jobKey: `sms:${id}` })
 
   async function send(to: string, message: string, opts: SmsOptions = {}): Promise<number | null> {
-    const phone = normalizePhone(to)
-    if (!phone || !message.trim()) return null
-    // Many handsets have no cedi sign: a template or a name that carries one still reads on the phone.
-    message = cediToGhs(message)
-    const id = await queries.insert(
-      phone,
-      opts.sealed ? box.seal(message.slice(0, 640)) : message.slice(0, 640),
-      !!(opts.sensitive || opts.sealed),
-      opts.transaction
-    )
-    deps.log.debug(opts.sensitive || opts.sealed ? { to: phone, id, sensitive: true } : { to: phone, id, message }, 'sms queued (outbox)')
+    const text = outboxText(to, message)
+    if (!text) return null
+    const { phone } = text
+    const id = await queries.insert(phone, opts.sealed ? box.seal(text.message) : text.message, !!(opts.sensitive || opts.sealed), opts.transaction)
+    deps.log.debug(opts.sensitive || opts.sealed ? { to: phone, id, sensitive: true } : { to: phone, id, message: text.message }, 'sms queued (outbox)')
     if (!opts.defer) await enqueue(id, opts)
     return id
   }

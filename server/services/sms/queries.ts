@@ -21,6 +21,15 @@ const toOutbox = (r: Raw): SmsOutboxRow => ({
   updatedAt: r.updated_at
 })
 
+/**
+ * A text written by a statement that writes something else (a wallet order's, ADR 0075), as a data-modifying CTE: one
+ * QUEUED row from `$first` (the phone) and `$first + 1` (the message, `outboxText`'s), for each row of `gate`, none
+ * when the phone is null. Returns its id.
+ */
+export const textOfWritten = (gate: string, first: number) =>
+  `INSERT INTO sms_outbox (to_phone, message, status, sensitive, created_at, updated_at)
+    SELECT $${first}::text, $${first + 1}::text, 'QUEUED', false, now(), now() FROM ${gate} WHERE $${first}::text IS NOT NULL RETURNING id`
+
 export interface OutboxFilter {
   status: string
   phone: string

@@ -57,11 +57,14 @@ export async function post(sequelize: Sequelize, input: PostInput, t: Transactio
 /** A wallet order's payment and debit as the order's own statement writes them: its CTEs over the order and their parameters. */
 export interface OrderPaymentCtes {
   /**
-   * The CTEs `p` (the payment, written settled), `w` (the wallet's balance), `e` (the ledger's entry) and `c` (the
-   * order's commission, written only with `e`) over `source`, fed by `gate`, parameters from $first.
+   * The CTEs `p` (the payment, written settled), `w` (the wallet's balance), `e` (the ledger's entry), `c` (the
+   * order's commission, written only with `e`) and `txt` (the agent's text, likewise) over `source`, fed by `gate`,
+   * parameters from $first.
    */
   ctes: (source: string, gate: string, first: number) => string
   values: unknown[]
+  /** Whether settlement decided the agent's text here: `txt` then wrote it, or there is none. */
+  textDecided: boolean
   /** The order's delivery status as written paid: QUEUED for its vendor while delivery is automatic, else NOT_STARTED. */
   deliveryStatus: 'QUEUED' | 'NOT_STARTED'
 }
@@ -83,9 +86,11 @@ export function orderPaymentWith(payment: WalletPayment, settled: SettledOnWrite
     payment.simulated,
     payment.actorUserId,
     settled.message,
-    ...settled.commission
+    ...settled.commission,
+    settled.text?.phone ?? null,
+    settled.text?.message ?? null
   ]
-  return { ctes: orderPaymentOfWritten, values, deliveryStatus: settled.queue ? 'QUEUED' : 'NOT_STARTED' }
+  return { ctes: orderPaymentOfWritten, values, textDecided: settled.text !== undefined, deliveryStatus: settled.queue ? 'QUEUED' : 'NOT_STARTED' }
 }
 
 /** A wallet that did not cover its order's debit: 402 with the balance, read only then. */

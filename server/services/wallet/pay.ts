@@ -10,6 +10,10 @@ export interface WalletOrder {
   userId: number | null
   amountPesewas: number
   paymentTransactionId: string
+  /** What the order is, for the agent's text: with them the order's statement writes it (ADR 0075). */
+  dataSizeMb?: number
+  network?: string
+  recipientNumber?: string
 }
 
 /**
@@ -21,6 +25,8 @@ export interface WrittenPayment {
   debited: boolean
   order: PaidOrder
   commissionRecorded: boolean
+  /** The agent's text as the statement wrote it (null: none); undefined when the statement did not decide it. */
+  textId?: number | null
 }
 
 /**
@@ -37,6 +43,12 @@ export function walletOrderPayment(deps: { sequelize: Sequelize; payments: Payme
   return {
     written(order: WalletOrder, ctx: Ctx, settings: Settings): OrderPaymentCtes {
       if (!order.agentId) throw new Error('wallet payment needs an agent order')
+      // The agent paying is the one signed in: its phone is in hand, so its text is written with the order.
+      const agent = ctx.user?.agent
+      const own =
+        agent?.id === order.agentId && order.dataSizeMb !== undefined && order.network !== undefined && order.recipientNumber !== undefined
+          ? { agentPhone: agent.phone, dataSizeMb: order.dataSizeMb, network: order.network, recipientNumber: order.recipientNumber }
+          : undefined
       return orderPaymentWith(
         {
           transactionId: order.paymentTransactionId,
@@ -48,14 +60,19 @@ export function walletOrderPayment(deps: { sequelize: Sequelize; payments: Payme
           simulated: payments.isSimulator,
           actorUserId: ctx.user?.id ?? null
         },
-        payments.settledOnWrite(order.amountPesewas, settings)
+        payments.settledOnWrite(order.amountPesewas, settings, own)
       )
     },
 
     async settled(order: WalletOrder, written: WrittenPayment, ctx: Ctx & { transaction: Transaction }, settings: Settings): Promise<PaymentRow> {
       if (!written.debited) return refuseUncovered(sequelize, order.agentId!, ctx.transaction)
       // The same settings the statement was written under: settlement's effects follow from them.
-      return payments.settledAsWritten(written.payment, { order: written.order, commissionRecorded: written.commissionRecorded }, ctx, settings)
+      return payments.settledAsWritten(
+        written.payment,
+        { order: written.order, commissionRecorded: written.commissionRecorded, textId: written.textId },
+        ctx,
+        settings
+      )
     }
   }
 }

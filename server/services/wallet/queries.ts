@@ -1,6 +1,7 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { preparedFor } from '../../../models/prepared.ts'
 import { commissionOfPaid } from '../commissions/index.ts'
+import { textOfWritten } from '../sms/index.ts'
 
 // Every statement of the wallet: the reads for its pages and the admins (statements, balances, the
 // shop's liability) and the money movements' own (ledger.ts, locked-balance.ts, pay.ts and
@@ -86,6 +87,8 @@ export interface NewEntry {
  * another request's unique key (the order's transaction id, the Idempotency-Key, the payment's) ends before the
  * wallet's row is locked, as when these were two statements; a key another request took produces no row, and then
  * nothing is paid or debited. The commission's key is the new order's own id: no other request can hold it.
+ * The agent's text (`txt`, settlement's decision, none when its phone is null) is fed by `paid` like the commission:
+ * it exists exactly when the order is paid (ADR 0075).
  */
 export const orderPaymentOfWritten = (source: string, gate: string, first: number) => {
   const $ = (i: number) => `$${first + i}`
@@ -103,7 +106,8 @@ export const orderPaymentOfWritten = (source: string, gate: string, first: numbe
     INSERT INTO wallet_entries (agent_id, type, amount_pesewas, balance_after_pesewas, reason, actor_user_id, payment_transaction_id, order_id)
     SELECT ${$(3)}::int, 'ORDER', -${$(1)}::bigint, w.balance_pesewas, 'Order #' || p.order_id, ${$(6)}::int, ${$(0)}::text, p.order_id FROM w, p RETURNING id),
   paid AS (SELECT ${source}.* FROM ${source} WHERE EXISTS (SELECT 1 FROM e)),
-  c AS (${commissionOfPaid('paid', first + 8)})`
+  c AS (${commissionOfPaid('paid', first + 8)}),
+  txt AS (${textOfWritten('paid', first + 11)})`
 }
 /** A wallet order's payment as `orderPaymentOfWritten` writes it (the order's id comes from the order's row), and who acted. */
 export interface WalletPayment {
@@ -124,6 +128,11 @@ export interface SettledOnWrite {
   queue: boolean
   /** `commissions.ofPaid`'s values: the commission (null: none), its type, the amount it was computed on. */
   commission: [number | null, string, number]
+  /**
+   * The agent's "order received" text as its outbox row (null: none), written by the order's statement; undefined:
+   * not decided there (settlement's effects send it as for any payment).
+   */
+  text?: { phone: string; message: string } | null
 }
 
 /** The ORDER debit a refund gives back: its agent, the payment it was for, and the (positive) amount it took. */
