@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { QueryTypes, type Sequelize } from 'sequelize'
 import { connect } from '../../models/db.ts'
-import { createDeliveryQueries } from '../../server/services/delivery/queries.ts'
+import { createDeliveryQueries, statusChange } from '../../server/services/delivery/queries.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
 // The batch's DELIVERED statement finds its orders and the texts it claims by their ids, whatever else is
@@ -69,5 +69,26 @@ describe("delivery: a batch's DELIVERED statement reads its own orders and texts
     expect(Number(open[0]!.n)).to.equal(BACKLOG)
     expect(after.orders - before.orders, 'open orders read').to.be.below(BACKLOG / 10)
     expect(after.texts - before.texts, 'pending texts read').to.be.below(BACKLOG / 10)
+  })
+
+  it("a batch job's claim of 16 QUEUED orders with a backlog of 400 open orders does not read the backlog", async () => {
+    await q('ANALYZE orders')
+    await q(
+      `INSERT INTO orders (recipient_number, network, data_size_mb, amount_pesewas, payment_status, payment_transaction_id, payment_phone_number,
+         package_name, delivery_status, delivery_attempts, delivery_vendor, delivery_claim)
+       SELECT '024' || lpad(g::text, 7, '0'), 'MTN', 1024, 500, 'SUCCESS', 'lookups-' || g, '0241234567', '1GB daily',
+         CASE WHEN g > :n - :batch THEN 'QUEUED' ELSE 'PROCESSING' END, 0, 'simulator', NULL
+       FROM generate_series(1, :n) g RETURNING id`,
+      { n: BACKLOG + BATCH, batch: BATCH }
+    )
+    const ids = Array.from({ length: BATCH }, (_, i) => BACKLOG + 1 + i)
+    const change = statusChange(0, 'PROCESSING', ['QUEUED', 'PROCESSING'], { vendorByNetwork: { MTN: 'simulator' }, attempts: 'increment' })
+    change.values[0] = ids
+    const before = await entriesRead()
+    const claimed = await createDeliveryQueries(own).claimMany(change, '')
+    const after = await entriesRead()
+
+    expect(claimed.map((o) => Number(o.id)).sort((a, b) => a - b)).to.deep.equal(ids)
+    expect(after.orders - before.orders, 'open orders read').to.be.below(BACKLOG / 10)
   })
 })

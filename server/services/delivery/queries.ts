@@ -103,12 +103,17 @@ export function createDeliveryQueries(sequelize: Sequelize) {
       return row ?? null
     },
 
-    /** A batch's claim: the same SET items for the orders of $1 (an array), locked in id order, autocommitted. */
+    /**
+     * A batch's claim: the same SET items for the orders of $1 (an array), locked in id order, autocommitted. The
+     * status is checked as `before` locked it, as in `markDelivered`: the orders are found by id, never by
+     * walking the index of every open order (`before` is materialized, so that check is not pushed into it).
+     */
     claimMany: (change: StatusChange, only: string) =>
       run<DeliveryRow>(
-        `UPDATE orders o SET ${change.sets.join(', ')}
-         FROM (SELECT id FROM orders WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE) before, ${NO_FLUSH_WAIT}
-         WHERE o.id = before.id AND o.payment_status = 'SUCCESS' AND o.delivery_status = ANY($3::text[])
+        `WITH before AS MATERIALIZED (SELECT id, delivery_status AS old_status FROM orders WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE)
+         UPDATE orders o SET ${change.sets.join(', ')}
+         FROM before, ${NO_FLUSH_WAIT}
+         WHERE o.id = before.id AND o.payment_status = 'SUCCESS' AND o.delivery_status = before.old_status AND before.old_status = ANY($3::text[])
            AND o.delivery_reference IS NULL ${only}
            AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
          RETURNING o.*`,
