@@ -103,12 +103,17 @@ export function createDeliveryQueries(sequelize: Sequelize) {
       return row ?? null
     },
 
-    /** A batch's claim: the same SET items for the orders of $1 (an array), locked in id order, autocommitted. */
+    /**
+     * A batch's claim: the same SET items for the orders of $1 (an array), locked in id order, autocommitted. The
+     * status is checked as `before` locked it, as in `markDelivered`: the orders are found by id, never by
+     * walking the index of every open order (`before` is materialized, so that check is not pushed into it).
+     */
     claimMany: (change: StatusChange, only: string) =>
       run<DeliveryRow>(
-        `UPDATE orders o SET ${change.sets.join(', ')}
-         FROM (SELECT id FROM orders WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE) before, ${NO_FLUSH_WAIT}
-         WHERE o.id = before.id AND o.payment_status = 'SUCCESS' AND o.delivery_status = ANY($3::text[])
+        `WITH before AS MATERIALIZED (SELECT id, delivery_status AS old_status FROM orders WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE)
+         UPDATE orders o SET ${change.sets.join(', ')}
+         FROM before, ${NO_FLUSH_WAIT}
+         WHERE o.id = before.id AND o.payment_status = 'SUCCESS' AND o.delivery_status = before.old_status AND before.old_status = ANY($3::text[])
            AND o.delivery_reference IS NULL ${only}
            AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
          RETURNING o.*`,
@@ -173,6 +178,10 @@ export function createDeliveryQueries(sequelize: Sequelize) {
      * statement also claims for that provider (as the dispatcher's claim: SENDING, one attempt counted) the
      * buyers' texts it writes and those of `texts.ids` still QUEUED, so the caller sends them with no claim
      * of their own. Returns the ids of the orders changed, of the texts written, and the texts claimed.
+     * Orders and texts are found by their ids alone: no condition implies the predicate of the partial indexes
+     * of open orders or pending texts, whose plan walked every open order and pending text (the whole backlog)
+     * for each batch. The status checked is the one the row had when `before` locked it, which is the row's
+     * latest (the lock holds it), so the UPDATE's own condition compares it with that.
      */
     async markDelivered(
       lines: DeliveredLine[],
@@ -182,12 +191,13 @@ export function createDeliveryQueries(sequelize: Sequelize) {
     ): Promise<{ orders: number[]; sms: number[]; claimed: ClaimedText[] }> {
       const [row] = await run<{ orders: number[] | null; sms: number[] | null; claimed: Record<string, any>[] | null }>(
         `WITH v AS (SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[]) AS v(id, reference, via, phone, message)),
-         before AS (SELECT o.id, o.delivery_status AS old_status FROM orders o WHERE o.id IN (SELECT id FROM v) ORDER BY o.id FOR UPDATE),
+         before AS (SELECT o.id, o.delivery_status AS old_status FROM orders o WHERE o.id = ANY($1::bigint[]) ORDER BY o.id FOR UPDATE),
          o AS (
            UPDATE orders o SET delivery_status = 'DELIVERED', updated_at = now(), delivery_reference = v.reference, delivery_error = NULL, delivery_claim = NULL,
              delivered = true, delivered_at = COALESCE(o.delivered_at, now())
            FROM v, before
-           WHERE o.id = v.id AND before.id = o.id AND o.payment_status = 'SUCCESS' AND o.delivery_status = ANY($6::text[]) ${only}
+           WHERE o.id = v.id AND before.id = o.id AND o.payment_status = 'SUCCESS' AND o.delivery_status = before.old_status
+             AND before.old_status = ANY($6::text[]) ${only}
              AND NOT EXISTS (SELECT 1 FROM order_exports x WHERE x.order_id = o.id)
            RETURNING o.id, o.delivery_vendor, o.delivery_reference, o.delivery_attempts, before.old_status, v.via, v.phone, v.message
          ),
@@ -207,7 +217,7 @@ export function createDeliveryQueries(sequelize: Sequelize) {
          ),
          c AS (
            UPDATE sms_outbox SET status = 'SENDING', attempts = attempts + 1, provider = $8::text, updated_at = now()
-           WHERE $8::text IS NOT NULL AND id = ANY($7::int[]) AND status = 'QUEUED'
+           WHERE $8::text IS NOT NULL AND id = ANY($7::int[]) AND status NOT IN ('SENDING', 'SENT', 'FAILED')
            RETURNING id, to_phone, message, sensitive, attempts
          )
          SELECT (SELECT array_agg(id) FROM o) AS orders, (SELECT array_agg(id) FROM s) AS sms,
