@@ -6,7 +6,7 @@ import { AppError, badRequest, unauthorized } from '../../lib/errors.ts'
 import type { AuditService } from '../audit/index.ts'
 import type { Actor, Ctx, Role } from '../context.ts'
 import type { EndedSessions, SessionsService } from './sessions.ts'
-import { type ActorRow, createActorQueries, toActorRow } from './queries-actor.ts'
+import { type ActorRow, createActorQueries } from './queries-actor.ts'
 import { ACCOUNT_ALERT_FAILURES, type LoginThrottle } from '../limits/login-throttle.ts'
 
 export const ACCESS_TTL_SECONDS = 3600
@@ -36,9 +36,8 @@ export type AuthService = ReturnType<typeof createAuthService>
 /** An actor's name is its own, else its agent's. */
 const named = (u: ActorRow): Actor => ({ ...u, name: u.name ?? u.agent?.name ?? null })
 
-/** The actor of a row read with the actor's columns (`ACTOR_COLUMNS`), or null when it names no user. */
-export function actorOfRow(raw: Record<string, any> | undefined): Actor | null {
-  const u = toActorRow(raw)
+/** The actor of a user's row as the actor's columns read it (`toActorRow`), or null when there is none. */
+export function actorOfRow(u: ActorRow | null): Actor | null {
   return u && named(u)
 }
 

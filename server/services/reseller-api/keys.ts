@@ -3,6 +3,7 @@ import { conflict, notFound } from '../../lib/errors.ts'
 import { randomToken, sha256 } from '../../lib/crypto.ts'
 import { requireActiveAgent } from '../agents/index.ts'
 import type { AuditService } from '../audit/index.ts'
+import type { ActorRow } from '../auth/queries-actor.ts'
 import type { Ctx } from '../context.ts'
 import { createKeyQueries, type ApiKeyRow, type OrderReadsAsked, type OrderReadsFound } from './queries.ts'
 
@@ -93,7 +94,7 @@ export function createApiKeys(deps: { sequelize: Sequelize; audit: AuditService 
       userId: number
       count: number
       reset: number
-      actor: Record<string, any>
+      actor: ActorRow | null
       orderReads?: OrderReadsFound
     } | null> {
       // The guard only spares a hash and a query: a key failing it matches no stored hash either, so weakening it changes no answer.

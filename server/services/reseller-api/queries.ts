@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import type { PackageRow } from '../../../models/index.ts'
 import { preparedFor } from '../../../models/prepared.ts'
-import { ACTOR_COLUMNS, ACTOR_FROM } from '../auth/queries-actor.ts'
+import { ACTOR_COLUMNS, ACTOR_FROM, type ActorRow, toActorRow } from '../auth/queries-actor.ts'
 import { windowHitOf } from '../limits/queries.ts'
 import { activePackageJson, packageOfJson } from '../packages/queries.ts'
 import { standingJson, standingOfJson, type Standing } from '../pricing/queries.ts'
@@ -29,8 +29,8 @@ export interface KeyUse {
 export interface CountedKeyUse extends KeyUse {
   count: number
   reset: number
-  /** The key's user as auth reads an actor (`ACTOR_COLUMNS`), for auth to map. */
-  actor: Record<string, any>
+  /** The key's user as auth reads an actor (`ACTOR_COLUMNS`); null when the row names no user. */
+  actor: ActorRow | null
   /** What it read for an order's request, when asked (`OrderReadsAsked`). */
   orderReads?: OrderReadsFound
 }
@@ -130,7 +130,7 @@ export function createKeyQueries(sequelize: Sequelize) {
         stale: Boolean(r.stale),
         count: Number(r.count),
         reset: Number(r.reset),
-        actor: r
+        actor: toActorRow(r)
       }
       return forOrder === undefined
         ? use
