@@ -1,5 +1,6 @@
 import type { Settings } from '../settings/index.ts'
 import { fillTemplate, formatDataSize, outboxText } from '../sms/index.ts'
+import type { SettledOnWrite } from '../wallet/queries.ts'
 import type { SettleDeps } from './settle-deps.ts'
 
 /** The message of a payment paid from its agent's wallet, as its settlement writes it. */
@@ -24,7 +25,7 @@ export function settledOnWrite(
   amountPesewas: number,
   settings: Settings,
   own?: OwnOrderText
-): { message: string; queue: boolean; commission: [number | null, string, number]; text?: { phone: string; message: string } | null } {
+): SettledOnWrite {
   return {
     message: WALLET_PAID,
     queue: !!deps.delivery && settings.deliveryMode !== 'manual',
