@@ -10,6 +10,7 @@ import * as sass from 'sass'
 import { compileHints } from './scripts/compile-hints-plugin.ts'
 import { serviceWorker } from './scripts/service-worker-plugin.ts'
 import { stacklessReactErrors } from './scripts/stackless-react-errors-plugin.ts'
+import { vikeStartApart } from './scripts/vike-start-apart-plugin.ts'
 
 // Bulma's own Sass (a dependency) uses syntax Sass now warns about, dozens of times per build: none
 // of it is ours to fix, so only our stylesheets' warnings are shown.
@@ -57,7 +58,7 @@ const purge = purgeCSSPlugin({
 // The portals' shells, the idle warning and the helpers only portal pages or dialogs use stay out, so
 // they are never in a visitor's first load; stylesheets are left to Vite's CSS split.
 const PORTAL_ONLY =
-  /[\\/]renderer[\\/](layouts[\\/](Admin|Agent|Portal)Layout|ui[\\/](SessionTimeout|Pager|SelectField|page-items|useEscape|useFocusTrap|useReloadEffect))\./
+  /[\\/]renderer[\\/](layouts[\\/](Admin|Agent|Portal)Layout|ui[\\/](SessionTimeout|RefundDialog|Pager|SelectField|page-items|useEscape|useFocusTrap|useReloadEffect))\./
 const SHELL = /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]|[\\/](renderer|server[\\/]lib)[\\/].*\.(tsx?|js)$|[\\/]pages[\\/]\+Layout\.ts$/
 const inShell = (id: string) => SHELL.test(id) && !PORTAL_ONLY.test(id)
 // What Vike's own entry imports (the preload helper, Rolldown's runtime) stays out of the shell: the browser
@@ -74,6 +75,7 @@ export default defineConfig(({ command }) => ({
     react(),
     vike(),
     stacklessReactErrors(),
+    vikeStartApart(),
     serviceWorker(),
     compileHints({ gzipLevel: GZIP_LEVEL, brotliQuality: BROTLI_QUALITY }),
     // What a phone receives: every text asset also as .br and .gz, served as-is by server/http/pages.ts

@@ -18,6 +18,8 @@ export interface AfterPaint {
   cpuBlocking: number
   /** the longest task after the paint: wall and CPU time x 4 */
   longest: { wall: number; cpu: number }
+  /** the longest task after the paint by CPU time x 4: what the page asked of the CPU at once, whatever the load */
+  longestCpu: number
   /** every task after the paint, its CPU time x 4 summed: the main thread's work after the paint, which the load hardly changes */
   cpuAfter: number
   /** tasks after the paint of 20 ms or more by CPU time x 4: the ones a loaded machine can stretch past 50 */
@@ -37,6 +39,7 @@ export function afterPaint(events: TraceEvent[]): AfterPaint | null {
     wallBlocking: long.reduce((s, e) => s + wall(e) - LONG, 0),
     cpuBlocking: long.reduce((s, e) => s + Math.max(0, cpu(e) - LONG), 0),
     longest,
+    longestCpu: tasks.reduce((m, e) => Math.max(m, cpu(e)), 0),
     cpuAfter: tasks.reduce((s, e) => s + cpu(e), 0),
     cpuOver20: tasks.filter((e) => cpu(e) >= 20).length
   }

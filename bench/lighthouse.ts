@@ -136,14 +136,14 @@ for (const r of rows) {
 // and by CPU time, both x 4. Where the two differ, the machine's load made the blocking, not the page.
 console.log('\nEach run: the tasks after the observed first contentful paint (x 4)')
 console.log(
-  '| page | run | TBT | tasks over 50 ms by wall time | their blocking by wall time | by CPU time | longest: wall / CPU | CPU of all tasks after the paint | tasks of 20 ms or more by CPU |'
+  '| page | run | TBT | tasks over 50 ms by wall time | their blocking by wall time | by CPU time | longest: wall / CPU | longest by CPU | CPU of all tasks after the paint | tasks of 20 ms or more by CPU |'
 )
-console.log('| --- | --: | --: | --: | --: | --: | --: | --: | --: |')
+console.log('| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |')
 for (const t of tasks) {
   const a = t.after
   console.log(
     a
-      ? `| ${t.page} | ${t.run} | ${Math.round(t.tbt)} ms | ${a.long} | ${Math.round(a.wallBlocking)} ms | ${Math.round(a.cpuBlocking)} ms | ${Math.round(a.longest.wall)} / ${Math.round(a.longest.cpu)} ms | ${Math.round(a.cpuAfter)} ms | ${a.cpuOver20} |`
-      : `| ${t.page} | ${t.run} | ${Math.round(t.tbt)} ms | no paint in the trace | | | | | |`
+      ? `| ${t.page} | ${t.run} | ${Math.round(t.tbt)} ms | ${a.long} | ${Math.round(a.wallBlocking)} ms | ${Math.round(a.cpuBlocking)} ms | ${Math.round(a.longest.wall)} / ${Math.round(a.longest.cpu)} ms | ${Math.round(a.longestCpu)} ms | ${Math.round(a.cpuAfter)} ms | ${a.cpuOver20} |`
+      : `| ${t.page} | ${t.run} | ${Math.round(t.tbt)} ms | no paint in the trace | | | | | | |`
   )
 }

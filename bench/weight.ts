@@ -72,6 +72,12 @@ try {
       `| ${page} | ${kb(await sum(css, 'br'))} | ${kb(await sum(css, 'gzip'))} | ${kb(await sum(css, 'identity'))} | ${kb(await sum(js, 'br'))} | ${kb(await sum(js, 'gzip'))} | ${kb(await sum(js, 'identity'))} |`
     )
   }
+  // WEIGHT_FILES=1: each file the shop page links with its brotli weight (where the bytes are, to find some to cut).
+  if (process.env.WEIGHT_FILES) {
+    const html = await (await fetch(`${base}/shop/${SHOP_SLUG}`, { headers: { 'user-agent': 'Mozilla/5.0' } })).text()
+    for (const u of new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1])))
+      console.log(`${u}: ${kb(await size(u, 'br'))} br, ${kb(await size(u, 'identity'))} raw`)
+  }
   // The icon every page names is asked for again on each visit unless it may be kept.
   const icon = await fetch(`${base}/icons/icon-48.png`)
   console.log(`/icons/icon-48.png: ${icon.status}, Cache-Control: ${icon.headers.get('cache-control')}`)

@@ -1,5 +1,6 @@
+// First: react-dom is evaluated in a task of its own (react-dom-apart.ts).
+import { hydrateRoot } from './react-dom-apart.ts'
 import { startTransition, useEffect } from 'react'
-import { hydrateRoot } from 'react-dom/client'
 import type { OnRenderClientAsync } from 'vike/types'
 import { setCsrfToken } from './api.ts'
 import { registerServiceWorker } from './offline/register.ts'

@@ -19,12 +19,12 @@ async function firstLoad(client: Client, path: string): Promise<{ html: string; 
 describe('first load: each page carries only its own layout', () => {
   beforeEach(resetDb)
 
-  it("gives the public pages neither portal's shell nor the idle warning", async () => {
+  it("gives the public pages neither portal's shell, the idle warning nor the admin's refund dialog", async () => {
     const visitor = new Client()
     for (const p of ['/', '/data-services', '/afa', '/agent/register', '/login']) {
       const { html, js } = await firstLoad(visitor, p)
       expect(html, p).to.include('navbar')
-      for (const portalOnly of ['Admin Panel', 'Agent Portal', 'sidebar_state', 'Your session is about to expire'])
+      for (const portalOnly of ['Admin Panel', 'Agent Portal', 'sidebar_state', 'Your session is about to expire', 'Please give a reason for the refund'])
         expect(js, `${p}: ${portalOnly}`).to.not.include(portalOnly)
     }
   })

@@ -19,6 +19,7 @@ describe('bench: the tasks after the paint Lighthouse observed, by wall time and
     expect(a.wallBlocking).to.equal(70 + 30)
     expect(a.cpuBlocking).to.equal(0 + 10)
     expect(a.longest).to.deep.equal({ wall: 120, cpu: 20 })
+    expect(a.longestCpu).to.equal(60)
     expect(a.cpuAfter).to.equal(20 + 60 + 40)
     expect(a.cpuOver20).to.equal(3)
   })
