@@ -35,7 +35,7 @@ async function indexRecords(fn: () => Promise<unknown>): Promise<Record<string, 
 /** The statements the audit log page sends for `filters`, as PostgreSQL receives them. */
 async function pageStatements(filters: Record<string, unknown>): Promise<string[]> {
   const sent: string[] = []
-  const options = db().options as { logging?: unknown }
+  const options = (db() as unknown as { options: { logging?: unknown } }).options
   const was = options.logging
   options.logging = (text: string) => sent.push(text.replace(/^Executing \([^)]*\): /, ''))
   try {
