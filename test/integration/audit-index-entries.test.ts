@@ -107,6 +107,23 @@ describe("the audit log's index entries", function () {
     }
   })
 
+  it("a deleted user's entries are found through the user index (the foreign key's own lookup, as a generic plan)", async () => {
+    await db().query(
+      `INSERT INTO audit_logs (timestamp, user_id, action, resource, resource_id, severity, ip_address, details)
+       SELECT now() - make_interval(secs => g), NULL, 'ORDER_DELIVERED', 'ORDER', g::text, 'LOW', NULL, '{}' FROM generate_series(1, 20000) g`
+    )
+    await db().query('ANALYZE audit_logs')
+    const t = await db().transaction()
+    try {
+      await db().query('SET LOCAL plan_cache_mode = force_generic_plan', { transaction: t })
+      await db().query('PREPARE unlink(int) AS UPDATE ONLY audit_logs SET user_id = NULL WHERE $1 OPERATOR(pg_catalog.=) user_id', { transaction: t })
+      const plan = (await sql<{ 'QUERY PLAN': string }>('EXPLAIN EXECUTE unlink(7)', {}, t)).map((r) => r['QUERY PLAN']).join('\n')
+      expect(plan, plan).to.match(/(Index Scan using|Bitmap Index Scan on) audit_user_idx\b/)
+    } finally {
+      await t.rollback()
+    }
+  })
+
   it('down puts the indexes back as they were', async () => {
     const t = await db().transaction()
     try {
