@@ -187,7 +187,9 @@ const all: Record<string, number[]> = {}
 const BARE = 'bare node:http, same JSON'
 // CPU per order of the app (the server's process, all its threads) and of PostgreSQL's client backends,
 // from /proc around each kind's run: unlike the latencies, it does not swing with what else loads the machine.
-const cpu: Record<string, { app: number; db: number; fsyncs: number }> = {}
+const cpu: Record<string, { app: number; appKernel: number; db: number; fsyncs: number }> = {}
+/** The server's CPU seconds in the kernel (stime): its socket writes and reads, wake-ups and polls, apart from its JavaScript. */
+const kernelSeconds = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[12]) / 100
 const pgDir = path.join(BENCH_ENV.DATA_DIR, 'pg')
 const WAL = process.env.BENCH_WAL === '1'
 /** The cluster's WAL fsyncs so far, once every backend has reported (an idle one does within 10 s). */
@@ -199,10 +201,12 @@ async function walFsyncs(): Promise<number> {
 const cpuOf = (name: string, run: () => Promise<number[]>) => async () => {
   const wal0 = WAL ? await walFsyncs() : 0
   const app0 = processCpuSeconds(server.pid!)
+  const kernel0 = kernelSeconds(server.pid!)
   const db0 = postgresCpu(pgDir).backends
   const ms = await run()
-  const c = (cpu[name] ??= { app: 0, db: 0, fsyncs: 0 })
+  const c = (cpu[name] ??= { app: 0, appKernel: 0, db: 0, fsyncs: 0 })
   c.app += processCpuSeconds(server.pid!) - app0
+  c.appKernel += kernelSeconds(server.pid!) - kernel0
   c.db += postgresCpu(pgDir).backends - db0
   if (WAL) c.fsyncs += (await walFsyncs()) - wal0
   return ms
@@ -312,7 +316,9 @@ console.log('')
 for (const [name, c] of Object.entries(cpu)) {
   const n = all[name]!.length - (cpuProfile && name === PROFILED_KIND ? perRound : 0)
   const wal = WAL ? `, WAL flushes ${(c.fsyncs / n).toFixed(2)}` : ''
-  console.log(`${name.padEnd(60)} CPU per order: app ${((c.app * 1000) / n).toFixed(2)} ms, PostgreSQL backends ${((c.db * 1000) / n).toFixed(2)} ms${wal}`)
+  console.log(
+    `${name.padEnd(60)} CPU per order: app ${((c.app * 1000) / n).toFixed(2)} ms (kernel ${((c.appKernel * 1000) / n).toFixed(2)}), PostgreSQL backends ${((c.db * 1000) / n).toFixed(2)} ms${wal}`
+  )
 }
 for (const [name, c] of Object.entries(clientCpu))
   console.log(`${name.padEnd(60)} the bench client's own CPU per request: ${(c.us / 1000 / c.n).toFixed(2)} ms`)
