@@ -4,7 +4,7 @@
 // /api/v1/orders with an Idempotency-Key), next to a bare node:http server answering the same JSON
 // bytes the same way in the same rounds. Also counts the statements each order sends (bench/statement-log.ts, on only for the profiled orders after the rounds).
 // Production server, embedded PostgreSQL with fsync on. Prints figures; asserts nothing.
-//   BENCH_ORDERS (200 per round), BENCH_ROUNDS (3), BENCH_PORT (3100; +1 for the bare server), BENCH_PG_PORT (54330),
+//   BENCH_ORDERS (200 per round), BENCH_ROUNDS (3), BENCH_WARMUP (0: rounds of each kind run first, not counted), BENCH_PORT (3100; +1 for the bare server), BENCH_PG_PORT (54330),
 //   PROFILE_ORDERS (20: orders per kind whose statements are timed one by one),
 //   BENCH_TRACE=1: those orders also traced phase by phase in the server (bench/trace-requests.ts)
 //   BENCH_CPU_PROFILE=<file>: the last round's visitor orders profiled in the server (bench/cpu-window.ts), written there;
@@ -30,6 +30,8 @@ import { phaseTable } from './trace-phases.ts'
 
 const perRound = Number(process.env.BENCH_ORDERS ?? 200)
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3))
+const warmupRounds = Math.max(0, Number(process.env.BENCH_WARMUP ?? 0))
+const WARM_UP = 'warm-up'
 const PORT = process.env.BENCH_PORT ?? '3100'
 const BARE_PORT = String(Number(PORT) + 1)
 const base = `http://127.0.0.1:${PORT}`
@@ -46,7 +48,7 @@ const loadavg = () =>
     .map((l) => l.toFixed(1))
     .join(' ')
 console.log(
-  `Data Hub order placement benchmark: ${rounds} rounds of ${perRound} orders in a row per kind, node ${process.version}, ${new Date().toISOString()}, load ${loadavg()}, client ${process.env.BENCH_CLIENT === 'fetch' ? 'fetch' : 'node:http'}`
+  `Data Hub order placement benchmark: ${rounds} rounds of ${perRound} orders in a row per kind (after ${warmupRounds} not counted), node ${process.version}, ${new Date().toISOString()}, load ${loadavg()}, client ${process.env.BENCH_CLIENT === 'fetch' ? 'fetch' : 'node:http'}`
 )
 
 const pgStatements = process.env.BENCH_PG_STATEMENTS === '1'
@@ -187,7 +189,9 @@ const all: Record<string, number[]> = {}
 const BARE = 'bare node:http, same JSON'
 // CPU per order of the app (the server's process, all its threads) and of PostgreSQL's client backends,
 // from /proc around each kind's run: unlike the latencies, it does not swing with what else loads the machine.
-const cpu: Record<string, { app: number; db: number; fsyncs: number }> = {}
+const cpu: Record<string, { app: number; appKernel: number; db: number; fsyncs: number }> = {}
+/** The server's CPU seconds in the kernel (stime): its socket writes and reads, wake-ups and polls, apart from its JavaScript. */
+const kernelSeconds = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[12]) / 100
 const pgDir = path.join(BENCH_ENV.DATA_DIR, 'pg')
 const WAL = process.env.BENCH_WAL === '1'
 /** The cluster's WAL fsyncs so far, once every backend has reported (an idle one does within 10 s). */
@@ -199,10 +203,12 @@ async function walFsyncs(): Promise<number> {
 const cpuOf = (name: string, run: () => Promise<number[]>) => async () => {
   const wal0 = WAL ? await walFsyncs() : 0
   const app0 = processCpuSeconds(server.pid!)
+  const kernel0 = kernelSeconds(server.pid!)
   const db0 = postgresCpu(pgDir).backends
   const ms = await run()
-  const c = (cpu[name] ??= { app: 0, db: 0, fsyncs: 0 })
+  const c = (cpu[name] ??= { app: 0, appKernel: 0, db: 0, fsyncs: 0 })
   c.app += processCpuSeconds(server.pid!) - app0
+  c.appKernel += kernelSeconds(server.pid!) - kernel0
   c.db += postgresCpu(pgDir).backends - db0
   if (WAL) c.fsyncs += (await walFsyncs()) - wal0
   return ms
@@ -213,8 +219,14 @@ async function profilerSignal(file: string) {
   server.kill('SIGUSR2')
   while (!fs.existsSync(file)) await new Promise((r) => setTimeout(r, 20))
 }
+let bareCpu = 0
 const VISITOR = Object.keys(kinds)[0]!
 const PROFILED_KIND = process.env.BENCH_CPU_PROFILE_KIND === 'wallet' ? Object.keys(kinds)[1]! : VISITOR
+// BENCH_WARMUP rounds (0 by default, as before) run first and are not counted: in the counted rounds of a fresh server,
+// V8 is still compiling the order's code (its compiler threads are part of the app's CPU), as a server running for a
+// while no longer is.
+for (let round = 0; round < warmupRounds; round++) for (const place of Object.values(kinds)) await inARow(place, WARM_UP)
+delete clientCpu[WARM_UP]
 for (let round = 0; round < rounds; round++) {
   for (const [name, place] of Object.entries(kinds)) {
     // The profile's orders are left out of the CPU per order: the profiler costs CPU of its own.
@@ -223,7 +235,10 @@ for (let round = 0; round < rounds; round++) {
     ;(all[name] ??= []).push(...(await (profiled ? inARow(place, name) : cpuOf(name, () => inARow(place, name))())))
     if (profiled) await profilerSignal(cpuProfile)
   }
+  // The bare server's own CPU per request: node's floor for taking a request and sending such an answer.
+  const bare0 = processCpuSeconds(bare.pid!)
   ;(all[BARE] ??= []).push(...(await inARow(bareKind, BARE)))
+  bareCpu += processCpuSeconds(bare.pid!) - bare0
 }
 // Statements per order, and where an order's time goes: PROFILE_ORDERS (20) orders of each kind, one
 // at a time, each statement's time from send to answer as the log has it (bench/statement-log.ts),
@@ -312,8 +327,11 @@ console.log('')
 for (const [name, c] of Object.entries(cpu)) {
   const n = all[name]!.length - (cpuProfile && name === PROFILED_KIND ? perRound : 0)
   const wal = WAL ? `, WAL flushes ${(c.fsyncs / n).toFixed(2)}` : ''
-  console.log(`${name.padEnd(60)} CPU per order: app ${((c.app * 1000) / n).toFixed(2)} ms, PostgreSQL backends ${((c.db * 1000) / n).toFixed(2)} ms${wal}`)
+  console.log(
+    `${name.padEnd(60)} CPU per order: app ${((c.app * 1000) / n).toFixed(2)} ms (kernel ${((c.appKernel * 1000) / n).toFixed(2)}), PostgreSQL backends ${((c.db * 1000) / n).toFixed(2)} ms${wal}`
+  )
 }
+console.log(`${BARE.padEnd(60)} CPU per request: ${((bareCpu * 1000) / all[BARE]!.length).toFixed(2)} ms`)
 for (const [name, c] of Object.entries(clientCpu))
   console.log(`${name.padEnd(60)} the bench client's own CPU per request: ${(c.us / 1000 / c.n).toFixed(2)} ms`)
 console.log('')

@@ -134,15 +134,18 @@ export const orderSchema = Joi.object<PlaceOrderInput>(orderFields).unknown(true
 
 const { packageId, network, dataSizeMB, recipientNumber } = orderFields
 // Same rules as every channel, but a field the API does not know is refused by name rather than dropped.
+// All of an API order's errors are collected. The setting lives on the schema, not in each validate call: Joi merges
+// a call's options with the schema's own (its messages recompiled) on every call, but a schema's own once.
 export const apiOrderSchema = Joi.object<ApiOrderInput>({ packageId, network, dataSizeMB, recipientNumber })
   .unknown(false)
   .messages({ 'object.unknown': '{#label} is not a field of an order' })
+  .prefs({ abortEarly: false })
 
 /** An order as typed, checked: the spec's messages, the package and the recipient named together first. */
 export function checkOrder(raw: unknown, schema: Joi.ObjectSchema = orderSchema): PlaceOrderInput {
   const body = (raw ?? {}) as Record<string, unknown>
-  // All of an API order's errors are collected: a field it may not send is named before any other.
-  const { value, error } = schema === orderSchema ? schema.validate(raw) : schema.validate(raw, { abortEarly: false })
+  // An API order's schema collects all its errors (apiOrderSchema): a field it may not send is named before any other.
+  const { value, error } = schema.validate(raw)
   const clean = (e: Joi.ValidationErrorItem) => badRequest(e.message.replace(/"/g, ''))
   // A field the caller may not send is named first: the rest of the answer would not be about what they meant.
   const unknownField = error?.details.find((d) => d.type === 'object.unknown')

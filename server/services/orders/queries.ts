@@ -101,10 +101,18 @@ const INSERT_ORDER_WITH_PAYMENT = `WITH ${insertOrderAs(` WHERE ${SETTINGS_VERSI
   p AS (${paymentOfWritten('o', ENTRY_FIRST + AUDIT_WRITTEN_VALUES + 1)})
   SELECT p.*, to_jsonb(o) AS written_order FROM o, p`
 
+/** Each column name's camelCase, worked out once: the names are the statements' own, a few dozen in all. */
+const camelNames = new Map<string, string>()
+const camelOf = (key: string) => {
+  let name = camelNames.get(key)
+  if (name === undefined) camelNames.set(key, (name = key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())))
+  return name
+}
+
 /** A row as pg returns it (snake_case columns) with the keys its model would use (camelCase). */
 export function camelKeys(row: Record<string, unknown>): any {
   const out: Record<string, unknown> = {}
-  for (const key in row) out[key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = row[key]
+  for (const key in row) out[camelOf(key)] = row[key]
   return out
 }
 
