@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { QueryTypes, type Transaction } from 'sequelize'
 import { down } from '../../models/migrations/411_audit_index_entries.ts'
+import { indexRecords } from '../helpers/index-records.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { pendingSimulatorOrder } from '../helpers/simulator-order.ts'
 
@@ -13,24 +14,6 @@ const sql = <T extends object = any>(text: string, replacements: Record<string, 
   db().query<T>(text, { replacements, type: QueryTypes.SELECT, transaction }) as Promise<T[]>
 
 const PARTIAL = ['audit_ip_idx', 'audit_severity_idx', 'audit_user_idx']
-
-/** WAL records per index of audit_logs written while `fn` ran, by index name. */
-async function indexRecords(fn: () => Promise<unknown>): Promise<Record<string, number>> {
-  const [{ start }] = await sql<{ start: string }>('SELECT pg_current_wal_insert_lsn()::text AS start')
-  await fn()
-  const rows = await sql<{ name: string; n: number }>(
-    `WITH idx AS (
-       SELECT c.relname AS name, pg_relation_filenode(c.oid) AS node FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-        WHERE i.indrelid = 'audit_logs'::regclass)
-     SELECT idx.name, count(*)::int AS n
-       FROM pg_get_wal_records_info(:start::pg_lsn, pg_current_wal_insert_lsn()) w
-       JOIN idx ON w.block_ref ~ ('rel [0-9]+/[0-9]+/' || idx.node || ' ')
-      WHERE w.resource_manager = 'Btree'
-      GROUP BY idx.name`,
-    { start }
-  )
-  return Object.fromEntries(rows.map((r) => [r.name, r.n]))
-}
 
 /** The statements the audit log page sends for `filters`, as PostgreSQL receives them. */
 async function pageStatements(filters: Record<string, unknown>): Promise<string[]> {
@@ -59,7 +42,7 @@ describe("the audit log's index entries", function () {
   it("a settlement's entry (no user, no IP, LOW) writes none in the user, IP and severity indexes; an admin's does", async () => {
     const o = await pendingSimulatorOrder()
     await app().services.settings.get()
-    const settled = await indexRecords(async () => {
+    const settled = await indexRecords(['audit_logs'], async () => {
       const approved = { status: 'SUCCESS' as const, message: 'Approved', amountPesewas: 450, currency: 'GHS' }
       expect((await app().services.payments.settle(o.tid, approved)).settled).to.equal(true)
     })
@@ -67,7 +50,7 @@ describe("the audit log's index entries", function () {
     for (const name of PARTIAL) expect(settled[name], JSON.stringify(settled)).to.equal(undefined)
 
     const [{ id: adminId }] = await sql<{ id: number }>("SELECT id FROM users WHERE role = 'ADMIN' LIMIT 1")
-    const byAdmin = await indexRecords(() =>
+    const byAdmin = await indexRecords(['audit_logs'], () =>
       app().services.audit.record({ action: 'SETTINGS_UPDATED', resource: 'SETTINGS', severity: 'HIGH' }, { user: { id: adminId } as never, ip: '10.0.0.9' })
     )
     for (const name of PARTIAL) expect(byAdmin[name], JSON.stringify(byAdmin)).to.be.greaterThan(0)

@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { QueryTypes, type Transaction } from 'sequelize'
 import { down } from '../../models/migrations/387_settlement_index_entries.ts'
+import { indexRecords } from '../helpers/index-records.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { pendingSimulatorOrder } from '../helpers/simulator-order.ts'
 
@@ -15,23 +16,8 @@ const sql = <T extends object = any>(text: string, replacements: Record<string, 
 const GONE = ['commissions_archived_idx', 'commissions_agent_idx', 'audit_time_idx']
 const VISITORS_LEFT_OUT = ['orders_user_idx', 'payments_agent_idx']
 
-/** WAL records per index of the settlement's tables written while `fn` ran, by index name. */
-async function indexRecords(fn: () => Promise<unknown>): Promise<Record<string, number>> {
-  const [{ start }] = await sql<{ start: string }>('SELECT pg_current_wal_insert_lsn()::text AS start')
-  await fn()
-  const rows = await sql<{ name: string; n: number }>(
-    `WITH idx AS (
-       SELECT c.relname AS name, pg_relation_filenode(c.oid) AS node FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-        WHERE i.indrelid IN ('orders'::regclass, 'payments'::regclass, 'commissions'::regclass, 'audit_logs'::regclass))
-     SELECT idx.name, count(*)::int AS n
-       FROM pg_get_wal_records_info(:start::pg_lsn, pg_current_wal_insert_lsn()) w
-       JOIN idx ON w.block_ref ~ ('rel [0-9]+/[0-9]+/' || idx.node || ' ')
-      WHERE w.resource_manager IN ('Btree', 'Gin')
-      GROUP BY idx.name`,
-    { start }
-  )
-  return Object.fromEntries(rows.map((r) => [r.name, r.n]))
-}
+const SETTLEMENT_TABLES = ['orders', 'payments', 'commissions', 'audit_logs']
+const settlementIndexRecords = (fn: () => Promise<unknown>) => indexRecords(SETTLEMENT_TABLES, fn, ['Btree', 'Gin'])
 
 const approved = { status: 'SUCCESS' as const, message: 'Approved', amountPesewas: 450, currency: 'GHS' }
 
@@ -59,7 +45,7 @@ describe("a paid order's settlement: the index entries it writes", function () {
   it("a visitor's settlement writes no entry in an index that repeats another's keys or leaves visitors out", async () => {
     const o = await pendingSimulatorOrder()
     await app().services.settings.get()
-    const written = await indexRecords(async () => {
+    const written = await settlementIndexRecords(async () => {
       expect((await app().services.payments.settle(o.tid, approved)).settled).to.equal(true)
     })
     // The settlement wrote its entries (the payment's, the order's, the commission's, the audit entry's) ...

@@ -1,12 +1,8 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
-import { connect } from '../../models/db.ts'
-import { boot } from '../../main.ts'
-import type { Running } from '../../server/index.ts'
-import { createLogger } from '../../server/lib/logger.ts'
-import { startFakeArkesel, type FakeArkesel } from '../fakes/arkesel.ts'
+import { useArkeselInstance } from '../helpers/arkesel-instance.ts'
 import { adminClient, Client } from '../helpers/http.ts'
-import { app, resetDb, testEnv } from '../helpers/server.ts'
+import { app, resetDb } from '../helpers/server.ts'
 
 const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) =>
   app().db.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
@@ -79,44 +75,30 @@ describe('SMS dispatcher', function () {
   })
 
   describe('Arkesel SMS v2 (fake)', () => {
-    let fake: FakeArkesel
-    let ark: Running
-    before(async () => {
-      fake = await startFakeArkesel()
-      const { sequelize, models } = connect(app().db.url)
-      ark = await boot({
-        env: { ...testEnv(), PORT: 0, ARKESEL_API_KEY: fake.apiKey, ARKESEL_BASE_URL: fake.url },
-        log: createLogger('silent'),
-        db: { sequelize, models, url: app().db.url, close: () => sequelize.close() }
-      })
-    })
-    after(async () => {
-      await ark?.stop()
-      await fake?.close()
-    })
+    const ark = useArkeselInstance()
     beforeEach(() => {
-      fake.sent.length = 0
-      fake.failNext(0)
-      ark.services.settings.invalidate()
+      ark.fake.sent.length = 0
+      ark.fake.failNext(0)
+      ark.app.services.settings.invalidate()
     })
 
     it("sends with the sender ID from settings and records Arkesel's message id", async () => {
-      await ark.services.settings.update({ smsSenderId: 'MyShop' }, {})
-      await ark.services.sms.send('233241234567', 'Your data is on its way')
-      await ark.services.queue.drain()
-      expect(fake.sent).to.have.length(1)
-      expect(fake.sent[0]).to.include({ sender: 'MyShop', message: 'Your data is on its way', recipient: '233241234567' })
-      expect((await rows())[0]).to.include({ status: 'SENT', provider: 'arkesel', provider_message_id: fake.sent[0]!.id })
+      await ark.app.services.settings.update({ smsSenderId: 'MyShop' }, {})
+      await ark.app.services.sms.send('233241234567', 'Your data is on its way')
+      await ark.app.services.queue.drain()
+      expect(ark.fake.sent).to.have.length(1)
+      expect(ark.fake.sent[0]).to.include({ sender: 'MyShop', message: 'Your data is on its way', recipient: '233241234567' })
+      expect((await rows())[0]).to.include({ status: 'SENT', provider: 'arkesel', provider_message_id: ark.fake.sent[0]!.id })
     })
 
     it('retries on 500 until sent; a refusal (4xx) is FAILED at once with the reason', async () => {
-      fake.failNext(2, 500)
-      await ark.services.sms.send('0241234567', 'Retry me')
-      await ark.services.queue.drain()
+      ark.fake.failNext(2, 500)
+      await ark.app.services.sms.send('0241234567', 'Retry me')
+      await ark.app.services.queue.drain()
       expect((await rows())[0]).to.include({ status: 'SENT', attempts: 3 })
-      fake.failNext(1, 402)
-      const id = await ark.services.sms.send('0241234567', 'No credit')
-      await ark.services.queue.drain()
+      ark.fake.failNext(1, 402)
+      const id = await ark.app.services.sms.send('0241234567', 'No credit')
+      await ark.app.services.queue.drain()
       expect((await q<any>('SELECT * FROM sms_outbox WHERE id = :id', { id }))[0]).to.include({
         status: 'FAILED',
         attempts: 1,
@@ -125,9 +107,9 @@ describe('SMS dispatcher', function () {
     })
 
     it('gives up after 5 tries on a gateway that stays down', async () => {
-      fake.failNext(10, 503)
-      const id = await ark.services.sms.send('0241234567', 'Down')
-      await ark.services.queue.drain()
+      ark.fake.failNext(10, 503)
+      const id = await ark.app.services.sms.send('0241234567', 'Down')
+      await ark.app.services.queue.drain()
       expect((await q<any>('SELECT * FROM sms_outbox WHERE id = :id', { id }))[0]).to.include({ status: 'FAILED', attempts: 5 })
     })
   })

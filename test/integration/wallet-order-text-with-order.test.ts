@@ -1,13 +1,9 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
-import { boot } from '../../main.ts'
-import { connect } from '../../models/db.ts'
-import type { Running } from '../../server/index.ts'
-import { createLogger } from '../../server/lib/logger.ts'
-import { startFakeArkesel, type FakeArkesel } from '../fakes/arkesel.ts'
+import { useArkeselInstance } from '../helpers/arkesel-instance.ts'
 import { Client } from '../helpers/http.ts'
 import { resellerWithKey } from '../helpers/reseller.ts'
-import { app, resetDb, testEnv } from '../helpers/server.ts'
+import { app, resetDb } from '../helpers/server.ts'
 import { statementsSent } from '../helpers/statements.ts'
 
 // A wallet order's "order received" text for its agent is written by the order's own statement (ADR 0075): it
@@ -86,37 +82,23 @@ describe("a wallet order: its agent's text written by the order's statement (ADR
   })
 
   describe('through Arkesel (fake)', () => {
-    let fake: FakeArkesel
-    let ark: Running
-    before(async () => {
-      fake = await startFakeArkesel()
-      const { sequelize, models } = connect(app().db.url)
-      ark = await boot({
-        env: { ...testEnv(), PORT: 0, ARKESEL_API_KEY: fake.apiKey, ARKESEL_BASE_URL: fake.url },
-        log: createLogger('silent'),
-        db: { sequelize, models, url: app().db.url, close: () => sequelize.close() }
-      })
-    })
-    after(async () => {
-      await ark?.stop()
-      await fake?.close()
-    })
+    const ark = useArkeselInstance()
 
     it('a text the provider refuses is FAILED with its reason, once; the order stays paid', async () => {
       await app().services.settings.update({ deliveryMode: 'manual' }, {})
-      ark.services.settings.invalidate()
+      ark.app.services.settings.invalidate()
       const { pkg, a, api: own } = await resellerWithKey(20, 'Refused')
-      const api = new Client(ark.url)
+      const api = new Client(ark.app.url)
       api.bearer = own.bearer
-      fake.sent.length = 0
-      fake.failNext(1, 402)
+      ark.fake.sent.length = 0
+      ark.fake.failNext(1, 402)
       const out = await api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241112244' }, { 'Idempotency-Key': 'refused' })
       expect(out.status, out.text).to.equal(201)
-      await ark.services.queue.drain()
+      await ark.app.services.queue.drain()
       expect(await sql('SELECT to_phone, status, attempts, error FROM sms_outbox')).to.deep.equal([
         { to_phone: a.agent.phone, status: 'FAILED', attempts: 1, error: 'Arkesel: Insufficient balance' }
       ])
-      expect(fake.sent).to.have.length(0)
+      expect(ark.fake.sent).to.have.length(0)
       expect(await sql('SELECT payment_status FROM orders WHERE id = :id', { id: out.body.order.id })).to.deep.equal([{ payment_status: 'SUCCESS' }])
     })
   })
