@@ -2,7 +2,7 @@ import { QueryTypes } from 'sequelize'
 import { app } from './server.ts'
 
 /**
- * WAL records written in each index of `tables` while `fn` ran, by index name (pg_walinspect must be installed):
+ * WAL records written in each index of `tables` while `fn` ran, by index name (it installs pg_walinspect first):
  * an index that gets no entry for a write is one the write did not cost. `kinds`: the index access methods' WAL
  * resource managers to count.
  */
@@ -10,6 +10,7 @@ export async function indexRecords(tables: string[], fn: () => Promise<unknown>,
   const db = app().db.sequelize
   const sql = <T extends object>(text: string, replacements: Record<string, unknown>) =>
     db.query<T>(text, { replacements, type: QueryTypes.SELECT }) as Promise<T[]>
+  await db.query('CREATE EXTENSION IF NOT EXISTS pg_walinspect')
   const [{ start }] = (await sql<{ start: string }>('SELECT pg_current_wal_insert_lsn()::text AS start', {})) as [{ start: string }]
   await fn()
   const rows = await sql<{ name: string; n: number }>(

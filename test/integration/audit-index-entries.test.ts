@@ -34,9 +34,6 @@ const planOf = async (text: string) => (await sql<{ 'QUERY PLAN': string }>(`EXP
 
 describe("the audit log's index entries", function () {
   this.timeout(60_000)
-  before(async () => {
-    await db().query('CREATE EXTENSION IF NOT EXISTS pg_walinspect')
-  })
   beforeEach(resetDb)
 
   it("a settlement's entry (no user, no IP, LOW) writes none in the user, IP and severity indexes; an admin's does", async () => {

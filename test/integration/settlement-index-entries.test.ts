@@ -37,9 +37,6 @@ async function planOf(text: string, t: Transaction): Promise<string> {
 
 describe("a paid order's settlement: the index entries it writes", function () {
   this.timeout(30_000)
-  before(async () => {
-    await db().query('CREATE EXTENSION IF NOT EXISTS pg_walinspect')
-  })
   beforeEach(resetDb)
 
   it("a visitor's settlement writes no entry in an index that repeats another's keys or leaves visitors out", async () => {
