@@ -26,16 +26,6 @@ export interface Browser {
   started(): string[]
 }
 
-/**
- * Audit entries held, while `open`, for a statement the caller sends next in the same transaction anyway (a wallet
- * order's answer, ADR 0068): `audit.record` with a transaction adds its entry's parameters to `entries` instead of an
- * INSERT of its own. Whoever sets one writes what it holds before the commit (`takeHeld` closes it).
- */
-export interface AuditHold {
-  open: boolean
-  entries: unknown[][]
-}
-
 export interface Ctx {
   user?: Actor | null
   ip?: string | null
@@ -45,5 +35,4 @@ export interface Ctx {
   sessionId?: string | null
   tokenFamily?: string | null
   browser?: Browser
-  auditHold?: AuditHold
 }

@@ -1,6 +1,5 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
-import { auditHold, takeHeld } from '../../server/services/audit/index.ts'
 import { createAgent, createPackage } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { resellerWithKey } from '../helpers/reseller.ts'
@@ -8,9 +7,9 @@ import { app, resetDb } from '../helpers/server.ts'
 import { statementsSent } from '../helpers/statements.ts'
 
 /**
- * A wallet order's settlement audit entry (PAYMENT_SUCCESS) is held for the answer's read of the order and written by
- * that statement, in the order's transaction (ADR 0068): the same entry, exactly once, committed exactly when the
- * payment is, with no INSERT of its own.
+ * A wallet order's settlement audit entry (PAYMENT_SUCCESS) is written by the order's own statement, which also returns
+ * the answer's orders_view row (ADR 0079): the same entry, exactly once, committed exactly when the payment is, with no
+ * INSERT of its own and no read of the answer.
  */
 const sql = <T extends object = any>(text: string, replacements: Record<string, unknown> = {}) =>
   app().db.sequelize.query<T>(text, { replacements, type: QueryTypes.SELECT }) as Promise<T[]>
@@ -19,13 +18,14 @@ const entriesOf = (tid: string) =>
     "SELECT user_id, severity, ip_address, details FROM audit_logs WHERE action = 'PAYMENT_SUCCESS' AND resource = 'PAYMENT' AND resource_id = :tid",
     { tid }
   )
-const ANSWER_WITH_ENTRY = /^WITH held AS \(INSERT INTO audit_logs\b[\s\S]*\bSELECT \* FROM orders_view WHERE id = \$1$/
+const ORDER_WITH_ENTRY = /^WITH o AS \(\s*INSERT INTO orders\b[\s\S]*\bpe AS \(INSERT INTO audit_logs\b[\s\S]*\bAS view__id\b/
+const ANSWER_READ = /\bFROM orders_view\b/
 
-describe("a wallet order: settlement's audit entry written by the answer's read (ADR 0068)", function () {
+describe("a wallet order: settlement's audit entry written by the order's statement, which returns the answer (ADR 0079)", function () {
   this.timeout(30_000)
   beforeEach(resetDb)
 
-  it('over the reseller API: one PAYMENT_SUCCESS entry with what settlement says, written by the statement that reads the answer', async () => {
+  it("over the reseller API: one PAYMENT_SUCCESS entry with what settlement says, written by the order's statement; no read of the answer", async () => {
     const { pkg, a, api } = await resellerWithKey(20, 'Audited')
     const { out, sent } = await statementsSent(() =>
       api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241112211' }, { 'Idempotency-Key': 'a-1' })
@@ -35,10 +35,14 @@ describe("a wallet order: settlement's audit entry written by the answer's read 
       sent.filter((s) => /^INSERT INTO audit_logs\b/.test(s)),
       sent.join('\n')
     ).to.deep.equal([])
-    const answer = sent.filter((s) => ANSWER_WITH_ENTRY.test(s))
-    expect(answer, sent.join('\n')).to.have.length(1)
+    const placing = sent.filter((s) => ORDER_WITH_ENTRY.test(s))
+    expect(placing, sent.join('\n')).to.have.length(1)
+    expect(
+      sent.filter((s) => ANSWER_READ.test(s)),
+      sent.join('\n')
+    ).to.deep.equal([])
     // Inside the order's transaction, before its commit.
-    expect(sent.indexOf(answer[0]!), sent.join('\n')).to.be.lessThan(sent.findIndex((s) => /^COMMIT/.test(s)))
+    expect(sent.indexOf(placing[0]!), sent.join('\n')).to.be.lessThan(sent.findIndex((s) => /^COMMIT/.test(s)))
     const [order] = await sql<{ id: number; payment_transaction_id: string }>('SELECT id, payment_transaction_id FROM orders')
     const entries = await entriesOf(order!.payment_transaction_id)
     expect(entries).to.have.length(1)
@@ -68,7 +72,8 @@ describe("a wallet order: settlement's audit entry written by the answer's read 
     await portal.login(a.user.email, a.password)
     const { out, sent } = await statementsSent(() => portal.post('/api/orders', { packageId: pkg.id, recipientNumber: '0241112222', payFrom: 'wallet' }))
     expect(out.status, out.text).to.equal(201)
-    expect(sent.filter((s) => ANSWER_WITH_ENTRY.test(s))).to.have.length(1)
+    expect(sent.filter((s) => ORDER_WITH_ENTRY.test(s))).to.have.length(1)
+    expect(sent.filter((s) => ANSWER_READ.test(s))).to.deep.equal([])
     expect(
       sent.filter((s) => /^INSERT INTO audit_logs\b/.test(s)),
       sent.join('\n')
@@ -82,39 +87,5 @@ describe("a wallet order: settlement's audit entry written by the answer's read 
               (SELECT count(*) FROM audit_logs WHERE action = 'PAYMENT_SUCCESS') AS entries`
     )
     expect(n).to.deep.equal({ orders: '1', payments: '1', entries: '1' })
-  })
-
-  it('the hold: kept only inside a transaction and while open, gone with a rollback; once taken, an entry is written at once', async () => {
-    const { audit } = app().services
-    const entry = (resourceId: string) => ({ action: 'PAYMENT_SUCCESS', resource: 'PAYMENT', resourceId, details: { n: resourceId } })
-    const kept = async () =>
-      (await sql<{ resource_id: string }>("SELECT resource_id FROM audit_logs WHERE resource = 'PAYMENT' ORDER BY id")).map((r) => r.resource_id)
-    // No transaction: never held.
-    const loose = auditHold()
-    await audit.record(entry('no-transaction'), { auditHold: loose })
-    expect(loose.entries).to.deep.equal([])
-    expect(await kept()).to.deep.equal(['no-transaction'])
-    // Held, then a rollback: nothing of it is kept.
-    const rolledBack = auditHold()
-    await app()
-      .db.sequelize.transaction(async (transaction) => {
-        await audit.record(entry('rolled-back'), { transaction, auditHold: rolledBack })
-        expect(rolledBack.entries).to.have.length(1)
-        throw new Error('roll back')
-      })
-      .catch(() => {})
-    expect(await kept()).to.deep.equal(['no-transaction'])
-    // Held, taken (the hold closes), and a later entry in the same transaction written by its own INSERT.
-    const hold = auditHold()
-    await app().db.sequelize.transaction(async (transaction) => {
-      await audit.record(entry('held'), { transaction, auditHold: hold })
-      expect(await kept()).to.deep.equal(['no-transaction'])
-      const held = takeHeld(hold)
-      expect(held).to.have.length(1)
-      await audit.record(entry('after'), { transaction, auditHold: hold })
-      expect(hold.entries).to.deep.equal([])
-    })
-    // "held" was taken and never written by anyone: the caller that takes entries writes them (the order's answer does).
-    expect(await kept()).to.deep.equal(['no-transaction', 'after'])
   })
 })

@@ -309,7 +309,7 @@ describe('wallet: ledger, concurrency, top-up, wallet orders', () => {
       }
       const err = (() => {
         try {
-          orderPaymentWith(payment, { message: 'Paid from wallet', queue: true, commission: [null, 'PERCENTAGE', amountPesewas] })
+          orderPaymentWith(payment, { message: 'Paid from wallet', queue: true, commission: [null, 'PERCENTAGE', amountPesewas], entry: [] })
         } catch (e) {
           return e as Error
         }

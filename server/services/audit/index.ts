@@ -1,20 +1,8 @@
 import type { Models } from '../../../models/index.ts'
-import type { AuditHold, Ctx } from '../context.ts'
-import { type AuditInsert, createAuditQueries, heldEntryValues, writtenEntryValues } from './queries.ts'
+import type { Ctx } from '../context.ts'
+import { type AuditInsert, createAuditQueries, paidEntryValues, writtenEntryValues } from './queries.ts'
 
-export { AUDIT_WRITTEN_VALUES, auditOfHeld, auditOfWritten } from './queries.ts'
-
-/** A hold for `Ctx.auditHold`, open: `record` keeps the entries of a context that carries it. */
-export const auditHold = (): AuditHold => ({ open: true, entries: [] })
-
-/**
- * What the hold kept (for `auditOfHeld`), and the hold closed: an entry recorded after this is written at once by its
- * own INSERT, so none is left behind unwritten.
- */
-export function takeHeld(hold: AuditHold): unknown[][] {
-  hold.open = false
-  return hold.entries.splice(0)
-}
+export { AUDIT_WRITTEN_VALUES, auditOfPaid, auditOfWritten } from './queries.ts'
 
 export const AUDIT_ACTIONS = [
   'LOGIN',
@@ -63,13 +51,11 @@ export function createAuditService({ models }: { models: Models }) {
   return {
     /** In the caller's transaction when it has one. */
     record: async (entry: AuditEntry, ctx: Ctx = {}): Promise<void> => {
-      // Held for the caller's next statement in the same transaction (`Ctx.auditHold`): never outside a transaction.
-      if (ctx.auditHold?.open && ctx.transaction) {
-        ctx.auditHold.entries.push(heldEntryValues(row(entry, ctx), ctx.ip ?? null))
-        return
-      }
       await q.insert(row(entry, ctx), ctx.ip ?? null, ctx.transaction)
     },
+
+    /** The parameters of `auditOfPaid`: the entry `record` would write, before the details its statement adds. */
+    ofPaid: (entry: AuditEntry, ctx: Ctx = {}): unknown[] => paidEntryValues(row(entry, ctx), ctx.ip ?? null),
 
     /**
      * The parameters of `auditOfWritten` for an entry whose resource id is the id of a row the caller's

@@ -118,8 +118,8 @@ export const writtenEntryValues = (e: AuditInsert, ipAddress: string | null): un
   e.details
 ]
 
-/** An entry as `record` writes it, as parameters of `auditOfHeld` (ADR 0068). */
-export const heldEntryValues = (e: AuditInsert, ipAddress: string | null): unknown[] => [
+/** An entry as `record` writes it, as parameters of `auditOfPaid`. */
+export const paidEntryValues = (e: AuditInsert, ipAddress: string | null): unknown[] => [
   new Date(),
   e.userId,
   e.action,
@@ -131,14 +131,16 @@ export const heldEntryValues = (e: AuditInsert, ipAddress: string | null): unkno
 ]
 
 /**
- * Entries held for a statement sent anyway (`Ctx.auditHold`), as the body of a data-modifying CTE: `count` entries,
- * each with `heldEntryValues`' parameters, from `$first` on.
+ * An entry written by a statement only for the rows of `source` (a CTE of that statement: none, no entry), as the body
+ * of a data-modifying CTE: its columns the parameters from `$first` on, in `paidEntryValues`' order, its details
+ * merged with `detailsSql` (a jsonb built from what the statement itself wrote). A wallet order's PAYMENT_SUCCESS,
+ * written by the order's own statement exactly when the wallet paid it (ADR 0079).
  */
-export const auditOfHeld = (first: number, count: number) =>
-  `INSERT INTO audit_logs (timestamp, user_id, action, resource, resource_id, severity, ip_address, details) VALUES ${Array.from({ length: count }, (_, i) => {
-    const n = first + i * 8
-    return `($${n}::timestamptz, $${n + 1}::int, $${n + 2}::text, $${n + 3}::text, $${n + 4}::text, $${n + 5}::text, $${n + 6}::text, $${n + 7}::jsonb)`
-  }).join(', ')}`
+export const auditOfPaid = (source: string, first: number, detailsSql: string) =>
+  `INSERT INTO audit_logs (timestamp, user_id, action, resource, resource_id, severity, ip_address, details)
+    SELECT $${first}::timestamptz, $${first + 1}::int, $${first + 2}::text, $${first + 3}::text, $${first + 4}::text, $${first + 5}::text, $${first + 6}::text,
+      $${first + 7}::jsonb || ${detailsSql}
+      FROM ${source} RETURNING id`
 
 export function createAuditQueries(sequelize: Sequelize) {
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { type: QueryTypes.SELECT, replacements })

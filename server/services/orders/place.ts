@@ -5,7 +5,7 @@ import { transactionOn } from '../../../models/transaction.ts'
 import { AppError, badRequest, conflict, forbidden } from '../../lib/errors.ts'
 import { toGhs, toPesewas } from '../../lib/money.ts'
 import { isActiveAgent } from '../../lib/vocabulary.ts'
-import { auditHold, takeHeld, type AuditService } from '../audit/index.ts'
+import type { AuditService } from '../audit/index.ts'
 import type { Actor, Ctx } from '../context.ts'
 import type { PackageRow, PackagesService } from '../packages/index.ts'
 import { methodOf, newTransactionId, type PaymentRequestInput, type PaymentRow, type PaymentsService, type PaymentView } from '../payments/index.ts'
@@ -34,8 +34,8 @@ interface InsertOptions {
   shop?: ShopQuote
   /** Written marked simulated: its payment follows at once from the payment simulator. */
   simulated?: boolean
-  /** Runs in the order's transaction once it is written; `paid`: what `paidWith` wrote. */
-  andThen?: (order: OrderRow, transaction: Transaction, paid?: WrittenPayment) => Promise<void>
+  /** Runs in the order's transaction once it is written; `paid`: what `paidWith` wrote, `view`: the order's orders_view row as written then. */
+  andThen?: (order: OrderRow, transaction: Transaction, paid?: WrittenPayment, view?: Record<string, any>) => Promise<void>
   writtenWith?: WrittenWithOrder
   /** A wallet order's payment and debit, written by the order's own statement (the order's columns as they will be written). */
   paidWith?: (order: NewOrder) => OrderPaymentCtes
@@ -195,13 +195,13 @@ export function createPlacing(deps: PlacingDeps) {
           ? { pricePesewas: shop.pricePesewas, parent: shop.parent ?? null }
           : await pricing.priceFor(ctx.user ?? null, pkg, { transaction, lock: true, read: opts.standingRead })
         const { order: o, entry } = orderOf(pkg, input, tid, quote, ctx, opts)
-        const { order, settingsVersion, alsoWritten, paid } = opts.paidWith
+        const { order, settingsVersion, alsoWritten, paid, view } = opts.paidWith
           ? await queries.insertPaid(o, entry, opts.paidWith(o), transaction, opts.writtenWith)
-          : { ...(await queries.insert(o, entry, transaction, opts.writtenWith)), paid: undefined }
+          : { ...(await queries.insert(o, entry, transaction, opts.writtenWith)), paid: undefined, view: undefined }
         if (opts.writtenWith && !alsoWritten) throw opts.writtenWith.refused()
         // The settings as saved now, without a read unless they changed since the copy this request used.
         if (!(await settings.freshAt(settingsVersion, { transaction })).platformOpen) throw forbidden(PURCHASES_DISABLED)
-        await andThen?.(order, transaction, paid)
+        await andThen?.(order, transaction, paid, view)
         return order
       })
     )
@@ -216,9 +216,6 @@ export function createPlacing(deps: PlacingDeps) {
     // A used transaction id: the unique indexes of orders and payments refuse it in the one transaction (409, nothing kept).
     const tid = tidOf(input)
     let placed: PlacedOrder | undefined
-    // Settlement's audit entry (PAYMENT_SUCCESS) is held for the answer's read below, which writes it in the same
-    // transaction: one statement fewer, the entry still committed exactly when the payment is (ADR 0068).
-    const hold = auditHold()
     // The order is written already marked simulated while the simulator takes payments: no UPDATE of it after.
     await insertOrder(pkg, input, tid, ctx, {
       simulated: payments.isSimulator,
@@ -226,16 +223,17 @@ export function createPlacing(deps: PlacingDeps) {
       standingRead: opts.standingRead,
       // The payment and the debit are written by the order's own statement; a wallet that did not cover it is refused next (402).
       paidWith: (o) => wallet.orderPayment.written(o, ctx, current),
-      andThen: async (o, transaction, written) => {
+      andThen: async (o, transaction, written, row) => {
         const paid = await wallet.orderPayment.settled(
           { agentId: o.agentId, userId: o.userId, amountPesewas: o.amountPesewas, paymentTransactionId: tid },
           written!,
-          { ...ctx, transaction, auditHold: hold },
+          { ...ctx, transaction },
           current
         )
-        // The answer is read before the commit, once: once the money has moved, a connection lost on
-        // a later read must not tell the agent it failed (and invite a second, paid order). It writes the held entries.
-        const row = await queries.viewRowIn(o.id, transaction, takeHeld(hold))
+        // The answer is the order's orders_view row as its own statement wrote it, in hand before the commit: once the
+        // money has moved, a connection lost on a later read must not tell the agent it failed (and invite a second,
+        // paid order). Settlement's effects change nothing of the order's row (ADR 0079), and its audit entry (PAYMENT_SUCCESS) was
+        // written by that statement too, exactly when the wallet paid.
         placed = { order: presentOrder(row), payment: payments.present(paid), amountPesewas: o.amountPesewas, row }
         await opts.andThen?.(o.id, transaction)
       }

@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import type { Models, OrderRow, OrderViewRow } from '../../../models/index.ts'
 import { preparedFor } from '../../../models/prepared.ts'
-import { AUDIT_WRITTEN_VALUES, auditOfHeld, auditOfWritten } from '../audit/index.ts'
+import { AUDIT_WRITTEN_VALUES, auditOfWritten } from '../audit/index.ts'
 import { orderFromJson, paymentOfWritten, type PaymentRow } from '../payments/index.ts'
 import { SETTINGS_VERSION_SQL } from '../settings/index.ts'
 import type { OrderPaymentCtes, WrittenPayment } from '../wallet/index.ts'
@@ -62,13 +62,72 @@ const insertOrderWith = (also?: (source: string, first: number) => string) => `W
   SELECT o.*, ${SETTINGS_VERSION_SQL} AS settings_version${also ? ', (SELECT count(*) FROM also)::int AS also_written' : ''} FROM o`
 
 /**
+ * orders_view's row (models/migrations/380_*) of an order written by this statement, from its RETURNING row `o`: a new
+ * order has no export row, so the view's join adds nothing (not exported, its own delivery status and times). The
+ * CTE's rows are not visible to the statement's reads of orders_view, so the row is built from `o`, its columns in the
+ * view's order, each named with VIEW_PREFIX (the payment's columns share the row).
+ */
+const VIEW_PREFIX = 'view__'
+const VIEW_OF_WRITTEN = [
+  'id',
+  'user_id',
+  'agent_id',
+  'package_id',
+  'package_name',
+  'recipient_number',
+  'network',
+  'data_size_mb',
+  'amount_pesewas',
+  'payment_status',
+  'payment_transaction_id',
+  'payment_phone_number',
+  'channel',
+  'delivered',
+  'delivered_at',
+  ['false', 'exported'],
+  ['NULL::timestamptz', 'exported_at'],
+  'created_at',
+  'updated_at',
+  'delivery_status',
+  'delivery_vendor',
+  'delivery_reference',
+  'delivery_attempts',
+  'delivery_error',
+  'simulated',
+  'shop_id',
+  'shop_agent_id',
+  'shop_price_pesewas',
+  'shop_agent_price_pesewas',
+  'shop_margin_pesewas',
+  'batch_id',
+  'parent_agent_id',
+  'parent_price_pesewas',
+  'parent_margin_pesewas',
+  'delivery_claim'
+]
+  .map((c) => (typeof c === 'string' ? `o.${c} AS ${VIEW_PREFIX}${c}` : `${c[0]} AS ${VIEW_PREFIX}${c[1]}`))
+  .join(', ')
+
+/** The orders_view row of `VIEW_OF_WRITTEN`'s columns, and the rest of the row. */
+function splitView(row: Record<string, unknown>): { view: Record<string, unknown>; rest: Record<string, unknown> } {
+  const view: Record<string, unknown> = {}
+  const rest: Record<string, unknown> = {}
+  for (const key in row) {
+    if (key.startsWith(VIEW_PREFIX)) view[key.slice(VIEW_PREFIX.length)] = row[key]
+    else rest[key] = row[key]
+  }
+  return { view, rest }
+}
+
+/**
  * A wallet order's one statement (ADR 0065): the order, its ORDER_CREATED entry, `also` as above, and the wallet's
  * payment and debit (`pay`: the wallet's CTEs `p`, `w`, `e` and `c`, parameters after `also`'s). The order and its
  * payment are written settled (ADR 0072), the order with the delivery status given last (after `pay`'s), and `c` is its
  * commission. The payment is fed by `also` when there is one, else by the order, so every wait on another request's key
  * ends before the wallet's row is locked (the wallet's `orderPaymentOfWritten` says why). The payment's row comes back
  * as written (its columns null when `also` wrote nothing), with the order as JSON, whether the debit was covered and
- * whether the commission was written. A debit not covered (or a key another request took) makes the caller throw:
+ * whether the commission was written, and the order's orders_view row (`VIEW_OF_WRITTEN`): the answer, read by no
+ * statement of its own (ADR 0079). A debit not covered (or a key another request took) makes the caller throw:
  * the rows written paid roll back with the transaction.
  */
 const insertPaidOrderWith = (pay: OrderPaymentCtes, alsoValues: number, also?: (source: string, first: number) => string) => {
@@ -86,7 +145,7 @@ const insertPaidOrderWith = (pay: OrderPaymentCtes, alsoValues: number, also?: (
     ${also ? '(SELECT count(*) FROM also)::int' : '1'} AS also_written, EXISTS (SELECT 1 FROM e) AS debited,
     EXISTS (SELECT 1 FROM c) AS commission_recorded,
     EXISTS (SELECT 1 FROM agents a WHERE a.id = o.agent_id AND a.webhook_url IS NOT NULL) AS agent_hooked,
-    (SELECT id FROM txt) AS text_id
+    (SELECT id FROM txt) AS text_id, EXISTS (SELECT 1 FROM pe) AS entry_written, ${VIEW_OF_WRITTEN}
     FROM o LEFT JOIN p ON true`
 }
 
@@ -227,9 +286,9 @@ export function createOrderQueries(sequelize: Sequelize, models: Models) {
       pay: OrderPaymentCtes,
       transaction: Transaction,
       also?: WrittenWithOrder
-    ): Promise<{ order: OrderRow; settingsVersion: string | null; alsoWritten: boolean; paid: WrittenPayment }> {
+    ): Promise<{ order: OrderRow; settingsVersion: string | null; alsoWritten: boolean; paid: WrittenPayment; view: Record<string, any> }> {
       const alsoValues = also?.values ?? []
-      const [row] = await run<
+      const [written] = await run<
         PaymentRow & {
           written_order: Record<string, unknown>
           settings_version: string | null
@@ -238,8 +297,11 @@ export function createOrderQueries(sequelize: Sequelize, models: Models) {
           commission_recorded: boolean
           agent_hooked: boolean
           text_id: number | null
+          entry_written: boolean
         }
       >(insertPaidOrderWith(pay, alsoValues.length, also?.cte), [...orderValues(o), ...entry, ...alsoValues, ...pay.values, pay.deliveryStatus], transaction)
+      const { view, rest } = splitView(written as unknown as Record<string, unknown>)
+      const row = rest as unknown as typeof written
       const {
         written_order: order,
         settings_version: settingsVersion,
@@ -248,9 +310,11 @@ export function createOrderQueries(sequelize: Sequelize, models: Models) {
         commission_recorded: commissionRecorded,
         agent_hooked: agentHooked,
         text_id: textId,
+        entry_written: entryWritten,
         ...payment
       } = row!
       return {
+        view,
         order: camelKeys(order),
         settingsVersion,
         alsoWritten: alsoWritten > 0,
@@ -261,22 +325,11 @@ export function createOrderQueries(sequelize: Sequelize, models: Models) {
           debited,
           order: { ...orderFromJson(order), agent_hooked: agentHooked },
           commissionRecorded,
+          entryWritten,
           // The agent's text, when settlement decided it for this statement (`txt`): its row's id, or null for none.
           ...(pay.textDecided ? { textId: textId ?? null } : {})
         }
       }
-    },
-
-    /**
-     * A wallet order's orders_view row as pg returns it (the reseller API presents that row its own way). `held`: audit
-     * entries held for this statement (`takeHeld`), written by it as a CTE in the same round trip (ADR 0068).
-     */
-    async viewRowIn(id: number, transaction: Transaction, held: unknown[][] = []): Promise<Record<string, any> | undefined> {
-      const text = held.length
-        ? `WITH held AS (${auditOfHeld(2, held.length)}) SELECT * FROM orders_view WHERE id = $1`
-        : 'SELECT * FROM orders_view WHERE id = $1'
-      const [row] = await run(text, [id, ...held.flat()], transaction)
-      return row
     },
 
     byId: async (id: number) => plain<OrderRow>(await models.Order.findByPk(id)),

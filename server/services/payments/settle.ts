@@ -9,7 +9,7 @@ import { isFinal, type GatewayResult, type PaymentRow } from './provider.ts'
 import { createSettleQueries, type PaidOrder } from './queries-settle.ts'
 import type { SettleDeps, SettleOutcome } from './settle-deps.ts'
 import { verdict } from './settle-verdict.ts'
-import { type OwnOrderText, settledOnWrite } from './settle-written.ts'
+import { type OwnOrderText, settledOnWrite, type WalletPaid } from './settle-written.ts'
 
 /**
  * Exactly-once settlement. Whoever arrives first (webhook, callback, status check, Complete Order,
@@ -46,7 +46,7 @@ export function createSettlement(deps: SettleDeps) {
     ctx: Ctx & { transaction: Transaction },
     settings: Settings,
     late = false,
-    paid?: { order: PaidOrder | undefined; commissionRecorded: boolean | undefined; textId?: number | null }
+    paid?: { order: PaidOrder | undefined; commissionRecorded: boolean | undefined; textId?: number | null; entryWritten?: boolean }
   ): Promise<boolean> {
     const t = ctx.transaction
     let honoured = true
@@ -183,17 +183,19 @@ export function createSettlement(deps: SettleDeps) {
       if (!outcome.honoured) honoured = false
     }
 
-    await deps.audit.record(
-      {
-        action: success ? 'PAYMENT_SUCCESS' : 'PAYMENT_FAILED',
-        resource: 'PAYMENT',
-        resourceId: p.transaction_id,
-        severity: success ? (late ? 'HIGH' : 'LOW') : 'MEDIUM',
-        userId: p.user_id,
-        details: { ...details, ...(late ? { late: true, honoured } : {}) }
-      },
-      { ...ctx, transaction: t }
-    )
+    // Written already by the order's own statement (a wallet order, ADR 0079): the same entry, from the same facts.
+    if (!paid?.entryWritten)
+      await deps.audit.record(
+        {
+          action: success ? 'PAYMENT_SUCCESS' : 'PAYMENT_FAILED',
+          resource: 'PAYMENT',
+          resourceId: p.transaction_id,
+          severity: success ? (late ? 'HIGH' : 'LOW') : 'MEDIUM',
+          userId: p.user_id,
+          details: { ...details, ...(late ? { late: true, honoured } : {}) }
+        },
+        { ...ctx, transaction: t }
+      )
     return honoured
   }
 
@@ -370,7 +372,7 @@ export function createSettlement(deps: SettleDeps) {
    */
   async function settledAsWritten(
     row: PaymentRow,
-    paid: { order: PaidOrder; commissionRecorded: boolean; textId?: number | null },
+    paid: { order: PaidOrder; commissionRecorded: boolean; textId?: number | null; entryWritten?: boolean },
     ctx: Ctx & { transaction: Transaction },
     settings: Settings
   ): Promise<PaymentRow> {
@@ -385,7 +387,8 @@ export function createSettlement(deps: SettleDeps) {
     settle,
     progress,
     load,
-    settledOnWrite: (amountPesewas: number, settings: Settings, own?: OwnOrderText) => settledOnWrite(deps, amountPesewas, settings, own),
+    settledOnWrite: (amountPesewas: number, settings: Settings, paid: WalletPaid, ctx: Ctx, own?: OwnOrderText) =>
+      settledOnWrite(deps, amountPesewas, settings, paid, ctx, own),
     settledAsWritten
   }
 }

@@ -58,8 +58,8 @@ export async function post(sequelize: Sequelize, input: PostInput, t: Transactio
 export interface OrderPaymentCtes {
   /**
    * The CTEs `p` (the payment, written settled), `w` (the wallet's balance), `e` (the ledger's entry), `c` (the
-   * order's commission, written only with `e`) and `txt` (the agent's text, likewise) over `source`, fed by `gate`,
-   * parameters from $first.
+   * order's commission, written only with `e`), `txt` (the agent's text, likewise) and `pe` (settlement's audit entry,
+   * likewise) over `source`, fed by `gate`, parameters from $first.
    */
   ctes: (source: string, gate: string, first: number) => string
   values: unknown[]
@@ -88,7 +88,8 @@ export function orderPaymentWith(payment: WalletPayment, settled: SettledOnWrite
     settled.message,
     ...settled.commission,
     settled.text?.phone ?? null,
-    settled.text?.message ?? null
+    settled.text?.message ?? null,
+    ...settled.entry
   ]
   return { ctes: orderPaymentOfWritten, values, textDecided: settled.text !== undefined, deliveryStatus: settled.queue ? 'QUEUED' : 'NOT_STARTED' }
 }

@@ -27,6 +27,8 @@ export interface WrittenPayment {
   commissionRecorded: boolean
   /** The agent's text as the statement wrote it (null: none); undefined when the statement did not decide it. */
   textId?: number | null
+  /** Whether the statement wrote settlement's PAYMENT_SUCCESS entry (`pe`): settlement's effects then record none. */
+  entryWritten: boolean
 }
 
 /**
@@ -60,7 +62,13 @@ export function walletOrderPayment(deps: { sequelize: Sequelize; payments: Payme
           simulated: payments.isSimulator,
           actorUserId: ctx.user?.id ?? null
         },
-        payments.settledOnWrite(order.amountPesewas, settings, own)
+        payments.settledOnWrite(
+          order.amountPesewas,
+          settings,
+          { transactionId: order.paymentTransactionId, userId: order.userId, simulated: payments.isSimulator },
+          ctx,
+          own
+        )
       )
     },
 
@@ -69,7 +77,7 @@ export function walletOrderPayment(deps: { sequelize: Sequelize; payments: Payme
       // The same settings the statement was written under: settlement's effects follow from them.
       return payments.settledAsWritten(
         written.payment,
-        { order: written.order, commissionRecorded: written.commissionRecorded, textId: written.textId },
+        { order: written.order, commissionRecorded: written.commissionRecorded, textId: written.textId, entryWritten: written.entryWritten },
         ctx,
         settings
       )

@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { preparedFor } from '../../../models/prepared.ts'
+import { auditOfPaid } from '../audit/index.ts'
 import { commissionOfPaid } from '../commissions/index.ts'
 import { textOfWritten } from '../sms/index.ts'
 
@@ -88,7 +89,8 @@ export interface NewEntry {
  * wallet's row is locked, as when these were two statements; a key another request took produces no row, and then
  * nothing is paid or debited. The commission's key is the new order's own id: no other request can hold it.
  * The agent's text (`txt`, settlement's decision, none when its phone is null) is fed by `paid` like the commission:
- * it exists exactly when the order is paid (ADR 0075).
+ * it exists exactly when the order is paid (ADR 0075), and so does settlement's PAYMENT_SUCCESS entry (`pe`, ADR 0079),
+ * its details completed with the order's id and whether `c` wrote the commission.
  */
 export const orderPaymentOfWritten = (source: string, gate: string, first: number) => {
   const $ = (i: number) => `$${first + i}`
@@ -107,7 +109,8 @@ export const orderPaymentOfWritten = (source: string, gate: string, first: numbe
     SELECT ${$(3)}::int, 'ORDER', -${$(1)}::bigint, w.balance_pesewas, 'Order #' || p.order_id, ${$(6)}::int, ${$(0)}::text, p.order_id FROM w, p RETURNING id),
   paid AS (SELECT ${source}.* FROM ${source} WHERE EXISTS (SELECT 1 FROM e)),
   c AS (${commissionOfPaid('paid', first + 8)}),
-  txt AS (${textOfWritten('paid', first + 11)})`
+  txt AS (${textOfWritten('paid', first + 11)}),
+  pe AS (${auditOfPaid('paid', first + 13, "jsonb_build_object('orderId', paid.id, 'commissionRecorded', EXISTS (SELECT 1 FROM c))")})`
 }
 /** A wallet order's payment as `orderPaymentOfWritten` writes it (the order's id comes from the order's row), and who acted. */
 export interface WalletPayment {
@@ -133,6 +136,8 @@ export interface SettledOnWrite {
    * not decided there (settlement's effects send it as for any payment).
    */
   text?: { phone: string; message: string } | null
+  /** Settlement's PAYMENT_SUCCESS entry (`audit.ofPaid`'s parameters), written by the order's statement when the wallet paid. */
+  entry: unknown[]
 }
 
 /** The ORDER debit a refund gives back: its agent, the payment it was for, and the (positive) amount it took. */
