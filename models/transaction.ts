@@ -65,3 +65,20 @@ export async function transactionOn<T>(sequelize: Sequelize, fn: (t: Transaction
   }
   return result
 }
+
+/**
+ * The Transaction of a statement that was its own transaction and has committed (an autocommitted statement): what
+ * remains of its work is only what runs after a commit. `afterCommit` runs its hook at once, since the commit is
+ * behind; any statement sent in it is refused (Sequelize's own refusal of a finished transaction, and a connection
+ * that refuses every query), never run elsewhere, so nothing can be written as if it were part of the committed
+ * statement (ADR 0079).
+ */
+export function committedAlready(sequelize: Sequelize): Transaction {
+  const t = new Transaction(sequelize, {})
+  const open = t as unknown as Open
+  const refused = () => Promise.reject(new Error('a statement sent in a transaction that has committed already'))
+  open.connection = { query: refused }
+  open.finished = 'commit'
+  t.afterCommit = (hook) => void hook(t)
+  return t
+}

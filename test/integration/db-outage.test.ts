@@ -198,10 +198,12 @@ describe('when the database blinks', function () {
     expect((await payer.post(`/api/simulator/payments/${tid}/approve`)).status).to.equal(409)
   })
   /**
-   * From the moment a statement like `written` ran in a transaction, every statement outside a transaction fails as on a dead
-   * connection, until the answer is back: what the caller is told can only come from before the commit.
+   * From the moment a statement like `written` ran in a transaction (or, `alone`, as its own transaction: a wallet
+   * order's one autocommitted statement, ADR 0079), every statement outside a transaction fails as on a dead
+   * connection, until the answer is back: what the caller is told can only come from before the commit, or from that
+   * statement itself.
    */
-  async function withConnectionLostAfter<T>(written: RegExp, fn: () => Promise<T>): Promise<T> {
+  async function withConnectionLostAfter<T>(written: RegExp, fn: () => Promise<T>, alone = false): Promise<T> {
     const sequelize = app().db.sequelize
     let debited = false
     let failed = 0
@@ -230,6 +232,12 @@ describe('when the database blinks', function () {
           return Promise.reject(new Error('Connection terminated unexpectedly'))
         }
         if (inTransaction.has(this) && written.test(text)) debited = true
+        // Its own transaction: the loss hits every statement after it.
+        if (alone && !inTransaction.has(this) && written.test(text)) {
+          const sent = (query as (...a: unknown[]) => Promise<unknown>).apply(this, args)
+          debited = true
+          return sent
+        }
       }
       return (query as (...a: unknown[]) => unknown).apply(this, args)
     } as typeof query
@@ -237,7 +245,7 @@ describe('when the database blinks', function () {
     sequelize.addHook('beforeQuery', 'lost-after-debit', loseConnection as never)
     try {
       const out = await fn()
-      expect(debited, `a statement like ${written} ran in a transaction`).to.equal(true)
+      expect(debited, `a statement like ${written} ran`).to.equal(true)
       return Object.assign(out as object, { failedReads: failed }) as T
     } finally {
       pg.Client.prototype.query = query
@@ -276,8 +284,10 @@ describe('when the database blinks', function () {
     expect(created.status, created.text).to.equal(201)
     const api = new Client()
     api.bearer = created.body.key
-    const res = await withConnectionLostAfter(DEBIT, () =>
-      api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241112244' }, { 'Idempotency-Key': 'lost-after-debit-1' })
+    const res = await withConnectionLostAfter(
+      DEBIT,
+      () => api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241112244' }, { 'Idempotency-Key': 'lost-after-debit-1' }),
+      true
     )
     expect(res.status, res.text).to.equal(201)
     expect(res.body.order).to.include({ recipientNumber: '0241112244' })

@@ -129,7 +129,7 @@ describe('settlement: its statements (ADR 0055)', function () {
     expect(order.updated_at).to.be.instanceOf(Date)
   })
 
-  it("a wallet order over the reseller API: written paid by the order's statement, with its commission; settlement's part, its audit entry, and the answer's row too: only the COMMIT follows", async () => {
+  it("a wallet order over the reseller API: written paid by the order's statement, with its commission; settlement's part, its audit entry, and the answer's row too, as its own transaction: nothing follows", async () => {
     const { pkg, a, api } = await resellerWithKey(20, 'Counted')
     expect((await api.post('/api/v1/orders', { packageId: pkg.id, recipientNumber: '0241112200' }, { 'Idempotency-Key': 'warm-up' })).status).to.equal(201)
     const { out, sent, named } = await statementsSent(() =>
@@ -143,8 +143,9 @@ describe('settlement: its statements (ADR 0055)', function () {
     // written by the answer's read of the order; ADR 0072: the order, its payment and its commission written paid;
     // ADR 0075: an agent without a webhook URL, as the order's statement read it: no read of the order for its webhook;
     // and the agent's text written by the order's statement; ADR 0079: settlement's audit entry written by the order's
-    // statement too, which returns the answer's orders_view row, so nothing is read after it).
-    expect(sent, sent.join('\n')).to.have.length(4)
+    // statement too, which returns the answer's orders_view row, so nothing is read after it, and is autocommitted:
+    // no START, no COMMIT).
+    expect(sent, sent.join('\n')).to.have.length(2)
     expect(
       sent.filter((s) => /\bUPDATE (payments|orders)\b/.test(s)),
       sent.join('\n')
@@ -153,7 +154,7 @@ describe('settlement: its statements (ADR 0055)', function () {
     expect(sent[placing], sent.join('\n')).to.match(/\bINSERT INTO commissions\b/)
     expect(sent[placing], sent.join('\n')).to.match(/\bINSERT INTO sms_outbox\b/)
     expect(sent[placing], sent.join('\n')).to.match(/\bpe AS \(INSERT INTO audit_logs\b/)
-    expect(shapes(sent.slice(placing + 1)), sent.join('\n')).to.deep.equal(['COMMIT;'])
+    expect(shapes(sent.slice(placing + 1)), sent.join('\n')).to.deep.equal([])
     // Every statement of settlement's part goes by name (parsed and planned once per connection).
     const unnamed = sent.slice(placing).filter((s) => !named.includes(s) && !/^COMMIT/.test(s))
     expect(unnamed, unnamed.join('\n')).to.deep.equal([])

@@ -41,8 +41,11 @@ describe("a wallet order: settlement's audit entry written by the order's statem
       sent.filter((s) => ANSWER_READ.test(s)),
       sent.join('\n')
     ).to.deep.equal([])
-    // Inside the order's transaction, before its commit.
-    expect(sent.indexOf(placing[0]!), sent.join('\n')).to.be.lessThan(sent.findIndex((s) => /^COMMIT/.test(s)))
+    // The order's statement is its own transaction: the entry is committed exactly with it.
+    expect(
+      sent.filter((s) => /^(START|COMMIT)\b/.test(s)),
+      sent.join('\n')
+    ).to.deep.equal([])
     const [order] = await sql<{ id: number; payment_transaction_id: string }>('SELECT id, payment_transaction_id FROM orders')
     const entries = await entriesOf(order!.payment_transaction_id)
     expect(entries).to.have.length(1)

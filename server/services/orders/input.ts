@@ -77,6 +77,11 @@ export interface PlaceOptions {
    * rule uses it for the same agent and package instead of reading them again in the order's transaction.
    */
   standingRead?: StandingRead
+  /**
+   * Whether the buying agent has a webhook URL, as the caller's own statement read it for this request: false lets a
+   * wallet order be written by one autocommitted statement (ADR 0079), which refuses by itself if it has one by then.
+   */
+  agentHooked?: boolean
 }
 
 /** What a shop sale records (ADR 0020): built and checked by services.shops, never from the client. */

@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize'
 import type { OrderRow } from '../../../models/index.ts'
 import { isUniqueViolation } from '../../../models/prepared.ts'
-import { transactionOn } from '../../../models/transaction.ts'
+import { committedAlready, transactionOn } from '../../../models/transaction.ts'
 import { AppError, badRequest, conflict, forbidden } from '../../lib/errors.ts'
 import { toGhs, toPesewas } from '../../lib/money.ts'
 import { isActiveAgent } from '../../lib/vocabulary.ts'
@@ -22,7 +22,7 @@ import {
   type ShopQuote,
   type WrittenWithOrder
 } from './input.ts'
-import type { NewOrder, OrderQueries } from './queries.ts'
+import { ALONE_REFUSED, aloneRefusalOf, type NewOrder, type OrderQueries } from './queries.ts'
 import { presentOrder, type OrderView } from './view.ts'
 
 export const PURCHASES_DISABLED = 'Purchases are temporarily disabled'
@@ -41,6 +41,11 @@ interface InsertOptions {
   paidWith?: (order: NewOrder) => OrderPaymentCtes
   /** The price rule's read made for this request by the caller's own statement (`PlaceOptions.standingRead`). */
   standingRead?: PlaceOptions['standingRead']
+  /**
+   * A wallet order that may be written by one autocommitted statement (ADR 0079), while the settings row is still the
+   * version of the copy the request went by; `andThen` then runs after its commit, in `committedAlready`'s transaction.
+   */
+  alone?: { settingsVersion: string }
 }
 
 export interface PlacingDeps {
@@ -185,8 +190,10 @@ export function createPlacing(deps: PlacingDeps) {
    */
   async function insertOrder(pkg: PackageRow, input: PlaceOrderInput, tid: string, ctx: Ctx, opts: InsertOptions = {}): Promise<OrderRow> {
     const { shop, andThen } = opts
-    return refusingUsedIds(() =>
-      within(sequelize, ctx, async (transaction) => {
+    return refusingUsedIds(async () => {
+      const alone = opts.alone && (await insertAlone(pkg, input, tid, ctx, opts, opts.alone))
+      if (alone) return alone
+      return within(sequelize, ctx, async (transaction) => {
         await shop?.recheck(transaction)
         // A shop order is the shop's sale at the price its buyer confirmed, never an agent's own order.
         // Otherwise THE price rule, read in this transaction (a parent's price change waits for it: ADR 0041), or
@@ -204,7 +211,45 @@ export function createPlacing(deps: PlacingDeps) {
         await andThen?.(order, transaction, paid, view)
         return order
       })
-    )
+    })
+  }
+
+  /**
+   * A wallet order written by one autocommitted statement (ADR 0079): the order with its ORDER_CREATED entry, the
+   * caller's row (its Idempotency-Key), the payment written paid, the debit, the commission, the agent's text and
+   * settlement's audit entry, all or nothing, with one commit and no START or COMMIT round trip. The price is the
+   * caller's own statement's read (the caller checked that the price rule reads nothing more: no parent's prices). What
+   * settlement's effects leave after the statement is only the delivery pump's hand-off, which runs after a commit
+   * anyway: so only for an order queued for its vendor whose text the statement wrote. The statement refuses by itself
+   * (nothing kept): a key another request holds, a wallet that did not cover it (402 as in a transaction), or, to be
+   * placed in a transaction as before, settings saved since the copy or an agent with a webhook URL by now (its
+   * webhook's job is written in the order's transaction). Undefined, with nothing written, when it does not go this way.
+   */
+  async function insertAlone(
+    pkg: PackageRow,
+    input: PlaceOrderInput,
+    tid: string,
+    ctx: Ctx,
+    opts: InsertOptions,
+    alone: { settingsVersion: string }
+  ): Promise<OrderRow | undefined> {
+    const quote = await pricing.priceFor(ctx.user ?? null, pkg, { read: opts.standingRead })
+    const { order: o, entry } = orderOf(pkg, input, tid, quote, ctx, opts)
+    const pay = opts.paidWith!(o)
+    // In manual delivery the agent's text is dispatched by a job written in the payment's transaction: not here.
+    if (pay.deliveryStatus !== 'QUEUED' || !pay.textDecided) return undefined
+    let written: Awaited<ReturnType<OrderQueries['insertPaid']>>
+    try {
+      written = await queries.insertPaid(o, entry, pay, null, opts.writtenWith, alone)
+    } catch (err) {
+      const why = aloneRefusalOf(err)
+      if (why === ALONE_REFUSED.keyTaken) throw opts.writtenWith!.refused()
+      if (why === ALONE_REFUSED.uncovered) return wallet.orderPayment.uncovered(o.agentId!)
+      if (why === ALONE_REFUSED.settingsSaved || why === ALONE_REFUSED.agentHooked) return undefined
+      throw err
+    }
+    await opts.andThen?.(written.order, committedAlready(sequelize), written.paid, written.view)
+    return written.order
   }
 
   /**
@@ -216,11 +261,28 @@ export function createPlacing(deps: PlacingDeps) {
     // A used transaction id: the unique indexes of orders and payments refuse it in the one transaction (409, nothing kept).
     const tid = tidOf(input)
     let placed: PlacedOrder | undefined
+    // One autocommitted statement (ADR 0079) when nothing after it needs the order's transaction: no caller's transaction
+    // or row of its own, an agent without a webhook URL as the caller's statement read it, settings from a saved row, and
+    // the price rule's read made by the caller's statement for this agent and package with no parent's prices to read.
+    const read = opts.standingRead
+    const version = settings.versionOf(current)
+    const alone =
+      !ctx.transaction &&
+      !opts.andThen &&
+      opts.agentHooked === false &&
+      version &&
+      read?.agentId === ctx.user.agent.id &&
+      read.packageIds.length === 1 &&
+      read.packageIds[0] === pkg.id &&
+      read.standing?.buyer.parentId === null
+        ? { settingsVersion: version }
+        : undefined
     // The order is written already marked simulated while the simulator takes payments: no UPDATE of it after.
     await insertOrder(pkg, input, tid, ctx, {
       simulated: payments.isSimulator,
       writtenWith: opts.writtenWith,
       standingRead: opts.standingRead,
+      alone,
       // The payment and the debit are written by the order's own statement; a wallet that did not cover it is refused next (402).
       paidWith: (o) => wallet.orderPayment.written(o, ctx, current),
       andThen: async (o, transaction, written, row) => {

@@ -127,14 +127,22 @@ function splitView(row: Record<string, unknown>): { view: Record<string, unknown
  * ends before the wallet's row is locked (the wallet's `orderPaymentOfWritten` says why). The payment's row comes back
  * as written (its columns null when `also` wrote nothing), with the order as JSON, whether the debit was covered and
  * whether the commission was written, and the order's orders_view row (`VIEW_OF_WRITTEN`): the answer, read by no
- * statement of its own (ADR 0079). A debit not covered (or a key another request took) makes the caller throw:
- * the rows written paid roll back with the transaction.
+ * statement of its own (ADR 0079). The ORDER_CREATED entry is read by the last SELECT (`entries_before`) and
+ * settlement's `pe` by nothing: PostgreSQL runs a data-modifying CTE no one reads after the rest, so the order's entry
+ * gets the lower id, as when settlement's came in a later statement. A debit not covered (or a key another request took) makes the caller throw:
+ * the rows written paid roll back with the transaction. `alone`: the statement is its own transaction (autocommitted,
+ * ADR 0079), so it refuses by itself (`ALONE_REFUSED`, raised by its last column) whatever its caller would have
+ * refused after it, and when the settings row is no longer the version given last (after the delivery status), or the
+ * agent has a webhook URL: nothing of it is kept then.
  */
-const insertPaidOrderWith = (pay: OrderPaymentCtes, alsoValues: number, also?: (source: string, first: number) => string) => {
+const insertPaidOrderWith = (pay: OrderPaymentCtes, alsoValues: number, also?: (source: string, first: number) => string, alone = false) => {
   const alsoFirst = ENTRY_FIRST + AUDIT_WRITTEN_VALUES
   const payFirst = alsoFirst + alsoValues
-  return `WITH ${insertOrderAs('', `$${payFirst + pay.values.length}`)},
-  entry AS (${auditOfWritten('o', ENTRY_FIRST)}),${
+  const statusParam = payFirst + pay.values.length
+  const alsoWritten = also ? '(SELECT count(*) FROM also)::int' : '1'
+  const hooked = 'EXISTS (SELECT 1 FROM agents a WHERE a.id = o.agent_id AND a.webhook_url IS NOT NULL)'
+  return `WITH ${insertOrderAs('', `$${statusParam}`)},
+  entry AS (${auditOfWritten('o', ENTRY_FIRST)} RETURNING id),${
     also
       ? `
   also AS (${also('o', alsoFirst)}),`
@@ -142,11 +150,40 @@ const insertPaidOrderWith = (pay: OrderPaymentCtes, alsoValues: number, also?: (
   }
   ${pay.ctes('o', also ? 'also' : 'o', payFirst)}
   SELECT p.*, to_jsonb(o) AS written_order, ${SETTINGS_VERSION_SQL} AS settings_version,
-    ${also ? '(SELECT count(*) FROM also)::int' : '1'} AS also_written, EXISTS (SELECT 1 FROM e) AS debited,
+    ${alsoWritten} AS also_written, EXISTS (SELECT 1 FROM e) AS debited,
     EXISTS (SELECT 1 FROM c) AS commission_recorded,
-    EXISTS (SELECT 1 FROM agents a WHERE a.id = o.agent_id AND a.webhook_url IS NOT NULL) AS agent_hooked,
-    (SELECT id FROM txt) AS text_id, EXISTS (SELECT 1 FROM pe) AS entry_written, ${VIEW_OF_WRITTEN}
+    ${hooked} AS agent_hooked,
+    (SELECT id FROM txt) AS text_id, EXISTS (SELECT 1 FROM e) AS entry_written, (SELECT count(*) FROM entry)::int AS entries_before, ${VIEW_OF_WRITTEN}${
+      alone
+        ? `,
+    ${REFUSED}(CASE WHEN ${alsoWritten} = 0 THEN '${ALONE_REFUSED.keyTaken}' WHEN NOT EXISTS (SELECT 1 FROM e) THEN '${ALONE_REFUSED.uncovered}'
+      WHEN ${SETTINGS_VERSION_SQL} IS DISTINCT FROM $${statusParam + 1}::text THEN '${ALONE_REFUSED.settingsSaved}'
+      WHEN ${hooked} THEN '${ALONE_REFUSED.agentHooked}' END) AS refused`
+        : ''
+    }
     FROM o LEFT JOIN p ON true`
+}
+
+/**
+ * Why a wallet order's one autocommitted statement (ADR 0079) refused to commit, as its SQLSTATE DHW01 error's message
+ * says (migration 413): another request holds the Idempotency-Key, the wallet did not cover it, the settings row was
+ * saved since the copy the order went by, or the agent has a webhook URL now (its webhook job is written only in a
+ * transaction). Nothing of the statement is kept.
+ */
+export const ALONE_REFUSED = {
+  keyTaken: 'key taken',
+  uncovered: 'wallet did not cover it',
+  settingsSaved: 'settings saved since',
+  agentHooked: 'agent hooked'
+} as const
+export type AloneRefusal = (typeof ALONE_REFUSED)[keyof typeof ALONE_REFUSED]
+const REFUSED = 'datahub_wallet_order_refused'
+const REFUSALS = new Set<string>(Object.values(ALONE_REFUSED))
+
+/** The reason of the statement's own refusal, or undefined for any other error. */
+export function aloneRefusalOf(err: unknown): AloneRefusal | undefined {
+  const e = err as { code?: unknown; message?: unknown } | null
+  return e?.code === 'DHW01' && typeof e.message === 'string' && REFUSALS.has(e.message) ? (e.message as AloneRefusal) : undefined
 }
 
 /**
@@ -278,14 +315,17 @@ export function createOrderQueries(sequelize: Sequelize, models: Models) {
     /**
      * A wallet order: the order with its audit entry, `also`, and its payment with the wallet's debit and the order's
      * commission (`pay`), written paid, in one named statement; `paid.debited` is false when the wallet did not cover it
-     * (nothing debited: the caller refuses, and its transaction rolls the rest back).
+     * (nothing debited: the caller refuses, and its transaction rolls the rest back). `alone`: no transaction
+     * (`transaction` null), the statement its own and refusing by itself (`aloneRefusalOf` reads why) unless the
+     * settings row is still `settingsVersion`.
      */
     async insertPaid(
       o: NewOrder,
       entry: unknown[],
       pay: OrderPaymentCtes,
-      transaction: Transaction,
-      also?: WrittenWithOrder
+      transaction: Transaction | null,
+      also?: WrittenWithOrder,
+      alone?: { settingsVersion: string }
     ): Promise<{ order: OrderRow; settingsVersion: string | null; alsoWritten: boolean; paid: WrittenPayment; view: Record<string, any> }> {
       const alsoValues = also?.values ?? []
       const [written] = await run<
@@ -299,7 +339,11 @@ export function createOrderQueries(sequelize: Sequelize, models: Models) {
           text_id: number | null
           entry_written: boolean
         }
-      >(insertPaidOrderWith(pay, alsoValues.length, also?.cte), [...orderValues(o), ...entry, ...alsoValues, ...pay.values, pay.deliveryStatus], transaction)
+      >(
+        insertPaidOrderWith(pay, alsoValues.length, also?.cte, !!alone),
+        [...orderValues(o), ...entry, ...alsoValues, ...pay.values, pay.deliveryStatus, ...(alone ? [alone.settingsVersion] : [])],
+        transaction
+      )
       const { view, rest } = splitView(written as unknown as Record<string, unknown>)
       const row = rest as unknown as typeof written
       const {
@@ -311,8 +355,10 @@ export function createOrderQueries(sequelize: Sequelize, models: Models) {
         agent_hooked: agentHooked,
         text_id: textId,
         entry_written: entryWritten,
+        refused: _refused,
+        entries_before: _entriesBefore,
         ...payment
-      } = row!
+      } = row as typeof row & { refused?: boolean; entries_before: number }
       return {
         view,
         order: camelKeys(order),

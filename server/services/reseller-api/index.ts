@@ -35,6 +35,7 @@ function requestHash(input: ApiOrderInput, sent: Record<string, unknown>): strin
 }
 
 const readsFor = (asked: OrderReadsAsked, found: OrderReadsFound, agentId: number): OrderReads => ({
+  agentHooked: found.hooked,
   ...(asked.orderKey === null ? {} : { key: { key: asked.orderKey, use: found.keyUse } }),
   ...(asked.packageId === null
     ? {}
@@ -53,9 +54,11 @@ export interface ApiCaller {
 /**
  * What the API key's statement read for an order's request (ADR 0065): its Idempotency-Key's earlier use (null: never
  * used), the active package of the id the body named (null: none) and the price rule's read for the key's agent and
- * that package (ADR 0068), each with what it was read for.
+ * that package (ADR 0068), each with what it was read for, and whether the agent had a webhook URL (ADR 0079).
  */
 export interface OrderReads {
+  /** Whether the key's agent had a webhook URL (ADR 0079). */
+  agentHooked?: boolean
   key?: { key: string; use: OrderKeyUse | null }
   packageRead?: { id: number; row: PackageRow | null }
   standingRead?: StandingRead
@@ -192,6 +195,7 @@ export function createResellerApi(deps: {
             admitted: unused,
             packageRead: reads?.packageRead,
             standingRead: reads?.standingRead,
+            agentHooked: reads?.agentHooked,
             // Recorded by the order's own INSERT: the key exists exactly when the order does.
             writtenWith: { cte: orderKeyOfWritten, values: [caller.agentId, idempotencyKey, hash], refused: () => new KeyTaken() }
           }

@@ -41,17 +41,19 @@ export interface CountedKeyUse extends KeyUse {
  * revoked key counts nothing and reads no one, as before). By name (ADR 0024); like the counter alone, it does not
  * wait for the WAL flush (ADR 0046). `forOrder`: an order's request also reads, by the key's agent, its
  * Idempotency-Key's earlier use ($3) and the active package it names ($4), either parameter null when not asked,
- * so the order sends no statement of its own for them (ADR 0065), and the price rule's read for the key's agent and
- * that package (ADR 0068): read for this request, one round trip sooner than inside the order's transaction.
+ * so the order sends no statement of its own for them (ADR 0065), the price rule's read for the key's agent and
+ * that package (ADR 0068): read for this request, one round trip sooner than inside the order's transaction, and whether
+ * the agent has a webhook URL (ADR 0079: an agent without one has its order written by one autocommitted statement).
  */
 const keyCounted = (forOrder: boolean) => `WITH k AS (
-    SELECT k.id, k.agent_id, ka.user_id, (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS stale
+    SELECT k.id, k.agent_id, ka.user_id, (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS stale,
+      ka.webhook_url IS NOT NULL AS hooked
       FROM api_keys k JOIN agents ka ON ka.id = k.agent_id WHERE k.key_hash = $1 AND k.revoked_at IS NULL),
   w AS (${windowHitOf("'api-key:' || k.id", 'k', '$2::int')})
   SELECT k.id AS key_id, k.agent_id AS key_agent_id, k.user_id AS key_user_id, k.stale, w.count, w.reset, ${ACTOR_COLUMNS}${
     forOrder
       ? `,\n    ${ORDER_KEY_USE_COLUMNS}, ${activePackageJson('$4::int')} AS order_package,
-    CASE WHEN $4::int IS NOT NULL THEN ${standingJson('k.agent_id', 'ARRAY[$4::int]')} END AS order_standing`
+    CASE WHEN $4::int IS NOT NULL THEN ${standingJson('k.agent_id', 'ARRAY[$4::int]')} END AS order_standing, k.hooked AS order_hooked`
       : ''
   }
     FROM k CROSS JOIN w LEFT JOIN (${ACTOR_FROM}) ON u.id = k.user_id${forOrder ? `\n    ${orderKeyUseJoin('k.agent_id', '$3::text')}` : ''}`
@@ -66,12 +68,15 @@ export interface OrderReadsAsked {
 
 /**
  * What the key's statement read for an order's request: the Idempotency-Key's earlier use (null: never used), the
- * active package (null: none) and the price rule's read for the key's agent and that package (null: no package asked).
+ * active package (null: none), the price rule's read for the key's agent and that package (null: no package asked)
+ * and whether the agent has a webhook URL.
  */
 export interface OrderReadsFound {
   keyUse: OrderKeyUse | null
   package: PackageRow | null
   standing: Standing | null
+  /** Whether the key's agent had a webhook URL. */
+  hooked: boolean
 }
 
 type Raw = Record<string, any>
@@ -134,7 +139,15 @@ export function createKeyQueries(sequelize: Sequelize) {
       }
       return forOrder === undefined
         ? use
-        : { ...use, orderReads: { keyUse: orderKeyUseOfRow(r), package: packageOfJson(r.order_package), standing: standingOfJson(r.order_standing) } }
+        : {
+            ...use,
+            orderReads: {
+              keyUse: orderKeyUseOfRow(r),
+              package: packageOfJson(r.order_package),
+              standing: standingOfJson(r.order_standing),
+              hooked: r.order_hooked === true
+            }
+          }
     },
 
     async touch(id: number): Promise<void> {

@@ -95,7 +95,7 @@ export function orderPaymentWith(payment: WalletPayment, settled: SettledOnWrite
 }
 
 /** A wallet that did not cover its order's debit: 402 with the balance, read only then. */
-export const refuseUncovered = async (sequelize: Sequelize, agentId: number, t: Transaction): Promise<never> => {
+export const refuseUncovered = async (sequelize: Sequelize, agentId: number, t?: Transaction): Promise<never> => {
   throw insufficientFunds(await balanceOf(sequelize, agentId, t))
 }
 

@@ -72,6 +72,9 @@ export function walletOrderPayment(deps: { sequelize: Sequelize; payments: Payme
       )
     },
 
+    /** A wallet that did not cover its order, the order's statement refused and kept nothing (ADR 0079): 402 with the balance. */
+    uncovered: (agentId: number): Promise<never> => refuseUncovered(sequelize, agentId),
+
     async settled(order: WalletOrder, written: WrittenPayment, ctx: Ctx & { transaction: Transaction }, settings: Settings): Promise<PaymentRow> {
       if (!written.debited) return refuseUncovered(sequelize, order.agentId!, ctx.transaction)
       // The same settings the statement was written under: settlement's effects follow from them.
