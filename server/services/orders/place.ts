@@ -254,7 +254,8 @@ export function createPlacing(deps: PlacingDeps) {
 
   /**
    * Wallet orders: the order, its wallet payment, the debit and settlement to SUCCESS in one
-   * transaction; a balance that does not cover it rolls the order back too (402, nothing written).
+   * transaction, or one autocommitted statement (ADR 0079); a balance that does not cover it rolls the order back too
+   * (402, nothing written).
    */
   async function placeWalletOrder(pkg: PackageRow, input: PlaceOrderInput, ctx: Ctx, current: Settings, opts: PlaceOptions = {}): Promise<PlacedOrder> {
     if (ctx.user?.role !== 'AGENT' || !ctx.user.agent) throw forbidden('Only agents can pay from a wallet')
