@@ -98,11 +98,15 @@ export function createSmsQueries(sequelize: Sequelize) {
       })
     },
 
-    /** Rows nobody sent: QUEUED or SENDING untouched for this long, oldest first. */
+    /**
+     * Rows nobody sent: QUEUED or SENDING untouched for this long, oldest first. `NOT finished` (neither SENT nor
+     * FAILED, computed from the status) is the condition of the index of pending texts, which names no other column,
+     * so that a claim, which changes the status but not `finished`, can be a HOT update.
+     */
     forgotten: async (staleSeconds: number): Promise<number[]> =>
       (
         await q<{ id: number }>(
-          `SELECT id FROM sms_outbox WHERE status IN ('QUEUED','SENDING') AND updated_at < now() - make_interval(secs => :s) ORDER BY created_at LIMIT 500`,
+          `SELECT id FROM sms_outbox WHERE NOT finished AND updated_at < now() - make_interval(secs => :s) ORDER BY created_at LIMIT 500`,
           { s: staleSeconds }
         )
       ).map((r) => r.id),
