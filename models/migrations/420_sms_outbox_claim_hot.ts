@@ -5,21 +5,18 @@ import type { MigrationFn } from '../migrate.ts'
 // `status` in its condition, so each of a text's moves (QUEUED -> SENDING -> SENT) wrote an entry in every index of
 // sms_outbox. `finished` is computed by PostgreSQL from the status and is the only column the sweep's index now names:
 // the claim (QUEUED -> SENDING) and a retry's return to QUEUED leave it false, so they can be HOT; SENT and FAILED
-// set it, leaving the index as before. Every writer keeps writing the status alone. A fill factor leaves room on each
-// page for the claim's new version beside the texts written there moments before (ADR 0080). Adding a stored column
+// set it, leaving the index as before. Every writer keeps writing the status alone (ADR 0080). Adding a stored column
 // rewrites the table once, under its exclusive lock.
 export const up: MigrationFn = async ({ context: sql }) => {
   await sql(`
 ALTER TABLE sms_outbox ADD COLUMN finished BOOLEAN GENERATED ALWAYS AS (status IN ('SENT', 'FAILED')) STORED;
 DROP INDEX IF EXISTS sms_outbox_queued_idx;
 CREATE INDEX sms_outbox_pending_idx ON sms_outbox (created_at) WHERE NOT finished;
-ALTER TABLE sms_outbox SET (fillfactor = 70);
 `)
 }
 
 export const down: MigrationFn = async ({ context: sql }) => {
   await sql(`
-ALTER TABLE sms_outbox RESET (fillfactor);
 DROP INDEX IF EXISTS sms_outbox_pending_idx;
 CREATE INDEX sms_outbox_queued_idx ON sms_outbox (created_at) WHERE status IN ('QUEUED','SENDING');
 ALTER TABLE sms_outbox DROP COLUMN finished;

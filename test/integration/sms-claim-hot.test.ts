@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import { createDeliveryQueries } from '../../server/services/delivery/queries.ts'
-import { createSmsQueries } from '../../server/services/sms/queries.ts'
+import { createSmsQueries, whereOf } from '../../server/services/sms/queries.ts'
 import { indexRecords } from '../helpers/index-records.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
@@ -80,7 +80,7 @@ describe("sms: a text's claim adds no index entry; the sweep still finds claimed
     expect(await app().services.sms.sweep()).to.equal(0)
   })
 
-  it("the sweep's statement reads the index of pending texts among 20,000 sent ones", async () => {
+  it("the sweep's statement and the admin's list of QUEUED texts read the index of pending texts among 20,000 sent ones", async () => {
     await q(
       `INSERT INTO sms_outbox (to_phone, message, status, sensitive, attempts, provider, sent_at, created_at, updated_at)
        SELECT '233241234567', 'Order ' || g || ' received', 'SENT', false, 1, 'log', now(), now() - interval '1 day', now() - interval '1 day'
@@ -94,5 +94,18 @@ describe("sms: a text's claim adds no index entry; the sweep still finds claimed
     const text = plan.map((r) => r['QUERY PLAN']).join('\n')
     expect(text).to.include('sms_outbox_pending_idx')
     expect(text).not.to.include('Seq Scan')
+    // The admin's page and count of QUEUED texts, with the condition the SMS page's statements are built with.
+    const filter = { status: 'QUEUED', phone: '' }
+    for (const sql of [
+      `SELECT * FROM sms_outbox WHERE ${whereOf(filter)} ORDER BY created_at DESC, id DESC LIMIT 20`,
+      `SELECT count(*) FROM sms_outbox WHERE ${whereOf(filter)}`
+    ]) {
+      const rows = await q<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, filter)
+      const shown = rows.map((r) => r['QUERY PLAN']).join('\n')
+      expect(shown, sql).to.include('sms_outbox_pending_idx')
+      expect(shown, sql).not.to.include('Seq Scan')
+    }
+    const list = await app().services.sms.list({ status: 'QUEUED' })
+    expect(list.pagination.total).to.equal(20)
   })
 })
