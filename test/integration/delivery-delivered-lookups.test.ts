@@ -28,10 +28,10 @@ describe("delivery: a batch's DELIVERED statement reads its own orders and texts
   async function entriesRead(): Promise<{ orders: number; texts: number }> {
     await q('SELECT pg_stat_force_next_flush()')
     const rows = await q<{ name: string; n: string }>(
-      `SELECT indexrelname AS name, idx_tup_read AS n FROM pg_stat_user_indexes WHERE indexrelname IN ('orders_delivery_open_idx', 'sms_outbox_queued_idx')`
+      `SELECT indexrelname AS name, idx_tup_read AS n FROM pg_stat_user_indexes WHERE indexrelname IN ('orders_delivery_open_idx', 'sms_outbox_pending_idx')`
     )
     const n = (name: string) => Number(rows.find((r) => r.name === name)?.n ?? 0)
-    return { orders: n('orders_delivery_open_idx'), texts: n('sms_outbox_queued_idx') }
+    return { orders: n('orders_delivery_open_idx'), texts: n('sms_outbox_pending_idx') }
   }
 
   it('marks a claim of 16 orders DELIVERED and claims their texts with a backlog of 400 open orders and 400 pending texts, reading neither', async () => {

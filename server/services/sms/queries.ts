@@ -35,7 +35,12 @@ export interface OutboxFilter {
   phone: string
 }
 
-const whereOf = (f: OutboxFilter) => [f.status === 'ALL' ? 'TRUE' : 'status = :status', f.phone ? 'to_phone = :phone' : 'TRUE'].join(' AND ')
+// A filter on a pending status also names `NOT finished`, the condition of the index of pending texts: the planner
+// cannot tell that `status = 'QUEUED'` implies it, and would otherwise read every text ever sent for a few pending.
+const statusWhere = (status: string) =>
+  status === 'ALL' ? 'TRUE' : status === 'QUEUED' || status === 'SENDING' ? 'status = :status AND NOT finished' : 'status = :status'
+
+export const whereOf = (f: OutboxFilter) => [statusWhere(f.status), f.phone ? 'to_phone = :phone' : 'TRUE'].join(' AND ')
 
 export function createSmsQueries(sequelize: Sequelize) {
   const q = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
@@ -98,11 +103,15 @@ export function createSmsQueries(sequelize: Sequelize) {
       })
     },
 
-    /** Rows nobody sent: QUEUED or SENDING untouched for this long, oldest first. */
+    /**
+     * Rows nobody sent: QUEUED or SENDING untouched for this long, oldest first. `NOT finished` (neither SENT nor
+     * FAILED, computed from the status) is the condition of the index of pending texts, which names no other column,
+     * so that a claim, which changes the status but not `finished`, can be a HOT update.
+     */
     forgotten: async (staleSeconds: number): Promise<number[]> =>
       (
         await q<{ id: number }>(
-          `SELECT id FROM sms_outbox WHERE status IN ('QUEUED','SENDING') AND updated_at < now() - make_interval(secs => :s) ORDER BY created_at LIMIT 500`,
+          `SELECT id FROM sms_outbox WHERE NOT finished AND updated_at < now() - make_interval(secs => :s) ORDER BY created_at LIMIT 500`,
           { s: staleSeconds }
         )
       ).map((r) => r.id),
