@@ -22,18 +22,14 @@ import {
   type ShopQuote,
   type WrittenWithOrder
 } from './input.ts'
+import { orderColumns, type OrderColumnOptions } from './order-columns.ts'
 import { ALONE_REFUSED, aloneRefusalOf, type NewOrder, type OrderQueries } from './queries.ts'
 import { presentOrder, type OrderView } from './view.ts'
 
 export const PURCHASES_DISABLED = 'Purchases are temporarily disabled'
-export const PRICE_CHANGED = 'The price of this bundle has changed. Please check the new price and confirm again.'
+export { PRICE_CHANGED } from './order-columns.ts'
 
-interface InsertOptions {
-  /** The number the payment prompt goes to (mobile money). */
-  payerPhone?: string | null
-  shop?: ShopQuote
-  /** Written marked simulated: its payment follows at once from the payment simulator. */
-  simulated?: boolean
+interface InsertOptions extends OrderColumnOptions {
   /** Runs in the order's transaction once it is written; `paid`: what `paidWith` wrote, `view`: the order's orders_view row as written then. */
   andThen?: (order: OrderRow, transaction: Transaction, paid?: WrittenPayment, view?: Record<string, any>) => Promise<void>
   writtenWith?: WrittenWithOrder
@@ -117,63 +113,6 @@ export function createPlacing(deps: PlacingDeps) {
     if (await queries.transactionIdUsed(tid)) throw conflict('Transaction ID already used. Please try again.')
   }
 
-  /**
-   * The PENDING order's columns at the quoted price and its ORDER_CREATED entry (`audit.ofWritten`, written
-   * by the order's own statement, its id the order's). Throws when the price may not be sold at.
-   */
-  function orderOf(pkg: PackageRow, input: PlaceOrderInput, tid: string, quote: Quote, ctx: Ctx, opts: InsertOptions) {
-    const { shop } = opts
-    const actor = ctx.user ?? null
-    const amountPesewas = quote.pricePesewas
-    // A package priced 0 (made before prices had to be positive) would be "paid" at once with nothing: never sold.
-    if (!(amountPesewas >= 1)) throw badRequest('This package is not available for purchase')
-    if (!shop && input.price !== undefined && input.price !== null && toPesewas(input.price) !== amountPesewas) {
-      throw new AppError(409, PRICE_CHANGED, { price: toGhs(amountPesewas) })
-    }
-    const parent = quote.parent
-    const channel = input.channel ?? 'web'
-    const entry = audit.ofWritten(
-      {
-        action: 'ORDER_CREATED',
-        resource: 'ORDER',
-        details: {
-          transactionId: tid,
-          network: pkg.network,
-          dataSizeMB: pkg.sizeMb,
-          amount: toGhs(amountPesewas),
-          recipientNumber: input.recipientNumber,
-          channel,
-          ...(shop ? { shopId: shop.shopId, agentPrice: toGhs(shop.agentPricePesewas), margin: toGhs(shop.pricePesewas - shop.agentPricePesewas) } : {}),
-          ...(parent ? { parentAgentId: parent.agentId, parentMargin: toGhs(parent.marginPesewas) } : {})
-        }
-      },
-      ctx
-    )
-    const order: NewOrder = {
-      userId: actor?.id ?? null,
-      agentId: !shop && actor?.role === 'AGENT' ? (actor.agent?.id ?? null) : null,
-      shopId: shop?.shopId ?? null,
-      shopAgentId: shop?.agentId ?? null,
-      shopPricePesewas: shop?.pricePesewas ?? null,
-      shopAgentPricePesewas: shop?.agentPricePesewas ?? null,
-      shopMarginPesewas: shop ? shop.pricePesewas - shop.agentPricePesewas : null,
-      packageId: pkg.id,
-      packageName: packages.present(pkg).name,
-      recipientNumber: input.recipientNumber,
-      network: pkg.network,
-      dataSizeMb: pkg.sizeMb,
-      amountPesewas,
-      paymentTransactionId: tid,
-      paymentPhoneNumber: opts.payerPhone ?? null,
-      channel,
-      simulated: !!opts.simulated,
-      parentAgentId: parent?.agentId ?? null,
-      parentPricePesewas: parent?.pricePesewas ?? null,
-      parentMarginPesewas: parent?.marginPesewas ?? null
-    }
-    return { order, entry }
-  }
-
   /** A used transaction id, however the unique indexes of orders and payments said so: 409. */
   async function refusingUsedIds<T>(fn: () => Promise<T>): Promise<T> {
     try {
@@ -201,7 +140,7 @@ export function createPlacing(deps: PlacingDeps) {
         const quote: Quote = shop
           ? { pricePesewas: shop.pricePesewas, parent: shop.parent ?? null }
           : await pricing.priceFor(ctx.user ?? null, pkg, { transaction, lock: true, read: opts.standingRead })
-        const { order: o, entry } = orderOf(pkg, input, tid, quote, ctx, opts)
+        const { order: o, entry } = orderColumns(deps, pkg, input, tid, quote, ctx, opts)
         const { order, settingsVersion, alsoWritten, paid, view } = opts.paidWith
           ? await queries.insertPaid(o, entry, opts.paidWith(o), transaction, opts.writtenWith)
           : { ...(await queries.insert(o, entry, transaction, opts.writtenWith)), paid: undefined, view: undefined }
@@ -234,7 +173,7 @@ export function createPlacing(deps: PlacingDeps) {
     alone: { settingsVersion: string }
   ): Promise<OrderRow | undefined> {
     const quote = await pricing.priceFor(ctx.user ?? null, pkg, { read: opts.standingRead })
-    const { order: o, entry } = orderOf(pkg, input, tid, quote, ctx, opts)
+    const { order: o, entry } = orderColumns(deps, pkg, input, tid, quote, ctx, opts)
     const pay = opts.paidWith!(o)
     // In manual delivery the agent's text is dispatched by a job written in the payment's transaction: not here.
     if (pay.deliveryStatus !== 'QUEUED' || !pay.textDecided) return undefined
@@ -395,7 +334,7 @@ export function createPlacing(deps: PlacingDeps) {
   ): Promise<{ order: OrderRow; payment: PaymentRow } | undefined> {
     const version = settings.versionOf(s)
     if (!version) return undefined
-    const { order, entry } = orderOf(pkg, input, tid, await pricing.priceFor(ctx.user ?? null, pkg), ctx, insert)
+    const { order, entry } = orderColumns(deps, pkg, input, tid, await pricing.priceFor(ctx.user ?? null, pkg), ctx, insert)
     const payment = await payments.withOrder(paymentFields(order), ctx)
     if (!payment) return undefined
     const written = await refusingUsedIds(() => queries.insertWithPayment(order, entry, payment.values, version))
