@@ -2,7 +2,6 @@ import type { ReactNode } from 'react'
 import { formatCedis, formatDate, formatSize, NETWORK_LABEL, statusClass } from './format.ts'
 import { statusLabel } from './payment-texts.ts'
 import type { SeenOrder } from './seen-orders.ts'
-import './order-card.css'
 
 /** One order as the buyer reads it: My Orders' look-up results and the orders saved on this device. */
 export function OrderCard({ order: o, children }: { order: Omit<SeenOrder, 'seenAt'> & { paymentPhoneNumber?: string | null }; children?: ReactNode }) {

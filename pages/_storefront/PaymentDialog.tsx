@@ -6,7 +6,6 @@ import { usePaymentWatch } from './usePaymentWatch.ts'
 import { useEscape } from '../../renderer/ui/useEscape.ts'
 import { useToast } from '../../renderer/ui/Toasts.tsx'
 import { useFocusTrap } from '../../renderer/ui/useFocusTrap.ts'
-import './payment-dialog.css'
 
 export type Busy = 'request' | 'check' | 'complete' | null
 
