@@ -8,6 +8,7 @@ import fs from 'node:fs'
 import zlib from 'node:zlib'
 import * as sass from 'sass'
 import { compileHints } from './scripts/compile-hints-plugin.ts'
+import { preloadLists, withoutChunksOnEveryPage } from './scripts/preload-lists-plugin.ts'
 import { serviceWorker } from './scripts/service-worker-plugin.ts'
 import { stacklessReactErrors } from './scripts/stackless-react-errors-plugin.ts'
 import { vikeStartApart } from './scripts/vike-start-apart-plugin.ts'
@@ -55,10 +56,10 @@ const purge = purgeCSSPlugin({
 
 // The code every public page runs (React, the renderer's shell, the shared vocabulary) in one chunk: as a
 // dozen small files, each compressed alone, it cost a public page ~3 KB more brotli and a request each.
-// The portals' shells, the idle warning and the helpers only portal pages or dialogs use stay out, so
-// they are never in a visitor's first load; stylesheets are left to Vite's CSS split.
+// The portals' shells, the idle warning and the helpers only portal pages, dialogs or parts loaded on demand
+// (My Orders' delivery badge) use stay out, so they are never in a visitor's first load; stylesheets are left to Vite's CSS split.
 const PORTAL_ONLY =
-  /[\\/]renderer[\\/](layouts[\\/](Admin|Agent|Portal)Layout|ui[\\/](SessionTimeout|RefundDialog|Pager|SelectField|page-items|useEscape|useFocusTrap|useReloadEffect))\./
+  /[\\/]renderer[\\/](layouts[\\/](Admin|Agent|Portal)Layout|ui[\\/](SessionTimeout|RefundDialog|DeliveryBadge|Pager|SelectField|page-items|useEscape|useFocusTrap|useReloadEffect))\./
 const SHELL = /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]|[\\/](renderer|server[\\/]lib)[\\/].*\.(tsx?|js)$|[\\/]pages[\\/]\+Layout\.ts$/
 const inShell = (id: string) => SHELL.test(id) && !PORTAL_ONLY.test(id)
 // What Vike's own entry imports (the preload helper, Rolldown's runtime) stays out of the shell: the browser
@@ -77,6 +78,7 @@ export default defineConfig(({ command }) => ({
     stacklessReactErrors(),
     vikeStartApart(),
     serviceWorker(),
+    preloadLists(),
     compileHints({ gzipLevel: GZIP_LEVEL, brotliQuality: BROTLI_QUALITY }),
     // What a phone receives: every text asset also as .br and .gz, served as-is by server/http/pages.ts
     // (brotli at its best level once at build, instead of a fast level on every request).
@@ -94,6 +96,7 @@ export default defineConfig(({ command }) => ({
   // started from an earlier build keep serving its assets.
   build: {
     emptyOutDir: process.env.VITE_KEEP_OUTDIR ? false : true,
+    modulePreload: { resolveDependencies: withoutChunksOnEveryPage },
     // apexcharts (~1 MB, loaded lazily on admin pages only: DESIGN.md) is the one chunk above Vite's
     // 500 kB default; any other chunk that large still warns.
     chunkSizeWarningLimit: 1100,

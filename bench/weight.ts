@@ -60,16 +60,19 @@ const pages: [string, boolean][] = [
 ]
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
 console.log(`First-load weight, production build, ${new Date().toISOString()}`)
-console.log('| page | CSS br | CSS gzip | CSS raw | JS br | JS gzip | JS raw |')
-console.log('| --- | --: | --: | --: | --: | --: | --: |')
+// The last column is what first-load-weight.test.ts holds under 102,400 bytes: the brotli JS + CSS, in bytes (the
+// rounded KB columns hide a few hundred bytes either way).
+console.log('| page | CSS br | CSS gzip | CSS raw | JS br | JS gzip | JS raw | JS + CSS br, bytes |')
+console.log('| --- | --: | --: | --: | --: | --: | --: | --: |')
 try {
   for (const [page, signedIn] of pages) {
     const html = await (await fetch(base + page, { headers: { 'user-agent': 'Mozilla/5.0', cookie: signedIn ? cookie : '' } })).text()
     const css = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].map((m) => m[1])
     const js = [...new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]))]
     const sum = async (urls: string[], enc: string) => (await Promise.all(urls.map((u) => size(u, enc)))).reduce((a, b) => a + b, 0)
+    const [cssBr, jsBr] = [await sum(css, 'br'), await sum(js, 'br')]
     console.log(
-      `| ${page} | ${kb(await sum(css, 'br'))} | ${kb(await sum(css, 'gzip'))} | ${kb(await sum(css, 'identity'))} | ${kb(await sum(js, 'br'))} | ${kb(await sum(js, 'gzip'))} | ${kb(await sum(js, 'identity'))} |`
+      `| ${page} | ${kb(cssBr)} | ${kb(await sum(css, 'gzip'))} | ${kb(await sum(css, 'identity'))} | ${kb(jsBr)} | ${kb(await sum(js, 'gzip'))} | ${kb(await sum(js, 'identity'))} | ${(cssBr + jsBr).toLocaleString('en')} |`
     )
   }
   // WEIGHT_FILES=1: each file the shop page links with its brotli weight (where the bytes are, to find some to cut).

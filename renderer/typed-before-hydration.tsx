@@ -58,9 +58,14 @@ function tellReact(fields: Field[]) {
  */
 export function TypedBeforeHydration() {
   useEffect(() => {
-    const fields = pending
-    pending = []
-    tellReact(fields)
+    // A field inside a part hydrated later (lazy-hydrated.tsx) is not React's yet: an event on it now would be dropped.
+    // It stays noted, and that part's own TypedBeforeHydration tells it once the part has hydrated.
+    const ready = pending.filter(hydrated)
+    pending = pending.filter((el) => !ready.includes(el))
+    tellReact(ready)
   }, [])
   return null
 }
+
+/** Whether React has hydrated the element: it keeps its fiber on each DOM node it took over, under a key of its own. */
+const hydrated = (el: Field) => Object.keys(el).some((k) => k.startsWith('__reactFiber$'))

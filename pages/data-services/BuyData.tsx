@@ -1,25 +1,15 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react'
-import { api, ApiError } from '../../renderer/api.ts'
 import { useToast } from '../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../renderer/usePageContext.tsx'
-import { EMAIL_RE, formatCedis, formatSize, isActiveAgent, NETWORK_LABEL } from '../_storefront/format.ts'
+import { EMAIL_RE, formatSize, isActiveAgent, NETWORK_LABEL } from '../_storefront/format.ts'
 import { PayerFields } from '../_storefront/PayerFields.tsx'
 import type { Busy } from '../_storefront/PaymentDialog.tsx'
 import { LazyPaymentDialog, preloadPaymentDialog } from '../_storefront/LazyPaymentDialog.tsx'
-import {
-  CHECK_FAILED,
-  CHECK_FAILED_TOAST,
-  CHECK_PENDING_TOAST,
-  NO_TRANSACTION,
-  PAYMENT_REQUEST_FAILED,
-  SHOP_RETURN_KEY,
-  newTransactionId,
-  type PaymentState
-} from '../_storefront/payment-texts.ts'
-import { addRecent, loadRecent } from '../_storefront/recent.ts'
-import { rememberOrders, type SeenOrder } from '../_storefront/seen-orders.ts'
+import type { PaymentState } from '../_storefront/payment-texts.ts'
+import { loadRecent } from '../_storefront/recent.ts'
 
 import type { BuyData as Data, StorePackage } from './+data.ts'
+import type { BuyPaymentForm, PlacedOrder } from './buy-payment.ts'
 import { NetworkPackages } from './NetworkPackages.tsx'
 import { OrderSummary } from './OrderSummary.tsx'
 import { RecipientField } from './RecipientField.tsx'
@@ -28,12 +18,12 @@ import { networkMismatchWarning, parseGhanaMobile } from '../../server/lib/phone
 // Only a signed-in agent pays from a wallet: a visitor's first load carries none of it (ADR 0044).
 const WalletPay = lazy(() => import('./WalletPay.tsx').then((m) => ({ default: m.WalletPay })))
 
-interface PatchOutcome {
-  message?: string
-  currentStatus?: string
-  info?: string
+// What the dialog's buttons do comes with the dialog: a first screen runs none of it.
+const loadPayment = () => import('./buy-payment.ts')
+const preloadPayment = () => {
+  preloadPaymentDialog()
+  void loadPayment().catch(() => undefined)
 }
-type PlacedOrder = Omit<SeenOrder, 'seenAt' | 'paymentStatus' | 'paymentTransactionId'>
 
 /**
  * An agent's shop sells through this same form: its packages carry the shop's price as
@@ -83,7 +73,12 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
   const seenStatus = payment?.paymentStatus
   const seenTransaction = payment?.transactionId
   useEffect(() => {
-    if (placed && seenStatus) rememberOrders([{ ...placed, paymentStatus: seenStatus, paymentTransactionId: seenTransaction ?? null }])
+    // Only once an order was placed: the device's list (read offline, with My Orders) comes with that code.
+    if (placed && seenStatus)
+      void import('../_storefront/seen-orders.ts').then(
+        (m) => m.rememberOrders([{ ...placed, paymentStatus: seenStatus, paymentTransactionId: seenTransaction ?? null }]),
+        () => undefined
+      )
   }, [placed, seenStatus, seenTransaction])
 
   const shownPackages = useMemo(
@@ -131,126 +126,48 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
     setDialog(true)
   }
 
-  async function proceed() {
-    if (!pkg) return
-    if (!card && payerPhone.length < 9) {
-      toast('Please enter a valid phone number', 'error')
-      return
+  /** Runs one of the dialog's calls with the form as this render has it; a chunk that cannot be fetched is said like a request that cannot. */
+  function withPayment(run: (m: Awaited<ReturnType<typeof loadPayment>>, form: BuyPaymentForm) => Promise<void>) {
+    const form: BuyPaymentForm = {
+      pkg,
+      shop,
+      card,
+      isAgent,
+      price,
+      recipient,
+      email,
+      payerPhone,
+      payerNetwork,
+      payment,
+      orderId,
+      successMessage: settings.buySuccessMessage,
+      toast,
+      setBusy,
+      setPriceNotice,
+      setOrderId,
+      setPlaced,
+      setPayment,
+      setPaidFor,
+      setRepriced,
+      setRecent,
+      setDialog,
+      resetForm
     }
-    setBusy('request')
-    setPriceNotice(null)
-    try {
-      const res = await api<{ id: number; payment: PaymentState & { gateway: string; authorizationUrl: string | null; providerLabel: string } }>(
-        shop ? `/api/shops/${encodeURIComponent(shop.slug)}/orders` : '/api/orders',
-        {
-          body: {
-            packageId: pkg.id,
-            ...(shop ? { price } : {}),
-            recipientNumber: recipient.trim(),
-            transactionId: newTransactionId(),
-            ...(card ? { email: isAgent ? undefined : email.trim().toLowerCase(), requestPayment: true } : { payerPhone, payerNetwork })
-          },
-          fallbackError: PAYMENT_REQUEST_FAILED
-        }
-      )
-      setOrderId(res.id)
-      setPlaced({
-        id: res.id,
-        network: pkg.network,
-        packageName: pkg.name,
-        dataSizeMB: pkg.sizeMB,
-        amount: price,
-        recipientNumber: recipient.trim(),
-        createdAt: new Date().toISOString()
-      })
-      setPayment(res.payment)
-      setPaidFor(`${pkg.id}:${recipient.trim()}`)
-      if (res.payment.gateway === 'paystack' && res.payment.paymentStatus !== 'FAILED' && res.payment.paymentStatus !== 'SUCCESS') {
-        if (!res.payment.authorizationUrl) {
-          toast(`${res.payment.providerLabel} authorization URL not received`, 'error')
-          return
-        }
-        toast(`Redirecting to ${res.payment.providerLabel}...`, 'info')
-        // The checkout returns to /payment-callback, which sends a shop's buyer back to the shop.
-        if (shop) sessionStorage.setItem(SHOP_RETURN_KEY, `/shop/${shop.slug}`)
-        else sessionStorage.removeItem(SHOP_RETURN_KEY)
-        window.location.href = res.payment.authorizationUrl
-        return
-      }
-      if (res.payment.paymentStatus === 'FAILED') toast(res.payment.message || PAYMENT_REQUEST_FAILED, 'error')
-    } catch (err) {
-      if (shop && err instanceof ApiError && err.status === 409 && typeof err.body?.price === 'number') {
-        // Nothing was charged: the new price is shown and the buyer confirms it (or not) with Proceed.
-        setRepriced((r) => ({ ...r, [pkg.id]: err.body.price }))
-        setPriceNotice(
-          `The price of this bundle has changed to ${formatCedis(err.body.price)}. Nothing was charged. Check the new price and press Proceed to pay it.`
-        )
-        return
-      }
-      toast(err instanceof ApiError ? err.message : PAYMENT_REQUEST_FAILED, 'error')
-    } finally {
-      setBusy(null)
-    }
+    return loadPayment().then(
+      (m) => run(m, form),
+      () => toast('Network error. Check your connection and try again.', 'error')
+    )
   }
-
-  const check = useCallback(async () => {
-    if (!payment?.transactionId) {
-      toast(NO_TRANSACTION, 'error')
-      return
-    }
-    setBusy('check')
-    try {
-      const res = await api<PaymentState>(`/api/payment/status/${encodeURIComponent(payment.transactionId)}`)
-      const status = String(res.paymentStatus).toUpperCase()
-      setPayment((p) => (p ? { ...p, ...res, paymentStatus: status } : p))
-      // SUCCESS: the dialog's status panel says it; the order is already settled, so no toast asks for a click.
-      if (status === 'SUCCESS') return
-      if (status === 'FAILED') toast(CHECK_FAILED_TOAST, 'error')
-      else toast(res.message || CHECK_PENDING_TOAST, 'info')
-    } catch (err) {
-      const body = err instanceof ApiError ? err.body : {}
-      toast(body?.message || body?.details || CHECK_FAILED, 'error')
-    } finally {
-      setBusy(null)
-    }
-  }, [payment, toast])
-
-  async function complete() {
-    if (payment?.paymentStatus !== 'SUCCESS') {
-      toast('Payment must be successful before finalizing order', 'error')
-      return
-    }
-    if (!orderId) {
-      toast('No order ID found. Please try the payment process again.', 'error')
-      return
-    }
-    setBusy('complete')
-    try {
-      const res = await api<PatchOutcome>(`/api/orders/${orderId}`, {
-        method: 'PATCH',
-        body: { paymentStatus: 'SUCCESS' },
-        fallbackError: 'Failed to finalize order'
-      })
-      const status = res.currentStatus
-      const text = [res.message, res.info].filter(Boolean).join(' ')
-      if (!status || status === 'SUCCESS') {
-        toast(res.message || settings.buySuccessMessage, 'success', 8000)
-        setRecent(addRecent(recipient.trim()))
-        resetForm()
-      } else if (status === 'EXPIRED') {
-        toast(text, 'error')
-        setDialog(false)
-        setPayment(null)
-      } else {
-        toast(text, status === 'FAILED' ? 'error' : 'info')
-        setPayment((p) => (p ? { ...p, paymentStatus: status } : p))
-      }
-    } catch (err) {
-      toast(err instanceof ApiError ? err.message : 'Failed to finalize order', 'error')
-    } finally {
-      setBusy(null)
-    }
-  }
+  const proceed = () => withPayment((m, form) => m.placeOrder(form))
+  const complete = () => withPayment((m, form) => m.finishOrder(form))
+  const check = useCallback(
+    () =>
+      loadPayment().then(
+        (m) => m.checkPayment({ payment, toast, setBusy, setPayment }),
+        () => toast('Network error. Check your connection and try again.', 'error')
+      ),
+    [payment, toast]
+  )
 
   // Why 'Proceed to Payment' cannot go on yet, said next to it (spec texts) rather than a silent disabled button.
   const blocker = closed ? 'Purchases are temporarily disabled' : missingForOrder(pkg, recipient, parsedRecipient)
@@ -259,8 +176,8 @@ export function BuyData({ data, shop }: { data: Data; shop?: ShopMode }) {
     <div className="columns">
       <div className="column is-7">
         <form
-          onFocusCapture={preloadPaymentDialog}
-          onPointerDownCapture={preloadPaymentDialog}
+          onFocusCapture={preloadPayment}
+          onPointerDownCapture={preloadPayment}
           className="box sf-stack"
           onSubmit={(e) => {
             e.preventDefault()

@@ -1,7 +1,6 @@
 import { useState, type ReactNode } from 'react'
 import { Tabs } from '../../renderer/ui/Tabs.tsx'
-import { SavedOrders } from '../_storefront/SavedOrders.tsx'
-import { MyOrders } from './MyOrders.tsx'
+import { LazyMyOrders, LazySavedOrders } from './LazyOrders.tsx'
 
 type Tab = 'buy' | 'orders'
 
@@ -21,9 +20,9 @@ export function BuyTabs({ initial, buy }: { initial: Tab; buy: ReactNode }) {
         ]}
       />
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-        {tab === 'buy' ? buy : <MyOrders />}
+        {tab === 'buy' ? buy : <LazyMyOrders />}
       </div>
-      <SavedOrders />
+      <LazySavedOrders />
     </>
   )
 }

@@ -3,6 +3,7 @@ import { api } from '../../renderer/api.ts'
 import { useToast } from '../../renderer/ui/Toasts.tsx'
 import { usePageContext } from '../../renderer/usePageContext.tsx'
 import '../_storefront/storefront.css'
+import './home.css'
 import { VisitorMessage } from './VisitorMessage.tsx'
 import type { HomeData } from './+data.ts'
 

@@ -1,4 +1,5 @@
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react'
+import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react'
+import { TypedBeforeHydration } from '../typed-before-hydration.tsx'
 
 const parts: (() => Promise<unknown>)[] = []
 
@@ -17,12 +18,15 @@ interface Part<P> {
 }
 
 function LazyPart<P extends object>({ part, props }: { part: Part<P>; props: P }) {
-  // The browser keeps the lazy one even once loaded: another component type would remount the part and
-  // lose what the visitor entered.
-  const Shown = (import.meta.env.SSR && part.loaded) || part.OnDemand
+  // Chosen once per mount: another component type later would remount the part and lose what the visitor
+  // entered. A part first shown once its code is here (a tab opened by a tap) renders at once, in the same
+  // commit as the tap, where the lazy one would show nothing until a later task.
+  const [Shown] = useState(() => part.loaded ?? part.OnDemand)
   return (
     <Suspense fallback={null}>
       <Shown {...props} />
+      {/* Its fields hydrate after the page's: what was typed in them before the code came is told to React here. */}
+      <TypedBeforeHydration />
     </Suspense>
   )
 }

@@ -11,8 +11,9 @@ import { app, resetDb } from '../helpers/server.ts'
  * flush (a COMMIT, or a write outside a transaction that does not turn the wait off). Counts, never
  * times: the machine decides the milliseconds, the code decides these.
  */
-async function statementsOf(fn: () => Promise<unknown>) {
+async function statementsOf(fn: () => Promise<unknown>, together?: [RegExp, RegExp]) {
   const query = pg.Client.prototype.query
+  const { sentOne, heldBack, inPair } = pairGate(together)
   const sent: string[] = []
   // Statements sent by name (parsed and planned once per connection, ADR 0024).
   const named: string[] = []
@@ -36,19 +37,38 @@ async function statementsOf(fn: () => Promise<unknown>) {
     }
     if (text === 'SELECT 1') return (query as (...a: unknown[]) => unknown).apply(this, args)
     events.push(`> ${text}`)
+    sentOne(text)
     const answered = () => events.push(`< ${text}`)
     const cb = args.findIndex((a) => typeof a === 'function')
     if (cb >= 0) {
       const done = args[cb] as (...r: unknown[]) => unknown
       args[cb] = (...r: unknown[]) => {
-        answered()
-        return done(...r)
+        const go = () => {
+          answered()
+          return done(...r)
+        }
+        const held = heldBack(text)
+        return held ? void held.then(go) : go()
       }
       return (query as (...a: unknown[]) => unknown).apply(this, args)
     }
-    const out = (query as (...a: unknown[]) => unknown).apply(this, args) as { then?: (f: () => void, r: () => void) => unknown } | undefined
-    if (out && typeof out.then === 'function') out.then(answered, answered)
-    return out
+    const out = (query as (...a: unknown[]) => unknown).apply(this, args) as Promise<unknown> | undefined
+    if (!out || typeof out.then !== 'function') return out
+    if (!inPair(text)) {
+      out.then(answered, answered)
+      return out
+    }
+    const after = async () => {
+      await heldBack(text)
+      answered()
+    }
+    return out.then(
+      async (r) => (await after(), r),
+      async (e: unknown) => {
+        await after()
+        throw e
+      }
+    )
   } as typeof query
   try {
     const out = await fn()
@@ -58,12 +78,48 @@ async function statementsOf(fn: () => Promise<unknown>) {
   }
 }
 
+/**
+ * For `together` = [a, b]: an answer to a statement matching one of them reaches the app only once one matching the other
+ * has been sent too. If the app sends both without waiting for either (the claim askedAtOnce checks), that holds nothing
+ * back for long, whatever the machine's speed: a busy machine (a connection still being opened for the second) can no
+ * longer deliver the first answer before the second is sent. If the app waits for the first answer before the second,
+ * the second never comes while the answer is held: the answer goes on after a few seconds and askedAtOnce is false.
+ */
+function pairGate(together?: [RegExp, RegExp]) {
+  const sent = [false, false]
+  const waiting: (() => void)[] = []
+  const side = (text: string) => together?.findIndex((re) => re.test(text)) ?? -1
+  return {
+    inPair: (text: string) => side(text) >= 0,
+    sentOne(text: string) {
+      const i = side(text)
+      if (i < 0) return
+      sent[i] = true
+      if (sent[0] && sent[1]) for (const go of waiting.splice(0)) go()
+    },
+    /** A promise to wait for before the app gets this answer, or null when it may have it at once. */
+    heldBack(text: string): Promise<void> | null {
+      const i = side(text)
+      if (i < 0 || sent[1 - i]) return null
+      return new Promise((resolve) => {
+        waiting.push(resolve)
+        // Only when the other is never sent (the app waits for this answer): a guard against a deadlock, not a measure.
+        setTimeout(resolve, 3000).unref()
+      })
+    }
+  }
+}
+
 /** True when statements matching `a` and `b` were both sent before either was answered: one round trip for two. */
 function askedAtOnce(events: string[], a: RegExp, b: RegExp): boolean {
   const at = (mark: string, re: RegExp) => events.findIndex((e) => e.startsWith(mark) && re.test(e.slice(2)))
   const [sentA, sentB, answeredA, answeredB] = [at('>', a), at('>', b), at('<', a), at('<', b)]
   return sentA >= 0 && sentB >= 0 && Math.max(sentA, sentB) < Math.min(answeredA, answeredB)
 }
+
+// The request limit and the package a visitor's order reads: asked together.
+const LIMIT = /^INSERT INTO rate_limiter_flexible\b/
+const PACKAGE = /\bFROM packages\b/
 
 /** An agent with GHS 20 in its wallet, signed in on the portal, and a bundle it buys at GHS 4.50. */
 async function fundedAgent() {
@@ -84,8 +140,9 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     const visitor = new Client()
     // The settings cached as any running shop has them.
     await visitor.get('/api/settings')
-    const { out, statements, flushes, sent, events, named } = await statementsOf(() =>
-      visitor.post('/api/orders', { packageId: pkg.id, recipientNumber: '0241234567', payerPhone: '0241234567', payerNetwork: 'MTN' })
+    const { out, statements, flushes, sent, events, named } = await statementsOf(
+      () => visitor.post('/api/orders', { packageId: pkg.id, recipientNumber: '0241234567', payerPhone: '0241234567', payerNetwork: 'MTN' }),
+      [LIMIT, PACKAGE]
     )
     expect(out.status, out.text).to.equal(201)
     // Every statement of the order goes by name: none is parsed and planned again per order.
@@ -103,7 +160,7 @@ describe('placing an order: statements and commits (ADR 0046)', () => {
     ).to.deep.equal([])
     // Four statements in three round trips: the request limit with the package, the order with its payment, the gateway's answer.
     expect(statements, sent.join('\n')).to.equal(4)
-    expect(askedAtOnce(events, /^INSERT INTO rate_limiter_flexible\b/, /\bFROM packages\b/), events.join('\n')).to.equal(true)
+    expect(askedAtOnce(events, LIMIT, PACKAGE), events.join('\n')).to.equal(true)
     // The order, its audit entry and its claimed payment are one statement: no transaction around it.
     expect(
       sent.filter((s) => /^(START TRANSACTION|BEGIN|COMMIT)/i.test(s)),

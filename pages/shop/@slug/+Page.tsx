@@ -3,7 +3,7 @@ import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import '../../_storefront/storefront.css'
 import { BuyData } from '../../data-services/BuyData.tsx'
 import { BuyTabs } from '../../data-services/BuyTabs.tsx'
-import { MyOrders } from '../../data-services/MyOrders.tsx'
+import { LazyMyOrders } from '../../data-services/LazyOrders.tsx'
 import type { ShopData } from './+data.ts'
 
 // Below the bundles and only in some shops: its code stays off the shop's first load.
@@ -46,7 +46,7 @@ export default function Page() {
                 Go to the main shop
               </a>
               <div className="sf-gap-top has-text-left">
-                <MyOrders />
+                <LazyMyOrders />
               </div>
             </div>
           ) : (

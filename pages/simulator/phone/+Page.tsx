@@ -5,6 +5,7 @@ import { usePageContext } from '../../../renderer/usePageContext.tsx'
 import { digitsOnly, formatCedis, NETWORK_LABEL } from '../../_storefront/format.ts'
 import { purposeLabel } from '../../../renderer/format.ts'
 import '../../_storefront/storefront.css'
+import './phone.css'
 
 interface Prompt {
   reference: string
