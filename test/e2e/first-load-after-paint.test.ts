@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import type { Browser } from 'puppeteer-core'
-import { closeBrowser, hydrated, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { closeBrowser, codeLate, hydrated, newPage, url, useBrowser } from '../helpers/browser.ts'
 import { resetDb } from '../helpers/server.ts'
 
 /** When the browser first painted text, and when it started fetching each script (ms since the start). */
@@ -47,8 +47,7 @@ describe('browser: a page is painted before its scripts are fetched, then hydrat
   it('a package picked and a number typed before the code came are still chosen once the form hydrates', async () => {
     const page = await newPage(browser)
     // A slow phone: the page is shown, and its code comes two seconds later.
-    await page.setRequestInterception(true)
-    page.on('request', (r) => void (r.url().includes('/assets/entries/entry-') ? setTimeout(() => void r.continue(), 2000) : r.continue()))
+    await codeLate(page)
     await page.goto(url('/data-services'), { waitUntil: 'domcontentloaded' })
     const second = (await page.$$('input[name="package"]'))[1]!
     await second.click()

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import type { Browser, Page } from 'puppeteer-core'
-import { closeBrowser, hydrated, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { closeBrowser, codeLate, hydrated, newPage, url, useBrowser } from '../helpers/browser.ts'
 import { resetDb } from '../helpers/server.ts'
 
 // My Orders' code comes after the buy page's first load (ADR 0044): it must still answer as it did when it was part of it.
@@ -39,9 +39,8 @@ describe("browser: My Orders, whose code comes after the page's, answers as befo
 
   it('keeps a number typed into the lookup before the code came, on a page opened on My Orders', async () => {
     const page = await newPage(browser)
-    await page.setRequestInterception(true)
     // A slow phone: the page is shown, and its code comes two seconds later.
-    page.on('request', (r) => void (r.url().includes('/assets/entries/entry-') ? setTimeout(() => void r.continue(), 2000) : r.continue()))
+    await codeLate(page)
     await page.goto(url('/data-services?tab=orders'), { waitUntil: 'domcontentloaded' })
     await page.type('#lookup-phone', '0209990000')
     expect(await page.$('html[data-hydrated="true"]'), 'typed before hydration').to.equal(null)

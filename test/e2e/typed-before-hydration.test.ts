@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import type { Browser, Page } from 'puppeteer-core'
-import { closeBrowser, hydrated, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { closeBrowser, codeLate, hydrated, newPage, url, useBrowser } from '../helpers/browser.ts'
 import { resetDb } from '../helpers/server.ts'
 
 // The page is shown before its code arrives (ADR 0044), so on a slow phone a visitor can type before the form is
@@ -17,8 +17,7 @@ describe('browser: what is typed before the code arrives is kept once the form h
   /** A slow phone: the page is shown, and its code comes two seconds later. */
   async function slowPage(path: string): Promise<Page> {
     const page = await newPage(browser)
-    await page.setRequestInterception(true)
-    page.on('request', (r) => void (r.url().includes('/assets/entries/entry-') ? setTimeout(() => void r.continue(), 2000) : r.continue()))
+    await codeLate(page)
     await page.goto(url(path), { waitUntil: 'domcontentloaded' })
     return page
   }

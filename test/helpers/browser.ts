@@ -72,3 +72,9 @@ export async function login(page: Page, email: string, password: string) {
 
 /** Visible text of the page body. */
 export const bodyText = (page: Page) => page.evaluate(() => document.body.innerText)
+
+/** A slow phone: the page is shown, and its code (Vike's entry) comes `ms` later. */
+export async function codeLate(page: Page, ms = 2000) {
+  await page.setRequestInterception(true)
+  page.on('request', (r) => void (r.url().includes('/assets/entries/entry-') ? setTimeout(() => void r.continue(), ms) : r.continue()))
+}
