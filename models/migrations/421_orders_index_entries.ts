@@ -12,12 +12,13 @@ import type { MigrationFn } from '../migrate.ts'
 // - orders_payment_phone_idx is read only by the lookup by phone, whose arm is `agent_id IS NULL AND
 //   payment_phone_number IN (...)`: an agent's order's paying phone is never looked up.
 // Built inside the migrator's transaction (no CONCURRENTLY): each CREATE holds a lock on orders that blocks writes
-// while it reads the table.
+// while it reads the table. The search index can be built beforehand with CREATE INDEX CONCURRENTLY under its name, which
+// the migration then keeps.
 export const up: MigrationFn = async ({ context: sql }) => {
   await sql(`
 DROP INDEX IF EXISTS orders_recipient_trgm_idx;
 DROP INDEX IF EXISTS orders_txid_trgm_idx;
-CREATE INDEX orders_search_trgm_idx ON orders USING gin (recipient_number gin_trgm_ops, payment_transaction_id gin_trgm_ops);
+CREATE INDEX IF NOT EXISTS orders_search_trgm_idx ON orders USING gin (recipient_number gin_trgm_ops, payment_transaction_id gin_trgm_ops);
 DROP INDEX IF EXISTS orders_agent_idx;
 CREATE INDEX orders_agent_idx ON orders (agent_id, created_at DESC) WHERE agent_id IS NOT NULL;
 DROP INDEX IF EXISTS orders_payment_phone_idx;
