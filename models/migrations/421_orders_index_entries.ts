@@ -4,7 +4,7 @@ import type { MigrationFn } from '../migrate.ts'
 // DELIVERED; none HOT), writes an entry in every index of orders whose condition holds (ADR 0082):
 // - the admins' search had a trigram index per column: with GIN's pending list each new row version cost one WAL
 //   record per index, about 300 B each. One GIN index over both columns takes one record per row version, and a
-//   multicolumn GIN index serves a condition on any of its columns as well as a single-column one does: the search's
+//   multicolumn GIN index serves a condition on any of its columns (a larger index to read, ADR 0082): the search's
 //   `recipient_number LIKE ANY(...)` and `payment_transaction_id ILIKE ...` arms each still read it;
 // - orders_agent_idx held an entry for every visitor's order: its readers look up an agent (`agent_id = x`,
 //   `agent_id IN (...)`, the agents' foreign key), strict comparisons that imply `agent_id IS NOT NULL`. The admins'
