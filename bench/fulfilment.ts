@@ -1,7 +1,7 @@
 // Fulfilment throughput: N paid orders through the job queue to the simulator vendor.
 //
 //   node_modules/.bin/node bench/fulfilment.ts [--orders=1000] [--rounds=1] [--concurrency=8] [--settlers=16] [--vendor-delay=0] [--statements]
-//     [--waits] [--no-notify-triggers | --notify-alternate] [--webhook]
+//     [--waits] [--no-notify-triggers | --notify-alternate] [--webhook] [--wal-relations]
 //
 // Each round is followed by a bare baseline in the same process (bareRound: one committed UPDATE and
 // one POST to a bare node:http vendor per order, same concurrency), printed beside it.
@@ -32,6 +32,7 @@ import { countStatements, printPgStats, startWaitSampler, topWaits, walAndUpdate
 import { postgresCpuSeconds } from './lib.ts'
 import { bareBaseline } from './fulfilment-bare.ts'
 import { chargeSuccessPoster } from './paystack-charge-success.ts'
+import { walByRelation, walByRelationText, walPosition } from './fulfilment-wal-relations.ts'
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def)
 const N = arg('orders', 1000)
@@ -62,6 +63,9 @@ const OFF_FIRST = process.argv.includes('--notify-alternate=off')
 // --instances=2: a second app instance in its own process (its own core), on the same database.
 const CHILD = process.env.BENCH_CHILD_DB_URL
 const WEBHOOK = process.argv.includes('--webhook')
+// --wal-relations: per round, the WAL records and bytes per order by the relation (table or index) they write, from
+// the first settlement until the last text is sent (bench/fulfilment-wal-relations.ts).
+const WAL_RELATIONS = process.argv.includes('--wal-relations')
 const PAYSTACK_KEY = 'sk_test_bench_fulfilment_webhook'
 const now = () => performance.timeOrigin + performance.now()
 const loadNow = () =>
@@ -230,6 +234,7 @@ async function appRound(round: number): Promise<RoundFigures> {
   calledAt.clear()
   const wal0 = WAITS ? await walFlushes() : undefined
   const written0 = WAITS ? await walWritten() : undefined
+  const walStart = WAL_RELATIONS ? await walPosition(q) : undefined
   roundWaits.clear()
   const load0 = os.loadavg()[0]!
   const pgCpu0 = pgCpuMs()
@@ -270,6 +275,7 @@ async function appRound(round: number): Promise<RoundFigures> {
     await new Promise((r) => setTimeout(r, 50))
   }
   const allDone = performance.now()
+  const walEnd = walStart ? await walPosition(q) : undefined
   const cpu = process.cpuUsage(cpu0)
   const pgCpu = pgCpuMs() - pgCpu0
   const roundWaitsText = WAITS ? topWaits(roundWaits) : undefined
@@ -313,6 +319,7 @@ async function appRound(round: number): Promise<RoundFigures> {
     // The seed's insert and TRUNCATE came before written0: these are the round's own writes (the bench's polls write nothing).
     console.log(`  ${walAndUpdatesText(written0!, await walWritten(), N)}`)
   }
+  if (walStart) console.log(walByRelationText(await walByRelation(q, walStart, walEnd!), N))
   const appCpu = (cpu.user + cpu.system) / 1000
   return {
     notify: notifying,
