@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { QueryTypes, type Transaction } from 'sequelize'
 import { down } from '../../models/migrations/387_settlement_index_entries.ts'
+import { genericPlan } from '../helpers/generic-plan.ts'
 import { indexRecords } from '../helpers/index-records.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { pendingSimulatorOrder } from '../helpers/simulator-order.ts'
@@ -29,15 +30,7 @@ const approved = { status: 'SUCCESS' as const, message: 'Approved', amountPesewa
 async function planOf(text: string, t: Transaction): Promise<string> {
   await db().query('SET LOCAL enable_seqscan = off', { transaction: t })
   await db().query('SET LOCAL enable_sort = off', { transaction: t })
-  await db().query('SET LOCAL plan_cache_mode = force_generic_plan', { transaction: t })
-  await db().query(`PREPARE lookup(int) AS ${text}`, { transaction: t })
-  try {
-    const rows = await sql<{ 'QUERY PLAN': string }>('EXPLAIN EXECUTE lookup(7)', {}, t)
-    const plan = rows.map((r) => r['QUERY PLAN']).join('\n')
-    return plan
-  } finally {
-    await db().query('DEALLOCATE lookup', { transaction: t })
-  }
+  return genericPlan(text, t)
 }
 
 describe("a paid order's settlement: the index entries it writes", function () {

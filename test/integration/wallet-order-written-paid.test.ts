@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import { adminClient } from '../helpers/http.ts'
+import { flushedTo } from '../helpers/index-records.ts'
 import { resellerWithKey } from '../helpers/reseller.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
@@ -23,14 +24,15 @@ async function heapRecords(recipient: string, fn: () => Promise<unknown>): Promi
   const { start } = await one<{ start: string }>('SELECT pg_current_wal_insert_lsn()::text AS start')
   await fn()
   const { xid } = await one<{ xid: string }>('SELECT xmin::text AS xid FROM orders WHERE recipient_number = :recipient', { recipient })
+  const end = await flushedTo(app().db.sequelize)
   const rows = await sql<{ rec: string }>(
     `WITH rel AS (SELECT relname AS name, pg_relation_filenode(oid) AS node FROM pg_class WHERE oid IN ('orders'::regclass, 'payments'::regclass))
      SELECT rel.name || ' ' || split_part(w.record_type, '+', 1) AS rec
-       FROM pg_get_wal_records_info(:start::pg_lsn, pg_current_wal_insert_lsn()) w
+       FROM pg_get_wal_records_info(:start::pg_lsn, :end::pg_lsn) w
        JOIN rel ON w.block_ref ~ ('rel [0-9]+/[0-9]+/' || rel.node || ' ')
       WHERE w.xid::text = :xid AND w.resource_manager = 'Heap' AND split_part(w.record_type, '+', 1) IN ('INSERT', 'UPDATE', 'HOT_UPDATE')
       ORDER BY w.start_lsn`,
-    { start, xid }
+    { start, end, xid }
   )
   return rows.map((r) => r.rec)
 }
