@@ -1,11 +1,9 @@
 import { expect } from 'chai'
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import type { Browser, Page } from 'puppeteer-core'
 import { QueryTypes } from 'sequelize'
 import { parseCsv } from '../../server/lib/csv.ts'
 import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { downloads } from '../helpers/downloads.ts'
 import { createAfaRegistration, createAgent, createOrder } from '../helpers/factories.ts'
 import { adminClient } from '../helpers/http.ts'
 import { ADMIN, app, resetDb } from '../helpers/server.ts'
@@ -92,25 +90,16 @@ describe('browser: back office A (orders, export, AFA, overview)', function () {
     await rowCount(page, 4)
 
     // Export: the browser downloads the CSV (CDP download behaviour), which is parsed here.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'datahub-dl-'))
-    const cdp = await page.createCDPSession()
-    await cdp.send('Browser.setDownloadBehavior', {
-      behavior: 'allow',
-      downloadPath: dir,
-      browserContextId: (page.browserContext() as unknown as { id?: string }).id,
-      eventsEnabled: true
-    })
+    const dl = await downloads(page)
     await clickButton(page, 'Export All Orders')
     await page.waitForFunction(() =>
       [...document.querySelectorAll('.toast-area .notification')].some((n) => n.textContent?.includes('Orders exported successfully!'))
     )
-    const file = `orders_export_${new Date().toISOString().slice(0, 10)}.csv`
-    for (let i = 0; i < 200 && !fs.existsSync(path.join(dir, file)); i++) await new Promise((r) => setTimeout(r, 50))
-    const [header, ...rows] = parseCsv(fs.readFileSync(path.join(dir, file), 'utf8'))
+    const [header, ...rows] = parseCsv(await dl.read(`orders_export_${new Date().toISOString().slice(0, 10)}.csv`))
+    await dl.done()
     expect(header!.slice(0, 3)).to.deep.equal(['Order ID', 'Recipient Number', 'Network'])
     expect(rows.map((r) => Number(r[0])).sort()).to.deep.equal([mtnAgent.id, mtnDirect.id].sort())
     expect(rows.map((r) => r[1]).sort()).to.deep.equal(['\t0241112222', '\t0543334444'])
-    fs.rmSync(dir, { recursive: true, force: true })
 
     // The exported orders left the active list (the hand-delivered and the unpaid one stay) ...
     await rowCount(page, 2)

@@ -1,11 +1,9 @@
 import { expect } from 'chai'
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import type { Browser, Page } from 'puppeteer-core'
 import { QueryTypes } from 'sequelize'
 import { parseCsv } from '../../server/lib/csv.ts'
 import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { downloads } from '../helpers/downloads.ts'
 import { createAgent, createCommission } from '../helpers/factories.ts'
 import { ADMIN, app, resetDb } from '../helpers/server.ts'
 
@@ -29,26 +27,6 @@ async function clickButton(page: Page, text: string, scope = 'body') {
     scope,
     text
   )
-}
-
-/** Lets the page's downloads land in a fresh folder; returns a reader that waits for a file. */
-async function downloads(page: Page) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'datahub-dl-'))
-  const cdp = await page.createCDPSession()
-  await cdp.send('Browser.setDownloadBehavior', {
-    behavior: 'allow',
-    downloadPath: dir,
-    browserContextId: (page.browserContext() as unknown as { id?: string }).id,
-    eventsEnabled: true
-  })
-  return {
-    async read(name: string) {
-      const file = path.join(dir, name)
-      for (let i = 0; i < 200 && !fs.existsSync(file); i++) await new Promise((r) => setTimeout(r, 50))
-      return fs.readFileSync(file, 'utf8')
-    },
-    done: () => fs.rmSync(dir, { recursive: true, force: true })
-  }
 }
 
 describe('browser: back office insight (audit logs, commissions, analytics, agent performance)', function () {
@@ -257,6 +235,6 @@ describe('browser: back office insight (audit logs, commissions, analytics, agen
       ['1', 'Ama Sales', '30.00'],
       ['2', 'Kofi Data', '5.00']
     ])
-    dl.done()
+    await dl.done()
   })
 })
