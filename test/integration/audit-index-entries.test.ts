@@ -3,6 +3,7 @@ import { QueryTypes, type Transaction } from 'sequelize'
 import { down } from '../../models/migrations/411_audit_index_entries.ts'
 import { genericPlan } from '../helpers/generic-plan.ts'
 import { indexRecords } from '../helpers/index-records.ts'
+import { indexesAfterDown, rolledBack } from '../helpers/rolled-back.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { pendingSimulatorOrder } from '../helpers/simulator-order.ts'
 
@@ -94,27 +95,17 @@ describe("the audit log's index entries", function () {
        SELECT now() - make_interval(secs => g), NULL, 'ORDER_DELIVERED', 'ORDER', g::text, 'LOW', NULL, '{}' FROM generate_series(1, 20000) g`
     )
     await db().query('ANALYZE audit_logs')
-    const t = await db().transaction()
-    try {
+    await rolledBack(async (t) => {
       const plan = await genericPlan('UPDATE ONLY audit_logs SET user_id = NULL WHERE $1::int OPERATOR(pg_catalog.=) user_id', t)
       expect(plan, plan).to.match(/(Index Scan using|Bitmap Index Scan on) audit_user_idx\b/)
-    } finally {
-      await t.rollback()
-    }
+    })
   })
 
   it('down puts the indexes back as they were', async () => {
-    const t = await db().transaction()
-    try {
-      await down({ context: (text) => db().query(text, { transaction: t }) })
-      const defs = await sql<{ def: string }>('SELECT indexdef AS def FROM pg_indexes WHERE indexname IN (:names) ORDER BY indexname', { names: PARTIAL }, t)
-      expect(defs.map((d) => d.def.replace('public.', ''))).to.deep.equal([
-        'CREATE INDEX audit_ip_idx ON audit_logs USING btree (ip_address, "timestamp" DESC)',
-        'CREATE INDEX audit_severity_idx ON audit_logs USING btree (severity, "timestamp" DESC)',
-        'CREATE INDEX audit_user_idx ON audit_logs USING btree (user_id, "timestamp" DESC)'
-      ])
-    } finally {
-      await t.rollback()
-    }
+    expect(await indexesAfterDown(down, PARTIAL)).to.deep.equal([
+      'CREATE INDEX audit_ip_idx ON audit_logs USING btree (ip_address, "timestamp" DESC)',
+      'CREATE INDEX audit_severity_idx ON audit_logs USING btree (severity, "timestamp" DESC)',
+      'CREATE INDEX audit_user_idx ON audit_logs USING btree (user_id, "timestamp" DESC)'
+    ])
   })
 })

@@ -4,6 +4,7 @@ import { down } from '../../models/migrations/421_orders_index_entries.ts'
 import { createAgent, createOrder } from '../helpers/factories.ts'
 import { genericPlan } from '../helpers/generic-plan.ts'
 import { indexRecords } from '../helpers/index-records.ts'
+import { indexesAfterDown, rolledBack } from '../helpers/rolled-back.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { pendingSimulatorOrder } from '../helpers/simulator-order.ts'
 
@@ -38,15 +39,11 @@ async function statementsOf(fn: () => Promise<unknown>): Promise<string[]> {
  * The plan of `text`. `indexable`: with sequential scans priced out, the question asked is whether the index can serve
  * the statement at all; on 60,000 rows a substring's search still reads the table faster than any index, as on main.
  */
-async function planOf(text: string, indexable: boolean): Promise<string> {
-  const t = await db().transaction()
-  try {
+const planOf = (text: string, indexable: boolean): Promise<string> =>
+  rolledBack(async (t) => {
     if (indexable) await db().query('SET LOCAL enable_seqscan = off', { transaction: t })
     return (await sql<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, {}, t)).map((r) => r['QUERY PLAN']).join('\n')
-  } finally {
-    await t.rollback()
-  }
-}
+  })
 
 /**
  * The admins' list statement's conditions on orders alone: with no order to keep, the plan shows what serves the
@@ -146,32 +143,18 @@ describe("the orders' index entries", function () {
     await expectIndexed([ussd], /orders_agent_idx|orders_search_trgm_idx/, "USSD: an agent's order by its transaction id's last digits")
 
     // The agents' foreign key's own lookup, as a generic plan.
-    const t = await db().transaction()
-    try {
+    await rolledBack(async (t) => {
       const plan = await genericPlan('UPDATE ONLY orders SET agent_id = NULL WHERE $1::int OPERATOR(pg_catalog.=) agent_id', t)
       expect(plan, plan).to.match(/(Index Scan using|Bitmap Index Scan on) orders_agent_idx\b/)
-    } finally {
-      await t.rollback()
-    }
+    })
   })
 
   it('down puts the indexes back as they were', async () => {
-    const t = await db().transaction()
-    try {
-      await down({ context: (text) => db().query(text, { transaction: t }) })
-      const defs = await sql<{ def: string }>(
-        'SELECT indexdef AS def FROM pg_indexes WHERE indexname IN (:names) ORDER BY indexname',
-        { names: [...GONE, ...CHANGED] },
-        t
-      )
-      expect(defs.map((d) => d.def.replace(/public\./g, ''))).to.deep.equal([
-        'CREATE INDEX orders_agent_idx ON orders USING btree (agent_id, created_at DESC)',
-        'CREATE INDEX orders_payment_phone_idx ON orders USING btree (payment_phone_number)',
-        'CREATE INDEX orders_recipient_trgm_idx ON orders USING gin (recipient_number gin_trgm_ops)',
-        'CREATE INDEX orders_txid_trgm_idx ON orders USING gin (payment_transaction_id gin_trgm_ops)'
-      ])
-    } finally {
-      await t.rollback()
-    }
+    expect(await indexesAfterDown(down, [...GONE, ...CHANGED])).to.deep.equal([
+      'CREATE INDEX orders_agent_idx ON orders USING btree (agent_id, created_at DESC)',
+      'CREATE INDEX orders_payment_phone_idx ON orders USING btree (payment_phone_number)',
+      'CREATE INDEX orders_recipient_trgm_idx ON orders USING gin (recipient_number gin_trgm_ops)',
+      'CREATE INDEX orders_txid_trgm_idx ON orders USING gin (payment_transaction_id gin_trgm_ops)'
+    ])
   })
 })

@@ -3,6 +3,7 @@ import { QueryTypes, type Transaction } from 'sequelize'
 import { down } from '../../models/migrations/387_settlement_index_entries.ts'
 import { genericPlan } from '../helpers/generic-plan.ts'
 import { indexRecords } from '../helpers/index-records.ts'
+import { indexesAfterDown, rolledBack } from '../helpers/rolled-back.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { pendingSimulatorOrder } from '../helpers/simulator-order.ts'
 
@@ -53,8 +54,7 @@ describe("a paid order's settlement: the index entries it writes", function () {
   })
 
   it('lookups by a user or an agent still go through an index', async () => {
-    const t = await db().transaction()
-    try {
+    await rolledBack(async (t) => {
       expect(await planOf('UPDATE ONLY commissions SET agent_id = NULL WHERE $1 OPERATOR(pg_catalog.=) agent_id', t)).to.match(
         /(Index Scan using|Bitmap Index Scan on) commissions_agent_(report|time)_idx\b/
       )
@@ -69,29 +69,16 @@ describe("a paid order's settlement: the index entries it writes", function () {
       )
       const audit = await planOf('SELECT id FROM audit_logs WHERE $1 > 0 ORDER BY timestamp DESC LIMIT 50', t)
       expect(audit, audit).to.match(/Index (Only )?Scan using audit_time_id_idx/)
-    } finally {
-      await t.rollback()
-    }
+    })
   })
 
   it('down puts the indexes back as they were', async () => {
-    const t = await db().transaction()
-    try {
-      await down({ context: (text) => db().query(text, { transaction: t }) })
-      const defs = await sql<{ def: string }>(
-        'SELECT indexdef AS def FROM pg_indexes WHERE indexname IN (:names) ORDER BY indexname',
-        { names: [...GONE, ...VISITORS_LEFT_OUT] },
-        t
-      )
-      expect(defs.map((d) => d.def.replace('public.', ''))).to.deep.equal([
-        'CREATE INDEX audit_time_idx ON audit_logs USING btree ("timestamp" DESC)',
-        'CREATE INDEX commissions_agent_idx ON commissions USING btree (agent_id)',
-        'CREATE INDEX commissions_archived_idx ON commissions USING btree (archived, created_at DESC)',
-        'CREATE INDEX orders_user_idx ON orders USING btree (user_id, created_at DESC)',
-        'CREATE INDEX payments_agent_idx ON payments USING btree (agent_id)'
-      ])
-    } finally {
-      await t.rollback()
-    }
+    expect(await indexesAfterDown(down, [...GONE, ...VISITORS_LEFT_OUT])).to.deep.equal([
+      'CREATE INDEX audit_time_idx ON audit_logs USING btree ("timestamp" DESC)',
+      'CREATE INDEX commissions_agent_idx ON commissions USING btree (agent_id)',
+      'CREATE INDEX commissions_archived_idx ON commissions USING btree (archived, created_at DESC)',
+      'CREATE INDEX orders_user_idx ON orders USING btree (user_id, created_at DESC)',
+      'CREATE INDEX payments_agent_idx ON payments USING btree (agent_id)'
+    ])
   })
 })
