@@ -1,7 +1,7 @@
 // Fulfilment throughput: N paid orders through the job queue to the simulator vendor.
 //
 //   node_modules/.bin/node bench/fulfilment.ts [--orders=1000] [--rounds=1] [--concurrency=8] [--settlers=16] [--vendor-delay=0] [--statements]
-//     [--waits] [--no-notify-triggers | --notify-alternate] [--webhook] [--wal-relations]
+//     [--waits] [--no-notify-triggers | --notify-alternate] [--webhook] [--wal-relations] [--cpu-profile=FILE]
 //
 // Each round is followed by a bare baseline in the same process (bareRound: one committed UPDATE and
 // one POST to a bare node:http vendor per order, same concurrency), printed beside it.
