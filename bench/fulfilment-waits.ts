@@ -63,16 +63,16 @@ export async function walFlushes(select: (sql: string) => Promise<{ fsyncs: stri
 
 /** With --pg-stats: PostgreSQL's own time by statement shape over `orders` orders (pg_stat_statements, planning included). */
 export async function printPgStats(q: <T extends object>(sql: string) => Promise<T[]>, orders: number): Promise<void> {
-  const rows = await q<{ calls: string; plan: number; exec: number; blks: string; query: string }>(
-    `SELECT calls, total_plan_time AS plan, total_exec_time AS exec, shared_blks_hit + shared_blks_read AS blks, query FROM pg_stat_statements ORDER BY total_plan_time + total_exec_time DESC LIMIT 40`
+  const rows = await q<{ calls: string; plans: string; plan: number; exec: number; blks: string; query: string }>(
+    `SELECT calls, plans, total_plan_time AS plan, total_exec_time AS exec, shared_blks_hit + shared_blks_read AS blks, query FROM pg_stat_statements ORDER BY total_plan_time + total_exec_time DESC LIMIT 40`
   )
   const total = rows.reduce((a, r) => a + r.plan + r.exec, 0)
   console.log(
-    `  PostgreSQL time by statement (pg_stat_statements, top 40: ${((total * 1000) / orders).toFixed(0)} us per order; per order: calls, plan us, exec us, buffers touched per call):`
+    `  PostgreSQL time by statement (pg_stat_statements, top 40: ${((total * 1000) / orders).toFixed(0)} us per order; per order: calls, plans, plan us, exec us, buffers touched per call):`
   )
   for (const r of rows)
     console.log(
-      `    ${(Number(r.calls) / orders).toFixed(2).padStart(6)} ${((r.plan * 1000) / orders).toFixed(0).padStart(5)} ${((r.exec * 1000) / orders).toFixed(0).padStart(6)} ${(Number(r.blks) / Math.max(1, Number(r.calls))).toFixed(0).padStart(5)}  ${r.query.replace(/\s+/g, ' ').slice(0, 110)}`
+      `    ${(Number(r.calls) / orders).toFixed(2).padStart(6)} ${(Number(r.plans) / orders).toFixed(2).padStart(5)} ${((r.plan * 1000) / orders).toFixed(0).padStart(5)} ${((r.exec * 1000) / orders).toFixed(0).padStart(6)} ${(Number(r.blks) / Math.max(1, Number(r.calls))).toFixed(0).padStart(5)}  ${r.query.replace(/\s+/g, ' ').slice(0, 110)}`
     )
 }
 

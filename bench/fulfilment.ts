@@ -1,7 +1,7 @@
 // Fulfilment throughput: N paid orders through the job queue to the simulator vendor.
 //
 //   node_modules/.bin/node bench/fulfilment.ts [--orders=1000] [--rounds=1] [--concurrency=8] [--settlers=16] [--vendor-delay=0] [--statements]
-//     [--waits] [--no-notify-triggers | --notify-alternate] [--webhook] [--wal-relations]
+//     [--waits] [--no-notify-triggers | --notify-alternate] [--webhook] [--wal-relations] [--cpu-profile=FILE]
 //
 // Each round is followed by a bare baseline in the same process (bareRound: one committed UPDATE and
 // one POST to a bare node:http vendor per order, same concurrency), printed beside it.
@@ -19,6 +19,8 @@
 // key, the payments are Paystack's), so the event's record, its signature check and the route are measured
 // too; its latency runs from the POST's start (the gateway's callback) to the vendor call.
 // Prints figures; asserts nothing. Results go in docs/benchmarks-fulfilment.md by hand.
+import fs from 'node:fs'
+import { Session } from 'node:inspector/promises'
 import os from 'node:os'
 import { fork } from 'node:child_process'
 import path from 'node:path'
@@ -66,6 +68,10 @@ const WEBHOOK = process.argv.includes('--webhook')
 // --wal-relations: per round, the WAL records and bytes per order by the relation (table or index) they write, from
 // the first settlement until the last text is sent (bench/fulfilment-wal-relations.ts).
 const WAL_RELATIONS = process.argv.includes('--wal-relations')
+// --cpu-profile=FILE: a CPU profile of this process (the app, its workers, the vendor fake and the bench) over the
+// last round, from the first settlement until the last text is sent, written as FILE (.cpuprofile, 100 us
+// between samples); bench/cpuprofile-top.ts sums it by function.
+const CPU_PROFILE = process.argv.find((a) => a.startsWith('--cpu-profile='))?.split('=')[1]
 const PAYSTACK_KEY = 'sk_test_bench_fulfilment_webhook'
 const now = () => performance.timeOrigin + performance.now()
 const loadNow = () =>
@@ -227,6 +233,22 @@ interface RoundFigures {
 
 const postChargeSuccess = chargeSuccessPoster({ port: Number(env.PORT), secretKey: PAYSTACK_KEY, atOnce: SETTLERS })
 
+/** Starts this process's CPU profiler; stop() writes the profile to CPU_PROFILE. */
+async function startProfile() {
+  const session = new Session()
+  session.connect()
+  await session.post('Profiler.enable')
+  await session.post('Profiler.setSamplingInterval', { interval: 100 })
+  await session.post('Profiler.start')
+  return {
+    async stop() {
+      const { profile } = await session.post('Profiler.stop')
+      fs.writeFileSync(CPU_PROFILE!, JSON.stringify(profile))
+      session.disconnect()
+    }
+  }
+}
+
 /** One round through the app: N orders settled, queued and handed to the vendor. */
 async function appRound(round: number): Promise<RoundFigures> {
   await setNotifyTriggers(!NO_NOTIFY && !(ALTERNATE && round % 2 === (OFF_FIRST ? 1 : 0)))
@@ -240,6 +262,7 @@ async function appRound(round: number): Promise<RoundFigures> {
   const pgCpu0 = pgCpuMs()
   const settledAt = new Map<number, number>()
   statements?.on()
+  const profiler = CPU_PROFILE && round === ROUNDS ? await startProfile() : undefined
   for (const o of others) o.child.send('go')
   const cpu0 = process.cpuUsage()
   const started = performance.now()
@@ -275,6 +298,7 @@ async function appRound(round: number): Promise<RoundFigures> {
     await new Promise((r) => setTimeout(r, 50))
   }
   const allDone = performance.now()
+  if (profiler) await profiler.stop()
   const walEnd = walStart ? await walPosition(q) : undefined
   const cpu = process.cpuUsage(cpu0)
   const pgCpu = pgCpuMs() - pgCpu0

@@ -75,6 +75,15 @@ describe('configuration', () => {
     ])
   })
 
+  it("a delivery pump's claim takes up to 32 paid orders, and its claims start 100 ms apart while orders keep coming", () => {
+    const env = loadEnv({})
+    expect([env.DELIVERY_BATCH_MAX, env.DELIVERY_GATHER_MS]).to.deep.equal([32, 100])
+    expect(exampleNames()).to.include.members(['DELIVERY_BATCH_MAX', 'DELIVERY_GATHER_MS'])
+    expect(fs.readFileSync('.env.example', 'utf8'))
+      .to.match(/^# DELIVERY_BATCH_MAX=32$/m)
+      .and.match(/^# DELIVERY_GATHER_MS=100$/m)
+  })
+
   it('requires SESSION_SECRET in production, and not in development or for operator commands', () => {
     expect(() => loadEnv({ NODE_ENV: 'production' })).to.throw(/SESSION_SECRET is required in production/)
     expect(loadEnv({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32) }).SESSION_SECRET).to.equal('s'.repeat(32))
