@@ -277,16 +277,16 @@ for (const [name, place] of Object.entries(kinds)) {
   if (pgStatements) {
     // Per order: PostgreSQL's planning and execution time of each statement (triggers and CTEs included), the bench's own left out.
     const { rows } = await db.query(
-      `SELECT calls, total_plan_time AS plan, total_exec_time AS exec, shared_blks_hit + shared_blks_read AS blks, wal_records, wal_bytes, query
+      `SELECT calls, plans, total_plan_time AS plan, total_exec_time AS exec, shared_blks_hit + shared_blks_read AS blks, wal_records, wal_bytes, query
          FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_plan_time + total_exec_time DESC`
     )
     // Buffers and WAL per order do not swing with the machine's load, as the times do.
     pgTimes.push(
-      `${name}: PostgreSQL's time per order (pg_stat_statements, ${profiled} orders): plan + execute ms, buffers, WAL records, WAL bytes, calls, statement`
+      `${name}: PostgreSQL's time per order (pg_stat_statements, ${profiled} orders): plan + execute ms, buffers, WAL records, WAL bytes, calls, plans (fewer than calls: a cached generic plan ran), statement`
     )
     for (const r of rows)
       pgTimes.push(
-        `  ${(r.plan / profiled).toFixed(3).padStart(7)} + ${(r.exec / profiled).toFixed(3).padStart(7)}  ${String(Math.round(r.blks / profiled)).padStart(5)}  ${(Number(r.wal_records) / profiled).toFixed(1).padStart(5)}  ${String(Math.round(Number(r.wal_bytes) / profiled)).padStart(6)}  ${`${r.calls}`.padStart(4)}  ${String(r.query).replace(/\s+/g, ' ').slice(0, 110)}`
+        `  ${(r.plan / profiled).toFixed(3).padStart(7)} + ${(r.exec / profiled).toFixed(3).padStart(7)}  ${String(Math.round(r.blks / profiled)).padStart(5)}  ${(Number(r.wal_records) / profiled).toFixed(1).padStart(5)}  ${String(Math.round(Number(r.wal_bytes) / profiled)).padStart(6)}  ${`${r.calls}`.padStart(4)}  ${`${r.plans}`.padStart(4)}  ${String(r.query).replace(/\s+/g, ' ').slice(0, 110)}`
       )
     // The plpgsql functions (triggers and graphile_worker's add_job) inside those statements, by their own time.
     // The backends hand their function counts to the statistics at most once a second.

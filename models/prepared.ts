@@ -10,8 +10,40 @@ interface Pool {
   releaseConnection(c: PgClient): Promise<void> | void
 }
 
-/** Runs one statement with $1.. parameters as a named (prepared) statement. */
-export type Prepared = <T = any>(text: string, values: unknown[], t?: Transaction | null) => Promise<T[]>
+/** Runs one statement with $1.. parameters as a named (prepared) statement: its text, or the text with its name (`named`). */
+export type Prepared = <T = any>(statement: string | NamedStatement, values: unknown[], t?: Transaction | null) => Promise<T[]>
+
+/** A statement's text with its name, worked out once. */
+export interface NamedStatement {
+  readonly name: string
+  readonly text: string
+}
+
+const nameOfText = (text: string) => `p_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`
+
+/**
+ * A statement whose text is built from parts (`build`), built and named once per shape: the same object for the same
+ * parts (compared by identity). A text built anew for each call is a new string of several kB that the name's lookup
+ * hashes and compares in full every time; a named statement is looked up by nothing.
+ */
+export function namedByShape<K extends unknown[]>(build: (...parts: K) => string): (...parts: K) => NamedStatement {
+  const root = new Map<unknown, unknown>()
+  return (...parts) => {
+    let node = root
+    for (let i = 0; i < parts.length - 1; i++) {
+      let next = node.get(parts[i]) as Map<unknown, unknown> | undefined
+      if (!next) node.set(parts[i], (next = new Map()))
+      node = next
+    }
+    const last = parts[parts.length - 1]
+    let statement = node.get(last) as NamedStatement | undefined
+    if (!statement) {
+      const text = build(...parts)
+      node.set(last, (statement = { name: nameOfText(text), text }))
+    }
+    return statement
+  }
+}
 
 /**
  * Statements on the paths every paid order, delivery and USSD hop takes (ADR 0024):
@@ -28,13 +60,14 @@ export function createPrepared(sequelize: Sequelize): Prepared {
   const nameOf = (text: string) => {
     let name = names.get(text)
     if (!name) {
-      name = `p_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`
+      name = nameOfText(text)
       names.set(text, name)
     }
     return name
   }
-  return async function run<T>(text: string, values: unknown[], t?: Transaction | null): Promise<T[]> {
-    const name = nameOf(text)
+  return async function run<T>(statement: string | NamedStatement, values: unknown[], t?: Transaction | null): Promise<T[]> {
+    const name = typeof statement === 'string' ? nameOf(statement) : statement.name
+    const text = typeof statement === 'string' ? statement : statement.text
     const own = (t as unknown as { connection?: PgClient } | undefined)?.connection
     if (own) return (await own.query({ name, text, values })).rows as T[]
     const client = await pool.getConnection({ type: 'write' })

@@ -1,6 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import type { Models, OrderRow, OrderViewRow } from '../../../models/index.ts'
-import { preparedFor } from '../../../models/prepared.ts'
+import { namedByShape, preparedFor } from '../../../models/prepared.ts'
 import { AUDIT_WRITTEN_VALUES, auditOfWritten } from '../audit/index.ts'
 import { orderFromJson, paymentOfWritten, type PaymentRow } from '../payments/index.ts'
 import { SETTINGS_VERSION_SQL } from '../settings/index.ts'
@@ -53,7 +53,8 @@ const insertOrderAs = (where: string, paidDelivery?: string) => `o AS (
  * The order and its ORDER_CREATED entry (the audit's statement, parameters from $21) in one round trip,
  * and `also`, a caller's row written over the order (parameters after the entry's), whose count comes back.
  */
-const insertOrderWith = (also?: (source: string, first: number) => string) => `WITH ${insertOrderAs('')},
+const insertOrderWith = namedByShape(
+  (also?: (source: string, first: number) => string) => `WITH ${insertOrderAs('')},
   entry AS (${auditOfWritten('o', ENTRY_FIRST)})${
     also
       ? `,
@@ -61,6 +62,7 @@ const insertOrderWith = (also?: (source: string, first: number) => string) => `W
       : ''
   }
   SELECT o.*, ${SETTINGS_VERSION_SQL} AS settings_version${also ? ', (SELECT count(*) FROM also)::int AS also_written' : ''} FROM o`
+)
 
 /**
  * A wallet order's one statement (ADR 0065): the order, its ORDER_CREATED entry, `also` as above, and the wallet's
@@ -78,20 +80,21 @@ const insertOrderWith = (also?: (source: string, first: number) => string) => `W
  * refused after it, and when the settings row is no longer the version given last (after the delivery status), or the
  * agent has a webhook URL: nothing of it is kept then.
  */
-const insertPaidOrderWith = (pay: OrderPaymentCtes, alsoValues: number, also?: (source: string, first: number) => string, alone = false) => {
-  const alsoFirst = ENTRY_FIRST + AUDIT_WRITTEN_VALUES
-  const payFirst = alsoFirst + alsoValues
-  const statusParam = payFirst + pay.values.length
-  const alsoWritten = also ? '(SELECT count(*) FROM also)::int' : '1'
-  const hooked = 'EXISTS (SELECT 1 FROM agents a WHERE a.id = o.agent_id AND a.webhook_url IS NOT NULL)'
-  return `WITH ${insertOrderAs('', `$${statusParam}`)},
+export const insertPaidOrderWith = namedByShape(
+  (ctes: OrderPaymentCtes['ctes'], payValues: number, alsoValues: number, also: ((source: string, first: number) => string) | undefined, alone: boolean) => {
+    const alsoFirst = ENTRY_FIRST + AUDIT_WRITTEN_VALUES
+    const payFirst = alsoFirst + alsoValues
+    const statusParam = payFirst + payValues
+    const alsoWritten = also ? '(SELECT count(*) FROM also)::int' : '1'
+    const hooked = 'EXISTS (SELECT 1 FROM agents a WHERE a.id = o.agent_id AND a.webhook_url IS NOT NULL)'
+    return `WITH ${insertOrderAs('', `$${statusParam}`)},
   entry AS (${auditOfWritten('o', ENTRY_FIRST)} RETURNING id),${
     also
       ? `
   also AS (${also('o', alsoFirst)}),`
       : ''
   }
-  ${pay.ctes('o', also ? 'also' : 'o', payFirst)}
+  ${ctes('o', also ? 'also' : 'o', payFirst)}
   SELECT p.*, to_jsonb(o) AS written_order, ${SETTINGS_VERSION_SQL} AS settings_version,
     ${alsoWritten} AS also_written, EXISTS (SELECT 1 FROM e) AS debited,
     EXISTS (SELECT 1 FROM c) AS commission_recorded,
@@ -105,7 +108,8 @@ const insertPaidOrderWith = (pay: OrderPaymentCtes, alsoValues: number, also?: (
         : ''
     }
     FROM o LEFT JOIN p ON true`
-}
+  }
+)
 
 /**
  * Why a wallet order's one autocommitted statement (ADR 0079) refused to commit, as its SQLSTATE DHW01 error's message
@@ -283,7 +287,7 @@ export function createOrderQueries(sequelize: Sequelize, models: Models) {
           entry_written: boolean
         }
       >(
-        insertPaidOrderWith(pay, alsoValues.length, also?.cte, !!alone),
+        insertPaidOrderWith(pay.ctes, pay.values.length, alsoValues.length, also?.cte, !!alone),
         [...orderValues(o), ...entry, ...alsoValues, ...pay.values, pay.deliveryStatus, ...(alone ? [alone.settingsVersion] : [])],
         transaction
       )
