@@ -1,7 +1,7 @@
 import { expect } from 'chai'
-import pg from 'pg'
 import { QueryTypes } from 'sequelize'
 import { down } from '../../models/migrations/422_agent_page_notice_by_column.ts'
+import { agentPageNotices } from '../helpers/agent-page-notices.ts'
 import { createAgent, createOrder } from '../helpers/factories.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
@@ -11,34 +11,10 @@ import { app, resetDb } from '../helpers/server.ts'
  * The other page-notice tests (agent-page-notice-once, wallet-entry-page-notice) count its calls and still pass.
  */
 describe("the agent's page notice: agent_id read as a column", () => {
-  let listener: pg.Client
-  let heard: string[]
   const db = () => app().db.sequelize
-
-  beforeEach(async () => {
-    await resetDb()
-    listener = new pg.Client({ connectionString: app().db.url })
-    await listener.connect()
-    heard = []
-    listener.on('notification', (n) => {
-      if (n.payload?.startsWith('page:agent:') || n.payload?.startsWith('test:')) heard.push(n.payload)
-    })
-    await listener.query('LISTEN datahub_changes')
-  })
-
-  afterEach(async () => {
-    await listener.end()
-  })
-
-  /** The agent-page notices heard up to a marker sent after them (notices arrive in commit order), sorted. */
-  async function noticesHeard(): Promise<string[]> {
-    const marker = `test:${Math.random()}`
-    await db().query('SELECT pg_notify(:channel, :marker)', { replacements: { channel: 'datahub_changes', marker } })
-    while (!heard.includes(marker)) await new Promise((r) => setImmediate(r))
-    const got = heard.slice(0, heard.indexOf(marker))
-    heard = []
-    return got.sort()
-  }
+  beforeEach(resetDb)
+  const heard = agentPageNotices()
+  const noticesHeard = async () => (await heard()).sort()
 
   const definition = async () =>
     (await db().query<{ def: string }>("SELECT pg_get_functiondef('datahub_notify_agent_page'::regproc) AS def", { type: QueryTypes.SELECT }))[0]!.def

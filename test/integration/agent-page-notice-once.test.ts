@@ -1,5 +1,6 @@
 import { expect } from 'chai'
 import pg from 'pg'
+import { agentPageNotices } from '../helpers/agent-page-notices.ts'
 import { createAgent, createOrder } from '../helpers/factories.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
@@ -11,34 +12,15 @@ import { app, resetDb } from '../helpers/server.ts'
  */
 describe("an agent's order written twice in one transaction: one page notice, one function call", () => {
   let writer: pg.Client
-  let listener: pg.Client
-  let heard: string[]
-
   beforeEach(async () => {
     await resetDb()
     writer = new pg.Client({ connectionString: app().db.url })
-    listener = new pg.Client({ connectionString: app().db.url })
-    await Promise.all([writer.connect(), listener.connect()])
-    heard = []
-    listener.on('notification', (n) => {
-      if (n.payload?.startsWith('page:agent:') || n.payload?.startsWith('test:')) heard.push(n.payload)
-    })
-    await listener.query('LISTEN datahub_changes')
+    await writer.connect()
   })
-
   afterEach(async () => {
-    await Promise.all([writer.end(), listener.end()])
+    await writer.end()
   })
-
-  /** The notices heard up to a marker sent after them (notices arrive in commit order). */
-  async function noticesHeard(): Promise<string[]> {
-    const marker = `test:${Math.random()}`
-    await writer.query(`SELECT pg_notify('datahub_changes', $1)`, [marker])
-    while (!heard.includes(marker)) await new Promise((r) => setImmediate(r))
-    const got = heard.slice(0, heard.indexOf(marker))
-    heard = []
-    return got
-  }
+  const noticesHeard = agentPageNotices()
 
   /** Runs `writes` in one transaction and answers how often it called the page-notice function. */
   async function callsIn(writes: () => Promise<unknown>): Promise<number> {

@@ -1,8 +1,8 @@
 import { expect } from 'chai'
-import pg from 'pg'
 import { QueryTypes } from 'sequelize'
 import { down } from '../../models/migrations/412_wallet_entries_agent_page_on_update.ts'
 import { post } from '../../server/services/wallet/ledger.ts'
+import { agentPageNotices } from '../helpers/agent-page-notices.ts'
 import { createAgent } from '../helpers/factories.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
@@ -13,34 +13,9 @@ import { app, resetDb } from '../helpers/server.ts'
  * (`pg_stat_xact_user_functions`, the transaction's own), never timed.
  */
 describe("a wallet movement: one page-notice call, the agent's notice heard", () => {
-  let listener: pg.Client
-  let heard: string[]
   const db = () => app().db.sequelize
-
-  beforeEach(async () => {
-    await resetDb()
-    listener = new pg.Client({ connectionString: app().db.url })
-    await listener.connect()
-    heard = []
-    listener.on('notification', (n) => {
-      if (n.payload?.startsWith('page:agent:') || n.payload?.startsWith('test:')) heard.push(n.payload)
-    })
-    await listener.query('LISTEN datahub_changes')
-  })
-
-  afterEach(async () => {
-    await listener.end()
-  })
-
-  /** The agent-page notices heard up to a marker sent after them (notices arrive in commit order). */
-  async function noticesHeard(): Promise<string[]> {
-    const marker = `test:${Math.random()}`
-    await db().query('SELECT pg_notify(:channel, :marker)', { replacements: { channel: 'datahub_changes', marker } })
-    while (!heard.includes(marker)) await new Promise((r) => setImmediate(r))
-    const got = heard.slice(0, heard.indexOf(marker))
-    heard = []
-    return got
-  }
+  beforeEach(resetDb)
+  const noticesHeard = agentPageNotices()
 
   /** The ledger's post in one transaction: how often it called the page-notice function. */
   async function callsOfPost(agentId: number, amountPesewas: number): Promise<number> {
