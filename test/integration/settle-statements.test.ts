@@ -41,7 +41,7 @@ describe('settlement: its statements (ADR 0055)', function () {
   this.timeout(30_000)
   beforeEach(resetDb)
 
-  it("a gateway's success pays the order and writes its commission in the settling statement: one statement for the three, by name", async () => {
+  it("a gateway's success pays the order and writes its commission, its text and its audit entry in the settling statement: one statement for the five, by name", async () => {
     const o = await pendingOrder()
     await app().services.settings.get()
     const { out, sent, named } = await statementsSent(() => app().services.payments.settle(o.tid, approved(o.amount)))
@@ -58,15 +58,16 @@ describe('settlement: its statements (ADR 0055)', function () {
       sent.filter((s) => /^UPDATE orders\b/.test(s)),
       sent.join('\n')
     ).to.deep.equal([])
-    // The payment read before, then its transaction: the settling statement (payment, order and its
-    // commission), the text, the audit entry, the commit: no delivery job, the paid order is its own queue row
-    // (ADR 0056). Nothing reads the settings: the cached copy is the saved version.
+    // The payment read before (with its order's columns its text is filled from, ADR 0086), then its transaction:
+    // the settling statement (payment, order and its commission, the text and the audit entry), the commit: no
+    // delivery job, the paid order is its own queue row (ADR 0056). Nothing reads the settings: the cached copy is
+    // the saved version.
+    expect(settling, sent.join('\n')).to.match(/\bINSERT INTO sms_outbox\b/)
+    expect(settling, sent.join('\n')).to.match(/\bINSERT INTO audit_logs\b/)
     expect(shapes(sent), sent.join('\n')).to.deep.equal([
-      'SELECT * FROM payments WHERE transaction',
+      'SELECT payments.*, (SELECT jsonb_build_o',
       'START TRANSACTION;',
       'WITH v AS (SELECT (SELECT xmin::text FRO',
-      'INSERT INTO sms_outbox (to_phone, messag',
-      'INSERT INTO audit_logs (timestamp, user_',
       'COMMIT;'
     ])
   })

@@ -10,6 +10,7 @@ import { createEventQueries } from './queries-events.ts'
 import { createRefundQueries } from './queries-refund.ts'
 import type { Refunds } from './refund.ts'
 import type { PaymentRow } from './provider.ts'
+import type { TextOrder } from './queries-settle.ts'
 import type { SettleOutcome } from './settle-deps.ts'
 
 export interface EventDeps {
@@ -25,10 +26,10 @@ export interface EventDeps {
     transactionId: string,
     result: ReturnType<typeof resultOf>,
     ctx?: Ctx,
-    opts?: { before?: PaymentRow; whenSettled?: (t: Transaction) => Promise<void> }
+    opts?: { before?: PaymentRow; beforeOrder?: TextOrder | null; whenSettled?: (t: Transaction) => Promise<void> }
   ): Promise<SettleOutcome>
-  /** The payment a reference names, read once: whose it is here, and the settlement's `before`. */
-  load(transactionId: string): Promise<PaymentRow | null>
+  /** The payment a reference names, read once with its order's text columns: whose it is here, and the settlement's `before`. */
+  loadWithOrder(transactionId: string): Promise<{ row: PaymentRow; order: TextOrder | null } | null>
 }
 
 export type EventHandler = (e: PaystackEvent, ctx: Ctx) => Promise<{ handled: boolean; note: string }>
@@ -88,7 +89,8 @@ export function createEvents(deps: EventDeps) {
     if (e.event === 'charge.success') {
       // The payment read once: its gateway says it is ours, and the settlement takes it as its `before`
       // (its conditional UPDATE is the fence, however old the read).
-      const before = ref ? await deps.load(ref) : null
+      const read = ref ? await deps.loadWithOrder(ref) : null
+      const before = read?.row
       if (!ref || before?.gateway !== 'paystack') return void (await mark(stored.id, false, 'A payment for a reference this shop never issued'))
       // Settled by this event: marked in the settlement's transaction, so one commit (and one WAL flush)
       // keeps the settlement, the event and its mark. Settled before (a resent event, a status check): marked alone.
@@ -97,7 +99,7 @@ export function createEvents(deps: EventDeps) {
         await mark(stored.id, true, 'Settled', t)
         marked = true
       }
-      await deps.settle(ref, resultOf(e.data, 'Payment successful'), ctx, { before, whenSettled: markInSettlement })
+      await deps.settle(ref, resultOf(e.data, 'Payment successful'), ctx, { before, beforeOrder: read?.order, whenSettled: markInSettlement })
       if (!marked) await mark(stored.id, true, 'Settled')
       return
     }

@@ -80,9 +80,9 @@ export function createPaymentsService(deps: PaymentsDeps) {
     handlers: { ...deps.refundHandlers, [provider.name]: provider }
   })
   const settlement = createSettlement({ ...deps, refunds, attention })
-  const { settle, load } = settlement
+  const { settle, load, loadWithOrder } = settlement
   const starter = createStarter({ sequelize, queue: deps.queue, log, provider, settlement, publicUrl: env.PUBLIC_URL })
-  const events = createEvents({ sequelize, audit: deps.audit, attention, refunds, log, settle, load, events: deps.events, routes: deps.gatewayEvents })
+  const events = createEvents({ sequelize, audit: deps.audit, attention, refunds, log, settle, loadWithOrder, events: deps.events, routes: deps.gatewayEvents })
   const daily = createDailyReconciliation({ sequelize, provider, attention, events, settlement, log })
   const reconcileDays = createReconcileDays({ sequelize, audit: deps.audit, reconcileDay: daily.run })
   const queries = createPaymentQueries(sequelize)
@@ -117,6 +117,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
     /** Many wallet-covered data payments settled together, in the caller's transaction (a bulk order's lines). */
     settleLines: (lines: PaidLines, ctx: Ctx & { transaction: Transaction }) => settleLines(deps, lines, ctx),
     load,
+    loadWithOrder,
     ...questions,
 
     /** For the reconcile job: gateway check and settlement, no ownership rules. */

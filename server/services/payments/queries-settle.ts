@@ -3,7 +3,9 @@ import { preparedFor } from '../../../models/prepared.ts'
 import { commissionOfPaid, type CommissionOrder } from '../commissions/index.ts'
 import { queueOnPaymentSets } from '../delivery/index.ts'
 import type { DeliveryRow } from '../delivery/types.ts'
+import { auditOfPaid } from '../audit/index.ts'
 import { SETTINGS_VERSION_SQL } from '../settings/index.ts'
+import { textOfWritten } from '../sms/index.ts'
 import type { PaymentRow } from './provider.ts'
 
 // The statements of settlement: the one conditional UPDATE out of PENDING/IN_PROGRESS, its effects
@@ -13,6 +15,27 @@ import type { PaymentRow } from './provider.ts'
 
 /** A paid order as settlement hands it to commissions and delivery. */
 export type PaidOrder = DeliveryRow & CommissionOrder
+
+/** The columns of a payment's order that its "order received" text is filled from, as read before settling. */
+export interface TextOrder {
+  agent_id: number | null
+  batch_id: number | null
+  recipient_number: string
+  data_size_mb: number
+  network: string
+  payment_phone_number: string | null
+}
+
+/**
+ * What the settling statement writes beside the payment for a gateway's success (ADR 0086). `text`: the order's text
+ * (`out`, `outboxText`'s; null: none is due) decided from the order as read (`of`). `entry`: settlement's
+ * PAYMENT_SUCCESS entry, `audit.ofPaid`'s parameters. `deliveryWired`: whether the entry says if the order is queued.
+ */
+export interface SettleWritten {
+  text?: { of: TextOrder; out: { phone: string; message: string } | null }
+  entry?: unknown[]
+  deliveryWired?: boolean
+}
 
 /** A gateway's non-final word, in the columns `progress` writes. */
 export interface ProgressWord {
@@ -48,6 +71,15 @@ export interface AfaForm {
  * The settling UPDATE and, when asked ($8), the order it pays and that order's commission, in one statement
  * (ADR 0055): one round trip where there were three, in the same transaction. The order's row comes back as JSON beside the payment's
  * columns (a statement answers one row shape); `orderFromJson` gives its timestamps back their type.
+ *
+ * A gateway's success also writes the order's text (`txt`) and settlement's PAYMENT_SUCCESS entry (`pe`) here (ADR 0086),
+ * both fed by `o`, the order this statement paid, so they exist exactly when this statement settled the payment: a
+ * second webhook's UPDATE moves no row, and writes neither. The text ($15, $16: `outboxText`'s phone and message, a
+ * null phone for none) only for the customer's order it was decided from (`tf`: no agent, no batch, and the columns
+ * the text was filled from still as read, $17-$20); `text_decided` says whether it was. The entry ($23-$30,
+ * `audit.ofPaid`'s) only for an order of the payment's amount (`pd`: the one whose commission `c` decided), its details
+ * completed with what the statement wrote: the gateway's id, the order's id, whether `c` wrote the commission and,
+ * when delivery is wired ($31), whether the order is queued.
  */
 const SETTLE = `WITH v AS (SELECT ${SETTINGS_VERSION_SQL} AS version),
   p AS (
@@ -62,9 +94,20 @@ const SETTLE = `WITH v AS (SELECT ${SETTINGS_VERSION_SQL} AS version),
     WHERE $8::boolean AND p.purpose = 'data' AND orders.id = p.order_id AND orders.payment_status = ANY($9::text[])
       AND ($11::text IS NULL OR $11::text = (SELECT version FROM v))
     RETURNING orders.*),
-  c AS (${commissionOfPaid('o', 12)})
+  c AS (${commissionOfPaid('o', 12)}),
+  tf AS (SELECT o.* FROM o WHERE $21::boolean AND o.agent_id IS NULL AND o.batch_id IS NULL AND o.recipient_number = $17::text
+    AND o.data_size_mb = $18::int AND o.network = $19::text AND o.payment_phone_number IS NOT DISTINCT FROM $20::text),
+  txt AS (${textOfWritten('tf', 15)}),
+  pd AS (SELECT o.* FROM o, p WHERE $22::boolean AND o.amount_pesewas = p.amount_pesewas),
+  pe AS (${auditOfPaid(
+    'pd',
+    23,
+    `jsonb_build_object('extTransactionId', (SELECT ext_transaction_id FROM p), 'orderId', pd.id, 'commissionRecorded', EXISTS (SELECT 1 FROM c))
+      || CASE WHEN $31::boolean THEN jsonb_build_object('deliveryQueued', pd.delivery_status = 'QUEUED') ELSE '{}'::jsonb END`
+  )})
   SELECT p.*, (SELECT version FROM v) AS settings_version, (SELECT to_jsonb(o) FROM o) AS paid_order,
-    EXISTS (SELECT 1 FROM c) AS commission_recorded
+    EXISTS (SELECT 1 FROM c) AS commission_recorded, EXISTS (SELECT 1 FROM tf) AS text_decided, (SELECT id FROM txt) AS text_id,
+    EXISTS (SELECT 1 FROM pe) AS entry_written
   FROM p`
 
 /** An order row read from JSON: its `*_at` columns as Dates, as pg gives them in a row. */
@@ -84,6 +127,25 @@ export function createSettleQueries(sequelize: Sequelize) {
     async load(transactionId: string, transaction?: Transaction): Promise<PaymentRow | null> {
       const [row] = await run<PaymentRow>('SELECT * FROM payments WHERE transaction_id = $1', [transactionId], transaction)
       return row ?? null
+    },
+
+    /**
+     * `load`, with the columns of the payment's order that its text is filled from (ADR 0086), in the same read: a
+     * settlement that reads its payment first can write the text in its settling statement.
+     */
+    async loadWithOrder(transactionId: string, transaction?: Transaction): Promise<{ row: PaymentRow; order: TextOrder | null } | null> {
+      const [row] = await run<PaymentRow & { text_order?: TextOrder | null }>(
+        `SELECT payments.*, (SELECT jsonb_build_object('agent_id', o.agent_id, 'batch_id', o.batch_id, 'recipient_number', o.recipient_number,
+           'data_size_mb', o.data_size_mb, 'network', o.network, 'payment_phone_number', o.payment_phone_number)
+           FROM orders o WHERE o.id = payments.order_id) AS text_order
+         FROM payments WHERE transaction_id = $1`,
+        [transactionId],
+        transaction
+      )
+      if (!row) return null
+      const order = row.text_order ?? null
+      delete row.text_order
+      return { row, order }
     },
 
     /** PENDING -> IN_PROGRESS at most; the order it belongs to when the payment is now IN_PROGRESS. */
@@ -123,9 +185,31 @@ export function createSettleQueries(sequelize: Sequelize) {
       transactionId: string,
       w: FinalWord,
       pay: { openStates: string[]; queue: boolean; version: string | null; commission: [number | null, string, number] | null } | null,
-      t: Transaction
-    ): Promise<{ row: PaymentRow; settingsVersion?: string; paidHere: boolean; order?: PaidOrder; commissionRecorded?: boolean } | undefined> {
-      const rows = await run<PaymentRow & { settings_version?: string; paid_order?: Record<string, unknown> | null; commission_recorded?: boolean }>(
+      t: Transaction,
+      written: SettleWritten = {}
+    ): Promise<
+      | {
+          row: PaymentRow
+          settingsVersion?: string
+          paidHere: boolean
+          order?: PaidOrder
+          commissionRecorded?: boolean
+          textId?: number | null
+          entryWritten: boolean
+        }
+      | undefined
+    > {
+      const { text, entry, deliveryWired } = written
+      const rows = await run<
+        PaymentRow & {
+          settings_version?: string
+          paid_order?: Record<string, unknown> | null
+          commission_recorded?: boolean
+          text_decided?: boolean
+          text_id?: number | string | null
+          entry_written?: boolean
+        }
+      >(
         SETTLE,
         [
           transactionId,
@@ -139,18 +223,36 @@ export function createSettleQueries(sequelize: Sequelize) {
           pay?.openStates ?? [],
           !!pay?.queue,
           pay?.version ?? null,
-          ...(pay?.commission ?? [null, null, null])
+          ...(pay?.commission ?? [null, null, null]),
+          text?.out?.phone ?? null,
+          text?.out?.message ?? null,
+          text?.of.recipient_number ?? null,
+          text?.of.data_size_mb ?? null,
+          text?.of.network ?? null,
+          text?.of.payment_phone_number ?? null,
+          !!text,
+          !!entry,
+          ...(entry ?? [null, null, null, null, null, null, null, null]),
+          !!deliveryWired
         ],
         t
       )
       const row = rows[0]
       if (!row) return undefined
-      const { settings_version: settingsVersion, paid_order: paid, commission_recorded: commissionRecorded } = row
-      delete row.settings_version
-      delete row.paid_order
-      delete row.commission_recorded
+      const { settings_version: settingsVersion, paid_order: paid, commission_recorded: commissionRecorded, text_decided: textDecided, text_id: textId } = row
+      const entryWritten = !!row.entry_written
+      for (const k of ['settings_version', 'paid_order', 'commission_recorded', 'text_decided', 'text_id', 'entry_written'] as const) delete row[k]
       const paidHere = !!pay && (pay.version === null || pay.version === settingsVersion)
-      return { row, settingsVersion, paidHere, order: paid ? orderFromJson(paid) : undefined, commissionRecorded }
+      return {
+        row,
+        settingsVersion,
+        paidHere,
+        order: paid ? orderFromJson(paid) : undefined,
+        commissionRecorded,
+        // Undefined: the statement decided no text (an agent's order, or columns changed since they were read).
+        ...(textDecided ? { textId: textId == null ? null : Number(textId) } : {}),
+        entryWritten
+      }
     },
 
     /** The order paid (and queued for its vendor when `queue`) in one statement, while in one of `openStates`. */

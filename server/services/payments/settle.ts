@@ -3,10 +3,10 @@ import { transactionOn } from '../../../models/transaction.ts'
 import { ghsText, toGhs } from '../../lib/money.ts'
 import type { Ctx } from '../context.ts'
 import type { Settings } from '../settings/index.ts'
-import { fillTemplate, formatDataSize } from '../sms/index.ts'
+import { fillTemplate, formatDataSize, outboxText } from '../sms/index.ts'
 import { post as postWalletEntry } from '../wallet/ledger.ts'
 import { isFinal, type GatewayResult, type PaymentRow } from './provider.ts'
-import { createSettleQueries, type PaidOrder } from './queries-settle.ts'
+import { createSettleQueries, type PaidOrder, type SettleWritten, type TextOrder } from './queries-settle.ts'
 import type { SettleDeps, SettleOutcome } from './settle-deps.ts'
 import { verdict } from './settle-verdict.ts'
 import { type OwnOrderText, settledOnWrite, type WalletPaid } from './settle-written.ts'
@@ -200,6 +200,58 @@ export function createSettlement(deps: SettleDeps) {
   }
 
   /**
+   * A gateway success's text and PAYMENT_SUCCESS entry as `effects` would write them for the order paid, handed to the
+   * settling statement (ADR 0086): the entry without what only the statement knows (the gateway's id as written, the
+   * order's id, the commission and the queueing it wrote); the text only for a customer's order read with the payment
+   * (an agent's needs the agent's phone, read in the transaction as before).
+   */
+  function writtenBySettling(
+    before: PaymentRow,
+    order: TextOrder | null,
+    settings: Settings,
+    w: { status: string; message: string | null },
+    ctx: Ctx
+  ): SettleWritten {
+    const entry = deps.audit.ofPaid(
+      {
+        action: 'PAYMENT_SUCCESS',
+        resource: 'PAYMENT',
+        resourceId: before.transaction_id,
+        severity: 'LOW',
+        userId: before.user_id,
+        details: {
+          transactionId: before.transaction_id,
+          purpose: before.purpose,
+          amount: toGhs(before.amount_pesewas),
+          gateway: before.gateway,
+          method: before.method,
+          status: w.status,
+          message: w.message,
+          ...(before.simulated ? { simulated: true } : {})
+        }
+      },
+      ctx
+    )
+    const customers = order && order.agent_id === null && !order.batch_id
+    const text = customers
+      ? {
+          of: order,
+          out: settings.smsOrderCreatedUser
+            ? outboxText(
+                order.payment_phone_number || order.recipient_number,
+                fillTemplate(settings.smsOrderCreatedUser, {
+                  dataSize: formatDataSize(order.data_size_mb),
+                  network: order.network,
+                  recipientNumber: order.recipient_number
+                })
+              )
+            : null
+        }
+      : undefined
+    return { entry, deliveryWired: !!deps.delivery, ...(text ? { text } : {}) }
+  }
+
+  /**
    * `opts.settings`: a caller settling inside its own transaction passes settings it read before
    * opening it, so settlement never needs a second pool connection while that transaction holds one.
    * `opts.before`: that caller's row as it wrote it in the same transaction (a wallet order), or as it
@@ -212,14 +264,15 @@ export function createSettlement(deps: SettleDeps) {
     transactionId: string,
     result: GatewayResult,
     ctx: Ctx = {},
-    opts: { settings?: Settings; before?: PaymentRow; whenSettled?: (t: Transaction) => Promise<void> } = {}
+    opts: { settings?: Settings; before?: PaymentRow; beforeOrder?: TextOrder | null; whenSettled?: (t: Transaction) => Promise<void> } = {}
   ): Promise<SettleOutcome> {
     if (!isFinal(result.status)) {
       await progress(transactionId, result)
       // Stryker disable next-line BooleanLiteral: the callers that read `settled` (reconcileOne's expiry, the wallet's and the checkers' wallet payments) only ever pass a final word
       return { settled: false, row: await load(transactionId) }
     }
-    const before = opts.before ?? (await load(transactionId, ctx.transaction))
+    const read = opts.before ? { row: opts.before, order: opts.beforeOrder ?? null } : await queries.loadWithOrder(transactionId, ctx.transaction)
+    const before = read?.row
     // Stryker disable next-line BooleanLiteral: the callers that read `settled` settle a payment they have just read (reconcileOne) or written (the wallet's payments): none reaches this with an unknown reference
     if (!before) return { settled: false, row: null }
     // Money that arrives after we gave up (EXPIRED, or FAILED without the gateway's word) is never dropped.
@@ -262,6 +315,9 @@ export function createSettlement(deps: SettleDeps) {
             commission: status === 'SUCCESS' ? deps.commissions.ofPaid(before.amount_pesewas, known) : null
           }
         : null
+    // What effects would write first for a success paid here, written by the settling statement instead (ADR 0086).
+    const written =
+      pay && status === 'SUCCESS' && !late ? writtenBySettling(before, read?.order ?? null, known!, { status, message: message || null }, ctx) : {}
     // A caller that already holds a transaction (a wallet-paid order) settles inside it. Otherwise its START
     // TRANSACTION and COMMIT go straight on the connection (ADR 0065): every gateway payment's settlement opens one.
     const within = <T>(fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : transactionOn(sequelize, fn))
@@ -271,13 +327,19 @@ export function createSettlement(deps: SettleDeps) {
         transactionId,
         { status, message: message || null, extId: result.extId ?? null, paidPesewas: v?.paid ?? null, currency: v?.currency ?? null, from },
         pay,
-        t
+        t,
+        written
       )
       if (!won) return { settled: false, row: await load(transactionId, t) }
       const { row, settingsVersion } = won
       // Paid by the statement, or (settings saved since the copy, or not in hand) by effects as before.
       const paid = won.paidHere
-        ? { order: won.order, commissionRecorded: won.order?.amount_pesewas === before.amount_pesewas ? won.commissionRecorded : undefined }
+        ? {
+            order: won.order,
+            commissionRecorded: won.order?.amount_pesewas === before.amount_pesewas ? won.commissionRecorded : undefined,
+            ...(won.textId !== undefined ? { textId: won.textId } : {}),
+            entryWritten: won.entryWritten
+          }
         : undefined
       const tctx = { ...ctx, transaction: t }
       // Fresh (never a stale cached copy: money decisions), read on this transaction's own connection,
@@ -387,6 +449,7 @@ export function createSettlement(deps: SettleDeps) {
     settle,
     progress,
     load,
+    loadWithOrder: queries.loadWithOrder,
     settledOnWrite: (amountPesewas: number, settings: Settings, paid: WalletPaid, ctx: Ctx, own?: OwnOrderText) =>
       settledOnWrite(deps, amountPesewas, settings, paid, ctx, own),
     settledAsWritten
