@@ -13,14 +13,29 @@ let pending: Field[] = []
  * the visitor did.
  */
 export function noteFieldsChangedBeforeHydration(root: ParentNode): void {
-  pending = []
+  pending = changedFields(root)
+}
+
+/**
+ * Notes too the fields changed since in parts React has not hydrated yet (lazy-hydrated.tsx): their code comes after the
+ * page's, so a visitor may type into their HTML after the page hydrated. Called when such a part's code has come, just
+ * before React hydrates it; its own TypedBeforeHydration tells them.
+ */
+export function noteFieldsChangedInPartsToHydrate(root: ParentNode): void {
+  pending.push(...changedFields(root).filter((el) => !hydrated(el) && !pending.includes(el)))
+}
+
+/** The fields whose value, tick or choice is not the one the server wrote. */
+function changedFields(root: ParentNode): Field[] {
+  const changed: Field[] = []
   for (const el of root.querySelectorAll<Field>('input, textarea, select')) {
     if (el instanceof HTMLSelectElement) {
-      if ([...el.options].some((o) => o.selected !== o.defaultSelected)) pending.push(el)
+      if ([...el.options].some((o) => o.selected !== o.defaultSelected)) changed.push(el)
     } else if (isToggle(el)) {
-      if (el.checked !== el.defaultChecked) pending.push(el)
-    } else if (el.type !== 'file' && el.type !== 'hidden' && el.value !== el.defaultValue) pending.push(el)
+      if (el.checked !== el.defaultChecked) changed.push(el)
+    } else if (el.type !== 'file' && el.type !== 'hidden' && el.value !== el.defaultValue) changed.push(el)
   }
+  return changed
 }
 
 /** Sets a property with the element's own prototype setter, past the record of its value React keeps on the element. */

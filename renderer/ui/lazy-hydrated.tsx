@@ -1,19 +1,33 @@
 import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react'
-import { TypedBeforeHydration } from '../typed-before-hydration.tsx'
+import { noteFieldsChangedInPartsToHydrate, TypedBeforeHydration } from '../typed-before-hydration.tsx'
 
 const parts: (() => Promise<unknown>)[] = []
+let want: () => void = () => undefined
+/** Kept once the parts' code is wanted: until then a part found while hydrating keeps its server HTML and waits. */
+const wanted = new Promise<void>((resolve) => (want = resolve))
 
 /**
  * Loads the code of every `lazyHydrated` part the page's modules named. The server awaits it before each
  * render, so none is left pending: a pending part would be streamed after the page and revealed by an
- * inline script the CSP blocks. The browser calls it once the rest of the page is hydrating: from then on
- * a tap on such a part hydrates it at once and reaches it (before, React drops the tap).
+ * inline script the CSP blocks. The browser calls it once the page has hydrated and the browser is idle, or
+ * at the visitor's first touch (renderer/+onRenderClient.tsx): until then nothing of the parts is fetched or
+ * run, so their code does not compete with the page's own hydration.
  */
-export const loadLazyParts = () => Promise.all(parts.map((load) => load()))
+export const loadLazyParts = () => {
+  want()
+  return Promise.all(parts.map((load) => load()))
+}
+
+/** Whether the page's parts have any code to load later (only then is it worth waiting for). */
+export const hasLazyParts = () => parts.length > 0
 
 interface Part<P> {
   /** Set once the code is here; only the server renders it directly. */
   loaded?: ComponentType<P>
+  /**
+   * Its code once the parts' code is wanted (at once after that): a part found while hydrating keeps its server HTML
+   * until then, and one mounted by a tap fetches its code at once (the tap made it wanted).
+   */
   OnDemand: ComponentType<P>
 }
 
@@ -33,9 +47,9 @@ function LazyPart<P extends object>({ part, props }: { part: Part<P>; props: P }
 
 /**
  * A part of a page whose HTML comes with the page but whose code does not (ADR 0044): the server renders
- * it in place, the browser shows that HTML at once and hydrates it when its chunk has come, fetched after
- * the page's own code ran (on every page that names it, whether or not it shows it). For parts below the
- * first screen, so the buy form hydrates first.
+ * it in place, the browser shows that HTML at once and hydrates it when its chunk has come, fetched once the
+ * page has hydrated and the browser is idle, or at the visitor's first touch (on every page that names it,
+ * whether or not it shows it). For parts below the first screen, so the buy form hydrates first.
  */
 export function lazyHydrated<P extends object>(load: () => Promise<ComponentType<P>>): (props: P) => ReactNode {
   let loading: Promise<ComponentType<P>> | undefined
@@ -50,7 +64,15 @@ export function lazyHydrated<P extends object>(load: () => Promise<ComponentType
     )
     return loading
   }
-  const part: Part<P> = { OnDemand: lazy(() => fetchCode().then((c) => ({ default: c }))) }
+  const part: Part<P> = {
+    // What the visitor typed into the part's HTML while it waited is noted as its code comes, just before it hydrates.
+    OnDemand: lazy(() =>
+      wanted.then(fetchCode).then((c) => {
+        noteFieldsChangedInPartsToHydrate(document)
+        return { default: c }
+      })
+    )
+  }
   parts.push(() => fetchCode().catch(() => undefined))
   return (props) => <LazyPart part={part} props={props} />
 }
