@@ -2,11 +2,9 @@ import { expect } from 'chai'
 import pg from 'pg'
 import { QueryTypes } from 'sequelize'
 import { down } from '../../models/migrations/410_overview_not_told_by_gateway_events.ts'
-import type { Running } from '../../server/index.ts'
-import { bootOnPaystack } from '../helpers/instance.ts'
-import { startFakePaystack, type FakePaystack } from '../helpers/fake-paystack.ts'
+import { onFakePaystack } from '../helpers/instance.ts'
 import { Client } from '../helpers/http.ts'
-import { app, resetDb } from '../helpers/server.ts'
+import { app } from '../helpers/server.ts'
 
 interface Sent {
   client: object
@@ -49,38 +47,29 @@ function transactionAround(sent: Sent[], inside: (s: Sent) => boolean): Sent[] {
 // A second app instance configured with a Paystack key, on the same database, against a local fake Paystack.
 describe("a Paystack charge.success webhook's commits", function () {
   this.timeout(30_000)
-  let fake: FakePaystack
-  let ps: Running
+  const on = onFakePaystack('sk_test_x')
   const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) =>
     app().db.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
   const postWebhook = (body: string, signature: string) =>
-    fetch(`${ps.url}/api/webhooks/paystack`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'x-paystack-signature': signature }, body })
-
-  before(async () => {
-    fake = await startFakePaystack('sk_test_x')
-    ps = await bootOnPaystack(fake)
-  })
-  after(async () => {
-    await ps?.stop()
-    await fake?.close()
-  })
-  beforeEach(async () => {
-    await resetDb()
-    ps.services.settings.invalidate()
-  })
+    fetch(`${on.ps().url}/api/webhooks/paystack`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'x-paystack-signature': signature }, body })
 
   async function paidOrder() {
     const pkg = (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
-    const res = await new Client(ps.url).post('/api/orders', { packageId: pkg, recipientNumber: '0201112222', payerPhone: '0241234567', payerNetwork: 'MTN' })
+    const res = await new Client(on.ps().url).post('/api/orders', {
+      packageId: pkg,
+      recipientNumber: '0201112222',
+      payerPhone: '0241234567',
+      payerNetwork: 'MTN'
+    })
     expect(res.status, res.text).to.equal(201)
     const tid = res.body.payment.transactionId as string
-    fake.complete(tid, 'success')
+    on.fake().complete(tid, 'success')
     return tid
   }
 
   it("settles in one commit that waits for the WAL flush: the event's record waits for none, the payment is read once, the event is marked in the settlement's transaction", async () => {
     const tid = await paidOrder()
-    const { body, signature } = fake.webhook(tid)
+    const { body, signature } = on.fake().webhook(tid)
     let status = 0
     const sent = await statementsOf(async () => {
       status = (await postWebhook(body, signature)).status
@@ -109,12 +98,12 @@ describe("a Paystack charge.success webhook's commits", function () {
 
   it('an event for a payment already settled is kept and marked on its own; nothing is settled again', async () => {
     const tid = await paidOrder()
-    const first = fake.webhook(tid)
+    const first = on.fake().webhook(tid)
     expect((await postWebhook(first.body, first.signature)).status).to.equal(200)
     // The same event again, and another event of the same payment (another id at the gateway).
     expect((await postWebhook(first.body, first.signature)).status).to.equal(200)
     const again = JSON.parse(first.body) as { event: string; data: Record<string, unknown> }
-    const other = fake.event(again.event, { ...again.data, id: 987654 })
+    const other = on.fake().event(again.event, { ...again.data, id: 987654 })
     const sent = await statementsOf(async () => expect((await postWebhook(other.body, other.signature)).status).to.equal(200))
     const mark = sent.find((s) => /^UPDATE gateway_events SET handled/.test(s.text))
     expect(mark, 'marked').to.not.equal(undefined)
@@ -130,7 +119,7 @@ describe("a Paystack charge.success webhook's commits", function () {
 
   it("sends no notice: its event's record, its mark and its settlement take no notify lock at commit; down puts the overview's trigger back", async () => {
     const tid = await paidOrder()
-    const { body, signature } = fake.webhook(tid)
+    const { body, signature } = on.fake().webhook(tid)
     const listener = new pg.Client({ connectionString: app().db.url })
     await listener.connect()
     try {
@@ -163,7 +152,7 @@ describe("a Paystack charge.success webhook's commits", function () {
 
   it('a settlement that fails leaves the event unmarked and the payment open: the gateway, answered 500, sends it again', async () => {
     const tid = await paidOrder()
-    const { body, signature } = fake.webhook(tid)
+    const { body, signature } = on.fake().webhook(tid)
     await q(`CREATE FUNCTION webhook_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$`)
     await q(
       `CREATE TRIGGER webhook_test_fail BEFORE INSERT ON audit_logs FOR EACH ROW WHEN (NEW.action = 'PAYMENT_SUCCESS') EXECUTE FUNCTION webhook_test_fail()`

@@ -1,10 +1,8 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
-import type { Running } from '../../server/index.ts'
 import { createPackage } from '../helpers/factories.ts'
-import { startFakePaystack, type FakePaystack } from '../helpers/fake-paystack.ts'
 import { adminClient, Client } from '../helpers/http.ts'
-import { bootOnPaystack } from '../helpers/instance.ts'
+import { onFakePaystack } from '../helpers/instance.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { statementsSent } from '../helpers/statements.ts'
 
@@ -34,31 +32,26 @@ describe("a gateway settlement's text and audit entry, written by its settling s
   this.timeout(30_000)
 
   describe('over a Paystack webhook', () => {
-    let fake: FakePaystack
-    let ps: Running
+    const on = onFakePaystack('sk_test_x')
     const postWebhook = (body: string, signature: string) =>
-      fetch(`${ps.url}/api/webhooks/paystack`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'x-paystack-signature': signature }, body })
-
-    before(async () => {
-      fake = await startFakePaystack('sk_test_x')
-      ps = await bootOnPaystack(fake)
-    })
-    after(async () => {
-      await ps?.stop()
-      await fake?.close()
-    })
-    beforeEach(async () => {
-      await resetDb()
-      ps.services.settings.invalidate()
-    })
+      fetch(`${on.ps().url}/api/webhooks/paystack`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'x-paystack-signature': signature },
+        body
+      })
 
     it('writes both in the settling statement, as effects would; a second webhook for the same payment writes neither', async () => {
       const pkg = (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
-      const res = await new Client(ps.url).post('/api/orders', { packageId: pkg, recipientNumber: '0201112222', payerPhone: '0241234567', payerNetwork: 'MTN' })
+      const res = await new Client(on.ps().url).post('/api/orders', {
+        packageId: pkg,
+        recipientNumber: '0201112222',
+        payerPhone: '0241234567',
+        payerNetwork: 'MTN'
+      })
       expect(res.status, res.text).to.equal(201)
       const tid = res.body.payment.transactionId as string
-      fake.complete(tid, 'success')
-      const first = fake.webhook(tid)
+      on.fake().complete(tid, 'success')
+      const first = on.fake().webhook(tid)
       const { sent } = await statementsSent(async () => expect((await postWebhook(first.body, first.signature)).status).to.equal(200))
       expect(alone(sent, 'sms_outbox'), sent.join('\n')).to.deep.equal([])
       expect(alone(sent, 'audit_logs'), sent.join('\n')).to.deep.equal([])
@@ -93,7 +86,7 @@ describe("a gateway settlement's text and audit entry, written by its settling s
       // The same event again, and another event of the same payment (another id at the gateway).
       expect((await postWebhook(first.body, first.signature)).status).to.equal(200)
       const again = JSON.parse(first.body) as { event: string; data: Record<string, unknown> }
-      const other = fake.event(again.event, { ...again.data, id: 987654 })
+      const other = on.fake().event(again.event, { ...again.data, id: 987654 })
       expect((await postWebhook(other.body, other.signature)).status).to.equal(200)
       expect(await texts()).to.have.length(1)
       expect(await entries(tid)).to.have.length(1)

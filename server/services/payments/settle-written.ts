@@ -3,6 +3,8 @@ import type { Ctx } from '../context.ts'
 import type { Settings } from '../settings/index.ts'
 import { fillTemplate, formatDataSize, outboxText } from '../sms/index.ts'
 import type { SettledOnWrite } from '../wallet/queries.ts'
+import type { PaymentRow } from './provider.ts'
+import type { SettleWritten, TextOrder } from './queries-settle.ts'
 import type { SettleDeps } from './settle-deps.ts'
 
 /** The message of a payment paid from its agent's wallet, as its settlement writes it. */
@@ -77,4 +79,57 @@ function ownOrderText(own: OwnOrderText, settings: Settings): { phone: string; m
   if (!settings.smsOrderCreatedAgent) return null
   const vars = { dataSize: formatDataSize(own.dataSizeMb), network: own.network, recipientNumber: own.recipientNumber }
   return outboxText(own.agentPhone, fillTemplate(settings.smsOrderCreatedAgent, vars))
+}
+
+/**
+ * A gateway success's text and PAYMENT_SUCCESS entry as `effects` would write them for the order paid, handed to the
+ * settling statement (ADR 0086): the entry without what only the statement knows (the gateway's id as written, the
+ * order's id, the commission and the queueing it wrote); the text only for a customer's order read with the payment
+ * (an agent's needs the agent's phone, read in the transaction as before).
+ */
+export function gatewaySuccessWritten(
+  deps: Pick<SettleDeps, 'delivery' | 'audit'>,
+  before: PaymentRow,
+  order: TextOrder | null,
+  settings: Settings,
+  w: { status: string; message: string | null },
+  ctx: Ctx
+): SettleWritten {
+  const entry = deps.audit.ofPaid(
+    {
+      action: 'PAYMENT_SUCCESS',
+      resource: 'PAYMENT',
+      resourceId: before.transaction_id,
+      severity: 'LOW',
+      userId: before.user_id,
+      details: {
+        transactionId: before.transaction_id,
+        purpose: before.purpose,
+        amount: toGhs(before.amount_pesewas),
+        gateway: before.gateway,
+        method: before.method,
+        status: w.status,
+        message: w.message,
+        ...(before.simulated ? { simulated: true } : {})
+      }
+    },
+    ctx
+  )
+  const customers = order && order.agent_id === null && !order.batch_id
+  const text = customers
+    ? {
+        of: order,
+        out: settings.smsOrderCreatedUser
+          ? outboxText(
+              order.payment_phone_number || order.recipient_number,
+              fillTemplate(settings.smsOrderCreatedUser, {
+                dataSize: formatDataSize(order.data_size_mb),
+                network: order.network,
+                recipientNumber: order.recipient_number
+              })
+            )
+          : null
+      }
+    : undefined
+  return { entry, deliveryWired: !!deps.delivery, ...(text ? { text } : {}) }
 }

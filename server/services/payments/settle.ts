@@ -3,13 +3,14 @@ import { transactionOn } from '../../../models/transaction.ts'
 import { ghsText, toGhs } from '../../lib/money.ts'
 import type { Ctx } from '../context.ts'
 import type { Settings } from '../settings/index.ts'
-import { fillTemplate, formatDataSize, outboxText } from '../sms/index.ts'
+import { fillTemplate, formatDataSize } from '../sms/index.ts'
 import { post as postWalletEntry } from '../wallet/ledger.ts'
 import { isFinal, type GatewayResult, type PaymentRow } from './provider.ts'
-import { createSettleQueries, type PaidOrder, type SettleWritten, type TextOrder } from './queries-settle.ts'
+import { createSettleQueries, type PaidOrder, type TextOrder } from './queries-settle.ts'
+import { afaOfPayment } from './settle-afa.ts'
 import type { SettleDeps, SettleOutcome } from './settle-deps.ts'
 import { verdict } from './settle-verdict.ts'
-import { type OwnOrderText, settledOnWrite, type WalletPaid } from './settle-written.ts'
+import { gatewaySuccessWritten, type OwnOrderText, settledOnWrite, type WalletPaid } from './settle-written.ts'
 
 /**
  * Exactly-once settlement. Whoever arrives first (webhook, callback, status check, Complete Order,
@@ -152,26 +153,8 @@ export function createSettlement(deps: SettleDeps) {
 
     // Stryker disable next-line ConditionalExpression: the branch does nothing for other purposes: they carry neither an AFA form nor a registration
     if (p.purpose === 'afa') {
-      const form = p.details?.afa as { fullName?: string; ghCard?: string; phone?: string; email?: string } | undefined
-      // Stryker disable next-line BlockStatement: a fence no input reaches: no caller opens a payment with a registration, and settle and POST /api/afa link one only after SUCCESS
-      if (p.afa_registration_id) {
-        await queries.afaSettled(p.afa_registration_id, p.status, t)
-      } else if (success && form?.fullName && form.ghCard && form.phone) {
-        // Recorded as soon as the money is in, so a closed browser never loses a paid registration.
-        const regId = await queries.insertAfa(
-          {
-            fullName: form.fullName,
-            ghCard: form.ghCard,
-            phone: form.phone,
-            email: form.email ?? null,
-            amountPesewas: p.amount_pesewas,
-            transactionId: p.transaction_id
-          },
-          t
-        )
-        if (regId) await queries.linkAfa(p.id, regId, t)
-        details.afaRegistrationId = regId
-      }
+      const regId = await afaOfPayment(queries, p, success, t)
+      if (regId !== undefined) details.afaRegistrationId = regId
     }
 
     if (p.purpose === 'voucher' && success) {
@@ -197,58 +180,6 @@ export function createSettlement(deps: SettleDeps) {
         { ...ctx, transaction: t }
       )
     return honoured
-  }
-
-  /**
-   * A gateway success's text and PAYMENT_SUCCESS entry as `effects` would write them for the order paid, handed to the
-   * settling statement (ADR 0086): the entry without what only the statement knows (the gateway's id as written, the
-   * order's id, the commission and the queueing it wrote); the text only for a customer's order read with the payment
-   * (an agent's needs the agent's phone, read in the transaction as before).
-   */
-  function writtenBySettling(
-    before: PaymentRow,
-    order: TextOrder | null,
-    settings: Settings,
-    w: { status: string; message: string | null },
-    ctx: Ctx
-  ): SettleWritten {
-    const entry = deps.audit.ofPaid(
-      {
-        action: 'PAYMENT_SUCCESS',
-        resource: 'PAYMENT',
-        resourceId: before.transaction_id,
-        severity: 'LOW',
-        userId: before.user_id,
-        details: {
-          transactionId: before.transaction_id,
-          purpose: before.purpose,
-          amount: toGhs(before.amount_pesewas),
-          gateway: before.gateway,
-          method: before.method,
-          status: w.status,
-          message: w.message,
-          ...(before.simulated ? { simulated: true } : {})
-        }
-      },
-      ctx
-    )
-    const customers = order && order.agent_id === null && !order.batch_id
-    const text = customers
-      ? {
-          of: order,
-          out: settings.smsOrderCreatedUser
-            ? outboxText(
-                order.payment_phone_number || order.recipient_number,
-                fillTemplate(settings.smsOrderCreatedUser, {
-                  dataSize: formatDataSize(order.data_size_mb),
-                  network: order.network,
-                  recipientNumber: order.recipient_number
-                })
-              )
-            : null
-        }
-      : undefined
-    return { entry, deliveryWired: !!deps.delivery, ...(text ? { text } : {}) }
   }
 
   /**
@@ -317,7 +248,7 @@ export function createSettlement(deps: SettleDeps) {
         : null
     // What effects would write first for a success paid here, written by the settling statement instead (ADR 0086).
     const written =
-      pay && status === 'SUCCESS' && !late ? writtenBySettling(before, read?.order ?? null, known!, { status, message: message || null }, ctx) : {}
+      pay && status === 'SUCCESS' && !late ? gatewaySuccessWritten(deps, before, read?.order ?? null, known!, { status, message: message || null }, ctx) : {}
     // A caller that already holds a transaction (a wallet-paid order) settles inside it. Otherwise its START
     // TRANSACTION and COMMIT go straight on the connection (ADR 0065): every gateway payment's settlement opens one.
     const within = <T>(fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : transactionOn(sequelize, fn))
