@@ -5,6 +5,7 @@ import { gatewaySuccessWritten } from '../../server/services/payments/settle-wri
 import type { DeliveryService } from '../../server/services/delivery/index.ts'
 import { createPackage } from '../helpers/factories.ts'
 import { Client } from '../helpers/http.ts'
+import { onFakePaystack } from '../helpers/instance.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { statementsSent } from '../helpers/statements.ts'
 
@@ -54,7 +55,7 @@ const counted = async (table: string, where: string, tid: string) =>
  * The settling statement run alone, as `settle` sends it for this payment read now (`edit` changes the order's columns
  * as read, to stand for a read older than a change), with the cached settings copy's version.
  */
-async function settleAloneNow(tid: string, amount: number, edit: (o: Record<string, unknown>) => void = () => {}) {
+async function settleAloneNow(tid: string, amount: number, edit: (o: Record<string, unknown>) => void = () => {}, event?: number) {
   const { sequelize } = app().db
   const { settings, audit, commissions } = app().services
   const current = await settings.get()
@@ -65,7 +66,7 @@ async function settleAloneNow(tid: string, amount: number, edit: (o: Record<stri
   const written = gatewaySuccessWritten({ audit, delivery: {} as DeliveryService }, read.row, order as never, current, w, {})
   const pay = { openStates: ['PENDING', 'IN_PROGRESS'], queue: true, version: settings.versionOf(current), commission: commissions.ofPaid(amount, current) }
   const word = { ...w, extId: null, paidPesewas: amount, currency: 'GHS', from: ['PENDING', 'IN_PROGRESS'] }
-  return createSettleQueries(sequelize).settle(tid, word, pay, undefined, written, true)
+  return createSettleQueries(sequelize).settle(tid, word, pay, undefined, { ...written, event }, true)
 }
 
 /** The refusal a promise ends with (its SQLSTATE and reason), or null when it did not fail. */
@@ -130,11 +131,17 @@ describe('a gateway settlement of a customer order in one autocommitted statemen
       const o = await pendingOrder()
       await app().services.settings.get()
       await stage(o)
+      // A webhook's event, kept before its settlement: the statement would mark it handled.
+      const [event] = await sql<{ id: number }>(
+        `INSERT INTO gateway_events (gateway, event_key, event, reference, payload) VALUES ('paystack', :tid, 'charge.success', :tid, '{}') RETURNING id`,
+        { tid: o.tid }
+      )
       const before = await everyCount()
       const statuses = await statusesOf(o.tid)
-      expect(await refusalOf(settleAloneNow(o.tid, o.amount, edit)), why).to.deep.equal({ code: 'DHS01', message: why })
+      expect(await refusalOf(settleAloneNow(o.tid, o.amount, edit, event!.id)), why).to.deep.equal({ code: 'DHS01', message: why })
       expect(await everyCount(), why).to.deep.equal(before)
       expect(await statusesOf(o.tid), why).to.deep.equal(statuses)
+      expect(await sql('SELECT handled, note FROM gateway_events'), why).to.deep.equal([{ handled: false, note: null }])
     }
   })
 
@@ -186,5 +193,77 @@ describe('a gateway settlement of a customer order in one autocommitted statemen
       .scopes('delivery.changed')
       .filter((s) => !(s as { agentOrdersOnly?: boolean }).agentOrdersOnly && (!(s as { to?: string[] }).to || (s as { to?: string[] }).to!.includes('QUEUED')))
     expect(customersQueued).to.deep.equal([])
+  })
+  describe('over a Paystack webhook', () => {
+    const on = onFakePaystack('sk_test_x')
+    const postWebhook = (body: string, signature: string) =>
+      fetch(`${on.ps().url}/api/webhooks/paystack`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'x-paystack-signature': signature },
+        body
+      })
+
+    /** A customer's order paid at the fake gateway, its webhook not yet sent. */
+    async function paidAtGateway() {
+      const pkg = (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
+      const res = await new Client(on.ps().url).post('/api/orders', {
+        packageId: pkg,
+        recipientNumber: '0201112222',
+        payerPhone: '0241234567',
+        payerNetwork: 'MTN'
+      })
+      expect(res.status, res.text).to.equal(201)
+      const tid = res.body.payment.transactionId as string
+      on.fake().complete(tid, 'success')
+      const [{ amount }] = await sql<{ amount: number }>('SELECT amount_pesewas AS amount FROM payments WHERE transaction_id = :tid', { tid })
+      return { id: res.body.id as number, tid, amount: amount! }
+    }
+
+    it('the event is marked by the settling statement run alone: no START, no COMMIT, no mark of its own', async () => {
+      const o = await paidAtGateway()
+      const { body, signature } = on.fake().webhook(o.tid)
+      const { sent } = await statementsSent(async () => expect((await postWebhook(body, signature)).status).to.equal(200))
+      const settling = sent.filter((s) => /\bUPDATE payments SET status = \$2\b/.test(s))
+      expect(settling, sent.join('\n')).to.have.length(1)
+      expect(settling[0]).to.match(/\bgm AS \(UPDATE gateway_events SET handled = true\b/)
+      expect(
+        sent.filter((s) => /^(START TRANSACTION|COMMIT);$/.test(s) || /^UPDATE gateway_events\b/.test(s)),
+        sent.join('\n')
+      ).to.deep.equal([])
+      expect(await sql('SELECT handled, note, received_count FROM gateway_events')).to.deep.equal([{ handled: true, note: 'Settled', received_count: 1 }])
+      expect(await statusesOf(o.tid)).to.have.nested.property('[0].delivery', 'QUEUED')
+      expect(await counted('audit_logs', "action = 'PAYMENT_SUCCESS' AND resource_id = :tid", o.tid)).to.equal(1)
+    })
+
+    it('a refusal: the event is marked in the transaction the settlement falls back to, once', async () => {
+      const o = await paidAtGateway()
+      await sql(`UPDATE orders SET payment_status = 'FAILED' WHERE id = :id RETURNING id`, { id: o.id })
+      const { body, signature } = on.fake().webhook(o.tid)
+      const { sent } = await statementsSent(async () => expect((await postWebhook(body, signature)).status).to.equal(200))
+      expect(sent, sent.join('\n')).to.include('START TRANSACTION;')
+      expect(
+        sent.filter((s) => /^UPDATE gateway_events SET handled\b/.test(s)),
+        sent.join('\n')
+      ).to.have.length(1)
+      expect(await sql('SELECT handled, note FROM gateway_events')).to.deep.equal([{ handled: true, note: 'Settled' }])
+      expect(await counted('refunds', 'transaction_id = :tid', o.tid)).to.equal(1)
+    })
+
+    it('a webhook and reconcile at once: settled once, one entry, one text, one commission, the event marked', async () => {
+      const o = await paidAtGateway()
+      const texts = await counted('sms_outbox', 'true', o.tid)
+      const { body, signature } = on.fake().webhook(o.tid)
+      const [hook, ...settled] = await Promise.all([
+        postWebhook(body, signature),
+        app().services.payments.settle(o.tid, approved(o.amount)),
+        app().services.payments.settle(o.tid, approved(o.amount))
+      ])
+      expect(hook.status).to.equal(200)
+      expect(settled.filter((x) => x.settled).length).to.be.at.most(1)
+      expect(await counted('audit_logs', "action = 'PAYMENT_SUCCESS' AND resource_id = :tid", o.tid)).to.equal(1)
+      expect(await counted('sms_outbox', 'true', o.tid)).to.equal(texts + 1)
+      expect(await counted('commissions', 'order_id = (SELECT order_id FROM payments WHERE transaction_id = :tid)', o.tid)).to.equal(1)
+      expect(await sql('SELECT handled, note FROM gateway_events')).to.deep.equal([{ handled: true, note: 'Settled' }])
+    })
   })
 })

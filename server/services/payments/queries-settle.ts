@@ -35,6 +35,8 @@ export interface SettleWritten {
   text?: { of: TextOrder; out: { phone: string; message: string } | null }
   entry?: unknown[]
   deliveryWired?: boolean
+  /** The caller's gateway event (its id), marked handled ('Settled') by the statement exactly when it settles the payment. */
+  event?: number
 }
 
 /** A gateway's non-final word, in the columns `progress` writes. */
@@ -101,6 +103,9 @@ export function isSettleRefusal(err: unknown): boolean {
  * completed with what the statement wrote: the gateway's id, the order's id, whether `c` wrote the commission and,
  * when delivery is wired ($31), whether the order is queued.
  *
+ * The caller's gateway event ($33: the Paystack webhook's, its id) is marked handled by `gm`, fed by `p`: exactly when
+ * this statement settles the payment, in its commit.
+ *
  * Run alone ($32: autocommitted, ADR 0086 "Alone"), the statement refuses (raises, so nothing of it is kept) when the
  * payment moved but the order, its text or its entry was not written with it, or the order was not queued: what
  * `effects` would then write after the commit needs a transaction. A payment that did not move writes nothing.
@@ -128,10 +133,11 @@ const SETTLE = `WITH v AS (SELECT ${SETTINGS_VERSION_SQL} AS version),
     23,
     `jsonb_build_object('extTransactionId', (SELECT ext_transaction_id FROM p), 'orderId', pd.id, 'commissionRecorded', EXISTS (SELECT 1 FROM c))
       || CASE WHEN $31::boolean THEN jsonb_build_object('deliveryQueued', pd.delivery_status = 'QUEUED') ELSE '{}'::jsonb END`
-  )})
+  )}),
+  gm AS (UPDATE gateway_events SET handled = true, note = 'Settled' FROM p WHERE gateway_events.id = $33::int RETURNING gateway_events.id)
   SELECT p.*, (SELECT version FROM v) AS settings_version, (SELECT to_jsonb(o) FROM o) AS paid_order,
     EXISTS (SELECT 1 FROM c) AS commission_recorded, EXISTS (SELECT 1 FROM tf) AS text_decided, (SELECT id FROM txt) AS text_id,
-    EXISTS (SELECT 1 FROM pe) AS entry_written,
+    EXISTS (SELECT 1 FROM pe) AS entry_written, EXISTS (SELECT 1 FROM gm) AS event_marked,
     datahub_settlement_refused(CASE WHEN NOT $32::boolean THEN NULL
       WHEN NOT EXISTS (SELECT 1 FROM o) THEN '${SETTLE_REFUSED.orderNotPaid}'
       WHEN NOT EXISTS (SELECT 1 FROM tf) THEN '${SETTLE_REFUSED.textNotDecided}'
@@ -240,6 +246,7 @@ export function createSettleQueries(sequelize: Sequelize) {
           text_id?: number | string | null
           entry_written?: boolean
           refused?: boolean
+          event_marked?: boolean
         }
       >(
         SETTLE,
@@ -266,7 +273,8 @@ export function createSettleQueries(sequelize: Sequelize) {
           !!entry,
           ...(entry ?? [null, null, null, null, null, null, null, null]),
           !!deliveryWired,
-          alone
+          alone,
+          written.event ?? null
         ],
         t
       )
@@ -274,7 +282,8 @@ export function createSettleQueries(sequelize: Sequelize) {
       if (!row) return undefined
       const { settings_version: settingsVersion, paid_order: paid, commission_recorded: commissionRecorded, text_decided: textDecided, text_id: textId } = row
       const entryWritten = !!row.entry_written
-      for (const k of ['settings_version', 'paid_order', 'commission_recorded', 'text_decided', 'text_id', 'entry_written', 'refused'] as const) delete row[k]
+      for (const k of ['settings_version', 'paid_order', 'commission_recorded', 'text_decided', 'text_id', 'entry_written', 'refused', 'event_marked'] as const)
+        delete row[k]
       const paidHere = !!pay && (pay.version === null || pay.version === settingsVersion)
       return {
         row,

@@ -190,12 +190,20 @@ export function createSettlement(deps: SettleDeps) {
    * again: the settling UPDATE's condition is the fence, as for a row read here outside a transaction.
    * `opts.whenSettled`: the caller's own write, run in the settling transaction when this call settles
    * the payment (a gateway event marked handled), so the settlement's commit keeps it too.
+   * `opts.eventSettled`: that gateway event's id, for the settling statement run alone to mark it itself (the same
+   * mark, `whenSettled`'s, in the statement's own commit): a caller's write then needs no transaction.
    */
   async function settle(
     transactionId: string,
     result: GatewayResult,
     ctx: Ctx = {},
-    opts: { settings?: Settings; before?: PaymentRow; beforeOrder?: TextOrder | null; whenSettled?: (t: Transaction) => Promise<void> } = {}
+    opts: {
+      settings?: Settings
+      before?: PaymentRow
+      beforeOrder?: TextOrder | null
+      whenSettled?: (t: Transaction) => Promise<void>
+      eventSettled?: number
+    } = {}
   ): Promise<SettleOutcome> {
     if (!isFinal(result.status)) {
       await progress(transactionId, result)
@@ -252,11 +260,20 @@ export function createSettlement(deps: SettleDeps) {
     const word = { status, message: message || null, extId: result.extId ?? null, paidPesewas: v?.paid ?? null, currency: v?.currency ?? null, from }
     // A customer's order paid in full on time, queued for its vendor, its text and entry written by the statement:
     // nothing after the statement needs its transaction, so it runs alone (ADR 0086, "Alone"). Not for a caller's
-    // transaction or its own write in ours (the Paystack webhook's mark), nor a copy of settings passed in.
+    // transaction, nor its own write in ours unless the statement writes it (the Paystack webhook's mark), nor a copy
+    // of settings passed in.
     const alone =
-      !ctx.transaction && !opts.whenSettled && !opts.settings && !!pay?.version && pay.queue && !!v?.ok && v.excess === 0 && !!written.text && !!written.entry
+      !ctx.transaction &&
+      (!opts.whenSettled || opts.eventSettled !== undefined) &&
+      !opts.settings &&
+      !!pay?.version &&
+      pay.queue &&
+      !!v?.ok &&
+      v.excess === 0 &&
+      !!written.text &&
+      !!written.entry
     if (alone) {
-      const done = await settleAlone(transactionId, word, pay, written, known!, ctx)
+      const done = await settleAlone(transactionId, word, pay, { ...written, event: opts.eventSettled }, known!, ctx)
       if (done) return done
     }
     // A caller that already holds a transaction (a wallet-paid order) settles inside it. Otherwise its START
