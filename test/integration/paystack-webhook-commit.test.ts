@@ -86,11 +86,15 @@ describe("a Paystack charge.success webhook's commits", function () {
       reads.map((s) => s.text.slice(0, 80)),
       shown
     ).to.have.length(1)
-    // The mark is in the settling transaction, after the payment's UPDATE: no commit of its own.
-    const settling = transactionAround(sent, (s) => /^WITH v AS .*UPDATE payments SET status/.test(s.text) && s.values.includes(tid))
-    const marks = sent.filter((s) => /^UPDATE gateway_events SET handled/.test(s.text))
-    expect(marks, shown).to.have.length(1)
-    expect(settling, shown).to.include(marks[0])
+    // The mark is written by the settling statement itself, fed by the payment's UPDATE, and the statement is its own
+    // transaction (ADR 0086, "Alone"): no statement, no START and no commit of its own.
+    const settling = sent.filter((s) => /^WITH v AS .*UPDATE payments SET status/.test(s.text) && s.values.includes(tid))
+    expect(settling, shown).to.have.length(1)
+    expect(settling[0]!.text).to.include('gm AS (UPDATE gateway_events SET handled = true')
+    expect(
+      sent.filter((s) => /^UPDATE gateway_events SET handled/.test(s.text) || /^(START TRANSACTION|COMMIT)/.test(s.text)),
+      shown
+    ).to.deep.equal([])
     const [event] = await q<{ handled: boolean; note: string; received_count: number }>('SELECT handled, note, received_count FROM gateway_events')
     expect(event).to.deep.include({ handled: true, note: 'Settled', received_count: 1 })
     expect((await app().services.payments.load(tid))!.status).to.equal('SUCCESS')

@@ -26,7 +26,7 @@ export interface EventDeps {
     transactionId: string,
     result: ReturnType<typeof resultOf>,
     ctx?: Ctx,
-    opts?: { before?: PaymentRow; beforeOrder?: TextOrder | null; whenSettled?: (t: Transaction) => Promise<void> }
+    opts?: { before?: PaymentRow; beforeOrder?: TextOrder | null; whenSettled?: (t: Transaction) => Promise<void>; eventSettled?: number }
   ): Promise<SettleOutcome>
   /** The payment a reference names, read once with its order's text columns: whose it is here, and the settlement's `before`. */
   loadWithOrder(transactionId: string): Promise<{ row: PaymentRow; order: TextOrder | null } | null>
@@ -92,15 +92,17 @@ export function createEvents(deps: EventDeps) {
       const read = ref ? await deps.loadWithOrder(ref) : null
       const before = read?.row
       if (!ref || before?.gateway !== 'paystack') return void (await mark(stored.id, false, 'A payment for a reference this shop never issued'))
-      // Settled by this event: marked in the settlement's transaction, so one commit (and one WAL flush)
-      // keeps the settlement, the event and its mark. Settled before (a resent event, a status check): marked alone.
-      let marked = false
-      const markInSettlement = async (t: Transaction) => {
-        await mark(stored.id, true, 'Settled', t)
-        marked = true
-      }
-      await deps.settle(ref, resultOf(e.data, 'Payment successful'), ctx, { before, beforeOrder: read?.order, whenSettled: markInSettlement })
-      if (!marked) await mark(stored.id, true, 'Settled')
+      // Settled by this event: marked by the settling statement (run alone) or in the settlement's transaction, so one
+      // commit (and one WAL flush) keeps the settlement, the event and its mark. Settled before (a resent event, a
+      // status check): marked alone.
+      const markInSettlement = (t: Transaction) => mark(stored.id, true, 'Settled', t)
+      const out = await deps.settle(ref, resultOf(e.data, 'Payment successful'), ctx, {
+        before,
+        beforeOrder: read?.order,
+        whenSettled: markInSettlement,
+        eventSettled: stored.id
+      })
+      if (!out.settled) await mark(stored.id, true, 'Settled')
       return
     }
     const known = ref ? await queries.gatewayOf(ref) : undefined

@@ -35,6 +35,8 @@ export interface SettleWritten {
   text?: { of: TextOrder; out: { phone: string; message: string } | null }
   entry?: unknown[]
   deliveryWired?: boolean
+  /** The caller's gateway event (its id), marked handled ('Settled') by the statement exactly when it settles the payment. */
+  event?: number
 }
 
 /** A gateway's non-final word, in the columns `progress` writes. */
@@ -68,6 +70,26 @@ export interface AfaForm {
 }
 
 /**
+ * Why the settling statement run alone refused to commit (migration 445's SQLSTATE DHS01, its message): the order not
+ * paid by it (not open, or the settings row saved since the copy), its text not decided by it (an agent's or a bulk
+ * order, or the columns the text was filled from changed), its entry not written (another amount than the payment's),
+ * or the order not queued. Nothing of the statement is kept; the settlement runs in a transaction instead.
+ */
+export const SETTLE_REFUSED = {
+  orderNotPaid: 'order not paid',
+  textNotDecided: 'text not decided',
+  entryNotWritten: 'entry not written',
+  notQueued: 'order not queued'
+} as const
+const SETTLE_REFUSALS = new Set<string>(Object.values(SETTLE_REFUSED))
+
+/** Whether an error is the settling statement's own refusal (nothing of it kept). */
+export function isSettleRefusal(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null
+  return e?.code === 'DHS01' && typeof e.message === 'string' && SETTLE_REFUSALS.has(e.message)
+}
+
+/**
  * The settling UPDATE and, when asked ($8), the order it pays and that order's commission, in one statement
  * (ADR 0055): one round trip where there were three, in the same transaction. The order's row comes back as JSON beside the payment's
  * columns (a statement answers one row shape); `orderFromJson` gives its timestamps back their type.
@@ -80,6 +102,13 @@ export interface AfaForm {
  * `audit.ofPaid`'s) only for an order of the payment's amount (`pd`: the one whose commission `c` decided), its details
  * completed with what the statement wrote: the gateway's id, the order's id, whether `c` wrote the commission and,
  * when delivery is wired ($31), whether the order is queued.
+ *
+ * The caller's gateway event ($33: the Paystack webhook's, its id) is marked handled by `gm`, fed by `p`: exactly when
+ * this statement settles the payment, in its commit.
+ *
+ * Run alone ($32: autocommitted, ADR 0086 "Alone"), the statement refuses (raises, so nothing of it is kept) when the
+ * payment moved but the order, its text or its entry was not written with it, or the order was not queued: what
+ * `effects` would then write after the commit needs a transaction. A payment that did not move writes nothing.
  */
 const SETTLE = `WITH v AS (SELECT ${SETTINGS_VERSION_SQL} AS version),
   p AS (
@@ -104,10 +133,16 @@ const SETTLE = `WITH v AS (SELECT ${SETTINGS_VERSION_SQL} AS version),
     23,
     `jsonb_build_object('extTransactionId', (SELECT ext_transaction_id FROM p), 'orderId', pd.id, 'commissionRecorded', EXISTS (SELECT 1 FROM c))
       || CASE WHEN $31::boolean THEN jsonb_build_object('deliveryQueued', pd.delivery_status = 'QUEUED') ELSE '{}'::jsonb END`
-  )})
+  )}),
+  gm AS (UPDATE gateway_events SET handled = true, note = 'Settled' FROM p WHERE gateway_events.id = $33::int RETURNING gateway_events.id)
   SELECT p.*, (SELECT version FROM v) AS settings_version, (SELECT to_jsonb(o) FROM o) AS paid_order,
     EXISTS (SELECT 1 FROM c) AS commission_recorded, EXISTS (SELECT 1 FROM tf) AS text_decided, (SELECT id FROM txt) AS text_id,
-    EXISTS (SELECT 1 FROM pe) AS entry_written
+    EXISTS (SELECT 1 FROM pe) AS entry_written, EXISTS (SELECT 1 FROM gm) AS event_marked,
+    datahub_settlement_refused(CASE WHEN NOT $32::boolean THEN NULL
+      WHEN NOT EXISTS (SELECT 1 FROM o) THEN '${SETTLE_REFUSED.orderNotPaid}'
+      WHEN NOT EXISTS (SELECT 1 FROM tf) THEN '${SETTLE_REFUSED.textNotDecided}'
+      WHEN NOT EXISTS (SELECT 1 FROM pe) THEN '${SETTLE_REFUSED.entryNotWritten}'
+      WHEN (SELECT delivery_status FROM o) IS DISTINCT FROM 'QUEUED' THEN '${SETTLE_REFUSED.notQueued}' END) AS refused
   FROM p`
 
 /** An order row read from JSON: its `*_at` columns as Dates, as pg gives them in a row. */
@@ -179,14 +214,16 @@ export function createSettleQueries(sequelize: Sequelize) {
      * `pay.openStates`. `pay.version` guards it: while not null, the order is written only when the settings
      * row is still that version (the copy `pay.queue` was decided from); `paidHere` says whether it was.
      * `pay.commission` (`commissions.ofPaid`'s values; null for none) writes the order's commission in it too;
-     * `commissionRecorded` says whether it wrote one.
+     * `commissionRecorded` says whether it wrote one. `t` undefined with `alone`: the statement is its own transaction,
+     * and refuses by itself (`isSettleRefusal`) when anything it was to write with the payment is not written.
      */
     async settle(
       transactionId: string,
       w: FinalWord,
       pay: { openStates: string[]; queue: boolean; version: string | null; commission: [number | null, string, number] | null } | null,
-      t: Transaction,
-      written: SettleWritten = {}
+      t: Transaction | undefined,
+      written: SettleWritten = {},
+      alone = false
     ): Promise<
       | {
           row: PaymentRow
@@ -208,6 +245,8 @@ export function createSettleQueries(sequelize: Sequelize) {
           text_decided?: boolean
           text_id?: number | string | null
           entry_written?: boolean
+          refused?: boolean
+          event_marked?: boolean
         }
       >(
         SETTLE,
@@ -233,7 +272,9 @@ export function createSettleQueries(sequelize: Sequelize) {
           !!text,
           !!entry,
           ...(entry ?? [null, null, null, null, null, null, null, null]),
-          !!deliveryWired
+          !!deliveryWired,
+          alone,
+          written.event ?? null
         ],
         t
       )
@@ -241,7 +282,8 @@ export function createSettleQueries(sequelize: Sequelize) {
       if (!row) return undefined
       const { settings_version: settingsVersion, paid_order: paid, commission_recorded: commissionRecorded, text_decided: textDecided, text_id: textId } = row
       const entryWritten = !!row.entry_written
-      for (const k of ['settings_version', 'paid_order', 'commission_recorded', 'text_decided', 'text_id', 'entry_written'] as const) delete row[k]
+      for (const k of ['settings_version', 'paid_order', 'commission_recorded', 'text_decided', 'text_id', 'entry_written', 'refused', 'event_marked'] as const)
+        delete row[k]
       const paidHere = !!pay && (pay.version === null || pay.version === settingsVersion)
       return {
         row,

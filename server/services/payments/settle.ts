@@ -1,12 +1,12 @@
 import type { Transaction } from 'sequelize'
-import { transactionOn } from '../../../models/transaction.ts'
+import { committedAlready, transactionOn } from '../../../models/transaction.ts'
 import { ghsText, toGhs } from '../../lib/money.ts'
 import type { Ctx } from '../context.ts'
 import type { Settings } from '../settings/index.ts'
 import { fillTemplate, formatDataSize } from '../sms/index.ts'
 import { post as postWalletEntry } from '../wallet/ledger.ts'
 import { isFinal, type GatewayResult, type PaymentRow } from './provider.ts'
-import { createSettleQueries, type PaidOrder, type TextOrder } from './queries-settle.ts'
+import { createSettleQueries, isSettleRefusal, type PaidOrder, type TextOrder } from './queries-settle.ts'
 import { afaOfPayment } from './settle-afa.ts'
 import type { SettleDeps, SettleOutcome } from './settle-deps.ts'
 import { verdict } from './settle-verdict.ts'
@@ -190,12 +190,20 @@ export function createSettlement(deps: SettleDeps) {
    * again: the settling UPDATE's condition is the fence, as for a row read here outside a transaction.
    * `opts.whenSettled`: the caller's own write, run in the settling transaction when this call settles
    * the payment (a gateway event marked handled), so the settlement's commit keeps it too.
+   * `opts.eventSettled`: that gateway event's id, for the settling statement run alone to mark it itself (the same
+   * mark, `whenSettled`'s, in the statement's own commit): a caller's write then needs no transaction.
    */
   async function settle(
     transactionId: string,
     result: GatewayResult,
     ctx: Ctx = {},
-    opts: { settings?: Settings; before?: PaymentRow; beforeOrder?: TextOrder | null; whenSettled?: (t: Transaction) => Promise<void> } = {}
+    opts: {
+      settings?: Settings
+      before?: PaymentRow
+      beforeOrder?: TextOrder | null
+      whenSettled?: (t: Transaction) => Promise<void>
+      eventSettled?: number
+    } = {}
   ): Promise<SettleOutcome> {
     if (!isFinal(result.status)) {
       await progress(transactionId, result)
@@ -249,18 +257,31 @@ export function createSettlement(deps: SettleDeps) {
     // What effects would write first for a success paid here, written by the settling statement instead (ADR 0086).
     const written =
       pay && status === 'SUCCESS' && !late ? gatewaySuccessWritten(deps, before, read?.order ?? null, known!, { status, message: message || null }, ctx) : {}
+    const word = { status, message: message || null, extId: result.extId ?? null, paidPesewas: v?.paid ?? null, currency: v?.currency ?? null, from }
+    // A customer's order paid in full on time, queued for its vendor, its text and entry written by the statement:
+    // nothing after the statement needs its transaction, so it runs alone (ADR 0086, "Alone"). Not for a caller's
+    // transaction, nor its own write in ours unless the statement writes it (the Paystack webhook's mark), nor a copy
+    // of settings passed in.
+    const alone =
+      !ctx.transaction &&
+      (!opts.whenSettled || opts.eventSettled !== undefined) &&
+      !opts.settings &&
+      !!pay?.version &&
+      pay.queue &&
+      !!v?.ok &&
+      v.excess === 0 &&
+      !!written.text &&
+      !!written.entry
+    if (alone) {
+      const done = await settleAlone(transactionId, word, pay, { ...written, event: opts.eventSettled }, known!, ctx)
+      if (done) return done
+    }
     // A caller that already holds a transaction (a wallet-paid order) settles inside it. Otherwise its START
     // TRANSACTION and COMMIT go straight on the connection (ADR 0065): every gateway payment's settlement opens one.
     const within = <T>(fn: (t: Transaction) => Promise<T>) => (ctx.transaction ? fn(ctx.transaction) : transactionOn(sequelize, fn))
     const settleIn = async (t: Transaction): Promise<SettleOutcome> => {
       // The settings row's version rides along: settings are read only when they changed (ADR 0024).
-      const won = await queries.settle(
-        transactionId,
-        { status, message: message || null, extId: result.extId ?? null, paidPesewas: v?.paid ?? null, currency: v?.currency ?? null, from },
-        pay,
-        t,
-        written
-      )
+      const won = await queries.settle(transactionId, word, pay, t, written)
       if (!won) return { settled: false, row: await load(transactionId, t) }
       const { row, settingsVersion } = won
       // Paid by the statement, or (settings saved since the copy, or not in hand) by effects as before.
@@ -355,6 +376,40 @@ export function createSettlement(deps: SettleDeps) {
       if (outcome.settled && opts.whenSettled) await opts.whenSettled(t)
       return outcome
     })
+  }
+
+  /**
+   * The settling statement as its own transaction (ADR 0086, "Alone"): the payment, its order paid and queued, the
+   * commission, the text and the PAYMENT_SUCCESS entry, committed together; `effects` then runs after the commit in
+   * `committedAlready`'s transaction, which refuses any statement: all it has left is the pump's hand-off and
+   * `order.settled`, whose subscriber writes nothing for a customer's order. Undefined, with nothing written, when the
+   * statement refused (the order not paid, its text or its entry not written, the order not queued): the caller then
+   * settles in a transaction. `settings`: the copy whose version the statement checked.
+   */
+  async function settleAlone(
+    transactionId: string,
+    word: Parameters<typeof queries.settle>[1],
+    pay: Parameters<typeof queries.settle>[2],
+    written: Parameters<typeof queries.settle>[4],
+    settings: Settings,
+    ctx: Ctx
+  ): Promise<SettleOutcome | undefined> {
+    let won: Awaited<ReturnType<typeof queries.settle>>
+    try {
+      won = await queries.settle(transactionId, word, pay, undefined, written, true)
+    } catch (err) {
+      if (isSettleRefusal(err)) return undefined
+      throw err
+    }
+    // Settled by someone else: this statement moved no row and wrote nothing.
+    if (!won) return { settled: false, row: await load(transactionId) }
+    const paid = { order: won.order, commissionRecorded: won.commissionRecorded, textId: won.textId, entryWritten: won.entryWritten }
+    // Stryker disable next-line ConditionalExpression: a fence no input reaches: the statement refuses unless it paid the order
+    if (!(await effects(won.row, { ...ctx, transaction: committedAlready(sequelize) }, settings, false, paid)))
+      throw new Error('a payment settled alone was not honoured')
+    // Stryker disable next-line ObjectLiteral,CallExpression: a log line (its call and its fields)
+    log.info({ transactionId, status: won.row.status, purpose: won.row.purpose, late: false }, 'payment settled')
+    return { settled: true, row: won.row }
   }
 
   /**
