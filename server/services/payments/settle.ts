@@ -1,13 +1,14 @@
 import type { Transaction } from 'sequelize'
-import { committedAlready, transactionOn } from '../../../models/transaction.ts'
+import { transactionOn } from '../../../models/transaction.ts'
 import { ghsText, toGhs } from '../../lib/money.ts'
 import type { Ctx } from '../context.ts'
 import type { Settings } from '../settings/index.ts'
 import { fillTemplate, formatDataSize } from '../sms/index.ts'
 import { post as postWalletEntry } from '../wallet/ledger.ts'
 import { isFinal, type GatewayResult, type PaymentRow } from './provider.ts'
-import { createSettleQueries, isSettleRefusal, type PaidOrder, type TextOrder } from './queries-settle.ts'
+import { createSettleQueries, type PaidOrder, type TextOrder } from './queries-settle.ts'
 import { afaOfPayment } from './settle-afa.ts'
+import { createSettleAlone, runsAlone } from './settle-alone.ts'
 import type { SettleDeps, SettleOutcome } from './settle-deps.ts'
 import { verdict } from './settle-verdict.ts'
 import { gatewaySuccessWritten, type OwnOrderText, settledOnWrite, type WalletPaid } from './settle-written.ts'
@@ -24,6 +25,7 @@ export function createSettlement(deps: SettleDeps) {
   const { sequelize, log } = deps
   const queries = createSettleQueries(sequelize)
   const load = queries.load
+  const settleAlone = createSettleAlone({ sequelize, log, queries, effects })
 
   /** A non-final word from the gateway: PENDING -> IN_PROGRESS at most, never backwards. */
   async function progress(transactionId: string, result: GatewayResult): Promise<void> {
@@ -258,21 +260,7 @@ export function createSettlement(deps: SettleDeps) {
     const written =
       pay && status === 'SUCCESS' && !late ? gatewaySuccessWritten(deps, before, read?.order ?? null, known!, { status, message: message || null }, ctx) : {}
     const word = { status, message: message || null, extId: result.extId ?? null, paidPesewas: v?.paid ?? null, currency: v?.currency ?? null, from }
-    // A customer's order paid in full on time, queued for its vendor, its text and entry written by the statement:
-    // nothing after the statement needs its transaction, so it runs alone (ADR 0086, "Alone"). Not for a caller's
-    // transaction, nor its own write in ours unless the statement writes it (the Paystack webhook's mark), nor a copy
-    // of settings passed in.
-    const alone =
-      !ctx.transaction &&
-      (!opts.whenSettled || opts.eventSettled !== undefined) &&
-      !opts.settings &&
-      !!pay?.version &&
-      pay.queue &&
-      !!v?.ok &&
-      v.excess === 0 &&
-      !!written.text &&
-      !!written.entry
-    if (alone) {
+    if (runsAlone(!!ctx.transaction, opts, pay, v, written)) {
       const done = await settleAlone(transactionId, word, pay, { ...written, event: opts.eventSettled }, known!, ctx)
       if (done) return done
     }
@@ -376,40 +364,6 @@ export function createSettlement(deps: SettleDeps) {
       if (outcome.settled && opts.whenSettled) await opts.whenSettled(t)
       return outcome
     })
-  }
-
-  /**
-   * The settling statement as its own transaction (ADR 0086, "Alone"): the payment, its order paid and queued, the
-   * commission, the text and the PAYMENT_SUCCESS entry, committed together; `effects` then runs after the commit in
-   * `committedAlready`'s transaction, which refuses any statement: all it has left is the pump's hand-off and
-   * `order.settled`, whose subscriber writes nothing for a customer's order. Undefined, with nothing written, when the
-   * statement refused (the order not paid, its text or its entry not written, the order not queued): the caller then
-   * settles in a transaction. `settings`: the copy whose version the statement checked.
-   */
-  async function settleAlone(
-    transactionId: string,
-    word: Parameters<typeof queries.settle>[1],
-    pay: Parameters<typeof queries.settle>[2],
-    written: Parameters<typeof queries.settle>[4],
-    settings: Settings,
-    ctx: Ctx
-  ): Promise<SettleOutcome | undefined> {
-    let won: Awaited<ReturnType<typeof queries.settle>>
-    try {
-      won = await queries.settle(transactionId, word, pay, undefined, written, true)
-    } catch (err) {
-      if (isSettleRefusal(err)) return undefined
-      throw err
-    }
-    // Settled by someone else: this statement moved no row and wrote nothing.
-    if (!won) return { settled: false, row: await load(transactionId) }
-    const paid = { order: won.order, commissionRecorded: won.commissionRecorded, textId: won.textId, entryWritten: won.entryWritten }
-    // Stryker disable next-line ConditionalExpression: a fence no input reaches: the statement refuses unless it paid the order
-    if (!(await effects(won.row, { ...ctx, transaction: committedAlready(sequelize) }, settings, false, paid)))
-      throw new Error('a payment settled alone was not honoured')
-    // Stryker disable next-line ObjectLiteral,CallExpression: a log line (its call and its fields)
-    log.info({ transactionId, status: won.row.status, purpose: won.row.purpose, late: false }, 'payment settled')
-    return { settled: true, row: won.row }
   }
 
   /**
