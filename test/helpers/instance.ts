@@ -4,6 +4,7 @@ import { boot } from '../../main.ts'
 import type { Running } from '../../server/index.ts'
 import { createLogger } from '../../server/lib/logger.ts'
 import { startFakePaystack, type FakePaystack } from './fake-paystack.ts'
+import { Client } from './http.ts'
 import { app, resetDb, testEnv } from './server.ts'
 
 /**
@@ -50,4 +51,15 @@ export function onFakePaystack(secret: string, env: Partial<Env> = {}): { fake: 
     fake!.trouble(null)
   })
   return { fake: () => fake!, ps: () => ps! }
+}
+
+/**
+ * A visitor's mobile-money order for MTN 1GB placed on an instance on Paystack (answered 201, the prompt asked of the
+ * fake): its order id and its payment's reference. The test decides what the gateway then says.
+ */
+export async function paystackOrder(ps: Running): Promise<{ id: number; tid: string; answer: Record<string, any> }> {
+  const pkg = (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
+  const res = await new Client(ps.url).post('/api/orders', { packageId: pkg, recipientNumber: '0201112222', payerPhone: '0241234567', payerNetwork: 'MTN' })
+  if (res.status !== 201) throw new Error(`order not placed: ${res.status} ${res.text}`)
+  return { id: res.body.id as number, tid: res.body.payment.transactionId as string, answer: res.body }
 }

@@ -2,8 +2,7 @@ import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import { reconcilePayments } from '../../jobs/reconcile.ts'
 import { createLogger } from '../../server/lib/logger.ts'
-import { onFakePaystack } from '../helpers/instance.ts'
-import { Client } from '../helpers/http.ts'
+import { onFakePaystack, paystackOrder } from '../helpers/instance.ts'
 import { app } from '../helpers/server.ts'
 
 /**
@@ -23,16 +22,9 @@ describe('money safety: the gateway answer to a charge lost in a crash', functio
 
   /** A visitor's mobile-money order on Paystack; the answer (IN_PROGRESS, Paystack's message) recorded. */
   async function order() {
-    const pkg = (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
-    const res = await new Client(on.ps().url).post('/api/orders', {
-      packageId: pkg,
-      recipientNumber: '0201112222',
-      payerPhone: '0241234567',
-      payerNetwork: 'MTN'
-    })
-    expect(res.status, res.text).to.equal(201)
-    expect(res.body.payment.paymentStatus).to.equal('IN_PROGRESS')
-    return { orderId: res.body.id as number, tid: res.body.payment.transactionId as string }
+    const { id, tid, answer } = await paystackOrder(on.ps())
+    expect(answer.payment.paymentStatus).to.equal('IN_PROGRESS')
+    return { orderId: id, tid }
   }
 
   /**

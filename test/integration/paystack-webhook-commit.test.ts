@@ -2,8 +2,7 @@ import { expect } from 'chai'
 import pg from 'pg'
 import { QueryTypes } from 'sequelize'
 import { down } from '../../models/migrations/410_overview_not_told_by_gateway_events.ts'
-import { onFakePaystack } from '../helpers/instance.ts'
-import { Client } from '../helpers/http.ts'
+import { onFakePaystack, paystackOrder } from '../helpers/instance.ts'
 import { app } from '../helpers/server.ts'
 
 interface Sent {
@@ -54,15 +53,7 @@ describe("a Paystack charge.success webhook's commits", function () {
     fetch(`${on.ps().url}/api/webhooks/paystack`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'x-paystack-signature': signature }, body })
 
   async function paidOrder() {
-    const pkg = (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
-    const res = await new Client(on.ps().url).post('/api/orders', {
-      packageId: pkg,
-      recipientNumber: '0201112222',
-      payerPhone: '0241234567',
-      payerNetwork: 'MTN'
-    })
-    expect(res.status, res.text).to.equal(201)
-    const tid = res.body.payment.transactionId as string
+    const { tid } = await paystackOrder(on.ps())
     on.fake().complete(tid, 'success')
     return tid
   }

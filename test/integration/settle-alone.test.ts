@@ -5,7 +5,8 @@ import { gatewaySuccessWritten } from '../../server/services/payments/settle-wri
 import type { DeliveryService } from '../../server/services/delivery/index.ts'
 import { createPackage } from '../helpers/factories.ts'
 import { Client } from '../helpers/http.ts'
-import { onFakePaystack } from '../helpers/instance.ts'
+import { onFakePaystack, paystackOrder } from '../helpers/instance.ts'
+import { everyCount } from '../helpers/row-counts.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { statementsSent } from '../helpers/statements.ts'
 
@@ -17,16 +18,6 @@ import { statementsSent } from '../helpers/statements.ts'
  */
 const sql = <T extends object = any>(text: string, replacements: Record<string, unknown> = {}) =>
   app().db.sequelize.query<T>(text, { replacements, type: QueryTypes.SELECT }) as Promise<T[]>
-
-/** Every table's row count (ours and the job queue's): what a refused statement must leave exactly as it was. */
-async function everyCount(): Promise<Record<string, number>> {
-  const tables = await sql<{ name: string }>(
-    `SELECT quote_ident(schemaname) || '.' || quote_ident(relname) AS name FROM pg_stat_user_tables
-      WHERE schemaname = 'public' OR (schemaname = 'graphile_worker' AND relname = '_private_jobs') ORDER BY 1`
-  )
-  const [row] = await sql<Record<string, string>>(`SELECT ${tables.map((t, i) => `(SELECT count(*) FROM ${t.name}) AS t${i}`).join(', ')}`)
-  return Object.fromEntries(tables.map((t, i) => [t.name, Number(row![`t${i}`])]))
-}
 
 /** The payment's and the order's statuses: what a refused statement must leave as they were. */
 const statusesOf = async (tid: string) =>
@@ -205,18 +196,10 @@ describe('a gateway settlement of a customer order in one autocommitted statemen
 
     /** A customer's order paid at the fake gateway, its webhook not yet sent. */
     async function paidAtGateway() {
-      const pkg = (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
-      const res = await new Client(on.ps().url).post('/api/orders', {
-        packageId: pkg,
-        recipientNumber: '0201112222',
-        payerPhone: '0241234567',
-        payerNetwork: 'MTN'
-      })
-      expect(res.status, res.text).to.equal(201)
-      const tid = res.body.payment.transactionId as string
+      const { id, tid } = await paystackOrder(on.ps())
       on.fake().complete(tid, 'success')
       const [{ amount }] = await sql<{ amount: number }>('SELECT amount_pesewas AS amount FROM payments WHERE transaction_id = :tid', { tid })
-      return { id: res.body.id as number, tid, amount: amount! }
+      return { id, tid, amount: amount! }
     }
 
     it('the event is marked by the settling statement run alone: no START, no COMMIT, no mark of its own', async () => {

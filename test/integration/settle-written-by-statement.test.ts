@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import { createPackage } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
-import { onFakePaystack } from '../helpers/instance.ts'
+import { onFakePaystack, paystackOrder } from '../helpers/instance.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { statementsSent } from '../helpers/statements.ts'
 
@@ -41,15 +41,7 @@ describe("a gateway settlement's text and audit entry, written by its settling s
       })
 
     it('writes both in the settling statement, as effects would; a second webhook for the same payment writes neither', async () => {
-      const pkg = (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
-      const res = await new Client(on.ps().url).post('/api/orders', {
-        packageId: pkg,
-        recipientNumber: '0201112222',
-        payerPhone: '0241234567',
-        payerNetwork: 'MTN'
-      })
-      expect(res.status, res.text).to.equal(201)
-      const tid = res.body.payment.transactionId as string
+      const { id, tid } = await paystackOrder(on.ps())
       on.fake().complete(tid, 'success')
       const first = on.fake().webhook(tid)
       const { sent } = await statementsSent(async () => expect((await postWebhook(first.body, first.signature)).status).to.equal(200))
@@ -79,7 +71,7 @@ describe("a gateway settlement's text and audit entry, written by its settling s
         extTransactionId: payment!.ext,
         status: 'SUCCESS',
         message: payment!.message,
-        orderId: res.body.id,
+        orderId: id,
         commissionRecorded: true,
         deliveryQueued: true
       })

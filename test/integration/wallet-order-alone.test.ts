@@ -5,6 +5,7 @@ import { preparedFor } from '../../models/prepared.ts'
 import { createPricingQueries } from '../../server/services/pricing/queries.ts'
 import { createAgent } from '../helpers/factories.ts'
 import { resellerWithKey } from '../helpers/reseller.ts'
+import { everyCount as everyTableCount } from '../helpers/row-counts.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { statementsSent } from '../helpers/statements.ts'
 
@@ -16,17 +17,8 @@ import { statementsSent } from '../helpers/statements.ts'
 const sql = <T extends object = any>(text: string, replacements: Record<string, unknown> = {}) =>
   app().db.sequelize.query<T>(text, { replacements, type: QueryTypes.SELECT }) as Promise<T[]>
 
-/** Every table's row count (ours and the job queue's): what a refused order must leave exactly as it was. */
-async function everyCount(): Promise<Record<string, number>> {
-  const tables = await sql<{ name: string }>(
-    `SELECT quote_ident(schemaname) || '.' || quote_ident(relname) AS name FROM pg_stat_user_tables
-      WHERE schemaname = 'public' OR (schemaname = 'graphile_worker' AND relname = '_private_jobs') ORDER BY 1`
-  )
-  const [row] = await sql<Record<string, string>>(`SELECT ${tables.map((t, i) => `(SELECT count(*) FROM ${t.name}) AS t${i}`).join(', ')}`)
-  // The API key's statement counts each request (its rate window, its last use): every request's, placed or not.
-  const skip = new Set(['public.rate_limits', 'public.api_keys'])
-  return Object.fromEntries(tables.map((t, i) => [t.name, Number(row![`t${i}`])]).filter(([name]) => !skip.has(name as string)))
-}
+// The API key's statement counts each request (its rate window, its last use): every request's, placed or not.
+const everyCount = () => everyTableCount(['public.rate_limits', 'public.api_keys'])
 
 /** The app's own START and COMMIT (`transactionOn`'s; a test's own connection sends its BEGIN and COMMIT without ';'). */
 const transactional = (sent: string[]) => sent.filter((s) => /^(START TRANSACTION|COMMIT);$/.test(s))
