@@ -63,3 +63,11 @@ export async function paystackOrder(ps: Running): Promise<{ id: number; tid: str
   if (res.status !== 201) throw new Error(`order not placed: ${res.status} ${res.text}`)
   return { id: res.body.id as number, tid: res.body.payment.transactionId as string, answer: res.body }
 }
+
+/** A webhook delivered to an instance's Paystack route, signed with `signature` (absent: no signature header). */
+export const postPaystackWebhook = (ps: Running, body: string, signature?: string) =>
+  fetch(`${ps.url}/api/webhooks/paystack`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(signature ? { 'x-paystack-signature': signature } : {}) },
+    body
+  })

@@ -3,7 +3,7 @@ import { QueryTypes } from 'sequelize'
 import type { Running } from '../../server/index.ts'
 import { createLogger } from '../../server/lib/logger.ts'
 import { newTransactionId } from '../../server/services/payments/index.ts'
-import { bootOnPaystack } from '../helpers/instance.ts'
+import { bootOnPaystack, postPaystackWebhook } from '../helpers/instance.ts'
 import { startFakePaystack, type FakePaystack, type Trouble } from '../helpers/fake-paystack.ts'
 import { Client } from '../helpers/http.ts'
 import { ADMIN, app, resetDb } from '../helpers/server.ts'
@@ -23,12 +23,7 @@ describe('money safety with Paystack (fake Paystack server)', function () {
   const count = async (from: string, replacements: Record<string, unknown> = {}) =>
     Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM ${from}`, replacements))[0]!.n)
   const mtn1gb = async () => (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
-  const postWebhook = (body: string, signature?: string) =>
-    fetch(`${ps.url}/api/webhooks/paystack`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...(signature ? { 'x-paystack-signature': signature } : {}) },
-      body
-    })
+  const postWebhook = (body: string, signature?: string) => postPaystackWebhook(ps, body, signature)
   /** Lets the next status check through at once (Paystack asks for 10 s between charge checks). */
   const allowCheck = (tid: string) => sql(`UPDATE payments SET last_checked_at = now() - interval '1 minute' WHERE transaction_id = :tid RETURNING id`, { tid })
   const payment = async (tid: string) => (await ps.services.payments.load(tid))!

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import type { Running } from '../../server/index.ts'
-import { bootOnPaystack } from '../helpers/instance.ts'
+import { bootOnPaystack, postPaystackWebhook } from '../helpers/instance.ts'
 import { startFakePaystack, type FakePaystack } from '../helpers/fake-paystack.ts'
 import { Client } from '../helpers/http.ts'
 import { app, resetDb } from '../helpers/server.ts'
@@ -21,12 +21,7 @@ describe('payments with Paystack (fake Paystack server)', function () {
     app().services.settings.invalidate()
   }
   const mtn1gb = async () => (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number
-  const postWebhook = (body: string, signature?: string) =>
-    fetch(`${ps.url}/api/webhooks/paystack`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...(signature ? { 'x-paystack-signature': signature } : {}) },
-      body
-    })
+  const postWebhook = (body: string, signature?: string) => postPaystackWebhook(ps, body, signature)
   /** Lets the next status check through at once (Paystack asks for 10 s between charge checks). */
   const allowCheck = (tid: string) =>
     app().db.sequelize.query(`UPDATE payments SET last_checked_at = now() - interval '1 minute' WHERE transaction_id = :tid`, { replacements: { tid } })

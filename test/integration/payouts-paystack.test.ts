@@ -5,6 +5,7 @@ import { createAgent } from '../helpers/factories.ts'
 import { bootWithFakePaystack, type FakePaystack } from '../helpers/fake-paystack.ts'
 import { ADMIN } from '../helpers/server.ts'
 import { Client } from '../helpers/http.ts'
+import { postPaystackWebhook } from '../helpers/instance.ts'
 import { app, resetDb } from '../helpers/server.ts'
 
 // Payouts: a second app instance with a Paystack key on the same database, against the local
@@ -22,12 +23,7 @@ describe('payouts with Paystack Transfers (fake Paystack server)', function () {
     await ps.services.settings.update(s, {})
     app().services.settings.invalidate()
   }
-  const postWebhook = (w: { body: string; signature: string }) =>
-    fetch(`${ps.url}/api/webhooks/paystack`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'x-paystack-signature': w.signature },
-      body: w.body
-    })
+  const postWebhook = (w: { body: string; signature: string }) => postPaystackWebhook(ps, w.body, w.signature)
   const payout = async (id: number) => (await sql('SELECT * FROM payouts WHERE id = :id', { id }))[0]
   const entries = async (payoutId: number) =>
     (await sql<{ type: string }>('SELECT type FROM earnings_entries WHERE payout_id = :payoutId ORDER BY id', { payoutId })).map((e) => e.type)

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import pg from 'pg'
 import { QueryTypes } from 'sequelize'
 import { down } from '../../models/migrations/410_overview_not_told_by_gateway_events.ts'
-import { onFakePaystack, paystackOrder } from '../helpers/instance.ts'
+import { onFakePaystack, paystackOrder, postPaystackWebhook } from '../helpers/instance.ts'
 import { app } from '../helpers/server.ts'
 
 interface Sent {
@@ -49,8 +49,7 @@ describe("a Paystack charge.success webhook's commits", function () {
   const on = onFakePaystack('sk_test_x')
   const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) =>
     app().db.sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT })
-  const postWebhook = (body: string, signature: string) =>
-    fetch(`${on.ps().url}/api/webhooks/paystack`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'x-paystack-signature': signature }, body })
+  const postWebhook = (body: string, signature: string) => postPaystackWebhook(on.ps(), body, signature)
 
   async function paidOrder() {
     const { tid } = await paystackOrder(on.ps())

@@ -5,7 +5,7 @@ import { gatewaySuccessWritten } from '../../server/services/payments/settle-wri
 import type { DeliveryService } from '../../server/services/delivery/index.ts'
 import { createPackage } from '../helpers/factories.ts'
 import { Client } from '../helpers/http.ts'
-import { onFakePaystack, paystackOrder } from '../helpers/instance.ts'
+import { onFakePaystack, paystackOrder, postPaystackWebhook } from '../helpers/instance.ts'
 import { everyCount } from '../helpers/row-counts.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { statementsSent } from '../helpers/statements.ts'
@@ -187,12 +187,7 @@ describe('a gateway settlement of a customer order in one autocommitted statemen
   })
   describe('over a Paystack webhook', () => {
     const on = onFakePaystack('sk_test_x')
-    const postWebhook = (body: string, signature: string) =>
-      fetch(`${on.ps().url}/api/webhooks/paystack`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'x-paystack-signature': signature },
-        body
-      })
+    const postWebhook = (body: string, signature: string) => postPaystackWebhook(on.ps(), body, signature)
 
     /** A customer's order paid at the fake gateway, its webhook not yet sent. */
     async function paidAtGateway() {

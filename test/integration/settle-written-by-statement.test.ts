@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import { createPackage } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
-import { onFakePaystack, paystackOrder } from '../helpers/instance.ts'
+import { onFakePaystack, paystackOrder, postPaystackWebhook } from '../helpers/instance.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { statementsSent } from '../helpers/statements.ts'
 
@@ -33,12 +33,7 @@ describe("a gateway settlement's text and audit entry, written by its settling s
 
   describe('over a Paystack webhook', () => {
     const on = onFakePaystack('sk_test_x')
-    const postWebhook = (body: string, signature: string) =>
-      fetch(`${on.ps().url}/api/webhooks/paystack`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'x-paystack-signature': signature },
-        body
-      })
+    const postWebhook = (body: string, signature: string) => postPaystackWebhook(on.ps(), body, signature)
 
     it('writes both in the settling statement, as effects would; a second webhook for the same payment writes neither', async () => {
       const { id, tid } = await paystackOrder(on.ps())

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import type { Running } from '../../server/index.ts'
-import { bootOnPaystack } from '../helpers/instance.ts'
+import { bootOnPaystack, postPaystackWebhook } from '../helpers/instance.ts'
 import { startFakePaystack, type FakePaystack } from '../helpers/fake-paystack.ts'
 import { createPackage } from '../helpers/factories.ts'
 import { app, resetDb } from '../helpers/server.ts'
@@ -34,8 +34,7 @@ describe('customer USSD menu (fake Paystack)', function () {
     }
   }
   const customersOn = () => ps.services.settings.update({ ussdCustomerEnabled: true }, {})
-  const postWebhook = (body: string, signature: string) =>
-    fetch(`${ps.url}/api/webhooks/paystack`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'x-paystack-signature': signature }, body })
+  const postWebhook = (body: string, signature: string) => postPaystackWebhook(ps, body, signature)
 
   before(async () => {
     fake = await startFakePaystack('sk_test_cust')
