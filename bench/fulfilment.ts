@@ -17,7 +17,8 @@
 // --webhook: each settlement arrives as the gateway sends it in production, a signed Paystack `charge.success`
 // POSTed to /api/webhooks/paystack over HTTP (keep-alive, --settlers at a time; the app runs with a Paystack
 // key, the payments are Paystack's), so the event's record, its signature check and the route are measured
-// too; its latency runs from the POST's start (the gateway's callback) to the vendor call.
+// too; its latency runs from the POST's start (the gateway's callback) to the vendor call. The POSTs come from a child
+// process (bench/paystack-poster-child.ts): the app's CPU per order is the app's alone, the client's is printed apart.
 // Prints figures; asserts nothing. Results go in docs/benchmarks-fulfilment.md by hand.
 import fs from 'node:fs'
 import { Session } from 'node:inspector/promises'
@@ -33,7 +34,7 @@ import { resolveClusterDir } from '../models/embedded.ts'
 import { countStatements, printPgStats, startWaitSampler, topWaits, walAndUpdates, walAndUpdatesText, walFlushes as walFlushesOf } from './fulfilment-waits.ts'
 import { postgresCpuSeconds } from './lib.ts'
 import { bareBaseline } from './fulfilment-bare.ts'
-import { chargeSuccessPoster } from './paystack-charge-success.ts'
+import { chargeSuccessClient } from './paystack-charge-success.ts'
 import { walByRelation, walByRelationText, walPosition } from './fulfilment-wal-relations.ts'
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def)
@@ -220,6 +221,7 @@ if (NO_NOTIFY || ALTERNATE)
 interface RoundFigures {
   notify?: boolean
   appCpu?: number
+  clientCpu?: number
   pgCpu?: number
   core?: number
   waits?: string
@@ -231,7 +233,8 @@ interface RoundFigures {
   load: string
 }
 
-const postChargeSuccess = chargeSuccessPoster({ port: Number(env.PORT), secretKey: PAYSTACK_KEY, atOnce: SETTLERS })
+// The gateway's POSTs come from a child process: its CPU (signing, node:http's client) is reported apart from the app's.
+const gateway = WEBHOOK ? await chargeSuccessClient({ port: Number(env.PORT), secretKey: PAYSTACK_KEY, atOnce: SETTLERS }) : undefined
 
 /** Starts this process's CPU profiler; stop() writes the profile to CPU_PROFILE. */
 async function startProfile() {
@@ -267,22 +270,26 @@ async function appRound(round: number): Promise<RoundFigures> {
   const cpu0 = process.cpuUsage()
   const started = performance.now()
   let next = 0
-  await Promise.all(
-    Array.from({ length: SETTLERS }, async () => {
-      while (next < pending.length) {
-        const p = pending[next++]!
-        // The webhook's latency runs from the gateway's POST: the pump, woken at the settlement's commit, may
-        // call the vendor before the webhook's answer is back.
-        if (WEBHOOK) {
+  let clientCpuMs: number | undefined
+  if (gateway) {
+    // The webhook's latency runs from the gateway's POST: the pump, woken at the settlement's commit, may
+    // call the vendor before the webhook's answer is back.
+    const posted = await gateway.postAll(
+      pending.map((p) => p.transaction_id),
+      round
+    )
+    for (const [i, p] of pending.entries()) settledAt.set(p.order_id, posted.sentAt[i]!)
+    clientCpuMs = posted.cpuMs
+  } else
+    await Promise.all(
+      Array.from({ length: SETTLERS }, async () => {
+        while (next < pending.length) {
+          const p = pending[next++]!
+          await services.payments.settle(p.transaction_id, { status: 'SUCCESS', message: 'Approved', amountPesewas: 500, currency: 'GHS' })
           settledAt.set(p.order_id, now())
-          await postChargeSuccess(p.transaction_id, round)
-          continue
         }
-        await services.payments.settle(p.transaction_id, { status: 'SUCCESS', message: 'Approved', amountPesewas: 500, currency: 'GHS' })
-        settledAt.set(p.order_id, now())
-      }
-    })
-  )
+      })
+    )
   const settledAll = performance.now()
   for (;;) {
     const [row] = await q<{ n: string }>(`SELECT count(*) AS n FROM orders WHERE delivery_status = 'DELIVERED'`)
@@ -329,6 +336,10 @@ async function appRound(round: number): Promise<RoundFigures> {
     console.log(
       `  the other instance(s) used ${(otherCpuMs / N).toFixed(1)} ms CPU per order: ${((cpu.user + cpu.system) / 1000 / N + otherCpuMs / N).toFixed(1)} ms of app CPU per order in all`
     )
+  if (clientCpuMs !== undefined)
+    console.log(
+      `  the bench client's own CPU per order (the gateway's signed POSTs, a process of its own, not counted above): ${(clientCpuMs / N).toFixed(2)} ms`
+    )
   console.log(`  PostgreSQL used ${(pgCpu / N).toFixed(1)} ms CPU per order (postmaster and backends)`)
   console.log(
     `  sms: ${sms!.sent} of ${sms!.total} sent, the last ${((allDone - done) / 1000).toFixed(1)} s after the last delivery (CPU above counted until then); orders delivered twice: ${dup!.n}`
@@ -348,6 +359,7 @@ async function appRound(round: number): Promise<RoundFigures> {
   return {
     notify: notifying,
     appCpu: appCpu / N,
+    clientCpu: clientCpuMs !== undefined ? clientCpuMs / N : undefined,
     pgCpu: pgCpu / N,
     core: appCpu / (allDone - started),
     waits: roundWaitsText,
@@ -373,13 +385,14 @@ for (let round = 1; round <= ROUNDS; round++) {
 }
 statements?.off()
 for (const o of others) o.child.send('stop')
+gateway?.stop()
 console.log(
-  '\n| Round | Notify triggers | Orders/s (bare node:http + pg) | Success -> vendor p50 / p95 / p99 ms (bare) | App / PostgreSQL CPU per order | Share of a core | Load |'
+  '\n| Round | Notify triggers | Orders/s (bare node:http + pg) | Success -> vendor p50 / p95 / p99 ms (bare) | App / PostgreSQL CPU per order (the webhook client) | Share of a core | Load |'
 )
 console.log('|---|---|---:|---|---|---:|---|')
 for (const [i, { app: a, bare: b }] of figures.entries())
   console.log(
-    `| ${i + 1} | ${a.notify ? 'on' : 'off'} | ${a.perSecond.toFixed(0)} (${b.perSecond.toFixed(0)}) | ${a.p50} / ${a.p95} / ${a.p99} (${b.p50} / ${b.p95} / ${b.p99}) | ${a.appCpu!.toFixed(1)} / ${a.pgCpu!.toFixed(1)} ms | ${(a.core! * 100).toFixed(0)}% | ${a.load} |`
+    `| ${i + 1} | ${a.notify ? 'on' : 'off'} | ${a.perSecond.toFixed(0)} (${b.perSecond.toFixed(0)}) | ${a.p50} / ${a.p95} / ${a.p99} (${b.p50} / ${b.p95} / ${b.p99}) | ${a.appCpu!.toFixed(1)} / ${a.pgCpu!.toFixed(1)} ms${a.clientCpu !== undefined ? ` (${a.clientCpu.toFixed(1)})` : ''} | ${(a.core! * 100).toFixed(0)}% | ${a.load} |`
   )
 statements?.print(N * ROUNDS)
 await sampler?.stop()
