@@ -28,8 +28,6 @@ export interface EventDeps {
     ctx?: Ctx,
     opts?: { before?: PaymentRow; beforeOrder?: TextOrder | null; whenSettled?: (t: Transaction) => Promise<void>; eventSettled?: number }
   ): Promise<SettleOutcome>
-  /** The payment a reference names, read once with its order's text columns: whose it is here, and the settlement's `before`. */
-  loadWithOrder(transactionId: string): Promise<{ row: PaymentRow; order: TextOrder | null } | null>
 }
 
 export type EventHandler = (e: PaystackEvent, ctx: Ctx) => Promise<{ handled: boolean; note: string }>
@@ -84,12 +82,13 @@ export function createEvents(deps: EventDeps) {
   }
 
   async function paystack(e: PaystackEvent, ctx: Ctx = {}): Promise<void> {
-    const stored = await store('paystack', e)
     const ref = e.reference
     if (e.event === 'charge.success') {
-      // The payment read once: its gateway says it is ours, and the settlement takes it as its `before`
-      // (its conditional UPDATE is the fence, however old the read).
-      const read = ref ? await deps.loadWithOrder(ref) : null
+      // The event kept and the payment read once, in one statement: its gateway says it is ours, and the settlement
+      // takes it as its `before` (its conditional UPDATE is the fence, however old the read).
+      const { stored, read } = ref
+        ? await queries.storeWithPayment({ gateway: 'paystack', key: e.key, event: e.event, reference: ref, payload: { event: e.event, data: e.data } })
+        : { stored: await store('paystack', e), read: null }
       const before = read?.row
       if (!ref || before?.gateway !== 'paystack') return void (await mark(stored.id, false, 'A payment for a reference this shop never issued'))
       // Settled by this event: marked by the settling statement (run alone) or in the settlement's transaction, so one
@@ -105,6 +104,7 @@ export function createEvents(deps: EventDeps) {
       if (!out.settled) await mark(stored.id, true, 'Settled')
       return
     }
+    const stored = await store('paystack', e)
     const known = ref ? await queries.gatewayOf(ref) : undefined
     if (e.event.startsWith('refund.')) {
       const handled = ref

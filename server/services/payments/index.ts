@@ -82,7 +82,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
   const settlement = createSettlement({ ...deps, refunds, attention })
   const { settle, load, loadWithOrder } = settlement
   const starter = createStarter({ sequelize, queue: deps.queue, log, provider, settlement, publicUrl: env.PUBLIC_URL })
-  const events = createEvents({ sequelize, audit: deps.audit, attention, refunds, log, settle, loadWithOrder, events: deps.events, routes: deps.gatewayEvents })
+  const events = createEvents({ sequelize, audit: deps.audit, attention, refunds, log, settle, events: deps.events, routes: deps.gatewayEvents })
   const daily = createDailyReconciliation({ sequelize, provider, attention, events, settlement, log })
   const reconcileDays = createReconcileDays({ sequelize, audit: deps.audit, reconcileDay: daily.run })
   const queries = createPaymentQueries(sequelize)

@@ -27,6 +27,23 @@ export interface TextOrder {
 }
 
 /**
+ * A payment's columns and, as `text_order`, the columns of its order that its text is filled from (ADR 0086): the select
+ * list of a read `FROM payments` (`loadWithOrder`, and the webhook's read with its event's record in queries-events.ts).
+ */
+export const PAYMENT_WITH_TEXT_ORDER = `payments.*, (SELECT jsonb_build_object('agent_id', o.agent_id, 'batch_id', o.batch_id, 'recipient_number', o.recipient_number,
+           'data_size_mb', o.data_size_mb, 'network', o.network, 'payment_phone_number', o.payment_phone_number)
+           FROM orders o WHERE o.id = payments.order_id) AS text_order`
+
+export type PaymentWithTextOrder = PaymentRow & { text_order?: TextOrder | null }
+
+/** A row read with `PAYMENT_WITH_TEXT_ORDER` as the payment's row and its order's text columns. */
+export function withTextOrder(row: PaymentWithTextOrder): { row: PaymentRow; order: TextOrder | null } {
+  const order = row.text_order ?? null
+  delete row.text_order
+  return { row, order }
+}
+
+/**
  * What the settling statement writes beside the payment for a gateway's success (ADR 0086). `text`: the order's text
  * (`out`, `outboxText`'s; null: none is due) decided from the order as read (`of`). `entry`: settlement's
  * PAYMENT_SUCCESS entry, `audit.ofPaid`'s parameters. `deliveryWired`: whether the entry says if the order is queued.
@@ -169,18 +186,8 @@ export function createSettleQueries(sequelize: Sequelize) {
      * settlement that reads its payment first can write the text in its settling statement.
      */
     async loadWithOrder(transactionId: string, transaction?: Transaction): Promise<{ row: PaymentRow; order: TextOrder | null } | null> {
-      const [row] = await run<PaymentRow & { text_order?: TextOrder | null }>(
-        `SELECT payments.*, (SELECT jsonb_build_object('agent_id', o.agent_id, 'batch_id', o.batch_id, 'recipient_number', o.recipient_number,
-           'data_size_mb', o.data_size_mb, 'network', o.network, 'payment_phone_number', o.payment_phone_number)
-           FROM orders o WHERE o.id = payments.order_id) AS text_order
-         FROM payments WHERE transaction_id = $1`,
-        [transactionId],
-        transaction
-      )
-      if (!row) return null
-      const order = row.text_order ?? null
-      delete row.text_order
-      return { row, order }
+      const [row] = await run<PaymentWithTextOrder>(`SELECT ${PAYMENT_WITH_TEXT_ORDER} FROM payments WHERE transaction_id = $1`, [transactionId], transaction)
+      return row ? withTextOrder(row) : null
     },
 
     /** PENDING -> IN_PROGRESS at most; the order it belongs to when the payment is now IN_PROGRESS. */
