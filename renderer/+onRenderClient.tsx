@@ -7,7 +7,7 @@ import { idleOrFirstTouch } from './idle-or-first-touch.ts'
 import { registerServiceWorker } from './offline/register.ts'
 import { Root } from './Root.tsx'
 import { noteFieldsChangedBeforeHydration } from './typed-before-hydration.tsx'
-import { hasLazyParts, loadLazyParts } from './ui/lazy-hydrated.tsx'
+import { hasLazyParts, loadLazyPartsTaskByTask } from './ui/lazy-hydrated.tsx'
 
 /** Renders nothing; its effect runs at the root's first commit, which the page's "hydrated" mark waits for. */
 function Committed({ done }: { done: () => void }) {
@@ -45,7 +45,7 @@ export const onRenderClient: OnRenderClientAsync = async (pageContext) => {
   // it came while the page hydrated, and its tasks stretched the page's own. A part the visitor reaches first is asked for
   // by that touch; its HTML stays shown meanwhile, and what is typed into it is kept (lazy-hydrated.tsx).
   // The page answers every tap once that code is here: only then is it marked hydrated.
-  const lazyParts = hasLazyParts() ? idleOrFirstTouch(committed, LAZY_PARTS_IDLE_TIMEOUT_MS).then(loadLazyParts) : undefined
+  const lazyParts = hasLazyParts() ? idleOrFirstTouch(committed, LAZY_PARTS_IDLE_TIMEOUT_MS).then(loadLazyPartsTaskByTask) : undefined
   await Promise.all([committed, lazyParts])
   document.documentElement.dataset.hydrated = 'true'
   // Only now: the worker's install (a thread started, the public pages fetched and saved) would compete with hydration.
