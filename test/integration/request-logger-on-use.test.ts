@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { boot } from '../../main.ts'
+import { connect } from '../../models/db.ts'
 import type { Running } from '../../server/index.ts'
 import { createLogger } from '../../server/lib/logger.ts'
 import { createPackage } from '../helpers/factories.ts'
@@ -25,8 +26,10 @@ describe("a request's logger, made on first use", () => {
       bindings.push(b)
       return child(b, o)
     }) as typeof log.child
-    const { db } = app()
-    instance = await boot({ env: { ...testEnv(), PORT: 0 }, log, db: { ...db, close: async () => {} } })
+    // Its own pool on the test database, as bootInstance makes: stopping an instance closes its pool.
+    const url = app().db.url
+    const { sequelize, models } = connect(url)
+    instance = await boot({ env: { ...testEnv(), PORT: 0 }, log, db: { sequelize, models, url, close: async () => sequelize.close() } })
   })
   after(async () => {
     await instance?.stop()
