@@ -7,8 +7,9 @@
 //   BENCH_ORDERS (200 per round), BENCH_ROUNDS (3), BENCH_WARMUP (0: rounds of each kind run first, not counted), BENCH_PORT (3100; +1 for the bare server), BENCH_PG_PORT (54330),
 //   PROFILE_ORDERS (20: orders per kind whose statements are timed one by one),
 //   BENCH_TRACE=1: those orders also traced phase by phase in the server (bench/trace-requests.ts)
-//   BENCH_CPU_PROFILE=<file>: the last round's visitor orders profiled in the server (bench/cpu-window.ts), written there;
-//     BENCH_CPU_PROFILE_KIND=wallet profiles the wallet orders instead
+//   BENCH_CPU_PROFILE=<file> (or --cpu-profile=<file>): the last round's visitor orders profiled in the server
+//     (bench/cpu-window.ts), written there; BENCH_CPU_PROFILE_KIND=wallet (or --cpu-profile-kind=wallet) profiles the
+//     wallet orders instead; bench/profile-groups.ts summarises the file
 //   BENCH_CLIENT=fetch: the orders sent with fetch (undici), as before; by default with node:http's request on a
 //     keep-alive agent, the answer decompressed at once (the same bytes either way: Accept-Encoding gzip, deflate),
 //     since fetch's own CPU, about 0.7 ms more per request than node:http's, sits on every request's path
@@ -40,7 +41,13 @@ const statementLog = path.join(ROOT, '.data/bench-statements.log')
 const statementGate = `${statementLog}.on`
 const traceFile = process.env.BENCH_TRACE === '1' ? path.join(ROOT, '.data/bench-trace.jsonl') : null
 const traceImport = traceFile ? ' --import ./bench/trace-requests.ts' : ''
-const cpuProfile = process.env.BENCH_CPU_PROFILE ? path.resolve(process.env.BENCH_CPU_PROFILE) : null
+const option = (name: string) =>
+  process.argv
+    .slice(2)
+    .find((a) => a.startsWith(`--${name}=`))
+    ?.slice(name.length + 3)
+const profileFile = option('cpu-profile') ?? process.env.BENCH_CPU_PROFILE
+const cpuProfile = profileFile ? path.resolve(profileFile) : null
 const profileImport = cpuProfile ? ' --import ./bench/cpu-window.ts' : ''
 const loadavg = () =>
   os
@@ -189,7 +196,26 @@ const all: Record<string, number[]> = {}
 const BARE = 'bare node:http, same JSON'
 // CPU per order of the app (the server's process, all its threads) and of PostgreSQL's client backends,
 // from /proc around each kind's run: unlike the latencies, it does not swing with what else loads the machine.
-const cpu: Record<string, { app: number; appKernel: number; db: number; fsyncs: number }> = {}
+const cpu: Record<string, { app: number; appKernel: number; db: number; fsyncs: number; threads: Record<string, number> }> = {}
+/**
+ * The server's CPU seconds by thread name (/proc/<pid>/task): its JavaScript on MainThread, V8's compiler and
+ * garbage-collector helpers on V8Worker, libuv's pool (zlib streams, crypto, DNS) on libuv-worker.
+ */
+function threadSeconds(pid: number): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+    let stat: string
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8')
+    } catch {
+      continue // a thread that ended between the listing and the read
+    }
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    out[name] = (out[name] ?? 0) + (Number(f[11]) + Number(f[12])) / 100
+  }
+  return out
+}
 /** The server's CPU seconds in the kernel (stime): its socket writes and reads, wake-ups and polls, apart from its JavaScript. */
 const kernelSeconds = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[12]) / 100
 const pgDir = path.join(BENCH_ENV.DATA_DIR, 'pg')
@@ -205,8 +231,10 @@ const cpuOf = (name: string, run: () => Promise<number[]>) => async () => {
   const app0 = processCpuSeconds(server.pid!)
   const kernel0 = kernelSeconds(server.pid!)
   const db0 = postgresCpu(pgDir).backends
+  const threads0 = threadSeconds(server.pid!)
   const ms = await run()
-  const c = (cpu[name] ??= { app: 0, appKernel: 0, db: 0, fsyncs: 0 })
+  const c = (cpu[name] ??= { app: 0, appKernel: 0, db: 0, fsyncs: 0, threads: {} })
+  for (const [t, s] of Object.entries(threadSeconds(server.pid!))) c.threads[t] = (c.threads[t] ?? 0) + s - (threads0[t] ?? 0)
   c.app += processCpuSeconds(server.pid!) - app0
   c.appKernel += kernelSeconds(server.pid!) - kernel0
   c.db += postgresCpu(pgDir).backends - db0
@@ -221,7 +249,7 @@ async function profilerSignal(file: string) {
 }
 let bareCpu = 0
 const VISITOR = Object.keys(kinds)[0]!
-const PROFILED_KIND = process.env.BENCH_CPU_PROFILE_KIND === 'wallet' ? Object.keys(kinds)[1]! : VISITOR
+const PROFILED_KIND = (option('cpu-profile-kind') ?? process.env.BENCH_CPU_PROFILE_KIND) === 'wallet' ? Object.keys(kinds)[1]! : VISITOR
 // BENCH_WARMUP rounds (0 by default, as before) run first and are not counted: in the counted rounds of a fresh server,
 // V8 is still compiling the order's code (its compiler threads are part of the app's CPU), as a server running for a
 // while no longer is.
@@ -330,6 +358,11 @@ for (const [name, c] of Object.entries(cpu)) {
   console.log(
     `${name.padEnd(60)} CPU per order: app ${((c.app * 1000) / n).toFixed(2)} ms (kernel ${((c.appKernel * 1000) / n).toFixed(2)}), PostgreSQL backends ${((c.db * 1000) / n).toFixed(2)} ms${wal}`
   )
+  const byThread = Object.entries(c.threads)
+    .filter(([, s]) => s > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([t, s]) => `${t} ${((s * 1000) / n).toFixed(2)}`)
+  console.log(`${''.padEnd(60)}   the app's by thread (ms per order): ${byThread.join(', ')}`)
 }
 console.log(`${BARE.padEnd(60)} CPU per request: ${((bareCpu * 1000) / all[BARE]!.length).toFixed(2)} ms`)
 for (const [name, c] of Object.entries(clientCpu))
