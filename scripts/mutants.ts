@@ -46,8 +46,10 @@ const SERVICES: Record<string, Target> = {
       'test/integration/settle-concurrency.test.ts',
       'test/integration/bulk-momo.test.ts',
       'test/integration/payments-paystack.test.ts',
-      'test/integration/money-safety.test.ts',
-      'test/integration/agents.test.ts',
+      'test/integration/money-safety-charges.test.ts',
+      'test/integration/money-safety-late-events.test.ts',
+      'test/integration/money-safety-ussd-vouchers.test.ts',
+      'test/integration/agents-fee.test.ts',
       'test/integration/vouchers.test.ts',
       'test/integration/wallet-credit-refund.test.ts',
       'test/integration/settle-effects.test.ts',
@@ -77,7 +79,11 @@ const SERVICES: Record<string, Target> = {
       'test/integration/refund-outcomes.test.ts',
       'test/integration/refund-followups.test.ts',
       'test/integration/refund-records.test.ts',
-      'test/integration/money-safety.test.ts',
+      'test/integration/money-safety-charges.test.ts',
+      'test/integration/money-safety-refunds.test.ts',
+      'test/integration/money-safety-late-events.test.ts',
+      'test/integration/money-safety-ussd-vouchers.test.ts',
+      'test/integration/money-safety-reconcile.test.ts',
       'test/integration/delivery-money.test.ts',
       'test/integration/wallet-credit-refund.test.ts',
       'test/integration/money-safety-simulator.test.ts',
@@ -87,7 +93,14 @@ const SERVICES: Record<string, Target> = {
   },
   'payments-request': {
     mutate: ['server/services/payments/request.ts'],
-    tests: ['test/integration/money-safety.test.ts', 'test/integration/payments-paystack.test.ts']
+    tests: [
+      'test/integration/money-safety-charges.test.ts',
+      'test/integration/money-safety-refunds.test.ts',
+      'test/integration/money-safety-late-events.test.ts',
+      'test/integration/money-safety-ussd-vouchers.test.ts',
+      'test/integration/money-safety-reconcile.test.ts',
+      'test/integration/payments-paystack.test.ts'
+    ]
   },
   wallet: {
     mutate: ['server/services/wallet/*.ts'],
@@ -98,7 +111,17 @@ const SERVICES: Record<string, Target> = {
   // The PIN rules and the one place a PIN is checked (with the per-agent lock).
   'ussd-pin': {
     mutate: ['server/services/agents/pin.ts', 'server/services/ussd/index.ts:114-158'],
-    tests: ['test/integration/ussd.test.ts', 'test/integration/agents.test.ts']
+    tests: [
+      'test/integration/ussd-access.test.ts',
+      'test/integration/ussd-menu.test.ts',
+      'test/integration/ussd-purchase.test.ts',
+      'test/integration/ussd-adapters.test.ts',
+      'test/integration/agents-registration.test.ts',
+      'test/integration/agents-pin.test.ts',
+      'test/integration/agents-orders.test.ts',
+      'test/integration/agents-inbox.test.ts',
+      'test/integration/agents-fee.test.ts'
+    ]
   },
   recovery: {
     mutate: ['server/services/recovery/*.ts'],
@@ -115,7 +138,12 @@ const SERVICES: Record<string, Target> = {
   },
   'reseller-api-webhooks': {
     mutate: ['server/services/reseller-api/webhooks.ts'],
-    tests: ['test/unit/webhook-error-code.test.ts', 'test/integration/reseller-api.test.ts', 'test/integration/webhook-addresses.test.ts']
+    tests: [
+      'test/unit/webhook-error-code.test.ts',
+      'test/integration/reseller-api.test.ts',
+      'test/integration/reseller-api-webhooks.test.ts',
+      'test/integration/webhook-addresses.test.ts'
+    ]
   },
   earnings: {
     mutate: ['server/services/earnings/*.ts'],

@@ -1,8 +1,9 @@
 import { expect } from 'chai'
-import type { Browser, Page } from 'puppeteer-core'
-import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import type { Page } from 'puppeteer-core'
+import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import { createAgent } from '../helpers/factories.ts'
-import { ADMIN, app, resetDb } from '../helpers/server.ts'
+import { ADMIN, app } from '../helpers/server.ts'
 
 const waitText = (page: Page, text: string) => page.waitForFunction((t) => document.body.innerText.includes(t), {}, text)
 const tap = (page: Page, selector: string) => page.$eval(selector, (e) => (e as HTMLElement).click())
@@ -25,13 +26,7 @@ async function codeFromOutboxPage(admin: Page, phone: string): Promise<string> {
 }
 
 describe('browser: account recovery', function () {
-  this.timeout(180_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  after(closeBrowser)
-  beforeEach(resetDb)
+  const browser = browserSuite(this, 180_000, 'each')
 
   it('forgot -> code from the SMS outbox -> new password -> old refused, new works, an old browser is signed out', async () => {
     const { user, password } = await createAgent({ phone: '0245550001', email: 'ama@example.com' })

@@ -1,9 +1,10 @@
 import { expect } from 'chai'
-import type { Browser, Page } from 'puppeteer-core'
-import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import type { Page } from 'puppeteer-core'
+import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import * as factories from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
-import { app, resetDb } from '../helpers/server.ts'
+import { app } from '../helpers/server.ts'
 
 const waitText = (page: Page, text: string) => page.waitForFunction((t) => document.body.innerText.includes(t), {}, text)
 
@@ -33,13 +34,7 @@ async function goto(page: Page, path: string) {
 const fitsPhone = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)
 
 describe('browser: the agent journey', function () {
-  this.timeout(180_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  after(closeBrowser)
-  beforeEach(resetDb)
+  const browser = browserSuite(this, 180_000, 'each')
 
   it('register -> pay the fee -> approved -> order at the agent price -> My Orders -> PIN -> password -> messages', async () => {
     const admin = await adminClient()

@@ -1,12 +1,13 @@
 import { expect } from 'chai'
-import type { Browser, Page } from 'puppeteer-core'
+import type { Page } from 'puppeteer-core'
 import { QueryTypes } from 'sequelize'
 import { parseCsv } from '../../server/lib/csv.ts'
-import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import { downloads } from '../helpers/downloads.ts'
 import { createAfaRegistration, createAgent, createOrder } from '../helpers/factories.ts'
 import { adminClient } from '../helpers/http.ts'
-import { ADMIN, app, resetDb } from '../helpers/server.ts'
+import { ADMIN, app } from '../helpers/server.ts'
 import { checkerWithStock } from '../helpers/vouchers.ts'
 
 const sql = <T extends object = any>(q: string, replacements: Record<string, unknown> = {}) =>
@@ -24,16 +25,8 @@ async function clickButton(page: Page, text: string) {
 }
 
 describe('browser: back office A (orders, export, AFA, overview)', function () {
-  this.timeout(120_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  after(closeBrowser)
-  beforeEach(async () => {
-    await resetDb()
-    app().services.adminStats.invalidate() // overview figures are cached per instance
-  })
+  const browser = browserSuite(this, 120_000, 'each')
+  beforeEach(() => app().services.adminStats.invalidate()) // overview figures are cached per instance
 
   it('an admin filters orders, marks one delivered, exports the CSV and finds them in the history', async () => {
     const { user, agent } = await createAgent({ name: 'Kofi Bundles', phone: '0245550000', approved: false })

@@ -3,10 +3,11 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { Browser, Page } from 'puppeteer-core'
-import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import { Client } from '../helpers/http.ts'
 import { createAgent, createUser } from '../helpers/factories.ts'
-import { ADMIN, app, resetDb } from '../helpers/server.ts'
+import { ADMIN, app } from '../helpers/server.ts'
 
 const models = () => app().db.models
 
@@ -51,13 +52,7 @@ async function adminPage(browser: Browser, path: string, width = 360): Promise<P
 }
 
 describe('browser: back office B (users, packages, settings, whitelist, messaging)', function () {
-  this.timeout(90_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  after(closeBrowser)
-  beforeEach(resetDb)
+  const browser = browserSuite(this, 90_000, 'each')
 
   it('admin edits a package price at 360 px; a visitor sees the new price on /data-services', async () => {
     const page = await adminPage(browser, '/admin/packages')

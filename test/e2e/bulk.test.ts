@@ -1,10 +1,11 @@
 import { expect } from 'chai'
-import type { Browser, Page } from 'puppeteer-core'
+import type { Page } from 'puppeteer-core'
 import { axe, describeViolations } from '../helpers/axe.ts'
-import { closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import * as factories from '../helpers/factories.ts'
 import { adminClient } from '../helpers/http.ts'
-import { app, resetDb } from '../helpers/server.ts'
+import { app } from '../helpers/server.ts'
 
 // Bulk orders in the browser at 360 px: paste, fix a refused line in place, pay from the wallet, watch them deliver.
 const tap = (page: Page, selector: string) => page.$eval(selector, (e) => (e as HTMLElement).click())
@@ -13,16 +14,8 @@ const enabled = (page: Page, selector: string) =>
   page.waitForFunction((s) => (document.querySelector(s) as HTMLButtonElement | null)?.disabled === false, {}, selector)
 
 describe('browser: bulk orders', function () {
-  this.timeout(180_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  after(closeBrowser)
-  beforeEach(async () => {
-    await resetDb()
-    app().services.delivery.simulatorControl({ mode: 'deliver' })
-  })
+  const browser = browserSuite(this, 180_000, 'each')
+  beforeEach(() => app().services.delivery.simulatorControl({ mode: 'deliver' }))
 
   it('pastes 3 lines, fixes the refused one, pays from the wallet and sees them deliver without a reload', async () => {
     await app().db.models.Package.destroy({ where: {} })

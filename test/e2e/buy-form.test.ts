@@ -1,9 +1,10 @@
 import { expect } from 'chai'
-import type { Browser, Page } from 'puppeteer-core'
-import { bodyText, closeBrowser, hydrated, newPage, url, useBrowser } from '../helpers/browser.ts'
+import type { Page } from 'puppeteer-core'
+import { bodyText, hydrated, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import { createAgent } from '../helpers/factories.ts'
 import { Client } from '../helpers/http.ts'
-import { app, resetDb } from '../helpers/server.ts'
+import { app } from '../helpers/server.ts'
 
 const text = (page: Page, sel: string) => page.$eval(sel, (el) => el.textContent?.trim() ?? '')
 const selectedTab = (page: Page) => page.$eval('[aria-label="Network"] [aria-selected="true"]', (e) => e.textContent)
@@ -17,13 +18,7 @@ interface HydrationProbe {
 }
 
 describe('browser: the buy form says why it cannot go on, and checks the number', function () {
-  this.timeout(60_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  beforeEach(resetDb)
-  after(closeBrowser)
+  const browser = browserSuite(this, 60_000, 'each')
 
   it("tells why 'Proceed to Payment' is disabled, with the spec's messages, until the order can go on", async () => {
     const page = await newPage(browser)
@@ -107,13 +102,7 @@ describe('browser: the buy form says why it cannot go on, and checks the number'
 })
 
 describe('browser: an agent shop opens on the network it sells', function () {
-  this.timeout(90_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-    await resetDb()
-  })
-  after(closeBrowser)
+  const browser = browserSuite(this, 90_000, 'once')
 
   it('a Telecel and AirtelTigo shop opens on Telecel; the arrow keys switch tabs; without JavaScript the prices show and the tabs are links', async () => {
     const pkg = async (network: string) => (await app().db.models.Package.findOne({ where: { network, sizeMb: 1024 } }))!.get('id') as number

@@ -1,20 +1,14 @@
 import { expect } from 'chai'
-import type { Browser } from 'puppeteer-core'
-import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import { adminClient } from '../helpers/http.ts'
-import { ADMIN, resetDb } from '../helpers/server.ts'
+import { ADMIN } from '../helpers/server.ts'
 import { clickButton } from '../helpers/storefront.ts'
 import { checkerWithStock } from '../helpers/vouchers.ts'
 
 // Result checkers on a phone-sized screen, the built-in payment simulator playing the gateway.
 describe('browser: result checkers', function () {
-  this.timeout(120_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  after(closeBrowser)
-  beforeEach(resetDb)
+  const browser = browserSuite(this, 120_000, 'each')
 
   it('a visitor buys 2 BECE checkers at 360 px, approves on the simulated phone, sees both cards, and the SMS is in the outbox', async () => {
     await checkerWithStock(await adminClient(), 5)

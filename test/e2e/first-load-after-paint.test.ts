@@ -1,7 +1,6 @@
 import { expect } from 'chai'
-import type { Browser } from 'puppeteer-core'
-import { closeBrowser, codeLate, hydrated, newPage, url, useBrowser } from '../helpers/browser.ts'
-import { resetDb } from '../helpers/server.ts'
+import { codeLate, hydrated, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 
 /** When the browser first painted text, and when it started fetching each script (ms since the start). */
 interface Seen {
@@ -12,13 +11,7 @@ interface Seen {
 // A page's JavaScript is fetched only after its first contentful paint (renderer/client-start.ts, ADR 0044): the phone
 // shows the page without waiting for ~100 KB of code, and the page still hydrates and answers.
 describe('browser: a page is painted before its scripts are fetched, then hydrates', function () {
-  this.timeout(90_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-    await resetDb()
-  })
-  after(closeBrowser)
+  const browser = browserSuite(this, 90_000, 'once')
 
   for (const path of ['/data-services', '/', '/login']) {
     it(`${path}: every script starts after the first contentful paint, and the page hydrates`, async () => {

@@ -1,17 +1,11 @@
 import { expect } from 'chai'
-import type { Browser } from 'puppeteer-core'
-import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import { adminClient } from '../helpers/http.ts'
-import { ADMIN, resetDb } from '../helpers/server.ts'
+import { ADMIN } from '../helpers/server.ts'
 
 describe('browser: the shell', function () {
-  this.timeout(60_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  after(closeBrowser)
-  beforeEach(resetDb)
+  const browser = browserSuite(this, 60_000, 'each')
 
   it('renders the home page on the server, then hydrates it', async () => {
     const page = await newPage(browser)

@@ -1,11 +1,12 @@
 import { expect } from 'chai'
-import type { Browser, Page } from 'puppeteer-core'
+import type { Page } from 'puppeteer-core'
 import { QueryTypes } from 'sequelize'
 import { parseCsv } from '../../server/lib/csv.ts'
-import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import { downloads } from '../helpers/downloads.ts'
 import { createAgent, createCommission } from '../helpers/factories.ts'
-import { ADMIN, app, resetDb } from '../helpers/server.ts'
+import { ADMIN, app } from '../helpers/server.ts'
 
 const sql = <T extends object = any>(q: string, replacements: Record<string, unknown> = {}) =>
   app().db.sequelize.query<T>(q, { replacements, type: QueryTypes.SELECT })
@@ -30,13 +31,7 @@ async function clickButton(page: Page, text: string, scope = 'body') {
 }
 
 describe('browser: back office insight (audit logs, commissions, analytics, agent performance)', function () {
-  this.timeout(180_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  after(closeBrowser)
-  beforeEach(resetDb)
+  const browser = browserSuite(this, 180_000, 'each')
 
   it('an admin filters audit logs by action, opens Details, copies them and exports; archives two commissions; exports agent performance', async () => {
     const ama = await createAgent({ name: 'Ama Sales', phone: '0245550001' })

@@ -1,7 +1,8 @@
 import { expect } from 'chai'
-import type { Browser, Page } from 'puppeteer-core'
-import { closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
-import { ADMIN, app, resetDb } from '../helpers/server.ts'
+import type { Page } from 'puppeteer-core'
+import { hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
+import { ADMIN, app } from '../helpers/server.ts'
 import { mtn1gb, waitText } from '../helpers/storefront.ts'
 
 // The buy journey by keyboard alone (page.keyboard only, no mouse events), checking
@@ -31,13 +32,7 @@ async function tabTo(page: Page, target: string | RegExp, opts: { max?: number; 
 }
 
 describe('browser: keyboard-only buy journey', function () {
-  this.timeout(90_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  after(closeBrowser)
-  beforeEach(resetDb)
+  const browser = browserSuite(this, 90_000, 'each')
 
   it('buys 1GB MTN with Tab, arrows, Enter and Escape; focus moves into the dialog, stays there and comes back', async () => {
     const page = await newPage(browser)

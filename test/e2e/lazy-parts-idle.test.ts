@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import type { Browser, HTTPRequest, Page } from 'puppeteer-core'
-import { closeBrowser, hydrated, newPage, url, useBrowser } from '../helpers/browser.ts'
-import { resetDb } from '../helpers/server.ts'
+import { hydrated, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 
 declare global {
   interface Window {
@@ -45,13 +45,7 @@ const reactHolds = (page: Page, id: string) =>
 // The code of the buy page's parts hydrated later (My Orders, the orders saved on the device) comes once the page has
 // hydrated and the browser is idle, or at the visitor's first touch (ADR 0044): not while the page hydrates.
 describe("browser: the buy page's later parts load when the browser is idle or at the first touch", function () {
-  this.timeout(90_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-    await resetDb()
-  })
-  after(closeBrowser)
+  const browser = browserSuite(this, 90_000, 'once')
 
   it('fetches no My Orders code while the browser has not been idle, and fetches it once it is', async () => {
     const { page, myOrdersFetched } = await pageHeldBusy(browser)

@@ -1,17 +1,10 @@
 import { expect } from 'chai'
-import type { Browser, Page } from 'puppeteer-core'
-import { closeBrowser, codeLate, hydrated, newPage, url, useBrowser } from '../helpers/browser.ts'
-import { resetDb } from '../helpers/server.ts'
+import { codeLate, hydrated, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 
 // My Orders' code comes after the buy page's first load (ADR 0044): it must still answer as it did when it was part of it.
 describe("browser: My Orders, whose code comes after the page's, answers as before", function () {
-  this.timeout(90_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-    await resetDb()
-  })
-  after(closeBrowser)
+  const browser = browserSuite(this, 90_000, 'once')
 
   it("renders the tab's form in the same commit as the tap that opens it, so it can be typed into at once", async () => {
     const page = await newPage(browser)

@@ -1,8 +1,9 @@
 import { expect } from 'chai'
-import type { Browser, Page } from 'puppeteer-core'
-import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import type { Page } from 'puppeteer-core'
+import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import * as factories from '../helpers/factories.ts'
-import { ADMIN, resetDb } from '../helpers/server.ts'
+import { ADMIN } from '../helpers/server.ts'
 import { clickButton, DIALOG, startPurchase } from '../helpers/storefront.ts'
 
 // The service worker (ADR 0044) in a real Chromium: the public pages open offline, signed-in pages and
@@ -22,13 +23,7 @@ const cachedPaths = (page: Page) =>
   })
 
 describe('browser: offline service worker', function () {
-  this.timeout(120_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  after(closeBrowser)
-  beforeEach(resetDb)
+  const browser = browserSuite(this, 120_000, 'each')
 
   it('offline, the buy page opens from its saved copy with the bundles, a clear offline notice and the orders this browser looked up', async () => {
     await factories.createOrder({ recipientNumber: '0241112233', paymentStatus: 'SUCCESS' })

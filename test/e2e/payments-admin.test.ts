@@ -1,21 +1,15 @@
 import { expect } from 'chai'
-import type { Browser } from 'puppeteer-core'
-import { closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import * as factories from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
-import { ADMIN, app, resetDb } from '../helpers/server.ts'
+import { ADMIN, app } from '../helpers/server.ts'
 
 // The admin refunds a paid, undelivered order from the orders page; a refused refund shows on
 // "Payments needing attention" with its count on the overview, and Retry refund gives the money back.
 // A wallet top-up is refunded from the agent's wallet page, out of the wallet.
 describe('browser: admin refund and payments needing attention (simulator)', function () {
-  this.timeout(90_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  after(closeBrowser)
-  beforeEach(resetDb)
+  const browser = browserSuite(this, 90_000, 'each')
 
   it('Refund on the orders page (reason required), listed when refused, retried from the attention page', async () => {
     // Manual delivery: the paid order waits for the admin (an order being delivered is not refundable).

@@ -1,8 +1,9 @@
 import { expect } from 'chai'
-import type { Browser, Page } from 'puppeteer-core'
-import { closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import type { Page } from 'puppeteer-core'
+import { hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import * as factories from '../helpers/factories.ts'
-import { app, resetDb } from '../helpers/server.ts'
+import { app } from '../helpers/server.ts'
 
 // In the browser: an agent adds a payout number, withdraws earnings, and sees the simulated
 // transfer succeed in the history; the admin sees it on Payouts.
@@ -10,13 +11,7 @@ const tap = (page: Page, selector: string) => page.$eval(selector, (e) => (e as 
 const fitsPhone = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)
 
 describe('browser: agent payouts', function () {
-  this.timeout(180_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  after(closeBrowser)
-  beforeEach(resetDb)
+  const browser = browserSuite(this, 180_000, 'each')
 
   it('adds a payout number, requests a withdrawal and sees it succeed (simulator) in the history, on a 360 px phone', async () => {
     await app().services.settings.update({ payoutMinimum: 5, payoutFee: 0.5, payoutApprovalAbove: 500 }, {})

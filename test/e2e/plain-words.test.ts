@@ -1,10 +1,11 @@
 import { expect } from 'chai'
-import type { Browser, Page } from 'puppeteer-core'
+import type { Page } from 'puppeteer-core'
 import { QueryTypes } from 'sequelize'
-import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import * as factories from '../helpers/factories.ts'
 import { Client } from '../helpers/http.ts'
-import { app, resetDb } from '../helpers/server.ts'
+import { app } from '../helpers/server.ts'
 import { checkPaidIfPending, clickButton, DIALOG, dismissToasts, mtn1gb, waitText } from '../helpers/storefront.ts'
 
 // What people read on a 360 px phone and in their texts: labels, never the codes the API speaks;
@@ -47,13 +48,7 @@ function todayBothWays() {
 }
 
 describe('browser: plain words at 360 px (labels, money, dates, texts)', function () {
-  this.timeout(240_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  after(closeBrowser)
-  beforeEach(resetDb)
+  const browser = browserSuite(this, 240_000, 'each')
 
   it('self-check: the checker finds each code, a spaced cedi sign and a month-first date', () => {
     expect(plainWordsProblems('Status SUCCESS, 1.0GB TELECEL, GH₵ 5.00, 11/26/2026, wallet_topup')).to.have.length(5)

@@ -1,7 +1,6 @@
 import { expect } from 'chai'
-import type { Browser } from 'puppeteer-core'
-import { closeBrowser, hydrated, newPage, url, useBrowser } from '../helpers/browser.ts'
-import { resetDb } from '../helpers/server.ts'
+import { hydrated, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 
 interface Registration {
   /** `data-hydrated` on <html> when the page asked for its worker */
@@ -13,13 +12,7 @@ interface Registration {
 // The service worker's install (a thread started, the public pages and their assets fetched and saved) is work the
 // first screen does not need: the page asks for it once it is hydrated and the browser is idle, and still gets it.
 describe('browser: the service worker is registered after hydration, when the browser is idle', function () {
-  this.timeout(120_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  after(closeBrowser)
-  beforeEach(resetDb)
+  const browser = browserSuite(this, 120_000, 'each')
 
   for (const path of ['/data-services', '/']) {
     it(`${path}: asked for once hydrated, from an idle callback, and the worker then controls the page`, async () => {

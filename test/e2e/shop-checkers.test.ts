@@ -1,9 +1,8 @@
 import { expect } from 'chai'
-import type { Browser } from 'puppeteer-core'
-import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import { createAgent } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
-import { resetDb } from '../helpers/server.ts'
 import { approveOnSimulatorPhone, clickButton, waitText } from '../helpers/storefront.ts'
 import { checkerWithStock } from '../helpers/vouchers.ts'
 
@@ -12,13 +11,7 @@ const SECTION = '//*[@data-testid="shop-checkers"]'
 // A visitor on a 360 px phone buys result checkers in an agent's shop at the shop's price, the
 // built-in payment simulator playing the gateway, and reads the cards on the shop page.
 describe('browser: result checkers in an agent shop', function () {
-  this.timeout(120_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  after(closeBrowser)
-  beforeEach(resetDb)
+  const browser = browserSuite(this, 120_000, 'each')
 
   it('the agent prices a checker in the shop settings; a visitor at 360 px buys 2 at the shop price, approves on the simulated phone and sees both cards', async () => {
     const productId = await checkerWithStock(await adminClient(), 4, { shopCeiling: 22 })

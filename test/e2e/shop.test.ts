@@ -1,20 +1,14 @@
 import { expect } from 'chai'
-import type { Browser } from 'puppeteer-core'
-import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import { createAgent } from '../helpers/factories.ts'
-import { app, resetDb } from '../helpers/server.ts'
+import { app } from '../helpers/server.ts'
 import { checkPaidIfPending, clickButton, DIALOG, dismissToasts, mtn1gb, waitText } from '../helpers/storefront.ts'
 
 // An agent opens a shop and prices a bundle in /agent/shop; a visitor on a 360 px phone buys
 // there at the shop's price (confirming a price the agent changed meanwhile) and finds the order.
 describe('browser: agent shop', function () {
-  this.timeout(120_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-    await resetDb()
-  })
-  after(closeBrowser)
+  const browser = browserSuite(this, 120_000, 'once')
 
   it('agent edits the shop in /agent/shop; a visitor at 360 px buys at its price, confirms a changed price, and sees the order in lookup', async () => {
     const a = await createAgent({ phone: '0245550202', name: 'Efua Shop' })

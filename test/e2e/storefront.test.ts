@@ -1,21 +1,15 @@
 import { expect } from 'chai'
-import type { Browser, Page } from 'puppeteer-core'
-import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import * as factories from '../helpers/factories.ts'
 import { Client } from '../helpers/http.ts'
-import { app, resetDb } from '../helpers/server.ts'
+import { app } from '../helpers/server.ts'
 import { approveOnSimulatorPhone, checkPaidIfPending, clickButton, DIALOG, dismissToasts, mtn1gb, startPurchase, waitText } from '../helpers/storefront.ts'
 
 // Visitor journeys on a fresh install: no payment keys, so the built-in simulator plays the gateway.
 
 describe('browser: storefront and payments (simulator)', function () {
-  this.timeout(90_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  after(closeBrowser)
-  beforeEach(resetDb)
+  const browser = browserSuite(this, 90_000, 'each')
 
   it('a visitor buys 1GB MTN by mobile money, approves on the simulated phone, and finds the order under My Orders', async () => {
     const page = await newPage(browser)

@@ -1,21 +1,15 @@
 import { expect } from 'chai'
-import type { Browser } from 'puppeteer-core'
 import { QueryTypes } from 'sequelize'
-import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import { createAgent } from '../helpers/factories.ts'
-import { app, resetDb } from '../helpers/server.ts'
+import { app } from '../helpers/server.ts'
 import { clickButton, mtn1gb, waitText } from '../helpers/storefront.ts'
 
 // Dealer tiers (ADR 0041): a dealer on a 360 px phone in dark mode shares its invite link and sets what its
 // sub-agents pay; the server refuses a price below its own, and the sub-agent pays the saved price.
 describe('browser: sub-agent prices', function () {
-  this.timeout(120_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-    await resetDb()
-  })
-  after(closeBrowser)
+  const browser = browserSuite(this, 120_000, 'once')
 
   it('a dealer at 360 px edits its sub-agents price: refused below its own price, saved inside, and charged to the sub-agent', async () => {
     const q = (sql: string, replacements: Record<string, unknown> = {}) => app().db.sequelize.query<any>(sql, { replacements, type: QueryTypes.SELECT })

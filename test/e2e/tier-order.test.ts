@@ -1,21 +1,16 @@
 import { expect } from 'chai'
-import type { Browser, Page } from 'puppeteer-core'
+import type { Page } from 'puppeteer-core'
 import { axe, describeViolations } from '../helpers/axe.ts'
-import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import { createAgent, createOrder } from '../helpers/factories.ts'
-import { ADMIN, resetDb } from '../helpers/server.ts'
+import { ADMIN } from '../helpers/server.ts'
 import { q, seedTiers } from '../helpers/tiers.ts'
 
 // The admin reorders tiers from the keyboard on a 360 px phone in dark mode (ADR 0041).
 describe('browser: reordering tiers', function () {
-  this.timeout(120_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-    await resetDb()
-    await seedTiers()
-  })
-  after(closeBrowser)
+  const browser = browserSuite(this, 120_000, 'once')
+  before(seedTiers)
 
   const titles = (page: Page) =>
     page.$$eval('form[data-testid^="tier-"]:not([data-testid="tier-new"]) h2', (hs) => hs.map((h) => h.firstChild?.textContent ?? ''))

@@ -1,15 +1,10 @@
 import { expect } from 'chai'
-import type { Browser } from 'puppeteer-core'
-import { closeBrowser, hydrated, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { hydrated, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import { ADMIN } from '../helpers/server.ts'
 
 describe('browser: toasts', function () {
-  this.timeout(60_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  after(closeBrowser)
+  const browser = browserSuite(this, 60_000, 'none')
 
   it("shows 'Signed in' on the page the login leads to, once", async () => {
     const page = await newPage(browser)

@@ -1,18 +1,12 @@
 import { expect } from 'chai'
-import type { Browser, Page } from 'puppeteer-core'
-import { closeBrowser, codeLate, hydrated, newPage, url, useBrowser } from '../helpers/browser.ts'
-import { resetDb } from '../helpers/server.ts'
+import type { Page } from 'puppeteer-core'
+import { codeLate, hydrated, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 
 // The page is shown before its code arrives (ADR 0044), so on a slow phone a visitor can type before the form is
 // hydrated. What was typed must still be there after hydration, also once another field makes the form render again.
 describe('browser: what is typed before the code arrives is kept once the form hydrates', function () {
-  this.timeout(90_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-    await resetDb()
-  })
-  after(closeBrowser)
+  const browser = browserSuite(this, 90_000, 'once')
 
   /** A slow phone: the page is shown, and its code comes two seconds later. */
   async function slowPage(path: string): Promise<Page> {

@@ -1,8 +1,9 @@
 import { expect } from 'chai'
-import type { Browser, Page } from 'puppeteer-core'
-import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import type { Page } from 'puppeteer-core'
+import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import { createPackage, createUser } from '../helpers/factories.ts'
-import { ADMIN, app, resetDb } from '../helpers/server.ts'
+import { ADMIN, app } from '../helpers/server.ts'
 import { ussdAgent } from '../helpers/ussd.ts'
 
 const screenText = (page: Page) => page.$eval('[data-testid=ussd-screen]', (e) => (e as HTMLElement).innerText)
@@ -19,13 +20,7 @@ async function answer(page: Page, value: string, expect: string) {
 }
 
 describe('browser: the USSD simulator', function () {
-  this.timeout(120_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  after(closeBrowser)
-  beforeEach(resetDb)
+  const browser = browserSuite(this, 120_000, 'each')
 
   it('is for admins outside development; an admin dials as an agent, enters the PIN, buys data and sees the order', async () => {
     await app().db.models.Package.destroy({ where: {} })

@@ -1,7 +1,8 @@
 import { expect } from 'chai'
-import type { Browser, Page } from 'puppeteer-core'
-import { closeBrowser, hydrated, newPage, url, useBrowser } from '../helpers/browser.ts'
-import { app, resetDb } from '../helpers/server.ts'
+import type { Page } from 'puppeteer-core'
+import { hydrated, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
+import { app } from '../helpers/server.ts'
 import { checkPaidIfPending } from '../helpers/storefront.ts'
 
 // A Telecel payer is asked for a voucher (the simulator does as Paystack does), types it in the dialog, and pays.
@@ -13,13 +14,7 @@ async function clickButton(page: Page, text: string, scope = '') {
 const DIALOG = '//*[@data-testid="payment-dialog"]'
 
 describe('browser: Telecel voucher on the buy page (simulator)', function () {
-  this.timeout(90_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  after(closeBrowser)
-  beforeEach(resetDb)
+  const browser = browserSuite(this, 90_000, 'each')
 
   it('shows the instruction and a code field, refuses a bad voucher, accepts a good one, and ends SUCCESS', async () => {
     const pkg = (await app().db.models.Package.findOne({ where: { network: 'MTN', sizeMb: 1024 } }))!.get('id') as number

@@ -1,9 +1,10 @@
 import { expect } from 'chai'
-import type { Browser, Page } from 'puppeteer-core'
-import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import type { Page } from 'puppeteer-core'
+import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import * as factories from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
-import { app, resetDb } from '../helpers/server.ts'
+import { app } from '../helpers/server.ts'
 
 // In the browser: an agent tops up on the simulator, buys from the wallet, reads the statement.
 const waitText = (page: Page, text: string) => page.waitForFunction((t) => document.body.innerText.includes(t), {}, text)
@@ -15,13 +16,7 @@ async function goto(page: Page, path: string) {
 }
 
 describe('browser: the agent wallet', function () {
-  this.timeout(180_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  after(closeBrowser)
-  beforeEach(resetDb)
+  const browser = browserSuite(this, 180_000, 'each')
 
   it('tops up by mobile money, buys from the wallet, sees the statement; the admin sees the balance and the developers page renders', async () => {
     const pkg: any = await factories.createPackage({ network: 'MTN', sizeMb: 2048, priceUserPesewas: 1000, priceAgentPesewas: 800 })

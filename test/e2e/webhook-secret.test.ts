@@ -1,8 +1,8 @@
 import { expect } from 'chai'
-import type { Browser, Page } from 'puppeteer-core'
-import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import type { Page } from 'puppeteer-core'
+import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import * as factories from '../helpers/factories.ts'
-import { resetDb } from '../helpers/server.ts'
 
 // The webhook's signing secret on the agent profile: shown once when made, gone on the next visit,
 // renewed with "New secret" (confirmed, since the old one stops working) and shown once again.
@@ -18,13 +18,7 @@ const secretShown = async (page: Page) => {
 }
 
 describe('browser: the webhook signing secret', function () {
-  this.timeout(120_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  after(closeBrowser)
-  beforeEach(resetDb)
+  const browser = browserSuite(this, 120_000, 'each')
 
   it('is shown once when the first URL is saved, never on reload, and once more after New secret', async () => {
     await factories.createAgent({ email: 'hook.agent@example.com', password: 'Secret#123' })

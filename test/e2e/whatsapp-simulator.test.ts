@@ -1,10 +1,11 @@
 import { expect } from 'chai'
 import type { Browser, Page } from 'puppeteer-core'
-import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import { describeViolations, axe } from '../helpers/axe.ts'
 import { createAgent, createPackage } from '../helpers/factories.ts'
 import { Client } from '../helpers/http.ts'
-import { ADMIN, app, resetDb } from '../helpers/server.ts'
+import { ADMIN, app } from '../helpers/server.ts'
 
 /** Waits until the chat shows a bot message with this text. */
 async function botSays(page: Page, text: string) {
@@ -50,13 +51,7 @@ async function type(page: Page, text: string) {
 }
 
 describe('browser: the WhatsApp simulator', function () {
-  this.timeout(120_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
-  })
-  after(closeBrowser)
-  beforeEach(resetDb)
+  const browser = browserSuite(this, 120_000, 'each')
 
   it('at 360 px a customer chats from "hi" to a paid, delivered order', async () => {
     await app().db.models.Package.destroy({ where: {} })
