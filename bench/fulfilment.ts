@@ -20,8 +20,6 @@
 // too; its latency runs from the POST's start (the gateway's callback) to the vendor call. The POSTs come from a child
 // process (bench/paystack-poster-child.ts): the app's CPU per order is the app's alone, the client's is printed apart.
 // Prints figures; asserts nothing. Results go in docs/benchmarks-fulfilment.md by hand.
-import fs from 'node:fs'
-import { Session } from 'node:inspector/promises'
 import os from 'node:os'
 import { fork } from 'node:child_process'
 import path from 'node:path'
@@ -34,6 +32,7 @@ import { resolveClusterDir } from '../models/embedded.ts'
 import { countStatements, printPgStats, startWaitSampler, topWaits, walAndUpdates, walAndUpdatesText, walFlushes as walFlushesOf } from './fulfilment-waits.ts'
 import { postgresCpuSeconds } from './lib.ts'
 import { bareBaseline } from './fulfilment-bare.ts'
+import { startCpuProfile } from './cpu-profile.ts'
 import { chargeSuccessClient } from './paystack-charge-success.ts'
 import { walByRelation, walByRelationText, walPosition } from './fulfilment-wal-relations.ts'
 
@@ -71,7 +70,7 @@ const WEBHOOK = process.argv.includes('--webhook')
 const WAL_RELATIONS = process.argv.includes('--wal-relations')
 // --cpu-profile=FILE: a CPU profile of this process (the app, its workers, the vendor fake and the bench) over the
 // last round, from the first settlement until the last text is sent, written as FILE (.cpuprofile, 100 us
-// between samples); bench/cpuprofile-top.ts sums it by function.
+// between samples); bench/profile-groups.ts sums it.
 const CPU_PROFILE = process.argv.find((a) => a.startsWith('--cpu-profile='))?.split('=')[1]
 const PAYSTACK_KEY = 'sk_test_bench_fulfilment_webhook'
 const now = () => performance.timeOrigin + performance.now()
@@ -236,22 +235,6 @@ interface RoundFigures {
 // The gateway's POSTs come from a child process: its CPU (signing, node:http's client) is reported apart from the app's.
 const gateway = WEBHOOK ? await chargeSuccessClient({ port: Number(env.PORT), secretKey: PAYSTACK_KEY, atOnce: SETTLERS }) : undefined
 
-/** Starts this process's CPU profiler; stop() writes the profile to CPU_PROFILE. */
-async function startProfile() {
-  const session = new Session()
-  session.connect()
-  await session.post('Profiler.enable')
-  await session.post('Profiler.setSamplingInterval', { interval: 100 })
-  await session.post('Profiler.start')
-  return {
-    async stop() {
-      const { profile } = await session.post('Profiler.stop')
-      fs.writeFileSync(CPU_PROFILE!, JSON.stringify(profile))
-      session.disconnect()
-    }
-  }
-}
-
 /** One round through the app: N orders settled, queued and handed to the vendor. */
 async function appRound(round: number): Promise<RoundFigures> {
   await setNotifyTriggers(!NO_NOTIFY && !(ALTERNATE && round % 2 === (OFF_FIRST ? 1 : 0)))
@@ -265,7 +248,7 @@ async function appRound(round: number): Promise<RoundFigures> {
   const pgCpu0 = pgCpuMs()
   const settledAt = new Map<number, number>()
   statements?.on()
-  const profiler = CPU_PROFILE && round === ROUNDS ? await startProfile() : undefined
+  const profiler = CPU_PROFILE && round === ROUNDS ? await startCpuProfile(CPU_PROFILE) : undefined
   for (const o of others) o.child.send('go')
   const cpu0 = process.cpuUsage()
   const started = performance.now()
