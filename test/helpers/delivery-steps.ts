@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import { Client } from './http.ts'
-import { app, resetDb } from './server.ts'
+import { app } from './server.ts'
 
 // The delivery tests' steps: a paid order, its row, the queued delivery jobs, its audit entries.
 export const q = <T extends object>(sql: string, replacements: Record<string, unknown> = {}) =>
@@ -32,9 +32,3 @@ export const deliveryJobs = () =>
 
 export const audits = (action: string, id: number) =>
   q<any>(`SELECT * FROM audit_logs WHERE action = :action AND resource_id = :id`, { action, id: String(id) })
-
-/** Before each test: a fresh database and the simulator vendor delivering (its state outlives resetDb). */
-export async function freshDelivery() {
-  await resetDb()
-  app().services.delivery.simulatorControl({ mode: 'deliver' })
-}

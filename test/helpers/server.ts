@@ -89,7 +89,10 @@ export function app(): Running {
 
 export const testEnv = (): Env => envUsed!
 
-/** Empties every table, then seeds the defaults again (settings, sample packages, the admin). */
+/**
+ * Empties every table, then seeds the defaults again (settings, sample packages, the admin), and sets the simulator
+ * vendor delivering again: its failures still to come live in the process, and would fail the next file's orders.
+ */
 export async function resetDb(): Promise<void> {
   const { services, db } = app()
   const tables = await db.sequelize.query<{ tablename: string }>(
@@ -100,4 +103,5 @@ export async function resetDb(): Promise<void> {
   await db.sequelize.query('TRUNCATE graphile_worker._private_jobs, graphile_worker._private_job_queues, graphile_worker._private_known_crontabs CASCADE')
   services.settings.invalidate()
   await seedDefaults(db.models, services, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, log: createLogger('silent') })
+  services.delivery.simulatorControl({ mode: 'deliver' })
 }

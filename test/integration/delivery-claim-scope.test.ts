@@ -2,13 +2,13 @@ import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import { createAgent, createOrder } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
-import { app } from '../helpers/server.ts'
-import { q, mtn1gb, drain, buyAndPay, orderOf, freshDelivery } from '../helpers/delivery-steps.ts'
+import { app, resetDb } from '../helpers/server.ts'
+import { q, mtn1gb, drain, buyAndPay, orderOf } from '../helpers/delivery-steps.ts'
 
 // With the built-in simulator vendor (no vendor keys in the test app, no delay).
 
 describe('delivery (simulator vendor)', () => {
-  beforeEach(freshDelivery)
+  beforeEach(resetDb)
 
   it("hooks run in each change of their scope only: an agent's order is claimed with its hooks even when its job does not say it is an agent's; a customer's claim runs none", async () => {
     // A hook for agents' orders, like the agent webhooks: it must see the claim (PROCESSING) of every

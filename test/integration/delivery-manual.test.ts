@@ -1,12 +1,12 @@
 import { expect } from 'chai'
 import { adminClient } from '../helpers/http.ts'
-import { app } from '../helpers/server.ts'
-import { q, setSettings, drain, buyAndPay, orderOf, audits, freshDelivery } from '../helpers/delivery-steps.ts'
+import { app, resetDb } from '../helpers/server.ts'
+import { q, setSettings, drain, buyAndPay, orderOf, audits } from '../helpers/delivery-steps.ts'
 
 // With the built-in simulator vendor (no vendor keys in the test app, no delay).
 
 describe('delivery (simulator vendor)', () => {
-  beforeEach(freshDelivery)
+  beforeEach(resetDb)
 
   it('manual mode: no vendor call, the order stays NOT_STARTED and the export takes it as before', async () => {
     await setSettings({ deliveryMode: 'manual' })

@@ -1,13 +1,13 @@
 import { expect } from 'chai'
 import pg from 'pg'
 import { deliveryWith } from '../helpers/delivery.ts'
-import { app } from '../helpers/server.ts'
-import { q, drain, buyAndPay, orderOf, audits, freshDelivery } from '../helpers/delivery-steps.ts'
+import { app, resetDb } from '../helpers/server.ts'
+import { q, drain, buyAndPay, orderOf, audits } from '../helpers/delivery-steps.ts'
 
 // With the built-in simulator vendor (no vendor keys in the test app, no delay).
 
 describe('delivery (simulator vendor)', () => {
-  beforeEach(freshDelivery)
+  beforeEach(resetDb)
 
   it('no job per paid order: the pump claims it from the orders table and sends the order-created text with the delivered one', async () => {
     const { id } = await buyAndPay()

@@ -6,13 +6,13 @@ import { createDeliveryService } from '../../server/services/delivery/index.ts'
 import { createDomainEvents } from '../../server/services/events/index.ts'
 import { LIVENESS_PREFIX } from '../../server/services/queue/index.ts'
 import { deliveryWith } from '../helpers/delivery.ts'
-import { app, testEnv } from '../helpers/server.ts'
-import { q, drain, buyAndPay, orderOf, audits, freshDelivery } from '../helpers/delivery-steps.ts'
+import { app, resetDb, testEnv } from '../helpers/server.ts'
+import { q, drain, buyAndPay, orderOf, audits } from '../helpers/delivery-steps.ts'
 
 // With the built-in simulator vendor (no vendor keys in the test app, no delay).
 
 describe('delivery (simulator vendor)', () => {
-  beforeEach(freshDelivery)
+  beforeEach(resetDb)
 
   it("a pump's claim names its worker pool; a claim whose pool's connection is gone is taken back, a live one's never", async () => {
     const [gone, live] = [(await buyAndPay('0201110001')).id, (await buyAndPay('0201110002')).id]

@@ -2,13 +2,13 @@ import { expect } from 'chai'
 import { createDeliveryService } from '../../server/services/delivery/index.ts'
 import { createDomainEvents } from '../../server/services/events/index.ts'
 import { adminClient, Client } from '../helpers/http.ts'
-import { app, testEnv } from '../helpers/server.ts'
-import { q, setSettings, drain, buyAndPay, orderOf, deliveryJobs, audits, freshDelivery } from '../helpers/delivery-steps.ts'
+import { app, resetDb, testEnv } from '../helpers/server.ts'
+import { q, setSettings, drain, buyAndPay, orderOf, deliveryJobs, audits } from '../helpers/delivery-steps.ts'
 
 // With the built-in simulator vendor (no vendor keys in the test app, no delay).
 
 describe('delivery (simulator vendor)', () => {
-  beforeEach(freshDelivery)
+  beforeEach(resetDb)
 
   it('vendor failing: retries up to the limit, then FAILED with the reason and one DELIVERY_FAILED; Retry delivery then delivers', async () => {
     await setSettings({ deliveryRetryLimit: 3 })

@@ -1,13 +1,13 @@
 import { expect } from 'chai'
 import { createAgent } from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
-import { app } from '../helpers/server.ts'
-import { q, mtn1gb, drain, buyAndPay, orderOf, audits, freshDelivery } from '../helpers/delivery-steps.ts'
+import { app, resetDb } from '../helpers/server.ts'
+import { q, mtn1gb, drain, buyAndPay, orderOf, audits } from '../helpers/delivery-steps.ts'
 
 // With the built-in simulator vendor (no vendor keys in the test app, no delay).
 
 describe('delivery (simulator vendor)', () => {
-  beforeEach(freshDelivery)
+  beforeEach(resetDb)
 
   it('settlement queues the delivery in its transaction; the worker delivers; lookup, agent and admin views say so', async () => {
     const { id } = await buyAndPay()
