@@ -351,6 +351,14 @@ for (const [name, ms] of Object.entries(all)) {
   const s = statements[name] !== undefined ? `   ${statements[name]} statements per order` : ''
   console.log(`${name.padEnd(60)} p50 ${pct(ms, 50).toFixed(1).padStart(6)} ms   p99 ${pct(ms, 99).toFixed(1).padStart(6)} ms   (${ms.length} requests)${s}`)
 }
+// Where the tail sits: a slow first request of a round is the server still compiling that path, one mid-round is not.
+for (const [name, ms] of Object.entries(all)) {
+  const slowest = ms
+    .map((t, i) => ({ t, round: Math.floor(i / perRound) + 1, at: (i % perRound) + 1 }))
+    .sort((a, b) => b.t - a.t)
+    .slice(0, 4)
+  console.log(`${name.padEnd(60)} slowest: ${slowest.map((x) => `${x.t.toFixed(1)} ms (round ${x.round}, #${x.at})`).join(', ')}`)
+}
 console.log('')
 for (const [name, c] of Object.entries(cpu)) {
   const n = all[name]!.length - (cpuProfile && name === PROFILED_KIND ? perRound : 0)
