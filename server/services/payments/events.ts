@@ -42,8 +42,14 @@ export function createEvents(deps: EventDeps) {
   const queries = createEventQueries(sequelize)
   const refundQueries = createRefundQueries(sequelize)
 
-  const store = (gateway: string, e: PaystackEvent): Promise<{ id: number; first: boolean }> =>
-    queries.store({ gateway, key: e.key, event: e.event, reference: e.reference, payload: { event: e.event, data: e.data } })
+  const kept = (gateway: string, e: PaystackEvent) => ({
+    gateway,
+    key: e.key,
+    event: e.event,
+    reference: e.reference,
+    payload: { event: e.event, data: e.data }
+  })
+  const store = (gateway: string, e: PaystackEvent): Promise<{ id: number; first: boolean }> => queries.store(kept(gateway, e))
 
   const mark = queries.mark
 
@@ -87,7 +93,7 @@ export function createEvents(deps: EventDeps) {
       // The event kept and the payment read once, in one statement: its gateway says it is ours, and the settlement
       // takes it as its `before` (its conditional UPDATE is the fence, however old the read).
       const { stored, read } = ref
-        ? await queries.storeWithPayment({ gateway: 'paystack', key: e.key, event: e.event, reference: ref, payload: { event: e.event, data: e.data } })
+        ? await queries.storeWithPayment({ ...kept('paystack', e), reference: ref })
         : { stored: await store('paystack', e), read: null }
       const before = read?.row
       if (!ref || before?.gateway !== 'paystack') return void (await mark(stored.id, false, 'A payment for a reference this shop never issued'))
