@@ -90,8 +90,11 @@ export function app(): Running {
 export const testEnv = (): Env => envUsed!
 
 /**
- * Empties every table, then seeds the defaults again (settings, sample packages, the admin), and sets the simulator
- * vendor delivering again: its failures still to come live in the process, and would fail the next file's orders.
+ * Empties every table, then seeds the defaults again (settings, sample packages, the admin), and sets the simulators
+ * (delivery vendor, transfers) back as at start: their modes, counts and answered keys live in the process, and would
+ * fail, or answer from memory, the next file's orders and payouts. The settings are dropped here; the other caches of
+ * rows (packages, shops, checkers, signed-in pages and sessions) by the tables' TRUNCATE notices; rate limits and USSD
+ * sessions are rows themselves.
  */
 export async function resetDb(): Promise<void> {
   const { services, db } = app()
@@ -103,5 +106,6 @@ export async function resetDb(): Promise<void> {
   await db.sequelize.query('TRUNCATE graphile_worker._private_jobs, graphile_worker._private_job_queues, graphile_worker._private_known_crontabs CASCADE')
   services.settings.invalidate()
   await seedDefaults(db.models, services, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, log: createLogger('silent') })
-  services.delivery.simulatorControl({ mode: 'deliver' })
+  services.delivery.vendors.simulator.reset()
+  services.payouts.simulatorReset()
 }

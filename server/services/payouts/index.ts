@@ -132,6 +132,10 @@ export function createPayoutsService(deps: PayoutsDeps) {
       if (!sim) throw notFound('The transfers simulator runs only without a Paystack key')
       if (env.NODE_ENV === 'production' && ctx.user?.role !== 'ADMIN') throw forbidden('The transfers simulator control is for admins')
       return sim.control(input)
+    },
+    /** The transfers simulator as at start (none without it): for a database emptied under the running app. */
+    simulatorReset() {
+      sim?.reset()
     }
   }
 }

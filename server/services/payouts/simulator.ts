@@ -22,7 +22,8 @@ export interface TransferSimState {
  */
 export function createSimulatorTransfers(opts: { delayMs: number }) {
   const transfers = new Map<string, { final: TransferState; at: number; amount: number; code: string }>()
-  const state: TransferSimState = { mode: 'succeed', remaining: 0, delayMs: opts.delayMs, sent: 0 }
+  const initial = (): TransferSimState => ({ mode: 'succeed', remaining: 0, delayMs: opts.delayMs, sent: 0 })
+  const state: TransferSimState = initial()
   const next = (): TransferSimMode => {
     if (state.remaining <= 0) return 'succeed'
     state.remaining--
@@ -75,6 +76,11 @@ export function createSimulatorTransfers(opts: { delayMs: number }) {
       state.remaining = input.mode === 'succeed' ? 0 : (input.count ?? 1)
       if (input.delayMs !== undefined) state.delayMs = input.delayMs
       return { ...state }
+    },
+    /** As just built: its mode, delay and count, and no transfer known (a database emptied under a running app: tests). */
+    reset() {
+      transfers.clear()
+      Object.assign(state, initial())
     }
   }
 }

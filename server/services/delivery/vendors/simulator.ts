@@ -69,7 +69,8 @@ export function databaseKeyStore(sequelize: Sequelize): SimulatorKeyStore {
 export function createSimulatorVendor(opts: { delayMs: number; timeoutMs: number; store?: SimulatorKeyStore }) {
   const byKey = new Map<string, { reference: string; confirmAt: number; failed?: string }>()
   const byRef = new Map<string, { confirmAt: number; failed?: string }>()
-  const state: SimulatorState = { mode: 'deliver', remaining: 0, lateMs: 20_000, calls: 0, delivered: 0 }
+  const initial = (): SimulatorState => ({ mode: 'deliver', remaining: 0, lateMs: 20_000, calls: 0, delivered: 0 })
+  const state: SimulatorState = initial()
   const wait = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
   function nextMode(): SimulatorMode {
@@ -118,6 +119,15 @@ export function createSimulatorVendor(opts: { delayMs: number; timeoutMs: number
       state.remaining = input.mode === 'deliver' ? 0 : (input.count ?? 1)
       if (input.lateMs !== undefined) state.lateMs = input.lateMs
       return { ...state }
+    },
+    /**
+     * As just built: modes, counts and the keys it has answered. For a database emptied under a running app (tests):
+     * order ids start again at 1, so a key answered before would be answered again from memory, never sent.
+     */
+    reset() {
+      byKey.clear()
+      byRef.clear()
+      Object.assign(state, initial())
     }
   }
 }
