@@ -14,7 +14,7 @@ describe('delivery (simulator vendor)', () => {
     // A hook for agents' orders, like the agent webhooks: it must see the claim (PROCESSING) of every
     // agent order in that claim's transaction, whichever way the claim goes (one-statement claim).
     const seen: { id: number; to: string; inTransaction: boolean }[] = []
-    // Ended at the test's end: the bus lives as long as the app, which the later files share.
+    // Ended at the test's end, failed or not: the bus lives as long as the app, which the later files share.
     const stop = app().services.events.on(
       'delivery.changed',
       async ({ order, to }, { transaction: t }) => {
@@ -26,26 +26,29 @@ describe('delivery (simulator vendor)', () => {
       },
       { agentOrdersOnly: true }
     )
-    const a = await createAgent()
-    const c = new Client()
-    expect((await c.login(a.user.email, a.password)).status).to.equal(200)
-    const placed = await c.post('/api/orders', { packageId: await mtn1gb(), recipientNumber: '0209998888', payerPhone: '0241234567', payerNetwork: 'MTN' })
-    await new Client().post(`/api/simulator/payments/${placed.body.payment.transactionId}/approve`)
-    const agentOrder = placed.body.order.id as number
-    // The job as the settlement wrote it says it is an agent's; drop that hint, as a job queued by the
-    // sweep or a retry would not have it: the claim must still run the hook.
-    await q(`UPDATE graphile_worker._private_jobs SET payload = json_build_object('orderId', :id) WHERE key = :k RETURNING id`, {
-      id: agentOrder,
-      k: `delivery:${agentOrder}`
-    })
-    const { id: customerOrder } = await buyAndPay()
-    await drain()
-    expect((await orderOf(agentOrder)).delivery_status).to.equal('DELIVERED')
-    expect((await orderOf(customerOrder)).delivery_status).to.equal('DELIVERED')
-    expect(seen.filter((s) => s.id === agentOrder).map((s) => s.to)).to.deep.equal(['QUEUED', 'PROCESSING', 'DELIVERED'])
-    expect(seen.every((s) => s.inTransaction)).to.equal(true)
-    expect(seen.filter((s) => s.id === customerOrder)).to.deep.equal([])
-    stop()
+    try {
+      const a = await createAgent()
+      const c = new Client()
+      expect((await c.login(a.user.email, a.password)).status).to.equal(200)
+      const placed = await c.post('/api/orders', { packageId: await mtn1gb(), recipientNumber: '0209998888', payerPhone: '0241234567', payerNetwork: 'MTN' })
+      await new Client().post(`/api/simulator/payments/${placed.body.payment.transactionId}/approve`)
+      const agentOrder = placed.body.order.id as number
+      // The job as the settlement wrote it says it is an agent's; drop that hint, as a job queued by the
+      // sweep or a retry would not have it: the claim must still run the hook.
+      await q(`UPDATE graphile_worker._private_jobs SET payload = json_build_object('orderId', :id) WHERE key = :k RETURNING id`, {
+        id: agentOrder,
+        k: `delivery:${agentOrder}`
+      })
+      const { id: customerOrder } = await buyAndPay()
+      await drain()
+      expect((await orderOf(agentOrder)).delivery_status).to.equal('DELIVERED')
+      expect((await orderOf(customerOrder)).delivery_status).to.equal('DELIVERED')
+      expect(seen.filter((s) => s.id === agentOrder).map((s) => s.to)).to.deep.equal(['QUEUED', 'PROCESSING', 'DELIVERED'])
+      expect(seen.every((s) => s.inTransaction)).to.equal(true)
+      expect(seen.filter((s) => s.id === customerOrder)).to.deep.equal([])
+    } finally {
+      stop()
+    }
   })
 
   it('unpaid orders are never delivered, nor retried', async () => {
