@@ -1,10 +1,10 @@
 import { expect } from 'chai'
-import type { Browser, Page } from 'puppeteer-core'
 import { axe, describeViolations } from '../helpers/axe.ts'
-import { closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
+import { hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import { createAgent, createCommission, createOrder } from '../helpers/factories.ts'
 import { adminClient } from '../helpers/http.ts'
-import { ADMIN, app, resetDb } from '../helpers/server.ts'
+import { ADMIN, app } from '../helpers/server.ts'
 import { checkerWithStock } from '../helpers/vouchers.ts'
 
 const ADMIN_PAGES = [
@@ -60,12 +60,9 @@ const PUBLIC_PAGES = [
 ]
 
 describe('browser: accessibility (axe-core) of every page, and 360 px layout', function () {
-  this.timeout(600_000)
-  let browser: Browser
+  const browser = browserSuite(this, 600_000, 'once')
   let agent: { email: string; password: string }
-  before(async function () {
-    browser = await useBrowser(this)
-    await resetDb()
+  before(async () => {
     // An approved agent with an order and a commission, so the agent and admin tables have rows.
     const a = await createAgent({ phone: '0245550101', name: 'Ama Axe' })
     agent = { email: a.user.email, password: a.password }
@@ -115,7 +112,6 @@ describe('browser: accessibility (axe-core) of every page, and 360 px layout', f
       expect(found, found.join('\n\n')).to.deep.equal([])
     })
   }
-  after(closeBrowser)
 
   for (const theme of ['light', 'dark'] as const) {
     it(`has no axe violations on any public page in the ${theme} theme`, async () => {

@@ -1,22 +1,19 @@
 import { expect } from 'chai'
 import { createRequire } from 'node:module'
-import type { Browser } from 'puppeteer-core'
-import { closeBrowser, newPage, useBrowser } from '../helpers/browser.ts'
+import { newPage } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import { startOutageApp } from '../helpers/outage-app.ts'
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 
 describe("browser: the 'We'll be right back' page while the database is down", function () {
-  this.timeout(60_000)
-  let browser: Browser
+  const browser = browserSuite(this, 60_000, 'none')
   let outage: Awaited<ReturnType<typeof startOutageApp>>
-  before(async function () {
-    browser = await useBrowser(this)
+  before(async () => {
     outage = await startOutageApp()
   })
   after(async () => {
     await outage?.close()
-    await closeBrowser()
   })
 
   for (const theme of ['light', 'dark'] as const) {

@@ -1,28 +1,19 @@
 import { expect } from 'chai'
-import type { Browser } from 'puppeteer-core'
-import { bodyText, closeBrowser, hydrated, login, newPage, url, useBrowser } from '../helpers/browser.ts'
-import { ADMIN, app, resetDb } from '../helpers/server.ts'
+import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
+import { ADMIN, app } from '../helpers/server.ts'
 import { buyAndComplete, clickButton } from '../helpers/storefront.ts'
 
 // Must-show journey: paid on the simulator phone, delivered by the simulator vendor by itself.
 describe('browser: automatic delivery (simulator vendor)', function () {
-  this.timeout(90_000)
-  let browser: Browser
-  before(async function () {
-    browser = await useBrowser(this)
+  const browser = browserSuite(this, 90_000, 'each')
+  before(async () => {
     // The test app runs no workers by default; this journey needs them, as after a fresh npm start.
     await app().services.queue.start({ pollInterval: 200 })
   })
   after(async () => {
     await app().services.queue.stop()
     // The simulator vendor lives as long as the test app, across files: leave it delivering, as it starts.
-    app().services.delivery.simulatorControl({ mode: 'deliver' })
-    await closeBrowser()
-  })
-  beforeEach(async () => {
-    await resetDb()
-    // resetDb empties the tables, not the simulator's own state: a file run before this one may have left it failing
-    // the next deliveries (a count not used up), and a first delivery that fails is retried: two attempts, not one.
     app().services.delivery.simulatorControl({ mode: 'deliver' })
   })
 

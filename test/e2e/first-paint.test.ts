@@ -1,9 +1,8 @@
 import { expect } from 'chai'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Browser } from 'puppeteer-core'
-import { closeBrowser, newPage, url, useBrowser } from '../helpers/browser.ts'
-import { resetDb } from '../helpers/server.ts'
+import { newPage, url } from '../helpers/browser.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 
 /** When the parser had put the footer's last line in the page, and when the browser first painted text (ms since the start). */
 interface Probe {
@@ -36,17 +35,13 @@ function slowNetwork(): Promise<http.Server> {
 }
 
 describe('browser: a public page is painted first whole, not its header alone', function () {
-  this.timeout(90_000)
-  let browser: Browser
+  const browser = browserSuite(this, 90_000, 'once')
   let network: http.Server
-  before(async function () {
-    browser = await useBrowser(this)
-    await resetDb()
+  before(async () => {
     network = await slowNetwork()
   })
-  after(async () => {
+  after(() => {
     network?.close()
-    await closeBrowser()
   })
 
   for (const path of ['/data-services', '/']) {

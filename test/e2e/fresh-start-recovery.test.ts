@@ -1,14 +1,14 @@
 import { expect } from 'chai'
 import fs from 'node:fs'
-import type { Browser, Page } from 'puppeteer-core'
+import type { Page } from 'puppeteer-core'
 import { BY_SUPPORT } from '../../server/services/recovery/index.ts'
-import { closeBrowser, hydrated, newPage, useBrowser } from '../helpers/browser.ts'
+import { hydrated, newPage, tap } from '../helpers/browser.ts'
+import { waitText } from '../helpers/storefront.ts'
+import { browserSuite } from '../helpers/browser-suite.ts'
 import { startShopLikeNpmStart, type ChildServer } from '../helpers/child-server.ts'
 import { Client } from '../helpers/http.ts'
 import { testClusterDir } from '../helpers/server.ts'
 
-const waitText = (page: Page, text: string) => page.waitForFunction((t) => document.body.innerText.includes(t), {}, text)
-const tap = (page: Page, selector: string) => page.$eval(selector, (e) => (e as HTMLElement).click())
 const PHONE = '0245557001'
 const EMAIL = 'efua@example.com'
 
@@ -45,20 +45,15 @@ async function codeOnAdminSms(admin: Page, shop: ChildServer, phone: string): Pr
 }
 
 describe('browser: password recovery on a fresh machine started like `npm start`', function () {
-  this.timeout(300_000)
-  let browser: Browser
+  const browser = browserSuite(this, 300_000, 'none')
   let shop: ChildServer | undefined
   const dataDir = testClusterDir(`fresh-start-${process.pid}`)
 
-  before(async function () {
-    browser = await useBrowser(this)
-  })
   afterEach(async () => {
     await shop?.kill('SIGTERM')
     shop = undefined
   })
-  after(async () => {
-    await closeBrowser()
+  after(() => {
     fs.rmSync(dataDir, { recursive: true, force: true })
   })
 
