@@ -1,18 +1,10 @@
 import { expect } from 'chai'
 import type { Page } from 'puppeteer-core'
-import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { bodyText, fitsPhone, goto, hydrated, login, newPage, tap, url } from '../helpers/browser.ts'
+import { waitText } from '../helpers/storefront.ts'
 import { browserSuite } from '../helpers/browser-suite.ts'
 import { createAgent } from '../helpers/factories.ts'
 import { ADMIN, app } from '../helpers/server.ts'
-
-const waitText = (page: Page, text: string) => page.waitForFunction((t) => document.body.innerText.includes(t), {}, text)
-const tap = (page: Page, selector: string) => page.$eval(selector, (e) => (e as HTMLElement).click())
-const fitsPhone = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)
-
-async function goto(page: Page, path: string) {
-  await page.goto(url(path))
-  await hydrated(page)
-}
 
 /** The admin's SMS outbox page stands in for the phone on a fresh machine: the newest code for a number. */
 async function codeFromOutboxPage(admin: Page, phone: string): Promise<string> {

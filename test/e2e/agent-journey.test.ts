@@ -1,12 +1,11 @@
 import { expect } from 'chai'
 import type { Page } from 'puppeteer-core'
-import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { bodyText, fitsPhone, goto, hydrated, login, newPage, tap, url } from '../helpers/browser.ts'
+import { waitText } from '../helpers/storefront.ts'
 import { browserSuite } from '../helpers/browser-suite.ts'
 import * as factories from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app } from '../helpers/server.ts'
-
-const waitText = (page: Page, text: string) => page.waitForFunction((t) => document.body.innerText.includes(t), {}, text)
 
 async function clickButton(page: Page, text: string, scope = 'body') {
   await page.waitForFunction(
@@ -23,15 +22,6 @@ async function clickButton(page: Page, text: string, scope = 'body') {
 }
 
 /** Clicks through the DOM: a toast in the corner of a 360 px screen may cover the button's spot. */
-const tap = (page: Page, selector: string) => page.$eval(selector, (e) => (e as HTMLElement).click())
-
-async function goto(page: Page, path: string) {
-  await page.goto(url(path))
-  await hydrated(page)
-}
-
-/** Nothing sticks out sideways on a 360 px phone. */
-const fitsPhone = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)
 
 describe('browser: the agent journey', function () {
   const browser = browserSuite(this, 180_000, 'each')

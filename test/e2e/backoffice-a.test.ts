@@ -3,6 +3,7 @@ import type { Page } from 'puppeteer-core'
 import { QueryTypes } from 'sequelize'
 import { parseCsv } from '../../server/lib/csv.ts'
 import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { waitText } from '../helpers/storefront.ts'
 import { browserSuite } from '../helpers/browser-suite.ts'
 import { downloads } from '../helpers/downloads.ts'
 import { createAfaRegistration, createAgent, createOrder } from '../helpers/factories.ts'
@@ -15,7 +16,6 @@ const sql = <T extends object = any>(q: string, replacements: Record<string, unk
 
 const cells = (page: Page, table: string) =>
   page.$$eval(`[data-testid="${table}"] tbody tr`, (rows) => rows.map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent?.trim())))
-const waitText = (page: Page, text: string) => page.waitForFunction((t) => document.body.innerText.includes(t), {}, text)
 const rowCount = (page: Page, n: number) =>
   page.waitForFunction((k) => document.querySelectorAll('tr[data-order-id]').length === k && !document.querySelector('[aria-busy="true"]'), {}, n)
 

@@ -1,15 +1,13 @@
 import { expect } from 'chai'
 import type { Page } from 'puppeteer-core'
 import { axe, describeViolations } from '../helpers/axe.ts'
-import { hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { fitsPhone, hydrated, login, newPage, tap, url } from '../helpers/browser.ts'
 import { browserSuite } from '../helpers/browser-suite.ts'
 import * as factories from '../helpers/factories.ts'
 import { adminClient } from '../helpers/http.ts'
 import { app } from '../helpers/server.ts'
 
 // Bulk orders in the browser at 360 px: paste, fix a refused line in place, pay from the wallet, watch them deliver.
-const tap = (page: Page, selector: string) => page.$eval(selector, (e) => (e as HTMLElement).click())
-const fitsPhone = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)
 const enabled = (page: Page, selector: string) =>
   page.waitForFunction((s) => (document.querySelector(s) as HTMLButtonElement | null)?.disabled === false, {}, selector)
 

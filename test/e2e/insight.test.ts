@@ -3,6 +3,7 @@ import type { Page } from 'puppeteer-core'
 import { QueryTypes } from 'sequelize'
 import { parseCsv } from '../../server/lib/csv.ts'
 import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { waitText } from '../helpers/storefront.ts'
 import { browserSuite } from '../helpers/browser-suite.ts'
 import { downloads } from '../helpers/downloads.ts'
 import { createAgent, createCommission } from '../helpers/factories.ts'
@@ -11,7 +12,6 @@ import { ADMIN, app } from '../helpers/server.ts'
 const sql = <T extends object = any>(q: string, replacements: Record<string, unknown> = {}) =>
   app().db.sequelize.query<T>(q, { replacements, type: QueryTypes.SELECT })
 
-const waitText = (page: Page, text: string) => page.waitForFunction((t) => document.body.innerText.includes(t), {}, text)
 const waitToast = (page: Page, text: string) =>
   page.waitForFunction((t) => [...document.querySelectorAll('.toast-area .notification')].some((n) => n.textContent?.includes(t)), {}, text)
 const settled = (page: Page) => page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'))

@@ -1,14 +1,11 @@
 import { expect } from 'chai'
-import type { Page } from 'puppeteer-core'
-import { hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { fitsPhone, hydrated, login, newPage, tap, url } from '../helpers/browser.ts'
 import { browserSuite } from '../helpers/browser-suite.ts'
 import * as factories from '../helpers/factories.ts'
 import { app } from '../helpers/server.ts'
 
 // In the browser: an agent adds a payout number, withdraws earnings, and sees the simulated
 // transfer succeed in the history; the admin sees it on Payouts.
-const tap = (page: Page, selector: string) => page.$eval(selector, (e) => (e as HTMLElement).click())
-const fitsPhone = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)
 
 describe('browser: agent payouts', function () {
   const browser = browserSuite(this, 180_000, 'each')

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import type { Page } from 'puppeteer-core'
 import { QueryTypes } from 'sequelize'
-import { hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { goto, hydrated, login, newPage } from '../helpers/browser.ts'
 import { browserSuite } from '../helpers/browser-suite.ts'
 import * as factories from '../helpers/factories.ts'
 import { Client } from '../helpers/http.ts'
@@ -30,11 +30,6 @@ async function expectPlainWords(page: Page, where: string) {
   // One pixel of rounding, as the other phone tests allow.
   expect(await page.evaluate(() => document.documentElement.scrollWidth), `${where} fits 360 px`).to.be.at.most(361)
   return text
-}
-
-async function goto(page: Page, path: string) {
-  await page.goto(url(path))
-  await hydrated(page)
 }
 
 /** A date of today in the format people here read, and the month-first one they must not see. */

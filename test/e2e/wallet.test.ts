@@ -1,19 +1,12 @@
 import { expect } from 'chai'
-import type { Page } from 'puppeteer-core'
-import { bodyText, hydrated, login, newPage, url } from '../helpers/browser.ts'
+import { bodyText, fitsPhone, goto, hydrated, login, newPage, tap, url } from '../helpers/browser.ts'
+import { waitText } from '../helpers/storefront.ts'
 import { browserSuite } from '../helpers/browser-suite.ts'
 import * as factories from '../helpers/factories.ts'
 import { adminClient, Client } from '../helpers/http.ts'
 import { app } from '../helpers/server.ts'
 
 // In the browser: an agent tops up on the simulator, buys from the wallet, reads the statement.
-const waitText = (page: Page, text: string) => page.waitForFunction((t) => document.body.innerText.includes(t), {}, text)
-const tap = (page: Page, selector: string) => page.$eval(selector, (e) => (e as HTMLElement).click())
-const fitsPhone = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)
-async function goto(page: Page, path: string) {
-  await page.goto(url(path))
-  await hydrated(page)
-}
 
 describe('browser: the agent wallet', function () {
   const browser = browserSuite(this, 180_000, 'each')

@@ -78,3 +78,15 @@ export async function codeLate(page: Page, ms = 2000) {
   await page.setRequestInterception(true)
   page.on('request', (r) => void (r.url().includes('/assets/entries/entry-') ? setTimeout(() => void r.continue(), ms) : r.continue()))
 }
+
+/** Clicks the element in the page's own script: no pointer, so nothing over it (a toast, the sticky header) gets the click. */
+export const tap = (page: Page, selector: string) => page.$eval(selector, (e) => (e as HTMLElement).click())
+
+/** Nothing sticks out sideways on a 360 px phone. */
+export const fitsPhone = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)
+
+/** Opens a path of the test app and waits until the page has hydrated. */
+export async function goto(page: Page, path: string) {
+  await page.goto(url(path))
+  await hydrated(page)
+}

@@ -1,5 +1,6 @@
 import { expect } from 'chai'
 import { parseCsv } from '../../server/lib/csv.ts'
+import { expectAdminOnly } from '../helpers/access.ts'
 import { createAgent, createUser } from '../helpers/factories.ts'
 import { Client, adminClient } from '../helpers/http.ts'
 import { ADMIN, app, resetDb } from '../helpers/server.ts'
@@ -63,22 +64,11 @@ describe('audit logs: access', () => {
   beforeEach(resetDb)
 
   it('refuses visitors (401) and non-admins (403) on every audit route, and has no way to edit or delete', async () => {
-    const { user, password } = await createAgent()
-    const agent = new Client()
-    await agent.login(user.email, password)
-    const cust = await createUser()
-    const customer = new Client()
-    await customer.login(cust.email, cust.password)
-    const calls: Array<[string, string, unknown?]> = [
+    await expectAdminOnly([
       ['GET', '/api/admin/audit-logs'],
       ['GET', '/api/admin/audit-logs/actions'],
       ['POST', '/api/admin/audit-logs/export', { format: 'json' }]
-    ]
-    for (const [method, path, body] of calls) {
-      expect((await new Client().request(method, path, body)).status, `visitor ${path}`).to.equal(401)
-      expect((await agent.request(method, path, body)).status, `agent ${path}`).to.equal(403)
-      expect((await customer.request(method, path, body)).status, `customer ${path}`).to.equal(403)
-    }
+    ])
     const admin = await adminClient()
     const before = await models().AuditLog.count()
     const id = (await models().AuditLog.findOne())!.get('id')
