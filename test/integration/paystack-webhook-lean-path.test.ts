@@ -94,6 +94,26 @@ describe("a Paystack webhook's lean path", function () {
     expect((await withNul.json()).error).to.match(/NUL/)
   })
 
+  it('refuses unstorable text however the JSON carries it: escaped in UTF-8, raw in UTF-16; an encoded surrogate in UTF-8 is only U+FFFD', async () => {
+    const escaped = JSON.stringify({ event: 'charge.success', data: { reference: 'ab\ud800' } })
+    const viaEscape = await post(escaped, { 'x-paystack-signature': on.fake().sign(escaped) })
+    expect(viaEscape.status).to.equal(400)
+    expect((await viaEscape.json()).error).to.match(/lone UTF-16 surrogate/)
+    // UTF-16 carries a lone surrogate as two bytes, no escape: the bytes alone cannot clear it.
+    const utf16 = Buffer.from('{"event":"charge.success","data":{"reference":"ab\ud800"}}', 'utf16le')
+    const raw16 = await fetch(`${on.ps().url}/api/webhooks/paystack`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json; charset=utf-16le', 'x-paystack-signature': on.fake().sign(utf16.toString('latin1')) },
+      body: utf16
+    })
+    expect(raw16.status).to.equal(400)
+    expect((await raw16.json()).error).to.match(/lone UTF-16 surrogate/)
+    // UTF-8 bytes of a surrogate (ED A0 80) decode to U+FFFD: storable text, so the signature decides (here: none).
+    const encoded = Buffer.concat([Buffer.from('{"event":"charge.success","data":{"reference":"ab'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}}')])
+    const raw8 = await fetch(`${on.ps().url}/api/webhooks/paystack`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: encoded })
+    expect(raw8.status).to.equal(401)
+  })
+
   it('counts the webhook in the metrics under its route, as before', async () => {
     const { body, signature } = await signedCharge()
     expect((await post(body, { 'x-paystack-signature': signature })).status).to.equal(200)
