@@ -41,6 +41,9 @@ describe("a Paystack webhook's lean path", function () {
     expect(res.headers.get('content-encoding')).to.equal(null)
     // The compression middleware marks every answer it could have encoded; this one never passed it.
     expect(res.headers.get('vary')).to.equal(null)
+    // Nothing revalidates the answer to a POST: it carries no ETag, whose hash every answer paid for.
+    expect(res.headers.get('etag')).to.equal(null)
+    expect(res.headers.get('content-length')).to.equal('17')
     expect(await paymentStatus(id)).to.equal('SUCCESS')
     expect(await sessions()).to.deep.equal([])
   })

@@ -1,4 +1,4 @@
-import { Router } from 'express'
+import { type Response, Router } from 'express'
 import { formBody, jsonBody } from '../../middleware/body.ts'
 import { rejectUnstorableText, requireKnownBody } from '../../middleware/input.ts'
 import type { Services } from '../../../services/index.ts'
@@ -40,7 +40,18 @@ export function signedCallbacksRouter(services: Services) {
   const r = Router()
   r.post('/paystack', jsonBody(), formBody(), rejectUnstorableText, requireKnownBody, async (req, res) => {
     const result = await services.payments.paystackWebhook(req.rawBody, req.headers['x-paystack-signature'], req.body, { ip: req.ip ?? null, log: req.log })
-    res.json(result)
+    answerJson(res, result)
   })
   return r
+}
+
+/**
+ * `res.json`'s bytes and type without its ETag, a hash of every answer: an answer to a POST is never revalidated,
+ * and the gateway reads only the status.
+ */
+function answerJson(res: Response, value: unknown) {
+  const body = JSON.stringify(value)
+  res.setHeader('Content-Type', 'application/json; charset=utf-8')
+  res.setHeader('Content-Length', Buffer.byteLength(body))
+  res.end(body)
 }
