@@ -2,6 +2,7 @@ import express, { type Express, type RequestHandler } from 'express'
 import session from 'express-session'
 import { trustProxySetting, type Env } from './env.ts'
 import { identify } from './http/middleware/auth.ts'
+import { formBody, jsonBody } from './http/middleware/body.ts'
 import { compressResponses } from './http/middleware/compress.ts'
 import { csrfProtection } from './http/middleware/csrf.ts'
 import { catchUpEarly, currentCatchUp } from './http/catch-up.ts'
@@ -15,6 +16,7 @@ import { requestLogger } from './http/middleware/request-log.ts'
 import { securityHeaders } from './http/middleware/security-headers.ts'
 import { anonymousReads } from './http/routes/anonymous-reads.ts'
 import { apiRouter } from './http/routes/index.ts'
+import { signedCallbacksRouter } from './http/routes/payments/webhooks.ts'
 import { siteMetaRouter } from './http/site-meta.ts'
 import { preparedFor } from '../models/prepared.ts'
 import { RETRY_AFTER_SECONDS } from './lib/db-unavailable.ts'
@@ -57,6 +59,8 @@ export function createApp(opts: AppOptions): Express {
 
   // Fixed headers computed once; the page handler adds its per-request nonce CSP.
   app.use(securityHeaders(env).middleware)
+  // The gateways' signed callbacks need none of the browser's middleware below (ADR 0089): answered here.
+  app.use('/api/webhooks', signedCallbacksRouter(services))
   app.use(anonymousReads(services, SESSION_COOKIE))
 
   app.use(compressResponses())
@@ -116,16 +120,8 @@ export function createApp(opts: AppOptions): Express {
     )
   )
 
-  // Raw bytes are kept for webhook signatures (HMAC over the exact body).
-  app.use(
-    express.json({
-      limit: '100kb',
-      verify: (req, _res, buf) => {
-        ;(req as express.Request).rawBody = buf
-      }
-    })
-  )
-  app.use(express.urlencoded({ extended: false, limit: '20kb' }))
+  app.use(jsonBody())
+  app.use(formBody())
   app.use(rejectUnstorableText)
   app.use('/api', requireKnownBody)
   app.use(identify(services))

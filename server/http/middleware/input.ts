@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express'
 import { AppError, badRequest } from '../../lib/errors.ts'
+import { parsedFromPlainUtf8 } from './body.ts'
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 export const UNSUPPORTED_BODY = 'Unsupported Content-Type: send the request body as JSON (Content-Type: application/json).'
@@ -34,9 +35,19 @@ function unstorable(text: string): string | null {
 function findUnstorable(value: unknown, depth = 0): string | null {
   if (typeof value === 'string') return unstorable(value)
   if (depth > 32 || value === null || typeof value !== 'object') return null
-  const items: unknown[] = Array.isArray(value) ? value : Object.entries(value as Record<string, unknown>).flat()
-  for (const v of items) {
-    const why = findUnstorable(v, depth + 1)
+  // Indexed loops over the keys, each key before its value: an array of [key, value] pairs per object cost
+  // tens of microseconds on a gateway's kilobyte of JSON.
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const why = findUnstorable(value[i], depth + 1)
+      if (why) return why
+    }
+    return null
+  }
+  const keys = Object.keys(value)
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!
+    const why = unstorable(key) ?? findUnstorable((value as Record<string, unknown>)[key], depth + 1)
     if (why) return why
   }
   return null
@@ -56,6 +67,6 @@ export const rejectUnstorableText: RequestHandler = (req, _res, next) => {
   } catch {
     return next(badRequest('Malformed URL'))
   }
-  const why = unstorable(path) ?? findUnstorable(req.query) ?? findUnstorable(req.body)
+  const why = unstorable(path) ?? findUnstorable(req.query) ?? (parsedFromPlainUtf8(req) ? null : findUnstorable(req.body))
   next(why ? badRequest(why) : undefined)
 }

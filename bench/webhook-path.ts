@@ -1,0 +1,103 @@
+// The Paystack webhook's HTTP path alone: the app's CPU per request for a gateway's POST that goes through every
+// middleware on its way, the body's parse and the signature check, and stops there (a wrong signature: 401, no
+// statement). What the fulfilment bench's --webhook adds to a settlement, without the database's noise.
+//
+//   node <checkout>/bench/webhook-path.ts [--seconds=8] [--connections=16] [--rounds=3]
+//
+// Run from the checkout to measure (its main.ts is the app booted: `cd /tmp/base && node /work/x/bench/webhook-path.ts`
+// measures the base). The load comes from autocannon in a child process, so the CPU counted (process.cpuUsage of this
+// process) is the server's. Own embedded PostgreSQL (BENCH_DATA_DIR, BENCH_PG_PORT), port BENCH_PORT. Prints figures.
+import { spawn } from 'node:child_process'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def)
+const SECONDS = arg('seconds', 8)
+const CONNECTIONS = arg('connections', 16)
+const ROUNDS = arg('rounds', 3)
+const from = (file: string) => import(pathToFileURL(path.resolve(file)).href)
+const { loadEnv } = await from('server/env.ts')
+const { boot } = await from('main.ts')
+const { createLogger } = await from('server/lib/logger.ts')
+
+const env = loadEnv({
+  ...process.env,
+  NODE_ENV: 'production',
+  PORT: process.env.BENCH_PORT ?? '3212',
+  HOST: '127.0.0.1',
+  DATA_DIR: path.resolve(process.env.BENCH_DATA_DIR ?? '.data/bench-webhook-path'),
+  EMBEDDED_PG_PORT: process.env.BENCH_PG_PORT ?? '54381',
+  JOBS_ENABLED: '0',
+  LOG_LEVEL: 'error',
+  ADMIN_EMAIL: 'bench-webhook@datahub.local',
+  ADMIN_PASSWORD: 'bench-webhook-password',
+  SESSION_SECRET: 'bench-webhook-session-secret-000000000000',
+  PAYSTACK_SECRET_KEY: 'sk_test_bench_webhook_path',
+  PAYER_EMAIL_DOMAIN: 'customers.datahub.invalid'
+})
+const running = await boot({ env, log: createLogger('error') })
+
+// A charge.success as Paystack sends it (about 1.2 KB), signed with another key.
+const body = JSON.stringify({
+  event: 'charge.success',
+  data: {
+    id: 302961,
+    domain: 'live',
+    status: 'success',
+    reference: 'bench-webhook-path-ref',
+    amount: 500,
+    message: null,
+    gateway_response: 'Approved',
+    paid_at: '2026-11-28T06:00:19.000Z',
+    created_at: '2026-11-28T06:00:06.000Z',
+    channel: 'mobile_money',
+    currency: 'GHS',
+    ip_address: '41.242.49.37',
+    metadata: { orderId: 1 },
+    log: {
+      time_spent: 16,
+      attempts: 1,
+      errors: 0,
+      success: true,
+      mobile: true,
+      input: [],
+      history: [{ type: 'action', message: 'Attempted to pay', time: 15 }]
+    },
+    fees: 10,
+    customer: { id: 68324, first_name: null, last_name: null, email: 'payer@customers.datahub.invalid', customer_code: 'CUS_qo38as2hpsgk2r0', phone: null },
+    authorization: { authorization_code: 'AUTH_f5rnfq9p', bin: '055XXX', last4: 'X123', channel: 'mobile_money', bank: 'MTN', country_code: 'GH', brand: 'MTN' }
+  }
+})
+
+function load(): Promise<{ requests: number; non401: number; p50: number; p99: number }> {
+  const bin = path.resolve(import.meta.dirname, '../node_modules/.bin/autocannon')
+  const args = ['-j', '-c', String(CONNECTIONS), '-d', String(SECONDS), '-m', 'POST', '-H', 'Content-Type=application/json', '-H', 'x-paystack-signature=00']
+  const child = spawn(bin, [...args, '-b', body, `http://127.0.0.1:${running.port}/api/webhooks/paystack`], { stdio: ['ignore', 'pipe', 'ignore'] })
+  let out = ''
+  child.stdout.on('data', (c: Buffer) => (out += c))
+  return new Promise((resolve, reject) =>
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited ${code}`))
+      const r = JSON.parse(out)
+      resolve({
+        requests: r.requests.total,
+        non401: (r['1xx'] ?? 0) + (r['2xx'] ?? 0) + (r['3xx'] ?? 0) + (r['5xx'] ?? 0),
+        p50: r.latency.p50,
+        p99: r.latency.p99
+      })
+    })
+  )
+}
+
+for (let round = 1; round <= ROUNDS; round++) {
+  const cpu0 = process.cpuUsage()
+  const r = await load()
+  const cpu = process.cpuUsage(cpu0)
+  const us = (cpu.user + cpu.system) / r.requests
+  console.log(
+    `round ${round}: ${r.requests} requests in ${SECONDS} s (${Math.round(r.requests / SECONDS)}/s), app CPU ${us.toFixed(1)} us per request, ` +
+      `latency p50 ${r.p50} ms p99 ${r.p99} ms${r.non401 ? `, ${r.non401} not 4xx` : ''}`
+  )
+}
+await running.stop()
+process.exit(0)
