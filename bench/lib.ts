@@ -22,9 +22,9 @@ export const BENCH_ENV = {
 }
 export const BENCH_DB_URL = `postgres://datahub:datahub-local@127.0.0.1:${BENCH_ENV.EMBEDDED_PG_PORT}/datahub`
 
-/** Starts a node script as a child on Node 24 and resolves once it answers `url`. */
-export async function startChild(script: string, env: Record<string, string>, url: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] })
+/** Starts a node script as a child on Node 24 and resolves once it answers `url`; `stdout: 'pipe'` to read what it prints. */
+export async function startChild(script: string, env: Record<string, string>, url: string, stdout: 'inherit' | 'pipe' = 'inherit'): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'inherit'] })
   const until = Date.now() + 90_000
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`)
