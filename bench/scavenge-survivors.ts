@@ -20,13 +20,12 @@ const server = await startChild(
   'main.ts',
   { ...BENCH_ENV, PORT, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ./bench/gc-trace.ts` },
   `${base}/readyz`,
-  'pipe'
+  (c) => {
+    const lines = (tail + c.toString()).split('\n')
+    tail = lines.pop()!
+    trace.push(...lines.filter((l) => l.startsWith('MARK ') || l.includes(' gc=')))
+  }
 )
-server.stdout!.on('data', (c: Buffer) => {
-  const lines = (tail + c.toString()).split('\n')
-  tail = lines.pop()!
-  trace.push(...lines.filter((l) => l.startsWith('MARK ') || l.includes(' gc=')))
-})
 const db = new pg.Client({ connectionString: BENCH_DB_URL })
 await db.connect()
 const AGENT_EMAIL = 'bench-orders@datahub.local'
