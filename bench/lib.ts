@@ -22,9 +22,13 @@ export const BENCH_ENV = {
 }
 export const BENCH_DB_URL = `postgres://datahub:datahub-local@127.0.0.1:${BENCH_ENV.EMBEDDED_PG_PORT}/datahub`
 
-/** Starts a node script as a child on Node 24 and resolves once it answers `url`. */
-export async function startChild(script: string, env: Record<string, string>, url: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] })
+/**
+ * Starts a node script as a child on Node 24 and resolves once it answers `url`. `onStdout` reads what it prints
+ * from its start (a pipe nobody reads fills, and the child stops on its next write).
+ */
+export async function startChild(script: string, env: Record<string, string>, url: string, onStdout?: (chunk: Buffer) => void): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', onStdout ? 'pipe' : 'inherit', 'inherit'] })
+  if (onStdout) child.stdout!.on('data', onStdout)
   const until = Date.now() + 90_000
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`)

@@ -1,5 +1,6 @@
 import compression from 'compression'
 import type { Request, RequestHandler, Response } from 'express'
+import http from 'node:http'
 import { pipeline, type Writable } from 'node:stream'
 import zlib from 'node:zlib'
 
@@ -26,11 +27,9 @@ export function compressResponses(): RequestHandler {
     // gets. Node decided at the request's start that a HEAD answer has no body (it drops every
     // write), so the rest of the app can treat it as the GET it mirrors.
     if (req.method === 'HEAD') req.method = 'GET'
-    compress(req, res, (err?: unknown) => {
-      flushOncePerTurn(res)
-      compressWholeJsonAtOnce(req, res)
-      next(err)
-    })
+    answersOnFirstUse(Object.getPrototypeOf(res) as Response)
+    ;(res as Lazy)[LAZY] = compress
+    next()
   }
 }
 
@@ -40,30 +39,103 @@ export const AT_ONCE_MAX = 64 * 1024
 const BROTLI_AT_ONCE = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } }
 
 /**
- * `compression` sends every body through a zlib stream, which does its work on libuv's thread pool: an API
- * answer of 1-2 KB (a placed order) waited for a hop to a pool thread and back, on a busy machine longer than
- * the compression itself (tens of microseconds). An answer given whole (`res.json`, `res.send`) is compressed
- * here at once, with the same encodings and settings; `compression` then sees it encoded and passes it on.
- * Streamed answers (pages, exports) and bodies past AT_ONCE_MAX keep the stream.
+ * `compression` is set on a response only when its answer needs it (a write, headers sent ahead, a body that is
+ * not whole JSON): it puts closures holding the request and the response on the response itself, and with those
+ * every scavenge kept each request's objects alive and promoted them, 6-10 KB per request, about a third of what
+ * survived an order (ADR 0090). The response's prototype answers in its place until then, with functions made
+ * once, the response's own state in one symbol property.
  */
-function compressWholeJsonAtOnce(req: Request, res: Response) {
-  const end = res.end
-  res.end = function (this: Response, ...args: unknown[]) {
-    const [chunk, encoding] = args
-    const body = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : chunk
-    if (Buffer.isBuffer(body) && body.length >= THRESHOLD && body.length <= AT_ONCE_MAX && compressibleNow(req, res)) {
-      const method = req.acceptsEncodings('br', 'gzip')
-      if (method === 'br' || method === 'gzip') {
-        const out = method === 'br' ? zlib.brotliCompressSync(body, BROTLI_AT_ONCE) : zlib.gzipSync(body)
-        res.vary('Accept-Encoding')
-        res.setHeader('Content-Encoding', method)
-        res.setHeader('Content-Length', out.length)
-        const done = args.find((a) => typeof a === 'function')
-        return (end as (...a: unknown[]) => Response).call(this, out, done)
+const LAZY = Symbol('compression on first use')
+const TAKEN = Symbol('compression taken over')
+type Methods = Pick<Response, 'end' | 'write' | 'writeHead' | 'on'>
+type Lazy = Response & { [LAZY]?: RequestHandler; [TAKEN]?: Methods }
+const prototypes = new WeakSet<object>()
+const noop = () => {}
+const METHODS = ['end', 'write', 'writeHead', 'on'] as const
+
+/**
+ * Hands the response to `compression` (and the flush per turn) now. It wraps the plain methods, and keeps its
+ * wrappers beside the response's own: a middleware that wrapped one before (express-session's `end`) keeps
+ * calling what it found, the prototype's, which goes on to `compression`'s as it went to them before.
+ */
+function takeOver(res: Lazy, plain: Methods): void {
+  const compress = res[LAZY]!
+  res[LAZY] = undefined
+  const own = METHODS.map((m) => (Object.hasOwn(res, m) ? res[m] : undefined))
+  Object.assign(res, plain)
+  compress(res.req, res, noop)
+  flushOncePerTurn(res)
+  const taken = {} as Record<string, unknown>
+  METHODS.forEach((m, i) => {
+    taken[m] = res[m]
+    if (own[i]) (res as unknown as Record<string, unknown>)[m] = own[i]
+    else delete (res as Partial<Methods>)[m]
+  })
+  res[TAKEN] = taken as unknown as Methods
+}
+
+function answersOnFirstUse(proto: Response): void {
+  if (prototypes.has(proto)) return
+  prototypes.add(proto)
+  const plain: Methods = { end: proto.end, write: proto.write, writeHead: proto.writeHead, on: proto.on }
+  const call = (res: Lazy, m: (typeof METHODS)[number], args: unknown[]) => {
+    if (res[LAZY]) takeOver(res, plain)
+    return ((res[TAKEN] ?? plain)[m] as (...a: unknown[]) => unknown).apply(res, args)
+  }
+  Object.assign(proto, {
+    end(this: Lazy, ...args: unknown[]) {
+      const compress = this[LAZY]
+      const whole = compress && wholeJson(this, args)
+      if (!whole) return call(this, 'end', args)
+      this[LAZY] = undefined
+      // What `compression` did to such an answer: Vary for a compressible type, nothing else below its threshold.
+      this.vary('Accept-Encoding')
+      const method = whole.length >= THRESHOLD ? this.req.acceptsEncodings('br', 'gzip') : false
+      if (method !== 'br' && method !== 'gzip') {
+        // deflate, or no encoding the client takes: `compression`'s own choice
+        if (whole.length >= THRESHOLD) this[LAZY] = compress
+        return call(this, 'end', args)
       }
+      const out = method === 'br' ? zlib.brotliCompressSync(whole, BROTLI_AT_ONCE) : zlib.gzipSync(whole)
+      this.setHeader('Content-Encoding', method)
+      this.setHeader('Content-Length', out.length)
+      return (plain.end as (...a: unknown[]) => Response).call(
+        this,
+        out,
+        args.find((a) => typeof a === 'function')
+      )
+    },
+    write(this: Lazy, ...args: unknown[]) {
+      return call(this, 'write', args)
+    },
+    writeHead(this: Lazy, ...args: unknown[]) {
+      return call(this, 'writeHead', args)
+    },
+    flushHeaders(this: Lazy) {
+      if (this[LAZY]) takeOver(this, plain)
+      return OutgoingFlushHeaders.call(this)
+    },
+    on(this: Lazy, type: string | symbol, listener: (...a: unknown[]) => void) {
+      // `compression` keeps 'drain' listeners for the encoder it may put in between.
+      if (type === 'drain' || this[TAKEN]) return call(this, 'on', [type, listener])
+      return plain.on.call(this, type, listener)
     }
-    return (end as (...a: unknown[]) => Response).apply(this, args)
-  } as Response['end']
+  })
+}
+const OutgoingFlushHeaders = http.OutgoingMessage.prototype.flushHeaders
+
+/**
+ * A JSON answer handed to `end` whole, headers not yet sent, up to AT_ONCE_MAX: `compression` sent every body
+ * through a zlib stream, which does its work on libuv's thread pool, and an API answer of 1-2 KB (a placed order)
+ * waited for a hop to a pool thread and back, on a busy machine longer than the compression itself (tens of
+ * microseconds). Such an answer is compressed here at once, with the same encodings and settings.
+ */
+function wholeJson(res: Lazy, args: unknown[]): Buffer | null {
+  const [chunk, encoding] = args
+  const body = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : chunk
+  if (!Buffer.isBuffer(body) || body.length > AT_ONCE_MAX || !compressibleNow(res.req, res)) return null
+  if (body.length < THRESHOLD && Number(res.getHeader('Content-Length') ?? body.length) !== body.length) return null
+  return body
 }
 
 const compressibleNow = (req: Request, res: Response) =>
