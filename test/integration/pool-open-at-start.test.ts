@@ -43,19 +43,27 @@ describe('the pool: connections opened at start', function () {
     expect(live!.n).to.equal(4)
   })
 
-  it("the catalog warm-up on each connection writes nothing: no transaction id, and the hot tables' rows as they were", async () => {
+  it('the catalog warm-up opens every hot table and index and writes nothing: no transaction id, the rows as they were', async () => {
     await createOrder()
-    const count = () =>
-      app().db.sequelize.query<{ n: number }>(HOT_TABLES.map((t) => `SELECT count(*)::int AS n FROM ${t}`).join(' UNION ALL '), { type: QueryTypes.SELECT })
+    const db = app().db.sequelize
+    const count = () => db.query<{ n: number }>(HOT_TABLES.map((t) => `SELECT count(*)::int AS n FROM ${t}`).join(' UNION ALL '), { type: QueryTypes.SELECT })
     const before = await count()
-    const [xid] = await app().db.sequelize.transaction(async (t) => {
-      await app().db.sequelize.query(CATALOG_WARM, { transaction: t })
-      return app().db.sequelize.query<{ xid: string | null }>('SELECT pg_current_xact_id_if_assigned()::text AS xid', {
-        transaction: t,
-        type: QueryTypes.SELECT
-      })
+    const [xid, unopened] = await db.transaction(async (t) => {
+      await db.query(CATALOG_WARM, { transaction: t })
+      const [x] = await db.query<{ xid: string | null }>('SELECT pg_current_xact_id_if_assigned()::text AS xid', { transaction: t, type: QueryTypes.SELECT })
+      // The planner opened every hot table and each of its indexes (their catalog entries loaded): each holds this
+      // transaction's ACCESS SHARE lock until its end.
+      const missing = await db.query<{ name: string }>(
+        `SELECT c.relname AS name FROM pg_class c LEFT JOIN pg_index i ON i.indexrelid = c.oid
+          WHERE c.relnamespace = 'public'::regnamespace
+            AND ((c.relname IN (:tables) AND c.relkind = 'r') OR i.indrelid IN (SELECT oid FROM pg_class WHERE relname IN (:tables) AND relkind = 'r'))
+            AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.relation = c.oid AND l.pid = pg_backend_pid() AND l.mode = 'AccessShareLock')`,
+        { transaction: t, replacements: { tables: HOT_TABLES }, type: QueryTypes.SELECT }
+      )
+      return [x!, missing] as const
     })
-    expect(xid!.xid).to.equal(null)
+    expect(xid.xid).to.equal(null)
+    expect(unopened).to.deep.equal([])
     expect(await count()).to.deep.equal(before)
   })
 })
