@@ -45,7 +45,7 @@ const STATEMENTS = process.argv.includes('--statements')
 const INSTANCES = arg('instances', 1)
 // --rounds=3: the run this many times over (each from the same emptied tables), each followed by the bare baseline.
 const ROUNDS = arg('rounds', 1)
-// --pg-stats: PostgreSQL's own time per statement shape (pg_stat_statements, planning included). The
+// --pg-stats: PostgreSQL's own time per statement shape in each round (pg_stat_statements, planning included). The
 // cluster must preload it: `shared_preload_libraries = 'pg_stat_statements'` and
 // `pg_stat_statements.track_planning = on` in its postgresql.auto.conf (see docs/benchmarks-fulfilment.md).
 const PG_STATS = process.argv.includes('--pg-stats')
@@ -70,8 +70,9 @@ const WEBHOOK = process.argv.includes('--webhook')
 const WAL_RELATIONS = process.argv.includes('--wal-relations')
 // --cpu-profile=FILE: a CPU profile of this process (the app, its workers, the vendor fake and the bench) over the
 // last round, from the first settlement until the last text is sent, written as FILE (.cpuprofile, 100 us
-// between samples); bench/profile-groups.ts sums it.
+// between samples); bench/profile-groups.ts sums it. --profile-round=1: that round instead (the first, on a fresh server).
 const CPU_PROFILE = process.argv.find((a) => a.startsWith('--cpu-profile='))?.split('=')[1]
+const PROFILE_ROUND = arg('profile-round', 0)
 const PAYSTACK_KEY = 'sk_test_bench_fulfilment_webhook'
 const now = () => performance.timeOrigin + performance.now()
 const loadNow = () =>
@@ -205,8 +206,12 @@ const notifyTriggers = await q<{ tgname: string; tbl: string }>(
     JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
    WHERE NOT t.tgisinternal AND n.nspname = 'public' AND p.prosrc ILIKE '%pg_notify%' ORDER BY 2, 1`
 )
-// Unknown at the start: the cluster is kept between runs, and a run stopped midway may have left them off.
-let notifying: boolean | undefined
+// Read, not assumed: a run stopped midway may have left them off. An ALTER TABLE that changes nothing would still
+// invalidate every backend's plans and catalog entries of those tables, making the first round colder than a server's.
+const [{ disabled }] = await q<{ disabled: string }>(`SELECT count(*) FILTER (WHERE tgenabled = 'D') AS disabled FROM pg_trigger WHERE tgname IN (:names)`, {
+  names: notifyTriggers.length ? notifyTriggers.map((t) => t.tgname) : ['']
+})
+let notifying: boolean | undefined = Number(disabled) === 0 ? true : Number(disabled) === notifyTriggers.length ? false : undefined
 /** Enable or disable those triggers (ALTER TABLE, committed before the round starts). */
 async function setNotifyTriggers(on: boolean) {
   if (on === notifying) return
@@ -248,7 +253,9 @@ async function appRound(round: number): Promise<RoundFigures> {
   const pgCpu0 = pgCpuMs()
   const settledAt = new Map<number, number>()
   statements?.on()
-  const profiler = CPU_PROFILE && round === ROUNDS ? await startCpuProfile(CPU_PROFILE) : undefined
+  const profiler = CPU_PROFILE && round === (PROFILE_ROUND || ROUNDS) ? await startCpuProfile(CPU_PROFILE) : undefined
+  if (PG_STATS) await sequelize.query('SELECT pg_stat_statements_reset()')
+  const [{ at: roundAt }] = await q<{ at: string }>('SELECT now()::text AS at')
   for (const o of others) o.child.send('go')
   const cpu0 = process.cpuUsage()
   const started = performance.now()
@@ -338,6 +345,10 @@ async function appRound(round: number): Promise<RoundFigures> {
     console.log(`  ${walAndUpdatesText(written0!, await walWritten(), N)}`)
   }
   if (walStart) console.log(walByRelationText(await walByRelation(q, walStart, walEnd!), N))
+  // A connection opened during the round is a new backend: its catalog caches and prepared statements start empty.
+  const [opened] = await q<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE backend_start > :at::timestamptz`, { at: roundAt })
+  console.log(`  connections opened during the round (still open): ${opened!.n}`)
+  if (PG_STATS) await printPgStats(q, N)
   const appCpu = (cpu.user + cpu.system) / 1000
   return {
     notify: notifying,
@@ -382,6 +393,5 @@ await sampler?.stop()
 // The cluster is kept for the next run: leave its triggers as the migrations made them.
 await setNotifyTriggers(true)
 if (WAITS) console.log(`  busy backends by wait over the run (every 10 ms, ${topWaits(waits)})`)
-if (PG_STATS) await printPgStats(q, N * ROUNDS)
 await running.stop()
 process.exit(0)

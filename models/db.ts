@@ -24,7 +24,9 @@ export function connect(url: string, log?: Logger, opts: { poolMax?: number } = 
   const sequelize = new Sequelize(url, {
     dialect: 'postgres',
     logging: log && log.isLevelEnabled('trace') ? (sql: string) => log.trace({ sql }) : false,
-    pool: { max: opts.poolMax ?? 10, min: 0, idle: 10_000 },
+    // Connections opened stay open (min = max): one closed when idle would be opened again, a new backend with cold
+    // caches, by the next burst. `openPoolConnections` opens them all at start.
+    pool: { max: opts.poolMax ?? 10, min: opts.poolMax ?? 10, idle: 10_000 },
     dialectOptions: { application_name: 'datahub' }
   })
   return { sequelize, models: defineModels(sequelize) }

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { openDatabase, type Database } from '../models/db.ts'
 import { migrate } from '../models/migrate.ts'
+import { openPoolConnections } from '../models/warm-pool.ts'
 import { voucherKeyRefusal } from './services/vouchers/index.ts'
 import { seedDefaults } from './services/seed/index.ts'
 import { createApp } from './app.ts'
@@ -23,6 +24,8 @@ export interface Running {
   port: number
   services: Services
   db: Database
+  /** Settles once the pool's connections, opened after listening, are open (how many opened). */
+  poolOpened: Promise<number>
   stop(): Promise<void>
 }
 
@@ -111,6 +114,8 @@ export async function boot(opts: BootOptions): Promise<Running> {
   const simulators = simulatorsInUse(env)
   if (simulators.length) log.info({ simulators }, `simulators in use: ${simulators.join('; ')}`)
   log.info({ url }, 'Data Hub is listening')
+  // After listening, not before: opening them must not delay the start; requests meanwhile share the same pool.
+  const poolOpened = openPoolConnections(db.sequelize, log)
 
   // Stop in order: report not ready (the balancer stops sending), stop accepting, answer what is in
   // flight (a request whose body is still arriving included), then jobs, pages and the pool.
@@ -132,6 +137,7 @@ export async function boot(opts: BootOptions): Promise<Running> {
         // Idle keep-alive sockets would hold close() open; in-flight requests still finish.
         server.closeIdleConnections()
       })
+      await poolOpened
       await services.queue.stop()
       await stopSettingsListener()
       await stopChangesListener()
@@ -141,5 +147,5 @@ export async function boot(opts: BootOptions): Promise<Running> {
       else await db.sequelize.close().catch(() => {})
       log.info('stopped')
     })())
-  return { url, port, services, db, stop }
+  return { url, port, services, db, poolOpened, stop }
 }
