@@ -8,6 +8,7 @@ interface PgClient {
 interface Pool {
   getConnection(o: { type: string }): Promise<PgClient>
   releaseConnection(c: PgClient): Promise<void> | void
+  pool: { minSize: number; size: number; available: number; using: number }
 }
 
 /**
@@ -28,25 +29,30 @@ export const CATALOG_WARM = `SELECT 1 FROM ${HOT_TABLES.join(', ')} WHERE false`
  * a new PostgreSQL backend: a fork, authentication, Sequelize's session settings, empty catalog caches), and loads
  * the hot tables' catalog entries on each. The pool's `min` keeps them open. Read-only; a failure (the database
  * restarting) only leaves the pool to open connections on demand, as before.
+ *
+ * The load runs as each connection is made (Sequelize's `afterConnect`, before the pool lends it), not on the
+ * connections this asks for: one of those handed back early is lent again to a later ask, whose own new connection
+ * then joins the pool unwarmed. Holding every connection until all are made would instead stall a request that
+ * needs two. So the connections opened later, after an outage too, are warmed as well. Settles when the pool holds
+ * its `min` connections, or after a few seconds.
  */
 export async function openPoolConnections(sequelize: Sequelize, log?: Logger): Promise<number> {
-  const pool = sequelize.connectionManager as unknown as Pool
-  const want = (sequelize as unknown as { options: { pool?: { min?: number } } }).options.pool?.min ?? 0
-  const opened = await Promise.allSettled(
-    Array.from({ length: want }, async () => {
-      const client = await pool.getConnection({ type: 'write' })
-      try {
-        await client.query(CATALOG_WARM)
-      } finally {
-        await pool.releaseConnection(client)
-      }
-    })
-  )
-  const failed = opened.filter((o) => o.status === 'rejected')
+  sequelize.addHook('afterConnect', 'catalogWarm', async (connection: unknown) => {
+    await (connection as PgClient).query(CATALOG_WARM).catch(() => {})
+  })
+  const manager = sequelize.connectionManager as unknown as Pool
+  const pool = manager.pool
+  const want = pool.minSize
+  const asked = await Promise.allSettled(Array.from({ length: want }, async () => manager.releaseConnection(await manager.getConnection({ type: 'write' }))))
+  const failed = asked.filter((o) => o.status === 'rejected')
   if (failed.length)
     log?.warn(
       { err: { message: ((failed[0] as PromiseRejectedResult).reason as Error)?.message }, failed: failed.length },
       'could not open every pool connection at start'
     )
-  return want - failed.length
+  // The connections made for asks served by one handed back are still being made: they join the pool when ready.
+  for (let waited = 0; pool.size - pool.available - pool.using > 0 && waited < 5_000; waited += 20) {
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  return pool.available + pool.using
 }
