@@ -74,12 +74,22 @@ export async function transactionOn<T>(sequelize: Sequelize, fn: (t: Transaction
  * statement (ADR 0079).
  */
 export function committedAlready(sequelize: Sequelize): Transaction {
-  const t = new Transaction(sequelize, {})
+  const t = new CommittedAlready(sequelize, {})
   const open = t as unknown as Open
-  // pg's callback form (the last argument) is how every statement reaches a connection here.
-  const refused = (...args: unknown[]) => (args.at(-1) as (err: Error) => void)(new Error('a statement sent in a transaction that has committed already'))
-  open.connection = { query: refused }
+  open.connection = REFUSING
   open.finished = 'commit'
-  t.afterCommit = (hook) => void hook(t)
   return t
+}
+
+// Made once, and the hook run through the class rather than a function set on each transaction: a function kept on
+// an object that holds that object kept each order's transaction alive through V8's scavenges (ADR 0092).
+class CommittedAlready extends Transaction {
+  override afterCommit(hook: (t: this) => void | Promise<void>): void {
+    void hook(this)
+  }
+}
+
+// pg's callback form (the last argument) is how every statement reaches a connection here.
+const REFUSING: PgConnection = {
+  query: (...args: unknown[]) => (args.at(-1) as (err: Error) => void)(new Error('a statement sent in a transaction that has committed already'))
 }
