@@ -75,6 +75,7 @@ const phone = () => `024${String(2_000_000 + (n++ % 8_000_000)).padStart(7, '0')
 const kinds: Record<string, () => Promise<number>> = {
   healthz: () => send('GET', '/healthz'),
   packages: () => send('GET', '/api/packages'),
+  readyz: () => send('GET', '/readyz'),
   badOrder: () => send('POST', '/api/orders', { 'content-type': 'application/json' }, JSON.stringify({ packageId: pkg!.id, recipientNumber: 'x' })),
   visitor: () => {
     const p = phone()

@@ -1,13 +1,10 @@
 import { createHash } from 'node:crypto'
 import { UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize'
-
-interface PgClient {
-  query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: any[]; rowCount: number | null }>
-}
+import { send, type PgCallbackClient } from './pg-send.ts'
 
 interface Pool {
-  getConnection(o: { type: string }): Promise<PgClient>
-  releaseConnection(c: PgClient): Promise<void> | void
+  getConnection(o: { type: string }): Promise<PgCallbackClient>
+  releaseConnection(c: PgCallbackClient): Promise<void> | void
 }
 
 /** Runs one statement with $1.. parameters as a named (prepared) statement: its text, or the text with its name (`named`). */
@@ -68,11 +65,11 @@ export function createPrepared(sequelize: Sequelize): Prepared {
   return async function run<T>(statement: string | NamedStatement, values: unknown[], t?: Transaction | null): Promise<T[]> {
     const name = typeof statement === 'string' ? nameOf(statement) : statement.name
     const text = typeof statement === 'string' ? statement : statement.text
-    const own = (t as unknown as { connection?: PgClient } | undefined)?.connection
-    if (own) return (await own.query({ name, text, values })).rows as T[]
+    const own = (t as unknown as { connection?: PgCallbackClient } | undefined)?.connection
+    if (own) return (await send(own, { name, text, values })).rows as T[]
     const client = await pool.getConnection({ type: 'write' })
     try {
-      return (await client.query({ name, text, values })).rows as T[]
+      return (await send(client, { name, text, values })).rows as T[]
     } finally {
       await pool.releaseConnection(client)
     }

@@ -1,7 +1,7 @@
 import { Transaction, type Sequelize } from 'sequelize'
+import { send, type PgCallbackClient } from './pg-send.ts'
 
-interface PgConnection {
-  query(text: string): Promise<unknown>
+interface PgConnection extends PgCallbackClient {
   uuid?: string
 }
 
@@ -42,11 +42,11 @@ export async function transactionOn<T>(sequelize: Sequelize, fn: (t: Transaction
   }
   let result: T
   try {
-    await connection.query('START TRANSACTION;')
+    await send(connection, 'START TRANSACTION;')
     result = await fn(t)
   } catch (err) {
     open.finished = 'rollback'
-    const rolledBack = await connection.query('ROLLBACK;').then(
+    const rolledBack = await send(connection, 'ROLLBACK;').then(
       () => true,
       () => false
     )
@@ -54,7 +54,7 @@ export async function transactionOn<T>(sequelize: Sequelize, fn: (t: Transaction
     throw err
   }
   try {
-    await connection.query('COMMIT;')
+    await send(connection, 'COMMIT;')
     await release(true)
   } catch (err) {
     await release(false)
@@ -74,11 +74,22 @@ export async function transactionOn<T>(sequelize: Sequelize, fn: (t: Transaction
  * statement (ADR 0079).
  */
 export function committedAlready(sequelize: Sequelize): Transaction {
-  const t = new Transaction(sequelize, {})
+  const t = new CommittedAlready(sequelize, {})
   const open = t as unknown as Open
-  const refused = () => Promise.reject(new Error('a statement sent in a transaction that has committed already'))
-  open.connection = { query: refused }
+  open.connection = REFUSING
   open.finished = 'commit'
-  t.afterCommit = (hook) => void hook(t)
   return t
+}
+
+// Made once, and the hook run through the class rather than a function set on each transaction: a function kept on
+// an object that holds that object kept each order's transaction alive through V8's scavenges (ADR 0092).
+class CommittedAlready extends Transaction {
+  override afterCommit(hook: (t: this) => void | Promise<void>): void {
+    void hook(this)
+  }
+}
+
+// pg's callback form (the last argument) is how every statement reaches a connection here.
+const REFUSING: PgConnection = {
+  query: (...args: unknown[]) => (args.at(-1) as (err: Error) => void)(new Error('a statement sent in a transaction that has committed already'))
 }
