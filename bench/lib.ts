@@ -3,6 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
+import type pg from 'pg'
+import { hashSecret } from '../server/lib/crypto.ts'
 
 export const ROOT = path.resolve(import.meta.dirname, '..')
 // BENCH_PG_PORT / BENCH_PORT: another free port pair when several benches share the machine.
@@ -165,4 +167,41 @@ export async function pagesServer(opts: { url?: string; port: string; pgPort: st
     `http://127.0.0.1:${opts.port}/healthz`
   )
   return { base: `http://127.0.0.1:${opts.port}`, child }
+}
+
+/**
+ * An approved, paid agent with a well-filled wallet, signed in once to make a new reseller API key: each run makes
+ * its own, the earlier runs' keys revoked, or the agent's key limit refuses the sixth run.
+ */
+export async function benchResellerKey(db: pg.Client, base: string): Promise<string> {
+  const email = 'bench-orders@datahub.local'
+  const password = 'bench-agent-password'
+  await db.query(
+    `WITH u AS (INSERT INTO users (email, name, password_hash, role) VALUES ($1, 'Bench Orders', $2, 'AGENT')
+                    ON CONFLICT (lower(email)) DO UPDATE SET password_hash = EXCLUDED.password_hash RETURNING id),
+                 a AS (INSERT INTO agents (user_id, name, phone, approved, payment_status) SELECT id, 'Bench Orders', '0240000998', true, 'SUCCESS' FROM u
+                    ON CONFLICT (user_id) DO UPDATE SET approved = true RETURNING id)
+            INSERT INTO wallets (agent_id, balance_pesewas) SELECT id, 1000000000 FROM a ON CONFLICT (agent_id) DO UPDATE SET balance_pesewas = 1000000000`,
+    [email, await hashSecret(password)]
+  )
+  await db.query(
+    `UPDATE api_keys SET revoked_at = now() WHERE revoked_at IS NULL
+       AND agent_id = (SELECT a.id FROM agents a JOIN users u ON u.id = a.user_id WHERE lower(u.email) = lower($1))`,
+    [email]
+  )
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password })
+  })
+  const { csrfToken } = (await login.json()) as { csrfToken: string }
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!
+  const keyRes = await fetch(`${base}/api/reseller/keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrfToken },
+    body: JSON.stringify({ name: `bench ${Date.now()}` })
+  })
+  const apiKey = ((await keyRes.json()) as { key?: string }).key ?? ''
+  if (!keyRes.ok || !apiKey) throw new Error(`bench API key failed: ${keyRes.status}`)
+  return apiKey
 }

@@ -25,8 +25,7 @@ import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import pg from 'pg'
-import { hashSecret } from '../server/lib/crypto.ts'
-import { BENCH_DB_URL, BENCH_ENV, postgresCpu, processCpuSeconds, ROOT, startChild, stopChild } from './lib.ts'
+import { BENCH_DB_URL, BENCH_ENV, benchResellerKey, postgresCpu, processCpuSeconds, ROOT, startChild, stopChild } from './lib.ts'
 import { phaseTable } from './trace-phases.ts'
 
 const perRound = Number(process.env.BENCH_ORDERS ?? 200)
@@ -83,37 +82,7 @@ const db = new pg.Client({ connectionString: BENCH_DB_URL })
 await db.connect()
 if (pgStatements) await db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements')
 
-// An approved, paid agent with a well-filled wallet and an API key.
-const AGENT_EMAIL = 'bench-orders@datahub.local'
-const AGENT_PASSWORD = 'bench-agent-password'
-await db.query(
-  `WITH u AS (INSERT INTO users (email, name, password_hash, role) VALUES ($1, 'Bench Orders', $2, 'AGENT')
-                  ON CONFLICT (lower(email)) DO UPDATE SET password_hash = EXCLUDED.password_hash RETURNING id),
-               a AS (INSERT INTO agents (user_id, name, phone, approved, payment_status) SELECT id, 'Bench Orders', '0240000998', true, 'SUCCESS' FROM u
-                  ON CONFLICT (user_id) DO UPDATE SET approved = true RETURNING id)
-          INSERT INTO wallets (agent_id, balance_pesewas) SELECT id, 1000000000 FROM a ON CONFLICT (agent_id) DO UPDATE SET balance_pesewas = 1000000000`,
-  [AGENT_EMAIL, await hashSecret(AGENT_PASSWORD)]
-)
-// Each run makes its own key: the earlier runs' keys are revoked, or the agent's key limit refuses the sixth run.
-await db.query(
-  `UPDATE api_keys SET revoked_at = now() WHERE revoked_at IS NULL
-     AND agent_id = (SELECT a.id FROM agents a JOIN users u ON u.id = a.user_id WHERE lower(u.email) = lower($1))`,
-  [AGENT_EMAIL]
-)
-const login = await fetch(`${base}/api/auth/login`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ email: AGENT_EMAIL, password: AGENT_PASSWORD })
-})
-const loginBody = (await login.json()) as { csrfToken: string }
-const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!
-const keyRes = await fetch(`${base}/api/reseller/keys`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': loginBody.csrfToken },
-  body: JSON.stringify({ name: `bench ${Date.now()}` })
-})
-const apiKey = ((await keyRes.json()) as { key?: string; apiKey?: string }).key ?? ''
-if (!keyRes.ok || !apiKey) throw new Error(`bench API key failed: ${keyRes.status}`)
+const apiKey = await benchResellerKey(db, base)
 const [pkg] = (await (await fetch(`${base}/api/packages`)).json()) as { id: number; network: string }[]
 
 type Answer = { status: number; text(): Promise<string> }

@@ -8,8 +8,7 @@
 import { randomUUID } from 'node:crypto'
 import http from 'node:http'
 import pg from 'pg'
-import { hashSecret } from '../server/lib/crypto.ts'
-import { BENCH_DB_URL, BENCH_ENV, startChild, stopChild } from './lib.ts'
+import { BENCH_DB_URL, BENCH_ENV, benchResellerKey, startChild, stopChild } from './lib.ts'
 
 const PORT = process.env.BENCH_PORT ?? '4520'
 const base = `http://127.0.0.1:${PORT}`
@@ -28,33 +27,7 @@ const server = await startChild(
 )
 const db = new pg.Client({ connectionString: BENCH_DB_URL })
 await db.connect()
-const AGENT_EMAIL = 'bench-orders@datahub.local'
-const AGENT_PASSWORD = 'bench-agent-password'
-await db.query(
-  `WITH u AS (INSERT INTO users (email, name, password_hash, role) VALUES ($1, 'Bench Orders', $2, 'AGENT')
-                  ON CONFLICT (lower(email)) DO UPDATE SET password_hash = EXCLUDED.password_hash RETURNING id),
-               a AS (INSERT INTO agents (user_id, name, phone, approved, payment_status) SELECT id, 'Bench Orders', '0240000998', true, 'SUCCESS' FROM u
-                  ON CONFLICT (user_id) DO UPDATE SET approved = true RETURNING id)
-          INSERT INTO wallets (agent_id, balance_pesewas) SELECT id, 1000000000 FROM a ON CONFLICT (agent_id) DO UPDATE SET balance_pesewas = 1000000000`,
-  [AGENT_EMAIL, await hashSecret(AGENT_PASSWORD)]
-)
-await db.query(
-  `UPDATE api_keys SET revoked_at = now() WHERE revoked_at IS NULL AND agent_id = (SELECT a.id FROM agents a JOIN users u ON u.id = a.user_id WHERE lower(u.email) = lower($1))`,
-  [AGENT_EMAIL]
-)
-const login = await fetch(`${base}/api/auth/login`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ email: AGENT_EMAIL, password: AGENT_PASSWORD })
-})
-const loginBody = (await login.json()) as { csrfToken: string }
-const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!
-const keyRes = await fetch(`${base}/api/reseller/keys`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': loginBody.csrfToken },
-  body: JSON.stringify({ name: `surv ${Date.now()}` })
-})
-const apiKey = ((await keyRes.json()) as { key: string }).key
+const apiKey = await benchResellerKey(db, base)
 const [pkg] = (await (await fetch(`${base}/api/packages`)).json()) as { id: number }[]
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
 const send = (method: string, p: string, headers: Record<string, string> = {}, body = '') =>
