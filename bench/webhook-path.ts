@@ -4,6 +4,7 @@
 //   paystack  POST /api/webhooks/paystack, a 1.2 KB charge.success signed with another key (401)
 //   whatsapp  POST /api/whatsapp/webhook, a 1 KB message batch with a wrong X-Hub-Signature-256 (401)
 //   ussd      POST /ussd/africastalking, an Africa's Talking form hop with a wrong ?secret= (403 END Not allowed.)
+//   ussd-dial the same hop with the secret, a first dial from a number with no agent: the menu's reads and its END (200)
 //
 //   node <checkout>/bench/webhook-path.ts [--route=paystack] [--seconds=8] [--connections=16] [--rounds=3]
 //
@@ -19,7 +20,7 @@ const SECONDS = arg('seconds', 8)
 const CONNECTIONS = arg('connections', 16)
 const ROUNDS = arg('rounds', 3)
 const ROUTE = process.argv.find((a) => a.startsWith('--route='))?.split('=')[1] ?? 'paystack'
-if (!['paystack', 'whatsapp', 'ussd'].includes(ROUTE)) throw new Error(`--route: paystack, whatsapp or ussd, not ${ROUTE}`)
+if (!['paystack', 'whatsapp', 'ussd', 'ussd-dial'].includes(ROUTE)) throw new Error(`--route: paystack, whatsapp, ussd or ussd-dial, not ${ROUTE}`)
 const from = (file: string) => import(pathToFileURL(path.resolve(file)).href)
 const { loadEnv } = await from('server/env.ts')
 const { boot } = await from('main.ts')
@@ -110,10 +111,23 @@ const ussdBody = new URLSearchParams({
 const request = {
   paystack: { path: '/api/webhooks/paystack', type: 'application/json', proof: ['x-paystack-signature=00'], body },
   whatsapp: { path: '/api/whatsapp/webhook', type: 'application/json', proof: ['x-hub-signature-256=sha256=00'], body: waBody },
-  ussd: { path: '/ussd/africastalking?secret=wrong', type: 'application/x-www-form-urlencoded', proof: [], body: ussdBody }
+  ussd: { path: '/ussd/africastalking?secret=wrong', type: 'application/x-www-form-urlencoded', proof: [], body: ussdBody },
+  'ussd-dial': {
+    path: '/ussd/africastalking?secret=bench-ussd-shared-secret',
+    type: 'application/x-www-form-urlencoded',
+    proof: [],
+    body: new URLSearchParams({
+      sessionId: 'ATUid_bench_dial',
+      serviceCode: '*920*44#',
+      phoneNumber: '+233209999999',
+      networkCode: '62001',
+      text: ''
+    }).toString()
+  }
 }[ROUTE]!
+const expected = ROUTE === 'ussd-dial' ? '2xx' : '4xx'
 
-function load(): Promise<{ requests: number; non401: number; p50: number; p99: number }> {
+function load(): Promise<{ requests: number; unexpected: number; p50: number; p99: number }> {
   const bin = path.resolve(import.meta.dirname, '../node_modules/.bin/autocannon')
   const args = ['-j', '-c', String(CONNECTIONS), '-d', String(SECONDS), '-m', 'POST', '-H', `Content-Type=${request.type}`]
   for (const h of request.proof) args.push('-H', h)
@@ -126,7 +140,7 @@ function load(): Promise<{ requests: number; non401: number; p50: number; p99: n
       const r = JSON.parse(out)
       resolve({
         requests: r.requests.total,
-        non401: (r['1xx'] ?? 0) + (r['2xx'] ?? 0) + (r['3xx'] ?? 0) + (r['5xx'] ?? 0),
+        unexpected: ['1xx', '2xx', '3xx', '4xx', '5xx'].reduce((n, k) => n + (k === expected ? 0 : (r[k] ?? 0)), 0),
         p50: r.latency.p50,
         p99: r.latency.p99
       })
@@ -141,7 +155,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   const us = (cpu.user + cpu.system) / r.requests
   console.log(
     `${ROUTE} round ${round}: ${r.requests} requests in ${SECONDS} s (${Math.round(r.requests / SECONDS)}/s), app CPU ${us.toFixed(1)} us per request, ` +
-      `latency p50 ${r.p50} ms p99 ${r.p99} ms${r.non401 ? `, ${r.non401} not 4xx` : ''}`
+      `latency p50 ${r.p50} ms p99 ${r.p99} ms${r.unexpected ? `, ${r.unexpected} not ${expected}` : ''}`
   )
 }
 await running.stop()
