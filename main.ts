@@ -21,13 +21,12 @@ import { ussdRouter } from './ussd/router.ts'
 import { ussdSimulatorRouter } from './ussd/simulator-router.ts'
 
 /**
- * Channels outside /api that the server mounts before the pages (payment webhooks and the
- * simulator, the USSD gateway), and the job queue's tasks. Each later feature adds itself here.
+ * Channels that the server mounts before the pages (the USSD simulator's phone, a shop's preview card). Each later
+ * feature adds itself here; a callback from a machine outside that proves itself goes in `mountCallbacks`.
  */
 export function mountChannels(app: Express, services: Services): void {
-  const { env, log } = services.deps
-  // The telco's USSD gateway (POST /ussd/africastalking, /ussd/arkesel) and its simulator's phone.
-  app.use('/ussd', ussdRouter(services, { env, log }))
+  const { env } = services.deps
+  // The USSD simulator's phone (it calls the gateway's endpoint over HTTP, as the telco does).
   app.use('/api/ussd-simulator', ussdSimulatorRouter(env))
   // A shop's link-preview card; fetchers (WhatsApp) run no JavaScript and want a raster image.
   app.get('/shop/:slug/og.png', async (req, res) => {
@@ -36,6 +35,16 @@ export function mountChannels(app: Express, services: Services): void {
     res.setHeader('Cache-Control', 'public, max-age=300')
     res.type('image/png').send(png)
   })
+}
+
+/**
+ * The channels' callbacks from machines outside, mounted before the browser's middleware (ADR 0089): the telco's
+ * USSD gateway (POST /ussd/africastalking, /ussd/arkesel), which proves itself with the shared secret or its address
+ * and whose answer a caller waits for on the phone's screen.
+ */
+export function mountCallbacks(app: Express, services: Services): void {
+  const { env, log } = services.deps
+  app.use('/ussd', ussdRouter(services, { env, log }))
 }
 
 /** Every task the job queue runs (each receives its services); registered on every instance. */
@@ -88,7 +97,7 @@ export function registerTasks(services: Services): void {
 
 /** The server with every channel and task joined: what the command line, tests and benches start. */
 export function boot(opts: Omit<BootOptions, 'channels'> = {}): Promise<Running> {
-  return bootServer({ ...opts, channels: { mount: mountChannels, registerTasks } })
+  return bootServer({ ...opts, channels: { mount: mountChannels, mountCallbacks, registerTasks } })
 }
 
 /** The command line: `node main.ts [--dev]`, and `npm start` through scripts/start.ts. */

@@ -17,6 +17,7 @@ import { securityHeaders } from './http/middleware/security-headers.ts'
 import { anonymousReads } from './http/routes/anonymous-reads.ts'
 import { apiRouter } from './http/routes/index.ts'
 import { signedCallbacksRouter } from './http/routes/payments/webhooks.ts'
+import { whatsappCallbacksRouter } from './http/routes/whatsapp/callbacks.ts'
 import { siteMetaRouter } from './http/site-meta.ts'
 import { preparedFor } from '../models/prepared.ts'
 import { RETRY_AFTER_SECONDS } from './lib/db-unavailable.ts'
@@ -33,8 +34,10 @@ export interface AppOptions {
   sessionSecret: string
   /** Serves pages (Vike) and static assets; mounted after the API. */
   pages?: { assets?: RequestHandler[]; render: RequestHandler }
-  /** Extra routers mounted before the pages (webhooks, USSD, simulator). */
+  /** Extra routers mounted before the pages (the USSD simulator, a shop's preview card). */
   extra?: (app: Express) => void
+  /** Callbacks from machines outside that prove themselves (the telco's USSD hop), mounted before the browser's middleware (ADR 0089). */
+  callbacks?: (app: Express) => void
   /** Prometheus registry for /metrics; absent, there is no /metrics. */
   metrics?: Metrics
   /** Set while the instance drains before stopping: /readyz answers 503 and connections are not kept alive. */
@@ -61,6 +64,8 @@ export function createApp(opts: AppOptions): Express {
   app.use(securityHeaders(env).middleware)
   // The gateways' signed callbacks need none of the browser's middleware below (ADR 0089): answered here.
   app.use('/api/webhooks', signedCallbacksRouter(services))
+  app.use('/api/whatsapp', whatsappCallbacksRouter(services))
+  opts.callbacks?.(app)
   app.use(anonymousReads(services, SESSION_COOKIE))
 
   app.use(compressResponses())

@@ -58,6 +58,8 @@ async function pageLayer(env: Env, services: Services, dev: boolean) {
  */
 export interface Channels {
   mount(app: Express, services: Services): void
+  /** The channels' callbacks from machines outside that prove themselves, mounted before the browser's middleware. */
+  mountCallbacks(app: Express, services: Services): void
   registerTasks(services: Services): void
 }
 
@@ -98,7 +100,17 @@ export async function boot(opts: BootOptions): Promise<Running> {
   const pages = await pageLayer(env, services, opts.dev ?? false)
   const lifecycle = { draining: false }
   const metrics = createMetrics(services.opsMetrics, services.connections)
-  const app = createApp({ env, log, services, sessionSecret: secret, pages, metrics, lifecycle, extra: (a) => opts.channels.mount(a, services) })
+  const app = createApp({
+    env,
+    log,
+    services,
+    sessionSecret: secret,
+    pages,
+    metrics,
+    lifecycle,
+    extra: (a) => opts.channels.mount(a, services),
+    callbacks: (a) => opts.channels.mountCallbacks(a, services)
+  })
   opts.channels.registerTasks(services)
   if (env.JOBS_ENABLED) await services.queue.start()
 

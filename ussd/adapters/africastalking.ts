@@ -1,4 +1,5 @@
 import Joi from 'joi'
+import { answerText } from '../../server/http/answer.ts'
 import type { UssdAdapter } from './types.ts'
 
 // Africa's Talking posts form fields and reads text/plain starting with 'CON ' or 'END '.
@@ -32,9 +33,6 @@ export const africasTalking: UssdAdapter = {
     }
   },
   send(res, reply, _request, status = 200) {
-    res
-      .status(status)
-      .type('text/plain')
-      .send(`${reply.end ? 'END' : 'CON'} ${reply.text}`)
+    answerText(res, `${reply.end ? 'END' : 'CON'} ${reply.text}`, status)
   }
 }

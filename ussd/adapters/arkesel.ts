@@ -1,4 +1,5 @@
 import Joi from 'joi'
+import { answerJson } from '../../server/http/answer.ts'
 import type { UssdAdapter } from './types.ts'
 
 // Arkesel-style JSON gateway (Hubtel and Nalo are alike): only this hop's input arrives, with a
@@ -36,6 +37,6 @@ export const arkesel: UssdAdapter = {
     }
   },
   send(res, reply, request, status = 200) {
-    res.status(status).json({ ...(request?.echo ?? {}), message: reply.text, continueSession: !reply.end })
+    answerJson(res, { ...(request?.echo ?? {}), message: reply.text, continueSession: !reply.end }, status)
   }
 }

@@ -8,24 +8,13 @@ import { callbackUrlOf } from '../orders/payer.ts'
 import { payBody, replyBody, simulatorMessageBody } from './schema.ts'
 
 /**
- * WhatsApp (docs/whatsapp.md): Meta's webhook (GET verification, signed POSTs), the simulator's
- * customer (only while no WhatsApp account is configured), and the admins' handed-off chats.
+ * WhatsApp (docs/whatsapp.md): the simulator's customer (only while no WhatsApp account is configured), a payment
+ * link's page and the admins' handed-off chats. Meta's webhook is `whatsappCallbacksRouter`'s (ADR 0089).
  */
 export function whatsappRouter(services: Services) {
   const r = Router()
   const wa = services.whatsapp
   const { env } = services.deps
-
-  r.get('/webhook', (req, res) => {
-    const challenge = wa.verifySubscription(req.query as Record<string, unknown>)
-    if (challenge === null) return void res.status(403).type('text/plain').send('Verification failed')
-    res.status(200).type('text/plain').send(challenge)
-  })
-  r.post('/webhook', async (req, res) => {
-    const result = await wa.webhook(req.rawBody, req.headers['x-hub-signature-256'], req.body, ctxOf(req))
-    if (!result) return void res.status(401).json({ error: 'Invalid signature', message: 'Invalid signature' })
-    res.json({ ok: true, ...result })
-  })
 
   // Like the USSD simulator: anyone in development, admins elsewhere; never once a real account is set.
   const simulator: RequestHandler = (req, _res, next) => {
