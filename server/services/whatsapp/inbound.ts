@@ -1,4 +1,5 @@
 import type { Env } from '../../env.ts'
+import { safeEqual } from '../../lib/crypto.ts'
 import { badRequest } from '../../lib/errors.ts'
 import type { Ctx } from '../context.ts'
 import type { Queue } from '../queue/index.ts'
@@ -53,7 +54,9 @@ export function createInbound(deps: InboundDeps) {
     /** Meta's GET check of the webhook URL: the challenge back when the verify token matches. */
     verifySubscription(query: Record<string, unknown>): string | null {
       const token = env.WHATSAPP_VERIFY_TOKEN
-      if (!token || query['hub.mode'] !== 'subscribe' || query['hub.verify_token'] !== token) return null
+      const given = query['hub.verify_token']
+      // Compared in constant time: the token is the URL's only proof, like a signature's secret.
+      if (!token || query['hub.mode'] !== 'subscribe' || typeof given !== 'string' || !safeEqual(given, token)) return null
       const challenge = query['hub.challenge']
       return typeof challenge === 'string' && /^[\w-]{1,200}$/.test(challenge) ? challenge : null
     },

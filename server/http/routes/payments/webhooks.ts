@@ -1,4 +1,5 @@
-import { type Response, Router } from 'express'
+import { Router } from 'express'
+import { answerJson } from '../../answer.ts'
 import { formBody, jsonBody } from '../../middleware/body.ts'
 import { rejectUnstorableText, requireKnownBody } from '../../middleware/input.ts'
 import type { Services } from '../../../services/index.ts'
@@ -43,15 +44,4 @@ export function signedCallbacksRouter(services: Services) {
     answerJson(res, result)
   })
   return r
-}
-
-/**
- * `res.json`'s bytes and type without its ETag, a hash of every answer: an answer to a POST is never revalidated,
- * and the gateway reads only the status.
- */
-function answerJson(res: Response, value: unknown) {
-  const body = JSON.stringify(value)
-  res.setHeader('Content-Type', 'application/json; charset=utf-8')
-  res.setHeader('Content-Length', Buffer.byteLength(body))
-  res.end(body)
 }
