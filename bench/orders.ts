@@ -16,6 +16,9 @@
 //   BENCH_WAL=1: the cluster's WAL flushes (fsyncs, every process: backends and the WAL writer) per order of each kind,
 //     from pg_stat_io around each kind's run (each read waits 11 s for idle backends to report; the bench's own
 //     DELETE of the rate limits before a run adds at most one flush per run)
+//   BENCH_BUSY=<n>, BENCH_BUSY_DUTY=<percent> (bench/busy-load.ts): n processes keep a CPU busy that share of each 10 ms
+//     through the timed rounds (the bare server's too), a slower host on demand; `taskset -c 0 node bench/orders.ts`
+//     puts the bench, the server and PostgreSQL on one core instead
 //   BENCH_PG_STATEMENTS=1: PostgreSQL's own time per statement (pg_stat_statements, planning included) over the profiled
 //     orders of each kind; the cluster is started with the extension preloaded (slower: leave it off for timed runs)
 import { randomUUID } from 'node:crypto'
@@ -25,8 +28,10 @@ import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import pg from 'pg'
+import { busyLoad } from './busy-load.ts'
 import { BENCH_DB_URL, BENCH_ENV, benchResellerKey, postgresCpu, processCpuSeconds, ROOT, startChild, stopChild } from './lib.ts'
 import { phaseTable } from './trace-phases.ts'
+import { postgresSwitches, type Switches, switchesSince, threadSwitches } from './wakeups.ts'
 
 const perRound = Number(process.env.BENCH_ORDERS ?? 200)
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3))
@@ -195,13 +200,21 @@ async function walFsyncs(): Promise<number> {
   const { rows } = await db.query<{ f: string }>(`SELECT coalesce(sum(fsyncs), 0) AS f FROM pg_stat_io WHERE object = 'wal'`)
   return Number(rows[0]!.f)
 }
+// Context switches per order by thread and PostgreSQL process (bench/wakeups.ts), around each kind's run like the CPU.
+const wakeups: Record<string, Switches> = {}
 const cpuOf = (name: string, run: () => Promise<number[]>) => async () => {
   const wal0 = WAL ? await walFsyncs() : 0
   const app0 = processCpuSeconds(server.pid!)
   const kernel0 = kernelSeconds(server.pid!)
   const db0 = postgresCpu(pgDir).backends
   const threads0 = threadSeconds(server.pid!)
+  const sw0 = { ...threadSwitches(server.pid!), ...postgresSwitches(pgDir) }
   const ms = await run()
+  for (const [t, d] of Object.entries(switchesSince(sw0, { ...threadSwitches(server.pid!), ...postgresSwitches(pgDir) }))) {
+    const o = ((wakeups[name] ??= {})[t] ??= { voluntary: 0, involuntary: 0 })
+    o.voluntary += d.voluntary
+    o.involuntary += d.involuntary
+  }
   const c = (cpu[name] ??= { app: 0, appKernel: 0, db: 0, fsyncs: 0, threads: {} })
   for (const [t, s] of Object.entries(threadSeconds(server.pid!))) c.threads[t] = (c.threads[t] ?? 0) + s - (threads0[t] ?? 0)
   c.app += processCpuSeconds(server.pid!) - app0
@@ -222,6 +235,8 @@ const PROFILED_KIND = (option('cpu-profile-kind') ?? process.env.BENCH_CPU_PROFI
 // BENCH_WARMUP rounds (0 by default, as before) run first and are not counted: in the counted rounds of a fresh server,
 // V8 is still compiling the order's code (its compiler threads are part of the app's CPU), as a server running for a
 // while no longer is.
+const busy = busyLoad()
+console.log(`rounds under ${busy.label}, ${os.availableParallelism()} CPUs usable, load ${loadavg()}`)
 for (let round = 0; round < warmupRounds; round++) for (const place of Object.values(kinds)) await inARow(place, WARM_UP)
 delete clientCpu[WARM_UP]
 for (let round = 0; round < rounds; round++) {
@@ -237,6 +252,8 @@ for (let round = 0; round < rounds; round++) {
   ;(all[BARE] ??= []).push(...(await inARow(bareKind, BARE)))
   bareCpu += processCpuSeconds(bare.pid!) - bare0
 }
+await busy.stop()
+const roundsLoad = loadavg()
 // Statements per order, and where an order's time goes: PROFILE_ORDERS (20) orders of each kind, one
 // at a time, each statement's time from send to answer as the log has it (bench/statement-log.ts),
 // the mean per statement next to the mean request. The pool's liveness probe (SELECT 1) is left out.
@@ -340,6 +357,11 @@ for (const [name, c] of Object.entries(cpu)) {
     .sort((a, b) => b[1] - a[1])
     .map(([t, s]) => `${t} ${((s * 1000) / n).toFixed(2)}`)
   console.log(`${''.padEnd(60)}   the app's by thread (ms per order): ${byThread.join(', ')}`)
+  const sw = Object.entries(wakeups[name] ?? {})
+    .filter(([, d]) => d.voluntary + d.involuntary > 0)
+    .sort((a, b) => b[1].voluntary + b[1].involuntary - a[1].voluntary - a[1].involuntary)
+    .map(([t, d]) => `${t} ${(d.voluntary / n).toFixed(2)}+${(d.involuntary / n).toFixed(2)}`)
+  console.log(`${''.padEnd(60)}   context switches per order, voluntary+involuntary: ${sw.join(', ')}`)
 }
 console.log(`${BARE.padEnd(60)} CPU per request: ${((bareCpu * 1000) / all[BARE]!.length).toFixed(2)} ms`)
 for (const [name, c] of Object.entries(clientCpu))
@@ -349,4 +371,4 @@ for (const line of profiles) console.log(line)
 for (const line of pgTimes) console.log(line)
 if (traceFile) for (const prefix of ['POST /api/orders', 'POST /api/v1/orders']) console.log(['', ...phaseTable(traceFile, prefix, profiled)].join('\n'))
 for (const name of Object.keys(kinds)) console.log(`ratio p50 ${name} / bare: ${(pct(all[name]!, 50) / pct(all[BARE]!, 50)).toFixed(1)}x`)
-console.log(`load average at the end: ${loadavg()}`)
+console.log(`load average at the end of the rounds: ${roundsLoad}, at the end: ${loadavg()}`)

@@ -13,7 +13,7 @@ import http from 'node:http'
 import { createRequire } from 'node:module'
 
 const file = process.env.TRACE_REQUESTS
-type Trace = { method: string; url: string; t0: bigint; marks: [number, string][]; done: boolean }
+type Trace = { method: string; url: string; at: number; t0: bigint; marks: [number, string][]; done: boolean }
 const als = new AsyncLocalStorage<Trace>()
 const mark = (label: string, trace = als.getStore()) => {
   if (trace) trace.marks.push([Number(process.hrtime.bigint() - trace.t0) / 1e6, label])
@@ -25,11 +25,11 @@ if (file) {
   http.Server.prototype.emit = function (this: http.Server, event: string, ...args: unknown[]) {
     if (event !== 'request') return emit.call(this, event, ...args)
     const [req, res] = args as [http.IncomingMessage, http.ServerResponse]
-    const trace: Trace = { method: req.method ?? '', url: req.url ?? '', t0: process.hrtime.bigint(), marks: [], done: false }
+    const trace: Trace = { method: req.method ?? '', url: req.url ?? '', at: Date.now(), t0: process.hrtime.bigint(), marks: [], done: false }
     req.once('end', () => mark('body', trace))
     res.once('finish', () => {
       mark('finish', trace)
-      setTimeout(() => appendFileSync(file, `${JSON.stringify({ method: trace.method, url: trace.url, marks: trace.marks })}\n`), 100).unref()
+      setTimeout(() => appendFileSync(file, `${JSON.stringify({ method: trace.method, url: trace.url, at: trace.at, marks: trace.marks })}\n`), 100).unref()
     })
     return als.run(trace, () => emit.call(this, event, ...args))
   } as typeof http.Server.prototype.emit
