@@ -81,10 +81,15 @@ const loadNow = () =>
     .map((l) => l.toFixed(1))
     .join(' ')
 
+// The gateway's POSTs come from a child process: its CPU (signing, node:http's client) is reported apart from the app's.
+// It is started before the app, whose Paystack calls (the reconcile jobs' list and verify) go to its fake API.
+const BENCH_APP_PORT = Number(process.env.BENCH_PORT ?? 3211)
+const gateway = WEBHOOK && !CHILD ? await chargeSuccessClient({ port: BENCH_APP_PORT, secretKey: PAYSTACK_KEY, atOnce: SETTLERS }) : undefined
+
 const env = loadEnv({
   ...process.env,
   NODE_ENV: 'production',
-  PORT: String(Number(process.env.BENCH_PORT ?? 3211) + (CHILD ? 1 : 0)),
+  PORT: String(BENCH_APP_PORT + (CHILD ? 1 : 0)),
   HOST: '127.0.0.1',
   DATA_DIR: path.resolve(process.env.BENCH_DATA_DIR ?? '.data/bench-fulfilment'),
   EMBEDDED_PG_PORT: process.env.BENCH_PG_PORT ?? '54380',
@@ -97,6 +102,7 @@ const env = loadEnv({
   ADMIN_PASSWORD: 'bench-fulfilment-password',
   SESSION_SECRET: 'bench-fulfilment-session-secret-0000000000',
   ...(WEBHOOK ? { PAYSTACK_SECRET_KEY: PAYSTACK_KEY, PAYER_EMAIL_DOMAIN: 'customers.datahub.invalid' } : {}),
+  ...(gateway || process.env.BENCH_PAYSTACK_API ? { PAYSTACK_BASE_URL: gateway?.apiUrl ?? process.env.BENCH_PAYSTACK_API } : {}),
   ...(CHILD ? { DATABASE_URL: CHILD, PAYMENT_PROVIDER: 'simulator' } : {})
 })
 const running = await boot({ env, log: createLogger('error') })
@@ -159,7 +165,9 @@ const send = vendor.send.bind(vendor)
 }
 const others = await Promise.all(
   Array.from({ length: INSTANCES - 1 }, async () => {
-    const child = fork(fileURLToPath(import.meta.url), process.argv.slice(2), { env: { ...process.env, BENCH_CHILD_DB_URL: running.db.url } })
+    const child = fork(fileURLToPath(import.meta.url), process.argv.slice(2), {
+      env: { ...process.env, BENCH_CHILD_DB_URL: running.db.url, ...(gateway ? { BENCH_PAYSTACK_API: gateway.apiUrl } : {}) }
+    })
     let reported: ((cpuMs: number) => void) | undefined
     child.on('message', (m: { called?: number; at?: number; cpuMs?: number }) => {
       if (m.called !== undefined && !calledAt.has(m.called)) calledAt.set(m.called, m.at!)
@@ -236,9 +244,6 @@ interface RoundFigures {
   p99: number
   load: string
 }
-
-// The gateway's POSTs come from a child process: its CPU (signing, node:http's client) is reported apart from the app's.
-const gateway = WEBHOOK ? await chargeSuccessClient({ port: Number(env.PORT), secretKey: PAYSTACK_KEY, atOnce: SETTLERS }) : undefined
 
 /** One round through the app: N orders settled, queued and handed to the vendor. */
 async function appRound(round: number): Promise<RoundFigures> {
