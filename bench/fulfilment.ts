@@ -140,7 +140,18 @@ const q = <T extends object>(sql: string, replacements: Record<string, unknown> 
  * from its memory without its row (a round that skipped the vendor's write per order).
  */
 async function seedOrders(round: number) {
-  await sequelize.query('TRUNCATE orders, payments, commissions, sms_outbox, audit_logs, delivery_simulator_sends RESTART IDENTITY CASCADE')
+  // A job left in the queue by a run stopped midway may read these tables as the instance starts: the TRUNCATE's locks,
+  // taken table by table, can then deadlock with it, and PostgreSQL may pick the TRUNCATE to give way. Tried again.
+  for (let tries = 1; ; tries++) {
+    try {
+      await sequelize.query('TRUNCATE orders, payments, commissions, sms_outbox, audit_logs, delivery_simulator_sends RESTART IDENTITY CASCADE')
+      break
+    } catch (err) {
+      const code = (err as { parent?: { code?: string } }).parent?.code
+      if (code !== '40P01' || tries >= 5) throw err
+      await new Promise((r) => setTimeout(r, 200))
+    }
+  }
   await sequelize.query('DELETE FROM graphile_worker._private_jobs')
   await sequelize.query(
     `
