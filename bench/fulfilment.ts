@@ -140,8 +140,8 @@ const q = <T extends object>(sql: string, replacements: Record<string, unknown> 
  * from its memory without its row (a round that skipped the vendor's write per order).
  */
 async function seedOrders(round: number) {
-  // A job left in the queue by a run stopped midway may read these tables as the instance starts: the TRUNCATE's locks,
-  // taken table by table, can then deadlock with it, and PostgreSQL may pick the TRUNCATE to give way. Tried again.
+  // A job the instance runs as it starts may read these tables: the TRUNCATE's locks, taken table by table, can then
+  // deadlock with it, and when PostgreSQL picks the TRUNCATE to give way the run stopped here. Tried again.
   for (let tries = 1; ; tries++) {
     try {
       await sequelize.query('TRUNCATE orders, payments, commissions, sms_outbox, audit_logs, delivery_simulator_sends RESTART IDENTITY CASCADE')
