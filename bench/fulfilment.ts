@@ -81,10 +81,15 @@ const loadNow = () =>
     .map((l) => l.toFixed(1))
     .join(' ')
 
+// The gateway's POSTs come from a child process: its CPU (signing, node:http's client) is reported apart from the app's.
+// It is started before the app, whose Paystack calls (the reconcile jobs' list and verify) go to its fake API.
+const BENCH_APP_PORT = Number(process.env.BENCH_PORT ?? 3211)
+const gateway = WEBHOOK && !CHILD ? await chargeSuccessClient({ port: BENCH_APP_PORT, secretKey: PAYSTACK_KEY, atOnce: SETTLERS }) : undefined
+
 const env = loadEnv({
   ...process.env,
   NODE_ENV: 'production',
-  PORT: String(Number(process.env.BENCH_PORT ?? 3211) + (CHILD ? 1 : 0)),
+  PORT: String(BENCH_APP_PORT + (CHILD ? 1 : 0)),
   HOST: '127.0.0.1',
   DATA_DIR: path.resolve(process.env.BENCH_DATA_DIR ?? '.data/bench-fulfilment'),
   EMBEDDED_PG_PORT: process.env.BENCH_PG_PORT ?? '54380',
@@ -97,6 +102,7 @@ const env = loadEnv({
   ADMIN_PASSWORD: 'bench-fulfilment-password',
   SESSION_SECRET: 'bench-fulfilment-session-secret-0000000000',
   ...(WEBHOOK ? { PAYSTACK_SECRET_KEY: PAYSTACK_KEY, PAYER_EMAIL_DOMAIN: 'customers.datahub.invalid' } : {}),
+  ...(gateway || process.env.BENCH_PAYSTACK_API ? { PAYSTACK_BASE_URL: gateway?.apiUrl ?? process.env.BENCH_PAYSTACK_API } : {}),
   ...(CHILD ? { DATABASE_URL: CHILD, PAYMENT_PROVIDER: 'simulator' } : {})
 })
 const running = await boot({ env, log: createLogger('error') })
@@ -134,7 +140,18 @@ const q = <T extends object>(sql: string, replacements: Record<string, unknown> 
  * from its memory without its row (a round that skipped the vendor's write per order).
  */
 async function seedOrders(round: number) {
-  await sequelize.query('TRUNCATE orders, payments, commissions, sms_outbox, audit_logs, delivery_simulator_sends RESTART IDENTITY CASCADE')
+  // A job the instance runs as it starts may read these tables: the TRUNCATE's locks, taken table by table, can then
+  // deadlock with it, and when PostgreSQL picks the TRUNCATE to give way the run stopped here. Tried again.
+  for (let tries = 1; ; tries++) {
+    try {
+      await sequelize.query('TRUNCATE orders, payments, commissions, sms_outbox, audit_logs, delivery_simulator_sends RESTART IDENTITY CASCADE')
+      break
+    } catch (err) {
+      const code = (err as { parent?: { code?: string } }).parent?.code
+      if (code !== '40P01' || tries >= 5) throw err
+      await new Promise((r) => setTimeout(r, 200))
+    }
+  }
   await sequelize.query('DELETE FROM graphile_worker._private_jobs')
   await sequelize.query(
     `
@@ -159,7 +176,9 @@ const send = vendor.send.bind(vendor)
 }
 const others = await Promise.all(
   Array.from({ length: INSTANCES - 1 }, async () => {
-    const child = fork(fileURLToPath(import.meta.url), process.argv.slice(2), { env: { ...process.env, BENCH_CHILD_DB_URL: running.db.url } })
+    const child = fork(fileURLToPath(import.meta.url), process.argv.slice(2), {
+      env: { ...process.env, BENCH_CHILD_DB_URL: running.db.url, ...(gateway ? { BENCH_PAYSTACK_API: gateway.apiUrl } : {}) }
+    })
     let reported: ((cpuMs: number) => void) | undefined
     child.on('message', (m: { called?: number; at?: number; cpuMs?: number }) => {
       if (m.called !== undefined && !calledAt.has(m.called)) calledAt.set(m.called, m.at!)
@@ -236,9 +255,6 @@ interface RoundFigures {
   p99: number
   load: string
 }
-
-// The gateway's POSTs come from a child process: its CPU (signing, node:http's client) is reported apart from the app's.
-const gateway = WEBHOOK ? await chargeSuccessClient({ port: Number(env.PORT), secretKey: PAYSTACK_KEY, atOnce: SETTLERS }) : undefined
 
 /** One round through the app: N orders settled, queued and handed to the vendor. */
 async function appRound(round: number): Promise<RoundFigures> {

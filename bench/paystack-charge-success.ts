@@ -49,17 +49,56 @@ export function chargeSuccessPoster(o: { port: number; secretKey: string; atOnce
 }
 
 /**
+ * Paystack's API as the app calls it from the bench (`PAYSTACK_BASE_URL`), on 127.0.0.1: `GET /transaction/verify/:ref`
+ * answers a reference this gateway posted as a success of 500 pesewas (what its `charge.success` said) and any other
+ * as Paystack does a reference it never saw (400, `status: false`: the app keeps the payment pending); `GET
+ * /transaction` (the reconcile jobs' list) is empty. Anything else is a 404 in Paystack's envelope.
+ */
+export async function paystackApiFake() {
+  const paid = new Set<string>()
+  const ids = new Map<string, number>()
+  const answer = (res: http.ServerResponse, status: number, body: unknown) => {
+    const text = JSON.stringify(body)
+    res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) })
+    res.end(text)
+  }
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    const verify = /^\/transaction\/verify\/([^/]+)$/.exec(url.pathname)
+    if (req.method === 'GET' && verify) {
+      const reference = decodeURIComponent(verify[1]!)
+      if (!paid.has(reference)) return answer(res, 400, { status: false, message: 'Transaction reference not found' })
+      let id = ids.get(reference)
+      if (id === undefined) ids.set(reference, (id = 9_000_000 + ids.size))
+      return answer(res, 200, {
+        status: true,
+        message: 'Verification successful',
+        data: { id, reference, status: 'success', amount: 500, currency: 'GHS', gateway_response: 'Approved', channel: 'mobile_money' }
+      })
+    }
+    if (req.method === 'GET' && url.pathname === '/transaction')
+      return answer(res, 200, { status: true, message: 'Transactions retrieved', data: [], meta: { total: 0, page: 1, pageCount: 1 } })
+    answer(res, 404, { status: false, message: 'Not found' })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  return { url: `http://127.0.0.1:${port}`, paid, close: () => server.close() }
+}
+
+/**
  * `chargeSuccessPoster` in a child process (bench/paystack-poster-child.ts): `postAll` posts every reference, `atOnce`
  * at a time, and answers when each POST started (epoch ms, as `performance.timeOrigin + performance.now()`) and the
  * child's own CPU: the gateway's side of the webhook, kept out of the app's process and its CPU figure.
  */
 export async function chargeSuccessClient(o: { port: number; secretKey: string; atOnce: number }) {
   const child = fork(fileURLToPath(new URL('./paystack-poster-child.ts', import.meta.url)), [], { stdio: 'inherit' })
-  await new Promise<void>((resolve, reject) => {
-    child.once('message', (m) => (m === 'ready' ? resolve() : reject(new Error(`poster said ${String(m)}`))))
+  const apiUrl = await new Promise<string>((resolve, reject) => {
+    child.once('message', (m: { ready?: boolean; apiUrl?: string }) => (m?.ready ? resolve(m.apiUrl!) : reject(new Error(`poster said ${String(m)}`))))
     child.once('exit', (code) => reject(new Error(`poster exited (${code}) before it was ready`)))
   })
   return {
+    /** The child's `paystackApiFake`: the app's `PAYSTACK_BASE_URL`. */
+    apiUrl,
     postAll(references: string[], round: number): Promise<{ sentAt: number[]; cpuMs: number }> {
       return new Promise((resolve, reject) => {
         child.once('message', (m: { sentAt?: number[]; cpuMs?: number; error?: string }) =>
