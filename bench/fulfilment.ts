@@ -140,18 +140,7 @@ const q = <T extends object>(sql: string, replacements: Record<string, unknown> 
  * from its memory without its row (a round that skipped the vendor's write per order).
  */
 async function seedOrders(round: number) {
-  // A job the instance runs as it starts may read these tables: the TRUNCATE's locks, taken table by table, can then
-  // deadlock with it, and when PostgreSQL picks the TRUNCATE to give way the run stopped here. Tried again.
-  for (let tries = 1; ; tries++) {
-    try {
-      await sequelize.query('TRUNCATE orders, payments, commissions, sms_outbox, audit_logs, delivery_simulator_sends RESTART IDENTITY CASCADE')
-      break
-    } catch (err) {
-      const code = (err as { parent?: { code?: string } }).parent?.code
-      if (code !== '40P01' || tries >= 5) throw err
-      await new Promise((r) => setTimeout(r, 200))
-    }
-  }
+  await sequelize.query('TRUNCATE orders, payments, commissions, sms_outbox, audit_logs, delivery_simulator_sends RESTART IDENTITY CASCADE')
   await sequelize.query('DELETE FROM graphile_worker._private_jobs')
   await sequelize.query(
     `

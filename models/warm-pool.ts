@@ -20,9 +20,17 @@ export const HOT_TABLES = ['settings', 'payments', 'orders', 'agents', 'audit_lo
 
 /**
  * Planned, never run: the planner opens each table and its indexes (the catalog load) and finds WHERE false. Reads
- * nothing, writes nothing, takes no lock a writer waits for (ACCESS SHARE, released at once: autocommit).
+ * nothing, writes nothing, takes no lock a writer waits for (ACCESS SHARE, released at once: autocommit). One statement
+ * per table: a statement naming several holds the first tables' locks while it waits for a later one's, and a TRUNCATE
+ * or ALTER taking the same tables in another order (a migration on another instance, a test's reset) then deadlocks
+ * with it; PostgreSQL may cancel either side.
  */
-export const CATALOG_WARM = `SELECT 1 FROM ${HOT_TABLES.join(', ')} WHERE false`
+export const CATALOG_WARM = HOT_TABLES.map((t) => `SELECT 1 FROM ${t} WHERE false`)
+
+/** The hot tables' catalog loaded on one connection, a table at a time. */
+export async function warmCatalog(connection: PgClient): Promise<void> {
+  for (const sql of CATALOG_WARM) await connection.query(sql)
+}
 
 /**
  * Opens the pool's connections now instead of during the first burst of work after a start (each new connection is
@@ -38,7 +46,7 @@ export const CATALOG_WARM = `SELECT 1 FROM ${HOT_TABLES.join(', ')} WHERE false`
  */
 export async function openPoolConnections(sequelize: Sequelize, log?: Logger): Promise<number> {
   sequelize.addHook('afterConnect', 'catalogWarm', async (connection: unknown) => {
-    await (connection as PgClient).query(CATALOG_WARM).catch(() => {})
+    await warmCatalog(connection as PgClient).catch(() => {})
   })
   const manager = sequelize.connectionManager as unknown as Pool
   const pool = manager.pool

@@ -49,7 +49,7 @@ describe('the pool: connections opened at start', function () {
     const count = () => db.query<{ n: number }>(HOT_TABLES.map((t) => `SELECT count(*)::int AS n FROM ${t}`).join(' UNION ALL '), { type: QueryTypes.SELECT })
     const before = await count()
     const [xid, unopened] = await db.transaction(async (t) => {
-      await db.query(CATALOG_WARM, { transaction: t })
+      for (const sql of CATALOG_WARM) await db.query(sql, { transaction: t })
       const [x] = await db.query<{ xid: string | null }>('SELECT pg_current_xact_id_if_assigned()::text AS xid', { transaction: t, type: QueryTypes.SELECT })
       // The planner opened every hot table and each of its indexes (their catalog entries loaded): each holds this
       // transaction's ACCESS SHARE lock until its end.
