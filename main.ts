@@ -1,6 +1,8 @@
 // The process entry and the composition root: `node main.ts [--dev]` (and `npm start` through
 // scripts/start.ts). It stands above every channel, so it alone may join the server to the USSD
 // gateway and the scheduled jobs; the server, below them, takes them as `Channels` (ADR 0035).
+// First: it notes who listened for uncaught errors before Vike's import adds its own.
+import { takeOverUncaughtErrors } from './server/lib/uncaught-errors.ts'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Express } from 'express'
@@ -117,10 +119,14 @@ export function main(dev = process.argv.includes('--dev')) {
   }
   // Signals are taken from the start: one arriving while booting stops the shop once it is up.
   let running: Running | undefined
-  let signalled: string | undefined
-  const stopNow = (r: Running, sig: string) => {
-    log.info({ sig }, 'signal received')
-    // Should the stop itself hang, the process still ends (the balancer has long moved on).
+  let pending: string | undefined
+  let stopping = false
+  let failed = false
+  // Should the stop itself hang, the process still ends (the balancer has long moved on).
+  let deadlineSet = false
+  const deadline = () => {
+    if (deadlineSet) return
+    deadlineSet = true
     setTimeout(
       () => {
         log.error('shutdown took too long; exiting')
@@ -128,8 +134,13 @@ export function main(dev = process.argv.includes('--dev')) {
       },
       env.SHUTDOWN_DRAIN_MS + env.SHUTDOWN_TIMEOUT_MS + 15_000
     ).unref()
+  }
+  const stopNow = (r: Running) => {
+    if (stopping) return
+    stopping = true
+    deadline()
     r.stop().then(
-      () => process.exit(0),
+      () => process.exit(failed ? 1 : 0),
       (err) => {
         log.error({ err }, 'shutdown failed')
         process.exit(1)
@@ -137,15 +148,31 @@ export function main(dev = process.argv.includes('--dev')) {
     )
   }
   const onSignal = (sig: string) => {
-    if (running) stopNow(running, sig)
-    else signalled = sig
+    log.info({ sig }, 'signal received')
+    if (running) stopNow(running)
+    else pending = sig
+  }
+  // An uncaught exception or an unhandled rejection leaves the process in a state nobody knows: stop as on
+  // SIGTERM and exit 1, for the supervisor to start a clean one (ADR 0095). Work cut off is taken up again
+  // (the durable job queue, each settlement exactly once), and the other instances serve meanwhile.
+  const onUncaught = (err: unknown, kind: string) => {
+    if (failed) return void log.error({ err, kind }, 'another uncaught error while stopping')
+    failed = true
+    log.fatal({ err, kind }, `${kind === 'unhandledRejection' ? 'unhandled rejection' : 'uncaught exception'}; stopping`)
+    // Booting may never finish after it; the deadline counts from now.
+    deadline()
+    if (running) stopNow(running)
+    else pending = kind
   }
   process.once('SIGTERM', onSignal)
   process.once('SIGINT', onSignal)
+  takeOverUncaughtErrors(onUncaught)
   boot({ env, log, dev }).then(
     (r) => {
       running = r
-      if (signalled) stopNow(r, signalled)
+      // The built pages' entry, imported while booting, may have added Vike's listeners only now.
+      takeOverUncaughtErrors(onUncaught)
+      if (pending) stopNow(r)
     },
     (err) => {
       log.fatal({ err: { message: err.message } }, 'start-up failed')

@@ -1,6 +1,7 @@
 // `npm start`: the one-machine start. Builds the pages when the build is missing or older than the
 // sources, keeps a generated session secret in DATA_DIR when SESSION_SECRET is not set, then serves.
 // Several instances, or a serving machine that must never build: `npm run build`, then `npm run start:prod`.
+// The server runs in this process: an uncaught error ends it with exit 1, and nothing here restarts it.
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
