@@ -17,7 +17,7 @@ interface Manager {
   pool: { using: number; available: number; maxSize: number }
 }
 
-const sql = <T extends object = any>(text: string) => app().db.sequelize.query<T>(text, { type: QueryTypes.SELECT }) as Promise<T[]>
+const sql = <T extends object>(text: string) => app().db.sequelize.query<T>(text, { type: QueryTypes.SELECT }) as Promise<T[]>
 const LOCK = 466_001
 
 /** Until a backend waits on this advisory lock (a statement blocked on it). */
@@ -32,12 +32,11 @@ async function someoneWaits(): Promise<void> {
 
 describe('a named statement takes an idle pooled connection without the pool acquire (ADR 0096)', function () {
   this.timeout(30_000)
-  beforeEach(resetDb)
-
   const manager = () => app().db.sequelize.connectionManager as unknown as Manager
   let acquires = 0
   let original: Manager['getConnection']
-  beforeEach(() => {
+  beforeEach(async () => {
+    await resetDb()
     const m = manager()
     original = m.getConnection
     acquires = 0
@@ -53,7 +52,7 @@ describe('a named statement takes an idle pooled connection without the pool acq
   it('an idle connection: no acquire, counted in use while the statement runs, given back after', async () => {
     const m = manager()
     // Two connections idle: one for the test's lock, one for the statement.
-    await Promise.all([sql('SELECT 1'), sql('SELECT 1')])
+    await Promise.all([sql('SELECT 1 AS one'), sql('SELECT 1 AS one')])
     const locker = await original.call(m, { type: 'write' })
     acquires = 0
     try {
