@@ -9,8 +9,7 @@ import { resultOf, type PaystackEvent } from './paystack.ts'
 import { createEventQueries } from './queries-events.ts'
 import { createRefundQueries } from './queries-refund.ts'
 import type { Refunds } from './refund.ts'
-import type { PaymentRow } from './provider.ts'
-import type { TextOrder } from './queries-settle.ts'
+import type { SettleBefore, TextOrder } from './queries-settle.ts'
 import type { SettleOutcome } from './settle-deps.ts'
 
 export interface EventDeps {
@@ -26,7 +25,7 @@ export interface EventDeps {
     transactionId: string,
     result: ReturnType<typeof resultOf>,
     ctx?: Ctx,
-    opts?: { before?: PaymentRow; beforeOrder?: TextOrder | null; whenSettled?: (t: Transaction) => Promise<void>; eventSettled?: number }
+    opts?: { before?: SettleBefore; beforeOrder?: TextOrder | null; whenSettled?: (t: Transaction) => Promise<void>; eventSettled?: number }
   ): Promise<SettleOutcome>
 }
 

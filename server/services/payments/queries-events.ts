@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize'
 import { NO_FLUSH_WAIT, preparedFor } from '../../../models/prepared.ts'
 import type { PaymentRow } from './provider.ts'
-import { PAYMENT_WITH_TEXT_ORDER, withTextOrder, type PaymentWithTextOrder, type TextOrder } from './queries-settle.ts'
+import { SETTLE_BEFORE_WITH_TEXT_ORDER, type SettleBefore, withTextOrder, type TextOrder } from './queries-settle.ts'
 
 // The statements of signed gateway events: keeping each once, marking what was done with it, and a
 // settled payment's reversal. Payment rows keep the table's column names (PaymentRow).
@@ -45,24 +45,27 @@ export function createEventQueries(sequelize: Sequelize) {
      * columns (null: this shop never issued it). Each webhook of a paid order takes it (named, ADR 0024). Its commit
      * does not wait for the WAL flush either, for `store`'s reason: every way on from here ends in a commit that waits
      * (the settling statement that marks the event, or `mark`). The payment is read in the statement's snapshot, from
-     * before the event's row: the settlement's conditional UPDATE is the fence, however old the read.
+     * before the event's row: the settlement's conditional UPDATE is the fence, however old the read. Only the payment's
+     * columns `settle` decides from are read (`SettleBefore`).
      */
     async storeWithPayment(
       e: StoredEvent & { reference: string }
-    ): Promise<{ stored: { id: number; first: boolean }; read: { row: PaymentRow; order: TextOrder | null } | null }> {
-      const [row] = await run<PaymentWithTextOrder & { stored_event_id: number; stored_event_first: boolean; transaction_id: string | null }>(
+    ): Promise<{ stored: { id: number; first: boolean }; read: { row: SettleBefore; order: TextOrder | null } | null }> {
+      const [row] = await run<
+        SettleBefore & { text_order?: TextOrder | null; stored_event_id: number; stored_event_first: boolean; transaction_id: string | null }
+      >(
         `WITH e AS (
            INSERT INTO gateway_events (gateway, event_key, event, reference, payload)
            SELECT $1::text, $2::text, $3::text, $4::text, CAST($5::text AS jsonb) FROM ${NO_FLUSH_WAIT}
            ON CONFLICT (gateway, event_key) DO UPDATE SET received_count = gateway_events.received_count + 1
            RETURNING id, (xmax = 0) AS first)
          SELECT e.id AS stored_event_id, e.first AS stored_event_first, pw.*
-           FROM e LEFT JOIN (SELECT ${PAYMENT_WITH_TEXT_ORDER} FROM payments WHERE transaction_id = $4::text) pw ON true`,
+           FROM e LEFT JOIN (SELECT ${SETTLE_BEFORE_WITH_TEXT_ORDER} FROM payments WHERE transaction_id = $4::text) pw ON true`,
         [e.gateway, e.key, e.event, e.reference, JSON.stringify(e.payload)]
       )
       const { stored_event_id: id, stored_event_first: first, ...payment } = row!
       const stored = { id: Number(id), first }
-      return { stored, read: payment.transaction_id ? withTextOrder(payment as PaymentWithTextOrder) : null }
+      return { stored, read: payment.transaction_id ? withTextOrder(payment as SettleBefore & { text_order?: TextOrder | null }) : null }
     },
 
     /** In `transaction` when given (a settlement's, which then keeps the mark with it); else its own commit, which waits for the flush. */

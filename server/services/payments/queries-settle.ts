@@ -27,17 +27,31 @@ export interface TextOrder {
 }
 
 /**
- * A payment's columns and, as `text_order`, the columns of its order that its text is filled from (ADR 0086): the select
- * list of a read `FROM payments` (`loadWithOrder`, and the webhook's read with its event's record in queries-events.ts).
+ * The payment's columns `settle` decides from, and all it reads of a `before` its caller read itself (the webhook's
+ * read): a settlement returns the row its own statement wrote, so the other columns (the details, the timestamps)
+ * would be parsed per order for nothing (ADR 0096).
  */
-export const PAYMENT_WITH_TEXT_ORDER = `payments.*, (SELECT jsonb_build_object('agent_id', o.agent_id, 'batch_id', o.batch_id, 'recipient_number', o.recipient_number,
-           'data_size_mb', o.data_size_mb, 'network', o.network, 'payment_phone_number', o.payment_phone_number)
+export type SettleBefore = Pick<
+  PaymentRow,
+  'transaction_id' | 'status' | 'amount_pesewas' | 'purpose' | 'order_id' | 'gateway' | 'method' | 'user_id' | 'simulated'
+>
+const SETTLE_BEFORE = 'transaction_id, status, amount_pesewas, purpose, order_id, gateway, method, user_id, simulated'
+
+/**
+ * Payment columns and, as `text_order`, the columns of its order that its text is filled from (ADR 0086): the select
+ * list of a read `FROM payments` (`loadWithOrder`'s whole row; the webhook's read with its event's record in
+ * queries-events.ts, `SETTLE_BEFORE_WITH_TEXT_ORDER`, only what `settle` decides from).
+ */
+const withTextOrderOf = (columns: string) => `${columns}, (SELECT jsonb_build_object('agent_id', o.agent_id, 'batch_id', o.batch_id,
+           'recipient_number', o.recipient_number, 'data_size_mb', o.data_size_mb, 'network', o.network, 'payment_phone_number', o.payment_phone_number)
            FROM orders o WHERE o.id = payments.order_id) AS text_order`
+export const PAYMENT_WITH_TEXT_ORDER = withTextOrderOf('payments.*')
+export const SETTLE_BEFORE_WITH_TEXT_ORDER = withTextOrderOf(SETTLE_BEFORE)
 
 export type PaymentWithTextOrder = PaymentRow & { text_order?: TextOrder | null }
 
 /** A row read with `PAYMENT_WITH_TEXT_ORDER` as the payment's row and its order's text columns. */
-export function withTextOrder(row: PaymentWithTextOrder): { row: PaymentRow; order: TextOrder | null } {
+export function withTextOrder<R extends SettleBefore>(row: R & { text_order?: TextOrder | null }): { row: R; order: TextOrder | null } {
   const order = row.text_order ?? null
   delete row.text_order
   return { row, order }

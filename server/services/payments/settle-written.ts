@@ -3,8 +3,7 @@ import type { Ctx } from '../context.ts'
 import type { Settings } from '../settings/index.ts'
 import { fillTemplate, formatDataSize, outboxText } from '../sms/index.ts'
 import type { SettledOnWrite } from '../wallet/queries.ts'
-import type { PaymentRow } from './provider.ts'
-import type { SettleWritten, TextOrder } from './queries-settle.ts'
+import type { SettleBefore, SettleWritten, TextOrder } from './queries-settle.ts'
 import type { SettleDeps } from './settle-deps.ts'
 
 /** The message of a payment paid from its agent's wallet, as its settlement writes it. */
@@ -89,7 +88,7 @@ function ownOrderText(own: OwnOrderText, settings: Settings): { phone: string; m
  */
 export function gatewaySuccessWritten(
   deps: Pick<SettleDeps, 'delivery' | 'audit'>,
-  before: PaymentRow,
+  before: SettleBefore,
   order: TextOrder | null,
   settings: Settings,
   w: { status: string; message: string | null },

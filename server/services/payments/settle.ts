@@ -6,7 +6,7 @@ import type { Settings } from '../settings/index.ts'
 import { fillTemplate, formatDataSize } from '../sms/index.ts'
 import { post as postWalletEntry } from '../wallet/ledger.ts'
 import { isFinal, type GatewayResult, type PaymentRow } from './provider.ts'
-import { createSettleQueries, type PaidOrder, type TextOrder } from './queries-settle.ts'
+import { createSettleQueries, type PaidOrder, type SettleBefore, type TextOrder } from './queries-settle.ts'
 import { afaOfPayment } from './settle-afa.ts'
 import { createSettleAlone, runsAlone } from './settle-alone.ts'
 import type { SettleDeps, SettleOutcome } from './settle-deps.ts'
@@ -187,9 +187,9 @@ export function createSettlement(deps: SettleDeps) {
   /**
    * `opts.settings`: a caller settling inside its own transaction passes settings it read before
    * opening it, so settlement never needs a second pool connection while that transaction holds one.
-   * `opts.before`: that caller's row as it wrote it in the same transaction (a wallet order), or as it
-   * read it just before (a gateway event's handler, which read it to see whose it is), so it is not read
-   * again: the settling UPDATE's condition is the fence, as for a row read here outside a transaction.
+   * `opts.before`: the columns settlement decides from, as a gateway event's handler read them just before (to see
+   * whose the payment is), so they are not read again: the settling UPDATE's condition is the fence, as for a row read
+   * here outside a transaction. That caller has the payment already: an outcome that settled nothing has a null row.
    * `opts.whenSettled`: the caller's own write, run in the settling transaction when this call settles
    * the payment (a gateway event marked handled), so the settlement's commit keeps it too.
    * `opts.eventSettled`: that gateway event's id, for the settling statement run alone to mark it itself (the same
@@ -201,7 +201,7 @@ export function createSettlement(deps: SettleDeps) {
     ctx: Ctx = {},
     opts: {
       settings?: Settings
-      before?: PaymentRow
+      before?: SettleBefore
       beforeOrder?: TextOrder | null
       whenSettled?: (t: Transaction) => Promise<void>
       eventSettled?: number
@@ -212,14 +212,15 @@ export function createSettlement(deps: SettleDeps) {
       // Stryker disable next-line BooleanLiteral: the callers that read `settled` (reconcileOne's expiry, the wallet's and the checkers' wallet payments) only ever pass a final word
       return { settled: false, row: await load(transactionId) }
     }
-    const read = opts.before ? { row: opts.before, order: opts.beforeOrder ?? null } : await queries.loadWithOrder(transactionId, ctx.transaction)
+    const loaded = opts.before ? null : await queries.loadWithOrder(transactionId, ctx.transaction)
+    const read = opts.before ? { row: opts.before, order: opts.beforeOrder ?? null } : loaded
     const before = read?.row
     // Stryker disable next-line BooleanLiteral: the callers that read `settled` settle a payment they have just read (reconcileOne) or written (the wallet's payments): none reaches this with an unknown reference
     if (!before) return { settled: false, row: null }
     // Money that arrives after we gave up (EXPIRED, or FAILED without the gateway's word) is never dropped.
     const late = (before.status === 'EXPIRED' || before.status === 'FAILED') && result.status === 'SUCCESS'
     // Stryker disable next-line ConditionalExpression: the settling UPDATE's `from` (PENDING/IN_PROGRESS unless late) refuses the same closed payments with the same answer: this return only saves a transaction
-    if (isFinal(before.status) && !late) return { settled: false, row: before }
+    if (isFinal(before.status) && !late) return { settled: false, row: loaded?.row ?? null }
     let status = result.status
     let message = result.message
     let v: ReturnType<typeof verdict> | null = null
