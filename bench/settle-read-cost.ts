@@ -1,16 +1,12 @@
-// The app's CPU per statement of two cuts on a webhook-settled order's path (ADR 0096), each against what it replaced,
-// in alternating blocks on one instance and one database:
-//   read:  the webhook's payment read with the whole row (`PAYMENT_WITH_TEXT_ORDER`) or only what `settle` decides
-//          from (`SETTLE_BEFORE_WITH_TEXT_ORDER`), and the bytes each returns (its columns' text and its row description);
-//   pool:  a named statement on a connection taken through Sequelize's `getConnection`/`releaseConnection`, or through
-//          `prepared.ts`'s idle taker.
+// The app's CPU per statement of the webhook's payment read (ADR 0096) with the whole row (`PAYMENT_WITH_TEXT_ORDER`) or
+// only what `settle` decides from (`SETTLE_BEFORE_WITH_TEXT_ORDER`), in alternating blocks on one instance and one
+// database, and the bytes each returns (its columns' text and its row description).
 //   BENCH_PORT=4662 BENCH_PG_PORT=54662 BENCH_DATA_DIR=.data-bench-x node bench/settle-read-cost.ts [--n=20000] [--blocks=6]
 // Needs paid payments in its database (a `bench/fulfilment.ts` run on the same BENCH_DATA_DIR leaves 300).
 import path from 'node:path'
 import { QueryTypes } from 'sequelize'
 import { boot } from '../main.ts'
 import { preparedFor } from '../models/prepared.ts'
-import { send, type PgCallbackClient } from '../models/pg-send.ts'
 import { loadEnv } from '../server/env.ts'
 import { createLogger } from '../server/lib/logger.ts'
 import { PAYMENT_WITH_TEXT_ORDER, SETTLE_BEFORE_WITH_TEXT_ORDER } from '../server/services/payments/queries-settle.ts'
@@ -57,17 +53,6 @@ for (const [name, text] of [
   console.log(`${name}: ${b!.data} bytes of column data, ${b!.fields} bytes of row description per read`)
 }
 
-type Pool = { getConnection(o: { type: string }): Promise<PgCallbackClient>; releaseConnection(c: PgCallbackClient): void }
-const pool = sequelize.connectionManager as unknown as Pool
-const viaAcquire = async (text: string, values: unknown[]) => {
-  const c = await pool.getConnection({ type: 'write' })
-  try {
-    return (await send(c, { name: 'bench_acquire', text, values })).rows
-  } finally {
-    pool.releaseConnection(c)
-  }
-}
-
 async function block(f: (i: number) => Promise<unknown>): Promise<number> {
   const cpu0 = process.cpuUsage()
   for (let i = 0; i < N; i++) await f(i)
@@ -77,9 +62,7 @@ async function block(f: (i: number) => Promise<unknown>): Promise<number> {
 
 const cases: Record<string, (i: number) => Promise<unknown>> = {
   'read, whole row': (i) => run(full, [refs[i % refs.length]]),
-  'read, trimmed': (i) => run(trimmed, [refs[i % refs.length]]),
-  'SELECT 1, getConnection': () => viaAcquire('SELECT $1::int AS one', [1]),
-  'SELECT 1, idle taker': () => run('SELECT $1::int AS one', [1])
+  'read, trimmed': (i) => run(trimmed, [refs[i % refs.length]])
 }
 for (const f of Object.values(cases)) await block(f) // warm: plans, JIT
 const got: Record<string, number[]> = {}

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
 import { UniqueConstraintError, type Sequelize, type Transaction } from 'sequelize'
 import { send, type PgCallbackClient } from './pg-send.ts'
-import { idleTaker } from './pool-take.ts'
 
 interface Pool {
   getConnection(o: { type: string }): Promise<PgCallbackClient>
@@ -54,7 +53,6 @@ export function namedByShape<K extends unknown[]>(build: (...parts: K) => string
  */
 export function createPrepared(sequelize: Sequelize): Prepared {
   const pool = sequelize.connectionManager as unknown as Pool
-  const takeIdle = idleTaker<PgCallbackClient>(sequelize)
   const names = new Map<string, string>()
   const nameOf = (text: string) => {
     let name = names.get(text)
@@ -69,7 +67,7 @@ export function createPrepared(sequelize: Sequelize): Prepared {
     const text = typeof statement === 'string' ? statement : statement.text
     const own = (t as unknown as { connection?: PgCallbackClient } | undefined)?.connection
     if (own) return (await send(own, { name, text, values })).rows as T[]
-    const client = takeIdle() ?? (await pool.getConnection({ type: 'write' }))
+    const client = await pool.getConnection({ type: 'write' })
     try {
       return (await send(client, { name, text, values })).rows as T[]
     } finally {
