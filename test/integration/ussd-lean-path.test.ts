@@ -1,9 +1,9 @@
 import { expect } from 'chai'
-import { QueryTypes } from 'sequelize'
 import type { Running } from '../../server/index.ts'
-import { adminClient, type Client } from '../helpers/http.ts'
+import { adminClient } from '../helpers/http.ts'
 import { bootInstance } from '../helpers/instance.ts'
-import { app, resetDb } from '../helpers/server.ts'
+import { cookieOf, sessionRows, untouchedByBrowserMiddleware } from '../helpers/lean-path.ts'
+import { resetDb } from '../helpers/server.ts'
 import { ussdAgent } from '../helpers/ussd.ts'
 
 const SECRET = 'ussd-shared-secret-lean-path'
@@ -21,15 +21,6 @@ describe("the telco's USSD hop on the lean path", function () {
       body: new URLSearchParams(fields).toString()
     })
   const dial = (phone: string, text = '') => ({ sessionId: `ATUid_lean_${phone}`, serviceCode: '*920*44#', phoneNumber: phone, networkCode: '62001', text })
-  const sessions = () =>
-    app().db.sequelize.query<{ sid: string; expire: string }>('SELECT sid, expire::text FROM session ORDER BY sid', { type: QueryTypes.SELECT })
-  const cookieOf = (c: Client) => [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
-  /** What the browser's middleware added to every answer: compression's Vary, a session's cookie. */
-  const untouched = (res: Response) => {
-    expect(res.headers.get('vary'), 'Vary').to.equal(null)
-    expect(res.headers.getSetCookie(), 'Set-Cookie').to.deep.equal([])
-    expect(res.headers.get('content-encoding')).to.equal(null)
-  }
 
   before(async () => {
     gw = await bootInstance({ USSD_SHARED_SECRET: SECRET })
@@ -47,23 +38,23 @@ describe("the telco's USSD hop on the lean path", function () {
     expect(res.headers.get('content-type')).to.equal('text/plain; charset=utf-8')
     expect(res.headers.get('x-request-id')).to.equal('ussd-lean-1')
     expect(res.headers.get('x-content-type-options')).to.equal('nosniff')
-    untouched(res)
+    untouchedByBrowserMiddleware(res)
     expect(res.headers.get('etag')).to.equal(null)
-    expect(await sessions()).to.deep.equal([])
+    expect(await sessionRows()).to.deep.equal([])
   })
 
   it("carries a signed-in browser's session cookie and a cross-site Origin: the hop goes on, the session is neither read nor moved", async () => {
     const { pin } = await ussdAgent({ phone: '0241170002' })
     const admin = await adminClient(gw.url)
-    const before = await sessions()
+    const before = await sessionRows()
     expect(before).to.have.length(1)
     const headers = { Cookie: cookieOf(admin), Origin: 'https://elsewhere.example', 'Sec-Fetch-Site': 'cross-site' }
     expect(await (await at(dial('+233241170002'), `?secret=${SECRET}`, headers)).text()).to.match(/^CON Welcome/)
     const res = await at(dial('+233241170002', pin), `?secret=${SECRET}`, headers)
     expect(res.status).to.equal(200)
     expect(await res.text()).to.match(/^CON Data Hub\n1\. Buy data/)
-    untouched(res)
-    expect(await sessions()).to.deep.equal(before)
+    untouchedByBrowserMiddleware(res)
+    expect(await sessionRows()).to.deep.equal(before)
   })
 
   it("refuses a caller without the secret, or with another, with the same 403 'END Not allowed.'; an unknown gateway is 404", async () => {
@@ -72,27 +63,27 @@ describe("the telco's USSD hop on the lean path", function () {
       expect(res.status).to.equal(403)
       expect(res.headers.get('content-type')).to.equal('text/plain; charset=utf-8')
       expect(await res.text()).to.equal('END Not allowed.')
-      untouched(res)
+      untouchedByBrowserMiddleware(res)
     }
     const arkesel = await fetch(`${gw.url}/ussd/arkesel`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })
     expect(arkesel.status).to.equal(403)
     expect(await arkesel.json()).to.deep.equal({ message: 'Not allowed.', continueSession: false })
-    untouched(arkesel)
+    untouchedByBrowserMiddleware(arkesel)
     const unknown = await fetch(`${gw.url}/ussd/nowhere`, { method: 'POST', headers: { 'x-ussd-secret': SECRET } })
     expect(unknown.status).to.equal(404)
     expect(await unknown.text()).to.equal('END Unknown USSD gateway.')
-    untouched(unknown)
+    untouchedByBrowserMiddleware(unknown)
   })
 
   it("answers bad input as before: a missing field 400 END, NUL 400, malformed JSON 400, a too large form 413 (the app's shapes)", async () => {
     const missing = await at({ phoneNumber: '+233241170004', text: '' })
     expect(missing.status).to.equal(400)
     expect(await missing.text()).to.equal('END Invalid request: sessionId is required')
-    untouched(missing)
+    untouchedByBrowserMiddleware(missing)
     const nul = await at(dial('+233241170004', '1\u00002'))
     expect(nul.status).to.equal(400)
     expect((await nul.json()).error).to.match(/NUL/)
-    untouched(nul)
+    untouchedByBrowserMiddleware(nul)
     const malformed = await fetch(`${gw.url}/ussd/arkesel`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'x-ussd-secret': SECRET },
@@ -100,11 +91,11 @@ describe("the telco's USSD hop on the lean path", function () {
     })
     expect(malformed.status).to.equal(400)
     expect(await malformed.json()).to.deep.equal({ error: 'Malformed JSON body' })
-    untouched(malformed)
+    untouchedByBrowserMiddleware(malformed)
     const large = await at({ ...dial('+233241170004'), pad: 'x'.repeat(21 * 1024) })
     expect(large.status).to.equal(413)
     expect(await large.json()).to.deep.equal({ error: 'Request body too large' })
-    untouched(large)
+    untouchedByBrowserMiddleware(large)
   })
 
   it('speaks the JSON gateway the same: 200 JSON with the echo, no ETag; the metrics count the hop', async () => {
@@ -123,7 +114,7 @@ describe("the telco's USSD hop on the lean path", function () {
       message: 'Welcome to Data Hub\nEnter your 4-digit agent PIN:',
       continueSession: true
     })
-    untouched(res)
+    untouchedByBrowserMiddleware(res)
     expect(res.headers.get('etag')).to.equal(null)
     const text = await (await fetch(`${gw.url}/metrics`)).text()
     expect(text).to.match(/datahub_http_requests_total\{method="POST",route="\/ussd\/:gateway",status="200"\} [1-9]/)

@@ -2,7 +2,8 @@ import { expect } from 'chai'
 import { QueryTypes } from 'sequelize'
 import { signBody } from '../../server/services/whatsapp/webhook.ts'
 import { inbound, statusEvent } from '../fakes/whatsapp-graph.ts'
-import { adminClient, type Client } from '../helpers/http.ts'
+import { adminClient } from '../helpers/http.ts'
+import { cookieOf, sessionRows, untouchedByBrowserMiddleware } from '../helpers/lean-path.ts'
 import { app, resetDb } from '../helpers/server.ts'
 import { WA_APP_SECRET, whatsappInstance } from '../helpers/whatsapp.ts'
 
@@ -17,15 +18,6 @@ describe("WhatsApp's webhook on the lean path", function () {
   const post = (raw: string, headers: Record<string, string> = {}) =>
     fetch(url(), { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: raw })
   const signed = (raw: string) => ({ 'X-Hub-Signature-256': signBody(raw, WA_APP_SECRET) })
-  const sessions = () =>
-    app().db.sequelize.query<{ sid: string; expire: string }>('SELECT sid, expire::text FROM session ORDER BY sid', { type: QueryTypes.SELECT })
-  const cookieOf = (c: Client) => [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
-  /** What the browser's middleware added to every answer: compression's Vary, a session's cookie. */
-  const untouched = (res: Response) => {
-    expect(res.headers.get('vary'), 'Vary').to.equal(null)
-    expect(res.headers.getSetCookie(), 'Set-Cookie').to.deep.equal([])
-    expect(res.headers.get('content-encoding')).to.equal(null)
-  }
 
   before(async () => {
     chat = await whatsappInstance({ WHATSAPP_VERIFY_TOKEN: VERIFY })
@@ -43,21 +35,21 @@ describe("WhatsApp's webhook on the lean path", function () {
     expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8')
     expect(res.headers.get('x-request-id')).to.equal('wa-lean-1')
     expect(res.headers.get('x-content-type-options')).to.equal('nosniff')
-    untouched(res)
+    untouchedByBrowserMiddleware(res)
     expect(res.headers.get('etag')).to.equal(null)
-    expect(await sessions()).to.deep.equal([])
+    expect(await sessionRows()).to.deep.equal([])
   })
 
   it("carries a signed-in browser's session cookie and a cross-site Origin: neither refuses it, the session is neither read nor moved", async () => {
     const admin = await adminClient(chat.wa.url)
-    const before = await sessions()
+    const before = await sessionRows()
     expect(before).to.have.length(1)
     const raw = JSON.stringify(statusEvent('wamid.OUT-unknown', 'delivered', '233241230002'))
     const res = await post(raw, { ...signed(raw), Cookie: cookieOf(admin), Origin: 'https://elsewhere.example', 'Sec-Fetch-Site': 'cross-site' })
     expect(res.status, await res.clone().text()).to.equal(200)
     expect(await res.json()).to.deep.equal({ ok: true, received: 0, duplicates: 0, statuses: 1 })
-    untouched(res)
-    expect(await sessions()).to.deep.equal(before)
+    untouchedByBrowserMiddleware(res)
+    expect(await sessionRows()).to.deep.equal(before)
   })
 
   it('refuses a bad, missing or other-bytes signature with the same 401 and body', async () => {
@@ -72,7 +64,7 @@ describe("WhatsApp's webhook on the lean path", function () {
       const res = await post(raw, headers)
       expect(res.status).to.equal(401)
       expect(await res.json()).to.deep.equal({ error: 'Invalid signature', message: 'Invalid signature' })
-      untouched(res)
+      untouchedByBrowserMiddleware(res)
     }
     const stored = await app().db.sequelize.query('SELECT 1 FROM whatsapp_messages', { type: QueryTypes.SELECT })
     expect(stored).to.deep.equal([])
@@ -93,7 +85,7 @@ describe("WhatsApp's webhook on the lean path", function () {
       const json = await res.json()
       if (body) expect(json).to.deep.equal(body)
       errors.push(json.error)
-      untouched(res)
+      untouchedByBrowserMiddleware(res)
     }
     expect(errors[2]).to.match(/^Unsupported Content-Type/)
     expect(errors[3]).to.match(/NUL/)
@@ -102,26 +94,26 @@ describe("WhatsApp's webhook on the lean path", function () {
 
   it("answers Meta's GET handshake the same: the challenge as text/plain, 403 'Verification failed' otherwise; a cookie changes nothing", async () => {
     const admin = await adminClient(chat.wa.url)
-    const before = await sessions()
+    const before = await sessionRows()
     const q = (token: string) => `?hub.mode=subscribe&hub.verify_token=${token}&hub.challenge=1158201444`
     const ok = await fetch(url() + q(VERIFY), { headers: { 'Accept-Encoding': 'gzip', Cookie: cookieOf(admin), 'Sec-Fetch-Site': 'cross-site' } })
     expect(ok.status).to.equal(200)
     expect(ok.headers.get('content-type')).to.equal('text/plain; charset=utf-8')
     expect(await ok.text()).to.equal('1158201444')
-    untouched(ok)
+    untouchedByBrowserMiddleware(ok)
     expect(ok.headers.get('etag')).to.equal(null)
     const no = await fetch(url() + q('wrong'), { headers: { Cookie: cookieOf(admin) } })
     expect(no.status).to.equal(403)
     expect(await no.text()).to.equal('Verification failed')
-    untouched(no)
-    expect(await sessions()).to.deep.equal(before)
+    untouchedByBrowserMiddleware(no)
+    expect(await sessionRows()).to.deep.equal(before)
   })
 
   it("counts the webhook in the metrics under its route; the admins' chats stay on the browser's path", async () => {
     const raw = JSON.stringify(statusEvent('wamid.OUT-x', 'read', '233241230004'))
     const res = await post(raw, signed(raw))
     expect(res.status).to.equal(200)
-    untouched(res)
+    untouchedByBrowserMiddleware(res)
     const text = await (await fetch(`${chat.wa.url}/metrics`)).text()
     expect(text).to.match(/datahub_http_requests_total\{method="POST",route="\/api\/whatsapp\/webhook",status="200"\} [1-9]/)
     const admin = await adminClient(chat.wa.url)
