@@ -32,6 +32,7 @@ import { resolveClusterDir } from '../models/embedded.ts'
 import { countStatements, printPgStats, startWaitSampler, topWaits, walAndUpdates, walAndUpdatesText, walFlushes as walFlushesOf } from './fulfilment-waits.ts'
 import { postgresCpuSeconds } from './lib.ts'
 import { bareBaseline } from './fulfilment-bare.ts'
+import { printRoundTable, type RoundFigures } from './fulfilment-table.ts'
 import { startCpuProfile } from './cpu-profile.ts'
 import { chargeSuccessClient } from './paystack-charge-success.ts'
 import { walByRelation, walByRelationText, walPosition } from './fulfilment-wal-relations.ts'
@@ -230,21 +231,6 @@ if (NO_NOTIFY || ALTERNATE)
   console.log(
     `notify triggers (${notifyTriggers.length}, ${NO_NOTIFY ? 'disabled for the run' : OFF_FIRST ? 'off in odd rounds, on in even ones' : 'on in odd rounds, off in even ones'}): ${notifyTriggers.map((t) => `${t.tbl}.${t.tgname}`).join(' ')}`
   )
-interface RoundFigures {
-  notify?: boolean
-  appCpu?: number
-  clientCpu?: number
-  pgCpu?: number
-  core?: number
-  waits?: string
-  walPerOrder?: string
-  perSecond: number
-  p50: number
-  p95: number
-  p99: number
-  load: string
-}
-
 /** One round through the app: N orders settled, queued and handed to the vendor. */
 async function appRound(round: number): Promise<RoundFigures> {
   await setNotifyTriggers(!NO_NOTIFY && !(ALTERNATE && round % 2 === (OFF_FIRST ? 1 : 0)))
@@ -385,14 +371,7 @@ for (let round = 1; round <= ROUNDS; round++) {
 statements?.off()
 for (const o of others) o.child.send('stop')
 gateway?.stop()
-console.log(
-  '\n| Round | Notify triggers | Orders/s (bare node:http + pg) | Success -> vendor p50 / p95 / p99 ms (bare) | App / PostgreSQL CPU per order (the webhook client) | Share of a core | Load |'
-)
-console.log('|---|---|---:|---|---|---:|---|')
-for (const [i, { app: a, bare: b }] of figures.entries())
-  console.log(
-    `| ${i + 1} | ${a.notify ? 'on' : 'off'} | ${a.perSecond.toFixed(0)} (${b.perSecond.toFixed(0)}) | ${a.p50} / ${a.p95} / ${a.p99} (${b.p50} / ${b.p95} / ${b.p99}) | ${a.appCpu!.toFixed(1)} / ${a.pgCpu!.toFixed(1)} ms${a.clientCpu !== undefined ? ` (${a.clientCpu.toFixed(1)})` : ''} | ${(a.core! * 100).toFixed(0)}% | ${a.load} |`
-  )
+printRoundTable(figures)
 statements?.print(N * ROUNDS)
 await sampler?.stop()
 // The cluster is kept for the next run: leave its triggers as the migrations made them.
